@@ -1,0 +1,29 @@
+import { defineConfig } from 'vitest/config';
+
+// Two scopes, as in Powertools: `unit` needs no network; `integration` talks to the real
+// HBase REST gateway (and later the queue), which the global setup starts when it is not up.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // One HBase for everyone: files run one after another so timings and counts stay honest.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
