@@ -1,0 +1,264 @@
+#!/usr/bin/env bash
+# infra/local/stack.sh — the local real stack: HBase 2.6 standalone + its REST gateway, and
+# ElasticMQ (SQS-compatible), all from Maven Central jars. No Docker, no tarballs, no emulators.
+#
+#   bash infra/local/stack.sh start  [all|hbase|queue]   idempotent: reuses what already runs
+#   bash infra/local/stack.sh stop   [all|hbase|queue]   ends only the processes it started (pid files)
+#   bash infra/local/stack.sh status [all|hbase|queue]   exit 0 only when everything asked for is ready
+#   bash infra/local/stack.sh env                          prints the URLs as shell assignments
+#
+# Environment (all optional):
+#   WEIBO_LOCAL_DIR     state dir (jars, data, logs, pids)   default <repo>/.local
+#   HBASE_REST_PORT     REST gateway port                     default 18080
+#   HBASE_ZK_PORT       ZooKeeper client port                 default 21818
+#   ELASTICMQ_PORT      SQS endpoint port                     default 19324
+#   STACK_START_TIMEOUT seconds to wait for readiness         default 240
+set -euo pipefail
+
+REPO_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+INFRA_DIR="$REPO_DIR/infra/local"
+LOCAL_DIR="${WEIBO_LOCAL_DIR:-$REPO_DIR/.local}"
+HBASE_REST_PORT="${HBASE_REST_PORT:-18080}"
+HBASE_ZK_PORT="${HBASE_ZK_PORT:-21818}"
+ELASTICMQ_PORT="${ELASTICMQ_PORT:-19324}"
+START_TIMEOUT="${STACK_START_TIMEOUT:-240}"
+
+HB_DIR="$LOCAL_DIR/hbase"
+MQ_DIR="$LOCAL_DIR/elasticmq"
+REST_URL="http://127.0.0.1:$HBASE_REST_PORT"
+SQS_URL="http://127.0.0.1:$ELASTICMQ_PORT"
+
+# The flags bin/hbase adds on JDK >= 11, plus those HBase's own JDK 17 test runs add.
+JDK17_FLAGS=(
+  -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true --add-modules jdk.unsupported
+  --add-opens java.base/java.io=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED
+  --add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED
+  --add-opens java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED
+  --add-opens java.base/java.util=ALL-UNNAMED --add-opens java.base/java.util.concurrent=ALL-UNNAMED
+  --add-exports java.base/jdk.internal.misc=ALL-UNNAMED --add-exports java.security.jgss/sun.security.krb5=ALL-UNNAMED
+  --add-exports java.base/sun.net.dns=ALL-UNNAMED --add-exports java.base/sun.net.util=ALL-UNNAMED
+  --add-opens java.base/jdk.internal.util.random=ALL-UNNAMED --add-opens java.base/sun.security.x509=ALL-UNNAMED
+  --add-opens java.base/sun.security.util=ALL-UNNAMED --add-opens java.base/java.net=ALL-UNNAMED
+  -XX:+UseG1GC -XX:OnOutOfMemoryError="kill -9 %p"
+)
+
+log() { printf '[stack] %s\n' "$*" >&2; }
+die() { printf '[stack] ERROR: %s\n' "$*" >&2; exit 1; }
+
+require_tools() {
+  command -v java >/dev/null 2>&1 || die "java not found on PATH. Install a JDK 17 (e.g. 'apt-get install openjdk-17-jdk-headless')."
+  command -v mvn >/dev/null 2>&1 || die "mvn not found on PATH. Install Maven (e.g. 'apt-get install maven'); it fetches the HBase and ElasticMQ jars from Maven Central."
+  command -v curl >/dev/null 2>&1 || die "curl not found on PATH (used for readiness checks)."
+  local major
+  major="$(java -version 2>&1 | sed -nE 's/.*version "([0-9]+).*/\1/p' | head -1)"
+  [[ -n "$major" && "$major" -ge 11 ]] || die "Java $major found; HBase 2.6 needs JDK 11+ (17 recommended)."
+}
+
+# --- process bookkeeping: we only ever signal pids we wrote ourselves ---------------------
+pid_alive() { local f="$1"; [[ -f "$f" ]] && kill -0 "$(cat "$f")" 2>/dev/null; }
+
+stop_pid() {
+  local name="$1" f="$2"
+  if ! [[ -f "$f" ]]; then log "$name: not started by this script (no pid file)"; return 0; fi
+  local pid; pid="$(cat "$f")"
+  if kill -0 "$pid" 2>/dev/null; then
+    log "$name: stopping pid $pid"
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+    if kill -0 "$pid" 2>/dev/null; then log "$name: still alive after 30 s, SIGKILL"; kill -KILL "$pid" 2>/dev/null || true; fi
+  else
+    log "$name: pid $pid already gone"
+  fi
+  rm -f "$f"
+}
+
+fail_with_logs() {
+  local msg="$1"; shift
+  printf '[stack] ERROR: %s\n' "$msg" >&2
+  for f in "$@"; do
+    [[ -f "$f" ]] || continue
+    printf '[stack] ---- last 40 lines of %s ----\n' "$f" >&2
+    tail -n 40 "$f" >&2
+  done
+  exit 1
+}
+
+# Downloads on first run; later runs reuse the jars as long as the pom did not change.
+ensure_classpath() {
+  local name="$1" pom="$2" lib="$3"
+  local stamp="$lib/.pom.sha256" want
+  want="$(sha256sum "$pom" | cut -d' ' -f1)"
+  if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then return 0; fi
+  log "$name: resolving jars from Maven Central (first run only; cached in ~/.m2 and $lib)"
+  rm -rf "$lib"; mkdir -p "$lib"
+  if ! mvn -q -B -f "$pom" dependency:copy-dependencies -DoutputDirectory="$lib" -DincludeScope=runtime >"$lib/../mvn.log" 2>&1; then
+    fail_with_logs "$name: Maven could not resolve the jars" "$lib/../mvn.log"
+  fi
+  echo "$want" >"$stamp"
+}
+
+# --- HBase --------------------------------------------------------------------------------
+hbase_ready() {
+  [[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 -H 'Accept: application/json' "$REST_URL/version/cluster" || true)" == 200 ]]
+}
+
+write_hbase_conf() {
+  local dir="$1" extra="$2" data="$HB_DIR/data"
+  mkdir -p "$dir"
+  cp "$INFRA_DIR/hbase/log4j2.properties" "$dir/log4j2.properties"
+  cat >"$dir/hbase-site.xml" <<EOF
+<?xml version="1.0"?>
+<!-- generated by infra/local/stack.sh: standalone HBase (master + region server + ZooKeeper in one JVM) on loopback -->
+<configuration>
+  <property><name>hbase.cluster.distributed</name><value>false</value></property>
+  <property><name>hbase.tmp.dir</name><value>$data/tmp</value></property>
+  <property><name>hbase.rootdir</name><value>file://$data/root</value></property>
+  <property><name>hbase.zookeeper.property.dataDir</name><value>$data/zk</value></property>
+  <property><name>hbase.zookeeper.quorum</name><value>127.0.0.1</value></property>
+  <property><name>hbase.zookeeper.property.clientPort</name><value>$HBASE_ZK_PORT</value></property>
+  <property><name>hbase.unsafe.stream.capability.enforce</name><value>false</value></property>
+  <property><name>hbase.master.hostname</name><value>localhost</value></property>
+  <property><name>hbase.unsafe.regionserver.hostname</name><value>localhost</value></property>
+  <property><name>hbase.master.ipc.address</name><value>127.0.0.1</value></property>
+  <property><name>hbase.regionserver.ipc.address</name><value>127.0.0.1</value></property>
+  <property><name>hbase.localcluster.assign.random.ports</name><value>true</value></property>
+  <!-- the web UIs are not in the Maven jars (HBASE-28921): info servers must be off -->
+  <property><name>hbase.master.info.port</name><value>-1</value></property>
+  <property><name>hbase.regionserver.info.port</name><value>-1</value></property>
+  <property><name>hbase.rest.info.port</name><value>-1</value></property>
+  <property><name>hbase.rest.host</name><value>127.0.0.1</value></property>
+  <property><name>hbase.rest.port</name><value>$HBASE_REST_PORT</value></property>
+$extra
+</configuration>
+EOF
+}
+
+start_hbase() {
+  mkdir -p "$HB_DIR/logs"
+  if pid_alive "$HB_DIR/master.pid" && pid_alive "$HB_DIR/rest.pid" && hbase_ready; then
+    log "hbase: already running (master pid $(cat "$HB_DIR/master.pid"), REST $REST_URL)"; return 0
+  fi
+  if ! pid_alive "$HB_DIR/master.pid" && hbase_ready; then
+    log "hbase: a REST gateway not started by this script answers on $REST_URL; reusing it"; return 0
+  fi
+  require_tools
+  ensure_classpath hbase "$INFRA_DIR/hbase/pom.xml" "$HB_DIR/lib"
+  write_hbase_conf "$HB_DIR/conf" ""
+  # The REST JVM is an HBase client: fail in seconds, not minutes, while the master boots.
+  write_hbase_conf "$HB_DIR/conf-rest" '  <property><name>hbase.client.retries.number</name><value>5</value></property>
+  <property><name>hbase.client.operation.timeout</name><value>30000</value></property>'
+
+  if ! pid_alive "$HB_DIR/master.pid"; then
+    log "hbase: starting master (standalone) — log $HB_DIR/logs/master.log"
+    nohup java -Xms256m -Xmx768m "${JDK17_FLAGS[@]}" -cp "$HB_DIR/conf:$HB_DIR/lib/*" \
+      org.apache.hadoop.hbase.master.HMaster start >"$HB_DIR/logs/master.log" 2>&1 </dev/null &
+    echo $! >"$HB_DIR/master.pid"
+  fi
+  if ! pid_alive "$HB_DIR/rest.pid"; then
+    log "hbase: starting REST gateway on $REST_URL — log $HB_DIR/logs/rest.log"
+    nohup java -Xms128m -Xmx384m "${JDK17_FLAGS[@]}" -cp "$HB_DIR/conf-rest:$HB_DIR/lib/*" \
+      org.apache.hadoop.hbase.rest.RESTServer start -p "$HBASE_REST_PORT" >"$HB_DIR/logs/rest.log" 2>&1 </dev/null &
+    echo $! >"$HB_DIR/rest.pid"
+  fi
+
+  local deadline=$((SECONDS + START_TIMEOUT)) logs=("$HB_DIR/logs/master.log" "$HB_DIR/logs/rest.log")
+  until hbase_ready; do
+    pid_alive "$HB_DIR/master.pid" || fail_with_logs "hbase: master exited during startup" "${logs[@]}"
+    pid_alive "$HB_DIR/rest.pid" || fail_with_logs "hbase: REST gateway exited during startup" "${logs[@]}"
+    ((SECONDS < deadline)) || fail_with_logs "hbase: /version/cluster not 200 after ${START_TIMEOUT}s" "${logs[@]}"
+    sleep 1
+  done
+  # /version/cluster answers before meta/namespace tables are assigned: only a real DDL round
+  # trip proves the cluster takes writes.
+  local scratch="stack_ready_$$_$RANDOM" code
+  until code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 30 -X PUT -H 'Accept: application/json' \
+      -H 'Content-Type: application/json' -d '{"ColumnSchema":[{"name":"f"}]}' "$REST_URL/$scratch/schema" || true)"; [[ "$code" == 201 ]]; do
+    ((SECONDS < deadline)) || fail_with_logs "hbase: scratch table create answered $code until timeout" "${logs[@]}"
+    sleep 2
+  done
+  curl -s -o /dev/null --max-time 30 -X DELETE "$REST_URL/$scratch/schema" || true
+  log "hbase: ready — REST gateway $REST_URL (HBase $(curl -s --max-time 5 -H 'Accept: application/json' "$REST_URL/version/cluster"))"
+}
+
+stop_hbase() {
+  # REST first: it is a client of the master.
+  stop_pid "hbase REST" "$HB_DIR/rest.pid"
+  stop_pid "hbase master" "$HB_DIR/master.pid"
+}
+
+status_hbase() {
+  local ok=0
+  if pid_alive "$HB_DIR/master.pid"; then echo "hbase master:  running (pid $(cat "$HB_DIR/master.pid"))"; else echo "hbase master:  not started by this script"; fi
+  if pid_alive "$HB_DIR/rest.pid"; then echo "hbase REST:    running (pid $(cat "$HB_DIR/rest.pid"))"; else echo "hbase REST:    not started by this script"; fi
+  if hbase_ready; then echo "hbase ready:   yes — $REST_URL"; else echo "hbase ready:   no — $REST_URL"; ok=1; fi
+  return $ok
+}
+
+# --- ElasticMQ ----------------------------------------------------------------------------
+queue_ready() { [[ "$(curl -s --max-time 3 "$SQS_URL/health" || true)" == OK ]]; }
+
+start_queue() {
+  mkdir -p "$MQ_DIR/logs"
+  if pid_alive "$MQ_DIR/elasticmq.pid" && queue_ready; then log "queue: already running ($SQS_URL)"; return 0; fi
+  if ! pid_alive "$MQ_DIR/elasticmq.pid" && queue_ready; then log "queue: an SQS endpoint not started by this script answers on $SQS_URL; reusing it"; return 0; fi
+  require_tools
+  ensure_classpath elasticmq "$INFRA_DIR/elasticmq/pom.xml" "$MQ_DIR/lib"
+  # Queues are created by the project's code with their redrive policy (one source of truth
+  # for the numbers), so the server starts empty.
+  cat >"$MQ_DIR/elasticmq.conf" <<EOF
+include classpath("application.conf")
+node-address { protocol = http, host = 127.0.0.1, port = $ELASTICMQ_PORT, context-path = "" }
+rest-sqs { enabled = true, bind-port = $ELASTICMQ_PORT, bind-hostname = "127.0.0.1", sqs-limits = strict }
+rest-stats { enabled = false }
+generate-node-address = false
+aws { region = us-east-1, accountId = 000000000000 }
+EOF
+  if ! pid_alive "$MQ_DIR/elasticmq.pid"; then
+    log "queue: starting ElasticMQ on $SQS_URL — log $MQ_DIR/logs/elasticmq.log"
+    nohup java -Xmx256m -Dconfig.file="$MQ_DIR/elasticmq.conf" -cp "$MQ_DIR/lib/*" org.elasticmq.server.Main \
+      >"$MQ_DIR/logs/elasticmq.log" 2>&1 </dev/null &
+    echo $! >"$MQ_DIR/elasticmq.pid"
+  fi
+  local deadline=$((SECONDS + START_TIMEOUT))
+  until queue_ready; do
+    pid_alive "$MQ_DIR/elasticmq.pid" || fail_with_logs "queue: ElasticMQ exited during startup" "$MQ_DIR/logs/elasticmq.log"
+    ((SECONDS < deadline)) || fail_with_logs "queue: /health not OK after ${START_TIMEOUT}s" "$MQ_DIR/logs/elasticmq.log"
+    sleep 0.5
+  done
+  # /health only proves the HTTP server; a ListQueues call proves the SQS API answers.
+  curl -sf --max-time 5 -X POST -H 'Content-Type: application/x-amz-json-1.0' -H 'X-Amz-Target: AmazonSQS.ListQueues' \
+    -d '{}' "$SQS_URL/" >/dev/null || fail_with_logs "queue: ListQueues failed" "$MQ_DIR/logs/elasticmq.log"
+  log "queue: ready — SQS endpoint $SQS_URL"
+}
+
+stop_queue() { stop_pid "ElasticMQ" "$MQ_DIR/elasticmq.pid"; }
+
+status_queue() {
+  if pid_alive "$MQ_DIR/elasticmq.pid"; then echo "elasticmq:     running (pid $(cat "$MQ_DIR/elasticmq.pid"))"; else echo "elasticmq:     not started by this script"; fi
+  if queue_ready; then echo "queue ready:   yes — $SQS_URL"; else echo "queue ready:   no — $SQS_URL"; return 1; fi
+}
+
+# --- dispatch -------------------------------------------------------------------------------
+cmd="${1:-}"; what="${2:-all}"
+case "$what" in all|hbase|queue) ;; *) die "unknown component '$what' (all|hbase|queue)";; esac
+case "$cmd" in
+  start)
+    [[ "$what" == queue ]] || start_hbase
+    [[ "$what" == hbase ]] || start_queue
+    ;;
+  stop)
+    [[ "$what" == hbase ]] || stop_queue
+    [[ "$what" == queue ]] || stop_hbase
+    ;;
+  status)
+    rc=0
+    if [[ "$what" != queue ]]; then status_hbase || rc=1; fi
+    if [[ "$what" != hbase ]]; then status_queue || rc=1; fi
+    exit $rc
+    ;;
+  env)
+    echo "HBASE_REST_URL=$REST_URL"
+    echo "SQS_ENDPOINT=$SQS_URL"
+    ;;
+  *) echo "usage: $0 start|stop|status|env [all|hbase|queue]" >&2; exit 2;;
+esac
