@@ -1,0 +1,95 @@
+// infra/schema/apply-schema.ts — `npm run schema`: makes HBase match shared/schema/tables.ts.
+// Idempotent and additive: creates a missing namespace, tables and families; REPORTS attribute
+// drift and extra families; never drops a table or a family. `--fix-drift` re-applies our
+// attributes to families that drifted (an alter of listed families only; nothing is dropped).
+//
+// Why not PUT /t/schema for existing tables: on the REST gateway that is a full replace that
+// drops every family missing from the body. Missing families are added with POST instead.
+import type { ColumnFamilySchema, HBaseRestClient } from '../../shared/hbase/index.js';
+import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
+
+export interface SchemaReport {
+  namespace: string;
+  createdNamespace: boolean;
+  createdTables: string[];
+  addedFamilies: string[];
+  drift: string[];
+  fixedFamilies: string[];
+}
+
+/** Attribute values come back as strings, sometimes in another case (`true` vs `TRUE`). */
+const same = (want: string | number | boolean, have: string | undefined) =>
+  have !== undefined && String(want).toUpperCase() === have.toUpperCase();
+
+function familyDrift(want: ColumnFamilySchema, have: ColumnFamilySchema): string[] {
+  return Object.entries(want)
+    .filter(([attr]) => attr !== 'name')
+    .filter(([attr, value]) => !same(value, have[attr] === undefined ? undefined : String(have[attr])))
+    .map(([attr, value]) => `${attr}: want ${String(value)}, have ${String(have[attr] ?? '(unset)')}`);
+}
+
+export async function applySchema(
+  client: HBaseRestClient,
+  namespace: string,
+  opts: { fixDrift?: boolean; log?: (line: string) => void } = {},
+): Promise<SchemaReport> {
+  const log = opts.log ?? (() => {});
+  const report: SchemaReport = {
+    namespace,
+    createdNamespace: false,
+    createdTables: [],
+    addedFamilies: [],
+    drift: [],
+    fixedFamilies: [],
+  };
+
+  if (!(await client.namespaceExists(namespace))) {
+    report.createdNamespace = await client.createNamespace(namespace);
+    log(`namespace ${namespace}: created`);
+  }
+
+  for (const key of Object.keys(TABLES) as TableName[]) {
+    const def = TABLES[key];
+    const table = qualifiedTableName(namespace, key);
+    const existing = await client.getTableSchema(table);
+    if (!existing) {
+      // createTable refuses to touch an existing table, so a concurrent creator is harmless.
+      if (await client.createTable(table, { columnFamilies: def.families })) {
+        report.createdTables.push(table);
+        log(`table ${table}: created with families ${def.families.map((f) => f.name).join(', ')}`);
+        continue;
+      }
+    }
+    const current = existing ?? (await client.getTableSchema(table));
+    const haveByName = new Map((current?.columnFamilies ?? []).map((f) => [f.name, f]));
+
+    const missing = def.families.filter((f) => !haveByName.has(f.name));
+    if (missing.length > 0) {
+      await client.addOrAlterFamilies(table, missing);
+      report.addedFamilies.push(...missing.map((f) => `${table}:${f.name}`));
+      log(`table ${table}: added families ${missing.map((f) => f.name).join(', ')}`);
+    }
+
+    const drifted: ColumnFamilySchema[] = [];
+    for (const want of def.families) {
+      const have = haveByName.get(want.name);
+      if (!have) continue;
+      const diffs = familyDrift(want, have);
+      if (diffs.length > 0) {
+        drifted.push(want);
+        for (const d of diffs) report.drift.push(`${table}:${want.name} ${d}`);
+      }
+    }
+    const ours = new Set(def.families.map((f) => f.name));
+    for (const name of haveByName.keys()) {
+      if (!ours.has(name)) report.drift.push(`${table}:${name} exists in HBase but not in the schema (left alone)`);
+    }
+    if (opts.fixDrift && drifted.length > 0) {
+      await client.addOrAlterFamilies(table, drifted);
+      report.fixedFamilies.push(...drifted.map((f) => `${table}:${f.name}`));
+      log(`table ${table}: re-applied attributes of ${drifted.map((f) => f.name).join(', ')}`);
+    }
+  }
+  for (const line of report.drift) log(`drift: ${line}`);
+  return report;
+}

@@ -1,0 +1,33 @@
+// shared/config/config.ts — the one place process.env is read. Parsed once with zod; a missing
+// or malformed variable fails fast with a message naming it, instead of failing later in HBase.
+import { z } from 'zod';
+
+const EnvSchema = z.object({
+  HBASE_REST_URL: z.url().default('http://127.0.0.1:18080'),
+  HBASE_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{1,64}$/, 'HBase namespace: letters, digits, underscore')
+    .default('weibo'),
+  HBASE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  // For a gateway fronted by a proxy that wants credentials (e.g. "Basic …"); from SSM when deployed.
+  HBASE_AUTHORIZATION: z.string().optional(),
+});
+
+export type Config = z.infer<typeof EnvSchema>;
+
+let cached: Config | undefined;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return parsed.data;
+}
+
+/** The process-wide configuration, parsed on first use. */
+export function config(): Config {
+  cached ??= loadConfig();
+  return cached;
+}

@@ -1,0 +1,168 @@
+// shared/hbase/transport.ts — the one request function of the HBase REST client: keep-alive agent, timeouts, retries, counting.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent } from 'undici';
+import { HBaseError } from './hbase-error.js';
+import type { HBaseClientOptions, HBaseRequestEvent } from './types.js';
+
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
+
+export interface RestRequest {
+  method: HttpMethod;
+  /** Path below the base URL, starting with `/`, query included. */
+  path: string;
+  /** Serialised as JSON; `undefined` sends no body and no Content-Type. */
+  json?: unknown;
+  /**
+   * Safe to send twice: the request is retried on network errors and 503. Never set this for
+   * increment, append, check-and-mutate or scanner page reads.
+   */
+  idempotent: boolean;
+}
+
+export interface RestResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  /** The full path that was sent (base prefix included), for errors. */
+  sentPath: string;
+  method: HttpMethod;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_RETRIES = 2;
+const BACKOFF_BASE_MS = 100;
+const BACKOFF_CAP_MS = 2_000;
+// Jetty closes idle connections after ~30 s; dropping ours well before that avoids sending a
+// request down a socket the server is closing (which a non-idempotent call could not retry).
+const KEEP_ALIVE_MS = 10_000;
+
+export class RestTransport {
+  private readonly agent: Agent;
+  private readonly origin: string;
+  private readonly basePath: string;
+  private readonly timeoutMs: number;
+  private readonly retries: number;
+  private readonly extraHeaders: Record<string, string>;
+  private readonly onRequest: ((e: HBaseRequestEvent) => void) | undefined;
+  private sent = 0;
+
+  constructor(opts: HBaseClientOptions) {
+    const url = new URL(opts.baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new TypeError(`HBase REST baseUrl must be http(s): ${opts.baseUrl}`);
+    }
+    if (url.search || url.hash) throw new TypeError(`HBase REST baseUrl must not carry a query or fragment`);
+    this.origin = url.origin;
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.retries = opts.retries ?? DEFAULT_RETRIES;
+    this.extraHeaders = { ...(opts.headers ?? {}) };
+    this.onRequest = opts.onRequest;
+    // TLS verification stays at undici's default (on); nothing here may turn it off.
+    this.agent = new Agent({
+      keepAliveTimeout: KEEP_ALIVE_MS,
+      keepAliveMaxTimeout: KEEP_ALIVE_MS,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      connect: { timeout: this.timeoutMs },
+    });
+  }
+
+  get requestCount(): number {
+    return this.sent;
+  }
+
+  /** Sends the request (with retries when idempotent) and returns whatever status came back. */
+  async send(req: RestRequest): Promise<RestResponse> {
+    const attempts = req.idempotent ? this.retries + 1 : 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const res = await this.sendOnce(req);
+        if (res.status === 503 && attempt < attempts) {
+          await sleep(backoffMs(attempt));
+          continue;
+        }
+        return res;
+      } catch (err) {
+        if (err instanceof HBaseError && err.status === 0 && attempt < attempts) {
+          await sleep(backoffMs(attempt));
+          continue;
+        }
+        throw err;
+      }
+    }
+  }
+
+  /** Sends and throws HBaseError unless the status is one of `ok`. */
+  async expect(req: RestRequest, ok: readonly number[]): Promise<RestResponse> {
+    const res = await this.send(req);
+    if (!ok.includes(res.status)) throw errorFrom(res);
+    return res;
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private async sendOnce(req: RestRequest): Promise<RestResponse> {
+    const sentPath = this.basePath + req.path;
+    const headers: Record<string, string> = { ...this.extraHeaders, accept: 'application/json' };
+    let body: string | undefined;
+    if (req.json !== undefined) {
+      body = JSON.stringify(req.json);
+      headers['content-type'] = 'application/json';
+    }
+    const started = performance.now();
+    this.sent++;
+    let status = 0;
+    try {
+      const res = await this.agent.request({
+        origin: this.origin,
+        path: sentPath,
+        method: req.method,
+        headers,
+        body,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      status = res.statusCode;
+      const text = await res.body.text();
+      return { status, headers: res.headers, body: text, sentPath, method: req.method };
+    } catch (err) {
+      status = 0;
+      throw new HBaseError({
+        status: 0,
+        body: '',
+        method: req.method,
+        path: sentPath,
+        message: `HBase REST ${req.method} ${sentPath.slice(0, 200)} failed without a response: ${describe(err)}`,
+        cause: err,
+      });
+    } finally {
+      this.onRequest?.({ method: req.method, path: sentPath, status, durationMs: performance.now() - started });
+    }
+  }
+}
+
+export function errorFrom(res: RestResponse, message?: string): HBaseError {
+  return new HBaseError({
+    status: res.status,
+    body: res.body,
+    method: res.method,
+    path: res.sentPath,
+    ...(message === undefined ? {} : { message }),
+  });
+}
+
+/** Exponential backoff with equal jitter: attempt 1 waits 100–200 ms, attempt 2 200–400 ms, … capped at 2 s. */
+export function backoffMs(attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) {
+    const code = (err as { code?: unknown }).code;
+    return typeof code === 'string' ? `${err.name} ${code}: ${err.message}` : `${err.name}: ${err.message}`;
+  }
+  return String(err);
+}

@@ -1,0 +1,96 @@
+// shared/schema/row-keys.ts — the only place row keys are built or parsed. The layout and the
+// access patterns that rely on it are written in ./tables.ts.
+import { createHash, randomBytes } from 'node:crypto';
+
+/** Handles: lowercase letters, digits, underscore; 1–30 chars. Never contains 0x00. */
+export const HANDLE_PATTERN = /^[a-z0-9_]{1,30}$/;
+
+const SALT_BYTES = 2;
+const USER_TERMINATOR = 0x00;
+export const REV_TS_BYTES = 8;
+export const POST_SUFFIX_BYTES = 6;
+const MAX_LONG = (1n << 63n) - 1n;
+
+const utf8 = new TextEncoder();
+
+function assertHandle(handle: string): void {
+  if (!HANDLE_PATTERN.test(handle)) throw new RangeError(`invalid handle for a row key: ${JSON.stringify(handle)}`);
+}
+
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/**
+ * salt2 + handle + 0x00. The salt spreads users over regions; the terminator makes every
+ * user's key range disjoint from every other user's (`1\0…` is not a prefix of `10\0…`).
+ */
+export function userKey(handle: string): Uint8Array {
+  assertHandle(handle);
+  const salt = createHash('md5').update(handle).digest().subarray(0, SALT_BYTES);
+  return concatBytes(salt, utf8.encode(handle), Uint8Array.of(USER_TERMINATOR));
+}
+
+/** Reads the handle back out of any key that starts with a userKey. */
+export function handleFromKey(key: Uint8Array, offset = 0): { handle: string; end: number } {
+  const start = offset + SALT_BYTES;
+  const end = key.indexOf(USER_TERMINATOR, start);
+  if (end < 0) throw new RangeError('not a user key: no terminator');
+  return { handle: new TextDecoder().decode(key.subarray(start, end)), end: end + 1 };
+}
+
+/** 8 bytes big-endian of (2^63-1 − millis): ascending byte order = newest first. */
+export function reversedTimestamp(millis: number): Uint8Array {
+  const out = new Uint8Array(REV_TS_BYTES);
+  new DataView(out.buffer).setBigUint64(0, MAX_LONG - BigInt(millis));
+  return out;
+}
+
+export function timestampFromReversed(bytes: Uint8Array, offset = 0): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset + offset, REV_TS_BYTES);
+  return Number(MAX_LONG - view.getBigUint64(0));
+}
+
+/** userKey(author) + revTs8 + suffix6. The random suffix makes same-millisecond posts distinct. */
+export function postKey(author: string, millis: number, suffix: Uint8Array = randomBytes(POST_SUFFIX_BYTES)): Uint8Array {
+  if (suffix.length !== POST_SUFFIX_BYTES) throw new RangeError('post suffix must be 6 bytes');
+  return concatBytes(userKey(author), reversedTimestamp(millis), suffix);
+}
+
+export function parsePostKey(key: Uint8Array): { author: string; millis: number; suffix: Uint8Array } {
+  const { handle, end } = handleFromKey(key);
+  if (key.length !== end + REV_TS_BYTES + POST_SUFFIX_BYTES) throw new RangeError('not a post key: wrong length');
+  return { author: handle, millis: timestampFromReversed(key, end), suffix: key.slice(end + REV_TS_BYTES) };
+}
+
+export type EdgeDirection = 'F' | 'R';
+
+/** 'F': `from` follows `to` (source of truth). 'R': `from` is followed by `to`. */
+export function relationKey(from: string, direction: EdgeDirection, to: string): Uint8Array {
+  return concatBytes(relationPrefix(from, direction), userKey(to));
+}
+
+/** Bounds a following ('F') or followers ('R') list scan to one user's rows. */
+export function relationPrefix(user: string, direction: EdgeDirection): Uint8Array {
+  return concatBytes(userKey(user), utf8.encode(direction));
+}
+
+/** Inbox qualifier: revTs of the post, then the post key — newest first across followees. */
+export function inboxQualifier(post: Uint8Array): Uint8Array {
+  const { millis } = parsePostKey(post);
+  return concatBytes(reversedTimestamp(millis), post);
+}
+
+export function postKeyFromInboxQualifier(qualifier: Uint8Array): Uint8Array {
+  return qualifier.slice(REV_TS_BYTES);
+}
+
+export function idempotencyKey(author: string, clientKey: string): Uint8Array {
+  return concatBytes(userKey(author), utf8.encode(clientKey));
+}

@@ -1,0 +1,116 @@
+// shared/schema/tables.ts — the HBase schema as code: every table, its families and their
+// attributes, and beside each table its row-key layout and the exact HBase REST requests each
+// access pattern makes. `npm run schema` (infra/schema/apply-schema.ts) creates what is missing.
+// Row keys themselves are built only in ./row-keys.ts.
+//
+// Design rules (product.md "HBase data design"), and why:
+//  * Every access path is ONE get, ONE multi-get, or ONE scan bounded by a row-key prefix and a
+//    limit. No full-table scans, no filter scans over other users' rows (seed 000 scanned the
+//    whole content table with a substring filter, and `2_` matched `12_`).
+//  * A user's key component is  salt(2 bytes of MD5(handle)) + handle + 0x00.  The salt spreads
+//    hot users over regions (seed 003); the 0x00 terminator (never part of a handle) means user
+//    `1`'s key range can never contain user `10`'s (seed 001's column-prefix unfollow bug).
+//  * Newest-first order comes from reversed time: 8 bytes big-endian of (2^63-1 - millis).
+//  * Post keys end in a 6-byte random suffix, and a post row is created with put-if-absent, so
+//    two posts by one author in the same millisecond never collide (seed 004 lost one).
+//  * All families are short (one letter) because HBase stores the family name in every cell.
+//  * DATA_BLOCK_ENCODING FAST_DIFF: keys inside a block share long prefixes (same user).
+
+import type { ColumnFamilySchema } from '../hbase/index.js';
+
+export interface TableDefinition {
+  /** Table name without namespace. */
+  name: string;
+  families: ColumnFamilySchema[];
+  /** Row-key layout and access patterns, kept here so the design is read in one place. */
+  design: string;
+}
+
+const family = (name: string, attrs: Record<string, string | number> = {}): ColumnFamilySchema => ({
+  name,
+  VERSIONS: 1,
+  BLOOMFILTER: 'ROW',
+  DATA_BLOCK_ENCODING: 'FAST_DIFF',
+  ...attrs,
+});
+
+export const TABLES = {
+  users: {
+    name: 'users',
+    families: [family('p'), family('a'), family('c')],
+    design: `
+row   = userKey(handle) = salt2 + handle + 0x00            (one row per user)
+p:    profile — p:h handle, p:n display name, p:t created-at millis
+a:    auth    — a:pw scrypt hash record (never returned by any API); a:f failed-login count,
+              a:l locked-until millis (login throttling)
+c:    counters, 8-byte longs kept by REST increments — c:followers c:following c:posts
+register : PUT /users/<k>?check=put  (check p:h == "" : put-if-absent → race-free, 200 or 304)
+login    : GET /users/<k>/a?e=b64                                           (one get)
+profile  : GET /users/<k>?e=b64                                             (one get)
+counts   : PUT /users/<k>?check=increment                                   (per counter change)`,
+  },
+  content: {
+    name: 'content',
+    families: [family('p')],
+    design: `
+row   = postKey = userKey(author) + revTs8 + suffix6       (one row per post; an author's posts
+        are contiguous and newest first)
+p:    p:b body text, p:t created-at millis, p:i idempotency key (if any)
+publish      : PUT /content/<postKey>?check=put (put-if-absent on p:t)       (one check-and-put)
+get post     : GET /content/<postKey>?e=b64                                  (one get)
+user's posts : scanner startRow=userKey(author)[+cursor] stopRow=prefixEnd(userKey), limit n
+timeline body: GET /content/multiget?row=..&e=b64                            (one multi-get)
+backfill     : scanner over userKey(followee) prefix, limit ≤ 200 — cost independent of table size`,
+  },
+  relations: {
+    name: 'relations',
+    families: [family('e')],
+    design: `
+Tall: one row per edge and direction, so a celebrity's follower list spreads over many rows
+(and regions) and is paged by a bounded prefix scan — never one unbounded wide row (seed 001).
+row   = userKey(a) + 'F' + userKey(b)   "a follows b"  (following side — the source of truth)
+row   = userKey(b) + 'R' + userKey(a)   "b is followed by a" (followers side — repaired to agree)
+e:    e:t since millis
+follow     : PUT batch of both rows (not atomic across rows: the repair job reconciles 'R'
+             with 'F'), then counters by increment
+unfollow   : DELETE both rows (idempotent)
+is-following : GET /relations/<userKey(a)+'F'+userKey(b)>                   (one get)
+following  : scanner prefix userKey(a)+'F' [+cursor], limit n
+followers  : scanner prefix userKey(b)+'R' [+cursor], limit n  (fan-out reads these in chunks)`,
+  },
+  inbox: {
+    name: 'inbox',
+    families: [family('i')],
+    design: `
+Wide but bounded: one row per reader, one cell per (reader, post), capped by the trim job.
+row   = userKey(reader)
+i:<revTs8 + postKey>  value: empty. Qualifiers sort ascending = newest first across all
+      followees (seed 000 kept N versions per followee and read them grouped by author). The
+      same post always lands in the same cell, so a re-delivered fan-out rewrites it.
+Cells are written with the server's clock, never an old explicit timestamp, so a delete from
+an unfollow cannot mask a later refollow backfill (HBASE-3300).
+timeline page : GET /inbox/<userKey(reader)>/i?e=b64 (one get; cursor = last qualifier seen,
+                sliced client-side) + GET /content/multiget (one multi-get) = 2 round trips
+fan-out       : PUT batch of rows {key: userKey(follower), cell i:<qualifier>}  (one per chunk)
+retract post  : DELETE /inbox/<k>/i:<qualifier> per follower, batched by the worker
+unfollow purge: GET the reader's row, DELETE the author's qualifiers (the reader's row only)
+trim          : GET the row, DELETE qualifiers past the cap`,
+  },
+  idempotency: {
+    name: 'idempotency',
+    families: [family('k', { TTL: 86_400 })],
+    design: `
+row   = userKey(author) + idempotency key (client-chosen, safe charset)
+k:p   the post key the first request created; TTL one day
+publish retry : PUT ?check=put put-if-absent on k:p; on 304 GET it and answer the same post`,
+  },
+} satisfies Record<string, TableDefinition>;
+
+export type TableName = keyof typeof TABLES;
+
+export const DEFAULT_NAMESPACE = 'weibo';
+
+/** `ns:table` as the REST gateway addresses it. */
+export function qualifiedTableName(namespace: string, table: TableName): string {
+  return `${namespace}:${TABLES[table].name}`;
+}
