@@ -11,6 +11,13 @@ const EnvSchema = z.object({
   HBASE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   // For a gateway fronted by a proxy that wants credentials (e.g. "Basic …"); from SSM when deployed.
   HBASE_AUTHORIZATION: z.string().optional(),
+  // Token signing secret: an SSM SecureString when deployed, an env var locally. Optional here
+  // so tools that never sign tokens (the schema command) run without it; tokenSettings() insists.
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  // Login throttling: after this many consecutive failures the handle is locked, doubling each time.
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  LOGIN_LOCK_SECONDS: z.coerce.number().int().min(1).default(60),
 });
 
 export type Config = z.infer<typeof EnvSchema>;
@@ -30,4 +37,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function config(): Config {
   cached ??= loadConfig();
   return cached;
+}
+
+export function tokenSettings(cfg: Config = config()): { secret: string; ttlSeconds: number } {
+  if (!cfg.JWT_SECRET) throw new Error('Invalid configuration: JWT_SECRET is required to issue or verify tokens');
+  return { secret: cfg.JWT_SECRET, ttlSeconds: cfg.TOKEN_TTL_SECONDS };
 }

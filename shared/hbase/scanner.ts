@@ -84,7 +84,7 @@ function requirePositiveInt(name: string, v: number | undefined): number {
  */
 export class HBaseScanner implements AsyncIterable<HBaseRow> {
   constructor(
-    private readonly transport: RestTransport,
+    private readonly transport: Pick<RestTransport, 'expect'>,
     private readonly table: string,
     private readonly plan: ScanPlan,
   ) {}

@@ -56,7 +56,8 @@ export class RestTransport {
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.retries = opts.retries ?? DEFAULT_RETRIES;
-    this.extraHeaders = { ...(opts.headers ?? {}) };
+    // Lower-cased so a caller's `Accept` cannot sit next to ours as a second header.
+    this.extraHeaders = Object.fromEntries(Object.entries(opts.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
     this.onRequest = opts.onRequest;
     // TLS verification stays at undici's default (on); nothing here may turn it off.
     this.agent = new Agent({
@@ -125,7 +126,7 @@ export class RestTransport {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
       status = res.statusCode;
-      const text = await res.body.text();
+      const text = await readBody(res.statusCode, res.body);
       return { status, headers: res.headers, body: text, sentPath, method: req.method };
     } catch (err) {
       status = 0;
@@ -138,8 +139,27 @@ export class RestTransport {
         cause: err,
       });
     } finally {
-      this.onRequest?.({ method: req.method, path: sentPath, status, durationMs: performance.now() - started });
+      try {
+        this.onRequest?.({ method: req.method, path: sentPath, status, durationMs: performance.now() - started });
+      } catch {
+        // An observer (metrics, logging) must never turn a good HBase answer into a failure.
+      }
     }
+  }
+}
+
+/**
+ * Jetty answers a failed check-and-mutate with `304` plus `Content-Length: 20` and, as HTTP
+ * demands, no body. undici counts 0 of 20 bytes and fails the body with a length mismatch after
+ * the status has arrived; for a bodiless status that mismatch carries no information.
+ */
+async function readBody(status: number, body: { text(): Promise<string> }): Promise<string> {
+  try {
+    return await body.text();
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if ((status === 304 || status === 204) && code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return '';
+    throw err;
   }
 }
 

@@ -1,6 +1,7 @@
 // shared/schema/row-keys.ts — the only place row keys are built or parsed. The layout and the
 // access patterns that rely on it are written in ./tables.ts.
 import { createHash, randomBytes } from 'node:crypto';
+import { concatBytes } from '../hbase/index.js';
 
 /** Handles: lowercase letters, digits, underscore; 1–30 chars. Never contains 0x00. */
 export const HANDLE_PATTERN = /^[a-z0-9_]{1,30}$/;
@@ -15,16 +16,6 @@ const utf8 = new TextEncoder();
 
 function assertHandle(handle: string): void {
   if (!HANDLE_PATTERN.test(handle)) throw new RangeError(`invalid handle for a row key: ${JSON.stringify(handle)}`);
-}
-
-export function concatBytes(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /**

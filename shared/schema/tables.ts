@@ -41,8 +41,7 @@ export const TABLES = {
     design: `
 row   = userKey(handle) = salt2 + handle + 0x00            (one row per user)
 p:    profile — p:h handle, p:n display name, p:t created-at millis
-a:    auth    — a:pw scrypt hash record (never returned by any API); a:f failed-login count,
-              a:l locked-until millis (login throttling)
+a:    auth    — a:pw scrypt hash record (never returned by any API)
 c:    counters, 8-byte longs kept by REST increments — c:followers c:following c:posts
 register : PUT /users/<k>?check=put  (check p:h == "" : put-if-absent → race-free, 200 or 304)
 login    : GET /users/<k>/a?e=b64                                           (one get)
@@ -103,6 +102,18 @@ trim          : GET the row, DELETE qualifiers past the cap`,
 row   = userKey(author) + idempotency key (client-chosen, safe charset)
 k:p   the post key the first request created; TTL one day
 publish retry : PUT ?check=put put-if-absent on k:p; on 304 GET it and answer the same post`,
+  },
+  throttle: {
+    name: 'throttle',
+    families: [family('t', { TTL: 86_400 })],
+    design: `
+Login throttling per handle, kept apart from users so an unknown handle is throttled exactly
+like a known one (a lockout must not reveal that a handle exists) and no users row is made.
+row   = userKey(handle)
+t:f   consecutive failures (8-byte long, REST increment); t:l locked-until millis. TTL one day.
+login   : GET /throttle/<k> (in parallel with the users get)
+failure : PUT ?check=increment t:f; past the limit PUT t:l (lock doubles per extra failure)
+success : DELETE /throttle/<k>`,
   },
 } satisfies Record<string, TableDefinition>;
 

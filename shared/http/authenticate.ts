@@ -1,0 +1,23 @@
+// shared/http/authenticate.ts — the one place tokens are verified. Puts the acting user's
+// handle on the request; use cases take the actor from here, never from body or path.
+import type middy from '@middy/core';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { tokenSettings } from '../config/config.js';
+import { AuthenticationError } from '../domain/errors.js';
+import { verifyToken } from '../auth/tokens.js';
+
+export interface AuthContext extends Context {
+  actor?: string;
+}
+
+const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/;
+
+export const authenticate = (): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, AuthContext> => ({
+  before: async ({ event, context }) => {
+    const header = event.headers?.authorization;
+    if (!header) throw new AuthenticationError('Missing bearer token', 'missing_token');
+    const match = BEARER.exec(header.trim());
+    if (!match) throw new AuthenticationError('Malformed Authorization header', 'invalid_token');
+    context.actor = await verifyToken(match[1]!, tokenSettings().secret);
+  },
+});

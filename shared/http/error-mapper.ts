@@ -1,0 +1,83 @@
+// shared/http/error-mapper.ts — THE one place errors become HTTP statuses. Every response
+// error body is {"error":{"code","message"}}; 5xx bodies never carry internals.
+import type middy from '@middy/core';
+import {
+  AuthenticationError,
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+  RateLimitedError,
+} from '../domain/errors.js';
+import { HBaseError } from '../hbase/index.js';
+import { logger } from '../logging/logger.js';
+
+/** Thrown by the edge middlewares for requests that never reach a use case. */
+export class RequestError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 413 | 415 | 422,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RequestError';
+  }
+}
+
+const DOMAIN_STATUS: [new (...args: never[]) => DomainError, number][] = [
+  [InvalidInputError, 422],
+  [NotFoundError, 404],
+  [ConflictError, 409],
+  [AuthenticationError, 401],
+  [ForbiddenError, 403],
+  [RateLimitedError, 429],
+];
+
+export interface MappedError {
+  status: number;
+  code: string;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+/** middy's own HttpErrors (from @middy/http-json-body-parser and friends). */
+function isMiddyHttpError(err: unknown): err is { statusCode: number; message: string; expose?: boolean } {
+  return typeof err === 'object' && err !== null && typeof (err as { statusCode?: unknown }).statusCode === 'number';
+}
+
+export function mapError(err: unknown): MappedError {
+  if (err instanceof RequestError) return { status: err.status, code: err.code, message: err.message };
+  if (err instanceof DomainError) {
+    const status = DOMAIN_STATUS.find(([cls]) => err instanceof cls)?.[1] ?? 400;
+    const headers = err instanceof RateLimitedError ? { 'Retry-After': String(err.retryAfterSeconds) } : undefined;
+    return { status, code: err.code, message: err.message, ...(headers ? { headers } : {}) };
+  }
+  if (isMiddyHttpError(err) && err.statusCode < 500) {
+    // @middy/http-json-body-parser reports unparsable JSON as 415; it is a malformed request.
+    if (/malformed JSON/i.test(err.message)) return { status: 400, code: 'malformed_json', message: 'Request body is not valid JSON' };
+    if (err.statusCode === 415) return { status: 415, code: 'unsupported_media_type', message: 'Content-Type must be application/json' };
+    return { status: err.statusCode, code: 'bad_request', message: err.message };
+  }
+  if (err instanceof HBaseError) {
+    logger.error('HBase request failed', { status: err.status, method: err.method, path: err.path, error: err.message });
+    return { status: 503, code: 'service_unavailable', message: 'Storage is temporarily unavailable; retry later' };
+  }
+  logger.error('Unhandled error', err instanceof Error ? err : String(err));
+  return { status: 500, code: 'internal_error', message: 'Internal error' };
+}
+
+/**
+ * onError: turns the error into the JSON response. Attached last in the chain so it runs
+ * first on the way out (middy runs onError in reverse order).
+ */
+export const errorMapper = (): middy.MiddlewareObj => ({
+  onError: async (request) => {
+    const mapped = mapError(request.error);
+    request.response = {
+      statusCode: mapped.status,
+      headers: { 'Content-Type': 'application/json', ...mapped.headers },
+      body: JSON.stringify({ error: { code: mapped.code, message: mapped.message } }),
+    };
+  },
+});

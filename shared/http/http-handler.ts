@@ -1,0 +1,83 @@
+// shared/http/http-handler.ts — the middy chain every HTTP handler uses. A handler declares its
+// zod schemas and whether it needs a token, and supplies a short function that calls a use
+// case. Order on the way in: size/type limits → token → JSON parse → validation.
+import middy from '@middy/core';
+import httpCors from '@middy/http-cors';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { z } from 'zod';
+import { authenticate, type AuthContext } from './authenticate.js';
+import { RequestError, errorMapper } from './error-mapper.js';
+import { requestLimits } from './request-limits.js';
+
+export interface HttpRequest<B, P, Q> {
+  body: B;
+  path: P;
+  query: Q;
+  /** The verified token's user; present exactly when the route requires auth. */
+  actor: string;
+}
+
+export interface HttpResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteSpec<B extends z.ZodType, P extends z.ZodType, Q extends z.ZodType> {
+  auth: boolean;
+  body?: B;
+  path?: P;
+  query?: Q;
+}
+
+type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+function parse<T extends z.ZodType>(schema: T | undefined, value: unknown, where: string): Out<T> {
+  if (!schema) return undefined as Out<T>;
+  const result = schema.safeParse(value ?? {});
+  if (!result.success) {
+    // Name the fields and rules, never echo the input back (it may hold a password).
+    const detail = result.error.issues
+      .slice(0, 5)
+      .map((i) => `${[where, ...i.path.map(String)].join('.')}: ${i.message}`)
+      .join('; ');
+    throw new RequestError(422, 'validation_failed', detail);
+  }
+  return result.data as Out<T>;
+}
+
+export function json(status: number, body?: unknown, headers?: Record<string, string>): HttpResult {
+  return { status, body, ...(headers ? { headers } : {}) };
+}
+
+/**
+ * Builds `{ run, handler }`: `run` is the raw function (validated input in, HttpResult out) for
+ * unit tests; `handler` is the middy-wrapped Lambda handler for deployment.
+ */
+export function httpRoute<B extends z.ZodType, P extends z.ZodType, Q extends z.ZodType>(
+  spec: RouteSpec<B, P, Q>,
+  run: (req: HttpRequest<Out<B>, Out<P>, Out<Q>>) => Promise<HttpResult>,
+) {
+  const core = async (event: APIGatewayProxyEventV2, context: AuthContext): Promise<APIGatewayProxyStructuredResultV2> => {
+    const result = await run({
+      body: parse(spec.body, event.body, 'body'),
+      path: parse(spec.path, event.pathParameters, 'path'),
+      query: parse(spec.query, event.queryStringParameters, 'query'),
+      actor: context.actor ?? '',
+    });
+    return {
+      statusCode: result.status,
+      headers: { 'Content-Type': 'application/json', ...result.headers },
+      body: result.body === undefined ? '' : JSON.stringify(result.body),
+    };
+  };
+
+  const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, AuthContext>()
+    .use(httpCors({ origin: '*' }))
+    .use(requestLimits({ expectsBody: spec.body !== undefined }));
+  if (spec.auth) chain.use(authenticate());
+  if (spec.body) chain.use(httpJsonBodyParser());
+  chain.use(errorMapper());
+  return { run, handler: chain.handler(core) };
+}

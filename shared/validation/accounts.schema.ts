@@ -1,0 +1,31 @@
+// shared/validation/accounts.schema.ts — edge validation for register, login and profile.
+import { z } from 'zod';
+import { HANDLE_PATTERN } from '../schema/row-keys.js';
+import { humanText } from './text.js';
+
+export const handleSchema = z
+  .string()
+  .regex(HANDLE_PATTERN, 'handle: 1–30 characters of a–z, 0–9 and _ (lowercase)');
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+const passwordSchema = humanText({ min: PASSWORD_MIN, max: PASSWORD_MAX, label: 'password' });
+
+const displayName = humanText({ min: 1, max: 50, label: 'displayName' });
+
+export const registerBody = z.strictObject({
+  handle: handleSchema,
+  displayName,
+  password: passwordSchema,
+});
+
+// Login does not re-check the password rules: a wrong password is a 401, never a hint.
+export const loginBody = z.strictObject({
+  handle: z.string().max(64),
+  password: z.string().max(1024),
+});
+
+export const handlePath = z.object({ handle: handleSchema });
+
+export const updateProfileBody = z.strictObject({ displayName });

@@ -1,0 +1,163 @@
+// test/e2e/accounts.test.ts — register, login, profile and authorization over HTTP through
+// serverless-offline against the real HBase.
+import { readFileSync } from 'node:fs';
+import { SignJWT, UnsecuredJWT } from 'jose';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { HBaseRestClient } from '../../shared/hbase/index.js';
+import { apiClient, isErrorShape } from '../support/api.js';
+import { allCellText, allRows } from '../support/hbase-rows.js';
+
+const api = apiClient(inject('apiUrl'));
+const namespace = inject('e2eNamespace');
+const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl') });
+afterAll(() => hbase.close());
+
+const secrets: string[] = []; // every password and token used here; none may be stored or logged
+
+const signed = (claims: Record<string, unknown>, secret: string, exp: number | string = '15m') =>
+  new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(String(claims.sub ?? 'nobody'))
+    .setIssuer('weibo-serverless')
+    .setAudience('weibo-api')
+    .setIssuedAt()
+    .setExpirationTime(exp)
+    .sign(new TextEncoder().encode(secret));
+
+describe('register', () => {
+  it('creates a user (201) whose profile shows zero counts and no password', async () => {
+    const password = 'a long passphrase 1';
+    secrets.push(password);
+    const handle = `reg_${Date.now().toString(36)}`;
+    const res = await api.call('POST', '/users', { body: { handle, displayName: '  Ada 🚀 ', password } });
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({ handle, displayName: 'Ada 🚀' });
+
+    const profile = await api.call('GET', `/users/${handle}`);
+    expect(profile.status).toBe(200);
+    expect(profile.json).toEqual({
+      handle,
+      displayName: 'Ada 🚀',
+      createdAt: res.json.createdAt,
+      followers: 0,
+      following: 0,
+      posts: 0,
+    });
+    expect(profile.text).not.toContain('scrypt');
+  });
+
+  it('answers 409 for a taken handle and keeps the first registration', async () => {
+    const { handle } = await api.newUser('dup');
+    const res = await api.call('POST', '/users', { body: { handle, displayName: 'Impostor', password: 'another password' } });
+    expect(res.status).toBe(409);
+    expect(res.json.error.code).toBe('handle_taken');
+    expect((await api.call('GET', `/users/${handle}`)).json.displayName).toBe(`User ${handle}`);
+  });
+
+  it('lets exactly one of many concurrent registrations of a handle win', async () => {
+    const handle = `race_${Date.now().toString(36)}`;
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        api.call('POST', '/users', { body: { handle, displayName: `Racer ${i}`, password: `racer password ${i}` } }),
+      ),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(7);
+    const winner = results.find((r) => r.status === 201)!.json.displayName;
+    expect((await api.call('GET', `/users/${handle}`)).json.displayName).toBe(winner);
+  });
+});
+
+describe('login', () => {
+  it('issues a bearer token that authorizes the owner', async () => {
+    const user = await api.newUser('login');
+    secrets.push(user.password, user.token);
+    const res = await api.call('PATCH', `/users/${user.handle}`, { token: user.token, body: { displayName: 'Renamed' } });
+    expect(res.status).toBe(200);
+    expect(res.json.displayName).toBe('Renamed');
+  });
+
+  it('gives the same 401 for an unknown handle and a wrong password', async () => {
+    const user = await api.newUser('same401');
+    const wrong = await api.call('POST', '/sessions', { body: { handle: user.handle, password: 'not the password' } });
+    const unknown = await api.call('POST', '/sessions', { body: { handle: `${user.handle}x`, password: 'not the password' } });
+    const impossible = await api.call('POST', '/sessions', { body: { handle: 'NOT/A*HANDLE', password: 'x' } });
+    for (const r of [wrong, unknown, impossible]) expect(r.status).toBe(401);
+    expect(wrong.text).toBe(unknown.text);
+    expect(wrong.text).toBe(impossible.text);
+  });
+
+  it('locks a handle after repeated failures, known or unknown alike, with Retry-After', async () => {
+    const user = await api.newUser('lock');
+    const ghost = `ghost_${Date.now().toString(36)}`;
+    for (const handle of [user.handle, ghost]) {
+      for (let i = 0; i < 5; i++) {
+        expect((await api.call('POST', '/sessions', { body: { handle, password: `guess ${i}` } })).status).toBe(401);
+      }
+      const locked = await api.call('POST', '/sessions', { body: { handle, password: 'guess 6' } });
+      expect(locked.status).toBe(429);
+      expect(locked.json.error.code).toBe('rate_limited');
+      expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    // While locked even the right password is refused: a guesser learns nothing.
+    expect((await api.call('POST', '/sessions', { body: { handle: user.handle, password: user.password } })).status).toBe(429);
+    // The throttle lives in its own table, so the unknown handle got no users row.
+    const users = await allRows(hbase, namespace, 'users');
+    expect(users.some((r) => Buffer.from(r.key).includes(Buffer.from(ghost)))).toBe(false);
+  });
+});
+
+describe('authorization', () => {
+  it('refuses to change another user’s profile (403) and leaves it unchanged', async () => {
+    const [alice, bob] = [await api.newUser('alice'), await api.newUser('bob')];
+    const res = await api.call('PATCH', `/users/${bob.handle}`, { token: alice.token, body: { displayName: 'pwned' } });
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe('forbidden');
+    expect((await api.call('GET', `/users/${bob.handle}`)).json.displayName).toBe(`User ${bob.handle}`);
+  });
+
+  it('answers 401 for a missing, forged, expired, alg:none or wrong-secret token', async () => {
+    const user = await api.newUser('tok');
+    const secret = inject('jwtSecret');
+    const [header, payload] = user.token.split('.');
+    const tokens = {
+      missing: undefined,
+      garbage: 'not-a-token',
+      tampered: `${header}.${Buffer.from(JSON.stringify({ sub: 'someone_else' })).toString('base64url')}.${user.token.split('.')[2]}`,
+      algNone: new UnsecuredJWT({ sub: user.handle }).setIssuer('weibo-serverless').setAudience('weibo-api').setIssuedAt().setExpirationTime('15m').encode(),
+      wrongSecret: await signed({ sub: user.handle }, 'x'.repeat(40)),
+      expired: await signed({ sub: user.handle }, secret, Math.floor(Date.now() / 1000) - 60),
+      noSubject: `${header}.${payload}`,
+    };
+    for (const [name, token] of Object.entries(tokens)) {
+      const res = await api.call('PATCH', `/users/${user.handle}`, {
+        body: { displayName: name },
+        ...(token ? { token } : {}),
+      });
+      expect(res.status, name).toBe(401);
+      expect(isErrorShape(res.json), name).toBe(true);
+    }
+    expect((await api.call('GET', `/users/${user.handle}`)).json.displayName).toBe(`User ${user.handle}`);
+  });
+
+  it('answers unknown routes with a JSON 404', async () => {
+    const res = await api.call('GET', '/no/such/route');
+    expect(res.status).toBe(404);
+    expect(res.json.error.code).toBe('route_not_found');
+  });
+});
+
+describe('secrets', () => {
+  it('stores no password or token in clear in HBase, and logs none', async () => {
+    expect(secrets.length).toBeGreaterThan(2);
+    const stored = await allCellText(hbase, namespace);
+    expect(stored).toContain('scrypt$'); // the hashes are there…
+    const log = readFileSync(inject('offlineLogFile'), 'utf8');
+    expect(log.length).toBeGreaterThan(0);
+    for (const s of secrets) {
+      expect(stored).not.toContain(s); // …the passwords and tokens are not
+      expect(log).not.toContain(s);
+    }
+  });
+});

@@ -1,0 +1,63 @@
+// test/support/api.ts — a tiny HTTP client for end-to-end tests, plus account factories.
+import { randomBytes } from 'node:crypto';
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test assertions inspect arbitrary bodies
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent verbatim (for malformed bodies); wins over `body`. */
+  rawBody?: string;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+export function apiClient(baseUrl: string) {
+  async function call(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
+    const headers: Record<string, string> = { ...opts.headers };
+    let body: string | undefined;
+    if (opts.rawBody !== undefined) body = opts.rawBody;
+    else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, body, signal: AbortSignal.timeout(30_000) });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  }
+
+  /** Registers a fresh user and logs in; handles are unique per call. */
+  async function newUser(prefix = 'u'): Promise<{ handle: string; password: string; token: string }> {
+    const handle = `${prefix}_${randomBytes(5).toString('hex')}`.slice(0, 30);
+    const password = `pw-${randomBytes(8).toString('hex')}`;
+    const reg = await call('POST', '/users', { body: { handle, displayName: `User ${handle}`, password } });
+    if (reg.status !== 201) throw new Error(`register ${handle}: ${reg.status} ${reg.text}`);
+    const login = await call('POST', '/sessions', { body: { handle, password } });
+    if (login.status !== 200) throw new Error(`login ${handle}: ${login.status} ${login.text}`);
+    return { handle, password, token: login.json.token };
+  }
+
+  return { call, newUser };
+}
+
+/** The JSON error shape every 4xx/5xx must have. */
+export function isErrorShape(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const err = (body as { error?: unknown }).error;
+  return (
+    typeof err === 'object' && err !== null &&
+    typeof (err as { code?: unknown }).code === 'string' &&
+    typeof (err as { message?: unknown }).message === 'string'
+  );
+}
