@@ -1,8 +1,14 @@
 // shared/composition.ts — the composition root: builds the HBase client and the adapters from
 // configuration once per Lambda container (warm invocations reuse the keep-alive connections).
+import { HBaseCounterStore } from './adapters/hbase/hbase-counter-store.js';
+import { HBaseInboxStore } from './adapters/hbase/hbase-inbox-store.js';
+import { HBaseIdempotencyStore, HBasePostStore } from './adapters/hbase/hbase-post-store.js';
+import { HBaseRelationStore } from './adapters/hbase/hbase-relation-store.js';
 import { HBaseLoginThrottle, HBaseUserStore } from './adapters/hbase/hbase-user-store.js';
-import { config, tokenSettings, type Config } from './config/config.js';
+import { SqsFanoutQueue } from './adapters/sqs/sqs-fanout-queue.js';
+import { config, feedLimits, tokenSettings, type Config } from './config/config.js';
 import { HBaseRestClient } from './hbase/index.js';
+import type { FeedDeps } from './use-cases/feed-deps.js';
 
 export function createDependencies(cfg: Config = config()) {
   const hbase = new HBaseRestClient({
@@ -25,4 +31,25 @@ let cached: Dependencies | undefined;
 export function dependencies(): Dependencies {
   cached ??= createDependencies();
   return cached;
+}
+
+let feed: FeedDeps | undefined;
+/** The feed use cases' ports, on the same HBase client as dependencies(). */
+export function feedDependencies(): FeedDeps {
+  if (feed) return feed;
+  const cfg = config();
+  const { hbase, users } = dependencies();
+  const ns = cfg.HBASE_NAMESPACE;
+  if (!cfg.FANOUT_QUEUE_URL) throw new Error('Invalid configuration: FANOUT_QUEUE_URL is required for the feed');
+  feed = {
+    users,
+    posts: new HBasePostStore(hbase, ns),
+    idempotency: new HBaseIdempotencyStore(hbase, ns),
+    relations: new HBaseRelationStore(hbase, ns),
+    inbox: new HBaseInboxStore(hbase, ns),
+    counters: new HBaseCounterStore(hbase, ns),
+    queue: new SqsFanoutQueue({ queueUrl: cfg.FANOUT_QUEUE_URL, ...(cfg.SQS_ENDPOINT ? { endpoint: cfg.SQS_ENDPOINT } : {}) }),
+    limits: feedLimits(cfg),
+  };
+  return feed;
 }

@@ -18,6 +18,16 @@ const EnvSchema = z.object({
   // Login throttling: after this many consecutive failures the handle is locked, doubling each time.
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_LOCK_SECONDS: z.coerce.number().int().min(1).default(60),
+  // Feed bounds (product.md "Everything bounded").
+  FANOUT_CHUNK_SIZE: z.coerce.number().int().min(1).max(5000).default(1000),
+  FANOUT_CHUNKS_PER_MESSAGE: z.coerce.number().int().min(1).max(100).default(5),
+  BACKFILL_LIMIT: z.coerce.number().int().min(0).max(1000).default(200),
+  INBOX_CAP: z.coerce.number().int().min(10).default(800),
+  MAX_FOLLOWING: z.coerce.number().int().min(1).default(5000),
+  // The fan-out queue (infra/queue-settings.cjs sets both per stage). SQS_ENDPOINT is set only
+  // locally (ElasticMQ); empty when deployed, where the SDK's regional endpoint is right.
+  FANOUT_QUEUE_URL: z.url().optional(),
+  SQS_ENDPOINT: z.string().optional(),
 });
 
 export type Config = z.infer<typeof EnvSchema>;
@@ -42,4 +52,22 @@ export function config(): Config {
 export function tokenSettings(cfg: Config = config()): { secret: string; ttlSeconds: number } {
   if (!cfg.JWT_SECRET) throw new Error('Invalid configuration: JWT_SECRET is required to issue or verify tokens');
   return { secret: cfg.JWT_SECRET, ttlSeconds: cfg.TOKEN_TTL_SECONDS };
+}
+
+export interface FeedLimits {
+  fanoutChunkSize: number;
+  fanoutChunksPerMessage: number;
+  backfillLimit: number;
+  inboxCap: number;
+  maxFollowing: number;
+}
+
+export function feedLimits(cfg: Config = config()): FeedLimits {
+  return {
+    fanoutChunkSize: cfg.FANOUT_CHUNK_SIZE,
+    fanoutChunksPerMessage: cfg.FANOUT_CHUNKS_PER_MESSAGE,
+    backfillLimit: cfg.BACKFILL_LIMIT,
+    inboxCap: cfg.INBOX_CAP,
+    maxFollowing: cfg.MAX_FOLLOWING,
+  };
 }

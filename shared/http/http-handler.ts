@@ -10,10 +10,11 @@ import { authenticate, type AuthContext } from './authenticate.js';
 import { RequestError, errorMapper } from './error-mapper.js';
 import { requestLimits } from './request-limits.js';
 
-export interface HttpRequest<B, P, Q> {
+export interface HttpRequest<B, P, Q, H = undefined> {
   body: B;
   path: P;
   query: Q;
+  headers: H;
   /** The verified token's user; present exactly when the route requires auth. */
   actor: string;
 }
@@ -24,11 +25,13 @@ export interface HttpResult {
   headers?: Record<string, string>;
 }
 
-export interface RouteSpec<B extends z.ZodType, P extends z.ZodType, Q extends z.ZodType> {
+export interface RouteSpec<B extends z.ZodType, P extends z.ZodType, Q extends z.ZodType, H extends z.ZodType> {
   auth: boolean;
   body?: B;
   path?: P;
   query?: Q;
+  /** Header names are lowercase (API Gateway HTTP API payload 2.0). */
+  headers?: H;
 }
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -55,15 +58,16 @@ export function json(status: number, body?: unknown, headers?: Record<string, st
  * Builds `{ run, handler }`: `run` is the raw function (validated input in, HttpResult out) for
  * unit tests; `handler` is the middy-wrapped Lambda handler for deployment.
  */
-export function httpRoute<B extends z.ZodType, P extends z.ZodType, Q extends z.ZodType>(
-  spec: RouteSpec<B, P, Q>,
-  run: (req: HttpRequest<Out<B>, Out<P>, Out<Q>>) => Promise<HttpResult>,
+export function httpRoute<B extends z.ZodType, P extends z.ZodType, Q extends z.ZodType, H extends z.ZodType = z.ZodType>(
+  spec: RouteSpec<B, P, Q, H>,
+  run: (req: HttpRequest<Out<B>, Out<P>, Out<Q>, Out<H>>) => Promise<HttpResult>,
 ) {
   const core = async (event: APIGatewayProxyEventV2, context: AuthContext): Promise<APIGatewayProxyStructuredResultV2> => {
     const result = await run({
       body: parse(spec.body, event.body, 'body'),
       path: parse(spec.path, event.pathParameters, 'path'),
       query: parse(spec.query, event.queryStringParameters, 'query'),
+      headers: parse(spec.headers, event.headers, 'headers'),
       actor: context.actor ?? '',
     });
     return {

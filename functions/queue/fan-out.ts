@@ -1,0 +1,21 @@
+// functions/queue/fan-out.ts — the SQS-triggered fan-out worker. Each record is parsed and
+// handled on its own; a record that throws is reported in batchItemFailures, so only it is
+// redelivered (ReportBatchItemFailures), and after maxReceiveCount it lands in the DLQ.
+// Unparseable messages throw too: they are poison and belong in the DLQ, not silently dropped.
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { feedDependencies } from '../../shared/composition.js';
+import { logger } from '../../shared/logging/logger.js';
+import { FanoutMessage } from '../../shared/ports/fanout-queue.js';
+import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
+
+const processor = new BatchProcessor(EventType.SQS);
+
+export async function recordHandler(record: SQSRecord): Promise<void> {
+  const message = FanoutMessage.parse(JSON.parse(record.body));
+  const outcome = await handleFanoutMessage(feedDependencies(), message);
+  logger.info('fan-out message handled', { messageId: record.messageId, type: message.type, ...outcome });
+}
+
+export const handler = async (event: SQSEvent, context: Context) =>
+  processPartialResponse(event, recordHandler, processor, { context });

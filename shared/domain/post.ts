@@ -1,0 +1,35 @@
+// shared/domain/post.ts — what a post is, and its public id. The id is readable and path-safe:
+// `<author>.<millis>.<12 hex>`; it maps 1:1 onto the post's row key (shared/schema/row-keys.ts).
+import { postKey as buildPostKey, parsePostKey, POST_SUFFIX_BYTES } from '../schema/row-keys.js';
+
+/** The documented limit on a post body, in Unicode code points. */
+export const POST_MAX_CODE_POINTS = 500;
+
+export interface Post {
+  id: string;
+  author: string;
+  body: string;
+  createdAt: number;
+}
+
+export const POST_ID_PATTERN = /^([a-z0-9_]{1,30})\.(\d{1,16})\.([0-9a-f]{12})$/;
+
+export function postIdFromKey(key: Uint8Array): string {
+  const { author, millis, suffix } = parsePostKey(key);
+  return `${author}.${millis}.${Buffer.from(suffix).toString('hex')}`;
+}
+
+/** Row key for a post id; null when the id is not one we could have issued. */
+export function keyFromPostId(id: string): Uint8Array | null {
+  const m = POST_ID_PATTERN.exec(id);
+  if (!m) return null;
+  const millis = Number(m[2]);
+  if (!Number.isSafeInteger(millis)) return null;
+  const suffix = Uint8Array.from(Buffer.from(m[3]!, 'hex'));
+  if (suffix.length !== POST_SUFFIX_BYTES) return null;
+  return buildPostKey(m[1]!, millis, suffix);
+}
+
+export function authorOfPostId(id: string): string | null {
+  return POST_ID_PATTERN.exec(id)?.[1] ?? null;
+}

@@ -1,0 +1,17 @@
+// shared/use-cases/feed-deps.ts — the ports every feed use case may use, passed in as one value
+// so use cases stay free of configuration and can run on in-memory fakes in unit tests.
+import type { FeedLimits } from '../config/config.js';
+import type { FanoutQueue } from '../ports/fanout-queue.js';
+import type { CounterStore, IdempotencyStore, InboxStore, PostStore, RelationStore } from '../ports/feed-store.js';
+import type { UserStore } from '../ports/user-store.js';
+
+export interface FeedDeps {
+  users: UserStore;
+  posts: PostStore;
+  idempotency: IdempotencyStore;
+  relations: RelationStore;
+  inbox: InboxStore;
+  counters: CounterStore;
+  queue: FanoutQueue;
+  limits: FeedLimits;
+}

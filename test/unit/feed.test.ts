@@ -1,0 +1,204 @@
+// test/unit/feed.test.ts — the feed use cases on in-memory fakes of the ports. The same flows
+// run against real HBase + SQS in test/integration and test/e2e.
+import { describe, expect, it } from 'vitest';
+import { ForbiddenError, InvalidInputError, NotFoundError } from '../../shared/domain/errors.js';
+import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
+import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
+import { deletePost, listUserPosts } from '../../shared/use-cases/posts.js';
+import { publishPost } from '../../shared/use-cases/publish-post.js';
+import { follow, listRelations, unfollow } from '../../shared/use-cases/relations.js';
+import { fakeFeed } from './feed-fakes.js';
+
+/** Delivers queued messages (including continuations) until the queue is empty. */
+async function drain(deps: ReturnType<typeof fakeFeed>) {
+  let handled = 0;
+  while (deps.queue.sent.length > 0) {
+    await handleFanoutMessage(deps, deps.queue.sent.shift()!);
+    handled++;
+  }
+  return handled;
+}
+
+describe('publishPost', () => {
+  it('stores, counts, shows in the own timeline at once, and queues the fan-out', async () => {
+    const deps = fakeFeed('amy');
+    const { post } = await publishPost(deps, 'amy', { body: 'hello' }, 1_000);
+    expect(deps.inbox.entries('amy')).toEqual([post.id]);
+    expect(await deps.counters.get('amy', 'posts')).toBe(1);
+    expect(deps.queue.sent).toEqual([{ v: 1, type: 'fanout', postId: post.id }]);
+  });
+
+  it('keeps two posts of the same millisecond apart', async () => {
+    const deps = fakeFeed('amy');
+    const a = await publishPost(deps, 'amy', { body: 'one' }, 5_000);
+    const b = await publishPost(deps, 'amy', { body: 'two' }, 5_000);
+    expect(a.post.id).not.toBe(b.post.id);
+    expect(deps.posts.rows.size).toBe(2);
+  });
+
+  it('replays a retried publish with the same idempotency key: same post, no second count', async () => {
+    const deps = fakeFeed('amy');
+    const first = await publishPost(deps, 'amy', { body: 'once', idempotencyKey: 'k1' }, 1_000);
+    const again = await publishPost(deps, 'amy', { body: 'once', idempotencyKey: 'k1' }, 2_000);
+    expect(again).toEqual({ post: first.post, replayed: true });
+    expect(deps.posts.rows.size).toBe(1);
+    expect(await deps.counters.get('amy', 'posts')).toBe(1);
+  });
+
+  it('finishes a publish whose first attempt died after claiming the key', async () => {
+    const deps = fakeFeed('amy');
+    await deps.idempotency.claim('amy', 'k2', 'amy.1000.000000000001');
+    const { post, replayed } = await publishPost(deps, 'amy', { body: 'late', idempotencyKey: 'k2' }, 3_000);
+    expect(post.id).toBe('amy.1000.000000000001');
+    expect(replayed).toBe(false);
+  });
+});
+
+describe('fan-out', () => {
+  it('reaches every follower in bounded chunks, continuing in follow-up messages', async () => {
+    const followers = ['f1', 'f2', 'f3', 'f4', 'f5', 'f6', 'f7'];
+    const deps = fakeFeed('amy', ...followers);
+    for (const f of followers) await follow(deps, f, 'amy');
+    deps.queue.sent.length = 0;
+    const { post } = await publishPost(deps, 'amy', { body: 'hi' });
+
+    const first = await handleFanoutMessage(deps, deps.queue.sent.shift()!);
+    expect(first).toEqual({ readers: 4, continued: true }); // 2 chunks × 2 followers
+    expect(deps.queue.sent[0]).toMatchObject({ type: 'fanout', postId: post.id, cursor: 'f4' });
+    await drain(deps);
+    for (const f of followers) expect(deps.inbox.entries(f)).toEqual([post.id]);
+  });
+
+  it('is idempotent: a re-delivered message adds no duplicate', async () => {
+    const deps = fakeFeed('amy', 'bob');
+    await follow(deps, 'bob', 'amy');
+    const { post } = await publishPost(deps, 'amy', { body: 'x' });
+    const msg = { v: 1 as const, type: 'fanout' as const, postId: post.id };
+    await handleFanoutMessage(deps, msg);
+    await handleFanoutMessage(deps, msg);
+    expect(deps.inbox.entries('bob')).toEqual([post.id]);
+  });
+
+  it('retracts a deleted post from followers and lets only the author delete', async () => {
+    const deps = fakeFeed('amy', 'bob');
+    await follow(deps, 'bob', 'amy');
+    const { post } = await publishPost(deps, 'amy', { body: 'oops' });
+    await drain(deps);
+    await expect(deletePost(deps, 'bob', post.id)).rejects.toBeInstanceOf(ForbiddenError);
+    await deletePost(deps, 'amy', post.id);
+    await drain(deps);
+    expect(deps.inbox.entries('bob')).toEqual([]);
+    expect(deps.inbox.entries('amy')).toEqual([]);
+    expect(await deps.counters.get('amy', 'posts')).toBe(0);
+    await expect(deletePost(deps, 'amy', post.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('skips a post deleted before its fan-out ran', async () => {
+    const deps = fakeFeed('amy', 'bob');
+    await follow(deps, 'bob', 'amy');
+    const { post } = await publishPost(deps, 'amy', { body: 'gone' });
+    await deps.posts.delete(post.id);
+    expect(await handleFanoutMessage(deps, { v: 1, type: 'fanout', postId: post.id })).toEqual({ readers: 0, continued: false });
+  });
+});
+
+describe('follow / unfollow', () => {
+  it('refuses self, unknown users and the following limit; is idempotent in the counts', async () => {
+    const deps = fakeFeed('amy', 'bob', 'cat', 'dan', 'eve');
+    await expect(follow(deps, 'amy', 'amy')).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(follow(deps, 'amy', 'zed')).rejects.toBeInstanceOf(NotFoundError);
+    await follow(deps, 'amy', 'bob');
+    await follow(deps, 'amy', 'bob');
+    expect(await deps.counters.get('amy', 'following')).toBe(1);
+    expect(await deps.counters.get('bob', 'followers')).toBe(1);
+    await follow(deps, 'amy', 'cat');
+    await follow(deps, 'amy', 'dan');
+    await expect(follow(deps, 'amy', 'eve')).rejects.toMatchObject({ code: 'following_limit' });
+    await follow(deps, 'amy', 'dan'); // re-following someone already followed is still fine at the limit
+    await unfollow(deps, 'amy', 'bob');
+    await unfollow(deps, 'amy', 'bob');
+    expect(await deps.counters.get('amy', 'following')).toBe(2);
+    expect(await deps.counters.get('bob', 'followers')).toBe(0);
+  });
+
+  it('backfills the followee’s recent posts (bounded), and unfollow purges them', async () => {
+    const deps = fakeFeed('amy', 'bob');
+    for (let t = 1; t <= 5; t++) await publishPost(deps, 'bob', { body: `p${t}` }, t * 1000);
+    deps.queue.sent.length = 0;
+    await follow(deps, 'amy', 'bob');
+    await drain(deps);
+    const got = await deps.posts.getMany(deps.inbox.entries('amy'));
+    expect(got.map((p) => p.body)).toEqual(['p5', 'p4', 'p3']); // backfillLimit 3, newest first
+    await unfollow(deps, 'amy', 'bob');
+    expect(deps.inbox.entries('amy')).toEqual([]);
+  });
+
+  it('does not backfill after an unfollow overtook the message', async () => {
+    const deps = fakeFeed('amy', 'bob');
+    await publishPost(deps, 'bob', { body: 'p' });
+    deps.queue.sent.length = 0;
+    await follow(deps, 'amy', 'bob');
+    await unfollow(deps, 'amy', 'bob');
+    await drain(deps);
+    expect(deps.inbox.entries('amy')).toEqual([]);
+  });
+
+  it('lists following and followers with cursors, no duplicates', async () => {
+    const deps = fakeFeed('amy', 'b1', 'b2', 'b3');
+    deps.limits.maxFollowing = 10;
+    for (const b of ['b1', 'b2', 'b3']) await follow(deps, 'amy', b);
+    const p1 = await listRelations(deps, 'amy', 'following', 2);
+    const p2 = await listRelations(deps, 'amy', 'following', 2, p1.nextCursor);
+    expect([...p1.items, ...p2.items].map((e) => e.handle)).toEqual(['b1', 'b2', 'b3']);
+    expect(p2.nextCursor).toBeUndefined();
+    await expect(listRelations(deps, 'amy', 'following', 2, 'not a cursor!')).rejects.toMatchObject({ code: 'invalid_cursor' });
+  });
+});
+
+describe('home timeline', () => {
+  it('pages newest first with no duplicates or gaps while posts arrive', async () => {
+    const deps = fakeFeed('amy', 'bob', 'cat');
+    deps.limits.maxFollowing = 10;
+    await follow(deps, 'amy', 'bob');
+    await follow(deps, 'amy', 'cat');
+    const ids: string[] = [];
+    for (let t = 1; t <= 6; t++) ids.push((await publishPost(deps, t % 2 ? 'bob' : 'cat', { body: `p${t}` }, t * 1000)).post.id);
+    await drain(deps);
+
+    const page1 = await homeTimeline(deps, 'amy', 4);
+    await publishPost(deps, 'bob', { body: 'newest' }, 99_000); // arrives between pages
+    await drain(deps);
+    const page2 = await homeTimeline(deps, 'amy', 4, page1.nextCursor);
+    expect([...page1.items, ...page2.items].map((p) => p.id)).toEqual([...ids].reverse());
+    expect(page2.nextCursor).toBeUndefined();
+    expect((await homeTimeline(deps, 'amy', 1)).items[0]!.body).toBe('newest');
+  });
+
+  it('drops a deleted post at once, before its retraction runs', async () => {
+    const deps = fakeFeed('amy', 'bob');
+    await follow(deps, 'amy', 'bob');
+    const { post } = await publishPost(deps, 'bob', { body: 'soon gone' });
+    await drain(deps);
+    await deletePost(deps, 'bob', post.id); // retraction still queued
+    expect((await homeTimeline(deps, 'amy', 20)).items).toEqual([]);
+  });
+
+  it('rejects a cursor it did not issue', async () => {
+    const deps = fakeFeed('amy');
+    await expect(homeTimeline(deps, 'amy', 20, '***')).rejects.toMatchObject({ code: 'invalid_cursor' });
+  });
+});
+
+describe('listUserPosts', () => {
+  it('pages an author’s posts and refuses another author’s cursor', async () => {
+    const deps = fakeFeed('amy', 'bob');
+    for (let t = 1; t <= 3; t++) await publishPost(deps, 'amy', { body: `a${t}` }, t);
+    const bobs = await publishPost(deps, 'bob', { body: 'b' }, 1);
+    const p1 = await listUserPosts(deps, 'amy', 2);
+    const p2 = await listUserPosts(deps, 'amy', 2, p1.nextCursor);
+    expect([...p1.items, ...p2.items].map((p) => p.body)).toEqual(['a3', 'a2', 'a1']);
+    const foreign = Buffer.from(bobs.post.id).toString('base64url');
+    await expect(listUserPosts(deps, 'amy', 2, foreign)).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(listUserPosts(deps, 'zed', 2)).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
