@@ -12,7 +12,7 @@ import { rowCounts } from '../support/hbase-rows.js';
 const api = apiClient(inject('apiUrl'));
 const namespace = inject('e2eNamespace');
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl') });
-const RUNS = Number(process.env.HOSTILE_RUNS ?? 600);
+const RUNS = Number(process.env.HOSTILE_RUNS ?? 800);
 
 interface BadRequest {
   kind: string;
@@ -109,6 +109,50 @@ function patchRequests(): fc.Arbitrary<BadRequest> {
   );
 }
 
+let bobPostId: string;
+
+const tooLongPost = fc.integer({ min: 501, max: 700 }).map((n) => '字'.repeat(n));
+const badPostBody = fc.oneof(
+  fc.constantFrom('', '   ', '\u200b', 'nul\u0000', 'bell\u0007', '\u202eflip', 'lone \udfff', '😀'.repeat(501)),
+  tooLongPost,
+  notAString,
+);
+const badPostId = fc.oneof(
+  fc.constantFrom('x', 'a.b.c', 'alice.123.zzzzzzzzzzzz', 'alice.99999999999999999.000000000000', 'ALICE.1.000000000000', 'a.1.00000000000g'),
+  fc.tuple(fc.constantFrom(...nasty), fc.string({ maxLength: 10 })).map(([n, t]) => `alice.1.${n}${t}`),
+);
+const badQuery = fc.constantFrom('?limit=0', '?limit=-1', '?limit=101', '?limit=1.5', '?limit=abc', '?cursor=%2A', '?cursor=Zm9v', '?cursor=' + 'A'.repeat(700), '?x=1', '?limit=1&limit=2');
+
+function feedRequests(): fc.Arbitrary<BadRequest> {
+  const me = () => alice.handle;
+  return fc.oneof(
+    badPostBody.map((body) => ({ kind: 'publish bad body', method: 'POST', path: '/posts', opts: { body: { body }, token: alice.token } })),
+    fc.record({ body: fc.constant('fine'), extra: fc.string() }).map((body) => ({ kind: 'publish unknown field', method: 'POST', path: '/posts', opts: { body, token: alice.token } })),
+    fc.oneof(fc.constantFrom('', 'a/b', 'a,b', 'a+b', 'a*', 'a%', 'k'.repeat(65), 'ключ'), fc.tuple(fc.string({ maxLength: 5 }), fc.constantFrom(...nasty)).map(([a, b]) => a + b))
+      .map((key) => ({ kind: 'publish bad idempotency key', method: 'POST', path: '/posts', opts: { body: { body: 'fine' }, token: alice.token, headers: { 'idempotency-key': key.replace(/[\u0000-\u001f\u007f-\uffff]/g, '?') || ' ' } } })),
+    forgedToken.map((t) => ({ kind: 'publish forged token', method: 'POST', path: '/posts', opts: { body: { body: 'fine' }, headers: { authorization: `Bearer ${t}` } } })),
+    fc.constant(null).map(() => ({ kind: 'publish no token', method: 'POST', path: '/posts', opts: { body: { body: 'fine' } } })),
+    badPostId.map((id) => ({ kind: 'get post bad id', method: 'GET', path: `/posts/${pathSegment(id)}`, opts: {} })),
+    badPostId.map((id) => ({ kind: 'delete post bad id', method: 'DELETE', path: `/posts/${pathSegment(id)}`, opts: { token: alice.token } })),
+    fc.constant(null).map(() => ({ kind: 'delete someone else’s post', method: 'DELETE', path: `/posts/${bobPostId}`, opts: { token: alice.token } })),
+    fc.constant(null).map(() => ({ kind: 'delete post no token', method: 'DELETE', path: `/posts/${bobPostId}`, opts: {} })),
+    badHandle.map((h) => ({ kind: 'follow bad target', method: 'PUT', path: `/users/${me()}/following/${pathSegment(h)}`, opts: { token: alice.token } })),
+    fc.constantFrom('PUT', 'DELETE').map((m) => ({ kind: 'follow/unfollow self', method: m, path: `/users/${me()}/following/${me()}`, opts: { token: alice.token } })),
+    fc.constantFrom('PUT', 'DELETE').map((m) => ({ kind: 'follow/unfollow unknown user', method: m, path: `/users/${me()}/following/no_such_user_zz`, opts: { token: alice.token } })),
+    fc.constantFrom('PUT', 'DELETE').map((m) => ({ kind: 'follow/unfollow as someone else', method: m, path: `/users/${bob.handle}/following/${me()}`, opts: { token: alice.token } })),
+    fc.constantFrom('PUT', 'DELETE').map((m) => ({ kind: 'follow/unfollow no token', method: m, path: `/users/${me()}/following/${bob.handle}`, opts: {} })),
+    fc.constant(null).map(() => ({ kind: 'timeline of someone else', method: 'GET', path: `/users/${bob.handle}/timeline`, opts: { token: alice.token } })),
+    badQuery.map((q) => ({ kind: 'timeline bad query', method: 'GET', path: `/users/${me()}/timeline${q}`, opts: { token: alice.token } })),
+    fc.constantFrom('posts', 'following', 'followers').chain((what) =>
+      fc.oneof(
+        badQuery.map((q) => ({ kind: `${what} bad query`, method: 'GET', path: `/users/${me()}/${what}${q}`, opts: {} })),
+        badHandle.map((h) => ({ kind: `${what} bad handle`, method: 'GET', path: `/users/${pathSegment(h)}/${what}`, opts: {} })),
+        fc.constant({ kind: `${what} unknown user`, method: 'GET', path: `/users/no_such_user_zz/${what}`, opts: {} }),
+      ),
+    ),
+  );
+}
+
 async function specialTokens(): Promise<BadRequest[]> {
   const secret = new TextEncoder().encode(inject('jwtSecret'));
   const claims = () => new SignJWT({}).setSubject(alice.handle).setIssuer('weibo-serverless').setAudience('weibo-api').setIssuedAt();
@@ -131,6 +175,10 @@ describe('hostile input', () => {
   beforeAll(async () => {
     alice = await api.newUser('h_alice');
     bob = await api.newUser('h_bob');
+    const bobPost = await api.call('POST', '/posts', { token: bob.token, body: { body: 'bob was here' } });
+    bobPostId = bobPost.json.id;
+    // Let the post's fan-out settle, so the row counts below are stable.
+    await new Promise((r) => setTimeout(r, 2_000));
     before = await rowCounts(hbase, namespace);
   });
   afterAll(async () => {
@@ -149,7 +197,7 @@ describe('hostile input', () => {
   }
 
   it('rejects every generated bad request with a JSON 4xx', async () => {
-    const all = fc.oneof(register, login, profilePath, patchRequests());
+    const all = fc.oneof(register, login, profilePath, patchRequests(), feedRequests());
     await fc.assert(fc.asyncProperty(all, expectRejected), { numRuns: RUNS });
     for (const req of await specialTokens()) await expectRejected(req);
     expect(total).toBeGreaterThanOrEqual(Math.min(RUNS, 500));

@@ -1,0 +1,258 @@
+// test/e2e/feed.test.ts — the feed over HTTP through serverless-offline, with the real SQS queue
+// (ElasticMQ) and our poller delivering to the real worker the way Lambda's event source
+// mapping does, on the real HBase.
+import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { HBaseRestClient } from '../../shared/hbase/index.js';
+import { userKey } from '../../shared/schema/row-keys.js';
+import { qualifiedTableName } from '../../shared/schema/tables.js';
+import { apiClient, type ApiResponse } from '../support/api.js';
+
+const api = apiClient(inject('apiUrl'));
+const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl') });
+const sqs = new SQSClient({ endpoint: inject('sqsEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+afterAll(async () => {
+  sqs.destroy();
+  await hbase.close();
+});
+
+interface User {
+  handle: string;
+  token: string;
+}
+
+/** Registers `handle` exactly (the seeds' users are called 0001, 0008, 0009). */
+async function named(handle: string): Promise<User> {
+  const password = `pw for ${handle} 123`;
+  const reg = await api.call('POST', '/users', { body: { handle, displayName: handle, password } });
+  if (reg.status !== 201) throw new Error(`register ${handle}: ${reg.status} ${reg.text}`);
+  const login = await api.call('POST', '/sessions', { body: { handle, password } });
+  return { handle, token: login.json.token };
+}
+
+const post = async (u: User, body: string, headers: Record<string, string> = {}) => {
+  const res = await api.call('POST', '/posts', { token: u.token, body: { body }, headers });
+  if (res.status !== 201 && res.status !== 200) throw new Error(`publish: ${res.status} ${res.text}`);
+  return res.json as { id: string; author: string; body: string; createdAt: number };
+};
+const followUser = (u: User, target: string) => api.call('PUT', `/users/${u.handle}/following/${target}`, { token: u.token });
+const unfollowUser = (u: User, target: string) => api.call('DELETE', `/users/${u.handle}/following/${target}`, { token: u.token });
+const timeline = (u: User, query = '') => api.call('GET', `/users/${u.handle}/timeline${query}`, { token: u.token });
+const bodies = (res: ApiResponse) => (res.json.posts as { body: string }[]).map((p) => p.body);
+
+/** Fan-out is asynchronous: poll until `check` passes (or fail with its last error). */
+async function eventually<T>(check: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+async function allTimeline(u: User, limit = 100): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const res: ApiResponse = await timeline(u, `?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+    expect(res.status).toBe(200);
+    ids.push(...(res.json.posts as { id: string }[]).map((p) => p.id));
+    cursor = res.json.nextCursor;
+  } while (cursor);
+  return ids;
+}
+
+describe('the seeds’ scenario', () => {
+  it('0001 follows 0008 and 0009, sees their earlier posts newest first, unfollows 0009, gets 0008’s new post by fan-out', async () => {
+    const [u1, u8, u9] = [await named('0001'), await named('0008'), await named('0009')];
+    await post(u8, '0008 first');
+    await post(u9, '0009 first');
+    await post(u8, '0008 second');
+    await post(u9, '0009 second');
+
+    expect((await followUser(u1, '0008')).json).toEqual({ follower: '0001', followee: '0008', following: true });
+    expect((await followUser(u1, '0009')).status).toBe(200);
+    // Backfill runs through the queue; then the four posts are merged by time, not grouped by author (seed 000's flaw).
+    await eventually(async () => expect(bodies(await timeline(u1))).toEqual(['0009 second', '0008 second', '0009 first', '0008 first']));
+
+    expect((await unfollowUser(u1, '0009')).json.following).toBe(false);
+    expect(bodies(await timeline(u1))).toEqual(['0008 second', '0008 first']); // at once, not eventually
+
+    await post(u8, '0008 third');
+    await eventually(async () => expect(bodies(await timeline(u1))).toEqual(['0008 third', '0008 second', '0008 first']));
+
+    const profile = (await api.call('GET', '/users/0008')).json;
+    expect(profile).toMatchObject({ followers: 1, following: 0, posts: 3 });
+    expect((await api.call('GET', '/users/0001')).json).toMatchObject({ following: 1, followers: 0 });
+    expect((await api.call('GET', '/users/0008/followers')).json.users.map((e: { handle: string }) => e.handle)).toEqual(['0001']);
+  });
+
+  it('a refollow right after an unfollow brings the posts back (no HBASE-3300 masking)', async () => {
+    const [reader, author] = [await api.newUser('rf_r'), await api.newUser('rf_a')];
+    const p = await post(author, 'still here');
+    await followUser(reader, author.handle);
+    await eventually(async () => expect(bodies(await timeline(reader))).toEqual(['still here']));
+    await unfollowUser(reader, author.handle);
+    expect(bodies(await timeline(reader))).toEqual([]);
+    await followUser(reader, author.handle);
+    await eventually(async () => expect((await timeline(reader)).json.posts.map((x: { id: string }) => x.id)).toEqual([p.id]));
+  });
+});
+
+describe('timeline paging', () => {
+  it('has no duplicates and no gaps across pages while new posts arrive', async () => {
+    const [reader, a, b] = [await api.newUser('pg_r'), await api.newUser('pg_a'), await api.newUser('pg_b')];
+    await followUser(reader, a.handle);
+    await followUser(reader, b.handle);
+    const published: string[] = [];
+    for (let i = 0; i < 24; i++) published.push((await post(i % 2 ? a : b, `p${i}`)).id);
+    await eventually(async () => expect(await allTimeline(reader)).toHaveLength(24));
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let page = 0;
+    do {
+      const res: ApiResponse = await timeline(reader, `?limit=5${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(...(res.json.posts as { id: string }[]).map((p) => p.id));
+      cursor = res.json.nextCursor;
+      if (page++ < 3) await post(page % 2 ? a : b, `arrived during paging ${page}`); // newer: lands before the cursor
+    } while (cursor);
+    expect(seen).toEqual([...published].reverse());
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it('rejects bad limits and forged cursors with 422, and someone else’s timeline with 403', async () => {
+    const [u, other] = [await api.newUser('pg_x'), await api.newUser('pg_y')];
+    for (const q of ['?limit=0', '?limit=101', '?limit=abc', '?cursor=%2A%2A', '?cursor=bm90LWEtY3Vyc29y', '?other=1']) {
+      const res = await timeline(u, q);
+      expect(res.status, q).toBe(422);
+    }
+    const res = await api.call('GET', `/users/${other.handle}/timeline`, { token: u.token });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe('posts', () => {
+  it('keeps many posts published at once distinct (same-millisecond ids never collide)', async () => {
+    const u = await api.newUser('burst');
+    const posts = await Promise.all(Array.from({ length: 20 }, (_, i) => post(u, `burst ${i}`)));
+    expect(new Set(posts.map((p) => p.id)).size).toBe(20);
+    const listed = (await api.call('GET', `/users/${u.handle}/posts?limit=100`)).json.posts;
+    expect(listed).toHaveLength(20);
+    expect((await api.call('GET', `/users/${u.handle}`)).json.posts).toBe(20);
+  });
+
+  it('keeps user 1 and user 10 apart', async () => {
+    const [one, ten, reader] = [await named('1'), await named('10'), await api.newUser('r110')];
+    await post(one, 'from 1');
+    await post(ten, 'from 10');
+    await followUser(reader, '1');
+    const ones = (await api.call('GET', '/users/1/posts')).json.posts.map((p: { author: string }) => p.author);
+    expect(ones).toEqual(['1']);
+    await eventually(async () => expect(bodies(await timeline(reader))).toEqual(['from 1']));
+    await post(ten, 'from 10 again');
+    await post(one, 'from 1 again');
+    await eventually(async () => expect(bodies(await timeline(reader))).toEqual(['from 1 again', 'from 1']));
+    expect((await api.call('GET', '/users/1/followers')).json.users).toHaveLength(1);
+    expect((await api.call('GET', '/users/10/followers')).json.users).toHaveLength(0);
+  });
+
+  it('makes a retried publish with the same Idempotency-Key return the same post', async () => {
+    const u = await api.newUser('idem');
+    const first = await api.call('POST', '/posts', { token: u.token, body: { body: 'once only' }, headers: { 'idempotency-key': 'abc-123' } });
+    const again = await api.call('POST', '/posts', { token: u.token, body: { body: 'once only' }, headers: { 'idempotency-key': 'abc-123' } });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(200);
+    expect(again.json.id).toBe(first.json.id);
+    expect((await api.call('GET', `/users/${u.handle}`)).json.posts).toBe(1);
+  });
+
+  it('shows a post in the author’s own timeline at once; delete is author-only and retracts it from followers', async () => {
+    const [author, reader] = [await api.newUser('del_a'), await api.newUser('del_r')];
+    await followUser(reader, author.handle);
+    const p = await post(author, 'to be deleted');
+    expect(bodies(await timeline(author))).toEqual(['to be deleted']);
+    await eventually(async () => expect(bodies(await timeline(reader))).toEqual(['to be deleted']));
+    expect((await api.call('GET', `/posts/${p.id}`)).json).toMatchObject({ id: p.id, author: author.handle, body: 'to be deleted' });
+
+    expect((await api.call('DELETE', `/posts/${p.id}`, { token: reader.token })).status).toBe(403);
+    expect((await api.call('DELETE', `/posts/${p.id}`, { token: author.token })).status).toBe(204);
+    expect((await api.call('GET', `/posts/${p.id}`)).status).toBe(404);
+    expect(bodies(await timeline(reader))).toEqual([]);
+    // …and the retraction really removed the inbox cell, not only hid it.
+    await eventually(async () => {
+      const row = await hbase.getRow(qualifiedTableName(inject('e2eNamespace'), 'inbox'), userKey(reader.handle));
+      expect(row?.cells ?? []).toHaveLength(0);
+    });
+    expect((await api.call('DELETE', `/posts/${p.id}`, { token: author.token })).status).toBe(404);
+  });
+
+  it('follow is idempotent, refuses yourself (422) and unknown users (404)', async () => {
+    const [u, v] = [await api.newUser('fo_u'), await api.newUser('fo_v')];
+    expect((await followUser(u, v.handle)).status).toBe(200);
+    expect((await followUser(u, v.handle)).status).toBe(200);
+    expect((await api.call('GET', `/users/${v.handle}`)).json.followers).toBe(1);
+    expect((await followUser(u, u.handle)).status).toBe(422);
+    expect((await followUser(u, 'nobody_here')).status).toBe(404);
+    expect((await api.call('PUT', `/users/${v.handle}/following/${u.handle}`, { token: u.token })).status).toBe(403);
+    expect((await unfollowUser(u, v.handle)).status).toBe(200);
+    expect((await unfollowUser(u, v.handle)).status).toBe(200);
+    expect((await api.call('GET', `/users/${v.handle}`)).json.followers).toBe(0);
+  });
+});
+
+describe('the fan-out queue', () => {
+  const queueUrl = () => inject('fanoutQueueUrl');
+  const send = (body: unknown) => sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(), MessageBody: JSON.stringify(body) }));
+
+  it('a fan-out message delivered twice leaves exactly one inbox entry', async () => {
+    const [author, reader] = [await api.newUser('dd_a'), await api.newUser('dd_r')];
+    await followUser(reader, author.handle);
+    const p = await post(author, 'delivered twice');
+    await send({ v: 1, type: 'fanout', postId: p.id });
+    await send({ v: 1, type: 'fanout', postId: p.id });
+    await eventually(async () => expect(bodies(await timeline(reader))).toEqual(['delivered twice']));
+    await new Promise((r) => setTimeout(r, 3_000)); // let the duplicates be processed too
+    const row = await hbase.getRow(qualifiedTableName(inject('e2eNamespace'), 'inbox'), userKey(reader.handle));
+    expect(row?.cells).toHaveLength(1);
+    expect(bodies(await timeline(reader))).toEqual(['delivered twice']);
+  });
+
+  it('a failing record in a batch is retried alone and ends in the DLQ; the others are handled once', async () => {
+    const [author, reader] = [await api.newUser('pb_a'), await api.newUser('pb_r')];
+    await followUser(reader, author.handle);
+    const good = [await post(author, 'good 1'), await post(author, 'good 2')];
+    const poison = `poison-${Date.now()}`;
+    await sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queueUrl(),
+        Entries: [
+          { Id: 'g1', MessageBody: JSON.stringify({ v: 1, type: 'fanout', postId: good[0]!.id }) },
+          { Id: 'bad', MessageBody: JSON.stringify({ v: 1, type: 'explode', marker: poison }) },
+          { Id: 'g2', MessageBody: JSON.stringify({ v: 1, type: 'fanout', postId: good[1]!.id }) },
+        ],
+      }),
+    );
+    await eventually(async () => expect(bodies(await timeline(reader))).toEqual(['good 2', 'good 1']));
+    // Only the poison message is redelivered until maxReceiveCount, then it sits in the DLQ.
+    const dlq = inject('fanoutDlqUrl');
+    const inDlq = await eventually(async () => {
+      const res = await sqs.send(new ReceiveMessageCommand({ QueueUrl: dlq, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 1 }));
+      const hit = (res.Messages ?? []).find((m) => m.Body?.includes(poison));
+      if (!hit) throw new Error('poison message not in the DLQ yet');
+      return hit;
+    }, 150_000);
+    expect(JSON.parse(inDlq.Body!)).toMatchObject({ type: 'explode' });
+    const attrs = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl(), AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
+    expect(Number(attrs.Attributes?.ApproximateNumberOfMessages ?? 0)).toBe(0);
+    expect(bodies(await timeline(reader))).toEqual(['good 2', 'good 1']);
+  }, 200_000);
+});
+
+beforeAll(() => {
+  // Fail fast with a clear message if the setup did not wire the queue.
+  expect(inject('fanoutQueueUrl')).toMatch(/^http/);
+});

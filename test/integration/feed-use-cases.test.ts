@@ -1,0 +1,158 @@
+// test/integration/feed-use-cases.test.ts — every feed operation on the real HBase adapters,
+// with the HBase requests each one makes counted (the REST client counts every HTTP request).
+// The queue here records messages and the test delivers them to the worker logic; the real
+// SQS path is covered end to end in test/e2e/feed.test.ts.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { applySchema } from '../../infra/schema/apply-schema.js';
+import { HBaseCounterStore } from '../../shared/adapters/hbase/hbase-counter-store.js';
+import { HBaseInboxStore } from '../../shared/adapters/hbase/hbase-inbox-store.js';
+import { HBaseIdempotencyStore, HBasePostStore } from '../../shared/adapters/hbase/hbase-post-store.js';
+import { HBaseRelationStore } from '../../shared/adapters/hbase/hbase-relation-store.js';
+import { HBaseUserStore } from '../../shared/adapters/hbase/hbase-user-store.js';
+import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
+import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
+import { userKey } from '../../shared/schema/row-keys.js';
+import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
+import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
+import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
+import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
+import { deletePost, getPost, listUserPosts } from '../../shared/use-cases/posts.js';
+import { publishPost } from '../../shared/use-cases/publish-post.js';
+import { follow, listRelations, unfollow } from '../../shared/use-cases/relations.js';
+
+const ns = `it_feed_${Date.now().toString(36)}`;
+const requests: HBaseRequestEvent[] = [];
+const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest: (e) => requests.push(e) });
+const queued: FanoutMessage[] = [];
+const users = new HBaseUserStore(hbase, ns);
+const deps: FeedDeps = {
+  users,
+  posts: new HBasePostStore(hbase, ns),
+  idempotency: new HBaseIdempotencyStore(hbase, ns),
+  relations: new HBaseRelationStore(hbase, ns),
+  inbox: new HBaseInboxStore(hbase, ns),
+  counters: new HBaseCounterStore(hbase, ns),
+  queue: { send: async (m) => void queued.push(m) },
+  limits: { fanoutChunkSize: 3, fanoutChunksPerMessage: 2, backfillLimit: 200, inboxCap: 800, maxFollowing: 5000 },
+};
+
+/** Runs `op` and returns its result with the HBase requests it made. */
+async function counted<T>(op: () => Promise<T>): Promise<{ result: T; calls: HBaseRequestEvent[] }> {
+  const from = requests.length;
+  const result = await op();
+  return { result, calls: requests.slice(from) };
+}
+
+async function drain(): Promise<number> {
+  let n = 0;
+  while (queued.length) {
+    await handleFanoutMessage(deps, queued.shift()!);
+    n++;
+  }
+  return n;
+}
+
+const register = (handle: string) => users.create({ handle, displayName: handle, passwordHash: 'scrypt$x', createdAt: Date.now() });
+
+beforeAll(async () => {
+  await applySchema(hbase, ns);
+  for (const h of ['amy', 'bob', 'cat', 'big', 'small', ...Array.from({ length: 8 }, (_, i) => `fan${i}`)]) await register(h);
+}, 120_000);
+
+afterAll(async () => {
+  for (const t of Object.keys(TABLES) as TableName[]) await hbase.deleteTable(qualifiedTableName(ns, t)).catch(() => {});
+  await hbase.deleteNamespace(ns).catch(() => {});
+  await hbase.close();
+});
+
+describe('feed operations on HBase', () => {
+  it('publish: 3 HBase requests (create, count, own inbox), visible in the own timeline at once', async () => {
+    const { result, calls } = await counted(() => publishPost(deps, 'amy', { body: 'first!' }));
+    expect(calls).toHaveLength(3);
+    expect(queued).toEqual([{ v: 1, type: 'fanout', postId: result.post.id }]);
+    expect((await homeTimeline(deps, 'amy', 20)).items.map((p) => p.body)).toEqual(['first!']);
+    expect(await getPost(deps, result.post.id)).toEqual(result.post);
+    queued.length = 0;
+  });
+
+  it('home timeline page: exactly 2 sequential HBase round trips (inbox get + posts multi-get)', async () => {
+    await follow(deps, 'bob', 'amy');
+    for (let i = 0; i < 25; i++) await publishPost(deps, 'amy', { body: `post ${i}` });
+    await drain();
+    let cursor: string | undefined;
+    const seen: string[] = [];
+    do {
+      const { result, calls } = await counted(() => homeTimeline(deps, 'bob', 20, cursor));
+      expect(calls.map((c) => c.method)).toEqual(['GET', 'GET']);
+      expect(calls[0]!.path).toContain(':inbox/');
+      expect(calls[1]!.path).toContain(':content/multiget');
+      seen.push(...result.items.map((p) => p.body));
+      cursor = result.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual([...Array.from({ length: 25 }, (_, i) => `post ${24 - i}`), 'first!']);
+  });
+
+  it('fan-out reaches every follower in bounded chunks with continuation messages, idempotently', async () => {
+    for (let i = 0; i < 8; i++) await follow(deps, `fan${i}`, 'cat');
+    queued.length = 0;
+    const { post } = await publishPost(deps, 'cat', { body: 'to my fans' });
+    const first = queued.shift()!;
+    const outcome = await handleFanoutMessage(deps, first);
+    expect(outcome).toEqual({ readers: 6, continued: true }); // 2 chunks × 3
+    expect(queued[0]).toMatchObject({ type: 'fanout', postId: post.id });
+    expect(await drain()).toBe(1);
+    await handleFanoutMessage(deps, first); // re-delivery
+    for (let i = 0; i < 8; i++) {
+      const row = await hbase.getRow(qualifiedTableName(ns, 'inbox'), userKey(`fan${i}`));
+      expect(row?.cells, `fan${i}`).toHaveLength(1);
+    }
+  });
+
+  it('delete retracts from followers; lists, counts and user posts stay exact', async () => {
+    const { post } = await publishPost(deps, 'cat', { body: 'regret' });
+    await drain();
+    expect((await homeTimeline(deps, 'fan3', 1)).items[0]!.body).toBe('regret');
+    await deletePost(deps, 'cat', post.id);
+    expect((await homeTimeline(deps, 'fan3', 1)).items[0]!.body).toBe('to my fans');
+    await drain();
+    expect((await deps.inbox.stats('fan3')).size).toBe(1);
+    expect(await deps.counters.get('cat', 'posts')).toBe(1);
+    expect(await deps.counters.get('cat', 'followers')).toBe(8);
+    const followers = await listRelations(deps, 'cat', 'followers', 5);
+    const rest = await listRelations(deps, 'cat', 'followers', 5, followers.nextCursor);
+    // Order is the salted row-key order (stable, not alphabetical); no duplicates, no gaps.
+    const listed = [...followers.items, ...rest.items].map((e) => e.handle);
+    expect(listed).toHaveLength(8);
+    expect([...listed].sort()).toEqual(Array.from({ length: 8 }, (_, i) => `fan${i}`));
+    expect((await listUserPosts(deps, 'cat', 10)).items.map((p) => p.body)).toEqual(['to my fans']);
+  });
+
+  it('follow backfill costs the same HBase work whether the author has 250 posts or 600', async () => {
+    for (let i = 0; i < 600; i++) await publishPost(deps, 'big', { body: `big ${i}` }, 1_700_000_000_000 + i);
+    for (let i = 0; i < 250; i++) await publishPost(deps, 'small', { body: `small ${i}` }, 1_700_000_000_000 + i);
+    queued.length = 0;
+    const cost = async (author: string) => {
+      await follow(deps, 'amy', author);
+      const msg = queued.find((m) => m.type === 'backfill')!;
+      queued.length = 0;
+      const { calls } = await counted(() => handleFanoutMessage(deps, msg));
+      return calls.length;
+    };
+    const small = await cost('small');
+    const big = await cost('big');
+    expect(big).toBe(small);
+    expect(big).toBeLessThanOrEqual(8);
+    const inbox = await deps.inbox.stats('amy');
+    expect(inbox.size).toBe(26 + 200 + 200); // amy's own posts + the newest 200 (the bound) of each
+  }, 120_000);
+
+  it('unfollow purges the author from the reader’s inbox; a refollow backfills again at once', async () => {
+    await unfollow(deps, 'amy', 'big');
+    expect((await deps.inbox.stats('amy')).size).toBe(226);
+    await follow(deps, 'amy', 'big');
+    await drain();
+    expect((await deps.inbox.stats('amy')).size).toBe(426);
+    expect(await deps.counters.get('amy', 'following')).toBe(2);
+    expect(await deps.counters.get('big', 'followers')).toBe(1);
+  });
+});
