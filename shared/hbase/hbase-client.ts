@@ -17,9 +17,11 @@ import type {
 import {
   buildQuery,
   chunkRowSpecs,
+  encodedSegment,
   multigetRowSpec,
   rowPath,
   tablePath,
+  timestampSegment,
   validateNamespace,
   type QueryParams,
 } from './url.js';
@@ -29,6 +31,9 @@ const DEFAULT_MULTIGET_CHUNK = 100;
 // Jetty allows 64 KiB of request line + headers; API gateways in front often allow far less.
 const MAX_MULTIGET_QUERY_CHARS = 8_000;
 const MULTIGET_CONCURRENCY = 4;
+// Column segments per multi-column DELETE, as characters of base64url (same budget as multiget).
+const MAX_DELETE_COLUMNS_CHARS = 8_000;
+const DELETE_COLUMNS_CONCURRENCY = 4;
 // Batch puts name their rows in the body; the URL row is only there to reach RowResource.
 const BATCH_PLACEHOLDER_ROW = '_batch_';
 
@@ -114,6 +119,22 @@ export class HBaseRestClient {
   async deleteColumn(table: string, key: Bytes, column: Bytes, opts: { upToTimestamp?: number } = {}): Promise<void> {
     const col = requireQualifiedColumn(toBytes(column));
     await this.delete(rowPath(table, toBytes(key), [col], opts.upToTimestamp));
+  }
+
+  /**
+   * Deletes several columns of one row: every version of each, or (upToTimestamp) every version
+   * with timestamp <= it. One DELETE `/t/<row>/<col>,<col>…[/TS]` per chunk: RowSpec takes a
+   * column list, and with a timestamp the server calls addColumns(cf, q, TS) for each column.
+   * Chunked so the URL stays far below Jetty's 64 KiB header limit (and a fronting gateway's).
+   */
+  async deleteColumns(table: string, key: Bytes, columns: Bytes[], opts: { upToTimestamp?: number } = {}): Promise<void> {
+    if (columns.length === 0) return;
+    const k = toBytes(key);
+    const cols = columns.map((c) => requireQualifiedColumn(toBytes(c)));
+    // Validate before the first request, so a bad timestamp never leaves a half-done delete.
+    if (opts.upToTimestamp !== undefined) timestampSegment(opts.upToTimestamp);
+    const chunks = chunkByLength(cols, (c) => encodedSegment(c).length, MAX_DELETE_COLUMNS_CHARS);
+    await mapLimit(chunks, DELETE_COLUMNS_CONCURRENCY, (chunk) => this.delete(rowPath(table, k, chunk, opts.upToTimestamp)));
   }
 
   private async delete(path: string): Promise<void> {
@@ -341,6 +362,25 @@ export function parseTableSchema(text: string): TableSchema {
     if (!SCHEMA_KEYS.has(k)) attributes[k] = String(v);
   }
   return { columnFamilies: families, attributes };
+}
+
+/** Groups items so each group's segments, joined with commas, stay within maxChars (a lone item may exceed it). */
+function chunkByLength<T>(items: T[], length: (item: T) => number, maxChars: number): T[][] {
+  const chunks: T[][] = [];
+  let current: T[] = [];
+  let chars = 0;
+  for (const item of items) {
+    const cost = length(item) + 1;
+    if (current.length > 0 && chars + cost > maxChars) {
+      chunks.push(current);
+      current = [];
+      chars = 0;
+    }
+    current.push(item);
+    chars += cost;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
 }
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

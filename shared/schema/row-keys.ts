@@ -85,3 +85,16 @@ export function postKeyFromInboxQualifier(qualifier: Uint8Array): Uint8Array {
 export function idempotencyKey(author: string, clientKey: string): Uint8Array {
   return concatBytes(userKey(author), utf8.encode(clientKey));
 }
+
+/** The smallest key sorting after `key`: a scan's start row for "strictly after this row". */
+export function keyAfter(key: Uint8Array): Uint8Array {
+  return concatBytes(key, Uint8Array.of(0x00));
+}
+
+/**
+ * userKey(author) + revTs8(millis). Keys are newest first, so as a scan's stop row this keeps
+ * exactly the author's posts created strictly after `millis` (a post at `millis` sorts after it).
+ */
+export function authorPostsBoundary(author: string, millis: number): Uint8Array {
+  return concatBytes(userKey(author), reversedTimestamp(millis));
+}

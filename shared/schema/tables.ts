@@ -56,10 +56,14 @@ row   = postKey = userKey(author) + revTs8 + suffix6       (one row per post; an
         are contiguous and newest first)
 p:    p:b body text, p:t created-at millis, p:i idempotency key (if any)
 publish      : PUT /content/<postKey>?check=put (put-if-absent on p:t)       (one check-and-put)
-get post     : GET /content/<postKey>?e=b64                                  (one get)
-user's posts : scanner startRow=userKey(author)[+cursor] stopRow=prefixEnd(userKey), limit n
+get post     : GET /content/multiget?row=<postKey>&e=b64                     (one get)
+delete post  : DELETE /content/<postKey>?e=b64
+user's posts : scanner startRow=userKey(author) (or keyAfter(cursor's postKey)),
+               stopRow=prefixEnd(userKey(author)), limit n+1 (the extra row = "more")
 timeline body: GET /content/multiget?row=..&e=b64                            (one multi-get)
-backfill     : scanner over userKey(followee) prefix, limit ≤ 200 — cost independent of table size`,
+backfill     : scanner startRow=userKey(followee), stopRow=userKey(followee)+revTs8(notOlderThan)
+               (keys are newest first, so the stop row is the time bound), limit ≤ 200 —
+               cost independent of table size and of the followee's history`,
   },
   relations: {
     name: 'relations',
@@ -70,12 +74,17 @@ Tall: one row per edge and direction, so a celebrity's follower list spreads ove
 row   = userKey(a) + 'F' + userKey(b)   "a follows b"  (following side — the source of truth)
 row   = userKey(b) + 'R' + userKey(a)   "b is followed by a" (followers side — repaired to agree)
 e:    e:t since millis
-follow     : PUT batch of both rows (not atomic across rows: the repair job reconciles 'R'
-             with 'F'), then counters by increment
-unfollow   : DELETE both rows (idempotent)
-is-following : GET /relations/<userKey(a)+'F'+userKey(b)>                   (one get)
-following  : scanner prefix userKey(a)+'F' [+cursor], limit n
-followers  : scanner prefix userKey(b)+'R' [+cursor], limit n  (fan-out reads these in chunks)`,
+follow     : PUT 'F' row ?check=put (put-if-absent on e:t: of racing follows exactly one
+             wins), then only the winner PUTs the 'R' row (not atomic across rows: the repair
+             job reconciles 'R' with 'F'), then counters by increment
+unfollow   : GET 'F'; PUT 'F' ?check=delete (e:t == value read: of racing unfollows exactly
+             one wins), then PUT 'R' ?check=delete with the same e:t (a refollow that slipped
+             in between has rewritten 'R' with its own since, and keeps it)
+is-following : GET /relations/multiget?row=<userKey(a)+'F'+userKey(b)>     (one get)
+following  : scanner prefix userKey(a)+'F', start keyAfter(cursor's row), limit n+1
+followers  : scanner prefix userKey(b)+'R', start keyAfter(cursor's row), limit n+1
+             (cursor = last handle; order = the other user's salted key, not alphabetical;
+             fan-out reads these in chunks)`,
   },
   inbox: {
     name: 'inbox',
@@ -88,11 +97,17 @@ i:<revTs8 + postKey>  value: empty. Qualifiers sort ascending = newest first acr
       same post always lands in the same cell, so a re-delivered fan-out rewrites it.
 Cells are written with the server's clock, never an old explicit timestamp, so a delete from
 an unfollow cannot mask a later refollow backfill (HBASE-3300).
-timeline page : GET /inbox/<userKey(reader)>/i?e=b64 (one get; cursor = last qualifier seen,
-                sliced client-side) + GET /content/multiget (one multi-get) = 2 round trips
+timeline page : GET /inbox/multiget?row=<userKey(reader)>/i (one get; position = base64url
+                of the last qualifier seen, sliced client-side) + GET /content/multiget (one
+                multi-get) = 2 round trips
 fan-out       : PUT batch of rows {key: userKey(follower), cell i:<qualifier>}  (one per chunk)
-retract post  : DELETE /inbox/<k>/i:<qualifier> per follower, batched by the worker
-unfollow purge: GET the reader's row, DELETE the author's qualifiers (the reader's row only)
+backfill      : PUT one row {key: userKey(reader), cells i:<qualifier>...}
+retract post  : DELETE /inbox/<k>/i:<qualifier> per follower (REST has no multi-row delete),
+                16 at a time
+unfollow purge: GET the reader's row, then DELETE /inbox/<k>/i:<q1>,i:<q2>,…/<TS> — the
+                author's qualifiers in one request (chunked to keep the URL short), TS = the
+                newest timestamp among them, so an entry re-added after the read survives
+stats         : GET the row: cell count, oldest = revTs of the last qualifier
 trim          : GET the row, DELETE qualifiers past the cap`,
   },
   idempotency: {
@@ -100,7 +115,7 @@ trim          : GET the row, DELETE qualifiers past the cap`,
     families: [family('k', { TTL: 86_400 })],
     design: `
 row   = userKey(author) + idempotency key (client-chosen, safe charset)
-k:p   the post key the first request created; TTL one day
+k:p   the id of the post the first request created; TTL one day
 publish retry : PUT ?check=put put-if-absent on k:p; on 304 GET it and answer the same post`,
   },
   throttle: {

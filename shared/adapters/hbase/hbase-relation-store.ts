@@ -1,0 +1,83 @@
+// shared/adapters/hbase/hbase-relation-store.ts — RelationStore on HBase (secondary adapter).
+// Layout and access patterns: shared/schema/tables.ts (relations).
+import { InvalidInputError } from '../../domain/errors.js';
+import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
+import type { Edge, Page, RelationStore } from '../../ports/feed-store.js';
+import { HANDLE_PATTERN, handleFromKey, keyAfter, relationKey, relationPrefix, type EdgeDirection } from '../../schema/row-keys.js';
+import { qualifiedTableName } from '../../schema/tables.js';
+import { cellValue } from './hbase-user-store.js';
+
+const SINCE = 'e:t';
+
+export class HBaseRelationStore implements RelationStore {
+  private readonly table: string;
+  constructor(private readonly client: HBaseRestClient, namespace: string) {
+    this.table = qualifiedTableName(namespace, 'relations');
+  }
+
+  async follow(follower: string, followee: string, at: number): Promise<boolean> {
+    const since = String(at);
+    // The 'F' row is the source of truth and its put-if-absent picks exactly one winner among
+    // racing follows, so counters and backfill run once. Only the winner writes the 'R' side;
+    // if it dies in between, the repair job restores 'R' from 'F' (HBase is atomic per row only).
+    const created = await this.client.checkAndPut(
+      this.table,
+      relationKey(follower, 'F', followee),
+      [{ column: SINCE, value: since }],
+      { column: SINCE, value: null },
+    );
+    if (!created) return false;
+    await this.client.put(this.table, [{ key: relationKey(followee, 'R', follower), cells: [{ column: SINCE, value: since }] }]);
+    return true;
+  }
+
+  async unfollow(follower: string, followee: string): Promise<boolean> {
+    const forward = relationKey(follower, 'F', followee);
+    const since = cellValue(await this.client.getRow(this.table, forward, { columns: [SINCE] }), SINCE);
+    if (since === undefined) return false;
+    // Deleting only while e:t still holds what we read makes exactly one of several racing
+    // unfollows the winner (the others see 304), so the counters move once.
+    if (!(await this.client.checkAndDelete(this.table, forward, { column: SINCE, value: since }))) return false;
+    // Same condition on the 'R' side: if a refollow slipped in after our delete of 'F', it has
+    // rewritten 'R' with its own since, and a plain delete would drop the new edge from the
+    // followers list (and from fan-out) until the repair job ran.
+    await this.client.checkAndDelete(this.table, relationKey(followee, 'R', follower), { column: SINCE, value: since });
+    return true;
+  }
+
+  async isFollowing(follower: string, followee: string): Promise<boolean> {
+    return (await this.client.getRow(this.table, relationKey(follower, 'F', followee), { columns: [SINCE] })) !== null;
+  }
+
+  following(user: string, limit: number, cursor?: string): Promise<Page<Edge>> {
+    return this.edges(user, 'F', limit, cursor);
+  }
+
+  followers(user: string, limit: number, cursor?: string): Promise<Page<Edge>> {
+    return this.edges(user, 'R', limit, cursor);
+  }
+
+  /** One scan over `user`'s rows of one direction, ordered by the other user's key (salted, so not alphabetical). */
+  private async edges(user: string, direction: EdgeDirection, limit: number, cursor?: string): Promise<Page<Edge>> {
+    const prefix = relationPrefix(user, direction);
+    let startRow: Uint8Array | undefined;
+    if (cursor !== undefined) {
+      if (!HANDLE_PATTERN.test(cursor)) throw new InvalidInputError('cursor is not a handle', 'invalid_cursor');
+      startRow = keyAfter(relationKey(user, direction, cursor));
+    }
+    const items: Edge[] = [];
+    let more = false;
+    // One more row than asked tells whether a next page exists without a second request.
+    const rows = this.client.scan(this.table, { prefix, ...(startRow ? { startRow } : {}), limit: limit + 1, columns: [SINCE], pageSize: limit + 1 });
+    for await (const row of rows) {
+      if (items.length === limit) {
+        more = true;
+        break;
+      }
+      const since = cellValue(row, SINCE);
+      items.push({ handle: handleFromKey(row.key, prefix.length).handle, since: since === undefined ? 0 : Number(bytesToString(since)) });
+    }
+    const last = items.at(-1);
+    return more && last ? { items, nextCursor: last.handle } : { items };
+  }
+}

@@ -1,0 +1,329 @@
+// test/integration/feed-store.test.ts — the feed's HBase adapters (posts, idempotency, relations,
+// inbox, counters) against the real REST gateway, in a throwaway namespace of their own.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { applySchema } from '../../infra/schema/apply-schema.js';
+import { HBaseCounterStore } from '../../shared/adapters/hbase/hbase-counter-store.js';
+import { HBaseInboxStore } from '../../shared/adapters/hbase/hbase-inbox-store.js';
+import { HBaseIdempotencyStore, HBasePostStore } from '../../shared/adapters/hbase/hbase-post-store.js';
+import { HBaseRelationStore } from '../../shared/adapters/hbase/hbase-relation-store.js';
+import { InvalidInputError } from '../../shared/domain/errors.js';
+import { postIdFromKey, type Post } from '../../shared/domain/post.js';
+import { HBaseRestClient } from '../../shared/hbase/index.js';
+import type { Edge, Page } from '../../shared/ports/feed-store.js';
+import { postKey, userKey } from '../../shared/schema/row-keys.js';
+import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
+
+const url = inject('hbaseRestUrl');
+const ns = `it_feed_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+const client = new HBaseRestClient({ baseUrl: url, timeoutMs: 60_000 });
+const posts = new HBasePostStore(client, ns);
+const idempotency = new HBaseIdempotencyStore(client, ns);
+const relations = new HBaseRelationStore(client, ns);
+const inbox = new HBaseInboxStore(client, ns);
+const counters = new HBaseCounterStore(client, ns);
+
+const T0 = 1_700_000_000_000;
+const idAt = (author: string, millis: number) => postIdFromKey(postKey(author, millis));
+const newPost = (author: string, millis: number, body = `${author} at ${millis}`): Post => ({
+  id: idAt(author, millis),
+  author,
+  body,
+  createdAt: millis,
+});
+
+/** HTTP requests `fn` sent, and its result. */
+async function counted<T>(fn: () => Promise<T>): Promise<{ requests: number; result: T }> {
+  const before = client.requestCount;
+  const result = await fn();
+  return { requests: client.requestCount - before, result };
+}
+
+async function createAll(list: Post[]): Promise<void> {
+  for (const p of list) expect(await posts.create(p)).toBe(true);
+}
+
+/** Follows every page of a cursor-paged list; checks the last page has no cursor. */
+async function allPages<T>(fetch: (cursor?: string) => Promise<Page<T>>): Promise<T[][]> {
+  const pages: T[][] = [];
+  let cursor: string | undefined;
+  for (let guard = 0; guard < 50; guard++) {
+    const page = await fetch(cursor);
+    pages.push(page.items);
+    if (!page.nextCursor) return pages;
+    cursor = page.nextCursor;
+  }
+  throw new Error('paging did not end');
+}
+
+const inboxCellCount = async (reader: string) =>
+  (await client.getRow(qualifiedTableName(ns, 'inbox'), userKey(reader), { versions: 5 }))?.cells.length ?? 0;
+
+const allInboxIds = async (reader: string) => (await inbox.page(reader, 10_000)).entries.map((e) => e.postId);
+
+beforeAll(async () => {
+  await applySchema(client, ns);
+});
+
+afterAll(async () => {
+  for (const t of Object.keys(TABLES) as TableName[]) await client.deleteTable(qualifiedTableName(ns, t)).catch(() => {});
+  await client.deleteNamespace(ns).catch(() => {});
+  await client.close();
+});
+
+describe('HBasePostStore', () => {
+  it('create, get, getMany (order of ids, missing and invalid left out), delete', async () => {
+    const [a, b, c] = [newPost('carol', T0 + 1), newPost('carol', T0 + 2, 'second ✓ ünïcode'), newPost('dave', T0 + 3)];
+    const created = await counted(() => posts.create(a!, 'idem-1'));
+    expect(created).toEqual({ requests: 1, result: true });
+    await createAll([b!, c!]);
+
+    expect(await posts.get(a!.id)).toEqual(a);
+    expect(await posts.get(b!.id)).toEqual(b);
+    expect(await posts.get(idAt('carol', T0 + 99))).toBeNull();
+    expect(await posts.get('not-an-id')).toBeNull();
+
+    const many = await counted(() => posts.getMany([c!.id, 'bogus', idAt('carol', T0 + 99), a!.id, b!.id]));
+    expect(many.requests).toBe(1);
+    expect(many.result).toEqual([c, a, b]);
+    expect(await counted(() => posts.getMany(['bogus']))).toEqual({ requests: 0, result: [] });
+
+    await posts.delete(a!.id);
+    expect(await posts.get(a!.id)).toBeNull();
+    expect(await posts.getMany([a!.id, b!.id])).toEqual([b]);
+  });
+
+  it('two posts by one author in the same millisecond are both stored; the identical id is refused', async () => {
+    const t = T0 + 500;
+    const first = newPost('erin', t, 'first');
+    const second = newPost('erin', t, 'second');
+    expect(first.id).not.toBe(second.id);
+    expect(first.id.split('.')[1]).toBe(second.id.split('.')[1]);
+    await createAll([first, second]);
+    expect(await posts.create({ ...first, body: 'overwrite attempt' })).toBe(false);
+    expect(await posts.get(first.id)).toEqual(first);
+    expect((await posts.listByAuthor('erin', 10)).items.map((p) => p.body).sort()).toEqual(['first', 'second']);
+  });
+
+  it('listByAuthor pages newest first with no duplicates and no gaps', async () => {
+    const mine = Array.from({ length: 8 }, (_, i) => newPost('pager', T0 + 1_000 + i));
+    // Neighbours on both sides in time and in handle space must never leak in.
+    await createAll([...mine, newPost('pager2', T0 + 1_003), newPost('pagea', T0 + 1_004)]);
+    const pages = await allPages((cursor) => posts.listByAuthor('pager', 3, cursor));
+    expect(pages.map((p) => p.length)).toEqual([3, 3, 2]);
+    expect(pages.flat().map((p) => p.id)).toEqual(mine.map((p) => p.id).reverse());
+    // A page that ends exactly at the last post says so (limit+1 read), no empty page after it.
+    expect((await posts.listByAuthor('pager', 8)).nextCursor).toBeUndefined();
+  });
+
+  it('listByAuthor refuses a cursor that is not a post of that author', async () => {
+    const foreign = idAt('pagea', T0);
+    await expect(posts.listByAuthor('pager', 3, foreign)).rejects.toMatchObject({ code: 'invalid_cursor' });
+    await expect(posts.listByAuthor('pager', 3, 'garbage')).rejects.toBeInstanceOf(InvalidInputError);
+  });
+
+  it('user 1 never sees user 10’s posts (and the other way round)', async () => {
+    const one = [newPost('1', T0 + 10), newPost('1', T0 + 30)];
+    const ten = [newPost('10', T0 + 20), newPost('10', T0 + 40)];
+    await createAll([...one, ...ten]);
+    expect((await posts.listByAuthor('1', 10)).items.map((p) => p.id)).toEqual([one[1]!.id, one[0]!.id]);
+    expect((await posts.listByAuthor('10', 10)).items.map((p) => p.id)).toEqual([ten[1]!.id, ten[0]!.id]);
+    expect((await posts.recentByAuthor('1', 10)).every((p) => p.author === '1')).toBe(true);
+  });
+
+  it('recentByAuthor respects limit and notOlderThan (strictly newer)', async () => {
+    const mine = Array.from({ length: 10 }, (_, i) => newPost('recent', T0 + 2_000 + i));
+    await createAll(mine);
+    const newestFirst = mine.map((p) => p.id).reverse();
+    expect((await posts.recentByAuthor('recent', 3)).map((p) => p.id)).toEqual(newestFirst.slice(0, 3));
+    // T0+2005 itself is not newer than the bound: 2006..2009 only.
+    expect((await posts.recentByAuthor('recent', 100, T0 + 2_005)).map((p) => p.id)).toEqual(newestFirst.slice(0, 4));
+    expect((await posts.recentByAuthor('recent', 2, T0 + 2_005)).map((p) => p.id)).toEqual(newestFirst.slice(0, 2));
+    expect(await posts.recentByAuthor('recent', 10, T0 + 2_009)).toEqual([]);
+    expect(await posts.recentByAuthor('recent', 0)).toEqual([]);
+    expect((await posts.recentByAuthor('recent', 100, 0)).length).toBe(10);
+  });
+});
+
+describe('HBaseIdempotencyStore', () => {
+  it('the first claim wins; a repeat answers the first post id; keys are per author', async () => {
+    const first = idAt('ivy', T0);
+    expect(await idempotency.claim('ivy', 'retry-key_1', first)).toBeNull();
+    expect(await idempotency.claim('ivy', 'retry-key_1', idAt('ivy', T0 + 1))).toBe(first);
+    expect(await idempotency.claim('ivan', 'retry-key_1', idAt('ivan', T0))).toBeNull();
+  });
+
+  it('of concurrent claims exactly one wins and all others see its post id', async () => {
+    const ids = Array.from({ length: 5 }, (_, i) => idAt('ivy', T0 + 100 + i));
+    const results = await Promise.all(ids.map((id) => idempotency.claim('ivy', 'race', id)));
+    const winners = results.map((r, i) => (r === null ? ids[i] : null)).filter((x) => x !== null);
+    expect(winners).toHaveLength(1);
+    expect(results.filter((r) => r !== null).every((r) => r === winners[0])).toBe(true);
+  });
+});
+
+describe('HBaseRelationStore', () => {
+  it('follow writes both directions; a second follow is false', async () => {
+    expect(await relations.follow('fa', 'fb', T0 + 5)).toBe(true);
+    expect(await relations.follow('fa', 'fb', T0 + 6)).toBe(false);
+    expect(await relations.isFollowing('fa', 'fb')).toBe(true);
+    expect(await relations.isFollowing('fb', 'fa')).toBe(false);
+    expect(await relations.following('fa', 10)).toEqual({ items: [{ handle: 'fb', since: T0 + 5 }] });
+    expect(await relations.followers('fb', 10)).toEqual({ items: [{ handle: 'fa', since: T0 + 5 }] });
+    expect(await relations.followers('fa', 10)).toEqual({ items: [] });
+  });
+
+  it('of 5 concurrent follows of one pair exactly one is true', async () => {
+    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => relations.follow('ra', 'rb', T0 + i)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect((await relations.followers('rb', 10)).items.map((e) => e.handle)).toEqual(['ra']);
+  });
+
+  it('unfollow removes both directions; a second unfollow is false', async () => {
+    await relations.follow('ua', 'ub', T0);
+    expect(await relations.unfollow('ua', 'ub')).toBe(true);
+    expect(await relations.unfollow('ua', 'ub')).toBe(false);
+    expect(await relations.isFollowing('ua', 'ub')).toBe(false);
+    expect(await relations.following('ua', 10)).toEqual({ items: [] });
+    expect(await relations.followers('ub', 10)).toEqual({ items: [] });
+    // And it can be followed again afterwards.
+    expect(await relations.follow('ua', 'ub', T0 + 1)).toBe(true);
+    expect(await relations.followers('ub', 10)).toEqual({ items: [{ handle: 'ua', since: T0 + 1 }] });
+  });
+
+  it('of 5 concurrent unfollows exactly one is true', async () => {
+    await relations.follow('ca', 'cb', T0);
+    const results = await Promise.all(Array.from({ length: 5 }, () => relations.unfollow('ca', 'cb')));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await relations.isFollowing('ca', 'cb')).toBe(false);
+    expect(await relations.followers('cb', 10)).toEqual({ items: [] });
+  });
+
+  it('following and followers page by cursor with no duplicates and no gaps', async () => {
+    const fans = Array.from({ length: 7 }, (_, i) => `fan${i}`);
+    for (const f of fans) await relations.follow(f, 'celeb', T0);
+    for (const f of fans) await relations.follow('celeb', f, T0);
+    const followerPages = await allPages((c) => relations.followers('celeb', 3, c));
+    expect(followerPages.map((p) => p.length)).toEqual([3, 3, 1]);
+    expect(followerPages.flat().map((e) => e.handle).sort()).toEqual(fans);
+    const followingPages = await allPages((c) => relations.following('celeb', 3, c));
+    expect(followingPages.flat().map((e: Edge) => e.handle).sort()).toEqual(fans);
+    expect(new Set(followingPages.flat().map((e) => e.handle)).size).toBe(7);
+    await expect(relations.followers('celeb', 3, 'Not A Handle')).rejects.toMatchObject({ code: 'invalid_cursor' });
+  });
+
+  it('user 1’s lists never include user 10’s edges', async () => {
+    await relations.follow('x', '10', T0);
+    await relations.follow('y', '1', T0);
+    await relations.follow('10', 'z', T0);
+    await relations.follow('1', 'w', T0);
+    expect((await relations.followers('1', 10)).items.map((e) => e.handle)).toEqual(['y']);
+    expect((await relations.following('1', 10)).items.map((e) => e.handle)).toEqual(['w']);
+    expect((await relations.followers('10', 10)).items.map((e) => e.handle)).toEqual(['x']);
+  });
+});
+
+describe('HBaseInboxStore', () => {
+  it('add is one batched put; re-delivery rewrites the same cell; no readers sends nothing', async () => {
+    const id = idAt('author1', T0);
+    expect((await counted(() => inbox.add(['rd1', 'rd2', 'rd3'], id))).requests).toBe(1);
+    await inbox.add(['rd1'], id);
+    expect(await inboxCellCount('rd1')).toBe(1);
+    expect(await allInboxIds('rd2')).toEqual([id]);
+    expect((await counted(() => inbox.add([], id))).requests).toBe(0);
+  });
+
+  it('page is newest first across authors, one get per page', async () => {
+    const ids = [idAt('al', T0 + 3), idAt('bo', T0 + 1), idAt('cy', T0 + 2), idAt('al', T0 + 5), idAt('bo', T0 + 4)];
+    expect((await counted(() => inbox.addMany('reader1', ids))).requests).toBe(1);
+    const page = await counted(() => inbox.page('reader1', 10));
+    expect(page.requests).toBe(1);
+    expect(page.result.more).toBe(false);
+    // By post time, whoever wrote it: T0+5, T0+4, T0+3, T0+2, T0+1.
+    expect(page.result.entries.map((e) => e.postId)).toEqual([ids[3], ids[4], ids[0], ids[2], ids[1]]);
+  });
+
+  it('pages by position with no duplicates and no gaps while a newer post arrives between pages', async () => {
+    const ids = Array.from({ length: 10 }, (_, i) => idAt(['pa', 'pb', 'pc'][i % 3]!, T0 + 10_000 + i));
+    await inbox.addMany('reader2', ids);
+    const newestFirst = [...ids].reverse();
+
+    const p1 = await inbox.page('reader2', 4);
+    expect(p1.more).toBe(true);
+    const newer = idAt('pb', T0 + 20_000);
+    await inbox.add(['reader2'], newer);
+    const p2 = await counted(() => inbox.page('reader2', 4, p1.entries.at(-1)!.position));
+    expect(p2.requests).toBe(1);
+    const p3 = await inbox.page('reader2', 4, p2.result.entries.at(-1)!.position);
+    expect(p3.more).toBe(false);
+    expect([...p1.entries, ...p2.result.entries, ...p3.entries].map((e) => e.postId)).toEqual(newestFirst);
+    expect((await inbox.page('reader2', 1)).entries.map((e) => e.postId)).toEqual([newer]);
+    // Positions are URL-safe text; an exact-fit page says there is nothing more.
+    expect(p1.entries.every((e) => /^[A-Za-z0-9_-]+$/.test(e.position))).toBe(true);
+    expect((await inbox.page('reader2', 11)).more).toBe(false);
+  });
+
+  it('a position that is not one we issued is invalid_cursor, not a crash', async () => {
+    for (const bad of ['garbage!', 'AAAA', '', Buffer.from('x'.repeat(60)).toString('base64url'), 'A'.repeat(401)]) {
+      await expect(inbox.page('reader2', 4, bad), bad).rejects.toMatchObject({ code: 'invalid_cursor' });
+    }
+  });
+
+  it('remove takes one post out of the given readers only', async () => {
+    const id = idAt('rem', T0);
+    const other = idAt('rem', T0 + 1);
+    await inbox.add(['rr1', 'rr2', 'rr3'], id);
+    await inbox.add(['rr1'], other);
+    await inbox.remove(['rr1', 'rr2'], id);
+    expect(await allInboxIds('rr1')).toEqual([other]);
+    expect(await allInboxIds('rr2')).toEqual([]);
+    expect(await allInboxIds('rr3')).toEqual([id]);
+  });
+
+  it('purgeAuthor removes only that author’s entries (and 1 is not 10)', async () => {
+    const byOne = [idAt('1', T0 + 1), idAt('1', T0 + 3)];
+    const byTen = [idAt('10', T0 + 2), idAt('10', T0 + 4)];
+    const byOther = [idAt('other', T0 + 5)];
+    await inbox.addMany('purger', [...byOne, ...byTen, ...byOther]);
+    expect(await inbox.purgeAuthor('purger', '1')).toBe(2);
+    expect(await allInboxIds('purger')).toEqual([byOther[0], byTen[1], byTen[0]]);
+    expect(await counted(() => inbox.purgeAuthor('purger', '1'))).toEqual({ requests: 1, result: 0 });
+    expect(await inbox.purgeAuthor('nobody', '1')).toBe(0);
+  });
+
+  it('HBASE-3300: entries re-added right after a purge are visible again', async () => {
+    const ids = Array.from({ length: 5 }, (_, i) => idAt('refollowed', T0 + 30_000 + i));
+    await inbox.addMany('refollower', ids);
+    const stays = idAt('stays', T0);
+    await inbox.add(['refollower'], stays);
+    expect(await inbox.purgeAuthor('refollower', 'refollowed')).toBe(5);
+    expect(await allInboxIds('refollower')).toEqual([stays]);
+    // The refollow backfill, immediately (no sleep): both write paths.
+    await inbox.addMany('refollower', ids.slice(0, 3));
+    await inbox.add(['refollower'], ids[3]!);
+    expect(await allInboxIds('refollower')).toEqual([ids[3], ids[2], ids[1], ids[0], stays]);
+  });
+
+  it('stats: size and the oldest entry’s post time', async () => {
+    expect(await inbox.stats('statless')).toEqual({ size: 0 });
+    await inbox.addMany('statful', [idAt('sa', T0 + 7), idAt('sb', T0 + 3), idAt('sa', T0 + 9)]);
+    expect(await inbox.stats('statful')).toEqual({ size: 3, oldestMillis: T0 + 3 });
+  });
+});
+
+describe('HBaseCounterStore', () => {
+  it('adds positive and negative deltas; absent is 0', async () => {
+    expect(await counters.get('counted', 'followers')).toBe(0);
+    await counters.add('counted', 'followers', 3);
+    await counters.add('counted', 'followers', -1);
+    await counters.add('counted', 'posts', -2);
+    expect(await counters.get('counted', 'followers')).toBe(2);
+    expect(await counters.get('counted', 'posts')).toBe(-2);
+    expect(await counters.get('counted', 'following')).toBe(0);
+  });
+
+  it('concurrent increments are all counted', async () => {
+    await Promise.all(Array.from({ length: 10 }, () => counters.add('busy', 'following', 1)));
+    expect(await counters.get('busy', 'following')).toBe(10);
+  });
+});
