@@ -1,12 +1,16 @@
 // test/support/offline-setup.ts — end-to-end tests go through HTTP exactly as clients do: the
 // API runs under serverless-offline (API Gateway HTTP API + Lambda emulation of our real
 // handlers) against the real HBase. Runs after global-setup.ts (the stack is up), applies the
-// schema to a fresh namespace of its own, and stops the API and drops that namespace after.
+// schema to a fresh namespace of its own, creates a fan-out queue + DLQ of its own in ElasticMQ
+// and runs the local SQS poller (infra/local/sqs-poller.ts) that feeds the worker through the
+// offline Lambda endpoint; after the run it stops both and drops the namespace and the queues.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { DeleteQueueCommand } from '@aws-sdk/client-sqs';
 import type { TestProject } from 'vitest/node';
+import { ensureQueues, localSqsClient, startPoller, type Poller } from '../../infra/local/sqs-poller.js';
 import { applySchema } from '../../infra/schema/apply-schema.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
@@ -29,14 +33,23 @@ async function waitForHttp(url: string, child: ChildProcess, output: () => strin
 
 export default async function setup(project: TestProject) {
   const hbaseRestUrl = process.env.HBASE_REST_URL!;
+  const sqsEndpoint = process.env.SQS_ENDPOINT!;
   const namespace = `e2e_${Date.now().toString(36)}`;
   const jwtSecret = randomBytes(32).toString('base64url');
   const apiPort = process.env.E2E_API_PORT ?? '13100';
   const lambdaPort = process.env.E2E_LAMBDA_PORT ?? '13102';
   const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const lambdaEndpoint = `http://127.0.0.1:${lambdaPort}`;
 
   const hbase = new HBaseRestClient({ baseUrl: hbaseRestUrl, timeoutMs: 60_000 });
   await applySchema(hbase, namespace);
+  // A queue pair per run (test stage numbers), so runs never see each other's messages.
+  const queues = await ensureQueues({ sqsEndpoint, stage: 'test', queueName: `weibo-test-fanout-${namespace}` });
+  const dropQueues = async () => {
+    const sqs = localSqsClient(sqsEndpoint);
+    for (const url of [queues.queueUrl, queues.deadLetterQueueUrl]) await sqs.send(new DeleteQueueCommand({ QueueUrl: url })).catch(() => {});
+    sqs.destroy();
+  };
 
   let log = '';
   // The handlers' log output is kept in a file: tests read it to prove no secret appears there.
@@ -54,6 +67,8 @@ export default async function setup(project: TestProject) {
       JWT_SECRET: jwtSecret,
       API_PORT: apiPort,
       OFFLINE_LAMBDA_PORT: lambdaPort,
+      SQS_ENDPOINT: sqsEndpoint,
+      FANOUT_QUEUE_URL: queues.queueUrl,
       // Logs from the handlers become test evidence (no secrets may appear in them).
       POWERTOOLS_LOG_LEVEL: 'INFO',
     },
@@ -78,17 +93,32 @@ export default async function setup(project: TestProject) {
     await waitForHttp(`${apiUrl}/users/probe`, child, () => log.slice(-4000), 120_000);
   } catch (err) {
     stop();
+    await dropQueues();
     throw err;
   }
-  console.log(`[e2e] API ${apiUrl} (serverless-offline) on HBase namespace ${namespace}`);
+  const poller: Poller = startPoller({
+    sqsEndpoint,
+    queueUrl: queues.queueUrl,
+    lambdaEndpoint,
+    functionName: 'weibo-test-fanout',
+    batchSize: queues.settings.batchSize,
+    waitSeconds: 1,
+    log: (line) => capture(Buffer.from(`[sqs-poller] ${line}\n`)),
+  });
+  console.log(`[e2e] API ${apiUrl} (serverless-offline) on HBase namespace ${namespace}; fan-out queue ${queues.queueUrl}`);
 
   project.provide('apiUrl', apiUrl);
   project.provide('e2eNamespace', namespace);
   project.provide('jwtSecret', jwtSecret);
   project.provide('offlineLogFile', logFile);
+  project.provide('fanoutQueueUrl', queues.queueUrl);
+  project.provide('fanoutDlqUrl', queues.deadLetterQueueUrl);
 
   return async () => {
+    // The poller first: it must not invoke a worker that is going away.
+    await poller.stop();
     stop();
+    await dropQueues();
     for (const t of Object.keys(TABLES) as TableName[]) await hbase.deleteTable(qualifiedTableName(namespace, t)).catch(() => {});
     await hbase.deleteNamespace(namespace).catch(() => {});
     await hbase.close();
@@ -101,5 +131,7 @@ declare module 'vitest' {
     e2eNamespace: string;
     jwtSecret: string;
     offlineLogFile: string;
+    fanoutQueueUrl: string;
+    fanoutDlqUrl: string;
   }
 }

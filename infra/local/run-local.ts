@@ -1,0 +1,273 @@
+// infra/local/run-local.ts — `npm start`: the whole system on this machine, on real parts.
+// Starts what is not running (HBase + REST gateway, ElasticMQ), applies the schema, creates the
+// fan-out queues, runs the API and the worker under serverless-offline (stage `local`) and the
+// local SQS poller that feeds the worker, prints where everything is, and stays up until
+// Ctrl-C / SIGTERM; then stops the poller, the offline process group and only the stack
+// components it started itself.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { HBaseRestClient } from '../../shared/hbase/index.js';
+import { applySchema } from '../schema/apply-schema.js';
+import { ensureQueues, startPoller, type Poller } from './sqs-poller.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const STACK = `${ROOT}infra/local/stack.sh`;
+const STAGE = 'local';
+const API_PORT = process.env.API_PORT ?? '13000';
+const LAMBDA_PORT = process.env.OFFLINE_LAMBDA_PORT ?? '13002';
+const API_URL = `http://127.0.0.1:${API_PORT}`;
+const LAMBDA_URL = `http://127.0.0.1:${LAMBDA_PORT}`;
+const NAMESPACE = process.env.HBASE_NAMESPACE ?? 'weibo';
+const SECRET_FILE = `${ROOT}.local/dev-jwt-secret`;
+const STACK_DIR = process.env.WEIBO_LOCAL_DIR ?? `${ROOT}.local`;
+
+type Component = 'hbase' | 'queue';
+
+const say = (line: string) => console.log(`[run-local] ${line}`);
+
+// --- what we started, so shutdown ends exactly that ---------------------------------------------
+const started: Component[] = [];
+let stackChild: ChildProcess | undefined;
+let offline: ChildProcess | undefined;
+let poller: Poller | undefined;
+let stopping: Promise<void> | undefined;
+
+function runStack(args: string[], quiet = false): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', [STACK, ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'],
+      // `start` in a session of its own: the JVMs it leaves running must not get the terminal's
+      // Ctrl-C; shutdown stops them in order (REST gateway, then master) through stack.sh.
+      detached: args[0] === 'start',
+    });
+    stackChild = child;
+    let stdout = '';
+    child.stdout?.on('data', (d: Buffer) => (stdout += String(d)));
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (stackChild === child) stackChild = undefined;
+      resolve({ code: code ?? (signal ? 128 : 1), stdout });
+    });
+  });
+}
+
+function exited(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return Promise.race([new Promise<boolean>((r) => child.once('exit', () => r(true))), sleep(ms).then(() => false)]);
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** serverless-offline runs in a process group of its own: end the whole group, forcefully if needed. */
+async function stopOffline(): Promise<void> {
+  const child = offline;
+  if (!child?.pid) return;
+  const pid = child.pid;
+  const signalGroup = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, sig);
+    } catch {
+      /* already gone */
+    }
+  };
+  if (groupAlive(pid)) {
+    say(`stopping serverless-offline (process group ${pid})`);
+    signalGroup('SIGTERM');
+  }
+  await exited(child, 10_000);
+  for (let i = 0; i < 20 && groupAlive(pid); i++) await sleep(250);
+  if (groupAlive(pid)) {
+    say('serverless-offline still running after SIGTERM; SIGKILL');
+    signalGroup('SIGKILL');
+  }
+}
+
+function shutdown(exitCode: number): void {
+  stopping ??= (async () => {
+    try {
+      await poller?.stop();
+      await stopOffline();
+      if (stackChild) {
+        // Interrupted while a component was starting: let that start end, then stop it.
+        stackChild.kill('SIGTERM');
+        await exited(stackChild, 30_000);
+      }
+      for (const c of [...started].reverse()) await runStack(['stop', c]);
+    } catch (err) {
+      console.error(`[run-local] error while stopping: ${err instanceof Error ? err.message : String(err)}`);
+      exitCode ||= 1;
+    }
+    say(started.length ? `stopped; also stopped the stack components started here: ${started.join(', ')}` : 'stopped');
+    process.exit(exitCode);
+  })();
+}
+
+/**
+ * `kill <npm pid>` ends npm and its `sh -c`, but not tsx and this process (npm forwards the
+ * signal to its direct child only). When the leader of our process group — what the user
+ * launched — is gone, stop as if signalled. Linux only (/proc); elsewhere signals still work.
+ */
+function watchLauncher(): void {
+  let leader: number;
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    leader = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(leader) || leader <= 1 || leader === process.pid) return;
+  const timer = setInterval(() => {
+    try {
+      process.kill(leader, 0);
+    } catch {
+      clearInterval(timer);
+      if (stopping) return;
+      say(`the launcher (pid ${leader}) exited: stopping`);
+      shutdown(143);
+    }
+  }, 1_000);
+  timer.unref();
+}
+watchLauncher();
+
+for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  process.on(sig, () => {
+    if (stopping) return say(`${sig}: already stopping`);
+    say(`${sig}: stopping`);
+    shutdown(code);
+  });
+}
+
+// --- steps -----------------------------------------------------------------------------------------
+
+async function ensureComponent(c: Component): Promise<void> {
+  if ((await runStack(['status', c], true)).code === 0) {
+    say(`${c}: already running; it will be left running`);
+    return;
+  }
+  checkpoint();
+  started.push(c); // before starting: an interrupted start is still stopped by its pid files
+  const { code } = await runStack(['start', c]);
+  if (code !== 0) throw new Error(`stack.sh start ${c} failed (exit ${code})`);
+}
+
+async function stackEnv(): Promise<{ HBASE_REST_URL: string; SQS_ENDPOINT: string }> {
+  const { code, stdout } = await runStack(['env'], true);
+  if (code !== 0) throw new Error('stack.sh env failed');
+  const vars = Object.fromEntries(stdout.trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
+  return { HBASE_REST_URL: vars.HBASE_REST_URL!, SQS_ENDPOINT: vars.SQS_ENDPOINT! };
+}
+
+/** A signing secret for local tokens, generated once and kept out of git (.local/). */
+function devJwtSecret(): string {
+  if (process.env.JWT_SECRET) return process.env.JWT_SECRET;
+  if (!existsSync(SECRET_FILE)) {
+    mkdirSync(`${ROOT}.local`, { recursive: true });
+    writeFileSync(SECRET_FILE, randomBytes(32).toString('base64url'), { mode: 0o600 });
+    say(`generated a local JWT secret in ${SECRET_FILE}`);
+  }
+  return readFileSync(SECRET_FILE, 'utf8').trim();
+}
+
+async function waitForApi(child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`serverless-offline exited (${child.exitCode ?? child.signalCode})`);
+    try {
+      await fetch(`${API_URL}/users/probe`, { signal: AbortSignal.timeout(2_000) });
+      return;
+    } catch {
+      await sleep(500);
+    }
+  }
+  throw new Error(`the API did not answer on ${API_URL} within ${timeoutMs / 1000} s`);
+}
+
+/** Called between steps: once a shutdown began, nothing new may start (it would outlive us). */
+function checkpoint(): void {
+  if (stopping) throw new Error('stopping');
+}
+
+async function main(): Promise<void> {
+  for (const c of ['hbase', 'queue'] as const) {
+    checkpoint();
+    await ensureComponent(c);
+  }
+  const { HBASE_REST_URL, SQS_ENDPOINT } = await stackEnv();
+
+  const hbase = new HBaseRestClient({ baseUrl: HBASE_REST_URL, timeoutMs: 60_000 });
+  try {
+    const report = await applySchema(hbase, NAMESPACE, { log: (l) => say(`schema: ${l}`) });
+    if (report.drift.length) say(`schema: ${report.drift.length} drift item(s); run \`npm run schema -- --fix-drift\``);
+  } finally {
+    await hbase.close();
+  }
+
+  const queues = await ensureQueues({ sqsEndpoint: SQS_ENDPOINT, stage: STAGE });
+  checkpoint();
+
+  // `node …/serverless.js` directly, in its own process group: killing `npm run` or `npx` would
+  // leave the offline server (and the workers it forks) behind.
+  const child = spawn(process.execPath, [`${ROOT}node_modules/serverless/bin/serverless.js`, 'offline', 'start', '--stage', STAGE], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      JWT_SECRET: devJwtSecret(),
+      HBASE_REST_URL,
+      HBASE_NAMESPACE: NAMESPACE,
+      SQS_ENDPOINT,
+      FANOUT_QUEUE_URL: queues.queueUrl,
+      API_PORT,
+      OFFLINE_LAMBDA_PORT: LAMBDA_PORT,
+    },
+  });
+  offline = child;
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    console.error(`[run-local] serverless-offline exited unexpectedly (${code ?? signal}); stopping`);
+    shutdown(1);
+  });
+  await waitForApi(child, 180_000);
+  checkpoint();
+
+  poller = startPoller({
+    sqsEndpoint: SQS_ENDPOINT,
+    queueUrl: queues.queueUrl,
+    lambdaEndpoint: LAMBDA_URL,
+    functionName: `weibo-${STAGE}-fanout`,
+    batchSize: queues.settings.batchSize,
+    waitSeconds: 1,
+    log: (line) => console.log(`[sqs-poller] ${line}`),
+  });
+
+  console.log(`
+weibo-serverless is running locally (stage ${STAGE})
+  API                : ${API_URL}
+  Lambda invoke      : ${LAMBDA_URL}   (worker weibo-${STAGE}-fanout)
+  HBase REST gateway : ${HBASE_REST_URL}   (namespace ${NAMESPACE})
+  SQS (ElasticMQ)    : ${SQS_ENDPOINT}
+  fan-out queue      : ${queues.queueUrl}   (visibility ${queues.settings.visibilityTimeoutSeconds} s, DLQ after ${queues.settings.maxReceiveCount} receives)
+  fan-out DLQ        : ${queues.deadLetterQueueUrl}
+  stack logs         : ${STACK_DIR}/*/logs/
+Press Ctrl-C to stop${started.length ? ` (stops: serverless-offline, ${started.join(', ')})` : ' (stops serverless-offline; the stack was already running and is left running)'}.
+`);
+}
+
+main().catch((err: unknown) => {
+  if (stopping) return;
+  console.error(`[run-local] ${err instanceof Error ? err.message : String(err)}`);
+  shutdown(1);
+});

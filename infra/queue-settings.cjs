@@ -1,0 +1,92 @@
+// infra/queue-settings.cjs — the one source of the fan-out queue numbers and names. Read by
+// serverless (`${file(infra/queue-settings.cjs):forStage.<key>}`) for CloudFormation and the
+// worker's event mapping, and by Node code (createRequire) for the local queues and the poller.
+// Everything derives from one value per stage, the worker's timeout.
+'use strict';
+
+/** Stages that run on this machine (ElasticMQ, serverless-offline) and want redelivery in seconds. */
+const LOCAL_STAGES = Object.freeze(['local', 'test']);
+/** stack.sh's ElasticMQ (port ELASTICMQ_PORT, default 19324; account 000000000000). */
+const ELASTICMQ_ACCOUNT_ID = '000000000000';
+const SERVICE = 'weibo';
+
+const isLocalStage = (stage) => LOCAL_STAGES.includes(stage);
+
+function queueNames(stage, queueName) {
+  const name = queueName || `${SERVICE}-${stage}-fanout`;
+  if (!/^[A-Za-z0-9_-]{1,76}$/.test(name)) throw new Error(`queue-settings: invalid queue name "${name}"`);
+  return { queueName: name, deadLetterQueueName: `${name}-dlq` };
+}
+
+/**
+ * The queue numbers for `stage`. `opts.queueName` overrides the main queue's name (tests use
+ * one queue per run); the DLQ is always `<queueName>-dlq`.
+ */
+function queueSettings(stage, opts = {}) {
+  if (typeof stage !== 'string' || stage === '') throw new Error('queue-settings: stage is required');
+  const local = isLocalStage(stage);
+  // The one value. Deployed: room for a batch of HBase fan-out work. Local: small, so a failed
+  // message comes back (and a poison one reaches the DLQ) within seconds in e2e tests.
+  const workerTimeoutSeconds = local ? 3 : 30;
+  // Deployed: wait up to 1 s to fill a batch (fewer invocations); locally deliver at once.
+  const maximumBatchingWindowSeconds = local ? 0 : 1;
+  return Object.freeze({
+    stage,
+    ...queueNames(stage, opts.queueName),
+    workerTimeoutSeconds,
+    batchSize: 10,
+    maximumBatchingWindowSeconds,
+    // AWS guidance for Lambda consumers: at least 6 × the function timeout, plus the batching
+    // window, so a batch still being retried by Lambda is never handed out twice.
+    visibilityTimeoutSeconds: 6 * workerTimeoutSeconds + maximumBatchingWindowSeconds,
+    // Five tries absorb throttling and transient HBase errors before a message counts as poison.
+    maxReceiveCount: 5,
+    messageRetentionSeconds: 4 * 24 * 3600, // 345600: the SQS default, stated
+    // The SQS maximum: two weeks to notice the alarm, fix the bug and redrive.
+    deadLetterRetentionSeconds: 14 * 24 * 3600, // 1209600
+  });
+}
+
+/** The SQS endpoint of the local stack (SQS_ENDPOINT, else stack.sh's ElasticMQ port). */
+function localSqsEndpoint(env = process.env) {
+  return env.SQS_ENDPOINT || `http://127.0.0.1:${env.ELASTICMQ_PORT || '19324'}`;
+}
+
+/** ElasticMQ's URL for a queue (the node-address stack.sh configures). */
+function localQueueUrl(endpoint, queueName) {
+  return `${endpoint.replace(/\/+$/, '')}/${ELASTICMQ_ACCOUNT_ID}/${queueName}`;
+}
+
+/**
+ * The functions' queue environment. Deployed: the CloudFormation queue's URL and no endpoint
+ * override. Local stages: ElasticMQ; FANOUT_QUEUE_URL from the environment wins (tests run a
+ * queue of their own per run).
+ */
+function functionEnvironment(stage, env = process.env) {
+  if (!isLocalStage(stage)) return { FANOUT_QUEUE_URL: { Ref: 'FanoutQueue' }, SQS_ENDPOINT: '' };
+  const endpoint = localSqsEndpoint(env);
+  return {
+    FANOUT_QUEUE_URL: env.FANOUT_QUEUE_URL || localQueueUrl(endpoint, queueSettings(stage).queueName),
+    SQS_ENDPOINT: endpoint,
+  };
+}
+
+/**
+ * For serverless: osls calls a function it reaches in a `${file(...):…}` address with its
+ * variable resolver, so the settings follow `--stage`.
+ */
+async function forStage({ resolveVariable }) {
+  const stage = await resolveVariable('sls:stage');
+  return { ...queueSettings(stage), environment: functionEnvironment(stage) };
+}
+
+module.exports = {
+  LOCAL_STAGES,
+  ELASTICMQ_ACCOUNT_ID,
+  isLocalStage,
+  queueSettings,
+  localSqsEndpoint,
+  localQueueUrl,
+  functionEnvironment,
+  forStage,
+};

@@ -1,0 +1,170 @@
+// test/integration/serverless-package.test.ts — what would be deployed: `serverless package`
+// (osls, bundling with esbuild; no AWS account, no network) and assertions on the generated
+// CloudFormation. Packages the `dev` stage: it has the deployed queue numbers and, unlike
+// `prod`, reads no SSM parameters.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queueSettings } from '../../infra/local/sqs-poller.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SLS = join(ROOT, 'node_modules/serverless/bin/serverless.js');
+const STAGE = 'dev';
+const settings = queueSettings(STAGE);
+const run = promisify(execFile);
+
+type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: unknown };
+type Template = { Resources: Record<string, Resource>; Outputs: Record<string, { Value: unknown }> };
+
+const packageDir = mkdtempSync(join(tmpdir(), 'weibo-package-'));
+// Its own esbuild work folder: a serverless-offline running meanwhile (e2e, npm start) keeps
+// its bundles; serverless-esbuild deletes its work folder after packaging.
+const workFolder = `.esbuild/package-test-${process.pid}-${Date.now().toString(36)}`;
+let template: Template;
+let declaredRoutes: string[];
+
+const env = {
+  ...process.env,
+  ESBUILD_WORK_FOLDER: workFolder,
+  // Nothing here may reach AWS: no credentials, no metadata service.
+  AWS_EC2_METADATA_DISABLED: 'true',
+};
+
+beforeAll(async () => {
+  try {
+    await run(process.execPath, [SLS, 'package', '--stage', STAGE, '--package', packageDir], {
+      cwd: ROOT,
+      env,
+      timeout: 240_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`serverless package failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+  }
+  template = JSON.parse(readFileSync(join(packageDir, 'cloudformation-template-update-stack.json'), 'utf8')) as Template;
+
+  // The routes the configuration declares (infra/functions/*.yml), as serverless resolves them.
+  const { stdout } = await run(process.execPath, [SLS, 'print', '--stage', STAGE, '--format', 'json', '--path', 'functions'], {
+    cwd: ROOT,
+    env,
+    timeout: 60_000,
+  });
+  const functions = JSON.parse(stdout) as Record<string, { events?: Array<{ httpApi?: string | { method: string; path: string } }> }>;
+  declaredRoutes = Object.values(functions)
+    .flatMap((f) => f.events ?? [])
+    .flatMap((e) => (e.httpApi === undefined ? [] : [e.httpApi === '*' ? '$default' : typeof e.httpApi === 'string' ? e.httpApi : `${e.httpApi.method.toUpperCase()} ${e.httpApi.path}`]));
+}, 300_000);
+
+afterAll(() => {
+  rmSync(packageDir, { recursive: true, force: true });
+  rmSync(join(ROOT, workFolder), { recursive: true, force: true });
+});
+
+const resources = (type: string) => Object.entries(template.Resources).filter(([, r]) => r.Type === type);
+const getAtt = (logicalId: string, attr: string) => ({ 'Fn::GetAtt': [logicalId, attr] });
+
+describe(`serverless package --stage ${STAGE}`, () => {
+  it('has the fan-out queue and its dead-letter queue with the numbers of queue-settings.cjs', () => {
+    const queue = template.Resources.FanoutQueue!;
+    const dlq = template.Resources.FanoutDeadLetterQueue!;
+    expect(queue.Type).toBe('AWS::SQS::Queue');
+    expect(dlq.Type).toBe('AWS::SQS::Queue');
+    expect(queue.Properties.QueueName).toBe(`weibo-${STAGE}-fanout`);
+    expect(dlq.Properties.QueueName).toBe(`weibo-${STAGE}-fanout-dlq`);
+
+    expect(queue.Properties.RedrivePolicy.deadLetterTargetArn).toEqual(getAtt('FanoutDeadLetterQueue', 'Arn'));
+    expect(queue.Properties.RedrivePolicy.maxReceiveCount).toBeGreaterThanOrEqual(5);
+    expect(queue.Properties.RedrivePolicy.maxReceiveCount).toBe(settings.maxReceiveCount);
+    expect(dlq.Properties.MessageRetentionPeriod).toBe(1_209_600);
+    expect(queue.Properties.MessageRetentionPeriod).toBe(4 * 24 * 3600);
+    expect(queue.Properties.VisibilityTimeout).toBe(settings.visibilityTimeoutSeconds);
+  });
+
+  it("gives the queue a visibility timeout of at least 6 × the worker's timeout plus the batching window", () => {
+    const worker = template.Resources.FanoutLambdaFunction!;
+    const [, mapping] = resources('AWS::Lambda::EventSourceMapping')[0]!;
+    expect(worker.Properties.Timeout).toBe(settings.workerTimeoutSeconds);
+    expect(template.Resources.FanoutQueue!.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(
+      6 * worker.Properties.Timeout + (mapping.Properties.MaximumBatchingWindowInSeconds ?? 0),
+    );
+  });
+
+  it('maps the queue to the worker with partial batch responses', () => {
+    const mappings = resources('AWS::Lambda::EventSourceMapping');
+    expect(mappings).toHaveLength(1);
+    const [, mapping] = mappings[0]!;
+    expect(mapping.Properties).toMatchObject({
+      EventSourceArn: getAtt('FanoutQueue', 'Arn'),
+      FunctionName: getAtt('FanoutLambdaFunction', 'Arn'),
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BatchSize: settings.batchSize,
+      MaximumBatchingWindowInSeconds: settings.maximumBatchingWindowSeconds,
+      Enabled: true,
+    });
+    expect(template.Resources.FanoutLambdaFunction!.Properties.Handler).toMatch(/functions\/queue\/fan-out\.handler$/);
+  });
+
+  it('alarms as soon as the dead-letter queue holds a message', () => {
+    const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const onDlq = alarms.filter((a) =>
+      (a.Dimensions as Array<{ Name: string; Value: unknown }>).some(
+        (d) => d.Name === 'QueueName' && JSON.stringify(d.Value) === JSON.stringify(getAtt('FanoutDeadLetterQueue', 'QueueName')),
+      ),
+    );
+    expect(onDlq).toHaveLength(1);
+    expect(onDlq[0]).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+      EvaluationPeriods: 1,
+    });
+    expect(onDlq[0]!.AlarmActions).not.toHaveLength(0);
+  });
+
+  it('outputs the queue URLs and gives every function the queue URL and no endpoint override', () => {
+    expect(template.Outputs.FanoutQueueUrl!.Value).toEqual({ Ref: 'FanoutQueue' });
+    expect(template.Outputs.FanoutDeadLetterQueueUrl!.Value).toEqual({ Ref: 'FanoutDeadLetterQueue' });
+    const functions = resources('AWS::Lambda::Function');
+    expect(functions.length).toBeGreaterThan(5);
+    for (const [id, fn] of functions) {
+      expect(fn.Properties.Environment.Variables.FANOUT_QUEUE_URL, id).toEqual({ Ref: 'FanoutQueue' });
+      expect(fn.Properties.Environment.Variables.SQS_ENDPOINT, id).toBe('');
+    }
+  });
+
+  it('routes every HTTP operation, the account routes and each one the configuration declares', () => {
+    const routeKeys = resources('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
+    for (const route of ['POST /users', 'POST /sessions', 'GET /users/{handle}', 'PATCH /users/{handle}']) {
+      expect(routeKeys).toContain(route);
+    }
+    expect(declaredRoutes.length).toBeGreaterThanOrEqual(5);
+    expect([...routeKeys].sort()).toEqual([...declaredRoutes].sort());
+  });
+
+  it('grants SQS rights on the fan-out queue only: send for all, receive/delete via the mapping, no "*"', () => {
+    const statements = resources('AWS::IAM::Role').flatMap(([, role]) =>
+      (role.Properties.Policies ?? []).flatMap(
+        (p: { PolicyDocument: { Statement: Array<{ Effect: string; Action: string | string[]; Resource: unknown }> } }) =>
+          p.PolicyDocument.Statement,
+      ),
+    );
+    const sqs = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('sqs:')));
+    expect(sqs.length).toBeGreaterThan(0);
+    for (const s of sqs) {
+      expect([s.Action].flat()).not.toContain('sqs:*');
+      const targets = [s.Resource].flat();
+      expect(targets).toEqual(targets.map(() => getAtt('FanoutQueue', 'Arn')));
+      expect(JSON.stringify(s.Resource)).not.toContain('*');
+    }
+    const actions = sqs.flatMap((s) => [s.Action].flat()).sort();
+    expect(actions).toEqual(['sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:ReceiveMessage', 'sqs:SendMessage']);
+    // Nothing anywhere in the roles grants "Resource": "*".
+    for (const s of statements) expect(s.Resource).not.toBe('*');
+  });
+});
