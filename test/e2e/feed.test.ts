@@ -33,7 +33,7 @@ async function named(handle: string): Promise<User> {
 const post = async (u: User, body: string, headers: Record<string, string> = {}) => {
   const res = await api.call('POST', '/posts', { token: u.token, body: { body }, headers });
   if (res.status !== 201 && res.status !== 200) throw new Error(`publish: ${res.status} ${res.text}`);
-  return res.json as { id: string; author: string; body: string; createdAt: number };
+  return res.json as { id: string; author: string; body: string; createdAt: string };
 };
 const followUser = (u: User, target: string) => api.call('PUT', `/users/${u.handle}/following/${target}`, { token: u.token });
 const unfollowUser = (u: User, target: string) => api.call('DELETE', `/users/${u.handle}/following/${target}`, { token: u.token });
