@@ -33,6 +33,18 @@ export function dependencies(): Dependencies {
   return cached;
 }
 
+/** Every HBase-backed port of the feed, for one client and namespace. */
+export function hbaseFeedStores(hbase: HBaseRestClient, ns: string) {
+  return {
+    users: new HBaseUserStore(hbase, ns),
+    posts: new HBasePostStore(hbase, ns),
+    idempotency: new HBaseIdempotencyStore(hbase, ns),
+    relations: new HBaseRelationStore(hbase, ns),
+    inbox: new HBaseInboxStore(hbase, ns),
+    counters: new HBaseCounterStore(hbase, ns),
+  };
+}
+
 let feed: FeedDeps | undefined;
 /** The feed use cases' ports, on the same HBase client as dependencies(). */
 export function feedDependencies(): FeedDeps {
@@ -42,12 +54,8 @@ export function feedDependencies(): FeedDeps {
   const ns = cfg.HBASE_NAMESPACE;
   if (!cfg.FANOUT_QUEUE_URL) throw new Error('Invalid configuration: FANOUT_QUEUE_URL is required for the feed');
   feed = {
+    ...hbaseFeedStores(hbase, ns),
     users,
-    posts: new HBasePostStore(hbase, ns),
-    idempotency: new HBaseIdempotencyStore(hbase, ns),
-    relations: new HBaseRelationStore(hbase, ns),
-    inbox: new HBaseInboxStore(hbase, ns),
-    counters: new HBaseCounterStore(hbase, ns),
     queue: new SqsFanoutQueue({ queueUrl: cfg.FANOUT_QUEUE_URL, ...(cfg.SQS_ENDPOINT ? { endpoint: cfg.SQS_ENDPOINT } : {}) }),
     limits: feedLimits(cfg),
   };

@@ -4,11 +4,7 @@
 // SQS path is covered end to end in test/e2e/feed.test.ts.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { applySchema } from '../../infra/schema/apply-schema.js';
-import { HBaseCounterStore } from '../../shared/adapters/hbase/hbase-counter-store.js';
-import { HBaseInboxStore } from '../../shared/adapters/hbase/hbase-inbox-store.js';
-import { HBaseIdempotencyStore, HBasePostStore } from '../../shared/adapters/hbase/hbase-post-store.js';
-import { HBaseRelationStore } from '../../shared/adapters/hbase/hbase-relation-store.js';
-import { HBaseUserStore } from '../../shared/adapters/hbase/hbase-user-store.js';
+import { hbaseFeedStores } from '../../shared/composition.js';
 import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { userKey } from '../../shared/schema/row-keys.js';
@@ -24,14 +20,10 @@ const ns = `it_feed_${Date.now().toString(36)}`;
 const requests: HBaseRequestEvent[] = [];
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest: (e) => requests.push(e) });
 const queued: FanoutMessage[] = [];
-const users = new HBaseUserStore(hbase, ns);
+const stores = hbaseFeedStores(hbase, ns);
+const users = stores.users;
 const deps: FeedDeps = {
-  users,
-  posts: new HBasePostStore(hbase, ns),
-  idempotency: new HBaseIdempotencyStore(hbase, ns),
-  relations: new HBaseRelationStore(hbase, ns),
-  inbox: new HBaseInboxStore(hbase, ns),
-  counters: new HBaseCounterStore(hbase, ns),
+  ...stores,
   queue: { send: async (m) => void queued.push(m) },
   limits: { fanoutChunkSize: 3, fanoutChunksPerMessage: 2, backfillLimit: 200, inboxCap: 800, maxFollowing: 5000 },
 };
