@@ -103,6 +103,8 @@ export interface PollerOptions {
   batchSize: number;
   /** Long-poll wait; short so stop() returns quickly. */
   waitSeconds?: number;
+  /** How long one worker invocation may take before the batch counts as failed (default 60 s). */
+  invokeTimeoutMs?: number;
   log?: Log;
 }
 
@@ -112,6 +114,7 @@ export interface Poller {
 }
 
 export function startPoller(opts: PollerOptions): Poller {
+  const invokeTimeoutMs = opts.invokeTimeoutMs ?? 60_000;
   const log = opts.log ?? (() => {});
   const sqs = localSqsClient(opts.sqsEndpoint);
   // maxAttempts 1: a retried invoke would run the worker twice on the same batch.
@@ -156,7 +159,9 @@ export function startPoller(opts: PollerOptions): Poller {
         InvocationType: 'RequestResponse',
         Payload: Buffer.from(JSON.stringify(event)),
       }),
-      { abortSignal: signal },
+      // A worker that never answers must not stall delivery: give up well after its own
+      // timeout and treat the batch as failed (it comes back after the visibility timeout).
+      { abortSignal: AbortSignal.any([signal, AbortSignal.timeout(invokeTimeoutMs)]) },
     );
     const text = out.Payload ? Buffer.from(out.Payload).toString('utf8') : '';
     if (out.FunctionError || (out.StatusCode ?? 200) >= 300) {

@@ -49,19 +49,56 @@ export interface InboxEntry {
   position: string;
 }
 
+export interface InboxPage {
+  entries: InboxEntry[];
+  more: boolean;
+  /** Millis of the reader's last recorded timeline read (absent: never recorded). */
+  lastSeen?: number;
+  /** Set while the inbox of a returning inactive reader is being rebuilt. */
+  regeneratingSince?: number;
+}
+
 export interface InboxStore {
   /** One cell per (reader, post), many readers in one batched put; re-adding rewrites the same cell. */
   add(readers: string[], postId: string): Promise<void>;
   /** Many posts into one reader's inbox in one put (backfill). */
   addMany(reader: string, postIds: string[]): Promise<void>;
+  /** The same posts into many readers' inboxes (demotion backfill), in bounded batched puts. */
+  addManyToReaders(readers: string[], postIds: string[]): Promise<void>;
   /** Removes one post from each reader's inbox. */
   remove(readers: string[], postId: string): Promise<void>;
   /** Removes every entry by `author` from `reader`'s inbox (reads only the reader's row). */
   purgeAuthor(reader: string, author: string): Promise<number>;
-  /** The reader's entries newest first, starting after `after` (a position), at most `limit`. One get. */
-  page(reader: string, limit: number, after?: string): Promise<{ entries: InboxEntry[]; more: boolean }>;
+  /**
+   * The reader's timeline entries newest first, after `after` (a position), at most `limit`:
+   * the inbox merged with the outboxes of the celebrities the reader follows (deduplicated).
+   * One get, plus one multi-get of outboxes only when the reader follows celebrities.
+   */
+  page(reader: string, limit: number, after?: string): Promise<InboxPage>;
   /** How many entries, and the oldest entry's post time (for the backfill bound). */
   stats(reader: string): Promise<{ size: number; oldestMillis?: number }>;
+  /** Celebrity markers: the reader's timeline merges these authors' outboxes at read time. */
+  addCelebrity(readers: string[], celebrity: string): Promise<void>;
+  removeCelebrity(readers: string[], celebrity: string): Promise<void>;
+  /** Activity: last timeline read, and the regeneration flag of returning inactive readers. */
+  markSeen(reader: string, at: number): Promise<void>;
+  lastSeen(readers: string[]): Promise<Map<string, number>>;
+  markRegenerating(reader: string, at: number): Promise<void>;
+  clearRegenerating(reader: string): Promise<void>;
+}
+
+/** Every author's newest posts (bounded by the trim job), for the celebrity read-time merge. */
+export interface OutboxStore {
+  add(author: string, postId: string): Promise<void>;
+  remove(author: string, postId: string): Promise<void>;
+  /** Newest first, at most `limit` post ids. One get. */
+  recent(author: string, limit: number): Promise<string[]>;
+}
+
+/** Which authors are celebrities (posts merged at read time instead of fanned out). */
+export interface CelebrityRegistry {
+  isCelebrity(author: string): Promise<boolean>;
+  setCelebrity(author: string, celebrity: boolean): Promise<void>;
 }
 
 /** Account-level counters kept exact by REST increments. */

@@ -42,6 +42,7 @@ export const TABLES = {
 row   = userKey(handle) = salt2 + handle + 0x00            (one row per user)
 p:    profile — p:h handle, p:n display name, p:t created-at millis
 a:    auth    — a:pw scrypt hash record (never returned by any API)
+p:celeb '1' while the user is a celebrity (posts merged at read time, not fanned out)
 c:    counters, 8-byte longs kept by REST increments — c:followers c:following c:posts
 register : PUT /users/<k>?check=put  (check p:h == "" : put-if-absent → race-free, 200 or 304)
 login    : GET /users/<k>/a?e=b64                                           (one get)
@@ -88,10 +89,14 @@ followers  : scanner prefix userKey(b)+'R', start keyAfter(cursor's row), limit 
   },
   inbox: {
     name: 'inbox',
-    families: [family('i')],
+    families: [family('i'), family('c'), family('m')],
     design: `
 Wide but bounded: one row per reader, one cell per (reader, post), capped by the trim job.
 row   = userKey(reader)
+c:<celebrity handle>  value empty: the reader follows this celebrity, whose posts are not
+      fanned out but merged in at read time from the celebrity's outbox row (celebrity hybrid).
+m:seen  last timeline read, millis (written at most hourly); m:regen  millis a regeneration was
+      requested (present while the inbox of a returning inactive reader is being rebuilt).
 i:<revTs8 + postKey>  value: empty. Qualifiers sort ascending = newest first across all
       followees (seed 000 kept N versions per followee and read them grouped by author). The
       same post always lands in the same cell, so a re-delivered fan-out rewrites it.
@@ -109,6 +114,20 @@ unfollow purge: GET the reader's row, then DELETE /inbox/<k>/i:<q1>,i:<q2>,…/<
                 newest timestamp among them, so an entry re-added after the read survives
 stats         : GET the row: cell count, oldest = revTs of the last qualifier
 trim          : GET the row, DELETE qualifiers past the cap`,
+  },
+  outbox: {
+    name: 'outbox',
+    families: [family('o')],
+    design: `
+Every author's newest posts as one bounded wide row, for the celebrity read-time merge: a reader
+who follows k celebrities gets all k outboxes with ONE multi-get.
+row   = userKey(author)
+o:<revTs8 + postKey>  value empty — the same qualifier as an inbox cell, so merging is a sort.
+publish  : PUT one cell (in parallel with the own-inbox put)
+timeline : GET /outbox/multiget?row=<userKey(celeb1)>&row=…  (one multi-get, only when the
+           reader follows celebrities: their page costs 3 round trips instead of 2)
+delete   : DELETE /outbox/<k>/o:<qualifier>
+trim     : the scheduled trim keeps the newest OUTBOX_CAP (200) cells`,
   },
   idempotency: {
     name: 'idempotency',

@@ -1,28 +1,40 @@
 // shared/use-cases/fan-out.ts — what the SQS worker does with each message. Every step is
 // idempotent (a re-delivered message rewrites the same inbox cells), work per message is
 // bounded (at most chunksPerMessage × chunkSize followers; the rest continues in a follow-up
-// message), and memory holds one chunk of followers at a time.
-import type { FanoutMessage } from '../ports/fanout-queue.js';
-import type { Edge, Page } from '../ports/feed-store.js';
+// message with a cursor), and memory holds one chunk of followers at a time.
+//
+// Scale behaviour (product.md): posts by celebrities are not fanned out — readers merge the
+// celebrity's outbox at read time; followers who have not read for the inactivity window get
+// nothing — their inbox is rebuilt when they return (`regenerate`).
 import { authorOfPostId } from '../domain/post.js';
+import type { FanoutMessage } from '../ports/fanout-queue.js';
+import type { Page } from '../ports/feed-store.js';
 import type { FeedDeps } from './feed-deps.js';
 
 export interface FanoutOutcome {
   readers: number;
   continued: boolean;
+  skipped?: 'deleted' | 'celebrity' | 'unfollowed';
 }
 
-/** Pages the author's followers from `cursor`, applying `write` to each chunk. */
-async function overFollowers(
+/** Posts a demotion copies into each follower's inbox (their recent history, now fanned out). */
+const DEMOTE_BACKFILL = 50;
+/** Followees rebuilt per regenerate message: each costs one bounded scan. */
+const REGENERATE_FOLLOWEES_PER_MESSAGE = 100;
+
+/** Pages a list from `cursor`, applying `write` to each chunk; at most chunksPerMessage chunks. */
+async function overChunks(
   deps: FeedDeps,
-  author: string,
+  list: (limit: number, cursor?: string) => Promise<Page<{ handle: string }>>,
   cursor: string | undefined,
   write: (handles: string[]) => Promise<void>,
+  chunkSize = deps.limits.fanoutChunkSize,
+  chunks = deps.limits.fanoutChunksPerMessage,
 ): Promise<{ readers: number; nextCursor?: string }> {
   let readers = 0;
   let next = cursor;
-  for (let chunk = 0; chunk < deps.limits.fanoutChunksPerMessage; chunk++) {
-    const page: Page<Edge> = await deps.relations.followers(author, deps.limits.fanoutChunkSize, next);
+  for (let chunk = 0; chunk < chunks; chunk++) {
+    const page = await list(chunkSize, next);
     if (page.items.length > 0) await write(page.items.map((e) => e.handle));
     readers += page.items.length;
     next = page.nextCursor;
@@ -31,31 +43,92 @@ async function overFollowers(
   return { readers, nextCursor: next };
 }
 
-export async function handleFanoutMessage(deps: FeedDeps, msg: FanoutMessage): Promise<FanoutOutcome> {
+const followersOf = (deps: FeedDeps, author: string) => (limit: number, cursor?: string) => deps.relations.followers(author, limit, cursor);
+
+/** Followers seen within the inactivity window (never recorded = active: nothing says otherwise). */
+async function activeOnly(deps: FeedDeps, handles: string[], now: number): Promise<string[]> {
+  const seen = await deps.inbox.lastSeen(handles);
+  return handles.filter((h) => {
+    const at = seen.get(h);
+    return at === undefined || now - at <= deps.limits.inactiveAfterMs;
+  });
+}
+
+async function continueWith(deps: FeedDeps, msg: FanoutMessage, nextCursor: string | undefined): Promise<boolean> {
+  if (nextCursor) await deps.queue.send({ ...msg, cursor: nextCursor } as FanoutMessage);
+  return Boolean(nextCursor);
+}
+
+export async function handleFanoutMessage(deps: FeedDeps, msg: FanoutMessage, now = Date.now()): Promise<FanoutOutcome> {
   switch (msg.type) {
     case 'fanout': {
       const post = await deps.posts.get(msg.postId);
-      if (!post) return { readers: 0, continued: false }; // deleted before delivery: nothing to do
-      const done = await overFollowers(deps, post.author, msg.cursor, (handles) => deps.inbox.add(handles, post.id));
-      if (done.nextCursor) await deps.queue.send({ ...msg, cursor: done.nextCursor });
-      return { readers: done.readers, continued: Boolean(done.nextCursor) };
+      if (!post) return { readers: 0, continued: false, skipped: 'deleted' };
+      if (await deps.celebrities.isCelebrity(post.author)) return { readers: 0, continued: false, skipped: 'celebrity' };
+      const done = await overChunks(deps, followersOf(deps, post.author), msg.cursor, async (handles) =>
+        deps.inbox.add(await activeOnly(deps, handles, now), post.id),
+      );
+      return { readers: done.readers, continued: await continueWith(deps, msg, done.nextCursor) };
     }
     case 'retract': {
       const author = authorOfPostId(msg.postId);
       if (!author) return { readers: 0, continued: false };
-      const done = await overFollowers(deps, author, msg.cursor, (handles) => deps.inbox.remove(handles, msg.postId));
-      if (done.nextCursor) await deps.queue.send({ ...msg, cursor: done.nextCursor });
-      return { readers: done.readers, continued: Boolean(done.nextCursor) };
+      const done = await overChunks(deps, followersOf(deps, author), msg.cursor, (handles) => deps.inbox.remove(handles, msg.postId));
+      return { readers: done.readers, continued: await continueWith(deps, msg, done.nextCursor) };
     }
     case 'backfill': {
       // An unfollow may have overtaken this message: backfill only a still-current edge.
-      if (!(await deps.relations.isFollowing(msg.reader, msg.followee))) return { readers: 0, continued: false };
-      // Never older than the tail of a full inbox: what is past the cap would be trimmed anyway.
-      const { size, oldestMillis } = await deps.inbox.stats(msg.reader);
-      const notOlderThan = size >= deps.limits.inboxCap ? oldestMillis : undefined;
-      const posts = await deps.posts.recentByAuthor(msg.followee, deps.limits.backfillLimit, notOlderThan);
-      if (posts.length > 0) await deps.inbox.addMany(msg.reader, posts.map((p) => p.id));
+      if (!(await deps.relations.isFollowing(msg.reader, msg.followee))) return { readers: 0, continued: false, skipped: 'unfollowed' };
+      await backfill(deps, msg.reader, msg.followee);
       return { readers: 1, continued: false };
     }
+    case 'promote': {
+      // Markers first, the flag last: until every follower can merge the outbox, posts keep
+      // being fanned out, so no follower ever misses one (duplicates merge away).
+      const done = await overChunks(deps, followersOf(deps, msg.author), msg.cursor, (handles) => deps.inbox.addCelebrity(handles, msg.author));
+      if (!done.nextCursor) await deps.celebrities.setCelebrity(msg.author, true);
+      return { readers: done.readers, continued: await continueWith(deps, msg, done.nextCursor) };
+    }
+    case 'demote': {
+      // The flag first: fan-out resumes at once; each follower keeps merging the outbox until
+      // their chunk has the recent posts copied in and the marker removed.
+      if (!msg.cursor) await deps.celebrities.setCelebrity(msg.author, false);
+      const recent = await deps.outbox.recent(msg.author, DEMOTE_BACKFILL);
+      const done = await overChunks(deps, followersOf(deps, msg.author), msg.cursor, async (handles) => {
+        await deps.inbox.addManyToReaders(handles, recent);
+        await deps.inbox.removeCelebrity(handles, msg.author);
+      });
+      return { readers: done.readers, continued: await continueWith(deps, msg, done.nextCursor) };
+    }
+    case 'regenerate': {
+      const done = await overChunks(
+        deps,
+        (limit, cursor) => deps.relations.following(msg.reader, limit, cursor),
+        msg.cursor,
+        async (followees) => {
+          for (const followee of followees) await backfill(deps, msg.reader, followee);
+        },
+        REGENERATE_FOLLOWEES_PER_MESSAGE,
+        1,
+      );
+      if (!done.nextCursor) await deps.inbox.clearRegenerating(msg.reader);
+      return { readers: 1, continued: await continueWith(deps, msg, done.nextCursor) };
+    }
   }
+}
+
+/**
+ * Copies a followee's recent posts into a reader's inbox: at most backfillLimit, and never older
+ * than the tail of a full inbox (what is past the cap would be trimmed anyway). A celebrity is
+ * marked for the read-time merge instead.
+ */
+async function backfill(deps: FeedDeps, reader: string, followee: string): Promise<void> {
+  if (await deps.celebrities.isCelebrity(followee)) {
+    await deps.inbox.addCelebrity([reader], followee);
+    return;
+  }
+  const { size, oldestMillis } = await deps.inbox.stats(reader);
+  const notOlderThan = size >= deps.limits.inboxCap ? oldestMillis : undefined;
+  const posts = await deps.posts.recentByAuthor(followee, deps.limits.backfillLimit, notOlderThan);
+  if (posts.length > 0) await deps.inbox.addMany(reader, posts.map((p) => p.id));
 }

@@ -2,7 +2,7 @@
 // so use cases stay free of configuration and can run on in-memory fakes in unit tests.
 import type { FeedLimits } from '../config/config.js';
 import type { FanoutQueue } from '../ports/fanout-queue.js';
-import type { CounterStore, IdempotencyStore, InboxStore, PostStore, RelationStore } from '../ports/feed-store.js';
+import type { CelebrityRegistry, CounterStore, IdempotencyStore, InboxStore, OutboxStore, PostStore, RelationStore } from '../ports/feed-store.js';
 import type { UserStore } from '../ports/user-store.js';
 
 export interface FeedDeps {
@@ -12,6 +12,8 @@ export interface FeedDeps {
   relations: RelationStore;
   inbox: InboxStore;
   counters: CounterStore;
+  outbox: OutboxStore;
+  celebrities: CelebrityRegistry;
   queue: FanoutQueue;
   limits: FeedLimits;
 }

@@ -21,7 +21,7 @@ export async function deletePost(deps: FeedDeps, actor: string, id: string): Pro
   const post = await getPost(deps, id);
   if (post.author !== actor) throw new ForbiddenError('Only the author can delete a post');
   await deps.posts.delete(id);
-  await Promise.all([deps.counters.add(actor, 'posts', -1), deps.inbox.remove([actor], id)]);
+  await Promise.all([deps.counters.add(actor, 'posts', -1), deps.inbox.remove([actor], id), deps.outbox.remove(actor, id)]);
   await deps.queue.send({ v: 1, type: 'retract', postId: id });
 }
 

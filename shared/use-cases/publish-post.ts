@@ -2,7 +2,8 @@
 // Steps: with an idempotency key, claim it for a fresh post id (a retry finds the claimed id and
 // answers that same post, re-queuing its fan-out, which is idempotent) → create the post row
 // (put-if-absent; a same-millisecond id collision retries with a new suffix) → count it →
-// put it in the author's own inbox (visible at once) → queue the fan-out to followers.
+// put it in the author's own inbox (visible at once) and outbox (for the celebrity read-time
+// merge) → queue the fan-out to followers.
 import { ConflictError } from '../domain/errors.js';
 import { postIdFromKey, type Post } from '../domain/post.js';
 import { postKey } from '../schema/row-keys.js';
@@ -42,7 +43,11 @@ export async function publishPost(
 }
 
 async function afterCreate(deps: FeedDeps, post: Post): Promise<Post> {
-  await Promise.all([deps.counters.add(post.author, 'posts', 1), deps.inbox.add([post.author], post.id)]);
+  await Promise.all([
+    deps.counters.add(post.author, 'posts', 1),
+    deps.inbox.add([post.author], post.id),
+    deps.outbox.add(post.author, post.id), // what celebrity followers merge at read time
+  ]);
   await deps.queue.send({ v: 1, type: 'fanout', postId: post.id });
   return post;
 }
@@ -51,7 +56,11 @@ async function afterCreate(deps: FeedDeps, post: Post): Promise<Post> {
 async function replay(deps: FeedDeps, postId: string, input: { body: string; idempotencyKey?: string }, author: string): Promise<PublishResult> {
   const existing = await deps.posts.get(postId);
   if (existing) {
-    await Promise.all([deps.inbox.add([author], existing.id), deps.queue.send({ v: 1, type: 'fanout', postId: existing.id })]);
+    await Promise.all([
+      deps.inbox.add([author], existing.id),
+      deps.outbox.add(author, existing.id),
+      deps.queue.send({ v: 1, type: 'fanout', postId: existing.id }),
+    ]);
     return { post: existing, replayed: true };
   }
   const createdAt = Number(postId.split('.')[1]);

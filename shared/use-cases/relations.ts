@@ -13,7 +13,9 @@ function notSelf(actor: string, target: string, verb: string): void {
 /**
  * Idempotent. Steps: no self-follow (422) → the target must exist (404) → the following count
  * is bounded (422) → write the edge (put-if-absent: a repeat or a racing duplicate changes
- * nothing) → only a new edge moves the counts and queues the bounded backfill.
+ * nothing) → only a new edge moves the counts. Then the timeline side: a target at or above
+ * the celebrity threshold is marked for the read-time merge (and promoted if it just crossed);
+ * anyone else's recent posts are backfilled through the queue.
  */
 export async function follow(deps: FeedDeps, actor: string, target: string, now = Date.now()) {
   notSelf(actor, target, 'follow');
@@ -25,24 +27,42 @@ export async function follow(deps: FeedDeps, actor: string, target: string, now 
   }
   if (await deps.relations.follow(actor, target, now)) {
     await Promise.all([deps.counters.add(actor, 'following', 1), deps.counters.add(target, 'followers', 1)]);
-    await deps.queue.send({ v: 1, type: 'backfill', reader: actor, followee: target });
+    const [followers, celebrity] = await Promise.all([deps.counters.get(target, 'followers'), deps.celebrities.isCelebrity(target)]);
+    if (celebrity || followers >= deps.limits.celebrityFollowers) {
+      // Marked even before the promotion finishes: a follower the promotion's walk already
+      // passed must not miss the celebrity's posts once fan-out stops for them.
+      await deps.inbox.addCelebrity([actor], target);
+      if (!celebrity) await deps.queue.send({ v: 1, type: 'promote', author: target });
+    } else {
+      await deps.queue.send({ v: 1, type: 'backfill', reader: actor, followee: target });
+    }
   }
   return { follower: actor, followee: target, following: true };
 }
 
+/** Below this share of the threshold a celebrity is demoted (hysteresis: no flapping at the line). */
+const DEMOTE_BELOW = 0.9;
+
 /**
  * Idempotent. Steps: no self-unfollow (422) → the target must exist (404) → remove the edge
- * (only the request that removed it moves the counts) → purge the target's posts from the
- * actor's inbox (the actor's row only) — also when the edge was already gone, so a purge that
- * failed half-way is finished by a retry.
+ * (only the request that removed it moves the counts) → drop the celebrity marker and purge the
+ * target's posts from the actor's inbox (the actor's row only) — also when the edge was already
+ * gone, so a purge that failed half-way is finished by a retry → demote a celebrity that fell
+ * clearly below the threshold.
  */
 export async function unfollow(deps: FeedDeps, actor: string, target: string) {
   notSelf(actor, target, 'unfollow');
   await requireUser(deps.users, target);
-  if (await deps.relations.unfollow(actor, target)) {
+  const removed = await deps.relations.unfollow(actor, target);
+  if (removed) {
     await Promise.all([deps.counters.add(actor, 'following', -1), deps.counters.add(target, 'followers', -1)]);
   }
-  await deps.inbox.purgeAuthor(actor, target);
+  await Promise.all([deps.inbox.removeCelebrity([actor], target), deps.inbox.purgeAuthor(actor, target)]);
+  if (removed && (await deps.celebrities.isCelebrity(target))) {
+    if ((await deps.counters.get(target, 'followers')) < deps.limits.celebrityFollowers * DEMOTE_BELOW) {
+      await deps.queue.send({ v: 1, type: 'demote', author: target });
+    }
+  }
   return { follower: actor, followee: target, following: false };
 }
 

@@ -25,7 +25,7 @@ const users = stores.users;
 const deps: FeedDeps = {
   ...stores,
   queue: { send: async (m) => void queued.push(m) },
-  limits: { fanoutChunkSize: 3, fanoutChunksPerMessage: 2, backfillLimit: 200, inboxCap: 800, maxFollowing: 5000 },
+  limits: { fanoutChunkSize: 3, fanoutChunksPerMessage: 2, backfillLimit: 200, inboxCap: 800, maxFollowing: 5000, celebrityFollowers: 10_000, inactiveAfterMs: 30 * 86_400_000 },
 };
 
 /** Runs `op` and returns its result with the HBase requests it made. */
@@ -58,9 +58,9 @@ afterAll(async () => {
 });
 
 describe('feed operations on HBase', () => {
-  it('publish: 3 HBase requests (create, count, own inbox), visible in the own timeline at once', async () => {
+  it('publish: 4 HBase requests (create; then count, own inbox, outbox in parallel), visible in the own timeline at once', async () => {
     const { result, calls } = await counted(() => publishPost(deps, 'amy', { body: 'first!' }));
-    expect(calls).toHaveLength(3);
+    expect(calls).toHaveLength(4);
     expect(queued).toEqual([{ v: 1, type: 'fanout', postId: result.post.id }]);
     expect((await homeTimeline(deps, 'amy', 20)).items.map((p) => p.body)).toEqual(['first!']);
     expect(await getPost(deps, result.post.id)).toEqual(result.post);
@@ -71,6 +71,9 @@ describe('feed operations on HBase', () => {
     await follow(deps, 'bob', 'amy');
     for (let i = 0; i < 25; i++) await publishPost(deps, 'amy', { body: `post ${i}` });
     await drain();
+    // bob's first read also records activity (one PUT beside the posts multi-get, at most hourly).
+    const first = await counted(() => homeTimeline(deps, 'bob', 20));
+    expect(first.calls.map((c) => c.method).sort()).toEqual(['GET', 'GET', 'PUT']);
     let cursor: string | undefined;
     const seen: string[] = [];
     do {
@@ -146,5 +149,61 @@ describe('feed operations on HBase', () => {
     expect((await deps.inbox.stats('amy')).size).toBe(426);
     expect(await deps.counters.get('amy', 'following')).toBe(2);
     expect(await deps.counters.get('big', 'followers')).toBe(1);
+  });
+});
+
+describe('scale behaviour on HBase', () => {
+  it('celebrity: promotion marks followers, posts merge from the outbox (3 round trips for such readers), demotion restores fan-out', async () => {
+    const limits = { ...deps.limits, celebrityFollowers: 3 };
+    const d: FeedDeps = { ...deps, limits };
+    for (const h of ['star', 's1', 's2', 's3']) await register(h);
+    await follow(d, 's1', 'star');
+    await follow(d, 's2', 'star');
+    await publishPost(d, 'star', { body: 'one' });
+    await drain();
+    await follow(d, 's3', 'star');
+    expect(queued.map((m) => m.type)).toContain('promote');
+    await drain();
+    expect(await d.celebrities.isCelebrity('star')).toBe(true);
+    await publishPost(d, 'star', { body: 'two' });
+    const fanout = queued.shift()!;
+    expect(await handleFanoutMessage(d, fanout)).toMatchObject({ skipped: 'celebrity' });
+    for (const f of ['s1', 's2', 's3']) {
+      const { result, calls } = await counted(() => homeTimeline(d, f, 20));
+      expect(result.items.map((p) => p.body), f).toEqual(['two', 'one']);
+      // Reads in order: inbox row, the followed celebrities' outboxes, the posts.
+      const reads = calls.filter((c) => c.method === 'GET').map((c) => c.path.split('/')[1]);
+      expect(reads, f).toEqual([`${ns}:inbox`, `${ns}:outbox`, `${ns}:content`]);
+    }
+    await unfollow(d, 's3', 'star');
+    await unfollow(d, 's2', 'star');
+    expect(queued.map((m) => m.type)).toContain('demote');
+    await drain();
+    expect(await d.celebrities.isCelebrity('star')).toBe(false);
+    await publishPost(d, 'star', { body: 'three' });
+    await drain();
+    expect((await homeTimeline(d, 's1', 20)).items.map((p) => p.body)).toEqual(['three', 'two', 'one']);
+    expect((await deps.inbox.stats('s1')).size).toBe(3);
+  });
+
+  it('inactive reader: skipped by fan-out, regenerated on return, 206 until done', async () => {
+    for (const h of ['away', 'here', 'writer']) await register(h);
+    await follow(deps, 'away', 'writer');
+    await follow(deps, 'here', 'writer');
+    await drain();
+    const t0 = Date.now();
+    await homeTimeline(deps, 'away', 20, undefined, t0 - 40 * 86_400_000); // last seen 40 days ago
+    const ids = [(await publishPost(deps, 'writer', { body: 'w1' })).post.id, (await publishPost(deps, 'writer', { body: 'w2' })).post.id];
+    await drain();
+    expect((await deps.inbox.stats('away')).size).toBe(0);
+    expect((await deps.inbox.stats('here')).size).toBe(2);
+    const back = await homeTimeline(deps, 'away', 20);
+    expect(back.regenerating).toBe(true);
+    expect(queued).toEqual([{ v: 1, type: 'regenerate', reader: 'away' }]);
+    expect((await homeTimeline(deps, 'away', 20)).regenerating).toBe(true);
+    await drain();
+    const after = await homeTimeline(deps, 'away', 20);
+    expect(after.regenerating).toBe(false);
+    expect(after.items.map((p) => p.id)).toEqual([...ids].reverse());
   });
 });

@@ -69,6 +69,8 @@ export default async function setup(project: TestProject) {
       OFFLINE_LAMBDA_PORT: lambdaPort,
       SQS_ENDPOINT: sqsEndpoint,
       FANOUT_QUEUE_URL: queues.queueUrl,
+      // A tiny celebrity threshold so e2e tests can cross it both ways (scale.test.ts).
+      CELEBRITY_FOLLOWERS: '3',
       // Logs from the handlers become test evidence (no secrets may appear in them).
       POWERTOOLS_LOG_LEVEL: 'INFO',
     },

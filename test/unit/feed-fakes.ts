@@ -3,7 +3,7 @@
 import type { FeedLimits } from '../../shared/config/config.js';
 import { keyFromPostId, postIdFromKey, type Post } from '../../shared/domain/post.js';
 import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue.js';
-import type { CounterStore, Edge, IdempotencyStore, InboxEntry, InboxStore, Page, PostStore, RelationStore } from '../../shared/ports/feed-store.js';
+import type { CelebrityRegistry, CounterStore, Edge, IdempotencyStore, InboxEntry, InboxPage, InboxStore, OutboxStore, Page, PostStore, RelationStore } from '../../shared/ports/feed-store.js';
 import type { NewUser, UserProfile, UserStore } from '../../shared/ports/user-store.js';
 import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier } from '../../shared/schema/row-keys.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
@@ -114,20 +114,57 @@ export class FakeRelations implements RelationStore {
   }
 }
 
+export class FakeOutbox implements OutboxStore {
+  readonly rows = new Map<string, Set<string>>(); // author → base64url(qualifier)
+  private row(a: string) {
+    let r = this.rows.get(a);
+    if (!r) this.rows.set(a, (r = new Set()));
+    return r;
+  }
+  async add(author: string, postId: string) {
+    this.row(author).add(b64(inboxQualifier(keyFromPostId(postId)!)));
+  }
+  async remove(author: string, postId: string) {
+    this.row(author).delete(b64(inboxQualifier(keyFromPostId(postId)!)));
+  }
+  qualifiers(author: string): string[] {
+    return [...this.row(author)];
+  }
+  async recent(author: string, limit: number) {
+    return [...this.row(author)].sort(byKey).slice(0, limit).map((q) => postIdFromKey(postKeyFromInboxQualifier(Buffer.from(q, 'base64url'))));
+  }
+}
+
+export class FakeCelebrities implements CelebrityRegistry {
+  readonly flagged = new Set<string>();
+  async isCelebrity(a: string) {
+    return this.flagged.has(a);
+  }
+  async setCelebrity(a: string, on: boolean) {
+    if (on) this.flagged.add(a);
+    else this.flagged.delete(a);
+  }
+}
+
 export class FakeInbox implements InboxStore {
   readonly rows = new Map<string, Set<string>>(); // reader → base64url(qualifier)
-  writes = 0;
+  readonly markers = new Map<string, Set<string>>(); // reader → followed celebrities
+  readonly seen = new Map<string, number>();
+  readonly regen = new Map<string, number>();
+  constructor(private readonly outbox: FakeOutbox) {}
   private row(r: string) {
     let s = this.rows.get(r);
     if (!s) this.rows.set(r, (s = new Set()));
     return s;
   }
   async add(readers: string[], postId: string) {
-    this.writes++;
     for (const r of readers) this.row(r).add(b64(inboxQualifier(keyFromPostId(postId)!)));
   }
   async addMany(reader: string, postIds: string[]) {
     for (const id of postIds) await this.add([reader], id);
+  }
+  async addManyToReaders(readers: string[], postIds: string[]) {
+    for (const r of readers) await this.addMany(r, postIds);
   }
   async remove(readers: string[], postId: string) {
     for (const r of readers) this.row(r).delete(b64(inboxQualifier(keyFromPostId(postId)!)));
@@ -145,21 +182,48 @@ export class FakeInbox implements InboxStore {
     }
     return n;
   }
+  /** The reader's own inbox cells only (what fan-out wrote), newest first. */
   entries(reader: string): string[] {
     return this.sorted(reader).map((q) => postIdFromKey(postKeyFromInboxQualifier(Buffer.from(q, 'base64url'))));
   }
-  async page(reader: string, limit: number, after?: string) {
-    const all = this.sorted(reader).filter((q) => after === undefined || byKey(q, after) > 0);
+  async page(reader: string, limit: number, after?: string): Promise<InboxPage> {
+    const merged = new Set(this.row(reader));
+    for (const c of this.markers.get(reader) ?? []) for (const q of this.outbox.qualifiers(c)) merged.add(q);
+    const all = [...merged].sort(byKey).filter((q) => after === undefined || byKey(q, after) > 0);
     const entries: InboxEntry[] = all.slice(0, limit).map((q) => ({
       position: q,
       postId: postIdFromKey(postKeyFromInboxQualifier(Buffer.from(q, 'base64url'))),
     }));
-    return { entries, more: all.length > limit };
+    const seen = this.seen.get(reader);
+    const regen = this.regen.get(reader);
+    return { entries, more: all.length > limit, ...(seen !== undefined ? { lastSeen: seen } : {}), ...(regen !== undefined ? { regeneratingSince: regen } : {}) };
   }
   async stats(reader: string) {
     const all = this.sorted(reader);
     const last = all.at(-1);
     return { size: all.length, ...(last ? { oldestMillis: parsePostKey(postKeyFromInboxQualifier(Buffer.from(last, 'base64url'))).millis } : {}) };
+  }
+  async addCelebrity(readers: string[], c: string) {
+    for (const r of readers) {
+      if (!this.markers.has(r)) this.markers.set(r, new Set());
+      this.markers.get(r)!.add(c);
+    }
+  }
+  async removeCelebrity(readers: string[], c: string) {
+    for (const r of readers) this.markers.get(r)?.delete(c);
+  }
+  async markSeen(r: string, at: number) {
+    this.seen.set(r, at);
+  }
+  async lastSeen(readers: string[]) {
+    return new Map(readers.filter((r) => this.seen.has(r)).map((r) => [r, this.seen.get(r)!]));
+  }
+  async markRegenerating(r: string, at: number) {
+    this.seen.set(r, at);
+    this.regen.set(r, at);
+  }
+  async clearRegenerating(r: string) {
+    this.regen.delete(r);
   }
 }
 
@@ -180,15 +244,18 @@ export class FakeQueue implements FanoutQueue {
   }
 }
 
-export const testLimits: FeedLimits = { fanoutChunkSize: 2, fanoutChunksPerMessage: 2, backfillLimit: 3, inboxCap: 5, maxFollowing: 3 };
+export const testLimits: FeedLimits = { fanoutChunkSize: 2, fanoutChunksPerMessage: 2, backfillLimit: 3, inboxCap: 5, maxFollowing: 3, celebrityFollowers: 100, inactiveAfterMs: 30 * 86_400_000 };
 
 export function fakeFeed(...handles: string[]) {
+  const outbox = new FakeOutbox();
   const deps = {
     users: new FakeUsers(...handles),
     posts: new FakePosts(),
     idempotency: new FakeIdempotency(),
     relations: new FakeRelations(),
-    inbox: new FakeInbox(),
+    outbox,
+    celebrities: new FakeCelebrities(),
+    inbox: new FakeInbox(outbox),
     counters: new FakeCounters(),
     queue: new FakeQueue(),
     limits: { ...testLimits },

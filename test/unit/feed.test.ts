@@ -98,7 +98,7 @@ describe('fan-out', () => {
     await follow(deps, 'bob', 'amy');
     const { post } = await publishPost(deps, 'amy', { body: 'gone' });
     await deps.posts.delete(post.id);
-    expect(await handleFanoutMessage(deps, { v: 1, type: 'fanout', postId: post.id })).toEqual({ readers: 0, continued: false });
+    expect(await handleFanoutMessage(deps, { v: 1, type: 'fanout', postId: post.id })).toEqual({ readers: 0, continued: false, skipped: 'deleted' });
   });
 });
 
@@ -200,5 +200,108 @@ describe('listUserPosts', () => {
     const foreign = Buffer.from(bobs.post.id).toString('base64url');
     await expect(listUserPosts(deps, 'amy', 2, foreign)).rejects.toBeInstanceOf(InvalidInputError);
     await expect(listUserPosts(deps, 'zed', 2)).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('celebrity hybrid', () => {
+  /** amy gets `n` followers f0…f(n-1); the threshold is 3. */
+  async function setup(n: number) {
+    const fans = Array.from({ length: n }, (_, i) => `f${i}`);
+    const deps = fakeFeed('amy', ...fans);
+    deps.limits.celebrityFollowers = 3;
+    deps.limits.maxFollowing = 10;
+    for (const f of fans) await follow(deps, f, 'amy');
+    await drain(deps);
+    return { deps, fans };
+  }
+  const timelineBodies = async (deps: ReturnType<typeof fakeFeed>, reader: string) =>
+    (await homeTimeline(deps, reader, 50)).items.map((p) => p.body);
+
+  it('crossing the threshold promotes: markers on every follower, then no fan-out, merged at read time', async () => {
+    const { deps, fans } = await setup(2);
+    await publishPost(deps, 'amy', { body: 'before' }, 1_000);
+    await drain(deps);
+    await follow(deps, 'f2', 'amy'); // the third follower: crosses the threshold
+    expect(deps.queue.sent).toContainEqual({ v: 1, type: 'promote', author: 'amy' });
+    await drain(deps);
+    expect(await deps.celebrities.isCelebrity('amy')).toBe(true);
+
+    await publishPost(deps, 'amy', { body: 'after' }, 2_000);
+    const fanout = deps.queue.sent.shift()!;
+    expect(await handleFanoutMessage(deps, fanout)).toMatchObject({ skipped: 'celebrity' });
+    for (const f of [...fans, 'f2']) {
+      expect(deps.inbox.entries(f)).not.toContain(fanout.type === 'fanout' ? fanout.postId : '');
+      expect(await timelineBodies(deps, f)).toEqual(['after', 'before']); // merged, newest first, no duplicate
+    }
+  });
+
+  it('pages a merged timeline with cursors: no duplicates, no gaps', async () => {
+    const { deps } = await setup(3);
+    await drain(deps);
+    const bob = 'f0';
+    await deps.users.create({ handle: 'zed', displayName: 'z', passwordHash: 'x', createdAt: 0 });
+    await follow(deps, bob, 'zed');
+    for (let t = 1; t <= 8; t++) await publishPost(deps, t % 2 ? 'amy' : 'zed', { body: `p${t}` }, t * 1000);
+    await drain(deps);
+    const p1 = await homeTimeline(deps, bob, 3);
+    const p2 = await homeTimeline(deps, bob, 3, p1.nextCursor);
+    const p3 = await homeTimeline(deps, bob, 3, p2.nextCursor);
+    expect([...p1.items, ...p2.items, ...p3.items].map((p) => p.body)).toEqual(['p8', 'p7', 'p6', 'p5', 'p4', 'p3', 'p2', 'p1']);
+    expect(p3.nextCursor).toBeUndefined();
+  });
+
+  it('falling clearly below the threshold demotes: fan-out resumes and recent posts are copied in', async () => {
+    const { deps } = await setup(3);
+    await publishPost(deps, 'amy', { body: 'as celebrity' }, 5_000);
+    await drain(deps);
+    await unfollow(deps, 'f2', 'amy'); // 2 < 0.9 × 3
+    expect(deps.queue.sent).toContainEqual({ v: 1, type: 'demote', author: 'amy' });
+    await drain(deps);
+    expect(await deps.celebrities.isCelebrity('amy')).toBe(false);
+    expect(deps.inbox.markers.get('f0')?.has('amy')).toBe(false);
+    expect(deps.inbox.entries('f0').length).toBe(1); // the celebrity-era post now sits in the inbox
+    await publishPost(deps, 'amy', { body: 'fanned out again' }, 6_000);
+    await drain(deps);
+    expect(await timelineBodies(deps, 'f0')).toEqual(['fanned out again', 'as celebrity']);
+    expect(await timelineBodies(deps, 'f2')).toEqual([]);
+  });
+});
+
+describe('inactive readers', () => {
+  it('get no fan-out; on return the timeline says regenerating (206) until the rebuild matches what fan-out would have written', async () => {
+    const deps = fakeFeed('amy', 'bob', 'cat');
+    deps.limits.maxFollowing = 10;
+    const day = 86_400_000;
+    const t0 = 100 * day;
+    await follow(deps, 'cat', 'amy');
+    await follow(deps, 'cat', 'bob');
+    await drain(deps);
+    await homeTimeline(deps, 'cat', 20, undefined, t0); // cat reads: seen at t0
+
+    const later = t0 + 40 * day; // past the 30-day window
+    const ids = [];
+    for (let i = 0; i < 4; i++) ids.push((await publishPost(deps, i % 2 ? 'amy' : 'bob', { body: `while away ${i}` }, later + i)).post.id);
+    for (const msg of deps.queue.sent.splice(0)) await handleFanoutMessage(deps, msg, later + 10);
+    expect(deps.inbox.entries('cat')).toEqual([]); // nothing was fanned out to the inactive reader
+
+    const back = await homeTimeline(deps, 'cat', 20, undefined, later + 20);
+    expect(back.regenerating).toBe(true);
+    expect(deps.queue.sent).toEqual([{ v: 1, type: 'regenerate', reader: 'cat' }]);
+    expect((await homeTimeline(deps, 'cat', 20, undefined, later + 30)).regenerating).toBe(true); // still, until done
+
+    await drain(deps);
+    const after = await homeTimeline(deps, 'cat', 20, undefined, later + 40);
+    expect(after.regenerating).toBe(false);
+    expect(after.items.map((p) => p.id)).toEqual([...ids].reverse());
+  });
+
+  it('an active reader never regenerates and gets fan-out as usual', async () => {
+    const deps = fakeFeed('amy', 'bob');
+    await follow(deps, 'bob', 'amy');
+    await homeTimeline(deps, 'bob', 20, undefined, 1_000);
+    const { post } = await publishPost(deps, 'amy', { body: 'hi' }, 2_000);
+    for (const msg of deps.queue.sent.splice(0)) await handleFanoutMessage(deps, msg, 3_000);
+    expect(deps.inbox.entries('bob')).toEqual([post.id]);
+    expect((await homeTimeline(deps, 'bob', 20, undefined, 4_000)).regenerating).toBe(false);
   });
 });

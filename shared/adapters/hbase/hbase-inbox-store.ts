@@ -3,12 +3,17 @@
 import { InvalidInputError } from '../../domain/errors.js';
 import { keyFromPostId, postIdFromKey } from '../../domain/post.js';
 import { bytesEqual, compareBytes, concatBytes, type HBaseCell, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
-import type { InboxEntry, InboxStore } from '../../ports/feed-store.js';
-import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, timestampFromReversed, userKey } from '../../schema/row-keys.js';
+import type { InboxEntry, InboxPage, InboxStore } from '../../ports/feed-store.js';
+import { HANDLE_PATTERN, inboxQualifier, parsePostKey, postKeyFromInboxQualifier, timestampFromReversed, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 
 const FAMILY = 'i';
+const CELEBRITIES = 'c';
+const META = 'm';
+const OUTBOX_FAMILY = 'o';
 const EMPTY = new Uint8Array(0);
+/** Cells per batched put when the same posts go to many readers (keeps one request's body modest). */
+const CELLS_PER_PUT = 5000;
 // REST has no multi-row delete, so retracting a post is one DELETE per reader; bounded so a
 // post with many readers neither floods the gateway nor opens unbounded sockets.
 const REMOVE_CONCURRENCY = 16;
@@ -41,10 +46,10 @@ function qualifierOfPosition(position: string): Uint8Array {
   throw invalid();
 }
 
-/** The post id of an inbox cell, or null for a qualifier that is not ours (skipped, never fatal). */
-function postIdOf(cell: HBaseCell): string | null {
+/** The post id of an inbox qualifier, or null for one that is not ours (skipped, never fatal). */
+function postIdOf(qualifier: Uint8Array): string | null {
   try {
-    return postIdFromKey(postKeyFromInboxQualifier(cell.qualifier));
+    return postIdFromKey(postKeyFromInboxQualifier(qualifier));
   } catch {
     return null;
   }
@@ -58,10 +63,14 @@ async function forEachLimit<T>(items: T[], limit: number, fn: (item: T) => Promi
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
+const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
+
 export class HBaseInboxStore implements InboxStore {
   private readonly table: string;
+  private readonly outbox: string;
   constructor(private readonly client: HBaseRestClient, namespace: string) {
     this.table = qualifiedTableName(namespace, 'inbox');
+    this.outbox = qualifiedTableName(namespace, 'outbox');
   }
 
   async add(readers: string[], postId: string): Promise<void> {
@@ -106,20 +115,98 @@ export class HBaseInboxStore implements InboxStore {
     return doomed.length;
   }
 
-  async page(reader: string, limit: number, after?: string): Promise<{ entries: InboxEntry[]; more: boolean }> {
+  async page(reader: string, limit: number, after?: string): Promise<InboxPage> {
     const from = after === undefined ? undefined : qualifierOfPosition(after);
-    const cells = inboxCells(await this.client.getRow(this.table, userKey(reader), { columns: [FAMILY] }));
-    // Qualifiers come back ascending = newest first. Entries added since the previous page are
-    // newer, so they sort before the cursor: no duplicates and no gaps across pages.
-    let i = from === undefined ? 0 : cells.findIndex((c) => compareBytes(c.qualifier, from) > 0);
-    if (i < 0) i = cells.length;
-    const entries: InboxEntry[] = [];
-    for (; i < cells.length && entries.length < limit; i++) {
-      const cell = cells[i] as HBaseCell;
-      const postId = postIdOf(cell);
-      if (postId) entries.push({ postId, position: positionOf(cell.qualifier) });
+    // Round trip 1: the reader's whole row — entries, celebrity markers and activity meta.
+    const row = await this.client.getRow(this.table, userKey(reader), { columns: [FAMILY, CELEBRITIES, META] });
+    let qualifiers = inboxCells(row).map((c) => c.qualifier);
+    const celebrities = (row?.cells ?? [])
+      .filter((c) => c.family === CELEBRITIES)
+      .map((c) => text(c.qualifier))
+      .filter((h) => HANDLE_PATTERN.test(h));
+    if (celebrities.length > 0) {
+      // Round trip 2 (celebrity followers only): every followed celebrity's outbox in one
+      // multi-get. Outbox qualifiers equal inbox qualifiers, so merging is a sort + dedupe.
+      const outboxes = await this.client.multiGet(this.outbox, celebrities.map(userKey), { columns: [OUTBOX_FAMILY] });
+      const merged = [...qualifiers, ...outboxes.flatMap((r) => r.cells.filter((c) => c.family === OUTBOX_FAMILY).map((c) => c.qualifier))];
+      merged.sort(compareBytes);
+      qualifiers = merged.filter((q, i) => i === 0 || !bytesEqual(q, merged[i - 1]!));
     }
-    return { entries, more: i < cells.length };
+    // Ascending qualifiers = newest first. Entries added since the previous page are newer, so
+    // they sort before the cursor: no duplicates and no gaps across pages.
+    let i = from === undefined ? 0 : qualifiers.findIndex((q) => compareBytes(q, from) > 0);
+    if (i < 0) i = qualifiers.length;
+    const entries: InboxEntry[] = [];
+    for (; i < qualifiers.length && entries.length < limit; i++) {
+      const postId = postIdOf(qualifiers[i]!);
+      if (postId) entries.push({ postId, position: positionOf(qualifiers[i]!) });
+    }
+    const meta = (q: string) => {
+      const cell = row?.cells.find((c) => c.family === META && text(c.qualifier) === q);
+      const n = cell ? Number(text(cell.value)) : NaN;
+      return Number.isSafeInteger(n) ? n : undefined;
+    };
+    const lastSeen = meta('seen');
+    const regeneratingSince = meta('regen');
+    return {
+      entries,
+      more: i < qualifiers.length,
+      ...(lastSeen !== undefined ? { lastSeen } : {}),
+      ...(regeneratingSince !== undefined ? { regeneratingSince } : {}),
+    };
+  }
+
+  async addManyToReaders(readers: string[], postIds: string[]): Promise<void> {
+    const cells = postIds
+      .map(keyFromPostId)
+      .filter((k): k is Uint8Array => k !== null)
+      .map((k) => ({ column: column(inboxQualifier(k)), value: EMPTY }));
+    if (cells.length === 0 || readers.length === 0) return;
+    const perPut = Math.max(1, Math.floor(CELLS_PER_PUT / cells.length));
+    const unique = [...new Set(readers)];
+    for (let at = 0; at < unique.length; at += perPut) {
+      await this.client.put(this.table, unique.slice(at, at + perPut).map((r) => ({ key: userKey(r), cells })));
+    }
+  }
+
+  async addCelebrity(readers: string[], celebrity: string): Promise<void> {
+    if (readers.length === 0) return;
+    const cell = { column: `${CELEBRITIES}:${celebrity}`, value: EMPTY };
+    await this.client.put(this.table, [...new Set(readers)].map((r) => ({ key: userKey(r), cells: [cell] })));
+  }
+
+  async removeCelebrity(readers: string[], celebrity: string): Promise<void> {
+    await forEachLimit([...new Set(readers)], REMOVE_CONCURRENCY, (r) =>
+      this.client.deleteColumn(this.table, userKey(r), `${CELEBRITIES}:${celebrity}`),
+    );
+  }
+
+  async markSeen(reader: string, at: number): Promise<void> {
+    await this.client.put(this.table, [{ key: userKey(reader), cells: [{ column: `${META}:seen`, value: String(at) }] }]);
+  }
+
+  async lastSeen(readers: string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    if (readers.length === 0) return out;
+    const rows = await this.client.multiGet(this.table, readers.map(userKey), { columns: [`${META}:seen`] });
+    const byKey = new Map(readers.map((r) => [Buffer.from(userKey(r)).toString('base64'), r]));
+    for (const row of rows) {
+      const reader = byKey.get(Buffer.from(row.key).toString('base64'));
+      const value = row.cells[0] ? Number(text(row.cells[0].value)) : NaN;
+      if (reader && Number.isSafeInteger(value)) out.set(reader, value);
+    }
+    return out;
+  }
+
+  async markRegenerating(reader: string, at: number): Promise<void> {
+    // Seen and regen together: the reader is back, and the rebuild is under way.
+    await this.client.put(this.table, [
+      { key: userKey(reader), cells: [{ column: `${META}:seen`, value: String(at) }, { column: `${META}:regen`, value: String(at) }] },
+    ]);
+  }
+
+  async clearRegenerating(reader: string): Promise<void> {
+    await this.client.deleteColumn(this.table, userKey(reader), `${META}:regen`);
   }
 
   async stats(reader: string): Promise<{ size: number; oldestMillis?: number }> {

@@ -1,0 +1,50 @@
+// shared/adapters/hbase/hbase-outbox-store.ts — OutboxStore and CelebrityRegistry on HBase
+// (secondary adapters). Layout: shared/schema/tables.ts (outbox; users p:celeb).
+import { keyFromPostId, postIdFromKey } from '../../domain/post.js';
+import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
+import type { CelebrityRegistry, OutboxStore } from '../../ports/feed-store.js';
+import { inboxQualifier, postKeyFromInboxQualifier, userKey } from '../../schema/row-keys.js';
+import { qualifiedTableName } from '../../schema/tables.js';
+
+const EMPTY = new Uint8Array(0);
+const column = (qualifier: Uint8Array) => Buffer.concat([Buffer.from('o:'), qualifier]);
+
+export class HBaseOutboxStore implements OutboxStore {
+  private readonly table: string;
+  constructor(private readonly client: HBaseRestClient, namespace: string) {
+    this.table = qualifiedTableName(namespace, 'outbox');
+  }
+
+  async add(author: string, postId: string): Promise<void> {
+    const post = keyFromPostId(postId);
+    if (!post) return;
+    await this.client.put(this.table, [{ key: userKey(author), cells: [{ column: column(inboxQualifier(post)), value: EMPTY }] }]);
+  }
+
+  async remove(author: string, postId: string): Promise<void> {
+    const post = keyFromPostId(postId);
+    if (post) await this.client.deleteColumn(this.table, userKey(author), column(inboxQualifier(post)));
+  }
+
+  async recent(author: string, limit: number): Promise<string[]> {
+    const row = await this.client.getRow(this.table, userKey(author), { columns: ['o'] });
+    return (row?.cells ?? []).slice(0, limit).map((c) => postIdFromKey(postKeyFromInboxQualifier(c.qualifier)));
+  }
+}
+
+export class HBaseCelebrityRegistry implements CelebrityRegistry {
+  private readonly table: string;
+  constructor(private readonly client: HBaseRestClient, namespace: string) {
+    this.table = qualifiedTableName(namespace, 'users');
+  }
+
+  async isCelebrity(author: string): Promise<boolean> {
+    const row = await this.client.getRow(this.table, userKey(author), { columns: ['p:celeb'] });
+    return row?.cells[0] ? bytesToString(row.cells[0].value) === '1' : false;
+  }
+
+  async setCelebrity(author: string, celebrity: boolean): Promise<void> {
+    if (celebrity) await this.client.put(this.table, [{ key: userKey(author), cells: [{ column: 'p:celeb', value: '1' }] }]);
+    else await this.client.deleteColumn(this.table, userKey(author), 'p:celeb');
+  }
+}
