@@ -2,6 +2,7 @@
 // configuration once per Lambda container (warm invocations reuse the keep-alive connections).
 import { HBaseCounterStore } from './adapters/hbase/hbase-counter-store.js';
 import { HBaseInboxStore } from './adapters/hbase/hbase-inbox-store.js';
+import { HBaseCelebrityRegistry, HBaseOutboxStore } from './adapters/hbase/hbase-outbox-store.js';
 import { HBaseIdempotencyStore, HBasePostStore } from './adapters/hbase/hbase-post-store.js';
 import { HBaseRelationStore } from './adapters/hbase/hbase-relation-store.js';
 import { HBaseLoginThrottle, HBaseUserStore } from './adapters/hbase/hbase-user-store.js';
@@ -42,6 +43,8 @@ export function hbaseFeedStores(hbase: HBaseRestClient, ns: string) {
     relations: new HBaseRelationStore(hbase, ns),
     inbox: new HBaseInboxStore(hbase, ns),
     counters: new HBaseCounterStore(hbase, ns),
+    outbox: new HBaseOutboxStore(hbase, ns),
+    celebrities: new HBaseCelebrityRegistry(hbase, ns),
   };
 }
 

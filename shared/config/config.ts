@@ -24,10 +24,24 @@ const EnvSchema = z.object({
   BACKFILL_LIMIT: z.coerce.number().int().min(0).max(1000).default(200),
   INBOX_CAP: z.coerce.number().int().min(10).default(800),
   MAX_FOLLOWING: z.coerce.number().int().min(1).default(5000),
+  // Celebrity hybrid: authors with at least this many followers are merged at read time.
+  CELEBRITY_FOLLOWERS: z.coerce.number().int().min(1).default(10_000),
+  // Readers who have not read their timeline for this long get no fan-out; their inbox is rebuilt on return.
+  INACTIVE_AFTER_SECONDS: z.coerce.number().int().min(60).default(30 * 24 * 3600),
   // The fan-out queue (infra/queue-settings.cjs sets both per stage). SQS_ENDPOINT is set only
   // locally (ElasticMQ); empty when deployed, where the SDK's regional endpoint is right.
   FANOUT_QUEUE_URL: z.url().optional(),
   SQS_ENDPOINT: z.string().optional(),
+  // Scheduled jobs (functions/schedule, shared/use-cases/jobs). Rows one invocation handles
+  // before it hands the rest to a fresh invocation of itself; a run stops after JOB_MAX_STEPS.
+  OUTBOX_CAP: z.coerce.number().int().min(10).default(200),
+  JOB_ROWS_PER_STEP: z.coerce.number().int().min(1).max(5000).default(500),
+  JOB_MAX_STEPS: z.coerce.number().int().min(1).default(10_000),
+  REGEN_STUCK_SECONDS: z.coerce.number().int().min(1).default(600),
+  // serverless-offline's Lambda port, set only locally (infra/queue-settings.cjs); empty when
+  // deployed, where the SDK's regional endpoint is right. The DLQ the report job reads.
+  LAMBDA_ENDPOINT: z.string().optional(),
+  FANOUT_DLQ_URL: z.url().optional(),
 });
 
 export type Config = z.infer<typeof EnvSchema>;
@@ -60,6 +74,8 @@ export interface FeedLimits {
   backfillLimit: number;
   inboxCap: number;
   maxFollowing: number;
+  celebrityFollowers: number;
+  inactiveAfterMs: number;
 }
 
 export function feedLimits(cfg: Config = config()): FeedLimits {
@@ -69,5 +85,7 @@ export function feedLimits(cfg: Config = config()): FeedLimits {
     backfillLimit: cfg.BACKFILL_LIMIT,
     inboxCap: cfg.INBOX_CAP,
     maxFollowing: cfg.MAX_FOLLOWING,
+    celebrityFollowers: cfg.CELEBRITY_FOLLOWERS,
+    inactiveAfterMs: cfg.INACTIVE_AFTER_SECONDS * 1000,
   };
 }
