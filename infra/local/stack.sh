@@ -5,6 +5,8 @@
 #   bash infra/local/stack.sh start  [all|hbase|queue]   idempotent: reuses what already runs
 #   bash infra/local/stack.sh stop   [all|hbase|queue]   ends only the processes it started (pid files)
 #   bash infra/local/stack.sh status [all|hbase|queue]   exit 0 only when everything asked for is ready
+#   bash infra/local/stack.sh stop rest                    stops only the REST gateway (fault drills);
+#                                                          `start hbase` brings it back
 #   bash infra/local/stack.sh env                          prints the URLs as shell assignments
 #
 # Environment (all optional):
@@ -240,7 +242,8 @@ status_queue() {
 
 # --- dispatch -------------------------------------------------------------------------------
 cmd="${1:-}"; what="${2:-all}"
-case "$what" in all|hbase|queue) ;; *) die "unknown component '$what' (all|hbase|queue)";; esac
+case "$what" in all|hbase|queue) ;; rest) [[ "$cmd" == stop ]] || die "'rest' is only for stop; 'start hbase' restarts it";; *) die "unknown component '$what' (all|hbase|queue|rest)";; esac
+if [[ "$what" == rest ]]; then stop_pid "hbase REST" "$HB_DIR/rest.pid"; exit 0; fi
 case "$cmd" in
   start)
     [[ "$what" == queue ]] || start_hbase

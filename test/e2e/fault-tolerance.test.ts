@@ -1,0 +1,93 @@
+// test/e2e/fault-tolerance.test.ts — the outage drill on the real stack: while 1,000 posts fan
+// out through the real queue, poller and worker, the HBase REST gateway is stopped for several
+// seconds and started again. After the queue redelivers what failed: every follower holds every
+// post exactly once, and the only message in the DLQ is the one genuinely poisonous message.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { SqsFanoutQueue } from '../../shared/adapters/sqs/sqs-fanout-queue.js';
+import { hbaseFeedStores } from '../../shared/composition.js';
+import { HBaseRestClient } from '../../shared/hbase/index.js';
+import { postKeyFromInboxQualifier, userKey } from '../../shared/schema/row-keys.js';
+import { postIdFromKey } from '../../shared/domain/post.js';
+import { qualifiedTableName } from '../../shared/schema/tables.js';
+import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
+import { publishPost } from '../../shared/use-cases/publish-post.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const STACK = `${ROOT}infra/local/stack.sh`;
+const ns = inject('e2eNamespace');
+const queueUrl = inject('fanoutQueueUrl');
+const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 30_000, retries: 6 });
+const sqs = new SQSClient({ endpoint: inject('sqsEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+afterAll(async () => {
+  sqs.destroy();
+  await hbase.close();
+});
+
+const POSTS = 1000;
+const FOLLOWERS = 8;
+/** Only drill a gateway this project's stack script runs (never someone else's cluster). */
+const ownsGateway = !process.env.HBASE_REST_URL?.startsWith('https://') && existsSync(`${ROOT}.local/hbase/rest.pid`);
+
+async function inboxPostIds(reader: string): Promise<string[]> {
+  const row = await hbase.getRow(qualifiedTableName(ns, 'inbox'), userKey(reader), { columns: ['i'] }).catch(() => null);
+  return (row?.cells ?? []).map((c) => postIdFromKey(postKeyFromInboxQualifier(c.qualifier)));
+}
+
+describe.runIf(ownsGateway)('outage drill', () => {
+  it('loses and duplicates nothing when the REST gateway disappears mid fan-out; only poison reaches the DLQ', async () => {
+    const stores = hbaseFeedStores(hbase, ns);
+    const deps: FeedDeps = {
+      ...stores,
+      queue: new SqsFanoutQueue({ queueUrl, endpoint: inject('sqsEndpoint') }),
+      limits: { fanoutChunkSize: 1000, fanoutChunksPerMessage: 5, backfillLimit: 200, inboxCap: 5000, maxFollowing: 5000, celebrityFollowers: 10_000, inactiveAfterMs: 30 * 86_400_000 },
+    };
+    const run = Date.now().toString(36);
+    const author = `drill_${run}`;
+    const followers = Array.from({ length: FOLLOWERS }, (_, i) => `drill_${run}_f${i}`);
+    for (const h of [author, ...followers]) await stores.users.create({ handle: h, displayName: h, passwordHash: 'x', createdAt: Date.now() });
+    for (const f of followers) await stores.relations.follow(f, author, Date.now()); // an existing graph: no backfill messages
+
+    // Publish 1,000 posts; each queues its fan-out, which the poller starts delivering at once.
+    const published: string[] = [];
+    for (let i = 0; i < POSTS; i++) published.push((await publishPost(deps, author, { body: `drill post ${i}` })).post.id);
+    const poison = `poison-${run}`;
+    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify({ v: 1, type: 'fanout', marker: poison }) })); // no postId: fails validation
+
+    // The outage, while fan-out is still under way.
+    const before = (await inboxPostIds(followers[0]!)).length;
+    execFileSync('bash', [STACK, 'stop', 'rest'], { stdio: 'inherit' });
+    await new Promise((r) => setTimeout(r, 6_000));
+    execFileSync('bash', [STACK, 'start', 'hbase'], { stdio: 'inherit', timeout: 240_000 });
+    console.log(`[drill] gateway was down ~6 s; first follower had ${before}/${POSTS} entries when it went`);
+    expect(before).toBeLessThan(POSTS); // the outage really hit mid fan-out
+
+    // Redelivery (visibility timeout) completes the fan-out: exactly the published set, everywhere.
+    const deadline = Date.now() + 240_000;
+    for (const f of followers) {
+      let ids = await inboxPostIds(f);
+      while (ids.length < POSTS && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 1_000));
+        ids = await inboxPostIds(f);
+      }
+      expect(ids.length, f).toBe(POSTS);
+      expect(new Set(ids), f).toEqual(new Set(published));
+    }
+
+    // The poison message (no post id: it can never validate) ends in the DLQ,
+    // alone: nothing the outage touched was dead-lettered.
+    const dlq = inject('fanoutDlqUrl');
+    const dead: string[] = [];
+    while (Date.now() < deadline + 60_000 && !dead.some((b) => b.includes(poison))) {
+      const res = await sqs.send(new ReceiveMessageCommand({ QueueUrl: dlq, MaxNumberOfMessages: 10, WaitTimeSeconds: 2, VisibilityTimeout: 600 }));
+      dead.push(...(res.Messages ?? []).map((m) => m.Body ?? ''));
+    }
+    const fromThisDrill = dead.filter((b) => b.includes(run) || b.includes(author) || published.some((id) => b.includes(id)));
+    expect(fromThisDrill).toEqual([expect.stringContaining(poison)]);
+    const main = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages'] }));
+    expect(Number(main.Attributes?.ApproximateNumberOfMessages ?? 0)).toBe(0);
+  }, 600_000);
+});
