@@ -22,25 +22,36 @@ const DEMOTE_BACKFILL = 50;
 /** Followees rebuilt per regenerate message: each costs one bounded scan. */
 const REGENERATE_FOLLOWEES_PER_MESSAGE = 100;
 
-/** Pages a list from `cursor`, applying `write` to each chunk; at most chunksPerMessage chunks. */
+/**
+ * Pages a list from `cursor`, applying `write` to each chunk; at most chunksPerMessage chunks.
+ * Pipelined: the next page is read (and `prepare`d, e.g. filtered by activity) while the
+ * current chunk is written, so reads and writes overlap instead of taking turns.
+ */
 async function overChunks(
   deps: FeedDeps,
   list: (limit: number, cursor?: string) => Promise<Page<{ handle: string }>>,
   cursor: string | undefined,
   write: (handles: string[]) => Promise<void>,
-  chunkSize = deps.limits.fanoutChunkSize,
-  chunks = deps.limits.fanoutChunksPerMessage,
+  opts: { chunkSize?: number; chunks?: number; prepare?: (handles: string[]) => Promise<string[]> } = {},
 ): Promise<{ readers: number; nextCursor?: string }> {
+  const chunkSize = opts.chunkSize ?? deps.limits.fanoutChunkSize;
+  const chunks = opts.chunks ?? deps.limits.fanoutChunksPerMessage;
+  const fetch = async (from: string | undefined) => {
+    const page = await list(chunkSize, from);
+    const handles = page.items.map((e) => e.handle);
+    return { page, handles: opts.prepare && handles.length > 0 ? await opts.prepare(handles) : handles };
+  };
   let readers = 0;
-  let next = cursor;
-  for (let chunk = 0; chunk < chunks; chunk++) {
-    const page = await list(chunkSize, next);
-    if (page.items.length > 0) await write(page.items.map((e) => e.handle));
+  let pending = fetch(cursor);
+  for (let chunk = 0; ; chunk++) {
+    const { page, handles } = await pending;
     readers += page.items.length;
-    next = page.nextCursor;
-    if (!next) return { readers };
+    const next = page.nextCursor;
+    const last = !next || chunk + 1 >= chunks;
+    if (!last) pending = fetch(next);
+    if (handles.length > 0) await write(handles);
+    if (last) return next ? { readers, nextCursor: next } : { readers };
   }
-  return { readers, nextCursor: next };
 }
 
 const followersOf = (deps: FeedDeps, author: string) => (limit: number, cursor?: string) => deps.relations.followers(author, limit, cursor);
@@ -65,9 +76,9 @@ export async function handleFanoutMessage(deps: FeedDeps, msg: FanoutMessage, no
       const post = await deps.posts.get(msg.postId);
       if (!post) return { readers: 0, continued: false, skipped: 'deleted' };
       if (await deps.celebrities.isCelebrity(post.author)) return { readers: 0, continued: false, skipped: 'celebrity' };
-      const done = await overChunks(deps, followersOf(deps, post.author), msg.cursor, async (handles) =>
-        deps.inbox.add(await activeOnly(deps, handles, now), post.id),
-      );
+      const done = await overChunks(deps, followersOf(deps, post.author), msg.cursor, (handles) => deps.inbox.add(handles, post.id), {
+        prepare: (handles) => activeOnly(deps, handles, now),
+      });
       return { readers: done.readers, continued: await continueWith(deps, msg, done.nextCursor) };
     }
     case 'retract': {
@@ -108,8 +119,7 @@ export async function handleFanoutMessage(deps: FeedDeps, msg: FanoutMessage, no
         async (followees) => {
           for (const followee of followees) await backfill(deps, msg.reader, followee);
         },
-        REGENERATE_FOLLOWEES_PER_MESSAGE,
-        1,
+        { chunkSize: REGENERATE_FOLLOWEES_PER_MESSAGE, chunks: 1 },
       );
       if (!done.nextCursor) await deps.inbox.clearRegenerating(msg.reader);
       return { readers: 1, continued: await continueWith(deps, msg, done.nextCursor) };

@@ -188,7 +188,8 @@ export class HBaseInboxStore implements InboxStore {
   async lastSeen(readers: string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     if (readers.length === 0) return out;
-    const rows = await this.client.multiGet(this.table, readers.map(userKey), { columns: [`${META}:seen`] });
+    // Large chunks: the URL budget, not a row count, should bound each request (fan-out sends 1000).
+    const rows = await this.client.multiGet(this.table, readers.map(userKey), { columns: [`${META}:seen`], chunkSize: 1000 });
     const byKey = new Map(readers.map((r) => [Buffer.from(userKey(r)).toString('base64'), r]));
     for (const row of rows) {
       const reader = byKey.get(Buffer.from(row.key).toString('base64'));
