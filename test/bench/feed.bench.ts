@@ -1,0 +1,368 @@
+// test/bench/feed.bench.ts — `npm run bench` (and `npm run bench:smoke`): the feed's performance
+// targets (product.md "Performance") measured in ONE run on the local stack, each as a ratio
+// against a floor measured in the same run:
+//   1. the raw HBase REST floor (./floor.ts: row get, multi-get 20, batch put 1/100/1000)
+//   2. a synthetic power-law social graph, bulk-loaded in the real layouts (./feed/graph.ts)
+//   3. home timeline page p50/p99 vs the raw two-request floor, HBase requests per page
+//   4. fan-out inbox cells/s vs raw batch puts of the same cells
+//   5. publish → visible lag for a 10,000-follower author through a real ElasticMQ queue
+//   6. follow backfill rows read: ours vs seed 000's full-table substring scan, ≥ 1M posts
+//   7. fan-out worker peak memory at 1,000 vs 100,000 followers, each in a child process
+// Everything lives in a throwaway HBase namespace and queue, dropped at the end (also on Ctrl-C).
+// Output: a progress bar on stderr, a table on stdout, bench-results/feed-bench.json and .svg.
+// Knobs: test/bench/feed/settings.ts (BENCH_* variables; --smoke or BENCH_PROFILE=smoke).
+// The stack must already run: `bash infra/local/stack.sh start`.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { DeleteQueueCommand } from '@aws-sdk/client-sqs';
+import { applySchema } from '../../infra/schema/apply-schema.js';
+import { ensureQueues, localSqsClient } from '../../infra/local/sqs-poller.js';
+import { feedLimits, loadConfig } from '../../shared/config/config.js';
+import { hbaseFeedStores } from '../../shared/composition.js';
+import { HBaseRestClient } from '../../shared/hbase/index.js';
+import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
+import { createSeedTables, runBackfill } from './feed/backfill.js';
+import type { BenchContext } from './feed/context.js';
+import { runFanout } from './feed/fanout.js';
+import { buildGraph, buildPool, loadGraph } from './feed/graph.js';
+import { runLag } from './feed/lag.js';
+import { runMemory } from './feed/memory.js';
+import { Progress } from './feed/progress.js';
+import { chartSvg, formatTarget, formatValue, target, type TargetResult } from './feed/report.js';
+import { RequestRecorder } from './feed/requests.js';
+import { benchSettings, outPath } from './feed/settings.js';
+import { runTimeline } from './feed/timeline.js';
+import { measureFloor, prepareFloorTable, printFloor } from './floor.js';
+import { printTable } from './stats.js';
+
+const started = performance.now();
+const s = benchSettings();
+const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+const ns = `bench_${runId}`;
+const queueName = `weibo-bench-${runId}`;
+
+// The real composition (feedDependencies(), used by the published post and the Lambda handler
+// in the lag phase) reads its configuration from the environment on first use: point it at
+// this run's namespace and queue before anything reads it.
+process.env.HBASE_NAMESPACE = ns;
+const sqsEndpoint = process.env.SQS_ENDPOINT || `http://127.0.0.1:${process.env.ELASTICMQ_PORT || '19324'}`;
+process.env.SQS_ENDPOINT = sqsEndpoint;
+process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN'; // the worker logs every message at INFO
+const cfg = loadConfig(process.env);
+const restUrl = cfg.HBASE_REST_URL;
+const headers: Record<string, string> = cfg.HBASE_AUTHORIZATION ? { Authorization: cfg.HBASE_AUTHORIZATION } : {};
+
+async function stackProblem(): Promise<string | null> {
+  const problems: string[] = [];
+  try {
+    const res = await fetch(`${restUrl}/version/cluster`, { headers: { ...headers, Accept: 'application/json' }, signal: AbortSignal.timeout(5_000) });
+    if (res.status !== 200) problems.push(`HBase REST gateway ${restUrl} answered ${res.status} to /version/cluster`);
+  } catch (err) {
+    problems.push(`HBase REST gateway ${restUrl} does not answer (${(err as Error).message})`);
+  }
+  try {
+    const res = await fetch(`${sqsEndpoint}/health`, { signal: AbortSignal.timeout(5_000) });
+    if (res.status !== 200) problems.push(`ElasticMQ ${sqsEndpoint} answered ${res.status} to /health`);
+  } catch (err) {
+    problems.push(`ElasticMQ ${sqsEndpoint} does not answer (${(err as Error).message})`);
+  }
+  return problems.length ? problems.join('; ') : null;
+}
+
+const problem = await stackProblem();
+if (problem) {
+  process.stderr.write(
+    `feed bench: the local stack is not running — ${problem}.\n` +
+      `Start it first with:  bash infra/local/stack.sh start   (or npm run stack:start), then run the bench again.\n`,
+  );
+  process.exit(2);
+}
+
+const recorder = new RequestRecorder();
+const hb = new HBaseRestClient({ baseUrl: restUrl, timeoutMs: 300_000, headers, onRequest: recorder.onRequest });
+const limits = feedLimits(cfg);
+const queued: FanoutMessage[] = [];
+const progress = new Progress([
+  { id: 'setup', label: 'schema, queue', weight: 3 },
+  { id: 'floor', label: 'raw HBase floor', weight: 12 },
+  { id: 'graph', label: 'loading the social graph', weight: 30 },
+  { id: 'timeline', label: 'home timeline vs two-request floor', weight: 15 },
+  { id: 'fanout', label: 'fan-out vs raw batch put', weight: 6 },
+  { id: 'lag', label: 'publish → visible through the queue', weight: 10 },
+  { id: 'memory', label: 'fan-out worker memory (child processes)', weight: 15 },
+  { id: 'backfill', label: 'follow backfill: ours vs seed full scan', weight: 80 },
+]);
+
+let queueUrls: string[] = [];
+let cleaned = false;
+async function cleanup(): Promise<void> {
+  if (cleaned) return;
+  cleaned = true;
+  try {
+    const res = await fetch(`${restUrl}/namespaces/${ns}/tables`, { headers: { ...headers, Accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
+    const names = res.status === 200 ? ((await res.json()) as { table?: { name: string }[] }).table?.map((t) => t.name) ?? [] : [];
+    for (const name of names) await hb.deleteTable(`${ns}:${name}`).catch(() => {});
+    // The gateway refuses to drop a namespace while the master still lists a table in it: retry.
+    let dropped = false;
+    let lastError: unknown;
+    for (let attempt = 0; attempt < 10 && !dropped; attempt++) {
+      try {
+        await hb.deleteNamespace(ns);
+        dropped = !(await hb.namespaceExists(ns));
+      } catch (err) {
+        lastError = err;
+      }
+      if (!dropped) await new Promise((r) => setTimeout(r, 500));
+    }
+    if (!dropped) process.stderr.write(`feed bench: could not drop namespace ${ns} (${String(lastError)}); drop it by hand\n`);
+  } catch (err) {
+    process.stderr.write(`feed bench: cleanup of namespace ${ns} failed: ${String(err)}\n`);
+  }
+  if (queueUrls.length) {
+    const sqs = localSqsClient(sqsEndpoint);
+    for (const QueueUrl of queueUrls) await sqs.send(new DeleteQueueCommand({ QueueUrl })).catch(() => {});
+    sqs.destroy();
+  }
+}
+process.once('SIGINT', () => {
+  process.stderr.write('\nfeed bench: interrupted, dropping the bench namespace and queue…\n');
+  void cleanup().finally(() => process.exit(130));
+});
+
+
+try {
+  progress.phase('setup', ns);
+  const hbaseVersion = await hb.clusterVersion();
+  await applySchema(hb, ns);
+  await createSeedTables(hb, ns);
+  const floorTable = `${ns}:floor`;
+  await prepareFloorTable(hb, floorTable);
+  const queues = await ensureQueues({ sqsEndpoint, stage: 'local', queueName });
+  queueUrls = [queues.queueUrl, queues.deadLetterQueueUrl];
+  process.env.FANOUT_QUEUE_URL = queues.queueUrl;
+
+  // 1. raw floor
+  progress.phase('floor', `${s.floorReps} repetitions`);
+  const scale = s.profile === 'smoke' ? 0.2 : 1;
+  const floor = await measureFloor(hb, floorTable, {
+    reps: s.floorReps,
+    batchPuts: [[1, Math.min(s.floorReps, 500)], [100, 20_000 * scale], [1000, 50_000 * scale]],
+    onProgress: (f) => progress.update(f),
+  });
+
+  // 2. graph
+  progress.phase('graph', `${s.users} users`);
+  const now = Date.now();
+  const graph = buildGraph(s, limits.maxFollowing, now);
+  const pool = buildPool(s);
+  const load = await loadGraph(hb, ns, s, graph, pool, limits.inboxCap, now, (f, d) => progress.update(f, d));
+  const followerCounts = [...graph.followers].sort((a, b) => b - a);
+
+  const ctx: BenchContext = {
+    s,
+    ns,
+    restUrl,
+    sqsEndpoint,
+    headers,
+    hb,
+    recorder,
+    deps: { ...hbaseFeedStores(hb, ns), queue: { send: async (m) => void queued.push(m) }, limits },
+    queued,
+    limits,
+    progress,
+    graph,
+    pool,
+  };
+
+  // 3. home timeline
+  progress.phase('timeline', `${s.timelineReaders} readers`);
+  const timeline = await runTimeline(ctx);
+
+  // 4. fan-out throughput
+  progress.phase('fanout', `${s.lagFollowers} followers × ${s.fanoutReps}`);
+  const fanout = await runFanout(ctx);
+
+  // 5. publish → visible
+  progress.phase('lag', `${s.lagFollowers} followers × ${s.lagReps}`);
+  const lag = await runLag(ctx, queues.queueUrl);
+
+  // 7. memory (before the big load, so HBase is calm while the children run)
+  progress.phase('memory', `${s.memSmall} vs ${s.memLarge} followers`);
+  const memory = await runMemory(ctx);
+
+  // 6. backfill
+  progress.phase('backfill', `${s.seedPosts} posts`);
+  const backfill = await runBackfill(ctx);
+  progress.done();
+
+  const wallSeconds = Math.round((performance.now() - started) / 100) / 10;
+  const put1000 = floor.batchPut.find((b) => b.batchSize === 1000);
+  const targets: TargetResult[] = [
+    target({
+      id: 'timeline_p99_ratio',
+      label: `Home timeline page p99 vs raw two-request floor p99 (limit 20, ${timeline.readers} readers)`,
+      formula: `${timeline.useCase.p99Ms} ms / ${timeline.floor.p99Ms} ms`,
+      value: timeline.p99Ratio,
+      kind: 'max',
+      target: 1.5,
+      unit: '×',
+    }),
+    target({
+      id: 'timeline_sequential_round_trips',
+      label: 'Home timeline page: sequential HBase round trips (worst page)',
+      formula: `${timeline.requestsPerPage.max} requests max, ${timeline.sequentialRoundTrips.max} sequential`,
+      value: timeline.sequentialRoundTrips.max,
+      kind: 'max',
+      target: 2,
+      unit: 'requests',
+    }),
+    target({
+      id: 'fanout_ratio',
+      label: `Fan-out inbox cells/s vs raw batch put, ${fanout.batchSize} cells per put (${fanout.followers} followers)`,
+      formula: `${fanout.fanoutCellsPerSec} / ${fanout.rawPutCellsPerSec} cells/s`,
+      value: fanout.ratio,
+      kind: 'min',
+      target: 0.7,
+      unit: '%',
+    }),
+    target({
+      id: 'backfill_ratio',
+      label: `Follow backfill rows read: seed full scan / ours (${backfill.final.tablePosts.toLocaleString('en-US')} posts)`,
+      formula: `${backfill.final.seedRowsExamined.toLocaleString('en-US')} / ${backfill.final.oursRowsRead} rows`,
+      value: backfill.final.rowsRatio,
+      kind: 'min',
+      target: 100,
+      unit: '×',
+      log: true,
+    }),
+    target({
+      id: 'memory_ratio',
+      label: `Fan-out worker peak RSS, ${memory.large.followers.toLocaleString('en-US')} vs ${memory.small.followers.toLocaleString('en-US')} followers`,
+      formula: `${memory.large.peakRssMB} MB / ${memory.small.peakRssMB} MB`,
+      value: memory.peakRssRatio,
+      kind: 'band',
+      target: 0.1,
+      unit: '×',
+    }),
+  ];
+
+  const metrics: Record<string, number> = {
+    wall_seconds: wallSeconds,
+    floor_row_get_p50_ms: floor.rowGet.medianMs,
+    floor_row_get_p99_ms: floor.rowGet.p99Ms,
+    floor_multiget20_p50_ms: floor.multiGet20.medianMs,
+    floor_multiget20_p99_ms: floor.multiGet20.p99Ms,
+    ...Object.fromEntries(floor.batchPut.map((b) => [`floor_put_${b.batchSize}_cells_per_s`, b.cellsPerSec])),
+    floor_two_request_p50_ms: timeline.floor.medianMs,
+    floor_two_request_p99_ms: timeline.floor.p99Ms,
+    graph_users: graph.handles.length,
+    graph_edges: graph.edges,
+    graph_posts: graph.postCount,
+    graph_max_followers: followerCounts[0]!,
+    graph_pool_followers: pool.handles.length,
+    graph_load_cells: load.cells,
+    graph_load_seconds: Math.round(load.seconds * 10) / 10,
+    graph_load_cells_per_s: Math.round(load.cells / load.seconds),
+    timeline_p50_ms: timeline.useCase.medianMs,
+    timeline_p99_ms: timeline.useCase.p99Ms,
+    timeline_p50_ratio: timeline.p50Ratio,
+    timeline_p99_ratio: timeline.p99Ratio,
+    timeline_requests_per_page_mean: timeline.requestsPerPage.mean,
+    timeline_requests_per_page_max: timeline.requestsPerPage.max,
+    timeline_sequential_round_trips_max: timeline.sequentialRoundTrips.max,
+    timeline_inbox_cells_mean: timeline.inboxCells.mean,
+    timeline_short_pages: timeline.shortPages,
+    fanout_cells_per_s: fanout.fanoutCellsPerSec,
+    fanout_raw_put_cells_per_s: fanout.rawPutCellsPerSec,
+    fanout_ratio: fanout.ratio,
+    fanout_requests_per_post: fanout.requestsPerPost,
+    lag_last_follower_ms_median: lag.lastMsMedian,
+    lag_last_follower_ms_max: lag.lastMsMax,
+    lag_first_follower_ms_median: lag.firstMsMedian,
+    lag_publish_ms_median: lag.publishMsMedian,
+    backfill_table_posts: backfill.final.tablePosts,
+    backfill_ours_rows_read: backfill.final.oursRowsRead,
+    backfill_ours_content_rows_read: backfill.final.oursContentRowsRead,
+    backfill_ours_posts_backfilled: backfill.final.oursPostsBackfilled,
+    backfill_ours_wall_ms: backfill.final.oursWallMs,
+    backfill_seed_rows_examined: backfill.final.seedRowsExamined,
+    backfill_seed_rows_returned: backfill.final.seedRowsReturned,
+    backfill_seed_wall_ms: backfill.final.seedWallMs,
+    backfill_rows_ratio: backfill.final.rowsRatio,
+    backfill_wall_ratio: backfill.final.wallRatio,
+    backfill_ours_rows_read_small_table: backfill.checkpoints[0]!.oursRowsRead,
+    backfill_seed_wall_ms_small_table: backfill.checkpoints[0]!.seedWallMs,
+    backfill_write_seconds: backfill.writeSeconds,
+    memory_small_peak_rss_mb: memory.small.peakRssMB,
+    memory_large_peak_rss_mb: memory.large.peakRssMB,
+    memory_peak_rss_ratio: memory.peakRssRatio,
+    memory_small_peak_heap_mb: memory.small.peakHeapUsedMB,
+    memory_large_peak_heap_mb: memory.large.peakHeapUsedMB,
+    memory_peak_heap_ratio: memory.peakHeapRatio,
+    memory_small_heap_after_gc_mb: memory.small.heapAfterGcMB,
+    memory_large_heap_after_gc_mb: memory.large.heapAfterGcMB,
+  };
+
+  const result = {
+    at: new Date().toISOString(),
+    profile: s.profile,
+    hbaseVersion,
+    restUrl,
+    node: process.version,
+    wallSeconds,
+    settings: s,
+    limits,
+    metrics,
+    targets,
+    floor: { ...floor, twoRequest: timeline.floor },
+    graph: {
+      users: graph.handles.length,
+      edges: graph.edges,
+      posts: graph.postCount,
+      topFollowerCounts: followerCounts.slice(0, 10),
+      medianFollowers: followerCounts[Math.floor(followerCounts.length / 2)],
+      meanFollowing: Math.round((graph.edges / graph.handles.length) * 10) / 10,
+      pool: { followers: pool.handles.length, authors: pool.authors },
+      load,
+    },
+    timeline,
+    fanout,
+    lag,
+    backfill,
+    memory,
+  };
+
+  mkdirSync(s.outDir, { recursive: true });
+  writeFileSync(outPath(s, 'json'), `${JSON.stringify(result, null, 2)}\n`);
+  const subtitle = `${s.profile} profile · HBase ${hbaseVersion} via REST · ${graph.handles.length} users, ${graph.edges.toLocaleString('en-US')} follows · ${new Date().toISOString().slice(0, 16)}Z · wall ${wallSeconds} s`;
+  writeFileSync(outPath(s, 'svg'), chartSvg('weibo-serverless feed benchmark: measured ratio vs target', subtitle, targets));
+
+  printFloor(floor);
+  printTable(
+    `Feed benchmark (${s.profile}): ${graph.handles.length} users, ${graph.edges} follows (top ${followerCounts.slice(0, 3).join(', ')} followers), ${graph.postCount} posts, loaded in ${load.seconds.toFixed(1)} s`,
+    ['figure', 'measured', 'target', 'result'],
+    [
+      ...targets.map((t) => [t.label, formatValue(t), formatTarget(t), t.pass ? 'pass' : 'MISS']),
+      [`  timeline p50 / floor p50 (${timeline.useCase.medianMs} / ${timeline.floor.medianMs} ms)`, formatValue({ value: timeline.p50Ratio, unit: '×' }), '—', 'info'],
+      [`  fan-out worker peak heap, ${memory.large.peakHeapUsedMB} / ${memory.small.peakHeapUsedMB} MB`, formatValue({ value: memory.peakHeapRatio, unit: '×' }), '—', 'info'],
+      [`  fan-out worker heap after GC, ${memory.large.heapAfterGcMB} / ${memory.small.heapAfterGcMB} MB`, formatValue({ value: memory.large.heapAfterGcMB / memory.small.heapAfterGcMB, unit: '×' }), '—', 'info'],
+      [`  backfill wall time: seed ${backfill.final.seedWallMs} ms / ours ${backfill.final.oursWallMs} ms`, formatValue({ value: backfill.final.wallRatio, unit: '×' }), '—', 'info'],
+      [`Publish → visible in the last follower's inbox (${lag.followers} followers, median of ${lag.runs.length})`, `${lag.lastMsMedian} ms`, '—', 'info'],
+    ],
+  );
+  printTable(
+    `Where one fan-out post's HBase time goes (${fanout.followers} followers, ${fanout.requestsPerPost} requests per post)`,
+    ['request kind', 'requests/post', 'ms/post'],
+    fanout.requestKinds.map((k) => [k.kind, Math.round((k.requests / fanout.reps) * 10) / 10, Math.round((k.totalMs / fanout.reps) * 10) / 10]),
+  );
+  console.log(`\nwall time ${wallSeconds} s · JSON ${outPath(s, 'json')} · chart ${outPath(s, 'svg')}`);
+} catch (err) {
+  process.stderr.write(`\nfeed bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+} finally {
+  await cleanup();
+  await hb.close();
+}
+// Pooled keep-alive connections (the worker's composition, the SQS clients) would hold the
+// process open for their idle timeout.
+process.exit(process.exitCode ?? 0);

@@ -1,0 +1,183 @@
+// test/bench/feed/lag.ts — publish → visible lag through the REAL queue: the post is published
+// with the real composition (feedDependencies(): the SQS adapter, here on a throwaway ElasticMQ
+// queue), and the worker is the real Lambda handler of functions/queue/fan-out.ts, fed by an
+// in-process stand-in for the SQS event source mapping (receive ≤ 10, invoke, delete what did
+// not fail — what infra/local/sqs-poller.ts does, minus the HTTP hop to serverless-offline).
+// The clock stops when the LAST follower in fan-out order holds the post; a few other followers
+// are sampled by getRow as well, so "visible" is observed, not assumed.
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { localSqsClient, toRecord } from '../../../infra/local/sqs-poller.js';
+import { feedDependencies } from '../../../shared/composition.js';
+import { keyFromPostId } from '../../../shared/domain/post.js';
+import { compareBytes, concatBytes } from '../../../shared/hbase/index.js';
+import { inboxQualifier } from '../../../shared/schema/row-keys.js';
+import { qualifiedTableName } from '../../../shared/schema/tables.js';
+import { publishPost } from '../../../shared/use-cases/publish-post.js';
+import type { BenchContext } from './context.js';
+import { cachedUserKey } from './graph.js';
+
+type Handler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+
+export interface LagRun {
+  /** publish call start → the post is in the last follower's inbox. */
+  lastMs: number;
+  /** … → in the first follower's inbox. */
+  firstMs: number;
+  /** The publish request itself (what the API caller waits for). */
+  publishMs: number;
+}
+
+export interface LagResult {
+  author: string;
+  followers: number;
+  sampledFollowers: number;
+  runs: LagRun[];
+  lastMsMedian: number;
+  lastMsMax: number;
+  firstMsMedian: number;
+  publishMsMedian: number;
+  messagesHandled: number;
+  failedRecords: number;
+}
+
+const context = (): Context =>
+  ({
+    functionName: 'weibo-bench-fanout',
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:weibo-bench-fanout',
+    memoryLimitInMB: '1024',
+    awsRequestId: randomUUID(),
+    logGroupName: '/aws/lambda/weibo-bench-fanout',
+    logStreamName: 'bench',
+    callbackWaitsForEmptyEventLoop: true,
+    getRemainingTimeInMillis: () => 30_000,
+    done: () => {},
+    fail: () => {},
+    succeed: () => {},
+  }) as Context;
+
+/** The SQS event source mapping, in process: long-poll, invoke the handler, delete the successes. */
+class Consumer {
+  private readonly abort = new AbortController();
+  private loop: Promise<void> | undefined;
+  handled = 0;
+  failed = 0;
+  errors: string[] = [];
+
+  constructor(
+    private readonly sqs: SQSClient,
+    private readonly queueUrl: string,
+    private readonly handler: Handler,
+  ) {}
+
+  start(): void {
+    const { signal } = this.abort;
+    const arn = `arn:aws:sqs:us-east-1:000000000000:${new URL(this.queueUrl).pathname.split('/').pop()}`;
+    this.loop = (async () => {
+      while (!signal.aborted) {
+        try {
+          const out = await this.sqs.send(
+            new ReceiveMessageCommand({ QueueUrl: this.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, AttributeNames: ['All'], MessageSystemAttributeNames: ['All'] }),
+            { abortSignal: signal },
+          );
+          const records = (out.Messages ?? []).map((m) => toRecord(m, { arn, region: 'us-east-1' }));
+          if (records.length === 0) continue;
+          const res = await this.handler({ Records: records }, context());
+          const failedIds = new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+          this.handled += records.length - failedIds.size;
+          this.failed += failedIds.size;
+          const done = records.filter((r) => !failedIds.has(r.messageId));
+          if (done.length) {
+            await this.sqs.send(
+              new DeleteMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })) }),
+              { abortSignal: signal },
+            );
+          }
+        } catch (err) {
+          if (signal.aborted) break;
+          this.errors.push(String(err));
+          await sleep(200);
+        }
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.loop;
+  }
+}
+
+export async function runLag(ctx: BenchContext, queueUrl: string): Promise<LagResult> {
+  const { pool, hb, s } = ctx;
+  // Imported only now: the worker's logger and composition read the environment the bench set.
+  const { handler } = (await import('../../../functions/queue/fan-out.js')) as { handler: Handler };
+  const sqs = localSqsClient(ctx.sqsEndpoint);
+  const consumer = new Consumer(sqs, queueUrl, handler);
+  consumer.start();
+  const feed = feedDependencies();
+  const inboxTable = qualifiedTableName(ctx.ns, 'inbox');
+
+  const measure = async (author: { handle: string; followers: number }, label: string): Promise<LagRun> => {
+    const ordered = pool.handles.slice(0, author.followers).sort((a, b) => compareBytes(cachedUserKey(a), cachedUserKey(b)));
+    const picks = [...new Set([0, Math.floor(ordered.length / 4), Math.floor(ordered.length / 2), Math.floor((3 * ordered.length) / 4), ordered.length - 1])];
+    const samples = picks.map((i) => ordered[i]!);
+    const last = ordered[ordered.length - 1]!;
+    const first = ordered[0]!;
+
+    const t0 = performance.now();
+    const { post } = await publishPost(feed, author.handle, { body: label });
+    const publishMs = performance.now() - t0;
+    const column = concatBytes('i:', inboxQualifier(keyFromPostId(post.id)!));
+    const visibleAt = new Map<string, number>();
+    while (visibleAt.size < samples.length) {
+      if (performance.now() - t0 > s.lagTimeoutMs) {
+        throw new Error(
+          `${label}: post not visible to ${samples.length - visibleAt.size} of ${samples.length} sampled followers after ${s.lagTimeoutMs} ms ` +
+            `(worker handled ${consumer.handled}, failed ${consumer.failed}; ${consumer.errors.slice(-1).join('') || 'no consumer errors'})`,
+        );
+      }
+      await Promise.all(
+        samples
+          .filter((h) => !visibleAt.has(h))
+          .map(async (h) => {
+            if (await hb.getRow(inboxTable, cachedUserKey(h), { columns: [column] })) visibleAt.set(h, performance.now() - t0);
+          }),
+      );
+      if (visibleAt.size < samples.length) await sleep(10);
+    }
+    return { lastMs: Math.round(visibleAt.get(last)!), firstMs: Math.round(visibleAt.get(first)!), publishMs: Math.round(publishMs) };
+  };
+
+  try {
+    // Warm-up (not counted): the first invocation builds the worker's composition and connections.
+    await measure(pool.authors[1]!, 'lag warm-up');
+    ctx.progress.update(1 / (s.lagReps + 1), 'warm-up done');
+    const author = pool.authors[0]!;
+    const runs: LagRun[] = [];
+    for (let rep = 0; rep < s.lagReps; rep++) {
+      runs.push(await measure(author, `lag ${rep}`));
+      ctx.progress.update((rep + 2) / (s.lagReps + 1), `${rep + 1}/${s.lagReps} posts visible`);
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+    return {
+      author: author.handle,
+      followers: author.followers,
+      sampledFollowers: 5,
+      runs,
+      lastMsMedian: median(runs.map((r) => r.lastMs)),
+      lastMsMax: Math.max(...runs.map((r) => r.lastMs)),
+      firstMsMedian: median(runs.map((r) => r.firstMs)),
+      publishMsMedian: median(runs.map((r) => r.publishMs)),
+      messagesHandled: consumer.handled,
+      failedRecords: consumer.failed,
+    };
+  } finally {
+    await consumer.stop();
+    sqs.destroy();
+  }
+}

@@ -1,0 +1,126 @@
+// test/bench/feed/settings.ts — the feed benchmark's knobs: a profile (default or smoke) gives
+// every value, and any BENCH_* variable overrides one. Printed into the JSON so a result always
+// says what it measured.
+import { join } from 'node:path';
+
+export type Profile = 'default' | 'smoke';
+
+export interface BenchSettings {
+  profile: Profile;
+  /** PRNG seed: the same seed builds the same graph. */
+  seed: number;
+  /** Users of the synthetic social graph. */
+  users: number;
+  /** Zipf exponent of followee popularity (1 = classic power law). */
+  zipf: number;
+  /** Median number of users each graph user follows (log-normal spread). */
+  medianFollowing: number;
+  /** Posts per graph user (uniform in [postsPerUser/2, postsPerUser*3/2]). */
+  postsPerUser: number;
+  /** Timed raw-floor repetitions (row get, multi-get 20). */
+  floorReps: number;
+  /** Distinct readers whose first timeline page is timed (each also times the raw two-request floor). */
+  timelineReaders: number;
+  /** Followers of the fan-out / lag author. */
+  lagFollowers: number;
+  /** Posts fanned out in-process for the throughput ratio (each against a raw-put run). */
+  fanoutReps: number;
+  /** Posts published through the real queue for the publish → visible lag. */
+  lagReps: number;
+  lagTimeoutMs: number;
+  /** Posts in the seed-style content table (and the same posts in ours) for the backfill comparison. */
+  seedPosts: number;
+  /** Posts of the followee in the backfill comparison (written first). */
+  seedFolloweePosts: number;
+  /** Fan-out worker memory: followers of the small and the large author. */
+  memSmall: number;
+  memLarge: number;
+  /** Parallel batch puts while loading data. */
+  writeConcurrency: number;
+  /** Wait for the region server's load report (hbase.regionserver.msginterval, 3 s) before reading counters. */
+  statusWaitMs: number;
+  outDir: string;
+  outName: string;
+}
+
+const PROFILES: Record<Profile, Omit<BenchSettings, 'profile' | 'outDir' | 'outName'>> = {
+  default: {
+    seed: 20261121,
+    users: 2000,
+    zipf: 1.0,
+    medianFollowing: 40,
+    postsPerUser: 30,
+    floorReps: 300,
+    timelineReaders: 600,
+    lagFollowers: 10_000,
+    fanoutReps: 3,
+    lagReps: 3,
+    lagTimeoutMs: 60_000,
+    seedPosts: 1_000_000,
+    seedFolloweePosts: 500,
+    memSmall: 1_000,
+    memLarge: 100_000,
+    writeConcurrency: 3,
+    statusWaitMs: 4_000,
+  },
+  smoke: {
+    seed: 20261121,
+    users: 200,
+    zipf: 1.0,
+    medianFollowing: 25,
+    postsPerUser: 20,
+    floorReps: 40,
+    timelineReaders: 60,
+    lagFollowers: 2_000,
+    fanoutReps: 2,
+    lagReps: 1,
+    lagTimeoutMs: 30_000,
+    seedPosts: 20_000,
+    seedFolloweePosts: 300,
+    memSmall: 1_000,
+    memLarge: 10_000,
+    writeConcurrency: 3,
+    statusWaitMs: 4_000,
+  },
+};
+
+function num(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const v = Number(raw.replaceAll('_', ''));
+  if (!Number.isFinite(v) || v < min) throw new Error(`${name} must be a number >= ${min}, got ${JSON.stringify(raw)}`);
+  return v;
+}
+
+export function benchSettings(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): BenchSettings {
+  const profile: Profile = argv.includes('--smoke') || env.BENCH_PROFILE === 'smoke' ? 'smoke' : 'default';
+  if (env.BENCH_PROFILE && !['smoke', 'default'].includes(env.BENCH_PROFILE)) throw new Error(`BENCH_PROFILE must be default or smoke`);
+  const p = PROFILES[profile];
+  const int = (name: string, fallback: number, min = 1) => Math.round(num(env, name, fallback, min));
+  const s: BenchSettings = {
+    profile,
+    seed: int('BENCH_SEED', p.seed, 0),
+    users: int('BENCH_USERS', p.users, 20),
+    zipf: num(env, 'BENCH_ZIPF', p.zipf, 0),
+    medianFollowing: int('BENCH_MEDIAN_FOLLOWING', p.medianFollowing),
+    postsPerUser: int('BENCH_POSTS_PER_USER', p.postsPerUser, 2),
+    floorReps: int('BENCH_REPS', p.floorReps, 10),
+    timelineReaders: int('BENCH_TIMELINE_READERS', p.timelineReaders, 10),
+    lagFollowers: int('BENCH_LAG_FOLLOWERS', p.lagFollowers),
+    fanoutReps: int('BENCH_FANOUT_REPS', p.fanoutReps),
+    lagReps: int('BENCH_LAG_REPS', p.lagReps),
+    lagTimeoutMs: int('BENCH_LAG_TIMEOUT_MS', p.lagTimeoutMs, 1000),
+    seedPosts: int('BENCH_SEED_POSTS', p.seedPosts, 1000),
+    seedFolloweePosts: int('BENCH_SEED_FOLLOWEE_POSTS', p.seedFolloweePosts),
+    memSmall: int('BENCH_MEM_SMALL', p.memSmall),
+    memLarge: int('BENCH_MEM_LARGE', p.memLarge),
+    writeConcurrency: int('BENCH_WRITE_CONCURRENCY', p.writeConcurrency),
+    statusWaitMs: int('BENCH_STATUS_WAIT_MS', p.statusWaitMs, 0),
+    outDir: env.BENCH_OUT_DIR || 'bench-results',
+    outName: env.BENCH_OUT_NAME || (profile === 'smoke' ? 'feed-bench-smoke' : 'feed-bench'),
+  };
+  if (s.seedFolloweePosts >= s.seedPosts) throw new Error('BENCH_SEED_FOLLOWEE_POSTS must be below BENCH_SEED_POSTS');
+  return s;
+}
+
+export const outPath = (s: BenchSettings, ext: 'json' | 'svg') => join(s.outDir, `${s.outName}.${ext}`);
