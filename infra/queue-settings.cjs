@@ -61,13 +61,22 @@ function localQueueUrl(endpoint, queueName) {
  * The functions' queue environment. Deployed: the CloudFormation queue's URL and no endpoint
  * override. Local stages: ElasticMQ; FANOUT_QUEUE_URL from the environment wins (tests run a
  * queue of their own per run).
+ * The scheduled jobs also read FANOUT_DLQ_URL (the dead-letter report) and LAMBDA_ENDPOINT
+ * (a job hands the rest of its work to a new invocation of itself): serverless-offline's Lambda
+ * port locally, empty when deployed (the SDK's regional endpoint).
  */
 function functionEnvironment(stage, env = process.env) {
-  if (!isLocalStage(stage)) return { FANOUT_QUEUE_URL: { Ref: 'FanoutQueue' }, SQS_ENDPOINT: '' };
+  if (!isLocalStage(stage)) {
+    return { FANOUT_QUEUE_URL: { Ref: 'FanoutQueue' }, SQS_ENDPOINT: '', FANOUT_DLQ_URL: { Ref: 'FanoutDeadLetterQueue' }, LAMBDA_ENDPOINT: '' };
+  }
   const endpoint = localSqsEndpoint(env);
+  const settings = queueSettings(stage);
   return {
-    FANOUT_QUEUE_URL: env.FANOUT_QUEUE_URL || localQueueUrl(endpoint, queueSettings(stage).queueName),
+    FANOUT_QUEUE_URL: env.FANOUT_QUEUE_URL || localQueueUrl(endpoint, settings.queueName),
     SQS_ENDPOINT: endpoint,
+    // The DLQ is always `<queueName>-dlq` in the same ElasticMQ, so it follows an overridden queue URL.
+    FANOUT_DLQ_URL: env.FANOUT_DLQ_URL || (env.FANOUT_QUEUE_URL ? `${env.FANOUT_QUEUE_URL}-dlq` : localQueueUrl(endpoint, settings.deadLetterQueueName)),
+    LAMBDA_ENDPOINT: env.LAMBDA_ENDPOINT || `http://127.0.0.1:${env.OFFLINE_LAMBDA_PORT || '13002'}`,
   };
 }
 

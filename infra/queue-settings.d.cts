@@ -16,6 +16,10 @@ export interface QueueSettings {
 export interface QueueEnvironment {
   FANOUT_QUEUE_URL: string | { Ref: 'FanoutQueue' };
   SQS_ENDPOINT: string;
+  /** Read by the dead-letter report job. */
+  FANOUT_DLQ_URL: string | { Ref: 'FanoutDeadLetterQueue' };
+  /** serverless-offline's Lambda port locally; '' when deployed. */
+  LAMBDA_ENDPOINT: string;
 }
 
 export declare const LOCAL_STAGES: readonly string[];

@@ -6,9 +6,14 @@ import { HBaseCelebrityRegistry, HBaseOutboxStore } from './adapters/hbase/hbase
 import { HBaseIdempotencyStore, HBasePostStore } from './adapters/hbase/hbase-post-store.js';
 import { HBaseRelationStore } from './adapters/hbase/hbase-relation-store.js';
 import { HBaseLoginThrottle, HBaseUserStore } from './adapters/hbase/hbase-user-store.js';
+import { HBaseMaintenanceStore } from './adapters/hbase/hbase-maintenance-store.js';
+import { LambdaJobContinuation } from './adapters/lambda/lambda-job-continuation.js';
+import { SqsDeadLetterQueue } from './adapters/sqs/sqs-dead-letter-queue.js';
 import { SqsFanoutQueue } from './adapters/sqs/sqs-fanout-queue.js';
 import { config, feedLimits, tokenSettings, type Config } from './config/config.js';
 import { HBaseRestClient } from './hbase/index.js';
+import type { DeadLetterQueue } from './ports/dead-letter-queue.js';
+import type { FanoutQueue } from './ports/fanout-queue.js';
 import type { FeedDeps } from './use-cases/feed-deps.js';
 
 export function createDependencies(cfg: Config = config()) {
@@ -63,4 +68,45 @@ export function feedDependencies(): FeedDeps {
     limits: feedLimits(cfg),
   };
   return feed;
+}
+
+/**
+ * What the scheduled jobs (functions/schedule) are built from, on the same HBase client as
+ * dependencies(). The queues are built on first use: each job needs at most one of them.
+ */
+export interface JobDependencies {
+  store: HBaseMaintenanceStore;
+  continuation: LambdaJobContinuation;
+  queue(): FanoutQueue;
+  deadLetters(): DeadLetterQueue;
+  limits: { rowsPerStep: number; maxSteps: number; inboxCap: number; outboxCap: number; regenStuckMs: number };
+}
+
+let jobs: JobDependencies | undefined;
+export function jobDependencies(cfg: Config = config()): JobDependencies {
+  if (jobs) return jobs;
+  const { hbase } = dependencies();
+  const sqsEndpoint = cfg.SQS_ENDPOINT ? { endpoint: cfg.SQS_ENDPOINT } : {};
+  let fanoutQueue: FanoutQueue | undefined;
+  let deadLetters: DeadLetterQueue | undefined;
+  jobs = {
+    store: new HBaseMaintenanceStore(hbase, cfg.HBASE_NAMESPACE),
+    continuation: new LambdaJobContinuation(cfg.LAMBDA_ENDPOINT ? { endpoint: cfg.LAMBDA_ENDPOINT } : {}),
+    queue(): FanoutQueue {
+      if (!cfg.FANOUT_QUEUE_URL) throw new Error('Invalid configuration: FANOUT_QUEUE_URL is required for the regeneration sweep');
+      return (fanoutQueue ??= new SqsFanoutQueue({ queueUrl: cfg.FANOUT_QUEUE_URL, ...sqsEndpoint }));
+    },
+    deadLetters(): DeadLetterQueue {
+      if (!cfg.FANOUT_DLQ_URL) throw new Error('Invalid configuration: FANOUT_DLQ_URL is required for the dead-letter report');
+      return (deadLetters ??= new SqsDeadLetterQueue({ queueUrl: cfg.FANOUT_DLQ_URL, ...sqsEndpoint }));
+    },
+    limits: {
+      rowsPerStep: cfg.JOB_ROWS_PER_STEP,
+      maxSteps: cfg.JOB_MAX_STEPS,
+      inboxCap: cfg.INBOX_CAP,
+      outboxCap: cfg.OUTBOX_CAP,
+      regenStuckMs: cfg.REGEN_STUCK_SECONDS * 1000,
+    },
+  };
+  return jobs;
 }

@@ -113,7 +113,9 @@ unfollow purge: GET the reader's row, then DELETE /inbox/<k>/i:<q1>,i:<q2>,…/<
                 author's qualifiers in one request (chunked to keep the URL short), TS = the
                 newest timestamp among them, so an entry re-added after the read survives
 stats         : GET the row: cell count, oldest = revTs of the last qualifier
-trim          : GET the row, DELETE qualifiers past the cap`,
+trim (job)    : a chunked scan over the table (the one whole-table walk, bounded per step and
+                resumable); per row over INBOX_CAP one DELETE of the oldest qualifiers, up to
+                the newest timestamp among them`,
   },
   outbox: {
     name: 'outbox',

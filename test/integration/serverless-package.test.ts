@@ -154,17 +154,98 @@ describe(`serverless package --stage ${STAGE}`, () => {
           p.PolicyDocument.Statement,
       ),
     );
-    const sqs = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('sqs:')));
+    const sqsAll = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('sqs:')));
+    // The dead-letter report's read-only statement on the DLQ is checked in the jobs test below.
+    const onDlq = (s: { Resource: unknown }) => JSON.stringify(s.Resource) === JSON.stringify(getAtt('FanoutDeadLetterQueue', 'Arn'));
+    const sqs = sqsAll.filter((s) => !onDlq(s));
     expect(sqs.length).toBeGreaterThan(0);
-    for (const s of sqs) {
+    for (const s of sqsAll) {
       expect([s.Action].flat()).not.toContain('sqs:*');
+      expect(JSON.stringify(s.Resource)).not.toContain('*');
+    }
+    for (const s of sqs) {
       const targets = [s.Resource].flat();
       expect(targets).toEqual(targets.map(() => getAtt('FanoutQueue', 'Arn')));
-      expect(JSON.stringify(s.Resource)).not.toContain('*');
     }
     const actions = sqs.flatMap((s) => [s.Action].flat()).sort();
     expect(actions).toEqual(['sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:ReceiveMessage', 'sqs:SendMessage']);
     // Nothing anywhere in the roles grants "Resource": "*".
     for (const s of statements) expect(s.Resource).not.toBe('*');
+  });
+
+  describe('scheduled jobs (infra/functions/schedule.yml)', () => {
+    const JOBS = [
+      { id: 'TrimInboxes', name: 'trimInboxes', handler: 'functions/schedule/trim-inboxes.handler', rate: 'rate(1 hour)' },
+      { id: 'RepairRelations', name: 'repairRelations', handler: 'functions/schedule/repair-relations.handler', rate: 'rate(6 hours)' },
+      { id: 'RegenerationSweep', name: 'regenerationSweep', handler: 'functions/schedule/regeneration-sweep.handler', rate: 'rate(10 minutes)' },
+      { id: 'DeadLetterReport', name: 'deadLetterReport', handler: 'functions/schedule/dead-letter-report.handler', rate: 'rate(1 hour)' },
+    ];
+    const statements = () =>
+      resources('AWS::IAM::Role').flatMap(([, role]) =>
+        (role.Properties.Policies ?? []).flatMap(
+          (p: { PolicyDocument: { Statement: Array<{ Effect: string; Action: string | string[]; Resource: unknown }> } }) =>
+            p.PolicyDocument.Statement,
+        ),
+      );
+    /** The ARN CloudFormation builds for `weibo-<stage>-<fn>` from its pseudo parameters. */
+    const functionArn = (fn: string) => ({
+      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':lambda:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:function:weibo-${STAGE}-${fn}`]],
+    });
+
+    it('runs each job on its EventBridge schedule', () => {
+      const rules = resources('AWS::Events::Rule').map(([, r]) => r.Properties);
+      expect(rules).toHaveLength(JOBS.length);
+      for (const job of JOBS) {
+        const rule = rules.find((r) => JSON.stringify(r.Targets) .includes(`"${job.id}LambdaFunction"`));
+        expect(rule, job.name).toBeDefined();
+        expect(rule).toMatchObject({ ScheduleExpression: job.rate, State: 'ENABLED' });
+        expect(rule!.Targets).toEqual([expect.objectContaining({ Arn: getAtt(`${job.id}LambdaFunction`, 'Arn') })]);
+        const permits = resources('AWS::Lambda::Permission').filter(
+          ([, p]) => JSON.stringify(p.Properties.FunctionName).includes(`${job.id}LambdaFunction`) && p.Properties.Principal === 'events.amazonaws.com',
+        );
+        expect(permits, job.name).toHaveLength(1);
+      }
+    });
+
+    it('sizes each job function for ONE step, without Lambda retries on top of the runner’s own', () => {
+      for (const job of JOBS) {
+        const fn = template.Resources[`${job.id}LambdaFunction`]!;
+        expect(fn.Properties.Handler, job.name).toMatch(new RegExp(`${job.handler.replace(/[./]/g, '\\$&')}$`));
+        expect(fn.Properties.FunctionName).toBe(`weibo-${STAGE}-${job.name}`);
+        expect(fn.Properties.Timeout).toBeGreaterThanOrEqual(30);
+        expect(fn.Properties.Timeout).toBeLessThanOrEqual(60);
+        const config = resources('AWS::Lambda::EventInvokeConfig').find(([, c]) => JSON.stringify(c.Properties.FunctionName).includes(`${job.id}LambdaFunction`));
+        expect(config?.[1].Properties.MaximumRetryAttempts, job.name).toBe(0);
+      }
+      const env = (id: string) => template.Resources[`${id}LambdaFunction`]!.Properties.Environment.Variables;
+      expect(env('TrimInboxes')).toMatchObject({ JOB_ROWS_PER_STEP: '500', OUTBOX_CAP: '200', INBOX_CAP: '800', LAMBDA_ENDPOINT: '' });
+      expect(env('RegenerationSweep')).toMatchObject({ REGEN_STUCK_SECONDS: '600', LAMBDA_ENDPOINT: '' });
+      expect(env('DeadLetterReport').FANOUT_DLQ_URL).toEqual({ Ref: 'FanoutDeadLetterQueue' });
+      // The other functions get none of the jobs' settings.
+      expect(template.Resources.FanoutLambdaFunction!.Properties.Environment.Variables).not.toHaveProperty('FANOUT_DLQ_URL');
+    });
+
+    it('lets the roles invoke exactly the four job functions and read (never delete from) the DLQ; no "*" resources', () => {
+      const all = statements();
+      const invoke = all.filter((s) => [s.Action].flat().some((a) => a.startsWith('lambda:')));
+      expect(invoke).toHaveLength(1);
+      expect([invoke[0]!.Action].flat()).toEqual(['lambda:InvokeFunction']);
+      expect(invoke[0]!.Resource).toEqual(JOBS.map((j) => functionArn(j.name)));
+
+      const dlq = all.filter((s) => JSON.stringify(s.Resource).includes('FanoutDeadLetterQueue'));
+      expect(dlq).toHaveLength(1);
+      expect([dlq[0]!.Action].flat().sort()).toEqual(['sqs:GetQueueAttributes', 'sqs:ReceiveMessage']);
+      expect(dlq[0]!.Resource).toEqual(getAtt('FanoutDeadLetterQueue', 'Arn'));
+
+      for (const s of all) {
+        expect(s.Effect).toBe('Allow');
+        for (const action of [s.Action].flat()) expect(action, JSON.stringify(s)).not.toMatch(/\*/);
+        for (const r of [s.Resource].flat()) {
+          expect(r).not.toBe('*');
+          // Only CloudFormation references and the ARNs built above; never a wildcard inside one.
+          if (typeof r === 'string') expect(r, JSON.stringify(s)).not.toContain('*');
+        }
+      }
+    });
   });
 });

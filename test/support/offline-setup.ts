@@ -71,6 +71,11 @@ export default async function setup(project: TestProject) {
       FANOUT_QUEUE_URL: queues.queueUrl,
       // A tiny celebrity threshold so e2e tests can cross it both ways (scale.test.ts).
       CELEBRITY_FOLLOWERS: '3',
+      // Scheduled jobs (test/e2e/jobs.test.ts): a tiny step, so a job must continue through
+      // asynchronous invocations of itself on the offline Lambda port; the run's own DLQ.
+      JOB_ROWS_PER_STEP: '5',
+      LAMBDA_ENDPOINT: lambdaEndpoint,
+      FANOUT_DLQ_URL: queues.deadLetterQueueUrl,
       // Logs from the handlers become test evidence (no secrets may appear in them).
       POWERTOOLS_LOG_LEVEL: 'INFO',
     },
@@ -115,6 +120,7 @@ export default async function setup(project: TestProject) {
   project.provide('offlineLogFile', logFile);
   project.provide('fanoutQueueUrl', queues.queueUrl);
   project.provide('fanoutDlqUrl', queues.deadLetterQueueUrl);
+  project.provide('lambdaEndpoint', lambdaEndpoint);
 
   return async () => {
     // The poller first: it must not invoke a worker that is going away.
@@ -135,5 +141,6 @@ declare module 'vitest' {
     offlineLogFile: string;
     fanoutQueueUrl: string;
     fanoutDlqUrl: string;
+    lambdaEndpoint: string;
   }
 }

@@ -1,0 +1,33 @@
+// functions/schedule/job-handler.ts — the glue every scheduled job handler shares: build the
+// job from the composition root, run ONE step for this invocation's event (an EventBridge
+// scheduled event, a `{cursor, carry, …}` continuation from the previous step, or `{}` for a
+// manual start; zod-validated in the runner) and hand the rest on to this same function.
+// Never throws (see shared/use-cases/jobs/job-runner.ts): failures are logged and returned.
+import type { Context } from 'aws-lambda';
+import { jobDependencies, type JobDependencies } from '../../shared/composition.js';
+import { logger } from '../../shared/logging/logger.js';
+import { runJobStep, type JobDefinition, type JobOutcome } from '../../shared/use-cases/jobs/job-runner.js';
+
+export function scheduledJob<C>(name: string, build: (deps: JobDependencies) => JobDefinition<C>) {
+  return async (event: unknown, context: Context): Promise<JobOutcome> => {
+    let deps: JobDependencies;
+    let job: JobDefinition<C>;
+    try {
+      deps = jobDependencies();
+      job = build(deps);
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      const outcome: JobOutcome = { job: name, status: 'stopped', reason: 'failed', error, runId: '-', step: 0, totals: { seen: 0, fixed: 0 } };
+      logger.error('job could not start', { ...outcome });
+      return outcome;
+    }
+    return runJobStep(job, event, {
+      continuation: deps.continuation,
+      log: logger,
+      rowsPerStep: deps.limits.rowsPerStep,
+      maxSteps: deps.limits.maxSteps,
+      // The deployed `<service>-<stage>-<fn>`; serverless-offline sets both the same way.
+      functionName: context.functionName || process.env.AWS_LAMBDA_FUNCTION_NAME || '',
+    });
+  };
+}
