@@ -7,6 +7,7 @@ import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { userKey } from '../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../shared/schema/tables.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
+import { eventually } from '../support/eventually.js';
 
 const api = apiClient(inject('apiUrl'));
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl') });
@@ -41,18 +42,6 @@ const unfollowUser = (u: User, target: string) => api.call('DELETE', `/users/${u
 const timeline = (u: User, query = '') => api.call('GET', `/users/${u.handle}/timeline${query}`, { token: u.token });
 const bodies = (res: ApiResponse) => (res.json.posts as { body: string }[]).map((p) => p.body);
 
-/** Fan-out is asynchronous: poll until `check` passes (or fail with its last error). */
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-}
 
 async function allTimeline(u: User, limit = 100): Promise<string[]> {
   const ids: string[] = [];

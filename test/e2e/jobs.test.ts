@@ -10,6 +10,9 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { HBaseRestClient, compareBytes, concatBytes } from '../../shared/hbase/index.js';
 import { inboxQualifier, postKey, relationKey, userKey } from '../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../shared/schema/tables.js';
+import { eventually as poll } from '../support/eventually.js';
+
+const eventually = <T>(check: () => Promise<T> | T, timeoutMs = 90_000) => poll(check, timeoutMs, 500);
 
 const ns = inject('e2eNamespace');
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000 });
@@ -63,17 +66,6 @@ function runLog(runId: string): Record<string, any>[] {
     });
 }
 
-async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-}
 
 describe('scheduled jobs through the offline Lambda port', () => {
   it('trim: one invoke starts a run that continues through asynchronous self-invocations until every inbox and outbox is at its cap', async () => {

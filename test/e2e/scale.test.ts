@@ -6,6 +6,7 @@ import { HBaseRestClient, bytesToString } from '../../shared/hbase/index.js';
 import { userKey } from '../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../shared/schema/tables.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
+import { eventually } from '../support/eventually.js';
 
 const api = apiClient(inject('apiUrl'));
 const ns = inject('e2eNamespace');
@@ -19,17 +20,6 @@ const unfollow = (u: User, t: User) => api.call('DELETE', `/users/${u.handle}/fo
 const timeline = (u: User) => api.call('GET', `/users/${u.handle}/timeline`, { token: u.token });
 const bodies = (r: ApiResponse) => (r.json.posts as { body: string }[]).map((p) => p.body);
 
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-}
 
 /** The post ids fan-out actually wrote into a reader's inbox row (not what the read merges in). */
 async function inboxCells(u: User): Promise<number> {

@@ -5,6 +5,7 @@
 // accepts 'Event' invokes (202) and runs the handler without waiting for it.
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import type { JobContinuation, JobContinuationPayload } from '../../ports/job-continuation.js';
+import { awsEndpointConfig } from '../aws-endpoint.js';
 
 export interface LambdaJobContinuationOptions {
   /** serverless-offline's Lambda endpoint, e.g. http://127.0.0.1:13002; unset when deployed. */
@@ -13,18 +14,13 @@ export interface LambdaJobContinuationOptions {
   region?: string;
 }
 
-// serverless-offline ignores signatures, but the SDK insists on signing: static dummy keys, so
-// a local run never goes looking for (or uses) a developer's real AWS credentials.
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 export class LambdaJobContinuation implements JobContinuation {
   readonly #client: LambdaClient;
 
   constructor(opts: LambdaJobContinuationOptions = {}) {
-    const region = opts.region ?? (opts.endpoint ? 'us-east-1' : undefined);
     this.#client = new LambdaClient({
-      ...(region ? { region } : {}),
-      ...(opts.endpoint ? { endpoint: opts.endpoint, credentials: LOCAL_CREDENTIALS } : {}),
+      ...awsEndpointConfig(opts),
       // One attempt: an invoke whose reply was lost may still have started the next step, and
       // a retry would then run two chains. A failed hand-on stops the run (logged with the
       // payload to resume from); the next scheduled run starts over.

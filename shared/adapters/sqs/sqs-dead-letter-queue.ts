@@ -3,6 +3,7 @@
 // the DLQ (serverless.yml); it never deletes, so it is never granted sqs:DeleteMessage there.
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { DeadLetter, DeadLetterQueue } from '../../ports/dead-letter-queue.js';
+import { awsEndpointConfig } from '../aws-endpoint.js';
 
 export interface SqsDeadLetterQueueOptions {
   queueUrl: string;
@@ -13,8 +14,6 @@ export interface SqsDeadLetterQueueOptions {
   visibilityTimeoutSeconds?: number;
 }
 
-// ElasticMQ ignores signatures, but the SDK insists on signing: static dummy keys locally.
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 const count = (v: string | undefined) => {
   const n = Number(v ?? '0');
@@ -31,10 +30,8 @@ export class SqsDeadLetterQueue implements DeadLetterQueue {
     this.#queueUrl = opts.queueUrl;
     this.name = opts.queueUrl.replace(/\/+$/, '').split('/').at(-1) ?? opts.queueUrl;
     this.#visibility = opts.visibilityTimeoutSeconds ?? 5;
-    const region = opts.region ?? (opts.endpoint ? 'us-east-1' : undefined);
     this.#client = new SQSClient({
-      ...(region ? { region } : {}),
-      ...(opts.endpoint ? { endpoint: opts.endpoint, credentials: LOCAL_CREDENTIALS } : {}),
+      ...awsEndpointConfig(opts),
       maxAttempts: 3,
       requestHandler: { connectionTimeout: 2_000, requestTimeout: 10_000 },
     });

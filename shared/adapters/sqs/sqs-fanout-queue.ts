@@ -2,6 +2,7 @@
 // (ElasticMQ locally). One client per container; warm invocations reuse its connections.
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { FanoutMessage, FanoutQueue } from '../../ports/fanout-queue.js';
+import { awsEndpointConfig } from '../aws-endpoint.js';
 
 export interface SqsFanoutQueueOptions {
   queueUrl: string;
@@ -11,9 +12,6 @@ export interface SqsFanoutQueueOptions {
   region?: string;
 }
 
-// ElasticMQ ignores signatures, but the SDK insists on signing: static dummy keys, so a local
-// run never goes looking for (or uses) a developer's real AWS credentials.
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 export class SqsFanoutQueue implements FanoutQueue {
   readonly #client: SQSClient;
@@ -21,10 +19,8 @@ export class SqsFanoutQueue implements FanoutQueue {
 
   constructor(opts: SqsFanoutQueueOptions) {
     this.#queueUrl = opts.queueUrl;
-    const region = opts.region ?? (opts.endpoint ? 'us-east-1' : undefined);
     this.#client = new SQSClient({
-      ...(region ? { region } : {}),
-      ...(opts.endpoint ? { endpoint: opts.endpoint, credentials: LOCAL_CREDENTIALS } : {}),
+      ...awsEndpointConfig(opts),
       // An API request waits on this send: fail in seconds, well inside the function timeout.
       maxAttempts: 3,
       requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
