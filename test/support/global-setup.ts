@@ -34,7 +34,9 @@ type Component = 'hbase' | 'queue';
 
 function stack(cmd: 'start' | 'stop', component: Component): void {
   // stdio inherited: stack.sh prints its progress, and the tail of the logs when startup fails.
-  execFileSync('bash', [STACK, cmd, component], { stdio: 'inherit', timeout: 600_000 });
+  // Its own session (setsid -w waits for it): if this test process is torn down meanwhile, the
+  // stop still runs to the end, including its SIGKILL fallback for a JVM slow to shut down.
+  execFileSync('setsid', ['-w', 'bash', STACK, cmd, component], { stdio: 'inherit', timeout: 600_000 });
 }
 
 export default async function setup(project: TestProject) {
