@@ -16,6 +16,7 @@ import type {
 } from './types.js';
 import {
   buildQuery,
+  chunkByBudget,
   chunkRowSpecs,
   encodedSegment,
   multigetRowSpec,
@@ -27,7 +28,9 @@ import {
 } from './url.js';
 
 const B64: QueryParams = [['e', 'b64']];
-const DEFAULT_MULTIGET_CHUNK = 100;
+// The URL budget below is what bounds a multi-get request; this row cap only keeps one
+// response body modest when keys are tiny.
+const DEFAULT_MULTIGET_CHUNK = 1000;
 // Jetty allows 64 KiB of request line + headers; API gateways in front often allow far less.
 const MAX_MULTIGET_QUERY_CHARS = 8_000;
 const MULTIGET_CONCURRENCY = 4;
@@ -133,7 +136,7 @@ export class HBaseRestClient {
     const cols = columns.map((c) => requireQualifiedColumn(toBytes(c)));
     // Validate before the first request, so a bad timestamp never leaves a half-done delete.
     if (opts.upToTimestamp !== undefined) timestampSegment(opts.upToTimestamp);
-    const chunks = chunkByLength(cols, (c) => encodedSegment(c).length, MAX_DELETE_COLUMNS_CHARS);
+    const chunks = chunkByBudget(cols, (c) => encodedSegment(c).length + 1 /* "," */, MAX_DELETE_COLUMNS_CHARS);
     await mapLimit(chunks, DELETE_COLUMNS_CONCURRENCY, (chunk) => this.delete(rowPath(table, k, chunk, opts.upToTimestamp)));
   }
 
@@ -362,25 +365,6 @@ export function parseTableSchema(text: string): TableSchema {
     if (!SCHEMA_KEYS.has(k)) attributes[k] = String(v);
   }
   return { columnFamilies: families, attributes };
-}
-
-/** Groups items so each group's segments, joined with commas, stay within maxChars (a lone item may exceed it). */
-function chunkByLength<T>(items: T[], length: (item: T) => number, maxChars: number): T[][] {
-  const chunks: T[][] = [];
-  let current: T[] = [];
-  let chars = 0;
-  for (const item of items) {
-    const cost = length(item) + 1;
-    if (current.length > 0 && chars + cost > maxChars) {
-      chunks.push(current);
-      current = [];
-      chars = 0;
-    }
-    current.push(item);
-    chars += cost;
-  }
-  if (current.length > 0) chunks.push(current);
-  return chunks;
 }
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

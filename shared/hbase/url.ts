@@ -97,18 +97,26 @@ export function buildQuery(params: QueryParams): string {
 
 /** Chunks multiget row specs so each URL stays well below Jetty's 64 KiB header limit. */
 export function chunkRowSpecs(specs: string[], maxPerChunk: number, maxQueryChars: number): string[][] {
-  const chunks: string[][] = [];
-  let current: string[] = [];
+  return chunkByBudget(specs, (spec) => encodeURIComponent(spec).length + 5 /* "&row=" */, maxQueryChars, maxPerChunk);
+}
+
+/**
+ * Groups items in order so each group's summed cost stays within maxChars and holds at most
+ * maxPerChunk items (a lone item may exceed maxChars: it still has to be sent).
+ */
+export function chunkByBudget<T>(items: T[], cost: (item: T) => number, maxChars: number, maxPerChunk = Infinity): T[][] {
+  const chunks: T[][] = [];
+  let current: T[] = [];
   let chars = 0;
-  for (const spec of specs) {
-    const cost = encodeURIComponent(spec).length + 5; // "&row="
-    if (current.length > 0 && (current.length >= maxPerChunk || chars + cost > maxQueryChars)) {
+  for (const item of items) {
+    const c = cost(item);
+    if (current.length > 0 && (current.length >= maxPerChunk || chars + c > maxChars)) {
       chunks.push(current);
       current = [];
       chars = 0;
     }
-    current.push(spec);
-    chars += cost;
+    current.push(item);
+    chars += c;
   }
   if (current.length > 0) chunks.push(current);
   return chunks;

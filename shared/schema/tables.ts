@@ -155,8 +155,6 @@ success : DELETE /throttle/<k>`,
 
 export type TableName = keyof typeof TABLES;
 
-export const DEFAULT_NAMESPACE = 'weibo';
-
 /** `ns:table` as the REST gateway addresses it. */
 export function qualifiedTableName(namespace: string, table: TableName): string {
   return `${namespace}:${TABLES[table].name}`;

@@ -19,8 +19,9 @@ function notSelf(actor: string, target: string, verb: string): void {
  */
 export async function follow(deps: FeedDeps, actor: string, target: string, now = Date.now()) {
   notSelf(actor, target, 'follow');
-  await requireUser(deps.users, target);
-  if ((await deps.counters.get(actor, 'following')) >= deps.limits.maxFollowing) {
+  // Independent reads, one round trip: the target exists, and how many the actor follows.
+  const [, following] = await Promise.all([requireUser(deps.users, target), deps.counters.get(actor, 'following')]);
+  if (following >= deps.limits.maxFollowing) {
     if (!(await deps.relations.isFollowing(actor, target))) {
       throw new InvalidInputError(`You already follow ${deps.limits.maxFollowing} users, the maximum`, 'following_limit');
     }

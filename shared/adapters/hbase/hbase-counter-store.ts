@@ -4,7 +4,7 @@ import type { HBaseRestClient } from '../../hbase/index.js';
 import type { CounterStore } from '../../ports/feed-store.js';
 import { userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
-import { counter } from './hbase-user-store.js';
+import { counter } from './cells.js';
 
 type CounterName = 'followers' | 'following' | 'posts';
 

@@ -2,10 +2,11 @@
 // row per reader. Layout and access patterns: shared/schema/tables.ts (inbox).
 import { InvalidInputError } from '../../domain/errors.js';
 import { keyFromPostId, postIdFromKey } from '../../domain/post.js';
-import { bytesEqual, compareBytes, concatBytes, type HBaseCell, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
+import { bytesEqual, bytesToString, compareBytes, concatBytes, type HBaseCell, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { InboxEntry, InboxPage, InboxStore } from '../../ports/feed-store.js';
 import { HANDLE_PATTERN, inboxQualifier, parsePostKey, postKeyFromInboxQualifier, timestampFromReversed, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
+import { cellText } from './cells.js';
 
 const FAMILY = 'i';
 const CELEBRITIES = 'c';
@@ -62,8 +63,6 @@ async function forEachLimit<T>(items: T[], limit: number, fn: (item: T) => Promi
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
-
-const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
 
 export class HBaseInboxStore implements InboxStore {
   private readonly table: string;
@@ -122,7 +121,7 @@ export class HBaseInboxStore implements InboxStore {
     let qualifiers = inboxCells(row).map((c) => c.qualifier);
     const celebrities = (row?.cells ?? [])
       .filter((c) => c.family === CELEBRITIES)
-      .map((c) => text(c.qualifier))
+      .map((c) => bytesToString(c.qualifier))
       .filter((h) => HANDLE_PATTERN.test(h));
     if (celebrities.length > 0) {
       // Round trip 2 (celebrity followers only): every followed celebrity's outbox in one
@@ -142,8 +141,7 @@ export class HBaseInboxStore implements InboxStore {
       if (postId) entries.push({ postId, position: positionOf(qualifiers[i]!) });
     }
     const meta = (q: string) => {
-      const cell = row?.cells.find((c) => c.family === META && text(c.qualifier) === q);
-      const n = cell ? Number(text(cell.value)) : NaN;
+      const n = Number(cellText(row, `${META}:${q}`));
       return Number.isSafeInteger(n) ? n : undefined;
     };
     const lastSeen = meta('seen');
@@ -188,12 +186,11 @@ export class HBaseInboxStore implements InboxStore {
   async lastSeen(readers: string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     if (readers.length === 0) return out;
-    // Large chunks: the URL budget, not a row count, should bound each request (fan-out sends 1000).
-    const rows = await this.client.multiGet(this.table, readers.map(userKey), { columns: [`${META}:seen`], chunkSize: 1000 });
+    const rows = await this.client.multiGet(this.table, readers.map(userKey), { columns: [`${META}:seen`] });
     const byKey = new Map(readers.map((r) => [Buffer.from(userKey(r)).toString('base64'), r]));
     for (const row of rows) {
       const reader = byKey.get(Buffer.from(row.key).toString('base64'));
-      const value = row.cells[0] ? Number(text(row.cells[0].value)) : NaN;
+      const value = Number(cellText(row, `${META}:seen`));
       if (reader && Number.isSafeInteger(value)) out.set(reader, value);
     }
     return out;

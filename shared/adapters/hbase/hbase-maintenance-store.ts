@@ -39,7 +39,7 @@ import type {
 } from '../../ports/maintenance-store.js';
 import { HANDLE_PATTERN, handleFromKey, keyAfter, relationKey, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
-import { cellValue } from './hbase-user-store.js';
+import { cellValue } from './cells.js';
 
 const EMPTY = new Uint8Array(0);
 /**

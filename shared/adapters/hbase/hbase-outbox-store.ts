@@ -1,13 +1,14 @@
 // shared/adapters/hbase/hbase-outbox-store.ts — OutboxStore and CelebrityRegistry on HBase
 // (secondary adapters). Layout: shared/schema/tables.ts (outbox; users p:celeb).
 import { keyFromPostId, postIdFromKey } from '../../domain/post.js';
-import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
+import { concatBytes, type HBaseRestClient } from '../../hbase/index.js';
 import type { CelebrityRegistry, OutboxStore } from '../../ports/feed-store.js';
 import { inboxQualifier, postKeyFromInboxQualifier, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
+import { cellText } from './cells.js';
 
 const EMPTY = new Uint8Array(0);
-const column = (qualifier: Uint8Array) => Buffer.concat([Buffer.from('o:'), qualifier]);
+const column = (qualifier: Uint8Array) => concatBytes('o:', qualifier);
 
 export class HBaseOutboxStore implements OutboxStore {
   private readonly table: string;
@@ -40,7 +41,7 @@ export class HBaseCelebrityRegistry implements CelebrityRegistry {
 
   async isCelebrity(author: string): Promise<boolean> {
     const row = await this.client.getRow(this.table, userKey(author), { columns: ['p:celeb'] });
-    return row?.cells[0] ? bytesToString(row.cells[0].value) === '1' : false;
+    return cellText(row, 'p:celeb') === '1';
   }
 
   async setCelebrity(author: string, celebrity: boolean): Promise<void> {

@@ -6,7 +6,7 @@ import { bytesToString, type HBaseRestClient, type HBaseRow } from '../../hbase/
 import type { IdempotencyStore, Page, PostStore } from '../../ports/feed-store.js';
 import { authorPostsBoundary, idempotencyKey, keyAfter, parsePostKey, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
-import { cellValue } from './hbase-user-store.js';
+import { cellValue } from './cells.js';
 
 /** A content row as a Post; null for a row that is not a whole post (never written by create). */
 function postFromRow(row: HBaseRow | null): Post | null {

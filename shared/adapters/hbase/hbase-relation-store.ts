@@ -5,7 +5,7 @@ import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
 import type { Edge, Page, RelationStore } from '../../ports/feed-store.js';
 import { HANDLE_PATTERN, handleFromKey, keyAfter, relationKey, relationPrefix, type EdgeDirection } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
-import { cellValue } from './hbase-user-store.js';
+import { cellValue } from './cells.js';
 
 const SINCE = 'e:t';
 

@@ -1,27 +1,10 @@
 // shared/adapters/hbase/hbase-user-store.ts — UserStore and LoginThrottle on HBase (secondary
 // adapters). Layout and access patterns: shared/schema/tables.ts (users, throttle).
-import { bytesToString, decodeLong, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
+import type { HBaseRestClient } from '../../hbase/index.js';
 import type { LoginThrottle, NewUser, ThrottleState, UserProfile, UserStore } from '../../ports/user-store.js';
 import { userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
-
-/** Value of `family:qualifier` in a row, or undefined. */
-export function cellValue(row: HBaseRow | null, column: string): Uint8Array | undefined {
-  if (!row) return undefined;
-  const [family, qualifier] = column.split(':');
-  return row.cells.find((c) => c.family === family && bytesToString(c.qualifier) === qualifier)?.value;
-}
-
-const text = (row: HBaseRow | null, column: string) => {
-  const v = cellValue(row, column);
-  return v === undefined ? undefined : bytesToString(v);
-};
-
-/** Counters are 8-byte longs written by REST increments; absent means zero. */
-export const counter = (row: HBaseRow | null, column: string): number => {
-  const v = cellValue(row, column);
-  return v === undefined || v.length !== 8 ? 0 : Number(decodeLong(v));
-};
+import { cellText as text, counter } from './cells.js';
 
 export class HBaseUserStore implements UserStore {
   private readonly table: string;
