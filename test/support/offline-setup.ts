@@ -71,6 +71,8 @@ export default async function setup(project: TestProject) {
       FANOUT_QUEUE_URL: queues.queueUrl,
       // A tiny celebrity threshold so e2e tests can cross it both ways (scale.test.ts).
       CELEBRITY_FOLLOWERS: '3',
+      // The jobs run when a test invokes them, never because the clock struck the hour mid-test.
+      WEIBO_SCHEDULES_ENABLED: 'false',
       // Scheduled jobs (test/e2e/jobs.test.ts): a tiny step, so a job must continue through
       // asynchronous invocations of itself on the offline Lambda port; the run's own DLQ.
       JOB_ROWS_PER_STEP: '5',

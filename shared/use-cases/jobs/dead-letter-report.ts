@@ -36,7 +36,10 @@ export function messageType(body: string): string {
 }
 
 export async function deadLetterReport(dlq: DeadLetterQueue, log: JobLog, now: () => number = Date.now): Promise<DeadLetterReport> {
-  const [counts, peeked] = await Promise.all([dlq.counts(), dlq.peek(PEEK_MAX)]);
+  // Counts first: a peek makes the peeked messages invisible for a moment, and counted after
+  // (or alongside) it they would vanish from `visible` — the report would call a full DLQ empty.
+  const counts = await dlq.counts();
+  const peeked = await dlq.peek(PEEK_MAX);
   const byType: Record<string, number> = {};
   let oldest: number | null = null;
   for (const m of peeked) {
