@@ -79,7 +79,7 @@ export interface JobDependencies {
   continuation: LambdaJobContinuation;
   queue(): FanoutQueue;
   deadLetters(): DeadLetterQueue;
-  limits: { rowsPerStep: number; maxSteps: number; inboxCap: number; outboxCap: number; regenStuckMs: number };
+  limits: { rowsPerStep: number; maxSteps: number; inboxCap: number; outboxCap: number; regenStuckMs: number; settleMs: number };
 }
 
 let jobs: JobDependencies | undefined;
@@ -106,6 +106,7 @@ export function jobDependencies(cfg: Config = config()): JobDependencies {
       inboxCap: cfg.INBOX_CAP,
       outboxCap: cfg.OUTBOX_CAP,
       regenStuckMs: cfg.REGEN_STUCK_SECONDS * 1000,
+      settleMs: cfg.SETTLE_SECONDS * 1000,
     },
   };
   return jobs;

@@ -208,8 +208,10 @@ async function main(): Promise<void> {
 
   const hbase = new HBaseRestClient({ baseUrl: HBASE_REST_URL, timeoutMs: 60_000 });
   try {
-    const report = await applySchema(hbase, NAMESPACE, { log: (l) => say(`schema: ${l}`) });
-    if (report.drift.length) say(`schema: ${report.drift.length} drift item(s); run \`npm run schema -- --fix-drift\``);
+    // Locally the schema is ours to keep current: drifted families (e.g. a namespace made before
+    // NEW_VERSION_BEHAVIOR was set) are altered in place; nothing is ever dropped.
+    const report = await applySchema(hbase, NAMESPACE, { fixDrift: true, log: (l) => say(`schema: ${l}`) });
+    if (report.fixedFamilies.length) say(`schema: re-applied attributes of ${report.fixedFamilies.join(', ')}`);
   } finally {
     await hbase.close();
   }
@@ -232,6 +234,9 @@ async function main(): Promise<void> {
       FANOUT_QUEUE_URL: queues.queueUrl,
       API_PORT,
       OFFLINE_LAMBDA_PORT: LAMBDA_PORT,
+      // Locally every step ends within seconds (the worker's timeout is 3 s): views settle
+      // 10 s after a follow/unfollow instead of the deployed 60 s. Overridable.
+      SETTLE_SECONDS: process.env.SETTLE_SECONDS ?? '10',
     },
   });
   offline = child;

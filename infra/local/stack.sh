@@ -157,8 +157,9 @@ start_hbase() {
     echo $! >"$HB_DIR/master.pid"
   fi
   if ! pid_alive "$HB_DIR/rest.pid"; then
+    # 1 GiB: 384 MiB ran out of heap (OOM kill) under the integration suite with an e2e run beside it.
     log "hbase: starting REST gateway on $REST_URL — log $HB_DIR/logs/rest.log"
-    nohup java -Xms128m -Xmx384m "${JDK17_FLAGS[@]}" -cp "$HB_DIR/conf-rest:$HB_DIR/lib/*" \
+    nohup java -Xms128m -Xmx1g "${JDK17_FLAGS[@]}" -cp "$HB_DIR/conf-rest:$HB_DIR/lib/*" \
       org.apache.hadoop.hbase.rest.RESTServer start -p "$HBASE_REST_PORT" >"$HB_DIR/logs/rest.log" 2>&1 </dev/null &
     echo $! >"$HB_DIR/rest.pid"
   fi

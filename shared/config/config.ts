@@ -28,6 +28,10 @@ const EnvSchema = z.object({
   CELEBRITY_FOLLOWERS: z.coerce.number().int().min(1).default(10_000),
   // Readers who have not read their timeline for this long get no fan-out; their inbox is rebuilt on return.
   INACTIVE_AFTER_SECONDS: z.coerce.number().int().min(60).default(30 * 24 * 3600),
+  // The settle window: longer than any one operation's steps can take (the function timeouts),
+  // so work that read an edge before a follow/unfollow has landed when that edge's settle
+  // message runs. Every reader's view converges within it (shared/schema/consistency.md).
+  SETTLE_SECONDS: z.coerce.number().int().min(1).max(900).default(60),
   // The fan-out queue (infra/queue-settings.cjs sets both per stage). SQS_ENDPOINT is set only
   // locally (ElasticMQ); empty when deployed, where the SDK's regional endpoint is right.
   FANOUT_QUEUE_URL: z.url().optional(),
@@ -76,6 +80,8 @@ export interface FeedLimits {
   maxFollowing: number;
   celebrityFollowers: number;
   inactiveAfterMs: number;
+  /** Delay of the settle message every follow/unfollow sends (see SETTLE_SECONDS). */
+  settleSeconds: number;
 }
 
 export function feedLimits(cfg: Config = config()): FeedLimits {
@@ -87,5 +93,6 @@ export function feedLimits(cfg: Config = config()): FeedLimits {
     maxFollowing: cfg.MAX_FOLLOWING,
     celebrityFollowers: cfg.CELEBRITY_FOLLOWERS,
     inactiveAfterMs: cfg.INACTIVE_AFTER_SECONDS * 1000,
+    settleSeconds: cfg.SETTLE_SECONDS,
   };
 }

@@ -29,6 +29,13 @@ export class ConflictError extends DomainError {
   }
 }
 
+/** The thing existed and is gone for good (a deleted post an idempotent retry names). */
+export class GoneError extends DomainError {
+  constructor(message: string, readonly code = 'gone') {
+    super(message);
+  }
+}
+
 /** Missing, bad or expired credentials. Deliberately vague: never says which part was wrong. */
 export class AuthenticationError extends DomainError {
   constructor(message = 'Invalid credentials', readonly code = 'unauthorized') {

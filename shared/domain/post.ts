@@ -1,6 +1,6 @@
 // shared/domain/post.ts — what a post is, and its public id. The id is readable and path-safe:
 // `<author>.<millis>.<12 hex>`; it maps 1:1 onto the post's row key (shared/schema/row-keys.ts).
-import { postKey as buildPostKey, parsePostKey, POST_SUFFIX_BYTES } from '../schema/row-keys.js';
+import { postKey as buildPostKey, inboxQualifier, parsePostKey, POST_SUFFIX_BYTES } from '../schema/row-keys.js';
 
 /** The documented limit on a post body, in Unicode code points. */
 export const POST_MAX_CODE_POINTS = 500;
@@ -32,4 +32,22 @@ export function keyFromPostId(id: string): Uint8Array | null {
 
 export function authorOfPostId(id: string): string | null {
   return POST_ID_PATTERN.exec(id)?.[1] ?? null;
+}
+
+/**
+ * Feed order: newest first, and among posts of the same millisecond a fixed order — exactly the
+ * order of inbox and outbox cells in HBase (qualifier = reversed time + post key), so a merge
+ * of an inbox with outboxes gives the same order a single inbox would.
+ */
+export function feedOrderKey(id: string): string {
+  const key = keyFromPostId(id);
+  if (!key) throw new RangeError(`not a post id: ${JSON.stringify(id)}`);
+  return Buffer.from(inboxQualifier(key)).toString('hex');
+}
+
+/** Merges post-id lists into one feed-ordered list without duplicates. */
+export function mergeFeed(...lists: string[][]): string[] {
+  const byKey = new Map<string, string>();
+  for (const list of lists) for (const id of list) if (keyFromPostId(id)) byKey.set(feedOrderKey(id), id);
+  return [...byKey.keys()].sort().map((k) => byKey.get(k)!);
 }

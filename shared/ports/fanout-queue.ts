@@ -14,11 +14,19 @@ export const FanoutMessage = z.discriminatedUnion('type', [
   z.object({ v: z.literal(1), type: z.literal('promote'), author: z.string().max(30), cursor: z.string().max(64).optional() }),
   /** An author fell below it: unflag, then backfill followers' inboxes and drop their markers. */
   z.object({ v: z.literal(1), type: z.literal('demote'), author: z.string().max(30), cursor: z.string().max(64).optional() }),
+  /**
+   * Sent (delayed by the settle window) by every follow and unfollow BEFORE its first write:
+   * makes the reader's view of the followee agree with the edge as it stands then, after any
+   * work that read the old state has landed (shared/schema/consistency.md, "settle").
+   * `at`: when the operation began; a followers-side row newer than that belongs to a later follow.
+   */
+  z.object({ v: z.literal(1), type: z.literal('settle'), reader: z.string().max(30), followee: z.string().max(30), at: z.number().int().nonnegative() }),
   /** A returning inactive reader: rebuild the inbox from the followees' recent posts. */
   z.object({ v: z.literal(1), type: z.literal('regenerate'), reader: z.string().max(30), cursor: z.string().max(64).optional() }),
 ]);
 export type FanoutMessage = z.infer<typeof FanoutMessage>;
 
 export interface FanoutQueue {
-  send(message: FanoutMessage): Promise<void>;
+  /** `delaySeconds` (≤ 900, the SQS maximum): the message becomes visible only after that long. */
+  send(message: FanoutMessage, opts?: { delaySeconds?: number }): Promise<void>;
 }

@@ -9,22 +9,41 @@ export interface Page<T> {
   nextCursor?: string;
 }
 
+/** What is known of a post id: live, deleted (its tombstone stays for good), or never created. */
+export type PostLookup = { state: 'live'; post: Post } | { state: 'deleted' } | { state: 'absent' };
+
 export interface PostStore {
-  /** Put-if-absent on the post row: false if that exact id already exists (retry with a new suffix). */
+  /**
+   * Put-if-absent on the post row: false if that exact id was ever used — live, or deleted (a
+   * deleted post keeps a tombstone, so no retry can ever create it again).
+   */
   create(post: Post, idempotencyKey?: string): Promise<boolean>;
+  /** The live post, or null (deleted or never created). */
   get(id: string): Promise<Post | null>;
-  /** Found posts in the order of `ids`; missing (deleted) ones are left out. One multi-get. */
+  lookup(id: string): Promise<PostLookup>;
+  /** Found live posts in the order of `ids`; missing and deleted ones are left out. One multi-get. */
   getMany(ids: string[]): Promise<Post[]>;
-  delete(id: string): Promise<void>;
+  /**
+   * Tombstones the post (a conditional write: of racing deletes exactly one gets true) and drops
+   * its body. A repeat returns false but still finishes dropping the body of a half-done delete.
+   */
+  markDeleted(id: string, at: number): Promise<boolean>;
   /** An author's posts, newest first; cursor = last id of the previous page. */
   listByAuthor(author: string, limit: number, cursor?: string): Promise<Page<Post>>;
   /** Up to `limit` newest posts of `author` created strictly after `notOlderThan` (millis). */
   recentByAuthor(author: string, limit: number, notOlderThan?: number): Promise<Post[]>;
 }
 
+/** What an idempotency key was first used for: the post it created, and a fingerprint of that request. */
+export interface IdempotencyClaim {
+  postId: string;
+  /** Hash of the request body; absent on claims written before fingerprints were kept. */
+  fingerprint?: string;
+}
+
 export interface IdempotencyStore {
-  /** Claims `key` for `postId`; returns null if claimed now, or the post id an earlier request claimed. */
-  claim(author: string, key: string, postId: string): Promise<string | null>;
+  /** Claims `key` for this request; returns null if claimed now, or the claim an earlier request made. */
+  claim(author: string, key: string, claim: Required<IdempotencyClaim>): Promise<IdempotencyClaim | null>;
 }
 
 export interface Edge {
@@ -38,20 +57,25 @@ export interface RelationStore {
   /** Removes both sides. false = was not following. */
   unfollow(follower: string, followee: string): Promise<boolean>;
   isFollowing(follower: string, followee: string): Promise<boolean>;
+  /** The following side of the edge (the source of truth), or null. */
+  edge(follower: string, followee: string): Promise<Edge | null>;
+  /** The since recorded on the followers side of the edge (what fan-out reads), or null. */
+  followerSide(follower: string, followee: string): Promise<number | null>;
+  /** Makes the followers side agree with a following-side edge of that since (idempotent). */
+  restoreFollowerSide(follower: string, followee: string, since: number): Promise<void>;
+  /** Removes the followers side while it still holds `since` (a re-follow's row survives). */
+  removeFollowerSide(follower: string, followee: string, since: number): Promise<boolean>;
   /** cursor = the last handle of the previous page. */
   following(user: string, limit: number, cursor?: string): Promise<Page<Edge>>;
   followers(user: string, limit: number, cursor?: string): Promise<Page<Edge>>;
 }
 
-export interface InboxEntry {
-  postId: string;
-  /** Opaque, ordered newest first; a timeline cursor points just past one of these. */
-  position: string;
-}
-
-export interface InboxPage {
-  entries: InboxEntry[];
-  more: boolean;
+/** A reader's inbox as one read sees it (one get of the reader's row). */
+export interface InboxView {
+  /** Post ids fanned out or backfilled to the reader, in feed order (newest first). */
+  entries: string[];
+  /** Celebrities the reader follows: their posts are merged in at read time from their outboxes. */
+  celebrities: string[];
   /** Millis of the reader's last recorded timeline read (absent: never recorded). */
   lastSeen?: number;
   /** Set while the inbox of a returning inactive reader is being rebuilt. */
@@ -69,12 +93,8 @@ export interface InboxStore {
   remove(readers: string[], postId: string): Promise<void>;
   /** Removes every entry by `author` from `reader`'s inbox (reads only the reader's row). */
   purgeAuthor(reader: string, author: string): Promise<number>;
-  /**
-   * The reader's timeline entries newest first, after `after` (a position), at most `limit`:
-   * the inbox merged with the outboxes of the celebrities the reader follows (deduplicated).
-   * One get, plus one multi-get of outboxes only when the reader follows celebrities.
-   */
-  page(reader: string, limit: number, after?: string): Promise<InboxPage>;
+  /** Everything the timeline needs of the reader's row: entries, celebrity markers, activity. One get. */
+  read(reader: string): Promise<InboxView>;
   /** How many entries, and the oldest entry's post time (for the backfill bound). */
   stats(reader: string): Promise<{ size: number; oldestMillis?: number }>;
   /** Celebrity markers: the reader's timeline merges these authors' outboxes at read time. */
@@ -93,6 +113,8 @@ export interface OutboxStore {
   remove(author: string, postId: string): Promise<void>;
   /** Newest first, at most `limit` post ids. One get. */
   recent(author: string, limit: number): Promise<string[]>;
+  /** Every post id in the outboxes of `authors` (each outbox newest first). One multi-get. */
+  recentOf(authors: string[]): Promise<string[]>;
 }
 
 /** Which authors are celebrities (posts merged at read time instead of fanned out). */

@@ -63,6 +63,15 @@ export interface UserCounters {
   followers: number;
 }
 
+export type Counter = 'following' | 'followers';
+
+export interface CounterCell {
+  /** As stored: 0 when absent, -1 when not an 8-byte long. */
+  value: number;
+  /** The cell's write timestamp (millis); 0 when absent. Every increment writes a new cell. */
+  stamp: number;
+}
+
 /** A position in the users walk: start at `user` (inclusive) or just after it. */
 export interface UsersFrom {
   user: string;
@@ -101,8 +110,10 @@ export interface MaintenanceStore {
   deleteEdgeIf(edge: EdgeRow): Promise<boolean>;
   /** Up to `limit` users (with their stored counters) from `from`, strictly before `before` (the table's end when absent). */
   userCounters(opts: { from?: UsersFrom; before?: string; limit: number }): Promise<{ users: UserCounters[]; exhausted: boolean }>;
-  /** Overwrites c:following and c:followers of each user (8-byte longs) in one batched put. */
-  setCounters(values: { handle: string; following: number; followers: number }[]): Promise<void>;
-  /** Server-side increment of c:followers (for a user whose counters this walk already wrote). */
-  addFollowers(user: string, delta: number): Promise<void>;
+  /** Both counters of each user as stored, with their cell timestamps (0 when absent). ONE multi-get. */
+  counterSnapshot(users: string[]): Promise<Map<string, Record<Counter, CounterCell>>>;
+  /** How many 'F' (following) or 'R' (followers) rows `user` has; null when more than `max`. ONE prefix scan. */
+  countEdges(user: string, direction: Direction, max: number): Promise<number | null>;
+  /** Writes the counter only while it still holds `expected` as read (check-and-put); false = it moved. */
+  setCounterIf(user: string, counter: Counter, expected: CounterCell, value: number): Promise<boolean>;
 }

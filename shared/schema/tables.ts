@@ -15,6 +15,18 @@
 //    two posts by one author in the same millisecond never collide (seed 004 lost one).
 //  * All families are short (one letter) because HBase stores the family name in every cell.
 //  * DATA_BLOCK_ENCODING FAST_DIFF: keys inside a block share long prefixes (same user).
+//  * NEW_VERSION_BEHAVIOR on the families where a cell is deleted and then written again by a
+//    later operation (edges: unfollow → refollow; inbox markers: unfollow → refollow, demote →
+//    promote; m:regen). Without it a Delete masks every Put with an equal or older timestamp
+//    (HBASE-3300), so a refollow in the same server millisecond as the unfollow "succeeds" and
+//    stays invisible — measured here: 31 of 300 delete-vs-put races lost a reported write on a
+//    plain family, 0 of 300 with the attribute (test/integration/hbase-delete-put-race.test.ts).
+//    With it (HBASE-15968) versions are ordered by sequence id as well as timestamp: a delete
+//    hides only what was written before it. Its cost: delete markers are tracked per version on
+//    reads of those families; entries (inbox i, outbox o) and posts do not need it and keep the
+//    cheaper default.
+//  * The invariants every multi-row operation keeps, and why each interleaving keeps them:
+//    ./consistency.md.
 
 import type { ColumnFamilySchema } from '../hbase/index.js';
 
@@ -25,6 +37,9 @@ export interface TableDefinition {
   /** Row-key layout and access patterns, kept here so the design is read in one place. */
   design: string;
 }
+
+/** See the header: for families whose cells are deleted and then written again. */
+const LATER_WRITE_WINS = { NEW_VERSION_BEHAVIOR: 'true' } as const;
 
 const family = (name: string, attrs: Record<string, string | number> = {}): ColumnFamilySchema => ({
   name,
@@ -42,7 +57,9 @@ export const TABLES = {
 row   = userKey(handle) = salt2 + handle + 0x00            (one row per user)
 p:    profile — p:h handle, p:n display name, p:t created-at millis
 a:    auth    — a:pw scrypt hash record (never returned by any API)
-p:celeb '1' while the user is a celebrity (posts merged at read time, not fanned out)
+p:celeb '1' while the user is a celebrity (posts merged at read time, not fanned out), '0'
+      after a demotion — overwritten, never deleted, so a promotion right after a demotion can
+      never be masked by a delete marker (the p family keeps the default version behaviour)
 c:    counters, 8-byte longs kept by REST increments — c:followers c:following c:posts
 register : PUT /users/<k>?check=put  (check p:h == "" : put-if-absent → race-free, 200 or 304)
 login    : GET /users/<k>/a?e=b64                                           (one get)
@@ -55,20 +72,25 @@ counts   : PUT /users/<k>?check=increment                                   (per
     design: `
 row   = postKey = userKey(author) + revTs8 + suffix6       (one row per post; an author's posts
         are contiguous and newest first)
-p:    p:b body text, p:t created-at millis, p:i idempotency key (if any)
+p:    p:b body text, p:t created-at millis, p:i idempotency key (if any),
+      p:d deleted-at millis: the TOMBSTONE. A deleted post keeps its row with p:t and p:d only, so
+      put-if-absent on p:t fails for that id for good: no retry can ever create it again.
 publish      : PUT /content/<postKey>?check=put (put-if-absent on p:t)       (one check-and-put)
-get post     : GET /content/multiget?row=<postKey>&e=b64                     (one get)
-delete post  : DELETE /content/<postKey>?e=b64
-user's posts : scanner startRow=userKey(author) (or keyAfter(cursor's postKey)),
+get post     : GET /content/multiget?row=<postKey>/p:b,p:d&e=b64             (one get)
+lookup       : GET the row's p family: live / deleted (p:d) / absent          (one get)
+delete post  : PUT ?check=put put-if-absent on p:d (exactly one racing delete wins), then
+               DELETE /content/<postKey>/p:b,p:i  (the body goes; a repeat finishes it)
+user's posts : scanner of column p:b ONLY (a tombstone has no p:b, so the server skips it and
+               it costs no slot of the limit) startRow=userKey(author) (or keyAfter(cursor's postKey)),
                stopRow=prefixEnd(userKey(author)), limit n+1 (the extra row = "more")
-timeline body: GET /content/multiget?row=..&e=b64                            (one multi-get)
+timeline body: GET /content/multiget/p:b,p:d?row=..&e=b64 (one multi-get; tombstones dropped)
 backfill     : scanner startRow=userKey(followee), stopRow=userKey(followee)+revTs8(notOlderThan)
                (keys are newest first, so the stop row is the time bound), limit ≤ 200 —
                cost independent of table size and of the followee's history`,
   },
   relations: {
     name: 'relations',
-    families: [family('e')],
+    families: [family('e', LATER_WRITE_WINS)],
     design: `
 Tall: one row per edge and direction, so a celebrity's follower list spreads over many rows
 (and regions) and is paged by a bounded prefix scan — never one unbounded wide row (seed 001).
@@ -76,12 +98,14 @@ row   = userKey(a) + 'F' + userKey(b)   "a follows b"  (following side — the s
 row   = userKey(b) + 'R' + userKey(a)   "b is followed by a" (followers side — repaired to agree)
 e:    e:t since millis
 follow     : PUT 'F' row ?check=put (put-if-absent on e:t: of racing follows exactly one
-             wins), then only the winner PUTs the 'R' row (not atomic across rows: the repair
-             job reconciles 'R' with 'F'), then counters by increment
+             wins), then only the winner PUTs the 'R' row (not atomic across rows: the pair's
+             settle message restores 'R' from 'F'), then counters by increment
 unfollow   : GET 'F'; PUT 'F' ?check=delete (e:t == value read: of racing unfollows exactly
              one wins), then PUT 'R' ?check=delete with the same e:t (a refollow that slipped
              in between has rewritten 'R' with its own since, and keeps it)
 is-following : GET /relations/multiget?row=<userKey(a)+'F'+userKey(b)>     (one get)
+settle     : GET 'F' and GET 'R' (in parallel); PUT 'R' = F's since, or PUT 'R' ?check=delete
+             on the since read (only if that since is not newer than the operation settled)
 following  : scanner prefix userKey(a)+'F', start keyAfter(cursor's row), limit n+1
 followers  : scanner prefix userKey(b)+'R', start keyAfter(cursor's row), limit n+1
              (cursor = last handle; order = the other user's salted key, not alphabetical;
@@ -89,7 +113,7 @@ followers  : scanner prefix userKey(b)+'R', start keyAfter(cursor's row), limit 
   },
   inbox: {
     name: 'inbox',
-    families: [family('i'), family('c'), family('m')],
+    families: [family('i'), family('c', LATER_WRITE_WINS), family('m', LATER_WRITE_WINS)],
     design: `
 Wide but bounded: one row per reader, one cell per (reader, post), capped by the trim job.
 row   = userKey(reader)
@@ -102,9 +126,11 @@ i:<revTs8 + postKey>  value: empty. Qualifiers sort ascending = newest first acr
       same post always lands in the same cell, so a re-delivered fan-out rewrites it.
 Cells are written with the server's clock, never an old explicit timestamp, so a delete from
 an unfollow cannot mask a later refollow backfill (HBASE-3300).
-timeline page : GET /inbox/multiget?row=<userKey(reader)>/i (one get; position = base64url
-                of the last qualifier seen, sliced client-side) + GET /content/multiget (one
-                multi-get) = 2 round trips
+timeline page : GET /inbox/multiget?row=<userKey(reader)>/i,c,m (one get: the whole row) +
+                [readers with c: markers: GET /outbox/multiget of those celebrities, merged in
+                feed order by the use case] + GET /content/multiget of the page's window (one
+                multi-get) = 2 round trips (3 for readers who follow celebrities); the cursor
+                is the last post id shown, the page starts strictly after it in feed order
 fan-out       : PUT batch of rows {key: userKey(follower), cell i:<qualifier>}  (one per chunk)
 backfill      : PUT one row {key: userKey(reader), cells i:<qualifier>...}
 retract post  : DELETE /inbox/<k>/i:<qualifier> per follower (REST has no multi-row delete),
@@ -112,6 +138,7 @@ retract post  : DELETE /inbox/<k>/i:<qualifier> per follower (REST has no multi-
 unfollow purge: GET the reader's row, then DELETE /inbox/<k>/i:<q1>,i:<q2>,…/<TS> — the
                 author's qualifiers in one request (chunked to keep the URL short), TS = the
                 newest timestamp among them, so an entry re-added after the read survives
+settle        : the purge again (not following), or c:<author> / a backfill (following)
 stats         : GET the row: cell count, oldest = revTs of the last qualifier
 trim (job)    : a chunked scan over the table (the one whole-table walk, bounded per step and
                 resumable); per row over INBOX_CAP one DELETE of the oldest qualifiers, up to
@@ -136,8 +163,10 @@ trim     : the scheduled trim keeps the newest OUTBOX_CAP (200) cells`,
     families: [family('k', { TTL: 86_400 })],
     design: `
 row   = userKey(author) + idempotency key (client-chosen, safe charset)
-k:p   the id of the post the first request created; TTL one day
-publish retry : PUT ?check=put put-if-absent on k:p; on 304 GET it and answer the same post`,
+k:p   the id of the post the first request created; k:h a hash of its body; TTL one day
+publish retry : PUT ?check=put put-if-absent on k:p (with k:h); on 304 GET k: — another body
+                → 422; the post live → the same post; its tombstone → 410; absent (the first
+                request died before creating it) → create it under the claimed id`,
   },
   throttle: {
     name: 'throttle',

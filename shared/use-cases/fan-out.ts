@@ -10,11 +10,16 @@ import { authorOfPostId } from '../domain/post.js';
 import type { FanoutMessage } from '../ports/fanout-queue.js';
 import type { Page } from '../ports/feed-store.js';
 import type { FeedDeps } from './feed-deps.js';
+import { atStep } from './steps.js';
 
 export interface FanoutOutcome {
   readers: number;
   continued: boolean;
   skipped?: 'deleted' | 'celebrity' | 'unfollowed';
+  /** settle: what the reader's view of the followee was made to agree with. */
+  settled?: 'following' | 'not-following';
+  /** fanout: the post was deleted while this message wrote it out, so its retraction was queued again. */
+  retractedAgain?: boolean;
 }
 
 /** Posts a demotion copies into each follower's inbox (their recent history, now fanned out). */
@@ -49,7 +54,10 @@ async function overChunks(
     const next = page.nextCursor;
     const last = !next || chunk + 1 >= chunks;
     if (!last) pending = fetch(next);
-    if (handles.length > 0) await write(handles);
+    if (handles.length > 0) {
+      await atStep(deps, 'fanout.readers-read', { readers: handles.join(',') });
+      await write(handles);
+    }
     if (last) return next ? { readers, nextCursor: next } : { readers };
   }
 }
@@ -79,6 +87,12 @@ export async function handleFanoutMessage(deps: FeedDeps, msg: FanoutMessage, no
       const done = await overChunks(deps, followersOf(deps, post.author), msg.cursor, (handles) => deps.inbox.add(handles, post.id), {
         prepare: (handles) => activeOnly(deps, handles, now),
       });
+      // A delete that landed while we wrote may have been retracted before our cells arrived:
+      // look again, and if the post is gone, retract what this message covered (idempotent).
+      if (!(await deps.posts.get(post.id))) {
+        await deps.queue.send({ v: 1, type: 'retract', postId: post.id, ...(msg.cursor ? { cursor: msg.cursor } : {}) });
+        return { readers: done.readers, continued: false, retractedAgain: true };
+      }
       return { readers: done.readers, continued: await continueWith(deps, msg, done.nextCursor) };
     }
     case 'retract': {
@@ -111,6 +125,8 @@ export async function handleFanoutMessage(deps: FeedDeps, msg: FanoutMessage, no
       });
       return { readers: done.readers, continued: await continueWith(deps, msg, done.nextCursor) };
     }
+    case 'settle':
+      return { readers: 1, continued: false, settled: await settle(deps, msg.reader, msg.followee, msg.at) };
     case 'regenerate': {
       const done = await overChunks(
         deps,
@@ -132,13 +148,49 @@ export async function handleFanoutMessage(deps: FeedDeps, msg: FanoutMessage, no
  * than the tail of a full inbox (what is past the cap would be trimmed anyway). A celebrity is
  * marked for the read-time merge instead.
  */
-async function backfill(deps: FeedDeps, reader: string, followee: string): Promise<void> {
-  if (await deps.celebrities.isCelebrity(followee)) {
+async function backfill(deps: FeedDeps, reader: string, followee: string, celebrity?: boolean): Promise<void> {
+  if (celebrity ?? (await deps.celebrities.isCelebrity(followee))) {
     await deps.inbox.addCelebrity([reader], followee);
     return;
   }
   const { size, oldestMillis } = await deps.inbox.stats(reader);
   const notOlderThan = size >= deps.limits.inboxCap ? oldestMillis : undefined;
   const posts = await deps.posts.recentByAuthor(followee, deps.limits.backfillLimit, notOlderThan);
+  await atStep(deps, 'backfill.posts-read', { reader, followee });
   if (posts.length > 0) await deps.inbox.addMany(reader, posts.map((p) => p.id));
+}
+
+/**
+ * Makes `reader`'s view of `followee` agree with the edge (the following side, the source of
+ * truth) as it stands now. Runs from the settle message each follow/unfollow queues before its
+ * first write, delayed by the settle window — longer than any operation's steps can take — so
+ * every write based on an older read of the edge (a fan-out chunk, a backfill, a purge, a
+ * promotion or demotion walk) has landed before this reads. Following: the followers side is
+ * restored, the celebrity marker set or the recent posts backfilled. Not following: the
+ * followers side is removed (unless a later follow wrote it), the marker dropped, the inbox
+ * purged of the followee's posts. Idempotent: any number of settles, in any order, after the
+ * last operation on the pair, leave the same state (invariants A, C, D in consistency.md).
+ */
+export async function settle(deps: FeedDeps, reader: string, followee: string, at: number): Promise<'following' | 'not-following'> {
+  const [edge, celebrity, followerSide] = await Promise.all([
+    deps.relations.edge(reader, followee),
+    deps.celebrities.isCelebrity(followee),
+    deps.relations.followerSide(reader, followee),
+  ]);
+  await atStep(deps, 'settle.state-read', { reader, followee });
+  if (edge) {
+    await Promise.all([
+      followerSide === edge.since ? undefined : deps.relations.restoreFollowerSide(reader, followee, edge.since),
+      // A marker left from before a demotion is dropped only after the backfill replaced it.
+      backfill(deps, reader, followee, celebrity).then(() => (celebrity ? undefined : deps.inbox.removeCelebrity([reader], followee))),
+    ]);
+    return 'following';
+  }
+  await Promise.all([
+    // A followers-side row newer than the operation that queued this belongs to a later follow.
+    followerSide !== null && followerSide <= at ? deps.relations.removeFollowerSide(reader, followee, followerSide) : undefined,
+    deps.inbox.removeCelebrity([reader], followee),
+    deps.inbox.purgeAuthor(reader, followee),
+  ]);
+  return 'not-following';
 }

@@ -4,6 +4,7 @@ import type { FeedLimits } from '../config/config.js';
 import type { FanoutQueue } from '../ports/fanout-queue.js';
 import type { CelebrityRegistry, CounterStore, IdempotencyStore, InboxStore, OutboxStore, PostStore, RelationStore } from '../ports/feed-store.js';
 import type { UserStore } from '../ports/user-store.js';
+import type { StepHook } from './steps.js';
 
 export interface FeedDeps {
   users: UserStore;
@@ -16,4 +17,6 @@ export interface FeedDeps {
   celebrities: CelebrityRegistry;
   queue: FanoutQueue;
   limits: FeedLimits;
+  /** Tests only: called between the steps of multi-row operations (./steps.ts). */
+  step?: StepHook;
 }

@@ -2,18 +2,20 @@
 // they follow plus their own posts.
 // Round trips: one get of the reader's inbox row (entries, celebrity markers, activity), one
 // multi-get of the followed celebrities' outboxes (only for readers who follow celebrities),
-// one multi-get of the page's posts. Cursors are positions in that merged order, so posts
-// arriving between pages (always newer, so always before the cursor) cause neither duplicates
-// nor gaps. A post deleted after fan-out is not found by the multi-get and drops out; a few
-// spare entries are fetched in the same requests so such holes do not shorten the page.
+// one multi-get of the page's posts. The celebrity read-time merge happens here: the inbox's
+// entries and those outboxes are merged in feed order (the order HBase keeps both in).
+// Cursors are positions in that merged order (the last post id shown), so posts arriving
+// between pages (always newer, so always before the cursor) cause neither duplicates nor gaps.
+// A post deleted after fan-out is not found by the multi-get and drops out; a few spare
+// entries are fetched in the same requests so such holes do not shorten the page.
 // A reader back after the inactivity window had no fan-out meanwhile: the first read queues the
 // rebuild and, until it is done, the answer says `regenerating` (HTTP 206, as Mastodon does).
-import type { Post } from '../domain/post.js';
+import { feedOrderKey, keyFromPostId, mergeFeed, type Post } from '../domain/post.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
 
-/** Extra inbox entries read per page to fill in for deleted posts (same round trips). */
+/** Extra entries read per page to fill in for deleted posts (same round trips). */
 const SPARE_ENTRIES = 10;
 /** `m:seen` is rewritten at most this often: a read is not a write on every request. */
 const SEEN_RESOLUTION_MS = 3600_000;
@@ -23,34 +25,41 @@ export interface TimelinePage extends Page<Post> {
 }
 
 export async function homeTimeline(deps: FeedDeps, reader: string, limit: number, cursor?: string, now = Date.now()): Promise<TimelinePage> {
-  const after = decodeCursor(cursor, (p) => /^[A-Za-z0-9_-]{1,400}$/.test(p));
-  const page = await deps.inbox.page(reader, limit + SPARE_ENTRIES, after);
+  const after = decodeCursor(cursor, (id) => keyFromPostId(id) !== null);
+  const view = await deps.inbox.read(reader);
+  const entries = view.celebrities.length > 0 ? mergeFeed(view.entries, await deps.outbox.recentOf(view.celebrities)) : view.entries;
 
-  let regenerating = page.regeneratingSince !== undefined;
+  // Entries strictly after the cursor's position in feed order.
+  let start = 0;
+  if (after !== undefined) {
+    const position = feedOrderKey(after);
+    start = entries.findIndex((id) => feedOrderKey(id) > position);
+    if (start < 0) start = entries.length;
+  }
+  const window = entries.slice(start, start + limit + SPARE_ENTRIES);
+
+  let regenerating = view.regeneratingSince !== undefined;
   const side: Promise<unknown>[] = [];
-  if (!regenerating && page.lastSeen !== undefined && now - page.lastSeen > deps.limits.inactiveAfterMs) {
+  if (!regenerating && view.lastSeen !== undefined && now - view.lastSeen > deps.limits.inactiveAfterMs) {
     regenerating = true;
     side.push(deps.inbox.markRegenerating(reader, now).then(() => deps.queue.send({ v: 1, type: 'regenerate', reader })));
-  } else if (page.lastSeen === undefined || now - page.lastSeen > SEEN_RESOLUTION_MS) {
+  } else if (view.lastSeen === undefined || now - view.lastSeen > SEEN_RESOLUTION_MS) {
     side.push(deps.inbox.markSeen(reader, now));
   }
 
   // The activity write runs beside the posts multi-get: it adds no sequential round trip.
-  const [posts] = await Promise.all([
-    page.entries.length > 0 ? deps.posts.getMany(page.entries.map((e) => e.postId)) : Promise.resolve([]),
-    ...side,
-  ]);
+  const [posts] = await Promise.all([window.length > 0 ? deps.posts.getMany(window) : Promise.resolve([]), ...side]);
   const found = new Map(posts.map((p) => [p.id, p]));
 
   const items: Post[] = [];
   let consumed = 0; // entries walked, found or not
-  for (const entry of page.entries) {
+  for (const id of window) {
     if (items.length === limit) break;
     consumed++;
-    const post = found.get(entry.postId);
+    const post = found.get(id);
     if (post) items.push(post);
   }
-  const hasMore = consumed < page.entries.length || page.more;
-  const last = page.entries[consumed - 1];
-  return { items, regenerating, ...(hasMore && last ? { nextCursor: encodeCursor(last.position) } : {}) };
+  const hasMore = consumed < window.length || start + window.length < entries.length;
+  const last = window[consumed - 1];
+  return { items, regenerating, ...(hasMore && last ? { nextCursor: encodeCursor(last) } : {}) };
 }

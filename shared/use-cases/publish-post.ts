@@ -1,13 +1,20 @@
 // shared/use-cases/publish-post.ts — publish a post as the token's user.
-// Steps: with an idempotency key, claim it for a fresh post id (a retry finds the claimed id and
-// answers that same post, re-queuing its fan-out, which is idempotent) → create the post row
-// (put-if-absent; a same-millisecond id collision retries with a new suffix) → count it →
-// put it in the author's own inbox (visible at once) and outbox (for the celebrity read-time
-// merge) → queue the fan-out to followers.
-import { ConflictError } from '../domain/errors.js';
+// Steps: with an idempotency key, claim it for a fresh post id and a fingerprint of the body →
+// create the post row (put-if-absent: exactly one request ever creates a given id) → only the
+// creator counts it → own inbox (visible at once) and outbox (celebrity read-time merge) →
+// queue the fan-out.
+//
+// Idempotency keys follow Stripe's semantics: a retry answers the outcome of the first request.
+// The same key with another body is a client mistake (422 idempotency_key_mismatch). A retry
+// after the post was deleted answers 410 post_deleted and creates nothing: the deleted post's
+// tombstone keeps its id taken for good, so neither this retry nor any later one can bring it
+// back (invariant B in shared/schema/consistency.md).
+import { createHash } from 'node:crypto';
+import { ConflictError, GoneError, InvalidInputError } from '../domain/errors.js';
 import { postIdFromKey, type Post } from '../domain/post.js';
 import { postKey } from '../schema/row-keys.js';
 import type { FeedDeps } from './feed-deps.js';
+import { atStep } from './steps.js';
 
 const MAX_ID_ATTEMPTS = 3;
 
@@ -16,6 +23,9 @@ export interface PublishResult {
   /** true when an earlier request with the same idempotency key already published it. */
   replayed: boolean;
 }
+
+/** What makes two requests "the same request" for an idempotency key: the body they publish. */
+const fingerprintOf = (body: string) => createHash('sha256').update(body, 'utf8').digest('base64url');
 
 export async function publishPost(
   deps: FeedDeps,
@@ -27,12 +37,16 @@ export async function publishPost(
 
   if (input.idempotencyKey) {
     const candidate = fresh();
-    const earlierId = await deps.idempotency.claim(author, input.idempotencyKey, candidate.id);
-    if (earlierId !== null) return replay(deps, earlierId, input, author);
-    if (!(await deps.posts.create(candidate, input.idempotencyKey))) {
-      throw new ConflictError('Post id collision under an idempotency key; retry', 'publish_conflict');
+    const fingerprint = fingerprintOf(input.body);
+    const earlier = await deps.idempotency.claim(author, input.idempotencyKey, { postId: candidate.id, fingerprint });
+    if (earlier) {
+      if (earlier.fingerprint !== undefined && earlier.fingerprint !== fingerprint) {
+        throw new InvalidInputError('This Idempotency-Key was used with a different request body', 'idempotency_key_mismatch');
+      }
+      return createOrReplay(deps, { id: earlier.postId, author, body: input.body, createdAt: createdAtOf(earlier.postId) }, input.idempotencyKey);
     }
-    return { post: await afterCreate(deps, candidate), replayed: false };
+    await atStep(deps, 'publish.claimed', { author, postId: candidate.id });
+    return createOrReplay(deps, candidate, input.idempotencyKey);
   }
 
   for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
@@ -40,6 +54,28 @@ export async function publishPost(
     if (await deps.posts.create(post)) return { post: await afterCreate(deps, post), replayed: false };
   }
   throw new ConflictError('Could not allocate a post id; retry', 'publish_conflict');
+}
+
+const createdAtOf = (postId: string) => Number(postId.split('.')[1]);
+
+/**
+ * The post under a claimed id: create it if no request has yet (the first one may have died
+ * before writing it, or is writing it right now — put-if-absent lets exactly one of them win),
+ * otherwise answer what is there: the live post, or 410 for a deleted one.
+ */
+async function createOrReplay(deps: FeedDeps, post: Post, idempotencyKey: string): Promise<PublishResult> {
+  if (await deps.posts.create(post, idempotencyKey)) return { post: await afterCreate(deps, post), replayed: false };
+  const found = await deps.posts.lookup(post.id);
+  if (found.state === 'deleted') throw new GoneError('The post this Idempotency-Key created has been deleted', 'post_deleted');
+  if (found.state === 'absent') throw new ConflictError('A request with this idempotency key is in progress', 'idempotency_in_progress');
+  // Finish what the first request may not have done (each step is idempotent). Nothing is
+  // counted again: only the creator counts.
+  await Promise.all([
+    deps.inbox.add([post.author], post.id),
+    deps.outbox.add(post.author, post.id),
+    deps.queue.send({ v: 1, type: 'fanout', postId: post.id }),
+  ]);
+  return { post: found.post, replayed: true };
 }
 
 async function afterCreate(deps: FeedDeps, post: Post): Promise<Post> {
@@ -50,23 +86,4 @@ async function afterCreate(deps: FeedDeps, post: Post): Promise<Post> {
   ]);
   await deps.queue.send({ v: 1, type: 'fanout', postId: post.id });
   return post;
-}
-
-/** The key was claimed before: answer that post. If the first attempt died before writing it, write it now under the claimed id. */
-async function replay(deps: FeedDeps, postId: string, input: { body: string; idempotencyKey?: string }, author: string): Promise<PublishResult> {
-  const existing = await deps.posts.get(postId);
-  if (existing) {
-    await Promise.all([
-      deps.inbox.add([author], existing.id),
-      deps.outbox.add(author, existing.id),
-      deps.queue.send({ v: 1, type: 'fanout', postId: existing.id }),
-    ]);
-    return { post: existing, replayed: true };
-  }
-  const createdAt = Number(postId.split('.')[1]);
-  const post: Post = { id: postId, author, body: input.body, createdAt };
-  if (await deps.posts.create(post, input.idempotencyKey)) return { post: await afterCreate(deps, post), replayed: false };
-  const raced = await deps.posts.get(postId);
-  if (!raced) throw new ConflictError('A request with this idempotency key is in progress', 'idempotency_in_progress');
-  return { post: raced, replayed: true };
 }

@@ -4,6 +4,7 @@ import type { Edge, Page } from '../ports/feed-store.js';
 import { HANDLE_PATTERN } from '../schema/row-keys.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
+import { atStep } from './steps.js';
 import { requireUser } from './users.js';
 
 function notSelf(actor: string, target: string, verb: string): void {
@@ -11,11 +12,21 @@ function notSelf(actor: string, target: string, verb: string): void {
 }
 
 /**
+ * The settle message, sent before the first write of every follow and unfollow (so it exists
+ * even if the request dies half-way): after the settle window it makes the reader's view of the
+ * target agree with the edge as it then stands (fan-out.ts `settle`; consistency.md).
+ */
+function queueSettle(deps: FeedDeps, reader: string, followee: string, at: number): Promise<void> {
+  return deps.queue.send({ v: 1, type: 'settle', reader, followee, at }, { delaySeconds: deps.limits.settleSeconds });
+}
+
+/**
  * Idempotent. Steps: no self-follow (422) → the target must exist (404) → the following count
- * is bounded (422) → write the edge (put-if-absent: a repeat or a racing duplicate changes
- * nothing) → only a new edge moves the counts. Then the timeline side: a target at or above
- * the celebrity threshold is marked for the read-time merge (and promoted if it just crossed);
- * anyone else's recent posts are backfilled through the queue.
+ * is bounded (422) → queue the delayed settle → write the edge (put-if-absent: a repeat or a
+ * racing duplicate changes nothing) → only a new edge moves the counts. Then the timeline side,
+ * for immediate effect: a target at or above the celebrity threshold is marked for the
+ * read-time merge (and promoted if it just crossed); anyone else's recent posts are backfilled
+ * through the queue. Whatever races these steps, the settle repairs the view.
  */
 export async function follow(deps: FeedDeps, actor: string, target: string, now = Date.now()) {
   notSelf(actor, target, 'follow');
@@ -26,7 +37,9 @@ export async function follow(deps: FeedDeps, actor: string, target: string, now 
       throw new InvalidInputError(`You already follow ${deps.limits.maxFollowing} users, the maximum`, 'following_limit');
     }
   }
+  await queueSettle(deps, actor, target, now);
   if (await deps.relations.follow(actor, target, now)) {
+    await atStep(deps, 'follow.edge-written', { follower: actor, followee: target });
     await Promise.all([deps.counters.add(actor, 'following', 1), deps.counters.add(target, 'followers', 1)]);
     const [followers, celebrity] = await Promise.all([deps.counters.get(target, 'followers'), deps.celebrities.isCelebrity(target)]);
     if (celebrity || followers >= deps.limits.celebrityFollowers) {
@@ -45,16 +58,19 @@ export async function follow(deps: FeedDeps, actor: string, target: string, now 
 const DEMOTE_BELOW = 0.9;
 
 /**
- * Idempotent. Steps: no self-unfollow (422) → the target must exist (404) → remove the edge
- * (only the request that removed it moves the counts) → drop the celebrity marker and purge the
- * target's posts from the actor's inbox (the actor's row only) — also when the edge was already
- * gone, so a purge that failed half-way is finished by a retry → demote a celebrity that fell
- * clearly below the threshold.
+ * Idempotent. Steps: no self-unfollow (422) → the target must exist (404) → queue the delayed
+ * settle → remove the edge (only the request that removed it moves the counts) → drop the
+ * celebrity marker and purge the target's posts from the actor's inbox (the actor's row only),
+ * also when the edge was already gone → demote a celebrity that fell clearly below the
+ * threshold. Fan-out or backfill that read the edge before it went may still write the target's
+ * posts after the purge; the settle, after the settle window, purges again.
  */
-export async function unfollow(deps: FeedDeps, actor: string, target: string) {
+export async function unfollow(deps: FeedDeps, actor: string, target: string, now = Date.now()) {
   notSelf(actor, target, 'unfollow');
   await requireUser(deps.users, target);
+  await queueSettle(deps, actor, target, now);
   const removed = await deps.relations.unfollow(actor, target);
+  await atStep(deps, 'unfollow.edge-removed', { follower: actor, followee: target });
   if (removed) {
     await Promise.all([deps.counters.add(actor, 'following', -1), deps.counters.add(target, 'followers', -1)]);
   }

@@ -8,6 +8,7 @@ import { userKey } from '../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../shared/schema/tables.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
 import { eventually } from '../support/eventually.js';
+import { queueDrained } from '../support/queue.js';
 
 const api = apiClient(inject('apiUrl'));
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl') });
@@ -205,7 +206,7 @@ describe('the fan-out queue', () => {
     await send({ v: 1, type: 'fanout', postId: p.id });
     await send({ v: 1, type: 'fanout', postId: p.id });
     await eventually(async () => expect(bodies(await timeline(reader))).toEqual(['delivered twice']));
-    await new Promise((r) => setTimeout(r, 3_000)); // let the duplicates be processed too
+    await queueDrained(sqs, queueUrl()); // the duplicate has been processed too
     const row = await hbase.getRow(qualifiedTableName(inject('e2eNamespace'), 'inbox'), userKey(reader.handle), { columns: ['i'] });
     expect(row?.cells).toHaveLength(1);
     expect(bodies(await timeline(reader))).toEqual(['delivered twice']);

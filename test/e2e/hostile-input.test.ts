@@ -3,11 +3,13 @@
 // must hold exactly the rows it held before. Later endpoints add their own arbitraries below.
 import fc from 'fast-check';
 import { SignJWT, UnsecuredJWT } from 'jose';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { HANDLE_PATTERN } from '../../shared/schema/row-keys.js';
 import { apiClient, isErrorShape, type RequestOptions } from '../support/api.js';
 import { rowCounts } from '../support/hbase-rows.js';
+import { queueDrained } from '../support/queue.js';
 
 const api = apiClient(inject('apiUrl'));
 const namespace = inject('e2eNamespace');
@@ -180,8 +182,10 @@ describe('hostile input', () => {
     bob = await api.newUser('h_bob');
     const bobPost = await api.call('POST', '/posts', { token: bob.token, body: { body: 'bob was here' } });
     bobPostId = bobPost.json.id;
-    // Let the post's fan-out settle, so the row counts below are stable.
-    await new Promise((r) => setTimeout(r, 2_000));
+    // Let the post's fan-out (and any queued work of earlier files) finish, so the row counts below are stable.
+    const sqs = new SQSClient({ endpoint: inject('sqsEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    await queueDrained(sqs, inject('fanoutQueueUrl'));
+    sqs.destroy();
     before = await rowCounts(hbase, namespace);
   });
   afterAll(async () => {

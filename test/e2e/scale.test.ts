@@ -1,17 +1,23 @@
 // test/e2e/scale.test.ts — the scale behaviour over HTTP on the real stack: the celebrity hybrid
 // (this API runs with CELEBRITY_FOLLOWERS=3) crossed in both directions, and an inactive reader
 // whose inbox is regenerated on return (206 while it happens).
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { HBaseRestClient, bytesToString } from '../../shared/hbase/index.js';
 import { userKey } from '../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../shared/schema/tables.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
 import { eventually } from '../support/eventually.js';
+import { queueDrained } from '../support/queue.js';
 
 const api = apiClient(inject('apiUrl'));
 const ns = inject('e2eNamespace');
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl') });
-afterAll(() => hbase.close());
+const sqs = new SQSClient({ endpoint: inject('sqsEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+afterAll(async () => {
+  sqs.destroy();
+  await hbase.close();
+});
 
 type User = { handle: string; token: string };
 const post = async (u: User, body: string) => (await api.call('POST', '/posts', { token: u.token, body: { body } })).json as { id: string };
@@ -47,7 +53,7 @@ describe('celebrity hybrid (threshold 3 followers)', () => {
     for (const f of fans) {
       await eventually(async () => expect(bodies(await timeline(f))).toEqual(['two', 'one']));
     }
-    await new Promise((r) => setTimeout(r, 2_000)); // give a (wrong) fan-out the time to happen
+    await queueDrained(sqs, inject('fanoutQueueUrl')); // a (wrong) fan-out would have happened by now
     expect(await inboxCells(fans[0]!)).toBe(1); // 'two' was merged at read time, not written
     expect((await api.call('GET', `/users/${star.handle}`)).json.followers).toBe(3);
 

@@ -1,6 +1,7 @@
 // test/integration/concurrency-repair.test.ts — 50 concurrent follow / unfollow / publish
-// operations on the same few users, on the real HBase, then the relation-repair job run to
-// completion: every relation is symmetric and every count exact.
+// operations on the same few users, on the real HBase. Once the queue is drained (the settle
+// messages delivered, as the worker would), every relation is symmetric and every count exact
+// WITHOUT the repair job; the repair job then runs to completion and finds nothing to fix.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { applySchema } from '../../infra/schema/apply-schema.js';
 import { HBaseMaintenanceStore } from '../../shared/adapters/hbase/hbase-maintenance-store.js';
@@ -10,6 +11,8 @@ import type { Edge } from '../../shared/ports/feed-store.js';
 import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { repairRelationsJob } from '../../shared/use-cases/jobs/repair-relations.js';
+import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
+import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow, unfollow } from '../../shared/use-cases/relations.js';
 import { runToCompletion } from '../support/job-driver.js';
@@ -17,10 +20,11 @@ import { runToCompletion } from '../support/job-driver.js';
 const ns = `it_conc_${Date.now().toString(36)}`;
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000 });
 const stores = hbaseFeedStores(hbase, ns);
+const queued: FanoutMessage[] = [];
 const deps: FeedDeps = {
   ...stores,
-  queue: { send: async () => {} }, // fan-out is not under test here
-  limits: { fanoutChunkSize: 100, fanoutChunksPerMessage: 1, backfillLimit: 10, inboxCap: 800, maxFollowing: 5000, celebrityFollowers: 10_000, inactiveAfterMs: 30 * 86_400_000 },
+  queue: { send: async (m) => void queued.push(m) },
+  limits: { fanoutChunkSize: 100, fanoutChunksPerMessage: 1, backfillLimit: 10, inboxCap: 800, maxFollowing: 5000, celebrityFollowers: 10_000, inactiveAfterMs: 30 * 86_400_000, settleSeconds: 1 },
 };
 const USERS = ['c0', 'c1', 'c2', 'c3', 'c4'];
 
@@ -72,27 +76,33 @@ describe('concurrent operations + repair', () => {
     // Repeat some pairs on purpose: racing duplicates of the same follow / unfollow.
     ops.push(() => follow(deps, 'c0', 'c1'), () => follow(deps, 'c0', 'c1'), () => unfollow(deps, 'c2', 'c3'), () => unfollow(deps, 'c2', 'c3'));
     await Promise.all(ops.map((op) => op()));
+    // Settled: what the operations queued (fan-out, backfills, settles) has run.
+    while (queued.length > 0) await handleFanoutMessage(deps, queued.shift()!);
 
-    const { outcomes } = await runToCompletion(repairRelationsJob(new HBaseMaintenanceStore(hbase, ns)), { rowsPerStep: 7 });
-    expect(outcomes.at(-1)?.status).toBe('done');
-
-    const following = new Map<string, Edge[]>();
-    const followers = new Map<string, Edge[]>();
-    for (const u of USERS) {
-      following.set(u, await all((c) => stores.relations.following(u, 100, c)));
-      followers.set(u, await all((c) => stores.relations.followers(u, 100, c)));
-    }
-    for (const u of USERS) {
-      // Symmetric: u follows v ⇔ u is among v's followers.
-      for (const v of USERS) {
-        const uFollowsV = following.get(u)!.some((e) => e.handle === v);
-        const listed = followers.get(v)!.some((e) => e.handle === u);
-        expect(listed, `${u} → ${v}`).toBe(uFollowsV);
-      }
-      // Exact counts.
-      expect(await stores.counters.get(u, 'following'), `${u} following`).toBe(following.get(u)!.length);
-      expect(await stores.counters.get(u, 'followers'), `${u} followers`).toBe(followers.get(u)!.length);
-      expect(await stores.counters.get(u, 'posts'), `${u} posts`).toBe(posted.get(u) ?? 0);
-    }
+    await expectSymmetricAndExact(posted);
+    const { outcomes } = await runToCompletion(repairRelationsJob(new HBaseMaintenanceStore(hbase, ns), { settleMs: 500 }), { rowsPerStep: 7 });
+    expect(outcomes.at(-1)).toMatchObject({ status: 'done', totals: { fixed: 0 } });
+    await expectSymmetricAndExact(posted);
   });
 });
+
+async function expectSymmetricAndExact(posted: Map<string, number>) {
+  const following = new Map<string, Edge[]>();
+  const followers = new Map<string, Edge[]>();
+  for (const u of USERS) {
+    following.set(u, await all((c) => stores.relations.following(u, 100, c)));
+    followers.set(u, await all((c) => stores.relations.followers(u, 100, c)));
+  }
+  for (const u of USERS) {
+    // Symmetric: u follows v ⇔ u is among v's followers.
+    for (const v of USERS) {
+      const uFollowsV = following.get(u)!.some((e) => e.handle === v);
+      const listed = followers.get(v)!.some((e) => e.handle === u);
+      expect(listed, `${u} → ${v}`).toBe(uFollowsV);
+    }
+    // Exact counts.
+    expect(await stores.counters.get(u, 'following'), `${u} following`).toBe(following.get(u)!.length);
+    expect(await stores.counters.get(u, 'followers'), `${u} followers`).toBe(followers.get(u)!.length);
+    expect(await stores.counters.get(u, 'posts'), `${u} posts`).toBe(posted.get(u) ?? 0);
+  }
+}

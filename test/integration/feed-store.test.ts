@@ -59,7 +59,7 @@ async function allPages<T>(fetch: (cursor?: string) => Promise<Page<T>>): Promis
 const inboxCellCount = async (reader: string) =>
   (await client.getRow(qualifiedTableName(ns, 'inbox'), userKey(reader), { versions: 5 }))?.cells.length ?? 0;
 
-const allInboxIds = async (reader: string) => (await inbox.page(reader, 10_000)).entries.map((e) => e.postId);
+const allInboxIds = async (reader: string) => (await inbox.read(reader)).entries;
 
 beforeAll(async () => {
   await applySchema(client, ns);
@@ -72,7 +72,7 @@ afterAll(async () => {
 });
 
 describe('HBasePostStore', () => {
-  it('create, get, getMany (order of ids, missing and invalid left out), delete', async () => {
+  it('create, get, getMany (order of ids, missing and invalid left out), delete leaves a tombstone', async () => {
     const [a, b, c] = [newPost('carol', T0 + 1), newPost('carol', T0 + 2, 'second ✓ ünïcode'), newPost('dave', T0 + 3)];
     const created = await counted(() => posts.create(a!, 'idem-1'));
     expect(created).toEqual({ requests: 1, result: true });
@@ -88,9 +88,26 @@ describe('HBasePostStore', () => {
     expect(many.result).toEqual([c, a, b]);
     expect(await counted(() => posts.getMany(['bogus']))).toEqual({ requests: 0, result: [] });
 
-    await posts.delete(a!.id);
+    expect(await posts.lookup(a!.id)).toEqual({ state: 'live', post: a });
+    expect(await posts.markDeleted(a!.id, T0 + 10)).toBe(true);
+    expect(await posts.markDeleted(a!.id, T0 + 11)).toBe(false); // exactly one delete wins
     expect(await posts.get(a!.id)).toBeNull();
+    expect(await posts.lookup(a!.id)).toEqual({ state: 'deleted' });
+    expect(await posts.lookup(idAt('carol', T0 + 99))).toEqual({ state: 'absent' });
     expect(await posts.getMany([a!.id, b!.id])).toEqual([b]);
+    // The tombstone keeps the id taken for good: nothing can create that post again.
+    expect(await posts.create(a!)).toBe(false);
+    expect(await posts.get(a!.id)).toBeNull();
+    // The author's list and the backfill scan skip it without spending a slot of the limit.
+    expect((await posts.listByAuthor('carol', 1)).items).toEqual([b]);
+    expect(await posts.recentByAuthor('carol', 1)).toEqual([b]);
+  });
+
+  it('of racing deletes of one post exactly one wins', async () => {
+    const p = newPost('racer', T0 + 7);
+    await posts.create(p);
+    const wins = await Promise.all(Array.from({ length: 6 }, (_, i) => posts.markDeleted(p.id, T0 + 100 + i)));
+    expect(wins.filter(Boolean)).toHaveLength(1);
   });
 
   it('two posts by one author in the same millisecond are both stored; the identical id is refused', async () => {
@@ -146,19 +163,21 @@ describe('HBasePostStore', () => {
 });
 
 describe('HBaseIdempotencyStore', () => {
-  it('the first claim wins; a repeat answers the first post id; keys are per author', async () => {
+  const claim = (postId: string, fingerprint = 'fp') => ({ postId, fingerprint });
+
+  it('the first claim wins; a repeat answers the first post id and fingerprint; keys are per author', async () => {
     const first = idAt('ivy', T0);
-    expect(await idempotency.claim('ivy', 'retry-key_1', first)).toBeNull();
-    expect(await idempotency.claim('ivy', 'retry-key_1', idAt('ivy', T0 + 1))).toBe(first);
-    expect(await idempotency.claim('ivan', 'retry-key_1', idAt('ivan', T0))).toBeNull();
+    expect(await idempotency.claim('ivy', 'retry-key_1', claim(first, 'body-a'))).toBeNull();
+    expect(await idempotency.claim('ivy', 'retry-key_1', claim(idAt('ivy', T0 + 1), 'body-b'))).toEqual({ postId: first, fingerprint: 'body-a' });
+    expect(await idempotency.claim('ivan', 'retry-key_1', claim(idAt('ivan', T0)))).toBeNull();
   });
 
   it('of concurrent claims exactly one wins and all others see its post id', async () => {
     const ids = Array.from({ length: 5 }, (_, i) => idAt('ivy', T0 + 100 + i));
-    const results = await Promise.all(ids.map((id) => idempotency.claim('ivy', 'race', id)));
+    const results = await Promise.all(ids.map((id) => idempotency.claim('ivy', 'race', claim(id))));
     const winners = results.map((r, i) => (r === null ? ids[i] : null)).filter((x) => x !== null);
     expect(winners).toHaveLength(1);
-    expect(results.filter((r) => r !== null).every((r) => r === winners[0])).toBe(true);
+    expect(results.filter((r) => r !== null).every((r) => r!.postId === winners[0])).toBe(true);
   });
 });
 
@@ -233,40 +252,16 @@ describe('HBaseInboxStore', () => {
     expect((await counted(() => inbox.add([], id))).requests).toBe(0);
   });
 
-  it('page is newest first across authors, one get per page', async () => {
+  it('read is one get: entries newest first across authors, celebrity markers, activity', async () => {
     const ids = [idAt('al', T0 + 3), idAt('bo', T0 + 1), idAt('cy', T0 + 2), idAt('al', T0 + 5), idAt('bo', T0 + 4)];
     expect((await counted(() => inbox.addMany('reader1', ids))).requests).toBe(1);
-    const page = await counted(() => inbox.page('reader1', 10));
-    expect(page.requests).toBe(1);
-    expect(page.result.more).toBe(false);
+    await inbox.addCelebrity(['reader1'], 'star');
+    await inbox.markSeen('reader1', T0 + 9);
+    const view = await counted(() => inbox.read('reader1'));
+    expect(view.requests).toBe(1);
     // By post time, whoever wrote it: T0+5, T0+4, T0+3, T0+2, T0+1.
-    expect(page.result.entries.map((e) => e.postId)).toEqual([ids[3], ids[4], ids[0], ids[2], ids[1]]);
-  });
-
-  it('pages by position with no duplicates and no gaps while a newer post arrives between pages', async () => {
-    const ids = Array.from({ length: 10 }, (_, i) => idAt(['pa', 'pb', 'pc'][i % 3]!, T0 + 10_000 + i));
-    await inbox.addMany('reader2', ids);
-    const newestFirst = [...ids].reverse();
-
-    const p1 = await inbox.page('reader2', 4);
-    expect(p1.more).toBe(true);
-    const newer = idAt('pb', T0 + 20_000);
-    await inbox.add(['reader2'], newer);
-    const p2 = await counted(() => inbox.page('reader2', 4, p1.entries.at(-1)!.position));
-    expect(p2.requests).toBe(1);
-    const p3 = await inbox.page('reader2', 4, p2.result.entries.at(-1)!.position);
-    expect(p3.more).toBe(false);
-    expect([...p1.entries, ...p2.result.entries, ...p3.entries].map((e) => e.postId)).toEqual(newestFirst);
-    expect((await inbox.page('reader2', 1)).entries.map((e) => e.postId)).toEqual([newer]);
-    // Positions are URL-safe text; an exact-fit page says there is nothing more.
-    expect(p1.entries.every((e) => /^[A-Za-z0-9_-]+$/.test(e.position))).toBe(true);
-    expect((await inbox.page('reader2', 11)).more).toBe(false);
-  });
-
-  it('a position that is not one we issued is invalid_cursor, not a crash', async () => {
-    for (const bad of ['garbage!', 'AAAA', '', Buffer.from('x'.repeat(60)).toString('base64url'), 'A'.repeat(401)]) {
-      await expect(inbox.page('reader2', 4, bad), bad).rejects.toMatchObject({ code: 'invalid_cursor' });
-    }
+    expect(view.result).toEqual({ entries: [ids[3], ids[4], ids[0], ids[2], ids[1]], celebrities: ['star'], lastSeen: T0 + 9 });
+    expect(await inbox.read('nobody_here')).toEqual({ entries: [], celebrities: [] });
   });
 
   it('remove takes one post out of the given readers only', async () => {

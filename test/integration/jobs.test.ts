@@ -179,7 +179,7 @@ describe('repair relations (real HBase)', () => {
   });
 
   it('runs to completion across continuations: every F has its R, no R without F, counters exact', async () => {
-    const { result, calls } = await counted(() => runToCompletion(repairRelationsJob(store), { rowsPerStep: 3 }));
+    const { result, calls } = await counted(() => runToCompletion(repairRelationsJob(store, { settleMs: 100 }), { rowsPerStep: 3 }));
     const { outcomes, payloads } = result;
     expect(outcomes.at(-1)).toMatchObject({ status: 'done' });
     expect(outcomes.length).toBeGreaterThan(5);
@@ -222,7 +222,7 @@ describe('repair relations (real HBase)', () => {
     expect((await relations.followers('cat', 100)).items.find((e) => e.handle === 'ann')?.since).toBe(102);
 
     // Idempotent: a second run (other step size) finds nothing to fix.
-    const again = await runToCompletion(repairRelationsJob(store), { rowsPerStep: 4 });
+    const again = await runToCompletion(repairRelationsJob(store, { settleMs: 100 }), { rowsPerStep: 4 });
     expect(again.outcomes.at(-1)).toMatchObject({ status: 'done', totals: { fixed: 0 } });
   });
 
@@ -237,7 +237,7 @@ describe('repair relations (real HBase)', () => {
         return out;
       },
     });
-    await runToCompletion(repairRelationsJob(racing), { rowsPerStep: 50 });
+    await runToCompletion(repairRelationsJob(racing, { settleMs: 100 }), { rowsPerStep: 50 });
     const row = await hbase.getRow(t('relations'), relationKey('lee', 'R', 'kim'), { columns: ['e:t'] });
     expect(row && bytesToString(row.cells[0]!.value)).toBe('600');
     expect(await counters('lee')).toEqual({ following: 0, followers: 1 });

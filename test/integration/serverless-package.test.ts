@@ -213,7 +213,9 @@ describe(`serverless package --stage ${STAGE}`, () => {
         expect(fn.Properties.Handler, job.name).toMatch(new RegExp(`${job.handler.replace(/[./]/g, '\\$&')}$`));
         expect(fn.Properties.FunctionName).toBe(`weibo-${STAGE}-${job.name}`);
         expect(fn.Properties.Timeout).toBeGreaterThanOrEqual(30);
-        expect(fn.Properties.Timeout).toBeLessThanOrEqual(60);
+        // One step; the repair job's confirm step also waits out one settle window (SETTLE_SECONDS).
+        const settle = Number(fn.Properties.Environment.Variables.SETTLE_SECONDS);
+        expect(fn.Properties.Timeout).toBeLessThanOrEqual(job.name === 'repairRelations' ? 60 + settle + 30 : 60);
         const config = resources('AWS::Lambda::EventInvokeConfig').find(([, c]) => JSON.stringify(c.Properties.FunctionName).includes(`${job.id}LambdaFunction`));
         expect(config?.[1].Properties.MaximumRetryAttempts, job.name).toBe(0);
       }

@@ -71,6 +71,9 @@ export default async function setup(project: TestProject) {
       FANOUT_QUEUE_URL: queues.queueUrl,
       // A tiny celebrity threshold so e2e tests can cross it both ways (scale.test.ts).
       CELEBRITY_FOLLOWERS: '3',
+      // Settle messages (shared/schema/consistency.md) after 4 s: longer than any local step
+      // takes, short enough that tests waiting for a settled state stay quick.
+      SETTLE_SECONDS: '4',
       // The jobs run when a test invokes them, never because the clock struck the hour mid-test.
       WEIBO_SCHEDULES_ENABLED: 'false',
       // Scheduled jobs (test/e2e/jobs.test.ts): a tiny step, so a job must continue through

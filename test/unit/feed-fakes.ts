@@ -3,7 +3,7 @@
 import type { FeedLimits } from '../../shared/config/config.js';
 import { keyFromPostId, postIdFromKey, type Post } from '../../shared/domain/post.js';
 import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue.js';
-import type { CelebrityRegistry, CounterStore, Edge, IdempotencyStore, InboxEntry, InboxPage, InboxStore, OutboxStore, Page, PostStore, RelationStore } from '../../shared/ports/feed-store.js';
+import type { CelebrityRegistry, CounterStore, Edge, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, OutboxStore, Page, PostLookup, PostStore, RelationStore } from '../../shared/ports/feed-store.js';
 import type { NewUser, UserProfile, UserStore } from '../../shared/ports/user-store.js';
 import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier } from '../../shared/schema/row-keys.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
@@ -33,11 +33,26 @@ export class FakeUsers implements UserStore {
 }
 
 export class FakePosts implements PostStore {
-  readonly rows = new Map<string, Post>(); // base64url(row key) → post
+  readonly rows = new Map<string, Post>(); // base64url(row key) → live post
+  readonly tombstones = new Set<string>(); // base64url(row key) of deleted posts: never usable again
   async create(post: Post) {
     const k = b64(keyFromPostId(post.id)!);
-    if (this.rows.has(k)) return false;
+    if (this.rows.has(k) || this.tombstones.has(k)) return false;
     this.rows.set(k, post);
+    return true;
+  }
+  async lookup(id: string): Promise<PostLookup> {
+    const k = keyFromPostId(id);
+    if (!k) return { state: 'absent' };
+    const post = this.rows.get(b64(k));
+    if (post) return { state: 'live', post };
+    return this.tombstones.has(b64(k)) ? { state: 'deleted' } : { state: 'absent' };
+  }
+  async markDeleted(id: string, _at: number) {
+    const k = b64(keyFromPostId(id)!);
+    if (this.tombstones.has(k)) return false;
+    this.tombstones.add(k);
+    this.rows.delete(k);
     return true;
   }
   async get(id: string) {
@@ -51,9 +66,6 @@ export class FakePosts implements PostStore {
       if (p) out.push(p);
     }
     return out;
-  }
-  async delete(id: string) {
-    this.rows.delete(b64(keyFromPostId(id)!));
   }
   private byAuthor(author: string): Post[] {
     return [...this.rows.entries()].filter(([, p]) => p.author === author).sort(([a], [b]) => byKey(a, b)).map(([, p]) => p);
@@ -70,31 +82,51 @@ export class FakePosts implements PostStore {
 }
 
 export class FakeIdempotency implements IdempotencyStore {
-  readonly claims = new Map<string, string>();
-  async claim(author: string, key: string, postId: string) {
+  readonly claims = new Map<string, IdempotencyClaim>();
+  async claim(author: string, key: string, claim: Required<IdempotencyClaim>) {
     const k = `${author}/${key}`;
     const earlier = this.claims.get(k);
     if (earlier) return earlier;
-    this.claims.set(k, postId);
+    this.claims.set(k, claim);
     return null;
   }
 }
 
 export class FakeRelations implements RelationStore {
-  readonly edges = new Map<string, number>(); // "a>b" → since
+  readonly edges = new Map<string, number>(); // "a>b" → since: the following side (the truth)
+  readonly followerRows = new Map<string, number>(); // "a>b" → since: the followers side fan-out reads
   async follow(a: string, b: string, at: number) {
     if (this.edges.has(`${a}>${b}`)) return false;
     this.edges.set(`${a}>${b}`, at);
+    this.followerRows.set(`${a}>${b}`, at);
     return true;
   }
   async unfollow(a: string, b: string) {
-    return this.edges.delete(`${a}>${b}`);
+    const since = this.edges.get(`${a}>${b}`);
+    if (since === undefined) return false;
+    this.edges.delete(`${a}>${b}`);
+    await this.removeFollowerSide(a, b, since);
+    return true;
   }
   async isFollowing(a: string, b: string) {
     return this.edges.has(`${a}>${b}`);
   }
-  private list(pick: (a: string, b: string) => string | null, limit: number, cursor?: string): Page<Edge> {
-    const all = [...this.edges.entries()]
+  async edge(a: string, b: string) {
+    const since = this.edges.get(`${a}>${b}`);
+    return since === undefined ? null : { handle: b, since };
+  }
+  async followerSide(a: string, b: string) {
+    return this.followerRows.get(`${a}>${b}`) ?? null;
+  }
+  async restoreFollowerSide(a: string, b: string, since: number) {
+    this.followerRows.set(`${a}>${b}`, since);
+  }
+  async removeFollowerSide(a: string, b: string, since: number) {
+    if (this.followerRows.get(`${a}>${b}`) !== since) return false;
+    return this.followerRows.delete(`${a}>${b}`);
+  }
+  private list(rows: Map<string, number>, pick: (a: string, b: string) => string | null, limit: number, cursor?: string): Page<Edge> {
+    const all = [...rows.entries()]
       .map(([k, since]) => {
         const [a, b] = k.split('>') as [string, string];
         const h = pick(a, b);
@@ -107,10 +139,10 @@ export class FakeRelations implements RelationStore {
     return { items, ...(start + limit < all.length ? { nextCursor: items.at(-1)!.handle } : {}) };
   }
   async following(user: string, limit: number, cursor?: string) {
-    return this.list((a, b) => (a === user ? b : null), limit, cursor);
+    return this.list(this.edges, (a, b) => (a === user ? b : null), limit, cursor);
   }
   async followers(user: string, limit: number, cursor?: string) {
-    return this.list((a, b) => (b === user ? a : null), limit, cursor);
+    return this.list(this.followerRows, (a, b) => (b === user ? a : null), limit, cursor);
   }
 }
 
@@ -133,6 +165,9 @@ export class FakeOutbox implements OutboxStore {
   async recent(author: string, limit: number) {
     return [...this.row(author)].sort(byKey).slice(0, limit).map((q) => postIdFromKey(postKeyFromInboxQualifier(Buffer.from(q, 'base64url'))));
   }
+  async recentOf(authors: string[]) {
+    return (await Promise.all([...new Set(authors)].map((a) => this.recent(a, Infinity)))).flat();
+  }
 }
 
 export class FakeCelebrities implements CelebrityRegistry {
@@ -151,7 +186,6 @@ export class FakeInbox implements InboxStore {
   readonly markers = new Map<string, Set<string>>(); // reader → followed celebrities
   readonly seen = new Map<string, number>();
   readonly regen = new Map<string, number>();
-  constructor(private readonly outbox: FakeOutbox) {}
   private row(r: string) {
     let s = this.rows.get(r);
     if (!s) this.rows.set(r, (s = new Set()));
@@ -186,17 +220,16 @@ export class FakeInbox implements InboxStore {
   entries(reader: string): string[] {
     return this.sorted(reader).map((q) => postIdFromKey(postKeyFromInboxQualifier(Buffer.from(q, 'base64url'))));
   }
-  async page(reader: string, limit: number, after?: string): Promise<InboxPage> {
-    const merged = new Set(this.row(reader));
-    for (const c of this.markers.get(reader) ?? []) for (const q of this.outbox.qualifiers(c)) merged.add(q);
-    const all = [...merged].sort(byKey).filter((q) => after === undefined || byKey(q, after) > 0);
-    const entries: InboxEntry[] = all.slice(0, limit).map((q) => ({
-      position: q,
-      postId: postIdFromKey(postKeyFromInboxQualifier(Buffer.from(q, 'base64url'))),
-    }));
+  /** The row as stored: entries and markers only; merging outboxes is the timeline use case's job. */
+  async read(reader: string): Promise<InboxView> {
     const seen = this.seen.get(reader);
     const regen = this.regen.get(reader);
-    return { entries, more: all.length > limit, ...(seen !== undefined ? { lastSeen: seen } : {}), ...(regen !== undefined ? { regeneratingSince: regen } : {}) };
+    return {
+      entries: this.entries(reader),
+      celebrities: [...(this.markers.get(reader) ?? [])],
+      ...(seen !== undefined ? { lastSeen: seen } : {}),
+      ...(regen !== undefined ? { regeneratingSince: regen } : {}),
+    };
   }
   async stats(reader: string) {
     const all = this.sorted(reader);
@@ -239,12 +272,15 @@ export class FakeCounters implements CounterStore {
 
 export class FakeQueue implements FanoutQueue {
   readonly sent: FanoutMessage[] = [];
-  async send(m: FanoutMessage) {
+  /** Delay asked for each sent message (0 = none), same index as `sent`. */
+  readonly delays: number[] = [];
+  async send(m: FanoutMessage, opts: { delaySeconds?: number } = {}) {
     this.sent.push(m);
+    this.delays.push(opts.delaySeconds ?? 0);
   }
 }
 
-export const testLimits: FeedLimits = { fanoutChunkSize: 2, fanoutChunksPerMessage: 2, backfillLimit: 3, inboxCap: 5, maxFollowing: 3, celebrityFollowers: 100, inactiveAfterMs: 30 * 86_400_000 };
+export const testLimits: FeedLimits = { fanoutChunkSize: 2, fanoutChunksPerMessage: 2, backfillLimit: 3, inboxCap: 5, maxFollowing: 3, celebrityFollowers: 100, inactiveAfterMs: 30 * 86_400_000, settleSeconds: 60 };
 
 export function fakeFeed(...handles: string[]) {
   const outbox = new FakeOutbox();
@@ -255,7 +291,7 @@ export function fakeFeed(...handles: string[]) {
     relations: new FakeRelations(),
     outbox,
     celebrities: new FakeCelebrities(),
-    inbox: new FakeInbox(outbox),
+    inbox: new FakeInbox(),
     counters: new FakeCounters(),
     queue: new FakeQueue(),
     limits: { ...testLimits },

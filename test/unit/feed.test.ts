@@ -1,7 +1,8 @@
 // test/unit/feed.test.ts — the feed use cases on in-memory fakes of the ports. The same flows
 // run against real HBase + SQS in test/integration and test/e2e.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ForbiddenError, InvalidInputError, NotFoundError } from '../../shared/domain/errors.js';
+import { ForbiddenError, GoneError, InvalidInputError, NotFoundError } from '../../shared/domain/errors.js';
 import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
 import { deletePost, listUserPosts } from '../../shared/use-cases/posts.js';
@@ -47,10 +48,34 @@ describe('publishPost', () => {
 
   it('finishes a publish whose first attempt died after claiming the key', async () => {
     const deps = fakeFeed('amy');
-    await deps.idempotency.claim('amy', 'k2', 'amy.1000.000000000001');
+    const fingerprint = createHash('sha256').update('late').digest('base64url');
+    await deps.idempotency.claim('amy', 'k2', { postId: 'amy.1000.000000000001', fingerprint });
     const { post, replayed } = await publishPost(deps, 'amy', { body: 'late', idempotencyKey: 'k2' }, 3_000);
     expect(post.id).toBe('amy.1000.000000000001');
     expect(replayed).toBe(false);
+    expect(await deps.counters.get('amy', 'posts')).toBe(1);
+  });
+
+  it('answers 422 for the same key with another body, and changes nothing', async () => {
+    const deps = fakeFeed('amy');
+    await publishPost(deps, 'amy', { body: 'first', idempotencyKey: 'k3' }, 1_000);
+    await expect(publishPost(deps, 'amy', { body: 'second', idempotencyKey: 'k3' }, 2_000)).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
+    expect(deps.posts.rows.size).toBe(1);
+    expect(await deps.counters.get('amy', 'posts')).toBe(1);
+  });
+
+  it('never brings a deleted post back: a retry after the delete answers post_deleted (410)', async () => {
+    const deps = fakeFeed('amy');
+    const { post } = await publishPost(deps, 'amy', { body: 'regret', idempotencyKey: 'k4' }, 1_000);
+    await deletePost(deps, 'amy', post.id);
+    deps.queue.sent.length = 0;
+    const retry = publishPost(deps, 'amy', { body: 'regret', idempotencyKey: 'k4' }, 2_000);
+    await expect(retry).rejects.toBeInstanceOf(GoneError);
+    await expect(retry).rejects.toMatchObject({ code: 'post_deleted' });
+    expect(await deps.posts.get(post.id)).toBeNull();
+    expect(deps.inbox.entries('amy')).toEqual([]);
+    expect(await deps.counters.get('amy', 'posts')).toBe(0);
+    expect(deps.queue.sent).toEqual([]);
   });
 });
 
@@ -97,7 +122,7 @@ describe('fan-out', () => {
     const deps = fakeFeed('amy', 'bob');
     await follow(deps, 'bob', 'amy');
     const { post } = await publishPost(deps, 'amy', { body: 'gone' });
-    await deps.posts.delete(post.id);
+    await deps.posts.markDeleted(post.id, 0);
     expect(await handleFanoutMessage(deps, { v: 1, type: 'fanout', postId: post.id })).toEqual({ readers: 0, continued: false, skipped: 'deleted' });
   });
 });

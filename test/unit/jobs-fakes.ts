@@ -3,6 +3,8 @@
 // userKey's 0x00 does), relation keys `owner\0 + F|R + other\0`, walks go in key order from a
 // start key and say where to resume. Every call is recorded, so tests can count them.
 import type {
+  Counter,
+  CounterCell,
   Cursor,
   EdgeRow,
   MaintenanceStore,
@@ -37,6 +39,9 @@ export class FakeMaintenanceStore implements MaintenanceStore {
   /** inbox row key → m:regen value (null = unreadable). */
   readonly regen = new Map<string, number | null>();
   readonly calls: string[] = [];
+  /** counter cell timestamps ("user/counter" → a logical clock), as HBase keeps per cell. */
+  readonly stamps = new Map<string, number>();
+  private clock = 0;
 
   // --- setup helpers
   addUser(handle: string, counters: { following?: number; followers?: number } = {}) {
@@ -132,13 +137,39 @@ export class FakeMaintenanceStore implements MaintenanceStore {
     });
     return { users, exhausted: keys.length < opts.limit };
   }
-  async setCounters(values: { handle: string; following: number; followers: number }[]): Promise<void> {
-    this.calls.push('setCounters');
-    for (const v of values) this.users.set(uk(v.handle), { following: v.following, followers: v.followers });
+  async counterSnapshot(users: string[]): Promise<Map<string, Record<Counter, CounterCell>>> {
+    this.calls.push('counterSnapshot');
+    const out = new Map<string, Record<Counter, CounterCell>>();
+    for (const u of users) {
+      const c = this.users.get(uk(u));
+      if (!c) continue;
+      out.set(u, {
+        following: { value: c.following ?? 0, stamp: this.stamps.get(`${u}/following`) ?? 0 },
+        followers: { value: c.followers ?? 0, stamp: this.stamps.get(`${u}/followers`) ?? 0 },
+      });
+    }
+    return out;
   }
-  async addFollowers(user: string, delta: number): Promise<void> {
-    this.calls.push('addFollowers');
+  async countEdges(user: string, direction: 'F' | 'R', max: number): Promise<number | null> {
+    this.calls.push('countEdges');
+    const n = this.edges().filter((e) => e.owner === user && e.direction === direction).length;
+    return n > max ? null : n;
+  }
+  async setCounterIf(user: string, counter: Counter, expected: CounterCell, value: number): Promise<boolean> {
+    this.calls.push('setCounterIf');
     const c = this.users.get(uk(user)) ?? {};
-    this.users.set(uk(user), { ...c, followers: (c.followers ?? 0) + delta });
+    if ((c[counter] ?? 0) !== expected.value) return false;
+    this.users.set(uk(user), { ...c, [counter]: value });
+    this.touch(user, counter);
+    return true;
+  }
+  /** What a live follow/unfollow does to a counter: a server-side increment (a new cell version). */
+  increment(user: string, counter: Counter, delta: number) {
+    const c = this.users.get(uk(user)) ?? {};
+    this.users.set(uk(user), { ...c, [counter]: (c[counter] ?? 0) + delta });
+    this.touch(user, counter);
+  }
+  private touch(user: string, counter: Counter) {
+    this.stamps.set(`${user}/${counter}`, ++this.clock);
   }
 }

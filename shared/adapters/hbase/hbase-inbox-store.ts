@@ -1,9 +1,8 @@
 // shared/adapters/hbase/hbase-inbox-store.ts — InboxStore on HBase (secondary adapter): one wide
 // row per reader. Layout and access patterns: shared/schema/tables.ts (inbox).
-import { InvalidInputError } from '../../domain/errors.js';
 import { keyFromPostId, postIdFromKey } from '../../domain/post.js';
-import { bytesEqual, bytesToString, compareBytes, concatBytes, type HBaseCell, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
-import type { InboxEntry, InboxPage, InboxStore } from '../../ports/feed-store.js';
+import { bytesToString, concatBytes, type HBaseCell, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
+import type { InboxStore, InboxView } from '../../ports/feed-store.js';
 import { HANDLE_PATTERN, inboxQualifier, parsePostKey, postKeyFromInboxQualifier, timestampFromReversed, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText } from './cells.js';
@@ -11,7 +10,6 @@ import { cellText } from './cells.js';
 const FAMILY = 'i';
 const CELEBRITIES = 'c';
 const META = 'm';
-const OUTBOX_FAMILY = 'o';
 const EMPTY = new Uint8Array(0);
 /** Cells per batched put when the same posts go to many readers (keeps one request's body modest). */
 const CELLS_PER_PUT = 5000;
@@ -23,28 +21,6 @@ const column = (qualifier: Uint8Array) => concatBytes(`${FAMILY}:`, qualifier);
 
 function inboxCells(row: HBaseRow | null): HBaseCell[] {
   return row ? row.cells.filter((c) => c.family === FAMILY) : [];
-}
-
-/** The opaque position of an entry: its qualifier, base64url without padding (URL-safe as is). */
-const positionOf = (qualifier: Uint8Array) => Buffer.from(qualifier).toString('base64url');
-
-/**
- * Decodes a position back into a qualifier. Only what positionOf could have produced passes:
- * the bytes must be revTs + a well-formed post key whose revTs matches, and re-encode to the
- * same text. Anything else is a client mistake, never a 500.
- */
-function qualifierOfPosition(position: string): Uint8Array {
-  const invalid = () => new InvalidInputError('timeline cursor is not one this API issued', 'invalid_cursor');
-  if (!/^[A-Za-z0-9_-]{1,400}$/.test(position)) throw invalid();
-  const qualifier = new Uint8Array(Buffer.from(position, 'base64url'));
-  if (positionOf(qualifier) !== position) throw invalid();
-  try {
-    const post = keyFromPostId(postIdFromKey(postKeyFromInboxQualifier(qualifier)));
-    if (post && bytesEqual(inboxQualifier(post), qualifier)) return qualifier;
-  } catch {
-    // fall through: not a post key
-  }
-  throw invalid();
 }
 
 /** The post id of an inbox qualifier, or null for one that is not ours (skipped, never fatal). */
@@ -66,10 +42,8 @@ async function forEachLimit<T>(items: T[], limit: number, fn: (item: T) => Promi
 
 export class HBaseInboxStore implements InboxStore {
   private readonly table: string;
-  private readonly outbox: string;
   constructor(private readonly client: HBaseRestClient, namespace: string) {
     this.table = qualifiedTableName(namespace, 'inbox');
-    this.outbox = qualifiedTableName(namespace, 'outbox');
   }
 
   async add(readers: string[], postId: string): Promise<void> {
@@ -114,32 +88,15 @@ export class HBaseInboxStore implements InboxStore {
     return doomed.length;
   }
 
-  async page(reader: string, limit: number, after?: string): Promise<InboxPage> {
-    const from = after === undefined ? undefined : qualifierOfPosition(after);
-    // Round trip 1: the reader's whole row — entries, celebrity markers and activity meta.
+  async read(reader: string): Promise<InboxView> {
+    // One get of the reader's whole row: entries, celebrity markers and activity meta.
     const row = await this.client.getRow(this.table, userKey(reader), { columns: [FAMILY, CELEBRITIES, META] });
-    let qualifiers = inboxCells(row).map((c) => c.qualifier);
+    // Ascending qualifiers = feed order (newest first across all followees).
+    const entries = inboxCells(row).flatMap((c) => postIdOf(c.qualifier) ?? []);
     const celebrities = (row?.cells ?? [])
       .filter((c) => c.family === CELEBRITIES)
       .map((c) => bytesToString(c.qualifier))
       .filter((h) => HANDLE_PATTERN.test(h));
-    if (celebrities.length > 0) {
-      // Round trip 2 (celebrity followers only): every followed celebrity's outbox in one
-      // multi-get. Outbox qualifiers equal inbox qualifiers, so merging is a sort + dedupe.
-      const outboxes = await this.client.multiGet(this.outbox, celebrities.map(userKey), { columns: [OUTBOX_FAMILY] });
-      const merged = [...qualifiers, ...outboxes.flatMap((r) => r.cells.filter((c) => c.family === OUTBOX_FAMILY).map((c) => c.qualifier))];
-      merged.sort(compareBytes);
-      qualifiers = merged.filter((q, i) => i === 0 || !bytesEqual(q, merged[i - 1]!));
-    }
-    // Ascending qualifiers = newest first. Entries added since the previous page are newer, so
-    // they sort before the cursor: no duplicates and no gaps across pages.
-    let i = from === undefined ? 0 : qualifiers.findIndex((q) => compareBytes(q, from) > 0);
-    if (i < 0) i = qualifiers.length;
-    const entries: InboxEntry[] = [];
-    for (; i < qualifiers.length && entries.length < limit; i++) {
-      const postId = postIdOf(qualifiers[i]!);
-      if (postId) entries.push({ postId, position: positionOf(qualifiers[i]!) });
-    }
     const meta = (q: string) => {
       const n = Number(cellText(row, `${META}:${q}`));
       return Number.isSafeInteger(n) ? n : undefined;
@@ -148,7 +105,7 @@ export class HBaseInboxStore implements InboxStore {
     const regeneratingSince = meta('regen');
     return {
       entries,
-      more: i < qualifiers.length,
+      celebrities,
       ...(lastSeen !== undefined ? { lastSeen } : {}),
       ...(regeneratingSince !== undefined ? { regeneratingSince } : {}),
     };

@@ -14,7 +14,7 @@
 //   counterpartSince  1 multi-get (the client sends ≤100 keys per GET)
 //   putEdges          1 batched PUT;  deleteEdgeIf 1 check-and-delete
 //   userCounters      1 scan of p:h, c:following, c:followers
-//   setCounters       1 batched PUT;  addFollowers 1 increment
+//   counterSnapshot   1 multi-get;  countEdges 1 prefix scan (≤ max+1 rows);  setCounterIf 1 check-and-put
 import {
   bytesEqual,
   bytesToString,
@@ -27,7 +27,10 @@ import {
   type HBaseRow,
 } from '../../hbase/index.js';
 import type {
+  Counter,
+  CounterCell,
   Cursor,
+  Direction,
   EdgeRow,
   MaintenanceStore,
   RegenerationMark,
@@ -37,7 +40,7 @@ import type {
   WideRow,
   WideTable,
 } from '../../ports/maintenance-store.js';
-import { HANDLE_PATTERN, handleFromKey, keyAfter, relationKey, userKey } from '../../schema/row-keys.js';
+import { HANDLE_PATTERN, handleFromKey, keyAfter, relationKey, relationPrefix, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellValue } from './cells.js';
 
@@ -238,20 +241,35 @@ export class HBaseMaintenanceStore implements MaintenanceStore {
     return { users, exhausted: read < opts.limit };
   }
 
-  async setCounters(values: { handle: string; following: number; followers: number }[]): Promise<void> {
-    await this.client.put(
-      this.tables.users,
-      values.map((v) => ({
-        key: userKey(v.handle),
-        cells: [
-          { column: 'c:following', value: encodeLong(v.following) },
-          { column: 'c:followers', value: encodeLong(v.followers) },
-        ],
-      })),
-    );
+  async counterSnapshot(users: string[]): Promise<Map<string, Record<Counter, CounterCell>>> {
+    const out = new Map<string, Record<Counter, CounterCell>>();
+    if (users.length === 0) return out;
+    const rows = await this.client.multiGet(this.tables.users, users.map(userKey), { columns: ['p:h', 'c:following', 'c:followers'] });
+    for (const row of rows) {
+      const handle = userOfRow(row.key);
+      if (!handle || cellValue(row, 'p:h') === undefined) continue; // only real users are ever fixed
+      const cell = (column: string): CounterCell => ({
+        value: storedCounter(row, column),
+        stamp: row.cells.find((c) => `${c.family}:${bytesToString(c.qualifier)}` === column)?.timestamp ?? 0,
+      });
+      out.set(handle, { following: cell('c:following'), followers: cell('c:followers') });
+    }
+    return out;
   }
 
-  async addFollowers(user: string, delta: number): Promise<void> {
-    if (delta !== 0) await this.client.increment(this.tables.users, userKey(user), 'c:followers', delta);
+  async countEdges(user: string, direction: Direction, max: number): Promise<number | null> {
+    let n = 0;
+    const rows = this.client.scan(this.tables.relations, { prefix: relationPrefix(user, direction), limit: max + 1, columns: [SINCE], pageSize: 1000 });
+    for await (const row of rows) if (parseEdgeKey(row.key)) n++;
+    return n > max ? null : n;
+  }
+
+  async setCounterIf(user: string, counter: Counter, expected: CounterCell, value: number): Promise<boolean> {
+    const column = `c:${counter}`;
+    // An absent cell (stamp 0) is checked as absent; a junk one (-1) can never match, so stays for a human.
+    return this.client.checkAndPut(this.tables.users, userKey(user), [{ column, value: encodeLong(value) }], {
+      column,
+      value: expected.stamp === 0 ? null : encodeLong(expected.value),
+    });
   }
 }

@@ -8,6 +8,16 @@ import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText } from './cells.js';
 
 const EMPTY = new Uint8Array(0);
+
+/** The post id of an outbox cell; none for a qualifier that is not ours (skipped, never fatal). */
+function postIdOf(cell: { family: string; qualifier: Uint8Array }): string[] {
+  if (cell.family !== 'o') return [];
+  try {
+    return [postIdFromKey(postKeyFromInboxQualifier(cell.qualifier))];
+  } catch {
+    return [];
+  }
+}
 const column = (qualifier: Uint8Array) => concatBytes('o:', qualifier);
 
 export class HBaseOutboxStore implements OutboxStore {
@@ -29,7 +39,13 @@ export class HBaseOutboxStore implements OutboxStore {
 
   async recent(author: string, limit: number): Promise<string[]> {
     const row = await this.client.getRow(this.table, userKey(author), { columns: ['o'] });
-    return (row?.cells ?? []).slice(0, limit).map((c) => postIdFromKey(postKeyFromInboxQualifier(c.qualifier)));
+    return (row?.cells ?? []).slice(0, limit).flatMap(postIdOf);
+  }
+
+  async recentOf(authors: string[]): Promise<string[]> {
+    if (authors.length === 0) return [];
+    const rows = await this.client.multiGet(this.table, [...new Set(authors)].map(userKey), { columns: ['o'] });
+    return rows.flatMap((r) => r.cells.flatMap(postIdOf));
   }
 }
 
@@ -45,7 +61,7 @@ export class HBaseCelebrityRegistry implements CelebrityRegistry {
   }
 
   async setCelebrity(author: string, celebrity: boolean): Promise<void> {
-    if (celebrity) await this.client.put(this.table, [{ key: userKey(author), cells: [{ column: 'p:celeb', value: '1' }] }]);
-    else await this.client.deleteColumn(this.table, userKey(author), 'p:celeb');
+    // Overwritten, never deleted: a delete marker could mask a promotion in the same millisecond.
+    await this.client.put(this.table, [{ key: userKey(author), cells: [{ column: 'p:celeb', value: celebrity ? '1' : '0' }] }]);
   }
 }

@@ -3,25 +3,29 @@
 import { InvalidInputError } from '../../domain/errors.js';
 import { keyFromPostId, postIdFromKey, type Post } from '../../domain/post.js';
 import { bytesToString, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
-import type { IdempotencyStore, Page, PostStore } from '../../ports/feed-store.js';
+import type { IdempotencyClaim, IdempotencyStore, Page, PostLookup, PostStore } from '../../ports/feed-store.js';
 import { authorPostsBoundary, idempotencyKey, keyAfter, parsePostKey, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellValue } from './cells.js';
 
-/** A content row as a Post; null for a row that is not a whole post (never written by create). */
+const BODY = 'p:b';
+const CREATED = 'p:t';
+/** The tombstone: deleted-at millis. The row (p:t, p:d) stays, so the id is never usable again. */
+const DELETED = 'p:d';
+
+/**
+ * A content row as a live Post; null for a tombstone or a row that is not a whole post. Read
+ * from the body cell alone (as the list scans do), the creation time comes from the key: create
+ * writes p:t with the same millis the key holds.
+ */
 function postFromRow(row: HBaseRow | null): Post | null {
-  if (!row) return null;
-  const body = cellValue(row, 'p:b');
-  const createdAt = cellValue(row, 'p:t');
-  if (body === undefined || createdAt === undefined) return null;
+  if (!row || cellValue(row, DELETED) !== undefined) return null;
+  const body = cellValue(row, BODY);
+  if (body === undefined) return null;
   try {
-    // Author and id come from the key, the one thing a put cannot get wrong.
-    return {
-      id: postIdFromKey(row.key),
-      author: parsePostKey(row.key).author,
-      body: bytesToString(body),
-      createdAt: Number(bytesToString(createdAt)),
-    };
+    // Author, id and time come from the key, the one thing a put cannot get wrong.
+    const { author, millis } = parsePostKey(row.key);
+    return { id: postIdFromKey(row.key), author, body: bytesToString(body), createdAt: millis };
   } catch {
     return null;
   }
@@ -44,18 +48,38 @@ export class HBasePostStore implements PostStore {
       this.table,
       key,
       [
-        { column: 'p:b', value: post.body },
-        { column: 'p:t', value: String(post.createdAt) },
+        { column: BODY, value: post.body },
+        { column: CREATED, value: String(post.createdAt) },
         ...(idempotencyKey === undefined ? [] : [{ column: 'p:i', value: idempotencyKey }]),
       ],
-      { column: 'p:t', value: null },
+      // p:t outlives a delete (the tombstone keeps it): a deleted id can never be created again.
+      { column: CREATED, value: null },
     );
+  }
+
+  async lookup(id: string): Promise<PostLookup> {
+    const key = keyFromPostId(id);
+    const row = key ? await this.client.getRow(this.table, key, { columns: ['p'] }) : null;
+    if (!row || cellValue(row, CREATED) === undefined) return { state: 'absent' };
+    const post = postFromRow(row);
+    return post ? { state: 'live', post } : { state: 'deleted' };
+  }
+
+  async markDeleted(id: string, at: number): Promise<boolean> {
+    const key = keyFromPostId(id);
+    if (!key) return false;
+    // Put-if-absent on p:d: of racing deletes exactly one writes the tombstone.
+    const won = await this.client.checkAndPut(this.table, key, [{ column: DELETED, value: String(at) }], { column: DELETED, value: null });
+    // Then the body goes (not atomic with the tombstone; a repeat finishes it). Reads treat a
+    // row with a tombstone as deleted whatever else it holds.
+    await this.client.deleteColumns(this.table, key, [BODY, 'p:i']);
+    return won;
   }
 
   async get(id: string): Promise<Post | null> {
     const key = keyFromPostId(id);
     if (!key) return null;
-    return postFromRow(await this.client.getRow(this.table, key, { columns: ['p'] }));
+    return postFromRow(await this.client.getRow(this.table, key, { columns: [BODY, DELETED] }));
   }
 
   async getMany(ids: string[]): Promise<Post[]> {
@@ -67,7 +91,7 @@ export class HBasePostStore implements PostStore {
     if (keys.size === 0) return [];
     // One multi-get (the client splits only past 100 keys); the server answers only the rows
     // it found, so the order of `ids` is restored by key.
-    const rows = await this.client.multiGet(this.table, [...keys.values()], { columns: ['p'] });
+    const rows = await this.client.multiGet(this.table, [...keys.values()], { columns: [BODY, DELETED] });
     const found = new Map<string, Post>();
     for (const row of rows) {
       const post = postFromRow(row);
@@ -79,11 +103,6 @@ export class HBasePostStore implements PostStore {
       if (post) out.push(post);
     }
     return out;
-  }
-
-  async delete(id: string): Promise<void> {
-    const key = keyFromPostId(id);
-    if (key) await this.client.deleteRow(this.table, key);
   }
 
   async listByAuthor(author: string, limit: number, cursor?: string): Promise<Page<Post>> {
@@ -118,7 +137,9 @@ export class HBasePostStore implements PostStore {
 
   private async scanPosts(opts: { prefix: Uint8Array; startRow?: Uint8Array; stopRow?: Uint8Array; limit: number }): Promise<Post[]> {
     const posts: Post[] = [];
-    for await (const row of this.client.scan(this.table, { ...opts, columns: ['p'], pageSize: opts.limit })) {
+    // Only the body column: the server never returns a tombstoned row (its body is gone), so
+    // deleted posts cost no slot of the limit and pages stay full.
+    for await (const row of this.client.scan(this.table, { ...opts, columns: [BODY], pageSize: opts.limit })) {
       const post = postFromRow(row);
       if (post) posts.push(post);
     }
@@ -132,16 +153,22 @@ export class HBaseIdempotencyStore implements IdempotencyStore {
     this.table = qualifiedTableName(namespace, 'idempotency');
   }
 
-  async claim(author: string, key: string, postId: string): Promise<string | null> {
+  async claim(author: string, key: string, claim: Required<IdempotencyClaim>): Promise<IdempotencyClaim | null> {
     const row = idempotencyKey(author, key);
     // The TTL can expire the claim between a lost put-if-absent and our read; then the key is
     // free again and the next attempt claims it.
     for (let attempt = 0; attempt < 3; attempt++) {
-      if (await this.client.checkAndPut(this.table, row, [{ column: 'k:p', value: postId }], { column: 'k:p', value: null })) {
-        return null;
+      const cells = [
+        { column: 'k:p', value: claim.postId },
+        { column: 'k:h', value: claim.fingerprint },
+      ];
+      if (await this.client.checkAndPut(this.table, row, cells, { column: 'k:p', value: null })) return null;
+      const earlier = await this.client.getRow(this.table, row, { columns: ['k'] });
+      const postId = cellValue(earlier, 'k:p');
+      const fingerprint = cellValue(earlier, 'k:h');
+      if (postId !== undefined && postId.length > 0) {
+        return { postId: bytesToString(postId), ...(fingerprint === undefined ? {} : { fingerprint: bytesToString(fingerprint) }) };
       }
-      const earlier = cellValue(await this.client.getRow(this.table, row, { columns: ['k:p'] }), 'k:p');
-      if (earlier !== undefined && earlier.length > 0) return bytesToString(earlier);
     }
     throw new Error('idempotency key could be neither claimed nor read');
   }

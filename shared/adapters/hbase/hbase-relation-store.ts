@@ -46,7 +46,30 @@ export class HBaseRelationStore implements RelationStore {
   }
 
   async isFollowing(follower: string, followee: string): Promise<boolean> {
-    return (await this.client.getRow(this.table, relationKey(follower, 'F', followee), { columns: [SINCE] })) !== null;
+    return (await this.edge(follower, followee)) !== null;
+  }
+
+  async edge(follower: string, followee: string): Promise<Edge | null> {
+    const since = await this.since(relationKey(follower, 'F', followee));
+    return since === null ? null : { handle: followee, since };
+  }
+
+  followerSide(follower: string, followee: string): Promise<number | null> {
+    return this.since(relationKey(followee, 'R', follower));
+  }
+
+  async restoreFollowerSide(follower: string, followee: string, since: number): Promise<void> {
+    await this.client.put(this.table, [{ key: relationKey(followee, 'R', follower), cells: [{ column: SINCE, value: String(since) }] }]);
+  }
+
+  removeFollowerSide(follower: string, followee: string, since: number): Promise<boolean> {
+    return this.client.checkAndDelete(this.table, relationKey(followee, 'R', follower), { column: SINCE, value: String(since) });
+  }
+
+  private async since(key: Uint8Array): Promise<number | null> {
+    const value = cellValue(await this.client.getRow(this.table, key, { columns: [SINCE] }), SINCE);
+    const since = value === undefined ? NaN : Number(bytesToString(value));
+    return Number.isSafeInteger(since) ? since : null;
   }
 
   following(user: string, limit: number, cursor?: string): Promise<Page<Edge>> {

@@ -27,7 +27,8 @@ export class SqsFanoutQueue implements FanoutQueue {
     });
   }
 
-  async send(message: FanoutMessage): Promise<void> {
-    await this.#client.send(new SendMessageCommand({ QueueUrl: this.#queueUrl, MessageBody: JSON.stringify(message) }));
+  async send(message: FanoutMessage, opts: { delaySeconds?: number } = {}): Promise<void> {
+    const delay = opts.delaySeconds === undefined ? {} : { DelaySeconds: Math.min(900, Math.max(0, Math.round(opts.delaySeconds))) };
+    await this.#client.send(new SendMessageCommand({ QueueUrl: this.#queueUrl, MessageBody: JSON.stringify(message), ...delay }));
   }
 }

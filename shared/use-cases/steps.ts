@@ -1,0 +1,26 @@
+// shared/use-cases/steps.ts — named points between the steps of the operations that touch
+// several rows or race queued work (HBase is atomic per row only). In production nothing
+// listens. Tests pass a hook in FeedDeps.step that holds an operation at one of these points
+// while another runs, to force one exact interleaving on the real stack
+// (test/support/interleave.ts) — instead of running things at once and hoping.
+export type StepPoint =
+  /** publish: the idempotency key is claimed, the post row not yet written. */
+  | 'publish.claimed'
+  /** delete: the post was read and the actor is its author; the tombstone is not yet written. */
+  | 'delete.checked'
+  /** follow: the edge is written (both sides); counters, marker and backfill are next. */
+  | 'follow.edge-written'
+  /** unfollow: the edge is removed; counters, marker removal and the purge are next. */
+  | 'unfollow.edge-removed'
+  /** fan-out / retract / promote / demote: a chunk of followers is read, not yet written to. */
+  | 'fanout.readers-read'
+  /** backfill (after a follow, a settle or a regeneration): the posts are read, not yet written. */
+  | 'backfill.posts-read'
+  /** settle: the edge and the celebrity flag are read; the reader's view is not yet repaired. */
+  | 'settle.state-read';
+
+export type StepHook = (point: StepPoint, detail: Readonly<Record<string, string>>) => Promise<void>;
+
+export function atStep(deps: { step?: StepHook }, point: StepPoint, detail: Record<string, string>): Promise<void> {
+  return deps.step ? deps.step(point, detail) : Promise.resolve();
+}
