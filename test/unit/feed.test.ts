@@ -168,6 +168,38 @@ describe('follow / unfollow', () => {
     expect(deps.inbox.entries('amy')).toEqual([]);
   });
 
+  it('queues the delayed settle before the first write, so even a request that dies there leaves it behind', async () => {
+    const deps = fakeFeed('amy', 'bob');
+    deps.relations.follow = async () => {
+      throw new Error('function stopped at its timeout');
+    };
+    await expect(follow(deps, 'amy', 'bob', 7_000)).rejects.toThrow('stopped');
+    expect(deps.queue.sent).toEqual([{ v: 1, type: 'settle', reader: 'amy', followee: 'bob', at: 7_000 }]);
+    expect(deps.queue.delays).toEqual([deps.limits.settleSeconds]);
+    deps.relations.unfollow = async () => {
+      throw new Error('function stopped at its timeout');
+    };
+    await expect(unfollow(deps, 'amy', 'bob', 8_000)).rejects.toThrow('stopped');
+    expect(deps.queue.sent.at(-1)).toEqual({ v: 1, type: 'settle', reader: 'amy', followee: 'bob', at: 8_000 });
+  });
+
+  it('a settle makes the view agree with the edge, whatever the view holds', async () => {
+    const deps = fakeFeed('amy', 'bob');
+    const { post } = await publishPost(deps, 'bob', { body: 'p' }, 1_000);
+    // Not following, yet bob's post and a stale marker sit in amy's row (late writes).
+    await deps.inbox.add(['amy'], post.id);
+    await deps.inbox.addCelebrity(['amy'], 'bob');
+    await handleFanoutMessage(deps, { v: 1, type: 'settle', reader: 'amy', followee: 'bob', at: 2_000 });
+    expect(deps.inbox.entries('amy')).toEqual([]);
+    expect(deps.inbox.markers.get('amy')?.has('bob')).toBe(false);
+    // Following, but the followers side is missing (a follow stopped between its two writes).
+    await deps.relations.follow('amy', 'bob', 3_000);
+    deps.relations.followerRows.clear();
+    await handleFanoutMessage(deps, { v: 1, type: 'settle', reader: 'amy', followee: 'bob', at: 3_000 });
+    expect(await deps.relations.followerSide('amy', 'bob')).toBe(3_000);
+    expect(deps.inbox.entries('amy')).toEqual([post.id]); // backfilled
+  });
+
   it('lists following and followers with cursors, no duplicates', async () => {
     const deps = fakeFeed('amy', 'b1', 'b2', 'b3');
     deps.limits.maxFollowing = 10;
