@@ -4,24 +4,16 @@
 // an unfollow is exactly that: check-and-delete of the edge, then put-if-absent of it again.
 // The families where a cell is deleted and written again carry NEW_VERSION_BEHAVIOR
 // (shared/schema/tables.ts); with it, a write that reported success is always visible.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { applySchema } from '../../infra/schema/apply-schema.js';
+import { describe, expect, inject, it } from 'vitest';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
-import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
+import { qualifiedTableName } from '../../shared/schema/tables.js';
+import { useNamespace } from '../support/namespace.js';
 
 const ns = `it_nvb_${Date.now().toString(36)}`;
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000 });
 const RACES = 200;
 
-beforeAll(async () => {
-  await applySchema(hbase, ns);
-}, 120_000);
-
-afterAll(async () => {
-  for (const t of Object.keys(TABLES) as TableName[]) await hbase.deleteTable(qualifiedTableName(ns, t)).catch(() => {});
-  await hbase.deleteNamespace(ns).catch(() => {});
-  await hbase.close();
-});
+useNamespace(hbase, ns);
 
 /**
  * `RACES` times: a cell holds '1'; a check-and-delete of it and a put-if-absent of '2' are sent

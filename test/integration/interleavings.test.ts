@@ -5,14 +5,12 @@
 // (the settle messages included, as the worker would after the settle window) and asserts the
 // invariants of shared/schema/consistency.md. On the code before the settle design, the
 // tombstones and the idempotency fingerprints, every one of these ended in the bad state.
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { applySchema } from '../../infra/schema/apply-schema.js';
+import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { HBaseMaintenanceStore } from '../../shared/adapters/hbase/hbase-maintenance-store.js';
 import { hbaseFeedStores } from '../../shared/composition.js';
 import { GoneError, NotFoundError } from '../../shared/domain/errors.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
-import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
 import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
@@ -22,6 +20,7 @@ import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow, unfollow } from '../../shared/use-cases/relations.js';
 import { interleaver } from '../support/interleave.js';
 import { runToCompletion } from '../support/job-driver.js';
+import { useNamespace } from '../support/namespace.js';
 
 const ns = `it_race_${Date.now().toString(36)}`;
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000 });
@@ -36,15 +35,7 @@ const deps: FeedDeps = {
   step: gate.hook,
 };
 
-beforeAll(async () => {
-  await applySchema(hbase, ns);
-}, 120_000);
-
-afterAll(async () => {
-  for (const t of Object.keys(TABLES) as TableName[]) await hbase.deleteTable(qualifiedTableName(ns, t)).catch(() => {});
-  await hbase.deleteNamespace(ns).catch(() => {});
-  await hbase.close();
-});
+useNamespace(hbase, ns);
 
 beforeEach(() => {
   queued.length = 0;
