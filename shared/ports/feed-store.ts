@@ -70,9 +70,21 @@ export interface RelationStore {
   followers(user: string, limit: number, cursor?: string): Promise<Page<Edge>>;
 }
 
+/** Which part of a feed-ordered list to read: at most `limit` entries strictly after the post `after`. */
+export interface FeedWindow {
+  after?: string;
+  limit: number;
+}
+
+/** A window of post ids in feed order (newest first), and whether more follow it. */
+export interface FeedSlice {
+  entries: string[];
+  more: boolean;
+}
+
 /** A reader's inbox as one read sees it (one get of the reader's row). */
-export interface InboxView {
-  /** Post ids fanned out or backfilled to the reader, in feed order (newest first). */
+export interface InboxView extends FeedSlice {
+  /** The window's post ids fanned out or backfilled to the reader, in feed order (newest first). */
   entries: string[];
   /** Celebrities the reader follows: their posts are merged in at read time from their outboxes. */
   celebrities: string[];
@@ -93,8 +105,8 @@ export interface InboxStore {
   remove(readers: string[], postId: string): Promise<void>;
   /** Removes every entry by `author` from `reader`'s inbox (reads only the reader's row). */
   purgeAuthor(reader: string, author: string): Promise<number>;
-  /** Everything the timeline needs of the reader's row: entries, celebrity markers, activity. One get. */
-  read(reader: string): Promise<InboxView>;
+  /** Everything the timeline needs of the reader's row: a window of entries, celebrity markers, activity. One get. */
+  read(reader: string, window: FeedWindow): Promise<InboxView>;
   /** How many entries, and the oldest entry's post time (for the backfill bound). */
   stats(reader: string): Promise<{ size: number; oldestMillis?: number }>;
   /** Celebrity markers: the reader's timeline merges these authors' outboxes at read time. */
@@ -113,8 +125,8 @@ export interface OutboxStore {
   remove(author: string, postId: string): Promise<void>;
   /** Newest first, at most `limit` post ids. One get. */
   recent(author: string, limit: number): Promise<string[]>;
-  /** Every post id in the outboxes of `authors` (each outbox newest first). One multi-get. */
-  recentOf(authors: string[]): Promise<string[]>;
+  /** The same window of each of the `authors`' outboxes (each in feed order, not merged). One multi-get. */
+  recentOf(authors: string[], window: FeedWindow): Promise<FeedSlice>;
 }
 
 /** Which authors are celebrities (posts merged at read time instead of fanned out). */

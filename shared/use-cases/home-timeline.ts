@@ -10,7 +10,7 @@
 // entries are fetched in the same requests so such holes do not shorten the page.
 // A reader back after the inactivity window had no fan-out meanwhile: the first read queues the
 // rebuild and, until it is done, the answer says `regenerating` (HTTP 206, as Mastodon does).
-import { feedOrderKey, keyFromPostId, mergeFeed, type Post } from '../domain/post.js';
+import { keyFromPostId, mergeFeed, type Post } from '../domain/post.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
@@ -26,17 +26,18 @@ export interface TimelinePage extends Page<Post> {
 
 export async function homeTimeline(deps: FeedDeps, reader: string, limit: number, cursor?: string, now = Date.now()): Promise<TimelinePage> {
   const after = decodeCursor(cursor, (id) => keyFromPostId(id) !== null);
-  const view = await deps.inbox.read(reader);
-  const entries = view.celebrities.length > 0 ? mergeFeed(view.entries, await deps.outbox.recentOf(view.celebrities)) : view.entries;
-
-  // Entries strictly after the cursor's position in feed order.
-  let start = 0;
-  if (after !== undefined) {
-    const position = feedOrderKey(after);
-    start = entries.findIndex((id) => feedOrderKey(id) > position);
-    if (start < 0) start = entries.length;
+  // The same window (strictly after the cursor, limit + spares) of every list: the first n of
+  // a merge of sorted lists are among the first n of each.
+  const span = { ...(after === undefined ? {} : { after }), limit: limit + SPARE_ENTRIES };
+  const view = await deps.inbox.read(reader, span);
+  let window = view.entries;
+  let more = view.more;
+  if (view.celebrities.length > 0) {
+    const outboxes = await deps.outbox.recentOf(view.celebrities, span);
+    const merged = mergeFeed(view.entries, outboxes.entries);
+    window = merged.slice(0, span.limit);
+    more = more || outboxes.more || merged.length > span.limit;
   }
-  const window = entries.slice(start, start + limit + SPARE_ENTRIES);
 
   let regenerating = view.regeneratingSince !== undefined;
   const side: Promise<unknown>[] = [];
@@ -59,7 +60,7 @@ export async function homeTimeline(deps: FeedDeps, reader: string, limit: number
     const post = found.get(id);
     if (post) items.push(post);
   }
-  const hasMore = consumed < window.length || start + window.length < entries.length;
+  const hasMore = consumed < window.length || more;
   const last = window[consumed - 1];
   return { items, regenerating, ...(hasMore && last ? { nextCursor: encodeCursor(last) } : {}) };
 }

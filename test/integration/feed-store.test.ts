@@ -14,6 +14,9 @@ import type { Edge, Page } from '../../shared/ports/feed-store.js';
 import { postKey, userKey } from '../../shared/schema/row-keys.js';
 import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
 
+/** The whole inbox row as one window. */
+const ALL = { limit: 100_000 };
+
 const url = inject('hbaseRestUrl');
 const ns = `it_feed_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
 const client = new HBaseRestClient({ baseUrl: url, timeoutMs: 60_000 });
@@ -59,7 +62,7 @@ async function allPages<T>(fetch: (cursor?: string) => Promise<Page<T>>): Promis
 const inboxCellCount = async (reader: string) =>
   (await client.getRow(qualifiedTableName(ns, 'inbox'), userKey(reader), { versions: 5 }))?.cells.length ?? 0;
 
-const allInboxIds = async (reader: string) => (await inbox.read(reader)).entries;
+const allInboxIds = async (reader: string) => (await inbox.read(reader, ALL)).entries;
 
 beforeAll(async () => {
   await applySchema(client, ns);
@@ -257,11 +260,14 @@ describe('HBaseInboxStore', () => {
     expect((await counted(() => inbox.addMany('reader1', ids))).requests).toBe(1);
     await inbox.addCelebrity(['reader1'], 'star');
     await inbox.markSeen('reader1', T0 + 9);
-    const view = await counted(() => inbox.read('reader1'));
+    const view = await counted(() => inbox.read('reader1', ALL));
     expect(view.requests).toBe(1);
     // By post time, whoever wrote it: T0+5, T0+4, T0+3, T0+2, T0+1.
-    expect(view.result).toEqual({ entries: [ids[3], ids[4], ids[0], ids[2], ids[1]], celebrities: ['star'], lastSeen: T0 + 9 });
-    expect(await inbox.read('nobody_here')).toEqual({ entries: [], celebrities: [] });
+    expect(view.result).toEqual({ entries: [ids[3], ids[4], ids[0], ids[2], ids[1]], more: false, celebrities: ['star'], lastSeen: T0 + 9 });
+    // A window: strictly after a post, at most `limit`, and whether more follow.
+    expect(await inbox.read('reader1', { after: ids[4]!, limit: 2 })).toMatchObject({ entries: [ids[0], ids[2]], more: true });
+    expect(await inbox.read('reader1', { after: ids[2]!, limit: 2 })).toMatchObject({ entries: [ids[1]], more: false });
+    expect(await inbox.read('nobody_here', ALL)).toEqual({ entries: [], more: false, celebrities: [] });
   });
 
   it('remove takes one post out of the given readers only', async () => {

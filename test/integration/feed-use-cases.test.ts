@@ -17,6 +17,9 @@ import { deletePost, getPost, listUserPosts } from '../../shared/use-cases/posts
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow, listRelations, unfollow } from '../../shared/use-cases/relations.js';
 
+/** The whole inbox row as one window. */
+const ALL = { limit: 100_000 };
+
 const ns = `it_feed_${Date.now().toString(36)}`;
 const requests: HBaseRequestEvent[] = [];
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest: (e) => requests.push(e) });
@@ -198,7 +201,7 @@ describe('scale behaviour on HBase', () => {
     }
     await follow(d, reader, plain);
     await drain();
-    expect((await deps.inbox.read(reader)).celebrities.sort()).toEqual([c1, c2].sort());
+    expect((await deps.inbox.read(reader, ALL)).celebrities.sort()).toEqual([c1, c2].sort());
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) ids.push((await publishPost(d, [c1, c2, plain, reader][i % 4]!, { body: `m${i}` })).post.id);
     await drain();

@@ -22,6 +22,9 @@ import { interleaver } from '../support/interleave.js';
 import { runToCompletion } from '../support/job-driver.js';
 import { useNamespace } from '../support/namespace.js';
 
+/** The whole inbox row as one window. */
+const ALL = { limit: 100_000 };
+
 const ns = `it_race_${Date.now().toString(36)}`;
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000 });
 const stores = hbaseFeedStores(hbase, ns);
@@ -76,7 +79,7 @@ async function timelineIds(reader: string): Promise<string[]> {
   return ids;
 }
 
-const inboxIds = async (reader: string) => (await stores.inbox.read(reader)).entries;
+const inboxIds = async (reader: string) => (await stores.inbox.read(reader, ALL)).entries;
 
 /** Invariant C: both sides of the edge agree, and both counters match the rows. */
 async function expectEdge(reader: string, author: string, following: boolean) {
@@ -227,11 +230,11 @@ describe('unfollow and refollow of the same edge (invariants A, C, D)', () => {
     await follow(deps, bob, star); // refollow inside the gap: edge back, marker set
     held.release();
     await leaving; // …then the unfollow's marker removal and purge
-    expect((await stores.inbox.read(bob)).celebrities).toEqual([]); // following, but no marker
+    expect((await stores.inbox.read(bob, ALL)).celebrities).toEqual([]); // following, but no marker
     expect(await timelineIds(bob)).toEqual([]);
 
     await settleAll();
-    expect((await stores.inbox.read(bob)).celebrities).toEqual([star]);
+    expect((await stores.inbox.read(bob, ALL)).celebrities).toEqual([star]);
     expect(await timelineIds(bob)).toEqual([id]);
     await expectEdge(bob, star, true);
   });

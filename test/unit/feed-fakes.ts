@@ -1,14 +1,20 @@
 // test/unit/feed-fakes.ts — in-memory fakes of the feed ports, for unit tests of the use cases.
 // Ordering uses the real row-key codec, so "newest first" here means what it means in HBase.
 import type { FeedLimits } from '../../shared/config/config.js';
-import { keyFromPostId, postIdFromKey, type Post } from '../../shared/domain/post.js';
+import { feedOrderKey, keyFromPostId, postIdFromKey, type Post } from '../../shared/domain/post.js';
 import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue.js';
-import type { CelebrityRegistry, CounterStore, Edge, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, OutboxStore, Page, PostLookup, PostStore, RelationStore } from '../../shared/ports/feed-store.js';
+import type { CelebrityRegistry, CounterStore, Edge, FeedSlice, FeedWindow, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, OutboxStore, Page, PostLookup, PostStore, RelationStore } from '../../shared/ports/feed-store.js';
 import type { NewUser, UserProfile, UserStore } from '../../shared/ports/user-store.js';
 import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier } from '../../shared/schema/row-keys.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64url');
+
+/** At most `limit` ids of a feed-ordered list strictly after `after` (what the HBase rows give). */
+function windowOf(ids: string[], window: FeedWindow): FeedSlice {
+  const from = window.after === undefined ? 0 : ids.filter((id) => feedOrderKey(id) <= feedOrderKey(window.after!)).length;
+  return { entries: ids.slice(from, from + window.limit), more: ids.length > from + window.limit };
+}
 const byKey = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'base64url'), Buffer.from(b, 'base64url'));
 
 export class FakeUsers implements UserStore {
@@ -165,8 +171,9 @@ export class FakeOutbox implements OutboxStore {
   async recent(author: string, limit: number) {
     return [...this.row(author)].sort(byKey).slice(0, limit).map((q) => postIdFromKey(postKeyFromInboxQualifier(Buffer.from(q, 'base64url'))));
   }
-  async recentOf(authors: string[]) {
-    return (await Promise.all([...new Set(authors)].map((a) => this.recent(a, Infinity)))).flat();
+  async recentOf(authors: string[], window: FeedWindow): Promise<FeedSlice> {
+    const slices = await Promise.all([...new Set(authors)].map(async (a) => windowOf(await this.recent(a, Infinity), window)));
+    return { entries: slices.flatMap((x) => x.entries), more: slices.some((x) => x.more) };
   }
 }
 
@@ -221,11 +228,11 @@ export class FakeInbox implements InboxStore {
     return this.sorted(reader).map((q) => postIdFromKey(postKeyFromInboxQualifier(Buffer.from(q, 'base64url'))));
   }
   /** The row as stored: entries and markers only; merging outboxes is the timeline use case's job. */
-  async read(reader: string): Promise<InboxView> {
+  async read(reader: string, window: FeedWindow): Promise<InboxView> {
     const seen = this.seen.get(reader);
     const regen = this.regen.get(reader);
     return {
-      entries: this.entries(reader),
+      ...windowOf(this.entries(reader), window),
       celebrities: [...(this.markers.get(reader) ?? [])],
       ...(seen !== undefined ? { lastSeen: seen } : {}),
       ...(regen !== undefined ? { regeneratingSince: regen } : {}),

@@ -2,10 +2,10 @@
 // row per reader. Layout and access patterns: shared/schema/tables.ts (inbox).
 import { keyFromPostId, postIdFromKey } from '../../domain/post.js';
 import { bytesToString, concatBytes, type HBaseCell, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
-import type { InboxStore, InboxView } from '../../ports/feed-store.js';
+import type { FeedWindow, InboxStore, InboxView } from '../../ports/feed-store.js';
 import { HANDLE_PATTERN, inboxQualifier, parsePostKey, postKeyFromInboxQualifier, timestampFromReversed, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
-import { cellText } from './cells.js';
+import { cellText, feedSlice } from './cells.js';
 
 const FAMILY = 'i';
 const CELEBRITIES = 'c';
@@ -23,14 +23,6 @@ function inboxCells(row: HBaseRow | null): HBaseCell[] {
   return row ? row.cells.filter((c) => c.family === FAMILY) : [];
 }
 
-/** The post id of an inbox qualifier, or null for one that is not ours (skipped, never fatal). */
-function postIdOf(qualifier: Uint8Array): string | null {
-  try {
-    return postIdFromKey(postKeyFromInboxQualifier(qualifier));
-  } catch {
-    return null;
-  }
-}
 
 async function forEachLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -88,11 +80,11 @@ export class HBaseInboxStore implements InboxStore {
     return doomed.length;
   }
 
-  async read(reader: string): Promise<InboxView> {
+  async read(reader: string, window: FeedWindow): Promise<InboxView> {
     // One get of the reader's whole row: entries, celebrity markers and activity meta.
     const row = await this.client.getRow(this.table, userKey(reader), { columns: [FAMILY, CELEBRITIES, META] });
     // Ascending qualifiers = feed order (newest first across all followees).
-    const entries = inboxCells(row).flatMap((c) => postIdOf(c.qualifier) ?? []);
+    const { entries, more } = feedSlice(inboxCells(row), window);
     const celebrities = (row?.cells ?? [])
       .filter((c) => c.family === CELEBRITIES)
       .map((c) => bytesToString(c.qualifier))
@@ -105,6 +97,7 @@ export class HBaseInboxStore implements InboxStore {
     const regeneratingSince = meta('regen');
     return {
       entries,
+      more,
       celebrities,
       ...(lastSeen !== undefined ? { lastSeen } : {}),
       ...(regeneratingSince !== undefined ? { regeneratingSince } : {}),

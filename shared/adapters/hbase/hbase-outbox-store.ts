@@ -2,10 +2,10 @@
 // (secondary adapters). Layout: shared/schema/tables.ts (outbox; users p:celeb).
 import { keyFromPostId, postIdFromKey } from '../../domain/post.js';
 import { concatBytes, type HBaseRestClient } from '../../hbase/index.js';
-import type { CelebrityRegistry, OutboxStore } from '../../ports/feed-store.js';
+import type { CelebrityRegistry, FeedSlice, FeedWindow, OutboxStore } from '../../ports/feed-store.js';
 import { inboxQualifier, postKeyFromInboxQualifier, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
-import { cellText } from './cells.js';
+import { cellText, feedSlice } from './cells.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -42,10 +42,11 @@ export class HBaseOutboxStore implements OutboxStore {
     return (row?.cells ?? []).slice(0, limit).flatMap(postIdOf);
   }
 
-  async recentOf(authors: string[]): Promise<string[]> {
-    if (authors.length === 0) return [];
+  async recentOf(authors: string[], window: FeedWindow): Promise<FeedSlice> {
+    if (authors.length === 0) return { entries: [], more: false };
     const rows = await this.client.multiGet(this.table, [...new Set(authors)].map(userKey), { columns: ['o'] });
-    return rows.flatMap((r) => r.cells.flatMap(postIdOf));
+    const slices = rows.map((r) => feedSlice(r.cells.filter((c) => c.family === 'o'), window));
+    return { entries: slices.flatMap((x) => x.entries), more: slices.some((x) => x.more) };
   }
 }
 
