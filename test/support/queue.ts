@@ -6,19 +6,19 @@
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 
 const COUNTS = ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] as const;
+type QueueCounts = Record<(typeof COUNTS)[number], number>;
 
-export async function queueDrained(sqs: SQSClient, queueUrl: string, timeoutMs = 120_000): Promise<void> {
+export async function queueCounts(sqs: SQSClient, queueUrl: string): Promise<QueueCounts> {
+  const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: [...COUNTS] }));
+  return Object.fromEntries(COUNTS.map((name) => [name, Number(Attributes?.[name] ?? 0)])) as QueueCounts;
+}
+
+export async function queueDrained(sqs: SQSClient, queueUrl: string, timeoutMs = 120_000, intervalMs = 500): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  let quietReads = 0;
-  let last = '';
-  while (quietReads < 2) {
-    const res = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: [...COUNTS] }));
-    const counts = COUNTS.map((k) => Number(res.Attributes?.[k] ?? 0));
-    last = COUNTS.map((k, i) => `${k}=${counts[i]}`).join(' ');
-    quietReads = counts.every((c) => c === 0) ? quietReads + 1 : 0;
-    if (quietReads < 2) {
-      if (Date.now() > deadline) throw new Error(`fan-out queue not drained after ${timeoutMs} ms (${last})`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
+  for (let quietReads = 0; ; await new Promise((r) => setTimeout(r, intervalMs))) {
+    const counts = await queueCounts(sqs, queueUrl);
+    quietReads = Object.values(counts).every((n) => n === 0) ? quietReads + 1 : 0;
+    if (quietReads === 2) return;
+    if (Date.now() > deadline) throw new Error(`the fan-out queue did not drain within ${timeoutMs / 1000} s: ${JSON.stringify(counts)} (${queueUrl})`);
   }
 }
