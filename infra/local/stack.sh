@@ -151,8 +151,10 @@ start_hbase() {
   <property><name>hbase.client.operation.timeout</name><value>30000</value></property>'
 
   if ! pid_alive "$HB_DIR/master.pid"; then
+    # 1.5 GiB: master + region server + ZooKeeper share this heap; 768 MiB ran out (OOM kill)
+    # when the benchmark loaded its graph after a day of test namespaces.
     log "hbase: starting master (standalone) — log $HB_DIR/logs/master.log"
-    nohup java -Xms256m -Xmx768m "${JDK17_FLAGS[@]}" -cp "$HB_DIR/conf:$HB_DIR/lib/*" \
+    nohup java -Xms256m -Xmx1536m "${JDK17_FLAGS[@]}" -cp "$HB_DIR/conf:$HB_DIR/lib/*" \
       org.apache.hadoop.hbase.master.HMaster start >"$HB_DIR/logs/master.log" 2>&1 </dev/null &
     echo $! >"$HB_DIR/master.pid"
   fi
