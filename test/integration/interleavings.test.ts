@@ -258,6 +258,26 @@ describe('unfollow and refollow of the same edge (invariants A, C, D)', () => {
     await expectEdge(bob, amy, true);
   });
 
+  it('a promotion walk that read the followers before an unfollow marks the reader after it: the settle drops the marker', async () => {
+    const [star, bob, f1, f2] = await users('star', 'bob', 'f1', 'f2');
+    for (const f of [bob, f1]) await follow(deps, f, star);
+    await settleAll();
+    await follow(deps, f2, star); // the third follower: queues the promotion walk
+    const held = gate.holdAt('fanout.readers-read', (d) => d.readers?.includes(bob) ?? false);
+    const promoting = handleFanoutMessage(deps, take('promote'));
+    await held.reached;
+    await unfollow(deps, bob, star);
+    held.release();
+    await promoting;
+    expect((await stores.inbox.read(bob, ALL)).celebrities).toEqual([star]); // marked, though not following
+    const id = await publish(star, 'after the promotion');
+    await settleAll();
+    expect((await stores.inbox.read(bob, ALL)).celebrities).toEqual([]);
+    expect(await timelineIds(bob)).toEqual([]);
+    expect(await timelineIds(f1)).toEqual([id]);
+    await expectEdge(bob, star, false);
+  });
+
   it('the followers side deleted by a racing unfollow after the refollow wrote it is restored by the settle', async () => {
     const [amy, bob] = await users('amy', 'bob');
     await follow(deps, bob, amy);

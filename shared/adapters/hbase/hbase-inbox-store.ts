@@ -1,6 +1,6 @@
 // shared/adapters/hbase/hbase-inbox-store.ts — InboxStore on HBase (secondary adapter): one wide
 // row per reader. Layout and access patterns: shared/schema/tables.ts (inbox).
-import { keyFromPostId, postIdFromKey } from '../../domain/post.js';
+import { keyFromPostId } from '../../domain/post.js';
 import { bytesToString, concatBytes, type HBaseCell, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { FeedWindow, InboxStore, InboxView } from '../../ports/feed-store.js';
 import { HANDLE_PATTERN, inboxQualifier, parsePostKey, postKeyFromInboxQualifier, timestampFromReversed, userKey } from '../../schema/row-keys.js';
