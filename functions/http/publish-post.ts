@@ -1,11 +1,11 @@
 // functions/http/publish-post.ts — POST /posts: publish as the token's user (201; 200 when an Idempotency-Key replays).
 import { feedDependencies } from '../../shared/composition.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
+import { routes } from '../../shared/http/routes.js';
 import { postView } from '../../shared/http/views.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
-import { publishBody, publishHeaders } from '../../shared/validation/feed.schema.js';
 
-export const { run, handler } = httpRoute({ auth: true, body: publishBody, headers: publishHeaders }, async ({ actor, body, headers }) => {
+export const { run, handler } = httpRoute(routes.publishPost, async ({ actor, body, headers }) => {
   const key = headers['idempotency-key'];
   const { post, replayed } = await publishPost(feedDependencies(), actor, { body: body.body, ...(key ? { idempotencyKey: key } : {}) });
   return json(replayed ? 200 : 201, postView(post));

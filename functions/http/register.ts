@@ -1,9 +1,9 @@
 // functions/http/register.ts — POST /users: create an account (201, or 409 if the handle is taken).
 import { dependencies } from '../../shared/composition.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
+import { routes } from '../../shared/http/routes.js';
 import { registerUser } from '../../shared/use-cases/register-user.js';
-import { registerBody } from '../../shared/validation/accounts.schema.js';
 
-export const { run, handler } = httpRoute({ auth: false, body: registerBody }, async ({ body }) =>
+export const { run, handler } = httpRoute(routes.register, async ({ body }) =>
   json(201, await registerUser(dependencies().users, body)),
 );

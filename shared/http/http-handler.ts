@@ -1,6 +1,7 @@
-// shared/http/http-handler.ts — the middy chain every HTTP handler uses. A handler declares its
-// zod schemas and whether it needs a token, and supplies a short function that calls a use
-// case. Order on the way in: size/type limits → token → JSON parse → validation.
+// shared/http/http-handler.ts — the middy chain every HTTP handler uses. A handler names its
+// operation's entry in routes.ts (zod schemas, whether it needs a token) and supplies a short
+// function that calls a use case. Order on the way in: size/type limits → token → JSON parse →
+// validation.
 import middy from '@middy/core';
 import httpCors from '@middy/http-cors';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
@@ -12,7 +13,8 @@ import { requestLimits } from './request-limits.js';
 
 export interface HttpRequest<B, P, Q, H = undefined> {
   body: B;
-  path: P;
+  /** The path parameters, validated. */
+  params: P;
   query: Q;
   headers: H;
   /** The verified token's user; present exactly when the route requires auth. */
@@ -25,10 +27,11 @@ export interface HttpResult {
   headers?: Record<string, string>;
 }
 
+/** What the middleware chain needs of a route (routes.ts entries are RouteSpecs). */
 export interface RouteSpec<B extends z.ZodType, P extends z.ZodType, Q extends z.ZodType, H extends z.ZodType> {
   auth: boolean;
   body?: B;
-  path?: P;
+  params?: P;
   query?: Q;
   /** Header names are lowercase (API Gateway HTTP API payload 2.0). */
   headers?: H;
@@ -65,7 +68,7 @@ export function httpRoute<B extends z.ZodType, P extends z.ZodType, Q extends z.
   const core = async (event: APIGatewayProxyEventV2, context: AuthContext): Promise<APIGatewayProxyStructuredResultV2> => {
     const result = await run({
       body: parse(spec.body, event.body, 'body'),
-      path: parse(spec.path, event.pathParameters, 'path'),
+      params: parse(spec.params, event.pathParameters, 'path'),
       query: parse(spec.query, event.queryStringParameters, 'query'),
       headers: parse(spec.headers, event.headers, 'headers'),
       actor: context.actor ?? '',

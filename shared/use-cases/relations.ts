@@ -83,6 +83,16 @@ export async function unfollow(deps: FeedDeps, actor: string, target: string, no
   return { follower: actor, followee: target, following: false };
 }
 
+/** Public, like the lists: both users must exist (404), then one get of the edge. */
+export async function followState(deps: FeedDeps, follower: string, followee: string) {
+  const [, , following] = await Promise.all([
+    requireUser(deps.users, follower),
+    requireUser(deps.users, followee),
+    deps.relations.isFollowing(follower, followee),
+  ]);
+  return { follower, followee, following };
+}
+
 export async function listRelations(
   deps: FeedDeps,
   user: string,

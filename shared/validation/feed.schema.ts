@@ -13,7 +13,8 @@ export const publishHeaders = z.object({
   'idempotency-key': z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Idempotency-Key: 1–64 of A–Z a–z 0–9 _ -')
-    .optional(),
+    .optional()
+    .meta({ description: 'Makes a retry safe: the same key with the same body returns the first outcome (kept 24 h)' }),
 });
 
 export const postPath = z.object({ postId: z.string().regex(POST_ID_PATTERN, 'postId: not a post id') });
@@ -21,6 +22,6 @@ export const postPath = z.object({ postId: z.string().regex(POST_ID_PATTERN, 'po
 export const relationPath = z.object({ handle: handleSchema, target: handleSchema });
 
 export const pageQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(600).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Page size' }),
+  cursor: z.string().max(600).optional().meta({ description: 'The `nextCursor` of the previous page; omit for the first page' }),
 });

@@ -1,6 +1,7 @@
 // test/e2e/feed.test.ts — the feed over HTTP through serverless-offline, with the real SQS queue
 // (ElasticMQ) and our poller delivering to the real worker the way Lambda's event source
 // mapping does, on the real HBase.
+import { readFileSync } from 'node:fs';
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
@@ -192,6 +193,24 @@ describe('posts', () => {
     expect((await unfollowUser(u, v.handle)).status).toBe(200);
     expect((await unfollowUser(u, v.handle)).status).toBe(200);
     expect((await api.call('GET', `/users/${v.handle}`)).json.followers).toBe(0);
+  });
+
+  it('answers whether one user follows another (public), and 404 for an unknown user', async () => {
+    const [u, v] = [await api.newUser('fs_u'), await api.newUser('fs_v')];
+    const state = () => api.call('GET', `/users/${u.handle}/following/${v.handle}`);
+    expect((await state()).json).toEqual({ follower: u.handle, followee: v.handle, following: false });
+    await followUser(u, v.handle);
+    expect((await state()).json).toEqual({ follower: u.handle, followee: v.handle, following: true });
+    expect((await api.call('GET', `/users/${v.handle}/following/${u.handle}`)).json.following).toBe(false);
+    expect((await api.call('GET', `/users/${u.handle}/following/nobody_here`)).status).toBe(404);
+  });
+});
+
+describe('the API description', () => {
+  it('serves the committed OpenAPI document at GET /openapi.json', async () => {
+    const res = await api.call('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual(JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')));
   });
 });
 

@@ -213,7 +213,7 @@ describe('hostile input', () => {
   it('invalid percent-encoding is refused by the gateway itself, before any handler (400)', async () => {
     // API Gateway / serverless-offline reject a path like this with their own body, so it can
     // not carry our error shape; what matters is that it is a 4xx and reaches no code of ours.
-    const res = await api.call('GET', '/users/%ZZ');
+    const res = await api.call('GET', '/users/%ZZ', { notOurResponse: 'the gateway refuses the path before any handler' });
     expect(res.status).toBe(400);
   });
 

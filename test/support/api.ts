@@ -1,5 +1,7 @@
-// test/support/api.ts — a tiny HTTP client for end-to-end tests, plus account factories.
+// test/support/api.ts — a tiny HTTP client for end-to-end tests, plus account factories. Every
+// response it receives is checked against the OpenAPI document (contract.ts) before a test sees it.
 import { randomBytes } from 'node:crypto';
+import { assertContract } from './contract.js';
 
 export interface ApiResponse {
   status: number;
@@ -14,6 +16,11 @@ export interface RequestOptions {
   rawBody?: string;
   token?: string;
   headers?: Record<string, string>;
+  /**
+   * Why this response is not ours to check against docs/openapi.json — only for answers the
+   * gateway gives before any handler runs (they cannot carry our shapes).
+   */
+  notOurResponse?: string;
 }
 
 export function apiClient(baseUrl: string) {
@@ -34,7 +41,9 @@ export function apiClient(baseUrl: string) {
     } catch {
       json = undefined;
     }
-    return { status: res.status, headers: res.headers, text, json };
+    const response = { status: res.status, headers: res.headers, text, json };
+    if (!opts.notOurResponse) assertContract(method, path, response);
+    return response;
   }
 
   /** Registers a fresh user and logs in; handles are unique per call. */

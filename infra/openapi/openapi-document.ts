@@ -1,0 +1,105 @@
+// infra/openapi/openapi-document.ts — builds the OpenAPI 3.1 document from the route table
+// (shared/http/routes.ts) and the zod schemas the handlers validate with. zod-openapi renders
+// each schema with zod 4's own JSON Schema emitter (no monkey-patching of zod, unlike
+// @asteasolutions/zod-to-openapi's `extendZodWithOpenApi`), takes request parameters as the
+// same z.object the handler parses, and turns `.meta({ id })` into a named component.
+import { z } from 'zod';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
+import { allErrors, RETRY_AFTER_HEADER, routes, type Route } from '../../shared/http/routes.js';
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Malformed request',
+  401: 'Missing, malformed or expired token, or wrong credentials',
+  403: 'Authenticated, but not allowed to act on this resource',
+  404: 'Not found',
+  409: 'Conflict',
+  410: 'Gone for good',
+  413: 'Request body too large (16 KiB at most)',
+  415: 'Content-Type must be application/json',
+  422: 'The request breaks a rule',
+  429: 'Too many attempts: wait `Retry-After` seconds',
+  500: 'Internal error (no details are given)',
+  503: 'Storage temporarily unavailable: retry later',
+};
+
+/** One error response per status; `code` is an enum of exactly the codes this operation can send. */
+function errorResponse(status: number, codes: string[]) {
+  const schema = z.strictObject({
+    error: z.strictObject({
+      code: z.enum(codes as [string, ...string[]]).meta({ description: 'Stable machine-readable code: clients branch on it' }),
+      message: z.string().meta({ description: 'A human-readable English sentence; never echoes secrets or input' }),
+    }),
+  });
+  return {
+    description: `${ERROR_TEXT[status] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
+    content: { 'application/json': { schema } },
+    ...(status === 429 ? { headers: RETRY_AFTER_HEADER } : {}),
+  };
+}
+
+function operation(name: string, r: Route): ZodOpenApiOperationObject {
+  const responses: Record<string, ZodOpenApiResponseObject> = {};
+  for (const [status, s] of Object.entries(r.success)) {
+    responses[status] = {
+      description: s.description,
+      ...(s.schema ? { content: { 'application/json': { schema: s.schema } } } : {}),
+      ...(s.headers ? { headers: s.headers } : {}),
+    };
+  }
+  for (const [status, codes] of Object.entries(allErrors(r))) responses[status] = errorResponse(Number(status), codes);
+  const params = {
+    ...(r.params ? { path: r.params as z.ZodObject } : {}),
+    ...(r.query ? { query: r.query as z.ZodObject } : {}),
+    ...(r.headers ? { header: r.headers as z.ZodObject } : {}),
+  };
+  return {
+    operationId: name,
+    summary: r.summary,
+    ...(r.description ? { description: r.description } : {}),
+    tags: [r.tag],
+    // Public operations say so explicitly (`[]`), so a missing declaration is a lint error.
+    security: r.auth ? [{ bearerAuth: [] }] : [],
+    ...(Object.keys(params).length ? { requestParams: params } : {}),
+    ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
+    responses,
+  };
+}
+
+export function openApiDocument() {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const [name, r] of Object.entries(routes) as [string, Route][]) {
+    const item = (paths[r.path] ??= {});
+    (item as Record<string, ZodOpenApiOperationObject>)[r.method.toLowerCase()] = operation(name, r);
+  }
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'weibo-serverless API',
+      version: '1.0.0',
+      description: [
+        'A Weibo-style microblog: accounts, posts, follows and a home timeline.',
+        '',
+        '**Authentication.** `POST /sessions` returns a bearer token; send it as `Authorization: Bearer <token>`. An expired token is refused with 401 `token_expired`: log in again.',
+        '',
+        '**Errors.** Every 4xx and 5xx body is `{"error":{"code","message"}}`; each operation lists the codes it can send. `code` is stable, `message` is for people.',
+        '',
+        '**Lists and cursors.** Lists are newest first. The first page has no `cursor`; each page returns `nextCursor`, `null` on the last page. Cursors are opaque strings this API made; items added above a cursor never shift the pages after it. `limit` is 1–100 (default 20).',
+        '',
+        '**Text.** Lengths are Unicode code points (an emoji or a CJK character counts 1). Control and bidirectional-override characters are refused.',
+      ].join('\n'),
+    },
+    servers: [{ url: 'http://127.0.0.1:13000', description: '`npm start` (local)' }],
+    tags: [
+      { name: 'accounts', description: 'Registration, login, profiles' },
+      { name: 'posts', description: 'Publishing, reading and deleting posts' },
+      { name: 'relations', description: 'Following and followers' },
+      { name: 'timeline', description: 'The home timeline' },
+      { name: 'meta', description: 'This description' },
+    ],
+    components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    paths,
+  });
+}
+
+/** The document as committed: stable key order, two-space indent, trailing newline. */
+export const renderOpenApi = () => `${JSON.stringify(openApiDocument(), null, 2)}\n`;

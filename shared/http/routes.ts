@@ -1,0 +1,254 @@
+// shared/http/routes.ts — THE HTTP contract, one entry per operation: method, path, whether a
+// token is needed, the zod schemas the handler validates with, and every status it can answer
+// with. Handlers are built from these entries (httpRoute), the OpenAPI document is generated
+// from them (infra/openapi/, committed as docs/openapi.json), infra/functions/http.yml must
+// list the same method + path (a unit test holds it to that), and the end-to-end suite checks
+// every response it receives against the generated document. Nothing is written twice.
+import { z } from 'zod';
+import { handlePath, loginBody, registerBody, updateProfileBody } from '../validation/accounts.schema.js';
+import { pageQuery, postPath, publishBody, publishHeaders, relationPath } from '../validation/feed.schema.js';
+import {
+  FollowStateSchema,
+  PostPageSchema,
+  PostSchema,
+  ProfileSchema,
+  RegisteredUserSchema,
+  SessionSchema,
+  TimelinePageSchema,
+  UserPageSchema,
+} from './views.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Success {
+  description: string;
+  /** Absent for a response without a body (204). */
+  schema?: z.ZodType;
+  /** Response headers worth documenting, as a z.object keyed by header name. */
+  headers?: z.ZodObject;
+}
+
+export interface Route {
+  method: Method;
+  /** API Gateway path template, e.g. `/users/{handle}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: 'accounts' | 'posts' | 'relations' | 'timeline' | 'meta';
+  auth: boolean;
+  body?: z.ZodType;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  /** Header names lowercase (API Gateway HTTP API payload 2.0). */
+  headers?: z.ZodType;
+  success: Record<number, Success>;
+  /** Errors this operation's use case can raise, status → codes (the common ones are added). */
+  errors?: Record<number, string[]>;
+}
+
+const route = <R extends Route>(r: R) => r;
+
+
+export const routes = {
+  register: route({
+    method: 'POST',
+    path: '/users',
+    tag: 'accounts',
+    summary: 'Create an account',
+    description: 'The handle is the permanent identity; the display name can change later.',
+    auth: false,
+    body: registerBody,
+    success: { 201: { description: 'Created', schema: RegisteredUserSchema } },
+    errors: { 409: ['handle_taken'] },
+  }),
+  login: route({
+    method: 'POST',
+    path: '/sessions',
+    tag: 'accounts',
+    summary: 'Log in: handle + password → a bearer token',
+    description:
+      'A wrong handle and a wrong password answer the same 401. Repeated failures lock the handle for a while (429 with `Retry-After`, doubling up to an hour).',
+    auth: false,
+    body: loginBody,
+    success: {
+      200: { description: 'A token valid until `expiresAt`', schema: SessionSchema, headers: z.object({ 'Cache-Control': z.literal('no-store').meta({ description: 'Tokens are never cached' }) }) },
+    },
+    errors: { 401: ['unauthorized'], 429: ['rate_limited'] },
+  }),
+  getProfile: route({
+    method: 'GET',
+    path: '/users/{handle}',
+    tag: 'accounts',
+    summary: "A user's public profile with exact follower, following and post counts",
+    auth: false,
+    params: handlePath,
+    success: { 200: { description: 'The profile', schema: ProfileSchema } },
+    errors: { 404: ['user_not_found'] },
+  }),
+  updateProfile: route({
+    method: 'PATCH',
+    path: '/users/{handle}',
+    tag: 'accounts',
+    summary: 'Change your own display name',
+    auth: true,
+    params: handlePath,
+    body: updateProfileBody,
+    success: { 200: { description: 'The updated profile', schema: ProfileSchema } },
+    errors: { 403: ['forbidden'], 404: ['user_not_found'] },
+  }),
+  publishPost: route({
+    method: 'POST',
+    path: '/posts',
+    tag: 'posts',
+    summary: 'Publish a post as the token’s user',
+    description:
+      'The post reaches followers’ timelines asynchronously (usually within a second). With an `Idempotency-Key`, a retry with the same body returns the first outcome (200 with the same post, or 410 if it has been deleted since); the same key with another body is 422 `idempotency_key_mismatch`. Keys are kept for 24 hours.',
+    auth: true,
+    body: publishBody,
+    headers: publishHeaders,
+    success: {
+      201: { description: 'Published', schema: PostSchema },
+      200: { description: 'A retry with the same Idempotency-Key: the post the first request created', schema: PostSchema },
+    },
+    errors: { 409: ['idempotency_in_progress', 'publish_conflict'], 410: ['post_deleted'], 422: ['idempotency_key_mismatch'] },
+  }),
+  getPost: route({
+    method: 'GET',
+    path: '/posts/{postId}',
+    tag: 'posts',
+    summary: 'One post',
+    auth: false,
+    params: postPath,
+    success: { 200: { description: 'The post', schema: PostSchema } },
+    errors: { 404: ['post_not_found'] },
+  }),
+  deletePost: route({
+    method: 'DELETE',
+    path: '/posts/{postId}',
+    tag: 'posts',
+    summary: 'Delete your own post',
+    description: 'It leaves every follower’s timeline; a deleted post id is never reused.',
+    auth: true,
+    params: postPath,
+    success: { 204: { description: 'Deleted' } },
+    errors: { 403: ['forbidden'], 404: ['post_not_found'] },
+  }),
+  listUserPosts: route({
+    method: 'GET',
+    path: '/users/{handle}/posts',
+    tag: 'posts',
+    summary: "A user's posts, newest first, cursor-paged",
+    auth: false,
+    params: handlePath,
+    query: pageQuery,
+    success: { 200: { description: 'A page of posts', schema: PostPageSchema } },
+    errors: { 404: ['user_not_found'], 422: ['invalid_cursor'] },
+  }),
+  followState: route({
+    method: 'GET',
+    path: '/users/{handle}/following/{target}',
+    tag: 'relations',
+    summary: 'Whether `handle` follows `target`',
+    description: 'Public, like the following and followers lists.',
+    auth: false,
+    params: relationPath,
+    success: { 200: { description: 'The follow state', schema: FollowStateSchema } },
+    errors: { 404: ['user_not_found'] },
+  }),
+  follow: route({
+    method: 'PUT',
+    path: '/users/{handle}/following/{target}',
+    tag: 'relations',
+    summary: 'Follow a user (idempotent)',
+    description:
+      '`handle` must be the token’s user. The target’s recent posts appear in your timeline within seconds; following again changes nothing.',
+    auth: true,
+    params: relationPath,
+    success: { 200: { description: 'Following', schema: FollowStateSchema } },
+    errors: { 403: ['forbidden'], 404: ['user_not_found'], 422: ['cannot_follow_self', 'following_limit'] },
+  }),
+  unfollow: route({
+    method: 'DELETE',
+    path: '/users/{handle}/following/{target}',
+    tag: 'relations',
+    summary: 'Unfollow a user (idempotent)',
+    description: '`handle` must be the token’s user. The target’s posts leave your timeline.',
+    auth: true,
+    params: relationPath,
+    success: { 200: { description: 'Not following', schema: FollowStateSchema } },
+    errors: { 403: ['forbidden'], 404: ['user_not_found'], 422: ['cannot_unfollow_self'] },
+  }),
+  listFollowing: route({
+    method: 'GET',
+    path: '/users/{handle}/following',
+    tag: 'relations',
+    summary: 'Whom a user follows, most recent first, cursor-paged',
+    auth: false,
+    params: handlePath,
+    query: pageQuery,
+    success: { 200: { description: 'A page of users', schema: UserPageSchema } },
+    errors: { 404: ['user_not_found'], 422: ['invalid_cursor'] },
+  }),
+  listFollowers: route({
+    method: 'GET',
+    path: '/users/{handle}/followers',
+    tag: 'relations',
+    summary: "A user's followers, most recent first, cursor-paged",
+    auth: false,
+    params: handlePath,
+    query: pageQuery,
+    success: { 200: { description: 'A page of users', schema: UserPageSchema } },
+    errors: { 404: ['user_not_found'], 422: ['invalid_cursor'] },
+  }),
+  homeTimeline: route({
+    method: 'GET',
+    path: '/users/{handle}/timeline',
+    tag: 'timeline',
+    summary: 'Your home timeline: posts of everyone you follow, and your own, newest first',
+    description:
+      '`handle` must be the token’s user. While the inbox of a reader returning after a long absence is rebuilt, the answer is 206 with `regenerating: true`: show what came and ask again in a few seconds.',
+    auth: true,
+    params: handlePath,
+    query: pageQuery,
+    success: {
+      200: { description: 'A page of the timeline', schema: TimelinePageSchema },
+      206: { description: 'The timeline is being regenerated: this page may be incomplete', schema: TimelinePageSchema },
+    },
+    errors: { 403: ['forbidden'], 404: ['user_not_found'], 422: ['invalid_cursor'] },
+  }),
+  openapi: route({
+    method: 'GET',
+    path: '/openapi.json',
+    tag: 'meta',
+    summary: 'This document',
+    auth: false,
+    success: { 200: { description: 'The OpenAPI 3.1 document of this API', schema: z.record(z.string(), z.unknown()) } },
+  }),
+} as const satisfies Record<string, Route>;
+
+export type RouteName = keyof typeof routes;
+
+/**
+ * Every status an operation can answer with, beyond its own: what the shared middleware chain
+ * (request-limits → authenticate → JSON parse → validation → error mapper) adds.
+ */
+export function allErrors(r: Route): Record<number, string[]> {
+  const out: Record<number, string[]> = {};
+  const add = (status: number, ...codes: string[]) => (out[status] = [...new Set([...(out[status] ?? []), ...codes])]);
+  add(413, 'payload_too_large');
+  if (r.body) {
+    add(400, 'missing_body', 'malformed_json');
+    add(415, 'unsupported_media_type');
+  }
+  if (r.body || r.params || r.query || r.headers) add(422, 'validation_failed');
+  if (r.auth) add(401, 'missing_token', 'invalid_token', 'token_expired');
+  for (const [status, codes] of Object.entries(r.errors ?? {})) add(Number(status), ...codes);
+  add(500, 'internal_error');
+  add(503, 'service_unavailable');
+  return out;
+}
+
+/** Every 429 carries it (error-mapper.ts). */
+export const RETRY_AFTER_HEADER = z.object({
+  'Retry-After': z.string().regex(/^\d+$/).meta({ description: 'Seconds to wait before trying again' }),
+});
