@@ -1,15 +1,19 @@
 // infra/local/run-local.ts — `npm start`: the whole system on this machine, on real parts.
 // Starts what is not running (HBase + REST gateway, ElasticMQ), applies the schema, creates the
 // fan-out queues, runs the API and the worker under serverless-offline (stage `local`) and the
-// local SQS poller that feeds the worker, prints where everything is, and stays up until
+// local SQS poller that feeds the worker, builds and serves the web client (web/), prints where
+// everything is, and stays up until
 // Ctrl-C / SIGTERM; then stops the poller, the offline process group and only the stack
 // components it started itself.
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
+import { buildWeb } from '../../web/build.js';
+import { serveWeb } from '../../web/serve.js';
 import { applySchema } from '../schema/apply-schema.js';
 import { ensureQueues, startPoller, type Poller } from './sqs-poller.js';
 
@@ -18,7 +22,9 @@ const STACK = `${ROOT}infra/local/stack.sh`;
 const STAGE = 'local';
 const API_PORT = process.env.API_PORT ?? '13000';
 const LAMBDA_PORT = process.env.OFFLINE_LAMBDA_PORT ?? '13002';
+const WEB_PORT = Number(process.env.WEB_PORT ?? '13001');
 const API_URL = `http://127.0.0.1:${API_PORT}`;
+const WEB_URL = `http://127.0.0.1:${WEB_PORT}`;
 const LAMBDA_URL = `http://127.0.0.1:${LAMBDA_PORT}`;
 const NAMESPACE = process.env.HBASE_NAMESPACE ?? 'weibo';
 const SECRET_FILE = `${ROOT}.local/dev-jwt-secret`;
@@ -33,6 +39,7 @@ const started: Component[] = [];
 let stackChild: ChildProcess | undefined;
 let offline: ChildProcess | undefined;
 let poller: Poller | undefined;
+let web: Server | undefined;
 let stopping: Promise<void> | undefined;
 
 function runStack(args: string[], quiet = false): Promise<{ code: number; stdout: string }> {
@@ -96,6 +103,7 @@ async function stopOffline(): Promise<void> {
 function shutdown(exitCode: number): void {
   stopping ??= (async () => {
     try {
+      web?.close();
       await poller?.stop();
       await stopOffline();
       if (stackChild) {
@@ -258,9 +266,17 @@ async function main(): Promise<void> {
     log: (line) => console.log(`[sqs-poller] ${line}`),
   });
 
+  // The web client, built for this run and served as the deployed stack serves it: static
+  // files, with the API under /api on the same origin.
+  const build = await buildWeb({ apiUrl: '/api', outDir: `${STACK_DIR}/web` });
+  web = await serveWeb({ dir: build.outDir, apiUrl: API_URL, port: WEB_PORT });
+  checkpoint();
+
   console.log(`
 weibo-serverless is running locally (stage ${STAGE})
-  API                : ${API_URL}
+  web client         : ${WEB_URL}/   (JS + CSS ${(build.total / 1024).toFixed(1)} KB gzipped)
+  API reference      : ${WEB_URL}/api-docs/   (OpenAPI document: ${API_URL}/openapi.json)
+  API                : ${API_URL}   (also ${WEB_URL}/api/ for the web client)
   Lambda invoke      : ${LAMBDA_URL}   (worker weibo-${STAGE}-fanout)
   HBase REST gateway : ${HBASE_REST_URL}   (namespace ${NAMESPACE})
   SQS (ElasticMQ)    : ${SQS_ENDPOINT}

@@ -1,0 +1,73 @@
+// web/serve.ts — serves a built client the way the deployed stack does (infra/resources/web.yml:
+// CloudFront in front of the bucket and of the API): static files, and /api/* passed to the
+// API with the prefix stripped, so the page and the API share one origin (no CORS preflights,
+// the same round trips as production). Used by `npm start` and the browser tests.
+import { createReadStream, statSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+
+function serveFile(root: string, req: IncomingMessage, res: ServerResponse): void {
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+  } catch {
+    res.writeHead(400).end();
+    return;
+  }
+  if (path.endsWith('/')) path += 'index.html';
+  const file = normalize(join(root, path));
+  if (!file.startsWith(root + sep)) {
+    res.writeHead(403).end();
+    return;
+  }
+  try {
+    if (!statSync(file).isFile()) throw new Error('not a file');
+  } catch {
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+    return;
+  }
+  // Hashed bundles never change; everything else is revalidated (as the deploy uploads them).
+  const immutable = /\/app-[A-Z0-9]+\.(js|css)$/.test(path);
+  res.writeHead(200, {
+    'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+  });
+  createReadStream(file).pipe(res);
+}
+
+function proxy(apiUrl: URL, req: IncomingMessage, res: ServerResponse): void {
+  const target = new URL((req.url ?? '/').replace(/^\/api/, '') || '/', apiUrl);
+  const headers = { ...req.headers, host: target.host };
+  const upstream = httpRequest(target, { method: req.method, headers }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  upstream.on('error', () => {
+    if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { code: 'bad_gateway', message: 'The API did not answer' } }));
+  });
+  req.pipe(upstream);
+}
+
+export function serveWeb(opts: { dir: string; apiUrl: string; port: number; host?: string }): Promise<Server> {
+  const root = normalize(opts.dir);
+  const api = new URL(opts.apiUrl);
+  const server = createServer((req, res) => {
+    if (req.url === '/api' || req.url?.startsWith('/api/')) proxy(api, req, res);
+    else serveFile(root, req, res);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host ?? '127.0.0.1', () => resolve(server));
+  });
+}

@@ -1,0 +1,121 @@
+// web/src/app.tsx — the shell: header (navigation, language switch, log out), the page for the
+// current route, and the rules that tie them together: pages that need a session send you to
+// log in; when a session ends (logout, expiry, a refused token) you land on the login page with
+// a sentence saying why.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { HomePage } from './features/timeline/home-page';
+import { LoginPage, RegisterPage } from './features/auth/auth-pages';
+import { PostPage } from './features/posts/post-page';
+import { ProfilePage } from './features/profile/profile-page';
+import { RelationsPage } from './features/profile/relations-page';
+import { I18nContext, LOCALES, initialLocale, saveLocale, translator, useI18n, type Locale } from './i18n/i18n';
+import type { MessageKey } from './i18n/messages';
+import { href, navigate, useRoute, type Route } from './router';
+import { session, type Session } from './session';
+
+export function App() {
+  const [locale, setLocale] = useState<Locale>(initialLocale);
+  const i18n = useMemo(() => ({ locale, t: translator(locale), setLocale: (l: Locale) => (saveLocale(l), setLocale(l)) }), [locale]);
+  const [current, setCurrent] = useState<Session | null>(() => session.get());
+  const [notice, setNotice] = useState<MessageKey | undefined>();
+  const route = useRoute();
+
+  useEffect(() => {
+    document.documentElement.lang = locale;
+    document.title = i18n.t('app.name');
+  }, [locale]);
+
+  useEffect(
+    () =>
+      session.subscribe((s, reason) => {
+        setCurrent(s);
+        setNotice(s ? undefined : reason === 'expired' ? 'auth.sessionExpired' : 'auth.loggedOut');
+        if (!s) navigate(href.login());
+      }),
+    [],
+  );
+
+  const needsSession = route.page === 'home';
+  useEffect(() => {
+    if (needsSession && !current) navigate(href.login());
+    if (current && (route.page === 'login' || route.page === 'register')) navigate(href.home());
+  }, [needsSession, current, route.page]);
+
+  return (
+    <I18nContext.Provider value={i18n}>
+      <Header current={current} />
+      <main id="main">{page(route, current, notice ? i18n.t(notice) : undefined)}</main>
+      <footer class="site-foot">
+        <a href="api-docs/">{i18n.t('nav.apiDocs')}</a>
+      </footer>
+    </I18nContext.Provider>
+  );
+}
+
+function page(route: Route, current: Session | null, notice: string | undefined) {
+  switch (route.page) {
+    case 'home':
+      return current ? <HomePage key={current.handle} handle={current.handle} /> : null;
+    case 'login':
+      return <LoginPage notice={notice} />;
+    case 'register':
+      return <RegisterPage />;
+    case 'post':
+      return <PostPage key={route.id} id={route.id} />;
+    case 'profile':
+      return <ProfilePage key={route.handle} handle={route.handle} />;
+    case 'relations':
+      return <RelationsPage key={`${route.handle}/${route.direction}`} handle={route.handle} direction={route.direction} />;
+    case 'notFound':
+      return <NotFound />;
+  }
+}
+
+function Header({ current }: { current: Session | null }) {
+  const { t, locale, setLocale } = useI18n();
+  return (
+    <header class="site-head">
+      <a class="brand" href={href.home()}>
+        {t('app.name')}
+      </a>
+      <nav aria-label={t('nav.main')}>
+        {current ? (
+          <>
+            <a href={href.home()}>{t('nav.home')}</a>
+            <a href={href.profile(current.handle)}>{t('nav.profile')}</a>
+            <button type="button" class="link" onClick={() => session.logout()}>
+              {t('nav.logout')}
+            </button>
+          </>
+        ) : (
+          <>
+            <a href={href.login()}>{t('nav.login')}</a>
+            <a href={href.register()}>{t('nav.register')}</a>
+          </>
+        )}
+      </nav>
+      <label class="lang">
+        <span class="sr-only">{t('nav.language')}</span>
+        <select value={locale} onChange={(e) => setLocale((e.target as HTMLSelectElement).value as Locale)}>
+          {LOCALES.map((l) => (
+            <option key={l.id} value={l.id} lang={l.id}>
+              {l.label}
+            </option>
+          ))}
+        </select>
+      </label>
+    </header>
+  );
+}
+
+function NotFound() {
+  const { t } = useI18n();
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">{t('notFound.title')}</h1>
+      <p>
+        <a href={href.home()}>{t('notFound.back')}</a>
+      </p>
+    </section>
+  );
+}

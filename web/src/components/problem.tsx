@@ -1,0 +1,30 @@
+// web/src/components/problem.tsx — every failure as a human sentence in the current language,
+// never a status code or a JSON dump.
+import { ApiProblem } from '../api/client';
+import { hasMessage, useI18n, type Translate } from '../i18n/i18n';
+
+export function problemText(err: unknown, t: Translate): string {
+  if (!(err instanceof ApiProblem)) return t('error.unknown', { status: '—' });
+  const key = `error.${err.code}`;
+  if (err.code === 'rate_limited') return t('error.rate_limited', { seconds: err.retryAfter ?? 60 });
+  if (hasMessage(key)) return t(key);
+  return t('error.unknown', { status: err.status });
+}
+
+/** Worth another try as it is: the server was unreachable or busy, not a refusal. */
+export const retryable = (err: unknown) => err instanceof ApiProblem && (err.status === 0 || err.status >= 500 || err.status === 429);
+
+export function ErrorMessage({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  const { t } = useI18n();
+  if (!error) return null;
+  return (
+    <div class="problem" role="alert">
+      <p>{problemText(error, t)}</p>
+      {onRetry && retryable(error) && (
+        <button type="button" class="secondary" onClick={onRetry}>
+          {t('error.retry')}
+        </button>
+      )}
+    </div>
+  );
+}

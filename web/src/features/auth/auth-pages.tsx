@@ -1,0 +1,97 @@
+// web/src/features/auth/auth-pages.tsx — log in, and sign up (which logs in right after). Both
+// land on the home timeline: login + the timeline page are the only two round trips before it
+// renders.
+import { useState } from 'preact/hooks';
+import { api, call } from '../../api/client';
+import { ErrorMessage } from '../../components/problem';
+import { useI18n } from '../../i18n/i18n';
+import { href, navigate } from '../../router';
+import { session } from '../../session';
+
+const HANDLE = '^[a-z0-9_]{1,30}$';
+
+async function logIn(handle: string, password: string): Promise<void> {
+  const { data } = await call(api.POST('/sessions', { body: { handle, password } }));
+  session.start({ handle: data.handle, token: data.token, expiresAt: data.expiresAt });
+  navigate(href.home());
+}
+
+function useSubmit(action: () => Promise<void>) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  };
+  return { busy, error, submit };
+}
+
+export function LoginPage({ notice }: { notice?: string }) {
+  const { t } = useI18n();
+  const [handle, setHandle] = useState('');
+  const [password, setPassword] = useState('');
+  const { busy, error, submit } = useSubmit(() => logIn(handle.trim(), password));
+  return (
+    <section class="auth" aria-labelledby="page-title">
+      <h1 id="page-title">{t('auth.loginTitle')}</h1>
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      <form onSubmit={submit}>
+        <label for="login-handle">{t('auth.handle')}</label>
+        <input id="login-handle" name="handle" autocomplete="username" required value={handle} onInput={(e) => setHandle((e.target as HTMLInputElement).value)} />
+        <label for="login-password">{t('auth.password')}</label>
+        <input id="login-password" name="password" type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+        <button type="submit" disabled={busy}>
+          {t('auth.login')}
+        </button>
+        <ErrorMessage error={error} />
+      </form>
+      <p>
+        {t('auth.noAccount')} <a href={href.register()}>{t('nav.register')}</a>
+      </p>
+    </section>
+  );
+}
+
+export function RegisterPage() {
+  const { t } = useI18n();
+  const [handle, setHandle] = useState('');
+  const [displayName, setDisplayName] = useState('');
+  const [password, setPassword] = useState('');
+  const { busy, error, submit } = useSubmit(async () => {
+    await call(api.POST('/users', { body: { handle, displayName, password } }));
+    await logIn(handle, password);
+  });
+  return (
+    <section class="auth" aria-labelledby="page-title">
+      <h1 id="page-title">{t('auth.registerTitle')}</h1>
+      <form onSubmit={submit}>
+        <label for="reg-handle">{t('auth.handle')}</label>
+        <input id="reg-handle" name="handle" autocomplete="username" required pattern={HANDLE} maxLength={30} aria-describedby="reg-handle-hint" value={handle} onInput={(e) => setHandle((e.target as HTMLInputElement).value)} />
+        <small id="reg-handle-hint">{t('auth.handleHint')}</small>
+        <label for="reg-name">{t('auth.displayName')}</label>
+        <input id="reg-name" name="displayName" autocomplete="nickname" required maxLength={50} value={displayName} onInput={(e) => setDisplayName((e.target as HTMLInputElement).value)} />
+        <label for="reg-password">{t('auth.password')}</label>
+        <input id="reg-password" name="password" type="password" autocomplete="new-password" required minLength={8} maxLength={128} aria-describedby="reg-password-hint" value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+        <small id="reg-password-hint">{t('auth.passwordHint')}</small>
+        <button type="submit" disabled={busy}>
+          {t('auth.register')}
+        </button>
+        <ErrorMessage error={error} />
+      </form>
+      <p>
+        {t('auth.haveAccount')} <a href={href.login()}>{t('nav.login')}</a>
+      </p>
+    </section>
+  );
+}

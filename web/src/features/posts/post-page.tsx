@@ -1,0 +1,38 @@
+// web/src/features/posts/post-page.tsx — a single post's page.
+import { useEffect, useState } from 'preact/hooks';
+import { api, call, type Post } from '../../api/client';
+import { ErrorMessage } from '../../components/problem';
+import { useI18n } from '../../i18n/i18n';
+import { href } from '../../router';
+import { PostCard } from './post-card';
+
+export function PostPage({ id }: { id: string }) {
+  const { t } = useI18n();
+  const [post, setPost] = useState<Post | null>(null);
+  const [deleted, setDeleted] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const load = () => {
+    setError(null);
+    call(api.GET('/posts/{postId}', { params: { path: { postId: id } } }))
+      .then(({ data }) => setPost(data))
+      .catch(setError);
+  };
+  useEffect(load, [id]);
+
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">{t('post.title')}</h1>
+      {deleted ? (
+        <p role="status">
+          {t('post.deleted')} <a href={href.home()}>{t('notFound.back')}</a>
+        </p>
+      ) : post ? (
+        <PostCard post={post} onDeleted={() => setDeleted(true)} />
+      ) : error ? (
+        <ErrorMessage error={error} onRetry={load} />
+      ) : (
+        <p class="muted" role="status">{t('timeline.loading')}</p>
+      )}
+    </section>
+  );
+}

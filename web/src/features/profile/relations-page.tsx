@@ -1,0 +1,35 @@
+// web/src/features/profile/relations-page.tsx — whom a user follows, or who follows them,
+// most recent first, cursor-paged.
+import { api, call, type RelationEdge } from '../../api/client';
+import { PagedFooter, usePaged } from '../../components/paged';
+import { absoluteDate, useI18n } from '../../i18n/i18n';
+import { href } from '../../router';
+
+export function RelationsPage({ handle, direction }: { handle: string; direction: 'following' | 'followers' }) {
+  const { t, locale } = useI18n();
+  const list = usePaged<RelationEdge>(async (cursor?: string) => {
+    const params = { path: { handle }, query: { limit: 50, ...(cursor ? { cursor } : {}) } };
+    const { data } =
+      direction === 'following'
+        ? await call(api.GET('/users/{handle}/following', { params }))
+        : await call(api.GET('/users/{handle}/followers', { params }));
+    return { items: data.users, nextCursor: data.nextCursor };
+  }, [handle, direction]);
+
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">{direction === 'following' ? t('relations.followingOf', { handle }) : t('relations.followersOf', { handle })}</h1>
+      <p>
+        <a href={href.profile(handle)}>@{handle}</a>
+      </p>
+      <ul class="users">
+        {list.items.map((u) => (
+          <li key={u.handle}>
+            <a href={href.profile(u.handle)}>@{u.handle}</a> <span class="muted">{t('relations.since', { date: absoluteDate(u.since, locale) })}</span>
+          </li>
+        ))}
+      </ul>
+      <PagedFooter list={list} empty={t('relations.empty')} />
+    </section>
+  );
+}

@@ -1,0 +1,64 @@
+// web/src/router.ts — the one place routes are declared. Hash-based (`#/u/ann`), so any static
+// host serves the client without rewrite rules, and a reload lands on the same page.
+import { useEffect, useState } from 'preact/hooks';
+
+export type Route =
+  | { page: 'home' }
+  | { page: 'login' }
+  | { page: 'register' }
+  | { page: 'post'; id: string }
+  | { page: 'profile'; handle: string }
+  | { page: 'relations'; handle: string; direction: 'following' | 'followers' }
+  | { page: 'notFound' };
+
+const PATTERNS: [RegExp, (m: string[]) => Route][] = [
+  [/^\/$/, () => ({ page: 'home' })],
+  [/^\/login$/, () => ({ page: 'login' })],
+  [/^\/register$/, () => ({ page: 'register' })],
+  [/^\/post\/([^/]+)$/, (m) => ({ page: 'post', id: m[1]! })],
+  [/^\/u\/([^/]+)$/, (m) => ({ page: 'profile', handle: m[1]! })],
+  [/^\/u\/([^/]+)\/(following|followers)$/, (m) => ({ page: 'relations', handle: m[1]!, direction: m[2] as 'following' | 'followers' })],
+];
+
+export function parseRoute(hash: string): Route {
+  const path = hash.replace(/^#/, '') || '/';
+  for (const [re, make] of PATTERNS) {
+    const m = re.exec(path);
+    if (m) return make(m.map((part) => safeDecode(part)));
+  }
+  return { page: 'notFound' };
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+export const href = {
+  home: () => '#/',
+  login: () => '#/login',
+  register: () => '#/register',
+  post: (id: string) => `#/post/${encodeURIComponent(id)}`,
+  profile: (handle: string) => `#/u/${encodeURIComponent(handle)}`,
+  relations: (handle: string, direction: 'following' | 'followers') => `#/u/${encodeURIComponent(handle)}/${direction}`,
+};
+
+export function navigate(to: string): void {
+  if (location.hash !== to) location.hash = to;
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  useEffect(() => {
+    const onChange = () => {
+      setRoute(parseRoute(location.hash));
+      window.scrollTo(0, 0);
+    };
+    addEventListener('hashchange', onChange);
+    return () => removeEventListener('hashchange', onChange);
+  }, []);
+  return route;
+}
