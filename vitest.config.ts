@@ -27,10 +27,13 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
-          include: ['test/e2e/**/*.test.ts'],
+          // Browser tests are end-to-end too: real Chromium against the web client in front of
+          // the same API (one serverless-offline for both).
+          include: ['test/e2e/**/*.test.ts', 'test/browser/**/*.test.ts'],
           environment: 'node',
-          // Stack first, then the API under serverless-offline on a fresh namespace.
-          globalSetup: ['test/support/global-setup.ts', 'test/support/offline-setup.ts'],
+          // Stack first, then the API under serverless-offline on a fresh namespace, then the
+          // web client built and served in front of it.
+          globalSetup: ['test/support/global-setup.ts', 'test/support/offline-setup.ts', 'test/support/web-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -1,13 +1,15 @@
 // test/integration/serverless-package.test.ts — what would be deployed: `serverless package`
 // (osls, bundling with esbuild; no AWS account, no network) and assertions on the generated
 // CloudFormation. Packages the `dev` stage: it has the deployed queue numbers and, unlike
-// `prod`, reads no SSM parameters.
+// `prod`, reads no SSM parameters. Also the web client's hosting (infra/resources/web.yml) and
+// its build into the package (infra/plugins/web-client.cjs).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueSettings } from '../../infra/local/sqs-poller.js';
 
@@ -19,6 +21,7 @@ const run = promisify(execFile);
 
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: unknown };
 type Template = { Resources: Record<string, Resource>; Outputs: Record<string, { Value: unknown }> };
+type Statement = { Sid?: string; Effect: string; Principal: unknown; Action: string | string[]; Resource: unknown; Condition?: Record<string, Record<string, unknown>> };
 
 const packageDir = mkdtempSync(join(tmpdir(), 'weibo-package-'));
 // Its own esbuild work folder: a serverless-offline running meanwhile (e2e, npm start) keeps
@@ -249,5 +252,114 @@ describe(`serverless package --stage ${STAGE}`, () => {
         }
       }
     });
+  });
+});
+
+describe('the web client: S3 + CloudFront (infra/resources/web.yml) and its build (infra/plugins/web-client.cjs)', () => {
+  const distribution = () => template.Resources.WebDistribution!.Properties.DistributionConfig;
+  const origin = (id: string) => (distribution().Origins as Array<Record<string, any>>).find((o) => o.Id === id);
+  const bucketStatements = () => template.Resources.WebBucketPolicy!.Properties.PolicyDocument.Statement as Statement[];
+
+  it('keeps the bucket private: every public access blocked, ACLs off (owner enforced), encrypted at rest', () => {
+    const bucket = template.Resources.WebBucket!;
+    expect(bucket.Type).toBe('AWS::S3::Bucket');
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(bucket.Properties.OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] });
+    expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toMatch(/^(AES256|aws:kms)$/);
+    expect(bucket.Properties).not.toHaveProperty('WebsiteConfiguration');
+    expect(bucket.Properties).not.toHaveProperty('AccessControl');
+  });
+
+  it('reads the bucket through an Origin Access Control bound to it (no legacy OAI), HTTPS, HTTP/2+3, index.html at /', () => {
+    expect(resources('AWS::CloudFront::CloudFrontOriginAccessIdentity')).toHaveLength(0);
+    const [[oacId, oac]] = resources('AWS::CloudFront::OriginAccessControl') as [[string, Resource]];
+    expect(oac.Properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
+
+    expect(template.Resources.WebDistribution!.Type).toBe('AWS::CloudFront::Distribution');
+    expect(distribution()).toMatchObject({ Enabled: true, DefaultRootObject: 'index.html', HttpVersion: 'http2and3' });
+    const s3 = origin('web-bucket')!;
+    expect(s3.DomainName).toEqual(getAtt('WebBucket', 'RegionalDomainName'));
+    expect(s3.OriginAccessControlId).toEqual(getAtt(oacId, 'Id'));
+    expect(s3.S3OriginConfig).toEqual({ OriginAccessIdentity: '' });
+
+    expect(distribution().DefaultCacheBehavior).toMatchObject({
+      TargetOriginId: 'web-bucket',
+      ViewerProtocolPolicy: 'redirect-to-https',
+      Compress: true,
+      CachePolicyId: '658327ea-f89d-4fab-a63d-7e88639e58f6', // managed CachingOptimized
+    });
+    // Distribution-wide error pages would also rewrite the API's own 403/404 answers.
+    expect(distribution()).not.toHaveProperty('CustomErrorResponses');
+  });
+
+  it('lets only this distribution read the bucket (aws:SourceArn), and nobody use it without TLS', () => {
+    const statements = bucketStatements();
+    const allows = statements.filter((s) => s.Effect === 'Allow');
+    expect(allows).toHaveLength(1);
+    const [allow] = allows as [Statement];
+    expect(allow.Principal).toEqual({ Service: 'cloudfront.amazonaws.com' });
+    expect([allow.Action].flat()).toEqual(['s3:GetObject']);
+    expect(allow.Resource).toEqual({ 'Fn::Sub': '${WebBucket.Arn}/*' });
+    expect(allow.Condition).toEqual({
+      StringEquals: { 'AWS:SourceArn': { 'Fn::Sub': 'arn:${AWS::Partition}:cloudfront::${AWS::AccountId}:distribution/${WebDistribution}' } },
+    });
+
+    const denies = statements.filter((s) => s.Effect === 'Deny');
+    expect(denies).toHaveLength(1);
+    expect(denies[0]).toMatchObject({ Principal: '*', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } });
+    expect(JSON.stringify(denies[0]!.Resource)).toContain('"WebBucket","Arn"');
+    expect(JSON.stringify(denies[0]!.Resource)).toContain('${WebBucket.Arn}/*');
+    expect(template.Resources.WebBucketPolicy!.Properties.Bucket).toEqual({ Ref: 'WebBucket' });
+  });
+
+  it('sends /api/* to the HTTP API, uncached, every method, through the function that strips /api', () => {
+    expect(template.Resources.HttpApi!.Type).toBe('AWS::ApiGatewayV2::Api');
+    expect(template.Resources.HttpApiStage!.Properties.StageName).toBe('$default');
+    const api = origin('http-api')!;
+    expect(api.DomainName).toEqual({ 'Fn::Sub': '${HttpApi}.execute-api.${AWS::Region}.amazonaws.com' });
+    expect(api.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only' });
+
+    const behaviours = distribution().CacheBehaviors as Array<Record<string, any>>;
+    const onApi = behaviours.filter((b) => b.PathPattern === '/api/*');
+    expect(onApi).toHaveLength(1);
+    expect(onApi[0]).toMatchObject({
+      TargetOriginId: 'http-api',
+      CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', // managed CachingDisabled
+      OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac', // managed AllViewerExceptHostHeader
+      FunctionAssociations: [{ EventType: 'viewer-request', FunctionARN: getAtt('WebApiPrefixFunction', 'FunctionARN') }],
+    });
+    expect([...onApi[0]!.AllowedMethods].sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
+    expect(onApi[0]!.ViewerProtocolPolicy).not.toBe('allow-all');
+
+    // The function itself, run as CloudFront would (viewer request in, request out).
+    const fn = template.Resources.WebApiPrefixFunction!;
+    expect(fn.Type).toBe('AWS::CloudFront::Function');
+    expect(fn.Properties).toMatchObject({ AutoPublish: true, FunctionConfig: { Runtime: 'cloudfront-js-2.0' } });
+    const handler = runInNewContext(`${fn.Properties.FunctionCode as string}\n;handler`) as (e: unknown) => { uri: string; querystring: unknown };
+    const viewer = (uri: string) => handler({ request: { method: 'GET', uri, querystring: { limit: { value: '5' } }, headers: {} } });
+    expect(viewer('/api/users/ann/timeline')).toMatchObject({ uri: '/users/ann/timeline', querystring: { limit: { value: '5' } } });
+    expect(viewer('/api/openapi.json').uri).toBe('/openapi.json');
+    expect(viewer('/api/').uri).toBe('/');
+  });
+
+  it('outputs the web URL, the bucket name and the distribution id', () => {
+    expect(template.Outputs.WebUrl!.Value).toEqual({ 'Fn::Sub': 'https://${WebDistribution.DomainName}' });
+    expect(template.Outputs.WebBucketName!.Value).toEqual({ Ref: 'WebBucket' });
+    expect(template.Outputs.WebDistributionId!.Value).toEqual({ Ref: 'WebDistribution' });
+  });
+
+  it('builds the client into the package for the same-origin API (.serverless/web, moved with --package)', () => {
+    const web = join(packageDir, 'web');
+    expect(existsSync(join(web, 'index.html'))).toBe(true);
+    expect(readFileSync(join(web, 'config.js'), 'utf8')).toContain('"apiUrl":"/api"');
+    const bundles = readdirSync(web).filter((f) => /^app-[A-Za-z0-9_-]+\.js$/.test(f));
+    expect(bundles).toHaveLength(1);
+    expect(readFileSync(join(web, 'index.html'), 'utf8')).toContain(`src="${bundles[0]}"`);
+    expect(readFileSync(join(web, 'api-docs/index.html'), 'utf8')).toContain('/api/openapi.json');
   });
 });

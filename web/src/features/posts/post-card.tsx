@@ -34,7 +34,7 @@ export function PostCard({ post, onDeleted }: { post: Post; onDeleted?: (id: str
         <a class="author" href={href.profile(post.author)}>
           @{post.author}
         </a>
-        <a class="when" href={href.post(post.id)} aria-label={t('post.permalink')}>
+        <a class="when" href={href.post(post.id)}>
           <RelativeTime iso={post.createdAt} />
         </a>
       </header>

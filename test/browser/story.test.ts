@@ -1,0 +1,120 @@
+// test/browser/story.test.ts — the seeds' story in a real browser: two people sign up, one
+// follows the other from their profile page, the other posts, the post appears in the
+// follower's timeline; unfollow removes it. Every page visited passes axe; logging in renders
+// the first timeline page after exactly two API round trips.
+import { randomBytes } from 'node:crypto';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { eventually } from '../support/eventually.js';
+import { expectAccessible, launch, logIn, newPage, shownBodies, signUp } from '../support/browser.js';
+
+const webUrl = inject('webUrl');
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const handle = (p: string) => `${p}_${randomBytes(4).toString('hex')}`;
+
+describe('the seeds’ story, in Chromium', () => {
+  it('ann signs up and posts; bob signs up, follows ann, sees her post; unfollows, and it is gone', async () => {
+    const [ann, bob] = [handle('ann'), handle('bob')];
+    const password = 'correct horse battery';
+    const a = await newPage(browser, webUrl);
+    const b = await newPage(browser, webUrl);
+
+    await signUp(a.page, ann, '安妮', password);
+    await expectAccessible(a.page, 'home (empty)');
+    await signUp(b.page, bob, '小波', password);
+
+    // bob finds ann's profile and follows her.
+    await b.page.goto(`/#/u/${ann}`);
+    await b.page.locator('h1', { hasText: '安妮' }).waitFor();
+    await expectAccessible(b.page, 'profile of another user');
+    await b.page.getByRole('button', { name: '关注', exact: true }).click();
+    await b.page.getByRole('button', { name: '取消关注' }).waitFor();
+    await b.page.locator('.counts', { hasText: '1 粉丝' }).waitFor();
+
+    // ann posts (CJK and emoji count one each).
+    const text = `你好，微博！🎉 ${randomBytes(3).toString('hex')}`;
+    await a.page.fill('#compose-text', text);
+    expect(await a.page.textContent('#compose-count')).toBe(`还可以输入 ${500 - [...text].length} 字`);
+    await a.page.getByRole('button', { name: '发布' }).click();
+    await a.page.locator('article.post', { hasText: text }).waitFor();
+    expect(await shownBodies(a.page)).toEqual([text]);
+
+    // It reaches bob's timeline through fan-out.
+    await eventually(async () => {
+      await b.page.goto('/#/');
+      await b.page.reload();
+      await b.page.waitForSelector('.list-end');
+      expect(await shownBodies(b.page)).toEqual([text]);
+    });
+    await expectAccessible(b.page, 'home with a post');
+
+    // bob unfollows; ann's post leaves his timeline.
+    await b.page.goto(`/#/u/${ann}`);
+    await b.page.getByRole('button', { name: '取消关注' }).click();
+    await b.page.getByRole('button', { name: '关注', exact: true }).waitFor();
+    await b.page.goto('/#/');
+    await b.page.reload();
+    await b.page.waitForSelector('.list-end');
+    expect(await shownBodies(b.page)).toEqual([]);
+
+    await a.close();
+    await b.close();
+  });
+
+  it('renders the first timeline page after login in two API round trips (login, timeline)', async () => {
+    const me = handle('rt');
+    const password = 'round trips please';
+    const setup = await newPage(browser, webUrl);
+    await signUp(setup.page, me, 'RT', password);
+    await setup.close();
+
+    const t = await newPage(browser, webUrl);
+    const page = t.page;
+    await page.goto('/#/login');
+    await page.waitForSelector('#login-handle');
+    const calls: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.startsWith('/api/')) calls.push(`${r.method()} ${url.pathname}`);
+    });
+    await page.fill('#login-handle', me);
+    await page.fill('#login-password', password);
+    await page.click('form button[type=submit]');
+    await page.waitForSelector('.list-end');
+    expect(calls).toEqual(['POST /api/sessions', `GET /api/users/${me}/timeline`]);
+    await t.close();
+  });
+
+  it('edits the display name, and lists who follows whom', async () => {
+    const [me, other] = [handle('ed'), handle('ot')];
+    const p = await newPage(browser, webUrl, 'en');
+    const o = await newPage(browser, webUrl, 'en');
+    await signUp(o.page, other, 'Other', 'password other');
+    await signUp(p.page, me, 'Before', 'password mine');
+    await p.page.goto(`/#/u/${other}`);
+    await p.page.getByRole('button', { name: 'Follow', exact: true }).click();
+    await p.page.getByRole('button', { name: 'Unfollow' }).waitFor();
+
+    await p.page.goto(`/#/u/${me}`);
+    await p.page.getByRole('button', { name: 'Edit display name' }).click();
+    await p.page.fill('#display-name', 'After 之后');
+    await p.page.getByRole('button', { name: 'Save' }).click();
+    await p.page.locator('h1', { hasText: 'After 之后' }).waitFor();
+    await expectAccessible(p.page, 'own profile');
+
+    await p.page.getByRole('link', { name: /Following/ }).click();
+    await p.page.locator('ul.users li', { hasText: `@${other}` }).waitFor();
+    await expectAccessible(p.page, 'following list');
+    await p.page.goto(`/#/u/${other}/followers`);
+    await p.page.locator('ul.users li', { hasText: `@${me}` }).waitFor();
+    await p.close();
+    await o.close();
+  });
+});

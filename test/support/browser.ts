@@ -1,0 +1,110 @@
+// test/support/browser.ts — real Chromium (Debian's `chromium` package; browser downloads are
+// impossible on these machines) driven by playwright-core, plus the checks every page gets:
+// axe-core with no serious or critical violation, and no uncaught page error.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { contractViolations } from './contract.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const AXE = readFileSync(`${ROOT}node_modules/axe-core/axe.min.js`, 'utf8');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export async function launch(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium fonts-noto-cjk (.ci/run does)`);
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+}
+
+export type Locale = 'zh-CN' | 'en';
+
+export interface TestPage {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught page errors and API contract violations seen so far. */
+  errors: string[];
+  /** Waits for pending contract checks, expects no error, closes the profile. */
+  close: () => Promise<void>;
+}
+
+/**
+ * A fresh browser profile (own localStorage) in the given UI language. Page errors are
+ * recorded, and every API response the page receives is checked against docs/openapi.json,
+ * as the end-to-end suite's own calls are (contract.ts).
+ */
+export async function newPage(browser: Browser, webUrl: string, locale: Locale = 'zh-CN'): Promise<TestPage> {
+  const context = await browser.newContext({ baseURL: webUrl, locale, viewport: { width: 900, height: 800 } });
+  await context.addInitScript((l) => {
+    if (!localStorage.getItem('weibo.locale')) localStorage.setItem('weibo.locale', l);
+  }, locale);
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const errors: string[] = [];
+  const pending: Promise<void>[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('response', (res) => {
+    const url = new URL(res.url());
+    if (!url.pathname.startsWith('/api/')) return;
+    pending.push(
+      (async () => {
+        const text = await res.text().catch(() => '');
+        let json: unknown;
+        try {
+          json = text ? JSON.parse(text) : undefined;
+        } catch {
+          json = undefined;
+        }
+        const headers = new Headers(await res.allHeaders());
+        const path = url.pathname.slice('/api'.length) + url.search;
+        errors.push(...contractViolations(res.request().method(), path, { status: res.status(), headers, text, json }));
+      })(),
+    );
+  });
+  const close = async () => {
+    await Promise.all(pending);
+    expect(errors).toEqual([]);
+    await context.close();
+  };
+  return { context, page, errors, close };
+}
+
+/** axe-core on the current page: 0 serious or critical violations (WCAG 2.x A/AA rules). */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  await page.addScriptTag({ content: AXE });
+  // Runs in the page (this file is type-checked without DOM types, hence the casts).
+  type AxeResult = { violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] };
+  const violations = await page.evaluate(async () => {
+    const g = globalThis as unknown as { axe: { run: (ctx: unknown, opts: object) => Promise<AxeResult> }; document: unknown };
+    const result = await g.axe.run(g.document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) }));
+  });
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad, `${label}: axe violations ${JSON.stringify(bad, null, 1)}`).toEqual([]);
+}
+
+/** Screenshots go to .local/screenshots; with SAVE_SCREENSHOTS=1 to docs/screenshots (README). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.SAVE_SCREENSHOTS === '1' ? `${ROOT}docs/screenshots` : `${ROOT}.local/screenshots`;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: `${dir}/${name}.png` });
+}
+
+/** Registers through the sign-up page (which logs in and lands on the home timeline). */
+export async function signUp(page: Page, handle: string, displayName: string, password: string): Promise<void> {
+  await page.goto('/#/register');
+  await page.fill('#reg-handle', handle);
+  await page.fill('#reg-name', displayName);
+  await page.fill('#reg-password', password);
+  await page.click('form button[type=submit]');
+  await page.waitForSelector('#compose-text');
+}
+
+export async function logIn(page: Page, handle: string, password: string): Promise<void> {
+  await page.goto('/#/login');
+  await page.fill('#login-handle', handle);
+  await page.fill('#login-password', password);
+  await page.click('form button[type=submit]');
+}
+
+/** The bodies of the posts the page shows, top to bottom. */
+export const shownBodies = (page: Page) => page.locator('article.post .post-body').allTextContents();
