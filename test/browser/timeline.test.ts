@@ -1,0 +1,128 @@
+// test/browser/timeline.test.ts — the home timeline in Chromium: infinite scroll to the end of a
+// long timeline (no duplicates, no gaps), the "new posts" notice while reading, the honest
+// "regenerating" state of a returning reader (206 from the real API), the composer's
+// code-point counter at the limit, and deleting your own post.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { HBaseRestClient } from '../../shared/hbase/index.js';
+import { userKey } from '../../shared/schema/row-keys.js';
+import { qualifiedTableName } from '../../shared/schema/tables.js';
+import { apiClient } from '../support/api.js';
+import { expectAccessible, launch, logIn, newPage, shownBodies } from '../support/browser.js';
+import { eventually } from '../support/eventually.js';
+
+const webUrl = inject('webUrl');
+const api = apiClient(inject('apiUrl'));
+const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl') });
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  await hbase.close();
+});
+
+type User = Awaited<ReturnType<typeof api.newUser>>;
+const publish = (u: User, body: string) => api.call('POST', '/posts', { token: u.token, body: { body } });
+const follow = (u: User, t: User) => api.call('PUT', `/users/${u.handle}/following/${t.handle}`, { token: u.token });
+const timelineSize = async (u: User) => (await api.call('GET', `/users/${u.handle}/timeline?limit=100`, { token: u.token })).json.posts.length as number;
+
+describe('the home timeline, in Chromium', () => {
+  it('scrolls through a long timeline to its end: every post once, newest first', async () => {
+    const [author, reader] = [await api.newUser('long_a'), await api.newUser('long_r')];
+    await follow(reader, author);
+    const bodies: string[] = [];
+    for (let i = 1; i <= 47; i++) {
+      bodies.unshift(`post ${i} 第${i}条`);
+      expect((await publish(author, `post ${i} 第${i}条`)).status).toBe(201);
+    }
+    await eventually(async () => expect(await timelineSize(reader)).toBe(47));
+
+    const t = await newPage(browser, webUrl);
+    await logIn(t.page, reader.handle, reader.password);
+    await t.page.locator('article.post').first().waitFor();
+    // Scroll until the list says it ended; each scroll brings the sentinel into view.
+    for (let i = 0; i < 10 && !(await t.page.locator('.list-end').isVisible()); i++) {
+      await t.page.mouse.wheel(0, 20_000);
+      await t.page.waitForTimeout(400);
+    }
+    await t.page.getByText('已经到底了。').waitFor();
+    expect(await shownBodies(t.page)).toEqual(bodies);
+    await t.close();
+  });
+
+  it('says "new posts" while you read, and shows them when asked', async () => {
+    const [author, reader] = [await api.newUser('np_a'), await api.newUser('np_r')];
+    await follow(reader, author);
+    await publish(author, 'first');
+    await eventually(async () => expect(await timelineSize(reader)).toBe(1));
+
+    const t = await newPage(browser, webUrl, 'en');
+    await t.page.clock.install(); // the page polls every 15 s: let the test move time on
+    await logIn(t.page, reader.handle, reader.password);
+    await t.page.locator('article.post', { hasText: 'first' }).waitFor();
+
+    await publish(author, 'second');
+    await publish(author, 'third');
+    await eventually(async () => expect(await timelineSize(reader)).toBe(3));
+    await t.page.clock.fastForward(16_000);
+    const notice = t.page.getByRole('button', { name: '2 new posts — show them' });
+    await notice.waitFor();
+    expect(await shownBodies(t.page)).toEqual(['first']); // nothing moved under the reader
+    await expectAccessible(t.page, 'home with the new-posts notice');
+    await notice.click();
+    await expect.poll(() => shownBodies(t.page), { timeout: 15_000 }).toEqual(['third', 'second', 'first']);
+    await t.close();
+  });
+
+  it('tells a returning reader their timeline is being rebuilt (206), then shows it whole', async () => {
+    const [author, away] = [await api.newUser('rg_a'), await api.newUser('rg_r')];
+    await follow(away, author);
+    expect((await api.call('GET', `/users/${away.handle}/timeline`, { token: away.token })).status).toBe(200);
+    // Forty days pass for `away` (the inactivity window is 30): fan-out skips them from now on.
+    await hbase.put(qualifiedTableName(inject('e2eNamespace'), 'inbox'), [
+      { key: userKey(away.handle), cells: [{ column: 'm:seen', value: String(Date.now() - 40 * 86_400_000) }] },
+    ]);
+    await publish(author, 'while you were away 1');
+    await publish(author, 'while you were away 2');
+
+    const t = await newPage(browser, webUrl);
+    const statuses: number[] = [];
+    t.page.on('response', (r) => {
+      if (r.url().includes('/timeline')) statuses.push(r.status());
+    });
+    await logIn(t.page, away.handle, away.password);
+    await t.page.getByText('欢迎回来！正在重建你的首页').waitFor();
+    expect(statuses[0]).toBe(206);
+    await expectAccessible(t.page, 'home while regenerating');
+    // It asks again by itself until the API answers 200, then the notice goes.
+    await t.page.getByText('欢迎回来！正在重建你的首页').waitFor({ state: 'hidden', timeout: 30_000 });
+    expect(statuses.at(-1)).toBe(200);
+    expect(await shownBodies(t.page)).toEqual(['while you were away 2', 'while you were away 1']);
+    await t.close();
+  });
+
+  it('counts code points as the API does: 500 CJK/emoji characters fit, 501 do not; your own post can be deleted', async () => {
+    const me = await api.newUser('cc');
+    const t = await newPage(browser, webUrl, 'en');
+    await logIn(t.page, me.handle, me.password);
+    const box = t.page.locator('#compose-text');
+    const post = t.page.getByRole('button', { name: 'Post', exact: true });
+    const full = '微'.repeat(250) + '😀'.repeat(250); // 750 UTF-16 units, 500 code points
+    await box.fill(full + '博');
+    await t.page.getByText('1 characters too many').waitFor();
+    expect(await post.isDisabled()).toBe(true);
+    await box.fill(full);
+    await t.page.getByText('0 characters left').waitFor();
+    await post.click();
+    await t.page.locator('article.post').first().waitFor();
+    expect(await shownBodies(t.page)).toEqual([full]); // the API accepted exactly what the counter allowed
+
+    t.page.once('dialog', (d) => void d.accept());
+    await t.page.getByRole('button', { name: 'Delete' }).click();
+    await t.page.locator('article.post').waitFor({ state: 'detached' });
+    expect((await api.call('GET', `/users/${me.handle}/posts`)).json.posts).toEqual([]);
+    await t.close();
+  });
+});
