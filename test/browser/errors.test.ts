@@ -3,33 +3,25 @@
 // while the page was open, the API unreachable, a missing post, an unknown page.
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
-import { expectAccessible, launch, logIn, newPage } from '../support/browser.js';
+import { expectAccessible, logIn, useBrowser } from '../support/browser.js';
 
-const webUrl = inject('webUrl');
 const api = apiClient(inject('apiUrl'));
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 const alert = (page: import('playwright-core').Page) => page.getByRole('alert');
 
 describe('error paths, in Chromium', () => {
   it('a wrong password says so (中文 and English), and the form stays usable', async () => {
     const user = await api.newUser('wp');
-    const zh = await newPage(browser, webUrl, 'zh-CN');
+    const zh = await browser.open('zh-CN');
     await logIn(zh.page, user.handle, 'not the password');
     await alert(zh.page).filter({ hasText: '用户名或密码错误。' }).waitFor();
     await expectAccessible(zh.page, 'login with an error');
     await zh.close();
 
-    const en = await newPage(browser, webUrl, 'en');
+    const en = await browser.open('en');
     await logIn(en.page, user.handle, 'not the password');
     await alert(en.page).filter({ hasText: 'Wrong handle or password.' }).waitFor();
     await logIn(en.page, user.handle, user.password); // the form still works
@@ -48,7 +40,7 @@ describe('error paths, in Chromium', () => {
       .setIssuedAt(now - 960)
       .setExpirationTime(now - 60)
       .sign(new TextEncoder().encode(inject('jwtSecret')));
-    const t = await newPage(browser, webUrl);
+    const t = await browser.open();
     await t.context.addInitScript(
       (s) => localStorage.setItem('weibo.session', JSON.stringify(s)),
       { handle: user.handle, token: expired, expiresAt: new Date(Date.now() + 3_600_000).toISOString() },
@@ -61,7 +53,7 @@ describe('error paths, in Chromium', () => {
   });
 
   it('an unreachable API is a sentence with a retry, not a blank page', async () => {
-    const t = await newPage(browser, webUrl);
+    const t = await browser.open();
     await t.page.route('**/api/**', (route) => route.abort('connectionrefused'));
     await logIn(t.page, 'anyone', 'any password');
     await alert(t.page).filter({ hasText: '无法连接服务器，请检查网络后重试。' }).waitFor();
@@ -73,7 +65,7 @@ describe('error paths, in Chromium', () => {
   });
 
   it('a missing post, an unknown user and an unknown page each say what is wrong', async () => {
-    const t = await newPage(browser, webUrl, 'en');
+    const t = await browser.open('en');
     await t.page.goto('/#/post/nobody.1234567890123456.0123456789ab');
     await alert(t.page).filter({ hasText: 'This post does not exist or has been deleted.' }).waitFor();
     await t.page.goto(`/#/u/nobody_${randomBytes(3).toString('hex')}`);

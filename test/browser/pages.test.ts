@@ -2,21 +2,13 @@
 // no page error, axe-core finds no serious or critical violation, and a screenshot is taken
 // (.local/screenshots; `SAVE_SCREENSHOTS=1` writes the README's docs/screenshots). Also: the
 // language switch, and the API reference page showing the served OpenAPI document.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
-import { expectAccessible, launch, logIn, newPage, screenshot, type Locale } from '../support/browser.js';
+import { expectAccessible, logIn, screenshot, useBrowser, type Locale } from '../support/browser.js';
 import { eventually } from '../support/eventually.js';
 
-const webUrl = inject('webUrl');
 const api = apiClient(inject('apiUrl'));
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 describe('every page, both languages', () => {
   for (const locale of ['zh-CN', 'en'] as Locale[]) {
@@ -29,7 +21,7 @@ describe('every page, both languages', () => {
       for (const body of samples) ids.push((await api.call('POST', '/posts', { token: friend.token, body: { body } })).json.id);
       await eventually(async () => expect((await api.call('GET', `/users/${me.handle}/timeline`, { token: me.token })).json.posts).toHaveLength(2));
 
-      const t = await newPage(browser, webUrl, locale);
+      const t = await browser.open(locale);
       const visit = async (name: string, hash: string, ready: string) => {
         await t.page.goto(`/${hash}`);
         await t.page.locator(ready).first().waitFor();
@@ -51,7 +43,7 @@ describe('every page, both languages', () => {
   }
 
   it('switches language from the header and remembers the choice', async () => {
-    const t = await newPage(browser, webUrl);
+    const t = await browser.open();
     await t.page.goto('/#/login');
     await t.page.getByRole('heading', { name: '登录微博' }).waitFor();
     await t.page.getByLabel('语言').selectOption('en');
@@ -62,7 +54,7 @@ describe('every page, both languages', () => {
   });
 
   it('links to the API reference, which renders the served OpenAPI document', async () => {
-    const t = await newPage(browser, webUrl, 'en');
+    const t = await browser.open('en');
     await t.page.goto('/#/login');
     await t.page.getByRole('link', { name: 'API reference' }).click();
     await t.page.getByText('weibo-serverless API').first().waitFor();

@@ -3,19 +3,11 @@
 // follower's timeline; unfollow removes it. Every page visited passes axe; logging in renders
 // the first timeline page after exactly two API round trips.
 import { randomBytes } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
-import { expectAccessible, launch, logIn, newPage, shownBodies, signUp } from '../support/browser.js';
+import { expectAccessible, shownBodies, signUp, useBrowser } from '../support/browser.js';
 
-const webUrl = inject('webUrl');
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 const handle = (p: string) => `${p}_${randomBytes(4).toString('hex')}`;
 
@@ -23,8 +15,8 @@ describe('the seeds’ story, in Chromium', () => {
   it('ann signs up and posts; bob signs up, follows ann, sees her post; unfollows, and it is gone', async () => {
     const [ann, bob] = [handle('ann'), handle('bob')];
     const password = 'correct horse battery';
-    const a = await newPage(browser, webUrl);
-    const b = await newPage(browser, webUrl);
+    const a = await browser.open();
+    const b = await browser.open();
 
     await signUp(a.page, ann, '安妮', password);
     await expectAccessible(a.page, 'home (empty)');
@@ -71,11 +63,11 @@ describe('the seeds’ story, in Chromium', () => {
   it('renders the first timeline page after login in two API round trips (login, timeline)', async () => {
     const me = handle('rt');
     const password = 'round trips please';
-    const setup = await newPage(browser, webUrl);
+    const setup = await browser.open();
     await signUp(setup.page, me, 'RT', password);
     await setup.close();
 
-    const t = await newPage(browser, webUrl);
+    const t = await browser.open();
     const page = t.page;
     await page.goto('/#/login');
     await page.waitForSelector('#login-handle');
@@ -94,8 +86,8 @@ describe('the seeds’ story, in Chromium', () => {
 
   it('edits the display name, and lists who follows whom', async () => {
     const [me, other] = [handle('ed'), handle('ot')];
-    const p = await newPage(browser, webUrl, 'en');
-    const o = await newPage(browser, webUrl, 'en');
+    const p = await browser.open('en');
+    const o = await browser.open('en');
     await signUp(o.page, other, 'Other', 'password other');
     await signUp(p.page, me, 'Before', 'password mine');
     await p.page.goto(`/#/u/${other}`);

@@ -2,26 +2,18 @@
 // long timeline (no duplicates, no gaps), the "new posts" notice while reading, the honest
 // "regenerating" state of a returning reader (206 from the real API), the composer's
 // code-point counter at the limit, and deleting your own post.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { userKey } from '../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../shared/schema/tables.js';
 import { apiClient } from '../support/api.js';
-import { expectAccessible, launch, logIn, newPage, shownBodies } from '../support/browser.js';
+import { expectAccessible, logIn, shownBodies, useBrowser } from '../support/browser.js';
 import { eventually } from '../support/eventually.js';
 
-const webUrl = inject('webUrl');
 const api = apiClient(inject('apiUrl'));
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl') });
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await hbase.close();
-});
+const browser = useBrowser();
+afterAll(() => hbase.close());
 
 type User = Awaited<ReturnType<typeof api.newUser>>;
 const publish = (u: User, body: string) => api.call('POST', '/posts', { token: u.token, body: { body } });
@@ -39,7 +31,7 @@ describe('the home timeline, in Chromium', () => {
     }
     await eventually(async () => expect(await timelineSize(reader)).toBe(47));
 
-    const t = await newPage(browser, webUrl);
+    const t = await browser.open();
     await logIn(t.page, reader.handle, reader.password);
     await t.page.locator('article.post').first().waitFor();
     // Scroll until the list says it ended; each scroll brings the sentinel into view.
@@ -58,7 +50,7 @@ describe('the home timeline, in Chromium', () => {
     await publish(author, 'first');
     await eventually(async () => expect(await timelineSize(reader)).toBe(1));
 
-    const t = await newPage(browser, webUrl, 'en');
+    const t = await browser.open('en');
     await t.page.clock.install(); // the page polls every 15 s: let the test move time on
     await logIn(t.page, reader.handle, reader.password);
     await t.page.locator('article.post', { hasText: 'first' }).waitFor();
@@ -87,7 +79,7 @@ describe('the home timeline, in Chromium', () => {
     await publish(author, 'while you were away 1');
     await publish(author, 'while you were away 2');
 
-    const t = await newPage(browser, webUrl);
+    const t = await browser.open();
     const statuses: number[] = [];
     t.page.on('response', (r) => {
       if (r.url().includes('/timeline')) statuses.push(r.status());
@@ -105,7 +97,7 @@ describe('the home timeline, in Chromium', () => {
 
   it('counts code points as the API does: 500 CJK/emoji characters fit, 501 do not; your own post can be deleted', async () => {
     const me = await api.newUser('cc');
-    const t = await newPage(browser, webUrl, 'en');
+    const t = await browser.open('en');
     await logIn(t.page, me.handle, me.password);
     const box = t.page.locator('#compose-text');
     const post = t.page.getByRole('button', { name: 'Post', exact: true });
