@@ -34,10 +34,13 @@ describe('the home timeline, in Chromium', () => {
     const t = await browser.open();
     await logIn(t.page, reader.handle, reader.password);
     await t.page.locator('article.post').first().waitFor();
-    // Scroll until the list says it ended; each scroll brings the sentinel into view.
-    for (let i = 0; i < 10 && !(await t.page.locator('.list-end').isVisible()); i++) {
+    // Scroll until the list says it ended; each scroll brings the sentinel into view and the
+    // next page (or the end) must follow.
+    const [posts, end] = [t.page.locator('article.post'), t.page.locator('.list-end')];
+    for (let i = 0; i < 10 && !(await end.isVisible()); i++) {
+      const before = await posts.count();
       await t.page.mouse.wheel(0, 20_000);
-      await t.page.waitForTimeout(400);
+      await expect.poll(async () => (await posts.count()) > before || (await end.isVisible()), { timeout: 15_000 }).toBe(true);
     }
     await t.page.getByText('已经到底了。').waitFor();
     expect(await shownBodies(t.page)).toEqual(bodies);

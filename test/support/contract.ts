@@ -93,7 +93,10 @@ export function contractViolations(method: string, url: string, res: ObservedRes
   return problems;
 }
 
+/** Thrown for a response that breaks the contract: a finding, never a "no answer" to resend. */
+export class ContractViolation extends Error {}
+
 export function assertContract(method: string, url: string, res: ObservedResponse): void {
   const problems = contractViolations(method, url, res);
-  if (problems.length) throw new Error(`API contract violated (docs/openapi.json):\n  ${problems.join('\n  ')}`);
+  if (problems.length) throw new ContractViolation(`API contract violated (docs/openapi.json):\n  ${problems.join('\n  ')}`);
 }

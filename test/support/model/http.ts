@@ -3,6 +3,7 @@
 // request is reported like any other wrong answer instead of hiding the rest of a seed's findings.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ApiResponse, RequestOptions, apiClient } from '../api.js';
+import { ContractViolation } from '../contract.js';
 
 export type Api = ReturnType<typeof apiClient>;
 
@@ -13,6 +14,8 @@ export async function callSafely(api: Api, method: string, path: string, opts: R
   try {
     return await api.call(method, path, opts);
   } catch (err) {
+    // A contract violation is an answer, and a wrong one: report it, never resend it away.
+    if (err instanceof ContractViolation) throw err;
     return { status: 0, headers: new Headers(), text: String(err), json: undefined };
   }
 }
