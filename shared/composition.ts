@@ -1,5 +1,8 @@
 // shared/composition.ts — the composition root: builds the HBase client and the adapters from
 // configuration once per Lambda container (warm invocations reuse the keep-alive connections).
+import { HBaseCommentStore } from './adapters/hbase/hbase-comment-store.js';
+import { HBaseReactionStore } from './adapters/hbase/hbase-reaction-store.js';
+import { HBaseWriteQuota } from './adapters/hbase/hbase-write-quota.js';
 import { HBaseCounterStore } from './adapters/hbase/hbase-counter-store.js';
 import { HBaseInboxStore } from './adapters/hbase/hbase-inbox-store.js';
 import { HBaseCelebrityRegistry, HBaseOutboxStore } from './adapters/hbase/hbase-outbox-store.js';
@@ -50,6 +53,9 @@ export function hbaseFeedStores(hbase: HBaseRestClient, ns: string) {
     counters: new HBaseCounterStore(hbase, ns),
     outbox: new HBaseOutboxStore(hbase, ns),
     celebrities: new HBaseCelebrityRegistry(hbase, ns),
+    reactions: new HBaseReactionStore(hbase, ns),
+    comments: new HBaseCommentStore(hbase, ns),
+    quota: new HBaseWriteQuota(hbase, ns),
   };
 }
 

@@ -3,10 +3,11 @@ import { feedDependencies } from '../../shared/composition.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { postView } from '../../shared/http/views.js';
+import { freshDetail } from '../../shared/use-cases/post-details.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 
 export const { run, handler } = httpRoute(routes.publishPost, async ({ actor, body, headers }) => {
   const key = headers['idempotency-key'];
   const { post, replayed } = await publishPost(feedDependencies(), actor, { body: body.body, ...(key ? { idempotencyKey: key } : {}) });
-  return json(replayed ? 200 : 201, postView(post));
+  return json(replayed ? 200 : 201, postView(freshDetail(post)));
 });

@@ -58,7 +58,8 @@ function operation(name: string, r: Route): ZodOpenApiOperationObject {
     ...(r.description ? { description: r.description } : {}),
     tags: [r.tag],
     // Public operations say so explicitly (`[]`), so a missing declaration is a lint error.
-    security: r.auth ? [{ bearerAuth: [] }] : [],
+    // 'optional': anonymous reads work; with a token the answer adds the reader's own state.
+    security: r.auth === 'optional' ? [{}, { bearerAuth: [] }] : r.auth ? [{ bearerAuth: [] }] : [],
     ...(Object.keys(params).length ? { requestParams: params } : {}),
     ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
     responses,

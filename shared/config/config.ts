@@ -1,6 +1,7 @@
 // shared/config/config.ts — the one place process.env is read. Parsed once with zod; a missing
 // or malformed variable fails fast with a message naming it, instead of failing later in HBase.
 import { z } from 'zod';
+import type { WriteAction } from '../ports/reaction-store.js';
 
 const EnvSchema = z.object({
   HBASE_REST_URL: z.url().default('http://127.0.0.1:18080'),
@@ -32,6 +33,11 @@ const EnvSchema = z.object({
   // so work that read an edge before a follow/unfollow has landed when that edge's settle
   // message runs. Every reader's view converges within it (shared/schema/consistency.md).
   SETTLE_SECONDS: z.coerce.number().int().min(1).max(900).default(60),
+  // Per-user write limits, per fixed one-minute window (429 + Retry-After past them). Likes count
+  // likes and unlikes together: toggling is a write too.
+  COMMENTS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  LIKES_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  REPOSTS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   // The fan-out queue (infra/queue-settings.cjs sets both per stage). SQS_ENDPOINT is set only
   // locally (ElasticMQ); empty when deployed, where the SDK's regional endpoint is right.
   FANOUT_QUEUE_URL: z.url().optional(),
@@ -82,6 +88,8 @@ export interface FeedLimits {
   inactiveAfterMs: number;
   /** Delay of the settle message every follow/unfollow sends (see SETTLE_SECONDS). */
   settleSeconds: number;
+  /** Writes per user per one-minute window. */
+  writesPerMinute: Record<WriteAction, number>;
 }
 
 export function feedLimits(cfg: Config = config()): FeedLimits {
@@ -94,5 +102,6 @@ export function feedLimits(cfg: Config = config()): FeedLimits {
     celebrityFollowers: cfg.CELEBRITY_FOLLOWERS,
     inactiveAfterMs: cfg.INACTIVE_AFTER_SECONDS * 1000,
     settleSeconds: cfg.SETTLE_SECONDS,
+    writesPerMinute: { comment: cfg.COMMENTS_PER_MINUTE, like: cfg.LIKES_PER_MINUTE, repost: cfg.REPOSTS_PER_MINUTE },
   };
 }

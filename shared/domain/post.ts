@@ -10,6 +10,28 @@ export interface Post {
   author: string;
   body: string;
   createdAt: number;
+  /** A repost (转发): the id of the original it points at — always a root original, never a repost. */
+  repostOf?: string;
+}
+
+/** Exact counts kept on the post row by server-side increments (shared/schema/tables.ts, content). */
+export interface PostCounts {
+  likes: number;
+  comments: number;
+  reposts: number;
+}
+
+export const NO_COUNTS: PostCounts = Object.freeze({ likes: 0, comments: 0, reposts: 0 });
+
+/** A post as storage reads it back: the post and its counts. */
+export interface StoredPost extends Post {
+  counts: PostCounts;
+}
+
+/** An entry of a feed-ordered list (inbox, outbox): the post, and the original if it is a repost. */
+export interface FeedEntry {
+  id: string;
+  repostOf?: string;
 }
 
 export const POST_ID_PATTERN = /^([a-z0-9_]{1,30})\.(\d{1,16})\.([0-9a-f]{12})$/;

@@ -244,6 +244,31 @@ export class HBaseRestClient {
     return new HBaseScanner(this.transport, table, planScan(opts));
   }
 
+  /**
+   * The stateless scan (GET /table/<prefix>*): ONE request, no scanner to create or delete, and
+   * the only REST scan that runs in reverse. The server reads the prefix and start row as UTF-8
+   * text, so this is for tables whose row keys are text. `startRow` is inclusive; a reversed
+   * scan starts at it and walks down (give a start at or above the prefix's last row). Only
+   * rows with the prefix are returned, at most `limit`.
+   */
+  async scanText(
+    table: string,
+    opts: { prefix: string; startRow?: string; reversed?: boolean; limit: number; columns?: string[] },
+  ): Promise<HBaseRow[]> {
+    if (opts.prefix.length === 0) throw new TypeError('scanText needs a non-empty prefix (no whole-table walks)');
+    const limit = positiveInt('limit', opts.limit);
+    const params: (readonly [string, string | number])[] = [['limit', limit]];
+    if (opts.startRow !== undefined) params.push(['startrow', opts.startRow]);
+    if (opts.reversed) params.push(['reversed', 'true']);
+    for (const c of opts.columns ?? []) params.push(['column', c]);
+    // The first character is always percent-escaped: routing sees the encoded path, so no prefix
+    // can ever spell a sub-resource (schema, scanner, multiget…); the server decodes it after.
+    const encoded = encodeURIComponent(opts.prefix);
+    const first = encoded.startsWith('%') ? encoded : `%${opts.prefix.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}${encoded.slice(1)}`;
+    const res = await this.transport.expect({ method: 'GET', path: `${tablePath(table)}/${first}*${buildQuery(params)}`, idempotent: true }, [200]);
+    return parseCellSet(res.body);
+  }
+
   // ---------------------------------------------------------------- admin
 
   async listNamespaces(): Promise<string[]> {

@@ -12,9 +12,11 @@ export interface AuthContext extends Context {
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/;
 
-export const authenticate = (): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, AuthContext> => ({
+/** `optional`: a request without a token passes as anonymous; a bad or expired token is still 401. */
+export const authenticate = (opts: { optional?: boolean } = {}): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, AuthContext> => ({
   before: async ({ event, context }) => {
     const header = event.headers?.authorization;
+    if (!header && opts.optional) return;
     if (!header) throw new AuthenticationError('Missing bearer token', 'missing_token');
     const match = BEARER.exec(header.trim());
     if (!match) throw new AuthenticationError('Malformed Authorization header', 'invalid_token');

@@ -17,7 +17,7 @@ export interface HttpRequest<B, P, Q, H = undefined> {
   params: P;
   query: Q;
   headers: H;
-  /** The verified token's user; present exactly when the route requires auth. */
+  /** The verified token's user: always present when the route requires auth, '' for an anonymous request to an optional-auth route. */
   actor: string;
 }
 
@@ -29,7 +29,8 @@ export interface HttpResult {
 
 /** What the middleware chain needs of a route (routes.ts entries are RouteSpecs). */
 export interface RouteSpec<B extends z.ZodType, P extends z.ZodType, Q extends z.ZodType, H extends z.ZodType> {
-  auth: boolean;
+  /** 'optional': anonymous requests pass; a token, if sent, must be valid. */
+  auth: boolean | 'optional';
   body?: B;
   params?: P;
   query?: Q;
@@ -83,7 +84,7 @@ export function httpRoute<B extends z.ZodType, P extends z.ZodType, Q extends z.
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, AuthContext>()
     .use(httpCors({ origin: '*' }))
     .use(requestLimits({ expectsBody: spec.body !== undefined }));
-  if (spec.auth) chain.use(authenticate());
+  if (spec.auth) chain.use(authenticate({ optional: spec.auth === 'optional' }));
   if (spec.body) chain.use(httpJsonBodyParser());
   chain.use(errorMapper());
   return { run, handler: chain.handler(core) };

@@ -6,9 +6,24 @@
 // every response it receives against the generated document. Nothing is written twice.
 import { z } from 'zod';
 import { handlePath, loginBody, registerBody, updateProfileBody } from '../validation/accounts.schema.js';
-import { pageQuery, postPath, publishBody, publishHeaders, relationPath } from '../validation/feed.schema.js';
 import {
+  commentBody,
+  commentPath,
+  commentsQuery,
+  likePath,
+  pageQuery,
+  postPath,
+  publishBody,
+  publishHeaders,
+  relationPath,
+  repostBody,
+} from '../validation/feed.schema.js';
+import {
+  CommentPageSchema,
+  CommentSchema,
   FollowStateSchema,
+  LikerPageSchema,
+  LikeStateSchema,
   PostPageSchema,
   PostSchema,
   ProfileSchema,
@@ -34,8 +49,9 @@ export interface Route {
   path: string;
   summary: string;
   description?: string;
-  tag: 'accounts' | 'posts' | 'relations' | 'timeline' | 'meta';
-  auth: boolean;
+  tag: 'accounts' | 'posts' | 'reactions' | 'relations' | 'timeline' | 'meta';
+  /** 'optional': anonymous requests pass; with a token the answer adds the reader's own state. */
+  auth: boolean | 'optional';
   body?: z.ZodType;
   params?: z.ZodType;
   query?: z.ZodType;
@@ -116,8 +132,8 @@ export const routes = {
     method: 'GET',
     path: '/posts/{postId}',
     tag: 'posts',
-    summary: 'One post',
-    auth: false,
+    summary: 'One post, with its counts, your own state (with a token) and a repost’s original',
+    auth: 'optional',
     params: postPath,
     success: { 200: { description: 'The post', schema: PostSchema } },
     errors: { 404: ['post_not_found'] },
@@ -138,11 +154,103 @@ export const routes = {
     path: '/users/{handle}/posts',
     tag: 'posts',
     summary: "A user's posts, newest first, cursor-paged",
-    auth: false,
+    description: 'With a token, every post carries your own state (`liked`, `reposted`).',
+    auth: 'optional',
     params: handlePath,
     query: pageQuery,
     success: { 200: { description: 'A page of posts', schema: PostPageSchema } },
     errors: { 404: ['user_not_found'], 422: ['invalid_cursor'] },
+  }),
+  listComments: route({
+    method: 'GET',
+    path: '/posts/{postId}/comments',
+    tag: 'reactions',
+    summary: 'A post’s comments, newest or oldest first, cursor-paged',
+    description: 'A deleted post’s comments are gone with it (404).',
+    auth: false,
+    params: postPath,
+    query: commentsQuery,
+    success: { 200: { description: 'A page of comments', schema: CommentPageSchema } },
+    errors: { 404: ['post_not_found'], 422: ['invalid_cursor'] },
+  }),
+  addComment: route({
+    method: 'POST',
+    path: '/posts/{postId}/comments',
+    tag: 'reactions',
+    summary: 'Comment on a post as the token’s user, optionally in reply to another comment on it',
+    description: 'At most `COMMENTS_PER_MINUTE` (default 20) comments a minute per user; past that 429 with `Retry-After`.',
+    auth: true,
+    params: postPath,
+    body: commentBody,
+    success: { 201: { description: 'Commented', schema: CommentSchema } },
+    errors: { 404: ['post_not_found', 'comment_not_found'], 429: ['rate_limited'] },
+  }),
+  deleteComment: route({
+    method: 'DELETE',
+    path: '/posts/{postId}/comments/{commentId}',
+    tag: 'reactions',
+    summary: 'Delete a comment: yours, or any on your own post',
+    auth: true,
+    params: commentPath,
+    success: { 204: { description: 'Deleted' } },
+    errors: { 403: ['forbidden'], 404: ['comment_not_found'] },
+  }),
+  listLikers: route({
+    method: 'GET',
+    path: '/posts/{postId}/likes',
+    tag: 'reactions',
+    summary: 'Who liked a post, cursor-paged',
+    auth: false,
+    params: postPath,
+    query: pageQuery,
+    success: { 200: { description: 'A page of users', schema: LikerPageSchema } },
+    errors: { 404: ['post_not_found'], 422: ['invalid_cursor'] },
+  }),
+  like: route({
+    method: 'PUT',
+    path: '/users/{handle}/likes/{postId}',
+    tag: 'reactions',
+    summary: 'Like a post (idempotent)',
+    description:
+      '`handle` must be the token’s user. Liking again changes nothing; the count moves once. Likes and unlikes together: at most `LIKES_PER_MINUTE` (default 60) a minute.',
+    auth: true,
+    params: likePath,
+    success: { 200: { description: 'Liked', schema: LikeStateSchema } },
+    errors: { 403: ['forbidden'], 404: ['post_not_found'], 429: ['rate_limited'] },
+  }),
+  unlike: route({
+    method: 'DELETE',
+    path: '/users/{handle}/likes/{postId}',
+    tag: 'reactions',
+    summary: 'Take back a like (idempotent)',
+    description: '`handle` must be the token’s user. Works on a deleted post too; 404 only for an id never used.',
+    auth: true,
+    params: likePath,
+    success: { 200: { description: 'Not liked', schema: LikeStateSchema } },
+    errors: { 403: ['forbidden'], 404: ['post_not_found'], 429: ['rate_limited'] },
+  }),
+  repost: route({
+    method: 'POST',
+    path: '/posts/{postId}/reposts',
+    tag: 'reactions',
+    summary: 'Repost (转发) a post as the token’s user, optionally with a comment',
+    description:
+      'The repost is a post of yours that points at the original and reaches your followers like any post. Reposting a repost reposts its original and keeps the chain as text (`your comment //@them: their comment`). Without a comment, reposting the same original again answers your existing repost (200). With a comment every repost is new; an `Idempotency-Key` makes its retries safe. At most `REPOSTS_PER_MINUTE` (default 20) a minute.',
+    auth: true,
+    params: postPath,
+    body: repostBody,
+    headers: publishHeaders,
+    success: {
+      201: { description: 'Reposted', schema: PostSchema },
+      200: { description: 'Your existing plain repost of this original, or an Idempotency-Key replay', schema: PostSchema },
+    },
+    errors: {
+      404: ['post_not_found'],
+      409: ['repost_in_progress', 'idempotency_in_progress', 'publish_conflict'],
+      410: ['post_deleted'],
+      422: ['idempotency_key_mismatch'],
+      429: ['rate_limited'],
+    },
   }),
   followState: route({
     method: 'GET',

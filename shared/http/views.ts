@@ -3,7 +3,10 @@
 // that build them. Times are ISO 8601 strings whatever the storage keeps. Every schema is
 // strict: a field the contract does not name is a contract-test failure, not a silent extra.
 import { z } from 'zod';
-import { POST_ID_PATTERN, POST_MAX_CODE_POINTS, type Post } from '../domain/post.js';
+import { COMMENT_MAX_CODE_POINTS, type Comment } from '../domain/comment.js';
+import { POST_ID_PATTERN, POST_MAX_CODE_POINTS } from '../domain/post.js';
+import type { Liker } from '../ports/reaction-store.js';
+import type { PostDetail, PostWithViewer } from '../use-cases/post-details.js';
 import type { Edge, Page } from '../ports/feed-store.js';
 import { HANDLE_PATTERN } from '../schema/row-keys.js';
 
@@ -24,14 +27,70 @@ const nextCursor = z
   .nullable()
   .meta({ description: 'Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors.' });
 
+const count = (what: string) => z.int().min(0).meta({ description: `Exact number of ${what}` });
+
+/** Counts (read with the post, from its row) and the reading user's own state. */
+const reactionFields = {
+  likeCount: count('likes'),
+  commentCount: count('live comments'),
+  repostCount: count('live reposts of this post'),
+  liked: z.boolean().meta({ description: 'The reading user likes this post (always false without a token)' }),
+  reposted: z.boolean().meta({ description: 'The reading user has a live repost of this post (always false without a token)' }),
+};
+
+const postFields = {
+  id: postIdString,
+  author: handleString,
+  body: z.string().meta({
+    description: `The text as published: at most ${POST_MAX_CODE_POINTS} Unicode code points. A repost's body is the reposter's comment (empty for a plain repost), with Weibo's chain \`//@user: …\` when it reposted a repost`,
+  }),
+  createdAt: instant,
+  ...reactionFields,
+};
+
+export const OriginalPostSchema = z
+  .strictObject({ state: z.literal('live'), ...postFields })
+  .meta({ id: 'OriginalPost', description: 'The original a repost points at, as the reader sees it' });
+
+export const DeletedOriginalSchema = z
+  .strictObject({ state: z.literal('deleted'), id: postIdString })
+  .meta({ id: 'DeletedOriginal', description: 'The original has been deleted: show "original deleted", nothing of its content' });
+
 export const PostSchema = z
   .strictObject({
-    id: postIdString,
-    author: handleString,
-    body: z.string().meta({ description: `The text as published: at most ${POST_MAX_CODE_POINTS} Unicode code points` }),
-    createdAt: instant,
+    ...postFields,
+    repostOf: z
+      .discriminatedUnion('state', [OriginalPostSchema, DeletedOriginalSchema])
+      .nullable()
+      .meta({ description: 'For a repost (转发): its original (always the root original, never another repost); null for a post of its own' }),
   })
   .meta({ id: 'Post' });
+
+export const CommentSchema = z
+  .strictObject({
+    id: z.string().meta({ description: 'Unique within its post; sorts by creation time', example: '1795360124912-a1b2c3d4' }),
+    postId: postIdString,
+    author: handleString,
+    body: z.string().meta({ description: `At most ${COMMENT_MAX_CODE_POINTS} Unicode code points` }),
+    createdAt: instant,
+    replyTo: z
+      .strictObject({ id: z.string(), author: handleString })
+      .nullable()
+      .meta({ description: 'The comment this one answers (show "reply to @author"), or null' }),
+  })
+  .meta({ id: 'Comment' });
+
+export const CommentPageSchema = z.strictObject({ comments: z.array(CommentSchema), nextCursor }).meta({ id: 'CommentPage' });
+
+export const LikeStateSchema = z
+  .strictObject({ user: handleString, postId: postIdString, liked: z.boolean() })
+  .meta({ id: 'LikeState' });
+
+export const LikerSchema = z
+  .strictObject({ handle: handleString, likedAt: instant })
+  .meta({ id: 'Liker' });
+
+export const LikerPageSchema = z.strictObject({ users: z.array(LikerSchema), nextCursor }).meta({ id: 'LikerPage' });
 
 export const PostPageSchema = z.strictObject({ posts: z.array(PostSchema), nextCursor }).meta({ id: 'PostPage' });
 
@@ -91,7 +150,35 @@ export const ErrorSchema = z
 export type PostView = z.output<typeof PostSchema>;
 export type ProfileView = z.output<typeof ProfileSchema>;
 
-export const postView = (p: Post): PostView => ({ id: p.id, author: p.author, body: p.body, createdAt: new Date(p.createdAt).toISOString() });
+const iso = (millis: number) => new Date(millis).toISOString();
+
+const fieldsOf = (p: PostWithViewer) => ({
+  id: p.id,
+  author: p.author,
+  body: p.body,
+  createdAt: iso(p.createdAt),
+  likeCount: p.counts.likes,
+  commentCount: p.counts.comments,
+  repostCount: p.counts.reposts,
+  liked: p.viewer.liked,
+  reposted: p.viewer.reposted,
+});
+
+export const postView = (p: PostDetail): PostView => ({
+  ...fieldsOf(p),
+  repostOf: !p.original ? null : p.original.state === 'live' ? { state: 'live', ...fieldsOf(p.original.post) } : { state: 'deleted', id: p.original.id },
+});
+
+export const commentView = (c: Comment): z.output<typeof CommentSchema> => ({
+  id: c.id,
+  postId: c.postId,
+  author: c.author,
+  body: c.body,
+  createdAt: iso(c.createdAt),
+  replyTo: c.replyTo ?? null,
+});
+
+export const likerView = (l: Liker): z.output<typeof LikerSchema> => ({ handle: l.handle, likedAt: iso(l.since) });
 
 export const edgeView = (e: Edge): z.output<typeof EdgeSchema> => ({ handle: e.handle, since: new Date(e.since).toISOString() });
 

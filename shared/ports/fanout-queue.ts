@@ -21,6 +21,8 @@ export const FanoutMessage = z.discriminatedUnion('type', [
    * `at`: when the operation began; a followers-side row newer than that belongs to a later follow.
    */
   z.object({ v: z.literal(1), type: z.literal('settle'), reader: z.string().max(30), followee: z.string().max(30), at: z.number().int().nonnegative() }),
+  /** A deleted post: remove its comments' rows, a bounded batch per message (reads already hide them). */
+  z.object({ v: z.literal(1), type: z.literal('purge-comments'), postId: z.string().max(64) }),
   /** A returning inactive reader: rebuild the inbox from the followees' recent posts. */
   z.object({ v: z.literal(1), type: z.literal('regenerate'), reader: z.string().max(30), cursor: z.string().max(64).optional() }),
 ]);

@@ -1,7 +1,7 @@
 // shared/ports/feed-store.ts — what the feed use cases need from storage: posts, relations and
 // inboxes. Implemented on HBase in shared/adapters/hbase/; every method maps to one get, one
 // multi-get, one batched put/delete, or one prefix-bounded scan (see shared/schema/tables.ts).
-import type { Post } from '../domain/post.js';
+import type { FeedEntry, Post, PostCounts, StoredPost } from '../domain/post.js';
 
 /** A page of results and the opaque cursor for the next one (absent on the last page). */
 export interface Page<T> {
@@ -10,7 +10,7 @@ export interface Page<T> {
 }
 
 /** What is known of a post id: live, deleted (its tombstone stays for good), or never created. */
-export type PostLookup = { state: 'live'; post: Post } | { state: 'deleted' } | { state: 'absent' };
+export type PostLookup = { state: 'live'; post: StoredPost } | { state: 'deleted' } | { state: 'absent' };
 
 export interface PostStore {
   /**
@@ -18,20 +18,22 @@ export interface PostStore {
    * deleted post keeps a tombstone, so no retry can ever create it again).
    */
   create(post: Post, idempotencyKey?: string): Promise<boolean>;
-  /** The live post, or null (deleted or never created). */
-  get(id: string): Promise<Post | null>;
+  /** The live post with its counts, or null (deleted or never created). */
+  get(id: string): Promise<StoredPost | null>;
   lookup(id: string): Promise<PostLookup>;
   /** Found live posts in the order of `ids`; missing and deleted ones are left out. One multi-get. */
-  getMany(ids: string[]): Promise<Post[]>;
+  getMany(ids: string[]): Promise<StoredPost[]>;
   /**
    * Tombstones the post (a conditional write: of racing deletes exactly one gets true) and drops
    * its body. A repeat returns false but still finishes dropping the body of a half-done delete.
    */
   markDeleted(id: string, at: number): Promise<boolean>;
   /** An author's posts, newest first; cursor = last id of the previous page. */
-  listByAuthor(author: string, limit: number, cursor?: string): Promise<Page<Post>>;
+  listByAuthor(author: string, limit: number, cursor?: string): Promise<Page<StoredPost>>;
   /** Up to `limit` newest posts of `author` created strictly after `notOlderThan` (millis). */
   recentByAuthor(author: string, limit: number, notOlderThan?: number): Promise<Post[]>;
+  /** Adds `delta` to one of the post's counts (a server-side increment: concurrent ones all count). */
+  count(id: string, counter: keyof PostCounts, delta: number): Promise<void>;
 }
 
 /** What an idempotency key was first used for: the post it created, and a fingerprint of that request. */
@@ -80,6 +82,8 @@ export interface FeedWindow {
 export interface FeedSlice {
   entries: string[];
   more: boolean;
+  /** The window's reposts: post id → original id (kept in the feed cell, so a page's originals are known before its posts are read). */
+  reposts?: Record<string, string>;
 }
 
 /** A reader's inbox as one read sees it (one get of the reader's row). */
@@ -96,11 +100,11 @@ export interface InboxView extends FeedSlice {
 
 export interface InboxStore {
   /** One cell per (reader, post), many readers in one batched put; re-adding rewrites the same cell. */
-  add(readers: string[], postId: string): Promise<void>;
+  add(readers: string[], entry: FeedEntry): Promise<void>;
   /** Many posts into one reader's inbox in one put (backfill). */
-  addMany(reader: string, postIds: string[]): Promise<void>;
+  addMany(reader: string, entries: FeedEntry[]): Promise<void>;
   /** The same posts into many readers' inboxes (demotion backfill), in bounded batched puts. */
-  addManyToReaders(readers: string[], postIds: string[]): Promise<void>;
+  addManyToReaders(readers: string[], entries: FeedEntry[]): Promise<void>;
   /** Removes one post from each reader's inbox. */
   remove(readers: string[], postId: string): Promise<void>;
   /** Removes every entry by `author` from `reader`'s inbox (reads only the reader's row). */
@@ -121,10 +125,10 @@ export interface InboxStore {
 
 /** Every author's newest posts (bounded by the trim job), for the celebrity read-time merge. */
 export interface OutboxStore {
-  add(author: string, postId: string): Promise<void>;
+  add(author: string, entry: FeedEntry): Promise<void>;
   remove(author: string, postId: string): Promise<void>;
-  /** Newest first, at most `limit` post ids. One get. */
-  recent(author: string, limit: number): Promise<string[]>;
+  /** Newest first, at most `limit` entries. One get. */
+  recent(author: string, limit: number): Promise<FeedEntry[]>;
   /** The same window of each of the `authors`' outboxes (each in feed order, not merged). One multi-get. */
   recentOf(authors: string[], window: FeedWindow): Promise<FeedSlice>;
 }

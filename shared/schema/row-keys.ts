@@ -98,3 +98,38 @@ export function keyAfter(key: Uint8Array): Uint8Array {
 export function authorPostsBoundary(author: string, millis: number): Uint8Array {
   return concatBytes(userKey(author), reversedTimestamp(millis));
 }
+
+/** reactions: the user side (truth) of the user's like / reposts of one post. */
+export function reactionKey(user: string, post: Uint8Array): Uint8Array {
+  return concatBytes(userKey(user), post);
+}
+
+export type ReactorKind = 'L' | 'R';
+
+/** reactors: the post side — 'L' + userKey(liker) or 'R' + postKey(repost). */
+export function reactorPrefix(post: Uint8Array, kind: ReactorKind): Uint8Array {
+  return concatBytes(post, utf8.encode(kind));
+}
+
+export function reactorKey(post: Uint8Array, kind: ReactorKind, suffix: Uint8Array): Uint8Array {
+  return concatBytes(reactorPrefix(post, kind), suffix);
+}
+
+/**
+ * comments: ASCII on purpose (the REST stateless scan, the only reverse scan, takes string
+ * rows). hex4(md5(postId)) spreads posts over regions; '/' ends the post id.
+ */
+export function commentPrefix(postId: string): string {
+  return `${createHash('md5').update(postId).digest('hex').slice(0, 4)}${postId}/`;
+}
+
+export function commentRowKey(postId: string, commentId: string): string {
+  return commentPrefix(postId) + commentId;
+}
+
+/** quota: userKey + action + 0x00 + minutes since the epoch (4 bytes). */
+export function quotaKey(user: string, action: string, minute: number): Uint8Array {
+  const m = new Uint8Array(4);
+  new DataView(m.buffer).setUint32(0, minute);
+  return concatBytes(userKey(user), utf8.encode(action), Uint8Array.of(0), m);
+}

@@ -68,22 +68,30 @@ counts   : PUT /users/<k>?check=increment                                   (per
   },
   content: {
     name: 'content',
-    families: [family('p')],
+    families: [family('p'), family('c')],
     design: `
 row   = postKey = userKey(author) + revTs8 + suffix6       (one row per post; an author's posts
         are contiguous and newest first)
 p:    p:b body text, p:t created-at millis, p:i idempotency key (if any),
+      p:r the original's post id when the post is a repost (转发); dropped with the body on delete,
       p:d deleted-at millis: the TOMBSTONE. A deleted post keeps its row with p:t and p:d only, so
       put-if-absent on p:t fails for that id for good: no retry can ever create it again.
+c:    exact counts, 8-byte longs kept by REST increments: c:likes c:comments c:reposts. Read in
+      the same get / multi-get / scan as the post (every post read asks for p:b,p:d,p:r and c),
+      so counts cost no request of their own.
 publish      : PUT /content/<postKey>?check=put (put-if-absent on p:t)       (one check-and-put)
-get post     : GET /content/multiget?row=<postKey>/p:b,p:d&e=b64             (one get)
+count        : PUT /content/<postKey>?check=increment c:<name> (only by the request that won the
+               conditional write the count follows: like, unlike, comment, delete, repost)
+get post     : GET /content/multiget?row=<postKey>/p:b,p:d,p:r,c&e=b64       (one get)
 lookup       : GET the row's p family: live / deleted (p:d) / absent          (one get)
 delete post  : PUT ?check=put put-if-absent on p:d (exactly one racing delete wins), then
                DELETE /content/<postKey>/p:b,p:i  (the body goes; a repeat finishes it)
 user's posts : scanner of column p:b ONLY (a tombstone has no p:b, so the server skips it and
                it costs no slot of the limit) startRow=userKey(author) (or keyAfter(cursor's postKey)),
                stopRow=prefixEnd(userKey(author)), limit n+1 (the extra row = "more")
-timeline body: GET /content/multiget/p:b,p:d?row=..&e=b64 (one multi-get; tombstones dropped)
+timeline body: GET /content/multiget?row=..&e=b64 of p:b,p:d,p:r,c for the page's posts AND the
+               originals of its reposts (known from the inbox cells' values), one multi-get;
+               tombstones dropped
 backfill     : scanner startRow=userKey(followee), stopRow=userKey(followee)+revTs8(notOlderThan)
                (keys are newest first, so the stop row is the time bound), limit ≤ 200 —
                cost independent of table size and of the followee's history`,
@@ -131,6 +139,8 @@ timeline page : GET /inbox/multiget?row=<userKey(reader)>/i,c,m (one get: the wh
                 feed order by the use case] + GET /content/multiget of the page's window (one
                 multi-get) = 2 round trips (3 for readers who follow celebrities); the cursor
                 is the last post id shown, the page starts strictly after it in feed order
+A cell's value is empty, or for a repost the original's post id: the timeline learns a page's
+originals from the inbox get and reads them in the same multi-get as the page's posts.
 fan-out       : PUT batch of rows {key: userKey(follower), cell i:<qualifier>}  (one per chunk)
 backfill      : PUT one row {key: userKey(reader), cells i:<qualifier>...}
 retract post  : DELETE /inbox/<k>/i:<qualifier> per follower (REST has no multi-row delete),
@@ -151,7 +161,8 @@ trim (job)    : a chunked scan over the table (the one whole-table walk, bounded
 Every author's newest posts as one bounded wide row, for the celebrity read-time merge: a reader
 who follows k celebrities gets all k outboxes with ONE multi-get.
 row   = userKey(author)
-o:<revTs8 + postKey>  value empty — the same qualifier as an inbox cell, so merging is a sort.
+o:<revTs8 + postKey>  value empty or the original's id — the same cell as an inbox cell, so
+      merging is a sort.
 publish  : PUT one cell (in parallel with the own-inbox put)
 timeline : GET /outbox/multiget?row=<userKey(celeb1)>&row=…  (one multi-get, only when the
            reader follows celebrities: their page costs 3 round trips instead of 2)
@@ -179,6 +190,74 @@ t:f   consecutive failures (8-byte long, REST increment); t:l locked-until milli
 login   : GET /throttle/<k> (in parallel with the users get)
 failure : PUT ?check=increment t:f; past the limit PUT t:l (lock doubles per extra failure)
 success : DELETE /throttle/<k>`,
+  },
+  reactions: {
+    name: 'reactions',
+    families: [family('l', LATER_WRITE_WINS), family('r', LATER_WRITE_WINS)],
+    design: `
+The user side of likes and reposts — the SOURCE OF TRUTH, and the reader's own state. Tall: one
+row per (user, post) the user touched, so a user's likes are contiguous and never one wide row.
+row   = userKey(user) + postKey(post)
+l:t   liked-at millis (present = liked). NEW_VERSION_BEHAVIOR: like → unlike → like in one
+      millisecond must leave the like visible (HBASE-3300, as for follow edges).
+r:p   the id of the user's plain (comment-less) repost of this post: the claim that makes a
+      plain repost idempotent per (user, original); replaced with check-and-put once that
+      repost is deleted. r:<repost id> '' for each live repost of this post by the user
+      (present = reposted).
+like        : PUT ?check=put (put-if-absent on l:t: of racing likes exactly one wins; only the
+              winner counts +1 and writes the reactors row)
+unlike      : GET l:t; PUT ?check=delete on that value (of racing unlikes exactly one wins;
+              only the winner counts −1 and removes the reactors row on the same since)
+viewer state: GET /reactions/multiget?row=<userKey(reader)+postKey(p1)>&row=… (ONE multi-get for
+              a page's posts and their originals, in parallel with the content multi-get)
+plain repost: PUT ?check=put put-if-absent on r:p (or check-and-put on the old id to replace a
+              deleted repost's claim); then PUT r:<repost id>`,
+  },
+  reactors: {
+    name: 'reactors',
+    families: [family('e', LATER_WRITE_WINS)],
+    design: `
+The post side ("who liked", "who reposted"), DERIVED from reactions and from reposts' p:r.
+Tall: a post with a million likes is a million small rows paged by a bounded prefix scan.
+row   = postKey(post) + 'L' + userKey(liker)      e:t liked-at millis
+row   = postKey(post) + 'R' + postKey(repost)     e:t reposted-at millis
+who liked : scanner prefix postKey+'L', start keyAfter(cursor's row), limit n+1, then ONE
+            multi-get of those likers' reactions rows: an entry whose truth is gone (an unlike
+            that overtook the like's second write) is skipped, never shown
+recount   : the repair job counts these prefixes (verified against the truth) to heal a count
+            left wrong by a function stopped between its two writes`,
+  },
+  comments: {
+    name: 'comments',
+    families: [family('m')],
+    design: `
+Tall: one row per comment. The key is ASCII on purpose: the REST gateway's stateless scan
+(GET /table/<prefix>*?reversed=true&limit=…) takes string rows and is the only REST scan that
+runs in reverse, so one layout serves oldest-first AND newest-first, each in ONE request.
+row   = hex4(md5(postId)) + postId + '/' + commentId      (commentId = 13-digit millis + '-' +
+        8 hex: ascending = oldest first; the salt spreads busy posts over regions; '/' ends the
+        post id, so one post's range never contains another's)
+m:t   created-at millis (kept on delete: the id is never reused)
+m:v   the comment as JSON {a author, b body, r reply-to id, ra reply-to author}
+m:d   deleted-at millis: the tombstone (put-if-absent: exactly one racing delete wins)
+create  : PUT ?check=put put-if-absent on m:t (with m:v); the winner counts c:comments +1
+delete  : GET m:v (who may delete) → PUT ?check=put put-if-absent on m:d → the winner counts −1
+          and DELETEs m:v
+oldest  : GET /comments/<salt+postId+'/'>*?column=m:v&limit=n+1[&startrow=<cursor row>+' ']
+newest  : the same with reversed=true&startrow=<cursor row or prefix+'~'> (inclusive: n+2, the
+          cursor row dropped) — only m:v is asked for, so tombstones never take a slot
+          Both run in parallel with the post's get: a deleted post's comments are gone at once
+purge   : the same scan, then DELETE each row (the fan-out worker, after a post is deleted)`,
+  },
+  quota: {
+    name: 'quota',
+    families: [family('q', { TTL: 3600 })],
+    design: `
+Per-user write limits in fixed one-minute windows (comments, likes + unlikes, reposts).
+row   = userKey(user) + action + 0x00 + minute4 (minutes since the epoch, big-endian). TTL 1 h.
+q:n   the count, an 8-byte long (REST increment)
+take  : PUT ?check=increment q:n, then GET q:n: the value includes this request, so racing
+        requests can only be refused early at the boundary, never let through past the limit`,
   },
 } satisfies Record<string, TableDefinition>;
 

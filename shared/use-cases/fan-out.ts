@@ -24,6 +24,8 @@ export interface FanoutOutcome {
 
 /** Posts a demotion copies into each follower's inbox (their recent history, now fanned out). */
 const DEMOTE_BACKFILL = 50;
+/** Comment rows deleted per purge-comments message (one scan and that many DELETEs). */
+const COMMENTS_PURGED_PER_MESSAGE = 500;
 /** Followees rebuilt per regenerate message: each costs one bounded scan. */
 const REGENERATE_FOLLOWEES_PER_MESSAGE = 100;
 
@@ -84,7 +86,7 @@ export async function handleFanoutMessage(deps: FeedDeps, msg: FanoutMessage, no
       const post = await deps.posts.get(msg.postId);
       if (!post) return { readers: 0, continued: false, skipped: 'deleted' };
       if (await deps.celebrities.isCelebrity(post.author)) return { readers: 0, continued: false, skipped: 'celebrity' };
-      const done = await overChunks(deps, followersOf(deps, post.author), msg.cursor, (handles) => deps.inbox.add(handles, post.id), {
+      const done = await overChunks(deps, followersOf(deps, post.author), msg.cursor, (handles) => deps.inbox.add(handles, post), {
         prepare: (handles) => activeOnly(deps, handles, now),
       });
       // A delete that landed while we wrote may have been retracted before our cells arrived:
@@ -125,6 +127,14 @@ export async function handleFanoutMessage(deps: FeedDeps, msg: FanoutMessage, no
       });
       return { readers: done.readers, continued: await continueWith(deps, msg, done.nextCursor) };
     }
+    case 'purge-comments': {
+      // Only for a post that is gone: a forged or early message cannot remove live comments.
+      if ((await deps.posts.lookup(msg.postId)).state === 'live') return { readers: 0, continued: false };
+      const removed = await deps.comments.purge(msg.postId, COMMENTS_PURGED_PER_MESSAGE);
+      const continued = removed === COMMENTS_PURGED_PER_MESSAGE;
+      if (continued) await deps.queue.send(msg);
+      return { readers: 0, continued };
+    }
     case 'settle':
       return { readers: 1, continued: false, settled: await settle(deps, msg.reader, msg.followee, msg.at) };
     case 'regenerate': {
@@ -157,7 +167,7 @@ async function backfill(deps: FeedDeps, reader: string, followee: string, celebr
   const notOlderThan = size >= deps.limits.inboxCap ? oldestMillis : undefined;
   const posts = await deps.posts.recentByAuthor(followee, deps.limits.backfillLimit, notOlderThan);
   await atStep(deps, 'backfill.posts-read', { reader, followee });
-  if (posts.length > 0) await deps.inbox.addMany(reader, posts.map((p) => p.id));
+  if (posts.length > 0) await deps.inbox.addMany(reader, posts);
 }
 
 /**

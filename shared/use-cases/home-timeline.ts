@@ -8,19 +8,26 @@
 // between pages (always newer, so always before the cursor) cause neither duplicates nor gaps.
 // A post deleted after fan-out is not found by the multi-get and drops out; a few spare
 // entries are fetched in the same requests so such holes do not shorten the page.
+// Every post carries its counts and the reader's own state, and a repost its original: the
+// originals' ids come with the inbox cells, so posts, originals and the reader's reactions are
+// read in ONE parallel stage (post-details.ts) — still 2 sequential round trips.
+// A plain repost (no comment) is left out of a page when the same original already appears
+// above it on that page, as itself or as another repost; "the page" = the entries read for it
+// (limit + SPARE_ENTRIES). Mastodon does the same for reblogs within its newest 40.
 // A reader back after the inactivity window had no fan-out meanwhile: the first read queues the
 // rebuild and, until it is done, the answer says `regenerating` (HTTP 206, as Mastodon does).
-import { keyFromPostId, mergeFeed, type Post } from '../domain/post.js';
+import { keyFromPostId, mergeFeed } from '../domain/post.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
+import { readPostDetails, type PostDetail } from './post-details.js';
 
 /** Extra entries read per page to fill in for deleted posts (same round trips). */
 const SPARE_ENTRIES = 10;
 /** `m:seen` is rewritten at most this often: a read is not a write on every request. */
 const SEEN_RESOLUTION_MS = 3600_000;
 
-export interface TimelinePage extends Page<Post> {
+export interface TimelinePage extends Page<PostDetail> {
   regenerating: boolean;
 }
 
@@ -32,11 +39,13 @@ export async function homeTimeline(deps: FeedDeps, reader: string, limit: number
   const view = await deps.inbox.read(reader, span);
   let window = view.entries;
   let more = view.more;
+  let reposts = view.reposts ?? {};
   if (view.celebrities.length > 0) {
     const outboxes = await deps.outbox.recentOf(view.celebrities, span);
     const merged = mergeFeed(view.entries, outboxes.entries);
     window = merged.slice(0, span.limit);
     more = more || outboxes.more || merged.length > span.limit;
+    reposts = { ...reposts, ...outboxes.reposts };
   }
 
   let regenerating = view.regeneratingSince !== undefined;
@@ -49,16 +58,20 @@ export async function homeTimeline(deps: FeedDeps, reader: string, limit: number
   }
 
   // The activity write runs beside the posts multi-get: it adds no sequential round trip.
-  const [posts] = await Promise.all([window.length > 0 ? deps.posts.getMany(window) : Promise.resolve([]), ...side]);
-  const found = new Map(posts.map((p) => [p.id, p]));
+  const found = await readPostDetails(deps, reader, window, reposts, side);
 
-  const items: Post[] = [];
-  let consumed = 0; // entries walked, found or not
+  const items: PostDetail[] = [];
+  const shown = new Set<string>(); // originals on this page, as themselves or reposted
+  let consumed = 0; // entries walked, shown or not
   for (const id of window) {
     if (items.length === limit) break;
     consumed++;
     const post = found.get(id);
-    if (post) items.push(post);
+    if (!post) continue;
+    const original = post.repostOf ?? post.id;
+    if (post.repostOf && post.body === '' && shown.has(original)) continue;
+    shown.add(original);
+    items.push(post);
   }
   const hasMore = consumed < window.length || more;
   const last = window[consumed - 1];

@@ -1,14 +1,18 @@
-// shared/use-cases/posts.ts — read and delete single posts, and list one author's posts.
+// shared/use-cases/posts.ts — read and delete single posts, and list one author's posts. Reads
+// carry counts, the reader's own state and a repost's original (post-details.ts); `reader` is
+// the token's user, absent for an anonymous read.
 import { ForbiddenError, NotFoundError } from '../domain/errors.js';
-import { authorOfPostId, POST_ID_PATTERN, type Post } from '../domain/post.js';
+import { authorOfPostId, POST_ID_PATTERN } from '../domain/post.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
+import { describePosts, readPostDetails, type PostDetail } from './post-details.js';
 import { atStep } from './steps.js';
 import { requireUser } from './users.js';
 
-export async function getPost(deps: Pick<FeedDeps, 'posts'>, id: string): Promise<Post> {
-  const post = await deps.posts.get(id);
+/** One post: its get and the reader's state in parallel; a repost's original one stage later. */
+export async function getPost(deps: Pick<FeedDeps, 'posts' | 'reactions'>, id: string, reader?: string): Promise<PostDetail> {
+  const post = (await readPostDetails(deps, reader, [id])).get(id);
   if (!post) throw new NotFoundError(`No post "${id}"`, 'post_not_found');
   return post;
 }
@@ -27,13 +31,23 @@ export async function deletePost(deps: FeedDeps, actor: string, id: string, now 
   await atStep(deps, 'delete.checked', { postId: id });
   // Also for an already deleted post: a repeat finishes dropping the body of a delete that died half-way.
   if (!(await deps.posts.markDeleted(id, now))) throw new NotFoundError(`No post "${id}"`, 'post_not_found');
-  await Promise.all([deps.counters.add(actor, 'posts', -1), deps.inbox.remove([actor], id), deps.outbox.remove(actor, id)]);
-  await deps.queue.send({ v: 1, type: 'retract', postId: id });
+  const original = found.state === 'live' ? found.post.repostOf : undefined;
+  await Promise.all([
+    deps.counters.add(actor, 'posts', -1),
+    deps.inbox.remove([actor], id),
+    deps.outbox.remove(actor, id),
+    // A repost: uncount it on its original, and the author's `reposted` state with it.
+    ...(original ? [deps.posts.count(original, 'reposts', -1), deps.reactions.removeRepost(actor, original, id)] : []),
+  ]);
+  // Out of followers' inboxes, and its comments' rows cleaned up (every comment read checks the
+  // post first, so they are gone from reads already).
+  await Promise.all([deps.queue.send({ v: 1, type: 'retract', postId: id }), deps.queue.send({ v: 1, type: 'purge-comments', postId: id })]);
 }
 
-export async function listUserPosts(deps: FeedDeps, author: string, limit: number, cursor?: string): Promise<Page<Post>> {
-  await requireUser(deps.users, author);
+/** One scan (in parallel with the user check), then one parallel stage: originals and the reader's states. */
+export async function listUserPosts(deps: FeedDeps, author: string, limit: number, cursor?: string, reader?: string): Promise<Page<PostDetail>> {
   const after = decodeCursor(cursor, (id) => POST_ID_PATTERN.exec(id)?.[1] === author);
-  const page = await deps.posts.listByAuthor(author, limit, after);
-  return { items: page.items, ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };
+  const [, page] = await Promise.all([requireUser(deps.users, author), deps.posts.listByAuthor(author, limit, after)]);
+  const items = await describePosts(deps, reader, page.items);
+  return { items, ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };
 }

@@ -25,25 +25,27 @@ export interface PublishResult {
 }
 
 /** What makes two requests "the same request" for an idempotency key: the body they publish. */
-const fingerprintOf = (body: string) => createHash('sha256').update(body, 'utf8').digest('base64url');
+const fingerprintOf = (body: string, repostOf?: string) =>
+  createHash('sha256').update(repostOf === undefined ? body : `${repostOf}\n${body}`, 'utf8').digest('base64url');
 
 export async function publishPost(
   deps: FeedDeps,
   author: string,
-  input: { body: string; idempotencyKey?: string },
+  input: { body: string; idempotencyKey?: string; repostOf?: string },
   now = Date.now(),
 ): Promise<PublishResult> {
-  const fresh = (): Post => ({ id: postIdFromKey(postKey(author, now)), author, body: input.body, createdAt: now });
+  const repost = input.repostOf === undefined ? {} : { repostOf: input.repostOf };
+  const fresh = (): Post => ({ id: postIdFromKey(postKey(author, now)), author, body: input.body, createdAt: now, ...repost });
 
   if (input.idempotencyKey) {
     const candidate = fresh();
-    const fingerprint = fingerprintOf(input.body);
+    const fingerprint = fingerprintOf(input.body, input.repostOf);
     const earlier = await deps.idempotency.claim(author, input.idempotencyKey, { postId: candidate.id, fingerprint });
     if (earlier) {
       if (earlier.fingerprint !== undefined && earlier.fingerprint !== fingerprint) {
         throw new InvalidInputError('This Idempotency-Key was used with a different request body', 'idempotency_key_mismatch');
       }
-      return createOrReplay(deps, { id: earlier.postId, author, body: input.body, createdAt: createdAtOf(earlier.postId) }, input.idempotencyKey);
+      return createOrReplay(deps, { id: earlier.postId, author, body: input.body, createdAt: createdAtOf(earlier.postId), ...repost }, input.idempotencyKey);
     }
     await atStep(deps, 'publish.claimed', { author, postId: candidate.id });
     return createOrReplay(deps, candidate, input.idempotencyKey);
@@ -63,7 +65,7 @@ const createdAtOf = (postId: string) => Number(postId.split('.')[1]);
  * before writing it, or is writing it right now — put-if-absent lets exactly one of them win),
  * otherwise answer what is there: the live post, or 410 for a deleted one.
  */
-async function createOrReplay(deps: FeedDeps, post: Post, idempotencyKey: string): Promise<PublishResult> {
+export async function createOrReplay(deps: FeedDeps, post: Post, idempotencyKey?: string): Promise<PublishResult> {
   if (await deps.posts.create(post, idempotencyKey)) return { post: await afterCreate(deps, post), replayed: false };
   const found = await deps.posts.lookup(post.id);
   if (found.state === 'deleted') throw new GoneError('The post this Idempotency-Key created has been deleted', 'post_deleted');
@@ -71,18 +73,22 @@ async function createOrReplay(deps: FeedDeps, post: Post, idempotencyKey: string
   // Finish what the first request may not have done (each step is idempotent). Nothing is
   // counted again: only the creator counts.
   await Promise.all([
-    deps.inbox.add([post.author], post.id),
-    deps.outbox.add(post.author, post.id),
+    deps.inbox.add([post.author], found.post),
+    deps.outbox.add(post.author, found.post),
+    ...(found.post.repostOf ? [deps.reactions.addRepost(post.author, found.post.repostOf, post.id)] : []),
     deps.queue.send({ v: 1, type: 'fanout', postId: post.id }),
   ]);
   return { post: found.post, replayed: true };
 }
 
+/** Only the request whose create won runs this: every count moves exactly once. */
 async function afterCreate(deps: FeedDeps, post: Post): Promise<Post> {
   await Promise.all([
     deps.counters.add(post.author, 'posts', 1),
-    deps.inbox.add([post.author], post.id),
-    deps.outbox.add(post.author, post.id), // what celebrity followers merge at read time
+    deps.inbox.add([post.author], post),
+    deps.outbox.add(post.author, post), // what celebrity followers merge at read time
+    // A repost (转发): counted on its original, and the reposter's `reposted` state set.
+    ...(post.repostOf ? [deps.posts.count(post.repostOf, 'reposts', 1), deps.reactions.addRepost(post.author, post.repostOf, post.id)] : []),
   ]);
   await deps.queue.send({ v: 1, type: 'fanout', postId: post.id });
   return post;

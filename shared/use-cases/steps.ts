@@ -17,7 +17,15 @@ export type StepPoint =
   /** backfill (after a follow, a settle or a regeneration): the posts are read, not yet written. */
   | 'backfill.posts-read'
   /** settle: the edge and the celebrity flag are read; the reader's view is not yet repaired. */
-  | 'settle.state-read';
+  | 'settle.state-read'
+  /** like: the user's like is written (the truth); the count and the post-side entry are next. */
+  | 'like.won'
+  /** unlike: the user's like is removed; the count and the post-side entry are next. */
+  | 'unlike.won'
+  /** comment: the post (and the reply-to comment) are read; the comment is not yet written. */
+  | 'comment.checked'
+  /** plain repost: the (user, original) claim is taken; the repost post is not yet created. */
+  | 'repost.claimed';
 
 export type StepHook = (point: StepPoint, detail: Readonly<Record<string, string>>) => Promise<void>;
 

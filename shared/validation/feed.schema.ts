@@ -1,5 +1,6 @@
 // shared/validation/feed.schema.ts — edge validation for posts, relations and timelines.
 import { z } from 'zod';
+import { COMMENT_ID_PATTERN, COMMENT_MAX_CODE_POINTS } from '../domain/comment.js';
 import { POST_ID_PATTERN, POST_MAX_CODE_POINTS } from '../domain/post.js';
 import { handleSchema } from './accounts.schema.js';
 import { humanText } from './text.js';
@@ -24,4 +25,30 @@ export const relationPath = z.object({ handle: handleSchema, target: handleSchem
 export const pageQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Page size' }),
   cursor: z.string().max(600).optional().meta({ description: 'The `nextCursor` of the previous page; omit for the first page' }),
+});
+
+export const commentBody = z.strictObject({
+  body: humanText({ min: 1, max: COMMENT_MAX_CODE_POINTS, allowNewlines: true, label: 'body' }),
+  replyTo: z
+    .string()
+    .regex(COMMENT_ID_PATTERN, 'replyTo: not a comment id')
+    .optional()
+    .meta({ description: 'Answer another comment on the same post (shown as "reply to @author")' }),
+});
+
+export const commentPath = z.object({
+  postId: z.string().regex(POST_ID_PATTERN, 'postId: not a post id'),
+  commentId: z.string().regex(COMMENT_ID_PATTERN, 'commentId: not a comment id'),
+});
+
+export const commentsQuery = pageQuery.extend({
+  order: z.enum(['newest', 'oldest']).default('newest').meta({ description: 'newest first (default) or oldest first' }),
+});
+
+export const likePath = z.object({ handle: handleSchema, postId: z.string().regex(POST_ID_PATTERN, 'postId: not a post id') });
+
+export const repostBody = z.strictObject({
+  comment: humanText({ min: 1, max: POST_MAX_CODE_POINTS, allowNewlines: true, label: 'comment' })
+    .optional()
+    .meta({ description: 'Your words on it (转发理由). Without one, reposting the same post again returns your earlier repost.' }),
 });

@@ -55,7 +55,7 @@ describe.runIf(ownsGateway)('outage drill', () => {
     const deps: FeedDeps = {
       ...stores,
       queue: { send: async (m) => void held.push(m) },
-      limits: { fanoutChunkSize: 1000, fanoutChunksPerMessage: 5, backfillLimit: 200, inboxCap: 5000, maxFollowing: 5000, celebrityFollowers: 10_000, inactiveAfterMs: 30 * 86_400_000, settleSeconds: 1 },
+      limits: { fanoutChunkSize: 1000, fanoutChunksPerMessage: 5, backfillLimit: 200, inboxCap: 5000, maxFollowing: 5000, celebrityFollowers: 10_000, inactiveAfterMs: 30 * 86_400_000, settleSeconds: 1, writesPerMinute: { comment: 1000, like: 1000, repost: 1000 } },
     };
     const run = Date.now().toString(36);
     const author = `drill_${run}`;

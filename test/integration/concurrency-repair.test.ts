@@ -24,7 +24,7 @@ const queued: FanoutMessage[] = [];
 const deps: FeedDeps = {
   ...stores,
   queue: { send: async (m) => void queued.push(m) },
-  limits: { fanoutChunkSize: 100, fanoutChunksPerMessage: 1, backfillLimit: 10, inboxCap: 800, maxFollowing: 5000, celebrityFollowers: 10_000, inactiveAfterMs: 30 * 86_400_000, settleSeconds: 1 },
+  limits: { fanoutChunkSize: 100, fanoutChunksPerMessage: 1, backfillLimit: 10, inboxCap: 800, maxFollowing: 5000, celebrityFollowers: 10_000, inactiveAfterMs: 30 * 86_400_000, settleSeconds: 1, writesPerMinute: { comment: 1000, like: 1000, repost: 1000 } },
 };
 const USERS = ['c0', 'c1', 'c2', 'c3', 'c4'];
 

@@ -16,6 +16,7 @@ import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/
 
 /** The whole inbox row as one window. */
 const ALL = { limit: 100_000 };
+const entries = (ids: string[]) => ids.map((id) => ({ id }));
 
 const url = inject('hbaseRestUrl');
 const ns = `it_feed_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
@@ -248,16 +249,16 @@ describe('HBaseRelationStore', () => {
 describe('HBaseInboxStore', () => {
   it('add is one batched put; re-delivery rewrites the same cell; no readers sends nothing', async () => {
     const id = idAt('author1', T0);
-    expect((await counted(() => inbox.add(['rd1', 'rd2', 'rd3'], id))).requests).toBe(1);
-    await inbox.add(['rd1'], id);
+    expect((await counted(() => inbox.add(['rd1', 'rd2', 'rd3'], { id: id }))).requests).toBe(1);
+    await inbox.add(['rd1'], { id: id });
     expect(await inboxCellCount('rd1')).toBe(1);
     expect(await allInboxIds('rd2')).toEqual([id]);
-    expect((await counted(() => inbox.add([], id))).requests).toBe(0);
+    expect((await counted(() => inbox.add([], { id: id }))).requests).toBe(0);
   });
 
   it('read is one get: entries newest first across authors, celebrity markers, activity', async () => {
     const ids = [idAt('al', T0 + 3), idAt('bo', T0 + 1), idAt('cy', T0 + 2), idAt('al', T0 + 5), idAt('bo', T0 + 4)];
-    expect((await counted(() => inbox.addMany('reader1', ids))).requests).toBe(1);
+    expect((await counted(() => inbox.addMany('reader1', entries(ids)))).requests).toBe(1);
     await inbox.addCelebrity(['reader1'], 'star');
     await inbox.markSeen('reader1', T0 + 9);
     const view = await counted(() => inbox.read('reader1', ALL));
@@ -273,8 +274,8 @@ describe('HBaseInboxStore', () => {
   it('remove takes one post out of the given readers only', async () => {
     const id = idAt('rem', T0);
     const other = idAt('rem', T0 + 1);
-    await inbox.add(['rr1', 'rr2', 'rr3'], id);
-    await inbox.add(['rr1'], other);
+    await inbox.add(['rr1', 'rr2', 'rr3'], { id: id });
+    await inbox.add(['rr1'], { id: other });
     await inbox.remove(['rr1', 'rr2'], id);
     expect(await allInboxIds('rr1')).toEqual([other]);
     expect(await allInboxIds('rr2')).toEqual([]);
@@ -285,7 +286,7 @@ describe('HBaseInboxStore', () => {
     const byOne = [idAt('1', T0 + 1), idAt('1', T0 + 3)];
     const byTen = [idAt('10', T0 + 2), idAt('10', T0 + 4)];
     const byOther = [idAt('other', T0 + 5)];
-    await inbox.addMany('purger', [...byOne, ...byTen, ...byOther]);
+    await inbox.addMany('purger', entries([...byOne, ...byTen, ...byOther]));
     expect(await inbox.purgeAuthor('purger', '1')).toBe(2);
     expect(await allInboxIds('purger')).toEqual([byOther[0], byTen[1], byTen[0]]);
     expect(await counted(() => inbox.purgeAuthor('purger', '1'))).toEqual({ requests: 1, result: 0 });
@@ -294,20 +295,20 @@ describe('HBaseInboxStore', () => {
 
   it('HBASE-3300: entries re-added right after a purge are visible again', async () => {
     const ids = Array.from({ length: 5 }, (_, i) => idAt('refollowed', T0 + 30_000 + i));
-    await inbox.addMany('refollower', ids);
+    await inbox.addMany('refollower', entries(ids));
     const stays = idAt('stays', T0);
-    await inbox.add(['refollower'], stays);
+    await inbox.add(['refollower'], { id: stays });
     expect(await inbox.purgeAuthor('refollower', 'refollowed')).toBe(5);
     expect(await allInboxIds('refollower')).toEqual([stays]);
     // The refollow backfill, immediately (no sleep): both write paths.
-    await inbox.addMany('refollower', ids.slice(0, 3));
-    await inbox.add(['refollower'], ids[3]!);
+    await inbox.addMany('refollower', entries(ids.slice(0, 3)));
+    await inbox.add(['refollower'], { id: ids[3]! });
     expect(await allInboxIds('refollower')).toEqual([ids[3], ids[2], ids[1], ids[0], stays]);
   });
 
   it('stats: size and the oldest entry’s post time', async () => {
     expect(await inbox.stats('statless')).toEqual({ size: 0 });
-    await inbox.addMany('statful', [idAt('sa', T0 + 7), idAt('sb', T0 + 3), idAt('sa', T0 + 9)]);
+    await inbox.addMany('statful', entries([idAt('sa', T0 + 7), idAt('sb', T0 + 3), idAt('sa', T0 + 9)]));
     expect(await inbox.stats('statful')).toEqual({ size: 3, oldestMillis: T0 + 3 });
   });
 });

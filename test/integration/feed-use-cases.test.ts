@@ -29,7 +29,7 @@ const users = stores.users;
 const deps: FeedDeps = {
   ...stores,
   queue: { send: async (m) => void queued.push(m) },
-  limits: { fanoutChunkSize: 3, fanoutChunksPerMessage: 2, backfillLimit: 200, inboxCap: 800, maxFollowing: 5000, celebrityFollowers: 10_000, inactiveAfterMs: 30 * 86_400_000, settleSeconds: 1 },
+  limits: { fanoutChunkSize: 3, fanoutChunksPerMessage: 2, backfillLimit: 200, inboxCap: 800, maxFollowing: 5000, celebrityFollowers: 10_000, inactiveAfterMs: 30 * 86_400_000, settleSeconds: 1, writesPerMinute: { comment: 1000, like: 1000, repost: 1000 } },
 };
 
 /** Runs `op` and returns its result with the HBase requests it made. */
@@ -206,7 +206,7 @@ describe('scale behaviour on HBase', () => {
     for (let i = 0; i < 12; i++) ids.push((await publishPost(d, [c1, c2, plain, reader][i % 4]!, { body: `m${i}` })).post.id);
     await drain();
     // The same post in an inbox and an outbox (fanned out just before a promotion) shows once.
-    await deps.inbox.add([reader], ids[0]!);
+    await deps.inbox.add([reader], { id: ids[0]! });
 
     const seen: string[] = [];
     let cursor: string | undefined;

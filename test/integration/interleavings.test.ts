@@ -34,7 +34,7 @@ const deps: FeedDeps = {
   ...stores,
   queue: { send: async (m) => void queued.push(m) },
   // Threshold 3: the celebrity races need a celebrity; every other test keeps authors below it.
-  limits: { fanoutChunkSize: 100, fanoutChunksPerMessage: 2, backfillLimit: 200, inboxCap: 800, maxFollowing: 5000, celebrityFollowers: 3, inactiveAfterMs: 30 * 86_400_000, settleSeconds: 1 },
+  limits: { fanoutChunkSize: 100, fanoutChunksPerMessage: 2, backfillLimit: 200, inboxCap: 800, maxFollowing: 5000, celebrityFollowers: 3, inactiveAfterMs: 30 * 86_400_000, settleSeconds: 1, writesPerMinute: { comment: 1000, like: 1000, repost: 1000 } },
   step: gate.hook,
 };
 

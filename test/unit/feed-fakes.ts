@@ -1,11 +1,13 @@
 // test/unit/feed-fakes.ts — in-memory fakes of the feed ports, for unit tests of the use cases.
 // Ordering uses the real row-key codec, so "newest first" here means what it means in HBase.
 import type { FeedLimits } from '../../shared/config/config.js';
-import { feedOrderKey, keyFromPostId, postIdFromKey, type Post } from '../../shared/domain/post.js';
+import type { Comment } from '../../shared/domain/comment.js';
+import { feedOrderKey, keyFromPostId, NO_COUNTS, postIdFromKey, type FeedEntry, type Post, type PostCounts, type StoredPost } from '../../shared/domain/post.js';
+import type { CommentLookup, CommentOrder, CommentStore, Liker, ReactionStore, ViewerState, WriteAction, WriteQuota } from '../../shared/ports/reaction-store.js';
 import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue.js';
 import type { CelebrityRegistry, CounterStore, Edge, FeedSlice, FeedWindow, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, OutboxStore, Page, PostLookup, PostStore, RelationStore } from '../../shared/ports/feed-store.js';
 import type { NewUser, UserProfile, UserStore } from '../../shared/ports/user-store.js';
-import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier } from '../../shared/schema/row-keys.js';
+import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, userKey } from '../../shared/schema/row-keys.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64url');
@@ -15,6 +17,10 @@ function windowOf(ids: string[], window: FeedWindow): FeedSlice {
   const from = window.after === undefined ? 0 : ids.filter((id) => feedOrderKey(id) <= feedOrderKey(window.after!)).length;
   return { entries: ids.slice(from, from + window.limit), more: ids.length > from + window.limit };
 }
+const repostsOf = (ids: string[], originals: Map<string, string>): { reposts?: Record<string, string> } => {
+  const found = ids.filter((id) => originals.has(id));
+  return found.length > 0 ? { reposts: Object.fromEntries(found.map((id) => [id, originals.get(id)!])) } : {};
+};
 const byKey = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'base64url'), Buffer.from(b, 'base64url'));
 
 export class FakeUsers implements UserStore {
@@ -39,12 +45,12 @@ export class FakeUsers implements UserStore {
 }
 
 export class FakePosts implements PostStore {
-  readonly rows = new Map<string, Post>(); // base64url(row key) → live post
+  readonly rows = new Map<string, StoredPost>(); // base64url(row key) → live post
   readonly tombstones = new Set<string>(); // base64url(row key) of deleted posts: never usable again
   async create(post: Post) {
     const k = b64(keyFromPostId(post.id)!);
     if (this.rows.has(k) || this.tombstones.has(k)) return false;
-    this.rows.set(k, post);
+    this.rows.set(k, { ...post, counts: { ...NO_COUNTS } });
     return true;
   }
   async lookup(id: string): Promise<PostLookup> {
@@ -65,18 +71,23 @@ export class FakePosts implements PostStore {
     const k = keyFromPostId(id);
     return (k && this.rows.get(b64(k))) || null;
   }
+  async count(id: string, c: keyof PostCounts, d: number) {
+    const k = keyFromPostId(id);
+    const p = k && this.rows.get(b64(k));
+    if (p) p.counts[c] += d;
+  }
   async getMany(ids: string[]) {
-    const out: Post[] = [];
+    const out: StoredPost[] = [];
     for (const id of ids) {
       const p = await this.get(id);
       if (p) out.push(p);
     }
     return out;
   }
-  private byAuthor(author: string): Post[] {
+  private byAuthor(author: string): StoredPost[] {
     return [...this.rows.entries()].filter(([, p]) => p.author === author).sort(([a], [b]) => byKey(a, b)).map(([, p]) => p);
   }
-  async listByAuthor(author: string, limit: number, cursor?: string): Promise<Page<Post>> {
+  async listByAuthor(author: string, limit: number, cursor?: string): Promise<Page<StoredPost>> {
     const all = this.byAuthor(author);
     const start = cursor ? all.findIndex((p) => p.id === cursor) + 1 : 0;
     const items = all.slice(start, start + limit);
@@ -154,13 +165,15 @@ export class FakeRelations implements RelationStore {
 
 export class FakeOutbox implements OutboxStore {
   readonly rows = new Map<string, Set<string>>(); // author → base64url(qualifier)
+  readonly originals = new Map<string, string>(); // repost id → original id (the cell value)
   private row(a: string) {
     let r = this.rows.get(a);
     if (!r) this.rows.set(a, (r = new Set()));
     return r;
   }
-  async add(author: string, postId: string) {
-    this.row(author).add(b64(inboxQualifier(keyFromPostId(postId)!)));
+  async add(author: string, entry: FeedEntry) {
+    this.row(author).add(b64(inboxQualifier(keyFromPostId(entry.id)!)));
+    if (entry.repostOf) this.originals.set(entry.id, entry.repostOf);
   }
   async remove(author: string, postId: string) {
     this.row(author).delete(b64(inboxQualifier(keyFromPostId(postId)!)));
@@ -168,12 +181,17 @@ export class FakeOutbox implements OutboxStore {
   qualifiers(author: string): string[] {
     return [...this.row(author)];
   }
-  async recent(author: string, limit: number) {
-    return [...this.row(author)].sort(byKey).slice(0, limit).map((q) => postIdFromKey(postKeyFromInboxQualifier(Buffer.from(q, 'base64url'))));
+  async recent(author: string, limit: number): Promise<FeedEntry[]> {
+    return [...this.row(author)]
+      .sort(byKey)
+      .slice(0, limit)
+      .map((q) => postIdFromKey(postKeyFromInboxQualifier(Buffer.from(q, 'base64url'))))
+      .map((id) => (this.originals.has(id) ? { id, repostOf: this.originals.get(id)! } : { id }));
   }
   async recentOf(authors: string[], window: FeedWindow): Promise<FeedSlice> {
-    const slices = await Promise.all([...new Set(authors)].map(async (a) => windowOf(await this.recent(a, Infinity), window)));
-    return { entries: slices.flatMap((x) => x.entries), more: slices.some((x) => x.more) };
+    const slices = await Promise.all([...new Set(authors)].map(async (a) => windowOf((await this.recent(a, Infinity)).map((e) => e.id), window)));
+    const entries = slices.flatMap((x) => x.entries);
+    return { entries, more: slices.some((x) => x.more), ...repostsOf(entries, this.originals) };
   }
 }
 
@@ -193,19 +211,21 @@ export class FakeInbox implements InboxStore {
   readonly markers = new Map<string, Set<string>>(); // reader → followed celebrities
   readonly seen = new Map<string, number>();
   readonly regen = new Map<string, number>();
+  readonly originals = new Map<string, string>(); // repost id → original id (the cell value)
   private row(r: string) {
     let s = this.rows.get(r);
     if (!s) this.rows.set(r, (s = new Set()));
     return s;
   }
-  async add(readers: string[], postId: string) {
-    for (const r of readers) this.row(r).add(b64(inboxQualifier(keyFromPostId(postId)!)));
+  async add(readers: string[], entry: FeedEntry) {
+    for (const r of readers) this.row(r).add(b64(inboxQualifier(keyFromPostId(entry.id)!)));
+    if (entry.repostOf) this.originals.set(entry.id, entry.repostOf);
   }
-  async addMany(reader: string, postIds: string[]) {
-    for (const id of postIds) await this.add([reader], id);
+  async addMany(reader: string, entries: FeedEntry[]) {
+    for (const e of entries) await this.add([reader], e);
   }
-  async addManyToReaders(readers: string[], postIds: string[]) {
-    for (const r of readers) await this.addMany(r, postIds);
+  async addManyToReaders(readers: string[], entries: FeedEntry[]) {
+    for (const r of readers) await this.addMany(r, entries);
   }
   async remove(readers: string[], postId: string) {
     for (const r of readers) this.row(r).delete(b64(inboxQualifier(keyFromPostId(postId)!)));
@@ -231,8 +251,10 @@ export class FakeInbox implements InboxStore {
   async read(reader: string, window: FeedWindow): Promise<InboxView> {
     const seen = this.seen.get(reader);
     const regen = this.regen.get(reader);
+    const slice = windowOf(this.entries(reader), window);
     return {
-      ...windowOf(this.entries(reader), window),
+      ...slice,
+      ...repostsOf(slice.entries, this.originals),
       celebrities: [...(this.markers.get(reader) ?? [])],
       ...(seen !== undefined ? { lastSeen: seen } : {}),
       ...(regen !== undefined ? { regeneratingSince: regen } : {}),
@@ -287,7 +309,124 @@ export class FakeQueue implements FanoutQueue {
   }
 }
 
-export const testLimits: FeedLimits = { fanoutChunkSize: 2, fanoutChunksPerMessage: 2, backfillLimit: 3, inboxCap: 5, maxFollowing: 3, celebrityFollowers: 100, inactiveAfterMs: 30 * 86_400_000, settleSeconds: 60 };
+export class FakeReactions implements ReactionStore {
+  readonly likes = new Map<string, number>(); // "user>postId" → since (the truth)
+  readonly likerRows = new Map<string, number>(); // "postId>user" → since (the post side)
+  readonly plainClaims = new Map<string, string>(); // "user>original" → repost id
+  readonly reposts = new Map<string, Set<string>>(); // "user>original" → live repost ids
+  async like(user: string, postId: string, at: number) {
+    if (this.likes.has(`${user}>${postId}`)) return false;
+    this.likes.set(`${user}>${postId}`, at);
+    return true;
+  }
+  async unlike(user: string, postId: string) {
+    const since = this.likes.get(`${user}>${postId}`);
+    if (since === undefined) return null;
+    this.likes.delete(`${user}>${postId}`);
+    return since;
+  }
+  async viewerState(user: string, postIds: string[]) {
+    const out = new Map<string, ViewerState>();
+    for (const id of postIds) {
+      const liked = this.likes.has(`${user}>${id}`);
+      const reposted = (this.reposts.get(`${user}>${id}`)?.size ?? 0) > 0;
+      if (liked || reposted) out.set(id, { liked, reposted });
+    }
+    return out;
+  }
+  async addLiker(postId: string, user: string, since: number) {
+    this.likerRows.set(`${postId}>${user}`, since);
+  }
+  async removeLiker(postId: string, user: string, since: number) {
+    if (this.likerRows.get(`${postId}>${user}`) === since) this.likerRows.delete(`${postId}>${user}`);
+  }
+  async likers(postId: string, limit: number, cursor?: string): Promise<Page<Liker>> {
+    const all = [...this.likerRows].filter(([k]) => k.startsWith(`${postId}>`)).map(([k, since]) => ({ handle: k.slice(postId.length + 1), since }));
+    all.sort((a, b) => byKey(b64(userKey(a.handle)), b64(userKey(b.handle))));
+    const start = cursor ? all.findIndex((l) => l.handle === cursor) + 1 : 0;
+    const items = all.slice(start, start + limit);
+    return { items, ...(start + limit < all.length ? { nextCursor: items.at(-1)!.handle } : {}) };
+  }
+  async likedBy(postId: string, users: string[]) {
+    return new Set(users.filter((u) => this.likes.has(`${u}>${postId}`)));
+  }
+  async claimPlainRepost(user: string, original: string, repostId: string, replacing?: string) {
+    const k = `${user}>${original}`;
+    const held = this.plainClaims.get(k);
+    if (replacing !== undefined) {
+      if (held !== replacing) return false;
+      this.plainClaims.set(k, repostId);
+      return null;
+    }
+    if (held !== undefined) return held;
+    this.plainClaims.set(k, repostId);
+    return null;
+  }
+  async addRepost(user: string, original: string, repostId: string) {
+    const k = `${user}>${original}`;
+    if (!this.reposts.has(k)) this.reposts.set(k, new Set());
+    this.reposts.get(k)!.add(repostId);
+  }
+  async removeRepost(user: string, original: string, repostId: string) {
+    this.reposts.get(`${user}>${original}`)?.delete(repostId);
+  }
+}
+
+export class FakeComments implements CommentStore {
+  readonly rows = new Map<string, { comment?: Comment; deleted?: number }>(); // "postId/commentId"
+  async create(c: Comment) {
+    if (this.rows.has(`${c.postId}/${c.id}`)) return false;
+    this.rows.set(`${c.postId}/${c.id}`, { comment: c });
+    return true;
+  }
+  async lookup(postId: string, id: string): Promise<CommentLookup> {
+    const row = this.rows.get(`${postId}/${id}`);
+    if (!row) return { state: 'absent' };
+    return row.deleted === undefined && row.comment ? { state: 'live', comment: row.comment } : { state: 'deleted' };
+  }
+  async markDeleted(postId: string, id: string, at: number) {
+    const row = this.rows.get(`${postId}/${id}`);
+    if (!row || row.deleted !== undefined) return false;
+    row.deleted = at;
+    delete row.comment;
+    return true;
+  }
+  async list(postId: string, order: CommentOrder, limit: number, cursor?: string): Promise<Page<Comment>> {
+    const all = [...this.rows].filter(([k, r]) => k.startsWith(`${postId}/`) && r.comment).map(([, r]) => r.comment!);
+    all.sort((a, b) => (a.id < b.id ? -1 : 1));
+    if (order === 'newest') all.reverse();
+    const start = cursor ? all.findIndex((c) => (order === 'newest' ? c.id < cursor : c.id > cursor)) : 0;
+    const from = start < 0 ? all.length : start;
+    const items = all.slice(from, from + limit);
+    return { items, ...(from + limit < all.length ? { nextCursor: items.at(-1)!.id } : {}) };
+  }
+  async purge(postId: string, limit: number) {
+    const doomed = [...this.rows.keys()].filter((k) => k.startsWith(`${postId}/`)).slice(0, limit);
+    doomed.forEach((k) => this.rows.delete(k));
+    return doomed.length;
+  }
+}
+
+export class FakeQuota implements WriteQuota {
+  readonly counts = new Map<string, number>();
+  async take(user: string, action: WriteAction, now: number) {
+    const k = `${user}/${action}/${Math.floor(now / 60_000)}`;
+    this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
+    return this.counts.get(k)!;
+  }
+}
+
+export const testLimits: FeedLimits = {
+  fanoutChunkSize: 2,
+  fanoutChunksPerMessage: 2,
+  backfillLimit: 3,
+  inboxCap: 5,
+  maxFollowing: 3,
+  celebrityFollowers: 100,
+  inactiveAfterMs: 30 * 86_400_000,
+  settleSeconds: 60,
+  writesPerMinute: { comment: 3, like: 5, repost: 3 },
+};
 
 export function fakeFeed(...handles: string[]) {
   const outbox = new FakeOutbox();
@@ -300,6 +439,9 @@ export function fakeFeed(...handles: string[]) {
     celebrities: new FakeCelebrities(),
     inbox: new FakeInbox(),
     counters: new FakeCounters(),
+    reactions: new FakeReactions(),
+    comments: new FakeComments(),
+    quota: new FakeQuota(),
     queue: new FakeQueue(),
     limits: { ...testLimits },
   };

@@ -41,7 +41,7 @@ describe('the OpenAPI document', () => {
       const statuses = Object.keys(op.responses).map(Number).sort();
       expect(statuses).toEqual([...Object.keys(r.success), ...Object.keys(allErrors(r))].map(Number).sort());
       if (op.responses['429']) expect(op.responses['429'].headers['Retry-After']).toBeDefined();
-      expect(op.security).toEqual(r.auth ? [{ bearerAuth: [] }] : []);
+      expect(op.security).toEqual(r.auth === 'optional' ? [{}, { bearerAuth: [] }] : r.auth ? [{ bearerAuth: [] }] : []);
     }
     expect(doc.paths['/users/{handle}/timeline'].get.responses['206']).toBeDefined();
   });
@@ -61,7 +61,8 @@ describe('infra/functions/http.yml', () => {
 });
 
 describe('the contract check the end-to-end suite applies to every response', () => {
-  const post = { id: 'ann.8230174987654321.a1b2c3d4e5f6', author: 'ann', body: 'hi', createdAt: '2026-11-22T08:30:00.000Z' };
+  const counts = { likeCount: 0, commentCount: 0, repostCount: 0, liked: false, reposted: false };
+  const post = { id: 'ann.8230174987654321.a1b2c3d4e5f6', author: 'ann', body: 'hi', createdAt: '2026-11-22T08:30:00.000Z', ...counts, repostOf: null };
   const res = (status: number, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) => ({
     status,
     headers: new Headers(headers),
@@ -73,6 +74,11 @@ describe('the contract check the end-to-end suite applies to every response', ()
     expect(contractViolations('GET', `/posts/${post.id}`, res(200, post))).toEqual([]);
     expect(contractViolations('DELETE', `/posts/${post.id}`, res(204, undefined, {}))).toEqual([]);
     expect(contractViolations('GET', '/nowhere', res(404, { error: { code: 'route_not_found', message: 'No such route' } }))).toEqual([]);
+    const original = { state: 'live', id: 'bob.8230174987654321.a1b2c3d4e5f6', author: 'bob', body: 'o', createdAt: post.createdAt, ...counts };
+    expect(contractViolations('GET', `/posts/${post.id}`, res(200, { ...post, repostOf: original }))).toEqual([]);
+    expect(contractViolations('GET', `/posts/${post.id}`, res(200, { ...post, repostOf: { state: 'deleted', id: original.id } }))).toEqual([]);
+    // A deleted original carries nothing of its content.
+    expect(contractViolations('GET', `/posts/${post.id}`, res(200, { ...post, repostOf: { ...original, state: 'deleted' } }))).toHaveLength(1);
   });
 
   it('refuses an undocumented status, an undocumented field, an undocumented error code and a missing Retry-After', () => {

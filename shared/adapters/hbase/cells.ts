@@ -1,7 +1,7 @@
 // shared/adapters/hbase/cells.ts — reading cells out of a fetched row: the few helpers every
 // HBase adapter needs (a column's value, as text, as a counter; a window of feed cells).
-import { keyFromPostId, postIdFromKey } from '../../domain/post.js';
-import { bytesToString, compareBytes, decodeLong, type HBaseCell, type HBaseRow } from '../../hbase/index.js';
+import { keyFromPostId, postIdFromKey, type FeedEntry } from '../../domain/post.js';
+import { bytesToString, compareBytes, concatBytes, decodeLong, type HBaseCell, type HBaseRow } from '../../hbase/index.js';
 import type { FeedSlice, FeedWindow } from '../../ports/feed-store.js';
 import { inboxQualifier, postKeyFromInboxQualifier } from '../../schema/row-keys.js';
 
@@ -24,6 +24,18 @@ export const counter = (row: HBaseRow | null, column: string): number => {
   return v === undefined || v.length !== 8 ? 0 : Number(decodeLong(v));
 };
 
+/** A feed cell (inbox i:, outbox o:) for a post: qualifier = reversed time + post key; value = the original's id for a repost. */
+export function feedCell(family: string, entry: FeedEntry): { column: Uint8Array; value: Uint8Array | string } | null {
+  const key = keyFromPostId(entry.id);
+  if (!key) return null;
+  return { column: concatBytes(`${family}:`, inboxQualifier(key)), value: entry.repostOf ?? EMPTY };
+}
+
+const EMPTY = new Uint8Array(0);
+
+const withReposts = (slice: FeedSlice, reposts: Record<string, string>): FeedSlice =>
+  Object.keys(reposts).length > 0 ? { ...slice, reposts } : slice;
+
 /**
  * A window of a row's feed cells (inbox `i:` or outbox `o:`, qualifier = reversed time + post
  * key, so ascending = feed order): the post ids of at most `limit` cells strictly after the
@@ -34,14 +46,19 @@ export function feedSlice(cells: HBaseCell[], window: FeedWindow): FeedSlice {
   const afterKey = window.after === undefined ? null : keyFromPostId(window.after);
   const from = afterKey === null ? null : inboxQualifier(afterKey);
   const entries: string[] = [];
+  const reposts: Record<string, string> = {};
   for (const cell of cells) {
     if (from !== null && compareBytes(cell.qualifier, from) <= 0) continue;
-    if (entries.length === window.limit) return { entries, more: true };
+    if (entries.length === window.limit) return withReposts({ entries, more: true }, reposts);
     try {
-      entries.push(postIdFromKey(postKeyFromInboxQualifier(cell.qualifier)));
+      const id = postIdFromKey(postKeyFromInboxQualifier(cell.qualifier));
+      entries.push(id);
+      // A repost's cell holds its original's id (tables.ts, inbox); anything else is ignored.
+      const original = cell.value.length > 0 ? bytesToString(cell.value) : undefined;
+      if (original !== undefined && keyFromPostId(original)) reposts[id] = original;
     } catch {
       // not a post key: skipped, never fatal
     }
   }
-  return { entries, more: false };
+  return withReposts({ entries, more: false }, reposts);
 }

@@ -1,11 +1,11 @@
 // shared/adapters/hbase/hbase-inbox-store.ts — InboxStore on HBase (secondary adapter): one wide
 // row per reader. Layout and access patterns: shared/schema/tables.ts (inbox).
-import { keyFromPostId } from '../../domain/post.js';
+import { keyFromPostId, type FeedEntry } from '../../domain/post.js';
 import { bytesToString, concatBytes, type HBaseCell, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { FeedWindow, InboxStore, InboxView } from '../../ports/feed-store.js';
 import { HANDLE_PATTERN, inboxQualifier, parsePostKey, postKeyFromInboxQualifier, timestampFromReversed, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
-import { cellText, feedSlice } from './cells.js';
+import { cellText, feedCell, feedSlice } from './cells.js';
 
 const FAMILY = 'i';
 const CELEBRITIES = 'c';
@@ -38,20 +38,16 @@ export class HBaseInboxStore implements InboxStore {
     this.table = qualifiedTableName(namespace, 'inbox');
   }
 
-  async add(readers: string[], postId: string): Promise<void> {
-    const post = keyFromPostId(postId);
-    if (!post || readers.length === 0) return;
-    const cell = { column: column(inboxQualifier(post)), value: EMPTY };
+  async add(readers: string[], entry: FeedEntry): Promise<void> {
+    const cell = feedCell(FAMILY, entry);
+    if (!cell || readers.length === 0) return;
     // No timestamp: the region server stamps the cell now, so a delete marker left by an
     // earlier purge (which covers only older timestamps) can never hide it (HBASE-3300).
     await this.client.put(this.table, [...new Set(readers)].map((r) => ({ key: userKey(r), cells: [cell] })));
   }
 
-  async addMany(reader: string, postIds: string[]): Promise<void> {
-    const cells = postIds
-      .map(keyFromPostId)
-      .filter((k): k is Uint8Array => k !== null)
-      .map((k) => ({ column: column(inboxQualifier(k)), value: EMPTY }));
+  async addMany(reader: string, entries: FeedEntry[]): Promise<void> {
+    const cells = entries.flatMap((e) => feedCell(FAMILY, e) ?? []);
     if (cells.length === 0) return;
     await this.client.put(this.table, [{ key: userKey(reader), cells }]);
   }
@@ -84,7 +80,7 @@ export class HBaseInboxStore implements InboxStore {
     // One get of the reader's whole row: entries, celebrity markers and activity meta.
     const row = await this.client.getRow(this.table, userKey(reader), { columns: [FAMILY, CELEBRITIES, META] });
     // Ascending qualifiers = feed order (newest first across all followees).
-    const { entries, more } = feedSlice(inboxCells(row), window);
+    const { entries, more, reposts } = feedSlice(inboxCells(row), window);
     const celebrities = (row?.cells ?? [])
       .filter((c) => c.family === CELEBRITIES)
       .map((c) => bytesToString(c.qualifier))
@@ -98,17 +94,15 @@ export class HBaseInboxStore implements InboxStore {
     return {
       entries,
       more,
+      ...(reposts ? { reposts } : {}),
       celebrities,
       ...(lastSeen !== undefined ? { lastSeen } : {}),
       ...(regeneratingSince !== undefined ? { regeneratingSince } : {}),
     };
   }
 
-  async addManyToReaders(readers: string[], postIds: string[]): Promise<void> {
-    const cells = postIds
-      .map(keyFromPostId)
-      .filter((k): k is Uint8Array => k !== null)
-      .map((k) => ({ column: column(inboxQualifier(k)), value: EMPTY }));
+  async addManyToReaders(readers: string[], entries: FeedEntry[]): Promise<void> {
+    const cells = entries.flatMap((e) => feedCell(FAMILY, e) ?? []);
     if (cells.length === 0 || readers.length === 0) return;
     const perPut = Math.max(1, Math.floor(CELLS_PER_PUT / cells.length));
     const unique = [...new Set(readers)];

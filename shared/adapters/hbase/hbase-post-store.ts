@@ -1,31 +1,50 @@
 // shared/adapters/hbase/hbase-post-store.ts — PostStore and IdempotencyStore on HBase (secondary
 // adapters). Layout and access patterns: shared/schema/tables.ts (content, idempotency).
 import { InvalidInputError } from '../../domain/errors.js';
-import { keyFromPostId, postIdFromKey, type Post } from '../../domain/post.js';
+import { keyFromPostId, postIdFromKey, type Post, type PostCounts, type StoredPost } from '../../domain/post.js';
 import { bytesToString, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { IdempotencyClaim, IdempotencyStore, Page, PostLookup, PostStore } from '../../ports/feed-store.js';
 import { authorPostsBoundary, idempotencyKey, keyAfter, parsePostKey, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
-import { cellValue } from './cells.js';
+import { cellText, cellValue, counter } from './cells.js';
 
 const BODY = 'p:b';
 const CREATED = 'p:t';
 /** The tombstone: deleted-at millis. The row (p:t, p:d) stays, so the id is never usable again. */
 const DELETED = 'p:d';
+/** A repost's original. */
+const REPOST_OF = 'p:r';
+const COUNTS = 'c';
+const COUNT_COLUMNS = { likes: 'c:likes', comments: 'c:comments', reposts: 'c:reposts' } as const;
+/** What every read of a post asks for: the post, its tombstone and its counts. */
+const POST_COLUMNS = [BODY, DELETED, REPOST_OF, COUNTS];
 
 /**
- * A content row as a live Post; null for a tombstone or a row that is not a whole post. Read
- * from the body cell alone (as the list scans do), the creation time comes from the key: create
- * writes p:t with the same millis the key holds.
+ * A content row as a live post with its counts; null for a tombstone or a row that is not a
+ * whole post. Read from the body cell (as the list scans do), the creation time comes from the
+ * key: create writes p:t with the same millis the key holds.
  */
-function postFromRow(row: HBaseRow | null): Post | null {
+function postFromRow(row: HBaseRow | null): StoredPost | null {
   if (!row || cellValue(row, DELETED) !== undefined) return null;
   const body = cellValue(row, BODY);
   if (body === undefined) return null;
   try {
     // Author, id and time come from the key, the one thing a put cannot get wrong.
     const { author, millis } = parsePostKey(row.key);
-    return { id: postIdFromKey(row.key), author, body: bytesToString(body), createdAt: millis };
+    const repostOf = cellText(row, REPOST_OF);
+    return {
+      id: postIdFromKey(row.key),
+      author,
+      body: bytesToString(body),
+      createdAt: millis,
+      ...(repostOf && keyFromPostId(repostOf) ? { repostOf } : {}),
+      // A count can dip below zero only between a repair and a late decrement; never shown so.
+      counts: {
+        likes: Math.max(0, counter(row, COUNT_COLUMNS.likes)),
+        comments: Math.max(0, counter(row, COUNT_COLUMNS.comments)),
+        reposts: Math.max(0, counter(row, COUNT_COLUMNS.reposts)),
+      },
+    };
   } catch {
     return null;
   }
@@ -51,6 +70,7 @@ export class HBasePostStore implements PostStore {
         { column: BODY, value: post.body },
         { column: CREATED, value: String(post.createdAt) },
         ...(idempotencyKey === undefined ? [] : [{ column: 'p:i', value: idempotencyKey }]),
+        ...(post.repostOf === undefined ? [] : [{ column: REPOST_OF, value: post.repostOf }]),
       ],
       // p:t outlives a delete (the tombstone keeps it): a deleted id can never be created again.
       { column: CREATED, value: null },
@@ -70,19 +90,26 @@ export class HBasePostStore implements PostStore {
     if (!key) return false;
     // Put-if-absent on p:d: of racing deletes exactly one writes the tombstone.
     const won = await this.client.checkAndPut(this.table, key, [{ column: DELETED, value: String(at) }], { column: DELETED, value: null });
-    // Then the body goes (not atomic with the tombstone; a repeat finishes it). Reads treat a
-    // row with a tombstone as deleted whatever else it holds.
-    await this.client.deleteColumns(this.table, key, [BODY, 'p:i']);
+    // Then the body and counts go (not atomic with the tombstone; a repeat finishes it). Reads
+    // treat a row with a tombstone as deleted whatever else it holds; list scans skip it once
+    // none of the columns they ask for is left.
+    await this.client.deleteColumns(this.table, key, [BODY, 'p:i', REPOST_OF, ...Object.values(COUNT_COLUMNS)]);
     return won;
   }
 
-  async get(id: string): Promise<Post | null> {
+  async get(id: string): Promise<StoredPost | null> {
     const key = keyFromPostId(id);
     if (!key) return null;
-    return postFromRow(await this.client.getRow(this.table, key, { columns: [BODY, DELETED] }));
+    return postFromRow(await this.client.getRow(this.table, key, { columns: POST_COLUMNS }));
   }
 
-  async getMany(ids: string[]): Promise<Post[]> {
+  async count(id: string, name: keyof PostCounts, delta: number): Promise<void> {
+    const key = keyFromPostId(id);
+    // Server-side increment: concurrent likes are all counted, none lost to a read-modify-write.
+    if (key && delta !== 0) await this.client.increment(this.table, key, COUNT_COLUMNS[name], delta);
+  }
+
+  async getMany(ids: string[]): Promise<StoredPost[]> {
     const keys = new Map<string, Uint8Array>();
     for (const id of ids) {
       const key = keyFromPostId(id);
@@ -91,13 +118,13 @@ export class HBasePostStore implements PostStore {
     if (keys.size === 0) return [];
     // One multi-get (the client splits only past 100 keys); the server answers only the rows
     // it found, so the order of `ids` is restored by key.
-    const rows = await this.client.multiGet(this.table, [...keys.values()], { columns: [BODY, DELETED] });
-    const found = new Map<string, Post>();
+    const rows = await this.client.multiGet(this.table, [...keys.values()], { columns: POST_COLUMNS });
+    const found = new Map<string, StoredPost>();
     for (const row of rows) {
       const post = postFromRow(row);
       if (post) found.set(hex(row.key), post);
     }
-    const out: Post[] = [];
+    const out: StoredPost[] = [];
     for (const k of keys.keys()) {
       const post = found.get(k);
       if (post) out.push(post);
@@ -105,7 +132,7 @@ export class HBasePostStore implements PostStore {
     return out;
   }
 
-  async listByAuthor(author: string, limit: number, cursor?: string): Promise<Page<Post>> {
+  async listByAuthor(author: string, limit: number, cursor?: string): Promise<Page<StoredPost>> {
     const prefix = userKey(author);
     let startRow: Uint8Array | undefined;
     if (cursor !== undefined) {
@@ -116,11 +143,18 @@ export class HBasePostStore implements PostStore {
       }
       startRow = keyAfter(key);
     }
-    // One more row than asked tells whether a next page exists without a second request.
-    const rows = await this.scanPosts({ prefix, ...(startRow ? { startRow } : {}), limit: limit + 1 });
-    const items = rows.slice(0, limit);
-    const last = items.at(-1);
-    return rows.length > limit && last ? { items, nextCursor: last.id } : { items };
+    // One more row than asked tells whether a next page exists without a second request. A
+    // tombstoned row is skipped by the server (none of the asked columns is left), but an
+    // increment racing a delete can leave a counts-only row: it is not shown, and the page and
+    // cursor are cut by rows, not by posts, so such a row never ends the list early.
+    const rows: HBaseRow[] = [];
+    for await (const row of this.client.scan(this.table, { prefix, ...(startRow ? { startRow } : {}), columns: [BODY, REPOST_OF, COUNTS], limit: limit + 1, pageSize: limit + 1 })) {
+      rows.push(row);
+    }
+    const page = rows.slice(0, limit);
+    const items = page.flatMap((r) => postFromRow(r) ?? []);
+    const last = page.at(-1);
+    return rows.length > limit && last ? { items, nextCursor: postIdFromKey(last.key) } : { items };
   }
 
   async recentByAuthor(author: string, limit: number, notOlderThan?: number): Promise<Post[]> {
@@ -137,11 +171,14 @@ export class HBasePostStore implements PostStore {
 
   private async scanPosts(opts: { prefix: Uint8Array; startRow?: Uint8Array; stopRow?: Uint8Array; limit: number }): Promise<Post[]> {
     const posts: Post[] = [];
-    // Only the body column: the server never returns a tombstoned row (its body is gone), so
-    // deleted posts cost no slot of the limit and pages stay full.
-    for await (const row of this.client.scan(this.table, { ...opts, columns: [BODY], pageSize: opts.limit })) {
+    // Only the body (and a repost's original): the server never returns a tombstoned row (both
+    // are gone), so deleted posts cost no slot of the limit.
+    for await (const row of this.client.scan(this.table, { ...opts, columns: [BODY, REPOST_OF], pageSize: opts.limit })) {
       const post = postFromRow(row);
-      if (post) posts.push(post);
+      if (post) {
+        const { counts: _counts, ...plain } = post;
+        posts.push(plain);
+      }
     }
     return posts;
   }

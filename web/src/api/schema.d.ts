@@ -89,7 +89,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One post */
+        /** One post, with its counts, your own state (with a token) and a repost’s original */
         get: operations["getPost"];
         put?: never;
         post?: never;
@@ -110,10 +110,115 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A user's posts, newest first, cursor-paged */
+        /**
+         * A user's posts, newest first, cursor-paged
+         * @description With a token, every post carries your own state (`liked`, `reposted`).
+         */
         get: operations["listUserPosts"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/posts/{postId}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A post’s comments, newest or oldest first, cursor-paged
+         * @description A deleted post’s comments are gone with it (404).
+         */
+        get: operations["listComments"];
+        put?: never;
+        /**
+         * Comment on a post as the token’s user, optionally in reply to another comment on it
+         * @description At most `COMMENTS_PER_MINUTE` (default 20) comments a minute per user; past that 429 with `Retry-After`.
+         */
+        post: operations["addComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/posts/{postId}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a comment: yours, or any on your own post */
+        delete: operations["deleteComment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/posts/{postId}/likes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who liked a post, cursor-paged */
+        get: operations["listLikers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{handle}/likes/{postId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Like a post (idempotent)
+         * @description `handle` must be the token’s user. Liking again changes nothing; the count moves once. Likes and unlikes together: at most `LIKES_PER_MINUTE` (default 60) a minute.
+         */
+        put: operations["like"];
+        post?: never;
+        /**
+         * Take back a like (idempotent)
+         * @description `handle` must be the token’s user. Works on a deleted post too; 404 only for an id never used.
+         */
+        delete: operations["unlike"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/posts/{postId}/reposts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Repost (转发) a post as the token’s user, optionally with a comment
+         * @description The repost is a post of yours that points at the original and reaches your followers like any post. Reposting a repost reposts its original and keeps the chain as text (`your comment //@them: their comment`). Without a comment, reposting the same original again answers your existing repost (200). With a comment every repost is new; an `Idempotency-Key` makes its retries safe. At most `REPOSTS_PER_MINUTE` (default 20) a minute.
+         */
+        post: operations["repost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -282,7 +387,7 @@ export interface components {
              * @example ann
              */
             author: string;
-            /** @description The text as published: at most 500 Unicode code points */
+            /** @description The text as published: at most 500 Unicode code points. A repost's body is the reposter's comment (empty for a plain repost), with Weibo's chain `//@user: …` when it reposted a repost */
             body: string;
             /**
              * Format: date-time
@@ -290,11 +395,142 @@ export interface components {
              * @example 2026-11-22T08:30:00.000Z
              */
             createdAt: string;
+            /** @description Exact number of likes */
+            likeCount: number;
+            /** @description Exact number of live comments */
+            commentCount: number;
+            /** @description Exact number of live reposts of this post */
+            repostCount: number;
+            /** @description The reading user likes this post (always false without a token) */
+            liked: boolean;
+            /** @description The reading user has a live repost of this post (always false without a token) */
+            reposted: boolean;
+            /** @description For a repost (转发): its original (always the root original, never another repost); null for a post of its own */
+            repostOf: (components["schemas"]["OriginalPost"] | components["schemas"]["DeletedOriginal"]) | null;
+        };
+        /** @description The original a repost points at, as the reader sees it */
+        OriginalPost: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            state: "live";
+            /**
+             * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
+             * @example ann.8230174987654321.a1b2c3d4e5f6
+             */
+            id: string;
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            author: string;
+            /** @description The text as published: at most 500 Unicode code points. A repost's body is the reposter's comment (empty for a plain repost), with Weibo's chain `//@user: …` when it reposted a repost */
+            body: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            createdAt: string;
+            /** @description Exact number of likes */
+            likeCount: number;
+            /** @description Exact number of live comments */
+            commentCount: number;
+            /** @description Exact number of live reposts of this post */
+            repostCount: number;
+            /** @description The reading user likes this post (always false without a token) */
+            liked: boolean;
+            /** @description The reading user has a live repost of this post (always false without a token) */
+            reposted: boolean;
+        };
+        /** @description The original has been deleted: show "original deleted", nothing of its content */
+        DeletedOriginal: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            state: "deleted";
+            /**
+             * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
+             * @example ann.8230174987654321.a1b2c3d4e5f6
+             */
+            id: string;
         };
         PostPage: {
             posts: components["schemas"]["Post"][];
             /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
             nextCursor: string | null;
+        };
+        CommentPage: {
+            comments: components["schemas"]["Comment"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
+            nextCursor: string | null;
+        };
+        Comment: {
+            /**
+             * @description Unique within its post; sorts by creation time
+             * @example 1795360124912-a1b2c3d4
+             */
+            id: string;
+            /**
+             * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
+             * @example ann.8230174987654321.a1b2c3d4e5f6
+             */
+            postId: string;
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            author: string;
+            /** @description At most 500 Unicode code points */
+            body: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            createdAt: string;
+            /** @description The comment this one answers (show "reply to @author"), or null */
+            replyTo: {
+                id: string;
+                /**
+                 * @description A user handle: 1–30 of a–z, 0–9, _
+                 * @example ann
+                 */
+                author: string;
+            } | null;
+        };
+        LikerPage: {
+            users: components["schemas"]["Liker"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
+            nextCursor: string | null;
+        };
+        Liker: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            handle: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            likedAt: string;
+        };
+        LikeState: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            user: string;
+            /**
+             * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
+             * @example ann.8230174987654321.a1b2c3d4e5f6
+             */
+            postId: string;
+            liked: boolean;
         };
         FollowState: {
             /**
@@ -1236,6 +1472,25 @@ export interface operations {
                     "application/json": components["schemas"]["Post"];
                 };
             };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Not found: `post_not_found` */
             404: {
                 headers: {
@@ -1511,6 +1766,25 @@ export interface operations {
                     "application/json": components["schemas"]["PostPage"];
                 };
             };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Not found: `user_not_found` */
             404: {
                 headers: {
@@ -1562,6 +1836,1216 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "validation_failed" | "invalid_cursor";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listComments: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+                /** @description newest first (default) or oldest first */
+                order?: "newest" | "oldest";
+            };
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of comments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentPage"];
+                };
+            };
+            /** @description Not found: `post_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "post_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "invalid_cursor";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    addComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1–500 Unicode code points (at least 1 visible); no control or bidirectional-override characters; newlines allowed */
+                    body: string;
+                    /** @description Answer another comment on the same post (shown as "reply to @author") */
+                    replyTo?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Commented */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_body" | "malformed_json";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `post_not_found`, `comment_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "post_not_found" | "comment_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "rate_limited";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `comment_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "comment_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listLikers: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LikerPage"];
+                };
+            };
+            /** @description Not found: `post_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "post_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "invalid_cursor";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    like: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Liked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LikeState"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `post_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "post_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "rate_limited";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    unlike: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not liked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LikeState"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `post_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "post_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "rate_limited";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    repost: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first outcome (kept 24 h) */
+                "idempotency-key"?: string;
+            };
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Your words on it (转发理由). Without one, reposting the same post again returns your earlier repost. */
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Your existing plain repost of this original, or an Idempotency-Key replay */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description Reposted */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_body" | "malformed_json";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `post_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "post_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `repost_in_progress`, `idempotency_in_progress`, `publish_conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "repost_in_progress" | "idempotency_in_progress" | "publish_conflict";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Gone for good: `post_deleted` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "post_deleted";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `idempotency_key_mismatch` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "idempotency_key_mismatch";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "rate_limited";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };

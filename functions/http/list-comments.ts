@@ -1,0 +1,11 @@
+// functions/http/list-comments.ts — GET /posts/{postId}/comments: a post's comments, newest or oldest first, cursor-paged (public).
+import { feedDependencies } from '../../shared/composition.js';
+import { httpRoute, json } from '../../shared/http/http-handler.js';
+import { routes } from '../../shared/http/routes.js';
+import { commentView, pageView } from '../../shared/http/views.js';
+import { listComments } from '../../shared/use-cases/comments.js';
+
+export const { run, handler } = httpRoute(routes.listComments, async ({ params, query }) => {
+  const page = await listComments(feedDependencies(), params.postId, query.order, query.limit, query.cursor);
+  return json(200, pageView(page, 'comments', commentView));
+});

@@ -1,0 +1,111 @@
+// shared/adapters/hbase/hbase-comment-store.ts — CommentStore on HBase (secondary adapter).
+// Layout and access patterns: shared/schema/tables.ts (comments: ASCII row keys, listed by the
+// REST stateless scan in either direction).
+import { z } from 'zod';
+import { COMMENT_ID_PATTERN, commentCreatedAt, type Comment } from '../../domain/comment.js';
+import { InvalidInputError } from '../../domain/errors.js';
+import { bytesToString, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
+import type { Page } from '../../ports/feed-store.js';
+import type { CommentLookup, CommentOrder, CommentStore } from '../../ports/reaction-store.js';
+import { commentPrefix, commentRowKey } from '../../schema/row-keys.js';
+import { qualifiedTableName } from '../../schema/tables.js';
+import { cellText, cellValue } from './cells.js';
+
+const CREATED = 'm:t';
+const VALUE = 'm:v';
+const DELETED = 'm:d';
+
+/** m:v as stored: short keys, since HBase stores every byte of every cell. */
+const Stored = z.object({ a: z.string(), b: z.string(), r: z.string().optional(), ra: z.string().optional() });
+
+function commentFromRow(postId: string, row: HBaseRow): Comment | null {
+  if (cellValue(row, DELETED) !== undefined) return null;
+  const raw = cellText(row, VALUE);
+  const key = bytesToString(row.key);
+  const prefix = commentPrefix(postId);
+  if (raw === undefined || !key.startsWith(prefix)) return null;
+  const id = key.slice(prefix.length);
+  const parsed = Stored.safeParse(safeJson(raw));
+  if (!parsed.success || !COMMENT_ID_PATTERN.test(id)) return null;
+  const v = parsed.data;
+  return {
+    id,
+    postId,
+    author: v.a,
+    body: v.b,
+    createdAt: commentCreatedAt(id),
+    ...(v.r !== undefined && v.ra !== undefined ? { replyTo: { id: v.r, author: v.ra } } : {}),
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+export class HBaseCommentStore implements CommentStore {
+  private readonly table: string;
+  constructor(private readonly client: HBaseRestClient, namespace: string) {
+    this.table = qualifiedTableName(namespace, 'comments');
+  }
+
+  create(c: Comment): Promise<boolean> {
+    const value = JSON.stringify({ a: c.author, b: c.body, ...(c.replyTo ? { r: c.replyTo.id, ra: c.replyTo.author } : {}) });
+    // Put-if-absent on m:t, which outlives a delete: a comment id is never used twice.
+    return this.client.checkAndPut(
+      this.table,
+      commentRowKey(c.postId, c.id),
+      [
+        { column: CREATED, value: String(c.createdAt) },
+        { column: VALUE, value },
+      ],
+      { column: CREATED, value: null },
+    );
+  }
+
+  async lookup(postId: string, commentId: string): Promise<CommentLookup> {
+    const row = await this.client.getRow(this.table, commentRowKey(postId, commentId), { columns: ['m'] });
+    if (!row || cellValue(row, CREATED) === undefined) return { state: 'absent' };
+    const comment = commentFromRow(postId, row);
+    return comment ? { state: 'live', comment } : { state: 'deleted' };
+  }
+
+  async markDeleted(postId: string, commentId: string, at: number): Promise<boolean> {
+    const key = commentRowKey(postId, commentId);
+    const won = await this.client.checkAndPut(this.table, key, [{ column: DELETED, value: String(at) }], { column: DELETED, value: null });
+    // The content goes after the tombstone (a repeat finishes a half-done delete); list scans ask
+    // only for m:v, so from then on the row is never listed.
+    await this.client.deleteColumns(this.table, key, [VALUE]);
+    return won;
+  }
+
+  async list(postId: string, order: CommentOrder, limit: number, cursor?: string): Promise<Page<Comment>> {
+    if (cursor !== undefined && !COMMENT_ID_PATTERN.test(cursor)) throw new InvalidInputError('cursor is not a comment id', 'invalid_cursor');
+    const prefix = commentPrefix(postId);
+    let rows: HBaseRow[];
+    if (order === 'oldest') {
+      // Forward from just after the cursor's row: keys are fixed-length ASCII, so `row + ' '` is
+      // above the cursor's row and below every later one.
+      rows = await this.client.scanText(this.table, { prefix, ...(cursor ? { startRow: `${prefix}${cursor} ` } : {}), limit: limit + 1, columns: [VALUE] });
+    } else {
+      // Reversed, from the top of the post's range ('~' sorts above every id character) or from
+      // the cursor's row, which a reversed start includes: one row more, and it is dropped.
+      const startRow = cursor ? `${prefix}${cursor}` : `${prefix}~`;
+      const found = await this.client.scanText(this.table, { prefix, startRow, reversed: true, limit: limit + 2, columns: [VALUE] });
+      rows = found.filter((r) => bytesToString(r.key) !== startRow).slice(0, limit + 1);
+    }
+    const page = rows.slice(0, limit);
+    const items = page.flatMap((r) => commentFromRow(postId, r) ?? []);
+    const last = page.at(-1);
+    return rows.length > limit && last ? { items, nextCursor: bytesToString(last.key).slice(prefix.length) } : { items };
+  }
+
+  async purge(postId: string, limit: number): Promise<number> {
+    const rows = await this.client.scanText(this.table, { prefix: commentPrefix(postId), limit, columns: [CREATED] });
+    await Promise.all(rows.map((r) => this.client.deleteRow(this.table, r.key)));
+    return rows.length;
+  }
+}

@@ -1,0 +1,139 @@
+// shared/adapters/hbase/hbase-reaction-store.ts — ReactionStore on HBase (secondary adapter).
+// Layout and access patterns: shared/schema/tables.ts (reactions = the user side and source of
+// truth, reactors = the post side).
+import { InvalidInputError } from '../../domain/errors.js';
+import { keyFromPostId } from '../../domain/post.js';
+import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
+import type { Page } from '../../ports/feed-store.js';
+import type { Liker, ReactionStore, ViewerState } from '../../ports/reaction-store.js';
+import { HANDLE_PATTERN, handleFromKey, keyAfter, reactionKey, reactorKey, reactorPrefix, userKey } from '../../schema/row-keys.js';
+import { qualifiedTableName } from '../../schema/tables.js';
+import { cellText, cellValue } from './cells.js';
+
+const LIKED = 'l:t';
+const PLAIN_REPOST = 'r:p';
+const SINCE = 'e:t';
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+function postKeyOf(id: string): Uint8Array {
+  const key = keyFromPostId(id);
+  if (!key) throw new TypeError(`not a post id: ${JSON.stringify(id)}`);
+  return key;
+}
+
+const sinceOf = (value: Uint8Array | undefined): number | null => {
+  const n = value === undefined ? NaN : Number(bytesToString(value));
+  return Number.isSafeInteger(n) ? n : null;
+};
+
+export class HBaseReactionStore implements ReactionStore {
+  private readonly reactions: string;
+  private readonly reactors: string;
+  constructor(private readonly client: HBaseRestClient, namespace: string) {
+    this.reactions = qualifiedTableName(namespace, 'reactions');
+    this.reactors = qualifiedTableName(namespace, 'reactors');
+  }
+
+  like(user: string, postId: string, at: number): Promise<boolean> {
+    // Put-if-absent: of racing likes by one user (the author too) exactly one wins and counts.
+    return this.client.checkAndPut(this.reactions, reactionKey(user, postKeyOf(postId)), [{ column: LIKED, value: String(at) }], {
+      column: LIKED,
+      value: null,
+    });
+  }
+
+  async unlike(user: string, postId: string): Promise<number | null> {
+    const key = reactionKey(user, postKeyOf(postId));
+    const value = cellValue(await this.client.getRow(this.reactions, key, { columns: [LIKED] }), LIKED);
+    if (value === undefined) return null;
+    // Only while l:t still holds what we read: of racing unlikes exactly one wins and uncounts.
+    return (await this.client.checkAndDelete(this.reactions, key, { column: LIKED, value })) ? sinceOf(value) : null;
+  }
+
+  async viewerState(user: string, postIds: string[]): Promise<Map<string, ViewerState>> {
+    const byKey = new Map<string, string>();
+    for (const id of postIds) {
+      const key = keyFromPostId(id);
+      if (key) byKey.set(hex(reactionKey(user, key)), id);
+    }
+    const out = new Map<string, ViewerState>();
+    if (byKey.size === 0) return out;
+    const keys = [...byKey.keys()].map((k) => Uint8Array.from(Buffer.from(k, 'hex')));
+    // One multi-get for the whole page (posts and their originals).
+    for (const row of await this.client.multiGet(this.reactions, keys, { columns: ['l', 'r'] })) {
+      const id = byKey.get(hex(row.key));
+      if (!id) continue;
+      const liked = cellValue(row, LIKED) !== undefined;
+      // r:p is only the plain-repost claim; a live repost is an r:<repost id> cell.
+      const reposted = row.cells.some((c) => c.family === 'r' && bytesToString(c.qualifier) !== 'p');
+      out.set(id, { liked, reposted });
+    }
+    return out;
+  }
+
+  async addLiker(postId: string, user: string, since: number): Promise<void> {
+    await this.client.put(this.reactors, [{ key: reactorKey(postKeyOf(postId), 'L', userKey(user)), cells: [{ column: SINCE, value: String(since) }] }]);
+  }
+
+  async removeLiker(postId: string, user: string, since: number): Promise<void> {
+    // On the since the unlike removed: a like that slipped in after it has its own and keeps it.
+    await this.client.checkAndDelete(this.reactors, reactorKey(postKeyOf(postId), 'L', userKey(user)), { column: SINCE, value: String(since) });
+  }
+
+  async likers(postId: string, limit: number, cursor?: string): Promise<Page<Liker>> {
+    const post = postKeyOf(postId);
+    const prefix = reactorPrefix(post, 'L');
+    let startRow: Uint8Array | undefined;
+    if (cursor !== undefined) {
+      if (!HANDLE_PATTERN.test(cursor)) throw new InvalidInputError('cursor is not a handle', 'invalid_cursor');
+      startRow = keyAfter(reactorKey(post, 'L', userKey(cursor)));
+    }
+    const items: Liker[] = [];
+    let more = false;
+    for await (const row of this.client.scan(this.reactors, { prefix, ...(startRow ? { startRow } : {}), limit: limit + 1, columns: [SINCE], pageSize: limit + 1 })) {
+      if (items.length === limit) {
+        more = true;
+        break;
+      }
+      items.push({ handle: handleFromKey(row.key, prefix.length).handle, since: sinceOf(cellValue(row, SINCE)) ?? 0 });
+    }
+    const last = items.at(-1);
+    return more && last ? { items, nextCursor: last.handle } : { items };
+  }
+
+  async likedBy(postId: string, users: string[]): Promise<Set<string>> {
+    const post = postKeyOf(postId);
+    const byKey = new Map(users.map((u) => [hex(reactionKey(u, post)), u]));
+    const rows = users.length === 0 ? [] : await this.client.multiGet(this.reactions, users.map((u) => reactionKey(u, post)), { columns: [LIKED] });
+    return new Set(rows.filter((r) => cellValue(r, LIKED) !== undefined).flatMap((r) => byKey.get(hex(r.key)) ?? []));
+  }
+
+  async claimPlainRepost(user: string, originalId: string, repostId: string, replacing?: string): Promise<string | null | false> {
+    const key = reactionKey(user, postKeyOf(originalId));
+    const cells = [{ column: PLAIN_REPOST, value: repostId }];
+    if (replacing !== undefined) {
+      // Check-and-put on the old id: of racing replacements exactly one takes the claim over.
+      return (await this.client.checkAndPut(this.reactions, key, cells, { column: PLAIN_REPOST, value: replacing })) ? null : false;
+    }
+    if (await this.client.checkAndPut(this.reactions, key, cells, { column: PLAIN_REPOST, value: null })) return null;
+    return cellText(await this.client.getRow(this.reactions, key, { columns: [PLAIN_REPOST] }), PLAIN_REPOST) ?? false;
+  }
+
+  async addRepost(user: string, originalId: string, repostId: string): Promise<void> {
+    const original = postKeyOf(originalId);
+    const since = String(Date.now());
+    await Promise.all([
+      this.client.put(this.reactions, [{ key: reactionKey(user, original), cells: [{ column: `r:${repostId}`, value: '' }] }]),
+      this.client.put(this.reactors, [{ key: reactorKey(original, 'R', postKeyOf(repostId)), cells: [{ column: SINCE, value: since }] }]),
+    ]);
+  }
+
+  async removeRepost(user: string, originalId: string, repostId: string): Promise<void> {
+    const original = postKeyOf(originalId);
+    await Promise.all([
+      this.client.deleteColumn(this.reactions, reactionKey(user, original), `r:${repostId}`),
+      this.client.deleteRow(this.reactors, reactorKey(original, 'R', postKeyOf(repostId))),
+    ]);
+  }
+}

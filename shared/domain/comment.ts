@@ -1,0 +1,26 @@
+// shared/domain/comment.ts — what a comment (评论) is, and its id. A comment belongs to one post;
+// its id is unique within that post and sorts by creation time: `<13-digit millis>-<8 hex>`.
+import { randomBytes } from 'node:crypto';
+
+/** The documented limit on a comment body, in Unicode code points (as for posts). */
+export const COMMENT_MAX_CODE_POINTS = 500;
+
+export const COMMENT_ID_PATTERN = /^(\d{13})-([0-9a-f]{8})$/;
+
+export interface Comment {
+  id: string;
+  postId: string;
+  author: string;
+  body: string;
+  createdAt: number;
+  /** One level of reply-to: the comment this one answers, on the same post ("reply to @author"). */
+  replyTo?: { id: string; author: string };
+}
+
+export function newCommentId(millis: number, suffix: Uint8Array = randomBytes(4)): string {
+  return `${String(millis).padStart(13, '0')}-${Buffer.from(suffix).toString('hex')}`;
+}
+
+export function commentCreatedAt(id: string): number {
+  return Number(COMMENT_ID_PATTERN.exec(id)?.[1] ?? NaN);
+}

@@ -1,0 +1,70 @@
+// shared/ports/reaction-store.ts — what the conversation and reaction use cases (comments,
+// reposts, likes) need from storage. Implemented on HBase in shared/adapters/hbase/; every
+// method is one get, one multi-get, one conditional write or one prefix-bounded scan (layout and
+// requests: shared/schema/tables.ts, tables reactions, reactors, comments, quota).
+import type { Comment } from '../domain/comment.js';
+import type { Page } from './feed-store.js';
+
+/** The reading user's own state on one post. */
+export interface ViewerState {
+  liked: boolean;
+  reposted: boolean;
+}
+
+export interface Liker {
+  handle: string;
+  since: number;
+}
+
+export interface ReactionStore {
+  /** Put-if-absent of the user's like (the source of truth): of racing likes exactly one gets true. */
+  like(user: string, postId: string, at: number): Promise<boolean>;
+  /** Removes the like if present (check-and-delete on the value read): returns the since removed, null if there was none. */
+  unlike(user: string, postId: string): Promise<number | null>;
+  /** The user's state on each post, in one multi-get (posts the user never touched are absent from the map). */
+  viewerState(user: string, postIds: string[]): Promise<Map<string, ViewerState>>;
+
+  /** The post-side entry of a like ("who liked"), derived from the user side. */
+  addLiker(postId: string, user: string, since: number): Promise<void>;
+  /** Removes the post-side entry while it still holds `since` (a later like's entry survives). */
+  removeLiker(postId: string, user: string, since: number): Promise<void>;
+  /** Post-side entries, in the salted order of the likers' keys; cursor = the last handle. */
+  likers(postId: string, limit: number, cursor?: string): Promise<Page<Liker>>;
+  /** Which of `users` like `postId` now, by the source of truth (one multi-get). */
+  likedBy(postId: string, users: string[]): Promise<Set<string>>;
+
+  /**
+   * Claims the user's plain (comment-less) repost of `originalId` for `repostId`: null if claimed
+   * now, or the id an earlier claim holds. `replacing`: take the claim over from that earlier id
+   * (its repost was deleted) — false if another request replaced it first.
+   */
+  claimPlainRepost(user: string, originalId: string, repostId: string, replacing?: string): Promise<string | null | false>;
+  /** Records a live repost: the user's `reposted` state and the post-side "who reposted" entry. */
+  addRepost(user: string, originalId: string, repostId: string): Promise<void>;
+  removeRepost(user: string, originalId: string, repostId: string): Promise<void>;
+}
+
+/** What is known of a comment id: live, deleted (its tombstone stays), or never created. */
+export type CommentLookup = { state: 'live'; comment: Comment } | { state: 'deleted' } | { state: 'absent' };
+
+export type CommentOrder = 'newest' | 'oldest';
+
+export interface CommentStore {
+  /** Put-if-absent on the comment row: false if that id was ever used on that post. */
+  create(comment: Comment): Promise<boolean>;
+  lookup(postId: string, commentId: string): Promise<CommentLookup>;
+  /** Tombstones the comment (of racing deletes exactly one gets true) and drops its content. */
+  markDeleted(postId: string, commentId: string, at: number): Promise<boolean>;
+  /** A post's live comments in either order, cursor = the last comment id of the previous page. One scan. */
+  list(postId: string, order: CommentOrder, limit: number, cursor?: string): Promise<Page<Comment>>;
+  /** Removes up to `limit` of a deleted post's comment rows; returns how many (cleanup, idempotent). */
+  purge(postId: string, limit: number): Promise<number>;
+}
+
+export type WriteAction = 'comment' | 'like' | 'repost';
+
+/** Per-user write limits in fixed one-minute windows. */
+export interface WriteQuota {
+  /** Counts one write of `action` by `user` at `now`; returns the count in the current window (this one included). */
+  take(user: string, action: WriteAction, now: number): Promise<number>;
+}

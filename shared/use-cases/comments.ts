@@ -1,0 +1,64 @@
+// shared/use-cases/comments.ts — comments (评论) on a post, with one level of reply-to.
+// Create: the write quota, the post and the reply-to comment are checked in parallel → the
+// comment row is written put-if-absent → only that writer counts +1. Delete (the comment's
+// author or the post's author): tombstone put-if-absent → only the winner counts −1. Every list
+// reads the post in parallel with the comments: a deleted post's comments are gone at once (the
+// rows themselves are removed later by the worker, purge-comments).
+import { COMMENT_ID_PATTERN, newCommentId, type Comment } from '../domain/comment.js';
+import { ForbiddenError, NotFoundError } from '../domain/errors.js';
+import { authorOfPostId } from '../domain/post.js';
+import type { Page } from '../ports/feed-store.js';
+import type { CommentOrder } from '../ports/reaction-store.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import type { FeedDeps } from './feed-deps.js';
+import { atStep } from './steps.js';
+import { takeWriteQuota } from './write-limits.js';
+
+const MAX_ID_ATTEMPTS = 3;
+
+const postNotFound = (id: string) => new NotFoundError(`No post "${id}"`, 'post_not_found');
+const commentNotFound = (id: string) => new NotFoundError(`No comment "${id}" on this post`, 'comment_not_found');
+
+export async function addComment(
+  deps: FeedDeps,
+  actor: string,
+  postId: string,
+  input: { body: string; replyTo?: string },
+  now = Date.now(),
+): Promise<Comment> {
+  const [, post, target] = await Promise.all([
+    takeWriteQuota(deps, actor, 'comment', now),
+    deps.posts.get(postId),
+    input.replyTo === undefined ? Promise.resolve(null) : deps.comments.lookup(postId, input.replyTo),
+  ]);
+  if (!post) throw postNotFound(postId);
+  if (target && target.state !== 'live') throw commentNotFound(input.replyTo!);
+  await atStep(deps, 'comment.checked', { actor, postId });
+  const replyTo = target?.state === 'live' ? { replyTo: { id: target.comment.id, author: target.comment.author } } : {};
+  for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
+    const comment: Comment = { id: newCommentId(now), postId, author: actor, body: input.body, createdAt: now, ...replyTo };
+    if (await deps.comments.create(comment)) {
+      await deps.posts.count(postId, 'comments', 1);
+      return comment;
+    }
+  }
+  throw new Error('Could not allocate a comment id');
+}
+
+/** The comment's author or the post's author; exactly once in its effects (a racing repeat is 404). */
+export async function deleteComment(deps: FeedDeps, actor: string, postId: string, commentId: string, now = Date.now()): Promise<void> {
+  const found = await deps.comments.lookup(postId, commentId);
+  if (found.state !== 'live') throw commentNotFound(commentId);
+  if (actor !== found.comment.author && actor !== authorOfPostId(postId)) {
+    throw new ForbiddenError('Only the comment’s author or the post’s author can delete a comment');
+  }
+  if (!(await deps.comments.markDeleted(postId, commentId, now))) throw commentNotFound(commentId);
+  await deps.posts.count(postId, 'comments', -1);
+}
+
+export async function listComments(deps: FeedDeps, postId: string, order: CommentOrder, limit: number, cursor?: string): Promise<Page<Comment>> {
+  const after = decodeCursor(cursor, (id) => COMMENT_ID_PATTERN.test(id));
+  const [post, page] = await Promise.all([deps.posts.get(postId), deps.comments.list(postId, order, limit, after)]);
+  if (!post) throw postNotFound(postId);
+  return { items: page.items, ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };
+}

@@ -1,0 +1,47 @@
+// shared/use-cases/likes.ts — like (赞) and unlike a post, and "who liked".
+// Steps of a like: the write quota and the post's existence (in parallel) → put-if-absent of the
+// user's like (the source of truth: of racing likes, the author's own included, exactly one
+// wins) → only the winner counts +1 and writes the post-side entry. An unlike mirrors it with
+// check-and-delete on the since it read. Invariant E in shared/schema/consistency.md.
+import { NotFoundError } from '../domain/errors.js';
+import type { Page } from '../ports/feed-store.js';
+import type { Liker } from '../ports/reaction-store.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import type { FeedDeps } from './feed-deps.js';
+import { atStep } from './steps.js';
+import { takeWriteQuota } from './write-limits.js';
+import { HANDLE_PATTERN } from '../schema/row-keys.js';
+
+const notFound = (id: string) => new NotFoundError(`No post "${id}"`, 'post_not_found');
+
+/** Idempotent: liking a liked post changes nothing. A deleted or unknown post is 404. */
+export async function likePost(deps: FeedDeps, actor: string, postId: string, now = Date.now()): Promise<void> {
+  const [, post] = await Promise.all([takeWriteQuota(deps, actor, 'like', now), deps.posts.get(postId)]);
+  if (!post) throw notFound(postId);
+  if (!(await deps.reactions.like(actor, postId, now))) return;
+  await atStep(deps, 'like.won', { actor, postId });
+  await Promise.all([deps.posts.count(postId, 'likes', 1), deps.reactions.addLiker(postId, actor, now)]);
+}
+
+/** Idempotent: unliking a post not liked changes nothing. Allowed on a deleted post (it tidies your own state); 404 only for an id never used. */
+export async function unlikePost(deps: FeedDeps, actor: string, postId: string, now = Date.now()): Promise<void> {
+  const [, found] = await Promise.all([takeWriteQuota(deps, actor, 'like', now), deps.posts.lookup(postId)]);
+  if (found.state === 'absent') throw notFound(postId);
+  const since = await deps.reactions.unlike(actor, postId);
+  if (since === null) return;
+  await atStep(deps, 'unlike.won', { actor, postId });
+  await Promise.all([deps.posts.count(postId, 'likes', -1), deps.reactions.removeLiker(postId, actor, since)]);
+}
+
+/**
+ * Who liked a post, cursor-paged (order: the likers' salted keys, as follower lists). The page's
+ * entries are checked against the source of truth in one multi-get: an entry an unlike
+ * overtook (the like's second write landed after the unlike) is never shown.
+ */
+export async function listLikers(deps: FeedDeps, postId: string, limit: number, cursor?: string): Promise<Page<Liker>> {
+  const after = decodeCursor(cursor, (h) => HANDLE_PATTERN.test(h));
+  const [post, page] = await Promise.all([deps.posts.get(postId), deps.reactions.likers(postId, limit, after)]);
+  if (!post) throw notFound(postId);
+  const live = await deps.reactions.likedBy(postId, page.items.map((l) => l.handle));
+  return { items: page.items.filter((l) => live.has(l.handle)), ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };
+}

@@ -1,0 +1,94 @@
+// shared/use-cases/post-details.ts — a post as every read shows it: its counts (read with the post
+// itself, from the same row), the reading user's own state (liked / reposted: one multi-get of
+// the reader's reactions rows, in parallel with the content read) and, for a repost, its
+// original embedded — or a clear "deleted" state, never a 500.
+//
+// Round trips: the timeline knows a page's originals from its inbox cells, so it asks for posts,
+// originals and states in ONE parallel stage (readPostDetails). A read that learns the originals
+// only from the posts (an author's list, one post) adds one parallel stage for the originals and
+// the states (describePosts).
+import { NO_COUNTS, type Post, type StoredPost } from '../domain/post.js';
+import type { ViewerState } from '../ports/reaction-store.js';
+import type { FeedDeps } from './feed-deps.js';
+
+export const NOT_REACTED: ViewerState = Object.freeze({ liked: false, reposted: false });
+
+export interface PostWithViewer extends StoredPost {
+  viewer: ViewerState;
+}
+
+/** A repost's original as a reader sees it: live, or deleted (its id stays, its content is gone). */
+export type EmbeddedOriginal = { state: 'live'; post: PostWithViewer } | { state: 'deleted'; id: string };
+
+export interface PostDetail extends PostWithViewer {
+  original?: EmbeddedOriginal;
+}
+
+/** What one read stage brought back: posts by id, the reader's states, and which ids were asked. */
+export interface ReadStage {
+  posts: Map<string, StoredPost>;
+  states: Map<string, ViewerState>;
+  asked: Set<string>;
+}
+
+type Deps = Pick<FeedDeps, 'posts' | 'reactions'>;
+
+/** A post just created by the reader: nothing counted yet (a replayed one keeps what it has). */
+export const freshDetail = (p: Post | StoredPost): PostDetail => ({ counts: NO_COUNTS, ...p, viewer: NOT_REACTED });
+
+async function readStage(deps: Deps, reader: string | undefined, ids: string[], alongside: Promise<unknown>[] = []): Promise<ReadStage> {
+  const unique = [...new Set(ids)];
+  const [posts, states] = await Promise.all([
+    unique.length > 0 ? deps.posts.getMany(unique) : Promise.resolve([]),
+    reader && unique.length > 0 ? deps.reactions.viewerState(reader, unique) : Promise.resolve(new Map<string, ViewerState>()),
+    ...alongside,
+  ]);
+  return { posts: new Map(posts.map((p) => [p.id, p])), states, asked: new Set(unique) };
+}
+
+/**
+ * Posts (in the order of `ids`; missing and deleted ones left out) with counts, the reader's
+ * state and embedded originals. `originals`: what the caller already knows of the reposts among
+ * `ids` (post id → original id), so the originals are read in the same stage as the posts;
+ * `alongside`: writes to run in that stage too (they add no round trip).
+ */
+export async function readPostDetails(
+  deps: Deps,
+  reader: string | undefined,
+  ids: string[],
+  originals: Record<string, string> = {},
+  alongside: Promise<unknown>[] = [],
+): Promise<Map<string, PostDetail>> {
+  const stage = await readStage(deps, reader, [...ids, ...ids.flatMap((id) => originals[id] ?? [])], alongside);
+  const posts = ids.flatMap((id) => stage.posts.get(id) ?? []);
+  const details = await describePosts(deps, reader, posts, stage);
+  return new Map(details.map((d) => [d.id, d]));
+}
+
+/**
+ * Details for posts already read (their counts came with them). Reads, in one parallel stage,
+ * whatever `known` does not hold yet: originals of reposts and the reader's states.
+ */
+export async function describePosts(deps: Deps, reader: string | undefined, posts: StoredPost[], known?: ReadStage): Promise<PostDetail[]> {
+  const asked = known?.asked ?? new Set<string>();
+  const missingOriginals = posts.flatMap((p) => (p.repostOf && !asked.has(p.repostOf) ? [p.repostOf] : []));
+  const missingStates = reader ? [...posts.map((p) => p.id), ...posts.flatMap((p) => p.repostOf ?? [])].filter((id) => !asked.has(id)) : [];
+  let found = known ?? { posts: new Map<string, StoredPost>(), states: new Map<string, ViewerState>(), asked };
+  if (missingOriginals.length > 0 || missingStates.length > 0) {
+    const [originals, states] = await Promise.all([
+      missingOriginals.length > 0 ? deps.posts.getMany([...new Set(missingOriginals)]) : Promise.resolve([]),
+      reader && missingStates.length > 0 ? deps.reactions.viewerState(reader, [...new Set(missingStates)]) : Promise.resolve(new Map<string, ViewerState>()),
+    ]);
+    found = {
+      posts: new Map([...found.posts, ...originals.map((p) => [p.id, p] as const)]),
+      states: new Map([...found.states, ...states]),
+      asked,
+    };
+  }
+  const withViewer = (p: StoredPost): PostWithViewer => ({ ...p, viewer: found.states.get(p.id) ?? NOT_REACTED });
+  return posts.map((p) => {
+    if (!p.repostOf) return withViewer(p);
+    const original = found.posts.get(p.repostOf);
+    return { ...withViewer(p), original: original ? { state: 'live', post: withViewer(original) } : { state: 'deleted', id: p.repostOf } };
+  });
+}

@@ -1,0 +1,82 @@
+// shared/use-cases/reposts.ts — repost (转发) a post, optionally with a comment (转发理由).
+//
+// A repost is a post of the reposter (it fans out to their followers like any post) that points
+// at an original: always the ROOT original. Reposting a repost reposts its original and, as
+// Weibo does, keeps the chain as text: the new body is `<your comment> //@<reposter>: <their
+// text>` (cut to the post limit). The chain is only text; nothing reads it back.
+//
+// Idempotent per (user, original) without a comment: the user's reactions row holds a claim
+// (r:p = the plain repost's id), taken put-if-absent before the post is created; a retry finds
+// the claim and answers the same repost (or finishes creating it, exactly like an idempotency
+// key). Once that repost is deleted, the next plain repost takes the claim over. With a comment
+// every repost is a new post (an Idempotency-Key makes its retries safe, as for publish).
+import { codePoints } from '../validation/text.js';
+import { ConflictError, NotFoundError } from '../domain/errors.js';
+import { NO_COUNTS, POST_MAX_CODE_POINTS, postIdFromKey, type Post } from '../domain/post.js';
+import { postKey } from '../schema/row-keys.js';
+import type { FeedDeps } from './feed-deps.js';
+import { describePosts, type PostDetail } from './post-details.js';
+import { createOrReplay, publishPost } from './publish-post.js';
+import { atStep } from './steps.js';
+import { takeWriteQuota } from './write-limits.js';
+
+export interface RepostResult {
+  post: PostDetail;
+  /** true when this user's plain repost of that original already existed (or a key replayed). */
+  replayed: boolean;
+}
+
+/** Weibo's chain: `comment //@bob: bob's text`, cut to the post limit (the chain is what gets cut). */
+export function chainBody(comment: string, via?: { author: string; body: string }): string {
+  if (!via || via.body === '') return comment;
+  const chained = `${comment} //@${via.author}: ${via.body}`.trimStart();
+  if (codePoints(chained) <= POST_MAX_CODE_POINTS) return chained;
+  return `${[...chained].slice(0, POST_MAX_CODE_POINTS - 1).join('')}…`;
+}
+
+export async function repost(
+  deps: FeedDeps,
+  actor: string,
+  targetId: string,
+  input: { comment?: string; idempotencyKey?: string },
+  now = Date.now(),
+): Promise<RepostResult> {
+  const [, target] = await Promise.all([takeWriteQuota(deps, actor, 'repost', now), deps.posts.get(targetId)]);
+  if (!target) throw new NotFoundError(`No post "${targetId}"`, 'post_not_found');
+  const rootId = target.repostOf ?? target.id;
+  const root = target.repostOf ? await deps.posts.get(rootId) : target;
+  if (!root) throw new NotFoundError('The original of this repost has been deleted', 'post_not_found');
+  const comment = input.comment ?? '';
+  const body = chainBody(comment, target.repostOf ? target : undefined);
+
+  let result: { post: Post; replayed: boolean };
+  if (comment.trim() !== '') {
+    result = await publishPost(deps, actor, { body, repostOf: rootId, ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}) }, now);
+  } else {
+    result = await plainRepost(deps, actor, rootId, body, now);
+  }
+  const [post] = await describePosts(deps, actor, [{ ...result.post, counts: NO_COUNTS }]);
+  return { post: post!, replayed: result.replayed };
+}
+
+async function plainRepost(deps: FeedDeps, actor: string, rootId: string, body: string, now: number): Promise<{ post: Post; replayed: boolean }> {
+  const candidate: Post = { id: postIdFromKey(postKey(actor, now)), author: actor, body, createdAt: now, repostOf: rootId };
+  let claim = await deps.reactions.claimPlainRepost(actor, rootId, candidate.id);
+  // Two rounds at most: a claim on a deleted repost is taken over once; losing that race to
+  // another request means that request's repost is the answer next round.
+  for (let round = 0; round < 2 && claim !== null; round++) {
+    if (claim === false) break;
+    const earlier = await deps.posts.lookup(claim);
+    if (earlier.state === 'live') return { post: earlier.post, replayed: true };
+    if (earlier.state === 'absent') {
+      // The claiming request died before creating its post, or is creating it now: create it
+      // under the claimed id (put-if-absent: exactly one of the two wins and counts).
+      return createOrReplay(deps, { ...candidate, id: claim, createdAt: Number(claim.split('.')[1]) });
+    }
+    const taken = await deps.reactions.claimPlainRepost(actor, rootId, candidate.id, claim);
+    claim = taken === null ? null : await deps.reactions.claimPlainRepost(actor, rootId, candidate.id);
+  }
+  if (claim !== null) throw new ConflictError('Another repost of this post is in progress; retry', 'repost_in_progress');
+  await atStep(deps, 'repost.claimed', { actor, postId: candidate.id });
+  return createOrReplay(deps, candidate);
+}
