@@ -8,6 +8,8 @@ import { hbaseFeedStores } from '../../shared/composition.js';
 import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { keyFromPostId } from '../../shared/domain/post.js';
+import { performance } from 'node:perf_hooks';
+import { sequentialDepth } from '../bench/feed/requests.js';
 import { inboxQualifier, userKey } from '../../shared/schema/row-keys.js';
 import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
 import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
@@ -21,8 +23,8 @@ import { follow, listRelations, unfollow } from '../../shared/use-cases/relation
 const ALL = { limit: 100_000 };
 
 const ns = `it_feed_${Date.now().toString(36)}`;
-const requests: HBaseRequestEvent[] = [];
-const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest: (e) => requests.push(e) });
+const requests: (HBaseRequestEvent & { end: number })[] = [];
+const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest: (e) => requests.push({ ...e, end: performance.now() }) });
 const queued: FanoutMessage[] = [];
 const stores = hbaseFeedStores(hbase, ns);
 const users = stores.users;
@@ -32,12 +34,20 @@ const deps: FeedDeps = {
   limits: { fanoutChunkSize: 3, fanoutChunksPerMessage: 2, backfillLimit: 200, inboxCap: 800, maxFollowing: 5000, celebrityFollowers: 10_000, inactiveAfterMs: 30 * 86_400_000, settleSeconds: 1, writesPerMinute: { comment: 1000, like: 1000, repost: 1000 } },
 };
 
-/** Runs `op` and returns its result with the HBase requests it made. */
-async function counted<T>(op: () => Promise<T>): Promise<{ result: T; calls: HBaseRequestEvent[] }> {
+/**
+ * Runs `op` and returns its result with the HBase requests it made and their measured depth:
+ * the longest chain of requests each of which started after the previous one ended (requests
+ * in flight together share a round trip).
+ */
+async function counted<T>(op: () => Promise<T>): Promise<{ result: T; calls: (HBaseRequestEvent & { end: number })[]; depth: number }> {
   const from = requests.length;
   const result = await op();
-  return { result, calls: requests.slice(from) };
+  const calls = requests.slice(from);
+  return { result, calls, depth: sequentialDepth(calls.map((c) => ({ start: c.end - c.durationMs, end: c.end }))) };
 }
+
+/** The tables a call read, in the order the requests were sent, as `table` names. */
+const tableOf = (c: HBaseRequestEvent) => decodeURIComponent(c.path.split('/')[1]!).split(':')[1];
 
 async function drain(): Promise<number> {
   let n = 0;
@@ -67,24 +77,26 @@ describe('feed operations on HBase', () => {
     expect(calls).toHaveLength(4);
     expect(queued).toEqual([{ v: 1, type: 'fanout', postId: result.post.id }]);
     expect((await homeTimeline(deps, 'amy', 20)).items.map((p) => p.body)).toEqual(['first!']);
-    expect(await getPost(deps, result.post.id)).toEqual(result.post);
+    expect(await getPost(deps, result.post.id)).toMatchObject({ ...result.post, counts: { likes: 0, comments: 0, reposts: 0 } });
     queued.length = 0;
   });
 
-  it('home timeline page: exactly 2 sequential HBase round trips (inbox get + posts multi-get)', async () => {
+  it('home timeline page: 2 sequential HBase round trips, measured (inbox get, then posts ∥ the reader\'s reactions)', async () => {
     await follow(deps, 'bob', 'amy');
     for (let i = 0; i < 25; i++) await publishPost(deps, 'amy', { body: `post ${i}` });
     await drain();
-    // bob's first read also records activity (one PUT beside the posts multi-get, at most hourly).
+    // bob's first read also records activity (one PUT beside the multi-gets, at most hourly).
     const first = await counted(() => homeTimeline(deps, 'bob', 20));
-    expect(first.calls.map((c) => c.method).sort()).toEqual(['GET', 'GET', 'PUT']);
+    expect(first.calls.map((c) => c.method).sort()).toEqual(['GET', 'GET', 'GET', 'PUT']);
+    expect(first.depth).toBe(2);
     let cursor: string | undefined;
     const seen: string[] = [];
     do {
-      const { result, calls } = await counted(() => homeTimeline(deps, 'bob', 20, cursor));
-      expect(calls.map((c) => c.method)).toEqual(['GET', 'GET']);
+      const { result, calls, depth } = await counted(() => homeTimeline(deps, 'bob', 20, cursor));
+      expect(depth).toBe(2);
+      expect(calls.map((c) => c.method)).toEqual(['GET', 'GET', 'GET']);
       expect(calls[0]!.path).toContain(':inbox/');
-      expect(calls[1]!.path).toContain(':content/multiget');
+      expect(calls.slice(1).map((c) => `${tableOf(c)} ${c.path.includes('/multiget') ? 'multiget' : ''}`).sort()).toEqual(['content multiget', 'reactions multiget']);
       seen.push(...result.items.map((p) => p.body));
       cursor = result.nextCursor;
     } while (cursor);
@@ -173,11 +185,13 @@ describe('scale behaviour on HBase', () => {
     const fanout = queued.shift()!;
     expect(await handleFanoutMessage(d, fanout)).toMatchObject({ skipped: 'celebrity' });
     for (const f of ['s1', 's2', 's3']) {
-      const { result, calls } = await counted(() => homeTimeline(d, f, 20));
+      const { result, calls, depth } = await counted(() => homeTimeline(d, f, 20));
       expect(result.items.map((p) => p.body), f).toEqual(['two', 'one']);
-      // Reads in order: inbox row, the followed celebrities' outboxes, the posts.
-      const reads = calls.filter((c) => c.method === 'GET').map((c) => c.path.split('/')[1]);
-      expect(reads, f).toEqual([`${ns}:inbox`, `${ns}:outbox`, `${ns}:content`]);
+      // Reads in order: inbox row, the followed celebrities' outboxes, the posts ∥ the reader's reactions.
+      const reads = calls.filter((c) => c.method === 'GET').map(tableOf);
+      expect(reads.slice(0, 2), f).toEqual(['inbox', 'outbox']);
+      expect(reads.slice(2).sort(), f).toEqual(['content', 'reactions']);
+      expect(depth, f).toBe(3);
     }
     await unfollow(d, 's3', 'star');
     await unfollow(d, 's2', 'star');
@@ -212,8 +226,9 @@ describe('scale behaviour on HBase', () => {
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const { result, calls } = await counted(() => homeTimeline(d, reader, 5, cursor));
-      expect(calls.filter((c) => c.method === 'GET').map((c) => c.path.split('/')[1])).toEqual([`${ns}:inbox`, `${ns}:outbox`, `${ns}:content`]);
+      const { result, calls, depth } = await counted(() => homeTimeline(d, reader, 5, cursor));
+      expect(calls.filter((c) => c.method === 'GET').map(tableOf).slice(0, 2)).toEqual(['inbox', 'outbox']);
+      expect(depth).toBe(3);
       seen.push(...result.items.map((p) => p.id));
       cursor = result.nextCursor;
       if (pages++ === 0) await publishPost(d, c1, { body: 'newer, lands before the cursor' });

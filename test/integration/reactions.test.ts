@@ -1,0 +1,326 @@
+// test/integration/reactions.test.ts — comments, reposts and likes on the real HBase adapters:
+// each new adapter (reactions, reactors, comments, quota; the client's stateless scan), the
+// use cases under real concurrency (exact counts before any repair), the races forced step by
+// step (test/support/interleave.ts), and the timeline's round trips with counts and the
+// reader's state included, measured as sequential depth.
+import { performance } from 'node:perf_hooks';
+import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { hbaseFeedStores } from '../../shared/composition.js';
+import { RateLimitedError } from '../../shared/domain/errors.js';
+import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
+import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
+import { qualifiedTableName } from '../../shared/schema/tables.js';
+import { addComment, deleteComment, listComments } from '../../shared/use-cases/comments.js';
+import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
+import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
+import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
+import { likePost, listLikers, unlikePost } from '../../shared/use-cases/likes.js';
+import { deletePost, getPost, listUserPosts } from '../../shared/use-cases/posts.js';
+import { publishPost } from '../../shared/use-cases/publish-post.js';
+import { follow } from '../../shared/use-cases/relations.js';
+import { chainBody, repost } from '../../shared/use-cases/reposts.js';
+import { sequentialDepth } from '../bench/feed/requests.js';
+import { interleaver } from '../support/interleave.js';
+import { useNamespace } from '../support/namespace.js';
+
+const ns = `it_react_${Date.now().toString(36)}`;
+const requests: (HBaseRequestEvent & { end: number })[] = [];
+const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest: (e) => requests.push({ ...e, end: performance.now() }) });
+const stores = hbaseFeedStores(hbase, ns);
+const gate = interleaver();
+const queued: FanoutMessage[] = [];
+const deps: FeedDeps = {
+  ...stores,
+  queue: { send: async (m) => void queued.push(m) },
+  limits: {
+    fanoutChunkSize: 100,
+    fanoutChunksPerMessage: 2,
+    backfillLimit: 200,
+    inboxCap: 800,
+    maxFollowing: 5000,
+    celebrityFollowers: 10_000,
+    inactiveAfterMs: 30 * 86_400_000,
+    settleSeconds: 1,
+    writesPerMinute: { comment: 1000, like: 1000, repost: 1000 },
+  },
+  step: gate.hook,
+};
+
+useNamespace(hbase, ns);
+beforeEach(() => {
+  queued.length = 0;
+});
+
+let n = 0;
+async function users<N extends string[]>(...names: N): Promise<{ [K in keyof N]: string }> {
+  const run = (n++).toString(36);
+  const handles = names.map((x) => `${x}_${run}`);
+  for (const h of handles) await stores.users.create({ handle: h, displayName: h, passwordHash: 'x', createdAt: Date.now() });
+  return handles as { [K in keyof N]: string };
+}
+
+async function drain(): Promise<void> {
+  for (let i = 0; queued.length > 0; i++) {
+    if (i > 500) throw new Error('queue does not drain');
+    await handleFanoutMessage(deps, queued.shift()!);
+  }
+}
+
+async function measured<T>(op: () => Promise<T>): Promise<{ result: T; requests: number; depth: number; tables: string[] }> {
+  const from = requests.length;
+  const result = await op();
+  const calls = requests.slice(from);
+  return {
+    result,
+    requests: calls.length,
+    depth: sequentialDepth(calls.map((c) => ({ start: c.end - c.durationMs, end: c.end }))),
+    tables: calls.map((c) => decodeURIComponent(c.path.split('/')[1]!).split(':')[1]!),
+  };
+}
+
+const post = async (author: string, body = `by ${author}`) => (await publishPost(deps, author, { body })).post.id;
+
+describe('the client’s stateless scan (text row keys, both directions, one request)', () => {
+  it('stays inside the prefix, honours the start row and runs in reverse', async () => {
+    const table = qualifiedTableName(ns, 'comments');
+    for (const k of ['ab/1', 'ab/2', 'ab/3', 'abc/1', 'aa/9', 'multiget/x']) await hbase.put(table, [{ key: k, cells: [{ column: 'm:v', value: k }] }]);
+    const keys = (rows: { key: Uint8Array }[]) => rows.map((r) => Buffer.from(r.key).toString());
+    const forward = await measured(() => hbase.scanText(table, { prefix: 'ab/', limit: 10, columns: ['m:v'] }));
+    expect(forward.requests).toBe(1);
+    expect(keys(forward.result)).toEqual(['ab/1', 'ab/2', 'ab/3']);
+    expect(keys(await hbase.scanText(table, { prefix: 'ab/', startRow: 'ab/1 ', limit: 1 }))).toEqual(['ab/2']);
+    expect(keys(await hbase.scanText(table, { prefix: 'ab/', startRow: 'ab/~', reversed: true, limit: 2 }))).toEqual(['ab/3', 'ab/2']);
+    expect(keys(await hbase.scanText(table, { prefix: 'ab/', startRow: 'ab/2', reversed: true, limit: 5 }))).toEqual(['ab/2', 'ab/1']);
+    // A prefix spelling a sub-resource is still a prefix (its first character is escaped).
+    expect(keys(await hbase.scanText(table, { prefix: 'multiget/', limit: 5 }))).toEqual(['multiget/x']);
+  });
+});
+
+describe('likes', () => {
+  it('racing likes by one user (the author too) count once; racing unlikes uncount once; state and list follow', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const id = await post(ann);
+    await Promise.all(Array.from({ length: 8 }, () => likePost(deps, ann, id)));
+    await Promise.all(Array.from({ length: 8 }, () => likePost(deps, bob, id)));
+    expect((await getPost(deps, id, bob)).counts.likes).toBe(2);
+    expect((await getPost(deps, id, bob)).viewer).toEqual({ liked: true, reposted: false });
+    expect((await listLikers(deps, id, 10)).items.map((l) => l.handle).sort()).toEqual([ann, bob].sort());
+    await Promise.all(Array.from({ length: 8 }, () => unlikePost(deps, bob, id)));
+    expect((await getPost(deps, id, bob)).counts.likes).toBe(1);
+    expect((await getPost(deps, id, bob)).viewer.liked).toBe(false);
+    expect((await listLikers(deps, id, 10)).items.map((l) => l.handle)).toEqual([ann]);
+    // like → unlike → like back to back: the family keeps the later write (NEW_VERSION_BEHAVIOR).
+    for (let i = 0; i < 5; i++) {
+      await likePost(deps, bob, id);
+      await unlikePost(deps, bob, id);
+    }
+    await likePost(deps, bob, id);
+    expect((await getPost(deps, id, bob)).viewer.liked).toBe(true);
+    expect((await getPost(deps, id)).counts.likes).toBe(2);
+  });
+
+  it('150 users liking one post at once: the count is exact, and the who-liked list pages through all of them', async () => {
+    const [author] = await users('hot');
+    const id = await post(author);
+    const fans = Array.from({ length: 150 }, (_, i) => `fan${i}_${n}`);
+    for (let i = 0; i < fans.length; i += 30) await Promise.all(fans.slice(i, i + 30).map((f) => likePost(deps, f, id)));
+    expect((await getPost(deps, id)).counts.likes).toBe(150);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listLikers(deps, id, 40, cursor);
+      seen.push(...page.items.map((l) => l.handle));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen.sort()).toEqual([...fans].sort());
+  });
+
+  it('forced: an unlike that lands between a like’s two writes — count exact, and the late post-side entry is never listed', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const id = await post(ann);
+    const held = gate.holdAt('like.won', (d) => d.actor === bob);
+    const liking = likePost(deps, bob, id);
+    await held.reached;
+    await unlikePost(deps, bob, id); // wins: the truth is gone; the post-side entry is not there yet
+    held.release();
+    await liking; // now counts +1 and writes the (stale) post-side entry
+    expect((await getPost(deps, id, bob)).counts.likes).toBe(0);
+    expect((await getPost(deps, id, bob)).viewer.liked).toBe(false);
+    expect((await listLikers(deps, id, 10)).items).toEqual([]);
+    // Without the check against the truth, the list would show bob (the entry is there):
+    expect((await stores.reactions.likers(id, 10)).items.map((l) => l.handle)).toEqual([bob]);
+  });
+
+  it('a deleted post cannot be liked (404); unliking it still tidies your state; an unknown id is 404', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const id = await post(ann);
+    await likePost(deps, bob, id);
+    await deletePost(deps, ann, id);
+    await expect(likePost(deps, bob, id)).rejects.toMatchObject({ code: 'post_not_found' });
+    await unlikePost(deps, bob, id);
+    expect((await stores.reactions.viewerState(bob, [id])).get(id)?.liked ?? false).toBe(false);
+    await expect(unlikePost(deps, bob, `${bob}.1795000000000.a1b2c3d4e5f6`)).rejects.toMatchObject({ code: 'post_not_found' });
+  });
+
+  it('the write quota: past the per-minute limit, 429 with the seconds left in the window', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const id = await post(ann);
+    const d = { ...deps, limits: { ...deps.limits, writesPerMinute: { ...deps.limits.writesPerMinute, like: 3 } } };
+    const now = Math.floor(Date.now() / 60_000) * 60_000 + 45_000; // 15 s left in this window
+    for (let i = 0; i < 3; i++) await likePost(d, bob, id, now);
+    const refused = await likePost(d, bob, id, now).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(RateLimitedError);
+    expect((refused as RateLimitedError).retryAfterSeconds).toBe(15);
+    await likePost(d, bob, id, now + 60_000); // the next window
+  });
+});
+
+describe('comments', () => {
+  it('create, reply-to, list both orders with cursors (one request a page), delete by either author, exact count', async () => {
+    const [ann, bob, cat] = await users('ann', 'bob', 'cat');
+    const id = await post(ann);
+    const t = Date.now();
+    const made: Awaited<ReturnType<typeof addComment>>[] = [];
+    for (let i = 0; i < 5; i++) made.push(await addComment(deps, [bob, cat][i % 2]!, id, { body: `c${i}` }, t + i));
+    const reply = await addComment(deps, ann, id, { body: 'thanks', replyTo: made[0]!.id }, t + 10);
+    expect(reply.replyTo).toEqual({ id: made[0]!.id, author: bob });
+    await expect(addComment(deps, ann, id, { body: 'x', replyTo: '1795000000000-00000000' })).rejects.toMatchObject({ code: 'comment_not_found' });
+    expect((await getPost(deps, id)).counts.comments).toBe(6);
+
+    const pageThrough = async (order: 'newest' | 'oldest') => {
+      const bodies: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const { result, depth } = await measured(() => listComments(deps, id, order, 2, cursor));
+        expect(depth).toBe(1); // the post's get and the comments' scan in parallel
+        bodies.push(...result.items.map((c) => c.body));
+        cursor = result.nextCursor;
+      } while (cursor);
+      return bodies;
+    };
+    expect(await pageThrough('oldest')).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'thanks']);
+    expect(await pageThrough('newest')).toEqual(['thanks', 'c4', 'c3', 'c2', 'c1', 'c0']);
+
+    await expect(deleteComment(deps, cat, id, made[0]!.id)).rejects.toMatchObject({ code: 'forbidden' }); // bob's, on ann's post
+    await deleteComment(deps, bob, id, made[0]!.id); // its author
+    await deleteComment(deps, ann, id, made[1]!.id); // the post's author
+    const racing = await Promise.allSettled(Array.from({ length: 5 }, () => deleteComment(deps, bob, id, made[2]!.id)));
+    expect(racing.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect((await getPost(deps, id)).counts.comments).toBe(3);
+    expect(await pageThrough('oldest')).toEqual(['c3', 'c4', 'thanks']);
+  });
+
+  it('20 comments at once: the count is exact', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const id = await post(ann);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => addComment(deps, bob, id, { body: `q${i}` })));
+    expect((await getPost(deps, id)).counts.comments).toBe(20);
+    expect((await listComments(deps, id, 'newest', 50)).items).toHaveLength(20);
+  });
+
+  it('a deleted post’s comments are gone from every read at once; the worker then removes the rows', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const id = await post(ann);
+    const other = await post(ann);
+    await addComment(deps, bob, id, { body: 'gone soon' });
+    await addComment(deps, bob, other, { body: 'stays' });
+    await deletePost(deps, ann, id);
+    await expect(listComments(deps, id, 'newest', 10)).rejects.toMatchObject({ code: 'post_not_found' });
+    await expect(addComment(deps, bob, id, { body: 'late' })).rejects.toMatchObject({ code: 'post_not_found' });
+    expect(queued.map((m) => m.type)).toContain('purge-comments');
+    await drain();
+    expect((await stores.comments.list(id, 'oldest', 10)).items).toEqual([]);
+    expect((await hbase.scanText(qualifiedTableName(ns, 'comments'), { prefix: (await import('../../shared/schema/row-keys.js')).commentPrefix(id), limit: 10 })).length).toBe(0);
+    expect((await listComments(deps, other, 'newest', 10)).items.map((c) => c.body)).toEqual(['stays']);
+  });
+});
+
+describe('reposts', () => {
+  it('plain reposts are idempotent per (user, original); with a comment each is new; counts and state exact', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const id = await post(ann, 'original');
+    const racing = await Promise.all(Array.from({ length: 5 }, () => repost(deps, bob, id, {})));
+    expect(new Set(racing.map((r) => r.post.id)).size).toBe(1);
+    expect(racing.filter((r) => !r.replayed)).toHaveLength(1);
+    const plain = racing[0]!.post;
+    expect(plain).toMatchObject({ author: bob, body: '', repostOf: id, original: { state: 'live', post: { id, body: 'original' } } });
+    const commented = await repost(deps, bob, id, { comment: '说得好' });
+    expect(commented.replayed).toBe(false);
+    expect((await getPost(deps, id, bob)).counts.reposts).toBe(2);
+    expect((await getPost(deps, id, bob)).viewer.reposted).toBe(true);
+    expect((await getPost(deps, id, ann)).viewer.reposted).toBe(false);
+    // Deleting the plain repost uncounts it; the next plain repost is a new one.
+    await deletePost(deps, bob, plain.id);
+    expect((await getPost(deps, id)).counts.reposts).toBe(1);
+    const again = await repost(deps, bob, id, {});
+    expect(again.replayed).toBe(false);
+    expect(again.post.id).not.toBe(plain.id);
+    expect((await getPost(deps, id)).counts.reposts).toBe(2);
+  });
+
+  it('reposting a repost reposts the original and keeps the chain as text', async () => {
+    const [ann, bob, cat] = await users('ann', 'bob', 'cat');
+    const id = await post(ann, 'root');
+    const viaBob = (await repost(deps, bob, id, { comment: 'bob says' })).post;
+    const viaCat = (await repost(deps, cat, viaBob.id, { comment: 'cat says' })).post;
+    expect(viaCat.repostOf).toBe(id);
+    expect(viaCat.body).toBe(`cat says //@${bob}: bob says`);
+    expect((await getPost(deps, id)).counts.reposts).toBe(2);
+    expect((await getPost(deps, viaBob.id)).counts.reposts).toBe(0);
+    expect(chainBody('', { author: 'x', body: 'y'.repeat(500) })).toHaveLength(500);
+  });
+
+  it('forced: a retry that runs while the first plain repost is between its claim and its create makes the same single repost', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const id = await post(ann);
+    const held = gate.holdAt('repost.claimed', (d) => d.actor === bob);
+    const first = repost(deps, bob, id, {});
+    await held.reached;
+    const retry = await repost(deps, bob, id, {}); // finds the claim, no post yet: creates it under the claimed id
+    held.release();
+    const done = await first; // its create loses: it answers the same post
+    expect(done.post.id).toBe(retry.post.id);
+    expect((await getPost(deps, id)).counts.reposts).toBe(1);
+    expect((await listUserPosts(deps, bob, 10)).items).toHaveLength(1);
+  });
+
+  it('a deleted original shows as deleted in every repost, never a 500; reposting it is 404', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const id = await post(ann, 'soon gone');
+    const r = (await repost(deps, bob, id, { comment: 'look' })).post;
+    await deletePost(deps, ann, id);
+    expect((await getPost(deps, r.id, bob)).original).toEqual({ state: 'deleted', id });
+    expect((await listUserPosts(deps, bob, 10, undefined, bob)).items[0]!.original).toEqual({ state: 'deleted', id });
+    await expect(repost(deps, bob, r.id, {})).rejects.toMatchObject({ code: 'post_not_found' });
+  });
+});
+
+describe('the timeline with reactions', () => {
+  it('counts, the reader’s state and embedded originals in 2 measured round trips; a plain repost of an original already on the page is shown once', async () => {
+    const [reader, ann, bob, cat] = await users('reader', 'ann', 'bob', 'cat');
+    for (const f of [ann, bob, cat]) await follow(deps, reader, f);
+    await drain();
+    const original = await post(ann, 'the original');
+    await drain();
+    await likePost(deps, reader, original);
+    await repost(deps, bob, original, {}); // plain, below cat’s repost of the same original: left out
+    await repost(deps, cat, original, { comment: 'cat’s words' }); // with a comment: its own item
+    const elsewhere = await post(cat, 'cat’s own post');
+    await repost(deps, bob, elsewhere, {});
+    await drain();
+    const { result, depth, tables } = await measured(() => homeTimeline(deps, reader, 20));
+    expect(depth).toBe(2);
+    expect(tables.filter((t) => t === 'content')).toHaveLength(1); // originals in the same multi-get as the page
+    const items = result.items.map((p) => ({ by: p.author, body: p.body, of: p.original?.state === 'live' ? p.original.post.body : null }));
+    expect(items).toEqual([
+      { by: bob, body: '', of: 'cat’s own post' },
+      { by: cat, body: 'cat’s own post', of: null },
+      { by: cat, body: 'cat’s words', of: 'the original' },
+      { by: ann, body: 'the original', of: null },
+    ]);
+    const shown = result.items.find((p) => p.id === original)!;
+    expect(shown.counts).toEqual({ likes: 1, comments: 0, reposts: 2 });
+    expect(shown.viewer).toEqual({ liked: true, reposted: false });
+    expect(result.items[2]!.original).toMatchObject({ state: 'live', post: { viewer: { liked: true, reposted: false } } });
+  });
+});
