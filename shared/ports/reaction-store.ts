@@ -19,12 +19,14 @@ export interface Liker {
 export interface ReactionStore {
   /** Put-if-absent of the user's like (the source of truth): of racing likes exactly one gets true. */
   like(user: string, postId: string, at: number): Promise<boolean>;
+  /** The since of the user's like (the truth), or null. */
+  likeSince(user: string, postId: string): Promise<number | null>;
   /** Removes the like if present (check-and-delete on the value read): returns the since removed, null if there was none. */
   unlike(user: string, postId: string): Promise<number | null>;
   /** The user's state on each post, in one multi-get (posts the user never touched are absent from the map). */
   viewerState(user: string, postIds: string[]): Promise<Map<string, ViewerState>>;
 
-  /** The post-side entry of a like ("who liked"), derived from the user side. */
+  /** Writes the post-side entry of a like ("who liked") with that since (a plain put: it may overwrite). */
   addLiker(postId: string, user: string, since: number): Promise<void>;
   /** Removes the post-side entry while it still holds `since` (a later like's entry survives). */
   removeLiker(postId: string, user: string, since: number): Promise<void>;

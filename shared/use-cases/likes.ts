@@ -1,8 +1,13 @@
 // shared/use-cases/likes.ts — like (赞) and unlike a post, and "who liked".
-// Steps of a like: the write quota and the post's existence (in parallel) → put-if-absent of the
-// user's like (the source of truth: of racing likes, the author's own included, exactly one
-// wins) → only the winner counts +1 and writes the post-side entry. An unlike mirrors it with
-// check-and-delete on the since it read. Invariant E in shared/schema/consistency.md.
+// Steps of a like: the write quota and the post's existence (in parallel) → the post-side entry
+// ("who liked") with this like's since, written FIRST so that every true like has its entry and
+// a recount from the post side is complete → put-if-absent of the user's like with the same
+// since (the source of truth: of racing likes, the author's own included, exactly one wins) →
+// only the winner counts +1; a loser puts the entry back to the truth's since. An unlike:
+// check-and-delete of the truth on the since it read → only the winner counts −1 and removes the
+// entry while it holds that since (an entry a later like rewrote survives). So an entry may be
+// stale (its truth gone), never missing; "who liked" and the recount check entries against the
+// truth. Invariant E in shared/schema/consistency.md.
 import { NotFoundError } from '../domain/errors.js';
 import type { Page } from '../ports/feed-store.js';
 import type { Liker } from '../ports/reaction-store.js';
@@ -18,9 +23,15 @@ const notFound = (id: string) => new NotFoundError(`No post "${id}"`, 'post_not_
 export async function likePost(deps: FeedDeps, actor: string, postId: string, now = Date.now()): Promise<void> {
   const [, post] = await Promise.all([takeWriteQuota(deps, actor, 'like', now), deps.posts.get(postId)]);
   if (!post) throw notFound(postId);
-  if (!(await deps.reactions.like(actor, postId, now))) return;
-  await atStep(deps, 'like.won', { actor, postId });
-  await Promise.all([deps.posts.count(postId, 'likes', 1), deps.reactions.addLiker(postId, actor, now)]);
+  await deps.reactions.addLiker(postId, actor, now);
+  await atStep(deps, 'like.listed', { actor, postId });
+  if (await deps.reactions.like(actor, postId, now)) {
+    await deps.posts.count(postId, 'likes', 1);
+    return;
+  }
+  // Liked already: the entry goes back to the since the truth holds (what an unlike removes on).
+  const since = await deps.reactions.likeSince(actor, postId);
+  if (since !== null && since !== now) await deps.reactions.addLiker(postId, actor, since);
 }
 
 /** Idempotent: unliking a post not liked changes nothing. Allowed on a deleted post (it tidies your own state); 404 only for an id never used. */

@@ -18,8 +18,8 @@ export type StepPoint =
   | 'backfill.posts-read'
   /** settle: the edge and the celebrity flag are read; the reader's view is not yet repaired. */
   | 'settle.state-read'
-  /** like: the user's like is written (the truth); the count and the post-side entry are next. */
-  | 'like.won'
+  /** like: the post-side entry is written; the user's like (the truth) and the count are next. */
+  | 'like.listed'
   /** unlike: the user's like is removed; the count and the post-side entry are next. */
   | 'unlike.won'
   /** comment: the post (and the reply-to comment) are read; the comment is not yet written. */

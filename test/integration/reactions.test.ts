@@ -135,20 +135,51 @@ describe('likes', () => {
     expect(seen.sort()).toEqual([...fans].sort());
   });
 
-  it('forced: an unlike that lands between a like’s two writes — count exact, and the late post-side entry is never listed', async () => {
+  it('forced: a like stopped between its post-side entry and its truth is neither listed nor counted; finished, it is both', async () => {
     const [ann, bob] = await users('ann', 'bob');
     const id = await post(ann);
-    const held = gate.holdAt('like.won', (d) => d.actor === bob);
+    const held = gate.holdAt('like.listed', (d) => d.actor === bob);
     const liking = likePost(deps, bob, id);
     await held.reached;
-    await unlikePost(deps, bob, id); // wins: the truth is gone; the post-side entry is not there yet
-    held.release();
-    await liking; // now counts +1 and writes the (stale) post-side entry
-    expect((await getPost(deps, id, bob)).counts.likes).toBe(0);
-    expect((await getPost(deps, id, bob)).viewer.liked).toBe(false);
-    expect((await listLikers(deps, id, 10)).items).toEqual([]);
-    // Without the check against the truth, the list would show bob (the entry is there):
+    // The entry is there (the raw list shows it), the truth is not: nothing shows it.
     expect((await stores.reactions.likers(id, 10)).items.map((l) => l.handle)).toEqual([bob]);
+    expect((await listLikers(deps, id, 10)).items).toEqual([]);
+    expect((await getPost(deps, id, bob))).toMatchObject({ counts: { likes: 0 }, viewer: { liked: false } });
+    held.release();
+    await liking;
+    expect((await listLikers(deps, id, 10)).items.map((l) => l.handle)).toEqual([bob]);
+    expect((await getPost(deps, id, bob))).toMatchObject({ counts: { likes: 1 }, viewer: { liked: true } });
+  });
+
+  it('forced: a like that lands inside an unlike (after its truth delete, before its entry removal) keeps its entry', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const id = await post(ann);
+    await likePost(deps, bob, id, 1_000);
+    const held = gate.holdAt('unlike.won', (d) => d.actor === bob);
+    const unliking = unlikePost(deps, bob, id);
+    await held.reached;
+    await likePost(deps, bob, id, 2_000); // a new entry and truth, since 2000
+    held.release();
+    await unliking; // removes the entry only while it holds 1000: it holds 2000 and stays
+    expect((await listLikers(deps, id, 10)).items).toEqual([{ handle: bob, since: 2_000 }]);
+    expect((await getPost(deps, id, bob))).toMatchObject({ counts: { likes: 1 }, viewer: { liked: true } });
+  });
+
+  it('forced: an unlike between a repeated like’s two writes — the repeat then likes again; entry, truth and count agree', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const id = await post(ann);
+    await likePost(deps, bob, id, 1_000);
+    const held = gate.holdAt('like.listed', (d) => d.actor === bob);
+    const repeat = likePost(deps, bob, id, 2_000); // rewrites the entry with 2000, then waits
+    await held.reached;
+    await unlikePost(deps, bob, id); // removes the truth (1000); the entry holds 2000 and stays
+    held.release();
+    await repeat; // the truth is free: it writes 2000 and counts
+    expect((await listLikers(deps, id, 10)).items).toEqual([{ handle: bob, since: 2_000 }]);
+    expect((await getPost(deps, id, bob))).toMatchObject({ counts: { likes: 1 }, viewer: { liked: true } });
+    // A repeat that loses puts the entry back to the truth's since.
+    await likePost(deps, bob, id, 3_000);
+    expect((await listLikers(deps, id, 10)).items).toEqual([{ handle: bob, since: 2_000 }]);
   });
 
   it('a deleted post cannot be liked (404); unliking it still tidies your state; an unknown id is 404', async () => {

@@ -319,6 +319,9 @@ export class FakeReactions implements ReactionStore {
     this.likes.set(`${user}>${postId}`, at);
     return true;
   }
+  async likeSince(user: string, postId: string) {
+    return this.likes.get(`${user}>${postId}`) ?? null;
+  }
   async unlike(user: string, postId: string) {
     const since = this.likes.get(`${user}>${postId}`);
     if (since === undefined) return null;

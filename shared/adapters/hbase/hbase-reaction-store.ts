@@ -43,6 +43,10 @@ export class HBaseReactionStore implements ReactionStore {
     });
   }
 
+  async likeSince(user: string, postId: string): Promise<number | null> {
+    return sinceOf(cellValue(await this.client.getRow(this.reactions, reactionKey(user, postKeyOf(postId)), { columns: [LIKED] }), LIKED));
+  }
+
   async unlike(user: string, postId: string): Promise<number | null> {
     const key = reactionKey(user, postKeyOf(postId));
     const value = cellValue(await this.client.getRow(this.reactions, key, { columns: [LIKED] }), LIKED);
