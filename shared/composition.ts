@@ -10,6 +10,7 @@ import { HBaseIdempotencyStore, HBasePostStore } from './adapters/hbase/hbase-po
 import { HBaseRelationStore } from './adapters/hbase/hbase-relation-store.js';
 import { HBaseLoginThrottle, HBaseUserStore } from './adapters/hbase/hbase-user-store.js';
 import { HBaseMaintenanceStore } from './adapters/hbase/hbase-maintenance-store.js';
+import { HBasePostCountStore } from './adapters/hbase/hbase-post-count-store.js';
 import { LambdaJobContinuation } from './adapters/lambda/lambda-job-continuation.js';
 import { SqsDeadLetterQueue } from './adapters/sqs/sqs-dead-letter-queue.js';
 import { SqsFanoutQueue } from './adapters/sqs/sqs-fanout-queue.js';
@@ -82,6 +83,7 @@ export function feedDependencies(): FeedDeps {
  */
 export interface JobDependencies {
   store: HBaseMaintenanceStore;
+  postCounts: HBasePostCountStore;
   continuation: LambdaJobContinuation;
   queue(): FanoutQueue;
   deadLetters(): DeadLetterQueue;
@@ -97,6 +99,7 @@ export function jobDependencies(cfg: Config = config()): JobDependencies {
   let deadLetters: DeadLetterQueue | undefined;
   jobs = {
     store: new HBaseMaintenanceStore(hbase, cfg.HBASE_NAMESPACE),
+    postCounts: new HBasePostCountStore(hbase, cfg.HBASE_NAMESPACE),
     continuation: new LambdaJobContinuation(cfg.LAMBDA_ENDPOINT ? { endpoint: cfg.LAMBDA_ENDPOINT } : {}),
     queue(): FanoutQueue {
       if (!cfg.FANOUT_QUEUE_URL) throw new Error('Invalid configuration: FANOUT_QUEUE_URL is required for the regeneration sweep');

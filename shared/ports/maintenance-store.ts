@@ -117,3 +117,29 @@ export interface MaintenanceStore {
   /** Writes the counter only while it still holds `expected` as read (check-and-put); false = it moved. */
   setCounterIf(user: string, counter: Counter, expected: CounterCell, value: number): Promise<boolean>;
 }
+
+// --- post counts (repair-post-counts) ---------------------------------------------------------
+
+export type PostCounter = 'likes' | 'comments' | 'reposts';
+
+export interface CountedPost {
+  postId: string;
+  /** The post's counts as stored, with their cell timestamps (0 when absent). */
+  counts: Record<PostCounter, CounterCell>;
+}
+
+/** What the post-count repair needs: a walk over counted posts, a recount from the truth, a guarded write. */
+export interface PostCountStore {
+  /** Up to `limit` live posts that carry counts, from `start`. ONE scan of the counts family (and the tombstone). */
+  countedPosts(opts: { start?: Cursor; limit: number }): Promise<{ posts: CountedPost[]; next?: Cursor; exhausted: boolean }>;
+  /** Each post's counts as stored (absent: deleted or never counted). ONE multi-get. */
+  countSnapshot(postIds: string[]): Promise<Map<string, Record<PostCounter, CounterCell>>>;
+  /**
+   * The counts the truth gives: likes = post-side entries whose user-side like exists; reposts =
+   * post-side entries whose repost is live and points here; comments = live comment rows. null
+   * when a list has more than `max` rows (reported, not recounted in a step).
+   */
+  recount(postId: string, max: number): Promise<Record<PostCounter, number> | null>;
+  /** Writes the count only while it still holds `expected` as read (check-and-put); false = it moved. */
+  setCountIf(postId: string, counter: PostCounter, expected: CounterCell, value: number): Promise<boolean>;
+}

@@ -5,6 +5,7 @@
 // reader's state included, measured as sequential depth.
 import { performance } from 'node:perf_hooks';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { HBasePostCountStore } from '../../shared/adapters/hbase/hbase-post-count-store.js';
 import { hbaseFeedStores } from '../../shared/composition.js';
 import { RateLimitedError } from '../../shared/domain/errors.js';
 import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
@@ -14,6 +15,7 @@ import { addComment, deleteComment, listComments } from '../../shared/use-cases/
 import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
+import { repairPostCountsJob } from '../../shared/use-cases/jobs/repair-post-counts.js';
 import { likePost, listLikers, unlikePost } from '../../shared/use-cases/likes.js';
 import { deletePost, getPost, listUserPosts } from '../../shared/use-cases/posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
@@ -21,6 +23,7 @@ import { follow } from '../../shared/use-cases/relations.js';
 import { chainBody, repost } from '../../shared/use-cases/reposts.js';
 import { sequentialDepth } from '../bench/feed/requests.js';
 import { interleaver } from '../support/interleave.js';
+import { runToCompletion } from '../support/job-driver.js';
 import { useNamespace } from '../support/namespace.js';
 
 const ns = `it_react_${Date.now().toString(36)}`;
@@ -353,5 +356,53 @@ describe('the timeline with reactions', () => {
     expect(shown.counts).toEqual({ likes: 1, comments: 0, reposts: 2 });
     expect(shown.viewer).toEqual({ liked: true, reposted: false });
     expect(result.items[2]!.original).toMatchObject({ state: 'live', post: { viewer: { liked: true, reposted: false } } });
+  });
+});
+
+describe('the post-count repair job (real HBase)', () => {
+  const countsOf = async (id: string) => (await getPost(deps, id)).counts;
+
+  it('finds nothing on counts the operations kept; recounts drifted ones from the truth; leaves a count a live increment moved', async () => {
+    const [ann, bob, cat] = await users('ann', 'bob', 'cat');
+    const exact = await post(ann, 'kept exact');
+    const drifted = await post(ann, 'drifted');
+    const busy = await post(ann, 'busy');
+    for (const id of [exact, drifted, busy]) {
+      await likePost(deps, bob, id);
+      await likePost(deps, cat, id);
+      await addComment(deps, bob, id, { body: 'c' });
+      await repost(deps, cat, id, { comment: 'r' });
+    }
+    // A like stopped before its truth (entry only), and a stale entry: neither may be counted.
+    await stores.reactions.addLiker(drifted, 'ghost', 1);
+    const content = qualifiedTableName(ns, 'content');
+    const key = (await import('../../shared/domain/post.js')).keyFromPostId;
+    // Drift as a stopped function leaves it: increments that never ran or ran twice.
+    await hbase.increment(content, key(drifted)!, 'c:likes', 5);
+    await hbase.increment(content, key(drifted)!, 'c:comments', -1);
+    await hbase.increment(content, key(busy)!, 'c:reposts', 2);
+
+    const postCounts = new HBasePostCountStore(hbase, ns);
+    // While the confirm step recounts `busy` (its second recount; the walk did the first), a real
+    // repost lands: the job must not overwrite its increment.
+    let busyRecounts = 0;
+    const racing = Object.assign(Object.create(postCounts) as HBasePostCountStore, {
+      async recount(id: string, max: number) {
+        const out = await postCounts.recount(id, max);
+        if (id === busy && ++busyRecounts === 2) await repost(deps, bob, busy, {});
+        return out;
+      },
+    });
+    const first = await runToCompletion(repairPostCountsJob(racing, { settleMs: 200 }), { rowsPerStep: 2 });
+    expect(first.outcomes.at(-1)?.status).toBe('done');
+    expect(await countsOf(exact)).toEqual({ likes: 2, comments: 1, reposts: 1 });
+    expect(await countsOf(drifted)).toEqual({ likes: 2, comments: 1, reposts: 1 });
+    expect((await countsOf(busy)).reposts).toBe(4); // 3 + bob's repost: left for the next run
+    const second = await runToCompletion(repairPostCountsJob(postCounts, { settleMs: 200 }), { rowsPerStep: 2 });
+    expect(second.outcomes.at(-1)?.status).toBe('done');
+    expect(await countsOf(busy)).toEqual({ likes: 2, comments: 1, reposts: 2 });
+    // Exact counts everywhere now: a third run writes nothing.
+    const third = await runToCompletion(repairPostCountsJob(postCounts, { settleMs: 200 }), { rowsPerStep: 2 });
+    expect(third.outcomes.reduce((n, o) => n + (o.totals?.fixed ?? 0), 0)).toBe(0);
   });
 });

@@ -180,6 +180,7 @@ describe(`serverless package --stage ${STAGE}`, () => {
     const JOBS = [
       { id: 'TrimInboxes', name: 'trimInboxes', handler: 'functions/schedule/trim-inboxes.handler', rate: 'rate(1 hour)' },
       { id: 'RepairRelations', name: 'repairRelations', handler: 'functions/schedule/repair-relations.handler', rate: 'rate(6 hours)' },
+      { id: 'RepairPostCounts', name: 'repairPostCounts', handler: 'functions/schedule/repair-post-counts.handler', rate: 'rate(6 hours)' },
       { id: 'RegenerationSweep', name: 'regenerationSweep', handler: 'functions/schedule/regeneration-sweep.handler', rate: 'rate(10 minutes)' },
       { id: 'DeadLetterReport', name: 'deadLetterReport', handler: 'functions/schedule/dead-letter-report.handler', rate: 'rate(1 hour)' },
     ];
@@ -216,9 +217,9 @@ describe(`serverless package --stage ${STAGE}`, () => {
         expect(fn.Properties.Handler, job.name).toMatch(new RegExp(`${job.handler.replace(/[./]/g, '\\$&')}$`));
         expect(fn.Properties.FunctionName).toBe(`weibo-${STAGE}-${job.name}`);
         expect(fn.Properties.Timeout).toBeGreaterThanOrEqual(30);
-        // One step; the repair job's confirm step also waits out one settle window (SETTLE_SECONDS).
+        // One step; the repair jobs' confirm steps also wait out one settle window (SETTLE_SECONDS).
         const settle = Number(fn.Properties.Environment.Variables.SETTLE_SECONDS);
-        expect(fn.Properties.Timeout).toBeLessThanOrEqual(job.name === 'repairRelations' ? 60 + settle + 30 : 60);
+        expect(fn.Properties.Timeout).toBeLessThanOrEqual(job.name.startsWith('repair') ? 60 + settle + 30 : 60);
         const config = resources('AWS::Lambda::EventInvokeConfig').find(([, c]) => JSON.stringify(c.Properties.FunctionName).includes(`${job.id}LambdaFunction`));
         expect(config?.[1].Properties.MaximumRetryAttempts, job.name).toBe(0);
       }

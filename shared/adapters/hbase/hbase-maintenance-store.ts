@@ -50,7 +50,7 @@ const EMPTY = new Uint8Array(0);
  * users starts with a userKey: 2 salt bytes, then a handle byte from [a-z0-9_] (≤ 0x7a), so
  * every key sorts below ff ff ff. (The scan API insists on a stop row; this one is exact.)
  */
-const TABLE_END = Uint8Array.of(0xff, 0xff, 0xff);
+export const TABLE_END = Uint8Array.of(0xff, 0xff, 0xff);
 /** Inbox/outbox rows hold up to thousands of cells: few rows per page GET keep pages small. */
 const WIDE_PAGE_ROWS = 10;
 const NARROW_PAGE_ROWS = 100;
@@ -110,7 +110,7 @@ function parseMillis(value: Uint8Array | undefined): number | null {
 }
 
 /** Stored counter: 0 when absent, -1 when not an 8-byte long (so it never matches, and is rewritten). */
-function storedCounter(row: HBaseRow, column: string): number {
+export function storedCounter(row: HBaseRow, column: string): number {
   const v = cellValue(row, column);
   if (v === undefined) return 0;
   return v.length === 8 ? Number(decodeLong(v)) : -1;
