@@ -7,6 +7,7 @@ import { HomePage } from './features/timeline/home-page';
 import { LoginPage, RegisterPage } from './features/auth/auth-pages';
 import { PostPage } from './features/posts/post-page';
 import { ProfilePage } from './features/profile/profile-page';
+import { LikersPage } from './features/reactions/likers-page';
 import { RelationsPage } from './features/profile/relations-page';
 import { I18nContext, LOCALES, initialLocale, saveLocale, translator, useI18n, type Locale } from './i18n/i18n';
 import type { MessageKey } from './i18n/messages';
@@ -62,6 +63,8 @@ function page(route: Route, current: Session | null, notice: string | undefined)
       return <RegisterPage />;
     case 'post':
       return <PostPage key={route.id} id={route.id} />;
+    case 'likers':
+      return <LikersPage key={route.id} id={route.id} />;
     case 'profile':
       return <ProfilePage key={route.handle} handle={route.handle} />;
     case 'relations':

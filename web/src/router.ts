@@ -7,6 +7,7 @@ export type Route =
   | { page: 'login' }
   | { page: 'register' }
   | { page: 'post'; id: string }
+  | { page: 'likers'; id: string }
   | { page: 'profile'; handle: string }
   | { page: 'relations'; handle: string; direction: 'following' | 'followers' }
   | { page: 'notFound' };
@@ -16,6 +17,7 @@ const PATTERNS: [RegExp, (m: string[]) => Route][] = [
   [/^\/login$/, () => ({ page: 'login' })],
   [/^\/register$/, () => ({ page: 'register' })],
   [/^\/post\/([^/]+)$/, (m) => ({ page: 'post', id: m[1]! })],
+  [/^\/post\/([^/]+)\/likes$/, (m) => ({ page: 'likers', id: m[1]! })],
   [/^\/u\/([^/]+)$/, (m) => ({ page: 'profile', handle: m[1]! })],
   [/^\/u\/([^/]+)\/(following|followers)$/, (m) => ({ page: 'relations', handle: m[1]!, direction: m[2] as 'following' | 'followers' })],
 ];
@@ -42,6 +44,7 @@ export const href = {
   login: () => '#/login',
   register: () => '#/register',
   post: (id: string) => `#/post/${encodeURIComponent(id)}`,
+  likers: (id: string) => `#/post/${encodeURIComponent(id)}/likes`,
   profile: (handle: string) => `#/u/${encodeURIComponent(handle)}`,
   relations: (handle: string, direction: 'following' | 'followers') => `#/u/${encodeURIComponent(handle)}/${direction}`,
 };

@@ -15,6 +15,10 @@ export type Post = components['schemas']['Post'];
 export type Profile = components['schemas']['Profile'];
 export type RelationEdge = components['schemas']['RelationEdge'];
 export type TimelinePage = components['schemas']['TimelinePage'];
+export type Comment = components['schemas']['Comment'];
+export type Liker = components['schemas']['Liker'];
+/** What a repost points at: its original as the reader sees it, or that it was deleted. */
+export type Original = NonNullable<Post['repostOf']>;
 
 export const api = createClient<paths>({ baseUrl: window.WEIBO_CONFIG?.apiUrl ?? '/api' });
 

@@ -3,12 +3,11 @@
 // so a retry after a lost answer never posts twice.
 import { useState } from 'preact/hooks';
 import { api, call, type Post } from '../../api/client';
+import { CharCount, codePoints, hasVisible as visible } from '../../components/char-count';
 import { ErrorMessage } from '../../components/problem';
 import { useI18n } from '../../i18n/i18n';
 
 export const POST_MAX = 500;
-export const codePoints = (s: string) => [...s].length;
-const visible = (s: string) => s.replace(/[\p{Cf}\s]/gu, '').length > 0;
 
 export function Composer({ onPublished }: { onPublished: (post: Post) => void }) {
   const { t } = useI18n();
@@ -50,9 +49,7 @@ export function Composer({ onPublished }: { onPublished: (post: Post) => void })
         onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
       />
       <div class="composer-foot">
-        <span id="compose-count" class={remaining < 0 ? 'count over' : 'count'} aria-live="polite">
-          {remaining < 0 ? t('compose.over', { n: -remaining }) : t('compose.remaining', { n: remaining })}
-        </span>
+        <CharCount id="compose-count" text={text} max={POST_MAX} />
         <button type="submit" disabled={busy || remaining < 0 || !visible(text)}>
           {t('compose.submit')}
         </button>

@@ -1,17 +1,42 @@
 // web/src/features/posts/post-card.tsx — one post wherever posts are listed: author, text,
-// relative time linking to the post's page, and Delete for its author.
-import { useState } from 'preact/hooks';
+// relative time linking to the post's page, a repost's original, the reaction bar (repost,
+// comments, like) and Delete for its author.
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Post } from '../../api/client';
 import { ErrorMessage } from '../../components/problem';
 import { RelativeTime } from '../../components/time';
 import { useI18n } from '../../i18n/i18n';
 import { href } from '../../router';
 import { session } from '../../session';
+import { OriginalPost } from '../reactions/original';
+import { Reactions, type UpdatePost } from '../reactions/reactions';
 
-export function PostCard({ post, onDeleted }: { post: Post; onDeleted?: (id: string) => void }) {
+export interface PostCardProps {
+  post: Post;
+  onDeleted?: (id: string) => void;
+  /** The card changed the post (a like, a repost's counts): the list keeps the new one. */
+  onChange?: (post: Post) => void;
+  /** The reader reposted from this card: lists that show the reader's posts add it. */
+  onReposted?: (repost: Post) => void;
+}
+
+export function PostCard({ post: given, onDeleted, onChange, onReposted }: PostCardProps) {
   const { t } = useI18n();
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const [post, setPost] = useState(given);
+  // The latest state, for changes that land after a request (a like's answer, its undoing).
+  const current = useRef(given);
+  useEffect(() => {
+    current.current = given;
+    setPost(given);
+  }, [given]);
+  const update: UpdatePost = (change) => {
+    const next = change(current.current);
+    current.current = next;
+    setPost(next);
+    onChange?.(next);
+  };
   const mine = session.get()?.handle === post.author;
 
   async function remove() {
@@ -38,14 +63,18 @@ export function PostCard({ post, onDeleted }: { post: Post; onDeleted?: (id: str
           <RelativeTime iso={post.createdAt} />
         </a>
       </header>
-      <p class="post-body">{post.body}</p>
-      {mine && onDeleted && (
-        <footer class="post-actions">
-          <button type="button" class="link danger" onClick={remove} disabled={busy}>
-            {t('post.delete')}
-          </button>
-        </footer>
-      )}
+      {/* A plain repost has no words of its own. */}
+      <p class="post-body">{post.body || (post.repostOf ? t('repost.plain') : '')}</p>
+      {post.repostOf && <OriginalPost original={post.repostOf} />}
+      <footer class="post-actions">
+        <Reactions post={post} update={update} onReposted={onReposted}>
+          {mine && onDeleted && (
+            <button type="button" class="link danger" onClick={remove} disabled={busy}>
+              {t('post.delete')}
+            </button>
+          )}
+        </Reactions>
+      </footer>
       <ErrorMessage error={error} />
     </article>
   );

@@ -1,9 +1,12 @@
-// web/src/features/posts/post-page.tsx — a single post's page.
+// web/src/features/posts/post-page.tsx — a single post's page: the post (with its reaction bar)
+// and its comments. The page holds the post, so the card's changes (a like) and the comments'
+// (the count) both land on the one copy.
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Post } from '../../api/client';
 import { ErrorMessage } from '../../components/problem';
 import { useI18n } from '../../i18n/i18n';
 import { href } from '../../router';
+import { Comments } from '../reactions/comments';
 import { PostCard } from './post-card';
 
 export function PostPage({ id }: { id: string }) {
@@ -27,7 +30,10 @@ export function PostPage({ id }: { id: string }) {
           {t('post.deleted')} <a href={href.home()}>{t('notFound.back')}</a>
         </p>
       ) : post ? (
-        <PostCard post={post} onDeleted={() => setDeleted(true)} />
+        <>
+          <PostCard post={post} onChange={setPost} onDeleted={() => setDeleted(true)} />
+          <Comments post={post} onCount={(d) => setPost((p) => p && { ...p, commentCount: Math.max(0, p.commentCount + d) })} />
+        </>
       ) : error ? (
         <ErrorMessage error={error} onRetry={load} />
       ) : (

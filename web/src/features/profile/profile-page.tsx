@@ -2,7 +2,7 @@
 // lists), follow / unfollow, their posts; on your own page, edit your display name. The
 // profile, the posts and the follow state load in parallel (one round trip).
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, type Profile } from '../../api/client';
+import { api, call, type Post, type Profile } from '../../api/client';
 import { PagedFooter, usePaged } from '../../components/paged';
 import { ErrorMessage } from '../../components/problem';
 import { absoluteDate, useI18n } from '../../i18n/i18n';
@@ -40,6 +40,13 @@ export function ProfilePage({ handle }: { handle: string }) {
     const { data } = await call(api.GET('/users/{handle}/posts', { params: { path: { handle }, query: { limit: 20, ...(cursor ? { cursor } : {}) } } }));
     return { items: data.posts, nextCursor: data.nextCursor };
   }, [handle]);
+
+  // A repost made on your own page is one of your posts: on top at once, and the count moves.
+  const addOwn = (repost: Post) => {
+    if (repost.author !== handle) return;
+    posts.setItems((items) => [repost, ...items.filter((p) => p.id !== repost.id)]);
+    loadProfile();
+  };
 
   async function toggleFollow() {
     if (!me) return;
@@ -105,7 +112,13 @@ export function ProfilePage({ handle }: { handle: string }) {
       <h2>{t('profile.posts')}</h2>
       <div class="feed">
         {posts.items.map((post) => (
-          <PostCard key={post.id} post={post} onDeleted={(id) => posts.setItems((items) => items.filter((p) => p.id !== id))} />
+          <PostCard
+            key={post.id}
+            post={post}
+            onChange={(next) => posts.setItems((items) => items.map((p) => (p.id === next.id ? next : p)))}
+            onReposted={addOwn}
+            onDeleted={(id) => posts.setItems((items) => items.filter((p) => p.id !== id))}
+          />
         ))}
       </div>
       <PagedFooter list={posts} empty={t('profile.noPosts')} />

@@ -52,6 +52,10 @@ export function HomePage({ handle }: { handle: string }) {
     return () => clearInterval(timer);
   }, [handle]);
 
+  // The reader's own new post or repost goes on top at once (fan-out would bring it later).
+  const addMine = (post: Post) => list.setItems((items) => [post, ...items.filter((p) => p.id !== post.id)]);
+  const replace = (post: Post) => list.setItems((items) => items.map((p) => (p.id === post.id ? post : p)));
+
   const showFresh = () => {
     setFresh([]);
     list.reload();
@@ -60,7 +64,7 @@ export function HomePage({ handle }: { handle: string }) {
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('timeline.title')}</h1>
-      <Composer onPublished={(post) => list.setItems((items) => [post, ...items.filter((p) => p.id !== post.id)])} />
+      <Composer onPublished={addMine} />
       {regenerating && (
         <p class="notice" role="status">
           {t('timeline.regenerating')}
@@ -73,7 +77,13 @@ export function HomePage({ handle }: { handle: string }) {
       )}
       <div class="feed">
         {list.items.map((post) => (
-          <PostCard key={post.id} post={post} onDeleted={(id) => list.setItems((items) => items.filter((p) => p.id !== id))} />
+          <PostCard
+            key={post.id}
+            post={post}
+            onChange={replace}
+            onReposted={addMine}
+            onDeleted={(id) => list.setItems((items) => items.filter((p) => p.id !== id))}
+          />
         ))}
       </div>
       <PagedFooter list={list} empty={t('timeline.empty')} />

@@ -1,0 +1,195 @@
+// web/src/features/reactions/comments.tsx — a post's comments on its page: newest first (or
+// oldest first, one click away), cursor-paged; a comment box with the same code-point counter as
+// the composer; Reply on a comment (the reply shows "回复 @x"); Delete on your own comments and
+// on any comment on your own post (who may delete is the API's rule; the buttons follow it).
+import type { RefObject } from 'preact';
+import { useRef, useState } from 'preact/hooks';
+import { ApiProblem, api, call, type Comment, type Post } from '../../api/client';
+import { CharCount, codePoints, hasVisible } from '../../components/char-count';
+import { PagedFooter, usePaged } from '../../components/paged';
+import { ErrorMessage } from '../../components/problem';
+import { RelativeTime } from '../../components/time';
+import { useI18n } from '../../i18n/i18n';
+import { href } from '../../router';
+import { session } from '../../session';
+
+export const COMMENT_MAX = 500;
+const PAGE = 20;
+type Order = 'newest' | 'oldest';
+
+/** `onCount`: the post's comment count moved by this much (a comment added or deleted). */
+export function Comments({ post, onCount }: { post: Post; onCount: (delta: number) => void }) {
+  const { t } = useI18n();
+  const me = session.get()?.handle;
+  const [order, setOrder] = useState<Order>('newest');
+  const [replyTo, setReplyTo] = useState<Comment | null>(null);
+  const [status, setStatus] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+
+  const list = usePaged<Comment>(async (cursor?: string) => {
+    const query = { order, limit: PAGE, ...(cursor ? { cursor } : {}) };
+    const { data } = await call(api.GET('/posts/{postId}/comments', { params: { path: { postId: post.id }, query } }));
+    return { items: data.comments, nextCursor: data.nextCursor };
+  }, [post.id, order]);
+
+  function added(comment: Comment) {
+    // Newest first: it goes on top. Oldest first: at the end once the end is shown; before
+    // that, paging on reaches it (a new comment never shifts a later page).
+    list.setItems((items) => (order === 'newest' ? [comment, ...items] : list.done ? [...items, comment] : items));
+    onCount(1);
+    setReplyTo(null);
+    setStatus(t('comments.posted'));
+  }
+
+  function reply(comment: Comment) {
+    setReplyTo(comment);
+    setStatus('');
+    box.current?.focus();
+  }
+
+  async function remove(comment: Comment) {
+    if (!confirm(t('comments.confirmDelete'))) return;
+    setError(null);
+    setStatus('');
+    try {
+      await call(api.DELETE('/posts/{postId}/comments/{commentId}', { params: { path: { postId: post.id, commentId: comment.id } } }));
+    } catch (err) {
+      setError(err);
+      // Already gone (deleted elsewhere): the sentence says so, and the list stops showing it.
+      if (!(err instanceof ApiProblem && err.code === 'comment_not_found')) return;
+    }
+    list.setItems((items) => items.filter((c) => c.id !== comment.id));
+    if (replyTo?.id === comment.id) setReplyTo(null);
+    onCount(-1);
+    setStatus(t('comments.deleted'));
+  }
+
+  const choose = (o: Order) => (
+    <button type="button" class={order === o ? 'secondary on' : 'secondary'} aria-pressed={order === o} onClick={() => setOrder(o)}>
+      {t(o === 'newest' ? 'comments.newest' : 'comments.oldest')}
+    </button>
+  );
+
+  return (
+    <section class="comments" aria-labelledby="comments-title">
+      <h2 id="comments-title">{t('comments.title')}</h2>
+      {me ? (
+        <CommentForm postId={post.id} replyTo={replyTo} box={box} onAdded={added} onCancelReply={() => setReplyTo(null)} />
+      ) : (
+        <p>
+          <a href={href.login()}>{t('comments.logIn')}</a>
+        </p>
+      )}
+      <p class="sr-status" role="status">
+        {status}
+      </p>
+      <ErrorMessage error={error} />
+      <div class="comment-order" role="group" aria-label={t('comments.order')}>
+        {choose('newest')} {choose('oldest')}
+      </div>
+      <ol class="comment-list">
+        {list.items.map((c) => (
+          <li key={c.id} class="comment" data-comment-id={c.id}>
+            <div class="post-head">
+              <span>
+                <a class="author" href={href.profile(c.author)}>
+                  @{c.author}
+                </a>
+                {c.replyTo && (
+                  <>
+                    {' '}
+                    <a class="reply-to" href={href.profile(c.replyTo.author)}>
+                      {t('comments.replyTo', { handle: c.replyTo.author })}
+                    </a>
+                  </>
+                )}
+              </span>
+              <span class="when">
+                <RelativeTime iso={c.createdAt} />
+              </span>
+            </div>
+            <p class="comment-body">{c.body}</p>
+            {me && (
+              <div class="comment-actions">
+                <button type="button" class="link" onClick={() => reply(c)}>
+                  {t('comments.reply')}
+                </button>
+                {(me === c.author || me === post.author) && (
+                  <button type="button" class="link danger" onClick={() => remove(c)}>
+                    {t('comments.delete')}
+                  </button>
+                )}
+              </div>
+            )}
+          </li>
+        ))}
+      </ol>
+      <PagedFooter list={list} empty={t('comments.empty')} />
+    </section>
+  );
+}
+
+interface CommentFormProps {
+  postId: string;
+  replyTo: Comment | null;
+  box: RefObject<HTMLTextAreaElement>;
+  onAdded: (c: Comment) => void;
+  onCancelReply: () => void;
+}
+
+function CommentForm({ postId, replyTo, box, onAdded, onCancelReply }: CommentFormProps) {
+  const { t } = useI18n();
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const over = codePoints(text) > COMMENT_MAX;
+
+  async function submit(e: Event) {
+    e.preventDefault();
+    if (busy || over || !hasVisible(text)) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const body = { body: text, ...(replyTo ? { replyTo: replyTo.id } : {}) };
+      const { data } = await call(api.POST('/posts/{postId}/comments', { params: { path: { postId } }, body }));
+      setText('');
+      onAdded(data);
+    } catch (err) {
+      setError(err); // the text stays: pressing Comment again retries it
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form class="composer" onSubmit={submit}>
+      <label for="comment-text">{replyTo ? t('comments.replyLabel', { handle: replyTo.author }) : t('comments.label')}</label>
+      <textarea
+        ref={box}
+        id="comment-text"
+        rows={2}
+        value={text}
+        placeholder={t('comments.placeholder')}
+        aria-describedby="comment-count"
+        onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+      />
+      <div class="composer-foot">
+        <CharCount id="comment-count" text={text} max={COMMENT_MAX} />
+        <span>
+          {replyTo && (
+            <>
+              <button type="button" class="secondary" onClick={onCancelReply}>
+                {t('comments.cancelReply')}
+              </button>{' '}
+            </>
+          )}
+          <button type="submit" disabled={busy || over || !hasVisible(text)}>
+            {t('comments.submit')}
+          </button>
+        </span>
+      </div>
+      <ErrorMessage error={error} />
+    </form>
+  );
+}

@@ -1,0 +1,36 @@
+// web/src/features/reactions/original.tsx — what a repost (转发) points at, inside the repost's
+// card: the original's author, text, time and counts, or that it has been deleted (then
+// nothing of it is shown, as the API sends nothing of it).
+import type { Original } from '../../api/client';
+import { RelativeTime } from '../../components/time';
+import { useI18n } from '../../i18n/i18n';
+import { href } from '../../router';
+
+export function OriginalPost({ original }: { original: Original }) {
+  const { t } = useI18n();
+  if (original.state === 'deleted') {
+    return (
+      <div class="original deleted">
+        <p>{t('repost.originalDeleted')}</p>
+      </div>
+    );
+  }
+  return (
+    <article class="original" aria-label={t('repost.originalBy', { handle: original.author })} data-post-id={original.id}>
+      <header class="post-head">
+        <a class="author" href={href.profile(original.author)}>
+          @{original.author}
+        </a>
+        <a class="when" href={href.post(original.id)}>
+          <RelativeTime iso={original.createdAt} />
+        </a>
+      </header>
+      <p class="original-body">{original.body}</p>
+      <p class="original-counts">
+        <a href={href.post(original.id)}>
+          {t('repost.originalCounts', { reposts: original.repostCount, comments: original.commentCount, likes: original.likeCount })}
+        </a>
+      </p>
+    </article>
+  );
+}

@@ -1,0 +1,172 @@
+// web/src/features/reactions/reactions.tsx — the bar under every post: repost (an inline form
+// for an optional comment, 转发理由), comments (to the post's page, where they are), like (a
+// toggle) and the like count (to who liked it). Counts and the reader's own state come with the
+// post; a like shows at once and is put back if the API refuses it.
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, call, type Original, type Post } from '../../api/client';
+import { CharCount, codePoints, hasVisible } from '../../components/char-count';
+import { ErrorMessage } from '../../components/problem';
+import { useI18n } from '../../i18n/i18n';
+import { href, navigate } from '../../router';
+import { session } from '../../session';
+import { POST_MAX } from '../posts/composer';
+
+/** Applies a change to the post as it is now (not as it was when a request started). */
+export type UpdatePost = (change: (p: Post) => Post) => void;
+
+const countsOf = (o: Extract<Original, { state: 'live' }>) => ({
+  likeCount: o.likeCount,
+  commentCount: o.commentCount,
+  repostCount: o.repostCount,
+  liked: o.liked,
+  reposted: o.reposted,
+});
+
+interface ReactionsProps {
+  post: Post;
+  update: UpdatePost;
+  onReposted?: (repost: Post) => void;
+  /** More actions at the bar's end (the author's Delete). */
+  children?: ComponentChildren;
+}
+
+export function Reactions({ post, update, onReposted, children }: ReactionsProps) {
+  const { t } = useI18n();
+  const me = session.get()?.handle;
+  const [liking, setLiking] = useState(false);
+  const [reposting, setReposting] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [status, setStatus] = useState('');
+  const repostButton = useRef<HTMLButtonElement>(null);
+  // Counts like clicks, so a late answer to an older one never overwrites a newer change.
+  const likeClicks = useRef(0);
+
+  async function toggleLike() {
+    if (!me) return navigate(href.login());
+    if (liking) return; // one at a time: each answer must match the change it reconciles
+    const click = ++likeClicks.current;
+    const want = !post.liked;
+    const delta = want ? 1 : -1;
+    update((p) => ({ ...p, liked: want, likeCount: p.likeCount + delta }));
+    setLiking(true);
+    setError(null);
+    try {
+      const params = { path: { handle: me, postId: post.id } };
+      const { data } = want ? await call(api.PUT('/users/{handle}/likes/{postId}', { params })) : await call(api.DELETE('/users/{handle}/likes/{postId}', { params }));
+      if (data.liked !== want) update((p) => ({ ...p, liked: data.liked, likeCount: p.likeCount - delta }));
+    } catch (err) {
+      // Not done (or not known to be): take the change back, then ask the post for the truth.
+      update((p) => ({ ...p, liked: !want, likeCount: p.likeCount - delta }));
+      setError(err);
+      call(api.GET('/posts/{postId}', { params: { path: { postId: post.id } } }))
+        .then(({ data }) => click === likeClicks.current && update((p) => ({ ...p, likeCount: data.likeCount, liked: data.liked })))
+        .catch(() => {}); // the sentence above already says it went wrong
+    } finally {
+      setLiking(false);
+    }
+  }
+
+  function reposted(repost: Post) {
+    closeForm();
+    setStatus(t('repost.done'));
+    // The API reposts the root original and answers with its counts as they are now.
+    const o = repost.repostOf;
+    if (o?.state === 'live') update((p) => (p.id === o.id ? { ...p, ...countsOf(o) } : p.repostOf?.state === 'live' && p.repostOf.id === o.id ? { ...p, repostOf: o } : p));
+    onReposted?.(repost);
+  }
+
+  function closeForm() {
+    setReposting(false);
+    repostButton.current?.focus(); // back where the reader was
+  }
+
+  // A repost of a deleted original cannot be reposted (the API answers 404).
+  const canRepost = post.repostOf?.state !== 'deleted';
+  return (
+    <>
+      <ul class="reactions" aria-label={t('reaction.bar')}>
+        <li>
+          <button
+            ref={repostButton}
+            type="button"
+            class={post.reposted ? 'reaction on' : 'reaction'}
+            aria-expanded={reposting}
+            disabled={!canRepost}
+            onClick={() => (me ? (setStatus(''), setReposting(!reposting)) : navigate(href.login()))}
+          >
+            {post.reposted ? t('reaction.reposted') : t('reaction.repost')} {post.repostCount}
+          </button>
+        </li>
+        <li>
+          <a class="reaction" href={href.post(post.id)}>
+            {t('reaction.comments')} {post.commentCount}
+          </a>
+        </li>
+        <li>
+          <button type="button" class={post.liked ? 'reaction on' : 'reaction'} aria-pressed={post.liked} onClick={toggleLike}>
+            <span aria-hidden="true">{post.liked ? '♥' : '♡'}</span> {t('reaction.like')}
+          </button>{' '}
+          <a class="reaction like-count" href={href.likers(post.id)}>
+            {post.likeCount}
+            <span class="sr-only"> {t('reaction.likers')}</span>
+          </a>
+        </li>
+        {children && <li class="more">{children}</li>}
+      </ul>
+      <p class="reaction-status" role="status">
+        {status}
+      </p>
+      {reposting && <RepostForm post={post} onDone={reposted} onCancel={closeForm} />}
+      <ErrorMessage error={error} />
+    </>
+  );
+}
+
+function RepostForm({ post, onDone, onCancel }: { post: Post; onDone: (repost: Post) => void; onCancel: () => void }) {
+  const { t } = useI18n();
+  const [text, setText] = useState('');
+  // One key per opened form: pressing Repost again after a lost answer never reposts twice.
+  const [key] = useState(() => crypto.randomUUID());
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => box.current?.focus(), []);
+  const id = `repost-${post.id}`;
+  const over = codePoints(text) > POST_MAX;
+
+  async function submit(e: Event) {
+    e.preventDefault();
+    if (busy || over) return;
+    setBusy(true);
+    setError(null);
+    try {
+      // Without visible words it is a plain repost (the API refuses a blank comment).
+      const body = hasVisible(text) ? { comment: text } : {};
+      const { data } = await call(api.POST('/posts/{postId}/reposts', { params: { path: { postId: post.id }, header: { 'idempotency-key': key } }, body }));
+      onDone(data);
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form class="repost-form" onSubmit={submit}>
+      <label for={id}>{t('repost.label')}</label>
+      <textarea ref={box} id={id} rows={2} value={text} placeholder={t('repost.placeholder')} aria-describedby={`${id}-count`} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
+      <div class="composer-foot">
+        <CharCount id={`${id}-count`} text={text} max={POST_MAX} />
+        <span>
+          <button type="button" class="secondary" onClick={onCancel}>
+            {t('repost.cancel')}
+          </button>{' '}
+          <button type="submit" disabled={busy || over}>
+            {t('repost.submit')}
+          </button>
+        </span>
+      </div>
+      <ErrorMessage error={error} />
+    </form>
+  );
+}
