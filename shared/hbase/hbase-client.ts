@@ -1,6 +1,7 @@
 // shared/hbase/hbase-client.ts — typed client for the HBase REST gateway (2.6.x): rows, check-and-mutate, counters, scans, DDL.
 import { columnSeparatorIndex, toBase64, toBytes, type Bytes } from './codec.js';
 import { cellJson, cellSetJson, parseCellSet, requireQualifiedColumn, rowJson } from './cellset.js';
+import { mapLimit } from '../concurrency.js';
 import { HBaseScanner, planScan } from './scanner.js';
 import { RestTransport, errorFrom } from './transport.js';
 import type {
@@ -392,15 +393,3 @@ export function parseTableSchema(text: string): TableSchema {
   return { columnFamilies: families, attributes };
 }
 
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}

@@ -18,6 +18,7 @@ import { repairRelationsJob } from '../../shared/use-cases/jobs/repair-relations
 import { deletePost } from '../../shared/use-cases/posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow, unfollow } from '../../shared/use-cases/relations.js';
+import { drainQueue, userFactory } from '../support/feed-harness.js';
 import { interleaver } from '../support/interleave.js';
 import { runToCompletion } from '../support/job-driver.js';
 import { useNamespace } from '../support/namespace.js';
@@ -44,22 +45,11 @@ beforeEach(() => {
   queued.length = 0;
 });
 
-let n = 0;
 /** Fresh users per test, so tests never see each other's rows. */
-async function users<N extends string[]>(...names: N): Promise<{ [K in keyof N]: string }> {
-  const run = (n++).toString(36);
-  const handles = names.map((x) => `${x}_${run}`);
-  for (const h of handles) await stores.users.create({ handle: h, displayName: h, passwordHash: 'x', createdAt: Date.now() });
-  return handles as { [K in keyof N]: string };
-}
+const users = userFactory(stores.users);
 
 /** The worker: handles queued messages (settles included, as after the settle window) until none is left. */
-async function settleAll(): Promise<void> {
-  for (let i = 0; queued.length > 0; i++) {
-    if (i > 500) throw new Error('queue does not drain');
-    await handleFanoutMessage(deps, queued.shift()!);
-  }
-}
+const settleAll = () => drainQueue(deps, queued);
 
 /** Takes the first queued message of a type out of the queue (to deliver it by hand). */
 function take<T extends FanoutMessage['type']>(type: T): Extract<FanoutMessage, { type: T }> {

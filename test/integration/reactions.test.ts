@@ -22,6 +22,7 @@ import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';
 import { chainBody, repost } from '../../shared/use-cases/reposts.js';
 import { sequentialDepth } from '../bench/feed/requests.js';
+import { drainQueue, userFactory } from '../support/feed-harness.js';
 import { interleaver } from '../support/interleave.js';
 import { runToCompletion } from '../support/job-driver.js';
 import { useNamespace } from '../support/namespace.js';
@@ -54,20 +55,8 @@ beforeEach(() => {
   queued.length = 0;
 });
 
-let n = 0;
-async function users<N extends string[]>(...names: N): Promise<{ [K in keyof N]: string }> {
-  const run = (n++).toString(36);
-  const handles = names.map((x) => `${x}_${run}`);
-  for (const h of handles) await stores.users.create({ handle: h, displayName: h, passwordHash: 'x', createdAt: Date.now() });
-  return handles as { [K in keyof N]: string };
-}
-
-async function drain(): Promise<void> {
-  for (let i = 0; queued.length > 0; i++) {
-    if (i > 500) throw new Error('queue does not drain');
-    await handleFanoutMessage(deps, queued.shift()!);
-  }
-}
+const users = userFactory(stores.users);
+const drain = () => drainQueue(deps, queued);
 
 async function measured<T>(op: () => Promise<T>): Promise<{ result: T; requests: number; depth: number; tables: string[] }> {
   const from = requests.length;
@@ -125,7 +114,7 @@ describe('likes', () => {
   it('150 users liking one post at once: the count is exact, and the who-liked list pages through all of them', async () => {
     const [author] = await users('hot');
     const id = await post(author);
-    const fans = Array.from({ length: 150 }, (_, i) => `fan${i}_${n}`);
+    const fans = Array.from({ length: 150 }, (_, i) => `fan${i}_${author}`.slice(0, 30));
     for (let i = 0; i < fans.length; i += 30) await Promise.all(fans.slice(i, i + 30).map((f) => likePost(deps, f, id)));
     expect((await getPost(deps, id)).counts.likes).toBe(150);
     const seen: string[] = [];

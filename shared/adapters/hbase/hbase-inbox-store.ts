@@ -1,5 +1,6 @@
 // shared/adapters/hbase/hbase-inbox-store.ts — InboxStore on HBase (secondary adapter): one wide
 // row per reader. Layout and access patterns: shared/schema/tables.ts (inbox).
+import { forEachLimit } from '../../concurrency.js';
 import { keyFromPostId, type FeedEntry } from '../../domain/post.js';
 import { bytesToString, concatBytes, type HBaseCell, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { FeedWindow, InboxStore, InboxView } from '../../ports/feed-store.js';
@@ -24,13 +25,6 @@ function inboxCells(row: HBaseRow | null): HBaseCell[] {
 }
 
 
-async function forEachLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await fn(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
 
 export class HBaseInboxStore implements InboxStore {
   private readonly table: string;

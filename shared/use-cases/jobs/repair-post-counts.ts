@@ -17,6 +17,7 @@
 // read, so an increment landing meanwhile wins and the fix waits for the next run.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
+import { mapLimit } from '../../concurrency.js';
 import { POST_ID_PATTERN } from '../../domain/post.js';
 import type { PostCounter, PostCountStore } from '../../ports/maintenance-store.js';
 import type { JobDefinition, StepInput, StepResult } from './job-runner.js';
@@ -45,18 +46,6 @@ export interface PostCountRepairOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
 
 async function walkStep(store: PostCountStore, input: StepInput<PostCountCarry>): Promise<StepResult<PostCountCarry>> {
   const suspects = new Set(input.carry?.suspects ?? []);

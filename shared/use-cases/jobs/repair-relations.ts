@@ -38,6 +38,7 @@
 // walk finds nothing: follow/unfollow keep counters exact and the settle repairs 'R' rows.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
+import { forEachLimit } from '../../concurrency.js';
 import type { EdgeRow, MaintenanceStore, UsersFrom } from '../../ports/maintenance-store.js';
 import type { JobDefinition, StepInput, StepResult } from './job-runner.js';
 
@@ -72,13 +73,6 @@ const ORPHAN_DELETE_CONCURRENCY = 8;
 /** Counter fixes named in a step's log line (the count is always in the stats). */
 const NOTED_FIXES = 10;
 
-async function forEachLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await fn(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
 
 const mirror = (e: EdgeRow): EdgeRow => ({ owner: e.other, direction: e.direction === 'F' ? 'R' : 'F', other: e.owner, since: e.since });
 

@@ -1,0 +1,26 @@
+// test/support/feed-harness.ts — what the integration tests of the feed use cases share: fresh
+// users per test (so tests never see each other's rows) and a queue the test drains by hand,
+// delivering each message to the real worker logic.
+import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
+import type { UserStore } from '../../shared/ports/user-store.js';
+import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
+import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
+
+/** `users('ann', 'bob')` registers `ann_<n>`, `bob_<n>` (a new n per call) and returns the handles. */
+export function userFactory(store: UserStore) {
+  let n = 0;
+  return async function users<N extends string[]>(...names: N): Promise<{ [K in keyof N]: string }> {
+    const run = (n++).toString(36);
+    const handles = names.map((x) => `${x}_${run}`);
+    for (const h of handles) await store.create({ handle: h, displayName: h, passwordHash: 'x', createdAt: Date.now() });
+    return handles as { [K in keyof N]: string };
+  };
+}
+
+/** Hands queued messages (settles included, as after the settle window) to the worker until none is left. */
+export async function drainQueue(deps: FeedDeps, queued: FanoutMessage[]): Promise<void> {
+  for (let i = 0; queued.length > 0; i++) {
+    if (i > 500) throw new Error('queue does not drain');
+    await handleFanoutMessage(deps, queued.shift()!);
+  }
+}
