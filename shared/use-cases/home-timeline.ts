@@ -11,9 +11,10 @@
 // Every post carries its counts and the reader's own state, and a repost its original: the
 // originals' ids come with the inbox cells, so posts, originals and the reader's reactions are
 // read in ONE parallel stage (post-details.ts) — still 2 sequential round trips.
-// A plain repost (no comment) is left out of a page when the same original already appears
-// above it on that page, as itself or as another repost; "the page" = the entries read for it
-// (limit + SPARE_ENTRIES). Mastodon does the same for reblogs within its newest 40.
+// A plain repost (no comment) is left out when its original already shows in the same window —
+// as itself, embedded in a repost with a comment, or through a newer plain repost — so each
+// original shows once per window. The window = the entries read for the page (limit +
+// SPARE_ENTRIES). Mastodon does the same for reblogs of a status within its newest 40 items.
 // A reader back after the inactivity window had no fan-out meanwhile: the first read queues the
 // rebuild and, until it is done, the answer says `regenerating` (HTTP 206, as Mastodon does).
 import { keyFromPostId, mergeFeed } from '../domain/post.js';
@@ -60,17 +61,21 @@ export async function homeTimeline(deps: FeedDeps, reader: string, limit: number
   // The activity write runs beside the posts multi-get: it adds no sequential round trip.
   const found = await readPostDetails(deps, reader, window, reposts, side);
 
+  const isPlainRepost = (p: PostDetail) => p.repostOf !== undefined && p.body === '';
+  // Originals the window shows other than through a plain repost.
+  const shownOtherwise = new Set([...found.values()].filter((p) => !isPlainRepost(p)).map((p) => p.repostOf ?? p.id));
+  const plainShown = new Set<string>();
   const items: PostDetail[] = [];
-  const shown = new Set<string>(); // originals on this page, as themselves or reposted
   let consumed = 0; // entries walked, shown or not
   for (const id of window) {
     if (items.length === limit) break;
     consumed++;
     const post = found.get(id);
     if (!post) continue;
-    const original = post.repostOf ?? post.id;
-    if (post.repostOf && post.body === '' && shown.has(original)) continue;
-    shown.add(original);
+    if (isPlainRepost(post)) {
+      if (shownOtherwise.has(post.repostOf!) || plainShown.has(post.repostOf!)) continue;
+      plainShown.add(post.repostOf!);
+    }
     items.push(post);
   }
   const hasMore = consumed < window.length || more;

@@ -319,14 +319,14 @@ describe('reposts', () => {
 });
 
 describe('the timeline with reactions', () => {
-  it('counts, the reader’s state and embedded originals in 2 measured round trips; a plain repost of an original already on the page is shown once', async () => {
+  it('counts, the reader’s state and embedded originals in 2 measured round trips; each original shows once per window', async () => {
     const [reader, ann, bob, cat] = await users('reader', 'ann', 'bob', 'cat');
     for (const f of [ann, bob, cat]) await follow(deps, reader, f);
     await drain();
     const original = await post(ann, 'the original');
     await drain();
     await likePost(deps, reader, original);
-    await repost(deps, bob, original, {}); // plain, below cat’s repost of the same original: left out
+    await repost(deps, bob, original, {}); // plain: the original shows in the window anyway — left out
     await repost(deps, cat, original, { comment: 'cat’s words' }); // with a comment: its own item
     const elsewhere = await post(cat, 'cat’s own post');
     await repost(deps, bob, elsewhere, {});
@@ -335,8 +335,9 @@ describe('the timeline with reactions', () => {
     expect(depth).toBe(2);
     expect(tables.filter((t) => t === 'content')).toHaveLength(1); // originals in the same multi-get as the page
     const items = result.items.map((p) => ({ by: p.author, body: p.body, of: p.original?.state === 'live' ? p.original.post.body : null }));
+    // bob's plain reposts are left out: both originals show in the window (cat's post itself; ann's
+    // post itself and inside cat's repost with words).
     expect(items).toEqual([
-      { by: bob, body: '', of: 'cat’s own post' },
       { by: cat, body: 'cat’s own post', of: null },
       { by: cat, body: 'cat’s words', of: 'the original' },
       { by: ann, body: 'the original', of: null },
@@ -344,7 +345,15 @@ describe('the timeline with reactions', () => {
     const shown = result.items.find((p) => p.id === original)!;
     expect(shown.counts).toEqual({ likes: 1, comments: 0, reposts: 2 });
     expect(shown.viewer).toEqual({ liked: true, reposted: false });
-    expect(result.items[2]!.original).toMatchObject({ state: 'live', post: { viewer: { liked: true, reposted: false } } });
+    expect(result.items[1]!.original).toMatchObject({ state: 'live', post: { viewer: { liked: true, reposted: false } } });
+    // The embedded original of a repost whose original is not followed: bob's plain repost of an
+    // unfollowed author's post shows it (nothing else in the window does).
+    const [dan] = await users('dan');
+    const far = await post(dan, 'from someone reader does not follow');
+    await repost(deps, bob, far, {});
+    await drain();
+    const top = (await homeTimeline(deps, reader, 1)).items[0]!;
+    expect(top).toMatchObject({ author: bob, body: '', original: { state: 'live', post: { id: far, author: dan } } });
   });
 });
 
