@@ -1,7 +1,8 @@
 // test/integration/bench-smoke.test.ts — `npm run bench:smoke` keeps working: the feed benchmark
 // runs end to end in its tiny configuration on the real stack and leaves a JSON result in which
-// every metric is a finite number. It checks that the benchmark MEASURES, never that targets
-// pass (performance is reported by the bench command, not asserted by tests).
+// every metric is a finite number. It checks that the benchmark MEASURES, never that performance
+// targets pass (performance is reported by the bench command, not asserted by tests). The one
+// exception is correctness under load: the hot-post phase's like count must be exact.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,6 +46,20 @@ describe('npm run bench:smoke', () => {
       profile: string;
       metrics: Record<string, unknown>;
       targets: { id: string; value: unknown; target: unknown; pass: unknown }[];
+      settings: { hotLikers: number };
+      timeline: {
+        floorShape: string;
+        floorRequestsPerPage: { max: number };
+        floorSequentialRoundTrips: { max: number };
+        likedPerPage: { mean: number };
+        seeded: { likes: number };
+      };
+      hotPost: {
+        likers: number;
+        exact: boolean;
+        first: { errors: number; likeCount: number; likersListed: number; likersMatching: number };
+        repeat: { errors: number; likeCount: number; likersListed: number; likersMatching: number };
+      };
     };
     expect(result.profile).toBe('smoke');
 
@@ -55,7 +70,7 @@ describe('npm run bench:smoke', () => {
       'floor_row_get_p99_ms',
       'floor_multiget20_p99_ms',
       'floor_put_1000_cells_per_s',
-      'floor_two_request_p99_ms',
+      'floor_timeline_p99_ms',
       'timeline_p99_ratio',
       'timeline_requests_per_page_max',
       'fanout_ratio',
@@ -64,17 +79,57 @@ describe('npm run bench:smoke', () => {
       'backfill_ours_wall_ms',
       'backfill_seed_wall_ms',
       'memory_peak_rss_ratio',
+      'timeline_liked_per_page_mean',
+      'hot_post_likes_per_s',
+      'hot_post_like_p50_ms',
+      'hot_post_like_p99_ms',
+      'hot_post_like_count',
+      'hot_post_repeat_like_count',
     ]) {
       expect(result.metrics, name).toHaveProperty(name);
     }
 
     expect(result.targets.map((t) => t.id).sort()).toEqual(
-      ['backfill_ratio', 'fanout_ratio', 'memory_ratio', 'timeline_p99_ratio', 'timeline_sequential_round_trips'].sort(),
+      [
+        'backfill_ratio',
+        'fanout_ratio',
+        'hot_post_like_count',
+        'hot_post_like_count_repeat',
+        'hot_post_likers',
+        'memory_ratio',
+        'timeline_p99_ratio',
+        'timeline_sequential_round_trips',
+      ].sort(),
     );
     for (const t of result.targets) {
       expect(Number.isFinite(t.value), `target ${t.id} value`).toBe(true);
       expect(Number.isFinite(t.target), `target ${t.id} target`).toBe(true);
       expect(typeof t.pass).toBe('boolean');
+    }
+
+    // The timeline is compared with a floor of its own shape, on pages whose readers liked some posts.
+    expect(result.timeline.floorShape).toBe('inbox get + 2 parallel multi-gets');
+    expect(result.timeline.floorRequestsPerPage.max, 'floor: inbox get, content and reactions multi-gets').toBe(3);
+    expect(result.timeline.floorSequentialRoundTrips.max, 'floor: the two multi-gets overlap').toBe(2);
+    expect(result.timeline.seeded.likes).toBeGreaterThan(0);
+    expect(result.timeline.likedPerPage.mean, 'the state multi-get found the reader\'s likes').toBeGreaterThan(0);
+
+    // Hot post: every one of the concurrent likes counted exactly once, and liking again changed nothing.
+    const hot = result.hotPost;
+    expect(hot.likers).toBe(result.settings.hotLikers);
+    expect(hot.likers).toBeGreaterThanOrEqual(100);
+    for (const [name, r] of [['first round', hot.first], ['repeat round', hot.repeat]] as const) {
+      expect({ name, errors: r.errors, likeCount: r.likeCount, likersListed: r.likersListed, likersMatching: r.likersMatching }).toEqual({
+        name,
+        errors: 0,
+        likeCount: hot.likers,
+        likersListed: hot.likers,
+        likersMatching: hot.likers,
+      });
+    }
+    expect(hot.exact).toBe(true);
+    for (const id of ['hot_post_like_count', 'hot_post_likers', 'hot_post_like_count_repeat']) {
+      expect(result.targets.find((t) => t.id === id), id).toMatchObject({ value: hot.likers, target: hot.likers, pass: true });
     }
 
     expect(readFileSync(join(outDir, 'feed-bench.svg'), 'utf8')).toMatch(/^<svg[\s\S]*<\/svg>\n$/);

@@ -49,3 +49,20 @@ export async function bulkPut(client: HBaseRestClient, table: string, rows: Iter
   if (failure) throw failure;
   return requests;
 }
+
+/**
+ * Runs `op` on every item with at most `concurrency` in flight (a worker per slot pulling the
+ * next item). Resolves once all are done; the first rejection rejects (the others still finish).
+ */
+export async function inPool<T>(items: readonly T[], concurrency: number, op: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      await op(items[i]!, i);
+    }
+  };
+  const results = await Promise.allSettled(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}

@@ -1,8 +1,10 @@
 // test/bench/feed/report.ts — what the feed benchmark hands back: the targets of product.md
 // ("Performance") as measured ratios with pass/miss, a short table for stdout, and a
 // hand-written SVG chart (one panel per ratio: the measured bar against its target line).
+// Besides ratios, a target can be an exact count (kind 'exact'): a correctness figure measured
+// under load, such as a hot post's like count after N concurrent likes.
 
-export type TargetKind = 'max' | 'min' | 'band';
+export type TargetKind = 'max' | 'min' | 'band' | 'exact';
 
 export interface TargetResult {
   id: string;
@@ -11,9 +13,9 @@ export interface TargetResult {
   formula: string;
   value: number;
   kind: TargetKind;
-  /** max: value ≤ target; min: value ≥ target; band: |value − 1| ≤ target. */
+  /** max: value ≤ target; min: value ≥ target; band: |value − 1| ≤ target; exact: value = target. */
   target: number;
-  unit: '×' | '%' | 'requests';
+  unit: '×' | '%' | 'requests' | 'count';
   pass: boolean;
   /** Use a log axis in the chart (values span orders of magnitude). */
   log?: boolean;
@@ -22,7 +24,14 @@ export interface TargetResult {
 export function target(t: Omit<TargetResult, 'pass'>): TargetResult {
   const ok = Number.isFinite(t.value);
   const pass =
-    ok && (t.kind === 'max' ? t.value <= t.target : t.kind === 'min' ? t.value >= t.target : Math.abs(t.value - 1) <= t.target);
+    ok &&
+    (t.kind === 'max'
+      ? t.value <= t.target
+      : t.kind === 'min'
+        ? t.value >= t.target
+        : t.kind === 'exact'
+          ? t.value === t.target
+          : Math.abs(t.value - 1) <= t.target);
   return { ...t, pass };
 }
 
@@ -30,6 +39,7 @@ export function formatValue(t: Pick<TargetResult, 'value' | 'unit'>): string {
   if (!Number.isFinite(t.value)) return 'n/a';
   if (t.unit === '%') return `${(t.value * 100).toFixed(1)} %`;
   if (t.unit === 'requests') return String(Math.round(t.value * 100) / 100);
+  if (t.unit === 'count') return Math.round(t.value).toLocaleString('en-US');
   if (t.value >= 100) return `${Math.round(t.value).toLocaleString('en-US')}×`;
   return `${t.value.toFixed(2)}×`;
 }
@@ -37,7 +47,7 @@ export function formatValue(t: Pick<TargetResult, 'value' | 'unit'>): string {
 export function formatTarget(t: TargetResult): string {
   if (t.kind === 'band') return `1.00× ± ${Math.round(t.target * 100)} %`;
   const v = formatValue({ value: t.target, unit: t.unit });
-  return `${t.kind === 'max' ? '≤' : '≥'} ${v}`;
+  return `${t.kind === 'max' ? '≤' : t.kind === 'exact' ? '=' : '≥'} ${v}`;
 }
 
 const esc = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
@@ -105,7 +115,7 @@ export function chartSvg(title: string, subtitle: string, targets: TargetResult[
     out.push(`<text x="${left}" y="${barY + barH + 20}" font-size="10" fill="#888">${t.log ? '1×' : '0'}</text>`);
     out.push(`<text x="${left + plotW}" y="${barY + barH + 20}" font-size="10" text-anchor="end" fill="#888">${esc(formatValue({ value: hi, unit: t.unit }))}${t.log ? ' (log)' : ''}</text>`);
   });
-  out.push(`<text x="${left}" y="${H - 10}" font-size="11" fill="#888">bars: measured in this run · dashed: target from product.md "Performance" · green pass, red miss</text>`);
+  out.push(`<text x="${left}" y="${H - 10}" font-size="11" fill="#888">bars: measured in this run · dashed: target from product.md "Performance" (= : an exact count) · green pass, red miss</text>`);
   out.push('</svg>');
   return `${out.join('\n')}\n`;
 }

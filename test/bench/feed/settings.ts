@@ -19,8 +19,14 @@ export interface BenchSettings {
   postsPerUser: number;
   /** Timed raw-floor repetitions (row get, multi-get 20). */
   floorReps: number;
-  /** Distinct readers whose first timeline page is timed (each also times the raw two-request floor). */
+  /** Distinct readers whose first timeline page is timed (each also times the raw floor: inbox get + 2 parallel multi-gets). */
   timelineReaders: number;
+  /** Share of each sampled reader's first-page posts the reader has liked (through likePost) before the timing. */
+  timelineLikedShare: number;
+  /** Distinct users who like ONE post at once in the hot-post phase (each twice: a second, idempotent round). */
+  hotLikers: number;
+  /** Likes in flight at once in the hot-post phase. */
+  hotConcurrency: number;
   /** Followers of the fan-out / lag author. */
   lagFollowers: number;
   /** Posts fanned out in-process for the throughput ratio (each against a raw-put run). */
@@ -52,6 +58,9 @@ const PROFILES: Record<Profile, Omit<BenchSettings, 'profile' | 'outDir' | 'outN
     postsPerUser: 30,
     floorReps: 300,
     timelineReaders: 600,
+    timelineLikedShare: 0.3,
+    hotLikers: 1000,
+    hotConcurrency: 64,
     lagFollowers: 10_000,
     fanoutReps: 3,
     lagReps: 3,
@@ -71,6 +80,9 @@ const PROFILES: Record<Profile, Omit<BenchSettings, 'profile' | 'outDir' | 'outN
     postsPerUser: 20,
     floorReps: 40,
     timelineReaders: 60,
+    timelineLikedShare: 0.3,
+    hotLikers: 100,
+    hotConcurrency: 64,
     lagFollowers: 2_000,
     fanoutReps: 2,
     lagReps: 1,
@@ -106,6 +118,9 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env, argv: string
     postsPerUser: int('BENCH_POSTS_PER_USER', p.postsPerUser, 2),
     floorReps: int('BENCH_REPS', p.floorReps, 10),
     timelineReaders: int('BENCH_TIMELINE_READERS', p.timelineReaders, 10),
+    timelineLikedShare: num(env, 'BENCH_TIMELINE_LIKED_SHARE', p.timelineLikedShare, 0),
+    hotLikers: int('BENCH_HOT_LIKERS', p.hotLikers),
+    hotConcurrency: int('BENCH_HOT_CONCURRENCY', p.hotConcurrency),
     lagFollowers: int('BENCH_LAG_FOLLOWERS', p.lagFollowers),
     fanoutReps: int('BENCH_FANOUT_REPS', p.fanoutReps),
     lagReps: int('BENCH_LAG_REPS', p.lagReps),
@@ -119,6 +134,7 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env, argv: string
     outDir: env.BENCH_OUT_DIR || 'bench-results',
     outName: env.BENCH_OUT_NAME || (profile === 'smoke' ? 'feed-bench-smoke' : 'feed-bench'),
   };
+  if (s.timelineLikedShare > 1) throw new Error('BENCH_TIMELINE_LIKED_SHARE must be between 0 and 1');
   if (s.seedFolloweePosts >= s.seedPosts) throw new Error('BENCH_SEED_FOLLOWEE_POSTS must be below BENCH_SEED_POSTS');
   return s;
 }
