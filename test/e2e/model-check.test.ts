@@ -1,21 +1,29 @@
 // test/e2e/model-check.test.ts — a model-based check of the API under concurrency. Per seed:
 // fresh users, then waves of concurrent requests from a seeded plan (test/support/model/plan.ts)
 // — idempotent publishes and their retries, racing deletes, refollows, unfollows racing the
-// fan-out they follow; a reference model follows the answers. Once the fan-out queue has
-// drained, every timeline, author list, following/followers list, count and post must equal
-// the model. All differences of a seed are reported together, with the seed to replay it:
-// MODEL_SEED=<n> replays one seed; MODEL_SEEDS / MODEL_OPS scale it up (npm run test:soak).
+// fan-out they follow; likes (racing likes of one user, like racing unlike), comments and
+// their deletes (racing ones too), plain reposts (twice at once: one post) and reposts with a
+// comment, reposts of reposts, deleted originals; a reference model follows the answers. Once
+// the fan-out queue has drained, every timeline, author list, following/followers list, count
+// and post must equal the model — every post view with its exact like / comment / repost
+// counts, each reader's own liked / reposted, and a repost's original (live, or 'deleted');
+// and the comments (both orders) and likers of every post reacted to. All differences of a
+// seed are reported together, with the seed to replay it: MODEL_SEED=<n> replays one seed;
+// MODEL_SEEDS / MODEL_OPS scale it up (npm run test:soak).
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import { localSqsClient } from '../../infra/local/sqs-poller.js';
 import { apiClient } from '../support/api.js';
-import { compareWithModel } from '../support/model/compare.js';
+import { compareWithModel, type CompareStats } from '../support/model/compare.js';
 import { callSafely, sendUntilAnswered } from '../support/model/http.js';
 import { Driver, ModelLost, type Actor } from '../support/model/driver.js';
 import { makePlan } from '../support/model/plan.js';
 import { ReferenceModel } from '../support/model/reference-model.js';
 import { queueCounts, queueDrained } from '../support/queue.js';
 
-const api = apiClient(inject('apiUrl'));
+const client = apiClient(inject('apiUrl'));
+/** Requests sent, for the per-seed log line (the cost of a seed, comparable between runs). */
+let requests = 0;
+const api: typeof client = { ...client, call: (...args) => (requests++, client.call(...args)) };
 const sqs = localSqsClient(inject('sqsEndpoint'));
 afterAll(() => sqs.destroy());
 
@@ -40,16 +48,26 @@ describe('model check: concurrent requests against a reference model', () => {
 
 async function checkSeed(seed: number): Promise<void> {
   const plan = makePlan(seed, OPS);
-  console.log(`[model-check] seed ${seed}: ${plan.waves.length} waves, ${plan.slots.length} posts`);
+  const reposts = plan.slots.filter((s) => s.repost).length;
+  console.log(`[model-check] seed ${seed}: ${plan.waves.length} waves, ${plan.slots.length - reposts} posts, ${reposts} reposts, ${plan.comments.length} comments`);
+  const started = Date.now();
+  const sentBefore = requests;
   const users = await Promise.all(Array.from({ length: plan.users }, (_, i) => register(`m${seed}_u${i}`)));
   const model = new ReferenceModel(users.map((u) => u.handle));
   const driver = new Driver(api, plan, users, model);
   const deadBefore = await deadLetters();
   const findings: string[] = [];
+  const stats: CompareStats = { views: 0, commentLists: 0, likerLists: 0 };
   try {
     for (const [wave, groups] of plan.waves.entries()) await driver.runWave(wave, groups);
+    const waves = { ms: Date.now() - started, requests: requests - sentBefore };
     await queueDrained(sqs, inject('fanoutQueueUrl'), 120_000, 1_000);
-    findings.push(...(await compareWithModel(api, model, users)));
+    const settled = Date.now();
+    findings.push(...(await compareWithModel(api, model, users, stats)));
+    console.log(
+      `[model-check] seed ${seed}: waves ${waves.requests} requests in ${(waves.ms / 1000).toFixed(0)} s; settled after ${((settled - started - waves.ms) / 1000).toFixed(0)} s; ` +
+        `compare ${requests - sentBefore - waves.requests} requests in ${((Date.now() - settled) / 1000).toFixed(0)} s: ${stats.views} post views, ${stats.commentLists} comments lists, ${stats.likerLists} likers lists`,
+    );
     const dead = (await deadLetters()) - deadBefore;
     if (dead > 0) findings.push(`${dead} fan-out message(s) reached the DLQ during this seed: work the worker gave up on`);
   } catch (err) {

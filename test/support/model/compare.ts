@@ -1,33 +1,66 @@
 // test/support/model/compare.ts — once the system has settled, reads everything the API shows
 // about the seed's users and lists every difference from the reference model (not only the
-// first), each line with the history of the pair or post involved.
+// first), each line with the history of the pair or post involved. Every post view read (in
+// timelines, author lists, single reads; a repost's embedded original too) is checked field
+// by field: exact counts, the reader's own liked / reposted, and the original's state; a wrong
+// field is one line however many reads showed it. Comments (both orders) and likers lists of
+// every post reactions were sent for are read back too.
 import type { Actor } from './driver.js';
 import { read, type Api } from './http.js';
-import { pairSubject, slotSubject, type ModelPost, type ReferenceModel } from './reference-model.js';
+import { pairSubject, slotSubject, type ModelComment, type ModelPost, type ReferenceModel } from './reference-model.js';
 
 /** Two page sizes: a paging bug shows as a difference between them. */
 const TIMELINE_PAGE_SIZES = [3, 7] as const;
 const POSTS_PAGE_SIZE = 4;
 const RELATIONS_PAGE_SIZE = 2;
+/** Each user reads every author's list once for its own state: one page (40 posts at most per author). */
+const STATE_PAGE_SIZE = 50;
+/** Newest-first and oldest-first comments with two page sizes; likers in small pages. */
+const COMMENT_PAGES = [['newest', 2], ['oldest', 3]] as const;
+const LIKERS_PAGE_SIZE = 2;
+/** Entries a timeline page reads beyond its limit: its window for leaving out plain reposts (README). */
+const DEDUP_SPARE = 10;
 /** A cursor that never ends must not hang the test. */
 const MAX_PAGES = 500;
 const POST_READS_AT_ONCE = 8;
+/** Where a wrong field was seen: this many places quoted. */
+const PLACES_QUOTED = 3;
 
 type Count = 'followers' | 'following' | 'posts';
 type Item = Record<string, unknown>;
 
-export async function compareWithModel(api: Api, model: ReferenceModel, users: readonly Actor[]): Promise<string[]> {
-  // Users at once, each user's reads one after another: enough load, and no 30 s timeouts.
-  const perUser = await Promise.all(users.map((u) => compareUser(api, model, u)));
-  return [...new Set([...perUser.flat(), ...(await comparePosts(api, model))])];
+/** What a comparison looked at, for the log: a check that compared nothing would pass too. */
+export interface CompareStats {
+  views: number;
+  commentLists: number;
+  likerLists: number;
 }
 
-async function compareUser(api: Api, model: ReferenceModel, user: Actor): Promise<string[]> {
+export async function compareWithModel(api: Api, model: ReferenceModel, users: readonly Actor[], stats?: CompareStats): Promise<string[]> {
+  // Comments whose create got no answer first: every comment count depends on them.
+  await resolveUnknownComments(api, model);
+  const views = new ViewChecks(model);
+  // Users at once, each user's reads one after another: enough load, and no 30 s timeouts.
+  const perUser = await Promise.all(users.map((u) => compareUser(api, model, u, views)));
+  const posts = await comparePosts(api, model, users, views);
+  const lists = await compareReactionLists(api, model);
+  if (stats) Object.assign(stats, { views: views.checked, commentLists: model.postsWithComments().length, likerLists: model.postsWithLikes().length });
+  return [...new Set([...perUser.flat(), ...posts, ...lists, ...views.lines()])];
+}
+
+async function compareUser(api: Api, model: ReferenceModel, user: Actor, views: ViewChecks): Promise<string[]> {
   const h = user.handle;
-  const out = await compareTimeline(api, model, user);
+  const out = await compareTimeline(api, model, user, views);
   const posts = await readPages(api, `posts of ${h}`, `/users/${h}/posts`, 'posts', POSTS_PAGE_SIZE);
   if (posts.problem) out.push(posts.problem);
   else out.push(...diffPosts(model, `posts of ${h}`, model.livePostsOf(h), posts.items.map(idOf), h, 'posts'));
+  for (const item of posts.items) views.check(item, undefined, `posts of ${h}`);
+  // Every author's posts as this user sees them: liked / reposted for every live post.
+  for (const author of model.handles) {
+    const mine = await readPages(api, `posts of ${author} read by ${h}`, `/users/${author}/posts`, 'posts', STATE_PAGE_SIZE, user.token);
+    if (mine.problem) out.push(mine.problem);
+    for (const item of mine.items) views.check(item, h, `posts of ${author} read by ${h}`);
+  }
   const listed: Record<Count, number> = { posts: posts.items.length, following: 0, followers: 0 };
   for (const direction of ['following', 'followers'] as const) {
     const read = await readPages(api, `${direction} of ${h}`, `/users/${h}/${direction}`, 'users', RELATIONS_PAGE_SIZE);
@@ -40,17 +73,24 @@ async function compareUser(api: Api, model: ReferenceModel, user: Actor): Promis
   return out;
 }
 
-/** Read to the end with each page size; a second read equal to the first is not reported twice. */
-async function compareTimeline(api: Api, model: ReferenceModel, user: Actor): Promise<string[]> {
+/**
+ * Read to the end with each page size; a second read equal to the first is not reported twice.
+ * Which plain reposts a page leaves out depends on where the pages break, so the expected list
+ * is the model's timeline paged as the API documents it (pagedTimeline).
+ */
+async function compareTimeline(api: Api, model: ReferenceModel, user: Actor, views: ViewChecks): Promise<string[]> {
   const h = user.handle;
   const out: string[] = [];
   let first: string[] | undefined;
   for (const limit of TIMELINE_PAGE_SIZES) {
     const read = await readPages(api, `timeline of ${h}`, `/users/${h}/timeline`, 'posts', limit, user.token);
     const ids = read.items.map(idOf);
+    for (const item of read.items) views.check(item, h, `timeline of ${h}`);
     if (read.problem) out.push(read.problem);
     else if (!first || first.join() !== ids.join()) {
-      out.push(...diffPosts(model, first ? `timeline of ${h} (limit ${limit})` : `timeline of ${h}`, model.timeline(h), ids, h, 'timeline'));
+      const what = first ? `timeline of ${h} (limit ${limit})` : `timeline of ${h}`;
+      const paged = pagedTimeline(model.timeline(h), limit);
+      out.push(...diffPosts(model, what, paged.expected, ids, h, 'timeline', paged.why));
     }
     first ??= ids;
   }
@@ -58,14 +98,51 @@ async function compareTimeline(api: Api, model: ReferenceModel, user: Actor): Pr
 }
 
 /**
+ * The settled timeline as the API pages it (README, "Every post…"): a page walks a window of the
+ * next `limit` + DEDUP_SPARE entries and leaves out a plain repost (no comment) whose original
+ * the window shows another way — as itself, or inside a repost with a comment, anywhere in the
+ * window — or through a newer plain repost already shown; the next page starts after the last
+ * entry walked. Settled, the entries are exactly the model's timeline. `why`: for each post left
+ * out, the reason, quoted if the API shows it anyway.
+ */
+function pagedTimeline(entries: ModelPost[], limit: number): { expected: ModelPost[]; why: Map<string, string> } {
+  const isPlain = (p: ModelPost) => p.repostOf !== undefined && p.body === '';
+  const expected: ModelPost[] = [];
+  const why = new Map<string, string>();
+  for (let at = 0; at < entries.length; ) {
+    const window = entries.slice(at, at + limit + DEDUP_SPARE);
+    const otherwise = new Map(window.filter((p) => !isPlain(p)).map((p) => [p.repostOf ?? p.id, p]));
+    const plainShown = new Map<string, ModelPost>();
+    let shown = 0;
+    let walked = 0;
+    for (const post of window) {
+      if (shown === limit) break;
+      walked++;
+      if (isPlain(post)) {
+        const other = otherwise.get(post.repostOf!) ?? plainShown.get(post.repostOf!);
+        if (other) {
+          why.set(post.id, `a plain repost whose original shows in the same window (limit ${limit}) as #${other.slot}: left out`);
+          continue;
+        }
+        plainShown.set(post.repostOf!, post);
+      }
+      expected.push(post);
+      shown++;
+    }
+    at += walked;
+  }
+  return { expected, why };
+}
+
+/**
  * All pages, following nextCursor. A failed page is the problem reported (the items so far
  * are not compared). A timeline must answer 200: 206 (regenerating) is wrong here.
  */
-async function readPages(api: Api, what: string, path: string, field: 'posts' | 'users', limit: number, token?: string) {
+async function readPages(api: Api, what: string, path: string, field: 'posts' | 'users' | 'comments', limit: number, token?: string) {
   const items: Item[] = [];
   let cursor: string | null = null;
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const query = `?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const query = `${path.includes('?') ? '&' : '?'}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
     const res = await read(api, `${path}${query}`, token ? { token } : {});
     if (res.status !== 200 || !Array.isArray(res.json?.[field]) || res.json.regenerating === true) {
       return { items, problem: `${what} (limit ${limit}) page ${page} answered ${res.status}: ${res.text.slice(0, 160)}` };
@@ -83,7 +160,8 @@ const idOf = (post: Item) => String(post.id);
  * Extra, missing and duplicate posts, with the model's reason; posts with the same reason (say,
  * all of one unfollowed author's) on one line. Order only once the sets agree.
  */
-function diffPosts(model: ReferenceModel, what: string, expected: ModelPost[], actual: string[], reader: string, scope: 'timeline' | 'posts'): string[] {
+/** `context`: why a post the list shows was expected to be left out, when that is not the model's usual reason. */
+function diffPosts(model: ReferenceModel, what: string, expected: ModelPost[], actual: string[], reader: string, scope: 'timeline' | 'posts', context = new Map<string, string>()): string[] {
   const out: string[] = [];
   const wanted = new Set(expected.map((p) => p.id));
   const seen = new Set<string>();
@@ -93,7 +171,7 @@ function diffPosts(model: ReferenceModel, what: string, expected: ModelPost[], a
     else if (!wanted.has(id)) extra.push(id);
     seen.add(id);
   }
-  for (const [why, ids] of byReason(extra, (id) => whyNotShown(model, id, reader, scope))) out.push(`${what} has extra ${labels(model, ids)}: ${why}`);
+  for (const [why, ids] of byReason(extra, (id) => context.get(id) ?? whyNotShown(model, id, reader, scope))) out.push(`${what} has extra ${labels(model, ids)}: ${why}`);
   const missing = expected.filter((p) => !seen.has(p.id));
   for (const [why, posts] of byReason(missing, (p) => whyShown(model, p, reader))) out.push(`${what} is missing ${labels(model, posts.map((p) => p.id))}: ${why}`);
   const at = expected.findIndex((p, i) => p.id !== actual[i]);
@@ -166,13 +244,17 @@ async function compareCounts(api: Api, model: ReferenceModel, user: string, list
     );
 }
 
-/** Every post the model knows: a live one reads back as published, a deleted one is gone. */
-async function comparePosts(api: Api, model: ReferenceModel): Promise<string[]> {
+/**
+ * Every post the model knows: a live one reads back as published, a deleted one is gone. Read
+ * with the users' tokens in turn, so GET /posts/{id} shows each one's own state.
+ */
+async function comparePosts(api: Api, model: ReferenceModel, users: readonly Actor[], views: ViewChecks): Promise<string[]> {
   const posts = model.allPosts();
   const out: string[] = [];
   for (let at = 0; at < posts.length; at += POST_READS_AT_ONCE) {
     const batch = posts.slice(at, at + POST_READS_AT_ONCE);
-    const answers = await Promise.all(batch.map((p) => read(api, `/posts/${p.id}`)));
+    const readers = batch.map((_, i) => users[(at + i) % users.length]!);
+    const answers = await Promise.all(batch.map((p, i) => read(api, `/posts/${p.id}`, { token: readers[i]!.token })));
     batch.forEach((post, i) => {
       const res = answers[i]!;
       const history = model.history(slotSubject(post.slot));
@@ -181,7 +263,174 @@ async function comparePosts(api: Api, model: ReferenceModel): Promise<string[]> 
       if (post.live && res.status === 200 && (res.json?.author !== post.author || res.json?.body !== post.body)) {
         out.push(`live ${model.describe(post)} reads back as ${res.text.slice(0, 160)} ${history}`);
       }
+      if (post.live && res.status === 200) views.check(res.json, readers[i]!.handle, `GET /posts/{id} by ${readers[i]!.handle}`);
     });
   }
   return out;
+}
+
+// --- post views ----------------------------------------------------------------------------------
+
+/**
+ * Checks post views against the model: counts, the reader's state, the original of a repost.
+ * A wrong field is reported once with the places it was seen, not once per read.
+ */
+class ViewChecks {
+  private readonly found = new Map<string, Set<string>>();
+  checked = 0;
+
+  constructor(private readonly model: ReferenceModel) {}
+
+  check(item: Item, reader: string | undefined, where: string): void {
+    const post = this.model.byId(String(item.id));
+    if (!post) return; // a post the model never saw is reported by the list's diff
+    this.fields(post, item, reader, where);
+    if (item.body !== post.body || item.author !== post.author) {
+      this.add(`${this.model.describe(post)} reads as author ${String(item.author)}, body ${JSON.stringify(item.body)}: model ${post.author}, ${JSON.stringify(post.body)}`, where);
+    }
+    const original = item.repostOf as Item | null | undefined;
+    if (!post.repostOf) {
+      if (original !== null) this.add(`${this.model.describe(post)} shows repostOf ${JSON.stringify(original).slice(0, 120)}: it is no repost`, where);
+      return;
+    }
+    const modelled = this.model.byId(post.repostOf);
+    const history = this.model.history(slotSubject(modelled?.slot ?? post.slot));
+    if (!original || original.id !== post.repostOf) {
+      this.add(`${this.model.describe(post)} shows repostOf ${JSON.stringify(original ?? null).slice(0, 120)}, expected original ${label(this.model, post.repostOf)}`, where);
+    } else if (!modelled?.live) {
+      if (original.state !== 'deleted' || Object.keys(original).length !== 2) {
+        this.add(`${this.model.describe(post)} shows its deleted original ${label(this.model, post.repostOf)} as ${JSON.stringify(original).slice(0, 120)}, expected {state: 'deleted', id} ${history}`, where);
+      }
+    } else if (original.state !== 'live') {
+      this.add(`${this.model.describe(post)} shows its live original ${this.model.describe(modelled)} as state ${String(original.state)} ${history}`, where);
+    } else {
+      if (original.author !== modelled.author || original.body !== modelled.body) {
+        this.add(`${this.model.describe(post)} embeds its original as author ${String(original.author)}, body ${JSON.stringify(original.body)}: model ${modelled.author}, ${JSON.stringify(modelled.body)}`, where);
+      }
+      this.fields(modelled, original, reader, `${where}, embedded in #${post.slot}`);
+    }
+  }
+
+  private fields(post: ModelPost, item: Item, reader: string | undefined, where: string): void {
+    this.checked++;
+    const expected = this.model.engagement(post, reader);
+    const history = this.model.history(slotSubject(post.slot));
+    for (const count of ['likeCount', 'commentCount', 'repostCount'] as const) {
+      if (item[count] !== expected[count]) this.add(`${this.model.describe(post)}: ${count} ${String(item[count])}, model ${expected[count]} ${history}`, where);
+    }
+    for (const state of ['liked', 'reposted'] as const) {
+      if (item[state] !== expected[state]) {
+        this.add(`${this.model.describe(post)} shows ${state}: ${String(item[state])} ${reader ? `to ${reader}` : 'anonymously'}, model ${expected[state]} ${history}`, where);
+      }
+    }
+  }
+
+  private add(finding: string, where: string): void {
+    this.found.set(finding, (this.found.get(finding) ?? new Set()).add(where));
+  }
+
+  lines(): string[] {
+    return [...this.found].map(([finding, places]) => {
+      const quoted = [...places].slice(0, PLACES_QUOTED).join('; ');
+      return `${finding} — seen in ${quoted}${places.size > PLACES_QUOTED ? ` and ${places.size - PLACES_QUOTED} more` : ''}`;
+    });
+  }
+}
+
+// --- comments and likers ---------------------------------------------------------------------------
+
+/** A comment whose create got no answer: it exists if the settled list has its (unique) body. */
+async function resolveUnknownComments(api: Api, model: ReferenceModel): Promise<void> {
+  for (const comment of model.unknownComments()) {
+    const post = model.post(comment.post);
+    if (!post?.live) {
+      model.resolveComment(comment.index);
+      continue;
+    }
+    const all = await readPages(api, `comments of #${post.slot}`, `/posts/${post.id}/comments?order=oldest`, 'comments', 100);
+    const found = all.items.find((c) => c.body === comment.body && c.author === comment.author);
+    const replyTo = found?.replyTo as { id: string; author: string } | null | undefined;
+    model.resolveComment(comment.index, found ? { id: String(found.id), ...(replyTo ? { replyTo } : {}) } : undefined);
+    model.note(slotSubject(post.slot), `after settling: c${comment.index} (no answer when created) ${found ? 'exists' : 'does not exist'}`);
+  }
+}
+
+/**
+ * Comments (both orders) and likers of every post any such request was sent for: a live post's
+ * lists equal the model's, a deleted post's answer 404.
+ */
+async function compareReactionLists(api: Api, model: ReferenceModel): Promise<string[]> {
+  const jobs = [
+    ...model.postsWithComments().map((post) => () => compareComments(api, model, post)),
+    ...model.postsWithLikes().map((post) => () => compareLikers(api, model, post)),
+  ];
+  const out: string[] = [];
+  for (let at = 0; at < jobs.length; at += POST_READS_AT_ONCE) out.push(...(await Promise.all(jobs.slice(at, at + POST_READS_AT_ONCE).map((job) => job()))).flat());
+  return out;
+}
+
+async function compareComments(api: Api, model: ReferenceModel, post: ModelPost): Promise<string[]> {
+  const history = model.history(slotSubject(post.slot));
+  if (!post.live) return gone(await read(api, `/posts/${post.id}/comments`), `comments of deleted ${model.describe(post)}`, history);
+  const out: string[] = [];
+  const oldest = model.liveComments(post.slot);
+  for (const [order, limit] of COMMENT_PAGES) {
+    const what = `comments of ${model.describe(post)} (${order} first, limit ${limit})`;
+    const listed = await readPages(api, what, `/posts/${post.id}/comments?order=${order}`, 'comments', limit);
+    if (listed.problem) {
+      out.push(listed.problem);
+      continue;
+    }
+    const expected = order === 'oldest' ? oldest : [...oldest].reverse();
+    out.push(...diffComments(model, what, expected, listed.items, post, history));
+  }
+  return out;
+}
+
+function diffComments(model: ReferenceModel, what: string, expected: ModelComment[], listed: Item[], post: ModelPost, history: string): string[] {
+  const out: string[] = [];
+  const ids = listed.map((c) => String(c.id));
+  const wanted = new Map(expected.map((c) => [c.id!, c]));
+  const known = new Map(model.allComments().flatMap((c) => (c.id && c.post === post.slot ? [[c.id, c] as const] : [])));
+  const extra = [...new Set(ids.filter((id) => !wanted.has(id)))];
+  const missing = expected.filter((c) => !ids.includes(c.id!));
+  if (new Set(ids).size !== ids.length) out.push(`${what} lists a comment twice: ${ids.join(', ')}`);
+  for (const id of extra) {
+    const c = known.get(id);
+    const text = listed.find((x) => x.id === id);
+    out.push(`${what} has extra ${c ? `${model.describeComment(c)} (${c.state}) ${model.history(`c${c.index}`)}` : `comment ${JSON.stringify(text).slice(0, 160)}, which the model never saw created`} ${history}`);
+  }
+  if (missing.length > 0) out.push(`${what} is missing ${missing.map((c) => model.describeComment(c)).join(', ')} ${history}`);
+  if (out.length === 0 && ids.join() !== expected.map((c) => c.id).join()) out.push(`${what} is out of order: ${ids.join(', ')}, expected ${expected.map((c) => c.id).join(', ')}`);
+  for (const item of listed) {
+    const c = wanted.get(String(item.id));
+    if (!c) continue;
+    const replyTo = item.replyTo as { id?: unknown; author?: unknown } | null;
+    const replyOk = c.replyTo ? replyTo?.id === c.replyTo.id && replyTo?.author === c.replyTo.author : replyTo === null;
+    if (item.author !== c.author || item.body !== c.body || item.postId !== post.id || !replyOk) {
+      out.push(`${what} shows ${model.describeComment(c)} as ${JSON.stringify(item).slice(0, 200)}`);
+    }
+  }
+  return out;
+}
+
+/** Who liked a live post: as a set (the order is the likers' salted keys), exactly the model's likers. */
+async function compareLikers(api: Api, model: ReferenceModel, post: ModelPost): Promise<string[]> {
+  const history = model.history(slotSubject(post.slot));
+  if (!post.live) return gone(await read(api, `/posts/${post.id}/likes`), `likers of deleted ${model.describe(post)}`, history);
+  const what = `likers of ${model.describe(post)}`;
+  const listed = await readPages(api, what, `/posts/${post.id}/likes`, 'users', LIKERS_PAGE_SIZE);
+  if (listed.problem) return [listed.problem];
+  const handles = listed.items.map((u) => String(u.handle));
+  const out: string[] = [];
+  if (new Set(handles).size !== handles.length) out.push(`${what} lists a user twice: ${handles.join(', ')}`);
+  const extra = [...new Set(handles)].filter((h) => !post.likers.has(h));
+  const missing = [...post.likers].filter((h) => !handles.includes(h));
+  if (extra.length > 0) out.push(`${what} lists ${extra.join(', ')}, who do not like it in the model ${history}`);
+  if (missing.length > 0) out.push(`${what} lacks ${missing.join(', ')} ${history}`);
+  return out;
+}
+
+function gone(res: { status: number; text: string; json?: { error?: { code?: string } } }, what: string, history: string): string[] {
+  return res.status === 404 && res.json?.error?.code === 'post_not_found' ? [] : [`${what} answered ${res.status}, expected 404 post_not_found: ${res.text.slice(0, 120)} ${history}`];
 }

@@ -2,13 +2,17 @@
 // reference model from what the responses say happened. An answer that contradicts the
 // specified behaviour is a mismatch, and the model keeps to the specification (a deleted post
 // stays deleted even when a retry "recreates" it). A request that got no answer is sent again
-// when it is idempotent (follow, unfollow, delete, a publish with a key); a publish without a
-// key cannot be, so its lost answer ends the seed (ModelLost): the model could not be exact.
+// when it is idempotent (follow, unfollow, delete, a publish with a key, like, unlike, a plain
+// repost, a keyed repost, a comment delete); a publish or a repost with a comment and without
+// a key cannot be, so its lost answer ends the seed (ModelLost): the model could not be exact.
+// A comment cannot be either, but it is found again by its unique body once the seed settled:
+// the model keeps it as 'unknown' meanwhile (and later steps on it are skipped).
+import { COMMENT_ID_PATTERN } from '../../../shared/domain/comment.js';
 import { POST_ID_PATTERN } from '../../../shared/domain/post.js';
 import type { ApiResponse } from '../api.js';
-import { callSafely, describeAnswer as describe, errorCode, isSuccess, sendUntilAnswered, type Api } from './http.js';
+import { callSafely, describeAnswer as describe, errorCode, isNoAnswer, isSuccess, sendUntilAnswered, type Api } from './http.js';
 import type { Group, Pair, Plan, Step } from './plan.js';
-import { pairSubject, slotSubject, type ModelPost, type ReferenceModel } from './reference-model.js';
+import { chainBody, commentSubject, pairSubject, slotSubject, type ModelComment, type ModelPost, type ReferenceModel } from './reference-model.js';
 
 export interface Actor {
   handle: string;
@@ -23,6 +27,19 @@ interface Ctx {
   /** Two or more requests of the group ran at once. */
   racing: boolean;
   deletes: Map<number, DeleteOutcome>;
+  /** The same for a wave's deletes of one comment. */
+  commentDeletes: Map<number, DeleteOutcome>;
+  /** A wave's plain reposts of one original by one user (`user>original id`): one post, one 201 at most. */
+  plainReposts: Map<string, RepostOutcome>;
+}
+
+interface RepostOutcome {
+  label: string;
+  what: string;
+  /** The user's plain repost of that original was live before: every answer is 200 with it. */
+  existedBefore: boolean;
+  statuses: number[];
+  resent: boolean;
 }
 
 /** A wave's deletes of one post are judged together: racing deletes answer in any order. */
@@ -46,9 +63,13 @@ export class Driver {
 
   async runWave(wave: number, groups: Group[]): Promise<void> {
     const deletes = new Map<number, DeleteOutcome>();
-    const ctx = (g: Group, label = g.label): Ctx => ({ wave, label, racing: g.tasks.length > 1, deletes });
+    const commentDeletes = new Map<number, DeleteOutcome>();
+    const plainReposts = new Map<string, RepostOutcome>();
+    const ctx = (g: Group, label = g.label): Ctx => ({ wave, label, racing: g.tasks.length > 1, deletes, commentDeletes, plainReposts });
     await settleAll(groups.flatMap((g) => g.tasks.map((task) => this.runTask(task, ctx(g)))));
     this.judgeDeletes(wave, deletes);
+    this.judgeDeletes(wave, commentDeletes, 'comment c', (c) => ` ${this.model.history(commentSubject(c))}`);
+    this.judgePlainReposts(wave, plainReposts);
     await settleAll(groups.flatMap((g) => (g.decider ? [this.runStep(g.decider, ctx(g, `${g.label} decider`))] : [])));
   }
 
@@ -69,6 +90,15 @@ export class Driver {
       case 'follow':
       case 'unfollow':
         return this.edge(step.kind, step.pair, ctx);
+      case 'like':
+      case 'unlike':
+        return this.like(step.kind, step.user, step.slot, ctx);
+      case 'comment':
+        return this.comment(step.comment, ctx);
+      case 'deleteComment':
+        return this.deleteComment(step.user, step.comment, ctx);
+      case 'repost':
+        return this.repost(step, ctx);
     }
   }
 
@@ -138,12 +168,12 @@ export class Driver {
    * At least one 204 for a live post, none for a deleted one. A racing loser may answer 204 as
    * well as 404; whether the delete then counted twice shows in the author's posts count.
    */
-  private judgeDeletes(wave: number, deletes: Map<number, DeleteOutcome>): void {
+  private judgeDeletes(wave: number, deletes: Map<number, DeleteOutcome>, thing = 'post #', history: (n: number) => string = () => ''): void {
     for (const [slot, { label, liveBefore, statuses, resent }] of deletes) {
       const ctx = { wave, label };
       const wins = statuses.filter((s) => s === 204).length;
-      if (liveBefore && wins === 0 && !resent) this.mismatch(ctx, `delete of live post #${slot} answered ${statuses.join(' and ')}, expected a 204`);
-      if (!liveBefore && wins > 0) this.mismatch(ctx, `delete of deleted post #${slot} answered 204, expected 404`);
+      if (liveBefore && wins === 0 && !resent) this.mismatch(ctx, `delete of live ${thing}${slot} answered ${statuses.join(' and ')}, expected a 204${history(slot)}`);
+      if (!liveBefore && wins > 0) this.mismatch(ctx, `delete of deleted ${thing}${slot} answered 204, expected 404${history(slot)}`);
     }
   }
 
@@ -159,6 +189,184 @@ export class Driver {
     if (res.status !== 200 || res.json?.following !== on) throw this.lost(ctx, `${kind} ${subject}`, res);
     // In a refollow the last answer to arrive wins here; the decider then sets the real state.
     this.model.setEdge(follower.handle, followee.handle, on);
+  }
+
+  // --- likes -----------------------------------------------------------------------------------
+
+  /** 200 {liked} whatever the state was (idempotent); a like of a deleted post is 404, an unlike of one 200. */
+  private async like(kind: 'like' | 'unlike', userIndex: number, slot: number, ctx: Ctx): Promise<void> {
+    const user = this.users[userIndex]!;
+    const post = this.published(slot);
+    const on = kind === 'like';
+    const subject = slotSubject(slot);
+    const what = `${kind} of #${slot} by ${user.handle}`;
+    this.model.touchedLikes(slot);
+    const path = `/users/${user.handle}/likes/${post.id}`;
+    const { res } = await this.sendIdempotent(ctx, subject, what, () => this.call(on ? 'PUT' : 'DELETE', path, user.token));
+    this.model.note(subject, `w${ctx.wave} ${ctx.label}: ${user.handle} ${kind} ${res.status}`, ctx.racing);
+    if (on && !post.live) {
+      if (res.status === 404 && errorCode(res) === 'post_not_found') return;
+      if (isSuccess(res)) this.mismatch(ctx, `${what}: liking deleted ${this.model.describe(post)} answered ${res.status}, expected 404 post_not_found`);
+      else this.clientError(res, ctx, what, '404 post_not_found');
+      return;
+    }
+    if (res.status === 200 && res.json?.liked === on && res.json?.user === user.handle && res.json?.postId === post.id) {
+      // In a relike the last answer to arrive wins here; the decider then sets the real state.
+      this.model.setLike(slot, user.handle, on);
+      return;
+    }
+    if (isSuccess(res)) throw this.lost(ctx, what, res);
+    this.clientError(res, ctx, what, `200 liked: ${on}`);
+  }
+
+  // --- comments --------------------------------------------------------------------------------
+
+  /** 201 with the comment; 404 post_not_found on a deleted post, comment_not_found in reply to a deleted comment. */
+  private async comment(index: number, ctx: Ctx): Promise<void> {
+    const planned = this.plan.comments[index]!;
+    const post = this.published(planned.post);
+    const author = this.users[planned.author]!;
+    const subject = slotSubject(planned.post);
+    const what = `comment c${index} by ${author.handle} on #${planned.post}`;
+    this.model.touchedComments(planned.post);
+    let replyTo: ModelComment | undefined;
+    if (planned.replyTo !== undefined) {
+      replyTo = this.model.comment(planned.replyTo);
+      if (!replyTo?.id) {
+        // The comment it answers got no answer when created (or was never created): no id to send.
+        this.model.note(subject, `w${ctx.wave} ${ctx.label}: ${what} skipped (c${planned.replyTo} has no known id)`);
+        return;
+      }
+    }
+    const expected = !post.live ? 'post_not_found' : replyTo && replyTo.state !== 'live' ? 'comment_not_found' : undefined;
+    const reply = replyTo ? { replyTo: replyTo.id } : {};
+    const res = await this.call('POST', `/posts/${post.id}/comments`, author.token, { body: planned.body, ...reply });
+    const created = `w${ctx.wave} ${ctx.label}: c${index} by ${author.handle}${replyTo ? ` → c${replyTo.index}` : ''} ${describe(res)}`;
+    this.model.note(subject, created, ctx.racing);
+    this.model.note(commentSubject(index), `${created}${res.status === 201 ? ` ${res.json?.id}` : ''}`);
+    const modelled = { post: planned.post, author: author.handle, body: planned.body, ...(replyTo ? { replyTo: { id: replyTo.id!, author: replyTo.author } } : {}) };
+    if (isNoAnswer(res)) {
+      // Created or not: the settled comments list tells (by the unique body).
+      if (!expected) this.model.commented(index, { ...modelled, state: 'unknown' });
+      return;
+    }
+    if (res.status === 201) {
+      const c = res.json;
+      if (typeof c?.id !== 'string' || !COMMENT_ID_PATTERN.test(c.id)) throw this.lost(ctx, what, res);
+      const replyOk = replyTo ? c.replyTo?.id === replyTo.id && c.replyTo?.author === replyTo.author : c.replyTo === null;
+      if (c.postId !== post.id || c.author !== author.handle || c.body !== planned.body || !replyOk) {
+        this.mismatch(ctx, `${what} answered 201 with ${res.text.slice(0, 200)}: not the comment sent`);
+      }
+      if (expected) this.mismatch(ctx, `${what} answered 201, expected 404 ${expected} (${expected === 'post_not_found' ? `${this.model.describe(post)} is deleted` : `c${replyTo!.index} is deleted`})`);
+      if (post.live) this.model.commented(index, { ...modelled, id: c.id, state: 'live' });
+      return;
+    }
+    if (expected && res.status === 404 && errorCode(res) === expected) return;
+    this.clientError(res, ctx, what, expected ? `404 ${expected}` : '201 with the comment');
+  }
+
+  /** The comment's author or the post's: 204 (a racing loser 404); anyone else 403, and it stays. */
+  private async deleteComment(userIndex: number, index: number, ctx: Ctx): Promise<void> {
+    const planned = this.plan.comments[index]!;
+    const post = this.published(planned.post);
+    const user = this.users[userIndex]!;
+    const subject = slotSubject(planned.post);
+    const what = `delete of c${index} by ${user.handle}`;
+    const comment = this.model.comment(index);
+    if (!comment?.id || comment.state === 'unknown') {
+      this.model.note(subject, `w${ctx.wave} ${ctx.label}: ${what} skipped (its create got no answer)`);
+      return;
+    }
+    const allowed = user.handle === comment.author || user.handle === post.author;
+    const outcome = ctx.commentDeletes.get(index) ?? { label: ctx.label, liveBefore: comment.state === 'live', statuses: [], resent: false };
+    if (allowed) ctx.commentDeletes.set(index, outcome);
+    const path = `/posts/${post.id}/comments/${comment.id}`;
+    const { res, resent } = await this.sendIdempotent(ctx, subject, what, () => this.call('DELETE', path, user.token));
+    this.model.note(subject, `w${ctx.wave} ${ctx.label}: ${what} ${describe(res)}`, ctx.racing);
+    this.model.note(commentSubject(index), `w${ctx.wave} ${ctx.label}: ${what} ${describe(res)}`);
+    if (!allowed) {
+      if (res.status === 403 && errorCode(res) === 'forbidden') return;
+      if (res.status === 204) {
+        this.mismatch(ctx, `${what}: a stranger deleted ${this.model.describeComment(comment)} (204), expected 403 forbidden`);
+        this.model.commentDeleted(index);
+      } else this.clientError(res, ctx, what, '403 forbidden');
+      return;
+    }
+    if (res.status !== 204 && !(res.status === 404 && errorCode(res) === 'comment_not_found')) {
+      if (res.status >= 400 && res.status < 500) this.mismatch(ctx, `${what} answered ${describe(res)}, expected 204 or 404 comment_not_found`);
+      else throw this.lost(ctx, what, res);
+      return;
+    }
+    outcome.statuses.push(res.status);
+    outcome.resent ||= resent;
+    this.model.commentDeleted(index);
+  }
+
+  // --- reposts ---------------------------------------------------------------------------------
+
+  /**
+   * A repost of the target's root original: 201 with the new repost, or for a plain one 200 with
+   * the user's live plain repost of that original; 404 post_not_found when target or root is deleted.
+   */
+  private async repost(step: Extract<Step, { kind: 'repost' }>, ctx: Ctx): Promise<void> {
+    const user = this.users[step.user]!;
+    const target = this.published(step.target);
+    const root = target.repostOf ? this.model.byId(target.repostOf) : target;
+    if (!root) throw new Error(`model: the original of #${step.target} is unknown`);
+    const plain = step.comment === undefined;
+    const what = `${plain ? 'plain repost' : 'repost with comment'} of #${step.target} by ${user.handle}`;
+    const subject = slotSubject(step.target);
+    const send = () => this.call('POST', `/posts/${target.id}/reposts`, user.token, plain ? {} : { comment: step.comment }, step.key ? { 'idempotency-key': step.key } : {});
+    const notes = (res: ApiResponse) => {
+      const text = `w${ctx.wave} ${ctx.label}: ${what} ${describe(res)}`;
+      this.model.note(subject, text, ctx.racing);
+      if (root !== target) this.model.note(slotSubject(root.slot), text, ctx.racing);
+    };
+
+    if (!target.live || !root.live) {
+      const res = plain || step.key ? (await this.sendIdempotent(ctx, subject, what, send)).res : await send();
+      notes(res);
+      if (res.status === 404 && errorCode(res) === 'post_not_found') return;
+      const gone = !target.live ? this.model.describe(target) : `its original ${this.model.describe(root)}`;
+      if (isSuccess(res)) this.mismatch(ctx, `${what} answered ${res.status} although ${gone} is deleted, expected 404 post_not_found`);
+      else this.clientError(res, ctx, what, '404 post_not_found');
+      return;
+    }
+    if (step.slot === undefined) throw new Error(`plan bug: ${what} has no slot, but its original is live`);
+    const body = chainBody(step.comment ?? '', target.repostOf ? target : undefined);
+    const existing = plain ? this.model.plainRepostOf(user.handle, root.id) : undefined;
+    if (existing && existing.slot !== step.slot) throw new Error(`plan bug: ${what} names #${step.slot}, the model has #${existing.slot}`);
+    const outcomeKey = `${user.handle}>${root.id}`;
+    const outcome = plain ? (ctx.plainReposts.get(outcomeKey) ?? { label: ctx.label, what, existedBefore: existing !== undefined, statuses: [], resent: false }) : undefined;
+    if (outcome) ctx.plainReposts.set(outcomeKey, outcome);
+
+    const { res, resent } = plain || step.key ? await this.sendIdempotent(ctx, subject, what, send) : { res: await send(), resent: false };
+    notes(res);
+    this.model.note(slotSubject(step.slot), `w${ctx.wave} ${ctx.label}: ${what} ${describe(res)}`, ctx.racing);
+    const p = res.json;
+    if (!isSuccess(res)) return this.clientError(res, ctx, what, plain && existing ? `200 with #${existing.slot}` : '201 with the new repost');
+    if (typeof p?.id !== 'string' || !POST_ID_PATTERN.test(p.id) || p.author !== user.handle || p.repostOf?.id !== root.id) throw this.lost(ctx, what, res);
+    if (p.repostOf?.state !== 'live') this.mismatch(ctx, `${what} answered with its original ${this.model.describe(root)} as ${JSON.stringify(p.repostOf).slice(0, 120)}, expected state 'live'`);
+    const known = this.model.post(step.slot);
+    if (known && known.id !== p.id) throw this.lost(ctx, `${what} (another repost than #${step.slot} ${known.id})`, res);
+    const expectedBody = known?.body ?? body;
+    if (p.body !== expectedBody) this.mismatch(ctx, `${what} answered body ${JSON.stringify(p.body)}, expected ${JSON.stringify(expectedBody)}`);
+    if (outcome) {
+      outcome.statuses.push(res.status);
+      outcome.resent ||= resent;
+    } else if (res.status !== 201 && !resent) this.mismatch(ctx, `${what} answered ${res.status}, expected 201 (a new repost)`);
+    if (!known) this.model.created(step.slot, p.id, user.handle, body, { of: root.id, plain });
+  }
+
+  /** One plain repost per user and original: a new one answers 201 once (racing twins: the other 200), an existing one 200. */
+  private judgePlainReposts(wave: number, outcomes: Map<string, RepostOutcome>): void {
+    for (const { label, what, existedBefore, statuses, resent } of outcomes.values()) {
+      const ctx = { wave, label };
+      const created = statuses.filter((s) => s === 201).length;
+      if (existedBefore && created > 0) this.mismatch(ctx, `${what} answered ${statuses.join(' and ')}: 201 although that plain repost existed (expected 200 with it)`);
+      if (!existedBefore && created > 1) this.mismatch(ctx, `${what} answered ${statuses.join(' and ')}: created twice (expected one 201, the others 200)`);
+      if (!existedBefore && created === 0 && !resent && statuses.length > 0) this.mismatch(ctx, `${what} answered ${statuses.join(' and ')}, expected a 201 (a new repost)`);
+    }
   }
 
   // --- helpers ---------------------------------------------------------------------------------

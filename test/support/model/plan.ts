@@ -8,13 +8,34 @@ export type Pair = readonly [number, number];
 
 export type Step =
   | { kind: 'publish' | 'retry' | 'reuseKey' | 'delete'; slot: number }
-  | { kind: 'follow' | 'unfollow'; pair: Pair };
+  | { kind: 'follow' | 'unfollow'; pair: Pair }
+  | { kind: 'like' | 'unlike'; user: number; slot: number }
+  /** `plan.comments[comment]` says on which post, by whom, with what, in reply to which. */
+  | { kind: 'comment'; comment: number }
+  | { kind: 'deleteComment'; user: number; comment: number }
+  /**
+   * `user` reposts `target` (a repost's root original is what gets reposted). `slot` names the
+   * repost: a new slot, or for a plain repost the user's live plain repost of that original
+   * (the answer is that one again); absent when the original is deleted (404 expected).
+   */
+  | { kind: 'repost'; user: number; target: number; slot?: number; comment?: string; key?: string };
 
 /** A post the plan publishes; the slot number names it before the server gives it an id. */
 export interface Slot {
   author: number;
+  /** For a repost: the comment ('' for a plain repost); the server adds the `//@` chain. */
   body: string;
   key?: string;
+  /** A repost, made by a `repost` step: of which slot (as asked) and its root original. */
+  repost?: { target: number; root: number; plain: boolean };
+}
+
+/** A comment the plan writes; its number names it before the server gives it an id. */
+export interface PlannedComment {
+  post: number;
+  author: number;
+  body: string;
+  replyTo?: number;
 }
 
 /**
@@ -34,6 +55,7 @@ export interface Plan {
   seed: number;
   users: number;
   slots: Slot[];
+  comments: PlannedComment[];
   waves: Group[][];
 }
 
@@ -49,9 +71,19 @@ const CELEBRITY_FOLLOWERS = 3;
 const MAX_POSTS_PER_AUTHOR = 40;
 /** Share of pair choices that go to the seed's three hot pairs, so races on one edge really happen. */
 const HOT_SHARE = 0.6;
+/**
+ * Writes a user may plan per seed, per quota action (the API allows 20 comments, 60 likes +
+ * unlikes, 20 reposts a minute; a seed takes about a minute). Under the limits with room for
+ * resent requests, so a 429 is never the plan's doing. A kind whose user is out falls back.
+ */
+const WRITES_PER_USER = { comment: 14, like: 40, repost: 14 } as const;
+type Quota = keyof typeof WRITES_PER_USER;
+/** Share of post choices for reactions that go to the seed's hot posts (racing counts on one row). */
+const HOT_POST_SHARE = 0.5;
 
 const pairKey = ([a, b]: Pair) => `p:${a}>${b}`;
 const slotKey = (slot: number) => `s:${slot}`;
+const likeKey = (user: number, slot: number) => `${user}>${slot}`;
 
 export function makePlan(seed: number, groups: number): Plan {
   const rng = seededRng(seed);
@@ -62,7 +94,7 @@ export function makePlan(seed: number, groups: number): Plan {
     waves.push(planner.wave(size));
     planned += size;
   }
-  return { seed, users: USERS, slots: planner.slots, waves };
+  return { seed, users: USERS, slots: planner.slots, comments: planner.comments, waves };
 }
 
 /**
@@ -71,12 +103,21 @@ export function makePlan(seed: number, groups: number): Plan {
  */
 class Planner {
   readonly slots: Slot[] = [];
+  readonly comments: PlannedComment[] = [];
   private readonly live = new Set<number>();
+  private readonly deleted = new Set<number>();
   private readonly deletedWithKey = new Set<number>();
   private readonly edges = new Set<string>();
   private readonly hot: Pair[];
   /** Pairs and posts already used by a group of the current wave. */
   private busy = new Set<string>();
+  /** `user>slot` of every like the plan leaves in place. */
+  private readonly likes = new Set<string>();
+  /** Comments the plan expects to exist (their posts may since be deleted). */
+  private readonly liveComments = new Set<number>();
+  /** `user>root slot` → that user's live plain repost of the root (what a plain repost answers again). */
+  private readonly plainReposts = new Map<string, number>();
+  private readonly writes = new Map<string, number>();
 
   private readonly kinds: [weight: number, make: () => Group | undefined][] = [
     // Plain requests build up posts and edges; the racy kinds, weighted up, are what the check is for.
@@ -91,6 +132,25 @@ class Planner {
     [14, () => this.refollow()],
     [12, () => this.publishThenFollowerUnfollows()],
     [10, () => this.followThenUnfollow()],
+    // Reactions (issue 10): likes, comments, reposts, and deleting originals under them.
+    [6, () => this.likes1to3()],
+    [5, () => this.doubleLike()],
+    [3, () => this.unlikeGroup(false)],
+    [2, () => this.unlikeGroup(true)],
+    [5, () => this.relike()],
+    [2, () => this.likeThenUnlike()],
+    [6, () => this.comments1to3()],
+    [3, () => this.commentThenDelete()],
+    [3, () => this.deleteCommentGroup(false)],
+    [3, () => this.deleteCommentGroup(true)],
+    [1, () => this.strangerDeletesComment()],
+    [1, () => this.replyToDeletedComment()],
+    [5, () => this.repostGroup({ plain: true })],
+    [4, () => this.repostGroup({ plain: true, twice: true })],
+    [5, () => this.repostGroup({ plain: false })],
+    [4, () => this.repostGroup({ plain: this.rng.chance(0.5), ofRepost: true })],
+    [5, () => this.deleteOriginal()],
+    [2, () => this.reactToDeleted()],
   ];
 
   constructor(
@@ -184,9 +244,11 @@ class Planner {
       this.deletedWithKey.delete(slot);
       return { label: 'retry after delete', tasks: [[{ kind: 'retry', slot }]] };
     }
-    const slot = this.liveSlot((s) => this.slots[s]!.key !== undefined);
+    // Publishes only: a keyed repost's retry is another request (POST /posts/{id}/reposts).
+    const slot = this.liveSlot((s) => this.slots[s]!.key !== undefined && !this.slots[s]!.repost);
     if (slot === undefined) return undefined;
-    this.live.delete(slot);
+    this.markDeleted(slot);
+    this.deletedWithKey.delete(slot);
     return { label: 'delete → retry', tasks: [[{ kind: 'delete', slot }, { kind: 'retry', slot }]] };
   }
 
@@ -275,24 +337,268 @@ class Planner {
     return open.length > 0 ? this.rng.pick(open) : undefined;
   }
 
-  private newSlot(author: number, keyed: boolean): number {
+  private newSlot(author: number, keyed: boolean, repost?: Slot['repost'], comment?: string): number {
     const slot = this.slots.length;
-    this.slots.push({ author, body: `seed ${this.seed} post ${slot} by u${author}`, ...(keyed ? { key: `s${this.seed}-p${slot}` } : {}) });
+    const body = repost ? (comment ?? '') : `seed ${this.seed} post ${slot} by u${author}`;
+    this.slots.push({ author, body, ...(keyed ? { key: `s${this.seed}-p${slot}` } : {}), ...(repost ? { repost } : {}) });
     this.live.add(slot);
     this.busy.add(slotKey(slot)); // not deletable by another group of the wave that publishes it
     return slot;
   }
 
+  /**
+   * A live post no other group of this wave touches, nor its original if it is a repost (a
+   * delete of a repost moves the original's count and the reposter's plain-repost claim).
+   */
   private liveSlot(fits: (slot: number) => boolean): number | undefined {
-    const candidates = [...this.live].filter((s) => !this.busy.has(slotKey(s)) && fits(s));
+    const candidates = [...this.live].filter((s) => this.free(s) && fits(s));
     if (candidates.length === 0) return undefined;
-    const slot = this.rng.pick(candidates);
+    return this.claimSlot(this.rng.pick(candidates));
+  }
+
+  /** For reactions: half the time one of the first wave's posts, so some posts gather many. */
+  private reactionSlot(fits: (slot: number) => boolean = () => true): number | undefined {
+    if (this.rng.chance(HOT_POST_SHARE)) {
+      const hot = Array.from({ length: USERS }, (_, s) => s).filter((s) => this.live.has(s) && this.free(s) && fits(s));
+      if (hot.length > 0) return this.claimSlot(this.rng.pick(hot));
+    }
+    return this.liveSlot(fits);
+  }
+
+  private free(slot: number): boolean {
+    return !this.busy.has(slotKey(slot)) && !this.busy.has(slotKey(this.rootOf(slot)));
+  }
+
+  private claimSlot(slot: number): number {
     this.busy.add(slotKey(slot));
+    this.busy.add(slotKey(this.rootOf(slot)));
     return slot;
+  }
+
+  private rootOf(slot: number): number {
+    return this.slots[slot]!.repost?.root ?? slot;
   }
 
   private markDeleted(slot: number): void {
     this.live.delete(slot);
-    if (this.slots[slot]!.key !== undefined) this.deletedWithKey.add(slot);
+    this.deleted.add(slot);
+    const { key, repost, author } = this.slots[slot]!;
+    if (key !== undefined && !repost) this.deletedWithKey.add(slot);
+    // Once deleted, the next plain repost of that original is a new one.
+    if (repost && this.plainReposts.get(likeKey(author, repost.root)) === slot) this.plainReposts.delete(likeKey(author, repost.root));
+  }
+
+  // --- reactions: likes ------------------------------------------------------------------------
+
+  /** One to three users like one post at once (some may like it already: nothing changes for them). */
+  private likes1to3(): Group | undefined {
+    const slot = this.reactionSlot();
+    if (slot === undefined) return undefined;
+    const users = this.users('like', this.rng.int(1, 3), (u) => !this.likes.has(likeKey(u, slot)) || this.rng.chance(0.2));
+    if (users.length === 0) return undefined;
+    for (const u of users) this.likes.add(likeKey(u, slot));
+    return { label: users.length > 1 ? 'likes at once' : 'like', tasks: users.map((user) => [{ kind: 'like', user, slot }]) };
+  }
+
+  /** The same user likes one post twice at once: the count moves once. */
+  private doubleLike(): Group | undefined {
+    const slot = this.reactionSlot();
+    if (slot === undefined) return undefined;
+    const [user] = this.users('like', 1, (u) => !this.likes.has(likeKey(u, slot)), 2);
+    if (user === undefined) return undefined;
+    this.likes.add(likeKey(user, slot));
+    const step: Step = { kind: 'like', user, slot };
+    return { label: 'double like', tasks: [[step], [step]] };
+  }
+
+  /** A liker takes the like back (once, or twice at once); now and then one who never liked it. */
+  private unlikeGroup(twice: boolean): Group | undefined {
+    const slot = this.reactionSlot((s) => this.likersOf(s).length > 0);
+    if (slot === undefined) return undefined;
+    const likers = this.likersOf(slot);
+    const [user] = this.rng.chance(0.15) ? this.users('like', 1, (u) => !likers.includes(u), twice ? 2 : 1) : this.users('like', 1, (u) => likers.includes(u), twice ? 2 : 1);
+    if (user === undefined) return undefined;
+    this.likes.delete(likeKey(user, slot));
+    const step: Step = { kind: 'unlike', user, slot };
+    return { label: twice ? 'double unlike' : 'unlike', tasks: twice ? [[step], [step]] : [[step]] };
+  }
+
+  /** Like and unlike by one user at once (either may land last), then a decider alone. */
+  private relike(): Group | undefined {
+    const slot = this.reactionSlot();
+    if (slot === undefined) return undefined;
+    const [user] = this.users('like', 1, () => true, 3);
+    if (user === undefined) return undefined;
+    const racing: Step[][] = [[{ kind: 'unlike', user, slot }], [{ kind: 'like', user, slot }]];
+    if (this.rng.chance(0.5)) racing.reverse();
+    const decider = this.rng.chance(0.6) ? 'like' : 'unlike';
+    if (decider === 'like') this.likes.add(likeKey(user, slot));
+    else this.likes.delete(likeKey(user, slot));
+    return { label: 'relike', tasks: racing, decider: { kind: decider, user, slot } };
+  }
+
+  private likeThenUnlike(): Group | undefined {
+    const slot = this.reactionSlot();
+    if (slot === undefined) return undefined;
+    const [user] = this.users('like', 1, (u) => !this.likes.has(likeKey(u, slot)), 2);
+    if (user === undefined) return undefined;
+    return { label: 'like → unlike', tasks: [[{ kind: 'like', user, slot }, { kind: 'unlike', user, slot }]] };
+  }
+
+  private likersOf(slot: number): number[] {
+    return Array.from({ length: USERS }, (_, u) => u).filter((u) => this.likes.has(likeKey(u, slot)));
+  }
+
+  // --- reactions: comments ---------------------------------------------------------------------
+
+  /** One to three comments on one post at once, some in reply to a comment already there. */
+  private comments1to3(): Group | undefined {
+    const slot = this.reactionSlot();
+    if (slot === undefined) return undefined;
+    const users = this.users('comment', this.rng.int(1, 3), () => true);
+    if (users.length === 0) return undefined;
+    const earlier = this.commentsOn(slot);
+    const tasks = users.map((u): Step[] => {
+      const replyTo = earlier.length > 0 && this.rng.chance(0.4) ? this.rng.pick(earlier) : undefined;
+      return [{ kind: 'comment', comment: this.newComment(slot, u, replyTo) }];
+    });
+    return { label: users.length > 1 ? 'comments at once' : 'comment', tasks };
+  }
+
+  /** Comment, and delete it as soon as that answers: by its author or by the post's author. */
+  private commentThenDelete(): Group | undefined {
+    const slot = this.reactionSlot();
+    if (slot === undefined) return undefined;
+    const [user] = this.users('comment', 1, () => true);
+    if (user === undefined) return undefined;
+    const comment = this.newComment(slot, user);
+    this.liveComments.delete(comment);
+    const deleter = this.rng.chance(0.5) ? user : this.slots[slot]!.author;
+    return { label: 'comment → delete it', tasks: [[{ kind: 'comment', comment }, { kind: 'deleteComment', user: deleter, comment }]] };
+  }
+
+  /** A live comment deleted by its author or the post's author; or by both at once (one wins). */
+  private deleteCommentGroup(twice: boolean): Group | undefined {
+    const slot = this.reactionSlot((s) => this.commentsOn(s).length > 0);
+    if (slot === undefined) return undefined;
+    const comment = this.rng.pick(this.commentsOn(slot));
+    this.liveComments.delete(comment);
+    const [byAuthor, byPostAuthor]: Step[] = [
+      { kind: 'deleteComment', user: this.comments[comment]!.author, comment },
+      { kind: 'deleteComment', user: this.slots[slot]!.author, comment },
+    ];
+    if (twice) return { label: 'double delete comment', tasks: this.rng.chance(0.5) ? [[byAuthor!], [byPostAuthor!]] : [[byAuthor!], [byAuthor!]] };
+    return { label: 'delete comment', tasks: [[this.rng.chance(0.6) ? byAuthor! : byPostAuthor!]] };
+  }
+
+  /** Neither the comment's author nor the post's: 403, and the comment stays. */
+  private strangerDeletesComment(): Group | undefined {
+    const slot = this.reactionSlot((s) => this.commentsOn(s).length > 0);
+    if (slot === undefined) return undefined;
+    const comment = this.rng.pick(this.commentsOn(slot));
+    const allowed = [this.comments[comment]!.author, this.slots[slot]!.author];
+    const strangers = Array.from({ length: USERS }, (_, u) => u).filter((u) => !allowed.includes(u));
+    return { label: 'stranger deletes comment', tasks: [[{ kind: 'deleteComment', user: this.rng.pick(strangers), comment }]] };
+  }
+
+  /** A reply to a deleted comment: 404 comment_not_found, nothing is written. */
+  private replyToDeletedComment(): Group | undefined {
+    const gone = (s: number) => this.comments.some((c, i) => c.post === s && !this.liveComments.has(i));
+    const slot = this.reactionSlot(gone);
+    if (slot === undefined) return undefined;
+    const [user] = this.users('comment', 1, () => true);
+    if (user === undefined) return undefined;
+    const deleted = this.comments.flatMap((c, i) => (c.post === slot && !this.liveComments.has(i) ? [i] : []));
+    const comment = this.newComment(slot, user, this.rng.pick(deleted));
+    this.liveComments.delete(comment);
+    return { label: 'reply to a deleted comment', tasks: [[{ kind: 'comment', comment }]] };
+  }
+
+  private newComment(post: number, author: number, replyTo?: number): number {
+    const index = this.comments.length;
+    this.comments.push({ post, author, body: `seed ${this.seed} comment ${index} by u${author}`, ...(replyTo === undefined ? {} : { replyTo }) });
+    this.liveComments.add(index);
+    return index;
+  }
+
+  private commentsOn(slot: number): number[] {
+    return [...this.liveComments].filter((c) => this.comments[c]!.post === slot);
+  }
+
+  // --- reactions: reposts and deleted originals ------------------------------------------------
+
+  /**
+   * A repost: plain (new, or the user's existing plain repost of that original again; twice at
+   * once: one 201, one 200, one post) or with a comment (always new; mostly with a key). Of a
+   * repost: its root original is reposted, and if that is deleted the answer is 404.
+   */
+  private repostGroup(opts: { plain: boolean; twice?: boolean; ofRepost?: boolean }): Group | undefined {
+    const target = opts.ofRepost ? this.liveSlot((s) => this.slots[s]!.repost !== undefined) : this.reactionSlot();
+    if (target === undefined) return undefined;
+    const root = this.rootOf(target);
+    const [user] = this.users('repost', 1, (u) => this.postsBy(u) < MAX_POSTS_PER_AUTHOR, opts.twice ? 2 : 1);
+    if (user === undefined) return undefined;
+    const label = `${opts.twice ? 'double ' : ''}${opts.plain ? 'plain repost' : 'repost with comment'}${opts.ofRepost ? ' of a repost' : ''}`;
+    let step: Step;
+    if (!this.live.has(root)) {
+      step = { kind: 'repost', user, target, ...(opts.plain ? {} : { comment: `seed ${this.seed} repost of #${target} by u${user}` }) };
+    } else if (opts.plain) {
+      const claim = likeKey(user, root);
+      let slot = this.plainReposts.get(claim);
+      if (slot === undefined) {
+        slot = this.newSlot(user, false, { target, root, plain: true });
+        this.plainReposts.set(claim, slot);
+      }
+      step = { kind: 'repost', user, target, slot };
+    } else {
+      const keyed = this.rng.chance(0.7);
+      const slot = this.newSlot(user, keyed, { target, root, plain: false }, `seed ${this.seed} repost ${this.slots.length} by u${user}`);
+      const { body, key } = this.slots[slot]!;
+      step = { kind: 'repost', user, target, slot, comment: body, ...(key ? { key } : {}) };
+    }
+    return { label, tasks: opts.twice ? [[step], [step]] : [[step]] };
+  }
+
+  /** Delete a post others reacted to: mostly an original with live reposts (they show it deleted). */
+  private deleteOriginal(): Group | undefined {
+    const reposted = (s: number) => [...this.live].some((r) => r !== s && this.slots[r]!.repost?.root === s);
+    const reacted = (s: number) => this.likersOf(s).length > 0 || this.commentsOn(s).length > 0;
+    const slot = this.liveSlot(reposted) ?? this.liveSlot(reacted);
+    if (slot === undefined) return undefined;
+    this.markDeleted(slot);
+    return { label: 'delete original', tasks: [[{ kind: 'delete', slot }]] };
+  }
+
+  /** Like, comment on or repost a deleted post: 404 post_not_found, nothing changes. */
+  private reactToDeleted(): Group | undefined {
+    const candidates = [...this.deleted].filter((s) => this.free(s));
+    if (candidates.length === 0) return undefined;
+    const slot = this.claimSlot(this.rng.pick(candidates));
+    const roll = this.rng.int(0, 2);
+    const action: Quota = roll === 0 ? 'like' : roll === 1 ? 'comment' : 'repost';
+    const [user] = this.users(action, 1, () => true);
+    if (user === undefined) return undefined;
+    let step: Step;
+    if (action === 'like') step = { kind: 'like', user, slot };
+    else if (action === 'comment') {
+      const comment = this.newComment(slot, user);
+      this.liveComments.delete(comment);
+      step = { kind: 'comment', comment };
+    } else step = { kind: 'repost', user, target: slot };
+    return { label: `${action} a deleted post`, tasks: [[step]] };
+  }
+
+  // --- per-user write quotas -------------------------------------------------------------------
+
+  /**
+   * Up to `count` distinct users (random order) who fit and still have `times` writes of
+   * `action` left in this seed's budget; the writes are taken.
+   */
+  private users(action: Quota, count: number, fits: (u: number) => boolean, times = 1): number[] {
+    const open = Array.from({ length: USERS }, (_, u) => u).filter((u) => (this.writes.get(`${action}:${u}`) ?? 0) + times <= WRITES_PER_USER[action] && fits(u));
+    const chosen: number[] = [];
+    while (chosen.length < count && open.length > 0) chosen.push(open.splice(this.rng.int(0, open.length - 1), 1)[0]!);
+    for (const u of chosen) this.writes.set(`${action}:${u}`, (this.writes.get(`${action}:${u}`) ?? 0) + times);
+    return chosen;
   }
 }

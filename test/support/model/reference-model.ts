@@ -1,8 +1,12 @@
 // test/support/model/reference-model.ts — what the API should show, built only from what the
-// API answered (never from reading state back). Timelines are derived, not stored: a reader's
-// own live posts plus the live posts of everyone they follow now, newest first in the inbox's
-// real byte order (so posts of the same millisecond are ordered as the server orders them).
-import { keyFromPostId } from '../../../shared/domain/post.js';
+// API answered (never from reading state back; the one exception: a comment whose request got
+// no answer is looked for by its unique body once the seed has settled). Timelines are derived,
+// not stored: a reader's own live posts plus the live posts of everyone they follow now, newest
+// first in the inbox's real byte order (so posts of the same millisecond are ordered as the
+// server orders them). Reposts are posts of the reposter; counts and the reader's own state
+// are derived too: likes = the likers kept here, comments = the live comments, reposts = the
+// live posts whose original is this one, reposted = the reader has such a live post.
+import { keyFromPostId, POST_MAX_CODE_POINTS } from '../../../shared/domain/post.js';
 import { inboxQualifier } from '../../../shared/schema/row-keys.js';
 
 export interface ModelPost {
@@ -13,6 +17,30 @@ export interface ModelPost {
   live: boolean;
   /** The inbox qualifier: timelines and author lists are ascending in it. */
   order: Buffer;
+  /** A repost: its (root) original's id. */
+  repostOf?: string;
+  /** A repost made without a comment: the user's one plain repost of that original. */
+  plain?: boolean;
+  likers: Set<string>;
+}
+
+export interface ModelComment {
+  index: number;
+  post: number;
+  author: string;
+  body: string;
+  /** Unknown only while `state` is 'unknown'. */
+  id?: string;
+  replyTo?: { id: string; author: string };
+  /** 'unknown': the create got no answer, so it may or may not exist (resolved by body after the seed). */
+  state: 'live' | 'deleted' | 'unknown';
+}
+
+/** Weibo's repost chain, as the API documents it: `comment //@them: their text`, cut to the post limit. */
+export function chainBody(comment: string, via?: { author: string; body: string }): string {
+  if (!via || via.body === '') return comment;
+  const chained = [...`${comment} //@${via.author}: ${via.body}`.trimStart()];
+  return chained.length <= POST_MAX_CODE_POINTS ? chained.join('') : `${chained.slice(0, POST_MAX_CODE_POINTS - 1).join('')}…`;
 }
 
 /** How many of a subject's history entries a mismatch line quotes (the most recent ones). */
@@ -22,11 +50,16 @@ const HISTORIES_QUOTED = 4;
 
 export const pairSubject = (follower: string, followee: string) => `${follower}→${followee}`;
 export const slotSubject = (slot: number) => `#${slot}`;
+export const commentSubject = (index: number) => `c${index}`;
 
 export class ReferenceModel {
   private readonly edges = new Set<string>();
   private readonly posts = new Map<number, ModelPost>();
   private readonly ids = new Map<string, ModelPost>();
+  private readonly comments = new Map<number, ModelComment>();
+  /** Posts any like, unlike or comment request was sent for: their lists are read back. */
+  private readonly likeTouched = new Set<number>();
+  private readonly commentTouched = new Set<number>();
   /** Per pair / post: what was done to it and what the API answered, for mismatch lines. */
   private readonly notes = new Map<string, string[]>();
   /** Subjects worth quoting beside a wrong count (concurrent races, retries after delete), least recently flagged first. */
@@ -36,12 +69,46 @@ export class ReferenceModel {
 
   // --- updates, from responses ----------------------------------------------------------------
 
-  created(slot: number, id: string, author: string, body: string): void {
+  created(slot: number, id: string, author: string, body: string, repost?: { of: string; plain: boolean }): void {
     const key = keyFromPostId(id);
     if (!key) throw new Error(`model: ${id} is not a post id`);
-    const post = { slot, id, author, body, live: true, order: Buffer.from(inboxQualifier(key)) };
+    const post: ModelPost = { slot, id, author, body, live: true, order: Buffer.from(inboxQualifier(key)), likers: new Set() };
+    if (repost) Object.assign(post, { repostOf: repost.of, plain: repost.plain });
     this.posts.set(slot, post);
     this.ids.set(id, post);
+  }
+
+  setLike(slot: number, user: string, on: boolean): void {
+    const post = this.posts.get(slot);
+    if (!post) return;
+    if (on) post.likers.add(user);
+    else post.likers.delete(user);
+  }
+
+  touchedLikes(slot: number): void {
+    this.likeTouched.add(slot);
+  }
+
+  touchedComments(slot: number): void {
+    this.commentTouched.add(slot);
+  }
+
+  commented(index: number, comment: Omit<ModelComment, 'index'>): void {
+    this.comments.set(index, { index, ...comment });
+    this.commentTouched.add(comment.post);
+  }
+
+  commentDeleted(index: number): void {
+    const comment = this.comments.get(index);
+    if (comment) comment.state = 'deleted';
+  }
+
+  /** An unknown comment found (with the id and reply-to the server gave it), or not found. */
+  resolveComment(index: number, found?: { id: string; replyTo?: { id: string; author: string } }): void {
+    const comment = this.comments.get(index);
+    if (!comment || comment.state !== 'unknown') return;
+    if (found) Object.assign(comment, { state: 'live', id: found.id, ...(found.replyTo ? { replyTo: found.replyTo } : {}) });
+    else comment.state = 'deleted';
   }
 
   deleted(slot: number): void {
@@ -100,6 +167,49 @@ export class ReferenceModel {
     return { followers: this.followers(user).length, following: this.following(user).length, posts: this.livePostsOf(user).length };
   }
 
+  /** The live post a plain repost of `original` by `user` answers again (200), if any. */
+  plainRepostOf(user: string, original: string): ModelPost | undefined {
+    return this.allPosts().find((p) => p.live && p.plain && p.author === user && p.repostOf === original);
+  }
+
+  comment(index: number): ModelComment | undefined {
+    return this.comments.get(index);
+  }
+
+  allComments(): ModelComment[] {
+    return [...this.comments.values()];
+  }
+
+  unknownComments(): ModelComment[] {
+    return [...this.comments.values()].filter((c) => c.state === 'unknown');
+  }
+
+  /** A post's live comments, oldest first (comment ids sort by creation time). */
+  liveComments(slot: number): ModelComment[] {
+    return [...this.comments.values()].filter((c) => c.post === slot && c.state === 'live').sort((a, b) => (a.id! < b.id! ? -1 : a.id! > b.id! ? 1 : 0));
+  }
+
+  /** Posts whose comments or likers lists are read back. */
+  postsWithComments(): ModelPost[] {
+    return [...this.commentTouched].flatMap((s) => this.posts.get(s) ?? []);
+  }
+
+  postsWithLikes(): ModelPost[] {
+    return [...this.likeTouched].flatMap((s) => this.posts.get(s) ?? []);
+  }
+
+  /** What every view of a post must show: exact counts, and the reader's own state (none: anonymous). */
+  engagement(post: ModelPost, reader?: string): { likeCount: number; commentCount: number; repostCount: number; liked: boolean; reposted: boolean } {
+    const reposts = this.allPosts().filter((p) => p.live && p.repostOf === post.id);
+    return {
+      likeCount: post.likers.size,
+      commentCount: this.liveComments(post.slot).length,
+      repostCount: reposts.length,
+      liked: reader !== undefined && post.likers.has(reader),
+      reposted: reader !== undefined && reposts.some((p) => p.author === reader),
+    };
+  }
+
   // --- explaining mismatches --------------------------------------------------------------------
 
   history(subject: string): string {
@@ -120,7 +230,11 @@ export class ReferenceModel {
   }
 
   describe(post: ModelPost): string {
-    return `post #${post.slot} by ${post.author} (${post.id})`;
+    return `${post.repostOf ? (post.plain ? 'plain repost' : 'repost') : 'post'} #${post.slot} by ${post.author} (${post.id})`;
+  }
+
+  describeComment(comment: ModelComment): string {
+    return `comment c${comment.index} by ${comment.author} on #${comment.post}${comment.id ? ` (${comment.id})` : ''}`;
   }
 }
 
