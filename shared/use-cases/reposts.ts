@@ -55,7 +55,8 @@ export async function repost(
   } else {
     result = await plainRepost(deps, actor, rootId, body, now);
   }
-  const [post] = await describePosts(deps, actor, [{ ...result.post, counts: NO_COUNTS }]);
+  // A replayed repost keeps the counts it has; a new one has none yet.
+  const [post] = await describePosts(deps, actor, [{ counts: NO_COUNTS, ...result.post }]);
   return { post: post!, replayed: result.replayed };
 }
 

@@ -77,8 +77,9 @@ describe('reposts', () => {
     const bob = await repost(deps, 'bob', post.id, { comment: 'nice' }, T + 1);
     const cat = await repost(deps, 'cat', bob.post.id, {}, T + 2);
     expect(cat.post).toMatchObject({ repostOf: post.id, body: ' //@bob: nice'.trimStart(), original: { state: 'live', post: { id: post.id } } });
+    await likePost(deps, 'bob', cat.post.id, T + 2);
     const again = await repost(deps, 'cat', post.id, {}, T + 3);
-    expect(again).toMatchObject({ replayed: true, post: { id: cat.post.id } });
+    expect(again).toMatchObject({ replayed: true, post: { id: cat.post.id, counts: { likes: 1 } } }); // as it is now
     expect((await getPost(deps, post.id, 'cat'))).toMatchObject({ counts: { reposts: 2 }, viewer: { reposted: true } });
     await deletePost(deps, 'ann', post.id, T + 4);
     expect((await getPost(deps, cat.post.id)).original).toEqual({ state: 'deleted', id: post.id });
