@@ -85,10 +85,15 @@ count        : PUT /content/<postKey>?check=increment c:<name> (only by the requ
 get post     : GET /content/multiget?row=<postKey>/p:b,p:d,p:r,c&e=b64       (one get)
 lookup       : GET the row's p family: live / deleted (p:d) / absent          (one get)
 delete post  : PUT ?check=put put-if-absent on p:d (exactly one racing delete wins), then
-               DELETE /content/<postKey>/p:b,p:i  (the body goes; a repeat finishes it)
-user's posts : scanner of column p:b ONLY (a tombstone has no p:b, so the server skips it and
-               it costs no slot of the limit) startRow=userKey(author) (or keyAfter(cursor's postKey)),
-               stopRow=prefixEnd(userKey(author)), limit n+1 (the extra row = "more")
+               DELETE /content/<postKey>/p:b,p:i,p:r,c:likes,c:comments,c:reposts  (the body and
+               counts go; a repeat finishes it)
+user's posts : scanner of p:b, p:r and c only (a tombstone has none of them once its delete is
+               done, so the server skips it and it costs no slot of the limit; a count a racing
+               like wrote after the delete can leave a counts-only row: it is not shown, and the
+               page is cut by rows, so it never ends the list early) startRow=userKey(author)
+               (or keyAfter(cursor's postKey)), stopRow=prefixEnd(userKey(author)), limit n+1
+               (the extra row = "more"); then the originals and the reader's reactions, one
+               parallel stage
 timeline body: GET /content/multiget?row=..&e=b64 of p:b,p:d,p:r,c for the page's posts AND the
                originals of its reposts (known from the inbox cells' values), one multi-get;
                tombstones dropped
