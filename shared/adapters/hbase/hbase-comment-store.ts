@@ -2,6 +2,7 @@
 // Layout and access patterns: shared/schema/tables.ts (comments: ASCII row keys, listed by the
 // REST stateless scan in either direction).
 import { z } from 'zod';
+import { forEachLimit } from '../../concurrency.js';
 import { COMMENT_ID_PATTERN, commentCreatedAt, type Comment } from '../../domain/comment.js';
 import { InvalidInputError } from '../../domain/errors.js';
 import { bytesToString, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
@@ -14,6 +15,7 @@ import { cellText, cellValue } from './cells.js';
 const CREATED = 'm:t';
 const VALUE = 'm:v';
 const DELETED = 'm:d';
+const PURGE_CONCURRENCY = 16;
 
 /** m:v as stored: short keys, since HBase stores every byte of every cell. */
 const Stored = z.object({ a: z.string(), b: z.string(), r: z.string().optional(), ra: z.string().optional() });
@@ -105,7 +107,8 @@ export class HBaseCommentStore implements CommentStore {
 
   async purge(postId: string, limit: number): Promise<number> {
     const rows = await this.client.scanText(this.table, { prefix: commentPrefix(postId), limit, columns: [CREATED] });
-    await Promise.all(rows.map((r) => this.client.deleteRow(this.table, r.key)));
+    // REST has no multi-row delete: one DELETE a row, a bounded number in flight.
+    await forEachLimit(rows, PURGE_CONCURRENCY, (r) => this.client.deleteRow(this.table, r.key));
     return rows.length;
   }
 }
