@@ -3,6 +3,9 @@
 import { HBaseCommentStore } from './adapters/hbase/hbase-comment-store.js';
 import { HBaseReactionStore } from './adapters/hbase/hbase-reaction-store.js';
 import { HBaseWriteQuota } from './adapters/hbase/hbase-write-quota.js';
+import { HBaseBlockStore } from './adapters/hbase/hbase-block-store.js';
+import { HBaseNotificationStore } from './adapters/hbase/hbase-notification-store.js';
+import { HBaseTopicStore } from './adapters/hbase/hbase-topic-store.js';
 import { HBaseCounterStore } from './adapters/hbase/hbase-counter-store.js';
 import { HBaseInboxStore } from './adapters/hbase/hbase-inbox-store.js';
 import { HBaseCelebrityRegistry, HBaseOutboxStore } from './adapters/hbase/hbase-outbox-store.js';
@@ -57,6 +60,9 @@ export function hbaseFeedStores(hbase: HBaseRestClient, ns: string) {
     reactions: new HBaseReactionStore(hbase, ns),
     comments: new HBaseCommentStore(hbase, ns),
     quota: new HBaseWriteQuota(hbase, ns),
+    blocks: new HBaseBlockStore(hbase, ns),
+    notifications: new HBaseNotificationStore(hbase, ns),
+    topics: new HBaseTopicStore(hbase, ns),
   };
 }
 

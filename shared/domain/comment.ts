@@ -1,6 +1,7 @@
 // shared/domain/comment.ts — what a comment (评论) is, and its id. A comment belongs to one post;
 // its id is unique within that post and sorts by creation time: `<13-digit millis>-<8 hex>`.
 import { randomBytes } from 'node:crypto';
+import type { MentionSpan } from './text-entities.js';
 
 /** The documented limit on a comment body, in Unicode code points (as for posts). */
 export const COMMENT_MAX_CODE_POINTS = 500;
@@ -15,6 +16,8 @@ export interface Comment {
   createdAt: number;
   /** One level of reply-to: the comment this one answers, on the same post ("reply to @author"). */
   replyTo?: { id: string; author: string };
+  /** @mentions of registered users, parsed once at write time (code-point offsets into body). */
+  mentions?: MentionSpan[];
 }
 
 export function newCommentId(millis: number, suffix: Uint8Array = randomBytes(4)): string {

@@ -1,6 +1,7 @@
 // shared/domain/post.ts — what a post is, and its public id. The id is readable and path-safe:
 // `<author>.<millis>.<12 hex>`; it maps 1:1 onto the post's row key (shared/schema/row-keys.ts).
 import { postKey as buildPostKey, inboxQualifier, parsePostKey, POST_SUFFIX_BYTES } from '../schema/row-keys.js';
+import type { MentionSpan, TopicSpan } from './text-entities.js';
 
 /** The documented limit on a post body, in Unicode code points. */
 export const POST_MAX_CODE_POINTS = 500;
@@ -12,6 +13,10 @@ export interface Post {
   createdAt: number;
   /** A repost (转发): the id of the original it points at — always a root original, never a repost. */
   repostOf?: string;
+  /** @mentions of registered users, parsed once at write time (code-point offsets into body). */
+  mentions?: MentionSpan[];
+  /** #topics#, parsed once at write time (normalised names, code-point offsets into body). */
+  topics?: TopicSpan[];
 }
 
 /** Exact counts kept on the post row by server-side increments (shared/schema/tables.ts, content). */

@@ -2,6 +2,21 @@
 // sends them (SQS in production, ElasticMQ locally). Messages are validated with zod by the
 // worker; anything that does not parse is poison and ends in the DLQ.
 import { z } from 'zod';
+import { MAX_MENTIONS } from '../domain/text-entities.js';
+
+const handle = z.string().max(30);
+const postId = z.string().max(64);
+const since = z.number().int().nonnegative();
+const mentions = z.array(handle).max(MAX_MENTIONS);
+
+/** A fact that notifies someone (shared/domain/notification.ts), as the notify message carries it. */
+const Fact = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('like'), actor: handle, postId, since }),
+  z.object({ kind: z.literal('follow'), actor: handle, target: handle, since }),
+  z.object({ kind: z.literal('repost'), actor: handle, postId, original: postId, since }),
+  z.object({ kind: z.literal('comment'), actor: handle, postId, commentId: z.string().max(32), since, replyTo: handle.optional(), mentions }),
+  z.object({ kind: z.literal('post'), actor: handle, postId, since, mentions }),
+]);
 
 export const FanoutMessage = z.discriminatedUnion('type', [
   /** Deliver a post to its author's followers, from `cursor` (the last follower handled) on. */
@@ -23,6 +38,12 @@ export const FanoutMessage = z.discriminatedUnion('type', [
   z.object({ v: z.literal(1), type: z.literal('settle'), reader: z.string().max(30), followee: z.string().max(30), at: z.number().int().nonnegative() }),
   /** A deleted post: remove its comments' rows, a bounded batch per message (reads already hide them). */
   z.object({ v: z.literal(1), type: z.literal('purge-comments'), postId: z.string().max(64) }),
+  /**
+   * Make the notifications of one fact agree with its source of truth: added while the fact is
+   * live, retracted once it is not. Sent right after the fact's write, and again delayed by the
+   * settle window before it (shared/use-cases/notifications.ts).
+   */
+  z.object({ v: z.literal(1), type: z.literal('notify'), fact: Fact }),
   /** A returning inactive reader: rebuild the inbox from the followees' recent posts. */
   z.object({ v: z.literal(1), type: z.literal('regenerate'), reader: z.string().max(30), cursor: z.string().max(64).optional() }),
 ]);

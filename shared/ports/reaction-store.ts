@@ -21,8 +21,8 @@ export interface ReactionStore {
   like(user: string, postId: string, at: number): Promise<boolean>;
   /** The since of the user's like (the truth), or null. */
   likeSince(user: string, postId: string): Promise<number | null>;
-  /** Removes the like if present (check-and-delete on the value read): returns the since removed, null if there was none. */
-  unlike(user: string, postId: string): Promise<number | null>;
+  /** Removes the like while it holds `since` (check-and-delete): of racing unlikes exactly one gets true. */
+  unlike(user: string, postId: string, since: number): Promise<boolean>;
   /** The user's state on each post, in one multi-get (posts the user never touched are absent from the map). */
   viewerState(user: string, postIds: string[]): Promise<Map<string, ViewerState>>;
 

@@ -23,6 +23,8 @@ export interface UserStore {
   /** The stored password hash record, or null for an unknown handle. */
   passwordHash(handle: string): Promise<string | null>;
   profile(handle: string): Promise<UserProfile | null>;
+  /** Which of `handles` are registered users (one multi-get): mentions of others are plain text. */
+  existing(handles: string[]): Promise<Set<string>>;
   /** Only touches an existing user: false when the handle does not exist. */
   updateDisplayName(handle: string, displayName: string): Promise<boolean>;
 }

@@ -133,3 +133,65 @@ export function quotaKey(user: string, action: string, minute: number): Uint8Arr
   new DataView(m.buffer).setUint32(0, minute);
   return concatBytes(userKey(user), utf8.encode(action), Uint8Array.of(0), m);
 }
+
+/** notifications: everything of one recipient sits under userKey(recipient) + a kind byte. */
+export type NotificationRowKind = 'G' | 'T' | 'M';
+
+/** notifications, group row: userKey(recipient) + 'G' + groupKey (ASCII). */
+export function notificationGroupKey(recipient: string, groupKey: string): Uint8Array {
+  return concatBytes(userKey(recipient), utf8.encode('G'), utf8.encode(groupKey));
+}
+
+/** notifications, member row: the group row's key + 0x00 + member (a group key never holds 0x00). */
+export function notificationMemberKey(recipient: string, groupKey: string, member: string): Uint8Array {
+  return concatBytes(notificationGroupKey(recipient, groupKey), Uint8Array.of(0), utf8.encode(member));
+}
+
+/** notifications, list entry: userKey(recipient) + 'T' + revTs8(latest) + groupKey — newest first. */
+export function notificationEntryKey(recipient: string, at: number, groupKey: string): Uint8Array {
+  return concatBytes(notificationEntryPrefix(recipient), reversedTimestamp(at), utf8.encode(groupKey));
+}
+
+export function notificationEntryPrefix(recipient: string): Uint8Array {
+  return concatBytes(userKey(recipient), utf8.encode('T'));
+}
+
+/** The time and group key of a list entry row (the inverse of notificationEntryKey). */
+export function parseNotificationEntryKey(recipient: string, key: Uint8Array): { at: number; groupKey: string } {
+  const prefix = notificationEntryPrefix(recipient).length;
+  return { at: timestampFromReversed(key, prefix), groupKey: new TextDecoder().decode(key.subarray(prefix + REV_TS_BYTES)) };
+}
+
+export function notificationMarkerKey(recipient: string): Uint8Array {
+  return concatBytes(userKey(recipient), utf8.encode('M'));
+}
+
+/** topics: salt2(md5(name)) + name + 0x00 — one topic's rows; the terminator keeps "ab" from listing "abc". */
+export function topicPrefix(name: string): Uint8Array {
+  const salt = createHash('md5').update(name).digest().subarray(0, SALT_BYTES);
+  return concatBytes(salt, utf8.encode(name), Uint8Array.of(0));
+}
+
+/** topics: topicPrefix + revTs8(post time) + postKey — a topic's posts newest first. */
+export function topicEntryKey(name: string, post: Uint8Array): Uint8Array {
+  return concatBytes(topicPrefix(name), inboxQualifier(post));
+}
+
+/** trends: bucket4 (five-minute buckets since the epoch) + shard1. */
+export function trendKey(bucket: number, shard: number): Uint8Array {
+  const out = new Uint8Array(5);
+  new DataView(out.buffer).setUint32(0, bucket);
+  out[4] = shard;
+  return out;
+}
+
+export type BlockKind = 'B' | 'M';
+
+/** blocks: userKey(a) + 'B' (a blocks b) or 'M' (a mutes b) + userKey(b). */
+export function blockKey(from: string, kind: BlockKind, to: string): Uint8Array {
+  return concatBytes(blockPrefix(from, kind), userKey(to));
+}
+
+export function blockPrefix(from: string, kind: BlockKind): Uint8Array {
+  return concatBytes(userKey(from), utf8.encode(kind));
+}

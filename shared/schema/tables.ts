@@ -41,6 +41,11 @@ export interface TableDefinition {
 /** See the header: for families whose cells are deleted and then written again. */
 const LATER_WRITE_WINS = { NEW_VERSION_BEHAVIOR: 'true' } as const;
 
+/** How long a notification entry stays listed (HBase TTL on the entry family). */
+export const NOTIFICATION_TTL_SECONDS = 90 * 86_400;
+/** How far back a topic page reaches (HBase TTL on the topic index). */
+export const TOPIC_TTL_SECONDS = 30 * 86_400;
+
 const family = (name: string, attrs: Record<string, string | number> = {}): ColumnFamilySchema => ({
   name,
   VERSIONS: 1,
@@ -74,18 +79,21 @@ row   = postKey = userKey(author) + revTs8 + suffix6       (one row per post; an
         are contiguous and newest first)
 p:    p:b body text, p:t created-at millis, p:i idempotency key (if any),
       p:r the original's post id when the post is a repost (转发); dropped with the body on delete,
+      p:e the body's @mentions (registered users only) and #topics#, parsed once at publish:
+      JSON {m: [[handle, start, end]…], g: [[topic, start, end]…]} (code-point offsets); dropped
+      with the body on delete,
       p:d deleted-at millis: the TOMBSTONE. A deleted post keeps its row with p:t and p:d only, so
       put-if-absent on p:t fails for that id for good: no retry can ever create it again.
 c:    exact counts, 8-byte longs kept by REST increments: c:likes c:comments c:reposts. Read in
-      the same get / multi-get / scan as the post (every post read asks for p:b,p:d,p:r and c),
+      the same get / multi-get / scan as the post (every post read asks for p:b,p:d,p:r,p:e and c),
       so counts cost no request of their own.
 publish      : PUT /content/<postKey>?check=put (put-if-absent on p:t)       (one check-and-put)
 count        : PUT /content/<postKey>?check=increment c:<name> (only by the request that won the
                conditional write the count follows: like, unlike, comment, delete, repost)
-get post     : GET /content/multiget?row=<postKey>/p:b,p:d,p:r,c&e=b64       (one get)
+get post     : GET /content/multiget?row=<postKey>/p:b,p:d,p:r,p:e,c&e=b64   (one get)
 lookup       : GET the row's p family: live / deleted (p:d) / absent          (one get)
 delete post  : PUT ?check=put put-if-absent on p:d (exactly one racing delete wins), then
-               DELETE /content/<postKey>/p:b,p:i,p:r,c:likes,c:comments,c:reposts  (the body and
+               DELETE /content/<postKey>/p:b,p:i,p:r,p:e,c:likes,c:comments,c:reposts (the body and
                counts go; a repeat finishes it)
 user's posts : scanner of p:b, p:r and c only (a tombstone has none of them once its delete is
                done, so the server skips it and it costs no slot of the limit; a count a racing
@@ -94,7 +102,7 @@ user's posts : scanner of p:b, p:r and c only (a tombstone has none of them once
                (or keyAfter(cursor's postKey)), stopRow=prefixEnd(userKey(author)), limit n+1
                (the extra row = "more"); then the originals and the reader's reactions, one
                parallel stage
-timeline body: GET /content/multiget?row=..&e=b64 of p:b,p:d,p:r,c for the page's posts AND the
+timeline body: GET /content/multiget?row=..&e=b64 of p:b,p:d,p:r,p:e,c for the page's posts AND the
                originals of its reposts (known from the inbox cells' values), one multi-get;
                tombstones dropped
 backfill     : scanner startRow=userKey(followee), stopRow=userKey(followee)+revTs8(notOlderThan)
@@ -243,7 +251,8 @@ row   = hex4(md5(postId)) + postId + '/' + commentId      (commentId = 13-digit 
         8 hex: ascending = oldest first; the salt spreads busy posts over regions; '/' ends the
         post id, so one post's range never contains another's)
 m:t   created-at millis (kept on delete: the id is never reused)
-m:v   the comment as JSON {a author, b body, r reply-to id, ra reply-to author}
+m:v   the comment as JSON {a author, b body, r reply-to id, ra reply-to author, m @mentions
+      [[handle, start, end]…] parsed at write time}
 m:d   deleted-at millis: the tombstone (put-if-absent: exactly one racing delete wins)
 create  : PUT ?check=put put-if-absent on m:t (with m:v); the winner counts c:comments +1
 delete  : GET m:v (who may delete) → PUT ?check=put put-if-absent on m:d → the winner counts −1
@@ -263,6 +272,85 @@ row   = userKey(user) + action + 0x00 + minute4 (minutes since the epoch, big-en
 q:n   the count, an 8-byte long (REST increment)
 take  : PUT ?check=increment q:n, then GET q:n: the value includes this request, so racing
         requests can only be refused early at the boundary, never let through past the limit`,
+  },
+  notifications: {
+    name: 'notifications',
+    families: [family('n'), family('m', LATER_WRITE_WINS), family('e', { ...LATER_WRITE_WINS, TTL: NOTIFICATION_TTL_SECONDS }), family('r')],
+    design: `
+One user's notifications, grouped at write time (Mastodon's grouped notifications: likes and
+reposts of one post, and new followers, within a 12-hour window are ONE group; a comment, a reply
+and a mention are each a group of one). Written only by the worker (message notify), never in the
+request path. Three kinds of rows under the recipient's key:
+group  = userKey(recipient) + 'G' + groupKey          (groupKey = notification.ts, ASCII)
+         n:c  exact count, 8-byte long: moved only by the winner of a member's conditional write
+         n:t  the group's latest activity (millis), put with cell timestamp = that millis: HBase
+              keeps the highest timestamp, so it is a max-register whatever the arrival order
+         n:l  the latest actors, JSON [[handle, millis]…] ≤ 3, replaced by check-and-put on the
+              value read (racing adds retry; a lost race can only drop an older name, never count)
+member = group + 0x00 + member (actor, or actor/repostId)
+         m:t  the since of the fact it stands for (the like's since, the follow's since, the
+              post's or comment's creation time): the cell is present iff that fact is live
+entry  = userKey(recipient) + 'T' + revTs8(latest) + groupKey      (the list, newest first)
+         e:a  the actor whose add put the group there. One live entry per group: the add that
+              moves n:t deletes the entry at the old time; an entry whose time is not the group's
+              n:t (left by two racing adds) is skipped when read. TTL ${NOTIFICATION_TTL_SECONDS / 86_400} days:
+              the list is bounded in time, and a page never reaches deeper than NOTIFICATIONS_CAP
+marker = userKey(recipient) + 'M'      r:t read-up-to millis, cell timestamp = that millis (max-register:
+              an older mark-read never moves it back)
+reconcile (the worker, per recipient of a fact): GET member → truth says live: PUT member
+          ?check=put (absent, or replacing another since of the same actor) → the winner: GET
+          group n → increment n:c, PUT n:t, check-and-put n:l, PUT entry, DELETE the old entry;
+          truth says gone: PUT member ?check=delete on that since → the winner decrements n:c
+list      : scanner prefix userKey(r)+'T' (start after the cursor's entry), limit n+spare, then ONE
+            parallel stage: multi-get of the page's group rows and their latest actors' member rows
+            (one table, one request), multi-get of the posts they name (content), multi-get of the
+            recipient's block/mute rows for those actors (blocks) = 2 round trips
+unread    : GET marker ∥ scanner of the newest UNREAD_CAP entries, then multi-get their group rows
+mark read : PUT marker r:t (timestamp = the millis marked)`,
+  },
+  topics: {
+    name: 'topics',
+    families: [family('t', { TTL: TOPIC_TTL_SECONDS })],
+    design: `
+The topic index (#话题#): tall, one row per (topic, post), newest first within a topic.
+row   = salt2(md5(name)) + UTF-8(name) + 0x00 + revTs8(post time) + postKey
+        (the salt spreads topics over regions; 0x00 ends the name, so topic "ab" never lists "abc")
+t:a   '' (the row is the entry). TTL ${TOPIC_TTL_SECONDS / 86_400} days: a topic page reaches back at most that far
+      (bounded per time), and a page is a bounded scan (bounded per request)
+publish : PUT one row per topic of the post (≤ MAX_TOPICS, one batched put beside the inbox put)
+page    : scanner prefix salt+name+0x00, start keyAfter(cursor's row), limit n+spare, then ONE
+          parallel stage: content multi-get ∥ the reader's block/mute multi-get; a deleted post's
+          entry is dropped at read (its row stays until the TTL)
+delete  : DELETE each of the post's topic rows (≤ MAX_TOPICS) — reads already skip it`,
+  },
+  trends: {
+    name: 'trends',
+    families: [family('n', { TTL: 7200 })],
+    design: `
+Trending topics: posts per topic in five-minute buckets, sharded so no single row is hot.
+row   = bucket4 (five-minute buckets since the epoch, big-endian) + shard1 (md5(name)[0] mod
+        TREND_SHARDS = 8, hbase-topic-store.ts). TTL 2 h: the table holds about two hours.
+n:<name>  8-byte long, REST increment: +1 per post per topic (≤ MAX_TOPICS increments a post,
+          in parallel with the post's other writes: bounded work per post)
+trending : ONE multi-get of the last hour's 12 buckets × 8 shards = 96 rows; summed and ranked in
+           the function (work bounded by the distinct topics of one hour), cached 30 s per
+           container. A deleted post stays counted until its bucket leaves the hour.`,
+  },
+  blocks: {
+    name: 'blocks',
+    families: [family('e', LATER_WRITE_WINS)],
+    design: `
+Blocks and mutes, tall, one row per edge (the blocker's side only: every check is a point get,
+so no reverse side is needed).
+row   = userKey(a) + 'B' + userKey(b)   "a blocks b"
+row   = userKey(a) + 'M' + userKey(b)   "a mutes b"
+e:t   since millis (NEW_VERSION_BEHAVIOR: block → unblock → block in one millisecond stays blocked)
+block / mute     : PUT ?check=put (put-if-absent on e:t: a repeat changes nothing)
+unblock / unmute : DELETE the row
+list             : scanner prefix userKey(a)+'B' (or 'M'), start keyAfter(cursor's row), limit n+1
+check (timeline, topic page, notifications): ONE multi-get of (reader,'B',x), (reader,'M',x) and
+          (x,'B',reader) for the page's authors x, in parallel with the content multi-get
+check (a follow, comment, repost, like, post read): ONE multi-get of (a,'B',b) and (b,'B',a)`,
   },
 } satisfies Record<string, TableDefinition>;
 

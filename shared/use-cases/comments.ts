@@ -1,6 +1,8 @@
 // shared/use-cases/comments.ts — comments (评论) on a post, with one level of reply-to.
-// Create: the write quota, the post and the reply-to comment are checked in parallel → the
-// comment row is written put-if-absent → only that writer counts +1. Delete (the comment's
+// Create: the write quota, the post, the reply-to comment, the mentioned users and a block
+// between the commenter and the post's author (403) are checked in parallel → the comment row is
+// written put-if-absent (with the delayed notify beside it) → only that writer counts +1 and
+// queues the notifications (post author, replied-to author, mentioned users). Delete (the comment's
 // author or the post's author): tombstone put-if-absent → only the winner counts −1. Every list
 // reads the post in parallel with the comments: a deleted post's comments are gone at once (the
 // rows themselves are removed later by the worker, purge-comments).
@@ -11,10 +13,26 @@ import type { Page } from '../ports/feed-store.js';
 import type { CommentOrder } from '../ports/reaction-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
+import type { NotificationFact } from '../domain/notification.js';
+import { mentionedHandles } from '../domain/text-entities.js';
+import { refuseIfBlocked } from './blocks.js';
+import { entitiesOf } from './entities.js';
+import { notifyLater, notifyNow } from './notifications.js';
 import { atStep } from './steps.js';
 import { takeWriteQuota } from './write-limits.js';
 
 const MAX_ID_ATTEMPTS = 3;
+
+/** What a comment notifies by: the post's author, the replied-to author, the mentioned users. */
+const commentFact = (c: Comment): NotificationFact => ({
+  kind: 'comment',
+  actor: c.author,
+  postId: c.postId,
+  commentId: c.id,
+  since: c.createdAt,
+  ...(c.replyTo ? { replyTo: c.replyTo.author } : {}),
+  mentions: c.mentions ? mentionedHandles(c.mentions) : [],
+});
 
 const postNotFound = (id: string) => new NotFoundError(`No post "${id}"`, 'post_not_found');
 const commentNotFound = (id: string) => new NotFoundError(`No comment "${id}" on this post`, 'comment_not_found');
@@ -26,19 +44,25 @@ export async function addComment(
   input: { body: string; replyTo?: string },
   now = Date.now(),
 ): Promise<Comment> {
-  const [, post, target] = await Promise.all([
+  const [, post, target, entities] = await Promise.all([
     takeWriteQuota(deps, actor, 'comment', now),
     deps.posts.get(postId),
     input.replyTo === undefined ? Promise.resolve(null) : deps.comments.lookup(postId, input.replyTo),
+    entitiesOf(deps, input.body, { topics: false }),
+    refuseIfBlocked(deps, actor, authorOfPostId(postId)),
   ]);
   if (!post) throw postNotFound(postId);
   if (target && target.state !== 'live') throw commentNotFound(input.replyTo!);
   await atStep(deps, 'comment.checked', { actor, postId });
   const replyTo = target?.state === 'live' ? { replyTo: { id: target.comment.id, author: target.comment.author } } : {};
   for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
-    const comment: Comment = { id: newCommentId(now), postId, author: actor, body: input.body, createdAt: now, ...replyTo };
-    if (await deps.comments.create(comment)) {
-      await deps.posts.count(postId, 'comments', 1);
+    const comment: Comment = { id: newCommentId(now), postId, author: actor, body: input.body, createdAt: now, ...replyTo, ...(entities.mentions ? { mentions: entities.mentions } : {}) };
+    const fact = commentFact(comment);
+    // The delayed notify first (notifications.ts); a lost id race leaves it naming an id that
+    // never existed, which the worker finds absent and ignores.
+    const [created] = await Promise.all([deps.comments.create(comment), notifyLater(deps, fact)]);
+    if (created) {
+      await Promise.all([deps.posts.count(postId, 'comments', 1), notifyNow(deps, fact)]);
       return comment;
     }
   }
@@ -52,8 +76,10 @@ export async function deleteComment(deps: FeedDeps, actor: string, postId: strin
   if (actor !== found.comment.author && actor !== authorOfPostId(postId)) {
     throw new ForbiddenError('Only the comment’s author or the post’s author can delete a comment');
   }
+  const fact = commentFact(found.comment);
+  await notifyLater(deps, fact);
   if (!(await deps.comments.markDeleted(postId, commentId, now))) throw commentNotFound(commentId);
-  await deps.posts.count(postId, 'comments', -1);
+  await Promise.all([deps.posts.count(postId, 'comments', -1), notifyNow(deps, fact)]);
 }
 
 export async function listComments(deps: FeedDeps, postId: string, order: CommentOrder, limit: number, cursor?: string): Promise<Page<Comment>> {

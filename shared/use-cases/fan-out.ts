@@ -10,6 +10,7 @@ import { authorOfPostId } from '../domain/post.js';
 import type { FanoutMessage } from '../ports/fanout-queue.js';
 import type { Page } from '../ports/feed-store.js';
 import type { FeedDeps } from './feed-deps.js';
+import { postFacts, reconcileFact } from './notifications.js';
 import { atStep } from './steps.js';
 
 export interface FanoutOutcome {
@@ -85,6 +86,8 @@ export async function handleFanoutMessage(deps: FeedDeps, msg: FanoutMessage, no
     case 'fanout': {
       const post = await deps.posts.get(msg.postId);
       if (!post) return { readers: 0, continued: false, skipped: 'deleted' };
+      // The first message of a post also notifies: who it mentions, and a repost's original author.
+      if (!msg.cursor) await Promise.all(postFacts(post).map((fact) => reconcileFact(deps, fact)));
       if (await deps.celebrities.isCelebrity(post.author)) return { readers: 0, continued: false, skipped: 'celebrity' };
       const done = await overChunks(deps, followersOf(deps, post.author), msg.cursor, (handles) => deps.inbox.add(handles, post), {
         prepare: (handles) => activeOnly(deps, handles, now),
@@ -135,6 +138,9 @@ export async function handleFanoutMessage(deps: FeedDeps, msg: FanoutMessage, no
       if (continued) await deps.queue.send(msg);
       return { readers: 0, continued };
     }
+    case 'notify':
+      await reconcileFact(deps, msg.fact);
+      return { readers: 0, continued: false };
     case 'settle':
       return { readers: 1, continued: false, settled: await settle(deps, msg.reader, msg.followee, msg.at) };
     case 'regenerate': {

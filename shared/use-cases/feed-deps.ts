@@ -4,6 +4,7 @@ import type { FeedLimits } from '../config/config.js';
 import type { FanoutQueue } from '../ports/fanout-queue.js';
 import type { CelebrityRegistry, CounterStore, IdempotencyStore, InboxStore, OutboxStore, PostStore, RelationStore } from '../ports/feed-store.js';
 import type { CommentStore, ReactionStore, WriteQuota } from '../ports/reaction-store.js';
+import type { BlockStore, NotificationStore, TopicStore } from '../ports/social-store.js';
 import type { UserStore } from '../ports/user-store.js';
 import type { StepHook } from './steps.js';
 
@@ -19,6 +20,9 @@ export interface FeedDeps {
   reactions: ReactionStore;
   comments: CommentStore;
   quota: WriteQuota;
+  blocks: BlockStore;
+  notifications: NotificationStore;
+  topics: TopicStore;
   queue: FanoutQueue;
   limits: FeedLimits;
   /** Tests only: called between the steps of multi-row operations (./steps.ts). */

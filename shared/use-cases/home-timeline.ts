@@ -21,7 +21,7 @@ import { keyFromPostId, mergeFeed } from '../domain/post.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
-import { readPostDetails, type PostDetail } from './post-details.js';
+import { authorsOf, isHidden, readPostDetails, type PostDetail } from './post-details.js';
 
 /** Extra entries read per page to fill in for deleted posts (same round trips). */
 const SPARE_ENTRIES = 10;
@@ -58,8 +58,12 @@ export async function homeTimeline(deps: FeedDeps, reader: string, limit: number
     side.push(deps.inbox.markSeen(reader, now));
   }
 
-  // The activity write runs beside the posts multi-get: it adds no sequential round trip.
-  const found = await readPostDetails(deps, reader, window, reposts, side);
+  // Blocks and mutes are filtered at read, so they hold from the moment they are made, also for
+  // posts fanned out before: the page's authors (and its reposts' originals' authors) are known
+  // from the ids, so the check runs beside the posts multi-get, as the activity write does.
+  const hiddenAuthors = deps.blocks.hiddenFrom(reader, authorsOf(window, reposts));
+  const found = await readPostDetails(deps, reader, window, reposts, [...side, hiddenAuthors]);
+  const hidden = await hiddenAuthors;
 
   const isPlainRepost = (p: PostDetail) => p.repostOf !== undefined && p.body === '';
   // Originals the window shows other than through a plain repost.
@@ -71,7 +75,7 @@ export async function homeTimeline(deps: FeedDeps, reader: string, limit: number
     if (items.length === limit) break;
     consumed++;
     const post = found.get(id);
-    if (!post) continue;
+    if (!post || isHidden(post, hidden)) continue;
     if (isPlainRepost(post)) {
       if (shownOtherwise.has(post.repostOf!) || plainShown.has(post.repostOf!)) continue;
       plainShown.add(post.repostOf!);

@@ -7,13 +7,19 @@
 // check-and-delete of the truth on the since it read → only the winner counts −1 and removes the
 // entry while it holds that since (an entry a later like rewrote survives). So an entry may be
 // stale (its truth gone), never missing; "who liked" and the recount check entries against the
-// truth. Invariant E in shared/schema/consistency.md.
+// truth. Invariant E in shared/schema/consistency.md. The post's author is notified through the
+// queue (notifications.ts): a delayed notify before the truth is written, an immediate one after
+// the win; an unlike queues the same pair for the since it removes. A block between the two
+// users, either way, refuses the like (403).
 import { NotFoundError } from '../domain/errors.js';
+import { authorOfPostId } from '../domain/post.js';
 import type { Page } from '../ports/feed-store.js';
 import type { Liker } from '../ports/reaction-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
 import { atStep } from './steps.js';
+import { refuseIfBlocked } from './blocks.js';
+import { notifyLater, notifyNow } from './notifications.js';
 import { takeWriteQuota } from './write-limits.js';
 import { HANDLE_PATTERN } from '../schema/row-keys.js';
 
@@ -21,12 +27,18 @@ const notFound = (id: string) => new NotFoundError(`No post "${id}"`, 'post_not_
 
 /** Idempotent: liking a liked post changes nothing. A deleted or unknown post is 404. */
 export async function likePost(deps: FeedDeps, actor: string, postId: string, now = Date.now()): Promise<void> {
-  const [, post] = await Promise.all([takeWriteQuota(deps, actor, 'like', now), deps.posts.get(postId)]);
+  const [, post] = await Promise.all([
+    takeWriteQuota(deps, actor, 'like', now),
+    deps.posts.get(postId),
+    refuseIfBlocked(deps, actor, authorOfPostId(postId)),
+  ]);
   if (!post) throw notFound(postId);
-  await deps.reactions.addLiker(postId, actor, now);
+  const fact = { kind: 'like', actor, postId, since: now } as const;
+  // The delayed notify goes before the truth is written (notifications.ts), beside the entry.
+  await Promise.all([deps.reactions.addLiker(postId, actor, now), notifyLater(deps, fact)]);
   await atStep(deps, 'like.listed', { actor, postId });
   if (await deps.reactions.like(actor, postId, now)) {
-    await deps.posts.count(postId, 'likes', 1);
+    await Promise.all([deps.posts.count(postId, 'likes', 1), notifyNow(deps, fact)]);
     return;
   }
   // Liked already: the entry goes back to the since the truth holds (what an unlike removes on).
@@ -38,10 +50,13 @@ export async function likePost(deps: FeedDeps, actor: string, postId: string, no
 export async function unlikePost(deps: FeedDeps, actor: string, postId: string, now = Date.now()): Promise<void> {
   const [, found] = await Promise.all([takeWriteQuota(deps, actor, 'like', now), deps.posts.lookup(postId)]);
   if (found.state === 'absent') throw notFound(postId);
-  const since = await deps.reactions.unlike(actor, postId);
+  const since = await deps.reactions.likeSince(actor, postId);
   if (since === null) return;
+  const fact = { kind: 'like', actor, postId, since } as const;
+  await notifyLater(deps, fact);
+  if (!(await deps.reactions.unlike(actor, postId, since))) return;
   await atStep(deps, 'unlike.won', { actor, postId });
-  await Promise.all([deps.posts.count(postId, 'likes', -1), deps.reactions.removeLiker(postId, actor, since)]);
+  await Promise.all([deps.posts.count(postId, 'likes', -1), deps.reactions.removeLiker(postId, actor, since), notifyNow(deps, fact)]);
 }
 
 /**

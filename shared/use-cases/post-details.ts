@@ -7,7 +7,7 @@
 // originals and states in ONE parallel stage (readPostDetails). A read that learns the originals
 // only from the posts (an author's list, one post) adds one parallel stage for the originals and
 // the states (describePosts).
-import { NO_COUNTS, type Post, type StoredPost } from '../domain/post.js';
+import { authorOfPostId, NO_COUNTS, type Post, type StoredPost } from '../domain/post.js';
 import type { ViewerState } from '../ports/reaction-store.js';
 import type { FeedDeps } from './feed-deps.js';
 
@@ -91,4 +91,14 @@ export async function describePosts(deps: Deps, reader: string | undefined, post
     const original = found.posts.get(p.repostOf);
     return { ...withViewer(p), original: original ? { state: 'live', post: withViewer(original) } : { state: 'deleted', id: p.repostOf } };
   });
+}
+
+/** The authors of a window of post ids and of their reposts' originals (known from the ids). */
+export function authorsOf(ids: string[], originals: Record<string, string> = {}): string[] {
+  return [...new Set([...ids, ...ids.flatMap((id) => originals[id] ?? [])].flatMap((id) => authorOfPostId(id) ?? []))];
+}
+
+/** A post the reader must not see: by a hidden author, or a repost of a hidden author's post. */
+export function isHidden(post: Post, hidden: Set<string>): boolean {
+  return hidden.has(post.author) || (post.repostOf !== undefined && hidden.has(authorOfPostId(post.repostOf) ?? ''));
 }

@@ -7,12 +7,17 @@ import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
 import { describePosts, readPostDetails, type PostDetail } from './post-details.js';
+import { topicNames } from '../domain/text-entities.js';
+import { refuseIfBlocked } from './blocks.js';
+import { notifyNow, postFacts } from './notifications.js';
 import { atStep } from './steps.js';
 import { requireUser } from './users.js';
 
 /** One post: its get and the reader's state in parallel; a repost's original one stage later. */
-export async function getPost(deps: Pick<FeedDeps, 'posts' | 'reactions'>, id: string, reader?: string): Promise<PostDetail> {
-  const post = (await readPostDetails(deps, reader, [id])).get(id);
+export async function getPost(deps: Pick<FeedDeps, 'posts' | 'reactions' | 'blocks'>, id: string, reader?: string): Promise<PostDetail> {
+  // A block either way hides the post from the other user (403 blocked), checked in parallel.
+  const [details] = await Promise.all([readPostDetails(deps, reader, [id]), refuseIfBlocked(deps, reader, authorOfPostId(id))]);
+  const post = details.get(id);
   if (!post) throw new NotFoundError(`No post "${id}"`, 'post_not_found');
   return post;
 }
@@ -31,13 +36,17 @@ export async function deletePost(deps: FeedDeps, actor: string, id: string, now 
   await atStep(deps, 'delete.checked', { postId: id });
   // Also for an already deleted post: a repeat finishes dropping the body of a delete that died half-way.
   if (!(await deps.posts.markDeleted(id, now))) throw new NotFoundError(`No post "${id}"`, 'post_not_found');
-  const original = found.state === 'live' ? found.post.repostOf : undefined;
+  const post = found.state === 'live' ? found.post : undefined;
+  const original = post?.repostOf;
   await Promise.all([
     deps.counters.add(actor, 'posts', -1),
     deps.inbox.remove([actor], id),
     deps.outbox.remove(actor, id),
     // A repost: uncount it on its original, and the author's `reposted` state with it.
     ...(original ? [deps.posts.count(original, 'reposts', -1), deps.reactions.removeRepost(actor, original, id)] : []),
+    // Off its topic pages (reads skip it anyway), and its mention / repost notifications retracted.
+    ...(post?.topics?.length ? [deps.topics.remove(id, topicNames(post.topics))] : []),
+    ...(post ? postFacts(post).map((fact) => notifyNow(deps, fact)) : []),
   ]);
   // Out of followers' inboxes, and its comments' rows cleaned up (every comment read checks the
   // post first, so they are gone from reads already).
@@ -47,7 +56,11 @@ export async function deletePost(deps: FeedDeps, actor: string, id: string, now 
 /** One scan (in parallel with the user check), then one parallel stage: originals and the reader's states. */
 export async function listUserPosts(deps: FeedDeps, author: string, limit: number, cursor?: string, reader?: string): Promise<Page<PostDetail>> {
   const after = decodeCursor(cursor, (id) => POST_ID_PATTERN.exec(id)?.[1] === author);
-  const [, page] = await Promise.all([requireUser(deps.users, author), deps.posts.listByAuthor(author, limit, after)]);
+  const [, page] = await Promise.all([
+    requireUser(deps.users, author),
+    deps.posts.listByAuthor(author, limit, after),
+    refuseIfBlocked(deps, reader, author),
+  ]);
   const items = await describePosts(deps, reader, page.items);
   return { items, ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };
 }

@@ -2,7 +2,8 @@
 // Steps: with an idempotency key, claim it for a fresh post id and a fingerprint of the body →
 // create the post row (put-if-absent: exactly one request ever creates a given id) → only the
 // creator counts it → own inbox (visible at once) and outbox (celebrity read-time merge) →
-// queue the fan-out.
+// queue the fan-out. Mentions and topics are parsed here, once (entities.ts); the fan-out worker
+// sends the mention and repost notifications, the topic index is written beside the inbox.
 //
 // Idempotency keys follow Stripe's semantics: a retry answers the outcome of the first request.
 // The same key with another body is a client mistake (422 idempotency_key_mismatch). A retry
@@ -14,6 +15,8 @@ import { ConflictError, GoneError, InvalidInputError } from '../domain/errors.js
 import { postIdFromKey, type Post } from '../domain/post.js';
 import { postKey } from '../schema/row-keys.js';
 import type { FeedDeps } from './feed-deps.js';
+import { topicNames } from '../domain/text-entities.js';
+import { entitiesOf, type BodyEntities } from './entities.js';
 import { atStep } from './steps.js';
 
 const MAX_ID_ATTEMPTS = 3;
@@ -35,24 +38,29 @@ export async function publishPost(
   now = Date.now(),
 ): Promise<PublishResult> {
   const repost = input.repostOf === undefined ? {} : { repostOf: input.repostOf };
-  const fresh = (): Post => ({ id: postIdFromKey(postKey(author, now)), author, body: input.body, createdAt: now, ...repost });
+  const fresh = (entities: BodyEntities): Post => ({ id: postIdFromKey(postKey(author, now)), author, body: input.body, createdAt: now, ...repost, ...entities });
 
   if (input.idempotencyKey) {
-    const candidate = fresh();
+    const candidate = fresh({});
     const fingerprint = fingerprintOf(input.body, input.repostOf);
-    const earlier = await deps.idempotency.claim(author, input.idempotencyKey, { postId: candidate.id, fingerprint });
+    // The mentions are checked in the same round trip as the key's claim.
+    const [earlier, entities] = await Promise.all([
+      deps.idempotency.claim(author, input.idempotencyKey, { postId: candidate.id, fingerprint }),
+      entitiesOf(deps, input.body, { topics: true }),
+    ]);
     if (earlier) {
       if (earlier.fingerprint !== undefined && earlier.fingerprint !== fingerprint) {
         throw new InvalidInputError('This Idempotency-Key was used with a different request body', 'idempotency_key_mismatch');
       }
-      return createOrReplay(deps, { id: earlier.postId, author, body: input.body, createdAt: createdAtOf(earlier.postId), ...repost }, input.idempotencyKey);
+      return createOrReplay(deps, { id: earlier.postId, author, body: input.body, createdAt: createdAtOf(earlier.postId), ...repost, ...entities }, input.idempotencyKey);
     }
     await atStep(deps, 'publish.claimed', { author, postId: candidate.id });
-    return createOrReplay(deps, candidate, input.idempotencyKey);
+    return createOrReplay(deps, { ...candidate, ...entities }, input.idempotencyKey);
   }
 
+  const entities = await entitiesOf(deps, input.body, { topics: true });
   for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
-    const post = fresh();
+    const post = fresh(entities);
     if (await deps.posts.create(post)) return { post: await afterCreate(deps, post), replayed: false };
   }
   throw new ConflictError('Could not allocate a post id; retry', 'publish_conflict');
@@ -89,6 +97,8 @@ async function afterCreate(deps: FeedDeps, post: Post): Promise<Post> {
     deps.outbox.add(post.author, post), // what celebrity followers merge at read time
     // A repost (转发): counted on its original, and the reposter's `reposted` state set.
     ...(post.repostOf ? [deps.posts.count(post.repostOf, 'reposts', 1), deps.reactions.addRepost(post.author, post.repostOf, post.id)] : []),
+    // Topic pages and trending (only the creator: the trend counts are increments).
+    ...(post.topics?.length ? [deps.topics.add(post.id, post.createdAt, topicNames(post.topics))] : []),
   ]);
   await deps.queue.send({ v: 1, type: 'fanout', postId: post.id });
   return post;

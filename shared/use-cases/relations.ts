@@ -4,6 +4,8 @@ import type { Edge, Page } from '../ports/feed-store.js';
 import { HANDLE_PATTERN } from '../schema/row-keys.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
+import { blockedError, refuseIfBlocked } from './blocks.js';
+import { notifyLater, notifyNow } from './notifications.js';
 import { atStep } from './steps.js';
 import { requireUser } from './users.js';
 
@@ -21,27 +23,37 @@ function queueSettle(deps: FeedDeps, reader: string, followee: string, at: numbe
 }
 
 /**
- * Idempotent. Steps: no self-follow (422) → the target must exist (404) → the following count
- * is bounded (422) → queue the delayed settle → write the edge (put-if-absent: a repeat or a
- * racing duplicate changes nothing) → only a new edge moves the counts. Then the timeline side,
+ * Idempotent. Steps: no self-follow (422) → the target must exist (404), no block either way
+ * (403) → the following count is bounded (422) → queue the delayed settle and the delayed
+ * follower notification → write the edge (put-if-absent: a repeat or a racing duplicate changes
+ * nothing) → only a new edge moves the counts → the block check again (a block that raced us
+ * removes our edge: 403) → the follower notification. Then the timeline side,
  * for immediate effect: a target at or above the celebrity threshold is marked for the
  * read-time merge (and promoted if it just crossed); anyone else's recent posts are backfilled
  * through the queue. Whatever races these steps, the settle repairs the view.
  */
 export async function follow(deps: FeedDeps, actor: string, target: string, now = Date.now()) {
   notSelf(actor, target, 'follow');
-  // Independent reads, one round trip: the target exists, and how many the actor follows.
-  const [, following] = await Promise.all([requireUser(deps.users, target), deps.counters.get(actor, 'following')]);
+  // Independent reads, one round trip: the target exists, how many the actor follows, no block.
+  const [, following] = await Promise.all([requireUser(deps.users, target), deps.counters.get(actor, 'following'), refuseIfBlocked(deps, actor, target)]);
   if (following >= deps.limits.maxFollowing) {
     if (!(await deps.relations.isFollowing(actor, target))) {
       throw new InvalidInputError(`You already follow ${deps.limits.maxFollowing} users, the maximum`, 'following_limit');
     }
   }
-  await queueSettle(deps, actor, target, now);
+  await atStep(deps, 'follow.checked', { follower: actor, followee: target });
+  const fact = { kind: 'follow', actor, target, since: now } as const;
+  await Promise.all([queueSettle(deps, actor, target, now), notifyLater(deps, fact)]);
   if (await deps.relations.follow(actor, target, now)) {
     await atStep(deps, 'follow.edge-written', { follower: actor, followee: target });
     await Promise.all([deps.counters.add(actor, 'following', 1), deps.counters.add(target, 'followers', 1)]);
-    const [followers, celebrity] = await Promise.all([deps.counters.get(target, 'followers'), deps.celebrities.isCelebrity(target)]);
+    // Checked again now that the edge exists: a block that landed after the first check is seen
+    // here, or its own edge removal ran after our edge was written (invariant G, blocks.ts).
+    if (await deps.blocks.eitherBlocks(actor, target)) {
+      await unfollow(deps, actor, target, now);
+      throw blockedError();
+    }
+    const [followers, celebrity] = await Promise.all([deps.counters.get(target, 'followers'), deps.celebrities.isCelebrity(target), notifyNow(deps, fact)]);
     if (celebrity || followers >= deps.limits.celebrityFollowers) {
       // Marked even before the promotion finishes: a follower the promotion's walk already
       // passed must not miss the celebrity's posts once fan-out stops for them.
@@ -58,8 +70,10 @@ export async function follow(deps: FeedDeps, actor: string, target: string, now 
 const DEMOTE_BELOW = 0.9;
 
 /**
- * Idempotent. Steps: no self-unfollow (422) → the target must exist (404) → queue the delayed
- * settle → remove the edge (only the request that removed it moves the counts) → drop the
+ * Idempotent. Steps: no self-unfollow (422) → the target must exist (404), the edge read (in
+ * parallel) → queue the delayed settle, and the delayed retraction of the follower notification
+ * for that edge → remove the edge (only the request that removed it moves the counts and queues
+ * the immediate retraction) → drop the
  * celebrity marker and purge the target's posts from the actor's inbox (the actor's row only),
  * also when the edge was already gone → demote a celebrity that fell clearly below the
  * threshold. Fan-out or backfill that read the edge before it went may still write the target's
@@ -67,12 +81,18 @@ const DEMOTE_BELOW = 0.9;
  */
 export async function unfollow(deps: FeedDeps, actor: string, target: string, now = Date.now()) {
   notSelf(actor, target, 'unfollow');
-  await requireUser(deps.users, target);
-  await queueSettle(deps, actor, target, now);
+  const [, edge] = await Promise.all([requireUser(deps.users, target), deps.relations.edge(actor, target)]);
+  // The follower's notification goes with the edge: the delayed notify for the since read.
+  const fact = edge ? ({ kind: 'follow', actor, target, since: edge.since } as const) : null;
+  await Promise.all([queueSettle(deps, actor, target, now), fact ? notifyLater(deps, fact) : undefined]);
   const removed = await deps.relations.unfollow(actor, target);
   await atStep(deps, 'unfollow.edge-removed', { follower: actor, followee: target });
   if (removed) {
-    await Promise.all([deps.counters.add(actor, 'following', -1), deps.counters.add(target, 'followers', -1)]);
+    await Promise.all([
+      deps.counters.add(actor, 'following', -1),
+      deps.counters.add(target, 'followers', -1),
+      fact ? notifyNow(deps, fact) : undefined,
+    ]);
   }
   await Promise.all([deps.inbox.removeCelebrity([actor], target), deps.inbox.purgeAuthor(actor, target)]);
   if (removed && (await deps.celebrities.isCelebrity(target))) {

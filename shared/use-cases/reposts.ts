@@ -12,11 +12,13 @@
 // every repost is a new post (an Idempotency-Key makes its retries safe, as for publish).
 import { codePoints } from '../validation/text.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
-import { NO_COUNTS, POST_MAX_CODE_POINTS, postIdFromKey, type Post } from '../domain/post.js';
+import { authorOfPostId, NO_COUNTS, POST_MAX_CODE_POINTS, postIdFromKey, type Post } from '../domain/post.js';
 import { postKey } from '../schema/row-keys.js';
 import type { FeedDeps } from './feed-deps.js';
 import { describePosts, type PostDetail } from './post-details.js';
 import { createOrReplay, publishPost } from './publish-post.js';
+import { refuseIfBlocked } from './blocks.js';
+import { entitiesOf } from './entities.js';
 import { atStep } from './steps.js';
 import { takeWriteQuota } from './write-limits.js';
 
@@ -41,10 +43,15 @@ export async function repost(
   input: { comment?: string; idempotencyKey?: string },
   now = Date.now(),
 ): Promise<RepostResult> {
-  const [, target] = await Promise.all([takeWriteQuota(deps, actor, 'repost', now), deps.posts.get(targetId)]);
+  const [, target] = await Promise.all([
+    takeWriteQuota(deps, actor, 'repost', now),
+    deps.posts.get(targetId),
+    refuseIfBlocked(deps, actor, authorOfPostId(targetId)),
+  ]);
   if (!target) throw new NotFoundError(`No post "${targetId}"`, 'post_not_found');
   const rootId = target.repostOf ?? target.id;
-  const root = target.repostOf ? await deps.posts.get(rootId) : target;
+  // A repost of a repost reposts the root: its author must not have blocked the reposter either.
+  const [root] = target.repostOf ? await Promise.all([deps.posts.get(rootId), refuseIfBlocked(deps, actor, authorOfPostId(rootId))]) : [target];
   if (!root) throw new NotFoundError('The original of this repost has been deleted', 'post_not_found');
   const comment = input.comment ?? '';
   const body = chainBody(comment, target.repostOf ? target : undefined);
@@ -61,7 +68,9 @@ export async function repost(
 }
 
 async function plainRepost(deps: FeedDeps, actor: string, rootId: string, body: string, now: number): Promise<{ post: Post; replayed: boolean }> {
-  const candidate: Post = { id: postIdFromKey(postKey(actor, now)), author: actor, body, createdAt: now, repostOf: rootId };
+  // A plain repost of a repost carries the chain (`//@bob: …`): its mentions count like any post's.
+  const entities = await entitiesOf(deps, body, { topics: true });
+  const candidate: Post = { id: postIdFromKey(postKey(actor, now)), author: actor, body, createdAt: now, repostOf: rootId, ...entities };
   let claim = await deps.reactions.claimPlainRepost(actor, rootId, candidate.id);
   // Two rounds at most: a claim on a deleted repost is taken over once; losing that race to
   // another request means that request's repost is the answer next round.

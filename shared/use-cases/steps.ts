@@ -8,6 +8,8 @@ export type StepPoint =
   | 'publish.claimed'
   /** delete: the post was read and the actor is its author; the tombstone is not yet written. */
   | 'delete.checked'
+  /** follow: the target exists and no block was seen; the edge is not yet written. */
+  | 'follow.checked'
   /** follow: the edge is written (both sides); counters, marker and backfill are next. */
   | 'follow.edge-written'
   /** unfollow: the edge is removed; counters, marker removal and the purge are next. */
@@ -25,7 +27,9 @@ export type StepPoint =
   /** comment: the post (and the reply-to comment) are read; the comment is not yet written. */
   | 'comment.checked'
   /** plain repost: the (user, original) claim is taken; the repost post is not yet created. */
-  | 'repost.claimed';
+  | 'repost.claimed'
+  /** notify (the worker): the fact's source of truth is read; the notification is not yet written. */
+  | 'notify.truth-read';
 
 export type StepHook = (point: StepPoint, detail: Readonly<Record<string, string>>) => Promise<void>;
 

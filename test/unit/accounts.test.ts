@@ -29,6 +29,9 @@ class MemoryUsers implements UserStore {
     if (u) u.displayName = displayName;
     return Boolean(u);
   }
+  async existing(handles: string[]) {
+    return new Set(handles.filter((h) => this.rows.has(h)));
+  }
 }
 
 class MemoryThrottle implements LoginThrottle {

@@ -9,6 +9,7 @@ import type { CelebrityRegistry, CounterStore, Edge, FeedSlice, FeedWindow, Idem
 import type { NewUser, UserProfile, UserStore } from '../../shared/ports/user-store.js';
 import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, userKey } from '../../shared/schema/row-keys.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
+import { FakeBlocks, FakeNotifications, FakeTopics } from './social-fakes.js';
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64url');
 
@@ -41,6 +42,9 @@ export class FakeUsers implements UserStore {
   }
   async updateDisplayName() {
     return false;
+  }
+  async existing(handles: string[]) {
+    return new Set(handles.filter((h) => this.handles.has(h)));
   }
 }
 
@@ -322,11 +326,10 @@ export class FakeReactions implements ReactionStore {
   async likeSince(user: string, postId: string) {
     return this.likes.get(`${user}>${postId}`) ?? null;
   }
-  async unlike(user: string, postId: string) {
-    const since = this.likes.get(`${user}>${postId}`);
-    if (since === undefined) return null;
+  async unlike(user: string, postId: string, since: number) {
+    if (this.likes.get(`${user}>${postId}`) !== since) return false;
     this.likes.delete(`${user}>${postId}`);
-    return since;
+    return true;
   }
   async viewerState(user: string, postIds: string[]) {
     const out = new Map<string, ViewerState>();
@@ -445,6 +448,9 @@ export function fakeFeed(...handles: string[]) {
     reactions: new FakeReactions(),
     comments: new FakeComments(),
     quota: new FakeQuota(),
+    blocks: new FakeBlocks(),
+    notifications: new FakeNotifications(),
+    topics: new FakeTopics(),
     queue: new FakeQueue(),
     limits: { ...testLimits },
   };

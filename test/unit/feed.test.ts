@@ -168,14 +168,17 @@ describe('follow / unfollow', () => {
     expect(deps.inbox.entries('amy')).toEqual([]);
   });
 
-  it('queues the delayed settle before the first write, so even a request that dies there leaves it behind', async () => {
+  it('queues the delayed settle (and the delayed follower notification) before the first write, so even a request that dies there leaves them behind', async () => {
     const deps = fakeFeed('amy', 'bob');
     deps.relations.follow = async () => {
       throw new Error('function stopped at its timeout');
     };
     await expect(follow(deps, 'amy', 'bob', 7_000)).rejects.toThrow('stopped');
-    expect(deps.queue.sent).toEqual([{ v: 1, type: 'settle', reader: 'amy', followee: 'bob', at: 7_000 }]);
-    expect(deps.queue.delays).toEqual([deps.limits.settleSeconds]);
+    expect(deps.queue.sent).toEqual([
+      { v: 1, type: 'settle', reader: 'amy', followee: 'bob', at: 7_000 },
+      { v: 1, type: 'notify', fact: { kind: 'follow', actor: 'amy', target: 'bob', since: 7_000 } },
+    ]);
+    expect(deps.queue.delays).toEqual([deps.limits.settleSeconds, deps.limits.settleSeconds]);
     deps.relations.unfollow = async () => {
       throw new Error('function stopped at its timeout');
     };

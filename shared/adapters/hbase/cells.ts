@@ -1,9 +1,10 @@
 // shared/adapters/hbase/cells.ts — reading cells out of a fetched row: the few helpers every
 // HBase adapter needs (a column's value, as text, as a counter; a window of feed cells).
 import { keyFromPostId, postIdFromKey, type FeedEntry } from '../../domain/post.js';
-import { bytesToString, compareBytes, concatBytes, decodeLong, type HBaseCell, type HBaseRow } from '../../hbase/index.js';
-import type { FeedSlice, FeedWindow } from '../../ports/feed-store.js';
-import { inboxQualifier, postKeyFromInboxQualifier } from '../../schema/row-keys.js';
+import { InvalidInputError } from '../../domain/errors.js';
+import { bytesToString, compareBytes, concatBytes, decodeLong, type HBaseCell, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
+import type { FeedSlice, FeedWindow, Page } from '../../ports/feed-store.js';
+import { HANDLE_PATTERN, handleFromKey, inboxQualifier, keyAfter, postKeyFromInboxQualifier, userKey } from '../../schema/row-keys.js';
 
 /** Value of `family:qualifier` in a row, or undefined. */
 export function cellValue(row: HBaseRow | null, column: string): Uint8Array | undefined {
@@ -61,4 +62,37 @@ export function feedSlice(cells: HBaseCell[], window: FeedWindow): FeedSlice {
     }
   }
   return withReposts({ entries, more: false }, reposts);
+}
+
+/**
+ * One page of "user → other user" edge rows (follow edges, blocks, mutes, likers): rows
+ * `prefix + userKey(other)` holding `since` in `column`, ordered by the other user's salted key.
+ * `cursor` = the last handle of the previous page. One scan of limit + 1 rows: the extra row
+ * tells whether a next page exists without a second request.
+ */
+export async function edgePage(
+  client: HBaseRestClient,
+  table: string,
+  prefix: Uint8Array,
+  column: string,
+  limit: number,
+  cursor?: string,
+): Promise<Page<{ handle: string; since: number }>> {
+  let startRow: Uint8Array | undefined;
+  if (cursor !== undefined) {
+    if (!HANDLE_PATTERN.test(cursor)) throw new InvalidInputError('cursor is not a handle', 'invalid_cursor');
+    startRow = keyAfter(concatBytes(prefix, userKey(cursor)));
+  }
+  const items: { handle: string; since: number }[] = [];
+  let more = false;
+  for await (const row of client.scan(table, { prefix, ...(startRow ? { startRow } : {}), limit: limit + 1, columns: [column], pageSize: limit + 1 })) {
+    if (items.length === limit) {
+      more = true;
+      break;
+    }
+    const since = Number(cellText(row, column));
+    items.push({ handle: handleFromKey(row.key, prefix.length).handle, since: Number.isSafeInteger(since) ? since : 0 });
+  }
+  const last = items.at(-1);
+  return more && last ? { items, nextCursor: last.handle } : { items };
 }

@@ -18,7 +18,14 @@ const DELETED = 'm:d';
 const PURGE_CONCURRENCY = 16;
 
 /** m:v as stored: short keys, since HBase stores every byte of every cell. */
-const Stored = z.object({ a: z.string(), b: z.string(), r: z.string().optional(), ra: z.string().optional() });
+const Stored = z.object({
+  a: z.string(),
+  b: z.string(),
+  r: z.string().optional(),
+  ra: z.string().optional(),
+  /** @mentions: [[handle, start, end]…] (code-point offsets), parsed at write time. */
+  m: z.array(z.tuple([z.string(), z.number().int(), z.number().int()])).optional(),
+});
 
 function commentFromRow(postId: string, row: HBaseRow): Comment | null {
   if (cellValue(row, DELETED) !== undefined) return null;
@@ -37,6 +44,7 @@ function commentFromRow(postId: string, row: HBaseRow): Comment | null {
     body: v.b,
     createdAt: commentCreatedAt(id),
     ...(v.r !== undefined && v.ra !== undefined ? { replyTo: { id: v.r, author: v.ra } } : {}),
+    ...(v.m?.length ? { mentions: v.m.map(([handle, start, end]) => ({ handle, start, end })) } : {}),
   };
 }
 
@@ -55,7 +63,12 @@ export class HBaseCommentStore implements CommentStore {
   }
 
   create(c: Comment): Promise<boolean> {
-    const value = JSON.stringify({ a: c.author, b: c.body, ...(c.replyTo ? { r: c.replyTo.id, ra: c.replyTo.author } : {}) });
+    const value = JSON.stringify({
+      a: c.author,
+      b: c.body,
+      ...(c.replyTo ? { r: c.replyTo.id, ra: c.replyTo.author } : {}),
+      ...(c.mentions?.length ? { m: c.mentions.map((m) => [m.handle, m.start, m.end]) } : {}),
+    });
     // Put-if-absent on m:t, which outlives a delete: a comment id is never used twice.
     return this.client.checkAndPut(
       this.table,

@@ -14,10 +14,12 @@ const CREATED = 'p:t';
 const DELETED = 'p:d';
 /** A repost's original. */
 const REPOST_OF = 'p:r';
+/** The body's @mentions and #topics#, parsed at write time: JSON {m: [[handle,start,end]…], g: [[name,start,end]…]}. */
+const ENTITIES = 'p:e';
 const COUNTS = 'c';
 const COUNT_COLUMNS = { likes: 'c:likes', comments: 'c:comments', reposts: 'c:reposts' } as const;
 /** What every read of a post asks for: the post, its tombstone and its counts. */
-const POST_COLUMNS = [BODY, DELETED, REPOST_OF, COUNTS];
+const POST_COLUMNS = [BODY, DELETED, REPOST_OF, ENTITIES, COUNTS];
 
 /**
  * A content row as a live post with its counts; null for a tombstone or a row that is not a
@@ -38,6 +40,7 @@ function postFromRow(row: HBaseRow | null): StoredPost | null {
       body: bytesToString(body),
       createdAt: millis,
       ...(repostOf && keyFromPostId(repostOf) ? { repostOf } : {}),
+      ...decodeEntities(cellText(row, ENTITIES)),
       // A count can dip below zero only between a repair and a late decrement; never shown so.
       counts: {
         likes: Math.max(0, counter(row, COUNT_COLUMNS.likes)),
@@ -52,6 +55,31 @@ function postFromRow(row: HBaseRow | null): StoredPost | null {
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
+type Span = [string, number, number];
+const isSpan = (v: unknown): v is Span => Array.isArray(v) && v.length === 3 && typeof v[0] === 'string' && Number.isInteger(v[1]) && Number.isInteger(v[2]);
+
+function encodeEntities(post: Post): string | undefined {
+  if (!post.mentions?.length && !post.topics?.length) return undefined;
+  return JSON.stringify({
+    ...(post.mentions?.length ? { m: post.mentions.map((m) => [m.handle, m.start, m.end]) } : {}),
+    ...(post.topics?.length ? { g: post.topics.map((t) => [t.name, t.start, t.end]) } : {}),
+  });
+}
+
+/** Never throws: a cell that is not what encodeEntities wrote reads as no entities. */
+function decodeEntities(text: string | undefined): Pick<Post, 'mentions' | 'topics'> {
+  if (!text) return {};
+  try {
+    const value = JSON.parse(text) as { m?: unknown; g?: unknown };
+    const spans = (list: unknown) => (Array.isArray(list) ? list.filter(isSpan) : []);
+    const mentions = spans(value.m).map(([handle, start, end]) => ({ handle, start, end }));
+    const topics = spans(value.g).map(([name, start, end]) => ({ name, start, end }));
+    return { ...(mentions.length ? { mentions } : {}), ...(topics.length ? { topics } : {}) };
+  } catch {
+    return {};
+  }
+}
+
 export class HBasePostStore implements PostStore {
   private readonly table: string;
   constructor(private readonly client: HBaseRestClient, namespace: string) {
@@ -61,6 +89,7 @@ export class HBasePostStore implements PostStore {
   async create(post: Post, idempotencyKey?: string): Promise<boolean> {
     const key = keyFromPostId(post.id);
     if (!key) throw new TypeError(`not a post id: ${JSON.stringify(post.id)}`);
+    const entities = encodeEntities(post);
     // Put-if-absent on p:t: two posts that drew the same id (same author, millisecond and
     // random suffix) can never overwrite each other; the loser retries with a new suffix.
     return this.client.checkAndPut(
@@ -71,6 +100,7 @@ export class HBasePostStore implements PostStore {
         { column: CREATED, value: String(post.createdAt) },
         ...(idempotencyKey === undefined ? [] : [{ column: 'p:i', value: idempotencyKey }]),
         ...(post.repostOf === undefined ? [] : [{ column: REPOST_OF, value: post.repostOf }]),
+        ...(entities === undefined ? [] : [{ column: ENTITIES, value: entities }]),
       ],
       // p:t outlives a delete (the tombstone keeps it): a deleted id can never be created again.
       { column: CREATED, value: null },
@@ -93,7 +123,7 @@ export class HBasePostStore implements PostStore {
     // Then the body and counts go (not atomic with the tombstone; a repeat finishes it). Reads
     // treat a row with a tombstone as deleted whatever else it holds; list scans skip it once
     // none of the columns they ask for is left.
-    await this.client.deleteColumns(this.table, key, [BODY, 'p:i', REPOST_OF, ...Object.values(COUNT_COLUMNS)]);
+    await this.client.deleteColumns(this.table, key, [BODY, 'p:i', REPOST_OF, ENTITIES, ...Object.values(COUNT_COLUMNS)]);
     return won;
   }
 
@@ -148,7 +178,7 @@ export class HBasePostStore implements PostStore {
     // increment racing a delete can leave a counts-only row: it is not shown, and the page and
     // cursor are cut by rows, not by posts, so such a row never ends the list early.
     const rows: HBaseRow[] = [];
-    for await (const row of this.client.scan(this.table, { prefix, ...(startRow ? { startRow } : {}), columns: [BODY, REPOST_OF, COUNTS], limit: limit + 1, pageSize: limit + 1 })) {
+    for await (const row of this.client.scan(this.table, { prefix, ...(startRow ? { startRow } : {}), columns: [BODY, REPOST_OF, ENTITIES, COUNTS], limit: limit + 1, pageSize: limit + 1 })) {
       rows.push(row);
     }
     const page = rows.slice(0, limit);

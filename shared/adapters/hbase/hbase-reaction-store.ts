@@ -1,14 +1,13 @@
 // shared/adapters/hbase/hbase-reaction-store.ts — ReactionStore on HBase (secondary adapter).
 // Layout and access patterns: shared/schema/tables.ts (reactions = the user side and source of
 // truth, reactors = the post side).
-import { InvalidInputError } from '../../domain/errors.js';
 import { keyFromPostId } from '../../domain/post.js';
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
 import type { Page } from '../../ports/feed-store.js';
 import type { Liker, ReactionStore, ViewerState } from '../../ports/reaction-store.js';
-import { HANDLE_PATTERN, handleFromKey, keyAfter, reactionKey, reactorKey, reactorPrefix, userKey } from '../../schema/row-keys.js';
+import { reactionKey, reactorKey, reactorPrefix, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
-import { cellText, cellValue } from './cells.js';
+import { cellText, cellValue, edgePage } from './cells.js';
 
 const LIKED = 'l:t';
 const PLAIN_REPOST = 'r:p';
@@ -47,12 +46,9 @@ export class HBaseReactionStore implements ReactionStore {
     return sinceOf(cellValue(await this.client.getRow(this.reactions, reactionKey(user, postKeyOf(postId)), { columns: [LIKED] }), LIKED));
   }
 
-  async unlike(user: string, postId: string): Promise<number | null> {
-    const key = reactionKey(user, postKeyOf(postId));
-    const value = cellValue(await this.client.getRow(this.reactions, key, { columns: [LIKED] }), LIKED);
-    if (value === undefined) return null;
-    // Only while l:t still holds what we read: of racing unlikes exactly one wins and uncounts.
-    return (await this.client.checkAndDelete(this.reactions, key, { column: LIKED, value })) ? sinceOf(value) : null;
+  unlike(user: string, postId: string, since: number): Promise<boolean> {
+    // Only while l:t still holds the since read: of racing unlikes exactly one wins and uncounts.
+    return this.client.checkAndDelete(this.reactions, reactionKey(user, postKeyOf(postId)), { column: LIKED, value: String(since) });
   }
 
   async viewerState(user: string, postIds: string[]): Promise<Map<string, ViewerState>> {
@@ -85,25 +81,8 @@ export class HBaseReactionStore implements ReactionStore {
     await this.client.checkAndDelete(this.reactors, reactorKey(postKeyOf(postId), 'L', userKey(user)), { column: SINCE, value: String(since) });
   }
 
-  async likers(postId: string, limit: number, cursor?: string): Promise<Page<Liker>> {
-    const post = postKeyOf(postId);
-    const prefix = reactorPrefix(post, 'L');
-    let startRow: Uint8Array | undefined;
-    if (cursor !== undefined) {
-      if (!HANDLE_PATTERN.test(cursor)) throw new InvalidInputError('cursor is not a handle', 'invalid_cursor');
-      startRow = keyAfter(reactorKey(post, 'L', userKey(cursor)));
-    }
-    const items: Liker[] = [];
-    let more = false;
-    for await (const row of this.client.scan(this.reactors, { prefix, ...(startRow ? { startRow } : {}), limit: limit + 1, columns: [SINCE], pageSize: limit + 1 })) {
-      if (items.length === limit) {
-        more = true;
-        break;
-      }
-      items.push({ handle: handleFromKey(row.key, prefix.length).handle, since: sinceOf(cellValue(row, SINCE)) ?? 0 });
-    }
-    const last = items.at(-1);
-    return more && last ? { items, nextCursor: last.handle } : { items };
+  likers(postId: string, limit: number, cursor?: string): Promise<Page<Liker>> {
+    return edgePage(this.client, this.reactors, reactorPrefix(postKeyOf(postId), 'L'), SINCE, limit, cursor);
   }
 
   async likedBy(postId: string, users: string[]): Promise<Set<string>> {

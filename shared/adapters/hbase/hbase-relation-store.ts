@@ -1,11 +1,10 @@
 // shared/adapters/hbase/hbase-relation-store.ts — RelationStore on HBase (secondary adapter).
 // Layout and access patterns: shared/schema/tables.ts (relations).
-import { InvalidInputError } from '../../domain/errors.js';
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
 import type { Edge, Page, RelationStore } from '../../ports/feed-store.js';
-import { HANDLE_PATTERN, handleFromKey, keyAfter, relationKey, relationPrefix, type EdgeDirection } from '../../schema/row-keys.js';
+import { relationKey, relationPrefix, type EdgeDirection } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
-import { cellValue } from './cells.js';
+import { cellValue, edgePage } from './cells.js';
 
 const SINCE = 'e:t';
 
@@ -81,26 +80,7 @@ export class HBaseRelationStore implements RelationStore {
   }
 
   /** One scan over `user`'s rows of one direction, ordered by the other user's key (salted, so not alphabetical). */
-  private async edges(user: string, direction: EdgeDirection, limit: number, cursor?: string): Promise<Page<Edge>> {
-    const prefix = relationPrefix(user, direction);
-    let startRow: Uint8Array | undefined;
-    if (cursor !== undefined) {
-      if (!HANDLE_PATTERN.test(cursor)) throw new InvalidInputError('cursor is not a handle', 'invalid_cursor');
-      startRow = keyAfter(relationKey(user, direction, cursor));
-    }
-    const items: Edge[] = [];
-    let more = false;
-    // One more row than asked tells whether a next page exists without a second request.
-    const rows = this.client.scan(this.table, { prefix, ...(startRow ? { startRow } : {}), limit: limit + 1, columns: [SINCE], pageSize: limit + 1 });
-    for await (const row of rows) {
-      if (items.length === limit) {
-        more = true;
-        break;
-      }
-      const since = cellValue(row, SINCE);
-      items.push({ handle: handleFromKey(row.key, prefix.length).handle, since: since === undefined ? 0 : Number(bytesToString(since)) });
-    }
-    const last = items.at(-1);
-    return more && last ? { items, nextCursor: last.handle } : { items };
+  private edges(user: string, direction: EdgeDirection, limit: number, cursor?: string): Promise<Page<Edge>> {
+    return edgePage(this.client, this.table, relationPrefix(user, direction), SINCE, limit, cursor);
   }
 }

@@ -33,6 +33,12 @@ export class HBaseUserStore implements UserStore {
     return text(row, 'a:pw') ?? null;
   }
 
+  async existing(handles: string[]): Promise<Set<string>> {
+    if (handles.length === 0) return new Set();
+    const rows = await this.client.multiGet(this.table, handles.map((h) => userKey(h)), { columns: ['p:h'] });
+    return new Set(rows.flatMap((row) => text(row, 'p:h') ?? []));
+  }
+
   async profile(handle: string): Promise<UserProfile | null> {
     const row = await this.client.getRow(this.table, userKey(handle), { columns: ['p', 'c'] });
     const storedHandle = text(row, 'p:h');

@@ -1,0 +1,104 @@
+// shared/domain/notification.ts — what a notification is: the FACTS that cause them (a like, a
+// follow, a repost, a comment, a post's mentions), who each fact notifies, and how notices group.
+//
+// Grouping follows Mastodon's grouped notifications: likes and reposts of one post, and new
+// followers, are grouped within a window (Mastodon: favourite, reblog, follow; 12-hour span);
+// a comment, a reply and a mention are each their own group of one. The group key is computed
+// from the fact alone (its since fixes the window), so a redelivered message lands in the same
+// group, and the message that retracts a fact finds the group its add used.
+import { authorOfPostId } from './post.js';
+
+export type NotificationType = 'like' | 'repost' | 'follow' | 'comment' | 'reply' | 'mention';
+
+/** Likes, reposts and follows within one window of this length form one group. */
+export const GROUP_WINDOW_MS = 12 * 3600_000;
+
+/**
+ * A fact that notifies someone, as the queue message carries it. `since` identifies the fact's
+ * instance (the like's since, the follow's since, the post's or comment's creation time): the
+ * worker notifies while the source of truth still holds that instance, and retracts otherwise.
+ */
+export type NotificationFact =
+  | { kind: 'like'; actor: string; postId: string; since: number }
+  | { kind: 'follow'; actor: string; target: string; since: number }
+  /** `postId` is the repost, `original` the post it reposts (whose author is notified). */
+  | { kind: 'repost'; actor: string; postId: string; original: string; since: number }
+  | { kind: 'comment'; actor: string; postId: string; commentId: string; since: number; replyTo?: string; mentions: string[] }
+  /** A post's (or repost's) @mentions. */
+  | { kind: 'post'; actor: string; postId: string; since: number; mentions: string[] };
+
+/** One recipient's share of a fact: the group it joins and the member it adds there. */
+export interface Notice {
+  recipient: string;
+  type: NotificationType;
+  groupKey: string;
+  /** Unique within the group: the actor, or actor/repostId (each repost counts). */
+  member: string;
+  actor: string;
+  since: number;
+}
+
+const windowOf = (at: number) => Math.floor(at / GROUP_WINDOW_MS);
+
+/** Who a fact notifies and where: never the actor themself; one notice per recipient. */
+export function noticesOf(fact: NotificationFact): Notice[] {
+  const out: Notice[] = [];
+  const seen = new Set<string>([fact.actor]); // no notification to yourself
+  const add = (recipient: string | null | undefined, type: NotificationType, groupKey: string, member = fact.actor) => {
+    if (!recipient || seen.has(recipient)) return;
+    seen.add(recipient);
+    out.push({ recipient, type, groupKey, member, actor: fact.actor, since: fact.since });
+  };
+  switch (fact.kind) {
+    case 'like':
+      add(authorOfPostId(fact.postId), 'like', `like/${fact.postId}/${windowOf(fact.since)}`);
+      break;
+    case 'follow':
+      add(fact.target, 'follow', `follow/${windowOf(fact.since)}`);
+      break;
+    case 'repost':
+      add(authorOfPostId(fact.original), 'repost', `repost/${fact.original}/${windowOf(fact.since)}`, `${fact.actor}/${fact.postId}`);
+      break;
+    case 'comment': {
+      const where = `${fact.postId}/${fact.commentId}`;
+      // A reply to the post author's own comment is one notice (the reply), not two.
+      add(fact.replyTo, 'reply', `reply/${where}`);
+      add(authorOfPostId(fact.postId), 'comment', `comment/${where}`);
+      for (const m of fact.mentions) add(m, 'mention', `mention/${where}`);
+      break;
+    }
+    case 'post':
+      for (const m of fact.mentions) add(m, 'mention', `mention/${fact.postId}`);
+      break;
+  }
+  return out;
+}
+
+/** What a group key says: its type, and the post / comment it is about. */
+export interface GroupSubject {
+  type: NotificationType;
+  postId?: string;
+  commentId?: string;
+}
+
+const TYPES = new Set<NotificationType>(['like', 'repost', 'follow', 'comment', 'reply', 'mention']);
+
+export function parseGroupKey(groupKey: string): GroupSubject | null {
+  const [type, a, b] = groupKey.split('/');
+  if (!TYPES.has(type as NotificationType)) return null;
+  switch (type as NotificationType) {
+    case 'follow':
+      return { type: 'follow' };
+    case 'like':
+    case 'repost':
+      return a ? { type: type as NotificationType, postId: a } : null;
+    default:
+      return a ? { type: type as NotificationType, postId: a, ...(b ? { commentId: b } : {}) } : null;
+  }
+}
+
+/** The handle of a group member (`actor` or `actor/repostId`). */
+export const actorOfMember = (member: string) => member.split('/')[0]!;
+
+/** Latest actors a group shows by name ("ann, bob and 12 others"). */
+export const LATEST_ACTORS = 3;

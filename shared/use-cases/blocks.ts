@@ -1,0 +1,77 @@
+// shared/use-cases/blocks.ts — block (拉黑) and mute (屏蔽).
+// Block: the blocked user cannot follow you, see your posts, comment on, like or repost them, or
+// notify you; existing follows in both directions are removed; neither sees the other's posts in
+// timelines or topic pages (filtered at read, so it holds from the moment of the block, also
+// for posts fanned out before it). Mute: you stop seeing their posts and notifications; they
+// notice nothing (nothing is refused to them, no follow is touched).
+//
+// Block vs a racing follow (invariant G in shared/schema/consistency.md): a follow writes its
+// edge and THEN checks for a block (removing its own edge if it finds one); a block writes the
+// block row and THEN removes the edges. Per-row operations are linearizable, so whichever of the
+// two writes lands first, the other operation's later read sees it: no edge survives a block.
+import { ForbiddenError, InvalidInputError } from '../domain/errors.js';
+import type { Page } from '../ports/feed-store.js';
+import type { BlockEdge, BlockKind } from '../ports/social-store.js';
+import { HANDLE_PATTERN } from '../schema/row-keys.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import type { FeedDeps } from './feed-deps.js';
+import { unfollow } from './relations.js';
+import { requireUser } from './users.js';
+
+export const blockedError = () => new ForbiddenError('You cannot do this: one of you has blocked the other', 'blocked');
+
+/** 403 `blocked` when either user blocks the other. One multi-get; nothing for an anonymous reader. */
+export async function refuseIfBlocked(deps: Pick<FeedDeps, 'blocks'>, a: string | undefined | null, b: string | undefined | null): Promise<void> {
+  if (!a || !b || a === b) return;
+  if (await deps.blocks.eitherBlocks(a, b)) throw blockedError();
+}
+
+function notSelf(actor: string, target: string, kind: BlockKind): void {
+  if (actor === target) throw new InvalidInputError(`You cannot ${kind} yourself`, `cannot_${kind}_self`);
+}
+
+/** Idempotent. The block row first, then both follows go (unfollow: counters, settle, inbox purge). */
+export async function block(deps: FeedDeps, actor: string, target: string, now = Date.now()) {
+  notSelf(actor, target, 'block');
+  await requireUser(deps.users, target);
+  await deps.blocks.add('block', actor, target, now);
+  await Promise.all([unfollow(deps, actor, target, now), unfollow(deps, target, actor, now)]);
+  return { handle: actor, target, blocking: true };
+}
+
+export async function unblock(deps: FeedDeps, actor: string, target: string) {
+  notSelf(actor, target, 'block');
+  await requireUser(deps.users, target);
+  await deps.blocks.remove('block', actor, target);
+  return { handle: actor, target, blocking: false };
+}
+
+export async function mute(deps: FeedDeps, actor: string, target: string, now = Date.now()) {
+  notSelf(actor, target, 'mute');
+  await requireUser(deps.users, target);
+  await deps.blocks.add('mute', actor, target, now);
+  return { handle: actor, target, muting: true };
+}
+
+export async function unmute(deps: FeedDeps, actor: string, target: string) {
+  notSelf(actor, target, 'mute');
+  await requireUser(deps.users, target);
+  await deps.blocks.remove('mute', actor, target);
+  return { handle: actor, target, muting: false };
+}
+
+/** Whether `actor` blocks / mutes `target` (for a profile's buttons). One get each, in parallel. */
+export async function blockState(deps: FeedDeps, actor: string, target: string) {
+  const [, blocking, muting] = await Promise.all([
+    requireUser(deps.users, target),
+    deps.blocks.has('block', actor, target),
+    deps.blocks.has('mute', actor, target),
+  ]);
+  return { handle: actor, target, blocking, muting };
+}
+
+export async function listBlocked(deps: FeedDeps, actor: string, kind: BlockKind, limit: number, cursor?: string): Promise<Page<BlockEdge>> {
+  const after = decodeCursor(cursor, (h) => HANDLE_PATTERN.test(h));
+  const page = await deps.blocks.list(kind, actor, limit, after);
+  return { items: page.items, ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };
+}

@@ -1,0 +1,228 @@
+// shared/use-cases/notifications.ts — notifications (通知): mention, comment, reply, repost, like
+// and new-follower, grouped, with an unread count and a read-up-to marker.
+//
+// Delivery is asynchronous: the action that causes a notification only queues a `notify`
+// message naming the FACT (this like, this follow…); the worker makes the notifications of that
+// fact agree with its source of truth — added while the fact is live, retracted once it is not
+// (an unlike, an unfollow, a deleted comment or post). So any number of deliveries, in any
+// order, converge: each one reads the truth when it runs (invariant F in
+// shared/schema/consistency.md). Every fact is queued twice: once right after its write (the
+// notification shows within a second or so) and once BEFORE its first write, delayed by the
+// settle window: if the request dies after its write, or a slow delivery read the truth before
+// a later change and wrote after that change's own delivery, the delayed one still runs after
+// everything and puts it right. Notifications converge within the settle window.
+//
+// Grouping (shared/domain/notification.ts): the group row keeps an exact count (moved only by the
+// winner of a member's conditional write), the latest actors and the group's place in the list.
+import { InvalidInputError } from '../domain/errors.js';
+import { actorOfMember, noticesOf, parseGroupKey, type Notice, type NotificationFact, type NotificationType } from '../domain/notification.js';
+import { keyFromPostId, type Post } from '../domain/post.js';
+import { mentionedHandles } from '../domain/text-entities.js';
+import type { Page } from '../ports/feed-store.js';
+import { memberRef } from '../ports/social-store.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import type { FeedDeps } from './feed-deps.js';
+import { atStep } from './steps.js';
+
+/** Entries read beyond the page, to fill in for groups hidden at read (stale, emptied, deleted post, blocked). */
+const SPARE_ENTRIES = 10;
+/** The unread badge counts up to this many groups ("99+"). */
+export const UNREAD_CAP = 99;
+/** A comment's text kept with its notification, in code points. */
+const EXCERPT_CODE_POINTS = 100;
+
+// ------------------------------------------------------------------ sending
+
+/**
+ * Queues the delayed half of a fact's notification: call it BEFORE the fact's first write (like
+ * the settle message of a follow), so it exists even if the request dies half-way.
+ */
+export function notifyLater(deps: Pick<FeedDeps, 'queue' | 'limits'>, fact: NotificationFact): Promise<void> {
+  return deps.queue.send({ v: 1, type: 'notify', fact }, { delaySeconds: deps.limits.settleSeconds });
+}
+
+/** Queues the immediate half: call it after the fact's write. */
+export function notifyNow(deps: Pick<FeedDeps, 'queue'>, fact: NotificationFact): Promise<void> {
+  return deps.queue.send({ v: 1, type: 'notify', fact });
+}
+
+/** The facts a post notifies by: its mentions, and for a repost the original's author. */
+export function postFacts(post: Post): NotificationFact[] {
+  const mentions = post.mentions ? mentionedHandles(post.mentions) : [];
+  return [
+    ...(mentions.length > 0 ? [{ kind: 'post' as const, actor: post.author, postId: post.id, since: post.createdAt, mentions }] : []),
+    ...(post.repostOf ? [{ kind: 'repost' as const, actor: post.author, postId: post.id, original: post.repostOf, since: post.createdAt }] : []),
+  ];
+}
+
+// ------------------------------------------------------------------ the worker
+
+/** Whether the fact still holds by its source of truth, and for a comment its text. */
+async function truthOf(deps: FeedDeps, fact: NotificationFact): Promise<{ live: boolean; excerpt?: string }> {
+  switch (fact.kind) {
+    case 'like':
+      return { live: (await deps.reactions.likeSince(fact.actor, fact.postId)) === fact.since };
+    case 'follow':
+      return { live: (await deps.relations.edge(fact.actor, fact.target))?.since === fact.since };
+    case 'repost':
+      return { live: (await deps.posts.get(fact.postId))?.repostOf === fact.original };
+    case 'post':
+      return { live: (await deps.posts.get(fact.postId)) !== null };
+    case 'comment': {
+      const found = await deps.comments.lookup(fact.postId, fact.commentId);
+      return found.state === 'live' ? { live: true, excerpt: [...found.comment.body].slice(0, EXCERPT_CODE_POINTS).join('') } : { live: false };
+    }
+  }
+}
+
+export interface ReconcileOutcome {
+  added: number;
+  removed: number;
+}
+
+/** The worker's handling of a notify message. Idempotent; see the header. */
+export async function reconcileFact(deps: FeedDeps, fact: NotificationFact): Promise<ReconcileOutcome> {
+  const notices = noticesOf(fact);
+  if (notices.length === 0) return { added: 0, removed: 0 };
+  const [truth, silenced] = await Promise.all([truthOf(deps, fact), deps.blocks.silencing(fact.actor, notices.map((n) => n.recipient))]);
+  await atStep(deps, 'notify.truth-read', { kind: fact.kind, actor: fact.actor });
+  const outcomes = await Promise.all(
+    // No notification from a user the recipient blocked or muted (or who blocks the recipient).
+    notices.map((n) => reconcileNotice(deps, n, truth.live && !silenced.has(n.recipient), n.type === 'like' || n.type === 'repost' || n.type === 'follow' ? undefined : truth.excerpt)),
+  );
+  return { added: outcomes.filter((o) => o === 'added').length, removed: outcomes.filter((o) => o === 'removed').length };
+}
+
+async function reconcileNotice(deps: FeedDeps, n: Notice, live: boolean, excerpt?: string): Promise<'added' | 'removed' | 'unchanged'> {
+  const store = deps.notifications;
+  const current = await store.member(n.recipient, n.groupKey, n.member);
+  if (!live) {
+    // Only this fact's instance is retracted: a member a later like wrote has another since.
+    if (current !== n.since || !(await store.removeMember(n.recipient, n.groupKey, n.member, n.since))) return 'unchanged';
+    await store.count(n.recipient, n.groupKey, -1);
+    return 'removed';
+  }
+  if (current === n.since) {
+    // Present already (a redelivery, or the delayed half): make sure the group is placed.
+    await store.touch(n.recipient, n.groupKey, n.member, n.since, excerpt);
+    return 'unchanged';
+  }
+  // Absent, or holding an older instance of the same actor's fact (like → unlike → like in one
+  // window): written only while it holds what we read, so exactly one racing delivery wins.
+  if (!(await store.putMember(n.recipient, n.groupKey, n.member, n.since, current ?? undefined))) return 'unchanged';
+  await Promise.all([current === null ? store.count(n.recipient, n.groupKey, 1) : undefined, store.touch(n.recipient, n.groupKey, n.member, n.since, excerpt)]);
+  return 'added';
+}
+
+// ------------------------------------------------------------------ reading
+
+export interface NotificationActor {
+  handle: string;
+  at: number;
+}
+
+export interface NotificationGroup {
+  /** Stable for the group at its current place; `markRead({ upTo: id })` marks it and everything older. */
+  id: string;
+  type: NotificationType;
+  /** Exact: how many likes / reposts / followers the group holds (1 for a comment, reply, mention). */
+  count: number;
+  latestAt: number;
+  unread: boolean;
+  /** The latest actors, newest first (at most 3; blocked and muted users left out). */
+  actors: NotificationActor[];
+  /** The post it is about: yours (like, repost, comment, reply) or the one that mentions you. */
+  post?: { id: string; body: string };
+  /** The comment, for a comment, a reply or a mention in a comment. */
+  comment?: { id: string; body: string };
+}
+
+const ID_PATTERN = /^(\d{1,16})\.([a-z]+\/[A-Za-z0-9_./-]{1,140})$/;
+
+function parseId(id: string): { at: number; groupKey: string } | null {
+  const m = ID_PATTERN.exec(id);
+  if (!m || !parseGroupKey(m[2]!)) return null;
+  const at = Number(m[1]);
+  return Number.isSafeInteger(at) ? { at, groupKey: m[2]! } : null;
+}
+
+/**
+ * One page, newest first. Round trips: the entries scan, then ONE parallel stage — the groups
+ * with their latest actors' member rows (one multi-get), the posts they name, the reader's
+ * blocks and mutes of those actors, and the read marker. A group is shown at its one live
+ * entry; groups emptied by retractions, about a deleted post, or whose only actor the reader
+ * blocked or muted are left out.
+ */
+export async function listNotifications(deps: FeedDeps, recipient: string, limit: number, cursor?: string): Promise<Page<NotificationGroup>> {
+  const after = decodeCursor(cursor, (inner) => parseId(inner) !== null);
+  const { items: entries, more } = await deps.notifications.entries(recipient, limit + SPARE_ENTRIES, after === undefined ? undefined : parseId(after)!);
+  const subjects = entries.map((e) => parseGroupKey(e.groupKey));
+  const postIds = [...new Set(subjects.flatMap((s) => (s?.postId && keyFromPostId(s.postId) ? [s.postId] : [])))];
+  const members = entries.flatMap((e) => e.latest.map(([member]) => ({ groupKey: e.groupKey, member })));
+  const [{ groups, live }, posts, hidden, readUpTo] = await Promise.all([
+    deps.notifications.states(recipient, entries.map((e) => e.groupKey), members),
+    deps.posts.getMany(postIds),
+    deps.blocks.hiddenFrom(recipient, members.map((m) => actorOfMember(m.member))),
+    deps.notifications.readUpTo(recipient),
+  ]);
+  const postById = new Map(posts.map((p) => [p.id, p]));
+
+  const items: NotificationGroup[] = [];
+  let consumed = 0;
+  for (const [i, entry] of entries.entries()) {
+    if (items.length === limit) break;
+    consumed++;
+    const subject = subjects[i];
+    const group = groups.get(entry.groupKey);
+    // Not the group's live entry (a racing add left it), or every member retracted.
+    if (!subject || !group || group.count <= 0 || group.latestAt !== entry.at) continue;
+    const post = subject.postId === undefined ? undefined : postById.get(subject.postId);
+    if (subject.postId !== undefined && !post) continue; // about a deleted post
+    const actors: NotificationActor[] = [];
+    for (const [member, at] of entry.latest) {
+      const handle = actorOfMember(member);
+      if (!live.has(memberRef(entry.groupKey, member)) || hidden.has(handle) || actors.some((a) => a.handle === handle)) continue;
+      actors.push({ handle, at });
+    }
+    if (actors.length === 0 && group.count === 1) continue; // its one actor is gone or hidden
+    items.push({
+      id: `${entry.at}.${entry.groupKey}`,
+      type: subject.type,
+      count: group.count,
+      latestAt: entry.at,
+      unread: entry.at > readUpTo,
+      actors,
+      ...(post ? { post: { id: post.id, body: post.body } } : {}),
+      ...(subject.commentId ? { comment: { id: subject.commentId, body: entry.excerpt ?? '' } } : {}),
+    });
+  }
+  const hasMore = consumed < entries.length || more;
+  const last = entries[consumed - 1];
+  return { items, ...(hasMore && last ? { nextCursor: encodeCursor(`${last.at}.${last.groupKey}`) } : {}) };
+}
+
+/**
+ * Groups with activity after the read marker, up to UNREAD_CAP. Round trips: the marker and the
+ * newest entries in parallel, then one multi-get of those groups (stale and emptied ones do not
+ * count). Blocks are not consulted: the badge may count a group the list then leaves out.
+ */
+export async function unreadCount(deps: FeedDeps, recipient: string): Promise<{ count: number; capped: boolean }> {
+  const [readUpTo, { items, more }] = await Promise.all([deps.notifications.readUpTo(recipient), deps.notifications.entries(recipient, UNREAD_CAP)]);
+  const newer = items.filter((e) => e.at > readUpTo);
+  if (newer.length === 0) return { count: 0, capped: false };
+  const { groups } = await deps.notifications.states(recipient, newer.map((e) => e.groupKey), []);
+  const count = newer.filter((e) => {
+    const g = groups.get(e.groupKey);
+    return g !== undefined && g.count > 0 && g.latestAt === e.at;
+  }).length;
+  return { count, capped: more && newer.length === items.length };
+}
+
+/** Marks `upTo` (a notification id) and everything older as read. The marker never moves back. */
+export async function markNotificationsRead(deps: FeedDeps, recipient: string, upTo: string, now = Date.now()): Promise<{ readUpTo: number }> {
+  const parsed = parseId(upTo);
+  if (!parsed) throw new InvalidInputError('upTo is not a notification id', 'invalid_notification_id');
+  const at = Math.min(parsed.at, now);
+  await deps.notifications.markRead(recipient, at);
+  return { readUpTo: await deps.notifications.readUpTo(recipient) };
+}

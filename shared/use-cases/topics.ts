@@ -1,0 +1,65 @@
+// shared/use-cases/topics.ts — topic pages (#话题#) and trending topics.
+// A topic page lists public posts carrying the topic, newest first: one bounded scan of the topic
+// index, then one parallel stage — the posts (content multi-get, counts and the reader's state
+// with them) and the reader's blocks and mutes of their authors. The index is a hint: a deleted
+// post's entry stays until its TTL and is dropped here. Bounded per request (limit ≤ 100) and per
+// time (entries expire after TOPIC_TTL_SECONDS, tables.ts).
+import { InvalidInputError } from '../domain/errors.js';
+import { keyFromPostId } from '../domain/post.js';
+import { normalizeTopic } from '../domain/text-entities.js';
+import type { Page } from '../ports/feed-store.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import type { FeedDeps } from './feed-deps.js';
+import { authorsOf, isHidden, readPostDetails, type PostDetail } from './post-details.js';
+
+/** Entries read beyond the page, to fill in for deleted and hidden posts (same round trips). */
+const SPARE_ENTRIES = 10;
+/** Trending: posts per topic over this window… */
+export const TRENDING_WINDOW_MS = 3600_000;
+/** …the top this many… */
+export const TRENDING_TOPICS = 10;
+/** …recomputed at most this often per container (one multi-get of 96 rows each time). */
+const TRENDING_CACHE_MS = 30_000;
+
+export function requireTopic(raw: string): string {
+  const name = normalizeTopic(raw);
+  if (name === null) throw new InvalidInputError('Not a topic name: 1–32 characters, at least one letter or digit, no # / ? %', 'invalid_topic');
+  return name;
+}
+
+export async function listTopicPosts(deps: FeedDeps, raw: string, limit: number, cursor?: string, reader?: string): Promise<Page<PostDetail> & { topic: string }> {
+  const topic = requireTopic(raw);
+  const after = decodeCursor(cursor, (id) => keyFromPostId(id) !== null);
+  const page = await deps.topics.posts(topic, limit + SPARE_ENTRIES, after);
+  const hiddenAuthors = reader ? deps.blocks.hiddenFrom(reader, authorsOf(page.items)) : Promise.resolve(new Set<string>());
+  const found = await readPostDetails(deps, reader, page.items, {}, [hiddenAuthors]);
+  const hidden = await hiddenAuthors;
+  const items: PostDetail[] = [];
+  let consumed = 0;
+  for (const id of page.items) {
+    if (items.length === limit) break;
+    consumed++;
+    const post = found.get(id);
+    // Deleted, hidden from this reader, or (a hint gone stale) no longer carrying the topic.
+    if (!post || isHidden(post, hidden) || !post.topics?.some((t) => t.name === topic)) continue;
+    items.push(post);
+  }
+  const hasMore = consumed < page.items.length || page.nextCursor !== undefined;
+  const last = page.items[consumed - 1];
+  return { topic, items, ...(hasMore && last ? { nextCursor: encodeCursor(last) } : {}) };
+}
+
+let cached: { at: number; value: { name: string; posts: number }[] } | undefined;
+
+/** The top topics by posts in the last hour (a deleted post stays counted until its bucket leaves the hour). */
+export async function trendingTopics(deps: FeedDeps, now = Date.now()): Promise<{ items: { name: string; posts: number }[]; windowSeconds: number }> {
+  if (!cached || now - cached.at > TRENDING_CACHE_MS || now < cached.at) {
+    cached = { at: now, value: await deps.topics.trending(now, TRENDING_WINDOW_MS, TRENDING_TOPICS) };
+  }
+  return { items: cached.value, windowSeconds: TRENDING_WINDOW_MS / 1000 };
+}
+
+/** Tests only: forget the per-container cache. */
+export function forgetTrendingCache(): void {
+  cached = undefined;
+}

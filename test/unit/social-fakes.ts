@@ -1,0 +1,134 @@
+// test/unit/social-fakes.ts — in-memory fakes of the social ports (blocks, notifications, topics)
+// for unit tests of the use cases. The same operations run on HBase in
+// test/integration/social.test.ts.
+import { LATEST_ACTORS } from '../../shared/domain/notification.js';
+import { feedOrderKey } from '../../shared/domain/post.js';
+import type { Page } from '../../shared/ports/feed-store.js';
+import { memberRef, type BlockEdge, type BlockKind, type BlockStore, type GroupState, type NotificationEntry, type NotificationStore, type TopicStore } from '../../shared/ports/social-store.js';
+import { userKey } from '../../shared/schema/row-keys.js';
+
+const byUserKey = (a: string, b: string) => Buffer.compare(Buffer.from(userKey(a)), Buffer.from(userKey(b)));
+
+export class FakeBlocks implements BlockStore {
+  readonly edges = new Map<string, number>(); // "kind:a>b" → since
+  async add(kind: BlockKind, a: string, b: string, at: number) {
+    if (this.edges.has(`${kind}:${a}>${b}`)) return false;
+    this.edges.set(`${kind}:${a}>${b}`, at);
+    return true;
+  }
+  async remove(kind: BlockKind, a: string, b: string) {
+    return this.edges.delete(`${kind}:${a}>${b}`);
+  }
+  async has(kind: BlockKind, a: string, b: string) {
+    return this.edges.has(`${kind}:${a}>${b}`);
+  }
+  async list(kind: BlockKind, a: string, limit: number, cursor?: string): Promise<Page<BlockEdge>> {
+    const prefix = `${kind}:${a}>`;
+    const all = [...this.edges].filter(([k]) => k.startsWith(prefix)).map(([k, since]) => ({ handle: k.slice(prefix.length), since }));
+    all.sort((x, y) => byUserKey(x.handle, y.handle));
+    const start = cursor ? all.findIndex((e) => e.handle === cursor) + 1 : 0;
+    const items = all.slice(start, start + limit);
+    return { items, ...(start + limit < all.length ? { nextCursor: items.at(-1)!.handle } : {}) };
+  }
+  async eitherBlocks(a: string, b: string) {
+    return this.edges.has(`block:${a}>${b}`) || this.edges.has(`block:${b}>${a}`);
+  }
+  private hides(viewer: string, other: string) {
+    return viewer !== other && (this.edges.has(`block:${viewer}>${other}`) || this.edges.has(`mute:${viewer}>${other}`) || this.edges.has(`block:${other}>${viewer}`));
+  }
+  async hiddenFrom(reader: string, others: string[]) {
+    return new Set(others.filter((o) => this.hides(reader, o)));
+  }
+  async silencing(actor: string, recipients: string[]) {
+    return new Set(recipients.filter((r) => this.hides(r, actor)));
+  }
+}
+
+export class FakeNotifications implements NotificationStore {
+  readonly members = new Map<string, number>(); // "recipient|group|member" → since
+  readonly groups = new Map<string, { count: number; latestAt: number; latest: [string, number][] }>(); // "recipient|group"
+  readonly list = new Map<string, NotificationEntry>(); // "recipient|at|group"
+  readonly markers = new Map<string, number>();
+  async member(r: string, g: string, m: string) {
+    return this.members.get(`${r}|${g}|${m}`) ?? null;
+  }
+  async putMember(r: string, g: string, m: string, since: number, replacing?: number) {
+    const k = `${r}|${g}|${m}`;
+    if ((this.members.get(k) ?? undefined) !== replacing) return false;
+    this.members.set(k, since);
+    return true;
+  }
+  async removeMember(r: string, g: string, m: string, since: number) {
+    const k = `${r}|${g}|${m}`;
+    if (this.members.get(k) !== since) return false;
+    this.members.delete(k);
+    return true;
+  }
+  private group(r: string, g: string) {
+    const k = `${r}|${g}`;
+    if (!this.groups.has(k)) this.groups.set(k, { count: 0, latestAt: 0, latest: [] });
+    return this.groups.get(k)!;
+  }
+  async count(r: string, g: string, delta: number) {
+    this.group(r, g).count += delta;
+  }
+  async touch(r: string, g: string, m: string, at: number, excerpt?: string) {
+    const group = this.group(r, g);
+    group.latest = [[m, at] as [string, number], ...group.latest.filter(([x]) => x !== m)].sort((a, b) => b[1] - a[1]).slice(0, LATEST_ACTORS);
+    const old = group.latestAt || null;
+    const position = old === null ? at : Math.max(old, at);
+    this.list.set(`${r}|${position}|${g}`, { groupKey: g, at: position, latest: group.latest, ...(excerpt === undefined ? {} : { excerpt }) });
+    group.latestAt = position;
+    if (old !== null && old < position) this.list.delete(`${r}|${old}|${g}`);
+  }
+  async entries(r: string, limit: number, after?: { at: number; groupKey: string }) {
+    const all = [...this.list]
+      .filter(([k]) => k.startsWith(`${r}|`))
+      .map(([, e]) => e)
+      .sort((a, b) => b.at - a.at || (a.groupKey < b.groupKey ? -1 : 1));
+    const start = after ? all.findIndex((e) => e.at < after.at || (e.at === after.at && e.groupKey > after.groupKey)) : 0;
+    const from = start < 0 ? all.length : start;
+    return { items: all.slice(from, from + limit), more: from + limit < all.length };
+  }
+  async states(r: string, groupKeys: string[], members: { groupKey: string; member: string }[]) {
+    const groups = new Map<string, GroupState>();
+    for (const g of groupKeys) {
+      const s = this.groups.get(`${r}|${g}`);
+      if (s) groups.set(g, { count: s.count, latestAt: s.latestAt });
+    }
+    return { groups, live: new Set(members.filter((m) => this.members.has(`${r}|${m.groupKey}|${m.member}`)).map((m) => memberRef(m.groupKey, m.member))) };
+  }
+  async readUpTo(r: string) {
+    return this.markers.get(r) ?? 0;
+  }
+  async markRead(r: string, at: number) {
+    this.markers.set(r, Math.max(at, this.markers.get(r) ?? 0));
+  }
+}
+
+export class FakeTopics implements TopicStore {
+  readonly index = new Map<string, string[]>(); // topic → post ids
+  readonly counts = new Map<string, { at: number; name: string }[]>();
+  async add(postId: string, createdAt: number, topics: string[]) {
+    for (const t of topics) {
+      this.index.set(t, [...(this.index.get(t) ?? []), postId].sort((a, b) => (feedOrderKey(a) < feedOrderKey(b) ? -1 : 1)));
+      this.counts.set(t, [...(this.counts.get(t) ?? []), { at: createdAt, name: t }]);
+    }
+  }
+  async remove(postId: string, topics: string[]) {
+    for (const t of topics) this.index.set(t, (this.index.get(t) ?? []).filter((id) => id !== postId));
+  }
+  async posts(topic: string, limit: number, cursor?: string): Promise<Page<string>> {
+    const all = this.index.get(topic) ?? [];
+    const start = cursor ? all.indexOf(cursor) + 1 : 0;
+    const items = all.slice(start, start + limit);
+    return { items, ...(start + limit < all.length ? { nextCursor: items.at(-1)! } : {}) };
+  }
+  async trending(now: number, windowMs: number, limit: number) {
+    return [...this.counts]
+      .map(([name, posts]) => ({ name, posts: posts.filter((p) => p.at > now - windowMs && p.at <= now).length }))
+      .filter((t) => t.posts > 0)
+      .sort((a, b) => b.posts - a.posts || (a.name < b.name ? -1 : 1))
+      .slice(0, limit);
+  }
+}
