@@ -17,6 +17,9 @@ import {
   publishHeaders,
   relationPath,
   repostBody,
+  blockPath,
+  markReadBody,
+  topicPath,
 } from '../validation/feed.schema.js';
 import {
   CommentPageSchema,
@@ -31,6 +34,13 @@ import {
   SessionSchema,
   TimelinePageSchema,
   UserPageSchema,
+  BlockedUserPageSchema,
+  BlockStateSchema,
+  NotificationPageSchema,
+  ReadMarkerSchema,
+  TopicPageSchema,
+  TrendingSchema,
+  UnreadCountSchema,
 } from './views.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -49,7 +59,7 @@ export interface Route {
   path: string;
   summary: string;
   description?: string;
-  tag: 'accounts' | 'posts' | 'reactions' | 'relations' | 'timeline' | 'meta';
+  tag: 'accounts' | 'posts' | 'reactions' | 'relations' | 'timeline' | 'notifications' | 'topics' | 'safety' | 'meta';
   /** 'optional': anonymous requests pass; with a token the answer adds the reader's own state. */
   auth: boolean | 'optional';
   body?: z.ZodType;
@@ -136,7 +146,7 @@ export const routes = {
     auth: 'optional',
     params: postPath,
     success: { 200: { description: 'The post', schema: PostSchema } },
-    errors: { 404: ['post_not_found'] },
+    errors: { 403: ['blocked'], 404: ['post_not_found'] },
   }),
   deletePost: route({
     method: 'DELETE',
@@ -159,7 +169,7 @@ export const routes = {
     params: handlePath,
     query: pageQuery,
     success: { 200: { description: 'A page of posts', schema: PostPageSchema } },
-    errors: { 404: ['user_not_found'], 422: ['invalid_cursor'] },
+    errors: { 403: ['blocked'], 404: ['user_not_found'], 422: ['invalid_cursor'] },
   }),
   listComments: route({
     method: 'GET',
@@ -183,7 +193,7 @@ export const routes = {
     params: postPath,
     body: commentBody,
     success: { 201: { description: 'Commented', schema: CommentSchema } },
-    errors: { 404: ['post_not_found', 'comment_not_found'], 429: ['rate_limited'] },
+    errors: { 403: ['blocked'], 404: ['post_not_found', 'comment_not_found'], 429: ['rate_limited'] },
   }),
   deleteComment: route({
     method: 'DELETE',
@@ -216,7 +226,7 @@ export const routes = {
     auth: true,
     params: likePath,
     success: { 200: { description: 'Liked', schema: LikeStateSchema } },
-    errors: { 403: ['forbidden'], 404: ['post_not_found'], 429: ['rate_limited'] },
+    errors: { 403: ['forbidden', 'blocked'], 404: ['post_not_found'], 429: ['rate_limited'] },
   }),
   unlike: route({
     method: 'DELETE',
@@ -245,6 +255,7 @@ export const routes = {
       200: { description: 'Your existing plain repost of this original, or an Idempotency-Key replay', schema: PostSchema },
     },
     errors: {
+      403: ['blocked'],
       404: ['post_not_found'],
       409: ['repost_in_progress', 'idempotency_in_progress', 'publish_conflict'],
       410: ['post_deleted'],
@@ -273,7 +284,7 @@ export const routes = {
     auth: true,
     params: relationPath,
     success: { 200: { description: 'Following', schema: FollowStateSchema } },
-    errors: { 403: ['forbidden'], 404: ['user_not_found'], 422: ['cannot_follow_self', 'following_limit'] },
+    errors: { 403: ['forbidden', 'blocked'], 404: ['user_not_found'], 422: ['cannot_follow_self', 'following_limit'] },
   }),
   unfollow: route({
     method: 'DELETE',
@@ -323,6 +334,135 @@ export const routes = {
       206: { description: 'The timeline is being regenerated: this page may be incomplete', schema: TimelinePageSchema },
     },
     errors: { 403: ['forbidden'], 404: ['user_not_found'], 422: ['invalid_cursor'] },
+  }),
+  notifications: route({
+    method: 'GET',
+    path: '/users/{handle}/notifications',
+    tag: 'notifications',
+    summary: 'Your notifications, grouped, newest first',
+    description:
+      '`handle` must be the token’s user. Likes and reposts of one post, and new followers, within 12 hours are one group with an exact count and the latest actors; comments, replies and mentions are one each. Delivered through the queue: a new one shows within seconds, and an unlike, unfollow or deleted comment takes its share back.',
+    auth: true,
+    params: handlePath,
+    query: pageQuery,
+    success: { 200: { description: 'A page of notification groups', schema: NotificationPageSchema } },
+    errors: { 403: ['forbidden'], 422: ['invalid_cursor'] },
+  }),
+  unreadNotifications: route({
+    method: 'GET',
+    path: '/users/{handle}/notifications/unread',
+    tag: 'notifications',
+    summary: 'How many notification groups are unread (for the badge)',
+    auth: true,
+    params: handlePath,
+    success: { 200: { description: 'The unread count', schema: UnreadCountSchema } },
+    errors: { 403: ['forbidden'] },
+  }),
+  markNotificationsRead: route({
+    method: 'PUT',
+    path: '/users/{handle}/notifications/read',
+    tag: 'notifications',
+    summary: 'Mark notifications read up to one of them',
+    description: 'Idempotent; the marker only moves forward (an older `upTo` than the current marker changes nothing).',
+    auth: true,
+    params: handlePath,
+    body: markReadBody,
+    success: { 200: { description: 'The read marker now', schema: ReadMarkerSchema } },
+    errors: { 403: ['forbidden'], 422: ['invalid_notification_id'] },
+  }),
+  topicPosts: route({
+    method: 'GET',
+    path: '/topics/{topic}/posts',
+    tag: 'topics',
+    summary: 'Posts with a #topic#, newest first, cursor-paged',
+    description: 'Public (a token adds your own state and hides users you blocked or muted, and who blocked you). Reaches back 30 days.',
+    auth: 'optional',
+    params: topicPath,
+    query: pageQuery,
+    success: { 200: { description: 'A page of the topic', schema: TopicPageSchema } },
+    errors: { 422: ['invalid_topic', 'invalid_cursor'] },
+  }),
+  trendingTopics: route({
+    method: 'GET',
+    path: '/topics/trending',
+    tag: 'topics',
+    summary: 'The top topics by posts in the last hour',
+    auth: false,
+    success: { 200: { description: 'Trending topics, most posts first', schema: TrendingSchema } },
+  }),
+  blockState: route({
+    method: 'GET',
+    path: '/users/{handle}/blocks/{target}',
+    tag: 'safety',
+    summary: 'Whether you block and mute a user',
+    auth: true,
+    params: blockPath,
+    success: { 200: { description: 'The state', schema: BlockStateSchema } },
+    errors: { 403: ['forbidden'], 404: ['user_not_found'] },
+  }),
+  block: route({
+    method: 'PUT',
+    path: '/users/{handle}/blocks/{target}',
+    tag: 'safety',
+    summary: 'Block a user (idempotent)',
+    description:
+      'Follows in both directions are removed; the target can no longer follow you, see your posts, comment on, like or repost them, or notify you; neither of you sees the other’s posts in timelines or topic pages.',
+    auth: true,
+    params: blockPath,
+    success: { 200: { description: 'Blocking', schema: BlockStateSchema } },
+    errors: { 403: ['forbidden'], 404: ['user_not_found'], 422: ['cannot_block_self'] },
+  }),
+  unblock: route({
+    method: 'DELETE',
+    path: '/users/{handle}/blocks/{target}',
+    tag: 'safety',
+    summary: 'Unblock a user (idempotent; removed follows stay removed)',
+    auth: true,
+    params: blockPath,
+    success: { 200: { description: 'Not blocking', schema: BlockStateSchema } },
+    errors: { 403: ['forbidden'], 404: ['user_not_found'], 422: ['cannot_block_self'] },
+  }),
+  mute: route({
+    method: 'PUT',
+    path: '/users/{handle}/mutes/{target}',
+    tag: 'safety',
+    summary: 'Mute a user (idempotent): their posts and notifications are hidden from you; they notice nothing',
+    auth: true,
+    params: blockPath,
+    success: { 200: { description: 'Muting', schema: BlockStateSchema } },
+    errors: { 403: ['forbidden'], 404: ['user_not_found'], 422: ['cannot_mute_self'] },
+  }),
+  unmute: route({
+    method: 'DELETE',
+    path: '/users/{handle}/mutes/{target}',
+    tag: 'safety',
+    summary: 'Unmute a user (idempotent)',
+    auth: true,
+    params: blockPath,
+    success: { 200: { description: 'Not muting', schema: BlockStateSchema } },
+    errors: { 403: ['forbidden'], 404: ['user_not_found'], 422: ['cannot_mute_self'] },
+  }),
+  listBlocks: route({
+    method: 'GET',
+    path: '/users/{handle}/blocks',
+    tag: 'safety',
+    summary: 'Users you block, cursor-paged (only you can see it)',
+    auth: true,
+    params: handlePath,
+    query: pageQuery,
+    success: { 200: { description: 'A page of users', schema: BlockedUserPageSchema } },
+    errors: { 403: ['forbidden'], 422: ['invalid_cursor'] },
+  }),
+  listMutes: route({
+    method: 'GET',
+    path: '/users/{handle}/mutes',
+    tag: 'safety',
+    summary: 'Users you mute, cursor-paged (only you can see it)',
+    auth: true,
+    params: handlePath,
+    query: pageQuery,
+    success: { 200: { description: 'A page of users', schema: BlockedUserPageSchema } },
+    errors: { 403: ['forbidden'], 422: ['invalid_cursor'] },
   }),
   openapi: route({
     method: 'GET',

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { COMMENT_MAX_CODE_POINTS, type Comment } from '../domain/comment.js';
 import { POST_ID_PATTERN, POST_MAX_CODE_POINTS } from '../domain/post.js';
 import type { Liker } from '../ports/reaction-store.js';
+import type { BlockEdge } from '../ports/social-store.js';
+import type { NotificationGroup } from '../use-cases/notifications.js';
 import type { PostDetail, PostWithViewer } from '../use-cases/post-details.js';
 import type { Edge, Page } from '../ports/feed-store.js';
 import { HANDLE_PATTERN } from '../schema/row-keys.js';
@@ -38,6 +40,25 @@ const reactionFields = {
   reposted: z.boolean().meta({ description: 'The reading user has a live repost of this post (always false without a token)' }),
 };
 
+const offsets = {
+  start: z.int().min(0).meta({ description: 'Unicode code point index of the token’s first character (inclusive)' }),
+  end: z.int().min(0).meta({ description: 'Unicode code point index just past the token (exclusive)' }),
+};
+
+export const MentionSchema = z
+  .strictObject({ handle: handleString, ...offsets })
+  .meta({ id: 'Mention', description: 'An `@handle` of a registered user in the text (link it to the profile); other `@words` are plain text' });
+
+export const TopicSpanSchema = z
+  .strictObject({
+    name: z.string().meta({ description: 'The normalised topic name (NFKC, lowercase, spaces collapsed): the `{topic}` of its topic page' }),
+    ...offsets,
+  })
+  .meta({ id: 'TopicSpan', description: 'A `#话题#` or `#tag` in the text, `#` signs included' });
+
+/** Parsed once at write time and stored with the text (the client links, never parses). */
+const mentionsField = z.array(MentionSchema).meta({ description: 'The text’s @mentions, in text order' });
+
 const postFields = {
   id: postIdString,
   author: handleString,
@@ -45,6 +66,8 @@ const postFields = {
     description: `The text as published: at most ${POST_MAX_CODE_POINTS} Unicode code points. A repost's body is the reposter's comment (empty for a plain repost), with Weibo's chain \`//@user: …\` when it reposted a repost`,
   }),
   createdAt: instant,
+  mentions: mentionsField,
+  topics: z.array(TopicSpanSchema).meta({ description: 'The text’s #topics#, in text order' }),
   ...reactionFields,
 };
 
@@ -77,6 +100,7 @@ export const CommentSchema = z
       .strictObject({ id: z.string(), author: handleString })
       .nullable()
       .meta({ description: 'The comment this one answers (show "reply to @author"), or null' }),
+    mentions: mentionsField,
   })
   .meta({ id: 'Comment' });
 
@@ -138,6 +162,69 @@ export const FollowStateSchema = z
   .strictObject({ follower: handleString, followee: handleString, following: z.boolean() })
   .meta({ id: 'FollowState' });
 
+export const BlockStateSchema = z
+  .strictObject({
+    handle: handleString,
+    target: handleString,
+    blocking: z.boolean().meta({ description: '`handle` blocks `target`: neither sees the other’s posts, `target` cannot follow, comment, like, repost or notify `handle`' }),
+    muting: z.boolean().meta({ description: '`handle` mutes `target`: their posts and notifications are hidden from `handle`; `target` notices nothing' }),
+  })
+  .meta({ id: 'BlockState' });
+
+export const BlockedUserSchema = z
+  .strictObject({ handle: handleString, since: instant.meta({ description: 'When the block (or mute) began' }) })
+  .meta({ id: 'BlockedUser' });
+
+export const BlockedUserPageSchema = z.strictObject({ users: z.array(BlockedUserSchema), nextCursor }).meta({ id: 'BlockedUserPage' });
+
+export const NotificationSchema = z
+  .strictObject({
+    id: z.string().meta({ description: 'The group at its current place in the list; give it to mark-read as `upTo`', example: '1795360124912.like/ann.1795360000000.a1b2c3d4e5f6/2493555' }),
+    type: z.enum(['like', 'repost', 'follow', 'comment', 'reply', 'mention']).meta({
+      description: 'like / repost: of your post (grouped per post within 12 h); follow: new followers (grouped within 12 h); comment: on your post; reply: to your comment; mention: you, in a post or comment',
+    }),
+    count: z.int().min(1).meta({ description: 'Exact number of actions in the group ("ann and 12 others": 13)' }),
+    latestAt: instant.meta({ description: 'The group’s latest activity' }),
+    unread: z.boolean().meta({ description: 'Newer than your read marker' }),
+    actors: z
+      .array(z.strictObject({ handle: handleString, at: instant }))
+      .max(3)
+      .meta({ description: 'The latest actors, newest first (at most 3; users you blocked or muted are left out)' }),
+    post: z
+      .strictObject({ id: postIdString, body: z.string() })
+      .nullable()
+      .meta({ description: 'The post it is about: yours (like, repost, comment, reply) or the one that mentions you; null for follows' }),
+    comment: z
+      .strictObject({ id: z.string(), body: z.string().meta({ description: 'The comment’s text, cut to 100 code points' }) })
+      .nullable()
+      .meta({ description: 'The comment, for a comment, a reply or a mention in a comment; otherwise null' }),
+  })
+  .meta({ id: 'Notification' });
+
+export const NotificationPageSchema = z.strictObject({ notifications: z.array(NotificationSchema), nextCursor }).meta({ id: 'NotificationPage' });
+
+export const UnreadCountSchema = z
+  .strictObject({
+    count: z.int().min(0).max(99).meta({ description: 'Groups with activity after your read marker, at most 99' }),
+    capped: z.boolean().meta({ description: 'true when there may be more than `count` (show "99+")' }),
+  })
+  .meta({ id: 'UnreadCount' });
+
+export const ReadMarkerSchema = z
+  .strictObject({ readUpTo: instant.nullable().meta({ description: 'Everything at or before this instant is read (null: nothing marked yet)' }) })
+  .meta({ id: 'ReadMarker' });
+
+export const TopicPageSchema = z
+  .strictObject({ topic: z.string().meta({ description: 'The normalised topic name' }), posts: z.array(PostSchema), nextCursor })
+  .meta({ id: 'TopicPage' });
+
+export const TrendingSchema = z
+  .strictObject({
+    topics: z.array(z.strictObject({ name: z.string(), posts: z.int().min(1).meta({ description: 'Posts with this topic in the window' }) })),
+    windowSeconds: z.int().meta({ description: 'The window counted: the last hour, in five-minute steps' }),
+  })
+  .meta({ id: 'Trending' });
+
 export const ErrorSchema = z
   .strictObject({
     error: z.strictObject({
@@ -157,6 +244,8 @@ const fieldsOf = (p: PostWithViewer) => ({
   author: p.author,
   body: p.body,
   createdAt: iso(p.createdAt),
+  mentions: p.mentions ?? [],
+  topics: p.topics ?? [],
   likeCount: p.counts.likes,
   commentCount: p.counts.comments,
   repostCount: p.counts.reposts,
@@ -176,7 +265,23 @@ export const commentView = (c: Comment): z.output<typeof CommentSchema> => ({
   body: c.body,
   createdAt: iso(c.createdAt),
   replyTo: c.replyTo ?? null,
+  mentions: c.mentions ?? [],
 });
+
+export const blockedUserView = (e: BlockEdge): z.output<typeof BlockedUserSchema> => ({ handle: e.handle, since: iso(e.since) });
+
+export const notificationView = (n: NotificationGroup): z.output<typeof NotificationSchema> => ({
+  id: n.id,
+  type: n.type,
+  count: n.count,
+  latestAt: iso(n.latestAt),
+  unread: n.unread,
+  actors: n.actors.map((a) => ({ handle: a.handle, at: iso(a.at) })),
+  post: n.post ?? null,
+  comment: n.comment ?? null,
+});
+
+export const readMarkerView = (at: number): z.output<typeof ReadMarkerSchema> => ({ readUpTo: at > 0 ? iso(at) : null });
 
 export const likerView = (l: Liker): z.output<typeof LikerSchema> => ({ handle: l.handle, likedAt: iso(l.since) });
 

@@ -31,33 +31,29 @@ function notSelf(actor: string, target: string, kind: BlockKind): void {
 }
 
 /** Idempotent. The block row first, then both follows go (unfollow: counters, settle, inbox purge). */
-export async function block(deps: FeedDeps, actor: string, target: string, now = Date.now()) {
+export async function block(deps: FeedDeps, actor: string, target: string, now = Date.now()): Promise<void> {
   notSelf(actor, target, 'block');
   await requireUser(deps.users, target);
   await deps.blocks.add('block', actor, target, now);
   await Promise.all([unfollow(deps, actor, target, now), unfollow(deps, target, actor, now)]);
-  return { handle: actor, target, blocking: true };
 }
 
-export async function unblock(deps: FeedDeps, actor: string, target: string) {
+export async function unblock(deps: FeedDeps, actor: string, target: string): Promise<void> {
   notSelf(actor, target, 'block');
   await requireUser(deps.users, target);
   await deps.blocks.remove('block', actor, target);
-  return { handle: actor, target, blocking: false };
 }
 
-export async function mute(deps: FeedDeps, actor: string, target: string, now = Date.now()) {
+export async function mute(deps: FeedDeps, actor: string, target: string, now = Date.now()): Promise<void> {
   notSelf(actor, target, 'mute');
   await requireUser(deps.users, target);
   await deps.blocks.add('mute', actor, target, now);
-  return { handle: actor, target, muting: true };
 }
 
-export async function unmute(deps: FeedDeps, actor: string, target: string) {
+export async function unmute(deps: FeedDeps, actor: string, target: string): Promise<void> {
   notSelf(actor, target, 'mute');
   await requireUser(deps.users, target);
   await deps.blocks.remove('mute', actor, target);
-  return { handle: actor, target, muting: false };
 }
 
 /** Whether `actor` blocks / mutes `target` (for a profile's buttons). One get each, in parallel. */

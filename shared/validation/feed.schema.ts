@@ -52,3 +52,13 @@ export const repostBody = z.strictObject({
     .optional()
     .meta({ description: 'Your words on it (转发理由). Without one, reposting the same post again returns your earlier repost.' }),
 });
+
+export const blockPath = relationPath;
+
+export const topicPath = z.object({
+  topic: z.string().min(1).max(200).meta({ description: 'A topic name as written (`#` signs left out); it is normalised like the posts’ topics (case, width)', example: '今天天气' }),
+});
+
+export const markReadBody = z.strictObject({
+  upTo: z.string().min(1).max(200).meta({ description: 'The id of the newest notification you have shown: it and everything older become read' }),
+});

@@ -307,6 +307,174 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/{handle}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your notifications, grouped, newest first
+         * @description `handle` must be the token’s user. Likes and reposts of one post, and new followers, within 12 hours are one group with an exact count and the latest actors; comments, replies and mentions are one each. Delivered through the queue: a new one shows within seconds, and an unlike, unfollow or deleted comment takes its share back.
+         */
+        get: operations["notifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{handle}/notifications/unread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many notification groups are unread (for the badge) */
+        get: operations["unreadNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{handle}/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mark notifications read up to one of them
+         * @description Idempotent; the marker only moves forward (an older `upTo` than the current marker changes nothing).
+         */
+        put: operations["markNotificationsRead"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/topics/{topic}/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Posts with a #topic#, newest first, cursor-paged
+         * @description Public (a token adds your own state and hides users you blocked or muted, and who blocked you). Reaches back 30 days.
+         */
+        get: operations["topicPosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/topics/trending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The top topics by posts in the last hour */
+        get: operations["trendingTopics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{handle}/blocks/{target}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether you block and mute a user */
+        get: operations["blockState"];
+        /**
+         * Block a user (idempotent)
+         * @description Follows in both directions are removed; the target can no longer follow you, see your posts, comment on, like or repost them, or notify you; neither of you sees the other’s posts in timelines or topic pages.
+         */
+        put: operations["block"];
+        post?: never;
+        /** Unblock a user (idempotent; removed follows stay removed) */
+        delete: operations["unblock"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{handle}/mutes/{target}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Mute a user (idempotent): their posts and notifications are hidden from you; they notice nothing */
+        put: operations["mute"];
+        post?: never;
+        /** Unmute a user (idempotent) */
+        delete: operations["unmute"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{handle}/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users you block, cursor-paged (only you can see it) */
+        get: operations["listBlocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{handle}/mutes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users you mute, cursor-paged (only you can see it) */
+        get: operations["listMutes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -395,6 +563,10 @@ export interface components {
              * @example 2026-11-22T08:30:00.000Z
              */
             createdAt: string;
+            /** @description The text’s @mentions, in text order */
+            mentions: components["schemas"]["Mention"][];
+            /** @description The text’s #topics#, in text order */
+            topics: components["schemas"]["TopicSpan"][];
             /** @description Exact number of likes */
             likeCount: number;
             /** @description Exact number of live comments */
@@ -407,6 +579,27 @@ export interface components {
             reposted: boolean;
             /** @description For a repost (转发): its original (always the root original, never another repost); null for a post of its own */
             repostOf: (components["schemas"]["OriginalPost"] | components["schemas"]["DeletedOriginal"]) | null;
+        };
+        /** @description An `@handle` of a registered user in the text (link it to the profile); other `@words` are plain text */
+        Mention: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            handle: string;
+            /** @description Unicode code point index of the token’s first character (inclusive) */
+            start: number;
+            /** @description Unicode code point index just past the token (exclusive) */
+            end: number;
+        };
+        /** @description A `#话题#` or `#tag` in the text, `#` signs included */
+        TopicSpan: {
+            /** @description The normalised topic name (NFKC, lowercase, spaces collapsed): the `{topic}` of its topic page */
+            name: string;
+            /** @description Unicode code point index of the token’s first character (inclusive) */
+            start: number;
+            /** @description Unicode code point index just past the token (exclusive) */
+            end: number;
         };
         /** @description The original a repost points at, as the reader sees it */
         OriginalPost: {
@@ -433,6 +626,10 @@ export interface components {
              * @example 2026-11-22T08:30:00.000Z
              */
             createdAt: string;
+            /** @description The text’s @mentions, in text order */
+            mentions: components["schemas"]["Mention"][];
+            /** @description The text’s #topics#, in text order */
+            topics: components["schemas"]["TopicSpan"][];
             /** @description Exact number of likes */
             likeCount: number;
             /** @description Exact number of live comments */
@@ -500,6 +697,8 @@ export interface components {
                  */
                 author: string;
             } | null;
+            /** @description The text’s @mentions, in text order */
+            mentions: components["schemas"]["Mention"][];
         };
         LikerPage: {
             users: components["schemas"]["Liker"][];
@@ -569,6 +768,122 @@ export interface components {
             nextCursor: string | null;
             /** @description true (with status 206) while the inbox of a returning inactive reader is rebuilt: the page is correct but may be incomplete; ask again in a few seconds */
             regenerating: boolean;
+        };
+        NotificationPage: {
+            notifications: components["schemas"]["Notification"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
+            nextCursor: string | null;
+        };
+        Notification: {
+            /**
+             * @description The group at its current place in the list; give it to mark-read as `upTo`
+             * @example 1795360124912.like/ann.1795360000000.a1b2c3d4e5f6/2493555
+             */
+            id: string;
+            /**
+             * @description like / repost: of your post (grouped per post within 12 h); follow: new followers (grouped within 12 h); comment: on your post; reply: to your comment; mention: you, in a post or comment
+             * @enum {string}
+             */
+            type: "like" | "repost" | "follow" | "comment" | "reply" | "mention";
+            /** @description Exact number of actions in the group ("ann and 12 others": 13) */
+            count: number;
+            /**
+             * Format: date-time
+             * @description The group’s latest activity
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            latestAt: string;
+            /** @description Newer than your read marker */
+            unread: boolean;
+            /** @description The latest actors, newest first (at most 3; users you blocked or muted are left out) */
+            actors: {
+                /**
+                 * @description A user handle: 1–30 of a–z, 0–9, _
+                 * @example ann
+                 */
+                handle: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant (UTC)
+                 * @example 2026-11-22T08:30:00.000Z
+                 */
+                at: string;
+            }[];
+            /** @description The post it is about: yours (like, repost, comment, reply) or the one that mentions you; null for follows */
+            post: {
+                /**
+                 * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
+                 * @example ann.8230174987654321.a1b2c3d4e5f6
+                 */
+                id: string;
+                body: string;
+            } | null;
+            /** @description The comment, for a comment, a reply or a mention in a comment; otherwise null */
+            comment: {
+                id: string;
+                /** @description The comment’s text, cut to 100 code points */
+                body: string;
+            } | null;
+        };
+        UnreadCount: {
+            /** @description Groups with activity after your read marker, at most 99 */
+            count: number;
+            /** @description true when there may be more than `count` (show "99+") */
+            capped: boolean;
+        };
+        ReadMarker: {
+            /** @description Everything at or before this instant is read (null: nothing marked yet) */
+            readUpTo: string | null;
+        };
+        TopicPage: {
+            /** @description The normalised topic name */
+            topic: string;
+            posts: components["schemas"]["Post"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
+            nextCursor: string | null;
+        };
+        Trending: {
+            topics: {
+                name: string;
+                /** @description Posts with this topic in the window */
+                posts: number;
+            }[];
+            /** @description The window counted: the last hour, in five-minute steps */
+            windowSeconds: number;
+        };
+        BlockState: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            handle: string;
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            target: string;
+            /** @description `handle` blocks `target`: neither sees the other’s posts, `target` cannot follow, comment, like, repost or notify `handle` */
+            blocking: boolean;
+            /** @description `handle` mutes `target`: their posts and notifications are hidden from `handle`; `target` notices nothing */
+            muting: boolean;
+        };
+        BlockedUserPage: {
+            users: components["schemas"]["BlockedUser"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
+            nextCursor: string | null;
+        };
+        BlockedUser: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            handle: string;
+            /**
+             * Format: date-time
+             * @description When the block (or mute) began
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            since: string;
         };
     };
     responses: never;
@@ -1491,6 +1806,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed to act on this resource: `blocked` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "blocked";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Not found: `post_not_found` */
             404: {
                 headers: {
@@ -1785,6 +2119,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed to act on this resource: `blocked` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "blocked";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Not found: `user_not_found` */
             404: {
                 headers: {
@@ -2067,6 +2420,25 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `blocked` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "blocked";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2526,7 +2898,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden`, `blocked` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2538,7 +2910,7 @@ export interface operations {
                              * @description Stable machine-readable code: clients branch on it
                              * @enum {string}
                              */
-                            code: "forbidden";
+                            code: "forbidden" | "blocked";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2917,6 +3289,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed to act on this resource: `blocked` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "blocked";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Not found: `post_not_found` */
             404: {
                 headers: {
@@ -3250,7 +3641,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden`, `blocked` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3262,7 +3653,7 @@ export interface operations {
                              * @description Stable machine-readable code: clients branch on it
                              * @enum {string}
                              */
-                            code: "forbidden";
+                            code: "forbidden" | "blocked";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3851,6 +4242,1726 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "invalid_cursor";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    notifications: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of notification groups */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPage"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "invalid_cursor";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    unreadNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The unread count */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnreadCount"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    markNotificationsRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The id of the newest notification you have shown: it and everything older become read */
+                    upTo: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The read marker now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadMarker"];
+                };
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_body" | "malformed_json";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_notification_id` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "invalid_notification_id";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    topicPosts: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A topic name as written (`#` signs left out); it is normalised like the posts’ topics (case, width) */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the topic */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicPage"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_topic`, `invalid_cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "invalid_topic" | "invalid_cursor";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    trendingTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Trending topics, most posts first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trending"];
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    blockState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                target: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockState"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    block: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                target: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Blocking */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockState"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `cannot_block_self` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "cannot_block_self";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    unblock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                target: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not blocking */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockState"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `cannot_block_self` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "cannot_block_self";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    mute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                target: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Muting */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockState"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `cannot_mute_self` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "cannot_mute_self";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    unmute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                target: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not muting */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockState"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `cannot_mute_self` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "cannot_mute_self";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listBlocks: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockedUserPage"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "invalid_cursor";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listMutes: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockedUserPage"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "forbidden";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };

@@ -1,0 +1,23 @@
+// functions/http/notifications.ts — the token's user's notifications: GET …/notifications (grouped,
+// cursor-paged), GET …/notifications/unread (the badge), PUT …/notifications/read (the marker).
+// One module, one handler per route.
+import { feedDependencies } from '../../shared/composition.js';
+import { httpRoute, json } from '../../shared/http/http-handler.js';
+import { routes } from '../../shared/http/routes.js';
+import { notificationView, pageView, readMarkerView } from '../../shared/http/views.js';
+import { listNotifications, markNotificationsRead, unreadCount } from '../../shared/use-cases/notifications.js';
+import { actAs } from '../../shared/use-cases/users.js';
+
+export const list = httpRoute(routes.notifications, async ({ actor, params, query }) => {
+  const page = await listNotifications(feedDependencies(), actAs(actor, params.handle), query.limit, query.cursor);
+  return json(200, pageView(page, 'notifications', notificationView));
+}).handler;
+
+export const unread = httpRoute(routes.unreadNotifications, async ({ actor, params }) =>
+  json(200, await unreadCount(feedDependencies(), actAs(actor, params.handle))),
+).handler;
+
+export const markRead = httpRoute(routes.markNotificationsRead, async ({ actor, params, body }) => {
+  const { readUpTo } = await markNotificationsRead(feedDependencies(), actAs(actor, params.handle), body.upTo);
+  return json(200, readMarkerView(readUpTo));
+}).handler;

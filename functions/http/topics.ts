@@ -1,0 +1,17 @@
+// functions/http/topics.ts — GET /topics/{topic}/posts (a topic page; optional token) and
+// GET /topics/trending (public). One module, one handler per route.
+import { feedDependencies } from '../../shared/composition.js';
+import { httpRoute, json } from '../../shared/http/http-handler.js';
+import { routes } from '../../shared/http/routes.js';
+import { postView } from '../../shared/http/views.js';
+import { listTopicPosts, trendingTopics } from '../../shared/use-cases/topics.js';
+
+export const posts = httpRoute(routes.topicPosts, async ({ actor, params, query }) => {
+  const page = await listTopicPosts(feedDependencies(), params.topic, query.limit, query.cursor, actor || undefined);
+  return json(200, { topic: page.topic, posts: page.items.map(postView), nextCursor: page.nextCursor ?? null });
+}).handler;
+
+export const trending = httpRoute(routes.trendingTopics, async () => {
+  const { items, windowSeconds } = await trendingTopics(feedDependencies());
+  return json(200, { topics: items, windowSeconds });
+}).handler;
