@@ -134,9 +134,6 @@ export function quotaKey(user: string, action: string, minute: number): Uint8Arr
   return concatBytes(userKey(user), utf8.encode(action), Uint8Array.of(0), m);
 }
 
-/** notifications: everything of one recipient sits under userKey(recipient) + a kind byte. */
-export type NotificationRowKind = 'G' | 'T' | 'M';
-
 /** notifications, group row: userKey(recipient) + 'G' + groupKey (ASCII). */
 export function notificationGroupKey(recipient: string, groupKey: string): Uint8Array {
   return concatBytes(userKey(recipient), utf8.encode('G'), utf8.encode(groupKey));
@@ -147,19 +144,26 @@ export function notificationMemberKey(recipient: string, groupKey: string, membe
   return concatBytes(notificationGroupKey(recipient, groupKey), Uint8Array.of(0), utf8.encode(member));
 }
 
-/** notifications, list entry: userKey(recipient) + 'T' + revTs8(latest) + groupKey — newest first. */
-export function notificationEntryKey(recipient: string, at: number, groupKey: string): Uint8Array {
-  return concatBytes(notificationEntryPrefix(recipient), reversedTimestamp(at), utf8.encode(groupKey));
+/**
+ * notifications, list entry — TEXT on purpose, like comment keys: the REST gateway's stateless
+ * scan, the only one that runs in reverse and the only one-request scan, takes text rows.
+ * hex4(md5(handle)) + handle + '/T/' + 13-digit millis + '/' + groupKey; newest first = reversed.
+ * A handle never holds '/', so no user's range contains another's; binary keys of the same
+ * table (userKey + 0x00 …) never fall inside it.
+ */
+export function notificationEntryPrefix(recipient: string): string {
+  assertHandle(recipient);
+  return `${createHash('md5').update(recipient).digest('hex').slice(0, 4)}${recipient}/T/`;
 }
 
-export function notificationEntryPrefix(recipient: string): Uint8Array {
-  return concatBytes(userKey(recipient), utf8.encode('T'));
+export function notificationEntryKey(recipient: string, at: number, groupKey: string): string {
+  return `${notificationEntryPrefix(recipient)}${String(at).padStart(13, '0')}/${groupKey}`;
 }
 
 /** The time and group key of a list entry row (the inverse of notificationEntryKey). */
-export function parseNotificationEntryKey(recipient: string, key: Uint8Array): { at: number; groupKey: string } {
-  const prefix = notificationEntryPrefix(recipient).length;
-  return { at: timestampFromReversed(key, prefix), groupKey: new TextDecoder().decode(key.subarray(prefix + REV_TS_BYTES)) };
+export function parseNotificationEntryKey(recipient: string, key: string): { at: number; groupKey: string } {
+  const rest = key.slice(notificationEntryPrefix(recipient).length);
+  return { at: Number(rest.slice(0, 13)), groupKey: rest.slice(14) };
 }
 
 export function notificationMarkerKey(recipient: string): Uint8Array {

@@ -290,7 +290,8 @@ group  = userKey(recipient) + 'G' + groupKey          (groupKey = notification.t
 member = group + 0x00 + member (actor, or actor/repostId)
          m:t  the since of the fact it stands for (the like's since, the follow's since, the
               post's or comment's creation time): the cell is present iff that fact is live
-entry  = userKey(recipient) + 'T' + revTs8(latest) + groupKey      (the list, newest first)
+entry  = hex4(md5(handle)) + handle + '/T/' + 13-digit millis + '/' + groupKey   (the list) — TEXT,
+         like comment keys, so the REST stateless scan lists it newest first in ONE request
          e:a  the actor whose add put the group there. One live entry per group: the add that
               moves n:t deletes the entry at the old time; an entry whose time is not the group's
               n:t (left by two racing adds) is skipped when read. TTL ${NOTIFICATION_TTL_SECONDS / 86_400} days:
@@ -301,11 +302,12 @@ reconcile (the worker, per recipient of a fact): GET member → truth says live:
           ?check=put (absent, or replacing another since of the same actor) → the winner: GET
           group n → increment n:c, PUT n:t, check-and-put n:l, PUT entry, DELETE the old entry;
           truth says gone: PUT member ?check=delete on that since → the winner decrements n:c
-list      : scanner prefix userKey(r)+'T' (start after the cursor's entry), limit n+spare, then ONE
-            parallel stage: multi-get of the page's group rows and their latest actors' member rows
+list      : GET /notifications/<entry prefix>*?reversed=true&startrow=<cursor's entry, or prefix+'~'>
+            &limit=n+spare (one request), then ONE parallel stage: multi-get of the page's group rows and their latest actors' member rows
             (one table, one request), multi-get of the posts they name (content), multi-get of the
             recipient's block/mute rows for those actors (blocks) = 2 round trips
-unread    : GET marker ∥ scanner of the newest UNREAD_CAP entries, then multi-get their group rows
+unread    : GET marker ∥ the same reversed scan of the newest UNREAD_CAP entries, then ONE multi-get
+            of their group rows (2 round trips)
 mark read : PUT marker r:t (timestamp = the millis marked)`,
   },
   topics: {

@@ -85,8 +85,8 @@ export class FakeNotifications implements NotificationStore {
     const all = [...this.list]
       .filter(([k]) => k.startsWith(`${r}|`))
       .map(([, e]) => e)
-      .sort((a, b) => b.at - a.at || (a.groupKey < b.groupKey ? -1 : 1));
-    const start = after ? all.findIndex((e) => e.at < after.at || (e.at === after.at && e.groupKey > after.groupKey)) : 0;
+      .sort((a, b) => b.at - a.at || (a.groupKey < b.groupKey ? 1 : -1)); // a reversed scan of the text keys
+    const start = after ? all.findIndex((e) => e.at < after.at || (e.at === after.at && e.groupKey < after.groupKey)) : 0;
     const from = start < 0 ? all.length : start;
     return { items: all.slice(from, from + limit), more: from + limit < all.length };
   }

@@ -1,10 +1,9 @@
 // shared/adapters/hbase/hbase-notification-store.ts — NotificationStore on HBase (secondary
 // adapter). Layout and access patterns: shared/schema/tables.ts (notifications).
 import { LATEST_ACTORS } from '../../domain/notification.js';
-import type { HBaseRestClient } from '../../hbase/index.js';
+import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
 import { memberRef, type GroupState, type NotificationEntry, type NotificationStore } from '../../ports/social-store.js';
 import {
-  keyAfter,
   notificationEntryKey,
   notificationEntryPrefix,
   notificationGroupKey,
@@ -104,19 +103,18 @@ export class HBaseNotificationStore implements NotificationStore {
 
   async entries(recipient: string, limit: number, after?: { at: number; groupKey: string }): Promise<{ items: NotificationEntry[]; more: boolean }> {
     const prefix = notificationEntryPrefix(recipient);
-    const startRow = after ? keyAfter(notificationEntryKey(recipient, after.at, after.groupKey)) : undefined;
-    const items: NotificationEntry[] = [];
-    let more = false;
-    for await (const row of this.client.scan(this.table, { prefix, ...(startRow ? { startRow } : {}), limit: limit + 1, columns: ['e'], pageSize: limit + 1 })) {
-      if (items.length === limit) {
-        more = true;
-        break;
-      }
-      const { at, groupKey } = parseNotificationEntryKey(recipient, row.key);
+    // ONE request: the stateless scan in reverse, from the top of the recipient's range ('~'
+    // sorts above every digit) or from the cursor's row, which a reversed start includes — one
+    // row more is asked for and the cursor's row dropped.
+    const startRow = after ? notificationEntryKey(recipient, after.at, after.groupKey) : `${prefix}~`;
+    const found = await this.client.scanText(this.table, { prefix, startRow, reversed: true, limit: limit + 2, columns: ['e'] });
+    const rows = found.filter((r) => bytesToString(r.key) !== startRow).slice(0, limit + 1);
+    const items = rows.slice(0, limit).map((row): NotificationEntry => {
+      const { at, groupKey } = parseNotificationEntryKey(recipient, bytesToString(row.key));
       const excerpt = cellText(row, ENTRY_EXCERPT);
-      items.push({ groupKey, at, latest: parseLatest(cellText(row, ENTRY_LATEST)), ...(excerpt === undefined ? {} : { excerpt }) });
-    }
-    return { items, more };
+      return { groupKey, at, latest: parseLatest(cellText(row, ENTRY_LATEST)), ...(excerpt === undefined ? {} : { excerpt }) };
+    });
+    return { items, more: rows.length > limit };
   }
 
   async states(
