@@ -8,6 +8,7 @@ import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue
 import type { CelebrityRegistry, CounterStore, Edge, FeedSlice, FeedWindow, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, OutboxStore, Page, PostLookup, PostStore, RelationStore } from '../../shared/ports/feed-store.js';
 import type { NewUser, UserProfile, UserStore } from '../../shared/ports/user-store.js';
 import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, userKey } from '../../shared/schema/row-keys.js';
+import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { FakeBlocks, FakeNotifications, FakeTopics } from './social-fakes.js';
 
@@ -455,4 +456,15 @@ export function fakeFeed(...handles: string[]) {
     limits: { ...testLimits },
   };
   return deps satisfies FeedDeps;
+}
+
+/** Delivers queued messages (delayed ones and continuations included) until the queue is empty. */
+export async function drain(deps: ReturnType<typeof fakeFeed>): Promise<number> {
+  let handled = 0;
+  while (deps.queue.sent.length > 0) {
+    await handleFanoutMessage(deps, deps.queue.sent.shift()!);
+    deps.queue.delays.shift();
+    handled++;
+  }
+  return handled;
 }

@@ -8,17 +8,8 @@ import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
 import { deletePost, listUserPosts } from '../../shared/use-cases/posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow, listRelations, unfollow } from '../../shared/use-cases/relations.js';
-import { fakeFeed } from './feed-fakes.js';
+import { drain, fakeFeed } from './feed-fakes.js';
 
-/** Delivers queued messages (including continuations) until the queue is empty. */
-async function drain(deps: ReturnType<typeof fakeFeed>) {
-  let handled = 0;
-  while (deps.queue.sent.length > 0) {
-    await handleFanoutMessage(deps, deps.queue.sent.shift()!);
-    handled++;
-  }
-  return handled;
-}
 
 describe('publishPost', () => {
   it('stores, counts, shows in the own timeline at once, and queues the fan-out', async () => {
