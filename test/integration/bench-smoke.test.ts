@@ -108,9 +108,9 @@ describe('npm run bench:smoke', () => {
     }
 
     // The timeline is compared with a floor of its own shape, on pages whose readers liked some posts.
-    expect(result.timeline.floorShape).toBe('inbox get + 2 parallel multi-gets');
-    expect(result.timeline.floorRequestsPerPage.max, 'floor: inbox get, content and reactions multi-gets').toBe(3);
-    expect(result.timeline.floorSequentialRoundTrips.max, 'floor: the two multi-gets overlap').toBe(2);
+    expect(result.timeline.floorShape).toBe('inbox get + 3 parallel multi-gets');
+    expect(result.timeline.floorRequestsPerPage.max, 'floor: inbox get, content, reactions and blocks multi-gets').toBe(4);
+    expect(result.timeline.floorSequentialRoundTrips.max, 'floor: the three multi-gets overlap').toBe(2);
     expect(result.timeline.seeded.likes).toBeGreaterThan(0);
     expect(result.timeline.likedPerPage.mean, 'the state multi-get found the reader\'s likes').toBeGreaterThan(0);
 

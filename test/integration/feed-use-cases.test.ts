@@ -81,22 +81,27 @@ describe('feed operations on HBase', () => {
     queued.length = 0;
   });
 
-  it('home timeline page: 2 sequential HBase round trips, measured (inbox get, then posts ∥ the reader\'s reactions)', async () => {
+  it('home timeline page: 2 sequential HBase round trips, measured (inbox get, then posts ∥ the reader\'s reactions ∥ blocks)', async () => {
     await follow(deps, 'bob', 'amy');
     for (let i = 0; i < 25; i++) await publishPost(deps, 'amy', { body: `post ${i}` });
     await drain();
     // bob's first read also records activity (one PUT beside the multi-gets, at most hourly).
     const first = await counted(() => homeTimeline(deps, 'bob', 20));
-    expect(first.calls.map((c) => c.method).sort()).toEqual(['GET', 'GET', 'GET', 'PUT']);
+    expect(first.calls.map((c) => c.method).sort()).toEqual(['GET', 'GET', 'GET', 'GET', 'PUT']);
     expect(first.depth).toBe(2);
     let cursor: string | undefined;
     const seen: string[] = [];
     do {
       const { result, calls, depth } = await counted(() => homeTimeline(deps, 'bob', 20, cursor));
       expect(depth).toBe(2);
-      expect(calls.map((c) => c.method)).toEqual(['GET', 'GET', 'GET']);
+      expect(calls.map((c) => c.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
       expect(calls[0]!.path).toContain(':inbox/');
-      expect(calls.slice(1).map((c) => `${tableOf(c)} ${c.path.includes('/multiget') ? 'multiget' : ''}`).sort()).toEqual(['content multiget', 'reactions multiget']);
+      // The second stage: posts, the reader's reactions, and the block/mute check of the page's authors.
+      expect(calls.slice(1).map((c) => `${tableOf(c)} ${c.path.includes('/multiget') ? 'multiget' : ''}`).sort()).toEqual([
+        'blocks multiget',
+        'content multiget',
+        'reactions multiget',
+      ]);
       seen.push(...result.items.map((p) => p.body));
       cursor = result.nextCursor;
     } while (cursor);
@@ -187,10 +192,10 @@ describe('scale behaviour on HBase', () => {
     for (const f of ['s1', 's2', 's3']) {
       const { result, calls, depth } = await counted(() => homeTimeline(d, f, 20));
       expect(result.items.map((p) => p.body), f).toEqual(['two', 'one']);
-      // Reads in order: inbox row, the followed celebrities' outboxes, the posts ∥ the reader's reactions.
+      // Reads in order: inbox row, the followed celebrities' outboxes, the posts ∥ the reader's reactions ∥ blocks.
       const reads = calls.filter((c) => c.method === 'GET').map(tableOf);
       expect(reads.slice(0, 2), f).toEqual(['inbox', 'outbox']);
-      expect(reads.slice(2).sort(), f).toEqual(['content', 'reactions']);
+      expect(reads.slice(2).sort(), f).toEqual(['blocks', 'content', 'reactions']);
       expect(depth, f).toBe(3);
     }
     await unfollow(d, 's3', 'star');

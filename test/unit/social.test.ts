@@ -2,7 +2,7 @@
 // in-memory fakes of the ports (test/unit/feed-fakes.ts, social-fakes.ts). The same operations
 // run on HBase in test/integration/social.test.ts and over HTTP in test/e2e/social.test.ts.
 import { describe, expect, it } from 'vitest';
-import { GROUP_WINDOW_MS, noticesOf, parseGroupKey } from '../../shared/domain/notification.js';
+import { GROUP_WINDOW_MS, noticesOf, parseGroupKey, type NotificationFact } from '../../shared/domain/notification.js';
 import { block, mute, unblock } from '../../shared/use-cases/blocks.js';
 import { addComment } from '../../shared/use-cases/comments.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
@@ -21,7 +21,7 @@ const shown = async (deps: ReturnType<typeof fakeFeed>, who: string) =>
 
 describe('who a fact notifies', () => {
   it('never the actor; a reply to the post author’s comment once (as a reply); mentions once per person', () => {
-    const fact = { kind: 'comment', actor: 'bob', postId: 'ann.1.aaaaaaaaaaaa', commentId: '0000000000001-aaaaaaaa', since: T, replyTo: 'ann', mentions: ['ann', 'bob', 'cat', 'cat'] } as const;
+    const fact: NotificationFact = { kind: 'comment', actor: 'bob', postId: 'ann.1.aaaaaaaaaaaa', commentId: '0000000000001-aaaaaaaa', since: T, replyTo: 'ann', mentions: ['ann', 'bob', 'cat', 'cat'] };
     expect(noticesOf(fact).map((n) => `${n.recipient}:${n.type}`)).toEqual(['ann:reply', 'cat:mention']);
     expect(noticesOf({ kind: 'like', actor: 'ann', postId: 'ann.1.aaaaaaaaaaaa', since: T })).toEqual([]);
   });

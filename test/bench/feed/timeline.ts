@@ -1,11 +1,11 @@
 // test/bench/feed/timeline.ts — home timeline page latency (the real homeTimeline use case on
 // the real adapters, limit 20) against a raw floor of the SAME shape measured on the SAME reader
 // in the same loop. The use case reads the inbox row, then in ONE parallel stage the page's
-// content rows (post + counts) and the reader's reactions rows (liked / reposted), so the floor
-// is "inbox get + 2 parallel multi-gets": a raw getRow of the reader's inbox row, then two raw
-// multiGets at once — the page's 20 content rows and the 20 reactions rows
-// userKey(reader) + postKey (row-keys.ts reactionKey). Which of the two runs first alternates
-// per reader, so neither gets the warmer cache. Each page is also charged with its HBase
+// content rows (post + counts), the reader's reactions rows (liked / reposted) and the block and
+// mute rows between the reader and the page's authors, so the floor is "inbox get + 3 parallel
+// multi-gets": a raw getRow of the reader's inbox row, then three raw multiGets at once — the
+// page's 20 content rows, the 20 reactions rows userKey(reader) + postKey (row-keys.ts
+// reactionKey) and 3 blocks rows per distinct author (row-keys.ts blockKey). Each page is also charged with its HBase
 // requests and sequential round trips.
 // The data is realistic for that read: before timing, each sampled reader has liked a share
 // (settings.timelineLikedShare) of their first page's posts through the real likePost use case
@@ -13,7 +13,7 @@
 // those pages' posts also carry comment and repost counts (real adapter increments).
 import { performance } from 'node:perf_hooks';
 import { postIdFromKey } from '../../../shared/domain/post.js';
-import { reactionKey } from '../../../shared/schema/row-keys.js';
+import { blockKey, parsePostKey, reactionKey } from '../../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../../shared/schema/tables.js';
 import { homeTimeline } from '../../../shared/use-cases/home-timeline.js';
 import { likePost } from '../../../shared/use-cases/likes.js';
@@ -26,7 +26,7 @@ import { summarize, type LatencySummary } from '../stats.js';
 const LIMIT = 20;
 const WARMUP = 20;
 /** What the floor is, for labels: the use case's shape with nothing but the requests. */
-export const TIMELINE_FLOOR = 'inbox get + 2 parallel multi-gets';
+export const TIMELINE_FLOOR = 'inbox get + 3 parallel multi-gets';
 /** Share of the sampled pages' distinct posts that also get comment and repost counts. */
 const COUNTED_SHARE = 0.2;
 const SEED_CONCURRENCY = 16;
@@ -36,9 +36,9 @@ export interface TimelineResult {
   limit: number;
   /** Which floor: TIMELINE_FLOOR. */
   floorShape: string;
-  /** Raw floor: getRow(inbox row), then multiGet(20 content rows) ∥ multiGet(20 reactions rows). */
+  /** Raw floor: getRow(inbox row), then multiGet(20 content rows) ∥ multiGet(20 reactions rows) ∥ multiGet(blocks rows). */
   floor: LatencySummary;
-  /** The floor's own requests and sequential round trips per page, recorded like the use case's (3 and 2). */
+  /** The floor's own requests and sequential round trips per page, recorded like the use case's (4 and 2). */
   floorRequestsPerPage: { mean: number; max: number };
   floorSequentialRoundTrips: { mean: number; max: number };
   useCase: LatencySummary;
@@ -65,6 +65,7 @@ export async function runTimeline(ctx: BenchContext): Promise<TimelineResult> {
   const inboxTable = qualifiedTableName(ctx.ns, 'inbox');
   const contentTable = qualifiedTableName(ctx.ns, 'content');
   const reactionsTable = qualifiedTableName(ctx.ns, 'reactions');
+  const blocksTable = qualifiedTableName(ctx.ns, 'blocks');
 
   // Active readers, as in steady state: a reader who read within the hour has m:seen, and the
   // page makes no activity write. Written through the real adapter (its format is its own).
@@ -103,17 +104,28 @@ export async function runTimeline(ctx: BenchContext): Promise<TimelineResult> {
   });
   const seeded = { likes: likes.length, countedPosts: counted.length, seconds: Math.round((performance.now() - seedStarted) / 100) / 10 };
 
-  // The floor: the use case's shape — inbox get, then content ∥ reactions multi-gets — raw.
+  // The floor: the use case's shape — inbox get, then content ∥ reactions ∥ blocks multi-gets — raw.
   const pageKeys = new Map(
     readers.map((r) => {
       const page = inboxes.get(r)!.slice(0, LIMIT);
-      return [r, { content: page.map((p) => p.key), reactions: page.map((p) => reactionKey(graph.handles[r]!, p.key)) }] as const;
+      const reader = graph.handles[r]!;
+      const authors = [...new Set(page.map((p) => parsePostKey(p.key).author))].filter((a) => a !== reader);
+      return [
+        r,
+        {
+          content: page.map((p) => p.key),
+          reactions: page.map((p) => reactionKey(reader, p.key)),
+          blocks: authors.flatMap((a) => [blockKey(reader, 'B', a), blockKey(reader, 'M', a), blockKey(a, 'B', reader)]),
+        },
+      ] as const;
     }),
   );
   const floorOp = async (r: number) => {
     await hb.getRow(inboxTable, cachedUserKey(graph.handles[r]!));
     const keys = pageKeys.get(r)!;
-    if (keys.content.length) await Promise.all([hb.multiGet(contentTable, keys.content), hb.multiGet(reactionsTable, keys.reactions)]);
+    if (keys.content.length) {
+      await Promise.all([hb.multiGet(contentTable, keys.content), hb.multiGet(reactionsTable, keys.reactions), hb.multiGet(blocksTable, keys.blocks)]);
+    }
   };
 
   for (let i = 0; i < WARMUP; i++) {
