@@ -22,7 +22,7 @@ import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';
 import { chainBody, repost } from '../../shared/use-cases/reposts.js';
 import { sequentialDepth } from '../bench/feed/requests.js';
-import { drainQueue, userFactory } from '../support/feed-harness.js';
+import { drainQueue, integrationLimits, userFactory } from '../support/feed-harness.js';
 import { interleaver } from '../support/interleave.js';
 import { runToCompletion } from '../support/job-driver.js';
 import { useNamespace } from '../support/namespace.js';
@@ -36,17 +36,7 @@ const queued: FanoutMessage[] = [];
 const deps: FeedDeps = {
   ...stores,
   queue: { send: async (m) => void queued.push(m) },
-  limits: {
-    fanoutChunkSize: 100,
-    fanoutChunksPerMessage: 2,
-    backfillLimit: 200,
-    inboxCap: 800,
-    maxFollowing: 5000,
-    celebrityFollowers: 10_000,
-    inactiveAfterMs: 30 * 86_400_000,
-    settleSeconds: 1,
-    writesPerMinute: { comment: 1000, like: 1000, repost: 1000 },
-  },
+  limits: { ...integrationLimits },
   step: gate.hook,
 };
 

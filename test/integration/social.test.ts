@@ -22,7 +22,7 @@ import { follow, followState, unfollow } from '../../shared/use-cases/relations.
 import { repost } from '../../shared/use-cases/reposts.js';
 import { forgetTrendingCache, listTopicPosts, trendingTopics } from '../../shared/use-cases/topics.js';
 import { sequentialDepth } from '../bench/feed/requests.js';
-import { drainQueue, userFactory } from '../support/feed-harness.js';
+import { drainQueue, integrationLimits, userFactory } from '../support/feed-harness.js';
 import { interleaver } from '../support/interleave.js';
 import { useNamespace } from '../support/namespace.js';
 
@@ -42,17 +42,7 @@ const deps: FeedDeps = {
       sent.push(m);
     },
   },
-  limits: {
-    fanoutChunkSize: 100,
-    fanoutChunksPerMessage: 2,
-    backfillLimit: 200,
-    inboxCap: 800,
-    maxFollowing: 5000,
-    celebrityFollowers: 10_000,
-    inactiveAfterMs: 30 * 86_400_000,
-    settleSeconds: 1,
-    writesPerMinute: { comment: 1000, like: 1000, repost: 1000 },
-  },
+  limits: { ...integrationLimits },
   step: gate.hook,
 };
 

@@ -1,6 +1,7 @@
 // test/support/feed-harness.ts — what the integration tests of the feed use cases share: fresh
 // users per test (so tests never see each other's rows) and a queue the test drains by hand,
 // delivering each message to the real worker logic.
+import type { FeedLimits } from '../../shared/config/config.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import type { UserStore } from '../../shared/ports/user-store.js';
 import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
@@ -24,3 +25,16 @@ export async function drainQueue(deps: FeedDeps, queued: FanoutMessage[]): Promi
     await handleFanoutMessage(deps, queued.shift()!);
   }
 }
+
+/** Feed limits for integration tests: production-sized except a 1 s settle window and write limits out of the way. */
+export const integrationLimits: FeedLimits = {
+  fanoutChunkSize: 100,
+  fanoutChunksPerMessage: 2,
+  backfillLimit: 200,
+  inboxCap: 800,
+  maxFollowing: 5000,
+  celebrityFollowers: 10_000,
+  inactiveAfterMs: 30 * 86_400_000,
+  settleSeconds: 1,
+  writesPerMinute: { comment: 1000, like: 1000, repost: 1000 },
+};
