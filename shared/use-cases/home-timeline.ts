@@ -66,8 +66,10 @@ export async function homeTimeline(deps: FeedDeps, reader: string, limit: number
   const hidden = await hiddenAuthors;
 
   const isPlainRepost = (p: PostDetail) => p.repostOf !== undefined && p.body === '';
-  // Originals the window shows other than through a plain repost.
-  const shownOtherwise = new Set([...found.values()].filter((p) => !isPlainRepost(p)).map((p) => p.repostOf ?? p.id));
+  // Originals the window shows other than through a plain repost — among the posts the reader
+  // may see: a post hidden by a block or mute shows nothing, so it cannot stand in for another.
+  const visible = [...found.values()].filter((p) => !isHidden(p, hidden));
+  const shownOtherwise = new Set(visible.filter((p) => !isPlainRepost(p)).map((p) => p.repostOf ?? p.id));
   const plainShown = new Set<string>();
   const items: PostDetail[] = [];
   let consumed = 0; // entries walked, shown or not

@@ -19,7 +19,7 @@ import { actorOfMember, noticesOf, parseGroupKey, type Notice, type Notification
 import { keyFromPostId, type Post } from '../domain/post.js';
 import { mentionedHandles } from '../domain/text-entities.js';
 import type { Page } from '../ports/feed-store.js';
-import { memberRef } from '../ports/social-store.js';
+import { memberRef, type NotificationEntry } from '../ports/social-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
 import { atStep } from './steps.js';
@@ -147,54 +147,67 @@ function parseId(id: string): { at: number; groupKey: string } | null {
 }
 
 /**
- * One page, newest first. Round trips: the entries scan, then ONE parallel stage — the groups
- * with their latest actors' member rows (one multi-get), the posts they name, the reader's
- * blocks and mutes of those actors, and the read marker. A group is shown at its one live
- * entry; groups emptied by retractions, about a deleted post, or whose only actor the reader
- * blocked or muted are left out.
+ * The groups of these list entries as the recipient may see them (null where an entry shows
+ * nothing): ONE parallel stage — the groups with their latest actors' member rows (one
+ * multi-get), the posts they name, the recipient's blocks and mutes of those actors — plus
+ * whatever `alongside` needs. A group is shown at its one live entry; groups emptied by
+ * retractions, about a deleted post, or whose only actor the recipient blocked or muted show
+ * nothing. The list and the unread badge both count through here, so they always agree.
  */
-export async function listNotifications(deps: FeedDeps, recipient: string, limit: number, cursor?: string): Promise<Page<NotificationGroup>> {
-  const after = decodeCursor(cursor, (inner) => parseId(inner) !== null);
-  const { items: entries, more } = await deps.notifications.entries(recipient, limit + SPARE_ENTRIES, after === undefined ? undefined : parseId(after)!);
+async function visibleGroups(
+  deps: FeedDeps,
+  recipient: string,
+  entries: NotificationEntry[],
+  readUpTo: Promise<number>,
+): Promise<(NotificationGroup | null)[]> {
   const subjects = entries.map((e) => parseGroupKey(e.groupKey));
   const postIds = [...new Set(subjects.flatMap((s) => (s?.postId && keyFromPostId(s.postId) ? [s.postId] : [])))];
   const members = entries.flatMap((e) => e.latest.map(([member]) => ({ groupKey: e.groupKey, member })));
-  const [{ groups, live }, posts, hidden, readUpTo] = await Promise.all([
+  const [{ groups, live }, posts, hidden, marker] = await Promise.all([
     deps.notifications.states(recipient, entries.map((e) => e.groupKey), members),
     deps.posts.getMany(postIds),
     deps.blocks.hiddenFrom(recipient, members.map((m) => actorOfMember(m.member))),
-    deps.notifications.readUpTo(recipient),
+    readUpTo,
   ]);
   const postById = new Map(posts.map((p) => [p.id, p]));
-
-  const items: NotificationGroup[] = [];
-  let consumed = 0;
-  for (const [i, entry] of entries.entries()) {
-    if (items.length === limit) break;
-    consumed++;
+  return entries.map((entry, i): NotificationGroup | null => {
     const subject = subjects[i];
     const group = groups.get(entry.groupKey);
     // Not the group's live entry (a racing add left it), or every member retracted.
-    if (!subject || !group || group.count <= 0 || group.latestAt !== entry.at) continue;
+    if (!subject || !group || group.count <= 0 || group.latestAt !== entry.at) return null;
     const post = subject.postId === undefined ? undefined : postById.get(subject.postId);
-    if (subject.postId !== undefined && !post) continue; // about a deleted post
+    if (subject.postId !== undefined && !post) return null; // about a deleted post
     const actors: NotificationActor[] = [];
     for (const [member, at] of entry.latest) {
       const handle = actorOfMember(member);
       if (!live.has(memberRef(entry.groupKey, member)) || hidden.has(handle) || actors.some((a) => a.handle === handle)) continue;
       actors.push({ handle, at });
     }
-    if (actors.length === 0 && group.count === 1) continue; // its one actor is gone or hidden
-    items.push({
+    if (actors.length === 0 && group.count === 1) return null; // its one actor is gone or hidden
+    return {
       id: `${entry.at}.${entry.groupKey}`,
       type: subject.type,
       count: group.count,
       latestAt: entry.at,
-      unread: entry.at > readUpTo,
+      unread: entry.at > marker,
       actors,
       ...(post ? { post: { id: post.id, body: post.body } } : {}),
       ...(subject.commentId ? { comment: { id: subject.commentId, body: entry.excerpt ?? '' } } : {}),
-    });
+    };
+  });
+}
+
+/** One page, newest first. Round trips: the entries scan, then visibleGroups' one parallel stage (the read marker in it too). */
+export async function listNotifications(deps: FeedDeps, recipient: string, limit: number, cursor?: string): Promise<Page<NotificationGroup>> {
+  const after = decodeCursor(cursor, (inner) => parseId(inner) !== null);
+  const { items: entries, more } = await deps.notifications.entries(recipient, limit + SPARE_ENTRIES, after === undefined ? undefined : parseId(after)!);
+  const shown = await visibleGroups(deps, recipient, entries, deps.notifications.readUpTo(recipient));
+  const items: NotificationGroup[] = [];
+  let consumed = 0; // entries walked, shown or not
+  for (const group of shown) {
+    if (items.length === limit) break;
+    consumed++;
+    if (group) items.push(group);
   }
   const hasMore = consumed < entries.length || more;
   const last = entries[consumed - 1];
@@ -202,19 +215,15 @@ export async function listNotifications(deps: FeedDeps, recipient: string, limit
 }
 
 /**
- * Groups with activity after the read marker, up to UNREAD_CAP. Round trips: the marker and the
- * newest entries in parallel, then one multi-get of those groups (stale and emptied ones do not
- * count). Blocks are not consulted: the badge may count a group the list then leaves out.
+ * Groups the list would show as unread, up to UNREAD_CAP. Round trips: the marker and the newest
+ * entries in parallel, then visibleGroups' one stage — so a group hidden by a block, a mute or a
+ * deleted post is never counted (a badge the list cannot clear would be stuck).
  */
 export async function unreadCount(deps: FeedDeps, recipient: string): Promise<{ count: number; capped: boolean }> {
   const [readUpTo, { items, more }] = await Promise.all([deps.notifications.readUpTo(recipient), deps.notifications.entries(recipient, UNREAD_CAP)]);
   const newer = items.filter((e) => e.at > readUpTo);
   if (newer.length === 0) return { count: 0, capped: false };
-  const { groups } = await deps.notifications.states(recipient, newer.map((e) => e.groupKey), []);
-  const count = newer.filter((e) => {
-    const g = groups.get(e.groupKey);
-    return g !== undefined && g.count > 0 && g.latestAt === e.at;
-  }).length;
+  const count = (await visibleGroups(deps, recipient, newer, Promise.resolve(readUpTo))).filter((g) => g !== null).length;
   return { count, capped: more && newer.length === items.length };
 }
 

@@ -6,7 +6,7 @@ import { authorOfPostId, POST_ID_PATTERN } from '../domain/post.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
-import { describePosts, readPostDetails, type PostDetail } from './post-details.js';
+import { authorsOf, describePosts, readPostDetails, type PostDetail } from './post-details.js';
 import { topicNames } from '../domain/text-entities.js';
 import { refuseIfBlocked } from './blocks.js';
 import { notifyNow, postFacts } from './notifications.js';
@@ -19,6 +19,8 @@ export async function getPost(deps: Pick<FeedDeps, 'posts' | 'reactions' | 'bloc
   const [details] = await Promise.all([readPostDetails(deps, reader, [id]), refuseIfBlocked(deps, reader, authorOfPostId(id))]);
   const post = details.get(id);
   if (!post) throw new NotFoundError(`No post "${id}"`, 'post_not_found');
+  // A repost embeds its original: a block with the original's author hides it too (as timelines do).
+  if (post.repostOf) await refuseIfBlocked(deps, reader, authorOfPostId(post.repostOf));
   return post;
 }
 
@@ -61,6 +63,12 @@ export async function listUserPosts(deps: FeedDeps, author: string, limit: numbe
     deps.posts.listByAuthor(author, limit, after),
     refuseIfBlocked(deps, reader, author),
   ]);
-  const items = await describePosts(deps, reader, page.items);
+  // Reposts of a post by someone the reader blocks or mutes, or who blocks the reader, are left
+  // out (as timelines do); the check runs beside the originals' read.
+  const [described, hidden] = await Promise.all([
+    describePosts(deps, reader, page.items),
+    reader ? deps.blocks.hiddenFrom(reader, authorsOf(page.items.flatMap((p) => p.repostOf ?? []))) : Promise.resolve(new Set<string>()),
+  ]);
+  const items = described.filter((p) => !(p.repostOf && hidden.has(authorOfPostId(p.repostOf) ?? '')));
   return { items, ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };
 }

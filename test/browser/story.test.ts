@@ -1,7 +1,7 @@
 // test/browser/story.test.ts — the seeds' story in a real browser: two people sign up, one
 // follows the other from their profile page, the other posts, the post appears in the
 // follower's timeline; unfollow removes it. Every page visited passes axe; logging in renders
-// the first timeline page after exactly two API round trips.
+// the first timeline page after exactly two API round trips (the unread badge asks after it).
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
@@ -72,15 +72,20 @@ describe('the seeds’ story, in Chromium', () => {
     await page.goto('/#/login');
     await page.waitForSelector('#login-handle');
     const calls: string[] = [];
+    const timeline = `/api/users/${me}/timeline`;
     page.on('request', (r) => {
       const url = new URL(r.url());
       if (url.pathname.startsWith('/api/')) calls.push(`${r.method()} ${url.pathname}`);
     });
+    page.on('response', (r) => new URL(r.url()).pathname === timeline && calls.push('timeline answered'));
     await page.fill('#login-handle', me);
     await page.fill('#login-password', password);
     await page.click('form button[type=submit]');
     await page.waitForSelector('.list-end');
-    expect(calls).toEqual(['POST /api/sessions', `GET /api/users/${me}/timeline`]);
+    // The header's unread badge asks too, but only once the page's own requests have answered
+    // (whenQuiet in web/src/api/client.ts): after the timeline's answer, never beside it.
+    await page.locator('a.nav-notifications[data-unread]').waitFor();
+    expect(calls).toEqual(['POST /api/sessions', `GET ${timeline}`, 'timeline answered', `GET /api/users/${me}/notifications/unread`]);
     await t.close();
   });
 

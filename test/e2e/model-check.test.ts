@@ -7,8 +7,12 @@
 // the fan-out queue has drained, every timeline, author list, following/followers list, count
 // and post must equal the model — every post view with its exact like / comment / repost
 // counts, each reader's own liked / reposted, and a repost's original (live, or 'deleted');
-// and the comments (both orders) and likers of every post reacted to. All differences of a
-// seed are reported together, with the seed to replay it: MODEL_SEED=<n> replays one seed;
+// and the comments (both orders) and likers of every post reacted to. Blocks and mutes (racing
+// follows too), refused requests across a block, and posts that mention other users: timelines
+// must leave out what the reader must not see, reads across a block answer 403 `blocked`, and
+// each user's like and mention notifications must equal the model wherever it can state them
+// exactly (no block or mute between the two users changed while a delivery could run). All
+// differences of a seed are reported together, with the seed to replay it: MODEL_SEED=<n> replays one seed;
 // MODEL_SEEDS / MODEL_OPS scale it up (npm run test:soak).
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import { localSqsClient } from '../../infra/local/sqs-poller.js';
@@ -16,7 +20,7 @@ import { apiClient } from '../support/api.js';
 import { compareWithModel, type CompareStats } from '../support/model/compare.js';
 import { callSafely, sendUntilAnswered } from '../support/model/http.js';
 import { Driver, ModelLost, type Actor } from '../support/model/driver.js';
-import { makePlan } from '../support/model/plan.js';
+import { handleOf, makePlan } from '../support/model/plan.js';
 import { ReferenceModel } from '../support/model/reference-model.js';
 import { queueCounts, queueDrained } from '../support/queue.js';
 
@@ -49,15 +53,21 @@ describe('model check: concurrent requests against a reference model', () => {
 async function checkSeed(seed: number): Promise<void> {
   const plan = makePlan(seed, OPS);
   const reposts = plan.slots.filter((s) => s.repost).length;
-  console.log(`[model-check] seed ${seed}: ${plan.waves.length} waves, ${plan.slots.length - reposts} posts, ${reposts} reposts, ${plan.comments.length} comments`);
+  const steps = plan.waves.flat().flatMap((g) => [...g.tasks.flat(), ...(g.decider ? [g.decider] : [])]);
+  const counted = (kind: string) => steps.filter((s) => s.kind === kind).length;
+  const mentioning = plan.slots.filter((s) => !s.repost && s.body.includes('@')).length;
+  console.log(
+    `[model-check] seed ${seed}: ${plan.waves.length} waves, ${plan.slots.length - reposts} posts (${mentioning} mentioning), ${reposts} reposts, ${plan.comments.length} comments, ` +
+      `${counted('block')} blocks (${counted('followRacingBlock')} raced by a follow), ${counted('unblock')} unblocks, ${counted('refused')} refused across a block, ${counted('mute')} mutes, ${counted('unmute')} unmutes`,
+  );
   const started = Date.now();
   const sentBefore = requests;
-  const users = await Promise.all(Array.from({ length: plan.users }, (_, i) => register(`m${seed}_u${i}`)));
+  const users = await Promise.all(Array.from({ length: plan.users }, (_, i) => register(handleOf(seed, i))));
   const model = new ReferenceModel(users.map((u) => u.handle));
   const driver = new Driver(api, plan, users, model);
   const deadBefore = await deadLetters();
   const findings: string[] = [];
-  const stats: CompareStats = { views: 0, commentLists: 0, likerLists: 0 };
+  const stats: CompareStats = { views: 0, commentLists: 0, likerLists: 0, notifications: 0, notificationsSkipped: 0 };
   try {
     for (const [wave, groups] of plan.waves.entries()) await driver.runWave(wave, groups);
     const waves = { ms: Date.now() - started, requests: requests - sentBefore };
@@ -66,7 +76,8 @@ async function checkSeed(seed: number): Promise<void> {
     findings.push(...(await compareWithModel(api, model, users, stats)));
     console.log(
       `[model-check] seed ${seed}: waves ${waves.requests} requests in ${(waves.ms / 1000).toFixed(0)} s; settled after ${((settled - started - waves.ms) / 1000).toFixed(0)} s; ` +
-        `compare ${requests - sentBefore - waves.requests} requests in ${((Date.now() - settled) / 1000).toFixed(0)} s: ${stats.views} post views, ${stats.commentLists} comments lists, ${stats.likerLists} likers lists`,
+        `compare ${requests - sentBefore - waves.requests} requests in ${((Date.now() - settled) / 1000).toFixed(0)} s: ${stats.views} post views, ${stats.commentLists} comments lists, ${stats.likerLists} likers lists, ` +
+        `${stats.notifications} like/mention notifications (${stats.notificationsSkipped} not exact, skipped)`,
     );
     const dead = (await deadLetters()) - deadBefore;
     if (dead > 0) findings.push(`${dead} fan-out message(s) reached the DLQ during this seed: work the worker gave up on`);

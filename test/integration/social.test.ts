@@ -263,6 +263,42 @@ describe('blocks and mutes', () => {
     expect(await timeline(ann)).toEqual([pa, pc]);
   });
 
+  it('a plain repost still shows when the only other way its original shows is hidden by a mute', async () => {
+    const [ann, bob, cat, dan] = await users('ann', 'bob', 'cat', 'dan');
+    await follow(deps, ann, bob);
+    await follow(deps, ann, cat);
+    await drain();
+    const original = await post(dan, 'worth sharing');
+    const withWords = (await repost(deps, bob, original, { comment: 'bob says look' })).post.id;
+    const plain = (await repost(deps, cat, original, {})).post.id;
+    await drain();
+    expect((await homeTimeline(deps, ann, 20)).items.map((p) => p.id)).toEqual([withWords]);
+    await mute(deps, ann, bob);
+    expect((await homeTimeline(deps, ann, 20)).items.map((p) => p.id)).toEqual([plain]);
+  });
+
+  it('a repost does not carry a blocker’s post to the blocked user (one post, an author’s list)', async () => {
+    const [ann, bob, cat] = await users('ann', 'bob', 'cat');
+    const original = await post(ann, 'not for bob');
+    const own = await post(cat, 'cat’s own');
+    const r = (await repost(deps, cat, original, { comment: 'look' })).post.id;
+    await block(deps, ann, bob);
+    await expect(getPost(deps, r, bob)).rejects.toMatchObject({ code: 'blocked' });
+    expect((await listUserPosts(deps, cat, 10, undefined, bob)).items.map((p) => p.id)).toEqual([own]);
+    expect((await listUserPosts(deps, cat, 10, undefined, cat)).items.map((p) => p.id)).toEqual([r, own]);
+  });
+
+  it('the unread badge counts only what the list shows: a muted actor’s group is not counted', async () => {
+    const [ann, cat] = await users('ann', 'cat');
+    const p = await post(ann);
+    await likePost(deps, cat, p);
+    await drain();
+    expect(await unreadCount(deps, ann)).toEqual({ count: 1, capped: false });
+    await mute(deps, ann, cat);
+    expect((await listNotifications(deps, ann, 10)).items).toEqual([]);
+    expect(await unreadCount(deps, ann)).toEqual({ count: 0, capped: false });
+  });
+
   it('keep the timeline at 2 round trips: the block check runs beside the posts multi-get', async () => {
     const [ann, bob] = await users('ann', 'bob');
     await follow(deps, ann, bob);

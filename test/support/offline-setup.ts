@@ -15,6 +15,7 @@ import { ensureQueues, localSqsClient, startPoller, type Poller } from '../../in
 import { applySchema } from '../../infra/schema/apply-schema.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
+import { E2E_SETTLE_SECONDS } from './e2e-settings.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -98,7 +99,7 @@ export default async function setup(project: TestProject) {
       CELEBRITY_FOLLOWERS: '3',
       // Settle messages (shared/schema/consistency.md) after 4 s: longer than any local step
       // takes, short enough that tests waiting for a settled state stay quick.
-      SETTLE_SECONDS: '4',
+      SETTLE_SECONDS: String(E2E_SETTLE_SECONDS),
       // The jobs run when a test invokes them, never because the clock struck the hour mid-test.
       WEIBO_SCHEDULES_ENABLED: 'false',
       // Scheduled jobs (test/e2e/jobs.test.ts): a tiny step, so a job must continue through

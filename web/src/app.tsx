@@ -1,7 +1,7 @@
-// web/src/app.tsx — the shell: header (navigation, language switch, log out), the page for the
-// current route, and the rules that tie them together: pages that need a session send you to
-// log in; when a session ends (logout, expiry, a refused token) you land on the login page with
-// a sentence saying why.
+// web/src/app.tsx — the shell: header (navigation with the unread notifications badge, language
+// switch, log out), the page for the current route, and the rules that tie them together: pages
+// that need a session send you to log in; when a session ends (logout, expiry, a refused token)
+// you land on the login page with a sentence saying why.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { HomePage } from './features/timeline/home-page';
 import { LoginPage, RegisterPage } from './features/auth/auth-pages';
@@ -9,6 +9,11 @@ import { PostPage } from './features/posts/post-page';
 import { ProfilePage } from './features/profile/profile-page';
 import { LikersPage } from './features/reactions/likers-page';
 import { RelationsPage } from './features/profile/relations-page';
+import { NotificationsPage } from './features/notifications/notifications-page';
+import { NotificationsLink } from './features/notifications/unread';
+import { TopicPage } from './features/topics/topic-page';
+import { TrendingPage } from './features/topics/trending-page';
+import { HiddenPage } from './features/blocks/hidden-page';
 import { I18nContext, LOCALES, initialLocale, saveLocale, translator, useI18n, type Locale } from './i18n/i18n';
 import type { MessageKey } from './i18n/messages';
 import { href, navigate, useRoute, type Route } from './router';
@@ -36,7 +41,7 @@ export function App() {
     [],
   );
 
-  const needsSession = route.page === 'home';
+  const needsSession = route.page === 'home' || route.page === 'notifications' || route.page === 'hidden';
   useEffect(() => {
     if (needsSession && !current) navigate(href.login());
     if (current && (route.page === 'login' || route.page === 'register')) navigate(href.home());
@@ -44,7 +49,7 @@ export function App() {
 
   return (
     <I18nContext.Provider value={i18n}>
-      <Header current={current} />
+      <Header current={current} route={route} />
       <main id="main">{page(route, current, notice ? i18n.t(notice) : undefined)}</main>
       <footer class="site-foot">
         <a href="api-docs/">{i18n.t('nav.apiDocs')}</a>
@@ -69,12 +74,20 @@ function page(route: Route, current: Session | null, notice: string | undefined)
       return <ProfilePage key={route.handle} handle={route.handle} />;
     case 'relations':
       return <RelationsPage key={`${route.handle}/${route.direction}`} handle={route.handle} direction={route.direction} />;
+    case 'notifications':
+      return current ? <NotificationsPage key={current.handle} handle={current.handle} /> : null;
+    case 'trending':
+      return <TrendingPage />;
+    case 'topic':
+      return <TopicPage key={route.name} name={route.name} />;
+    case 'hidden':
+      return current ? <HiddenPage key={`${current.handle}/${route.kind}`} handle={current.handle} kind={route.kind} /> : null;
     case 'notFound':
       return <NotFound />;
   }
 }
 
-function Header({ current }: { current: Session | null }) {
+function Header({ current, route }: { current: Session | null; route: Route }) {
   const { t, locale, setLocale } = useI18n();
   return (
     <header class="site-head">
@@ -85,6 +98,8 @@ function Header({ current }: { current: Session | null }) {
         {current ? (
           <>
             <a href={href.home()}>{t('nav.home')}</a>
+            <NotificationsLink handle={current.handle} route={route} />
+            <a href={href.trending()}>{t('nav.trending')}</a>
             <a href={href.profile(current.handle)}>{t('nav.profile')}</a>
             <button type="button" class="link" onClick={() => session.logout()}>
               {t('nav.logout')}
@@ -92,6 +107,7 @@ function Header({ current }: { current: Session | null }) {
           </>
         ) : (
           <>
+            <a href={href.trending()}>{t('nav.trending')}</a>
             <a href={href.login()}>{t('nav.login')}</a>
             <a href={href.register()}>{t('nav.register')}</a>
           </>

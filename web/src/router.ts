@@ -10,7 +10,14 @@ export type Route =
   | { page: 'likers'; id: string }
   | { page: 'profile'; handle: string }
   | { page: 'relations'; handle: string; direction: 'following' | 'followers' }
+  | { page: 'notifications' }
+  | { page: 'trending' }
+  | { page: 'topic'; name: string }
+  | { page: 'hidden'; kind: HiddenKind }
   | { page: 'notFound' };
+
+/** Whom you keep away: users you block (拉黑) or mute (屏蔽). Your own lists only. */
+export type HiddenKind = 'blocks' | 'mutes';
 
 const PATTERNS: [RegExp, (m: string[]) => Route][] = [
   [/^\/$/, () => ({ page: 'home' })],
@@ -20,6 +27,11 @@ const PATTERNS: [RegExp, (m: string[]) => Route][] = [
   [/^\/post\/([^/]+)\/likes$/, (m) => ({ page: 'likers', id: m[1]! })],
   [/^\/u\/([^/]+)$/, (m) => ({ page: 'profile', handle: m[1]! })],
   [/^\/u\/([^/]+)\/(following|followers)$/, (m) => ({ page: 'relations', handle: m[1]!, direction: m[2] as 'following' | 'followers' })],
+  [/^\/notifications$/, () => ({ page: 'notifications' })],
+  [/^\/topics$/, () => ({ page: 'trending' })],
+  // A topic name never holds '/' (the API refuses it), so one segment is the whole name.
+  [/^\/topics\/([^/]+)$/, (m) => ({ page: 'topic', name: m[1]! })],
+  [/^\/(blocks|mutes)$/, (m) => ({ page: 'hidden', kind: m[1] as HiddenKind })],
 ];
 
 export function parseRoute(hash: string): Route {
@@ -47,6 +59,10 @@ export const href = {
   likers: (id: string) => `#/post/${encodeURIComponent(id)}/likes`,
   profile: (handle: string) => `#/u/${encodeURIComponent(handle)}`,
   relations: (handle: string, direction: 'following' | 'followers') => `#/u/${encodeURIComponent(handle)}/${direction}`,
+  notifications: () => '#/notifications',
+  trending: () => '#/topics',
+  topic: (name: string) => `#/topics/${encodeURIComponent(name)}`,
+  hidden: (kind: HiddenKind) => `#/${kind}`,
 };
 
 export function navigate(to: string): void {

@@ -4,7 +4,11 @@
 // timelines, author lists, single reads; a repost's embedded original too) is checked field
 // by field: exact counts, the reader's own liked / reposted, and the original's state; a wrong
 // field is one line however many reads showed it. Comments (both orders) and likers lists of
-// every post reactions were sent for are read back too.
+// every post reactions were sent for are read back too. Blocks and mutes: timelines leave out
+// what the reader must not see (reference-model.ts `hides`), a blocked pair's reads of each
+// other's posts answer 403 `blocked`, every post view's `mentions` are the registered users its
+// body names. Notifications: each user's like and mention notifications against the model's
+// exact counts (compareNotifications).
 import type { Actor } from './driver.js';
 import { read, type Api } from './http.js';
 import { pairSubject, slotSubject, type ModelComment, type ModelPost, type ReferenceModel } from './reference-model.js';
@@ -18,6 +22,8 @@ const STATE_PAGE_SIZE = 50;
 /** Newest-first and oldest-first comments with two page sizes; likers in small pages. */
 const COMMENT_PAGES = [['newest', 2], ['oldest', 3]] as const;
 const LIKERS_PAGE_SIZE = 2;
+/** Notification pages: small enough that paging runs. */
+const NOTIFICATIONS_PAGE_SIZE = 9;
 /** Entries a timeline page reads beyond its limit: its window for leaving out plain reposts (README). */
 const DEDUP_SPARE = 10;
 /** A cursor that never ends must not hang the test. */
@@ -34,6 +40,9 @@ export interface CompareStats {
   views: number;
   commentLists: number;
   likerLists: number;
+  /** Like / mention notification groups compared, and those the model could not state exactly. */
+  notifications: number;
+  notificationsSkipped: number;
 }
 
 export async function compareWithModel(api: Api, model: ReferenceModel, users: readonly Actor[], stats?: CompareStats): Promise<string[]> {
@@ -44,8 +53,18 @@ export async function compareWithModel(api: Api, model: ReferenceModel, users: r
   const perUser = await Promise.all(users.map((u) => compareUser(api, model, u, views)));
   const posts = await comparePosts(api, model, users, views);
   const lists = await compareReactionLists(api, model);
-  if (stats) Object.assign(stats, { views: views.checked, commentLists: model.postsWithComments().length, likerLists: model.postsWithLikes().length });
-  return [...new Set([...perUser.flat(), ...posts, ...lists, ...views.lines()])];
+  const notified = { compared: 0, skipped: 0 };
+  const notices = (await Promise.all(users.map((u) => compareNotifications(api, model, u, notified)))).flat();
+  if (stats) {
+    Object.assign(stats, {
+      views: views.checked,
+      commentLists: model.postsWithComments().length,
+      likerLists: model.postsWithLikes().length,
+      notifications: notified.compared,
+      notificationsSkipped: notified.skipped,
+    });
+  }
+  return [...new Set([...perUser.flat(), ...posts, ...lists, ...notices, ...views.lines()])];
 }
 
 async function compareUser(api: Api, model: ReferenceModel, user: Actor, views: ViewChecks): Promise<string[]> {
@@ -57,6 +76,14 @@ async function compareUser(api: Api, model: ReferenceModel, user: Actor, views: 
   for (const item of posts.items) views.check(item, undefined, `posts of ${h}`);
   // Every author's posts as this user sees them: liked / reposted for every live post.
   for (const author of model.handles) {
+    if (model.eitherBlocks(h, author)) {
+      // Across a block the author's posts are refused to the reader.
+      const res = await read(api, `/users/${author}/posts?limit=${STATE_PAGE_SIZE}`, { token: user.token });
+      if (res.status !== 403 || res.json?.error?.code !== 'blocked') {
+        out.push(`posts of ${author} read by ${h} answered ${res.status} ${res.text.slice(0, 120)}, expected 403 blocked ${model.history(pairSubject(h, author))} ${model.history(pairSubject(author, h))}`);
+      }
+      continue;
+    }
     const mine = await readPages(api, `posts of ${author} read by ${h}`, `/users/${author}/posts`, 'posts', STATE_PAGE_SIZE, user.token);
     if (mine.problem) out.push(mine.problem);
     for (const item of mine.items) views.check(item, h, `posts of ${author} read by ${h}`);
@@ -89,7 +116,7 @@ async function compareTimeline(api: Api, model: ReferenceModel, user: Actor, vie
     if (read.problem) out.push(read.problem);
     else if (!first || first.join() !== ids.join()) {
       const what = first ? `timeline of ${h} (limit ${limit})` : `timeline of ${h}`;
-      const paged = pagedTimeline(model.timeline(h), limit);
+      const paged = pagedTimeline(model.timeline(h), limit, (p) => model.hides(h, p));
       out.push(...diffPosts(model, what, paged.expected, ids, h, 'timeline', paged.why));
     }
     first ??= ids;
@@ -99,25 +126,32 @@ async function compareTimeline(api: Api, model: ReferenceModel, user: Actor, vie
 
 /**
  * The settled timeline as the API pages it (README, "Every post…"): a page walks a window of the
- * next `limit` + DEDUP_SPARE entries and leaves out a plain repost (no comment) whose original
- * the window shows another way — as itself, or inside a repost with a comment, anywhere in the
- * window — or through a newer plain repost already shown; the next page starts after the last
- * entry walked. Settled, the entries are exactly the model's timeline. `why`: for each post left
+ * next `limit` + DEDUP_SPARE entries, leaves out what the reader must not see (`hides`: blocks and
+ * mutes), and leaves out a plain repost (no comment) whose original the window shows another
+ * way — as itself, or inside a repost with a comment, anywhere in the window — or through a
+ * newer plain repost already shown; a post hidden from the reader shows nothing, so it never
+ * counts as "another way". The next page starts after the last entry walked. Settled, the
+ * entries are exactly the model's timeline (hidden ones included). `why`: for each post left
  * out, the reason, quoted if the API shows it anyway.
  */
-function pagedTimeline(entries: ModelPost[], limit: number): { expected: ModelPost[]; why: Map<string, string> } {
+function pagedTimeline(entries: ModelPost[], limit: number, hides: (p: ModelPost) => string | undefined): { expected: ModelPost[]; why: Map<string, string> } {
   const isPlain = (p: ModelPost) => p.repostOf !== undefined && p.body === '';
   const expected: ModelPost[] = [];
   const why = new Map<string, string>();
   for (let at = 0; at < entries.length; ) {
     const window = entries.slice(at, at + limit + DEDUP_SPARE);
-    const otherwise = new Map(window.filter((p) => !isPlain(p)).map((p) => [p.repostOf ?? p.id, p]));
+    const otherwise = new Map(window.filter((p) => !isPlain(p) && !hides(p)).map((p) => [p.repostOf ?? p.id, p]));
     const plainShown = new Map<string, ModelPost>();
     let shown = 0;
     let walked = 0;
     for (const post of window) {
       if (shown === limit) break;
       walked++;
+      const hidden = hides(post);
+      if (hidden) {
+        why.set(post.id, hidden);
+        continue;
+      }
       if (isPlain(post)) {
         const other = otherwise.get(post.repostOf!) ?? plainShown.get(post.repostOf!);
         if (other) {
@@ -138,7 +172,7 @@ function pagedTimeline(entries: ModelPost[], limit: number): { expected: ModelPo
  * All pages, following nextCursor. A failed page is the problem reported (the items so far
  * are not compared). A timeline must answer 200: 206 (regenerating) is wrong here.
  */
-async function readPages(api: Api, what: string, path: string, field: 'posts' | 'users' | 'comments', limit: number, token?: string) {
+async function readPages(api: Api, what: string, path: string, field: 'posts' | 'users' | 'comments' | 'notifications', limit: number, token?: string) {
   const items: Item[] = [];
   let cursor: string | null = null;
   for (let page = 1; page <= MAX_PAGES; page++) {
@@ -258,6 +292,14 @@ async function comparePosts(api: Api, model: ReferenceModel, users: readonly Act
     batch.forEach((post, i) => {
       const res = answers[i]!;
       const history = model.history(slotSubject(post.slot));
+      const reader = readers[i]!.handle;
+      if (model.eitherBlocks(reader, post.author)) {
+        // A block either way refuses the post to the reader, deleted or not.
+        if (res.status !== 403 || res.json?.error?.code !== 'blocked') {
+          out.push(`${model.describe(post)} read by ${reader} across a block answers GET ${res.status}, expected 403 blocked ${model.history(pairSubject(reader, post.author))} ${model.history(pairSubject(post.author, reader))}`);
+        }
+        return;
+      }
       if (!post.live && res.status !== 404) out.push(`deleted ${model.describe(post)} answers GET ${res.status}, expected 404 ${history}`);
       if (post.live && res.status !== 200) out.push(`live ${model.describe(post)} answers GET ${res.status}, expected 200 ${history}`);
       if (post.live && res.status === 200 && (res.json?.author !== post.author || res.json?.body !== post.body)) {
@@ -313,6 +355,14 @@ class ViewChecks {
 
   private fields(post: ModelPost, item: Item, reader: string | undefined, where: string): void {
     this.checked++;
+    const mentions = item.mentions as { handle: string; start: number; end: number }[] | undefined;
+    const chars = [...post.body];
+    const named = (mentions ?? []).map((m) => m.handle);
+    const covers = (mentions ?? []).every((m) => chars.slice(m.start, m.end).join('').toLowerCase() === `@${m.handle}`);
+    if (named.join() !== post.mentions.join() || !covers) {
+      this.add(`${this.model.describe(post)} shows mentions ${JSON.stringify(mentions).slice(0, 160)}, model ${JSON.stringify(post.mentions)} (the registered users its body names)`, where);
+    }
+    if (!Array.isArray(item.topics) || item.topics.length > 0) this.add(`${this.model.describe(post)} shows topics ${JSON.stringify(item.topics).slice(0, 120)}: its body has none`, where);
     const expected = this.model.engagement(post, reader);
     const history = this.model.history(slotSubject(post.slot));
     for (const count of ['likeCount', 'commentCount', 'repostCount'] as const) {
@@ -335,6 +385,53 @@ class ViewChecks {
       return `${finding} — seen in ${quoted}${places.size > PLACES_QUOTED ? ` and ${places.size - PLACES_QUOTED} more` : ''}`;
     });
   }
+}
+
+// --- notifications -------------------------------------------------------------------------------
+
+/**
+ * The user's like and mention notifications (all pages) against the model: per post, the sum of
+ * its like groups' counts (a post liked across a 12-hour boundary has two groups) and its
+ * mention group. Only what the model states exactly is compared (reference-model.ts
+ * `expectedNotifications`); other types are not modelled.
+ */
+async function compareNotifications(api: Api, model: ReferenceModel, user: Actor, tally: { compared: number; skipped: number }): Promise<string[]> {
+  const h = user.handle;
+  const read = await readPages(api, `notifications of ${h}`, `/users/${h}/notifications`, 'notifications', NOTIFICATIONS_PAGE_SIZE, user.token);
+  if (read.problem) return [read.problem];
+  const out: string[] = [];
+  const listed = new Map<string, number>();
+  const groups = new Map<string, number>();
+  for (const n of read.items) {
+    if (n.type !== 'like' && n.type !== 'mention') continue;
+    const postId = (n.post as { id?: string } | null)?.id;
+    if (!postId) {
+      out.push(`notifications of ${h}: a ${String(n.type)} without its post: ${JSON.stringify(n).slice(0, 160)}`);
+      continue;
+    }
+    const key = `${String(n.type)}:${postId}`;
+    listed.set(key, (listed.get(key) ?? 0) + Number(n.count));
+    groups.set(key, (groups.get(key) ?? 0) + 1);
+  }
+  const { expected, inexact } = model.expectedNotifications(h);
+  tally.skipped += inexact.size;
+  for (const [key, count] of expected) {
+    const [type, postId] = key.split(':') as [string, string];
+    const post = model.byId(postId)!;
+    const got = listed.get(key) ?? 0;
+    if (count > 0 || got > 0) tally.compared++;
+    if (type === 'mention' && (groups.get(key) ?? 0) > 1) out.push(`notifications of ${h} list the mention in ${model.describe(post)} ${groups.get(key)} times`);
+    if (got === count) continue;
+    const likers = type === 'like' ? ` (likers in the model: ${[...post.likers].join(', ') || 'none'})` : '';
+    const what = count === 0 ? `lists ${type} ×${got} for ${model.describe(post)}, model: not listed` : `shows ${type} ×${got} for ${model.describe(post)}, model ×${count}`;
+    out.push(`notifications of ${h} ${what}${likers}${post.live ? '' : ' (deleted)'} ${model.history(slotSubject(post.slot))}`);
+  }
+  for (const key of listed.keys()) {
+    if (expected.has(key) || inexact.has(key)) continue;
+    const post = model.byId(key.split(':')[1]!);
+    out.push(`notifications of ${h} list ${key.split(':')[0]} of ${post ? model.describe(post) : `post ${key.split(':')[1]} the model never saw`}, which should not notify ${h}`);
+  }
+  return out;
 }
 
 // --- comments and likers ---------------------------------------------------------------------------

@@ -7,6 +7,11 @@
 // a key cannot be, so its lost answer ends the seed (ModelLost): the model could not be exact.
 // A comment cannot be either, but it is found again by its unique body once the seed settled:
 // the model keeps it as 'unknown' meanwhile (and later steps on it are skipped).
+// Blocks and mutes: a block answers 200 and removes the follows both ways; a follow racing it
+// may answer 200 or 403 `blocked`, and no edge survives either way; a follow, like, comment or
+// repost across a standing block is 403 `blocked`. Every block / mute request, and every like
+// and publish (the facts notifications are made of), is timed for the model's notification
+// check (reference-model.ts, `exactAround`).
 import { COMMENT_ID_PATTERN } from '../../../shared/domain/comment.js';
 import { POST_ID_PATTERN } from '../../../shared/domain/post.js';
 import type { ApiResponse } from '../api.js';
@@ -99,6 +104,15 @@ export class Driver {
         return this.deleteComment(step.user, step.comment, ctx);
       case 'repost':
         return this.repost(step, ctx);
+      case 'block':
+      case 'unblock':
+      case 'mute':
+      case 'unmute':
+        return this.silence(step.kind, step.pair, ctx);
+      case 'followRacingBlock':
+        return this.followRacingBlock(step.pair, ctx);
+      case 'refused':
+        return this.refused(step, ctx);
     }
   }
 
@@ -108,13 +122,14 @@ export class Driver {
   private async publish(slot: number, ctx: Ctx): Promise<void> {
     const { author, body, key } = this.slot(slot);
     const subject = slotSubject(slot);
+    const sent = Date.now();
     const { res, resent } = key
       ? await this.sendIdempotent(ctx, subject, `publish #${slot}`, () => this.sendPublish(slot, body))
       : { res: await this.sendPublish(slot, body), resent: false };
     this.model.note(subject, `w${ctx.wave} ${ctx.label}: publish ${res.status}`);
     const id = this.postIdIn(res, author, body, ctx, `publish #${slot}`);
     if (res.status !== 201 && !resent) this.mismatch(ctx, `publish #${slot} answered ${res.status}, expected 201 (a new post)`);
-    this.model.created(slot, id, author.handle, body);
+    this.model.created(slot, id, author.handle, body, undefined, { sent, answered: Date.now() });
   }
 
   /** The same key and body again: the live post again (200), or 410 post_deleted once deleted. */
@@ -202,7 +217,10 @@ export class Driver {
     const what = `${kind} of #${slot} by ${user.handle}`;
     this.model.touchedLikes(slot);
     const path = `/users/${user.handle}/likes/${post.id}`;
+    const silencedAtSend = this.model.silenced(post.author, user.handle);
+    const sent = Date.now();
     const { res } = await this.sendIdempotent(ctx, subject, what, () => this.call(on ? 'PUT' : 'DELETE', path, user.token));
+    this.model.likeFact(slot, user.handle, { sent, answered: Date.now() }, silencedAtSend);
     this.model.note(subject, `w${ctx.wave} ${ctx.label}: ${user.handle} ${kind} ${res.status}`, ctx.racing);
     if (on && !post.live) {
       if (res.status === 404 && errorCode(res) === 'post_not_found') return;
@@ -340,7 +358,9 @@ export class Driver {
     const outcome = plain ? (ctx.plainReposts.get(outcomeKey) ?? { label: ctx.label, what, existedBefore: existing !== undefined, statuses: [], resent: false }) : undefined;
     if (outcome) ctx.plainReposts.set(outcomeKey, outcome);
 
+    const sent = Date.now();
     const { res, resent } = plain || step.key ? await this.sendIdempotent(ctx, subject, what, send) : { res: await send(), resent: false };
+    const answered = Date.now();
     notes(res);
     this.model.note(slotSubject(step.slot), `w${ctx.wave} ${ctx.label}: ${what} ${describe(res)}`, ctx.racing);
     const p = res.json;
@@ -355,7 +375,88 @@ export class Driver {
       outcome.statuses.push(res.status);
       outcome.resent ||= resent;
     } else if (res.status !== 201 && !resent) this.mismatch(ctx, `${what} answered ${res.status}, expected 201 (a new repost)`);
-    if (!known) this.model.created(step.slot, p.id, user.handle, body, { of: root.id, plain });
+    if (!known) this.model.created(step.slot, p.id, user.handle, body, { of: root.id, plain }, { sent, answered });
+  }
+
+  // --- blocks and mutes ------------------------------------------------------------------------
+
+  /** 200 with the state; a block also removes the follows both ways. Idempotent: sent again after no answer. */
+  private async silence(kind: 'block' | 'unblock' | 'mute' | 'unmute', [a, b]: Pair, ctx: Ctx): Promise<void> {
+    const [actor, target] = [this.users[a]!, this.users[b]!];
+    const blocking = kind === 'block' || kind === 'unblock';
+    const on = kind === 'block' || kind === 'mute';
+    const subject = pairSubject(actor.handle, target.handle);
+    const what = `${kind} ${subject}`;
+    const path = `/users/${actor.handle}/${blocking ? 'blocks' : 'mutes'}/${target.handle}`;
+    const sent = Date.now();
+    const { res } = await this.sendIdempotent(ctx, subject, what, () => this.call(on ? 'PUT' : 'DELETE', path, actor.token));
+    // Whatever it answered, the two users' notifications around now are no longer exact.
+    this.model.silencingChanged(actor.handle, target.handle, { sent, answered: Date.now() });
+    const text = `w${ctx.wave} ${ctx.label}: ${kind} by ${actor.handle} ${describe(res)}`;
+    this.model.note(subject, text, true);
+    if (blocking) this.model.note(pairSubject(target.handle, actor.handle), text, true);
+    const state = res.json;
+    if (res.status !== 200 || state?.handle !== actor.handle || state?.target !== target.handle || state?.[blocking ? 'blocking' : 'muting'] !== on) {
+      if (res.status >= 400 && res.status < 500) this.mismatch(ctx, `${what} answered ${describe(res)}, expected 200 ${blocking ? 'blocking' : 'muting'}: ${on}`);
+      throw this.lost(ctx, what, res);
+    }
+    if (!blocking) return this.model.setMute(actor.handle, target.handle, on);
+    this.model.setBlock(actor.handle, target.handle, on);
+    if (on) {
+      // Follows both ways are gone when the block answers (a racing follow's too: followRacingBlock).
+      this.model.setEdge(actor.handle, target.handle, false);
+      this.model.setEdge(target.handle, actor.handle, false);
+    }
+  }
+
+  /** A follow racing a block between the two: 200 if it landed first (the block then removed it), else 403 blocked. The edge is the block's business. */
+  private async followRacingBlock([a, b]: Pair, ctx: Ctx): Promise<void> {
+    const [follower, followee] = [this.users[a]!, this.users[b]!];
+    const subject = pairSubject(follower.handle, followee.handle);
+    const what = `follow ${subject} racing a block`;
+    const { res } = await this.sendIdempotent(ctx, subject, what, () => this.call('PUT', `/users/${follower.handle}/following/${followee.handle}`, follower.token));
+    this.model.note(subject, `w${ctx.wave} ${ctx.label}: follow racing a block ${describe(res)}`, true);
+    if (res.status === 200 && res.json?.following === true) return;
+    if (res.status === 403 && errorCode(res) === 'blocked') return;
+    this.clientError(res, ctx, what, '200 following, or 403 blocked');
+  }
+
+  /** Across a standing block: 403 blocked, and nothing changes. */
+  private async refused(step: Extract<Step, { kind: 'refused' }>, ctx: Ctx): Promise<void> {
+    const [user, other] = [this.users[step.user]!, this.users[step.other]!];
+    const post = step.slot === undefined ? undefined : this.published(step.slot);
+    const what = `${step.action} ${post ? this.model.describe(post) : other.handle} by ${user.handle} across a block`;
+    const subject = post ? slotSubject(post.slot) : pairSubject(user.handle, other.handle);
+    let res: ApiResponse;
+    switch (step.action) {
+      case 'follow':
+        res = (await this.sendIdempotent(ctx, subject, what, () => this.call('PUT', `/users/${user.handle}/following/${other.handle}`, user.token))).res;
+        break;
+      case 'like':
+        this.model.touchedLikes(post!.slot);
+        res = (await this.sendIdempotent(ctx, subject, what, () => this.call('PUT', `/users/${user.handle}/likes/${post!.id}`, user.token))).res;
+        break;
+      case 'comment':
+        // Should it be created after all, the post's comments list (read back) shows it.
+        this.model.touchedComments(post!.slot);
+        res = await this.call('POST', `/posts/${post!.id}/comments`, user.token, { body: `seed ${this.plan.seed} refused comment by ${user.handle} in w${ctx.wave}` });
+        if (isNoAnswer(res)) return;
+        break;
+      case 'repost':
+        res = (await this.sendIdempotent(ctx, subject, what, () => this.call('POST', `/posts/${post!.id}/reposts`, user.token, {}))).res;
+        break;
+    }
+    this.model.note(subject, `w${ctx.wave} ${ctx.label}: ${what} ${describe(res)}`, true);
+    if (res.status === 403 && errorCode(res) === 'blocked') return;
+    if (isSuccess(res)) {
+      this.mismatch(ctx, `${what} answered ${res.status} (${this.model.blocks(user.handle, other.handle) ? `${user.handle} blocks ${other.handle}` : `${other.handle} blocks ${user.handle}`}), expected 403 blocked`);
+      // Keep the model with what happened, where it can follow.
+      if (step.action === 'follow') return this.model.setEdge(user.handle, other.handle, true);
+      if (step.action === 'like') return this.model.setLike(post!.slot, user.handle, true);
+      if (step.action === 'repost') throw this.lost(ctx, `${what} (a repost the model cannot place)`, res);
+      return;
+    }
+    this.clientError(res, ctx, what, '403 blocked');
   }
 
   /** One plain repost per user and original: a new one answers 201 once (racing twins: the other 200), an existing one 200. */

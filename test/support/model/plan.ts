@@ -9,6 +9,15 @@ export type Pair = readonly [number, number];
 export type Step =
   | { kind: 'publish' | 'retry' | 'reuseKey' | 'delete'; slot: number }
   | { kind: 'follow' | 'unfollow'; pair: Pair }
+  /** `pair` = [actor, target]: the actor blocks (mutes) the target, or takes it back. */
+  | { kind: 'block' | 'unblock' | 'mute' | 'unmute'; pair: Pair }
+  /** A follow racing a block between the same two users: 200 or 403 `blocked`, and no edge survives. */
+  | { kind: 'followRacingBlock'; pair: Pair }
+  /**
+   * Across a block (either way): a follow of `other`, or a like, comment or plain repost of
+   * `other`'s post `slot` — refused with 403 `blocked`, nothing changes.
+   */
+  | { kind: 'refused'; action: 'follow' | 'like' | 'comment' | 'repost'; user: number; other: number; slot?: number }
   | { kind: 'like' | 'unlike'; user: number; slot: number }
   /** `plan.comments[comment]` says on which post, by whom, with what, in reply to which. */
   | { kind: 'comment'; comment: number }
@@ -60,6 +69,8 @@ export interface Plan {
 }
 
 export const USERS = 6;
+/** The handle of a plan's user: bodies mention users by it before they are registered. */
+export const handleOf = (seed: number, user: number) => `m${seed}_u${user}`;
 /** Followed by three users in the first wave: the celebrity paths (threshold 3 in offline-setup) run in every seed. */
 const STAR = 0;
 /** offline-setup's CELEBRITY_FOLLOWERS. Only steers the choice of pairs; the model never uses it. */
@@ -82,6 +93,10 @@ type Quota = keyof typeof WRITES_PER_USER;
 const HOT_POST_SHARE = 0.5;
 
 const pairKey = ([a, b]: Pair) => `p:${a}>${b}`;
+/** Two users, either way round: what a block separates. */
+const usersKey = (a: number, b: number) => (a < b ? `${a}-${b}` : `${b}-${a}`);
+/** Share of posts that mention other users of the seed (and now and then someone unregistered). */
+const MENTION_SHARE = 0.35;
 const slotKey = (slot: number) => `s:${slot}`;
 const likeKey = (user: number, slot: number) => `${user}>${slot}`;
 
@@ -118,6 +133,16 @@ class Planner {
   /** `user>root slot` → that user's live plain repost of the root (what a plain repost answers again). */
   private readonly plainReposts = new Map<string, number>();
   private readonly writes = new Map<string, number>();
+  /** `a>b`: user a blocks (mutes) user b, as the plan leaves it. */
+  private readonly blocks = new Set<string>();
+  private readonly mutes = new Set<string>();
+  /**
+   * Per wave: user pairs a block or unblock changes (no other group of the wave may act across
+   * them: a like racing a block may or may not be refused), and user pairs other groups act
+   * across (no block or unblock of the wave may choose them).
+   */
+  private blockBusy = new Set<string>();
+  private pairsUsed = new Set<string>();
 
   private readonly kinds: [weight: number, make: () => Group | undefined][] = [
     // Plain requests build up posts and edges; the racy kinds, weighted up, are what the check is for.
@@ -151,6 +176,14 @@ class Planner {
     [4, () => this.repostGroup({ plain: this.rng.chance(0.5), ofRepost: true })],
     [5, () => this.deleteOriginal()],
     [2, () => this.reactToDeleted()],
+    // Blocks and mutes: a block removes follows both ways and refuses follow / like / comment /
+    // repost across it; both hide posts from timelines; neither is refused anything itself.
+    [3, () => this.blockGroup(false)],
+    [2, () => this.blockGroup(true)],
+    [3, () => this.unblockGroup()],
+    [3, () => this.refusedGroup()],
+    [3, () => this.muteGroup()],
+    [2, () => this.unmuteGroup()],
   ];
 
   constructor(
@@ -168,15 +201,21 @@ class Planner {
    * this wave meets cold Lambdas, and a keyed publish that times out can be sent again.
    */
   firstWave(): Group[] {
-    this.busy = new Set();
+    this.newWave();
     const groups = [1, 2, 3].map((fan) => this.edgeGroup('follow', this.claim([fan, STAR])));
     for (let author = 0; author < USERS; author++) groups.push(this.publishGroup('publish with key', author, true));
     return groups.filter((g): g is Group => g !== undefined);
   }
 
   wave(size: number): Group[] {
-    this.busy = new Set();
+    this.newWave();
     return Array.from({ length: size }, () => this.group());
+  }
+
+  private newWave(): void {
+    this.busy = new Set();
+    this.blockBusy = new Set();
+    this.pairsUsed = new Set();
   }
 
   private group(): Group {
@@ -186,6 +225,7 @@ class Planner {
     // A kind whose precondition fails (no live post yet, every author at the cap) falls back.
     const group = make() ?? this.publish() ?? this.edgeGroup('follow', this.pair());
     if (!group) throw new Error('plan: no request possible (every pair busy and every author at the cap)');
+    for (const key of this.acrossOf(group)) this.pairsUsed.add(key);
     return group;
   }
 
@@ -295,7 +335,7 @@ class Planner {
   private pair(fits: (p: Pair) => boolean = () => true): Pair | undefined {
     for (let attempt = 0; attempt < 30; attempt++) {
       const pair = this.rng.chance(HOT_SHARE) ? this.rng.pick(this.hot) : this.randomPair();
-      if (!this.busy.has(pairKey(pair)) && fits(pair)) return this.claim(pair);
+      if (!this.busy.has(pairKey(pair)) && !this.separated(pair[0], pair[1]) && fits(pair)) return this.claim(pair);
     }
     return undefined;
   }
@@ -339,7 +379,7 @@ class Planner {
 
   private newSlot(author: number, keyed: boolean, repost?: Slot['repost'], comment?: string): number {
     const slot = this.slots.length;
-    const body = repost ? (comment ?? '') : `seed ${this.seed} post ${slot} by u${author}`;
+    const body = repost ? (comment ?? '') : `seed ${this.seed} post ${slot} by u${author}${this.mentions(author)}`;
     this.slots.push({ author, body, ...(keyed ? { key: `s${this.seed}-p${slot}` } : {}), ...(repost ? { repost } : {}) });
     this.live.add(slot);
     this.busy.add(slotKey(slot)); // not deletable by another group of the wave that publishes it
@@ -394,7 +434,7 @@ class Planner {
   private likes1to3(): Group | undefined {
     const slot = this.reactionSlot();
     if (slot === undefined) return undefined;
-    const users = this.users('like', this.rng.int(1, 3), (u) => !this.likes.has(likeKey(u, slot)) || this.rng.chance(0.2));
+    const users = this.users('like', this.rng.int(1, 3), (u) => this.canReact(u, slot) && (!this.likes.has(likeKey(u, slot)) || this.rng.chance(0.2)));
     if (users.length === 0) return undefined;
     for (const u of users) this.likes.add(likeKey(u, slot));
     return { label: users.length > 1 ? 'likes at once' : 'like', tasks: users.map((user) => [{ kind: 'like', user, slot }]) };
@@ -404,7 +444,7 @@ class Planner {
   private doubleLike(): Group | undefined {
     const slot = this.reactionSlot();
     if (slot === undefined) return undefined;
-    const [user] = this.users('like', 1, (u) => !this.likes.has(likeKey(u, slot)), 2);
+    const [user] = this.users('like', 1, (u) => this.canReact(u, slot) && !this.likes.has(likeKey(u, slot)), 2);
     if (user === undefined) return undefined;
     this.likes.add(likeKey(user, slot));
     const step: Step = { kind: 'like', user, slot };
@@ -427,7 +467,7 @@ class Planner {
   private relike(): Group | undefined {
     const slot = this.reactionSlot();
     if (slot === undefined) return undefined;
-    const [user] = this.users('like', 1, () => true, 3);
+    const [user] = this.users('like', 1, (u) => this.canReact(u, slot), 3);
     if (user === undefined) return undefined;
     const racing: Step[][] = [[{ kind: 'unlike', user, slot }], [{ kind: 'like', user, slot }]];
     if (this.rng.chance(0.5)) racing.reverse();
@@ -440,7 +480,7 @@ class Planner {
   private likeThenUnlike(): Group | undefined {
     const slot = this.reactionSlot();
     if (slot === undefined) return undefined;
-    const [user] = this.users('like', 1, (u) => !this.likes.has(likeKey(u, slot)), 2);
+    const [user] = this.users('like', 1, (u) => this.canReact(u, slot) && !this.likes.has(likeKey(u, slot)), 2);
     if (user === undefined) return undefined;
     return { label: 'like → unlike', tasks: [[{ kind: 'like', user, slot }, { kind: 'unlike', user, slot }]] };
   }
@@ -455,7 +495,7 @@ class Planner {
   private comments1to3(): Group | undefined {
     const slot = this.reactionSlot();
     if (slot === undefined) return undefined;
-    const users = this.users('comment', this.rng.int(1, 3), () => true);
+    const users = this.users('comment', this.rng.int(1, 3), (u) => this.canReact(u, slot));
     if (users.length === 0) return undefined;
     const earlier = this.commentsOn(slot);
     const tasks = users.map((u): Step[] => {
@@ -469,7 +509,7 @@ class Planner {
   private commentThenDelete(): Group | undefined {
     const slot = this.reactionSlot();
     if (slot === undefined) return undefined;
-    const [user] = this.users('comment', 1, () => true);
+    const [user] = this.users('comment', 1, (u) => this.canReact(u, slot));
     if (user === undefined) return undefined;
     const comment = this.newComment(slot, user);
     this.liveComments.delete(comment);
@@ -506,7 +546,7 @@ class Planner {
     const gone = (s: number) => this.comments.some((c, i) => c.post === s && !this.liveComments.has(i));
     const slot = this.reactionSlot(gone);
     if (slot === undefined) return undefined;
-    const [user] = this.users('comment', 1, () => true);
+    const [user] = this.users('comment', 1, (u) => this.canReact(u, slot));
     if (user === undefined) return undefined;
     const deleted = this.comments.flatMap((c, i) => (c.post === slot && !this.liveComments.has(i) ? [i] : []));
     const comment = this.newComment(slot, user, this.rng.pick(deleted));
@@ -536,7 +576,7 @@ class Planner {
     const target = opts.ofRepost ? this.liveSlot((s) => this.slots[s]!.repost !== undefined) : this.reactionSlot();
     if (target === undefined) return undefined;
     const root = this.rootOf(target);
-    const [user] = this.users('repost', 1, (u) => this.postsBy(u) < MAX_POSTS_PER_AUTHOR, opts.twice ? 2 : 1);
+    const [user] = this.users('repost', 1, (u) => this.canReact(u, target) && this.postsBy(u) < MAX_POSTS_PER_AUTHOR, opts.twice ? 2 : 1);
     if (user === undefined) return undefined;
     const label = `${opts.twice ? 'double ' : ''}${opts.plain ? 'plain repost' : 'repost with comment'}${opts.ofRepost ? ' of a repost' : ''}`;
     let step: Step;
@@ -576,7 +616,7 @@ class Planner {
     const slot = this.claimSlot(this.rng.pick(candidates));
     const roll = this.rng.int(0, 2);
     const action: Quota = roll === 0 ? 'like' : roll === 1 ? 'comment' : 'repost';
-    const [user] = this.users(action, 1, () => true);
+    const [user] = this.users(action, 1, (u) => this.canReact(u, slot));
     if (user === undefined) return undefined;
     let step: Step;
     if (action === 'like') step = { kind: 'like', user, slot };
@@ -586,6 +626,145 @@ class Planner {
       step = { kind: 'comment', comment };
     } else step = { kind: 'repost', user, target: slot };
     return { label: `${action} a deleted post`, tasks: [[step]] };
+  }
+
+  // --- blocks and mutes ------------------------------------------------------------------------
+
+  /** Whether a block stands between two users (either way), or one of this wave changes it. */
+  private separated(a: number, b: number): boolean {
+    return a !== b && (this.blocks.has(`${a}>${b}`) || this.blocks.has(`${b}>${a}`) || this.blockBusy.has(usersKey(a, b)));
+  }
+
+  /** May `user` like, comment on or repost `slot`: no block with its author, nor with its original's. */
+  private canReact(user: number, slot: number): boolean {
+    return !this.separated(user, this.slots[slot]!.author) && !this.separated(user, this.slots[this.rootOf(slot)]!.author);
+  }
+
+  /** The user pairs a group acts across: a block of the same wave must not touch them. */
+  private acrossOf(group: Group): string[] {
+    const out: string[] = [];
+    const across = (a: number, b: number) => {
+      if (a !== b) out.push(usersKey(a, b));
+    };
+    const withSlot = (user: number, slot: number) => {
+      across(user, this.slots[slot]!.author);
+      across(user, this.slots[this.rootOf(slot)]!.author);
+    };
+    for (const step of [...group.tasks.flat(), ...(group.decider ? [group.decider] : [])]) {
+      switch (step.kind) {
+        case 'follow':
+        case 'unfollow':
+        case 'block':
+        case 'unblock':
+        case 'mute':
+        case 'unmute':
+        case 'followRacingBlock':
+          across(step.pair[0], step.pair[1]);
+          break;
+        case 'like':
+        case 'unlike':
+          withSlot(step.user, step.slot);
+          break;
+        case 'comment': {
+          const c = this.comments[step.comment]!;
+          withSlot(c.author, c.post);
+          break;
+        }
+        case 'repost':
+          withSlot(step.user, step.target);
+          break;
+        case 'refused':
+          across(step.user, step.other);
+          break;
+        default:
+          break;
+      }
+    }
+    return out;
+  }
+
+  /** Two users no group of this wave acts across and no block of it changes, in random order. */
+  private quietUsers(fits: (a: number, b: number) => boolean): Pair | undefined {
+    for (let attempt = 0; attempt < 30; attempt++) {
+      const a = this.rng.int(0, USERS - 1);
+      const b = (a + this.rng.int(1, USERS - 1)) % USERS;
+      const key = usersKey(a, b);
+      if (!this.pairsUsed.has(key) && !this.blockBusy.has(key) && fits(a, b)) return [a, b];
+    }
+    return undefined;
+  }
+
+  /**
+   * a blocks b (mostly someone not blocked yet; now and then again: idempotent). Racing: at the
+   * same moment one of them follows the other — whichever lands first, no edge survives.
+   */
+  private blockGroup(racing: boolean): Group | undefined {
+    // Mostly across a follow, so the block has edges to remove (random pairs rarely have one).
+    const followed = (a: number, b: number) => this.follows([a, b]) || this.follows([b, a]);
+    const fresh = (a: number, b: number) => !this.blocks.has(`${a}>${b}`) || this.rng.chance(0.15);
+    const pair = (this.rng.chance(0.6) ? this.quietUsers((a, b) => followed(a, b) && fresh(a, b)) : undefined) ?? this.quietUsers(fresh);
+    if (!pair) return undefined;
+    const [a, b] = pair;
+    this.blockBusy.add(usersKey(a, b));
+    this.blocks.add(`${a}>${b}`);
+    this.setEdge([a, b], false);
+    this.setEdge([b, a], false);
+    const block: Step = { kind: 'block', pair };
+    if (!racing) return { label: 'block', tasks: [[block]] };
+    const follow: Step = { kind: 'followRacingBlock', pair: this.rng.chance(0.5) ? [b, a] : [a, b] };
+    return { label: 'block racing a follow', tasks: this.rng.chance(0.5) ? [[block], [follow]] : [[follow], [block]] };
+  }
+
+  private unblockGroup(): Group | undefined {
+    const pair = this.quietUsers((a, b) => this.blocks.has(`${a}>${b}`));
+    if (!pair) return undefined;
+    this.blockBusy.add(usersKey(pair[0], pair[1]));
+    this.blocks.delete(`${pair[0]}>${pair[1]}`);
+    const step: Step = { kind: 'unblock', pair };
+    return { label: this.rng.chance(0.2) ? 'double unblock' : 'unblock', tasks: this.rng.chance(0.2) ? [[step], [step]] : [[step]] };
+  }
+
+  /** Across a block: a follow, or a like, comment or plain repost of the other's live post — 403 blocked. */
+  private refusedGroup(): Group | undefined {
+    const pair = this.quietUsers((a, b) => this.blocks.has(`${a}>${b}`) || this.blocks.has(`${b}>${a}`));
+    if (!pair) return undefined;
+    const [user, other] = this.rng.chance(0.5) ? pair : ([pair[1], pair[0]] as const);
+    const action = this.rng.pick(['follow', 'like', 'comment', 'repost'] as const);
+    if (action === 'follow') return { label: 'follow across a block', tasks: [[{ kind: 'refused', action, user, other }]] };
+    const slot = this.liveSlot((s) => this.slots[s]!.author === other);
+    // A refused write still counts against the quota (abuse that fails is still abuse).
+    if (slot === undefined || this.users(action, 1, (u) => u === user).length === 0) return { label: 'follow across a block', tasks: [[{ kind: 'refused', action: 'follow', user, other }]] };
+    return { label: `${action} across a block`, tasks: [[{ kind: 'refused', action, user, other, slot }]] };
+  }
+
+  /** a mutes b (mostly someone not muted yet); now and then twice at once. Nothing is refused to anyone. */
+  private muteGroup(): Group | undefined {
+    const a = this.rng.int(0, USERS - 1);
+    const b = (a + this.rng.int(1, USERS - 1)) % USERS;
+    this.mutes.add(`${a}>${b}`);
+    const step: Step = { kind: 'mute', pair: [a, b] };
+    return { label: 'mute', tasks: this.rng.chance(0.2) ? [[step], [step]] : [[step]] };
+  }
+
+  private unmuteGroup(): Group | undefined {
+    const muted = [...this.mutes];
+    if (muted.length === 0) return undefined;
+    const key = this.rng.pick(muted);
+    this.mutes.delete(key);
+    const [a, b] = key.split('>').map(Number) as [number, number];
+    return { label: 'unmute', tasks: [[{ kind: 'unmute', pair: [a, b] }]] };
+  }
+
+  /** ` @m<seed>_u<x>` for one or two other users now and then, rarely the author or someone unregistered. */
+  private mentions(author: number): string {
+    if (!this.rng.chance(MENTION_SHARE)) return '';
+    const named = Array.from({ length: this.rng.int(1, 2) }, () => {
+      const roll = this.rng.next();
+      if (roll < 0.1) return USERS + 3; // nobody has this handle: plain text
+      if (roll < 0.2) return author; // yourself: linked, but notifies nobody
+      return (author + this.rng.int(1, USERS - 1)) % USERS;
+    });
+    return named.map((u) => ` @${handleOf(this.seed, u)}`).join('');
   }
 
   // --- per-user write quotas -------------------------------------------------------------------

@@ -6,8 +6,17 @@
 // server orders them). Reposts are posts of the reposter; counts and the reader's own state
 // are derived too: likes = the likers kept here, comments = the live comments, reposts = the
 // live posts whose original is this one, reposted = the reader has such a live post.
+// Blocks and mutes: a reader's timeline hides posts — and reposts of posts — by users the reader
+// blocks or mutes or who block the reader (a mute hides one way only); a block removes the
+// follows both ways (the driver tells the model) and refuses follow / like / comment / repost
+// across it. Notifications of likes and mentions are derived as the worker writes them: a
+// notice is added while its fact holds and the recipient has not silenced the actor (blocked or
+// muted them, or been blocked by them) WHEN THE DELIVERY RUNS — so a count is exact only where
+// no block or mute between the two users changed while the fact's deliveries could run
+// (FactWindow, `exactAround`); elsewhere the model states nothing.
 import { keyFromPostId, POST_MAX_CODE_POINTS } from '../../../shared/domain/post.js';
 import { inboxQualifier } from '../../../shared/schema/row-keys.js';
+import { E2E_SETTLE_SECONDS } from '../e2e-settings.js';
 
 export interface ModelPost {
   slot: number;
@@ -22,7 +31,27 @@ export interface ModelPost {
   /** A repost made without a comment: the user's one plain repost of that original. */
   plain?: boolean;
   likers: Set<string>;
+  /** The registered users the body names with `@handle`, in text order (repeats kept): the post's `mentions`. */
+  mentions: string[];
+  /** When the publish (or repost) request ran, and who of the mentioned had silenced the author then. */
+  mentionFact?: FactWindow & { silenced: Set<string> };
 }
+
+/** A request that queues a notification fact: its deliveries run from `sent` until W (+ latency) after `answered`. */
+export interface FactWindow {
+  sent: number;
+  answered: number;
+}
+
+/**
+ * How long after a request's answer its notification deliveries may still run: the delayed half
+ * comes W later; a delivery the worker failed comes back after the queue's visibility timeout
+ * (18 s locally); plus latency.
+ */
+const DELIVERY_HORIZON_MS = (E2E_SETTLE_SECONDS + 30) * 1000;
+
+/** `@handle` (either width) not inside a word, an address or a doubled sign; at most 30 handle characters. */
+const MENTION = /(?<![\p{L}\p{M}\p{N}_@＠.])[@＠]([A-Za-z0-9_]{1,30})(?![A-Za-z0-9_])/gu;
 
 export interface ModelComment {
   index: number;
@@ -51,6 +80,8 @@ const HISTORIES_QUOTED = 4;
 export const pairSubject = (follower: string, followee: string) => `${follower}→${followee}`;
 export const slotSubject = (slot: number) => `#${slot}`;
 export const commentSubject = (index: number) => `c${index}`;
+/** Two users either way round: what blocks and mutes between them are noted under. */
+const usersKey = (a: string, b: string) => (a < b ? `${a}|${b}` : `${b}|${a}`);
 
 export class ReferenceModel {
   private readonly edges = new Set<string>();
@@ -64,16 +95,26 @@ export class ReferenceModel {
   private readonly notes = new Map<string, string[]>();
   /** Subjects worth quoting beside a wrong count (concurrent races, retries after delete), least recently flagged first. */
   private readonly flagged = new Set<string>();
+  /** `a>b`: a blocks (mutes) b. */
+  private readonly blocking = new Set<string>();
+  private readonly muting = new Set<string>();
+  /** Every block, unblock, mute and unmute request between two users (either way), sent → answered. */
+  private readonly silencingChanges = new Map<string, FactWindow[]>();
+  /** Per `slot|liker`: from the first like / unlike request sent to the last answered, and whether the author had silenced the liker at the first send. */
+  private readonly likeFacts = new Map<string, FactWindow & { silenced: boolean }>();
 
   constructor(readonly handles: readonly string[]) {}
 
   // --- updates, from responses ----------------------------------------------------------------
 
-  created(slot: number, id: string, author: string, body: string, repost?: { of: string; plain: boolean }): void {
+  /** `fact`: when the request that created it ran (its mentions notify from then on). */
+  created(slot: number, id: string, author: string, body: string, repost?: { of: string; plain: boolean }, fact?: FactWindow): void {
     const key = keyFromPostId(id);
     if (!key) throw new Error(`model: ${id} is not a post id`);
-    const post: ModelPost = { slot, id, author, body, live: true, order: Buffer.from(inboxQualifier(key)), likers: new Set() };
+    const mentions = this.mentionsIn(body);
+    const post: ModelPost = { slot, id, author, body, live: true, order: Buffer.from(inboxQualifier(key)), likers: new Set(), mentions };
     if (repost) Object.assign(post, { repostOf: repost.of, plain: repost.plain });
+    if (fact) post.mentionFact = { ...fact, silenced: new Set(mentions.filter((m) => this.silenced(m, author))) };
     this.posts.set(slot, post);
     this.ids.set(id, post);
   }
@@ -114,6 +155,29 @@ export class ReferenceModel {
   deleted(slot: number): void {
     const post = this.posts.get(slot);
     if (post) post.live = false;
+  }
+
+  /** A like or unlike request of `slot` by `user`: the window its notification deliveries run in. */
+  likeFact(slot: number, user: string, fact: FactWindow, silencedAtSend: boolean): void {
+    const key = `${slot}|${user}`;
+    const known = this.likeFacts.get(key);
+    this.likeFacts.set(key, known ? { ...known, answered: Math.max(known.answered, fact.answered) } : { ...fact, silenced: silencedAtSend });
+  }
+
+  setBlock(actor: string, target: string, on: boolean): void {
+    if (on) this.blocking.add(`${actor}>${target}`);
+    else this.blocking.delete(`${actor}>${target}`);
+  }
+
+  setMute(actor: string, target: string, on: boolean): void {
+    if (on) this.muting.add(`${actor}>${target}`);
+    else this.muting.delete(`${actor}>${target}`);
+  }
+
+  /** A block, unblock, mute or unmute request between the two, whatever it answered. */
+  silencingChanged(a: string, b: string, change: FactWindow): void {
+    const key = usersKey(a, b);
+    this.silencingChanges.set(key, [...(this.silencingChanges.get(key) ?? []), change]);
   }
 
   setEdge(follower: string, followee: string, on: boolean): void {
@@ -159,8 +223,91 @@ export class ReferenceModel {
     return newestFirst(this.allPosts().filter((p) => p.live && p.author === author));
   }
 
+  /**
+   * The reader's settled inbox: own live posts and those of everyone followed, newest first —
+   * hidden ones included (a page walks them, and leaves them out: `hides`).
+   */
   timeline(reader: string): ModelPost[] {
     return newestFirst(this.allPosts().filter((p) => p.live && (p.author === reader || this.follows(reader, p.author))));
+  }
+
+  blocks(actor: string, target: string): boolean {
+    return this.blocking.has(`${actor}>${target}`);
+  }
+
+  mutes(actor: string, target: string): boolean {
+    return this.muting.has(`${actor}>${target}`);
+  }
+
+  eitherBlocks(a: string, b: string): boolean {
+    return a !== b && (this.blocks(a, b) || this.blocks(b, a));
+  }
+
+  /** `viewer` must not see `other`: the viewer blocks or mutes them, or they block the viewer. */
+  hidden(viewer: string, other: string): boolean {
+    return viewer !== other && (this.blocks(viewer, other) || this.mutes(viewer, other) || this.blocks(other, viewer));
+  }
+
+  /** The same three rows decide whether `actor` may notify `recipient`. */
+  silenced(recipient: string, actor: string): boolean {
+    return this.hidden(recipient, actor);
+  }
+
+  /** Why a timeline leaves `post` out for `reader` (by a hidden author, or a repost of one), or undefined. */
+  hides(reader: string, post: ModelPost): string | undefined {
+    const original = post.repostOf ? this.byId(post.repostOf) : undefined;
+    for (const [who, what] of [[post.author, 'its author'], [original?.author, 'its original’s author']] as const) {
+      if (!who || !this.hidden(reader, who)) continue;
+      const why = this.blocks(reader, who) ? `${reader} blocks` : this.mutes(reader, who) ? `${reader} mutes` : 'is blocked by';
+      return `hidden: ${why} ${what} ${who} ${this.history(pairSubject(reader, who))} ${this.history(pairSubject(who, reader))}`;
+    }
+    return undefined;
+  }
+
+  /** Whether no block or mute between the two changed while a fact's deliveries could run. */
+  exactAround(a: string, b: string, fact: FactWindow): boolean {
+    return (this.silencingChanges.get(usersKey(a, b)) ?? []).every((c) => c.answered < fact.sent || c.sent > fact.answered + DELIVERY_HORIZON_MS);
+  }
+
+  /**
+   * The like and mention notifications `recipient` must list, as `like:<post id>` / `mention:<post
+   * id>` → count (0: not listed), for every post of the model; `inexact`: the keys the model
+   * cannot state (a block or mute between the two changed while a delivery could run).
+   */
+  expectedNotifications(recipient: string): { expected: Map<string, number>; inexact: Map<string, string> } {
+    const expected = new Map<string, number>();
+    const inexact = new Map<string, string>();
+    // A group is listed while its count is positive — except a group of one whose one actor the
+    // recipient now hides (listNotifications leaves it out).
+    const shown = (count: number, sole?: string) => (count === 1 && sole !== undefined && this.hidden(recipient, sole) ? 0 : count);
+    for (const post of this.allPosts()) {
+      const likeKey = `like:${post.id}`;
+      if (post.author === recipient) {
+        if (!post.live) expected.set(likeKey, 0);
+        else {
+          const likers = [...post.likers].filter((l) => l !== recipient);
+          const facts = likers.map((l) => [l, this.likeFacts.get(`${post.slot}|${l}`)] as const);
+          const unsure = facts.find(([l, f]) => !f || !this.exactAround(recipient, l, f));
+          if (unsure) inexact.set(likeKey, `a block or mute between ${recipient} and ${unsure[0]} changed while the like's notification was delivered`);
+          else {
+            const counted = facts.filter(([, f]) => !f!.silenced).map(([l]) => l);
+            expected.set(likeKey, shown(counted.length, counted[0]));
+          }
+        }
+      }
+      const mentionKey = `mention:${post.id}`;
+      if (post.author === recipient || !post.mentions.includes(recipient)) continue;
+      if (!post.live) expected.set(mentionKey, 0);
+      else if (!post.mentionFact || !this.exactAround(recipient, post.author, post.mentionFact)) {
+        inexact.set(mentionKey, `a block or mute between ${recipient} and ${post.author} changed while the mention's notification was delivered`);
+      } else expected.set(mentionKey, post.mentionFact.silenced.has(recipient) ? 0 : shown(1, post.author));
+    }
+    return { expected, inexact };
+  }
+
+  /** The registered users `text` mentions, in text order. */
+  private mentionsIn(text: string): string[] {
+    return [...text.matchAll(MENTION)].map((m) => m[1]!.toLowerCase()).filter((h) => this.handles.includes(h));
   }
 
   counts(user: string): { followers: number; following: number; posts: number } {

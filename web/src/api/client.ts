@@ -17,6 +17,13 @@ export type RelationEdge = components['schemas']['RelationEdge'];
 export type TimelinePage = components['schemas']['TimelinePage'];
 export type Comment = components['schemas']['Comment'];
 export type Liker = components['schemas']['Liker'];
+export type Mention = components['schemas']['Mention'];
+export type TopicSpan = components['schemas']['TopicSpan'];
+export type Notification = components['schemas']['Notification'];
+export type UnreadCount = components['schemas']['UnreadCount'];
+export type Trending = components['schemas']['Trending'];
+export type BlockState = components['schemas']['BlockState'];
+export type BlockedUser = components['schemas']['BlockedUser'];
 /** What a repost points at: its original as the reader sees it, or that it was deleted. */
 export type Original = NonNullable<Post['repostOf']>;
 
@@ -54,16 +61,49 @@ interface Result<T> {
   response: Response;
 }
 
+// Requests a page is waiting on. Background requests (the unread badge) wait until there are
+// none, so they never compete with a page's own first content: the timeline still renders after
+// two round trips (login, timeline), the badge's question comes after.
+let pageRequests = 0;
+let quietWaiters: (() => void)[] = [];
+
+function pageRequestDone(): void {
+  pageRequests--;
+  // A macrotask later: an answer's render may start the page's next request (a retry, page 2).
+  if (pageRequests === 0) {
+    setTimeout(() => {
+      if (pageRequests > 0) return;
+      const waiting = quietWaiters;
+      quietWaiters = [];
+      waiting.forEach((resolve) => resolve());
+    }, 0);
+  }
+}
+
+/** Resolves once no page request is in flight (after the current render's effects have sent theirs). */
+export function whenQuiet(): Promise<void> {
+  return new Promise((resolve) =>
+    setTimeout(() => {
+      if (pageRequests === 0) resolve();
+      else quietWaiters.push(resolve);
+    }, 0),
+  );
+}
+
 /**
  * Awaits an openapi-fetch call: its data on success (with the status, for 206), an ApiProblem
- * otherwise. A fetch that never reached the server is `network`.
+ * otherwise. A fetch that never reached the server is `network`. `background` requests (a
+ * badge's refresh) are not counted as the page's own (see whenQuiet).
  */
-export async function call<T>(request: Promise<Result<T>>): Promise<{ data: T; status: number }> {
+export async function call<T>(request: Promise<Result<T>>, { background = false } = {}): Promise<{ data: T; status: number }> {
   let result: Result<T>;
+  if (!background) pageRequests++;
   try {
     result = await request;
   } catch {
     throw new ApiProblem(0, 'network');
+  } finally {
+    if (!background) pageRequestDone();
   }
   const { data, error, response } = result;
   if (response.ok) return { data: data as T, status: response.status };

@@ -1,9 +1,10 @@
-// web/src/features/posts/post-card.tsx — one post wherever posts are listed: author, text,
-// relative time linking to the post's page, a repost's original, the reaction bar (repost,
-// comments, like) and Delete for its author.
+// web/src/features/posts/post-card.tsx — one post wherever posts are listed: author, text (its
+// @mentions and #topics# as links), relative time linking to the post's page, a repost's
+// original, the reaction bar (repost, comments, like) and Delete for its author.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Post } from '../../api/client';
 import { ErrorMessage } from '../../components/problem';
+import { RichText } from '../../components/rich-text';
 import { RelativeTime } from '../../components/time';
 import { useI18n } from '../../i18n/i18n';
 import { href } from '../../router';
@@ -64,7 +65,7 @@ export function PostCard({ post: given, onDeleted, onChange, onReposted }: PostC
         </a>
       </header>
       {/* A plain repost has no words of its own. */}
-      <p class="post-body">{post.body || (post.repostOf ? t('repost.plain') : '')}</p>
+      <p class="post-body">{post.body ? <RichText text={post.body} mentions={post.mentions} topics={post.topics} /> : post.repostOf ? t('repost.plain') : ''}</p>
       {post.repostOf && <OriginalPost original={post.repostOf} />}
       <footer class="post-actions">
         <Reactions post={post} update={update} onReposted={onReposted}>

@@ -1,6 +1,7 @@
 // web/src/features/profile/profile-page.tsx — a user's page: name, counts (linking to the
-// lists), follow / unfollow, their posts; on your own page, edit your display name. The
-// profile, the posts and the follow state load in parallel (one round trip).
+// lists), follow / unfollow, block and mute, their posts; on your own page, edit your display
+// name and reach the users you block or mute. The profile, the posts, the follow state and the
+// block state load in parallel (one round trip).
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Post, type Profile } from '../../api/client';
 import { PagedFooter, usePaged } from '../../components/paged';
@@ -8,6 +9,7 @@ import { ErrorMessage } from '../../components/problem';
 import { absoluteDate, useI18n } from '../../i18n/i18n';
 import { href } from '../../router';
 import { session } from '../../session';
+import { BlockButtons, type BlockAction } from '../blocks/block-buttons';
 import { PostCard } from '../posts/post-card';
 
 export function ProfilePage({ handle }: { handle: string }) {
@@ -15,6 +17,7 @@ export function ProfilePage({ handle }: { handle: string }) {
   const me = session.get()?.handle;
   const [profile, setProfile] = useState<Profile | null>(null);
   const [following, setFollowing] = useState<boolean | null>(null);
+  const [blocking, setBlocking] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [actionError, setActionError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -25,15 +28,18 @@ export function ProfilePage({ handle }: { handle: string }) {
       .then(({ data }) => setProfile(data))
       .catch(setError);
   };
+  const loadFollowing = () => {
+    if (!me || me === handle) return;
+    call(api.GET('/users/{handle}/following/{target}', { params: { path: { handle: me, target: handle } } }))
+      .then(({ data }) => setFollowing(data.following))
+      .catch(() => setFollowing(null));
+  };
   useEffect(() => {
     setProfile(null);
     setFollowing(null);
+    setBlocking(false);
     loadProfile();
-    if (me && me !== handle) {
-      call(api.GET('/users/{handle}/following/{target}', { params: { path: { handle: me, target: handle } } }))
-        .then(({ data }) => setFollowing(data.following))
-        .catch(() => setFollowing(null));
-    }
+    loadFollowing();
   }, [handle, me]);
 
   const posts = usePaged(async (cursor?: string) => {
@@ -47,6 +53,16 @@ export function ProfilePage({ handle }: { handle: string }) {
     posts.setItems((items) => [repost, ...items.filter((p) => p.id !== repost.id)]);
     loadProfile();
   };
+
+  // A block ended the follows both ways: the button and the counts show the API's truth, and
+  // the posts (hidden from each other now, or visible again) are asked for anew.
+  function blockChanged(state: { blocking: boolean }, action: BlockAction | 'loaded') {
+    setBlocking(state.blocking);
+    if (action !== 'block' && action !== 'unblock') return;
+    loadFollowing();
+    loadProfile();
+    posts.reload();
+  }
 
   async function toggleFollow() {
     if (!me) return;
@@ -101,12 +117,25 @@ export function ProfilePage({ handle }: { handle: string }) {
             </ul>
           </>
         )}
-        {me && me !== handle && following !== null && (
-          <button type="button" class={following ? 'secondary' : ''} onClick={toggleFollow} disabled={busy} aria-pressed={following}>
-            {following ? t('profile.unfollow') : t('profile.follow')}
-          </button>
+        {me && me !== handle && (
+          <div class="profile-actions">
+            {following !== null && (
+              // While you block them you cannot follow them (the API would refuse): unblock first.
+              <button type="button" class={following ? 'secondary' : ''} onClick={toggleFollow} disabled={busy || blocking} aria-pressed={following}>
+                {following ? t('profile.unfollow') : t('profile.follow')}
+              </button>
+            )}
+            <BlockButtons me={me} handle={handle} onChange={blockChanged} />
+          </div>
         )}
-        {me === handle && profile && <EditName profile={profile} onSaved={setProfile} />}
+        {me === handle && profile && (
+          <>
+            <EditName profile={profile} onSaved={setProfile} />
+            <p class="hidden-links">
+              <a href={href.hidden('blocks')}>{t('blocks.blockedTitle')}</a> · <a href={href.hidden('mutes')}>{t('blocks.mutedTitle')}</a>
+            </p>
+          </>
+        )}
         <ErrorMessage error={actionError} />
       </header>
       <h2>{t('profile.posts')}</h2>

@@ -8,6 +8,7 @@ import { ApiProblem, api, call, type Comment, type Post } from '../../api/client
 import { CharCount, codePoints, hasVisible } from '../../components/char-count';
 import { PagedFooter, usePaged } from '../../components/paged';
 import { ErrorMessage } from '../../components/problem';
+import { RichText } from '../../components/rich-text';
 import { RelativeTime } from '../../components/time';
 import { useI18n } from '../../i18n/i18n';
 import { href } from '../../router';
@@ -109,7 +110,9 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
                 <RelativeTime iso={c.createdAt} />
               </span>
             </div>
-            <p class="comment-body">{c.body}</p>
+            <p class="comment-body">
+              <RichText text={c.body} mentions={c.mentions} />
+            </p>
             {me && (
               <div class="comment-actions">
                 <button type="button" class="link" onClick={() => reply(c)}>

@@ -2,6 +2,7 @@
 // card: the original's author, text, time and counts, or that it has been deleted (then
 // nothing of it is shown, as the API sends nothing of it).
 import type { Original } from '../../api/client';
+import { RichText } from '../../components/rich-text';
 import { RelativeTime } from '../../components/time';
 import { useI18n } from '../../i18n/i18n';
 import { href } from '../../router';
@@ -25,7 +26,9 @@ export function OriginalPost({ original }: { original: Original }) {
           <RelativeTime iso={original.createdAt} />
         </a>
       </header>
-      <p class="original-body">{original.body}</p>
+      <p class="original-body">
+        <RichText text={original.body} mentions={original.mentions} topics={original.topics} />
+      </p>
       <p class="original-counts">
         <a href={href.post(original.id)}>
           {t('repost.originalCounts', { reposts: original.repostCount, comments: original.commentCount, likes: original.likeCount })}

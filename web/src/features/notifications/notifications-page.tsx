@@ -1,0 +1,123 @@
+// web/src/features/notifications/notifications-page.tsx — your notifications (通知), newest first,
+// cursor-paged. Likes, reposts and new followers come grouped as the API groups them ("carol 和另外
+// 12 人赞了你的微博": the newest actor named, the rest counted — the count is exact); comments,
+// replies and mentions one by one with the comment's words. Each links to the post it is about.
+// Unread ones say so in words (not only by colour). Showing the first page marks everything up to
+// its newest entry read, so the header's badge drops to 0; the entries keep their "new" mark
+// while this page is open, so the reader still sees what was new.
+import type { ComponentChildren } from 'preact';
+import { useEffect } from 'preact/hooks';
+import { api, call, type Notification } from '../../api/client';
+import { PagedFooter, usePaged } from '../../components/paged';
+import { RelativeTime } from '../../components/time';
+import { useI18n, type Translate } from '../../i18n/i18n';
+import type { MessageKey } from '../../i18n/messages';
+import { href } from '../../router';
+import { clearUnread, refreshUnread } from './unread';
+
+const PAGE = 20;
+/** How much of a post's text a notification shows, in code points (a comment comes cut to 100). */
+const EXCERPT = 100;
+
+export function NotificationsPage({ handle }: { handle: string }) {
+  const { t } = useI18n();
+  const list = usePaged<Notification>(async (cursor?: string) => {
+    const { data } = await call(api.GET('/users/{handle}/notifications', { params: { path: { handle }, query: { limit: PAGE, ...(cursor ? { cursor } : {}) } } }));
+    return { items: data.notifications, nextCursor: data.nextCursor };
+  }, [handle]);
+
+  // The first page is on screen: mark read up to its newest entry (the marker only moves forward).
+  const newest = list.items[0];
+  useEffect(() => {
+    if (!newest?.unread) return;
+    call(api.PUT('/users/{handle}/notifications/read', { params: { path: { handle } }, body: { upTo: newest.id } }))
+      .then(() => {
+        clearUnread(handle);
+        void refreshUnread(); // anything newer that arrived meanwhile
+      })
+      .catch(() => {}); // still unread: the badge keeps counting, the next visit marks it
+  }, [newest?.id]);
+
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">{t('notifications.title')}</h1>
+      <ol class="notifications">
+        {list.items.map((n) => (
+          <NotificationEntry key={n.id} n={n} />
+        ))}
+      </ol>
+      <PagedFooter list={list} empty={t('notifications.empty')} />
+    </section>
+  );
+}
+
+// Grouped types: one sentence per form — one actor, one actor and 1 other, and N others, or
+// only a count (every actor in the group hidden: blocked, muted or gone).
+const GROUPED = {
+  like: ['notifications.like', 'notifications.likeOther', 'notifications.likeOthers', 'notifications.likePeople'],
+  repost: ['notifications.repost', 'notifications.repostOther', 'notifications.repostOthers', 'notifications.repostPeople'],
+  follow: ['notifications.follow', 'notifications.followOther', 'notifications.followOthers', 'notifications.followPeople'],
+} as const satisfies Record<string, readonly MessageKey[]>;
+
+function sentenceKey(n: Notification): MessageKey {
+  switch (n.type) {
+    case 'like':
+    case 'repost':
+    case 'follow': {
+      const [one, other, others, people] = GROUPED[n.type];
+      if (n.actors.length === 0) return people;
+      return n.count <= 1 ? one : n.count === 2 ? other : others;
+    }
+    case 'comment':
+      return 'notifications.comment';
+    case 'reply':
+      return 'notifications.reply';
+    case 'mention':
+      return n.comment ? 'notifications.mentionComment' : 'notifications.mentionPost';
+  }
+}
+
+/** The sentence with its `{who}` as a link to the newest actor's profile. */
+function sentence(n: Notification, t: Translate): ComponentChildren {
+  const actor = n.actors[0];
+  // `{who}` is left in place by t() (no value given) and becomes the link here.
+  const [before, after] = t(sentenceKey(n), { n: actor ? n.count - 1 : n.count }).split('{who}');
+  if (after === undefined) return before; // a count only: "12 人赞了你的微博"
+  if (!actor) return `${before}${t('notifications.someone')}${after}`; // not grouped, actor hidden
+  return (
+    <>
+      {before}
+      <a class="author" href={href.profile(actor.handle)}>
+        {actor.handle}
+      </a>
+      {after}
+    </>
+  );
+}
+
+const excerpt = (s: string) => {
+  const chars = Array.from(s);
+  return chars.length > EXCERPT ? `${chars.slice(0, EXCERPT).join('')}…` : s;
+};
+
+function NotificationEntry({ n }: { n: Notification }) {
+  const { t } = useI18n();
+  // What it is about: the comment's words for a comment, reply or a mention in one; otherwise
+  // the post's. Either way the link goes to the post, where the comments are.
+  const words = n.comment ? n.comment.body : n.post ? n.post.body || t('repost.plain') : null;
+  return (
+    <li class={n.unread ? 'notification unread' : 'notification'} data-type={n.type} data-count={n.count}>
+      <p class="notification-text">
+        {n.unread && <span class="new">{t('notifications.new')}</span>} <span class="sentence">{sentence(n, t)}</span>{' '}
+        <span class="when">
+          <RelativeTime iso={n.latestAt} />
+        </span>
+      </p>
+      {n.post && words !== null && (
+        <a class={n.comment ? 'excerpt comment-excerpt' : 'excerpt'} href={href.post(n.post.id)}>
+          {excerpt(words)}
+        </a>
+      )}
+    </li>
+  );
+}
