@@ -6,8 +6,8 @@
 // field is one line however many reads showed it. Comments (both orders) and likers lists of
 // every post reactions were sent for are read back too. Blocks and mutes: timelines leave out
 // what the reader must not see (reference-model.ts `hides`), a blocked pair's reads of each
-// other's posts answer 403 `blocked`, every post view's `mentions` are the registered users its
-// body names. Notifications: each user's like and mention notifications against the model's
+// other's posts (and of reposts of them) answer 403 `blocked`, every post view's `mentions` are
+// the registered users its body names. Notifications: each user's like and mention notifications against the model's
 // exact counts (compareNotifications).
 import type { Actor } from './driver.js';
 import { read, type Api } from './http.js';
@@ -297,6 +297,14 @@ async function comparePosts(api: Api, model: ReferenceModel, users: readonly Act
         // A block either way refuses the post to the reader, deleted or not.
         if (res.status !== 403 || res.json?.error?.code !== 'blocked') {
           out.push(`${model.describe(post)} read by ${reader} across a block answers GET ${res.status}, expected 403 blocked ${model.history(pairSubject(reader, post.author))} ${model.history(pairSubject(post.author, reader))}`);
+        }
+        return;
+      }
+      const original = post.live && post.repostOf ? model.byId(post.repostOf) : undefined;
+      if (original && model.eitherBlocks(reader, original.author)) {
+        // A live repost embeds its original: a block with the original's author refuses it too.
+        if (res.status !== 403 || res.json?.error?.code !== 'blocked') {
+          out.push(`${model.describe(post)} read by ${reader} across a block with its original's author answers GET ${res.status}, expected 403 blocked ${model.history(pairSubject(reader, original.author))} ${model.history(pairSubject(original.author, reader))}`);
         }
         return;
       }
