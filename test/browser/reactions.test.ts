@@ -10,8 +10,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { LambdaTimeout, apiClient } from '../support/api.js';
-import { expectAccessible, logIn, screenshot, shownBodies, signUp, useBrowser } from '../support/browser.js';
+import { apiClient } from '../support/api.js';
+import { expectAccessible, logIn, screenshot, setUp, show, shownBodies, signUp, useBrowser } from '../support/browser.js';
 import { eventually } from '../support/eventually.js';
 
 const api = apiClient(inject('apiUrl'));
@@ -26,36 +26,6 @@ const like = (scope: Locator) => scope.getByRole('button', { name: /^(Like|赞)$
 async function likeShown(scope: Locator): Promise<{ pressed: string | null; count: number }> {
   const count = (await scope.locator('a.like-count').textContent())!.trim();
   return { pressed: await like(scope).getAttribute('aria-pressed'), count: Number(count.split(/\s/)[0]) };
-}
-
-/**
- * Shows the page at `hash` (reloads it when already there) and waits for `ready`. On this loaded
- * 2-core machine a Lambda under serverless-offline sometimes times out (not an answer of our API:
- * browser.ts does not count it); the page then says so, and, as a reader would, this loads it
- * again. What the page shows once there is asserted by the caller, never retried.
- */
-async function show(page: Page, hash: string, ready: Locator): Promise<void> {
-  await eventually(
-    async () => {
-      if (new URL(page.url()).hash !== hash) await page.goto(`/${hash}`);
-      else await page.reload();
-      await ready.waitFor({ timeout: 20_000 });
-    },
-    90_000,
-    0,
-  );
-}
-
-/** A setup step through the API, tried again if its Lambda timed out (for steps safe to repeat). */
-async function setUp<T>(step: () => Promise<T>): Promise<T | undefined> {
-  for (let i = 0; i < 2; i++) {
-    try {
-      return await step();
-    } catch (err) {
-      if (!(err instanceof LambdaTimeout)) throw err;
-    }
-  }
-  return undefined;
 }
 
 /** Clicks and waits for the API's answer to the request it sends. */

@@ -12,8 +12,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { LambdaTimeout, apiClient } from '../support/api.js';
-import { expectAccessible, logIn, screenshot, shownBodies, useBrowser, type Locale } from '../support/browser.js';
+import { apiClient } from '../support/api.js';
+import { expectAccessible, logIn, screenshot, setUp, show, shownBodies, useBrowser, type Locale } from '../support/browser.js';
 import { eventually } from '../support/eventually.js';
 
 const api = apiClient(inject('apiUrl'));
@@ -28,35 +28,6 @@ const badge = (page: Page) => page.locator('a.nav-notifications .badge [aria-hid
 /** The shown notifications' sentences, newest first. */
 const sentences = (page: Page) => page.locator('li.notification .sentence').allTextContents();
 const alert = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
-
-/**
- * Shows the page at `hash` (reloads it when already there) and waits for `ready`. On this loaded
- * 2-core machine a Lambda under serverless-offline sometimes times out (not an answer of our API:
- * browser.ts does not count it); the page then says so, and, as a reader would, this loads it
- * again. What the page shows once there is asserted by the caller, never retried.
- */
-async function show(page: Page, hash: string, ready: Locator): Promise<void> {
-  await eventually(
-    async () => {
-      if (new URL(page.url()).hash !== hash) await page.goto(`/${hash}`);
-      else await page.reload();
-      await ready.waitFor({ timeout: 20_000 });
-    },
-    90_000,
-    0,
-  );
-}
-
-/** A setup step through the API, tried again if its Lambda timed out (for steps safe to repeat). */
-async function setUp<T>(step: () => Promise<T>): Promise<T> {
-  for (let i = 0; ; i++) {
-    try {
-      return await step();
-    } catch (err) {
-      if (!(err instanceof LambdaTimeout) || i === 2) throw err;
-    }
-  }
-}
 
 /** Publishes through the API with an idempotency key, so a retried setup never posts twice. */
 async function publish(token: string, body: string): Promise<string> {

@@ -3,9 +3,11 @@
 // axe-core with no serious or critical violation, and no uncaught page error.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { LambdaTimeout } from './api.js';
 import { contractViolations } from './contract.js';
+import { eventually } from './eventually.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const AXE = readFileSync(`${ROOT}node_modules/axe-core/axe.min.js`, 'utf8');
@@ -134,3 +136,32 @@ export async function logIn(page: Page, handle: string, password: string): Promi
 
 /** The bodies of the posts the page shows, top to bottom. */
 export const shownBodies = (page: Page) => page.locator('article.post .post-body').allTextContents();
+
+/**
+ * Shows the page at `hash` (reloads it when already there) and waits for `ready`. On this loaded
+ * 2-core machine a Lambda under serverless-offline sometimes times out (not an answer of our API:
+ * this file does not count it); the page then says so, and, as a reader would, this loads it
+ * again. What the page shows once there is asserted by the caller, never retried.
+ */
+export async function show(page: Page, hash: string, ready: Locator): Promise<void> {
+  await eventually(
+    async () => {
+      if (new URL(page.url()).hash !== hash) await page.goto(`/${hash}`);
+      else await page.reload();
+      await ready.waitFor({ timeout: 20_000 });
+    },
+    90_000,
+    0,
+  );
+}
+
+/** A setup step through the API, tried again (three tries) if its Lambda timed out — for steps safe to repeat. */
+export async function setUp<T>(step: () => Promise<T>): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await step();
+    } catch (err) {
+      if (!(err instanceof LambdaTimeout) || i === 2) throw err;
+    }
+  }
+}

@@ -6,6 +6,13 @@ import { bytesToString, compareBytes, concatBytes, decodeLong, type HBaseCell, t
 import type { FeedSlice, FeedWindow, Page } from '../../ports/feed-store.js';
 import { HANDLE_PATTERN, handleFromKey, inboxQualifier, keyAfter, postKeyFromInboxQualifier, userKey } from '../../schema/row-keys.js';
 
+/** The row key of a post id the use case already validated (a bad one is a programming error). */
+export function postKeyOf(id: string): Uint8Array {
+  const key = keyFromPostId(id);
+  if (!key) throw new TypeError(`not a post id: ${JSON.stringify(id)}`);
+  return key;
+}
+
 /** Value of `family:qualifier` in a row, or undefined. */
 export function cellValue(row: HBaseRow | null, column: string): Uint8Array | undefined {
   if (!row) return undefined;

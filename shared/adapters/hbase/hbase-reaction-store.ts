@@ -7,19 +7,13 @@ import type { Page } from '../../ports/feed-store.js';
 import type { Liker, ReactionStore, ViewerState } from '../../ports/reaction-store.js';
 import { reactionKey, reactorKey, reactorPrefix, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
-import { cellText, cellValue, edgePage } from './cells.js';
+import { cellText, cellValue, edgePage, postKeyOf } from './cells.js';
 
 const LIKED = 'l:t';
 const PLAIN_REPOST = 'r:p';
 const SINCE = 'e:t';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
-
-function postKeyOf(id: string): Uint8Array {
-  const key = keyFromPostId(id);
-  if (!key) throw new TypeError(`not a post id: ${JSON.stringify(id)}`);
-  return key;
-}
 
 const sinceOf = (value: Uint8Array | undefined): number | null => {
   const n = value === undefined ? NaN : Number(bytesToString(value));

@@ -1,12 +1,13 @@
 // shared/adapters/hbase/hbase-topic-store.ts — TopicStore on HBase (secondary adapter).
 // Layout and access patterns: shared/schema/tables.ts (topics, trends).
 import { createHash } from 'node:crypto';
-import { keyFromPostId, postIdFromKey } from '../../domain/post.js';
+import { postIdFromKey } from '../../domain/post.js';
 import { bytesToString, decodeLong, type HBaseRestClient } from '../../hbase/index.js';
 import type { Page } from '../../ports/feed-store.js';
 import type { TopicStore } from '../../ports/social-store.js';
 import { keyAfter, REV_TS_BYTES, topicEntryKey, topicPrefix, trendKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
+import { postKeyOf } from './cells.js';
 
 /** Trend counters are bucketed by five minutes… */
 export const TREND_BUCKET_MS = 5 * 60_000;
@@ -14,12 +15,6 @@ export const TREND_BUCKET_MS = 5 * 60_000;
 export const TREND_SHARDS = 8;
 
 const shardOf = (name: string) => createHash('md5').update(name).digest()[0]! % TREND_SHARDS;
-
-function postKeyOf(id: string): Uint8Array {
-  const key = keyFromPostId(id);
-  if (!key) throw new TypeError(`not a post id: ${JSON.stringify(id)}`);
-  return key;
-}
 
 export class HBaseTopicStore implements TopicStore {
   private readonly topics: string;
