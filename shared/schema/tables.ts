@@ -280,7 +280,7 @@ take  : PUT ?check=increment q:n, then GET q:n: the value includes this request,
 One user's notifications, grouped at write time (Mastodon's grouped notifications: likes and
 reposts of one post, and new followers, within a 12-hour window are ONE group; a comment, a reply
 and a mention are each a group of one). Written only by the worker (message notify), never in the
-request path. Three kinds of rows under the recipient's key:
+request path. Four kinds of rows, all of one recipient:
 group  = userKey(recipient) + 'G' + groupKey          (groupKey = notification.ts, ASCII)
          n:c  exact count, 8-byte long: moved only by the winner of a member's conditional write
          n:t  the group's latest activity (millis), put with cell timestamp = that millis: HBase
@@ -292,10 +292,12 @@ member = group + 0x00 + member (actor, or actor/repostId)
               post's or comment's creation time): the cell is present iff that fact is live
 entry  = hex4(md5(handle)) + handle + '/T/' + 13-digit millis + '/' + groupKey   (the list) — TEXT,
          like comment keys, so the REST stateless scan lists it newest first in ONE request
-         e:a  the actor whose add put the group there. One live entry per group: the add that
-              moves n:t deletes the entry at the old time; an entry whose time is not the group's
-              n:t (left by two racing adds) is skipped when read. TTL ${NOTIFICATION_TTL_SECONDS / 86_400} days:
-              the list is bounded in time, and a page never reaches deeper than NOTIFICATIONS_CAP
+         e:a  the actor whose add put the group there; e:l the latest actors as that add left them
+         (the page reads them from here, so it needs no second read of the group); e:x the
+         comment's text (cut) for a comment, reply or mention in a comment. One live entry per
+         group: the add that moves n:t deletes the entry at the old time; an entry whose time is
+         not the group's n:t (left by two racing adds) is skipped when read. TTL
+         ${NOTIFICATION_TTL_SECONDS / 86_400} days: the list is bounded in time (groups and members keep no TTL, so counts stay exact)
 marker = userKey(recipient) + 'M'      r:t read-up-to millis, cell timestamp = that millis (max-register:
               an older mark-read never moves it back)
 reconcile (the worker, per recipient of a fact): GET member → truth says live: PUT member
@@ -303,11 +305,12 @@ reconcile (the worker, per recipient of a fact): GET member → truth says live:
           group n → increment n:c, PUT n:t, check-and-put n:l, PUT entry, DELETE the old entry;
           truth says gone: PUT member ?check=delete on that since → the winner decrements n:c
 list      : GET /notifications/<entry prefix>*?reversed=true&startrow=<cursor's entry, or prefix+'~'>
-            &limit=n+spare (one request), then ONE parallel stage: multi-get of the page's group rows and their latest actors' member rows
-            (one table, one request), multi-get of the posts they name (content), multi-get of the
-            recipient's block/mute rows for those actors (blocks) = 2 round trips
-unread    : GET marker ∥ the same reversed scan of the newest UNREAD_CAP entries, then ONE multi-get
-            of their group rows (2 round trips)
+            &limit=n+spare (one request), then ONE parallel stage: multi-get of the page's group
+            rows and their latest actors' member rows (one table, one request), multi-get of the
+            posts they name (content), multi-get of the recipient's block/mute rows for those
+            actors (blocks), GET marker = 2 round trips
+unread    : GET marker ∥ the same reversed scan of the newest UNREAD_CAP entries, then the list's
+            parallel stage for the newer ones (2 round trips): it counts only what the list shows
 mark read : PUT marker r:t (timestamp = the millis marked)`,
   },
   topics: {
