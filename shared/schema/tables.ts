@@ -292,7 +292,7 @@ member = group + 0x00 + member (actor, or actor/repostId)
               post's or comment's creation time): the cell is present iff that fact is live
 entry  = hex4(md5(handle)) + handle + '/T/' + 13-digit millis + '/' + groupKey   (the list) — TEXT,
          like comment keys, so the REST stateless scan lists it newest first in ONE request
-         e:a  the actor whose add put the group there; e:l the latest actors as that add left them
+         e:l  the latest actors as the add that placed the group left them
          (the page reads them from here, so it needs no second read of the group); e:x the
          comment's text (cut) for a comment, reply or mention in a comment. One live entry per
          group: the add that moves n:t deletes the entry at the old time; an entry whose time is

@@ -18,7 +18,6 @@ const COUNT = 'n:c';
 const LATEST_AT = 'n:t';
 const LATEST = 'n:l';
 const MEMBER_SINCE = 'm:t';
-const ENTRY_ACTOR = 'e:a';
 const ENTRY_LATEST = 'e:l';
 const ENTRY_EXCERPT = 'e:x';
 const READ_UP_TO = 'r:t';
@@ -89,7 +88,6 @@ export class HBaseNotificationStore implements NotificationStore {
         {
           key: notificationEntryKey(recipient, position, groupKey),
           cells: [
-            { column: ENTRY_ACTOR, value: member },
             { column: ENTRY_LATEST, value: JSON.stringify(latest) },
             ...(excerpt === undefined ? [] : [{ column: ENTRY_EXCERPT, value: excerpt }]),
           ],
