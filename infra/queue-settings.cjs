@@ -4,8 +4,8 @@
 // Everything derives from one value per stage, the worker's timeout.
 'use strict';
 
-/** Stages that run on this machine (ElasticMQ, serverless-offline) and want redelivery in seconds. */
-const LOCAL_STAGES = Object.freeze(['local', 'test']);
+/** The stage that runs on this machine (ElasticMQ, serverless-offline) and wants redelivery in seconds. */
+const LOCAL_STAGES = Object.freeze(['local']);
 /** stack.sh's ElasticMQ (port ELASTICMQ_PORT, default 19324; account 000000000000). */
 const ELASTICMQ_ACCOUNT_ID = '000000000000';
 const SERVICE = 'weibo';

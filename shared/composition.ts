@@ -12,29 +12,47 @@ import { HBaseCelebrityRegistry, HBaseOutboxStore } from './adapters/hbase/hbase
 import { HBaseIdempotencyStore, HBasePostStore } from './adapters/hbase/hbase-post-store.js';
 import { HBaseRelationStore } from './adapters/hbase/hbase-relation-store.js';
 import { HBaseLoginThrottle, HBaseUserStore } from './adapters/hbase/hbase-user-store.js';
+import { HBaseSessionStore } from './adapters/hbase/hbase-session-store.js';
 import { HBaseMaintenanceStore } from './adapters/hbase/hbase-maintenance-store.js';
 import { HBasePostCountStore } from './adapters/hbase/hbase-post-count-store.js';
 import { LambdaJobContinuation } from './adapters/lambda/lambda-job-continuation.js';
 import { SqsDeadLetterQueue } from './adapters/sqs/sqs-dead-letter-queue.js';
 import { SqsFanoutQueue } from './adapters/sqs/sqs-fanout-queue.js';
-import { config, feedLimits, tokenSettings, type Config } from './config/config.js';
+import { config, feedLimits, type Config } from './config/config.js';
+import { RuntimeSecrets } from './config/secrets.js';
+import type { TokenSettings } from './auth/tokens.js';
+import { currentDeadline } from './runtime/deadline.js';
 import { HBaseRestClient } from './hbase/index.js';
+import { recordHBaseRequest } from './observability/scope.js';
 import type { DeadLetterQueue } from './ports/dead-letter-queue.js';
 import type { FanoutQueue } from './ports/fanout-queue.js';
 import type { FeedDeps } from './use-cases/feed-deps.js';
 
 export function createDependencies(cfg: Config = config()) {
+  const secrets = new RuntimeSecrets(cfg);
   const hbase = new HBaseRestClient({
     baseUrl: cfg.HBASE_REST_URL,
     timeoutMs: cfg.HBASE_TIMEOUT_MS,
-    headers: cfg.HBASE_AUTHORIZATION ? { Authorization: cfg.HBASE_AUTHORIZATION } : {},
+    authorization: () => secrets.hbaseAuthorization(),
+    deadline: currentDeadline,
+    // Charges each request to the invocation that sent it (Server-Timing, HBase metrics).
+    onRequest: recordHBaseRequest,
   });
   return {
     hbase,
+    secrets,
     users: new HBaseUserStore(hbase, cfg.HBASE_NAMESPACE),
     throttle: new HBaseLoginThrottle(hbase, cfg.HBASE_NAMESPACE),
-    tokens: () => tokenSettings(cfg),
-    loginPolicy: { maxFailures: cfg.LOGIN_MAX_FAILURES, lockSeconds: cfg.LOGIN_LOCK_SECONDS },
+    sessions: new HBaseSessionStore(hbase, cfg.HBASE_NAMESPACE),
+    /** Signing and verifying keys (read at run time) and the access tokens' lifetime. */
+    tokens: async (): Promise<TokenSettings> => ({ ...(await secrets.tokenKeys()), ttlSeconds: cfg.TOKEN_TTL_SECONDS }),
+    refreshTtlSeconds: cfg.REFRESH_TOKEN_TTL_SECONDS,
+    loginPolicy: {
+      maxFailures: cfg.LOGIN_MAX_FAILURES,
+      lockSeconds: cfg.LOGIN_LOCK_SECONDS,
+      globalMaxFailures: cfg.LOGIN_GLOBAL_MAX_FAILURES,
+      globalWindowSeconds: cfg.LOGIN_GLOBAL_WINDOW_SECONDS,
+    },
   };
 }
 

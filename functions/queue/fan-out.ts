@@ -2,20 +2,28 @@
 // handled on its own; a record that throws is reported in batchItemFailures, so only it is
 // redelivered (ReportBatchItemFailures), and after maxReceiveCount it lands in the DLQ.
 // Unparseable messages throw too: they are poison and belong in the DLQ, not silently dropped.
+// Each record runs under the correlation id of the request that queued it (its message
+// attribute; else its message id), so its log lines, and the messages it queues in turn, carry it.
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { feedDependencies } from '../../shared/composition.js';
 import { logger } from '../../shared/logging/logger.js';
+import { recordCorrelationId } from '../../shared/observability/correlation-id.js';
+import { observedHandler } from '../../shared/observability/invocation.js';
+import { recordFanout } from '../../shared/observability/metrics.js';
+import { runWithCorrelationId } from '../../shared/observability/scope.js';
 import { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
 
 const processor = new BatchProcessor(EventType.SQS);
 
 export async function recordHandler(record: SQSRecord): Promise<void> {
-  const message = FanoutMessage.parse(JSON.parse(record.body));
-  const outcome = await handleFanoutMessage(feedDependencies(), message);
-  logger.info('fan-out message handled', { messageId: record.messageId, type: message.type, ...outcome });
+  await runWithCorrelationId(recordCorrelationId(record), async () => {
+    const message = FanoutMessage.parse(JSON.parse(record.body));
+    const outcome = await handleFanoutMessage(feedDependencies(), message);
+    recordFanout(message, outcome);
+    logger.info('fan-out message handled', { messageId: record.messageId, type: message.type, ...outcome });
+  });
 }
 
-export const handler = async (event: SQSEvent, context: Context) =>
-  processPartialResponse(event, recordHandler, processor, { context });
+export const handler = observedHandler(async (event: SQSEvent, context) => processPartialResponse(event, recordHandler, processor, { context }));

@@ -3,13 +3,15 @@
 // scheduled event, a `{cursor, carry, …}` continuation from the previous step, or `{}` for a
 // manual start; zod-validated in the runner) and hand the rest on to this same function.
 // Never throws (see shared/use-cases/jobs/job-runner.ts): failures are logged and returned.
-import type { Context } from 'aws-lambda';
+// Instrumented like every function (shared/observability/invocation.ts); a step's log lines
+// carry the invocation's request id as their correlation id.
 import { jobDependencies, type JobDependencies } from '../../shared/composition.js';
 import { logger } from '../../shared/logging/logger.js';
+import { observedHandler } from '../../shared/observability/invocation.js';
 import { runJobStep, type JobDefinition, type JobOutcome } from '../../shared/use-cases/jobs/job-runner.js';
 
 export function scheduledJob<C>(name: string, build: (deps: JobDependencies) => JobDefinition<C>) {
-  return async (event: unknown, context: Context): Promise<JobOutcome> => {
+  return observedHandler(async (event: unknown, context): Promise<JobOutcome> => {
     let deps: JobDependencies;
     let job: JobDefinition<C>;
     try {
@@ -29,5 +31,5 @@ export function scheduledJob<C>(name: string, build: (deps: JobDependencies) => 
       // The deployed `<service>-<stage>-<fn>`; serverless-offline sets both the same way.
       functionName: context.functionName || process.env.AWS_LAMBDA_FUNCTION_NAME || '',
     });
-  };
+  });
 }

@@ -80,7 +80,7 @@ export function openApiDocument() {
       description: [
         'A Weibo-style microblog: accounts, posts, follows and a home timeline.',
         '',
-        '**Authentication.** `POST /sessions` returns a bearer token; send it as `Authorization: Bearer <token>`. An expired token is refused with 401 `token_expired`: log in again.',
+        '**Authentication.** `POST /sessions` returns a short-lived bearer token and a refresh token; send the bearer token as `Authorization: Bearer <token>`. An expired one is refused with 401 `token_expired`: exchange the refresh token at `POST /sessions/refresh` for new ones (each refresh token works once), or log in again. `POST /sessions/logout` revokes the session.',
         '',
         '**Errors.** Every 4xx and 5xx body is `{"error":{"code","message"}}`; each operation lists the codes it can send. `code` is stable, `message` is for people.',
         '',

@@ -2,6 +2,7 @@
 // or malformed variable fails fast with a message naming it, instead of failing later in HBase.
 import { z } from 'zod';
 import type { WriteAction } from '../ports/reaction-store.js';
+import { SESSION_TTL_SECONDS } from '../schema/tables.js';
 
 const EnvSchema = z.object({
   HBASE_REST_URL: z.url().default('http://127.0.0.1:18080'),
@@ -9,12 +10,20 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_]{1,64}$/, 'HBase namespace: letters, digits, underscore')
     .default('weibo'),
-  HBASE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
-  // For a gateway fronted by a proxy that wants credentials (e.g. "Basic …"); from SSM when deployed.
+  // Per HBase request; never past the invocation's deadline (shared/runtime/deadline.ts has the arithmetic).
+  HBASE_TIMEOUT_MS: z.coerce.number().int().positive().default(3_000),
+  // Secrets. Deployed stages set only the *_PARAMETER names (SSM SecureStrings, read at run time
+  // by shared/config/secrets.ts); the local stage sets the values themselves. JWT_SECRET is
+  // optional here so tools that never sign tokens (the schema command) run without one.
   HBASE_AUTHORIZATION: z.string().optional(),
-  // Token signing secret: an SSM SecureString when deployed, an env var locally. Optional here
-  // so tools that never sign tokens (the schema command) run without it; tokenSettings() insists.
+  HBASE_AUTHORIZATION_PARAMETER: z.string().startsWith('/').optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  // The key before the last rotation: still accepted, never used to sign.
+  JWT_PREVIOUS_SECRET: z.string().min(32, 'JWT_PREVIOUS_SECRET must be at least 32 characters').optional(),
+  JWT_SECRET_PARAMETER: z.string().startsWith('/').optional(),
+  JWT_PREVIOUS_SECRET_PARAMETER: z.string().startsWith('/').optional(),
+  // How long a warm container keeps a secret it read: a rotated key reaches every container within it.
+  SECRETS_MAX_AGE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
   TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   // Login throttling: after this many consecutive failures the handle is locked, doubling each time.
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
@@ -52,6 +61,19 @@ const EnvSchema = z.object({
   // deployed, where the SDK's regional endpoint is right. The DLQ the report job reads.
   LAMBDA_ENDPOINT: z.string().optional(),
   FANOUT_DLQ_URL: z.url().optional(),
+  // Login ceiling per handle across all source addresses (shared/use-cases/log-in.ts): failures
+  // per fixed window. Much higher than LOGIN_MAX_FAILURES, which counts per (handle, source).
+  LOGIN_GLOBAL_MAX_FAILURES: z.coerce.number().int().min(1).default(100),
+  LOGIN_GLOBAL_WINDOW_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  // Refresh tokens (shared/use-cases/sessions.ts): each rotation gives the new token this long;
+  // the sessions table's HBase TTL is the hard cap.
+  // scrypt cost of NEW password hashes, as log2(N). Unset everywhere but the local stage, which
+  // sets 15 (infra/stage-settings.cjs): serverless-offline runs handlers in worker threads, where
+  // a 128 MiB scrypt (N=2^17) intermittently stalls the worker past the 10 s Lambda timeout
+  // (seen in test/e2e/accounts.test.ts; never in-process, where the integration tests hash at
+  // 2^17). Deployed stages always hash at OWASP's parameters (password.ts PASSWORD_PARAMS).
+  PASSWORD_SCRYPT_LOG2N: z.coerce.number().int().min(15).max(20).optional(),
+  REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(SESSION_TTL_SECONDS).default(SESSION_TTL_SECONDS),
 });
 
 export type Config = z.infer<typeof EnvSchema>;
@@ -71,11 +93,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function config(): Config {
   cached ??= loadConfig();
   return cached;
-}
-
-export function tokenSettings(cfg: Config = config()): { secret: string; ttlSeconds: number } {
-  if (!cfg.JWT_SECRET) throw new Error('Invalid configuration: JWT_SECRET is required to issue or verify tokens');
-  return { secret: cfg.JWT_SECRET, ttlSeconds: cfg.TOKEN_TTL_SECONDS };
 }
 
 export interface FeedLimits {

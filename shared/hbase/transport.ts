@@ -32,6 +32,8 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_RETRIES = 2;
 const BACKOFF_BASE_MS = 100;
 const BACKOFF_CAP_MS = 2_000;
+/** Less time than this left before the deadline: not worth starting (or retrying) a request. */
+export const MIN_ATTEMPT_MS = 100;
 // Jetty closes idle connections after ~30 s; dropping ours well before that avoids sending a
 // request down a socket the server is closing (which a non-idempotent call could not retry).
 const KEEP_ALIVE_MS = 10_000;
@@ -44,6 +46,8 @@ export class RestTransport {
   private readonly retries: number;
   private readonly extraHeaders: Record<string, string>;
   private readonly onRequest: ((e: HBaseRequestEvent) => void) | undefined;
+  private readonly authorization: (() => Promise<string | undefined>) | undefined;
+  private readonly deadline: () => number | undefined;
   private sent = 0;
 
   constructor(opts: HBaseClientOptions) {
@@ -59,6 +63,8 @@ export class RestTransport {
     // Lower-cased so a caller's `Accept` cannot sit next to ours as a second header.
     this.extraHeaders = Object.fromEntries(Object.entries(opts.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
     this.onRequest = opts.onRequest;
+    this.authorization = opts.authorization;
+    this.deadline = opts.deadline ?? (() => undefined);
     // TLS verification stays at undici's default (on); nothing here may turn it off.
     this.agent = new Agent({
       keepAliveTimeout: KEEP_ALIVE_MS,
@@ -73,25 +79,37 @@ export class RestTransport {
     return this.sent;
   }
 
-  /** Sends the request (with retries when idempotent) and returns whatever status came back. */
+  /**
+   * Sends the request (with retries when idempotent) and returns whatever status came back.
+   * With a deadline, each attempt's timeout is cut to the time left, and a retry happens only
+   * if its backoff still leaves MIN_ATTEMPT_MS: a caller never waits past its own deadline.
+   */
   async send(req: RestRequest): Promise<RestResponse> {
     const attempts = req.idempotent ? this.retries + 1 : 1;
     for (let attempt = 1; ; attempt++) {
+      const pause = backoffMs(attempt);
+      const canRetry = () => attempt < attempts && this.timeLeft() - pause >= MIN_ATTEMPT_MS;
       try {
         const res = await this.sendOnce(req);
-        if (res.status === 503 && attempt < attempts) {
-          await sleep(backoffMs(attempt));
+        if (res.status === 503 && canRetry()) {
+          await sleep(pause);
           continue;
         }
         return res;
       } catch (err) {
-        if (err instanceof HBaseError && err.status === 0 && attempt < attempts) {
-          await sleep(backoffMs(attempt));
+        if (err instanceof HBaseError && err.status === 0 && canRetry()) {
+          await sleep(pause);
           continue;
         }
         throw err;
       }
     }
+  }
+
+  /** Millis until the deadline (Infinity without one). */
+  private timeLeft(): number {
+    const deadline = this.deadline();
+    return deadline === undefined ? Number.POSITIVE_INFINITY : deadline - Date.now();
   }
 
   /** Sends and throws HBaseError unless the status is one of `ok`. */
@@ -107,7 +125,14 @@ export class RestTransport {
 
   private async sendOnce(req: RestRequest): Promise<RestResponse> {
     const sentPath = this.basePath + req.path;
+    const left = this.timeLeft();
+    if (left < MIN_ATTEMPT_MS) {
+      // Nothing sent: the caller's invocation ends before an answer could arrive.
+      throw new HBaseError({ status: 0, body: '', method: req.method, path: sentPath, message: `HBase REST ${req.method} ${sentPath.slice(0, 200)} not sent: ${Math.max(0, Math.round(left))} ms left before the deadline` });
+    }
     const headers: Record<string, string> = { ...this.extraHeaders, accept: 'application/json' };
+    const authorization = await this.authorization?.();
+    if (authorization) headers.authorization = authorization;
     let body: string | undefined;
     if (req.json !== undefined) {
       body = JSON.stringify(req.json);
@@ -123,7 +148,7 @@ export class RestTransport {
         method: req.method,
         headers,
         body,
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(Math.min(this.timeoutMs, left)),
       });
       status = res.statusCode;
       const text = await readBody(res.statusCode, res.body);

@@ -39,12 +39,22 @@ export interface HBaseRequestEvent {
 export interface HBaseClientOptions {
   /** e.g. http://127.0.0.1:18080 or https://gw.example.com/hbase (a path prefix is kept). */
   baseUrl: string;
-  /** Per HTTP request, default 10_000. */
+  /** Per HTTP request, default 10_000; never past `deadline`. */
   timeoutMs?: number;
   /** Extra attempts for idempotent operations on network errors and 503; default 2. */
   retries?: number;
   /** e.g. Authorization for a fronted gateway. */
   headers?: Record<string, string>;
+  /**
+   * The Authorization header value, asked for on every request (a credential read at run time,
+   * cached by its owner, may change under a warm client); undefined sends none.
+   */
+  authorization?: () => Promise<string | undefined>;
+  /**
+   * Epoch millis by which every call must have returned (the invocation's own deadline), or
+   * undefined for none: no attempt starts, waits or is retried past it.
+   */
+  deadline?: () => number | undefined;
   onRequest?: (e: HBaseRequestEvent) => void;
 }
 

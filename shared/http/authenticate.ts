@@ -2,7 +2,7 @@
 // handle on the request; use cases take the actor from here, never from body or path.
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { tokenSettings } from '../config/config.js';
+import { dependencies } from '../composition.js';
 import { AuthenticationError } from '../domain/errors.js';
 import { verifyToken } from '../auth/tokens.js';
 
@@ -20,6 +20,6 @@ export const authenticate = (opts: { optional?: boolean } = {}): middy.Middlewar
     if (!header) throw new AuthenticationError('Missing bearer token', 'missing_token');
     const match = BEARER.exec(header.trim());
     if (!match) throw new AuthenticationError('Malformed Authorization header', 'invalid_token');
-    context.actor = await verifyToken(match[1]!, tokenSettings().secret);
+    context.actor = await verifyToken(match[1]!, await dependencies().secrets.tokenKeys());
   },
 });

@@ -1,15 +1,22 @@
 // shared/http/http-handler.ts — the middy chain every HTTP handler uses. A handler names its
 // operation's entry in routes.ts (zod schemas, whether it needs a token) and supplies a short
-// function that calls a use case. Order on the way in: size/type limits → token → JSON parse →
-// validation.
+// function that calls a use case. Order on the way in: invocation scope, Lambda context and
+// metrics (shared/observability/invocation.ts) → Server-Timing → size/type limits → token →
+// JSON parse → validation.
+//
+// No CORS middleware: the HTTP API answers CORS itself (serverless.yml provider.httpApi.cors,
+// applied by serverless-offline too), and API Gateway ignores a function's CORS headers when the
+// API has CORS configured, so a second copy here could only disagree with the one that counts.
 import middy from '@middy/core';
-import httpCors from '@middy/http-cors';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { z } from 'zod';
 import { authenticate, type AuthContext } from './authenticate.js';
 import { RequestError, errorMapper } from './error-mapper.js';
 import { requestLimits } from './request-limits.js';
+import { serverTimingHeaders } from './server-timing.js';
+import { httpCorrelationId } from '../observability/correlation-id.js';
+import { inInvocation, invocationMiddlewares } from '../observability/invocation.js';
 
 export interface HttpRequest<B, P, Q, H = undefined> {
   body: B;
@@ -19,6 +26,11 @@ export interface HttpRequest<B, P, Q, H = undefined> {
   headers: H;
   /** The verified token's user: always present when the route requires auth, '' for an anonymous request to an optional-auth route. */
   actor: string;
+  /**
+   * The caller's address as API Gateway saw it (requestContext.http.sourceIp: the peer of its own
+   * connection, which a client cannot forge — X-Forwarded-For is never read); '' when unknown.
+   */
+  sourceIp: string;
 }
 
 export interface HttpResult {
@@ -73,6 +85,7 @@ export function httpRoute<B extends z.ZodType, P extends z.ZodType, Q extends z.
       query: parse(spec.query, event.queryStringParameters, 'query'),
       headers: parse(spec.headers, event.headers, 'headers'),
       actor: context.actor ?? '',
+      sourceIp: event.requestContext?.http?.sourceIp ?? '',
     });
     return {
       statusCode: result.status,
@@ -82,10 +95,14 @@ export function httpRoute<B extends z.ZodType, P extends z.ZodType, Q extends z.
   };
 
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, AuthContext>()
-    .use(httpCors({ origin: '*' }))
+    .use(invocationMiddlewares())
+    .use(serverTimingHeaders())
     .use(requestLimits({ expectsBody: spec.body !== undefined }));
   if (spec.auth) chain.use(authenticate({ optional: spec.auth === 'optional' }));
   if (spec.body) chain.use(httpJsonBodyParser());
   chain.use(errorMapper());
-  return { run, handler: chain.handler(core) };
+  // The invocation scope wraps the whole chain, error mapping included (middy has no "around"
+  // hook, and AsyncLocalStorage needs one): the Server-Timing middleware reads it.
+  const correlationIdOf = (event: APIGatewayProxyEventV2, context: AuthContext) => httpCorrelationId(event, context.awsRequestId);
+  return { run, handler: inInvocation(correlationIdOf, chain.handler(core)) };
 }

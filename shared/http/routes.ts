@@ -5,7 +5,7 @@
 // list the same method + path (a unit test holds it to that), and the end-to-end suite checks
 // every response it receives against the generated document. Nothing is written twice.
 import { z } from 'zod';
-import { handlePath, loginBody, registerBody, updateProfileBody } from '../validation/accounts.schema.js';
+import { handlePath, loginBody, refreshBody, registerBody, updateProfileBody } from '../validation/accounts.schema.js';
 import {
   commentBody,
   commentPath,
@@ -74,6 +74,8 @@ export interface Route {
 
 const route = <R extends Route>(r: R) => r;
 
+const noStore = z.object({ 'Cache-Control': z.literal('no-store').meta({ description: 'Tokens are never cached' }) });
+
 
 export const routes = {
   register: route({
@@ -91,15 +93,40 @@ export const routes = {
     method: 'POST',
     path: '/sessions',
     tag: 'accounts',
-    summary: 'Log in: handle + password → a bearer token',
+    summary: 'Log in: handle + password → a bearer token and a refresh token',
     description:
-      'A wrong handle and a wrong password answer the same 401. Repeated failures lock the handle for a while (429 with `Retry-After`, doubling up to an hour).',
+      'A wrong handle and a wrong password answer the same 401. Repeated failures from one address lock that address out of the handle for a while (429 with `Retry-After`, doubling up to an hour); failures from all addresses together have a much higher ceiling per handle (429 until the window ends). Both apply alike to handles that do not exist.',
     auth: false,
     body: loginBody,
     success: {
-      200: { description: 'A token valid until `expiresAt`', schema: SessionSchema, headers: z.object({ 'Cache-Control': z.literal('no-store').meta({ description: 'Tokens are never cached' }) }) },
+      200: { description: 'An access token valid until `expiresAt` and a refresh token', schema: SessionSchema, headers: noStore },
     },
     errors: { 401: ['unauthorized'], 429: ['rate_limited'] },
+  }),
+  refreshSession: route({
+    method: 'POST',
+    path: '/sessions/refresh',
+    tag: 'accounts',
+    summary: 'Exchange a refresh token for a new access token and a new refresh token',
+    description:
+      'The refresh token presented is spent. Presenting a spent refresh token again (or two refreshes of one token at once) is taken as a copied token: the whole session is revoked and the answer is 401 `refresh_token_reused`. A malformed, unknown, expired or revoked refresh token is 401 `invalid_refresh_token`.',
+    auth: false,
+    body: refreshBody,
+    success: {
+      200: { description: 'New tokens; the presented refresh token no longer works', schema: SessionSchema, headers: noStore },
+    },
+    errors: { 401: ['invalid_refresh_token', 'refresh_token_reused'] },
+  }),
+  logOut: route({
+    method: 'POST',
+    path: '/sessions/logout',
+    tag: 'accounts',
+    summary: 'Log out: revoke the session of a refresh token',
+    description:
+      'No refresh token of that session works afterwards; access tokens already issued expire on their own (they live minutes). Idempotent: the answer is 204 whatever was presented.',
+    auth: false,
+    body: refreshBody,
+    success: { 204: { description: 'The session is revoked (or there was none)' } },
   }),
   getProfile: route({
     method: 'GET',

@@ -153,8 +153,12 @@ export const SessionSchema = z
   .strictObject({
     handle: handleString,
     token: z.string().meta({ description: 'Send as `Authorization: Bearer <token>`' }),
-    expiresAt: instant.meta({ description: 'After this instant the token is refused with 401 `token_expired`: log in again' }),
+    expiresAt: instant.meta({ description: 'After this instant the token is refused with 401 `token_expired`: exchange the refresh token for a new one (`POST /sessions/refresh`)' }),
     tokenType: z.literal('Bearer'),
+    refreshToken: z.string().meta({
+      description: 'Opaque, single use: `POST /sessions/refresh` spends it and answers a new one. Keep it secret; presenting a spent one again ends the whole session',
+    }),
+    refreshExpiresAt: instant.meta({ description: 'After this instant the refresh token is refused: log in again' }),
   })
   .meta({ id: 'Session' });
 

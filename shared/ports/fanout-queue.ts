@@ -50,6 +50,9 @@ export const FanoutMessage = z.discriminatedUnion('type', [
 export type FanoutMessage = z.infer<typeof FanoutMessage>;
 
 export interface FanoutQueue {
-  /** `delaySeconds` (≤ 900, the SQS maximum): the message becomes visible only after that long. */
+  /**
+   * `delaySeconds` (≤ 900, the SQS maximum): the message becomes visible only after that long.
+   * The sender's correlation id (shared/observability) travels beside the message, never in it.
+   */
   send(message: FanoutMessage, opts?: { delaySeconds?: number }): Promise<void>;
 }

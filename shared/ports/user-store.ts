@@ -25,18 +25,37 @@ export interface UserStore {
   profile(handle: string): Promise<UserProfile | null>;
   /** Which of `handles` are registered users (one multi-get): mentions of others are plain text. */
   existing(handles: string[]): Promise<Set<string>>;
+  /**
+   * Replaces the password hash record only if it is still `from` (check-and-put): false when
+   * it changed meanwhile, which then stays.
+   */
+  replacePasswordHash(handle: string, from: string, to: string): Promise<boolean>;
   /** Only touches an existing user: false when the handle does not exist. */
   updateDisplayName(handle: string, displayName: string): Promise<boolean>;
 }
 
-export interface ThrottleState {
-  failures: number;
+/** One login attempt as counted, this attempt included. */
+export interface LoginAttempt {
+  /** Attempts from this source at this handle since its last success. */
+  sourceAttempts: number;
+  /** Millis until which this source is locked out of this handle (0: never locked). */
   lockedUntil: number;
+  /** Failed attempts at this handle from every source in the current global window. */
+  globalAttempts: number;
 }
 
-/** Per-handle login throttling; works the same for handles that do not exist. */
+/**
+ * Login throttling per (handle, source) with a per-handle ceiling across sources; works the
+ * same for handles that do not exist. `window` is the global window's index (log-in.ts).
+ */
 export interface LoginThrottle {
-  read(handle: string): Promise<ThrottleState>;
-  recordFailure(handle: string, lockUntil: number | null): Promise<void>;
-  reset(handle: string): Promise<void>;
+  /** Counts the attempt BEFORE anything is verified and returns the counts including it. */
+  count(handle: string, source: string, window: number): Promise<LoginAttempt>;
+  /**
+   * Locks the source out until `until`, if its lock is still the one the attempt saw
+   * (`seen`, 0 = none): of racing attempts that saw the same lock exactly one gets true.
+   */
+  lock(handle: string, source: string, seen: number, until: number): Promise<boolean>;
+  /** A correct password: the source starts afresh, and the attempt leaves the global count. */
+  succeeded(handle: string, source: string, window: number): Promise<void>;
 }

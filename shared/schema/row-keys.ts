@@ -199,3 +199,26 @@ export function blockKey(from: string, kind: BlockKind, to: string): Uint8Array 
 export function blockPrefix(from: string, kind: BlockKind): Uint8Array {
   return concatBytes(userKey(from), utf8.encode(kind));
 }
+
+/**
+ * throttle, one source's attempts at a handle: userKey(handle) + 'S' + source (an IPv4 address,
+ * an IPv6 /64 prefix, or 'unknown'; printable ASCII, never 0x00).
+ */
+export function throttleSourceKey(handle: string, source: string): Uint8Array {
+  return concatBytes(userKey(handle), utf8.encode('S'), utf8.encode(source));
+}
+
+/** throttle, every source's attempts at a handle in one fixed window: userKey(handle) + 'G' + window4. */
+export function throttleGlobalKey(handle: string, window: number): Uint8Array {
+  const w = new Uint8Array(4);
+  new DataView(w.buffer).setUint32(0, window);
+  return concatBytes(userKey(handle), utf8.encode('G'), w);
+}
+
+export const SESSION_ID_BYTES = 16;
+
+/** sessions: the session id itself (16 random bytes: already spread over regions, no salt needed). */
+export function sessionKey(sessionId: Uint8Array): Uint8Array {
+  if (sessionId.length !== SESSION_ID_BYTES) throw new RangeError(`session id must be ${SESSION_ID_BYTES} bytes`);
+  return sessionId;
+}

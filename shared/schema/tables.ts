@@ -43,6 +43,8 @@ const LATER_WRITE_WINS = { NEW_VERSION_BEHAVIOR: 'true' } as const;
 
 /** How long a notification entry stays listed (HBase TTL on the entry family). */
 export const NOTIFICATION_TTL_SECONDS = 90 * 86_400;
+/** The longest a refresh token lives (HBase TTL of the sessions table; REFRESH_TOKEN_TTL_SECONDS ≤ it). */
+export const SESSION_TTL_SECONDS = 30 * 86_400;
 /** How far back a topic page reaches (HBase TTL on the topic index). */
 export const TOPIC_TTL_SECONDS = 30 * 86_400;
 
@@ -67,7 +69,9 @@ p:celeb '1' while the user is a celebrity (posts merged at read time, not fanned
       never be masked by a delete marker (the p family keeps the default version behaviour)
 c:    counters, 8-byte longs kept by REST increments — c:followers c:following c:posts
 register : PUT /users/<k>?check=put  (check p:h == "" : put-if-absent → race-free, 200 or 304)
-login    : GET /users/<k>/a?e=b64                                           (one get)
+login    : GET /users/<k>/a?e=b64 (one get, in parallel with the throttle count); a record with
+           weaker scrypt parameters than today's is re-hashed after a successful verify:
+           PUT ?check=put a:pw = new, check a:pw == the record verified (never clobbers a change)
 profile  : GET /users/<k>?e=b64                                             (one get)
 counts   : PUT /users/<k>?check=increment                                   (per counter change)`,
   },
@@ -194,15 +198,59 @@ publish retry : PUT ?check=put put-if-absent on k:p (with k:h); on 304 GET k: �
   },
   throttle: {
     name: 'throttle',
-    families: [family('t', { TTL: 86_400 })],
+    families: [family('t', { TTL: 86_400, ...LATER_WRITE_WINS })],
     design: `
-Login throttling per handle, kept apart from users so an unknown handle is throttled exactly
-like a known one (a lockout must not reveal that a handle exists) and no users row is made.
-row   = userKey(handle)
-t:f   consecutive failures (8-byte long, REST increment); t:l locked-until millis. TTL one day.
-login   : GET /throttle/<k> (in parallel with the users get)
-failure : PUT ?check=increment t:f; past the limit PUT t:l (lock doubles per extra failure)
-success : DELETE /throttle/<k>`,
+Login throttling, kept apart from users so an unknown handle is throttled exactly like a known
+one (a lockout must not reveal that a handle exists) and no users row is made. Every attempt is
+COUNTED BEFORE its password is verified (REST increments are atomic per row), so however many
+guesses run at once, each sees a distinct count and at most the allowed number is ever verified.
+Two kinds of rows (product rules: shared/use-cases/log-in.ts):
+source = userKey(handle) + 'S' + source   (source = IPv4 address, IPv6 /64 prefix, or 'unknown',
+         from API Gateway's own requestContext.http.sourceIp, never X-Forwarded-For)
+         t:f attempts from this source since its last success (8-byte long, REST increment)
+         t:l locked-until millis: the lock, taken with check-and-put on the value read
+global = userKey(handle) + 'G' + window4 (fixed windows of LOGIN_GLOBAL_WINDOW_SECONDS since the
+         epoch, big-endian)
+         t:f failed attempts on the handle from every source in that window
+TTL one day. NEW_VERSION_BEHAVIOR: a success deletes the source row, and an increment or lock in
+the same millisecond must not be masked by that delete (HBASE-3300).
+count   : PUT source?check=increment t:f ∥ PUT global?check=increment t:f, then
+          GET /throttle/multiget?row=source&row=global (the values include this attempt)
+lock    : PUT source?check=put t:l = until, check t:l == the value read ("" when absent): of the
+          attempts past the limit that saw the same lock, exactly one wins and is verified
+success : DELETE source ∥ PUT global?check=increment t:f by −1 (the global count is failures)`,
+  },
+  sessions: {
+    name: 'sessions',
+    families: [family('s', { TTL: SESSION_TTL_SECONDS }), family('t', { TTL: SESSION_TTL_SECONDS })],
+    design: `
+Refresh-token sessions: one row per login (a token "family"); rotation replaces its current
+token, a revoked session accepts none. Tokens are opaque to clients:
+  refresh token = base64url(session id 16 bytes ‖ 32 random bytes); stored only as SHA-256.
+row   = session id (16 random bytes: spread over regions without a salt)
+s:h   the handle (rewritten by every rotation, so the TTL never drops it from a live session)
+s:c   hex SHA-256 of the CURRENT token, the only one that can be exchanged — the check cell of
+      every rotation; '-' once revoked (no hash equals it)
+s:r   revoked-at millis (present = revoked: logout, or a reuse was detected)
+t:<hex SHA-256>  expires-at millis of every token this session issued (current and spent), so a
+      spent token is told apart from a forged one. A row holds at most TTL / access-token TTL
+      of them (one rotation per access token); the HBase TTL drops older ones.
+TTL ${SESSION_TTL_SECONDS / 86_400} days on both families: a token's cell outlives its expiry by nothing.
+start   : PUT s:h, s:c, t:<h> (a fresh random id: nothing to race)                    (one put)
+refresh : GET /sessions/multiget?row=<id>/s,t:<h>&e=b64 (one get), then
+          PUT ?check=put s:c = h', s:h, t:<h'>, check s:c == h                 (one check-and-put)
+          t:<h> absent or expired → unknown (401, nothing changes); s:r present → revoked (401);
+          s:c ≠ h, or the check-and-put loses (304) → h was spent: REUSE → revoke (401)
+logout  : the same get; t:<h> present → PUT s:r = now, s:c = '-' (unconditional, idempotent)
+Interleavings (each forced in test/integration/accounts.test.ts):
+ * two refreshes of one token: both read s:c == h, both check-and-put on h; exactly one wins;
+   the loser has presented a spent token: reuse → the session is revoked, so the winner's new
+   refresh token dies too (OAuth 2.0 Security BCP: a replayed refresh token ends the grant).
+ * refresh racing logout: the revoke writes s:c = '-'. Revoke first → the rotation's check fails
+   → 401. Rotation first → its h' is current until the revoke, then s:c = '-' ≠ h' and s:r
+   is set: h' is refused. Either way the session ends revoked and no refresh token issued
+   after the revoke works (an access token issued before it lives out its ≤ 15 minutes).
+ * reuse after rotation: s:c = h' ≠ h while t:<h> is present → revoke.`,
   },
   reactions: {
     name: 'reactions',

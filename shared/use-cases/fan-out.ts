@@ -16,6 +16,8 @@ import { atStep } from './steps.js';
 export interface FanoutOutcome {
   readers: number;
   continued: boolean;
+  /** Post entries this message wrote into inboxes (the write amplification an operator watches). */
+  inboxCells: number;
   skipped?: 'deleted' | 'celebrity' | 'unfollowed';
   /** settle: what the reader's view of the followee was made to agree with. */
   settled?: 'following' | 'not-following';
@@ -41,7 +43,7 @@ async function overChunks(
   cursor: string | undefined,
   write: (handles: string[]) => Promise<void>,
   opts: { chunkSize?: number; chunks?: number; prepare?: (handles: string[]) => Promise<string[]> } = {},
-): Promise<{ readers: number; nextCursor?: string }> {
+): Promise<{ readers: number; written: number; nextCursor?: string }> {
   const chunkSize = opts.chunkSize ?? deps.limits.fanoutChunkSize;
   const chunks = opts.chunks ?? deps.limits.fanoutChunksPerMessage;
   const fetch = async (from: string | undefined) => {
@@ -50,6 +52,7 @@ async function overChunks(
     return { page, handles: opts.prepare && handles.length > 0 ? await opts.prepare(handles) : handles };
   };
   let readers = 0;
+  let written = 0;
   let pending = fetch(cursor);
   for (let chunk = 0; ; chunk++) {
     const { page, handles } = await pending;
@@ -60,8 +63,9 @@ async function overChunks(
     if (handles.length > 0) {
       await atStep(deps, 'fanout.readers-read', { readers: handles.join(',') });
       await write(handles);
+      written += handles.length;
     }
-    if (last) return next ? { readers, nextCursor: next } : { readers };
+    if (last) return next ? { readers, written, nextCursor: next } : { readers, written };
   }
 }
 
@@ -85,10 +89,10 @@ export async function handleFanoutMessage(deps: FeedDeps, msg: FanoutMessage, no
   switch (msg.type) {
     case 'fanout': {
       const post = await deps.posts.get(msg.postId);
-      if (!post) return { readers: 0, continued: false, skipped: 'deleted' };
+      if (!post) return { readers: 0, continued: false, inboxCells: 0, skipped: 'deleted' };
       // The first message of a post also notifies: who it mentions, and a repost's original author.
       if (!msg.cursor) await Promise.all(postFacts(post).map((fact) => reconcileFact(deps, fact)));
-      if (await deps.celebrities.isCelebrity(post.author)) return { readers: 0, continued: false, skipped: 'celebrity' };
+      if (await deps.celebrities.isCelebrity(post.author)) return { readers: 0, continued: false, inboxCells: 0, skipped: 'celebrity' };
       const done = await overChunks(deps, followersOf(deps, post.author), msg.cursor, (handles) => deps.inbox.add(handles, post), {
         prepare: (handles) => activeOnly(deps, handles, now),
       });
@@ -96,28 +100,27 @@ export async function handleFanoutMessage(deps: FeedDeps, msg: FanoutMessage, no
       // look again, and if the post is gone, retract what this message covered (idempotent).
       if (!(await deps.posts.get(post.id))) {
         await deps.queue.send({ v: 1, type: 'retract', postId: post.id, ...(msg.cursor ? { cursor: msg.cursor } : {}) });
-        return { readers: done.readers, continued: false, retractedAgain: true };
+        return { readers: done.readers, continued: false, inboxCells: done.written, retractedAgain: true };
       }
-      return { readers: done.readers, continued: await continueWith(deps, msg, done.nextCursor) };
+      return { readers: done.readers, continued: await continueWith(deps, msg, done.nextCursor), inboxCells: done.written };
     }
     case 'retract': {
       const author = authorOfPostId(msg.postId);
-      if (!author) return { readers: 0, continued: false };
+      if (!author) return { readers: 0, continued: false, inboxCells: 0 };
       const done = await overChunks(deps, followersOf(deps, author), msg.cursor, (handles) => deps.inbox.remove(handles, msg.postId));
-      return { readers: done.readers, continued: await continueWith(deps, msg, done.nextCursor) };
+      return { readers: done.readers, continued: await continueWith(deps, msg, done.nextCursor), inboxCells: 0 };
     }
     case 'backfill': {
       // An unfollow may have overtaken this message: backfill only a still-current edge.
-      if (!(await deps.relations.isFollowing(msg.reader, msg.followee))) return { readers: 0, continued: false, skipped: 'unfollowed' };
-      await backfill(deps, msg.reader, msg.followee);
-      return { readers: 1, continued: false };
+      if (!(await deps.relations.isFollowing(msg.reader, msg.followee))) return { readers: 0, continued: false, inboxCells: 0, skipped: 'unfollowed' };
+      return { readers: 1, continued: false, inboxCells: await backfill(deps, msg.reader, msg.followee) };
     }
     case 'promote': {
       // Markers first, the flag last: until every follower can merge the outbox, posts keep
       // being fanned out, so no follower ever misses one (duplicates merge away).
       const done = await overChunks(deps, followersOf(deps, msg.author), msg.cursor, (handles) => deps.inbox.addCelebrity(handles, msg.author));
       if (!done.nextCursor) await deps.celebrities.setCelebrity(msg.author, true);
-      return { readers: done.readers, continued: await continueWith(deps, msg, done.nextCursor) };
+      return { readers: done.readers, continued: await continueWith(deps, msg, done.nextCursor), inboxCells: 0 };
     }
     case 'demote': {
       // The flag first: fan-out resumes at once; each follower keeps merging the outbox until
@@ -128,33 +131,36 @@ export async function handleFanoutMessage(deps: FeedDeps, msg: FanoutMessage, no
         await deps.inbox.addManyToReaders(handles, recent);
         await deps.inbox.removeCelebrity(handles, msg.author);
       });
-      return { readers: done.readers, continued: await continueWith(deps, msg, done.nextCursor) };
+      return { readers: done.readers, continued: await continueWith(deps, msg, done.nextCursor), inboxCells: done.written * recent.length };
     }
     case 'purge-comments': {
       // Only for a post that is gone: a forged or early message cannot remove live comments.
-      if ((await deps.posts.lookup(msg.postId)).state === 'live') return { readers: 0, continued: false };
+      if ((await deps.posts.lookup(msg.postId)).state === 'live') return { readers: 0, continued: false, inboxCells: 0 };
       const removed = await deps.comments.purge(msg.postId, COMMENTS_PURGED_PER_MESSAGE);
       const continued = removed === COMMENTS_PURGED_PER_MESSAGE;
       if (continued) await deps.queue.send(msg);
-      return { readers: 0, continued };
+      return { readers: 0, continued, inboxCells: 0 };
     }
     case 'notify':
       await reconcileFact(deps, msg.fact);
-      return { readers: 0, continued: false };
-    case 'settle':
-      return { readers: 1, continued: false, settled: await settle(deps, msg.reader, msg.followee, msg.at) };
+      return { readers: 0, continued: false, inboxCells: 0 };
+    case 'settle': {
+      const { settled, inboxCells } = await settle(deps, msg.reader, msg.followee, msg.at);
+      return { readers: 1, continued: false, inboxCells, settled };
+    }
     case 'regenerate': {
+      let inboxCells = 0;
       const done = await overChunks(
         deps,
         (limit, cursor) => deps.relations.following(msg.reader, limit, cursor),
         msg.cursor,
         async (followees) => {
-          for (const followee of followees) await backfill(deps, msg.reader, followee);
+          for (const followee of followees) inboxCells += await backfill(deps, msg.reader, followee);
         },
         { chunkSize: REGENERATE_FOLLOWEES_PER_MESSAGE, chunks: 1 },
       );
       if (!done.nextCursor) await deps.inbox.clearRegenerating(msg.reader);
-      return { readers: 1, continued: await continueWith(deps, msg, done.nextCursor) };
+      return { readers: 1, continued: await continueWith(deps, msg, done.nextCursor), inboxCells };
     }
   }
 }
@@ -162,18 +168,19 @@ export async function handleFanoutMessage(deps: FeedDeps, msg: FanoutMessage, no
 /**
  * Copies a followee's recent posts into a reader's inbox: at most backfillLimit, and never older
  * than the tail of a full inbox (what is past the cap would be trimmed anyway). A celebrity is
- * marked for the read-time merge instead.
+ * marked for the read-time merge instead. Returns the number of posts copied.
  */
-async function backfill(deps: FeedDeps, reader: string, followee: string, celebrity?: boolean): Promise<void> {
+async function backfill(deps: FeedDeps, reader: string, followee: string, celebrity?: boolean): Promise<number> {
   if (celebrity ?? (await deps.celebrities.isCelebrity(followee))) {
     await deps.inbox.addCelebrity([reader], followee);
-    return;
+    return 0;
   }
   const { size, oldestMillis } = await deps.inbox.stats(reader);
   const notOlderThan = size >= deps.limits.inboxCap ? oldestMillis : undefined;
   const posts = await deps.posts.recentByAuthor(followee, deps.limits.backfillLimit, notOlderThan);
   await atStep(deps, 'backfill.posts-read', { reader, followee });
   if (posts.length > 0) await deps.inbox.addMany(reader, posts);
+  return posts.length;
 }
 
 /**
@@ -187,7 +194,12 @@ async function backfill(deps: FeedDeps, reader: string, followee: string, celebr
  * purged of the followee's posts. Idempotent: any number of settles, in any order, after the
  * last operation on the pair, leave the same state (invariants A, C, D in consistency.md).
  */
-export async function settle(deps: FeedDeps, reader: string, followee: string, at: number): Promise<'following' | 'not-following'> {
+export async function settle(
+  deps: FeedDeps,
+  reader: string,
+  followee: string,
+  at: number,
+): Promise<{ settled: 'following' | 'not-following'; inboxCells: number }> {
   const [edge, celebrity, followerSide] = await Promise.all([
     deps.relations.edge(reader, followee),
     deps.celebrities.isCelebrity(followee),
@@ -195,12 +207,15 @@ export async function settle(deps: FeedDeps, reader: string, followee: string, a
   ]);
   await atStep(deps, 'settle.state-read', { reader, followee });
   if (edge) {
-    await Promise.all([
+    const [, copied] = await Promise.all([
       followerSide === edge.since ? undefined : deps.relations.restoreFollowerSide(reader, followee, edge.since),
       // A marker left from before a demotion is dropped only after the backfill replaced it.
-      backfill(deps, reader, followee, celebrity).then(() => (celebrity ? undefined : deps.inbox.removeCelebrity([reader], followee))),
+      backfill(deps, reader, followee, celebrity).then(async (n) => {
+        if (!celebrity) await deps.inbox.removeCelebrity([reader], followee);
+        return n;
+      }),
     ]);
-    return 'following';
+    return { settled: 'following', inboxCells: copied };
   }
   await Promise.all([
     // A followers-side row newer than the operation that queued this belongs to a later follow.
@@ -208,5 +223,5 @@ export async function settle(deps: FeedDeps, reader: string, followee: string, a
     deps.inbox.removeCelebrity([reader], followee),
     deps.inbox.purgeAuthor(reader, followee),
   ]);
-  return 'not-following';
+  return { settled: 'not-following', inboxCells: 0 };
 }

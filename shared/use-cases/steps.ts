@@ -1,6 +1,6 @@
 // shared/use-cases/steps.ts — named points between the steps of the operations that touch
-// several rows or race queued work (HBase is atomic per row only). In production nothing
-// listens. Tests pass a hook in FeedDeps.step that holds an operation at one of these points
+// several rows or race queued work or each other (HBase is atomic per row only). In production
+// nothing listens. Tests pass a hook in the deps' `step` (FeedDeps, LoginDeps) that holds an operation at one of these points
 // while another runs, to force one exact interleaving on the real stack
 // (test/support/interleave.ts) — instead of running things at once and hoping.
 export type StepPoint =
@@ -29,7 +29,15 @@ export type StepPoint =
   /** plain repost: the (user, original) claim is taken; the repost post is not yet created. */
   | 'repost.claimed'
   /** notify (the worker): the fact's source of truth is read; the notification is not yet written. */
-  | 'notify.truth-read';
+  | 'notify.truth-read'
+  /** login: the attempt is counted (source and global); nothing is decided or verified yet. */
+  | 'login.counted'
+  /** login: the attempt passed the throttle; its password is verified next. */
+  | 'login.verifying'
+  /** login: the password is right; an outdated hash record is not yet re-hashed. */
+  | 'login.verified'
+  /** refresh: the session is read and the token is its current one; the rotation is not yet written. */
+  | 'refresh.read';
 
 export type StepHook = (point: StepPoint, detail: Readonly<Record<string, string>>) => Promise<void>;
 

@@ -26,6 +26,11 @@ export const loginBody = z.strictObject({
   password: z.string().max(1024),
 });
 
+// A refresh token is opaque to clients; anything that is not one of ours is a 401, never a hint.
+export const refreshBody = z.strictObject({
+  refreshToken: z.string().max(256),
+});
+
 export const handlePath = z.object({ handle: handleSchema });
 
 export const updateProfileBody = z.strictObject({ displayName });

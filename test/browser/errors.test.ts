@@ -1,6 +1,7 @@
 // test/browser/errors.test.ts — the error paths a person meets, each shown as a sentence in
-// their language (never a JSON dump or a blank page): a wrong password, a token that expired
-// while the page was open, the API unreachable, a missing post, an unknown page.
+// their language (never a JSON dump or a blank page): a wrong password, a session that ended
+// while the page was open (and an expired token that is renewed without the person noticing),
+// logging out, the API unreachable, a missing post, an unknown page.
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { describe, expect, inject, it } from 'vitest';
@@ -29,26 +30,81 @@ describe('error paths, in Chromium', () => {
     await en.close();
   });
 
-  it('an expired token sends you back to the login page with a sentence saying why', async () => {
-    const user = await api.newUser('ex');
-    // A token the API itself would have issued, but expired a minute ago. The page believes it
-    // is still valid (clock skew, a laptop lid closed for an hour): the API's 401 must win.
+  /** A token the API itself would have issued, but expired a minute ago. */
+  async function expiredToken(handle: string): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
-    const expired = await new SignJWT({})
+    return new SignJWT({})
       .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(user.handle)
+      .setSubject(handle)
+      .setIssuer('weibo-serverless')
+      .setAudience('weibo-api')
       .setIssuedAt(now - 960)
       .setExpirationTime(now - 60)
       .sign(new TextEncoder().encode(inject('jwtSecret')));
+  }
+
+  /** A page whose stored session holds `token` and `refreshToken`, both believed valid. */
+  async function withStoredSession(user: { handle: string }, token: string, refreshToken: string) {
     const t = await browser.open();
-    await t.context.addInitScript(
-      (s) => localStorage.setItem('weibo.session', JSON.stringify(s)),
-      { handle: user.handle, token: expired, expiresAt: new Date(Date.now() + 3_600_000).toISOString() },
-    );
+    const hour = new Date(Date.now() + 3_600_000).toISOString();
+    await t.context.addInitScript((s) => localStorage.getItem('weibo.session') ?? localStorage.setItem('weibo.session', JSON.stringify(s)), {
+      handle: user.handle,
+      token,
+      expiresAt: hour,
+      refreshToken,
+      refreshExpiresAt: hour,
+    });
+    return t;
+  }
+
+  const stored = (page: import('playwright-core').Page) =>
+    page.evaluate(() => (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem('weibo.session'));
+
+  it('an expired token sends you back to the login page with a sentence saying why, once the session is really over', async () => {
+    const user = await api.newUser('ex');
+    // The page believes its token is still valid (clock skew, a laptop lid closed for an hour):
+    // the API's 401 must win. Its refresh token was revoked meanwhile (a logout elsewhere), so
+    // the silent renewal fails too and the session is over.
+    expect((await api.call('POST', '/sessions/logout', { body: { refreshToken: user.refreshToken } })).status).toBe(204);
+    const t = await withStoredSession(user, await expiredToken(user.handle), user.refreshToken);
     await t.page.goto('/#/');
     await t.page.getByRole('status').filter({ hasText: '登录已过期，请重新登录。' }).waitFor();
     expect(new URL(t.page.url()).hash).toBe('#/login');
-    expect(await t.page.evaluate(() => (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem('weibo.session'))).toBeNull();
+    expect(await stored(t.page)).toBeNull();
+    await t.close();
+  });
+
+  it('an expired token with a live refresh token is renewed silently: the page just works', async () => {
+    const user = await api.newUser('rn');
+    const t = await withStoredSession(user, await expiredToken(user.handle), user.refreshToken);
+    const refreshes: number[] = [];
+    t.page.on('response', (r) => r.url().endsWith('/sessions/refresh') && refreshes.push(r.status()));
+    // The timeline's first answer is a 401 `token_expired`; the one that counts is the retry.
+    const timeline = t.page.waitForResponse((r) => r.url().includes('/timeline') && r.status() === 200);
+    await t.page.goto('/#/');
+    await timeline;
+    await t.page.waitForSelector('#compose-text');
+    expect(new URL(t.page.url()).hash).toBe('#/');
+    expect(refreshes).toEqual([200]); // once, though the page sent several requests with the expired token
+    const renewed = JSON.parse((await stored(t.page))!);
+    expect(renewed.refreshToken).not.toBe(user.refreshToken);
+    // The old refresh token is spent; the page's new one works.
+    expect((await api.call('POST', '/sessions/refresh', { body: { refreshToken: renewed.refreshToken } })).status).toBe(200);
+    await t.close();
+  });
+
+  it('logging out revokes the session at the API: its refresh token no longer works', async () => {
+    const user = await api.newUser('lo');
+    const t = await browser.open('en');
+    await logIn(t.page, user.handle, user.password);
+    await t.page.waitForSelector('#compose-text');
+    const { refreshToken } = JSON.parse((await stored(t.page))!);
+    const revoked = t.page.waitForResponse((r) => r.url().endsWith('/sessions/logout'));
+    await t.page.getByRole('button', { name: 'Log out' }).click();
+    expect((await revoked).status()).toBe(204);
+    await t.page.getByRole('status').filter({ hasText: 'You have logged out.' }).waitFor();
+    expect(await stored(t.page)).toBeNull();
+    expect((await api.call('POST', '/sessions/refresh', { body: { refreshToken } })).json.error.code).toBe('invalid_refresh_token');
     await t.close();
   });
 

@@ -1,5 +1,6 @@
 // test/e2e/accounts.test.ts — register, login, profile and authorization over HTTP through
 // serverless-offline against the real HBase.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -72,7 +73,7 @@ describe('register', () => {
 describe('login', () => {
   it('issues a bearer token that authorizes the owner', async () => {
     const user = await api.newUser('login');
-    secrets.push(user.password, user.token);
+    secrets.push(user.password, user.token, user.refreshToken);
     const res = await api.call('PATCH', `/users/${user.handle}`, { token: user.token, body: { displayName: 'Renamed' } });
     expect(res.status).toBe(200);
     expect(res.json.displayName).toBe('Renamed');
@@ -105,6 +106,64 @@ describe('login', () => {
     // The throttle lives in its own table, so the unknown handle got no users row.
     const users = await allRows(hbase, namespace, 'users');
     expect(users.some((r) => Buffer.from(r.key).includes(Buffer.from(ghost)))).toBe(false);
+  });
+});
+
+describe('sessions: refresh and logout', () => {
+  it('login answers a refresh token; a refresh rotates it and answers a working access token', async () => {
+    const user = await api.newUser('ref');
+    secrets.push(user.refreshToken);
+    expect(user.refreshToken).toMatch(/^[A-Za-z0-9_-]{64}$/);
+    const res = await api.call('POST', '/sessions/refresh', { body: { refreshToken: user.refreshToken } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.json).toMatchObject({ handle: user.handle, tokenType: 'Bearer' });
+    expect(res.json.refreshToken).not.toBe(user.refreshToken);
+    secrets.push(res.json.token, res.json.refreshToken);
+    const patched = await api.call('PATCH', `/users/${user.handle}`, { token: res.json.token, body: { displayName: 'Refreshed' } });
+    expect(patched.status).toBe(200);
+    // Only the SHA-256 of a refresh token is stored.
+    const stored = await allCellText(hbase, namespace);
+    expect(stored).toContain(createHash('sha256').update(res.json.refreshToken).digest('hex'));
+  });
+
+  it('a spent refresh token presented again ends the whole session (401 refresh_token_reused)', async () => {
+    const user = await api.newUser('reuse');
+    const next = await api.call('POST', '/sessions/refresh', { body: { refreshToken: user.refreshToken } });
+    const reuse = await api.call('POST', '/sessions/refresh', { body: { refreshToken: user.refreshToken } });
+    expect(reuse.status).toBe(401);
+    expect(reuse.json.error.code).toBe('refresh_token_reused');
+    const after = await api.call('POST', '/sessions/refresh', { body: { refreshToken: next.json.refreshToken } });
+    expect(after.status).toBe(401);
+    expect(after.json.error.code).toBe('invalid_refresh_token');
+  });
+
+  it('two refreshes of one token at once: exactly one gets new tokens', async () => {
+    const user = await api.newUser('twice');
+    const results = await Promise.all([0, 1].map(() => api.call('POST', '/sessions/refresh', { body: { refreshToken: user.refreshToken } })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
+  });
+
+  it('logout revokes the session, is idempotent, and answers 204 whatever it is given', async () => {
+    const user = await api.newUser('bye');
+    for (let i = 0; i < 2; i++) {
+      expect((await api.call('POST', '/sessions/logout', { body: { refreshToken: user.refreshToken } })).status).toBe(204);
+    }
+    expect((await api.call('POST', '/sessions/logout', { body: { refreshToken: 'not a token' } })).status).toBe(204);
+    const refused = await api.call('POST', '/sessions/refresh', { body: { refreshToken: user.refreshToken } });
+    expect(refused.status).toBe(401);
+    expect(refused.json.error.code).toBe('invalid_refresh_token');
+    // Access tokens are stateless and short-lived: the one in hand lives out its minutes.
+    expect((await api.call('PATCH', `/users/${user.handle}`, { token: user.token, body: { displayName: 'Still me' } })).status).toBe(200);
+  });
+
+  it('refuses a malformed or unknown refresh token with 401 and a well-formed body error with 422', async () => {
+    for (const refreshToken of ['', 'x', 'A'.repeat(64)]) {
+      const res = await api.call('POST', '/sessions/refresh', { body: { refreshToken } });
+      expect(res.status).toBe(401);
+      expect(res.json.error.code).toBe('invalid_refresh_token');
+    }
+    expect((await api.call('POST', '/sessions/refresh', { body: { token: 'x' } })).status).toBe(422);
   });
 });
 

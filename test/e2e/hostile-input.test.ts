@@ -25,7 +25,7 @@ interface BadRequest {
   opts: RequestOptions;
 }
 
-let alice: { handle: string; token: string };
+let alice: { handle: string; token: string; refreshToken: string };
 let bob: { handle: string; token: string };
 
 // ---- building blocks ---------------------------------------------------------------------
@@ -90,6 +90,30 @@ const login: fc.Arbitrary<BadRequest> = fc.oneof(
   fc.record({ handle: notAString, password: notAString }, { requiredKeys: [] }).map((body) => ({ kind: 'login wrong types', method: 'POST', path: '/sessions', opts: { body } })),
   // A well-typed login with an impossible handle: 401, and no throttle row for it.
   fc.record({ handle: badHandle.filter((h) => h.length <= 64), password: fc.string({ maxLength: 30 }) }).map((body) => ({ kind: 'login impossible handle', method: 'POST', path: '/sessions', opts: { body } })),
+);
+
+/** Looks like a refresh token (64 base64url characters) or is near one; never one we issued. */
+const forgedRefreshToken = fc.oneof(
+  fc.stringMatching(/^[A-Za-z0-9_-]{64}$/),
+  fc.string({ unit: 'binary', maxLength: 256 }),
+  fc.tuple(fc.stringMatching(/^[A-Za-z0-9_-]{60,68}$/), fc.constantFrom(...nasty)).map(([a, b]) => a + b),
+  fc.constantFrom('', '='.repeat(64), 'A'.repeat(64)),
+);
+
+// Refresh and logout. A logout with a well-formed body that names no session is a 204 by design
+// (idempotent, and it says nothing about tokens), so only bodies that break the contract are here.
+const sessionRequests: fc.Arbitrary<BadRequest> = fc.oneof(
+  fc.constantFrom('/sessions/refresh', '/sessions/logout').chain((path) =>
+    fc.oneof(
+      malformedJson.map((raw) => ({ kind: `${path} malformed json`, method: 'POST', path, opts: { rawBody: raw, headers: { 'content-type': 'application/json' } } })),
+      oversize.map((raw) => ({ kind: `${path} oversize`, method: 'POST', path, opts: { rawBody: raw, headers: { 'content-type': 'application/json' } } })),
+      fc.record({ refreshToken: notAString, extra: fc.string() }, { requiredKeys: [] }).map((body) => ({ kind: `${path} wrong shape`, method: 'POST', path, opts: { body } })),
+      fc.string({ minLength: 257, maxLength: 400 }).map((refreshToken) => ({ kind: `${path} token too long`, method: 'POST', path, opts: { body: { refreshToken } } })),
+      fc.constant({ kind: `${path} text/plain`, method: 'POST', path, opts: { rawBody: '{"refreshToken":"x"}', headers: { 'content-type': 'text/plain' } } }),
+    ),
+  ),
+  // A well-typed refresh with a token we never issued: 401, and nothing written.
+  forgedRefreshToken.filter((t) => t.length <= 256).map((refreshToken) => ({ kind: 'refresh forged token', method: 'POST', path: '/sessions/refresh', opts: { body: { refreshToken } } })),
 );
 
 const profilePath = fc.oneof(
@@ -386,7 +410,7 @@ describe('hostile input', () => {
   }
 
   it('rejects every generated bad request with a JSON 4xx', async () => {
-    const all = fc.oneof(register, login, profilePath, patchRequests(), { arbitrary: feedRequests(), weight: 4 }, { arbitrary: reactionRequests(), weight: 4 }, { arbitrary: socialRequests(), weight: 5 });
+    const all = fc.oneof(register, login, sessionRequests, profilePath, patchRequests(), { arbitrary: feedRequests(), weight: 4 }, { arbitrary: reactionRequests(), weight: 4 }, { arbitrary: socialRequests(), weight: 5 });
     await fc.assert(fc.asyncProperty(all, expectRejected), { numRuns: RUNS });
     for (const req of await specialTokens()) await expectRejected(req);
     expect(total).toBeGreaterThanOrEqual(Math.min(RUNS, 500));
@@ -403,6 +427,8 @@ describe('hostile input', () => {
     expect(withoutQuota(await rowCounts(hbase, namespace))).toEqual(before);
     const profile = await api.call('GET', `/users/${alice.handle}`);
     expect(profile.json.displayName).toBe(`User ${alice.handle}`);
+    // No forged refresh token revoked or spent her session.
+    expect((await api.call('POST', '/sessions/refresh', { body: { refreshToken: alice.refreshToken } })).status).toBe(200);
   });
 });
 

@@ -76,7 +76,7 @@ describe('scheduled jobs through the offline Lambda port', () => {
     await seed('outbox', `jt_${tag}_quiet`, qualifiers(`jt_${tag}_quiet`, 40));
 
     // The first step answers at once; the rest runs on in the background.
-    const first = await invoke('weibo-test-trimInboxes', {});
+    const first = await invoke('weibo-local-trimInboxes', {});
     expect(first).toMatchObject({ job: 'trim-inboxes', status: 'continued', step: 1, stats: { seen: 5 } });
 
     const finished = await eventually(() => {
@@ -103,7 +103,7 @@ describe('scheduled jobs through the offline Lambda port', () => {
     const b = `jr_${tag}_b`;
     const relations = qualifiedTableName(ns, 'relations');
     await hbase.put(relations, [{ key: relationKey(a, 'F', b), cells: [{ column: 'e:t', value: '1700000000000' }] }]);
-    const first = await invoke('weibo-test-repairRelations', {});
+    const first = await invoke('weibo-local-repairRelations', {});
     expect(first).toMatchObject({ job: 'repair-relations' });
     await eventually(async () => {
       if (!runLog(first.runId).some((l) => l.message === 'job finished')) throw new Error('repair still running');
@@ -113,7 +113,7 @@ describe('scheduled jobs through the offline Lambda port', () => {
   });
 
   it('dead-letter report: one invoke returns the report of this run’s DLQ', async () => {
-    const outcome = await invoke('weibo-test-deadLetterReport', { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} });
+    const outcome = await invoke('weibo-local-deadLetterReport', { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} });
     const dlqName = inject('fanoutDlqUrl').split('/').at(-1);
     expect(outcome).toMatchObject({ job: 'dead-letter-report', status: 'done', step: 1, detail: { queue: dlqName } });
     expect(outcome.detail.approximateMessages).toEqual(expect.any(Number));

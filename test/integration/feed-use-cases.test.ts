@@ -9,7 +9,7 @@ import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/inde
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { keyFromPostId } from '../../shared/domain/post.js';
 import { performance } from 'node:perf_hooks';
-import { sequentialDepth } from '../bench/feed/requests.js';
+import { sequentialDepth } from '../../shared/observability/round-trips.js';
 import { inboxQualifier, userKey } from '../../shared/schema/row-keys.js';
 import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
 import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
@@ -114,7 +114,7 @@ describe('feed operations on HBase', () => {
     const { post } = await publishPost(deps, 'cat', { body: 'to my fans' });
     const first = queued.shift()!;
     const outcome = await handleFanoutMessage(deps, first);
-    expect(outcome).toEqual({ readers: 6, continued: true }); // 2 chunks × 3
+    expect(outcome).toEqual({ readers: 6, continued: true, inboxCells: 6 }); // 2 chunks × 3, one cell each
     expect(queued[0]).toMatchObject({ type: 'fanout', postId: post.id });
     expect(await drain()).toBe(1);
     await handleFanoutMessage(deps, first); // re-delivery

@@ -248,7 +248,7 @@ describe('repair relations (real HBase)', () => {
 
 describe('regeneration sweep (real HBase + ElasticMQ)', () => {
   it('re-sends `regenerate` for marks older than the threshold only, through the real queue', async () => {
-    const q = await ensureQueues({ sqsEndpoint, stage: 'test', queueName: `it-jobs-${runId}-regen` });
+    const q = await ensureQueues({ sqsEndpoint, stage: 'local', queueName: `it-jobs-${runId}-regen` });
     createdQueues.push(q.queueUrl, q.deadLetterQueueUrl);
     const now = Date.now();
     const mark = (reader: string, value: string) => ({ key: userKey(reader), cells: [{ column: 'm:regen', value }, { column: 'm:seen', value }] });
@@ -273,7 +273,7 @@ describe('regeneration sweep (real HBase + ElasticMQ)', () => {
 
 describe('dead-letter report (real ElasticMQ)', () => {
   it('counts the DLQ by message type with the oldest sent time, and deletes nothing', async () => {
-    const q = await ensureQueues({ sqsEndpoint, stage: 'test', queueName: `it-jobs-${runId}-dlq` });
+    const q = await ensureQueues({ sqsEndpoint, stage: 'local', queueName: `it-jobs-${runId}-dlq` });
     createdQueues.push(q.queueUrl, q.deadLetterQueueUrl);
     const bodies = [
       '{"v":1,"type":"fanout","postId":"ann.1.000000000000"}',

@@ -21,7 +21,7 @@ import { deletePost, getPost, listUserPosts } from '../../shared/use-cases/posts
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';
 import { chainBody, repost } from '../../shared/use-cases/reposts.js';
-import { sequentialDepth } from '../bench/feed/requests.js';
+import { sequentialDepth } from '../../shared/observability/round-trips.js';
 import { drainQueue, integrationLimits, userFactory } from '../support/feed-harness.js';
 import { interleaver } from '../support/interleave.js';
 import { runToCompletion } from '../support/job-driver.js';

@@ -1,7 +1,9 @@
 // test/integration/serverless-package.test.ts — what would be deployed: `serverless package`
 // (osls, bundling with esbuild; no AWS account, no network) and assertions on the generated
-// CloudFormation. Packages the `dev` stage: it has the deployed queue numbers and, unlike
-// `prod`, reads no SSM parameters. Also the web client's hosting (infra/resources/web.yml) and
+// CloudFormation. Packages the `dev` stage (a deployed stage like any other: its gateway given as
+// --param, as an operator would) and checks what an operator must be able to trust: no secret in
+// the template, one least-privilege role per function, bounded pressure on the gateway, stage
+// settings checked before anything is built, and cfn-lint + checkov over the template. Also the web client's hosting (infra/resources/web.yml) and
 // its build into the package (infra/plugins/web-client.cjs).
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -16,6 +18,9 @@ import { queueSettings } from '../../infra/local/sqs-poller.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SLS = join(ROOT, 'node_modules/serverless/bin/serverless.js');
 const STAGE = 'dev';
+/** What an operator passes for a stage that names no gateway in serverless.yml. */
+const GATEWAY = 'https://hbase-rest.dev.internal:8443';
+const PARAMS = [`--param=hbaseRestUrl=${GATEWAY}`];
 const settings = queueSettings(STAGE);
 const run = promisify(execFile);
 
@@ -39,7 +44,7 @@ const env = {
 
 beforeAll(async () => {
   try {
-    await run(process.execPath, [SLS, 'package', '--stage', STAGE, '--package', packageDir], {
+    await run(process.execPath, [SLS, 'package', '--stage', STAGE, '--package', packageDir, ...PARAMS], {
       cwd: ROOT,
       env,
       timeout: 240_000,
@@ -52,7 +57,7 @@ beforeAll(async () => {
   template = JSON.parse(readFileSync(join(packageDir, 'cloudformation-template-update-stack.json'), 'utf8')) as Template;
 
   // The routes the configuration declares (infra/functions/*.yml), as serverless resolves them.
-  const { stdout } = await run(process.execPath, [SLS, 'print', '--stage', STAGE, '--format', 'json', '--path', 'functions'], {
+  const { stdout } = await run(process.execPath, [SLS, 'print', '--stage', STAGE, '--format', 'json', '--path', 'functions', ...PARAMS], {
     cwd: ROOT,
     env,
     timeout: 60_000,
@@ -150,32 +155,6 @@ describe(`serverless package --stage ${STAGE}`, () => {
     expect([...routeKeys].sort()).toEqual([...declaredRoutes].sort());
   });
 
-  it('grants SQS rights on the fan-out queue only: send for all, receive/delete via the mapping, no "*"', () => {
-    const statements = resources('AWS::IAM::Role').flatMap(([, role]) =>
-      (role.Properties.Policies ?? []).flatMap(
-        (p: { PolicyDocument: { Statement: Array<{ Effect: string; Action: string | string[]; Resource: unknown }> } }) =>
-          p.PolicyDocument.Statement,
-      ),
-    );
-    const sqsAll = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('sqs:')));
-    // The dead-letter report's read-only statement on the DLQ is checked in the jobs test below.
-    const onDlq = (s: { Resource: unknown }) => JSON.stringify(s.Resource) === JSON.stringify(getAtt('FanoutDeadLetterQueue', 'Arn'));
-    const sqs = sqsAll.filter((s) => !onDlq(s));
-    expect(sqs.length).toBeGreaterThan(0);
-    for (const s of sqsAll) {
-      expect([s.Action].flat()).not.toContain('sqs:*');
-      expect(JSON.stringify(s.Resource)).not.toContain('*');
-    }
-    for (const s of sqs) {
-      const targets = [s.Resource].flat();
-      expect(targets).toEqual(targets.map(() => getAtt('FanoutQueue', 'Arn')));
-    }
-    const actions = sqs.flatMap((s) => [s.Action].flat()).sort();
-    expect(actions).toEqual(['sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:ReceiveMessage', 'sqs:SendMessage']);
-    // Nothing anywhere in the roles grants "Resource": "*".
-    for (const s of statements) expect(s.Resource).not.toBe('*');
-  });
-
   describe('scheduled jobs (infra/functions/schedule.yml)', () => {
     const JOBS = [
       { id: 'TrimInboxes', name: 'trimInboxes', handler: 'functions/schedule/trim-inboxes.handler', rate: 'rate(1 hour)' },
@@ -230,30 +209,194 @@ describe(`serverless package --stage ${STAGE}`, () => {
       // The other functions get none of the jobs' settings.
       expect(template.Resources.FanoutLambdaFunction!.Properties.Environment.Variables).not.toHaveProperty('FANOUT_DLQ_URL');
     });
-
-    it('lets the roles invoke exactly the four job functions and read (never delete from) the DLQ; no "*" resources', () => {
-      const all = statements();
-      const invoke = all.filter((s) => [s.Action].flat().some((a) => a.startsWith('lambda:')));
-      expect(invoke).toHaveLength(1);
-      expect([invoke[0]!.Action].flat()).toEqual(['lambda:InvokeFunction']);
-      expect(invoke[0]!.Resource).toEqual(JOBS.map((j) => functionArn(j.name)));
-
-      const dlq = all.filter((s) => JSON.stringify(s.Resource).includes('FanoutDeadLetterQueue'));
-      expect(dlq).toHaveLength(1);
-      expect([dlq[0]!.Action].flat().sort()).toEqual(['sqs:GetQueueAttributes', 'sqs:ReceiveMessage']);
-      expect(dlq[0]!.Resource).toEqual(getAtt('FanoutDeadLetterQueue', 'Arn'));
-
-      for (const s of all) {
-        expect(s.Effect).toBe('Allow');
-        for (const action of [s.Action].flat()) expect(action, JSON.stringify(s)).not.toMatch(/\*/);
-        for (const r of [s.Resource].flat()) {
-          expect(r).not.toBe('*');
-          // Only CloudFormation references and the ARNs built above; never a wildcard inside one.
-          if (typeof r === 'string') expect(r, JSON.stringify(s)).not.toContain('*');
-        }
-      }
-    });
   });
+});
+
+type Policy = { PolicyDocument: { Statement: Array<{ Effect: string; Action: string | string[]; Resource: unknown }> } };
+/** The role a function runs as, and its statements (the log statement first). */
+function roleOf(fnId: string) {
+  const role = template.Resources[fnId]!.Properties.Role as { 'Fn::GetAtt': [string, string] };
+  const roleId = role['Fn::GetAtt'][0];
+  const statements = (template.Resources[roleId]!.Properties.Policies as Policy[]).flatMap((p) => p.PolicyDocument.Statement);
+  return { roleId, statements, managed: template.Resources[roleId]!.Properties.ManagedPolicyArns as unknown[] };
+}
+/** The statements past the log one, as `action → resources` lines: easy to compare whole. */
+const grants = (fnId: string) =>
+  roleOf(fnId)
+    .statements.slice(1)
+    .flatMap((s) => [s.Action].flat().map((a) => `${a} → ${JSON.stringify(s.Resource)}`))
+    .sort();
+const functionIds = () => resources('AWS::Lambda::Function').map(([id]) => id);
+const JOB_IDS = ['TrimInboxes', 'RepairRelations', 'RepairPostCounts', 'RegenerationSweep', 'DeadLetterReport'];
+const ssmArn = (name: string) => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ssm:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':parameter', name]] });
+const lambdaArn = (fn: string) => ({
+  'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':lambda:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:function:weibo-${STAGE}-${fn}`]],
+});
+const queue = JSON.stringify([getAtt('FanoutQueue', 'Arn')]);
+const dlq = JSON.stringify([getAtt('FanoutDeadLetterQueue', 'Arn')]);
+
+describe('least privilege: every function its own role (infra/plugins/function-roles-and-network.cjs)', () => {
+  it('gives each function a role of its own and leaves no shared role behind', () => {
+    const roles = functionIds().map((id) => roleOf(id).roleId);
+    expect(roles.length).toBeGreaterThan(30);
+    expect(new Set(roles).size).toBe(roles.length);
+    expect(template.Resources).not.toHaveProperty('IamRoleLambdaExecution');
+    expect(resources('AWS::IAM::Role')).toHaveLength(roles.length);
+  });
+
+  it('lets each write only to its own log group', () => {
+    for (const id of functionIds()) {
+      const [logs] = roleOf(id).statements;
+      const name = template.Resources[id]!.Properties.FunctionName as string;
+      expect([logs!.Action].flat().sort(), id).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+      expect(JSON.stringify(logs!.Resource), id).toContain(`:log-group:/aws/lambda/${name}:*`);
+    }
+  });
+
+  it('API functions: send to the fan-out queue and read the signing keys; nothing else', () => {
+    const api = functionIds().filter((id) => id !== 'FanoutLambdaFunction' && !JOB_IDS.some((j) => id === `${j}LambdaFunction`));
+    expect(api.length).toBeGreaterThan(25);
+    const expected = [
+      `sqs:SendMessage → ${queue}`,
+      `ssm:GetParameter → ${JSON.stringify([ssmArn(`/weibo/${STAGE}/jwt-secret`), ssmArn(`/weibo/${STAGE}/jwt-secret-previous`)])}`,
+    ].sort();
+    for (const id of api) expect(grants(id), id).toEqual(expected);
+  });
+
+  it('only the worker consumes the queue; it never reads a signing key', () => {
+    expect(grants('FanoutLambdaFunction')).toEqual([`sqs:DeleteMessage → ${queue}`, `sqs:GetQueueAttributes → ${queue}`, `sqs:ReceiveMessage → ${queue}`, `sqs:SendMessage → ${queue}`]);
+    for (const id of functionIds().filter((i) => i !== 'FanoutLambdaFunction')) {
+      expect(grants(id).filter((g) => /sqs:(ReceiveMessage|DeleteMessage)/.test(g) && g.includes(queue)), id).toEqual([]);
+    }
+  });
+
+  it('each job invokes only itself; only the dead-letter report reads the DLQ (never deletes); the sweep may re-send', () => {
+    const jobs = ['trimInboxes', 'repairRelations', 'repairPostCounts', 'regenerationSweep', 'deadLetterReport'];
+    for (const [i, id] of JOB_IDS.entries()) {
+      const invoke = `lambda:InvokeFunction → ${JSON.stringify([lambdaArn(jobs[i]!)])}`;
+      const own = { RegenerationSweep: [`sqs:SendMessage → ${queue}`], DeadLetterReport: [`sqs:GetQueueAttributes → ${dlq}`, `sqs:ReceiveMessage → ${dlq}`] }[id] ?? [];
+      expect(grants(`${id}LambdaFunction`), id).toEqual([invoke, ...own].sort());
+    }
+    for (const id of functionIds().filter((i) => !JOB_IDS.some((j) => i === `${j}LambdaFunction`))) {
+      expect(grants(id).filter((g) => g.startsWith('lambda:')), id).toEqual([]);
+    }
+    for (const id of functionIds().filter((i) => i !== 'DeadLetterReportLambdaFunction')) {
+      expect(grants(id).filter((g) => g.includes('FanoutDeadLetterQueue')), id).toEqual([]);
+    }
+  });
+
+  it('no action or resource wildcard anywhere, and no VPC policy when the stage has no VPC', () => {
+    for (const id of functionIds()) {
+      const { statements, managed } = roleOf(id);
+      expect(managed, id).toEqual([]);
+      for (const st of statements) {
+        expect(st.Effect).toBe('Allow');
+        for (const action of [st.Action].flat()) expect(action, id).not.toContain('*');
+        // The one allowed star: the log streams of the function's own log group.
+        expect(JSON.stringify(st.Resource).replace(/:log-group:[^"]+:\*/, ''), id).not.toContain('*');
+      }
+    }
+  });
+});
+
+describe('secrets at run time, network and pressure on the gateway', () => {
+  const variables = () => functionIds().map((id) => [id, template.Resources[id]!.Properties.Environment.Variables as Record<string, unknown>] as const);
+
+  it('puts no secret in the template: the functions get SSM parameter names, never a key or a credential', () => {
+    const text = JSON.stringify(template);
+    for (const [id, env] of variables()) {
+      expect(env, id).not.toHaveProperty('JWT_SECRET');
+      expect(env, id).not.toHaveProperty('HBASE_AUTHORIZATION');
+      // Password hashes at OWASP's cost: only the local stage (serverless-offline) lowers it.
+      expect(env, id).not.toHaveProperty('PASSWORD_SCRYPT_LOG2N');
+      expect(env, id).toMatchObject({ JWT_SECRET_PARAMETER: `/weibo/${STAGE}/jwt-secret`, JWT_PREVIOUS_SECRET_PARAMETER: `/weibo/${STAGE}/jwt-secret-previous`, SECRETS_MAX_AGE_SECONDS: '300' });
+    }
+    // Not resolved at deploy time anywhere (the ${ssm:…} of old put the key in the template).
+    expect(text).not.toMatch(/JWT_SECRET"\s*:/);
+    expect(readFileSync(join(ROOT, 'serverless.yml'), 'utf8')).not.toContain('${ssm:');
+  });
+
+  it('reaches the gateway over https with the stage settings as parameters; the scale knobs per stage, none from the shell', () => {
+    for (const [id, env] of variables()) {
+      expect(env, id).toMatchObject({ HBASE_REST_URL: GATEWAY, HBASE_NAMESPACE: 'weibo', CELEBRITY_FOLLOWERS: '10000', INBOX_CAP: '800', SETTLE_SECONDS: '60', POWERTOOLS_LOG_LEVEL: 'INFO' });
+      expect(template.Resources[id]!.Properties, id).not.toHaveProperty('VpcConfig');
+    }
+    // Deployed stages take nothing from the deployer's environment: only the local stage does.
+    const yml = readFileSync(join(ROOT, 'serverless.yml'), 'utf8');
+    const deployed = yml.slice(yml.indexOf('params:'), yml.indexOf('provider:')).split(/\n  local:\n/);
+    expect(deployed[0]).not.toContain('${env:');
+    expect(deployed[1]!.split(/\n  dev:\n/)[1]).not.toContain('${env:');
+  });
+
+  it('bounds the pressure: at most workerMaxConcurrency workers, one step per job, API throttled at the edge', () => {
+    const [[, mapping]] = resources('AWS::Lambda::EventSourceMapping') as [[string, Resource]];
+    expect(mapping.Properties.ScalingConfig).toEqual({ MaximumConcurrency: 5 });
+    for (const id of JOB_IDS) expect(template.Resources[`${id}LambdaFunction`]!.Properties.ReservedConcurrentExecutions, id).toBe(1);
+    expect(template.Resources.HttpApiStage!.Properties.DefaultRouteSettings).toEqual({ ThrottlingBurstLimit: 200, ThrottlingRateLimit: 100 });
+  });
+
+  it('fits the HBase client inside each function: per-attempt timeout below the shortest function timeout', () => {
+    const timeouts = functionIds().map((id) => template.Resources[id]!.Properties.Timeout as number);
+    // shared/runtime/deadline.ts: calls end RESERVE_MS (1 s) before the function's timeout; one
+    // attempt (HBASE_TIMEOUT_MS, 3 s by default) must fit in what is left of the shortest.
+    expect(Math.min(...timeouts)).toBe(10);
+    expect(3_000).toBeLessThanOrEqual(Math.min(...timeouts) * 1000 - 1_000);
+  });
+});
+
+describe('stage settings are checked before anything is built (infra/stage-settings.cjs)', () => {
+  const print = (stage: string, ...params: string[]) =>
+    run(process.execPath, [SLS, 'print', '--stage', stage, '--format', 'json', '--path', 'provider.environment', ...params.map((p) => `--param=${p}`)], { cwd: ROOT, env, timeout: 60_000 });
+  const failure = async (p: Promise<unknown>) => {
+    try {
+      await p;
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string };
+      return `${e.stdout ?? ''}${e.stderr ?? ''}`;
+    }
+    throw new Error('expected serverless to refuse the stage');
+  };
+
+  it('refuses a deployed stage with no gateway, naming the stage and the setting', async () => {
+    const out = await failure(print('staging'));
+    expect(out).toContain('Stage "staging" is not configured: hbaseRestUrl is not set');
+    expect(out).toContain('params.staging');
+  }, 90_000);
+
+  it('refuses plain http to the gateway, a key parameter that is no SSM name and half a VPC; "test" is deployed like any other name', async () => {
+    const out = await failure(print('test', 'hbaseRestUrl=http://10.0.0.5:8080', 'jwtSecretParameter=weibo-key', 'vpcSubnetIds=subnet-0123456789abcdef0'));
+    expect(out).toContain('Stage "test" is not configured');
+    expect(out).toContain('hbaseRestUrl must be https://');
+    expect(out).toContain('jwtSecretParameter must be an SSM parameter name starting with /');
+    expect(out).toContain('vpcSubnetIds and vpcSecurityGroupIds go together');
+  }, 90_000);
+
+  it('puts every function in the VPC the stage names, with the network-interface policy on its role', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weibo-package-vpc-'));
+    const folder = `${workFolder}-vpc`;
+    try {
+      const subnets = ['subnet-0123456789abcdef0', 'subnet-0fedcba9876543210'];
+      await run(
+        process.execPath,
+        [SLS, 'package', '--stage', 'prod', '--package', dir, ...PARAMS, `--param=vpcSubnetIds=${subnets.join(',')}`, '--param=vpcSecurityGroupIds=sg-0123456789abcdef0'],
+        { cwd: ROOT, env: { ...env, ESBUILD_WORK_FOLDER: folder }, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 },
+      );
+      const vpcTemplate = JSON.parse(readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8')) as Template;
+      const fns = Object.entries(vpcTemplate.Resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function');
+      expect(fns.length).toBeGreaterThan(30);
+      for (const [id, fn] of fns) {
+        expect(fn.Properties.VpcConfig, id).toEqual({ SubnetIds: subnets, SecurityGroupIds: ['sg-0123456789abcdef0'] });
+        const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
+        expect(JSON.stringify(vpcTemplate.Resources[roleId]!.Properties.ManagedPolicyArns), id).toContain('service-role/AWSLambdaVPCAccessExecutionRole');
+      }
+      // prod's own params: more workers at once than dev.
+      const mapping = Object.values(vpcTemplate.Resources).find((r) => r.Type === 'AWS::Lambda::EventSourceMapping')!;
+      expect(mapping.Properties.ScalingConfig).toEqual({ MaximumConcurrency: 10 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(join(ROOT, folder), { recursive: true, force: true });
+    }
+  }, 300_000);
 });
 
 describe('the web client: S3 + CloudFront (infra/resources/web.yml) and its build (infra/plugins/web-client.cjs)', () => {
@@ -363,4 +506,56 @@ describe('the web client: S3 + CloudFront (infra/resources/web.yml) and its buil
     expect(readFileSync(join(web, 'index.html'), 'utf8')).toContain(`src="${bundles[0]}"`);
     expect(readFileSync(join(web, 'api-docs/index.html'), 'utf8')).toContain('/api/openapi.json');
   });
+});
+
+describe('template checks from PyPI (infra/ci/python-tools.sh): cfn-lint and checkov', () => {
+  let bin: string;
+  const templateFile = () => join(packageDir, 'cloudformation-template-update-stack.json');
+  beforeAll(async () => {
+    // Installs the pinned checkers into .local/py on a fresh machine (about a minute), then reuses them.
+    const { stdout } = await run('bash', [join(ROOT, 'infra/ci/python-tools.sh')], { cwd: ROOT, timeout: 600_000 });
+    bin = stdout.trim().split('\n').pop()!;
+  }, 660_000);
+
+  it('cfn-lint: no errors; the only warning is W3005 on the HTTP API resources serverless generates', async () => {
+    let out = '';
+    try {
+      ({ stdout: out } = await run(join(bin, 'cfn-lint'), ['--format', 'json', templateFile()], { cwd: ROOT, timeout: 300_000, maxBuffer: 64 * 1024 * 1024 }));
+    } catch (err) {
+      // Exit codes 4 (warnings) and 8 (informational) carry the same JSON; 2 (errors) fails below.
+      out = (err as { stdout?: string }).stdout ?? '';
+      if (!out) throw err;
+    }
+    const findings = JSON.parse(out) as Array<{ Level: string; Rule: { Id: string }; Message: string; Location: { Path: unknown[] } }>;
+    expect(findings.filter((f) => f.Level === 'Error')).toEqual([]);
+    // W3005 "dependency already enforced": serverless's own HttpApi* resources (a route's
+    // DependsOn on its integration, the stage's on its access log group) — redundant, harmless.
+    const others = findings.filter((f) => !(f.Rule.Id === 'W3005' && String(f.Location.Path[1]).startsWith('HttpApi')));
+    expect(findings.length - others.length).toBeGreaterThan(0);
+    expect(others.map((f) => `${f.Rule.Id} ${f.Message}`)).toEqual([]);
+  }, 300_000);
+
+  it('checkov: every finding is fixed or justified in infra/ci/checkov-baseline.json, and every entry still applies', async () => {
+    let out = '';
+    try {
+      ({ stdout: out } = await run(join(bin, 'checkov'), ['-f', templateFile(), '--framework', 'cloudformation', '--quiet', '--compact', '-o', 'json'], { cwd: ROOT, timeout: 300_000, maxBuffer: 64 * 1024 * 1024 }));
+    } catch (err) {
+      out = (err as { stdout?: string }).stdout ?? '';
+      if (!out) throw err;
+    }
+    const report = JSON.parse(out) as { results: { failed_checks: Array<{ check_id: string; resource: string }> }; summary: { passed: number; failed: number } };
+    const baseline = JSON.parse(readFileSync(join(ROOT, 'infra/ci/checkov-baseline.json'), 'utf8')) as { accepted: Array<{ check: string; resources: string[]; why: string }> };
+    const used = new Set<number>();
+    const unjustified = report.results.failed_checks
+      .filter((f) => {
+        const i = baseline.accepted.findIndex((a) => a.check === f.check_id && a.resources.some((r) => new RegExp(r).test(f.resource)));
+        if (i >= 0) used.add(i);
+        return i < 0;
+      })
+      .map((f) => `${f.check_id} ${f.resource}`);
+    expect(unjustified).toEqual([]);
+    expect(baseline.accepted.filter((_, i) => !used.has(i)).map((a) => a.check)).toEqual([]);
+    for (const a of baseline.accepted) expect(a.why.length, a.check).toBeGreaterThan(40);
+    expect(report.summary.passed).toBeGreaterThan(500);
+  }, 300_000);
 });

@@ -21,7 +21,7 @@ import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow, followState, unfollow } from '../../shared/use-cases/relations.js';
 import { repost } from '../../shared/use-cases/reposts.js';
 import { forgetTrendingCache, listTopicPosts, trendingTopics } from '../../shared/use-cases/topics.js';
-import { sequentialDepth } from '../bench/feed/requests.js';
+import { sequentialDepth } from '../../shared/observability/round-trips.js';
 import { drainQueue, integrationLimits, userFactory } from '../support/feed-harness.js';
 import { interleaver } from '../support/interleave.js';
 import { useNamespace } from '../support/namespace.js';

@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { ensureQueues, failedIds, localSqsClient, queueSettings, startPoller, type Poller } from '../../infra/local/sqs-poller.js';
 
 const sqsEndpoint = inject('sqsEndpoint');
-const settings = queueSettings('test');
+const settings = queueSettings('local');
 const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const FUNCTION = 'weibo-test-fanout';
 
@@ -25,7 +25,7 @@ const createdQueues: string[] = [];
 
 /** Queues of this test only, named after it, with the test stage's numbers. */
 async function queuesFor(test: string) {
-  const q = await ensureQueues({ sqsEndpoint, stage: 'test', queueName: `it-poller-${runId}-${test}` });
+  const q = await ensureQueues({ sqsEndpoint, stage: 'local', queueName: `it-poller-${runId}-${test}` });
   createdQueues.push(q.queueUrl, q.deadLetterQueueUrl);
   return q;
 }

@@ -66,7 +66,7 @@ export function apiClient(baseUrl: string) {
   }
 
   /** Registers a fresh user and logs in; handles are unique per call. */
-  async function newUser(prefix = 'u'): Promise<{ handle: string; password: string; token: string }> {
+  async function newUser(prefix = 'u'): Promise<{ handle: string; password: string; token: string; refreshToken: string }> {
     const handle = `${prefix}_${randomBytes(5).toString('hex')}`.slice(0, 30);
     const password = `pw-${randomBytes(8).toString('hex')}`;
     const reg = await retried('POST', '/users', { body: { handle, displayName: `User ${handle}`, password } });
@@ -74,7 +74,7 @@ export function apiClient(baseUrl: string) {
     if (reg.status !== 201 && reg.status !== 409) throw new Error(`register ${handle}: ${reg.status} ${reg.text}`);
     const login = await retried('POST', '/sessions', { body: { handle, password } });
     if (login.status !== 200) throw new Error(`login ${handle}: ${login.status} ${login.text}`);
-    return { handle, password, token: login.json.token };
+    return { handle, password, token: login.json.token, refreshToken: login.json.refreshToken };
   }
 
   return { call, newUser };

@@ -69,8 +69,8 @@ export default async function setup(project: TestProject) {
 
   const hbase = new HBaseRestClient({ baseUrl: hbaseRestUrl, timeoutMs: 60_000 });
   await applySchema(hbase, namespace);
-  // A queue pair per run (test stage numbers), so runs never see each other's messages.
-  const queues = await ensureQueues({ sqsEndpoint, stage: 'test', queueName: `weibo-test-fanout-${namespace}` });
+  // A queue pair per run (local stage numbers), so runs never see each other's messages.
+  const queues = await ensureQueues({ sqsEndpoint, stage: 'local', queueName: `weibo-local-fanout-${namespace}` });
   const dropQueues = async () => {
     const sqs = localSqsClient(sqsEndpoint);
     for (const url of [queues.queueUrl, queues.deadLetterQueueUrl]) await sqs.send(new DeleteQueueCommand({ QueueUrl: url })).catch(() => {});
@@ -83,7 +83,7 @@ export default async function setup(project: TestProject) {
   const logFile = `${ROOT}/.local/logs/offline-${namespace}.log`;
   writeFileSync(logFile, '');
   // Its own process group, so teardown can end the offline server and every worker it forks.
-  const child = spawn(process.execPath, [`${ROOT}/node_modules/serverless/bin/serverless.js`, 'offline', 'start', '--stage', 'test'], {
+  const child = spawn(process.execPath, [`${ROOT}/node_modules/serverless/bin/serverless.js`, 'offline', 'start', '--stage', 'local'], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -139,7 +139,7 @@ export default async function setup(project: TestProject) {
     sqsEndpoint,
     queueUrl: queues.queueUrl,
     lambdaEndpoint,
-    functionName: 'weibo-test-fanout',
+    functionName: 'weibo-local-fanout',
     batchSize: queues.settings.batchSize,
     waitSeconds: 1,
     log: (line) => capture(Buffer.from(`[sqs-poller] ${line}\n`)),

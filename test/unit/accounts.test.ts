@@ -1,12 +1,16 @@
 // test/unit/accounts.test.ts — account use cases, tokens, passwords and the error mapper, with
 // in-memory fakes of the project's own ports (the same flows run on HBase in test/e2e).
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from '../../shared/auth/password.js';
+import { hashPassword, needsRehash, PASSWORD_PARAMS, verifyPassword } from '../../shared/auth/password.js';
+import { newRefreshToken, newSessionId, parseRefreshToken } from '../../shared/auth/refresh-tokens.js';
 import { issueToken, verifyToken } from '../../shared/auth/tokens.js';
 import { AuthenticationError, ConflictError, ForbiddenError, RateLimitedError } from '../../shared/domain/errors.js';
 import { mapError, RequestError } from '../../shared/http/error-mapper.js';
-import type { LoginThrottle, NewUser, ThrottleState, UserProfile, UserStore } from '../../shared/ports/user-store.js';
-import { logIn, lockUntil } from '../../shared/use-cases/log-in.js';
+import type { IssuedToken, SessionStore, SessionView } from '../../shared/ports/session-store.js';
+import type { LoginAttempt, LoginThrottle, NewUser, UserProfile, UserStore } from '../../shared/ports/user-store.js';
+import { logIn, lockUntil, throttleSource, type LoginDeps } from '../../shared/use-cases/log-in.js';
+import { endSession, refreshSession, startSession } from '../../shared/use-cases/sessions.js';
+import type { StepPoint } from '../../shared/use-cases/steps.js';
 import { registerUser } from '../../shared/use-cases/register-user.js';
 import { updateProfile } from '../../shared/use-cases/update-profile.js';
 
@@ -29,51 +33,131 @@ class MemoryUsers implements UserStore {
     if (u) u.displayName = displayName;
     return Boolean(u);
   }
+  async replacePasswordHash(h: string, from: string, to: string) {
+    const u = this.rows.get(h);
+    if (u?.passwordHash !== from) return false;
+    u.passwordHash = to;
+    return true;
+  }
   async existing(handles: string[]) {
     return new Set(handles.filter((h) => this.rows.has(h)));
   }
 }
 
+/** Atomic per key like HBase's per-row operations: each call runs to completion before the next. */
 class MemoryThrottle implements LoginThrottle {
-  readonly state = new Map<string, ThrottleState>();
-  async read(h: string) {
-    return this.state.get(h) ?? { failures: 0, lockedUntil: 0 };
+  readonly sources = new Map<string, { attempts: number; lockedUntil: number }>();
+  readonly windows = new Map<string, number>();
+  async count(h: string, source: string, window: number): Promise<LoginAttempt> {
+    const s = this.sources.get(`${h}/${source}`) ?? { attempts: 0, lockedUntil: 0 };
+    s.attempts++;
+    this.sources.set(`${h}/${source}`, s);
+    const g = (this.windows.get(`${h}/${window}`) ?? 0) + 1;
+    this.windows.set(`${h}/${window}`, g);
+    await Promise.resolve(); // the read comes back later than the increment, as over HTTP
+    return { sourceAttempts: s.attempts, lockedUntil: s.lockedUntil, globalAttempts: g };
   }
-  async recordFailure(h: string, lock: number | null) {
-    const s = await this.read(h);
-    this.state.set(h, { failures: s.failures + 1, lockedUntil: lock ?? s.lockedUntil });
+  async lock(h: string, source: string, seen: number, until: number) {
+    const s = this.sources.get(`${h}/${source}`)!;
+    if (s.lockedUntil !== seen) return false;
+    s.lockedUntil = until;
+    return true;
   }
-  async reset(h: string) {
-    this.state.delete(h);
+  async succeeded(h: string, source: string, window: number) {
+    this.sources.delete(`${h}/${source}`);
+    this.windows.set(`${h}/${window}`, (this.windows.get(`${h}/${window}`) ?? 1) - 1);
+  }
+}
+
+class MemorySessions implements SessionStore {
+  readonly rows = new Map<string, { handle: string; current: string | null; revoked: boolean; issued: Map<string, number> }>();
+  async start(id: Uint8Array, handle: string, t: IssuedToken) {
+    this.rows.set(Buffer.from(id).toString('hex'), { handle, current: t.hash, revoked: false, issued: new Map([[t.hash, t.expiresAt]]) });
+  }
+  async read(id: Uint8Array, presented: string): Promise<SessionView | null> {
+    const r = this.rows.get(Buffer.from(id).toString('hex'));
+    return r ? { handle: r.handle, revoked: r.revoked, currentHash: r.current, presentedExpiresAt: r.issued.get(presented) ?? null } : null;
+  }
+  async rotate(id: Uint8Array, _handle: string, from: string, next: IssuedToken) {
+    const r = this.rows.get(Buffer.from(id).toString('hex'));
+    if (!r || r.current !== from) return false;
+    r.current = next.hash;
+    r.issued.set(next.hash, next.expiresAt);
+    return true;
+  }
+  async revoke(id: Uint8Array) {
+    const r = this.rows.get(Buffer.from(id).toString('hex'));
+    if (r) Object.assign(r, { current: null, revoked: true });
   }
 }
 
 const tokens = { secret: 's'.repeat(40), ttlSeconds: 900 };
-const policy = { maxFailures: 3, lockSeconds: 60 };
+const policy = { maxFailures: 3, lockSeconds: 60, globalMaxFailures: 10, globalWindowSeconds: 900 };
+const WEAK = { N: 1 << 14, r: 8, p: 1 };
 
-describe('passwords', () => {
-  it('hash with a per-user salt and verify only the right password', async () => {
+function loginDeps(over: Partial<LoginDeps> = {}) {
+  const users = new MemoryUsers();
+  const throttle = new MemoryThrottle();
+  const sessions = new MemorySessions();
+  const verifying: string[] = [];
+  const deps: LoginDeps = {
+    users,
+    throttle,
+    sessions,
+    tokens,
+    policy,
+    refreshTtlSeconds: 3600,
+    step: async (point: StepPoint, d) => void (point === 'login.verifying' && verifying.push(d.source!)),
+    ...over,
+  };
+  return { deps, users, throttle, sessions, verifying };
+}
+
+describe('passwords', { timeout: 30_000 }, () => {
+  it('hash with a per-user salt at the current OWASP parameters and verify only the right password', async () => {
     const a = await hashPassword('same password');
     const b = await hashPassword('same password');
     expect(a).not.toBe(b);
-    expect(a.startsWith('scrypt$')).toBe(true);
+    expect(a.startsWith(`scrypt$${2 ** 17}$8$1$`)).toBe(true);
+    expect(PASSWORD_PARAMS).toEqual({ N: 2 ** 17, r: 8, p: 1 });
     expect(await verifyPassword('same password', a)).toBe(true);
     expect(await verifyPassword('other password', a)).toBe(false);
     expect(await verifyPassword('x', 'not-a-hash')).toBe(false);
+    expect(needsRehash(a)).toBe(false);
+  });
+
+  it('still verifies records made with weaker parameters, and says they need a rehash', async () => {
+    const old = await hashPassword('old password', WEAK);
+    expect(await verifyPassword('old password', old)).toBe(true);
+    expect(needsRehash(old)).toBe(true);
+    // A corrupt record never verifies and never allocates past the limits.
+    expect(await verifyPassword('x', 'scrypt$1073741824$8$1$AAAA$AAAA')).toBe(false);
+    expect(await verifyPassword('x', 'scrypt$16384$8$1$AAAA$AAAA$extra')).toBe(false);
   });
 });
 
 describe('tokens', () => {
   it('round-trip the subject and reject expiry and a wrong secret', async () => {
     const { token } = await issueToken('amy', tokens);
-    expect(await verifyToken(token, tokens.secret)).toBe('amy');
-    await expect(verifyToken(token, 'w'.repeat(40))).rejects.toBeInstanceOf(AuthenticationError);
+    expect(await verifyToken(token, { secret: tokens.secret })).toBe('amy');
+    await expect(verifyToken(token, { secret: 'w'.repeat(40) })).rejects.toBeInstanceOf(AuthenticationError);
     const old = await issueToken('amy', tokens, Date.now() - 3600_000);
-    await expect(verifyToken(old.token, tokens.secret)).rejects.toMatchObject({ code: 'token_expired' });
+    await expect(verifyToken(old.token, { secret: tokens.secret })).rejects.toMatchObject({ code: 'token_expired' });
+  });
+
+  it('refresh tokens are 48 random bytes in base64url, naming their session; anything else is refused', () => {
+    const id = newSessionId();
+    const { token, hash } = newRefreshToken(id);
+    expect(token).toMatch(/^[A-Za-z0-9_-]{64}$/);
+    expect(parseRefreshToken(token)).toEqual({ sessionId: new Uint8Array(id), hash });
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    for (const bad of ['', 'x'.repeat(63), `${token}A`, `${token.slice(0, 63)}+`, `${token.slice(0, 63)}=`, ` ${token.slice(1)}`]) {
+      expect(parseRefreshToken(bad), bad).toBeNull();
+    }
   });
 });
 
-describe('registerUser', () => {
+describe('registerUser', { timeout: 30_000 }, () => {
   it('stores a hash, never the password, and refuses a taken handle', async () => {
     const users = new MemoryUsers();
     await registerUser(users, { handle: 'amy', displayName: ' Amy ', password: 'secret password' });
@@ -83,33 +167,135 @@ describe('registerUser', () => {
   });
 });
 
-describe('logIn', () => {
-  it('locks after maxFailures, the same for unknown handles, and resets on success', async () => {
-    const users = new MemoryUsers();
-    const throttle = new MemoryThrottle();
+// scrypt at OWASP's parameters costs ~0.4 s a verify here: these tests verify a dozen passwords.
+describe('logIn', { timeout: 60_000 }, () => {
+  const attacker = '203.0.113.9';
+  const owner = '198.51.100.7';
+
+  it('locks a source out of a handle after maxFailures, the same for unknown handles, and resets on success', async () => {
+    const { deps, users, throttle } = loginDeps();
     await registerUser(users, { handle: 'amy', displayName: 'Amy', password: 'right password' });
-    const deps = { users, throttle, tokens, policy };
     const now = 1_000_000;
 
-    await expect(logIn(deps, { handle: 'amy', password: 'wrong' }, now)).rejects.toBeInstanceOf(AuthenticationError);
-    expect((await logIn(deps, { handle: 'amy', password: 'right password' }, now)).handle).toBe('amy');
-    expect(throttle.state.has('amy')).toBe(false); // success cleared the failure
+    await expect(logIn(deps, { handle: 'amy', password: 'wrong', sourceIp: owner }, now)).rejects.toBeInstanceOf(AuthenticationError);
+    const first = await logIn(deps, { handle: 'amy', password: 'right password', sourceIp: owner }, now);
+    expect(first.handle).toBe('amy');
+    expect(first.refreshToken).toMatch(/^[A-Za-z0-9_-]{64}$/);
+    expect(throttle.sources.has(`amy/${owner}`)).toBe(false); // success cleared the source
 
     for (const handle of ['amy', 'ghost']) {
       for (let i = 0; i < policy.maxFailures; i++) {
-        await expect(logIn(deps, { handle, password: 'wrong' }, now)).rejects.toBeInstanceOf(AuthenticationError);
+        await expect(logIn(deps, { handle, password: 'wrong', sourceIp: attacker }, now)).rejects.toBeInstanceOf(AuthenticationError);
       }
-      await expect(logIn(deps, { handle, password: 'right password' }, now + 1)).rejects.toBeInstanceOf(RateLimitedError);
+      await expect(logIn(deps, { handle, password: 'right password', sourceIp: attacker }, now + 1)).rejects.toBeInstanceOf(RateLimitedError);
     }
-    // After the lock expires the right password works again.
-    expect((await logIn(deps, { handle: 'amy', password: 'right password' }, now + 61_000)).handle).toBe('amy');
+    // The attacker locked only themselves: the owner's address still logs in.
+    expect((await logIn(deps, { handle: 'amy', password: 'right password', sourceIp: owner }, now + 2)).handle).toBe('amy');
+    // After the lock (doubled once by the refused attempt) the right password works again.
+    expect((await logIn(deps, { handle: 'amy', password: 'right password', sourceIp: attacker }, now + 121_000)).handle).toBe('amy');
   });
 
-  it('doubles the lock per extra failure, capped at an hour', () => {
+  it('verifies at most maxFailures of many parallel wrong guesses from one source', async () => {
+    const { deps, users, verifying } = loginDeps();
+    await registerUser(users, { handle: 'amy', displayName: 'Amy', password: 'right password' });
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) => logIn(deps, { handle: 'amy', password: `guess ${i}`, sourceIp: attacker }, 5_000)),
+    );
+    expect(verifying.length).toBeLessThanOrEqual(policy.maxFailures);
+    expect(results.filter((r) => r.status === 'rejected' && r.reason instanceof RateLimitedError)).toHaveLength(12 - verifying.length);
+  });
+
+  it('refuses every source once the handle passes its global ceiling, until the window ends', async () => {
+    const { deps, users } = loginDeps();
+    await registerUser(users, { handle: 'amy', displayName: 'Amy', password: 'right password' });
+    const now = 900_000 * 10 + 1000;
+    for (let i = 0; i < policy.globalMaxFailures; i++) {
+      await expect(logIn(deps, { handle: 'amy', password: 'wrong', sourceIp: `192.0.2.${i}` }, now)).rejects.toBeInstanceOf(AuthenticationError);
+    }
+    const refused = logIn(deps, { handle: 'amy', password: 'right password', sourceIp: owner }, now);
+    await expect(refused).rejects.toMatchObject({ code: 'rate_limited', retryAfterSeconds: 899 });
+    expect((await logIn(deps, { handle: 'amy', password: 'right password', sourceIp: owner }, now + 900_000)).handle).toBe('amy');
+  });
+
+  it('re-hashes a record with weaker parameters after a correct password, never over a changed record', async () => {
+    const { deps, users } = loginDeps();
+    await users.create({ handle: 'amy', displayName: 'Amy', passwordHash: await hashPassword('right password', WEAK), createdAt: 0 });
+    await logIn(deps, { handle: 'amy', password: 'right password', sourceIp: owner });
+    const upgraded = users.rows.get('amy')!.passwordHash;
+    expect(needsRehash(upgraded)).toBe(false);
+    expect(await verifyPassword('right password', upgraded)).toBe(true);
+
+    const changed = await hashPassword('changed meanwhile', WEAK);
+    await users.create({ handle: 'bob', displayName: 'Bob', passwordHash: await hashPassword('right password', WEAK), createdAt: 0 });
+    const racing = loginDeps({ users, step: async (point) => void (point === 'login.verified' && (users.rows.get('bob')!.passwordHash = changed)) });
+    await logIn(racing.deps, { handle: 'bob', password: 'right password', sourceIp: owner });
+    expect(users.rows.get('bob')!.passwordHash).toBe(changed);
+  });
+
+  it('doubles the lock per extra attempt, capped at an hour', () => {
     expect(lockUntil(2, policy, 0)).toBeNull();
     expect(lockUntil(3, policy, 0)).toBe(60_000);
     expect(lockUntil(4, policy, 0)).toBe(120_000);
     expect(lockUntil(50, policy, 0)).toBe(3_600_000);
+  });
+
+  it('counts IPv4 per address, IPv6 per /64, and anything else as one unknown source', () => {
+    expect(throttleSource('203.0.113.9')).toBe('203.0.113.9');
+    expect(throttleSource('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(throttleSource('2001:0db8:0001:0002:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+    expect(throttleSource('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(throttleSource('::1')).toBe('0:0:0:0::/64');
+    expect(throttleSource('::ffff:198.51.100.7')).toBe('198.51.100.7');
+    expect(throttleSource('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    for (const junk of ['', 'unknown', '1.2.3.4, 5.6.7.8', 'x'.repeat(100), '1.2.3.256']) expect(throttleSource(junk)).toBe('unknown');
+  });
+});
+
+describe('sessions', () => {
+  const T = Date.now();
+  // Sessions start after a correct password (logIn, above); here they start directly.
+  async function signedIn() {
+    const ctx = loginDeps();
+    return { ...ctx, grant: await startSession(ctx.deps, 'amy', T) };
+  }
+
+  it('rotates: a refresh answers new tokens and spends the old refresh token', async () => {
+    const { deps, grant } = await signedIn();
+    const next = await refreshSession(deps, grant.refreshToken, T + 1_000);
+    expect(next.handle).toBe('amy');
+    expect(next.refreshToken).not.toBe(grant.refreshToken);
+    expect(await verifyToken(next.token, { secret: tokens.secret })).toBe('amy');
+    expect(Date.parse(next.refreshExpiresAt)).toBe(T + 1_000 + 3600_000);
+    const third = await refreshSession(deps, next.refreshToken, T + 2_000);
+    expect(third.refreshToken).not.toBe(next.refreshToken);
+  });
+
+  it('a spent refresh token presented again revokes the whole session', async () => {
+    const { deps, grant } = await signedIn();
+    const next = await refreshSession(deps, grant.refreshToken, T + 1_000);
+    await expect(refreshSession(deps, grant.refreshToken, T + 2_000)).rejects.toMatchObject({ code: 'refresh_token_reused' });
+    await expect(refreshSession(deps, next.refreshToken, T + 3_000)).rejects.toMatchObject({ code: 'invalid_refresh_token' });
+  });
+
+  it('refuses malformed, forged and expired refresh tokens without touching the session', async () => {
+    const { deps, grant, sessions } = await signedIn();
+    const forged = newRefreshToken(parseRefreshToken(grant.refreshToken)!.sessionId).token; // right session, never issued
+    for (const bad of ['', 'nonsense', forged, newRefreshToken(newSessionId()).token]) {
+      await expect(refreshSession(deps, bad, T + 1_000)).rejects.toMatchObject({ code: 'invalid_refresh_token' });
+    }
+    await expect(refreshSession(deps, grant.refreshToken, T + 3600_000)).rejects.toMatchObject({ code: 'invalid_refresh_token' });
+    expect([...sessions.rows.values()][0]!.revoked).toBe(false);
+    expect((await refreshSession(deps, grant.refreshToken, T + 1_000)).handle).toBe('amy');
+  });
+
+  it('logout revokes the session, is idempotent, and ignores what it cannot attribute', async () => {
+    const { deps, grant, sessions } = await signedIn();
+    await endSession(deps, 'nonsense');
+    await endSession(deps, newRefreshToken(parseRefreshToken(grant.refreshToken)!.sessionId).token);
+    expect([...sessions.rows.values()][0]!.revoked).toBe(false);
+    await endSession(deps, grant.refreshToken);
+    await endSession(deps, grant.refreshToken);
+    await expect(refreshSession(deps, grant.refreshToken, T + 1_000)).rejects.toMatchObject({ code: 'invalid_refresh_token' });
   });
 });
 

@@ -38,6 +38,9 @@ export class FakeUsers implements UserStore {
   async passwordHash() {
     return null;
   }
+  async replacePasswordHash() {
+    return false;
+  }
   async profile(h: string): Promise<UserProfile | null> {
     return this.handles.has(h) ? { handle: h, displayName: h, createdAt: 0, followers: 0, following: 0, posts: 0 } : null;
   }

@@ -79,7 +79,7 @@ describe('fan-out', () => {
     const { post } = await publishPost(deps, 'amy', { body: 'hi' });
 
     const first = await handleFanoutMessage(deps, deps.queue.sent.shift()!);
-    expect(first).toEqual({ readers: 4, continued: true }); // 2 chunks × 2 followers
+    expect(first).toEqual({ readers: 4, continued: true, inboxCells: 4 }); // 2 chunks × 2 followers, one cell each
     expect(deps.queue.sent[0]).toMatchObject({ type: 'fanout', postId: post.id, cursor: 'f4' });
     await drain(deps);
     for (const f of followers) expect(deps.inbox.entries(f)).toEqual([post.id]);
@@ -114,7 +114,7 @@ describe('fan-out', () => {
     await follow(deps, 'bob', 'amy');
     const { post } = await publishPost(deps, 'amy', { body: 'gone' });
     await deps.posts.markDeleted(post.id, 0);
-    expect(await handleFanoutMessage(deps, { v: 1, type: 'fanout', postId: post.id })).toEqual({ readers: 0, continued: false, skipped: 'deleted' });
+    expect(await handleFanoutMessage(deps, { v: 1, type: 'fanout', postId: post.id })).toEqual({ readers: 0, continued: false, inboxCells: 0, skipped: 'deleted' });
   });
 });
 

@@ -57,13 +57,17 @@ const hang: Handler = () => {
   /* never answers */
 };
 
-function client(opts: { path?: string; retries?: number; timeoutMs?: number; headers?: Record<string, string> } = {}) {
+function client(
+  opts: { path?: string; retries?: number; timeoutMs?: number; headers?: Record<string, string>; deadline?: () => number | undefined; authorization?: () => Promise<string | undefined> } = {},
+) {
   const events: HBaseRequestEvent[] = [];
   const c = new HBaseRestClient({
     baseUrl: baseUrl + (opts.path ?? ''),
     retries: opts.retries ?? 2,
     timeoutMs: opts.timeoutMs ?? 2_000,
     ...(opts.headers ? { headers: opts.headers } : {}),
+    ...(opts.deadline ? { deadline: opts.deadline } : {}),
+    ...(opts.authorization ? { authorization: opts.authorization } : {}),
     onRequest: (e) => events.push(e),
   });
   clients.push(c);
@@ -95,6 +99,47 @@ describe('request shape', () => {
     const { c } = client();
     await expect(c.getRow('bad/name', 'k')).rejects.toThrow(TypeError);
     expect(c.requestCount).toBe(0);
+  });
+});
+
+describe('the invocation deadline (shared/runtime/deadline.ts)', () => {
+  it('cuts an attempt to the time left, and does not retry past the deadline', async () => {
+    const deadline = Date.now() + 400;
+    const { c, events } = client({ retries: 2, timeoutMs: 2_000, deadline: () => deadline });
+    script = [hang, hang, hang];
+    const started = Date.now();
+    await expect(c.tableExists('t')).rejects.toMatchObject({ status: 0 });
+    const took = Date.now() - started;
+    // One attempt of at most the ~400 ms left (not the 2 s timeout); no retry could fit after it.
+    expect(took).toBeLessThan(1_000);
+    expect(took).toBeGreaterThanOrEqual(300);
+    expect(events).toHaveLength(1);
+  });
+
+  it('sends nothing when less than MIN_ATTEMPT_MS is left', async () => {
+    const { c } = client({ deadline: () => Date.now() + 50 });
+    script = [reply(200)];
+    await expect(c.tableExists('t')).rejects.toThrow(/not sent: \d+ ms left before the deadline/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('retries on 503 while the backoff still fits, as without a deadline', async () => {
+    const { c } = client({ deadline: () => Date.now() + 5_000 });
+    script = [reply(503), reply(200)];
+    await expect(c.tableExists('t')).resolves.toBe(true);
+    expect(c.requestCount).toBe(2);
+  });
+});
+
+describe('credentials read at run time', () => {
+  it('asks for the Authorization value on every request, so a rotated credential is used at once', async () => {
+    let current = 'Basic b2xk';
+    const { c } = client({ authorization: async () => current });
+    script = [reply(200), reply(200)];
+    await c.tableExists('t');
+    current = 'Basic bmV3';
+    await c.tableExists('t');
+    expect(seen.map((r) => r.headers.authorization)).toEqual(['Basic b2xk', 'Basic bmV3']);
   });
 });
 

@@ -3,6 +3,7 @@
 // that need a session send you to log in; when a session ends (logout, expiry, a refused token)
 // you land on the login page with a sentence saying why.
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { logOut } from './api/client';
 import { HomePage } from './features/timeline/home-page';
 import { LoginPage, RegisterPage } from './features/auth/auth-pages';
 import { PostPage } from './features/posts/post-page';
@@ -101,7 +102,7 @@ function Header({ current, route }: { current: Session | null; route: Route }) {
             <NotificationsLink handle={current.handle} route={route} />
             <a href={href.trending()}>{t('nav.trending')}</a>
             <a href={href.profile(current.handle)}>{t('nav.profile')}</a>
-            <button type="button" class="link" onClick={() => session.logout()}>
+            <button type="button" class="link" onClick={logOut}>
               {t('nav.logout')}
             </button>
           </>

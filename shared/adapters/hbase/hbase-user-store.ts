@@ -1,8 +1,8 @@
 // shared/adapters/hbase/hbase-user-store.ts — UserStore and LoginThrottle on HBase (secondary
 // adapters). Layout and access patterns: shared/schema/tables.ts (users, throttle).
 import type { HBaseRestClient } from '../../hbase/index.js';
-import type { LoginThrottle, NewUser, ThrottleState, UserProfile, UserStore } from '../../ports/user-store.js';
-import { userKey } from '../../schema/row-keys.js';
+import type { LoginAttempt, LoginThrottle, NewUser, UserProfile, UserStore } from '../../ports/user-store.js';
+import { throttleGlobalKey, throttleSourceKey, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText as text, counter } from './cells.js';
 
@@ -31,6 +31,10 @@ export class HBaseUserStore implements UserStore {
   async passwordHash(handle: string): Promise<string | null> {
     const row = await this.client.getRow(this.table, userKey(handle), { columns: ['a:pw'] });
     return text(row, 'a:pw') ?? null;
+  }
+
+  async replacePasswordHash(handle: string, from: string, to: string): Promise<boolean> {
+    return this.client.checkAndPut(this.table, userKey(handle), [{ column: 'a:pw', value: to }], { column: 'a:pw', value: from });
   }
 
   async existing(handles: string[]): Promise<Set<string>> {
@@ -67,26 +71,41 @@ export class HBaseUserStore implements UserStore {
   }
 }
 
+const ATTEMPTS = 't:f';
+const LOCK = 't:l';
+
 export class HBaseLoginThrottle implements LoginThrottle {
   private readonly table: string;
   constructor(private readonly client: HBaseRestClient, namespace: string) {
     this.table = qualifiedTableName(namespace, 'throttle');
   }
 
-  async read(handle: string): Promise<ThrottleState> {
-    const row = await this.client.getRow(this.table, userKey(handle));
-    return { failures: counter(row, 't:f'), lockedUntil: Number(text(row, 't:l') ?? 0) };
+  async count(handle: string, source: string, window: number): Promise<LoginAttempt> {
+    const sourceKey = throttleSourceKey(handle, source);
+    const globalKey = throttleGlobalKey(handle, window);
+    // Increment first, then read: the value read includes this attempt (the REST increment
+    // cannot return the new value: with rr=true 2.6 echoes the delta).
+    await Promise.all([this.client.increment(this.table, sourceKey, ATTEMPTS, 1), this.client.increment(this.table, globalKey, ATTEMPTS, 1)]);
+    const rows = await this.client.multiGet(this.table, [sourceKey, globalKey]);
+    const row = (key: Uint8Array) => rows.find((r) => Buffer.compare(r.key, key) === 0) ?? null;
+    return {
+      sourceAttempts: counter(row(sourceKey), ATTEMPTS),
+      lockedUntil: Number(text(row(sourceKey), LOCK) ?? 0),
+      globalAttempts: counter(row(globalKey), ATTEMPTS),
+    };
   }
 
-  async recordFailure(handle: string, lockUntil: number | null): Promise<void> {
-    // The increment is atomic, so parallel guesses are all counted.
-    await this.client.increment(this.table, userKey(handle), 't:f', 1);
-    if (lockUntil !== null) {
-      await this.client.put(this.table, [{ key: userKey(handle), cells: [{ column: 't:l', value: String(lockUntil) }] }]);
-    }
+  async lock(handle: string, source: string, seen: number, until: number): Promise<boolean> {
+    return this.client.checkAndPut(this.table, throttleSourceKey(handle, source), [{ column: LOCK, value: String(until) }], {
+      column: LOCK,
+      value: seen === 0 ? null : String(seen),
+    });
   }
 
-  async reset(handle: string): Promise<void> {
-    await this.client.deleteRow(this.table, userKey(handle));
+  async succeeded(handle: string, source: string, window: number): Promise<void> {
+    await Promise.all([
+      this.client.deleteRow(this.table, throttleSourceKey(handle, source)),
+      this.client.increment(this.table, throttleGlobalKey(handle, window), ATTEMPTS, -1),
+    ]);
   }
 }

@@ -2,6 +2,8 @@
 // (ElasticMQ locally). One client per container; warm invocations reuse its connections.
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { FanoutMessage, FanoutQueue } from '../../ports/fanout-queue.js';
+import { CORRELATION_ATTRIBUTE } from '../../observability/correlation-id.js';
+import { currentScope } from '../../observability/scope.js';
 import { awsEndpointConfig } from '../aws-endpoint.js';
 
 export interface SqsFanoutQueueOptions {
@@ -29,6 +31,10 @@ export class SqsFanoutQueue implements FanoutQueue {
 
   async send(message: FanoutMessage, opts: { delaySeconds?: number } = {}): Promise<void> {
     const delay = opts.delaySeconds === undefined ? {} : { DelaySeconds: Math.min(900, Math.max(0, Math.round(opts.delaySeconds))) };
-    await this.#client.send(new SendMessageCommand({ QueueUrl: this.#queueUrl, MessageBody: JSON.stringify(message), ...delay }));
+    // The sender's correlation id rides as a message attribute, not in the body: the body is what
+    // the worker parses and what makes a redelivery rewrite the same cells, and it stays as it was.
+    const correlationId = currentScope()?.correlationId;
+    const attributes = correlationId ? { MessageAttributes: { [CORRELATION_ATTRIBUTE]: { DataType: 'String', StringValue: correlationId } } } : {};
+    await this.#client.send(new SendMessageCommand({ QueueUrl: this.#queueUrl, MessageBody: JSON.stringify(message), ...delay, ...attributes }));
   }
 }

@@ -61,7 +61,8 @@ export async function deadLetterReport(dlq: DeadLetterQueue, log: JobLog, now: (
   return report;
 }
 
-export function deadLetterReportJob(dlq: DeadLetterQueue, log: JobLog): JobDefinition<Record<string, never>> {
+/** `onReport`: hands each report on (the handler turns it into the DLQ depth metric). */
+export function deadLetterReportJob(dlq: DeadLetterQueue, log: JobLog, onReport?: (report: DeadLetterReport) => void): JobDefinition<Record<string, never>> {
   return {
     name: 'dead-letter-report',
     carry: z.strictObject({}) as z.ZodType<Record<string, never>>,
@@ -69,6 +70,7 @@ export function deadLetterReportJob(dlq: DeadLetterQueue, log: JobLog): JobDefin
     // One step: a report has no rows to continue from.
     step: async () => {
       const report = await deadLetterReport(dlq, log);
+      onReport?.(report);
       return { done: true, stats: { seen: report.peeked, fixed: 0, approximateMessages: report.approximateMessages }, detail: report };
     },
   };

@@ -1,12 +1,12 @@
 // test/bench/feed/requests.ts — records every HBase request a client sends (through its
 // onRequest hook) so an operation can be charged with its request count and its number of
-// SEQUENTIAL round trips: requests that overlap in time (Promise.all) share a round trip.
+// SEQUENTIAL round trips: requests that overlap in time (Promise.all) share a round trip
+// (sequentialDepth, the definition the API's Server-Timing header uses too).
 import { performance } from 'node:perf_hooks';
 import type { HBaseRequestEvent } from '../../../shared/hbase/index.js';
+import { sequentialDepth, type Span as Timed } from '../../../shared/observability/round-trips.js';
 
-export interface Span {
-  start: number;
-  end: number;
+export interface Span extends Timed {
   method: string;
   path: string;
 }
@@ -33,20 +33,6 @@ export class RequestRecorder {
       this.recording = false;
     }
   }
-}
-
-/** The longest chain of requests each of which started after the previous one ended. */
-export function sequentialDepth(spans: { start: number; end: number }[]): number {
-  const sorted = [...spans].sort((a, b) => a.start - b.start);
-  const depth: number[] = [];
-  let max = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    let d = 1;
-    for (let j = 0; j < i; j++) if (sorted[j]!.end <= sorted[i]!.start) d = Math.max(d, depth[j]! + 1);
-    depth.push(d);
-    max = Math.max(max, d);
-  }
-  return max;
 }
 
 export interface RequestKind {

@@ -27,21 +27,82 @@ export type BlockedUser = components['schemas']['BlockedUser'];
 /** What a repost points at: its original as the reader sees it, or that it was deleted. */
 export type Original = NonNullable<Post['repostOf']>;
 
-export const api = createClient<paths>({ baseUrl: window.WEIBO_CONFIG?.apiUrl ?? '/api' });
+const baseUrl = window.WEIBO_CONFIG?.apiUrl ?? '/api';
+export const api = createClient<paths>({ baseUrl });
+/** Without the middleware below: the session's own calls (refresh, logout) must not re-enter it. */
+const sessions = createClient<paths>({ baseUrl });
 
-// The token rides on every request while logged in; a 401 on a request that carried one means
-// the session is over (expired, or the key rotated): the app goes back to the login page.
+// The token rides on every request while logged in. A 401 `token_expired` on a request that
+// carried one is answered by renewing the session once with its refresh token and sending the
+// request again; any other 401, or a renewal the API refuses, means the session is over: the
+// app goes back to the login page.
+const unsent = new Map<string, Request>(); // each request's copy, kept for a retry (the original's body is read by then)
 api.use({
-  onRequest({ request }) {
+  onRequest({ request, id }) {
     const current = session.get();
-    if (current) request.headers.set('Authorization', `Bearer ${current.token}`);
+    if (!current) return request;
+    request.headers.set('Authorization', `Bearer ${current.token}`);
+    unsent.set(id, request.clone());
     return request;
   },
-  onResponse({ request, response }) {
-    if (response.status === 401 && request.headers.has('Authorization')) session.expire();
-    return response;
+  async onResponse({ request, response, id }) {
+    const copy = unsent.get(id);
+    unsent.delete(id);
+    if (response.status !== 401 || !copy) return response;
+    const code = ((await response.clone().json().catch(() => null)) as { error?: { code?: string } } | null)?.error?.code;
+    const token = code === 'token_expired' ? await renewed(request.headers.get('Authorization')!.slice('Bearer '.length)) : null;
+    if (token === null) {
+      session.expire();
+      return response;
+    }
+    copy.headers.set('Authorization', `Bearer ${token}`);
+    const retried = await fetch(copy);
+    if (retried.status === 401) session.expire();
+    return retried;
+  },
+  onError({ id }) {
+    unsent.delete(id);
   },
 });
+
+let renewing: Promise<string | null> | undefined;
+
+/**
+ * A fresh access token for the session whose token `expired` was refused, or null when the
+ * session cannot be renewed. One renewal at a time for all requests (a refresh token works
+ * once: two refreshes of it would end the session as a reuse); a request that was refused with
+ * a token already renewed, here or in another tab, just uses the new one.
+ */
+function renewed(expired: string): Promise<string | null> {
+  const current = session.get();
+  if (!current) return Promise.resolve(null);
+  if (current.token !== expired) return Promise.resolve(current.token);
+  if (!current.refreshToken) return Promise.resolve(null);
+  const { refreshToken } = current;
+  renewing ??= (async () => {
+    try {
+      const { data, response } = await sessions.POST('/sessions/refresh', { body: { refreshToken } });
+      // Unreachable or failing server: not a verdict on the session; the request fails as network.
+      if (!data && response.status !== 401) throw new Error(`refresh: ${response.status}`);
+      if (!data) return null;
+      session.start(data);
+      return data.token;
+    } finally {
+      renewing = undefined;
+    }
+  })();
+  return renewing;
+}
+
+/** Ends the session here at once, and revokes it at the API (so its refresh token dies too). */
+export function logOut(): void {
+  const current = session.get();
+  session.logout();
+  if (current?.refreshToken) {
+    // keepalive: the revoke still goes out if the page is closed right after.
+    sessions.POST('/sessions/logout', { body: { refreshToken: current.refreshToken }, keepalive: true }).catch(() => {});
+  }
+}
 
 /** What went wrong, in terms the UI can put into a sentence. */
 export class ApiProblem extends Error {

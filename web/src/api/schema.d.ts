@@ -34,10 +34,50 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Log in: handle + password → a bearer token
-         * @description A wrong handle and a wrong password answer the same 401. Repeated failures lock the handle for a while (429 with `Retry-After`, doubling up to an hour).
+         * Log in: handle + password → a bearer token and a refresh token
+         * @description A wrong handle and a wrong password answer the same 401. Repeated failures from one address lock that address out of the handle for a while (429 with `Retry-After`, doubling up to an hour); failures from all addresses together have a much higher ceiling per handle (429 until the window ends). Both apply alike to handles that do not exist.
          */
         post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a refresh token for a new access token and a new refresh token
+         * @description The refresh token presented is spent. Presenting a spent refresh token again (or two refreshes of one token at once) is taken as a copied token: the whole session is revoked and the answer is 401 `refresh_token_reused`. A malformed, unknown, expired or revoked refresh token is 401 `invalid_refresh_token`.
+         */
+        post: operations["refreshSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log out: revoke the session of a refresh token
+         * @description No refresh token of that session works afterwards; access tokens already issued expire on their own (they live minutes). Idempotent: the answer is 204 whatever was presented.
+         */
+        post: operations["logOut"];
         delete?: never;
         options?: never;
         head?: never;
@@ -520,12 +560,20 @@ export interface components {
             token: string;
             /**
              * Format: date-time
-             * @description After this instant the token is refused with 401 `token_expired`: log in again
+             * @description After this instant the token is refused with 401 `token_expired`: exchange the refresh token for a new one (`POST /sessions/refresh`)
              * @example 2026-11-22T08:30:00.000Z
              */
             expiresAt: string;
             /** @constant */
             tokenType: "Bearer";
+            /** @description Opaque, single use: `POST /sessions/refresh` spends it and answers a new one. Keep it secret; presenting a spent one again ends the whole session */
+            refreshToken: string;
+            /**
+             * Format: date-time
+             * @description After this instant the refresh token is refused: log in again
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            refreshExpiresAt: string;
         };
         Profile: {
             /**
@@ -1073,7 +1121,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A token valid until `expiresAt` */
+            /** @description An access token valid until `expiresAt` and a refresh token */
             200: {
                 headers: {
                     /** @description Tokens are never cached */
@@ -1194,6 +1242,305 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "rate_limited";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    refreshSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    refreshToken: string;
+                };
+            };
+        };
+        responses: {
+            /** @description New tokens; the presented refresh token no longer works */
+            200: {
+                headers: {
+                    /** @description Tokens are never cached */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_body" | "malformed_json";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `invalid_refresh_token`, `refresh_token_reused` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "invalid_refresh_token" | "refresh_token_reused";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    logOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    refreshToken: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The session is revoked (or there was none) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "missing_body" | "malformed_json";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable code: clients branch on it
+                             * @enum {string}
+                             */
+                            code: "validation_failed";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };

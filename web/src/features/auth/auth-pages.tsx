@@ -12,7 +12,7 @@ const HANDLE = '^[a-z0-9_]{1,30}$';
 
 async function logIn(handle: string, password: string): Promise<void> {
   const { data } = await call(api.POST('/sessions', { body: { handle, password } }));
-  session.start({ handle: data.handle, token: data.token, expiresAt: data.expiresAt });
+  session.start(data);
   navigate(href.home());
 }
 

@@ -1,0 +1,241 @@
+// infra/stage-settings.cjs — every per-stage setting of a deployment, checked before anything is
+// packaged. serverless.yml declares the values under `params` (one block per stage; an operator
+// may also pass `--param="name=value"`); serverless reads them only through this file
+// (`${file(infra/stage-settings.cjs):forStage.<key>}`), so a stage that lacks what it needs fails
+// at package/deploy time with a sentence naming the stage and the setting, instead of deploying
+// functions that cannot reach their database or sign a token.
+//
+// The `local` stage (npm start, the e2e tests under serverless-offline) is the only special one:
+// its values come from the environment, its secret is a plain variable, and its gateway may be
+// plain HTTP on loopback. Every other stage name is deployed, and is treated the same.
+'use strict';
+const { isLocalStage, functionEnvironment } = require('./queue-settings.cjs');
+
+/** The settings a stage declares under `params` (serverless.yml documents each). */
+const PARAM_NAMES = Object.freeze([
+  'hbaseRestUrl',
+  'hbaseNamespace',
+  'hbaseAuthorizationParameter',
+  'jwtSecretParameter',
+  'jwtPreviousSecretParameter',
+  'secretsMaxAgeSeconds',
+  'vpcSubnetIds',
+  'vpcSecurityGroupIds',
+  'workerMaxConcurrency',
+  'jobReservedConcurrency',
+  'apiThrottleRate',
+  'apiThrottleBurst',
+  'celebrityFollowers',
+  'inactiveAfterSeconds',
+  'inboxCap',
+  'outboxCap',
+  'backfillLimit',
+  'settleSeconds',
+  'jobRowsPerStep',
+  'regenStuckSeconds',
+  'schedulesEnabled',
+  'logLevel',
+]);
+
+const SSM_NAME = /^\/[A-Za-z0-9_.\-/]{1,1000}$/;
+const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'];
+
+const list = (value) =>
+  String(value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/**
+ * Validates one stage's params and derives everything serverless.yml needs from them. Throws one
+ * Error naming the stage and every problem found.
+ */
+function stageSettings(stage, params, env = process.env) {
+  if (typeof stage !== 'string' || stage === '') throw new Error('stage-settings: stage is required');
+  const local = isLocalStage(stage);
+  const problems = [];
+  const p = (name) => (params[name] === undefined || params[name] === null ? '' : String(params[name]).trim());
+  const int = (name, min, max) => {
+    const raw = p(name);
+    const n = Number(raw);
+    if (raw === '' || !Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return min;
+    }
+    return n;
+  };
+
+  const hbaseRestUrl = p('hbaseRestUrl');
+  if (hbaseRestUrl === '') {
+    problems.push('hbaseRestUrl is not set (the HBase REST gateway the functions call, https://…)');
+  } else {
+    let url;
+    try {
+      url = new URL(hbaseRestUrl);
+    } catch {
+      problems.push(`hbaseRestUrl is not a URL ("${hbaseRestUrl}")`);
+    }
+    // Outside the local stage the gateway is reached over TLS, certificate verified (undici's
+    // default; nothing in the client can turn it off): credentials and posts cross the network.
+    if (url && !local && url.protocol !== 'https:') problems.push(`hbaseRestUrl must be https:// outside the local stage (got "${hbaseRestUrl}")`);
+    if (url && (url.username || url.password)) problems.push('hbaseRestUrl must not carry credentials: put them in the SSM parameter named by hbaseAuthorizationParameter');
+  }
+  const hbaseNamespace = p('hbaseNamespace');
+  if (!/^[A-Za-z0-9_]{1,64}$/.test(hbaseNamespace)) problems.push(`hbaseNamespace must be 1–64 letters, digits or _ (got "${hbaseNamespace}")`);
+
+  // Secrets: deployed stages name SSM parameters, read by the functions at cold start.
+  const secretNames = {};
+  for (const [name, required] of [
+    ['jwtSecretParameter', true],
+    ['jwtPreviousSecretParameter', false],
+    ['hbaseAuthorizationParameter', false],
+  ]) {
+    const value = p(name);
+    if (local) continue;
+    if (value === '') {
+      if (required) problems.push(`${name} is not set (the SSM SecureString parameter holding the token signing key)`);
+      continue;
+    }
+    if (!SSM_NAME.test(value)) problems.push(`${name} must be an SSM parameter name starting with / (got "${value}")`);
+    secretNames[name] = value;
+  }
+  const secretsMaxAgeSeconds = int('secretsMaxAgeSeconds', 1, 3600);
+
+  const subnetIds = list(p('vpcSubnetIds'));
+  const securityGroupIds = list(p('vpcSecurityGroupIds'));
+  if (subnetIds.length > 0 !== securityGroupIds.length > 0) {
+    problems.push('vpcSubnetIds and vpcSecurityGroupIds go together: set both (comma-separated) or neither');
+  }
+  if (subnetIds.some((s) => !/^subnet-[0-9a-f]{8,17}$/.test(s))) problems.push(`vpcSubnetIds must be subnet ids (got "${p('vpcSubnetIds')}")`);
+  if (securityGroupIds.some((s) => !/^sg-[0-9a-f]{8,17}$/.test(s))) problems.push(`vpcSecurityGroupIds must be security group ids (got "${p('vpcSecurityGroupIds')}")`);
+
+  const workerMaxConcurrency = int('workerMaxConcurrency', 2, 1000); // the SQS event source's own bounds
+  const jobReservedConcurrency = int('jobReservedConcurrency', 1, 10);
+  const apiThrottleRate = int('apiThrottleRate', 1, 10_000);
+  const apiThrottleBurst = int('apiThrottleBurst', 1, 5_000);
+  const knobs = {
+    CELEBRITY_FOLLOWERS: int('celebrityFollowers', 1, 100_000_000),
+    INACTIVE_AFTER_SECONDS: int('inactiveAfterSeconds', 60, 10 * 365 * 86_400),
+    INBOX_CAP: int('inboxCap', 10, 100_000),
+    OUTBOX_CAP: int('outboxCap', 10, 100_000),
+    BACKFILL_LIMIT: int('backfillLimit', 0, 1000),
+    SETTLE_SECONDS: int('settleSeconds', 1, 900),
+    JOB_ROWS_PER_STEP: int('jobRowsPerStep', 1, 5000),
+    REGEN_STUCK_SECONDS: int('regenStuckSeconds', 1, 86_400),
+  };
+  const schedulesEnabled = p('schedulesEnabled');
+  if (schedulesEnabled !== 'true' && schedulesEnabled !== 'false') problems.push(`schedulesEnabled must be true or false (got "${schedulesEnabled}")`);
+  const logLevel = p('logLevel').toUpperCase();
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`logLevel must be one of ${LOG_LEVELS.join(', ')} (got "${p('logLevel')}")`);
+
+  if (problems.length > 0) {
+    throw new Error(
+      `Stage "${stage}" is not configured: ${problems.join('; ')}. ` +
+        `Set the values under params.${stage} in serverless.yml, or pass --param="<name>=<value>".`,
+    );
+  }
+
+  const queues = functionEnvironment(stage, env);
+  const environment = {
+    NODE_OPTIONS: '--enable-source-maps',
+    POWERTOOLS_SERVICE_NAME: 'weibo',
+    HBASE_REST_URL: hbaseRestUrl,
+    HBASE_NAMESPACE: hbaseNamespace,
+    ...Object.fromEntries(Object.entries(knobs).map(([k, v]) => [k, String(v)])),
+    POWERTOOLS_LOG_LEVEL: logLevel,
+    // The queue every function may send to; the jobs' own settings (their DLQ, the Lambda
+    // endpoint they continue through) are added to them alone (infra/functions/schedule.yml).
+    FANOUT_QUEUE_URL: queues.FANOUT_QUEUE_URL,
+    SQS_ENDPOINT: queues.SQS_ENDPOINT,
+  };
+  if (local) {
+    // Local only: the secret and the gateway credentials as plain variables (run-local.ts and
+    // the e2e setup generate a throwaway secret).
+    environment.JWT_SECRET = env.JWT_SECRET || '';
+    if (env.JWT_PREVIOUS_SECRET) environment.JWT_PREVIOUS_SECRET = env.JWT_PREVIOUS_SECRET;
+    // serverless-offline's worker threads stall on a 128 MiB scrypt (shared/config/config.ts).
+    environment.PASSWORD_SCRYPT_LOG2N = env.PASSWORD_SCRYPT_LOG2N || '15';
+    if (env.HBASE_AUTHORIZATION) environment.HBASE_AUTHORIZATION = env.HBASE_AUTHORIZATION;
+  } else {
+    // Deployed: only the parameter NAMES; the values never enter the template or the environment.
+    environment.JWT_SECRET_PARAMETER = secretNames.jwtSecretParameter;
+    if (secretNames.jwtPreviousSecretParameter) environment.JWT_PREVIOUS_SECRET_PARAMETER = secretNames.jwtPreviousSecretParameter;
+    if (secretNames.hbaseAuthorizationParameter) environment.HBASE_AUTHORIZATION_PARAMETER = secretNames.hbaseAuthorizationParameter;
+    environment.SECRETS_MAX_AGE_SECONDS = String(secretsMaxAgeSeconds);
+  }
+
+  const parameterArn = (name) => ({
+    'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ssm:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':parameter', name]],
+  });
+  const roles = functionRoles(stage, {
+    tokenKeys: local ? [] : [secretNames.jwtSecretParameter, secretNames.jwtPreviousSecretParameter].filter(Boolean).map(parameterArn),
+    gatewayCredentials: secretNames.hbaseAuthorizationParameter ? [parameterArn(secretNames.hbaseAuthorizationParameter)] : [],
+  });
+  return {
+    stage,
+    local,
+    environment,
+    /** Empty when no subnets are set: the functions then run outside any VPC. */
+    vpc: subnetIds.length > 0 ? { subnetIds, securityGroupIds } : {},
+    workerMaxConcurrency,
+    jobReservedConcurrency,
+    apiThrottleRate,
+    apiThrottleBurst,
+    schedulesEnabled: schedulesEnabled === 'true',
+    /** Each function's IAM statements (infra/plugins/function-roles-and-network.cjs gives every function a role of its own). */
+    roles,
+  };
+}
+
+const SERVICE = 'weibo';
+/** The scheduled jobs (infra/functions/schedule.yml) and what each needs beyond invoking itself. */
+const JOBS = Object.freeze({
+  trimInboxes: { hbase: true },
+  repairRelations: { hbase: true },
+  repairPostCounts: { hbase: true },
+  regenerationSweep: { hbase: true, sendsToQueue: true },
+  deadLetterReport: { hbase: false, readsDeadLetters: true },
+});
+
+/**
+ * Least privilege, per function. The API functions send to the fan-out queue and read the token
+ * key; only the worker consumes the queue; only the dead-letter report reads the DLQ (and never
+ * deletes); each job may invoke itself (to hand on the rest of its run) and nothing else. The
+ * gateway credentials (when the stage has them) go to whoever calls HBase. Logs: the plugin adds
+ * each function's own log group.
+ */
+function functionRoles(stage, arns) {
+  const queueArn = { 'Fn::GetAtt': ['FanoutQueue', 'Arn'] };
+  const send = { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: [queueArn] };
+  const readParameters = (resources) => (resources.length > 0 ? [{ Effect: 'Allow', Action: ['ssm:GetParameter'], Resource: resources }] : []);
+  const hbase = readParameters(arns.gatewayCredentials);
+  const functionArn = (name) => ({
+    'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':lambda:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:function:${SERVICE}-${stage}-${name}`]],
+  });
+  const jobs = {};
+  for (const [name, needs] of Object.entries(JOBS)) {
+    jobs[name] = [
+      { Effect: 'Allow', Action: ['lambda:InvokeFunction'], Resource: [functionArn(name)] },
+      ...(needs.hbase ? hbase : []),
+      ...(needs.sendsToQueue ? [send] : []),
+      ...(needs.readsDeadLetters
+        ? [{ Effect: 'Allow', Action: ['sqs:GetQueueAttributes', 'sqs:ReceiveMessage'], Resource: [{ 'Fn::GetAtt': ['FanoutDeadLetterQueue', 'Arn'] }] }]
+        : []),
+    ];
+  }
+  return {
+    api: [send, ...readParameters([...arns.tokenKeys, ...arns.gatewayCredentials])],
+    fanout: [{ Effect: 'Allow', Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'], Resource: [queueArn] }, send, ...hbase],
+    ...jobs,
+  };
+}
+
+/** For serverless: the settings of the stage being packaged or deployed. */
+async function forStage({ resolveVariable }) {
+  const stage = await resolveVariable('sls:stage');
+  const params = {};
+  for (const name of PARAM_NAMES) params[name] = await resolveVariable(`param:${name}`);
+  return stageSettings(stage, params);
+}
+
+module.exports = { PARAM_NAMES, JOBS, stageSettings, forStage };

@@ -1,0 +1,82 @@
+// shared/config/secrets.ts — the secrets, read at run time. Deployed, the template and the
+// functions' environment hold only SSM parameter NAMES (infra/stage-settings.cjs); the values are
+// read here on first use (cold start) through Powertools Parameters, decrypted, and kept for
+// SECRETS_MAX_AGE_SECONDS — so a rotated key reaches every warm container within that time,
+// without a deploy. The local stage passes the values themselves as variables.
+//
+// Rotating the signing key (README "Deploy to AWS"): copy the current key to the previous-key
+// parameter, wait SECRETS_MAX_AGE_SECONDS (every container now accepts both), write the new key
+// to the current parameter, and delete the previous one after max age + one token lifetime.
+import { tokenKeysFrom, type TokenKeys } from '../auth/tokens.js';
+import type { Config } from './config.js';
+
+/** Reads one parameter, decrypted; undefined when it does not exist. */
+export type ParameterReader = (name: string) => Promise<string | undefined>;
+
+/** Powertools' SSM provider, loaded on first use (the local stage never loads it). */
+export function ssmParameterReader(maxAgeSeconds: number): ParameterReader {
+  let provider: Promise<{ get(name: string, opts: { decrypt: boolean; maxAge: number }): Promise<unknown> }> | undefined;
+  return async (name) => {
+    provider ??= import('@aws-lambda-powertools/parameters/ssm').then(({ SSMProvider }) => new SSMProvider());
+    try {
+      const value = await (await provider).get(name, { decrypt: true, maxAge: maxAgeSeconds });
+      return typeof value === 'string' ? value : undefined;
+    } catch (err) {
+      if (isParameterNotFound(err)) return undefined;
+      throw err;
+    }
+  };
+}
+
+function isParameterNotFound(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) if (e.name === 'ParameterNotFound') return true;
+  return false;
+}
+
+export class RuntimeSecrets {
+  private readonly cache = new Map<string, { at: number; value: Promise<string | undefined> }>();
+
+  constructor(
+    private readonly cfg: Config,
+    private readonly read: ParameterReader = ssmParameterReader(cfg.SECRETS_MAX_AGE_SECONDS),
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The signing key and, during a rotation, the previous one. */
+  async tokenKeys(): Promise<TokenKeys> {
+    const { JWT_SECRET_PARAMETER: current, JWT_PREVIOUS_SECRET_PARAMETER: previous } = this.cfg;
+    if (current === undefined) {
+      if (!this.cfg.JWT_SECRET) throw new Error('Invalid configuration: JWT_SECRET (local) or JWT_SECRET_PARAMETER (deployed) is required to issue or verify tokens');
+      return tokenKeysFrom(this.cfg.JWT_SECRET, this.cfg.JWT_PREVIOUS_SECRET);
+    }
+    const [secret, previousSecret] = await Promise.all([this.parameter(current), previous === undefined ? undefined : this.parameter(previous)]);
+    if (secret === undefined) throw new Error(`Invalid configuration: the SSM parameter ${current} (JWT_SECRET_PARAMETER) does not exist`);
+    return tokenKeysFrom(secret, previousSecret);
+  }
+
+  /** The HBase gateway's Authorization header value, if the stage has one. */
+  async hbaseAuthorization(): Promise<string | undefined> {
+    const name = this.cfg.HBASE_AUTHORIZATION_PARAMETER;
+    if (name === undefined) return this.cfg.HBASE_AUTHORIZATION;
+    const value = await this.parameter(name);
+    if (value === undefined) throw new Error(`Invalid configuration: the SSM parameter ${name} (HBASE_AUTHORIZATION_PARAMETER) does not exist`);
+    return value;
+  }
+
+  /**
+   * One read per parameter per max age, shared by concurrent callers. Absence is remembered too:
+   * a previous-key parameter that does not exist (no rotation under way) costs no SSM call per
+   * request. A failed read is forgotten at once, so the next request tries again.
+   */
+  private parameter(name: string): Promise<string | undefined> {
+    const hit = this.cache.get(name);
+    const now = this.now();
+    if (hit && now - hit.at < this.cfg.SECRETS_MAX_AGE_SECONDS * 1000 && now >= hit.at) return hit.value;
+    const value = this.read(name);
+    this.cache.set(name, { at: now, value });
+    value.catch(() => {
+      if (this.cache.get(name)?.value === value) this.cache.delete(name);
+    });
+    return value;
+  }
+}

@@ -1,0 +1,36 @@
+// shared/observability/invocation.ts — what every function's handler is wrapped in, HTTP routes
+// (shared/http/http-handler.ts), the fan-out worker and the scheduled jobs alike:
+//   - an invocation scope (scope.ts) around the whole middy chain: its correlation id, the
+//     tally of its HBase requests and its deadline (shared/runtime/deadline.ts);
+//   - Powertools injectLambdaContext with resetKeys: the Lambda context on every log line, and
+//     no key appended during one invocation survives into the next;
+//   - Powertools logMetrics: the metrics of the invocation flushed once, at its end, success or
+//     failure, with its HBase requests and failures added just before (hbaseMetrics).
+import { randomUUID } from 'node:crypto';
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import type { Context } from 'aws-lambda';
+import { logger } from '../logging/logger.js';
+import { hbaseMetrics, metrics } from './metrics.js';
+import { deadlineOf } from '../runtime/deadline.js';
+import { runInvocation } from './scope.js';
+
+/** The middlewares, in this order, at the head of every function's middy chain. */
+export function invocationMiddlewares(): middy.MiddlewareObj<unknown, unknown, Error, Context>[] {
+  return [injectLambdaContext(logger, { resetKeys: true }), logMetrics(metrics), hbaseMetrics()];
+}
+
+/** Runs each call of `handler` as an invocation of its own, under the correlation id `correlationIdOf` picks. */
+export function inInvocation<E, C extends Context, R>(
+  correlationIdOf: (event: E, context: C) => string,
+  handler: (event: E, context: C) => Promise<R>,
+): (event: E, context: C) => Promise<R> {
+  return (event, context) => runInvocation(correlationIdOf(event, context), () => handler(event, context), deadlineOf(context));
+}
+
+/** A non-HTTP handler (queue, schedule), fully instrumented; its correlation id is the invocation's request id. */
+export function observedHandler<E, R>(handler: (event: E, context: Context) => Promise<R>): (event: E, context: Context) => Promise<R> {
+  const chain = middy<E, R, Error, Context>().use(invocationMiddlewares()).handler(handler);
+  return inInvocation((_event, context: Context) => context.awsRequestId || randomUUID(), chain);
+}

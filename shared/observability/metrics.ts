@@ -1,0 +1,61 @@
+// shared/observability/metrics.ts — the CloudWatch metrics (Embedded Metric Format, one JSON
+// line per flush on stdout; locally that line is just printed) an operator watches. Namespace
+// "Weibo"; every metric has the dimensions `service` and `function` (the Lambda function name);
+// HBaseErrors adds `status`. Flushed once per invocation (logMetrics in invocation.ts).
+//
+//   HBaseRequests      Count         per invocation: HBase REST requests sent (retries included)
+//   HBaseErrors        Count         per invocation and status: failed answers ('0' = none came)
+//   FanoutLag          Milliseconds  per fanout message: the post's publish time → its inbox cells written
+//   InboxCellsWritten  Count         per queue message: post entries written into inboxes
+//   DeadLetterMessages Count         per dead-letter report: messages in the fan-out DLQ (visible + in flight)
+import type middy from '@middy/core';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { Context } from 'aws-lambda';
+import { POST_ID_PATTERN } from '../domain/post.js';
+import type { FanoutMessage } from '../ports/fanout-queue.js';
+import type { FanoutOutcome } from '../use-cases/fan-out.js';
+import type { DeadLetterReport } from '../use-cases/jobs/dead-letter-report.js';
+import { currentScope } from './scope.js';
+
+export const METRICS_NAMESPACE = 'Weibo';
+
+export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'weibo-serverless' });
+
+/**
+ * Runs inside logMetrics (used after it, so its `after`/`onError` run before the flush): names
+ * the function and adds this invocation's HBase request count and failures.
+ */
+export const hbaseMetrics = (): middy.MiddlewareObj<unknown, unknown, Error, Context> => {
+  const add = (request: middy.Request<unknown, unknown, Error, Context>) => {
+    const tally = currentScope()?.hbase;
+    if (!tally) return;
+    metrics.addMetric('HBaseRequests', MetricUnit.Count, tally.spans.length);
+    for (const [status, count] of tally.errors) {
+      // A metric of its own: `status` must not become a dimension of the others.
+      const single = metrics.singleMetric();
+      single.addDimension('function', request.context.functionName || 'unknown');
+      single.addDimension('status', status);
+      single.addMetric('HBaseErrors', MetricUnit.Count, count);
+    }
+  };
+  return {
+    before: (request) => {
+      metrics.addDimension('function', request.context.functionName || 'unknown');
+    },
+    after: add,
+    onError: add,
+  };
+};
+
+/** A handled queue message: the inbox cells it wrote and, for a delivered post, the lag since it was published. */
+export function recordFanout(message: FanoutMessage, outcome: FanoutOutcome, now = Date.now()): void {
+  metrics.addMetric('InboxCellsWritten', MetricUnit.Count, outcome.inboxCells);
+  if (message.type !== 'fanout' || outcome.skipped) return;
+  // The post id carries its publish time (shared/domain/post.ts): `<author>.<millis>.<hex>`.
+  const published = Number(POST_ID_PATTERN.exec(message.postId)?.[2]);
+  if (Number.isSafeInteger(published)) metrics.addMetric('FanoutLag', MetricUnit.Milliseconds, Math.max(0, now - published));
+}
+
+export function recordDeadLetterDepth(report: DeadLetterReport): void {
+  metrics.addMetric('DeadLetterMessages', MetricUnit.Count, report.approximateMessages + report.approximateInFlight);
+}

@@ -1,0 +1,34 @@
+// shared/ports/session-store.ts — what the session use cases (shared/use-cases/sessions.ts) need
+// from storage: one login's session and the refresh tokens it issued, known only by their
+// hashes. One HBase implementation (shared/adapters/hbase/hbase-session-store.ts).
+
+export interface IssuedToken {
+  /** Hex SHA-256 of the refresh token; the token itself is never stored. */
+  hash: string;
+  expiresAt: number;
+}
+
+/** A session as one refresh attempt sees it. */
+export interface SessionView {
+  handle: string;
+  /** Logged out, or ended because a spent token came back. */
+  revoked: boolean;
+  /** The token that may be exchanged now (null once revoked). */
+  currentHash: string | null;
+  /** When the presented token expires, or null when this session never issued it. */
+  presentedExpiresAt: number | null;
+}
+
+export interface SessionStore {
+  /** A new session whose current token is `token` (a fresh random id: nothing can race it). */
+  start(id: Uint8Array, handle: string, token: IssuedToken): Promise<void>;
+  /** The session, as it concerns the token with hash `presented`; null when no such session. */
+  read(id: Uint8Array, presented: string): Promise<SessionView | null>;
+  /**
+   * Makes `next` the current token if `from` still is (one atomic check-and-put): false when
+   * `from` was spent by a racing refresh or the session was revoked meanwhile.
+   */
+  rotate(id: Uint8Array, handle: string, from: string, next: IssuedToken): Promise<boolean>;
+  /** No token of the session is accepted any more. Idempotent. */
+  revoke(id: Uint8Array, now: number): Promise<void>;
+}
