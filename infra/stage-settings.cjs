@@ -33,6 +33,7 @@ const PARAM_NAMES = Object.freeze([
   'settleSeconds',
   'jobRowsPerStep',
   'regenStuckSeconds',
+  'regionsPerTable',
   'schedulesEnabled',
   'logLevel',
 ]);
@@ -123,6 +124,10 @@ function stageSettings(stage, params, env = process.env) {
     JOB_ROWS_PER_STEP: int('jobRowsPerStep', 1, 5000),
     REGEN_STUCK_SECONDS: int('regenStuckSeconds', 1, 86_400),
   };
+  // Regions each table is pre-split into when `npm run schema` creates it (shared/schema/tables.ts
+  // SPLITS; 256 = every value of the first salt byte). Not a function setting: the schema command
+  // reads it (REGIONS_PER_TABLE / --regions). Absent means 1.
+  const regionsPerTable = p('regionsPerTable') === '' ? 1 : int('regionsPerTable', 1, 256);
   const schedulesEnabled = p('schedulesEnabled');
   if (schedulesEnabled !== 'true' && schedulesEnabled !== 'false') problems.push(`schedulesEnabled must be true or false (got "${schedulesEnabled}")`);
   const logLevel = p('logLevel').toUpperCase();
@@ -136,8 +141,11 @@ function stageSettings(stage, params, env = process.env) {
   }
 
   const queues = functionEnvironment(stage, env);
+  // No NODE_OPTIONS=--enable-source-maps: with it, the first error stack a container touches
+  // parses the bundle's multi-MB source map synchronously (130 ms idle here; seconds on a loaded
+  // machine, which stalled serverless-offline workers past the Lambda timeout). The bundle is not
+  // minified, so stack traces read well without a map.
   const environment = {
-    NODE_OPTIONS: '--enable-source-maps',
     POWERTOOLS_SERVICE_NAME: 'weibo',
     HBASE_REST_URL: hbaseRestUrl,
     HBASE_NAMESPACE: hbaseNamespace,
@@ -182,6 +190,8 @@ function stageSettings(stage, params, env = process.env) {
     apiThrottleRate,
     apiThrottleBurst,
     schedulesEnabled: schedulesEnabled === 'true',
+    /** For the schema command (REGIONS_PER_TABLE): regions per table when it creates the tables. */
+    regionsPerTable,
     /** Each function's IAM statements (infra/plugins/function-roles-and-network.cjs gives every function a role of its own). */
     roles,
   };
@@ -194,6 +204,7 @@ const JOBS = Object.freeze({
   repairRelations: { hbase: true },
   repairPostCounts: { hbase: true },
   regenerationSweep: { hbase: true, sendsToQueue: true },
+  awaySweep: { hbase: true, sendsToQueue: true },
   deadLetterReport: { hbase: false, readsDeadLetters: true },
 });
 

@@ -111,7 +111,7 @@ export interface JobDependencies {
   continuation: LambdaJobContinuation;
   queue(): FanoutQueue;
   deadLetters(): DeadLetterQueue;
-  limits: { rowsPerStep: number; maxSteps: number; inboxCap: number; outboxCap: number; regenStuckMs: number; settleMs: number };
+  limits: { rowsPerStep: number; maxSteps: number; inboxCap: number; outboxCap: number; regenStuckMs: number; settleMs: number; inactiveAfterMs: number };
 }
 
 let jobs: JobDependencies | undefined;
@@ -140,6 +140,7 @@ export function jobDependencies(cfg: Config = config()): JobDependencies {
       outboxCap: cfg.OUTBOX_CAP,
       regenStuckMs: cfg.REGEN_STUCK_SECONDS * 1000,
       settleMs: cfg.SETTLE_SECONDS * 1000,
+      inactiveAfterMs: cfg.INACTIVE_AFTER_SECONDS * 1000,
     },
   };
   return jobs;

@@ -262,6 +262,8 @@ async function main(): Promise<void> {
     lambdaEndpoint: LAMBDA_URL,
     functionName: `weibo-${STAGE}-fanout`,
     batchSize: queues.settings.batchSize,
+    // As the SQS event source runs several copies of the worker (serverless.yml workerMaxConcurrency).
+    concurrency: Number(process.env.FANOUT_CONCURRENCY ?? '4'),
     waitSeconds: 1,
     log: (line) => console.log(`[sqs-poller] ${line}`),
   });

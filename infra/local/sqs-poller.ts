@@ -105,6 +105,12 @@ export interface PollerOptions {
   waitSeconds?: number;
   /** How long one worker invocation may take before the batch counts as failed (default 60 s). */
   invokeTimeoutMs?: number;
+  /**
+   * Invocations in flight at once (default 1): N independent receive → invoke → delete loops,
+   * as the SQS event source runs up to its maximumConcurrency copies of the worker. A big post's
+   * fan-out is split into segment messages (shared/use-cases/fan-out.ts) that these run side by side.
+   */
+  concurrency?: number;
   log?: Log;
 }
 
@@ -127,13 +133,8 @@ export function startPoller(opts: PollerOptions): Poller {
   const source = queueSource(opts.queueUrl);
   const abort = new AbortController();
   const { signal } = abort;
-  let consecutiveErrors = 0;
-
-  // Never spin hot: after an error wait 0.5 s, doubling up to 10 s; a success resets it.
-  const backOff = async () => {
-    consecutiveErrors += 1;
-    await sleep(Math.min(10_000, 500 * 2 ** (consecutiveErrors - 1)), undefined, { signal }).catch(() => {});
-  };
+  const concurrency = opts.concurrency ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`poller concurrency must be a positive integer (got ${concurrency})`);
 
   const receive = async (): Promise<Message[]> => {
     const out = await sqs.send(
@@ -186,7 +187,14 @@ export function startPoller(opts: PollerOptions): Poller {
     }
   };
 
-  const loop = (async () => {
+  /** One receive → invoke → delete loop; each backs off on its own. */
+  const consume = async () => {
+    let consecutiveErrors = 0;
+    // Never spin hot: after an error wait 0.5 s, doubling up to 10 s; a success resets it.
+    const backOff = async () => {
+      consecutiveErrors += 1;
+      await sleep(Math.min(10_000, 500 * 2 ** (consecutiveErrors - 1)), undefined, { signal }).catch(() => {});
+    };
     while (!signal.aborted) {
       let messages: Message[];
       try {
@@ -225,7 +233,8 @@ export function startPoller(opts: PollerOptions): Poller {
       }
       if (failed.size > 0) log(`${failed.size} of ${records.length} message(s) failed; they come back after the visibility timeout`);
     }
-  })();
+  };
+  const loop = Promise.all(Array.from({ length: concurrency }, consume));
 
   return {
     async stop() {

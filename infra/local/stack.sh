@@ -15,6 +15,11 @@
 #   HBASE_ZK_PORT       ZooKeeper client port                 default 21818
 #   ELASTICMQ_PORT      SQS endpoint port                     default 19324
 #   STACK_START_TIMEOUT seconds to wait for readiness         default 240
+#   HBASE_REGIONSERVERS RegionServers in the standalone JVM   default 1 (LocalHBaseCluster reads
+#                       hbase.regionservers; each gets its own random RPC port). For a second
+#                       stack beside the main one, also set WEIBO_LOCAL_DIR and the three ports, e.g.
+#                       WEIBO_LOCAL_DIR=.local-rs HBASE_REST_PORT=28080 HBASE_ZK_PORT=22818 \
+#                       ELASTICMQ_PORT=29324 HBASE_REGIONSERVERS=3 bash infra/local/stack.sh start
 set -euo pipefail
 
 REPO_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -24,6 +29,8 @@ HBASE_REST_PORT="${HBASE_REST_PORT:-18080}"
 HBASE_ZK_PORT="${HBASE_ZK_PORT:-21818}"
 ELASTICMQ_PORT="${ELASTICMQ_PORT:-19324}"
 START_TIMEOUT="${STACK_START_TIMEOUT:-240}"
+HBASE_REGIONSERVERS="${HBASE_REGIONSERVERS:-1}"
+[[ "$HBASE_REGIONSERVERS" =~ ^[1-9]$ ]] || { printf '[stack] ERROR: HBASE_REGIONSERVERS must be 1..9 (got "%s")\n' "$HBASE_REGIONSERVERS" >&2; exit 1; }
 
 HB_DIR="$LOCAL_DIR/hbase"
 MQ_DIR="$LOCAL_DIR/elasticmq"
@@ -57,13 +64,16 @@ require_tools() {
 }
 
 # --- process bookkeeping: we only ever signal pids we wrote ourselves ---------------------
-pid_alive() { local f="$1"; [[ -f "$f" ]] && kill -0 "$(cat "$f")" 2>/dev/null; }
+# A pid file can outlive its process (a machine restart keeps .local/), and its number can then
+# belong to a thread of another JVM — kill -0 accepts thread ids — so "alive" means a java
+# *process* (ps lists processes only) with that pid.
+pid_alive() { local f="$1"; [[ -f "$f" ]] && [[ "$(ps -o comm= -p "$(cat "$f")" 2>/dev/null)" == java ]]; }
 
 stop_pid() {
   local name="$1" f="$2"
   if ! [[ -f "$f" ]]; then log "$name: not started by this script (no pid file)"; return 0; fi
   local pid; pid="$(cat "$f")"
-  if kill -0 "$pid" 2>/dev/null; then
+  if pid_alive "$f"; then
     log "$name: stopping pid $pid"
     kill -TERM "$pid" 2>/dev/null || true
     for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
@@ -130,6 +140,8 @@ write_hbase_conf() {
   <property><name>hbase.rest.info.port</name><value>-1</value></property>
   <property><name>hbase.rest.host</name><value>127.0.0.1</value></property>
   <property><name>hbase.rest.port</name><value>$HBASE_REST_PORT</value></property>
+  <!-- RegionServers started inside the standalone JVM (HMasterCommandLine → LocalHBaseCluster) -->
+  <property><name>hbase.regionservers</name><value>$HBASE_REGIONSERVERS</value></property>
 $extra
 </configuration>
 EOF
@@ -153,8 +165,10 @@ start_hbase() {
   if ! pid_alive "$HB_DIR/master.pid"; then
     # 1.5 GiB: master + region server + ZooKeeper share this heap; 768 MiB ran out (OOM kill)
     # when the benchmark loaded its graph after a day of test namespaces.
-    log "hbase: starting master (standalone) — log $HB_DIR/logs/master.log"
-    nohup java -Xms256m -Xmx1536m "${JDK17_FLAGS[@]}" -cp "$HB_DIR/conf:$HB_DIR/lib/*" \
+    # Each extra RegionServer gets 512 MiB more (its memstores and block cache share the heap).
+    local heap=$((1536 + 512 * (HBASE_REGIONSERVERS - 1)))
+    log "hbase: starting master (standalone, $HBASE_REGIONSERVERS RegionServer(s), heap ${heap}m) — log $HB_DIR/logs/master.log"
+    nohup java -Xms256m -Xmx${heap}m "${JDK17_FLAGS[@]}" -cp "$HB_DIR/conf:$HB_DIR/lib/*" \
       org.apache.hadoop.hbase.master.HMaster start >"$HB_DIR/logs/master.log" 2>&1 </dev/null &
     echo $! >"$HB_DIR/master.pid"
   fi

@@ -3,10 +3,16 @@
 // drift and extra families; never drops a table or a family. `--fix-drift` re-applies our
 // attributes to families that drifted (an alter of listed families only; nothing is dropped).
 //
+// Pre-split: with `regionsPerTable` > 1, the tables THIS run created get their split keys
+// (shared/schema/tables.ts splitPoints) from `preSplit` — the REST gateway itself can only create
+// one-region tables. Without a pre-splitter they are listed in `notPreSplit` (the schema command
+// then prints the `hbase shell` script an operator runs instead). Existing tables are never split.
+//
 // Why not PUT /t/schema for existing tables: on the REST gateway that is a full replace that
 // drops every family missing from the body. Missing families are added with POST instead.
 import type { ColumnFamilySchema, HBaseRestClient } from '../../shared/hbase/index.js';
-import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
+import { TABLES, qualifiedTableName, splitPoints, type TableName } from '../../shared/schema/tables.js';
+import type { PreSplitRequest, PreSplitter } from './local-pre-split.js';
 
 export interface SchemaReport {
   namespace: string;
@@ -15,6 +21,10 @@ export interface SchemaReport {
   addedFamilies: string[];
   drift: string[];
   fixedFamilies: string[];
+  /** What the pre-splitter did, a line per table it was given. */
+  preSplit: string[];
+  /** Tables created with one region although regionsPerTable asked for more (no pre-splitter). */
+  notPreSplit: string[];
 }
 
 /** Attribute values come back as strings, sometimes in another case (`true` vs `TRUE`). */
@@ -31,7 +41,7 @@ function familyDrift(want: ColumnFamilySchema, have: ColumnFamilySchema): string
 export async function applySchema(
   client: HBaseRestClient,
   namespace: string,
-  opts: { fixDrift?: boolean; log?: (line: string) => void } = {},
+  opts: { fixDrift?: boolean; log?: (line: string) => void; regionsPerTable?: number; preSplit?: PreSplitter } = {},
 ): Promise<SchemaReport> {
   const log = opts.log ?? (() => {});
   const report: SchemaReport = {
@@ -41,7 +51,11 @@ export async function applySchema(
     addedFamilies: [],
     drift: [],
     fixedFamilies: [],
+    preSplit: [],
+    notPreSplit: [],
   };
+  const regions = opts.regionsPerTable ?? 1;
+  const toSplit: PreSplitRequest[] = [];
 
   if (!(await client.namespaceExists(namespace))) {
     report.createdNamespace = await client.createNamespace(namespace);
@@ -57,6 +71,8 @@ export async function applySchema(
       if (await client.createTable(table, { columnFamilies: def.families })) {
         report.createdTables.push(table);
         log(`table ${table}: created with families ${def.families.map((f) => f.name).join(', ')}`);
+        const points = splitPoints(key, regions);
+        if (points.length > 0) toSplit.push({ table, points });
         continue;
       }
     }
@@ -89,6 +105,12 @@ export async function applySchema(
       report.fixedFamilies.push(...drifted.map((f) => `${table}:${f.name}`));
       log(`table ${table}: re-applied attributes of ${drifted.map((f) => f.name).join(', ')}`);
     }
+  }
+  if (toSplit.length > 0 && opts.preSplit) {
+    report.preSplit = await opts.preSplit(toSplit);
+    for (const line of report.preSplit) log(`pre-split: ${line}`);
+  } else {
+    report.notPreSplit = toSplit.map((r) => r.table);
   }
   for (const line of report.drift) log(`drift: ${line}`);
   return report;

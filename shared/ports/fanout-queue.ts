@@ -18,11 +18,23 @@ const Fact = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('post'), actor: handle, postId, since, mentions }),
 ]);
 
+/** One of `of` equal slices of the author's follower list (RelationStore.audience). */
+const segment = z.strictObject({ index: z.number().int().nonnegative(), of: z.number().int().min(1).max(256) }).refine((s) => s.index < s.of, 'segment index must be below its count');
+
 export const FanoutMessage = z.discriminatedUnion('type', [
-  /** Deliver a post to its author's followers, from `cursor` (the last follower handled) on. */
-  z.object({ v: z.literal(1), type: z.literal('fanout'), postId: z.string().max(64), cursor: z.string().max(64).optional() }),
-  /** Remove a deleted post from its author's followers' inboxes. */
-  z.object({ v: z.literal(1), type: z.literal('retract'), postId: z.string().max(64), cursor: z.string().max(64).optional() }),
+  /**
+   * Deliver a post to its author's followers, from `cursor` (the last follower handled) on. The
+   * first message of a big author's post splits the list into segments, one message each.
+   */
+  z.object({ v: z.literal(1), type: z.literal('fanout'), postId: z.string().max(64), cursor: z.string().max(64).optional(), segment: segment.optional() }),
+  /** Remove a deleted post from its author's followers' inboxes (split into segments alike). */
+  z.object({ v: z.literal(1), type: z.literal('retract'), postId: z.string().max(64), cursor: z.string().max(64).optional(), segment: segment.optional() }),
+  /**
+   * From the away sweep: `reader` last read their timeline at `seenAt`, longer ago than the
+   * inactivity window. Marks them away on the followers side of each of their follows (so
+   * fan-out skips them at no cost), unless they came back meanwhile.
+   */
+  z.object({ v: z.literal(1), type: z.literal('away'), reader: z.string().max(30), seenAt: z.number().int().nonnegative(), cursor: z.string().max(64).optional() }),
   /** After a follow: copy the followee's recent posts into the reader's inbox. */
   z.object({ v: z.literal(1), type: z.literal('backfill'), reader: z.string().max(30), followee: z.string().max(30) }),
   /** An author crossed the celebrity threshold: mark every follower's inbox, then flag the author. */

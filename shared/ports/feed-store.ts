@@ -70,6 +70,34 @@ export interface RelationStore {
   /** cursor = the last handle of the previous page. */
   following(user: string, limit: number, cursor?: string): Promise<Page<Edge>>;
   followers(user: string, limit: number, cursor?: string): Promise<Page<Edge>>;
+  /**
+   * The followers fan-out writes to, with whether each is away (marked by the away sweep): the
+   * same scan as `followers`, so knowing who is away costs no read. `segment` limits the page to
+   * one of `of` equal slices of the follower list (a big post's fan-out runs one per slice).
+   */
+  audience(author: string, limit: number, opts?: { cursor?: string; segment?: Segment }): Promise<Page<AudienceMember>>;
+  /**
+   * The same list as `pages` pages of `pageSize` from ONE scan (no scanner set up and torn down
+   * per page); a page is fetched only when the caller asks for it, so the caller can write one
+   * page while the next is read. The last page carries nextCursor when the list goes on.
+   */
+  audiencePages(author: string, opts: { cursor?: string; segment?: Segment; pageSize: number; pages: number }): AsyncIterable<Page<AudienceMember>>;
+  /** Marks `reader` away on the followers side of its edges to `followees` (one batch put). */
+  markAway(reader: string, followees: string[], since: number): Promise<void>;
+  /** Clears that mark (one batch put): fan-out reaches `reader` from these followees again. */
+  clearAway(reader: string, followees: string[]): Promise<void>;
+}
+
+/** One of `of` equal slices of a user's follower list (by the followers' key salt). */
+export interface Segment {
+  index: number;
+  of: number;
+}
+
+export interface AudienceMember {
+  handle: string;
+  /** The reader had not read their timeline for the inactivity window when the sweep passed: fan-out skips them. */
+  away: boolean;
 }
 
 /** Which part of a feed-ordered list to read: at most `limit` entries strictly after the post `after`. */
@@ -119,6 +147,8 @@ export interface InboxStore {
   /** Activity: last timeline read, and the regeneration flag of returning inactive readers. */
   markSeen(reader: string, at: number): Promise<void>;
   lastSeen(readers: string[]): Promise<Map<string, number>>;
+  /** Records that the reader's follows were marked away at this m:seen (the sweep skips them until it changes). */
+  markAway(reader: string, seenAt: number): Promise<void>;
   markRegenerating(reader: string, at: number): Promise<void>;
   clearRegenerating(reader: string): Promise<void>;
 }

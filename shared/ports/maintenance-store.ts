@@ -34,6 +34,18 @@ export interface RegenerationMark {
   next: Cursor;
 }
 
+export interface ActivityMark {
+  /** The reader whose inbox row this is; null for a row key that is not a user's. */
+  reader: string | null;
+  /** m:seen — the reader's last recorded timeline read; null when unreadable. */
+  seenAt: number | null;
+  /** m:away — the m:seen at which the reader's follows were last marked away, if ever. */
+  awayAt: number | null;
+  /** m:regen is present: a rebuild is under way (the reader is back). */
+  regenerating: boolean;
+  next: Cursor;
+}
+
 /** 'F': owner follows other (the source of truth). 'R': owner is followed by other. */
 export type Direction = 'F' | 'R';
 
@@ -91,6 +103,10 @@ export interface MaintenanceStore {
   // --- regeneration sweep -------------------------------------------------------------------
   /** Up to `limit` inbox rows that carry m:regen, from `start`, streamed. */
   regenerationMarks(opts: { start?: Cursor; limit: number }): AsyncIterable<RegenerationMark>;
+
+  // --- away sweep ---------------------------------------------------------------------------
+  /** Up to `limit` inbox rows that carry m:seen, from `start`, streamed with m:away and m:regen. */
+  activityMarks(opts: { start?: Cursor; limit: number }): AsyncIterable<ActivityMark>;
 
   // --- relation repair ----------------------------------------------------------------------
   /**

@@ -72,6 +72,33 @@ export function relationPrefix(user: string, direction: EdgeDirection): Uint8Arr
   return concatBytes(userKey(user), utf8.encode(direction));
 }
 
+/** The salt's value space (2 bytes) that segments divide. */
+const SALT_VALUES = 1 << (8 * SALT_BYTES);
+
+/**
+ * Segment `index` of `of` of one user's edge rows of a direction: the rows whose OTHER user's
+ * salt v has floor(v·of/65536) = index. The salt is uniform (md5), so segments hold
+ * about equal shares of a big follower list, and a big post's fan-out runs one message per
+ * segment, side by side. `stopRow` is absent for the last segment (the prefix bounds it).
+ */
+export function relationSegment(user: string, direction: EdgeDirection, index: number, of: number): { startRow: Uint8Array; stopRow?: Uint8Array } {
+  if (!Number.isInteger(of) || of < 1 || of > SALT_VALUES || !Number.isInteger(index) || index < 0 || index >= of) {
+    throw new RangeError(`invalid segment ${index} of ${of}`);
+  }
+  const prefix = relationPrefix(user, direction);
+  const saltBytes = (v: number) => Uint8Array.of(v >> 8, v & 0xff);
+  // ceil: salt v is in segment floor(v·of/65536) exactly when v ≥ ceil(index·65536/of) (segmentOf).
+  const lo = Math.ceil((index * SALT_VALUES) / of);
+  const hi = Math.ceil(((index + 1) * SALT_VALUES) / of);
+  return hi >= SALT_VALUES ? { startRow: concatBytes(prefix, saltBytes(lo)) } : { startRow: concatBytes(prefix, saltBytes(lo)), stopRow: concatBytes(prefix, saltBytes(hi)) };
+}
+
+/** Which of `of` segments a user's key falls in (the inverse of relationSegment, for tests and fakes). */
+export function segmentOf(handle: string, of: number): number {
+  const key = userKey(handle);
+  return Math.floor((((key[0]! << 8) | key[1]!) * of) / SALT_VALUES);
+}
+
 /** Inbox qualifier: revTs of the post, then the post key — newest first across followees. */
 export function inboxQualifier(post: Uint8Array): Uint8Array {
   const { millis } = parsePostKey(post);
@@ -221,4 +248,39 @@ export const SESSION_ID_BYTES = 16;
 export function sessionKey(sessionId: Uint8Array): Uint8Array {
   if (sessionId.length !== SESSION_ID_BYTES) throw new RangeError(`session id must be ${SESSION_ID_BYTES} bytes`);
   return sessionId;
+}
+
+// --- pre-split points ----------------------------------------------------------------------
+// Where a table's regions start when it is created with `regions` regions (tables.ts says which
+// scheme each table's keys follow). The schemes spread keys whose leading bytes are uniform:
+// an MD5 salt or random bytes. Every region gets 1/regions of that space.
+
+/** The most regions a table is pre-split into: the first-byte scheme has 256 distinct points. */
+export const MAX_REGIONS_PER_TABLE = 256;
+
+function assertRegions(regions: number): void {
+  if (!Number.isInteger(regions) || regions < 1 || regions > MAX_REGIONS_PER_TABLE) {
+    throw new RangeError(`regions per table must be an integer from 1 to ${MAX_REGIONS_PER_TABLE} (got ${regions})`);
+  }
+}
+
+/** The region boundaries i/regions of a 2^bits space (i = 1 … regions−1), ascending. */
+function boundaries(regions: number, bits: number): number[] {
+  assertRegions(regions);
+  return Array.from({ length: regions - 1 }, (_, i) => Math.floor(((i + 1) * 2 ** bits) / regions));
+}
+
+/** userKey's binary salt (2 bytes of MD5): split keys of 2 bytes, e.g. 0x1000, 0x2000, … for 16. */
+export function saltSplitPoints(regions: number): Uint8Array[] {
+  return boundaries(regions, 8 * SALT_BYTES).map((b) => Uint8Array.of(b >> 8, b & 0xff));
+}
+
+/** Text keys salted with hex4(md5(…)) (comments, notification entries): "1000", "2000", … for 16. */
+export function hexSaltSplitPoints(regions: number): Uint8Array[] {
+  return boundaries(regions, 16).map((b) => utf8.encode(b.toString(16).padStart(4, '0')));
+}
+
+/** Keys that start with random bytes (session ids): split keys of 1 byte. */
+export function firstByteSplitPoints(regions: number): Uint8Array[] {
+  return boundaries(regions, 8).map((b) => Uint8Array.of(b));
 }

@@ -29,6 +29,7 @@
 //    ./consistency.md.
 
 import type { ColumnFamilySchema } from '../hbase/index.js';
+import { firstByteSplitPoints, hexSaltSplitPoints, saltSplitPoints } from './row-keys.js';
 
 export interface TableDefinition {
   /** Table name without namespace. */
@@ -121,7 +122,8 @@ Tall: one row per edge and direction, so a celebrity's follower list spreads ove
 (and regions) and is paged by a bounded prefix scan — never one unbounded wide row (seed 001).
 row   = userKey(a) + 'F' + userKey(b)   "a follows b"  (following side — the source of truth)
 row   = userKey(b) + 'R' + userKey(a)   "b is followed by a" (followers side — repaired to agree)
-e:    e:t since millis
+e:    e:t since millis;  e:away (followers side only) the reader's m:seen when the away sweep
+      marked them inactive, empty once they are back — fan-out skips a non-empty one
 follow     : PUT 'F' row ?check=put (put-if-absent on e:t: of racing follows exactly one
              wins), then only the winner PUTs the 'R' row (not atomic across rows: the pair's
              settle message restores 'R' from 'F'), then counters by increment
@@ -134,7 +136,11 @@ settle     : GET 'F' and GET 'R' (in parallel); PUT 'R' = F's since, or PUT 'R' 
 following  : scanner prefix userKey(a)+'F', start keyAfter(cursor's row), limit n+1
 followers  : scanner prefix userKey(b)+'R', start keyAfter(cursor's row), limit n+1
              (cursor = last handle; order = the other user's salted key, not alphabetical;
-             fan-out reads these in chunks)`,
+             fan-out reads these in chunks, with e:away: who is away costs no extra read)
+audience segment : the same scan from userKey(b)+'R'+salt(lo) to userKey(b)+'R'+salt(hi): one of
+             n equal salt ranges of the followers (relationSegment), one fan-out message each
+away marks : PUT batch of 'R' rows {e:away = seen} per chunk of the reader's 'F' rows (away
+             message); PUT batch {e:away = ''} per chunk when the reader is rebuilt`,
   },
   inbox: {
     name: 'inbox',
@@ -145,7 +151,8 @@ row   = userKey(reader)
 c:<celebrity handle>  value empty: the reader follows this celebrity, whose posts are not
       fanned out but merged in at read time from the celebrity's outbox row (celebrity hybrid).
 m:seen  last timeline read, millis (written at most hourly); m:regen  millis a regeneration was
-      requested (present while the inbox of a returning inactive reader is being rebuilt).
+      requested (present while the inbox of a returning inactive reader is being rebuilt);
+      m:away  the m:seen at which the reader's follows were marked away (the sweep skips it).
 i:<revTs8 + postKey>  value: empty. Qualifiers sort ascending = newest first across all
       followees (seed 000 kept N versions per followee and read them grouped by author). The
       same post always lands in the same cell, so a re-delivered fan-out rewrites it.
@@ -408,6 +415,57 @@ check (a follow, comment, repost, like, post read): ONE multi-get of (a,'B',b) a
 } satisfies Record<string, TableDefinition>;
 
 export type TableName = keyof typeof TABLES;
+
+/**
+ * How a table's row keys start, and so where its regions are split when it is created with
+ * more than one (REGIONS_PER_TABLE, the stage param regionsPerTable; infra/schema/apply-schema.ts
+ * pre-splits, infra/schema/shell-script.ts prints the `create … SPLITS => […]` equivalent):
+ *  salt   — userKey's 2-byte MD5 salt (or a postKey, which starts with one): 2-byte points.
+ *  hex    — text keys starting with hex4(md5(…)): points "1000", "2000", …
+ *  random — 16 random bytes (session ids): 1-byte points.
+ *  none   — keys that are not uniform, kept in one region: trends is keyed by time bucket (about
+ *           100 rows an hour, TTL 2 h), so every split but the newest would sit idle.
+ * notifications mixes two: group / member / marker rows start with the binary salt, the list's
+ * entry rows with a hex4 text salt, whose first byte is always '0'–'9' or 'a'–'f'. It is split
+ * on the binary salt (most of its rows, and every write's first row); the entry rows then fall
+ * into the regions that cover 0x30–0x39 and 0x61–0x66 (2 of 16 regions).
+ */
+export type SplitScheme = 'salt' | 'hex' | 'random' | 'none';
+
+export const SPLITS = {
+  users: 'salt',
+  content: 'salt',
+  relations: 'salt',
+  inbox: 'salt',
+  outbox: 'salt',
+  idempotency: 'salt',
+  throttle: 'salt',
+  sessions: 'random',
+  reactions: 'salt',
+  reactors: 'salt',
+  comments: 'hex',
+  quota: 'salt',
+  notifications: 'salt',
+  topics: 'salt',
+  trends: 'none',
+  blocks: 'salt',
+} as const satisfies Record<TableName, SplitScheme>;
+
+/** The split keys of `table` created with `regions` regions (empty: one region). */
+export function splitPoints(table: TableName, regions: number): Uint8Array[] {
+  const scheme: SplitScheme = SPLITS[table];
+  switch (scheme) {
+    case 'salt':
+      return saltSplitPoints(regions);
+    case 'hex':
+      return hexSaltSplitPoints(regions);
+    case 'random':
+      return firstByteSplitPoints(regions);
+    case 'none':
+      saltSplitPoints(regions); // the same range check
+      return [];
+  }
+}
 
 /** `ns:table` as the REST gateway addresses it. */
 export function qualifiedTableName(namespace: string, table: TableName): string {

@@ -16,6 +16,10 @@ export type StepPoint =
   | 'unfollow.edge-removed'
   /** fan-out / retract / promote / demote: a chunk of followers is read, not yet written to. */
   | 'fanout.readers-read'
+  /** away (the worker): the reader's follows are marked away; the check for a return is next. */
+  | 'away.marked'
+  /** regenerate: a chunk of the reader's away marks is cleared; its backfill is next. */
+  | 'regenerate.marks-cleared'
   /** backfill (after a follow, a settle or a regeneration): the posts are read, not yet written. */
   | 'backfill.posts-read'
   /** settle: the edge and the celebrity flag are read; the reader's view is not yet repaired. */

@@ -10,13 +10,17 @@
 //      count and the likers list must come out exactly N (likes/s, p50/p99 per like)
 //   4. fan-out inbox cells/s vs raw batch puts of the same cells
 //   5. publish → visible lag for a 10,000-follower author through a real ElasticMQ queue
-//   6. follow backfill rows read: ours vs seed 000's full-table substring scan, ≥ 1M posts
+//   3c. seed 000's read path (inbox row with 5 versions per followee, one get per cell, grouped
+//      by author: ./feed/seed-read.ts) vs our home timeline page, p50/p99, same readers and posts
+//   6. follow backfill rows: ours (read, examined) vs seed 000's full-table substring scan (rows
+//      examined, measured from the region counters), at 100 k and 1 M posts
 //   7. fan-out worker peak memory at 1,000 vs 100,000 followers, each in a child process
 // Everything lives in a throwaway HBase namespace and queue, dropped at the end (also on Ctrl-C).
 // Output: a progress bar on stderr, a table on stdout, bench-results/feed-bench.json and .svg.
 // Knobs: test/bench/feed/settings.ts (BENCH_* variables; --smoke or BENCH_PROFILE=smoke).
 // The stack must already run: `bash infra/local/stack.sh start`.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { DeleteQueueCommand } from '@aws-sdk/client-sqs';
 import { applySchema } from '../../infra/schema/apply-schema.js';
@@ -26,6 +30,7 @@ import { hbaseFeedStores } from '../../shared/composition.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { createSeedTables, runBackfill } from './feed/backfill.js';
+import { createSeedReadTables, runSeedRead } from './feed/seed-read.js';
 import type { BenchContext } from './feed/context.js';
 import { runFanout } from './feed/fanout.js';
 import { buildGraph, buildPool, loadGraph } from './feed/graph.js';
@@ -33,13 +38,17 @@ import { runHotPost } from './feed/hot-post.js';
 import { runLag } from './feed/lag.js';
 import { runMemory } from './feed/memory.js';
 import { Progress } from './feed/progress.js';
-import { chartSvg, formatTarget, formatValue, target, type TargetResult } from './feed/report.js';
+import { chartSvg, formatTarget, formatValue, resultWord, target, type TargetResult } from './feed/report.js';
 import { RequestRecorder } from './feed/requests.js';
 import { benchSettings, outPath } from './feed/settings.js';
 import { runTimeline, TIMELINE_FLOOR } from './feed/timeline.js';
 import { measureFloor, prepareFloorTable, printFloor } from './floor.js';
 import { printTable } from './stats.js';
 
+/** The machine's cores: the lag and throughput figures depend on them. */
+const CORES = availableParallelism();
+/** The fan-out worker's configured memory (serverless.yml provider.memorySize): the RSS target's denominator. */
+const WORKER_MEMORY_MB = Number(/^\s*memorySize:\s*(\d+)/m.exec(readFileSync(new URL('../../serverless.yml', import.meta.url), 'utf8'))?.[1] ?? NaN);
 const started = performance.now();
 const s = benchSettings();
 const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -95,6 +104,7 @@ const progress = new Progress([
   { id: 'floor', label: 'raw HBase floor', weight: 12 },
   { id: 'graph', label: 'loading the social graph', weight: 30 },
   { id: 'timeline', label: `home timeline vs ${TIMELINE_FLOOR}`, weight: 20 },
+  { id: 'seedread', label: 'seed 000 read path vs our home timeline', weight: 12 },
   { id: 'hotpost', label: 'hot-post likes (concurrent likePost)', weight: 10 },
   { id: 'fanout', label: 'fan-out vs raw batch put', weight: 6 },
   { id: 'lag', label: 'publish → visible through the queue', weight: 10 },
@@ -144,6 +154,7 @@ try {
   const hbaseVersion = await hb.clusterVersion();
   await applySchema(hb, ns);
   await createSeedTables(hb, ns);
+  await createSeedReadTables(hb, ns);
   const floorTable = `${ns}:floor`;
   await prepareFloorTable(hb, floorTable);
   const queues = await ensureQueues({ sqsEndpoint, stage: 'local', queueName });
@@ -187,16 +198,21 @@ try {
   progress.phase('timeline', `${s.timelineReaders} readers`);
   const timeline = await runTimeline(ctx);
 
+  // 3c. the seeds' read path vs our home timeline page, same readers, same posts
+  progress.phase('seedread', `${s.timelineReaders} readers`);
+  const seedRead = await runSeedRead(ctx);
+
   // 3b. hot-post likes
   progress.phase('hotpost', `${s.hotLikers} users × 2 rounds, ${s.hotConcurrency} in flight`);
   const hotPost = await runHotPost(ctx);
 
   // 4. fan-out throughput
-  progress.phase('fanout', `${s.lagFollowers} followers × ${s.fanoutReps}`);
+  progress.phase('fanout', `${s.lagFollowers} and ${s.memLarge} followers`);
   const fanout = await runFanout(ctx);
+  const fanoutLarge = await runFanout(ctx, pool.authors[2]!, 1);
 
-  // 5. publish → visible
-  progress.phase('lag', `${s.lagFollowers} followers × ${s.lagReps}`);
+  // 5. publish → visible, the large author's posts, segments run by concurrent worker invocations
+  progress.phase('lag', `${s.memLarge} followers × ${s.lagReps}, ${s.workerConcurrency} workers`);
   const lag = await runLag(ctx, queues.queueUrl);
 
   // 7. memory (before the big load, so HBase is calm while the children run)
@@ -209,6 +225,8 @@ try {
   progress.done();
 
   const wallSeconds = Math.round((performance.now() - started) / 100) / 10;
+  const backfillFormula = (cp: (typeof backfill.checkpoints)[number]) =>
+    `${cp.seedRowsExamined.toLocaleString('en-US')}${cp.seedRowsExaminedMeasured ? '' : ' (table size, not measured)'} / ${(cp.oursRowsExamined ?? cp.oursRowsRead).toLocaleString('en-US')} rows`;
   const put1000 = floor.batchPut.find((b) => b.batchSize === 1000);
   const targets: TargetResult[] = [
     target({
@@ -257,32 +275,100 @@ try {
       target: hotPost.likers,
       unit: 'count',
     }),
+    ...[fanout, fanoutLarge].map((f, i) =>
+      target({
+        id: i === 0 ? 'fanout_ratio' : 'fanout_ratio_large',
+        label: `Fan-out inbox cells/s vs raw batch put, ${f.batchSize} cells per put (${f.followers.toLocaleString('en-US')} followers)`,
+        formula: `${f.fanoutCellsPerSec} / ${f.rawPutCellsPerSec} cells/s · ${f.requestsPerPost} requests per post`,
+        value: f.ratio,
+        kind: 'min',
+        target: 0.7,
+        unit: '%',
+      }),
+    ),
     target({
-      id: 'fanout_ratio',
-      label: `Fan-out inbox cells/s vs raw batch put, ${fanout.batchSize} cells per put (${fanout.followers} followers)`,
-      formula: `${fanout.fanoutCellsPerSec} / ${fanout.rawPutCellsPerSec} cells/s`,
-      value: fanout.ratio,
-      kind: 'min',
-      target: 0.7,
-      unit: '%',
+      id: 'lag_p50',
+      label: `Publish → visible in the last of ${lag.followers.toLocaleString('en-US')} followers, p50 (${lag.runs.length} posts, ${lag.workerConcurrency} worker invocations at once, ${CORES} cores)`,
+      formula: `last-follower lag p50 of ${lag.runs.map((r) => r.lastMs).join(', ')} ms`,
+      value: lag.lastMsMedian,
+      kind: 'max',
+      target: 3000,
+      unit: 'ms',
+    }),
+    target({
+      id: 'lag_p99',
+      label: `  same, p99`,
+      formula: `nearest rank over ${lag.runs.length} posts`,
+      value: lag.lastMsP99,
+      kind: 'info',
+      target: 0,
+      unit: 'ms',
     }),
     target({
       id: 'backfill_ratio',
-      label: `Follow backfill rows read: seed full scan / ours (${backfill.final.tablePosts.toLocaleString('en-US')} posts)`,
-      formula: `${backfill.final.seedRowsExamined.toLocaleString('en-US')} / ${backfill.final.oursRowsRead} rows`,
+      label: `Follow backfill rows examined: seed full scan / ours (${backfill.final.tablePosts.toLocaleString('en-US')} posts)`,
+      formula: backfillFormula(backfill.final),
       value: backfill.final.rowsRatio,
       kind: 'min',
       target: 100,
       unit: '×',
       log: true,
     }),
+    ...backfill.checkpoints.slice(0, -1).map((cp) =>
+      target({
+        id: `backfill_ratio_${cp.tablePosts >= 1000 ? `${Math.round(cp.tablePosts / 1000)}k` : cp.tablePosts}`,
+        label: `  same at ${cp.tablePosts.toLocaleString('en-US')} posts`,
+        formula: backfillFormula(cp),
+        value: cp.rowsRatio,
+        kind: 'info',
+        target: 0,
+        unit: '×',
+        log: true,
+      }),
+    ),
     target({
-      id: 'memory_ratio',
-      label: `Fan-out worker peak RSS, ${memory.large.followers.toLocaleString('en-US')} vs ${memory.small.followers.toLocaleString('en-US')} followers`,
-      formula: `${memory.large.peakRssMB} MB / ${memory.small.peakRssMB} MB`,
-      value: memory.peakRssRatio,
+      id: 'seed_read_p50_ratio',
+      label: `Timeline read p50: seed 000 read path / our home page (${seedRead.readers} readers)`,
+      formula: `${seedRead.seed.medianMs} ms / ${seedRead.ours.medianMs} ms`,
+      value: seedRead.p50Ratio,
+      kind: 'info',
+      target: 0,
+      unit: '×',
+    }),
+    target({
+      id: 'seed_read_p99_ratio',
+      label: `Timeline read p99: seed 000 read path / our home page`,
+      formula: `${seedRead.seed.p99Ms} ms / ${seedRead.ours.p99Ms} ms`,
+      value: seedRead.p99Ratio,
+      kind: 'info',
+      target: 0,
+      unit: '×',
+    }),
+    target({
+      id: 'memory_retained_ratio',
+      label: `Fan-out worker retained heap (after GC), ${memory.large.followers.toLocaleString('en-US')} vs ${memory.small.followers.toLocaleString('en-US')} followers`,
+      formula: `${memory.large.heapAfterGcMB} MB / ${memory.small.heapAfterGcMB} MB`,
+      value: memory.large.heapAfterGcMB / memory.small.heapAfterGcMB,
       kind: 'band',
       target: 0.1,
+      unit: '×',
+    }),
+    target({
+      id: 'memory_peak_rss_share',
+      label: `Fan-out worker peak RSS at ${memory.large.followers.toLocaleString('en-US')} followers / the function's memory (${WORKER_MEMORY_MB} MB)`,
+      formula: `${memory.large.peakRssMB} MB / ${WORKER_MEMORY_MB} MB`,
+      value: memory.large.peakRssMB / WORKER_MEMORY_MB,
+      kind: 'max',
+      target: 0.5,
+      unit: '%',
+    }),
+    target({
+      id: 'memory_ratio',
+      label: `  peak RSS, ${memory.large.followers.toLocaleString('en-US')} vs ${memory.small.followers.toLocaleString('en-US')} followers`,
+      formula: `${memory.large.peakRssMB} MB / ${memory.small.peakRssMB} MB`,
+      value: memory.peakRssRatio,
+      kind: 'info',
+      target: 0,
       unit: '×',
     }),
   ];
@@ -340,6 +426,15 @@ try {
     fanout_raw_put_cells_per_s: fanout.rawPutCellsPerSec,
     fanout_ratio: fanout.ratio,
     fanout_requests_per_post: fanout.requestsPerPost,
+    fanout_large_followers: fanoutLarge.followers,
+    fanout_large_cells_per_s: fanoutLarge.fanoutCellsPerSec,
+    fanout_large_raw_put_cells_per_s: fanoutLarge.rawPutCellsPerSec,
+    fanout_large_ratio: fanoutLarge.ratio,
+    fanout_large_requests_per_post: fanoutLarge.requestsPerPost,
+    fanout_large_messages_per_post: fanoutLarge.messagesPerPost,
+    lag_followers: lag.followers,
+    lag_worker_concurrency: lag.workerConcurrency,
+    lag_last_follower_ms_p99: lag.lastMsP99,
     lag_last_follower_ms_median: lag.lastMsMedian,
     lag_last_follower_ms_max: lag.lastMsMax,
     lag_first_follower_ms_median: lag.firstMsMedian,
@@ -350,6 +445,30 @@ try {
     backfill_ours_posts_backfilled: backfill.final.oursPostsBackfilled,
     backfill_ours_wall_ms: backfill.final.oursWallMs,
     backfill_seed_rows_examined: backfill.final.seedRowsExamined,
+    backfill_seed_rows_examined_measured: backfill.final.seedRowsExaminedMeasured ? 1 : 0,
+    ...(backfill.final.oursRowsExamined !== null ? { backfill_ours_rows_examined: backfill.final.oursRowsExamined } : {}),
+    ...(backfill.final.seedRowsFiltered !== null ? { backfill_seed_rows_filtered: backfill.final.seedRowsFiltered } : {}),
+    ...Object.fromEntries(
+      backfill.checkpoints.flatMap((cp) => {
+        const at = `at_${cp.tablePosts}`;
+        return [
+          [`backfill_ours_rows_read_${at}`, cp.oursRowsRead],
+          ...(cp.oursRowsExamined !== null ? [[`backfill_ours_rows_examined_${at}`, cp.oursRowsExamined]] : []),
+          [`backfill_seed_rows_examined_${at}`, cp.seedRowsExamined],
+          [`backfill_rows_ratio_${at}`, cp.rowsRatio],
+        ];
+      }),
+    ),
+    seed_read_p50_ms: seedRead.seed.medianMs,
+    seed_read_p99_ms: seedRead.seed.p99Ms,
+    seed_read_ours_p50_ms: seedRead.ours.medianMs,
+    seed_read_ours_p99_ms: seedRead.ours.p99Ms,
+    seed_read_p50_ratio: seedRead.p50Ratio,
+    seed_read_p99_ratio: seedRead.p99Ratio,
+    seed_read_posts_per_read_mean: seedRead.seedPostsPerRead.mean,
+    seed_read_requests_per_read_mean: seedRead.seedRequestsPerRead.mean,
+    seed_read_sequential_round_trips_max: seedRead.seedSequentialRoundTrips.max,
+    seed_read_ours_posts_per_page_mean: seedRead.oursPostsPerPage.mean,
     backfill_seed_rows_returned: backfill.final.seedRowsReturned,
     backfill_seed_wall_ms: backfill.final.seedWallMs,
     backfill_rows_ratio: backfill.final.rowsRatio,
@@ -373,6 +492,7 @@ try {
     hbaseVersion,
     restUrl,
     node: process.version,
+    cores: CORES,
     wallSeconds,
     settings: s,
     limits,
@@ -390,6 +510,7 @@ try {
       load,
     },
     timeline,
+    seedRead,
     hotPost,
     fanout,
     lag,
@@ -399,7 +520,7 @@ try {
 
   mkdirSync(s.outDir, { recursive: true });
   writeFileSync(outPath(s, 'json'), `${JSON.stringify(result, null, 2)}\n`);
-  const subtitle = `${s.profile} profile · HBase ${hbaseVersion} via REST · ${graph.handles.length} users, ${graph.edges.toLocaleString('en-US')} follows · ${new Date().toISOString().slice(0, 16)}Z · wall ${wallSeconds} s`;
+  const subtitle = `${s.profile} profile · ${CORES} cores · HBase ${hbaseVersion} via REST · ${graph.handles.length} users, ${graph.edges.toLocaleString('en-US')} follows · ${new Date().toISOString().slice(0, 16)}Z · wall ${wallSeconds} s`;
   writeFileSync(outPath(s, 'svg'), chartSvg('weibo-serverless feed benchmark: measured vs target', subtitle, targets));
 
   printFloor(floor);
@@ -407,7 +528,7 @@ try {
     `Feed benchmark (${s.profile}): ${graph.handles.length} users, ${graph.edges} follows (top ${followerCounts.slice(0, 3).join(', ')} followers), ${graph.postCount} posts, loaded in ${load.seconds.toFixed(1)} s`,
     ['figure', 'measured', 'target', 'result'],
     [
-      ...targets.map((t) => [t.label, formatValue(t), formatTarget(t), t.pass ? 'pass' : 'MISS']),
+      ...targets.map((t) => [t.label, formatValue(t), formatTarget(t), resultWord(t)]),
       [`  timeline p50 / floor p50 (${timeline.useCase.medianMs} / ${timeline.floor.medianMs} ms)`, formatValue({ value: timeline.p50Ratio, unit: '×' }), '—', 'info'],
       [`  timeline p99 / floor p99 (${timeline.useCase.p99Ms} / ${timeline.floor.p99Ms} ms; ${TIMELINE_FLOOR})`, formatValue({ value: timeline.p99Ratio, unit: '×' }), '—', 'info'],
       [`  per page: ${timeline.likedPerPage.mean.toFixed(1)} posts liked by the reader, ${timeline.countedPerPage.mean.toFixed(1)} with counts (${timeline.seeded.likes} likes seeded)`, `${timeline.requestsPerPage.mean.toFixed(1)} req`, '—', 'info'],
@@ -417,6 +538,13 @@ try {
       [`  fan-out worker peak heap, ${memory.large.peakHeapUsedMB} / ${memory.small.peakHeapUsedMB} MB`, formatValue({ value: memory.peakHeapRatio, unit: '×' }), '—', 'info'],
       [`  fan-out worker heap after GC, ${memory.large.heapAfterGcMB} / ${memory.small.heapAfterGcMB} MB`, formatValue({ value: memory.large.heapAfterGcMB / memory.small.heapAfterGcMB, unit: '×' }), '—', 'info'],
       [`  backfill wall time: seed ${backfill.final.seedWallMs} ms / ours ${backfill.final.oursWallMs} ms`, formatValue({ value: backfill.final.wallRatio, unit: '×' }), '—', 'info'],
+      ...backfill.checkpoints.map((cp) => [
+        `  backfill at ${cp.tablePosts.toLocaleString('en-US')} posts: ours read ${cp.oursRowsRead} rows${cp.oursRowsExamined !== null ? ` (examined ${cp.oursRowsExamined})` : ''}; seed examined ${cp.seedRowsExamined.toLocaleString('en-US')}${cp.seedRowsFiltered !== null ? ` (${cp.seedRowsFiltered.toLocaleString('en-US')} filtered out + ${cp.seedRowsPassed} passed)` : ' (table size, NOT measured)'}`,
+        formatValue({ value: cp.rowsRatio, unit: '×' }),
+        '—',
+        'info',
+      ]),
+      [`  seed read path: ${seedRead.seedPostsPerRead.mean} posts/read (${seedRead.versions} per followee, grouped by author: ${seedRead.seedGroupedByAuthor ? 'yes' : 'NO'}), ${seedRead.seedRequestsPerRead.mean} req; ours ${seedRead.oursPostsPerPage.mean} posts/page, ${seedRead.oursRequestsPerPage.mean} req`, `${seedRead.seed.medianMs} / ${seedRead.ours.medianMs} ms p50`, '—', 'info'],
       [`Publish → visible in the last follower's inbox (${lag.followers} followers, median of ${lag.runs.length})`, `${lag.lastMsMedian} ms`, '—', 'info'],
     ],
   );

@@ -1,7 +1,7 @@
 // test/e2e/scale.test.ts — the scale behaviour over HTTP on the real stack: the celebrity hybrid
 // (this API runs with CELEBRITY_FOLLOWERS=3) crossed in both directions, and an inactive reader
 // whose inbox is regenerated on return (206 while it happens).
-import { SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { HBaseRestClient, bytesToString } from '../../shared/hbase/index.js';
 import { userKey } from '../../shared/schema/row-keys.js';
@@ -74,9 +74,15 @@ describe('inactive readers', () => {
     await follow(active, author);
     expect((await timeline(away)).status).toBe(200); // records activity
     // Forty days pass for `away` (the window is 30): move its last-seen mark back.
-    await hbase.put(qualifiedTableName(ns, 'inbox'), [
-      { key: userKey(away.handle), cells: [{ column: 'm:seen', value: String(Date.now() - 40 * 86_400_000) }] },
-    ]);
+    const seenAt = Date.now() - 40 * 86_400_000;
+    await hbase.put(qualifiedTableName(ns, 'inbox'), [{ key: userKey(away.handle), cells: [{ column: 'm:seen', value: String(seenAt) }] }]);
+    // What the daily away sweep queues for such a reader (its walk is tested in
+    // test/integration/jobs.test.ts); the worker marks the follows, fan-out then skips them.
+    await sqs.send(new SendMessageCommand({ QueueUrl: inject('fanoutQueueUrl'), MessageBody: JSON.stringify({ v: 1, type: 'away', reader: away.handle, seenAt }) }));
+    await eventually(async () => {
+      const row = await hbase.getRow(qualifiedTableName(ns, 'inbox'), userKey(away.handle), { columns: ['m:away'] });
+      expect(row ? bytesToString(row.cells[0]!.value) : null).toBe(String(seenAt));
+    });
 
     const p1 = await post(author, 'while you were away 1');
     const p2 = await post(author, 'while you were away 2');

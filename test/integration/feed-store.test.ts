@@ -11,7 +11,7 @@ import { InvalidInputError } from '../../shared/domain/errors.js';
 import { postIdFromKey, type Post } from '../../shared/domain/post.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { Edge, Page } from '../../shared/ports/feed-store.js';
-import { postKey, userKey } from '../../shared/schema/row-keys.js';
+import { postKey, segmentOf, userKey } from '../../shared/schema/row-keys.js';
 import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
 
 /** The whole inbox row as one window. */
@@ -245,6 +245,41 @@ describe('HBaseRelationStore', () => {
     expect((await relations.followers('1', 10)).items.map((e) => e.handle)).toEqual(['y']);
     expect((await relations.following('1', 10)).items.map((e) => e.handle)).toEqual(['w']);
     expect((await relations.followers('10', 10)).items.map((e) => e.handle)).toEqual(['x']);
+  });
+
+  it('audience: who is away comes with the followers scan; segments cover the list exactly once; clear and a re-follow reach them again', async () => {
+    const readers = Array.from({ length: 40 }, (_, i) => `au_r${i}`);
+    for (const r of readers) await relations.follow(r, 'au_star', T0);
+    await relations.follow('au_r0', 'au_other', T0);
+    await relations.markAway('au_r0', ['au_star', 'au_other'], T0 - 1);
+    await relations.markAway('au_r1', ['au_star'], T0 - 1);
+    const all = await relations.audience('au_star', 100);
+    expect(all.items.map((m) => m.handle).sort()).toEqual([...readers].sort());
+    expect(all.items.filter((m) => m.away).map((m) => m.handle).sort()).toEqual(['au_r0', 'au_r1']);
+    expect((await relations.audience('au_other', 10)).items).toEqual([{ handle: 'au_r0', away: true }]);
+    // The followers list and its since are unchanged by the mark.
+    expect((await relations.followers('au_star', 100)).items.every((e) => e.since === T0)).toBe(true);
+
+    for (const of of [1, 3, 16]) {
+      const seen: string[] = [];
+      for (let index = 0; index < of; index++) {
+        let cursor: string | undefined;
+        do {
+          const page = await relations.audience('au_star', 4, { ...(cursor ? { cursor } : {}), segment: { index, of } });
+          for (const m of page.items) expect(segmentOf(m.handle, of)).toBe(index);
+          seen.push(...page.items.map((m) => m.handle));
+          cursor = page.nextCursor;
+        } while (cursor);
+      }
+      expect(seen.sort(), `${of} segments`).toEqual([...readers].sort());
+    }
+
+    await relations.clearAway('au_r0', ['au_star']);
+    expect((await relations.audience('au_star', 100)).items.filter((m) => m.away).map((m) => m.handle)).toEqual(['au_r1']);
+    // An unfollow removes the row with its mark; a re-follow writes a row without one.
+    await relations.unfollow('au_r1', 'au_star');
+    await relations.follow('au_r1', 'au_star', T0 + 5);
+    expect((await relations.audience('au_star', 100)).items.filter((m) => m.away)).toEqual([]);
   });
 });
 

@@ -10,7 +10,7 @@ import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { keyFromPostId } from '../../shared/domain/post.js';
 import { performance } from 'node:perf_hooks';
 import { sequentialDepth } from '../../shared/observability/round-trips.js';
-import { inboxQualifier, userKey } from '../../shared/schema/row-keys.js';
+import { inboxQualifier, segmentOf, userKey } from '../../shared/schema/row-keys.js';
 import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
 import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
@@ -108,16 +108,21 @@ describe('feed operations on HBase', () => {
     expect(seen).toEqual([...Array.from({ length: 25 }, (_, i) => `post ${24 - i}`), 'first!']);
   });
 
-  it('fan-out reaches every follower in bounded chunks with continuation messages, idempotently', async () => {
+  it('fan-out reaches every follower in segments and bounded chunks, idempotently', async () => {
     for (let i = 0; i < 8; i++) await follow(deps, `fan${i}`, 'cat');
     queued.length = 0;
     const { post } = await publishPost(deps, 'cat', { body: 'to my fans' });
     const first = queued.shift()!;
+    // 8 followers, 6 per message (2 chunks × 3): two segments, the second sent as its own message.
     const outcome = await handleFanoutMessage(deps, first);
-    expect(outcome).toEqual({ readers: 6, continued: true, inboxCells: 6 }); // 2 chunks × 3, one cell each
-    expect(queued[0]).toMatchObject({ type: 'fanout', postId: post.id });
-    expect(await drain()).toBe(1);
-    await handleFanoutMessage(deps, first); // re-delivery
+    const inFirst = Array.from({ length: 8 }, (_, i) => `fan${i}`).filter((h) => segmentOf(h, 2) === 0).length;
+    expect(outcome).toMatchObject({ readers: Math.min(6, inFirst), inboxCells: Math.min(6, inFirst), segments: 2 });
+    expect(queued).toContainEqual({ v: 1, type: 'fanout', postId: post.id, segment: { index: 1, of: 2 } });
+    const second = queued.find((m) => m.type === 'fanout' && m.segment?.index === 1)!;
+    await drain();
+    await handleFanoutMessage(deps, first); // re-deliveries
+    await handleFanoutMessage(deps, second);
+    await drain();
     for (let i = 0; i < 8; i++) {
       const row = await hbase.getRow(qualifiedTableName(ns, 'inbox'), userKey(`fan${i}`));
       expect(row?.cells, `fan${i}`).toHaveLength(1);
@@ -251,6 +256,9 @@ describe('scale behaviour on HBase', () => {
     await drain();
     const t0 = Date.now();
     await homeTimeline(deps, 'away', 20, undefined, t0 - 40 * 86_400_000); // last seen 40 days ago
+    // What the away sweep queues for her (shared/use-cases/jobs/away-sweep.ts): her follows get the mark.
+    await handleFanoutMessage(deps, { v: 1, type: 'away', reader: 'away', seenAt: t0 - 40 * 86_400_000 });
+    expect((await deps.relations.audience('writer', 10)).items.filter((m) => m.away).map((m) => m.handle)).toEqual(['away']);
     const ids = [(await publishPost(deps, 'writer', { body: 'w1' })).post.id, (await publishPost(deps, 'writer', { body: 'w2' })).post.id];
     await drain();
     expect((await deps.inbox.stats('away')).size).toBe(0);
@@ -263,5 +271,6 @@ describe('scale behaviour on HBase', () => {
     const after = await homeTimeline(deps, 'away', 20);
     expect(after.regenerating).toBe(false);
     expect(after.items.map((p) => p.id)).toEqual([...ids].reverse());
+    expect((await deps.relations.audience('writer', 10)).items.filter((m) => m.away)).toEqual([]); // marks cleared
   });
 });

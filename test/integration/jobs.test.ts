@@ -21,6 +21,7 @@ import { inboxQualifier, postKey, relationKey, userKey } from '../../shared/sche
 import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
 import { deadLetterReport } from '../../shared/use-cases/jobs/dead-letter-report.js';
 import { regenerationSweepJob } from '../../shared/use-cases/jobs/regeneration-sweep.js';
+import { awaySweepJob } from '../../shared/use-cases/jobs/away-sweep.js';
 import { repairRelationsJob } from '../../shared/use-cases/jobs/repair-relations.js';
 import { trimInboxesJob } from '../../shared/use-cases/jobs/trim-inboxes.js';
 import { allRows } from '../support/hbase-rows.js';
@@ -266,6 +267,29 @@ describe('regeneration sweep (real HBase + ElasticMQ)', () => {
     expect(bodies[0]).toEqual({ v: 1, type: 'regenerate', reader: expect.any(String) });
     // The marks stay: the worker deletes them when the rebuild is done.
     expect(await hbase.getRow(t('inbox'), userKey('stuck1'), { columns: ['m:regen'] })).not.toBeNull();
+  });
+});
+
+// --- away sweep --------------------------------------------------------------------------------
+
+describe('away sweep (real HBase + ElasticMQ)', () => {
+  it('queues `away` for a reader past the window only (not one already marked at that read, nor a recent one)', async () => {
+    const q = await ensureQueues({ sqsEndpoint, stage: 'local', queueName: `it-jobs-${runId}-away` });
+    createdQueues.push(q.queueUrl, q.deadLetterQueueUrl);
+    const now = Date.now();
+    const old = String(now - 40 * 86_400_000);
+    await hbase.put(t('inbox'), [
+      { key: userKey('gone'), cells: [{ column: 'm:seen', value: old }] },
+      { key: userKey('marked'), cells: [{ column: 'm:seen', value: old }, { column: 'm:away', value: old }] },
+      { key: userKey('fresh'), cells: [{ column: 'm:seen', value: String(now - 86_400_000) }] },
+    ]);
+    const job = awaySweepJob({ store, queue: new SqsFanoutQueue({ queueUrl: q.queueUrl, endpoint: sqsEndpoint }), inactiveAfterMs: 30 * 86_400_000 });
+    const { outcomes } = await runToCompletion(job, { rowsPerStep: 2 });
+    const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: q.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+    const bodies = (out.Messages ?? []).map((m) => JSON.parse(m.Body!) as { reader: string });
+    expect(outcomes.at(-1)).toMatchObject({ status: 'done', totals: { fixed: bodies.length } });
+    // Other rows of this namespace may be away too (the trim test's reader was last seen at 123).
+    expect(bodies.filter((b) => ['gone', 'marked', 'fresh'].includes(b.reader))).toEqual([{ v: 1, type: 'away', reader: 'gone', seenAt: Number(old) }]);
   });
 });
 

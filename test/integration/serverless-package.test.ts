@@ -161,6 +161,7 @@ describe(`serverless package --stage ${STAGE}`, () => {
       { id: 'RepairRelations', name: 'repairRelations', handler: 'functions/schedule/repair-relations.handler', rate: 'rate(6 hours)' },
       { id: 'RepairPostCounts', name: 'repairPostCounts', handler: 'functions/schedule/repair-post-counts.handler', rate: 'rate(6 hours)' },
       { id: 'RegenerationSweep', name: 'regenerationSweep', handler: 'functions/schedule/regeneration-sweep.handler', rate: 'rate(10 minutes)' },
+      { id: 'AwaySweep', name: 'awaySweep', handler: 'functions/schedule/away-sweep.handler', rate: 'rate(1 day)' },
       { id: 'DeadLetterReport', name: 'deadLetterReport', handler: 'functions/schedule/dead-letter-report.handler', rate: 'rate(1 hour)' },
     ];
     const statements = () =>
@@ -227,7 +228,7 @@ const grants = (fnId: string) =>
     .flatMap((s) => [s.Action].flat().map((a) => `${a} → ${JSON.stringify(s.Resource)}`))
     .sort();
 const functionIds = () => resources('AWS::Lambda::Function').map(([id]) => id);
-const JOB_IDS = ['TrimInboxes', 'RepairRelations', 'RepairPostCounts', 'RegenerationSweep', 'DeadLetterReport'];
+const JOB_IDS = ['TrimInboxes', 'RepairRelations', 'RepairPostCounts', 'RegenerationSweep', 'AwaySweep', 'DeadLetterReport'];
 const ssmArn = (name: string) => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ssm:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':parameter', name]] });
 const lambdaArn = (fn: string) => ({
   'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':lambda:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:function:weibo-${STAGE}-${fn}`]],
@@ -271,10 +272,10 @@ describe('least privilege: every function its own role (infra/plugins/function-r
   });
 
   it('each job invokes only itself; only the dead-letter report reads the DLQ (never deletes); the sweep may re-send', () => {
-    const jobs = ['trimInboxes', 'repairRelations', 'repairPostCounts', 'regenerationSweep', 'deadLetterReport'];
+    const jobs = ['trimInboxes', 'repairRelations', 'repairPostCounts', 'regenerationSweep', 'awaySweep', 'deadLetterReport'];
     for (const [i, id] of JOB_IDS.entries()) {
       const invoke = `lambda:InvokeFunction → ${JSON.stringify([lambdaArn(jobs[i]!)])}`;
-      const own = { RegenerationSweep: [`sqs:SendMessage → ${queue}`], DeadLetterReport: [`sqs:GetQueueAttributes → ${dlq}`, `sqs:ReceiveMessage → ${dlq}`] }[id] ?? [];
+      const own = { RegenerationSweep: [`sqs:SendMessage → ${queue}`], AwaySweep: [`sqs:SendMessage → ${queue}`], DeadLetterReport: [`sqs:GetQueueAttributes → ${dlq}`, `sqs:ReceiveMessage → ${dlq}`] }[id] ?? [];
       expect(grants(`${id}LambdaFunction`), id).toEqual([invoke, ...own].sort());
     }
     for (const id of functionIds().filter((i) => !JOB_IDS.some((j) => i === `${j}LambdaFunction`))) {

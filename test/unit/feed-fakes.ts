@@ -5,11 +5,12 @@ import type { Comment } from '../../shared/domain/comment.js';
 import { feedOrderKey, keyFromPostId, NO_COUNTS, postIdFromKey, type FeedEntry, type Post, type PostCounts, type StoredPost } from '../../shared/domain/post.js';
 import type { CommentLookup, CommentOrder, CommentStore, Liker, ReactionStore, ViewerState, WriteAction, WriteQuota } from '../../shared/ports/reaction-store.js';
 import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue.js';
-import type { CelebrityRegistry, CounterStore, Edge, FeedSlice, FeedWindow, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, OutboxStore, Page, PostLookup, PostStore, RelationStore } from '../../shared/ports/feed-store.js';
+import type { CelebrityRegistry, CounterStore, Edge, FeedSlice, FeedWindow, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, OutboxStore, Page, PostLookup, PostStore, RelationStore, Segment } from '../../shared/ports/feed-store.js';
 import type { NewUser, UserProfile, UserStore } from '../../shared/ports/user-store.js';
-import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, userKey } from '../../shared/schema/row-keys.js';
+import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, segmentOf, userKey } from '../../shared/schema/row-keys.js';
 import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
+import type { StepHook } from '../../shared/use-cases/steps.js';
 import { FakeBlocks, FakeNotifications, FakeTopics } from './social-fakes.js';
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64url');
@@ -120,11 +121,43 @@ export class FakeIdempotency implements IdempotencyStore {
 export class FakeRelations implements RelationStore {
   readonly edges = new Map<string, number>(); // "a>b" → since: the following side (the truth)
   readonly followerRows = new Map<string, number>(); // "a>b" → since: the followers side fan-out reads
+  readonly away = new Set<string>(); // "a>b": a is marked away on b's followers side
   async follow(a: string, b: string, at: number) {
     if (this.edges.has(`${a}>${b}`)) return false;
     this.edges.set(`${a}>${b}`, at);
     this.followerRows.set(`${a}>${b}`, at);
+    this.away.delete(`${a}>${b}`); // a new row carries no mark
     return true;
+  }
+  async audience(author: string, limit: number, opts: { cursor?: string; segment?: Segment } = {}) {
+    const all = [...this.followerRows.keys()]
+      .map((k) => k.split('>') as [string, string])
+      .filter(([a, b]) => b === author && (!opts.segment || segmentOf(a, opts.segment.of) === opts.segment.index))
+      .map(([a]) => ({ handle: a, away: this.away.has(`${a}>${author}`) }))
+      .sort((x, y) => x.handle.localeCompare(y.handle));
+    const start = opts.cursor ? all.findIndex((e) => e.handle > opts.cursor!) : 0;
+    const from = start < 0 ? all.length : start;
+    const items = all.slice(from, from + limit);
+    return { items, ...(from + limit < all.length ? { nextCursor: items.at(-1)!.handle } : {}) };
+  }
+  async *audiencePages(author: string, opts: { cursor?: string; segment?: Segment; pageSize: number; pages: number }) {
+    let cursor = opts.cursor;
+    for (let i = 0; i < opts.pages; i++) {
+      const page = await this.audience(author, opts.pageSize, { ...(cursor === undefined ? {} : { cursor }), ...(opts.segment ? { segment: opts.segment } : {}) });
+      if (page.items.length === 0) return;
+      if (!page.nextCursor || i === opts.pages - 1) {
+        yield page;
+        return;
+      }
+      yield { items: page.items };
+      cursor = page.nextCursor;
+    }
+  }
+  async markAway(reader: string, followees: string[]) {
+    for (const f of followees) if (this.followerRows.has(`${reader}>${f}`)) this.away.add(`${reader}>${f}`);
+  }
+  async clearAway(reader: string, followees: string[]) {
+    for (const f of followees) this.away.delete(`${reader}>${f}`);
   }
   async unfollow(a: string, b: string) {
     const since = this.edges.get(`${a}>${b}`);
@@ -148,6 +181,7 @@ export class FakeRelations implements RelationStore {
   }
   async removeFollowerSide(a: string, b: string, since: number) {
     if (this.followerRows.get(`${a}>${b}`) !== since) return false;
+    this.away.delete(`${a}>${b}`);
     return this.followerRows.delete(`${a}>${b}`);
   }
   private list(rows: Map<string, number>, pick: (a: string, b: string) => string | null, limit: number, cursor?: string): Page<Edge> {
@@ -287,6 +321,10 @@ export class FakeInbox implements InboxStore {
   }
   async lastSeen(readers: string[]) {
     return new Map(readers.filter((r) => this.seen.has(r)).map((r) => [r, this.seen.get(r)!]));
+  }
+  readonly awayAt = new Map<string, number>();
+  async markAway(r: string, seenAt: number) {
+    this.awayAt.set(r, seenAt);
   }
   async markRegenerating(r: string, at: number) {
     this.seen.set(r, at);
@@ -457,6 +495,8 @@ export function fakeFeed(...handles: string[]) {
     topics: new FakeTopics(),
     queue: new FakeQueue(),
     limits: { ...testLimits },
+    /** Tests force interleavings by setting this (shared/use-cases/steps.ts). */
+    step: undefined as StepHook | undefined,
   };
   return deps satisfies FeedDeps;
 }

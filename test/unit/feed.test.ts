@@ -3,7 +3,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, GoneError, InvalidInputError, NotFoundError } from '../../shared/domain/errors.js';
-import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
+import { handleFanoutMessage, MAX_SEGMENTS } from '../../shared/use-cases/fan-out.js';
+import { segmentOf } from '../../shared/schema/row-keys.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
 import { deletePost, listUserPosts } from '../../shared/use-cases/posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
@@ -78,10 +79,34 @@ describe('fan-out', () => {
     deps.queue.sent.length = 0;
     const { post } = await publishPost(deps, 'amy', { body: 'hi' });
 
+    // 7 followers, 4 per message (2 chunks × 2): the first message splits the list in two
+    // segments, sends the second as a message of its own and runs the first itself.
     const first = await handleFanoutMessage(deps, deps.queue.sent.shift()!);
-    expect(first).toEqual({ readers: 4, continued: true, inboxCells: 4 }); // 2 chunks × 2 followers, one cell each
-    expect(deps.queue.sent[0]).toMatchObject({ type: 'fanout', postId: post.id, cursor: 'f4' });
+    const inFirst = followers.filter((f) => segmentOf(f, 2) === 0);
+    expect(first).toMatchObject({ readers: Math.min(4, inFirst.length), continued: inFirst.length > 4, segments: 2 });
+    expect(deps.queue.sent[0]).toEqual({ v: 1, type: 'fanout', postId: post.id, segment: { index: 1, of: 2 } });
     await drain(deps);
+    for (const f of followers) expect(deps.inbox.entries(f)).toEqual([post.id]);
+  });
+
+  it('splits a big list into at most MAX_SEGMENTS segments, each continued in bounded messages; every follower once', async () => {
+    const followers = Array.from({ length: 90 }, (_, i) => `f${i}`);
+    const deps = fakeFeed('amy', ...followers);
+    for (const f of followers) await follow(deps, f, 'amy');
+    deps.queue.sent.length = 0;
+    const { post } = await publishPost(deps, 'amy', { body: 'hi' });
+    const first = await handleFanoutMessage(deps, deps.queue.sent.shift()!);
+    expect(first.segments).toBe(MAX_SEGMENTS); // 90 / 4 per message > 16
+    const segments = deps.queue.sent.filter((m) => m.type === 'fanout' && m.segment && !m.cursor).map((m) => (m as { segment: { index: number } }).segment.index);
+    expect(segments.sort((a, b) => a - b)).toEqual(Array.from({ length: MAX_SEGMENTS - 1 }, (_, i) => i + 1));
+    let messages = 1;
+    while (deps.queue.sent.length > 0) {
+      const out = await handleFanoutMessage(deps, deps.queue.sent.shift()!);
+      expect(out.readers).toBeLessThanOrEqual(4);
+      expect(out.segments).toBeUndefined(); // only the first message splits
+      messages++;
+    }
+    expect(messages).toBeGreaterThanOrEqual(MAX_SEGMENTS);
     for (const f of followers) expect(deps.inbox.entries(f)).toEqual([post.id]);
   });
 
@@ -328,11 +353,15 @@ describe('inactive readers', () => {
     await follow(deps, 'cat', 'bob');
     await drain(deps);
     await homeTimeline(deps, 'cat', 20, undefined, t0); // cat reads: seen at t0
+    // The away sweep's message (shared/use-cases/jobs/away-sweep.ts): cat is marked away on both follows.
+    expect(await handleFanoutMessage(deps, { v: 1, type: 'away', reader: 'cat', seenAt: t0 })).toMatchObject({ continued: false });
+    expect([...deps.relations.away].sort()).toEqual(['cat>amy', 'cat>bob']);
+    expect(deps.inbox.awayAt.get('cat')).toBe(t0);
 
     const later = t0 + 40 * day; // past the 30-day window
     const ids = [];
     for (let i = 0; i < 4; i++) ids.push((await publishPost(deps, i % 2 ? 'amy' : 'bob', { body: `while away ${i}` }, later + i)).post.id);
-    for (const msg of deps.queue.sent.splice(0)) await handleFanoutMessage(deps, msg, later + 10);
+    for (const msg of deps.queue.sent.splice(0)) await handleFanoutMessage(deps, msg);
     expect(deps.inbox.entries('cat')).toEqual([]); // nothing was fanned out to the inactive reader
 
     const back = await homeTimeline(deps, 'cat', 20, undefined, later + 20);
@@ -344,6 +373,89 @@ describe('inactive readers', () => {
     const after = await homeTimeline(deps, 'cat', 20, undefined, later + 40);
     expect(after.regenerating).toBe(false);
     expect(after.items.map((p) => p.id)).toEqual([...ids].reverse());
+    expect(deps.relations.away.size).toBe(0); // the rebuild cleared the marks: fan-out reaches cat again
+  });
+
+  /** cat follows amy and bob, read at t0, and is now past the window. */
+  const awayReader = async () => {
+    const deps = fakeFeed('amy', 'bob', 'cat');
+    const t0 = 1_000_000;
+    await follow(deps, 'cat', 'amy');
+    await follow(deps, 'cat', 'bob');
+    await drain(deps);
+    await homeTimeline(deps, 'cat', 20, undefined, t0);
+    return { deps, t0, later: t0 + 40 * 86_400_000 };
+  };
+
+  it('a reader back while the away marks are written: the marks land after the rebuild cleared them, and the worker queues another rebuild (invariant J)', async () => {
+    const { deps, t0, later } = await awayReader();
+    let returned = false;
+    deps.step = async (point) => {
+      // Forced: the away message has read cat's m:seen (old) and the follows; before its marks
+      // land, cat comes back and the whole rebuild runs (clears nothing yet, backfills).
+      if (point !== 'fanout.readers-read' || returned) return;
+      returned = true;
+      expect((await homeTimeline(deps, 'cat', 20, undefined, later)).regenerating).toBe(true);
+      await drain(deps);
+    };
+    const out = await handleFanoutMessage(deps, { v: 1, type: 'away', reader: 'cat', seenAt: t0 });
+    expect(returned).toBe(true);
+    expect(out.skipped).toBe('returned');
+    expect(deps.relations.away.size).toBe(2); // the marks landed after the rebuild: wrong until…
+    deps.step = undefined;
+    await drain(deps); // …the rebuild the worker queued clears them
+    expect(deps.relations.away.size).toBe(0);
+    const { post } = await publishPost(deps, 'amy', { body: 'welcome back' });
+    await drain(deps);
+    expect(deps.inbox.entries('cat')).toContain(post.id);
+  });
+
+  it('a post whose fan-out skipped an away reader who is back before its cells land: the rebuild (after the clear) backfills it', async () => {
+    const { deps, t0, later } = await awayReader();
+    await handleFanoutMessage(deps, { v: 1, type: 'away', reader: 'cat', seenAt: t0 });
+    await follow(deps, 'bob', 'amy'); // an active follower: the chunk read below holds bob, not cat
+    await drain(deps);
+    const { post } = await publishPost(deps, 'amy', { body: 'while you came back' }, later);
+    let returned = false;
+    deps.step = async (point) => {
+      // Forced: the fan-out has read amy's followers (cat marked away) but not written yet.
+      if (point !== 'fanout.readers-read' || returned) return;
+      returned = true;
+      deps.step = undefined;
+      await homeTimeline(deps, 'cat', 20, undefined, later + 1);
+      await drain(deps); // the rebuild: clear cat's marks, then backfill amy and bob
+    };
+    await drain(deps);
+    expect(returned).toBe(true);
+    const page = await homeTimeline(deps, 'cat', 20, undefined, later + 2);
+    expect(page.regenerating).toBe(false);
+    expect(page.items.map((p) => p.id)).toContain(post.id);
+  });
+
+  it('a post published while the rebuild backfills: its fan-out already sees the marks cleared (clear first, then backfill)', async () => {
+    const { deps, t0, later } = await awayReader();
+    await handleFanoutMessage(deps, { v: 1, type: 'away', reader: 'cat', seenAt: t0 });
+    expect((await homeTimeline(deps, 'cat', 20, undefined, later)).regenerating).toBe(true);
+    let postId = '';
+    deps.step = async (point) => {
+      // Forced: the rebuild has read amy's posts; amy publishes and the whole fan-out runs now.
+      if (point !== 'backfill.posts-read' || postId) return;
+      const held = deps.queue.sent.splice(0);
+      postId = (await publishPost(deps, 'amy', { body: 'during the rebuild' }, later + 1)).post.id;
+      await drain(deps);
+      deps.queue.sent.push(...held);
+    };
+    await drain(deps);
+    deps.step = undefined;
+    expect(postId).not.toBe('');
+    expect(deps.inbox.entries('cat')).toContain(postId);
+  });
+
+  it('the away message does nothing for a reader seen since the sweep read m:seen', async () => {
+    const { deps, t0 } = await awayReader();
+    await homeTimeline(deps, 'cat', 20, undefined, t0 + 2 * 3600_000); // a later read moved m:seen
+    expect(await handleFanoutMessage(deps, { v: 1, type: 'away', reader: 'cat', seenAt: t0 })).toMatchObject({ skipped: 'returned' });
+    expect(deps.relations.away.size).toBe(0);
   });
 
   it('an active reader never regenerates and gets fan-out as usual', async () => {
@@ -351,7 +463,7 @@ describe('inactive readers', () => {
     await follow(deps, 'bob', 'amy');
     await homeTimeline(deps, 'bob', 20, undefined, 1_000);
     const { post } = await publishPost(deps, 'amy', { body: 'hi' }, 2_000);
-    for (const msg of deps.queue.sent.splice(0)) await handleFanoutMessage(deps, msg, 3_000);
+    for (const msg of deps.queue.sent.splice(0)) await handleFanoutMessage(deps, msg);
     expect(deps.inbox.entries('bob')).toEqual([post.id]);
     expect((await homeTimeline(deps, 'bob', 20, undefined, 4_000)).regenerating).toBe(false);
   });

@@ -3,6 +3,7 @@
 // userKey's 0x00 does), relation keys `owner\0 + F|R + other\0`, walks go in key order from a
 // start key and say where to resume. Every call is recorded, so tests can count them.
 import type {
+  ActivityMark,
   Counter,
   CounterCell,
   Cursor,
@@ -38,6 +39,8 @@ export class FakeMaintenanceStore implements MaintenanceStore {
   readonly wide: Record<WideTable, Map<string, WideCell[]>> = { inbox: new Map(), outbox: new Map() };
   /** inbox row key → m:regen value (null = unreadable). */
   readonly regen = new Map<string, number | null>();
+  /** inbox key → m:seen / m:away (m:regen is `regen` above). */
+  readonly activity = new Map<string, { seenAt: number | null; awayAt: number | null }>();
   readonly calls: string[] = [];
   /** counter cell timestamps ("user/counter" → a logical clock), as HBase keeps per cell. */
   readonly stamps = new Map<string, number>();
@@ -89,6 +92,15 @@ export class FakeMaintenanceStore implements MaintenanceStore {
     this.calls.push('regenerationMarks');
     for (const key of range(this.regen, opts.start === undefined ? undefined : dec(opts.start)).slice(0, opts.limit)) {
       yield { reader: USER.exec(key)?.[1] ?? null, requestedAt: this.regen.get(key) ?? null, next: enc(`${key}\0`) };
+    }
+  }
+
+  // --- away sweep
+  async *activityMarks(opts: { start?: Cursor; limit: number }): AsyncIterable<ActivityMark> {
+    this.calls.push('activityMarks');
+    for (const key of range(this.activity, opts.start === undefined ? undefined : dec(opts.start)).slice(0, opts.limit)) {
+      const a = this.activity.get(key)!;
+      yield { reader: USER.exec(key)?.[1] ?? null, seenAt: a.seenAt, awayAt: a.awayAt, regenerating: this.regen.has(key), next: enc(`${key}\0`) };
     }
   }
 

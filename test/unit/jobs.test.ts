@@ -11,6 +11,7 @@ import type { WideCell } from '../../shared/ports/maintenance-store.js';
 import { deadLetterReport, deadLetterReportJob, messageType } from '../../shared/use-cases/jobs/dead-letter-report.js';
 import { MAX_ATTEMPTS, runJobStep, type JobDefinition, type JobLog, type JobRunnerDeps } from '../../shared/use-cases/jobs/job-runner.js';
 import { regenerationSweepJob } from '../../shared/use-cases/jobs/regeneration-sweep.js';
+import { awaySweepJob } from '../../shared/use-cases/jobs/away-sweep.js';
 import { repairRelationsJob } from '../../shared/use-cases/jobs/repair-relations.js';
 import { trimInboxesJob } from '../../shared/use-cases/jobs/trim-inboxes.js';
 import { SCHEDULED_EVENT, runToCompletion, silentLog } from '../support/job-driver.js';
@@ -302,6 +303,32 @@ describe('regeneration sweep', () => {
     expect(outcomes.at(-1)).toMatchObject({ status: 'done', totals: { seen: 5, fixed: 3 } });
     expect(sent.map((m) => (m.type === 'regenerate' ? m.reader : m.type)).sort()).toEqual(['ann', 'cat', 'dan']);
     expect(sent[0]).toEqual({ v: 1, type: 'regenerate', reader: expect.any(String) });
+  });
+});
+
+// --- away sweep --------------------------------------------------------------------------------
+
+describe('away sweep', () => {
+  it('queues an away message for each reader past the window, unless already marked at that read, being rebuilt, or never recorded', async () => {
+    const store = new FakeMaintenanceStore();
+    const day = 86_400_000;
+    const now = 100 * day;
+    store.activity.set('ann\0', { seenAt: now - 31 * day, awayAt: null }); // away: marked
+    store.activity.set('bob\0', { seenAt: now - 2 * day, awayAt: null }); // active
+    store.activity.set('cat\0', { seenAt: now - 40 * day, awayAt: now - 40 * day }); // already marked at this read
+    store.activity.set('dan\0', { seenAt: now - 40 * day, awayAt: now - 70 * day }); // back since, and away again
+    store.activity.set('eve\0', { seenAt: now - 40 * day, awayAt: null });
+    store.regen.set('eve\0', now - 1_000); // being rebuilt: she is back
+    store.activity.set('fay\0', { seenAt: null, awayAt: null }); // unreadable
+    store.activity.set('junk', { seenAt: now - 40 * day, awayAt: null });
+    const sent: FanoutMessage[] = [];
+    const job = awaySweepJob({ store, queue: { send: async (m) => void sent.push(m) }, inactiveAfterMs: 30 * day, now: () => now });
+    const { outcomes } = await runToCompletion(job, { rowsPerStep: 3 });
+    expect(outcomes.at(-1)).toMatchObject({ status: 'done', totals: { seen: 7, fixed: 2 } });
+    expect(sent.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual([
+      { v: 1, type: 'away', reader: 'ann', seenAt: now - 31 * day },
+      { v: 1, type: 'away', reader: 'dan', seenAt: now - 40 * day },
+    ]);
   });
 });
 

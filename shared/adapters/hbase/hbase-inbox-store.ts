@@ -134,6 +134,10 @@ export class HBaseInboxStore implements InboxStore {
     return out;
   }
 
+  async markAway(reader: string, seenAt: number): Promise<void> {
+    await this.client.put(this.table, [{ key: userKey(reader), cells: [{ column: `${META}:away`, value: String(seenAt) }] }]);
+  }
+
   async markRegenerating(reader: string, at: number): Promise<void> {
     // Seen and regen together: the reader is back, and the rebuild is under way.
     await this.client.put(this.table, [

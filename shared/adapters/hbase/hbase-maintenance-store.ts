@@ -10,6 +10,7 @@
 //   wideRows          1 scan (scanner create, ⌈limit/10⌉ page GETs, delete), family i or o only
 //   deleteCells       1 deleteColumns (DELETE /t/<row>/<col>,<col>…/<TS>, chunked by URL length)
 //   regenerationMarks 1 scan of column m:regen (the m store only; inbox entries are never read)
+//   activityMarks     1 scan of columns m:seen, m:away, m:regen (the m store only)
 //   relationChunk     1 scan of column e:t
 //   counterpartSince  1 multi-get (the client sends ≤100 keys per GET)
 //   putEdges          1 batched PUT;  deleteEdgeIf 1 check-and-delete
@@ -34,6 +35,7 @@ import type {
   EdgeRow,
   MaintenanceStore,
   RegenerationMark,
+  ActivityMark,
   RelationChunk,
   UserCounters,
   UsersFrom,
@@ -57,6 +59,8 @@ const NARROW_PAGE_ROWS = 100;
 const FAMILY: Record<WideTable, string> = { inbox: 'i', outbox: 'o' };
 const SINCE = 'e:t';
 const REGEN = 'm:regen';
+const SEEN = 'm:seen';
+const AWAY = 'm:away';
 
 export const encodeCursor = (key: Uint8Array): Cursor => Buffer.from(key).toString('base64url');
 
@@ -167,6 +171,20 @@ export class HBaseMaintenanceStore implements MaintenanceStore {
     }
   }
 
+  // --- away sweep ---------------------------------------------------------------------------
+
+  async *activityMarks(opts: { start?: Cursor; limit: number }): AsyncIterable<ActivityMark> {
+    for await (const row of this.walk(this.tables.inbox, { ...opts, columns: [SEEN, AWAY, REGEN], pageSize: NARROW_PAGE_ROWS })) {
+      yield {
+        reader: userOfRow(row.key),
+        seenAt: parseMillis(cellValue(row, SEEN)),
+        awayAt: parseMillis(cellValue(row, AWAY)),
+        regenerating: cellValue(row, REGEN) !== undefined,
+        next: encodeCursor(keyAfter(row.key)),
+      };
+    }
+  }
+
   // --- relation repair ----------------------------------------------------------------------
 
   compareUsers(a: string, b: string): number {
@@ -212,10 +230,13 @@ export class HBaseMaintenanceStore implements MaintenanceStore {
   }
 
   async deleteEdgeIf(edge: EdgeRow): Promise<boolean> {
-    return this.client.checkAndDelete(this.tables.relations, relationKey(edge.owner, edge.direction, edge.other), {
-      column: SINCE,
-      value: edge.since,
-    });
+    // The whole row (family e): an orphan followers row's away mark goes with it.
+    return this.client.checkAndDelete(
+      this.tables.relations,
+      relationKey(edge.owner, edge.direction, edge.other),
+      { column: SINCE, value: edge.since },
+      { deleteColumns: ['e'] },
+    );
   }
 
   async userCounters(opts: { from?: UsersFrom; before?: string; limit: number }): Promise<{ users: UserCounters[]; exhausted: boolean }> {

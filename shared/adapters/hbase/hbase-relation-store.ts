@@ -1,12 +1,17 @@
 // shared/adapters/hbase/hbase-relation-store.ts — RelationStore on HBase (secondary adapter).
 // Layout and access patterns: shared/schema/tables.ts (relations).
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
-import type { Edge, Page, RelationStore } from '../../ports/feed-store.js';
-import { relationKey, relationPrefix, type EdgeDirection } from '../../schema/row-keys.js';
+import { InvalidInputError } from '../../domain/errors.js';
+import type { AudienceMember, Edge, Page, RelationStore, Segment } from '../../ports/feed-store.js';
+import { HANDLE_PATTERN, handleFromKey, keyAfter, relationKey, relationPrefix, relationSegment, type EdgeDirection } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellValue, edgePage } from './cells.js';
 
 const SINCE = 'e:t';
+/** On a followers-side row: the reader is away (value = the m:seen the sweep judged); empty = back. */
+const AWAY = 'e:away';
+/** A followers-side row goes whole (e:t and its away mark): a later follow's row starts unmarked. */
+const WHOLE_ROW = { deleteColumns: ['e'] };
 
 export class HBaseRelationStore implements RelationStore {
   private readonly table: string;
@@ -40,7 +45,7 @@ export class HBaseRelationStore implements RelationStore {
     // Same condition on the 'R' side: if a refollow slipped in after our delete of 'F', it has
     // rewritten 'R' with its own since, and a plain delete would drop the new edge from the
     // followers list (and from fan-out) until the repair job ran.
-    await this.client.checkAndDelete(this.table, relationKey(followee, 'R', follower), { column: SINCE, value: since });
+    await this.client.checkAndDelete(this.table, relationKey(followee, 'R', follower), { column: SINCE, value: since }, WHOLE_ROW);
     return true;
   }
 
@@ -62,7 +67,7 @@ export class HBaseRelationStore implements RelationStore {
   }
 
   removeFollowerSide(follower: string, followee: string, since: number): Promise<boolean> {
-    return this.client.checkAndDelete(this.table, relationKey(followee, 'R', follower), { column: SINCE, value: String(since) });
+    return this.client.checkAndDelete(this.table, relationKey(followee, 'R', follower), { column: SINCE, value: String(since) }, WHOLE_ROW);
   }
 
   private async since(key: Uint8Array): Promise<number | null> {
@@ -77,6 +82,61 @@ export class HBaseRelationStore implements RelationStore {
 
   followers(user: string, limit: number, cursor?: string): Promise<Page<Edge>> {
     return this.edges(user, 'R', limit, cursor);
+  }
+
+  async audience(author: string, limit: number, opts: { cursor?: string; segment?: Segment } = {}): Promise<Page<AudienceMember>> {
+    for await (const page of this.audiencePages(author, { ...opts, pageSize: limit, pages: 1 })) return page;
+    return { items: [] };
+  }
+
+  async *audiencePages(author: string, opts: { cursor?: string; segment?: Segment; pageSize: number; pages: number }): AsyncIterable<Page<AudienceMember>> {
+    const prefix = relationPrefix(author, 'R');
+    const range = opts.segment ? relationSegment(author, 'R', opts.segment.index, opts.segment.of) : { startRow: prefix };
+    let startRow = range.startRow;
+    if (opts.cursor !== undefined) {
+      if (!HANDLE_PATTERN.test(opts.cursor)) throw new InvalidInputError('cursor is not a handle', 'invalid_cursor');
+      startRow = keyAfter(relationKey(author, 'R', opts.cursor));
+    }
+    const max = opts.pageSize * opts.pages;
+    const scan = this.client.scan(this.table, {
+      prefix,
+      startRow,
+      ...(range.stopRow ? { stopRow: range.stopRow } : {}),
+      limit: max + 1, // the one row past the last page says whether the list goes on
+      // One cell per row, not two: a row's first cell is e:away when it has one ('away' < 't'),
+      // else e:t — all fan-out needs, at half the cells the region server reads and sends.
+      columns: ['e'],
+      filter: { type: 'FirstKeyOnlyFilter' },
+      pageSize: opts.pageSize,
+    });
+    let items: AudienceMember[] = [];
+    let read = 0;
+    for await (const row of scan) {
+      if (read === max) {
+        yield { items, nextCursor: items.at(-1)!.handle };
+        return;
+      }
+      const away = cellValue(row, AWAY);
+      items.push({ handle: handleFromKey(row.key, prefix.length).handle, away: away !== undefined && away.byteLength > 0 });
+      read++;
+      if (items.length === opts.pageSize && read < max) {
+        yield { items };
+        items = [];
+      }
+    }
+    if (items.length > 0) yield { items };
+  }
+
+  async markAway(reader: string, followees: string[], since: number): Promise<void> {
+    if (followees.length === 0) return;
+    await this.client.put(this.table, followees.map((f) => ({ key: relationKey(f, 'R', reader), cells: [{ column: AWAY, value: String(since) }] })));
+  }
+
+  async clearAway(reader: string, followees: string[]): Promise<void> {
+    // An empty value, not a delete: one batch put instead of a DELETE per row (REST has no
+    // multi-row delete), and a put can never be masked the way a delete masks (HBASE-3300).
+    if (followees.length === 0) return;
+    await this.client.put(this.table, followees.map((f) => ({ key: relationKey(f, 'R', reader), cells: [{ column: AWAY, value: '' }] })));
   }
 
   /** One scan over `user`'s rows of one direction, ordered by the other user's key (salted, so not alphabetical). */

@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import type { FanoutQueue } from '../../ports/fanout-queue.js';
 import type { MaintenanceStore } from '../../ports/maintenance-store.js';
-import type { JobDefinition, StepInput, StepResult } from './job-runner.js';
+import { sendAll, type JobDefinition, type StepInput, type StepResult } from './job-runner.js';
 
 export const RegenerationCarry = z.strictObject({});
 export type RegenerationCarry = z.infer<typeof RegenerationCarry>;
@@ -25,8 +25,6 @@ export interface RegenerationSweepDeps {
   stuckAfterMs: number;
   now?: () => number;
 }
-
-const SEND_CONCURRENCY = 8;
 
 export async function regenerationSweepStep(deps: RegenerationSweepDeps, input: StepInput<RegenerationCarry>): Promise<StepResult<RegenerationCarry>> {
   const now = (deps.now ?? Date.now)();
@@ -48,15 +46,7 @@ export async function regenerationSweepStep(deps: RegenerationSweepDeps, input: 
     }
   }
   // Sent after the scan has closed, a few at a time.
-  let next = 0;
-  const worker = async () => {
-    while (next < stuck.length) {
-      const reader = stuck[next++] as string;
-      await deps.queue.send({ v: 1, type: 'regenerate', reader });
-      stats.fixed++;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, stuck.length) }, worker));
+  stats.fixed = await sendAll(deps.queue, stuck.map((reader) => ({ v: 1, type: 'regenerate', reader })));
   if (stats.seen === input.rowsPerStep) return { done: false, ...(cursor === undefined ? {} : { cursor }), carry: {}, stats };
   return { done: true, stats };
 }

@@ -2,8 +2,8 @@
 // the same posts. BENCH_SEED_POSTS posts are written twice with 1000-row batch puts: into a
 // seed-style table (row `uid_ts`, cf:content — the seed's weibo:content) and into our content
 // table (postKey layout). The followee's posts go first, then everyone else's, and both
-// algorithms run at two table sizes (10 % and 100 % of the posts), so the table grows around an
-// unchanged followee.
+// algorithms run at 100,000 and at 1,000,000 posts (BACKFILL_CHECKPOINTS below BENCH_SEED_POSTS,
+// then BENCH_SEED_POSTS itself), so the table grows around an unchanged followee.
 //
 //  ours : the real follow use case + the real backfill message handler (prefix scan bounded by
 //         BACKFILL_LIMIT).
@@ -11,34 +11,56 @@
 //         with RowFilter(EQUAL, SubstringComparator("<followee>_")), put every row key found
 //         into the seed inbox (column = followee, version = post time, VERSIONS 1000).
 //
-// Rows read: ours = read requests of our tables over the operation (region servers' counters,
-// /status/cluster). The seed's scan has no start/stop row, so the region server reads every row
-// of the table and applies the filter to each; /status/cluster's readRequestsCount only counts
-// the rows that PASSED the filter (rejected rows go to filteredReadRequestsCount, which the REST
-// gateway does not expose), so the seed's rows examined = the table's rows (known: we wrote
-// them), and its counter delta is reported beside it as "rows returned".
+// Rows, all measured from the region servers' counters over the operation:
+//  - rows read (ours, as before): readRequestsCount of our tables, from the gateway's
+//    /status/cluster (rows the regions returned).
+//  - rows EXAMINED (both sides): readRequestsCount + filteredReadRequestsCount. The seed's scan
+//    has no start/stop row, so the region server reads every row of the table and applies the
+//    filter to each; readRequestsCount only counts the rows that PASSED the filter, the rejected
+//    ones go to filteredReadRequestsCount, which /status/cluster does not carry. The master has
+//    it (the same region load reports); cluster-status.ts ExaminedProbe reads it with a Java
+//    client on the stack's jars. Where that probe cannot run (no local jars, BENCH_EXAMINED_PROBE
+//    =off), the seed's rows examined fall back to the table's size (known: we wrote it) and the
+//    result says so (seedRowsExaminedSource).
+// readRequestsCount also counts each region scanner's last, empty `next` (one per region per
+// scan), so examined = table rows + 1 for a one-region full scan.
 import { performance } from 'node:perf_hooks';
 import type { CellInput, HBaseRestClient, RowInput } from '../../../shared/hbase/index.js';
 import { postKey } from '../../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../../shared/schema/tables.js';
 import { handleFanoutMessage } from '../../../shared/use-cases/fan-out.js';
 import { follow } from '../../../shared/use-cases/relations.js';
-import { readDelta, settledReadRequests } from './cluster-status.js';
+import { ExaminedProbe, examinedDelta, readDelta, settledReadRequests, type ExaminedCounters } from './cluster-status.js';
 import type { BenchContext } from './context.js';
 import { bodyText, handleWidth, userRow } from './graph.js';
 import { prng, randomBytes } from './random.js';
 
 export interface BackfillCheckpoint {
   tablePosts: number;
+  /** readRequestsCount delta of our tables (/status/cluster). */
   oursRowsRead: number;
   oursContentRowsRead: number;
+  /** read + filtered delta of our tables (the probe); null when not measured. */
+  oursRowsExamined: number | null;
   oursRequests: number;
   oursPostsBackfilled: number;
   oursWallMs: number;
+  /** read + filtered delta of the seed content table when measured; else the table's size. */
   seedRowsExamined: number;
+  seedRowsExaminedMeasured: boolean;
+  /** filteredReadRequestsCount delta of the seed content table (rows the filter rejected); null when not measured. */
+  seedRowsFiltered: number | null;
+  /** The probe's readRequestsCount delta of the seed content table (rows passed + one end-of-scan next); null when not measured. */
+  seedRowsPassed: number | null;
+  /** readRequestsCount delta of the seed content table from /status/cluster. */
   seedRowsReturned: number;
+  /** Regions of the seed content table (examined = table rows + one end-of-scan read per region); null when not measured. */
+  seedRegions: number | null;
+  /** The probe's readRequestsCount delta equals /status/cluster's (same load reports); null when not measured. */
+  seedCountersAgree: boolean | null;
   seedRowKeysFound: number;
   seedWallMs: number;
+  /** seed rows examined / ours (rows examined when measured, else rows read). */
   rowsRatio: number;
   wallRatio: number;
 }
@@ -51,7 +73,12 @@ export interface BackfillResult {
   checkpoints: BackfillCheckpoint[];
   /** At the full table size. */
   final: BackfillCheckpoint;
+  /** How the seed's rows examined were obtained, or why they could not be measured. */
+  seedRowsExaminedSource: string;
 }
+
+/** Table sizes the comparison runs at (those below BENCH_SEED_POSTS), then BENCH_SEED_POSTS. */
+export const BACKFILL_CHECKPOINTS = [100_000, 1_000_000];
 
 const ALL_KEYS = { startRow: new Uint8Array(0), stopRow: new Uint8Array(64).fill(0xff) };
 
@@ -109,7 +136,12 @@ export async function runBackfill(ctx: BenchContext): Promise<BackfillResult> {
   ]);
 
   const total = s.seedPosts;
-  const checkpoints = total >= 10_000 ? [Math.round(total / 10), total] : [total];
+  const checkpoints = [...BACKFILL_CHECKPOINTS.filter((c) => c < total), total];
+  if (checkpoints.length > readers.length) throw new Error(`at most ${readers.length} backfill checkpoints`);
+  // The rows-examined probe starts while the posts are written (its JVM takes a few seconds).
+  const probeStart = s.examinedProbe
+    ? ExaminedProbe.start({ hbaseLib: s.hbaseLib, zkHost: s.zkHost, zkPort: s.zkPort, startTimeoutMs: 30_000 })
+    : Promise.resolve({ unavailable: 'BENCH_EXAMINED_PROBE=off' } as const);
   const perAuthor = new Array<number>(graph.handles.length).fill(0);
   /** Post i: the followee's first, then round robin over the graph's users, one minute apart per author. */
   const post = (i: number): { author: string; millis: number } => {
@@ -152,49 +184,89 @@ export async function runBackfill(ctx: BenchContext): Promise<BackfillResult> {
   };
 
   const results: BackfillCheckpoint[] = [];
-  for (const [k, size] of checkpoints.entries()) {
-    await writeUpTo(size);
-    const reader = readers[k]!;
-    const seedReader = `8${String(k).padStart(width, '0')}`;
-    const before = await settledReadRequests(ctx.restUrl, s.statusWaitMs, ctx.headers);
+  let probe: ExaminedProbe | undefined;
+  let seedRowsExaminedSource = '';
+  try {
+    for (const [k, size] of checkpoints.entries()) {
+      await writeUpTo(size);
+      if (k === 0) {
+        const started = await probeStart;
+        if ('probe' in started) {
+          probe = started.probe;
+          seedRowsExaminedSource = `measured: readRequestsCount + filteredReadRequestsCount of the seed content table's regions, from the master's region metrics (HBase Java Admin.getClusterMetrics via ZooKeeper ${s.zkHost}:${s.zkPort})`;
+        } else {
+          seedRowsExaminedSource = `NOT measured — the table's size (rows written), because the rows-examined probe could not run: ${started.unavailable}`;
+        }
+      }
+      const reader = readers[k]!;
+      const seedReader = `8${String(k).padStart(width, '0')}`;
+      const before = await settledReadRequests(ctx.restUrl, s.statusWaitMs, ctx.headers);
+      const examinedBefore: ExaminedCounters | undefined = await probe?.read();
 
-    const t0 = performance.now();
-    const rec = await ctx.recorder.record(async () => {
-      ctx.queued.length = 0;
-      await follow(deps, reader, followee);
-      const msg = ctx.queued.find((m) => m.type === 'backfill');
-      if (!msg) throw new Error('follow queued no backfill message');
-      ctx.queued.length = 0;
-      await handleFanoutMessage(deps, msg);
-    });
-    const oursWallMs = performance.now() - t0;
+      const t0 = performance.now();
+      const rec = await ctx.recorder.record(async () => {
+        ctx.queued.length = 0;
+        await follow(deps, reader, followee);
+        const msg = ctx.queued.find((m) => m.type === 'backfill');
+        if (!msg) throw new Error('follow queued no backfill message');
+        ctx.queued.length = 0;
+        await handleFanoutMessage(deps, msg);
+      });
+      const oursWallMs = performance.now() - t0;
 
-    const t1 = performance.now();
-    const seedRowKeysFound = await seedAddAttends(hb, ctx.ns, seedReader, followee);
-    const seedWallMs = performance.now() - t1;
+      const t1 = performance.now();
+      const seedRowKeysFound = await seedAddAttends(hb, ctx.ns, seedReader, followee);
+      const seedWallMs = performance.now() - t1;
 
-    const after = await settledReadRequests(ctx.restUrl, s.statusWaitMs, ctx.headers);
-    const ours = (t: string) => t.startsWith(`${ctx.ns}:`) && !t.startsWith(`${ctx.ns}:seed_`);
-    const oursRowsRead = readDelta(before, after, ours);
-    const oursPostsBackfilled = (await deps.inbox.stats(reader)).size;
-    const cp: BackfillCheckpoint = {
-      tablePosts: size,
-      oursRowsRead,
-      oursContentRowsRead: readDelta(before, after, (t) => t === ourContent),
-      oursRequests: rec.requests,
-      oursPostsBackfilled,
-      oursWallMs: Math.round(oursWallMs * 10) / 10,
-      seedRowsExamined: size,
-      seedRowsReturned: readDelta(before, after, (t) => t === tables.content),
-      seedRowKeysFound,
-      seedWallMs: Math.round(seedWallMs * 10) / 10,
-      rowsRatio: size / Math.max(1, oursRowsRead),
-      wallRatio: seedWallMs / oursWallMs,
-    };
-    results.push(cp);
-    ctx.progress.update((0.8 * written) / total + 0.2 * ((k + 1) / checkpoints.length), `checkpoint ${size} posts done`);
+      const after = await settledReadRequests(ctx.restUrl, s.statusWaitMs, ctx.headers);
+      const examinedAfter = await probe?.read();
+      const ours = (t: string) => t.startsWith(`${ctx.ns}:`) && !t.startsWith(`${ctx.ns}:seed_`);
+      const oursRowsRead = readDelta(before, after, ours);
+      const oursPostsBackfilled = (await deps.inbox.stats(reader)).size;
+      // The probe reads the HBase its ZooKeeper names: if this run's tables are not there, it is
+      // another cluster than the gateway's, and nothing it says counts.
+      const sameCluster = Boolean(examinedAfter?.has(tables.content));
+      if (probe && !sameCluster) {
+        seedRowsExaminedSource = `NOT measured — the table's size (rows written): the probe's HBase (ZooKeeper ${s.zkHost}:${s.zkPort}) has no ${tables.content}, so it is not the gateway's cluster`;
+      }
+      const seedDelta = examinedBefore && examinedAfter && sameCluster ? examinedDelta(examinedBefore, examinedAfter, (t) => t === tables.content) : undefined;
+      // A split in between resets the counters of the regions involved: then nothing was measured.
+      const seedEx = seedDelta && !seedDelta.regionsChanged ? seedDelta : undefined;
+      if (seedDelta?.regionsChanged) {
+        seedRowsExaminedSource = `NOT measured at ${size} posts — the table's size (rows written): ${tables.content} split during the scan (region counters reset)`;
+      }
+      const oursDelta = examinedBefore && examinedAfter && sameCluster ? examinedDelta(examinedBefore, examinedAfter, ours) : undefined;
+      const oursEx = oursDelta && !oursDelta.regionsChanged ? oursDelta : undefined;
+      const seedRowsExamined = seedEx ? seedEx.examined : size;
+      const cp: BackfillCheckpoint = {
+        tablePosts: size,
+        oursRowsRead,
+        oursContentRowsRead: readDelta(before, after, (t) => t === ourContent),
+        oursRowsExamined: oursEx ? oursEx.examined : null,
+        oursRequests: rec.requests,
+        oursPostsBackfilled,
+        oursWallMs: Math.round(oursWallMs * 10) / 10,
+        seedRowsExamined,
+        seedRowsExaminedMeasured: Boolean(seedEx),
+        seedRowsFiltered: seedEx ? seedEx.filtered : null,
+        seedRowsPassed: seedEx ? seedEx.read : null,
+        seedRowsReturned: readDelta(before, after, (t) => t === tables.content),
+        seedRegions: seedDelta ? seedDelta.regions : null,
+        seedCountersAgree: seedEx ? seedEx.read === readDelta(before, after, (t) => t === tables.content) : null,
+        seedRowKeysFound,
+        seedWallMs: Math.round(seedWallMs * 10) / 10,
+        rowsRatio: seedRowsExamined / Math.max(1, oursEx ? oursEx.examined : oursRowsRead),
+        wallRatio: seedWallMs / oursWallMs,
+      };
+      results.push(cp);
+      ctx.progress.update((0.8 * written) / total + 0.2 * ((k + 1) / checkpoints.length), `checkpoint ${size} posts done`);
+    }
+  } finally {
+    probe?.close();
+    if (!probe) void probeStart.then((r) => ('probe' in r ? r.probe.close() : undefined));
   }
   return {
+    seedRowsExaminedSource,
     followee,
     followeePosts: s.seedFolloweePosts,
     backfillLimit: ctx.limits.backfillLimit,

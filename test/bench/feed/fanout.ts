@@ -28,9 +28,10 @@ export interface FanoutResult {
   requestKinds: RequestKind[];
 }
 
-export async function runFanout(ctx: BenchContext): Promise<FanoutResult> {
-  const { deps, hb, recorder, pool, s } = ctx;
-  const author = pool.authors[0]!; // the lag author: s.lagFollowers followers
+/** `author`: one of the pool's big authors (default the lag author, s.lagFollowers followers); `reps` default s.fanoutReps. */
+export async function runFanout(ctx: BenchContext, author = ctx.pool.authors[0]!, reps = ctx.s.fanoutReps): Promise<FanoutResult> {
+  const { deps, hb, recorder, pool } = ctx;
+  const s = { fanoutReps: reps };
   const batchSize = ctx.limits.fanoutChunkSize;
   const inboxTable = qualifiedTableName(ctx.ns, 'inbox');
   // The worker walks followers in 'R'-row order = the followers' salted key order.

@@ -3,8 +3,10 @@
 // queue), and the worker is the real Lambda handler of functions/queue/fan-out.ts, fed by an
 // in-process stand-in for the SQS event source mapping (receive ≤ 10, invoke, delete what did
 // not fail — what infra/local/sqs-poller.ts does, minus the HTTP hop to serverless-offline).
-// The clock stops when the LAST follower in fan-out order holds the post; a few other followers
-// are sampled by getRow as well, so "visible" is observed, not assumed.
+// The worker runs `workerConcurrency` invocations at once (N consumer loops, as the event source
+// runs up to maximumConcurrency copies), so a big post's segment messages run side by side.
+// The clock stops when the last follower of EVERY segment holds the post (within a segment the
+// worker writes in key order, so that is when all followers hold it); each is observed by getRow.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,7 +16,8 @@ import { localSqsClient, toRecord } from '../../../infra/local/sqs-poller.js';
 import { feedDependencies } from '../../../shared/composition.js';
 import { keyFromPostId } from '../../../shared/domain/post.js';
 import { compareBytes, concatBytes } from '../../../shared/hbase/index.js';
-import { inboxQualifier } from '../../../shared/schema/row-keys.js';
+import { inboxQualifier, segmentOf } from '../../../shared/schema/row-keys.js';
+import { MAX_SEGMENTS } from '../../../shared/use-cases/fan-out.js';
 import { qualifiedTableName } from '../../../shared/schema/tables.js';
 import { publishPost } from '../../../shared/use-cases/publish-post.js';
 import type { BenchContext } from './context.js';
@@ -38,6 +41,9 @@ export interface LagResult {
   runs: LagRun[];
   lastMsMedian: number;
   lastMsMax: number;
+  /** p99 of lastMs over the runs (nearest rank: with few runs, the maximum). */
+  lastMsP99: number;
+  workerConcurrency: number;
   firstMsMedian: number;
   publishMsMedian: number;
   messagesHandled: number;
@@ -112,22 +118,40 @@ class Consumer {
   }
 }
 
-export async function runLag(ctx: BenchContext, queueUrl: string): Promise<LagResult> {
+export async function runLag(ctx: BenchContext, queueUrl: string, big = ctx.pool.authors[2]!): Promise<LagResult> {
   const { pool, hb, s } = ctx;
   // Imported only now: the worker's logger and composition read the environment the bench set.
   const { handler } = (await import('../../../functions/queue/fan-out.js')) as { handler: Handler };
   const sqs = localSqsClient(ctx.sqsEndpoint);
-  const consumer = new Consumer(sqs, queueUrl, handler);
-  consumer.start();
+  const consumers = Array.from({ length: s.workerConcurrency }, () => new Consumer(sqs, queueUrl, handler));
+  for (const c of consumers) c.start();
+  const consumer = {
+    get handled() {
+      return consumers.reduce((n, c) => n + c.handled, 0);
+    },
+    get failed() {
+      return consumers.reduce((n, c) => n + c.failed, 0);
+    },
+    get errors() {
+      return consumers.flatMap((c) => c.errors);
+    },
+    stop: () => Promise.all(consumers.map((c) => c.stop())),
+  };
   const feed = feedDependencies();
   const inboxTable = qualifiedTableName(ctx.ns, 'inbox');
 
+  let sampled = 0;
   const measure = async (author: { handle: string; followers: number }, label: string): Promise<LagRun> => {
     const ordered = pool.handles.slice(0, author.followers).sort((a, b) => compareBytes(cachedUserKey(a), cachedUserKey(b)));
-    const picks = [...new Set([0, Math.floor(ordered.length / 4), Math.floor(ordered.length / 2), Math.floor((3 * ordered.length) / 4), ordered.length - 1])];
-    const samples = picks.map((i) => ordered[i]!);
-    const last = ordered[ordered.length - 1]!;
+    // The last follower of each segment, split as the worker splits (shared/use-cases/fan-out.ts),
+    // and the first follower.
+    const perMessage = ctx.limits.fanoutChunkSize * ctx.limits.fanoutChunksPerMessage;
+    const of = author.followers > perMessage ? Math.min(MAX_SEGMENTS, Math.ceil(author.followers / perMessage)) : 1;
+    const lastOf = new Map<number, string>();
+    for (const h of ordered) lastOf.set(segmentOf(h, of), h);
     const first = ordered[0]!;
+    const samples = [first, ...[...lastOf.values()].filter((h) => h !== first)];
+    sampled = samples.length;
 
     const t0 = performance.now();
     const { post } = await publishPost(feed, author.handle, { body: label });
@@ -150,14 +174,14 @@ export async function runLag(ctx: BenchContext, queueUrl: string): Promise<LagRe
       );
       if (visibleAt.size < samples.length) await sleep(10);
     }
-    return { lastMs: Math.round(visibleAt.get(last)!), firstMs: Math.round(visibleAt.get(first)!), publishMs: Math.round(publishMs) };
+    return { lastMs: Math.round(Math.max(...visibleAt.values())), firstMs: Math.round(visibleAt.get(first)!), publishMs: Math.round(publishMs) };
   };
 
   try {
     // Warm-up (not counted): the first invocation builds the worker's composition and connections.
     await measure(pool.authors[1]!, 'lag warm-up');
     ctx.progress.update(1 / (s.lagReps + 1), 'warm-up done');
-    const author = pool.authors[0]!;
+    const author = big;
     const runs: LagRun[] = [];
     for (let rep = 0; rep < s.lagReps; rep++) {
       runs.push(await measure(author, `lag ${rep}`));
@@ -167,10 +191,12 @@ export async function runLag(ctx: BenchContext, queueUrl: string): Promise<LagRe
     return {
       author: author.handle,
       followers: author.followers,
-      sampledFollowers: 5,
+      sampledFollowers: sampled,
       runs,
       lastMsMedian: median(runs.map((r) => r.lastMs)),
       lastMsMax: Math.max(...runs.map((r) => r.lastMs)),
+      lastMsP99: [...runs.map((r) => r.lastMs)].sort((a, b) => a - b)[Math.min(runs.length - 1, Math.ceil(0.99 * runs.length) - 1)]!,
+      workerConcurrency: s.workerConcurrency,
       firstMsMedian: median(runs.map((r) => r.firstMs)),
       publishMsMedian: median(runs.map((r) => r.publishMs)),
       messagesHandled: consumer.handled,

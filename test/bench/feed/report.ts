@@ -4,7 +4,9 @@
 // Besides ratios, a target can be an exact count (kind 'exact'): a correctness figure measured
 // under load, such as a hot post's like count after N concurrent likes.
 
-export type TargetKind = 'max' | 'min' | 'band' | 'exact';
+// Kind 'info': a figure reported beside the targets with no target of its own (`target` unused,
+// 0; `pass` always true; shown as "info", charted without a target line).
+export type TargetKind = 'max' | 'min' | 'band' | 'exact' | 'info';
 
 export interface TargetResult {
   id: string;
@@ -15,7 +17,7 @@ export interface TargetResult {
   kind: TargetKind;
   /** max: value ≤ target; min: value ≥ target; band: |value − 1| ≤ target; exact: value = target. */
   target: number;
-  unit: '×' | '%' | 'requests' | 'count';
+  unit: '×' | '%' | 'requests' | 'count' | 'ms';
   pass: boolean;
   /** Use a log axis in the chart (values span orders of magnitude). */
   log?: boolean;
@@ -24,14 +26,15 @@ export interface TargetResult {
 export function target(t: Omit<TargetResult, 'pass'>): TargetResult {
   const ok = Number.isFinite(t.value);
   const pass =
-    ok &&
+    t.kind === 'info' ||
+    (ok &&
     (t.kind === 'max'
       ? t.value <= t.target
       : t.kind === 'min'
         ? t.value >= t.target
         : t.kind === 'exact'
           ? t.value === t.target
-          : Math.abs(t.value - 1) <= t.target);
+          : Math.abs(t.value - 1) <= t.target));
   return { ...t, pass };
 }
 
@@ -40,14 +43,21 @@ export function formatValue(t: Pick<TargetResult, 'value' | 'unit'>): string {
   if (t.unit === '%') return `${(t.value * 100).toFixed(1)} %`;
   if (t.unit === 'requests') return String(Math.round(t.value * 100) / 100);
   if (t.unit === 'count') return Math.round(t.value).toLocaleString('en-US');
+  if (t.unit === 'ms') return `${Math.round(t.value).toLocaleString('en-US')} ms`;
   if (t.value >= 100) return `${Math.round(t.value).toLocaleString('en-US')}×`;
   return `${t.value.toFixed(2)}×`;
 }
 
 export function formatTarget(t: TargetResult): string {
+  if (t.kind === 'info') return '—';
   if (t.kind === 'band') return `1.00× ± ${Math.round(t.target * 100)} %`;
   const v = formatValue({ value: t.target, unit: t.unit });
   return `${t.kind === 'max' ? '≤' : t.kind === 'exact' ? '=' : '≥'} ${v}`;
+}
+
+/** "pass", "MISS", or "info" for a figure without a target. */
+export function resultWord(t: Pick<TargetResult, 'kind' | 'pass'>): string {
+  return t.kind === 'info' ? 'info' : t.pass ? 'pass' : 'MISS';
 }
 
 const esc = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
@@ -76,13 +86,13 @@ export function chartSvg(title: string, subtitle: string, targets: TargetResult[
     const hi =
       t.kind === 'band'
         ? Math.max(1 + t.target * 3, finite ? t.value * 1.15 : 0)
-        : Math.max(t.target * (t.log ? 10 : 1.6), finite ? t.value * (t.log ? 3 : 1.15) : 0);
+        : Math.max(t.target * (t.log ? 10 : 1.6), finite ? t.value * (t.log ? 3 : 1.15) : 0, t.kind === 'info' ? (t.log ? 10 : 1) : 0);
     const lo = t.log ? 1 : 0;
     const x = (v: number) => {
       const f = t.log ? Math.log10(Math.max(v, 1)) / Math.log10(hi) : (v - lo) / (hi - lo);
       return left + Math.max(0, Math.min(1, f)) * plotW;
     };
-    const colour = t.pass ? '#2e7d32' : '#c62828';
+    const colour = t.kind === 'info' ? '#607d8b' : t.pass ? '#2e7d32' : '#c62828';
     out.push(`<text x="${left}" y="${y0 + 18}" font-size="13" font-weight="bold" fill="#222">${esc(t.label)}</text>`);
     out.push(`<text x="${W - 20}" y="${y0 + 18}" font-size="12" text-anchor="end" fill="#555">${esc(t.formula)}</text>`);
     out.push(`<rect x="${left}" y="${barY}" width="${plotW}" height="${barH}" fill="#f3f3f3"/>`);
@@ -95,18 +105,20 @@ export function chartSvg(title: string, subtitle: string, targets: TargetResult[
       }
     }
     if (finite) out.push(`<rect x="${left}" y="${barY + 3}" width="${Math.max(1, x(t.value) - left)}" height="${barH - 6}" fill="${colour}"/>`);
-    if (t.kind !== 'band') {
+    if (t.kind !== 'band' && t.kind !== 'info') {
       const tx = x(t.target);
       out.push(`<line x1="${tx}" y1="${barY - 6}" x2="${tx}" y2="${barY + barH + 6}" stroke="#1565c0" stroke-width="2" stroke-dasharray="5,3"/>`);
     }
-    out.push(
-      `<text x="${x(t.kind === 'band' ? 1 + t.target : t.target)}" y="${barY + barH + 20}" font-size="11" text-anchor="middle" fill="#1565c0">target ${esc(formatTarget(t))}</text>`,
-    );
-    const label = `${formatValue(t)}  ${t.pass ? 'pass' : 'MISS'}`;
+    if (t.kind !== 'info') {
+      out.push(
+        `<text x="${x(t.kind === 'band' ? 1 + t.target : t.target)}" y="${barY + barH + 20}" font-size="11" text-anchor="middle" fill="#1565c0">target ${esc(formatTarget(t))}</text>`,
+      );
+    }
+    const label = `${formatValue(t)}  ${resultWord(t)}`;
     const vx = finite ? x(t.value) : left;
     const inside = vx > left + plotW * 0.75;
     // Outside the bar, start right of the target line when it is close, so they never overlap.
-    const line = x(t.kind === 'band' ? 1 + t.target : t.target);
+    const line = t.kind === 'info' ? -Infinity : x(t.kind === 'band' ? 1 + t.target : t.target);
     const outsideX = line > vx && line - vx < 110 ? line + 6 : vx + 6;
     out.push(
       `<text x="${inside ? vx - 6 : outsideX}" y="${barY + 17}" font-size="13" font-weight="bold" text-anchor="${inside ? 'end' : 'start'}" fill="${inside ? '#fff' : colour}">${esc(label)}</text>`,
@@ -115,7 +127,7 @@ export function chartSvg(title: string, subtitle: string, targets: TargetResult[
     out.push(`<text x="${left}" y="${barY + barH + 20}" font-size="10" fill="#888">${t.log ? '1×' : '0'}</text>`);
     out.push(`<text x="${left + plotW}" y="${barY + barH + 20}" font-size="10" text-anchor="end" fill="#888">${esc(formatValue({ value: hi, unit: t.unit }))}${t.log ? ' (log)' : ''}</text>`);
   });
-  out.push(`<text x="${left}" y="${H - 10}" font-size="11" fill="#888">bars: measured in this run · dashed: target from product.md "Performance" (= : an exact count) · green pass, red miss</text>`);
+  out.push(`<text x="${left}" y="${H - 10}" font-size="11" fill="#888">bars: measured in this run · dashed: target from product.md "Performance" (= : an exact count) · green pass, red miss, grey info (no target)</text>`);
   out.push('</svg>');
   return `${out.join('\n')}\n`;
 }

@@ -1,7 +1,8 @@
 // test/bench/feed/settings.ts — the feed benchmark's knobs: a profile (default or smoke) gives
 // every value, and any BENCH_* variable overrides one. Printed into the JSON so a result always
 // says what it measured.
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export type Profile = 'default' | 'smoke';
 
@@ -31,8 +32,10 @@ export interface BenchSettings {
   lagFollowers: number;
   /** Posts fanned out in-process for the throughput ratio (each against a raw-put run). */
   fanoutReps: number;
-  /** Posts published through the real queue for the publish → visible lag. */
+  /** Posts by the large author (memLarge followers) published through the real queue for the publish → visible lag. */
   lagReps: number;
+  /** Worker invocations in flight at once in the lag phase (the SQS event source's maximumConcurrency). */
+  workerConcurrency: number;
   lagTimeoutMs: number;
   /** Posts in the seed-style content table (and the same posts in ours) for the backfill comparison. */
   seedPosts: number;
@@ -43,13 +46,26 @@ export interface BenchSettings {
   memLarge: number;
   /** Parallel batch puts while loading data. */
   writeConcurrency: number;
+  /** Versions per followee column the seed's read path asks for (seed 000 getAttendsContens: setMaxVersions(5)). */
+  seedReadVersions: number;
+  /**
+   * Rows a scan EXAMINED (returned + filter-rejected) come from the master's region metrics via
+   * a Java client on the local stack's jars (cluster-status.ts ExaminedProbe); off, or where it
+   * cannot run, the seed scan's rows examined fall back to the table's known size, labelled so.
+   */
+  examinedProbe: boolean;
+  /** The HBase jars the probe runs on (default: the local stack's `$WEIBO_LOCAL_DIR/hbase/lib`). */
+  hbaseLib: string;
+  /** ZooKeeper of the HBase behind the gateway (default 127.0.0.1:$HBASE_ZK_PORT, 21818). */
+  zkHost: string;
+  zkPort: number;
   /** Wait for the region server's load report (hbase.regionserver.msginterval, 3 s) before reading counters. */
   statusWaitMs: number;
   outDir: string;
   outName: string;
 }
 
-const PROFILES: Record<Profile, Omit<BenchSettings, 'profile' | 'outDir' | 'outName'>> = {
+const PROFILES: Record<Profile, Omit<BenchSettings, 'profile' | 'outDir' | 'outName' | 'examinedProbe' | 'hbaseLib' | 'zkHost' | 'zkPort'>> = {
   default: {
     seed: 20261121,
     users: 2000,
@@ -63,7 +79,8 @@ const PROFILES: Record<Profile, Omit<BenchSettings, 'profile' | 'outDir' | 'outN
     hotConcurrency: 64,
     lagFollowers: 10_000,
     fanoutReps: 3,
-    lagReps: 3,
+    lagReps: 5,
+    workerConcurrency: 4,
     lagTimeoutMs: 60_000,
     seedPosts: 1_000_000,
     seedFolloweePosts: 500,
@@ -71,6 +88,7 @@ const PROFILES: Record<Profile, Omit<BenchSettings, 'profile' | 'outDir' | 'outN
     memLarge: 100_000,
     writeConcurrency: 3,
     statusWaitMs: 4_000,
+    seedReadVersions: 5,
   },
   smoke: {
     seed: 20261121,
@@ -86,6 +104,7 @@ const PROFILES: Record<Profile, Omit<BenchSettings, 'profile' | 'outDir' | 'outN
     lagFollowers: 2_000,
     fanoutReps: 2,
     lagReps: 1,
+    workerConcurrency: 2,
     lagTimeoutMs: 30_000,
     seedPosts: 20_000,
     seedFolloweePosts: 300,
@@ -93,8 +112,11 @@ const PROFILES: Record<Profile, Omit<BenchSettings, 'profile' | 'outDir' | 'outN
     memLarge: 10_000,
     writeConcurrency: 3,
     statusWaitMs: 4_000,
+    seedReadVersions: 5,
   },
 };
+
+const REPO_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 function num(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
   const raw = env[name];
@@ -124,6 +146,7 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env, argv: string
     lagFollowers: int('BENCH_LAG_FOLLOWERS', p.lagFollowers),
     fanoutReps: int('BENCH_FANOUT_REPS', p.fanoutReps),
     lagReps: int('BENCH_LAG_REPS', p.lagReps),
+    workerConcurrency: int('BENCH_WORKER_CONCURRENCY', p.workerConcurrency),
     lagTimeoutMs: int('BENCH_LAG_TIMEOUT_MS', p.lagTimeoutMs, 1000),
     seedPosts: int('BENCH_SEED_POSTS', p.seedPosts, 1000),
     seedFolloweePosts: int('BENCH_SEED_FOLLOWEE_POSTS', p.seedFolloweePosts),
@@ -131,9 +154,15 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env, argv: string
     memLarge: int('BENCH_MEM_LARGE', p.memLarge),
     writeConcurrency: int('BENCH_WRITE_CONCURRENCY', p.writeConcurrency),
     statusWaitMs: int('BENCH_STATUS_WAIT_MS', p.statusWaitMs, 0),
+    seedReadVersions: int('BENCH_SEED_READ_VERSIONS', p.seedReadVersions),
+    examinedProbe: env.BENCH_EXAMINED_PROBE !== 'off',
+    hbaseLib: env.BENCH_HBASE_LIB || join(env.WEIBO_LOCAL_DIR || join(REPO_DIR, '.local'), 'hbase', 'lib'),
+    zkHost: env.BENCH_ZK_HOST || '127.0.0.1',
+    zkPort: int('HBASE_ZK_PORT', 21818),
     outDir: env.BENCH_OUT_DIR || 'bench-results',
     outName: env.BENCH_OUT_NAME || (profile === 'smoke' ? 'feed-bench-smoke' : 'feed-bench'),
   };
+  if (env.BENCH_EXAMINED_PROBE && !['on', 'off'].includes(env.BENCH_EXAMINED_PROBE)) throw new Error('BENCH_EXAMINED_PROBE must be on or off');
   if (s.timelineLikedShare > 1) throw new Error('BENCH_TIMELINE_LIKED_SHARE must be between 0 and 1');
   if (s.seedFolloweePosts >= s.seedPosts) throw new Error('BENCH_SEED_FOLLOWEE_POSTS must be below BENCH_SEED_POSTS');
   return s;
