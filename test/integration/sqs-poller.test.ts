@@ -124,16 +124,39 @@ afterAll(async () => {
   sqs.destroy();
 });
 
-function pollWith(queueUrl: string, lambdaEndpoint: string) {
+function pollWith(queueUrl: string, lambdaEndpoint: string, opts: { batchSize?: number; concurrency?: number } = {}) {
   poller = startPoller({
     sqsEndpoint,
     queueUrl,
     lambdaEndpoint,
     functionName: FUNCTION,
-    batchSize: settings.batchSize,
+    batchSize: opts.batchSize ?? settings.batchSize,
+    ...(opts.concurrency === undefined ? {} : { concurrency: opts.concurrency }),
     waitSeconds: 1,
     log: (line) => pollerLog.push(line),
   });
+}
+
+/** A worker that takes `holdMs` per invocation and records how many ran at once. */
+async function slowLambda(holdMs: number) {
+  let inFlight = 0;
+  let handled = 0;
+  const stats = { maxInFlight: 0, handled: () => handled };
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      inFlight++;
+      stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
+      setTimeout(() => {
+        inFlight--;
+        handled++;
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end('null');
+      }, holdMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { endpoint: `http://127.0.0.1:${port}`, stats, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 // --- tests -------------------------------------------------------------------------------------
@@ -164,6 +187,23 @@ describe('ensureQueues', () => {
 });
 
 describe('startPoller', () => {
+  for (const concurrency of [1, 3]) {
+    it(`runs at most ${concurrency} invocation(s) at once, and that many when there is work (concurrency ${concurrency})`, async () => {
+      const q = await queuesFor(`conc${concurrency}`);
+      const slow = await slowLambda(700);
+      try {
+        await send(q.queueUrl, Array.from({ length: 6 }, (_, i) => `m${i}`));
+        pollWith(q.queueUrl, slow.endpoint, { batchSize: 1, concurrency });
+        await until('six invocations', () => (slow.stats.handled() >= 6 ? true : undefined), 30_000);
+        expect(slow.stats.maxInFlight).toBe(concurrency);
+      } finally {
+        await poller?.stop();
+        poller = undefined;
+        await slow.close();
+      }
+    });
+  }
+
   it('invokes the worker with a Lambda-shaped SQS event', async () => {
     const q = await queuesFor('shape');
     lambda = await fakeLambda(() => ({ body: null }));
