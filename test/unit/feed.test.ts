@@ -89,6 +89,33 @@ describe('fan-out', () => {
     for (const f of followers) expect(deps.inbox.entries(f)).toEqual([post.id]);
   });
 
+  it('a delete that lands while a segment message writes: that segment is retracted again, and no follower keeps the post (invariant B per segment)', async () => {
+    const followers = Array.from({ length: 30 }, (_, i) => `f${i}`);
+    const deps = fakeFeed('amy', ...followers);
+    for (const f of followers) await follow(deps, f, 'amy');
+    await drain(deps);
+    const { post } = await publishPost(deps, 'amy', { body: 'soon gone' });
+    await handleFanoutMessage(deps, deps.queue.sent.shift()!); // splits; runs segment 0
+    const segment = deps.queue.sent.find((m) => m.type === 'fanout' && m.segment && m.segment.index > 0)!;
+    deps.queue.sent.splice(deps.queue.sent.indexOf(segment), 1);
+    let deleted = false;
+    deps.step = async (point) => {
+      // Forced: the segment message has read its followers; the delete and its whole retraction
+      // run now, before the segment's cells land.
+      if (point !== 'fanout.readers-read' || deleted) return;
+      deleted = true;
+      await deletePost(deps, 'amy', post.id);
+      await drain(deps);
+    };
+    const out = await handleFanoutMessage(deps, segment);
+    deps.step = undefined;
+    expect(deleted).toBe(true);
+    expect(out.retractedAgain).toBe(true);
+    expect(deps.queue.sent).toContainEqual(expect.objectContaining({ type: 'retract', postId: post.id, segment: segment.type === 'fanout' ? segment.segment : undefined }));
+    await drain(deps);
+    for (const f of followers) expect(deps.inbox.entries(f), f).toEqual([]);
+  });
+
   it('splits a big list into at most MAX_SEGMENTS segments, each continued in bounded messages; every follower once', async () => {
     const followers = Array.from({ length: 90 }, (_, i) => `f${i}`);
     const deps = fakeFeed('amy', ...followers);
