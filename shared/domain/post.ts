@@ -1,6 +1,7 @@
-// shared/domain/post.ts — what a post is, and its public id. The id is readable and path-safe:
-// `<author>.<millis>.<12 hex>`; it maps 1:1 onto the post's row key (shared/schema/row-keys.ts).
-import { postKey as buildPostKey, inboxQualifier, parsePostKey, POST_SUFFIX_BYTES } from '../schema/row-keys.js';
+// shared/domain/post.ts — domain: what a post is, its public id and feed order. The id is
+// readable and path-safe: `<author>.<millis>.<12 hex>`. Storage maps it 1:1 onto a row key
+// (shared/schema/row-keys.ts imports this module, never the other way round).
+import { createHash, randomBytes } from 'node:crypto';
 import type { MentionSpan, TopicSpan } from './text-entities.js';
 
 /** The documented limit on a post body, in Unicode code points. */
@@ -39,42 +40,69 @@ export interface FeedEntry {
   repostOf?: string;
 }
 
+/** The random part of a post id, in bytes: it makes two posts of one author in one millisecond distinct. */
+export const POST_SUFFIX_BYTES = 6;
+
 export const POST_ID_PATTERN = /^([a-z0-9_]{1,30})\.(\d{1,16})\.([0-9a-f]{12})$/;
 
-export function postIdFromKey(key: Uint8Array): string {
-  const { author, millis, suffix } = parsePostKey(key);
-  return `${author}.${millis}.${Buffer.from(suffix).toString('hex')}`;
+export interface PostIdParts {
+  author: string;
+  millis: number;
+  /** POST_SUFFIX_BYTES bytes as lowercase hex. */
+  suffix: string;
 }
 
-/** Row key for a post id; null when the id is not one we could have issued. */
-export function keyFromPostId(id: string): Uint8Array | null {
+/** The parts of a post id; null when the id is not one we could have issued. */
+export function parsePostId(id: string): PostIdParts | null {
   const m = POST_ID_PATTERN.exec(id);
   if (!m) return null;
   const millis = Number(m[2]);
   if (!Number.isSafeInteger(millis)) return null;
-  const suffix = Uint8Array.from(Buffer.from(m[3]!, 'hex'));
-  if (suffix.length !== POST_SUFFIX_BYTES) return null;
-  return buildPostKey(m[1]!, millis, suffix);
+  return { author: m[1]!, millis, suffix: m[3]! };
+}
+
+export function isPostId(id: string): boolean {
+  return parsePostId(id) !== null;
+}
+
+export function formatPostId({ author, millis, suffix }: PostIdParts): string {
+  return `${author}.${millis}.${suffix}`;
+}
+
+/** A fresh id for a post `author` publishes at `millis`. */
+export function newPostId(author: string, millis: number): string {
+  return formatPostId({ author, millis, suffix: randomBytes(POST_SUFFIX_BYTES).toString('hex') });
 }
 
 export function authorOfPostId(id: string): string | null {
   return POST_ID_PATTERN.exec(id)?.[1] ?? null;
 }
 
+export function millisOfPostId(id: string): number | null {
+  return parsePostId(id)?.millis ?? null;
+}
+
+const MAX_LONG = (1n << 63n) - 1n;
+
 /**
- * Feed order: newest first, and among posts of the same millisecond a fixed order — exactly the
- * order of inbox and outbox cells in HBase (qualifier = reversed time + post key), so a merge
- * of an inbox with outboxes gives the same order a single inbox would.
+ * Feed order: newest first; among posts of the same millisecond a fixed order — by
+ * md5(author)'s first two bytes, then the author, then the suffix. Storage lays inbox, outbox and
+ * topic cells out in exactly this order (row-keys.ts: reversed time, then the post key, whose
+ * user part starts with that md5 salt), so a merge of an inbox with outboxes gives the order a
+ * single inbox would; test/unit/row-keys.test.ts holds the two orders together.
  */
 export function feedOrderKey(id: string): string {
-  const key = keyFromPostId(id);
-  if (!key) throw new RangeError(`not a post id: ${JSON.stringify(id)}`);
-  return Buffer.from(inboxQualifier(key)).toString('hex');
+  const parts = parsePostId(id);
+  if (!parts) throw new RangeError(`not a post id: ${JSON.stringify(id)}`);
+  const reversed = (MAX_LONG - BigInt(parts.millis)).toString(16).padStart(16, '0');
+  const salt = createHash('md5').update(parts.author).digest('hex').slice(0, 4);
+  // '\0' ends the author as the key's 0x00 terminator does: "ab" sorts before "abc".
+  return `${reversed}${salt}${parts.author}\u0000${parts.suffix}`;
 }
 
 /** Merges post-id lists into one feed-ordered list without duplicates. */
 export function mergeFeed(...lists: string[][]): string[] {
   const byKey = new Map<string, string>();
-  for (const list of lists) for (const id of list) if (keyFromPostId(id)) byKey.set(feedOrderKey(id), id);
+  for (const list of lists) for (const id of list) if (isPostId(id)) byKey.set(feedOrderKey(id), id);
   return [...byKey.keys()].sort().map((k) => byKey.get(k)!);
 }

@@ -10,7 +10,7 @@ import type { BlockEdge } from '../ports/social-store.js';
 import type { NotificationGroup } from '../use-cases/notifications.js';
 import type { PostDetail, PostWithViewer } from '../use-cases/post-details.js';
 import type { Edge, Page } from '../ports/feed-store.js';
-import { HANDLE_PATTERN } from '../schema/row-keys.js';
+import { HANDLE_PATTERN } from '../domain/handle.js';
 
 const instant = z.iso.datetime().meta({ description: 'ISO 8601 instant (UTC)', example: '2026-11-22T08:30:00.000Z' });
 export const handleString = z.string().regex(HANDLE_PATTERN).meta({ description: 'A user handle: 1–30 of a–z, 0–9, _', example: 'ann' });

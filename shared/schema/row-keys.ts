@@ -1,15 +1,15 @@
 // shared/schema/row-keys.ts — the only place row keys are built or parsed. The layout and the
 // access patterns that rely on it are written in ./tables.ts.
+// Identifiers belong to the domain (handle format, post-id format, feed order); keys are built
+// from them and never the other way round.
 import { createHash, randomBytes } from 'node:crypto';
 import { concatBytes } from '../hbase/index.js';
-
-/** Handles: lowercase letters, digits, underscore; 1–30 chars. Never contains 0x00. */
-export const HANDLE_PATTERN = /^[a-z0-9_]{1,30}$/;
+import { HANDLE_PATTERN } from '../domain/handle.js';
+import { formatPostId, parsePostId, POST_SUFFIX_BYTES } from '../domain/post.js';
 
 const SALT_BYTES = 2;
 const USER_TERMINATOR = 0x00;
 export const REV_TS_BYTES = 8;
-export const POST_SUFFIX_BYTES = 6;
 const MAX_LONG = (1n << 63n) - 1n;
 
 const utf8 = new TextEncoder();
@@ -48,7 +48,10 @@ export function timestampFromReversed(bytes: Uint8Array, offset = 0): number {
   return Number(MAX_LONG - view.getBigUint64(0));
 }
 
-/** userKey(author) + revTs8 + suffix6. The random suffix makes same-millisecond posts distinct. */
+/**
+ * userKey(author) + revTs8 + suffix6: a post's row key. The key's order within a millisecond is
+ * the domain's feed order (domain/post.ts feedOrderKey): salt, handle, then suffix.
+ */
 export function postKey(author: string, millis: number, suffix: Uint8Array = randomBytes(POST_SUFFIX_BYTES)): Uint8Array {
   if (suffix.length !== POST_SUFFIX_BYTES) throw new RangeError('post suffix must be 6 bytes');
   return concatBytes(userKey(author), reversedTimestamp(millis), suffix);
@@ -58,6 +61,19 @@ export function parsePostKey(key: Uint8Array): { author: string; millis: number;
   const { handle, end } = handleFromKey(key);
   if (key.length !== end + REV_TS_BYTES + POST_SUFFIX_BYTES) throw new RangeError('not a post key: wrong length');
   return { author: handle, millis: timestampFromReversed(key, end), suffix: key.slice(end + REV_TS_BYTES) };
+}
+
+/** The row key of a post id; null when the id is not one we could have issued. */
+export function keyFromPostId(id: string): Uint8Array | null {
+  const parts = parsePostId(id);
+  if (!parts) return null;
+  return postKey(parts.author, parts.millis, Uint8Array.from(Buffer.from(parts.suffix, 'hex')));
+}
+
+/** The post id of a post's row key (the inverse of keyFromPostId). */
+export function postIdFromKey(key: Uint8Array): string {
+  const { author, millis, suffix } = parsePostKey(key);
+  return formatPostId({ author, millis, suffix: Buffer.from(suffix).toString('hex') });
 }
 
 export type EdgeDirection = 'F' | 'R';

@@ -12,7 +12,7 @@
 import { ForbiddenError, InvalidInputError } from '../domain/errors.js';
 import type { Page } from '../ports/feed-store.js';
 import type { BlockEdge, BlockKind } from '../ports/social-store.js';
-import { HANDLE_PATTERN } from '../schema/row-keys.js';
+import { HANDLE_PATTERN } from '../domain/handle.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
 import { unfollow } from './relations.js';

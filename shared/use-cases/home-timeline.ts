@@ -17,7 +17,7 @@
 // SPARE_ENTRIES). Mastodon does the same for reblogs of a status within its newest 40 items.
 // A reader back after the inactivity window had no fan-out meanwhile: the first read queues the
 // rebuild and, until it is done, the answer says `regenerating` (HTTP 206, as Mastodon does).
-import { keyFromPostId, mergeFeed } from '../domain/post.js';
+import { isPostId, mergeFeed } from '../domain/post.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
@@ -33,7 +33,7 @@ export interface TimelinePage extends Page<PostDetail> {
 }
 
 export async function homeTimeline(deps: FeedDeps, reader: string, limit: number, cursor?: string, now = Date.now()): Promise<TimelinePage> {
-  const after = decodeCursor(cursor, (id) => keyFromPostId(id) !== null);
+  const after = decodeCursor(cursor, isPostId);
   // The same window (strictly after the cursor, limit + spares) of every list: the first n of
   // a merge of sorted lists are among the first n of each.
   const span = { ...(after === undefined ? {} : { after }), limit: limit + SPARE_ENTRIES };

@@ -21,7 +21,7 @@ import { atStep } from './steps.js';
 import { refuseIfBlocked } from './blocks.js';
 import { notifyLater, notifyNow } from './notifications.js';
 import { takeWriteQuota } from './write-limits.js';
-import { HANDLE_PATTERN } from '../schema/row-keys.js';
+import { HANDLE_PATTERN } from '../domain/handle.js';
 
 const notFound = (id: string) => new NotFoundError(`No post "${id}"`, 'post_not_found');
 

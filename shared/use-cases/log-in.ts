@@ -38,7 +38,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../auth/password.js';
 import { AuthenticationError, RateLimitedError } from '../domain/errors.js';
 import type { LoginAttempt, LoginThrottle, UserStore } from '../ports/user-store.js';
-import { HANDLE_PATTERN } from '../schema/row-keys.js';
+import { HANDLE_PATTERN } from '../domain/handle.js';
 import { startSession, type Grant, type SessionDeps } from './sessions.js';
 import { atStep } from './steps.js';
 

@@ -16,7 +16,7 @@
 // winner of a member's conditional write), the latest actors and the group's place in the list.
 import { InvalidInputError } from '../domain/errors.js';
 import { actorOfMember, noticesOf, parseGroupKey, type Notice, type NotificationFact, type NotificationType } from '../domain/notification.js';
-import { keyFromPostId, type Post } from '../domain/post.js';
+import { isPostId, type Post } from '../domain/post.js';
 import { mentionedHandles } from '../domain/text-entities.js';
 import type { Page } from '../ports/feed-store.js';
 import { memberRef, type NotificationEntry } from '../ports/social-store.js';
@@ -161,7 +161,7 @@ async function visibleGroups(
   readUpTo: Promise<number>,
 ): Promise<(NotificationGroup | null)[]> {
   const subjects = entries.map((e) => parseGroupKey(e.groupKey));
-  const postIds = [...new Set(subjects.flatMap((s) => (s?.postId && keyFromPostId(s.postId) ? [s.postId] : [])))];
+  const postIds = [...new Set(subjects.flatMap((s) => (s?.postId && isPostId(s.postId) ? [s.postId] : [])))];
   const members = entries.flatMap((e) => e.latest.map(([member]) => ({ groupKey: e.groupKey, member })));
   const [{ groups, live }, posts, hidden, marker] = await Promise.all([
     deps.notifications.states(recipient, entries.map((e) => e.groupKey), members),

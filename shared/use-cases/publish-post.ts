@@ -12,8 +12,7 @@
 // back (invariant B in shared/schema/consistency.md).
 import { createHash } from 'node:crypto';
 import { ConflictError, GoneError, InvalidInputError } from '../domain/errors.js';
-import { postIdFromKey, type Post } from '../domain/post.js';
-import { postKey } from '../schema/row-keys.js';
+import { newPostId, type Post } from '../domain/post.js';
 import type { FeedDeps } from './feed-deps.js';
 import { topicNames } from '../domain/text-entities.js';
 import { entitiesOf, type BodyEntities } from './entities.js';
@@ -38,7 +37,7 @@ export async function publishPost(
   now = Date.now(),
 ): Promise<PublishResult> {
   const repost = input.repostOf === undefined ? {} : { repostOf: input.repostOf };
-  const fresh = (entities: BodyEntities): Post => ({ id: postIdFromKey(postKey(author, now)), author, body: input.body, createdAt: now, ...repost, ...entities });
+  const fresh = (entities: BodyEntities): Post => ({ id: newPostId(author, now), author, body: input.body, createdAt: now, ...repost, ...entities });
 
   if (input.idempotencyKey) {
     const candidate = fresh({});

@@ -1,7 +1,7 @@
 // shared/use-cases/relations.ts — follow, unfollow, and the following / followers lists.
 import { InvalidInputError } from '../domain/errors.js';
 import type { Edge, Page } from '../ports/feed-store.js';
-import { HANDLE_PATTERN } from '../schema/row-keys.js';
+import { HANDLE_PATTERN } from '../domain/handle.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
 import { blockedError, refuseIfBlocked } from './blocks.js';

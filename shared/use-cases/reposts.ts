@@ -12,8 +12,7 @@
 // every repost is a new post (an Idempotency-Key makes its retries safe, as for publish).
 import { codePoints } from '../validation/text.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
-import { authorOfPostId, NO_COUNTS, POST_MAX_CODE_POINTS, postIdFromKey, type Post } from '../domain/post.js';
-import { postKey } from '../schema/row-keys.js';
+import { authorOfPostId, newPostId, NO_COUNTS, POST_MAX_CODE_POINTS, type Post } from '../domain/post.js';
 import type { FeedDeps } from './feed-deps.js';
 import { describePosts, type PostDetail } from './post-details.js';
 import { createOrReplay, publishPost } from './publish-post.js';
@@ -70,7 +69,7 @@ export async function repost(
 async function plainRepost(deps: FeedDeps, actor: string, rootId: string, body: string, now: number): Promise<{ post: Post; replayed: boolean }> {
   // A plain repost of a repost carries the chain (`//@bob: …`): its mentions count like any post's.
   const entities = await entitiesOf(deps, body, { topics: true });
-  const candidate: Post = { id: postIdFromKey(postKey(actor, now)), author: actor, body, createdAt: now, repostOf: rootId, ...entities };
+  const candidate: Post = { id: newPostId(actor, now), author: actor, body, createdAt: now, repostOf: rootId, ...entities };
   let claim = await deps.reactions.claimPlainRepost(actor, rootId, candidate.id);
   // Two rounds at most: a claim on a deleted repost is taken over once; losing that race to
   // another request means that request's repost is the answer next round.

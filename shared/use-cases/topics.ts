@@ -5,7 +5,7 @@
 // post's entry stays until its TTL and is dropped here. Bounded per request (limit ≤ 100) and per
 // time (entries expire after TOPIC_TTL_SECONDS, tables.ts).
 import { InvalidInputError } from '../domain/errors.js';
-import { keyFromPostId } from '../domain/post.js';
+import { isPostId } from '../domain/post.js';
 import { normalizeTopic } from '../domain/text-entities.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -29,7 +29,7 @@ export function requireTopic(raw: string): string {
 
 export async function listTopicPosts(deps: FeedDeps, raw: string, limit: number, cursor?: string, reader?: string): Promise<Page<PostDetail> & { topic: string }> {
   const topic = requireTopic(raw);
-  const after = decodeCursor(cursor, (id) => keyFromPostId(id) !== null);
+  const after = decodeCursor(cursor, isPostId);
   const page = await deps.topics.posts(topic, limit + SPARE_ENTRIES, after);
   const hiddenAuthors = reader ? deps.blocks.hiddenFrom(reader, authorsOf(page.items)) : Promise.resolve(new Set<string>());
   const found = await readPostDetails(deps, reader, page.items, {}, [hiddenAuthors]);

@@ -1,6 +1,6 @@
 // shared/validation/accounts.schema.ts — edge validation for register, login and profile.
 import { z } from 'zod';
-import { HANDLE_PATTERN } from '../schema/row-keys.js';
+import { HANDLE_PATTERN } from '../domain/handle.js';
 import { humanText } from './text.js';
 
 export const handleSchema = z

@@ -28,7 +28,7 @@ import { performance } from 'node:perf_hooks';
 import { localPreSplitter, localStackHBase } from '../../infra/schema/local-pre-split.js';
 import { HBaseInboxStore } from '../../shared/adapters/hbase/hbase-inbox-store.js';
 import { feedLimits, loadConfig } from '../../shared/config/config.js';
-import { postIdFromKey } from '../../shared/domain/post.js';
+import { postIdFromKey } from '../../shared/schema/row-keys.js';
 import { HBaseRestClient, type RowInput } from '../../shared/hbase/index.js';
 import { postKey } from '../../shared/schema/row-keys.js';
 import { TABLES, qualifiedTableName, splitPoints } from '../../shared/schema/tables.js';

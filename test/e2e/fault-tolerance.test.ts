@@ -13,7 +13,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { hbaseFeedStores } from '../../shared/composition.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { postKeyFromInboxQualifier, userKey } from '../../shared/schema/row-keys.js';
-import { postIdFromKey } from '../../shared/domain/post.js';
+import { postIdFromKey } from '../../shared/schema/row-keys.js';
 import { queueDrained } from '../support/queue.js';
 import { qualifiedTableName } from '../../shared/schema/tables.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseGroupKey } from '../../shared/domain/notification.js';
 import { normalizeTopic } from '../../shared/domain/text-entities.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
-import { HANDLE_PATTERN } from '../../shared/schema/row-keys.js';
+import { HANDLE_PATTERN } from '../../shared/domain/handle.js';
 import { apiClient, isErrorShape, LambdaTimeout, type RequestOptions } from '../support/api.js';
 import { rowCounts } from '../support/hbase-rows.js';
 import { queueDrained } from '../support/queue.js';

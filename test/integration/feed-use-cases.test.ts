@@ -7,7 +7,7 @@ import { applySchema } from '../../infra/schema/apply-schema.js';
 import { hbaseFeedStores } from '../../shared/composition.js';
 import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
-import { keyFromPostId } from '../../shared/domain/post.js';
+import { keyFromPostId } from '../../shared/schema/row-keys.js';
 import { performance } from 'node:perf_hooks';
 import { sequentialDepth } from '../../shared/observability/round-trips.js';
 import { inboxQualifier, segmentOf, userKey } from '../../shared/schema/row-keys.js';

@@ -364,7 +364,7 @@ describe('the post-count repair job (real HBase)', () => {
     // A like stopped before its truth (entry only), and a stale entry: neither may be counted.
     await stores.reactions.addLiker(drifted, 'ghost', 1);
     const content = qualifiedTableName(ns, 'content');
-    const key = (await import('../../shared/domain/post.js')).keyFromPostId;
+    const key = (await import('../../shared/schema/row-keys.js')).keyFromPostId;
     // Drift as a stopped function leaves it: increments that never ran or ran twice.
     await hbase.increment(content, key(drifted)!, 'c:likes', 5);
     await hbase.increment(content, key(drifted)!, 'c:comments', -1);

@@ -2,7 +2,8 @@
 // Ordering uses the real row-key codec, so "newest first" here means what it means in HBase.
 import type { FeedLimits } from '../../shared/config/config.js';
 import type { Comment } from '../../shared/domain/comment.js';
-import { feedOrderKey, keyFromPostId, NO_COUNTS, postIdFromKey, type FeedEntry, type Post, type PostCounts, type StoredPost } from '../../shared/domain/post.js';
+import { keyFromPostId, postIdFromKey } from '../../shared/schema/row-keys.js';
+import { feedOrderKey, NO_COUNTS, type FeedEntry, type Post, type PostCounts, type StoredPost } from '../../shared/domain/post.js';
 import type { CommentLookup, CommentOrder, CommentStore, Liker, ReactionStore, ViewerState, WriteAction, WriteQuota } from '../../shared/ports/reaction-store.js';
 import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue.js';
 import type { CelebrityRegistry, CounterStore, Edge, FeedSlice, FeedWindow, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, OutboxStore, Page, PostLookup, PostStore, RelationStore, Segment } from '../../shared/ports/feed-store.js';

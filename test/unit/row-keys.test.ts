@@ -1,18 +1,9 @@
 // test/unit/row-keys.test.ts — the row-key properties the data design promises (product.md),
 // checked on the pure key codec; the integration tests check them again inside HBase.
 import { describe, expect, it } from 'vitest';
-import {
-  handleFromKey,
-  inboxQualifier,
-  parsePostKey,
-  postKey,
-  postKeyFromInboxQualifier,
-  relationKey,
-  relationPrefix,
-  reversedTimestamp,
-  timestampFromReversed,
-  userKey,
-} from '../../shared/schema/row-keys.js';
+import fc from 'fast-check';
+import { feedOrderKey, newPostId } from '../../shared/domain/post.js';
+import { handleFromKey, inboxQualifier, keyFromPostId, postIdFromKey, parsePostKey, postKey, postKeyFromInboxQualifier, relationKey, relationPrefix, reversedTimestamp, timestampFromReversed, userKey } from '../../shared/schema/row-keys.js';
 
 const hasPrefix = (key: Uint8Array, prefix: Uint8Array) =>
   key.length >= prefix.length && prefix.every((b, i) => key[i] === b);
@@ -83,5 +74,29 @@ describe('inboxQualifier', () => {
     const qb = inboxQualifier(b);
     expect(compareBytes(qb, qa)).toBeLessThan(0); // amy's newer post first, whatever the salt
     expect(postKeyFromInboxQualifier(qa)).toEqual(a);
+  });
+});
+
+describe('post ids and feed order (the domain) against the keys (storage)', () => {
+  it('maps a post id onto its key and back', () => {
+    const id = newPostId('ann', 1_700_000_000_123);
+    expect(postIdFromKey(keyFromPostId(id)!)).toBe(id);
+    expect(keyFromPostId('ann.1.zz')).toBeNull();
+  });
+
+  it('orders ids by feedOrderKey exactly as HBase orders their inbox qualifiers', () => {
+    // Same-millisecond posts by authors that share prefixes ("a", "ab", "a_") are where a
+    // domain order that forgot the key's salt or terminator would part from the stored order.
+    const author = fc.constantFrom('a', 'ab', 'abc', 'a_', 'b', 'z9', '0', 'carol');
+    const id = fc.tuple(author, fc.integer({ min: 0, max: 5 }), fc.uint8Array({ minLength: 6, maxLength: 6 })).map(([a, t, sfx]) =>
+      `${a}.${1_700_000_000_000 + t}.${Buffer.from(sfx).toString('hex')}`,
+    );
+    fc.assert(
+      fc.property(fc.uniqueArray(id, { minLength: 2, maxLength: 30 }), (ids) => {
+        const byDomain = [...ids].sort((x, y) => (feedOrderKey(x) < feedOrderKey(y) ? -1 : 1));
+        const byKeys = [...ids].sort((x, y) => compareBytes(inboxQualifier(keyFromPostId(x)!), inboxQualifier(keyFromPostId(y)!)));
+        expect(byDomain).toEqual(byKeys);
+      }),
+    );
   });
 });

@@ -1,10 +1,12 @@
 // shared/adapters/hbase/cells.ts — reading cells out of a fetched row: the few helpers every
 // HBase adapter needs (a column's value, as text, as a counter; a window of feed cells).
-import { keyFromPostId, postIdFromKey, type FeedEntry } from '../../domain/post.js';
+import { keyFromPostId, postIdFromKey } from '../../schema/row-keys.js';
+import { type FeedEntry } from '../../domain/post.js';
 import { InvalidInputError } from '../../domain/errors.js';
 import { bytesToString, compareBytes, concatBytes, decodeLong, type HBaseCell, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { FeedSlice, FeedWindow, Page } from '../../ports/feed-store.js';
-import { HANDLE_PATTERN, handleFromKey, inboxQualifier, keyAfter, postKeyFromInboxQualifier, userKey } from '../../schema/row-keys.js';
+import { handleFromKey, inboxQualifier, keyAfter, postKeyFromInboxQualifier, userKey } from '../../schema/row-keys.js';
+import { HANDLE_PATTERN } from '../../domain/handle.js';
 
 /** The row key of a post id the use case already validated (a bad one is a programming error). */
 export function postKeyOf(id: string): Uint8Array {

@@ -1,10 +1,12 @@
 // shared/adapters/hbase/hbase-inbox-store.ts — InboxStore on HBase (secondary adapter): one wide
 // row per reader. Layout and access patterns: shared/schema/tables.ts (inbox).
 import { forEachLimit } from '../../concurrency.js';
-import { keyFromPostId, type FeedEntry } from '../../domain/post.js';
+import { keyFromPostId } from '../../schema/row-keys.js';
+import { type FeedEntry } from '../../domain/post.js';
 import { bytesToString, concatBytes, type HBaseCell, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { FeedWindow, InboxStore, InboxView } from '../../ports/feed-store.js';
-import { HANDLE_PATTERN, inboxQualifier, parsePostKey, postKeyFromInboxQualifier, timestampFromReversed, userKey } from '../../schema/row-keys.js';
+import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, timestampFromReversed, userKey } from '../../schema/row-keys.js';
+import { HANDLE_PATTERN } from '../../domain/handle.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText, feedCell, feedSlice } from './cells.js';
 

@@ -42,7 +42,8 @@ import type {
   WideRow,
   WideTable,
 } from '../../ports/maintenance-store.js';
-import { HANDLE_PATTERN, handleFromKey, keyAfter, relationKey, relationPrefix, userKey } from '../../schema/row-keys.js';
+import { handleFromKey, keyAfter, relationKey, relationPrefix, userKey } from '../../schema/row-keys.js';
+import { HANDLE_PATTERN } from '../../domain/handle.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellValue } from './cells.js';
 

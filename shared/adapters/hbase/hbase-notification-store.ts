@@ -3,14 +3,7 @@
 import { LATEST_ACTORS } from '../../domain/notification.js';
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
 import { memberRef, type GroupState, type NotificationEntry, type NotificationStore } from '../../ports/social-store.js';
-import {
-  notificationEntryKey,
-  notificationEntryPrefix,
-  notificationGroupKey,
-  notificationMarkerKey,
-  notificationMemberKey,
-  parseNotificationEntryKey,
-} from '../../schema/row-keys.js';
+import { notificationEntryKey, notificationEntryPrefix, notificationGroupKey, notificationMarkerKey, notificationMemberKey, parseNotificationEntryKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText, counter } from './cells.js';
 

@@ -10,7 +10,7 @@
 //                  users' likes; 1 prefix scan of its 'R' entries + 1 multi-get of those reposts;
 //                  1 stateless scan of its comments (m:v only) — each ≤ max + 1 rows
 //   setCountIf     1 check-and-put
-import { keyFromPostId, postIdFromKey } from '../../domain/post.js';
+import { keyFromPostId, postIdFromKey } from '../../schema/row-keys.js';
 import { bytesToString, encodeLong, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { CountedPost, CounterCell, Cursor, PostCounter, PostCountStore } from '../../ports/maintenance-store.js';
 import { commentPrefix, handleFromKey, reactionKey, reactorPrefix } from '../../schema/row-keys.js';

@@ -1,7 +1,8 @@
 // shared/adapters/hbase/hbase-post-store.ts — PostStore and IdempotencyStore on HBase (secondary
 // adapters). Layout and access patterns: shared/schema/tables.ts (content, idempotency).
 import { InvalidInputError } from '../../domain/errors.js';
-import { keyFromPostId, postIdFromKey, type Post, type PostCounts, type StoredPost } from '../../domain/post.js';
+import { keyFromPostId, postIdFromKey } from '../../schema/row-keys.js';
+import { type Post, type PostCounts, type StoredPost } from '../../domain/post.js';
 import { bytesToString, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { IdempotencyClaim, IdempotencyStore, Page, PostLookup, PostStore } from '../../ports/feed-store.js';
 import { authorPostsBoundary, idempotencyKey, keyAfter, parsePostKey, userKey } from '../../schema/row-keys.js';

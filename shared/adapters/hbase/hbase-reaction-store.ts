@@ -1,7 +1,7 @@
 // shared/adapters/hbase/hbase-reaction-store.ts — ReactionStore on HBase (secondary adapter).
 // Layout and access patterns: shared/schema/tables.ts (reactions = the user side and source of
 // truth, reactors = the post side).
-import { keyFromPostId } from '../../domain/post.js';
+import { keyFromPostId } from '../../schema/row-keys.js';
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
 import type { Page } from '../../ports/feed-store.js';
 import type { Liker, ReactionStore, ViewerState } from '../../ports/reaction-store.js';

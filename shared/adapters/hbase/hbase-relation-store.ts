@@ -3,7 +3,8 @@
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
 import { InvalidInputError } from '../../domain/errors.js';
 import type { AudienceMember, Edge, Page, RelationStore, Segment } from '../../ports/feed-store.js';
-import { HANDLE_PATTERN, handleFromKey, keyAfter, relationKey, relationPrefix, relationSegment, type EdgeDirection } from '../../schema/row-keys.js';
+import { handleFromKey, keyAfter, relationKey, relationPrefix, relationSegment, type EdgeDirection } from '../../schema/row-keys.js';
+import { HANDLE_PATTERN } from '../../domain/handle.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellValue, edgePage } from './cells.js';
 

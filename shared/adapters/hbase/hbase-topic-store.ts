@@ -1,7 +1,7 @@
 // shared/adapters/hbase/hbase-topic-store.ts — TopicStore on HBase (secondary adapter).
 // Layout and access patterns: shared/schema/tables.ts (topics, trends).
 import { createHash } from 'node:crypto';
-import { postIdFromKey } from '../../domain/post.js';
+import { postIdFromKey } from '../../schema/row-keys.js';
 import { bytesToString, decodeLong, type HBaseRestClient } from '../../hbase/index.js';
 import type { Page } from '../../ports/feed-store.js';
 import type { TopicStore } from '../../ports/social-store.js';

@@ -39,10 +39,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { forEachLimit } from '../../concurrency.js';
+import { HANDLE_PATTERN } from '../../domain/handle.js';
 import type { EdgeRow, MaintenanceStore, UsersFrom } from '../../ports/maintenance-store.js';
 import type { JobDefinition, StepInput, StepResult } from './job-runner.js';
 
-const Handle = z.string().regex(/^[a-z0-9_]{1,30}$/);
+const Handle = z.string().regex(HANDLE_PATTERN);
 const Count = z.number().int().min(0);
 
 /** Suspects carried to the confirm phase per run (the walk normally finds none). */

@@ -9,7 +9,7 @@
 // Reported: likes/s of each round, p50/p99 per like, HBase requests per like and where their
 // time goes (by request kind), the counts. The phase knows nothing of likePost's inner steps.
 import { performance } from 'node:perf_hooks';
-import { postIdFromKey } from '../../../shared/domain/post.js';
+import { postIdFromKey } from '../../../shared/schema/row-keys.js';
 import { postKey } from '../../../shared/schema/row-keys.js';
 import { likePost, listLikers } from '../../../shared/use-cases/likes.js';
 import { inPool } from './bulk.js';

@@ -14,7 +14,7 @@ import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { localSqsClient, toRecord } from '../../../infra/local/sqs-poller.js';
 import { feedDependencies } from '../../../shared/composition.js';
-import { keyFromPostId } from '../../../shared/domain/post.js';
+import { keyFromPostId } from '../../../shared/schema/row-keys.js';
 import { compareBytes, concatBytes } from '../../../shared/hbase/index.js';
 import { inboxQualifier, segmentOf } from '../../../shared/schema/row-keys.js';
 import { MAX_SEGMENTS } from '../../../shared/use-cases/fan-out.js';

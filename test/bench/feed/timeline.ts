@@ -12,7 +12,7 @@
 // (so their reactions rows exist, and the posts carry c:likes and reactors rows), and a fifth of
 // those pages' posts also carry comment and repost counts (real adapter increments).
 import { performance } from 'node:perf_hooks';
-import { postIdFromKey } from '../../../shared/domain/post.js';
+import { postIdFromKey } from '../../../shared/schema/row-keys.js';
 import { blockKey, parsePostKey, reactionKey } from '../../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../../shared/schema/tables.js';
 import { homeTimeline } from '../../../shared/use-cases/home-timeline.js';

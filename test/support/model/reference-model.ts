@@ -14,7 +14,8 @@
 // muted them, or been blocked by them) WHEN THE DELIVERY RUNS — so a count is exact only where
 // no block or mute between the two users changed while the fact's deliveries could run
 // (FactWindow, `exactAround`); elsewhere the model states nothing.
-import { keyFromPostId, POST_MAX_CODE_POINTS } from '../../../shared/domain/post.js';
+import { keyFromPostId } from '../../../shared/schema/row-keys.js';
+import { POST_MAX_CODE_POINTS } from '../../../shared/domain/post.js';
 import { inboxQualifier } from '../../../shared/schema/row-keys.js';
 import { E2E_SETTLE_SECONDS } from '../e2e-settings.js';
 
