@@ -272,8 +272,9 @@ r:p   the id of the user's plain (comment-less) repost of this post: the claim t
       plain repost idempotent per (user, original); replaced with check-and-put once that
       repost is deleted. r:<repost id> '' for each live repost of this post by the user
       (present = reposted).
-like        : PUT ?check=put (put-if-absent on l:t: of racing likes exactly one wins; only the
-              winner counts +1 and writes the reactors row)
+like        : the reactors row FIRST (so every true like has its entry), then PUT ?check=put
+              (put-if-absent on l:t: of racing likes exactly one wins; only the winner counts +1;
+              a loser puts the reactors row back to the since l:t holds)
 unlike      : GET l:t; PUT ?check=delete on that value (of racing unlikes exactly one wins;
               only the winner counts −1 and removes the reactors row on the same since)
 viewer state: GET /reactions/multiget?row=<userKey(reader)+postKey(p1)>&row=… (ONE multi-get for
