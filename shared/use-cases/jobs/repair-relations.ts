@@ -41,6 +41,7 @@ import { z } from 'zod';
 import { forEachLimit } from '../../concurrency.js';
 import { HANDLE_PATTERN } from '../../domain/handle.js';
 import type { EdgeRow, MaintenanceStore, UsersFrom } from '../../ports/maintenance-store.js';
+import { atStep, type StepHook } from '../steps.js';
 import type { JobDefinition, StepInput, StepResult } from './job-runner.js';
 
 const Handle = z.string().regex(HANDLE_PATTERN);
@@ -81,6 +82,7 @@ export interface RepairOptions {
   /** The settle window (ms): longer than any follow/unfollow takes from its row change to its counter change. */
   settleMs: number;
   sleep?: (ms: number) => Promise<void>;
+  step?: StepHook;
 }
 
 export async function repairStep(store: MaintenanceStore, input: StepInput<RepairCarry>, opts: RepairOptions): Promise<StepResult<RepairCarry>> {
@@ -168,6 +170,7 @@ export async function repairStep(store: MaintenanceStore, input: StepInput<Repai
   if (carry.open) counts.set(carry.open.user, { following: carry.open.following, followers: carry.open.followers });
 
   const counterparts = await store.counterpartSince(edges);
+  await atStep(opts, 'repair.edges-read', { owners: [...new Set(edges.map((e) => e.owner))].join(',') });
   const puts: EdgeRow[] = [];
   const created: EdgeRow[] = [];
   const orphans: EdgeRow[] = [];
