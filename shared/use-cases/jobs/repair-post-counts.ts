@@ -34,7 +34,6 @@ export type PostCountCarry = z.infer<typeof PostCountCarry>;
 
 export type PostCountRepairOptions = SettleWait;
 
-
 async function walkStep(store: PostCountStore, input: StepInput<PostCountCarry>): Promise<StepResult<PostCountCarry>> {
   const suspects = new Set(input.carry?.suspects ?? []);
   const chunk = await store.countedPosts({ ...(input.cursor === undefined ? {} : { start: input.cursor }), limit: Math.min(input.rowsPerStep, POSTS_PER_STEP) });
