@@ -1,137 +1,132 @@
 // shared/ports/maintenance-store.ts — what the scheduled jobs (shared/use-cases/jobs/) need from
-// storage. Sweeps are the ONE place a whole table is walked, and they walk it in bounded chunks:
-// every method reads at most `limit` rows from a start position and says where to resume.
-// Implemented on HBase in shared/adapters/hbase/hbase-maintenance-store.ts; unit tests fake it.
+// storage, in the product's words. Sweeps are the ONE place a whole table is walked, and they
+// walk it in bounded chunks: every method reads at most `limit` entries from a start position
+// and says where to resume. Implemented by the storage adapters (shared/adapters/); unit tests
+// fake it (test/unit/jobs-fakes.ts).
 //
 // Positions (`Cursor`) are opaque base64url text made by the store: "the next read starts here".
-// A job passes them on, unchanged, to the next invocation of itself.
+// A job passes them on, unchanged, to the next invocation of itself. The order a walk visits
+// things in is the store's business; a job never compares positions or users.
 
 export type Cursor = string;
 
-/** The bounded wide rows the trim job caps: inbox (family i) and outbox (family o). */
-export type WideTable = 'inbox' | 'outbox';
+// --- counters ----------------------------------------------------------------------------------
 
-export interface WideCell {
-  qualifier: Uint8Array;
-  /** The cell's write timestamp (millis). */
-  timestamp: number;
+/**
+ * A stored counter as one read saw it. `value` is null when what is stored is not a count (it is
+ * reported and never overwritten). `version` is opaque: two readings of a counter with the same
+ * version saw no write to it in between.
+ */
+export interface CounterReading {
+  value: number | null;
+  version: string;
 }
 
-export interface WideRow {
-  /** Opaque id of the row, for deleteCells. */
-  row: string;
-  /** The row's entry cells, NEWEST FIRST (ascending qualifier = reversed time). */
-  cells: WideCell[];
-  /** Where a walk resumes after this row. */
+// --- trim ---------------------------------------------------------------------------------------
+
+/** The bounded lists the trim job caps: every reader's inbox, every author's outbox. */
+export type Feed = 'inbox' | 'outbox';
+
+/** One feed as the trim walk visits it. */
+export interface FeedVisit {
+  /** How many entries lie past the cap: the oldest ones. 0 when the feed is within it. */
+  pastCap: number;
+  /**
+   * Drops the entries that were past the cap when visited, in ONE write. An entry written again
+   * after the visit (a refollow's backfill) survives.
+   */
+  dropPastCap(): Promise<void>;
+  /** Where a walk resumes after this feed. */
   next: Cursor;
 }
 
+// --- sweeps -------------------------------------------------------------------------------------
+
 export interface RegenerationMark {
-  /** The reader whose inbox row this is; null for a row key that is not a user's. */
+  /** The reader whose timeline is being rebuilt; null for an entry that is not a reader's. */
   reader: string | null;
-  /** m:regen — when the regeneration was requested (millis); null when unreadable. */
+  /** When the rebuild was requested (millis); null when unreadable. */
   requestedAt: number | null;
   next: Cursor;
 }
 
 export interface ActivityMark {
-  /** The reader whose inbox row this is; null for a row key that is not a user's. */
+  /** The reader; null for an entry that is not a reader's. */
   reader: string | null;
-  /** m:seen — the reader's last recorded timeline read; null when unreadable. */
+  /** The reader's last recorded timeline read; null when unreadable. */
   seenAt: number | null;
-  /** m:away — the m:seen at which the reader's follows were last marked away, if ever. */
+  /** The last read at which the reader's follows were marked away, if ever. */
   awayAt: number | null;
-  /** m:regen is present: a rebuild is under way (the reader is back). */
+  /** A rebuild of the reader's timeline is under way (the reader is back). */
   regenerating: boolean;
   next: Cursor;
 }
 
-/** 'F': owner follows other (the source of truth). 'R': owner is followed by other. */
-export type Direction = 'F' | 'R';
+// --- relation repair ----------------------------------------------------------------------------
 
-export interface EdgeRow {
-  owner: string;
-  direction: Direction;
-  other: string;
-  /** e:t as stored (millis as text); check-and-delete compares against exactly this. */
+/** `follower` follows `followee` since `since` (as the store holds it: compared exactly, never parsed). */
+export interface Follow {
+  follower: string;
+  followee: string;
   since: string;
-}
-
-export interface RelationChunk {
-  /** The readable edge rows, in walk order, each with the position after it. */
-  edges: (EdgeRow & { next: Cursor })[];
-  /** Rows whose key is not an edge of ours (skipped, never touched). */
-  skipped: number;
-  /** The position after the last row read (readable or not); absent when nothing was read. */
-  next?: Cursor;
-  /** true when the read reached the end of the table (fewer than `limit` rows were left). */
-  exhausted: boolean;
-}
-
-export interface UserCounters {
-  handle: string;
-  /** c:following / c:followers as stored: 0 when absent, -1 when not an 8-byte long. */
-  following: number;
-  followers: number;
 }
 
 export type Counter = 'following' | 'followers';
 
-export interface CounterCell {
-  /** As stored: 0 when absent, -1 when not an 8-byte long. */
-  value: number;
-  /** The cell's write timestamp (millis); 0 when absent. Every increment writes a new cell. */
-  stamp: number;
+/** One user's share of a relations batch. */
+export interface UserRelations {
+  user: string;
+  /**
+   * The user's stored counters, read in the same batch. Absent while `complete` is false, and
+   * for a handle that has relations but no account.
+   */
+  counters?: Record<Counter, CounterReading>;
+  /** The user's follows read in this batch (the following side: the truth), each with the since its followers-side copy holds (null: missing). */
+  follows: (Follow & { copy: string | null })[];
+  /** The user's followers-side entries read in this batch, each with the since of the follow it copies (null: no such follow). */
+  followers: (Follow & { truth: string | null })[];
+  /** false when the user's relations go on in the next batch (a step boundary cut them). */
+  complete: boolean;
 }
 
-/** A position in the users walk: start at `user` (inclusive) or just after it. */
-export interface UsersFrom {
-  user: string;
-  inclusive: boolean;
+export interface RelationsBatch {
+  /**
+   * Consecutive users of the walk: every user from the start position on, accounts without any
+   * relation included (so their stale counters show). Only the last may be incomplete.
+   */
+  users: UserRelations[];
+  /** Relation entries read (readable or not). */
+  read: number;
+  /** Entries that are not relations of ours (skipped, never touched). */
+  skipped: number;
+  /** Where the next batch starts; absent when the walk is over. */
+  next?: Cursor;
 }
 
 export interface MaintenanceStore {
-  // --- trim -------------------------------------------------------------------------------
-  /** Up to `limit` rows of `table` from `start` (the table's beginning when absent), streamed. */
-  wideRows(table: WideTable, opts: { start?: Cursor; limit: number }): AsyncIterable<WideRow>;
-  /**
-   * Deletes the listed cells of one row in ONE delete request set: every version with a
-   * timestamp <= upToTimestamp, so a cell rewritten after the read survives (HBASE-3300).
-   */
-  deleteCells(table: WideTable, row: string, qualifiers: Uint8Array[], upToTimestamp: number): Promise<void>;
+  // --- trim
+  /** Up to `limit` feeds of one kind from `start` (the beginning when absent), streamed, each measured against `cap`. */
+  feeds(feed: Feed, opts: { start?: Cursor; limit: number; cap: number }): AsyncIterable<FeedVisit>;
 
-  // --- regeneration sweep -------------------------------------------------------------------
-  /** Up to `limit` inbox rows that carry m:regen, from `start`, streamed. */
+  // --- sweeps
+  /** Up to `limit` readers with a rebuild requested, from `start`, streamed. */
   regenerationMarks(opts: { start?: Cursor; limit: number }): AsyncIterable<RegenerationMark>;
-
-  // --- away sweep ---------------------------------------------------------------------------
-  /** Up to `limit` inbox rows that carry m:seen, from `start`, streamed with m:away and m:regen. */
+  /** Up to `limit` readers with a recorded read, from `start`, streamed. */
   activityMarks(opts: { start?: Cursor; limit: number }): AsyncIterable<ActivityMark>;
 
-  // --- relation repair ----------------------------------------------------------------------
-  /**
-   * The order the walks visit users in (the row-key order of the relations and users tables).
-   * A user's relation rows are contiguous, 'F' rows before 'R' rows, each ordered by `other`.
-   */
-  compareUsers(a: string, b: string): number;
-  /** Up to `limit` rows of the relations table from `start`. */
-  relationChunk(opts: { start?: Cursor; limit: number }): Promise<RelationChunk>;
-  /** The position just past every relation row of `user`. */
-  relationCursorAfterUser(user: string): Cursor;
-  /** For each edge, the since of its counterpart row (F ↔ R) or null when it is missing. ONE multi-get. */
-  counterpartSince(edges: EdgeRow[]): Promise<(string | null)[]>;
-  /** Writes the edge rows (with their since) in one batched put. */
-  putEdges(edges: EdgeRow[]): Promise<void>;
-  /** Deletes the edge row only while its e:t still holds `edge.since`; false = it changed (kept). */
-  deleteEdgeIf(edge: EdgeRow): Promise<boolean>;
-  /** Up to `limit` users (with their stored counters) from `from`, strictly before `before` (the table's end when absent). */
-  userCounters(opts: { from?: UsersFrom; before?: string; limit: number }): Promise<{ users: UserCounters[]; exhausted: boolean }>;
-  /** Both counters of each user as stored, with their cell timestamps (0 when absent). ONE multi-get. */
-  counterSnapshot(users: string[]): Promise<Map<string, Record<Counter, CounterCell>>>;
-  /** How many 'F' (following) or 'R' (followers) rows `user` has; null when more than `max`. ONE prefix scan. */
-  countEdges(user: string, direction: Direction, max: number): Promise<number | null>;
-  /** Writes the counter only while it still holds `expected` as read (check-and-put); false = it moved. */
-  setCounterIf(user: string, counter: Counter, expected: CounterCell, value: number): Promise<boolean>;
+  // --- relation repair
+  /** Up to `limit` relation entries from `start`, by user, with both sides of each follow and the users' counters. */
+  relationsBatch(opts: { start?: Cursor; limit: number }): Promise<RelationsBatch>;
+  /** Writes the followers-side copy of each follow (with its since), in one write. */
+  copyFollowerSides(follows: Follow[]): Promise<void>;
+  /** Removes the followers-side entry only while it still holds `follow.since`; false: it changed (kept). */
+  dropFollowerSideIf(follow: Follow): Promise<boolean>;
+  /** Both counters of each user, for the users that have an account. */
+  counters(users: string[]): Promise<Map<string, Record<Counter, CounterReading>>>;
+  /** The user's follows and followers, counted afresh; null when either is more than `max`. */
+  recount(user: string, max: number): Promise<Record<Counter, number> | null>;
+  /** Sets the counter to `value` only while it is unchanged since `expected` was read; false: it moved (or is not a count). */
+  setCounterIf(user: string, counter: Counter, expected: CounterReading, value: number): Promise<boolean>;
 }
 
 // --- post counts (repair-post-counts) ---------------------------------------------------------
@@ -140,22 +135,21 @@ export type PostCounter = 'likes' | 'comments' | 'reposts';
 
 export interface CountedPost {
   postId: string;
-  /** The post's counts as stored, with their cell timestamps (0 when absent). */
-  counts: Record<PostCounter, CounterCell>;
+  counts: Record<PostCounter, CounterReading>;
 }
 
 /** What the post-count repair needs: a walk over counted posts, a recount from the truth, a guarded write. */
 export interface PostCountStore {
-  /** Up to `limit` live posts that carry counts, from `start`. ONE scan of the counts family (and the tombstone). */
+  /** Up to `limit` live posts that carry counts, from `start`. */
   countedPosts(opts: { start?: Cursor; limit: number }): Promise<{ posts: CountedPost[]; next?: Cursor; exhausted: boolean }>;
-  /** Each post's counts as stored (absent: deleted or never counted). ONE multi-get. */
-  countSnapshot(postIds: string[]): Promise<Map<string, Record<PostCounter, CounterCell>>>;
+  /** Each live post's counts (absent: deleted or never counted). */
+  countSnapshot(postIds: string[]): Promise<Map<string, Record<PostCounter, CounterReading>>>;
   /**
-   * The counts the truth gives: likes = post-side entries whose user-side like exists; reposts =
-   * post-side entries whose repost is live and points here; comments = live comment rows. null
-   * when a list has more than `max` rows (reported, not recounted in a step).
+   * The counts the truth gives: likes = likers whose like exists; reposts = live reposts that
+   * point here; comments = live comments. null when a list has more than `max` entries
+   * (reported, not recounted in a step).
    */
   recount(postId: string, max: number): Promise<Record<PostCounter, number> | null>;
-  /** Writes the count only while it still holds `expected` as read (check-and-put); false = it moved. */
-  setCountIf(postId: string, counter: PostCounter, expected: CounterCell, value: number): Promise<boolean>;
+  /** Sets the count to `value` only while it is unchanged since `expected` was read; false: it moved (or is not a count). */
+  setCountIf(postId: string, counter: PostCounter, expected: CounterReading, value: number): Promise<boolean>;
 }

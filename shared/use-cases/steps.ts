@@ -24,6 +24,8 @@ export type StepPoint =
   | 'backfill.posts-read'
   /** settle: the edge and the celebrity flag are read; the reader's view is not yet repaired. */
   | 'settle.state-read'
+  /** repair-relations (the job): a chunk of edges and their other sides are read; no side is written yet. */
+  | 'repair.edges-read'
   /** like: the post-side entry is written; the user's like (the truth) and the count are next. */
   | 'like.listed'
   /** unlike: the user's like is removed; the count and the post-side entry are next. */

@@ -80,7 +80,7 @@ describe('concurrent operations + repair', () => {
     while (queued.length > 0) await handleFanoutMessage(deps, queued.shift()!);
 
     await expectSymmetricAndExact(posted);
-    const { outcomes } = await runToCompletion(repairRelationsJob(new HBaseMaintenanceStore(hbase, ns), { settleMs: 500 }), { rowsPerStep: 7 });
+    const { outcomes } = await runToCompletion(repairRelationsJob(new HBaseMaintenanceStore(hbase, ns), { settleMs: 500, queue: deps.queue }), { rowsPerStep: 7 });
     expect(outcomes.at(-1)).toMatchObject({ status: 'done', totals: { fixed: 0 } });
     await expectSymmetricAndExact(posted);
   });

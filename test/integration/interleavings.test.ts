@@ -292,20 +292,20 @@ describe('the repair job never overwrites a counter a live operation is changing
     const store = new HBaseMaintenanceStore(hbase, ns);
     let raced = false;
     const racing = Object.assign(Object.create(store) as HBaseMaintenanceStore, {
-      async countEdges(user: string, direction: 'F' | 'R', max: number) {
-        const counted = await store.countEdges(user, direction, max);
-        if (user === amy && direction === 'R' && !raced) {
+      async recount(user: string, max: number) {
+        const counted = await store.recount(user, max);
+        if (user === amy && !raced) {
           raced = true;
           await follow(deps, cat, amy); // a live follow: its rows and its increment land now
         }
         return counted;
       },
     });
-    await runToCompletion(repairRelationsJob(racing, { settleMs: 300 }), { rowsPerStep: 1000 });
+    await runToCompletion(repairRelationsJob(racing, { settleMs: 300, queue: deps.queue }), { rowsPerStep: 1000 });
     expect(raced).toBe(true);
     // The plain put of the old job would have written the pre-follow count (1) over the increment.
     expect(await stores.counters.get(amy, 'followers')).toBe(7);
-    await runToCompletion(repairRelationsJob(store, { settleMs: 300 }), { rowsPerStep: 1000 });
+    await runToCompletion(repairRelationsJob(store, { settleMs: 300, queue: deps.queue }), { rowsPerStep: 1000 });
     expect(await stores.counters.get(amy, 'followers')).toBe(2);
     await expectEdge(cat, amy, true);
   });

@@ -16,7 +16,8 @@ import { LambdaJobContinuation } from '../../shared/adapters/lambda/lambda-job-c
 import { SqsDeadLetterQueue } from '../../shared/adapters/sqs/sqs-dead-letter-queue.js';
 import { SqsFanoutQueue } from '../../shared/adapters/sqs/sqs-fanout-queue.js';
 import { HBaseRestClient, bytesToString, compareBytes, concatBytes, decodeLong, encodeLong, type HBaseRequestEvent } from '../../shared/hbase/index.js';
-import type { EdgeRow } from '../../shared/ports/maintenance-store.js';
+import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
+import type { Feed, FeedVisit, RelationsBatch } from '../../shared/ports/maintenance-store.js';
 import { inboxQualifier, postKey, relationKey, userKey } from '../../shared/schema/row-keys.js';
 import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
 import { deadLetterReport } from '../../shared/use-cases/jobs/dead-letter-report.js';
@@ -117,14 +118,27 @@ describe('trim inboxes (real HBase)', () => {
     const qs = qualifiers('racer', 30);
     await seedWide('inbox', 'racer', qs);
     const racing = Object.assign(Object.create(store) as HBaseMaintenanceStore, {
-      async deleteCells(table: 'inbox' | 'outbox', row: string, doomed: Uint8Array[], upTo: number) {
-        // The oldest doomed entry is rewritten (server timestamp = now) just before the delete lands.
-        await hbase.put(t('inbox'), [{ key: userKey('racer'), cells: [{ column: concatBytes('i:', qs[29]!), value: new Uint8Array(0) }] }]);
-        return store.deleteCells(table, row, doomed, upTo);
+      async *feeds(feed: Feed, opts: { start?: string; limit: number; cap: number }): AsyncIterable<FeedVisit> {
+        for await (const visit of store.feeds(feed, opts)) {
+          yield {
+            ...visit,
+            async dropPastCap() {
+              // The oldest doomed entry is rewritten (server timestamp = now) just before the delete lands.
+              await hbase.put(t('inbox'), [{ key: userKey('racer'), cells: [{ column: concatBytes('i:', qs[29]!), value: new Uint8Array(0) }] }]);
+              return visit.dropPastCap();
+            },
+          };
+        }
       },
     });
-    await runToCompletion(trimInboxesJob(racing, { inbox: 20, outbox: 200 }), { rowsPerStep: 100 });
+    const { calls } = await counted(() => runToCompletion(trimInboxesJob(racing, { inbox: 20, outbox: 200 }), { rowsPerStep: 100 }));
     expect(await familyQualifiers('inbox', 'racer')).toEqual([...qs.slice(0, 20), qs[29]]);
+    // The delete reaches up to the newest timestamp among the doomed cells (seedWide's shuffled
+    // stamps: the oldest entry is not the newest write), not merely the oldest entry's.
+    const upTo = Math.max(...qs.slice(20).map((_, j) => 1_000_000 + (((20 + j) * 7919) % qs.length)));
+    const deletes = calls.filter((c) => c.method === 'DELETE' && c.path.includes(':inbox/') && !c.path.includes('/scanner/'));
+    expect(deletes.length).toBeGreaterThanOrEqual(1);
+    expect(deletes.every((c) => new RegExp(`/${upTo}(\\?|$)`).test(c.path))).toBe(true);
   });
 });
 
@@ -179,8 +193,11 @@ describe('repair relations (real HBase)', () => {
     await setCounters('zed', 7, 9);
   });
 
+  const settles: FanoutMessage[] = [];
+  const queue = { send: async (m: FanoutMessage) => void settles.push(m) };
+
   it('runs to completion across continuations: every F has its R, no R without F, counters exact', async () => {
-    const { result, calls } = await counted(() => runToCompletion(repairRelationsJob(store, { settleMs: 100 }), { rowsPerStep: 3 }));
+    const { result, calls } = await counted(() => runToCompletion(repairRelationsJob(store, { settleMs: 100, queue }), { rowsPerStep: 3 }));
     const { outcomes, payloads } = result;
     expect(outcomes.at(-1)).toMatchObject({ status: 'done' });
     expect(outcomes.length).toBeGreaterThan(5);
@@ -192,6 +209,8 @@ describe('repair relations (real HBase)', () => {
       resynced: 1,
       deleted: 3,
     });
+    // One settle for each follow whose followers side the job wrote or removed.
+    expect(settles.map((m) => (m.type === 'settle' ? `${m.reader}>${m.followee}` : m.type)).sort()).toEqual(['ann>cat', 'dan>bob', 'eve>ann', 'gus>bob', 'gus>cat', 'ann>eve'].sort());
     // ONE multi-get of counterparts per step.
     const multigets = calls.filter((c) => c.path.includes(':relations/multiget'));
     expect(multigets.length).toBeLessThanOrEqual(outcomes.length);
@@ -223,7 +242,7 @@ describe('repair relations (real HBase)', () => {
     expect((await relations.followers('cat', 100)).items.find((e) => e.handle === 'ann')?.since).toBe(102);
 
     // Idempotent: a second run (other step size) finds nothing to fix.
-    const again = await runToCompletion(repairRelationsJob(store, { settleMs: 100 }), { rowsPerStep: 4 });
+    const again = await runToCompletion(repairRelationsJob(store, { settleMs: 100, queue }), { rowsPerStep: 4 });
     expect(again.outcomes.at(-1)).toMatchObject({ status: 'done', totals: { fixed: 0 } });
   });
 
@@ -232,13 +251,13 @@ describe('repair relations (real HBase)', () => {
     await users.create({ handle: 'lee', displayName: 'lee', passwordHash: 'scrypt$x', createdAt: 1 });
     await hbase.put(t('relations'), [edge('lee', 'R', 'kim', '500')]); // orphan as the job reads it
     const racing = Object.assign(Object.create(store) as HBaseMaintenanceStore, {
-      async counterpartSince(edges: EdgeRow[]) {
-        const out = await store.counterpartSince(edges);
-        if (edges.some((e) => e.owner === 'lee')) await relations.follow('kim', 'lee', 600); // kim re-follows meanwhile
+      async relationsBatch(opts: { start?: string; limit: number }): Promise<RelationsBatch> {
+        const out = await store.relationsBatch(opts);
+        if (out.users.some((u) => u.user === 'lee')) await relations.follow('kim', 'lee', 600); // kim re-follows meanwhile
         return out;
       },
     });
-    await runToCompletion(repairRelationsJob(racing, { settleMs: 100 }), { rowsPerStep: 50 });
+    await runToCompletion(repairRelationsJob(racing, { settleMs: 100, queue }), { rowsPerStep: 50 });
     const row = await hbase.getRow(t('relations'), relationKey('lee', 'R', 'kim'), { columns: ['e:t'] });
     expect(row && bytesToString(row.cells[0]!.value)).toBe('600');
     expect(await counters('lee')).toEqual({ following: 0, followers: 1 });

@@ -1,187 +1,223 @@
-// test/unit/jobs-fakes.ts — an in-memory MaintenanceStore with the same ORDER semantics as the
-// HBase tables: keys are strings `user + "\0"` (the terminator keeps `1` out of `10`'s range, as
-// userKey's 0x00 does), relation keys `owner\0 + F|R + other\0`, walks go in key order from a
-// start key and say where to resume. Every call is recorded, so tests can count them.
+// test/unit/jobs-fakes.ts — an in-memory MaintenanceStore that keeps the port's promises in the
+// port's words: feeds as lists of entries (newest first), follows and their followers-side
+// copies as maps, counters with a version that every write changes. Walks visit things in
+// plain string order and resume from where they stopped; the relations walk cuts a user at the
+// step boundary as the real one does. Every call is recorded, so tests can count them.
+import { isHandle } from '../../shared/domain/handle.js';
 import type {
   ActivityMark,
   Counter,
-  CounterCell,
+  CounterReading,
   Cursor,
-  EdgeRow,
+  Feed,
+  FeedVisit,
+  Follow,
   MaintenanceStore,
   RegenerationMark,
-  RelationChunk,
-  UserCounters,
-  UsersFrom,
-  WideCell,
-  WideRow,
-  WideTable,
+  RelationsBatch,
+  UserRelations,
 } from '../../shared/ports/maintenance-store.js';
 
-const enc = (key: string): Cursor => Buffer.from(key, 'utf8').toString('base64url');
-const dec = (cursor: Cursor): string => Buffer.from(cursor, 'base64url').toString('utf8');
+const enc = (position: unknown): Cursor => Buffer.from(JSON.stringify(position), 'utf8').toString('base64url');
+const dec = <T>(cursor: Cursor): T => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as T;
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const uk = (u: string) => `${u}\0`;
-export const edgeKey = (owner: string, direction: 'F' | 'R', other: string) => `${uk(owner)}${direction}${uk(other)}`;
-const EDGE = /^([a-z0-9_]{1,30})\0([FR])([a-z0-9_]{1,30})\0$/;
-const USER = /^([a-z0-9_]{1,30})\0$/;
+const pair = (follower: string, followee: string) => `${follower}>${followee}`;
+const unpair = (key: string) => key.split('>') as [string, string];
 
-/** Keys of `map` in order, from `start` (inclusive) up to `stop` (exclusive). */
-function range<T>(map: Map<string, T>, start: string | undefined, stop?: string): string[] {
-  return [...map.keys()].sort(cmp).filter((k) => (start === undefined || k >= start) && (stop === undefined || k < stop));
+/** An entry of the relations walk: a follow (rank 0), something foreign (rank 1), a followers-side copy (rank 2). */
+type Entry = { owner: string; rank: 0 | 1 | 2; other: string; since: string };
+/** Just past every entry of a user. */
+const PAST_USER = 3;
+type Position = [owner: string, rank: number, other: string];
+const cmpPos = (a: Position, b: Position) => cmp(a[0], b[0]) || a[1] - b[1] || cmp(a[2], b[2]);
+const positionOf = (e: Entry): Position => [e.owner, e.rank, e.other];
+
+interface BatchPosition {
+  /** Entries strictly after this one. */
+  after?: Position;
+  /** Users from this one on (inclusive or not). */
+  users?: { from: string; inclusive: boolean };
+}
+
+/** Walks a keyed map in key order from a position (strictly after `after`). */
+function keysAfter<T>(map: Map<string, T>, after: string | undefined): string[] {
+  return [...map.keys()].sort(cmp).filter((k) => after === undefined || k > after);
 }
 
 export class FakeMaintenanceStore implements MaintenanceStore {
-  /** relation row key → e:t (any key: junk keys are allowed, to test skipping). */
-  readonly relations = new Map<string, string>();
-  /** users row key → stored counters (undefined = cell absent). */
-  readonly users = new Map<string, { following?: number; followers?: number }>();
-  readonly wide: Record<WideTable, Map<string, WideCell[]>> = { inbox: new Map(), outbox: new Map() };
-  /** inbox row key → m:regen value (null = unreadable). */
+  /** Each owner's feed: entries newest first. */
+  readonly feed: Record<Feed, Map<string, string[]>> = { inbox: new Map(), outbox: new Map() };
+  /** reader → when a rebuild was requested (null = unreadable); a key that is not a handle is not a reader's. */
   readonly regen = new Map<string, number | null>();
-  /** inbox key → m:seen / m:away (m:regen is `regen` above). */
+  /** reader → last read / away mark (the rebuild under way is `regen` above). */
   readonly activity = new Map<string, { seenAt: number | null; awayAt: number | null }>();
+  /** The following side (the truth): "follower>followee" → since. */
+  readonly follows = new Map<string, string>();
+  /** The followers-side copies: "follower>followee" → since. */
+  readonly copies = new Map<string, string>();
+  /** Entries of the relations walk that are not relations (at the position of a user named `at`). */
+  readonly foreign: string[] = [];
+  /** Accounts and their stored counters (undefined = never set). */
+  readonly accounts = new Map<string, Partial<Record<Counter, number>>>();
   readonly calls: string[] = [];
-  /** counter cell timestamps ("user/counter" → a logical clock), as HBase keeps per cell. */
-  readonly stamps = new Map<string, number>();
+  /** "user/counter" → a logical clock, moved by every counter write. */
+  private readonly versions = new Map<string, number>();
   private clock = 0;
 
   // --- setup helpers
-  addUser(handle: string, counters: { following?: number; followers?: number } = {}) {
-    this.users.set(uk(handle), { ...counters });
+  addUser(handle: string, counters: Partial<Record<Counter, number>> = {}) {
+    this.accounts.set(handle, { ...counters });
   }
-  addEdge(owner: string, direction: 'F' | 'R', other: string, since: string) {
-    this.relations.set(edgeKey(owner, direction, other), since);
+  /** The following side only (a follow stopped before its copy). */
+  addFollow(follower: string, followee: string, since: string) {
+    this.follows.set(pair(follower, followee), since);
   }
-  follow(a: string, b: string, since: string) {
-    this.addEdge(a, 'F', b, since);
-    this.addEdge(b, 'R', a, since);
+  /** The followers side only (an unfollow stopped after removing the truth, or a stale copy). */
+  addCopy(follower: string, followee: string, since: string) {
+    this.copies.set(pair(follower, followee), since);
   }
-  counters(handle: string) {
-    const c = this.users.get(uk(handle));
+  follow(follower: string, followee: string, since: string) {
+    this.addFollow(follower, followee, since);
+    this.addCopy(follower, followee, since);
+  }
+  addForeign(at: string) {
+    this.foreign.push(at);
+  }
+  stored(handle: string): Record<Counter, number> {
+    const c = this.accounts.get(handle);
     return { following: c?.following ?? 0, followers: c?.followers ?? 0 };
-  }
-  edges(): EdgeRow[] {
-    return [...this.relations.entries()].flatMap(([k, since]) => {
-      const m = EDGE.exec(k);
-      return m ? [{ owner: m[1]!, direction: m[2] as 'F' | 'R', other: m[3]!, since }] : [];
-    });
   }
 
   // --- trim
-  async *wideRows(table: WideTable, opts: { start?: Cursor; limit: number }): AsyncIterable<WideRow> {
-    this.calls.push(`wideRows:${table}`);
-    const map = this.wide[table];
-    // Like a scan of one family: rows without a cell in it do not exist for the walk.
-    const keys = range(map, opts.start === undefined ? undefined : dec(opts.start)).filter((k) => (map.get(k) ?? []).length > 0);
-    for (const key of keys.slice(0, opts.limit)) {
-      const cells = [...map.get(key)!].sort((a, b) => Buffer.compare(a.qualifier, b.qualifier));
-      yield { row: enc(key), cells, next: enc(`${key}\0`) };
+  async *feeds(feed: Feed, opts: { start?: Cursor; limit: number; cap: number }): AsyncIterable<FeedVisit> {
+    this.calls.push(`feeds:${feed}`);
+    const map = this.feed[feed];
+    // An empty feed does not exist for the walk.
+    const owners = keysAfter(map, opts.start === undefined ? undefined : dec<string>(opts.start)).filter((k) => map.get(k)!.length > 0);
+    for (const owner of owners.slice(0, opts.limit)) {
+      const doomed = new Set(map.get(owner)!.slice(opts.cap));
+      yield {
+        pastCap: doomed.size,
+        dropPastCap: async () => {
+          this.calls.push(`dropPastCap:${feed}`);
+          map.set(owner, map.get(owner)!.filter((e) => !doomed.has(e)));
+        },
+        next: enc(owner),
+      };
     }
   }
-  async deleteCells(table: WideTable, row: string, qualifiers: Uint8Array[], upToTimestamp: number): Promise<void> {
-    this.calls.push(`deleteCells:${table}`);
-    const key = dec(row);
-    const doomed = new Set(qualifiers.map((q) => Buffer.from(q).toString('hex')));
-    const cells = this.wide[table].get(key) ?? [];
-    this.wide[table].set(key, cells.filter((c) => !(doomed.has(Buffer.from(c.qualifier).toString('hex')) && c.timestamp <= upToTimestamp)));
-  }
 
-  // --- regeneration sweep
+  // --- sweeps
   async *regenerationMarks(opts: { start?: Cursor; limit: number }): AsyncIterable<RegenerationMark> {
     this.calls.push('regenerationMarks');
-    for (const key of range(this.regen, opts.start === undefined ? undefined : dec(opts.start)).slice(0, opts.limit)) {
-      yield { reader: USER.exec(key)?.[1] ?? null, requestedAt: this.regen.get(key) ?? null, next: enc(`${key}\0`) };
+    for (const key of keysAfter(this.regen, opts.start === undefined ? undefined : dec<string>(opts.start)).slice(0, opts.limit)) {
+      yield { reader: isHandle(key) ? key : null, requestedAt: this.regen.get(key) ?? null, next: enc(key) };
     }
   }
-
-  // --- away sweep
   async *activityMarks(opts: { start?: Cursor; limit: number }): AsyncIterable<ActivityMark> {
     this.calls.push('activityMarks');
-    for (const key of range(this.activity, opts.start === undefined ? undefined : dec(opts.start)).slice(0, opts.limit)) {
+    for (const key of keysAfter(this.activity, opts.start === undefined ? undefined : dec<string>(opts.start)).slice(0, opts.limit)) {
       const a = this.activity.get(key)!;
-      yield { reader: USER.exec(key)?.[1] ?? null, seenAt: a.seenAt, awayAt: a.awayAt, regenerating: this.regen.has(key), next: enc(`${key}\0`) };
+      yield { reader: isHandle(key) ? key : null, seenAt: a.seenAt, awayAt: a.awayAt, regenerating: this.regen.has(key), next: enc(key) };
     }
   }
 
   // --- relation repair
-  compareUsers(a: string, b: string): number {
-    return cmp(uk(a), uk(b));
-  }
-  async relationChunk(opts: { start?: Cursor; limit: number }): Promise<RelationChunk> {
-    this.calls.push('relationChunk');
-    const keys = range(this.relations, opts.start === undefined ? undefined : dec(opts.start)).slice(0, opts.limit);
-    const chunk: RelationChunk = { edges: [], skipped: 0, exhausted: keys.length < opts.limit };
-    for (const key of keys) {
-      chunk.next = enc(`${key}\0`);
-      const m = EDGE.exec(key);
-      if (!m) chunk.skipped++;
-      else chunk.edges.push({ owner: m[1]!, direction: m[2] as 'F' | 'R', other: m[3]!, since: this.relations.get(key)!, next: chunk.next });
+  private entries(): Entry[] {
+    const out: Entry[] = [];
+    for (const [k, since] of this.follows) {
+      const [follower, followee] = unpair(k);
+      out.push({ owner: follower, rank: 0, other: followee, since });
     }
-    return chunk;
+    for (const [k, since] of this.copies) {
+      const [follower, followee] = unpair(k);
+      out.push({ owner: followee, rank: 2, other: follower, since });
+    }
+    this.foreign.forEach((at, i) => out.push({ owner: at, rank: 1, other: String(i), since: '' }));
+    return out.sort((a, b) => cmpPos(positionOf(a), positionOf(b)));
   }
-  relationCursorAfterUser(user: string): Cursor {
-    return enc(`${user}\u0001`);
+
+  async relationsBatch(opts: { start?: Cursor; limit: number }): Promise<RelationsBatch> {
+    this.calls.push('relationsBatch');
+    const from = opts.start === undefined ? {} : dec<BatchPosition>(opts.start);
+    const chunk = this.entries()
+      .filter((e) => from.after === undefined || cmpPos(positionOf(e), from.after) > 0)
+      .slice(0, opts.limit);
+    const exhausted = chunk.length < opts.limit;
+    const relations = chunk.filter((e) => e.rank !== 1);
+    const skipped = chunk.length - relations.length;
+    if (!exhausted && relations.length === 0) {
+      return { users: [], read: chunk.length, skipped, next: enc({ after: positionOf(chunk.at(-1)!), ...(from.users ? { users: from.users } : {}) }) };
+    }
+    const last = relations.at(-1);
+    const closing = [...this.accounts.keys()]
+      .sort(cmp)
+      .filter((u) => from.users === undefined || (from.users.inclusive ? u >= from.users.from : u > from.users.from))
+      .filter((u) => exhausted || u < last!.owner)
+      .slice(0, opts.limit);
+    let kept = relations;
+    let next: BatchPosition | undefined;
+    let open: string | undefined;
+    if (closing.length === opts.limit) {
+      const lastUser = closing.at(-1)!;
+      kept = relations.filter((e) => e.owner <= lastUser);
+      next = { after: [lastUser, PAST_USER, ''], users: { from: lastUser, inclusive: false } };
+    } else if (!exhausted) {
+      open = last!.owner;
+      next = { after: positionOf(last!), users: { from: open, inclusive: true } };
+    }
+    const parts = new Map<string, UserRelations>();
+    const part = (user: string) => {
+      let p = parts.get(user);
+      if (!p) parts.set(user, (p = { user, follows: [], followers: [], complete: user !== open }));
+      return p;
+    };
+    for (const u of closing) part(u).counters = { following: this.reading(u, 'following'), followers: this.reading(u, 'followers') };
+    for (const e of kept) {
+      if (e.rank === 0) part(e.owner).follows.push({ follower: e.owner, followee: e.other, since: e.since, copy: this.copies.get(pair(e.owner, e.other)) ?? null });
+      else part(e.owner).followers.push({ follower: e.other, followee: e.owner, since: e.since, truth: this.follows.get(pair(e.other, e.owner)) ?? null });
+    }
+    const users = [...parts.values()].sort((a, b) => cmp(a.user, b.user));
+    return { users, read: chunk.length, skipped, ...(next ? { next: enc(next) } : {}) };
   }
-  async counterpartSince(edges: EdgeRow[]): Promise<(string | null)[]> {
-    this.calls.push('counterpartSince');
-    return edges.map((e) => this.relations.get(edgeKey(e.other, e.direction === 'F' ? 'R' : 'F', e.owner)) ?? null);
+
+  async copyFollowerSides(follows: Follow[]): Promise<void> {
+    this.calls.push('copyFollowerSides');
+    for (const f of follows) this.addCopy(f.follower, f.followee, f.since);
   }
-  async putEdges(edges: EdgeRow[]): Promise<void> {
-    this.calls.push('putEdges');
-    for (const e of edges) this.addEdge(e.owner, e.direction, e.other, e.since);
-  }
-  async deleteEdgeIf(edge: EdgeRow): Promise<boolean> {
-    this.calls.push('deleteEdgeIf');
-    const key = edgeKey(edge.owner, edge.direction, edge.other);
-    if (this.relations.get(key) !== edge.since) return false;
-    this.relations.delete(key);
+  async dropFollowerSideIf(follow: Follow): Promise<boolean> {
+    this.calls.push('dropFollowerSideIf');
+    const key = pair(follow.follower, follow.followee);
+    if (this.copies.get(key) !== follow.since) return false;
+    this.copies.delete(key);
     return true;
   }
-  async userCounters(opts: { from?: UsersFrom; before?: string; limit: number }): Promise<{ users: UserCounters[]; exhausted: boolean }> {
-    this.calls.push('userCounters');
-    const start = opts.from === undefined ? undefined : opts.from.inclusive ? uk(opts.from.user) : `${uk(opts.from.user)}\0`;
-    const keys = range(this.users, start, opts.before === undefined ? undefined : uk(opts.before)).slice(0, opts.limit);
-    const users = keys.flatMap((k) => {
-      const m = USER.exec(k);
-      const c = this.users.get(k)!;
-      return m ? [{ handle: m[1]!, following: c.following ?? 0, followers: c.followers ?? 0 }] : [];
-    });
-    return { users, exhausted: keys.length < opts.limit };
-  }
-  async counterSnapshot(users: string[]): Promise<Map<string, Record<Counter, CounterCell>>> {
-    this.calls.push('counterSnapshot');
-    const out = new Map<string, Record<Counter, CounterCell>>();
-    for (const u of users) {
-      const c = this.users.get(uk(u));
-      if (!c) continue;
-      out.set(u, {
-        following: { value: c.following ?? 0, stamp: this.stamps.get(`${u}/following`) ?? 0 },
-        followers: { value: c.followers ?? 0, stamp: this.stamps.get(`${u}/followers`) ?? 0 },
-      });
-    }
+  async counters(users: string[]): Promise<Map<string, Record<Counter, CounterReading>>> {
+    this.calls.push('counters');
+    const out = new Map<string, Record<Counter, CounterReading>>();
+    for (const u of users) if (this.accounts.has(u)) out.set(u, { following: this.reading(u, 'following'), followers: this.reading(u, 'followers') });
     return out;
   }
-  async countEdges(user: string, direction: 'F' | 'R', max: number): Promise<number | null> {
-    this.calls.push('countEdges');
-    const n = this.edges().filter((e) => e.owner === user && e.direction === direction).length;
-    return n > max ? null : n;
+  async recount(user: string, max: number): Promise<Record<Counter, number> | null> {
+    this.calls.push('recount');
+    const following = [...this.follows.keys()].filter((k) => unpair(k)[0] === user).length;
+    const followers = [...this.copies.keys()].filter((k) => unpair(k)[1] === user).length;
+    return following > max || followers > max ? null : { following, followers };
   }
-  async setCounterIf(user: string, counter: Counter, expected: CounterCell, value: number): Promise<boolean> {
+  async setCounterIf(user: string, counter: Counter, expected: CounterReading, value: number): Promise<boolean> {
     this.calls.push('setCounterIf');
-    const c = this.users.get(uk(user)) ?? {};
-    if ((c[counter] ?? 0) !== expected.value) return false;
-    this.users.set(uk(user), { ...c, [counter]: value });
-    this.touch(user, counter);
+    if (!this.accounts.has(user) || this.reading(user, counter).version !== expected.version) return false;
+    this.accounts.set(user, { ...this.accounts.get(user), [counter]: value });
+    this.versions.set(`${user}/${counter}`, ++this.clock);
     return true;
   }
-  /** What a live follow/unfollow does to a counter: a server-side increment (a new cell version). */
+  /** What a live follow/unfollow does to a counter: an increment (a new version). */
   increment(user: string, counter: Counter, delta: number) {
-    const c = this.users.get(uk(user)) ?? {};
-    this.users.set(uk(user), { ...c, [counter]: (c[counter] ?? 0) + delta });
-    this.touch(user, counter);
+    const c = this.accounts.get(user) ?? {};
+    this.accounts.set(user, { ...c, [counter]: (c[counter] ?? 0) + delta });
+    this.versions.set(`${user}/${counter}`, ++this.clock);
   }
-  private touch(user: string, counter: Counter) {
-    this.stamps.set(`${user}/${counter}`, ++this.clock);
+  private reading(user: string, counter: Counter): CounterReading {
+    return { value: this.accounts.get(user)?.[counter] ?? 0, version: String(this.versions.get(`${user}/${counter}`) ?? 0) };
   }
 }

@@ -4,77 +4,57 @@
 // The one place whole tables are walked, always in bounded chunks: each read is ONE scan from a
 // start row to the table's end with a row limit (the job's rows per step) and a small page
 // size, and the caller resumes from the position it returns. Positions are the next scan's
-// start row, base64url: opaque to the jobs, exact for HBase.
+// start row, base64url (./cursor.ts): opaque to the jobs, exact for HBase.
 //
 // Requests per call:
-//   wideRows          1 scan (scanner create, ⌈limit/10⌉ page GETs, delete), family i or o only
-//   deleteCells       1 deleteColumns (DELETE /t/<row>/<col>,<col>…/<TS>, chunked by URL length)
+//   feeds             1 scan (scanner create, ⌈limit/10⌉ page GETs, delete), family i or o only;
+//                     dropPastCap: 1 deleteColumns (DELETE /t/<row>/<col>,<col>…/<TS>, chunked
+//                     by URL length) up to the newest timestamp among the dropped cells, so a
+//                     cell written again after the read survives (HBASE-3300)
 //   regenerationMarks 1 scan of column m:regen (the m store only; inbox entries are never read)
 //   activityMarks     1 scan of columns m:seen, m:away, m:regen (the m store only)
-//   relationChunk     1 scan of column e:t
-//   counterpartSince  1 multi-get (the client sends ≤100 keys per GET)
-//   putEdges          1 batched PUT;  deleteEdgeIf 1 check-and-delete
-//   userCounters      1 scan of p:h, c:following, c:followers
-//   counterSnapshot   1 multi-get;  countEdges 1 prefix scan (≤ max+1 rows);  setCounterIf 1 check-and-put
-import {
-  bytesEqual,
-  bytesToString,
-  compareBytes,
-  concatBytes,
-  decodeLong,
-  encodeLong,
-  prefixEnd,
-  type HBaseRestClient,
-  type HBaseRow,
-} from '../../hbase/index.js';
+//   relationsBatch    1 scan of relations (e:t), 1 scan of users (p:h, c:following,
+//                     c:followers; skipped when the batch closes no user), 1 multi-get of the
+//                     other side of every edge read (the client sends ≤100 keys per GET)
+//   copyFollowerSides 1 batched PUT;  dropFollowerSideIf 1 check-and-delete
+//   counters          1 multi-get;  recount 2 prefix scans (≤ max+1 rows each);  setCounterIf 1 check-and-put
+//
+// relationsBatch merges two walks that line up: the relations and users tables are both in
+// userKey order, so a user's relation rows ('F' rows, then 'R' rows, each by the other user)
+// are contiguous and sit where that user's users row sits. Its position holds both walks'.
+import { bytesEqual, bytesToString, compareBytes, concatBytes, decodeLong, encodeLong, prefixEnd, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type {
+  ActivityMark,
   Counter,
-  CounterCell,
+  CounterReading,
   Cursor,
-  Direction,
-  EdgeRow,
+  Feed,
+  FeedVisit,
+  Follow,
   MaintenanceStore,
   RegenerationMark,
-  ActivityMark,
-  RelationChunk,
-  UserCounters,
-  UsersFrom,
-  WideRow,
-  WideTable,
+  RelationsBatch,
+  UserRelations,
 } from '../../ports/maintenance-store.js';
-import { handleFromKey, keyAfter, relationKey, relationPrefix, userKey } from '../../schema/row-keys.js';
+import { handleFromKey, keyAfter, relationKey, relationPrefix, userKey, type EdgeDirection } from '../../schema/row-keys.js';
 import { HANDLE_PATTERN } from '../../domain/handle.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellValue } from './cells.js';
+import { counterReading, unchanged } from './counter-reading.js';
+import { TABLE_END, decodeCursor, encodeCursor } from './cursor.js';
 
 const EMPTY = new Uint8Array(0);
-/**
- * The exclusive stop row of a whole-table walk. Every row key of inbox, outbox, relations and
- * users starts with a userKey: 2 salt bytes, then a handle byte from [a-z0-9_] (≤ 0x7a), so
- * every key sorts below ff ff ff. (The scan API insists on a stop row; this one is exact.)
- */
-export const TABLE_END = Uint8Array.of(0xff, 0xff, 0xff);
 /** Inbox/outbox rows hold up to thousands of cells: few rows per page GET keep pages small. */
 const WIDE_PAGE_ROWS = 10;
 const NARROW_PAGE_ROWS = 100;
-const FAMILY: Record<WideTable, string> = { inbox: 'i', outbox: 'o' };
+const FAMILY: Record<Feed, string> = { inbox: 'i', outbox: 'o' };
 const SINCE = 'e:t';
 const REGEN = 'm:regen';
 const SEEN = 'm:seen';
 const AWAY = 'm:away';
+const COUNTERS = ['p:h', 'c:following', 'c:followers'];
 
-export const encodeCursor = (key: Uint8Array): Cursor => Buffer.from(key).toString('base64url');
-
-/** A position this store issued; anything else is refused before it reaches a scan. */
-export function decodeCursor(cursor: Cursor): Uint8Array {
-  const key = new Uint8Array(Buffer.from(cursor, 'base64url'));
-  if (cursor.length === 0 || !/^[A-Za-z0-9_-]+$/.test(cursor) || encodeCursor(key) !== cursor) {
-    throw new RangeError('not a position of the maintenance store');
-  }
-  return key;
-}
-
-/** The handle when `key` (from `offset` on) is exactly a userKey followed by nothing or by `tail` bytes. */
+/** The handle when `key` (from `offset` on) starts with exactly a userKey. */
 function userAt(key: Uint8Array, offset = 0): { handle: string; end: number } | null {
   try {
     const { handle, end } = handleFromKey(key, offset);
@@ -90,8 +70,14 @@ function userOfRow(key: Uint8Array): string | null {
   return u && u.end === key.length ? u.handle : null;
 }
 
+interface Edge {
+  owner: string;
+  direction: EdgeDirection;
+  other: string;
+}
+
 /** userKey(owner) + 'F'|'R' + userKey(other), exactly; null for any other key. */
-function parseEdgeKey(key: Uint8Array): Omit<EdgeRow, 'since'> | null {
+function parseEdgeKey(key: Uint8Array): Edge | null {
   const owner = userAt(key);
   if (!owner) return null;
   const dir = key[owner.end];
@@ -101,6 +87,10 @@ function parseEdgeKey(key: Uint8Array): Omit<EdgeRow, 'since'> | null {
   if (!other || other.end !== key.length) return null;
   return { owner: owner.handle, direction, other: other.handle };
 }
+
+/** The follow an edge row stands for: an 'F' row is the follower's, an 'R' row the followee's. */
+const followOf = (e: Edge, since: string): Follow =>
+  e.direction === 'F' ? { follower: e.owner, followee: e.other, since } : { follower: e.other, followee: e.owner, since };
 
 /** m:regen: millis as decimal text (as every time cell of the schema), or an 8-byte long. */
 function parseMillis(value: Uint8Array | undefined): number | null {
@@ -114,11 +104,23 @@ function parseMillis(value: Uint8Array | undefined): number | null {
   return null;
 }
 
-/** Stored counter: 0 when absent, -1 when not an 8-byte long (so it never matches, and is rewritten). */
-export function storedCounter(row: HBaseRow, column: string): number {
-  const v = cellValue(row, column);
-  if (v === undefined) return 0;
-  return v.length === 8 ? Number(decodeLong(v)) : -1;
+/** A relations batch position: where each of the two walks resumes (the users walk inclusive). */
+interface BatchPosition {
+  relations: Uint8Array;
+  users: Uint8Array;
+}
+
+// One cursor for both: a 2-byte length, the relations start row, then the users start row.
+function encodeBatchPosition(p: BatchPosition): Cursor {
+  const len = Uint8Array.of(p.relations.length >> 8, p.relations.length & 0xff);
+  return encodeCursor(concatBytes(len, p.relations, p.users));
+}
+
+function decodeBatchPosition(cursor: Cursor): BatchPosition {
+  const bytes = decodeCursor(cursor);
+  const len = bytes.length >= 2 ? (bytes[0]! << 8) | bytes[1]! : -1;
+  if (len < 0 || bytes.length < 2 + len) throw new RangeError('not a position of the maintenance store');
+  return { relations: bytes.slice(2, 2 + len), users: bytes.slice(2 + len) };
 }
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -147,20 +149,28 @@ export class HBaseMaintenanceStore implements MaintenanceStore {
 
   // --- trim -------------------------------------------------------------------------------
 
-  async *wideRows(table: WideTable, opts: { start?: Cursor; limit: number }): AsyncIterable<WideRow> {
-    const family = FAMILY[table];
-    for await (const row of this.walk(this.tables[table], { ...opts, columns: [family], pageSize: WIDE_PAGE_ROWS })) {
-      const cells = row.cells
+  async *feeds(feed: Feed, opts: { start?: Cursor; limit: number; cap: number }): AsyncIterable<FeedVisit> {
+    const family = FAMILY[feed];
+    const table = this.tables[feed];
+    for await (const row of this.walk(table, { ...opts, columns: [family], pageSize: WIDE_PAGE_ROWS })) {
+      // Ascending qualifier = newest first (reversed time), so the cells past the cap are the oldest.
+      const doomed = row.cells
         .filter((c) => c.family === family)
         .sort((a, b) => compareBytes(a.qualifier, b.qualifier))
-        .map((c) => ({ qualifier: c.qualifier, timestamp: c.timestamp }));
-      yield { row: encodeCursor(row.key), cells, next: encodeCursor(keyAfter(row.key)) };
+        .slice(opts.cap);
+      // Up to the newest timestamp among them: a cell written again after this read carries a
+      // newer server timestamp and survives the delete (HBASE-3300); the oldest entry need not
+      // carry the lowest timestamp, so the bound is the max.
+      const upToTimestamp = doomed.reduce((max, c) => Math.max(max, c.timestamp), 0);
+      yield {
+        pastCap: doomed.length,
+        dropPastCap: async () => {
+          if (doomed.length === 0) return;
+          await this.client.deleteColumns(table, row.key, doomed.map((c) => concatBytes(`${family}:`, c.qualifier)), { upToTimestamp });
+        },
+        next: encodeCursor(keyAfter(row.key)),
+      };
     }
-  }
-
-  async deleteCells(table: WideTable, row: string, qualifiers: Uint8Array[], upToTimestamp: number): Promise<void> {
-    const prefix = `${FAMILY[table]}:`;
-    await this.client.deleteColumns(this.tables[table], decodeCursor(row), qualifiers.map((q) => concatBytes(prefix, q)), { upToTimestamp });
   }
 
   // --- regeneration sweep -------------------------------------------------------------------
@@ -188,110 +198,133 @@ export class HBaseMaintenanceStore implements MaintenanceStore {
 
   // --- relation repair ----------------------------------------------------------------------
 
-  compareUsers(a: string, b: string): number {
-    return compareBytes(userKey(a), userKey(b));
-  }
+  async relationsBatch(opts: { start?: Cursor; limit: number }): Promise<RelationsBatch> {
+    const from: BatchPosition = opts.start === undefined ? { relations: EMPTY, users: EMPTY } : decodeBatchPosition(opts.start);
+    const limit = opts.limit;
 
-  async relationChunk(opts: { start?: Cursor; limit: number }): Promise<RelationChunk> {
-    const chunk: RelationChunk = { edges: [], skipped: 0, exhausted: true };
+    // 1. Up to `limit` relation rows.
+    const edges: (Edge & { since: string; after: Uint8Array })[] = [];
     let read = 0;
-    for await (const row of this.walk(this.tables.relations, { ...opts, columns: [SINCE], pageSize: NARROW_PAGE_ROWS })) {
+    let skipped = 0;
+    let after: Uint8Array | undefined;
+    const rows = this.client.scan(this.tables.relations, { startRow: from.relations, stopRow: TABLE_END, limit, columns: [SINCE], pageSize: Math.min(NARROW_PAGE_ROWS, limit) });
+    for await (const row of rows) {
       read++;
-      chunk.next = encodeCursor(keyAfter(row.key));
+      after = keyAfter(row.key);
       const edge = parseEdgeKey(row.key);
       const since = cellValue(row, SINCE);
-      if (!edge || since === undefined) chunk.skipped++;
-      else chunk.edges.push({ ...edge, since: bytesToString(since), next: chunk.next });
+      if (!edge || since === undefined) skipped++;
+      else edges.push({ ...edge, since: bytesToString(since), after });
     }
-    chunk.exhausted = read < opts.limit;
-    return chunk;
-  }
+    const exhausted = read < limit;
+    if (!exhausted && edges.length === 0) {
+      // Only foreign rows: step over them; no user closes.
+      return { users: [], read, skipped, next: encodeBatchPosition({ relations: after!, users: from.users }) };
+    }
+    const lastEdge = edges.at(-1);
 
-  relationCursorAfterUser(user: string): Cursor {
-    // userKey ends in 0x00, so prefixEnd always exists.
-    return encodeCursor(prefixEnd(userKey(user)) as Uint8Array);
-  }
+    // 2. The users this batch closes: every users row from the users position up to (not
+    // including) the user whose rows may go on in the next chunk — all of them when the chunk
+    // reached the end. More than `limit` of them: the batch ends at the last one read, and keeps
+    // only the relation rows up to it (the rest is read again by the next batch).
+    const usersStop = exhausted ? TABLE_END : userKey(lastEdge!.owner);
+    const accounts: { handle: string; counters: Record<Counter, CounterReading> }[] = [];
+    let usersRead = 0;
+    if (compareBytes(from.users, usersStop) < 0) {
+      const userRows = this.client.scan(this.tables.users, { startRow: from.users, stopRow: usersStop, limit, columns: COUNTERS, pageSize: Math.min(NARROW_PAGE_ROWS, limit) });
+      for await (const row of userRows) {
+        usersRead++;
+        const handle = userOfRow(row.key);
+        if (handle) accounts.push({ handle, counters: { following: counterReading(row, 'c:following'), followers: counterReading(row, 'c:followers') } });
+      }
+    }
+    if (usersRead === limit && accounts.length === 0) {
+      // Only hand-written junk keys could do this; without a user there is no position to resume from.
+      throw new Error(`users table: ${usersRead} consecutive rows that are not user rows; relation repair cannot go on`);
+    }
 
-  async counterpartSince(edges: EdgeRow[]): Promise<(string | null)[]> {
-    const keys = edges.map((e) => relationKey(e.other, e.direction === 'F' ? 'R' : 'F', e.owner));
-    const rows = await this.client.multiGet(this.tables.relations, keys, { columns: [SINCE] });
+    let kept = edges;
+    let next: BatchPosition | undefined;
+    let open: string | undefined;
+    if (usersRead === limit) {
+      const last = userKey(accounts.at(-1)!.handle);
+      kept = edges.filter((e) => compareBytes(userKey(e.owner), last) <= 0);
+      // userKey ends in 0x00, so prefixEnd always exists: the first row past every row of that user.
+      next = { relations: prefixEnd(last) as Uint8Array, users: keyAfter(last) };
+    } else if (!exhausted) {
+      open = lastEdge!.owner;
+      next = { relations: lastEdge!.after, users: userKey(open) };
+    }
+
+    // 3. The other side of every edge kept: ONE multi-get.
+    const otherKeys = kept.map((e) => relationKey(e.other, e.direction === 'F' ? 'R' : 'F', e.owner));
     const found = new Map<string, string>();
-    for (const row of rows) {
+    for (const row of await this.client.multiGet(this.tables.relations, otherKeys, { columns: [SINCE] })) {
       const since = cellValue(row, SINCE);
       if (since !== undefined) found.set(hex(row.key), bytesToString(since));
     }
-    return keys.map((k) => found.get(hex(k)) ?? null);
+
+    // 4. By user, in walk order.
+    const byUser = new Map<string, UserRelations>();
+    const part = (user: string): UserRelations => {
+      let p = byUser.get(user);
+      if (!p) byUser.set(user, (p = { user, follows: [], followers: [], complete: user !== open }));
+      return p;
+    };
+    for (const a of accounts) part(a.handle).counters = a.counters;
+    kept.forEach((e, i) => {
+      const other = found.get(hex(otherKeys[i]!)) ?? null;
+      if (e.direction === 'F') part(e.owner).follows.push({ ...followOf(e, e.since), copy: other });
+      else part(e.owner).followers.push({ ...followOf(e, e.since), truth: other });
+    });
+    const users = [...byUser.values()].sort((a, b) => compareBytes(userKey(a.user), userKey(b.user)));
+    return { users, read, skipped, ...(next ? { next: encodeBatchPosition(next) } : {}) };
   }
 
-  async putEdges(edges: EdgeRow[]): Promise<void> {
+  async copyFollowerSides(follows: Follow[]): Promise<void> {
     await this.client.put(
       this.tables.relations,
-      edges.map((e) => ({ key: relationKey(e.owner, e.direction, e.other), cells: [{ column: SINCE, value: e.since }] })),
+      follows.map((f) => ({ key: relationKey(f.followee, 'R', f.follower), cells: [{ column: SINCE, value: f.since }] })),
     );
   }
 
-  async deleteEdgeIf(edge: EdgeRow): Promise<boolean> {
+  async dropFollowerSideIf(follow: Follow): Promise<boolean> {
     // The whole row (family e): an orphan followers row's away mark goes with it.
     return this.client.checkAndDelete(
       this.tables.relations,
-      relationKey(edge.owner, edge.direction, edge.other),
-      { column: SINCE, value: edge.since },
+      relationKey(follow.followee, 'R', follow.follower),
+      { column: SINCE, value: follow.since },
       { deleteColumns: ['e'] },
     );
   }
 
-  async userCounters(opts: { from?: UsersFrom; before?: string; limit: number }): Promise<{ users: UserCounters[]; exhausted: boolean }> {
-    const start = opts.from === undefined ? EMPTY : opts.from.inclusive ? userKey(opts.from.user) : keyAfter(userKey(opts.from.user));
-    const rows = this.client.scan(this.tables.users, {
-      startRow: start,
-      stopRow: opts.before === undefined ? TABLE_END : userKey(opts.before),
-      limit: opts.limit,
-      columns: ['p:h', 'c:following', 'c:followers'],
-      pageSize: Math.min(NARROW_PAGE_ROWS, opts.limit),
-    });
-    const users: UserCounters[] = [];
-    let read = 0;
-    for await (const row of rows) {
-      read++;
-      const handle = userOfRow(row.key);
-      if (handle) users.push({ handle, following: storedCounter(row, 'c:following'), followers: storedCounter(row, 'c:followers') });
-    }
-    if (read === opts.limit && users.length === 0) {
-      // Only hand-written junk keys could do this; without a user there is no position to resume from.
-      throw new Error(`users table: ${read} consecutive rows that are not user rows; relation repair cannot go on`);
-    }
-    return { users, exhausted: read < opts.limit };
-  }
-
-  async counterSnapshot(users: string[]): Promise<Map<string, Record<Counter, CounterCell>>> {
-    const out = new Map<string, Record<Counter, CounterCell>>();
+  async counters(users: string[]): Promise<Map<string, Record<Counter, CounterReading>>> {
+    const out = new Map<string, Record<Counter, CounterReading>>();
     if (users.length === 0) return out;
-    const rows = await this.client.multiGet(this.tables.users, users.map(userKey), { columns: ['p:h', 'c:following', 'c:followers'] });
-    for (const row of rows) {
+    for (const row of await this.client.multiGet(this.tables.users, users.map(userKey), { columns: COUNTERS })) {
       const handle = userOfRow(row.key);
       if (!handle || cellValue(row, 'p:h') === undefined) continue; // only real users are ever fixed
-      const cell = (column: string): CounterCell => ({
-        value: storedCounter(row, column),
-        stamp: row.cells.find((c) => `${c.family}:${bytesToString(c.qualifier)}` === column)?.timestamp ?? 0,
-      });
-      out.set(handle, { following: cell('c:following'), followers: cell('c:followers') });
+      out.set(handle, { following: counterReading(row, 'c:following'), followers: counterReading(row, 'c:followers') });
     }
     return out;
   }
 
-  async countEdges(user: string, direction: Direction, max: number): Promise<number | null> {
+  async recount(user: string, max: number): Promise<Record<Counter, number> | null> {
+    const [following, followers] = await Promise.all([this.countEdges(user, 'F', max), this.countEdges(user, 'R', max)]);
+    return following === null || followers === null ? null : { following, followers };
+  }
+
+  private async countEdges(user: string, direction: EdgeDirection, max: number): Promise<number | null> {
     let n = 0;
     const rows = this.client.scan(this.tables.relations, { prefix: relationPrefix(user, direction), limit: max + 1, columns: [SINCE], pageSize: 1000 });
     for await (const row of rows) if (parseEdgeKey(row.key)) n++;
     return n > max ? null : n;
   }
 
-  async setCounterIf(user: string, counter: Counter, expected: CounterCell, value: number): Promise<boolean> {
+  async setCounterIf(user: string, counter: Counter, expected: CounterReading, value: number): Promise<boolean> {
     const column = `c:${counter}`;
-    // An absent cell (stamp 0) is checked as absent; a junk one (-1) can never match, so stays for a human.
-    return this.client.checkAndPut(this.tables.users, userKey(user), [{ column, value: encodeLong(value) }], {
-      column,
-      value: expected.stamp === 0 ? null : encodeLong(expected.value),
-    });
+    const check = unchanged(column, expected);
+    if (!check) return false;
+    return this.client.checkAndPut(this.tables.users, userKey(user), [{ column, value: encodeLong(value) }], check);
   }
 }

@@ -11,21 +11,18 @@
 //                  1 stateless scan of its comments (m:v only) — each ≤ max + 1 rows
 //   setCountIf     1 check-and-put
 import { keyFromPostId, postIdFromKey } from '../../schema/row-keys.js';
-import { bytesToString, encodeLong, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
-import type { CountedPost, CounterCell, Cursor, PostCounter, PostCountStore } from '../../ports/maintenance-store.js';
+import { encodeLong, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
+import type { CountedPost, CounterReading, Cursor, PostCounter, PostCountStore } from '../../ports/maintenance-store.js';
 import { commentPrefix, handleFromKey, reactionKey, reactorPrefix } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText, cellValue } from './cells.js';
-import { TABLE_END, decodeCursor, encodeCursor, storedCounter } from './hbase-maintenance-store.js';
+import { counterReading, unchanged } from './counter-reading.js';
+import { TABLE_END, decodeCursor, encodeCursor } from './cursor.js';
 
 const DELETED = 'p:d';
 
-function countsOf(row: HBaseRow): Record<PostCounter, CounterCell> {
-  const cell = (c: PostCounter): CounterCell => ({
-    value: storedCounter(row, `c:${c}`),
-    stamp: row.cells.find((x) => x.family === 'c' && bytesToString(x.qualifier) === c)?.timestamp ?? 0,
-  });
-  return { likes: cell('likes'), comments: cell('comments'), reposts: cell('reposts') };
+function countsOf(row: HBaseRow): Record<PostCounter, CounterReading> {
+  return { likes: counterReading(row, 'c:likes'), comments: counterReading(row, 'c:comments'), reposts: counterReading(row, 'c:reposts') };
 }
 
 function postIdOf(key: Uint8Array): string | null {
@@ -70,8 +67,8 @@ export class HBasePostCountStore implements PostCountStore {
     return { posts, ...(last && !exhausted ? { next: encodeCursor(Uint8Array.from([...last, 0])) } : {}), exhausted };
   }
 
-  async countSnapshot(postIds: string[]): Promise<Map<string, Record<PostCounter, CounterCell>>> {
-    const out = new Map<string, Record<PostCounter, CounterCell>>();
+  async countSnapshot(postIds: string[]): Promise<Map<string, Record<PostCounter, CounterReading>>> {
+    const out = new Map<string, Record<PostCounter, CounterReading>>();
     const keys = postIds.flatMap((id) => keyFromPostId(id) ?? []);
     if (keys.length === 0) return out;
     for (const row of await this.client.multiGet(this.t.content, keys, { columns: ['c', DELETED] })) {
@@ -121,14 +118,12 @@ export class HBasePostCountStore implements PostCountStore {
     return rows.length > max ? null : rows.length;
   }
 
-  async setCountIf(postId: string, counter: PostCounter, expected: CounterCell, value: number): Promise<boolean> {
+  async setCountIf(postId: string, counter: PostCounter, expected: CounterReading, value: number): Promise<boolean> {
     const key = keyFromPostId(postId);
-    if (!key) return false;
     const column = `c:${counter}`;
-    // An absent cell (stamp 0) is checked as absent; a junk one (-1) can never match, so it stays for a human.
-    return this.client.checkAndPut(this.t.content, key, [{ column, value: encodeLong(value) }], {
-      column,
-      value: expected.stamp === 0 ? null : encodeLong(expected.value),
-    });
+    // An absent count is checked as absent; one that is not a count is never overwritten (left for a human).
+    const check = unchanged(column, expected);
+    if (!key || !check) return false;
+    return this.client.checkAndPut(this.t.content, key, [{ column, value: encodeLong(value) }], check);
   }
 }

@@ -18,6 +18,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
+import { forEachLimit } from '../../concurrency.js';
 import type { FanoutMessage, FanoutQueue } from '../../ports/fanout-queue.js';
 import type { JobContinuation, JobContinuationPayload } from '../../ports/job-continuation.js';
 
@@ -225,15 +226,11 @@ export async function runJobStep<C>(job: JobDefinition<C>, event: unknown, deps:
   }
 }
 
-/** Messages a sweep queues are sent after its scan has closed, this many at a time. */
+/** Messages a job queues are sent this many at a time (after its scan has closed). */
 const SEND_CONCURRENCY = 8;
 
 /** Sends every message, a few at a time; returns how many were sent (a failed send throws). */
-export async function sendAll(queue: FanoutQueue, messages: FanoutMessage[]): Promise<number> {
-  let next = 0;
-  const worker = async () => {
-    while (next < messages.length) await queue.send(messages[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, messages.length) }, worker));
+export async function sendAll(queue: FanoutQueue, messages: FanoutMessage[], opts?: { delaySeconds?: number }): Promise<number> {
+  await forEachLimit(messages, SEND_CONCURRENCY, (m) => queue.send(m, opts));
   return messages.length;
 }

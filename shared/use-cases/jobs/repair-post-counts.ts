@@ -10,27 +10,19 @@
 // counts family) and recounts each from the truth (PostCountStore.recount: likes = post-side
 // entries whose user-side like exists; reposts = live reposts pointing here; comments = live
 // comment rows). A post whose stored count differs becomes a SUSPECT. Nothing is written.
-// CONFIRM, after the walk, exactly as the relation repair confirms its counters: read the
-// suspects' counts (value + cell timestamp), recount, wait one settle window, read again.
-// Unchanged means no operation was half-way (each changes its rows first and its count within
-// the settle window), so the recount is exact; it is written with check-and-put on the value
-// read, so an increment landing meanwhile wins and the fix waits for the next run.
-import { setTimeout as sleep } from 'node:timers/promises';
+// CONFIRM, after the walk: the quiet-snapshot step the relation repair uses too
+// (./quiet-snapshot.ts): a count is rewritten only from a recount no live operation overlapped.
 import { z } from 'zod';
 import { mapLimit } from '../../concurrency.js';
 import { POST_ID_PATTERN } from '../../domain/post.js';
 import type { PostCounter, PostCountStore } from '../../ports/maintenance-store.js';
 import type { JobDefinition, StepInput, StepResult } from './job-runner.js';
+import { MAX_SUSPECTS, RECOUNT_MAX_ROWS, confirmQuietly, type Counted, type SettleWait } from './quiet-snapshot.js';
 
 const COUNTERS: PostCounter[] = ['likes', 'comments', 'reposts'];
 /** Posts recounted per walk step: each costs up to five bounded reads. */
 const POSTS_PER_STEP = 100;
 const RECOUNT_CONCURRENCY = 4;
-const MAX_SUSPECTS = 500;
-const CONFIRM_PER_STEP = 25;
-/** A post with more rows than this in one list is reported, not recounted in a step. */
-const RECOUNT_MAX_ROWS = 20_000;
-const NOTED_FIXES = 10;
 
 const PostId = z.string().regex(POST_ID_PATTERN);
 
@@ -40,12 +32,7 @@ export const PostCountCarry = z.strictObject({
 });
 export type PostCountCarry = z.infer<typeof PostCountCarry>;
 
-export interface PostCountRepairOptions {
-  /** The settle window (ms): longer than any request takes from its row change to its count change. */
-  settleMs: number;
-  sleep?: (ms: number) => Promise<void>;
-}
-
+export type PostCountRepairOptions = SettleWait;
 
 async function walkStep(store: PostCountStore, input: StepInput<PostCountCarry>): Promise<StepResult<PostCountCarry>> {
   const suspects = new Set(input.carry?.suspects ?? []);
@@ -70,47 +57,13 @@ async function walkStep(store: PostCountStore, input: StepInput<PostCountCarry>)
   return suspects.size > 0 ? { done: false, carry: { ...carry, confirming: true }, stats } : { done: true, stats };
 }
 
-async function confirmStep(store: PostCountStore, suspects: string[], opts: PostCountRepairOptions): Promise<StepResult<PostCountCarry>> {
-  const batch = suspects.slice(0, CONFIRM_PER_STEP);
-  const rest = suspects.slice(CONFIRM_PER_STEP);
-  const stats = { seen: batch.length, fixed: 0, countsWritten: 0, busy: 0, tooLarge: 0, gone: 0, alreadyExact: 0 };
-  const before = await store.countSnapshot(batch);
-  const recounts = await mapLimit(batch, RECOUNT_CONCURRENCY, (id) => store.recount(id, RECOUNT_MAX_ROWS));
-  await (opts.sleep ?? sleep)(opts.settleMs);
-  const after = await store.countSnapshot(batch);
-  const fixes: string[] = [];
-  for (const [i, postId] of batch.entries()) {
-    const b = before.get(postId);
-    const a = after.get(postId);
-    const exact = recounts[i];
-    if (!a || !b) {
-      stats.gone++; // deleted meanwhile: its counts no longer matter
-      continue;
-    }
-    if (!exact) {
-      stats.tooLarge++;
-      continue;
-    }
-    if (!COUNTERS.every((c) => a[c].value === b[c].value && a[c].stamp === b[c].stamp)) {
-      stats.busy++; // a live operation moved a count: never overwrite what we cannot trust; next run
-      continue;
-    }
-    let wrote = false;
-    for (const c of COUNTERS) {
-      if (exact[c] === b[c].value) continue;
-      if (await store.setCountIf(postId, c, b[c], exact[c])) {
-        stats.countsWritten++;
-        wrote = true;
-        fixes.push(`${postId} ${c} ${b[c].value}→${exact[c]}`);
-      } else stats.busy++;
-    }
-    if (!wrote) stats.alreadyExact++;
-  }
-  stats.fixed = stats.countsWritten;
-  const notes = fixes.length === 0 ? undefined : { countFixes: fixes.slice(0, NOTED_FIXES) };
-  if (rest.length === 0) return { done: true, stats, ...(notes ? { notes } : {}) };
-  return { done: false, carry: { suspects: rest, confirming: true }, stats, ...(notes ? { notes } : {}) };
-}
+/** The posts' counts, as the confirm step sees them. */
+const countedPosts = (store: PostCountStore): Counted<PostCounter> => ({
+  counters: COUNTERS,
+  read: (ids) => store.countSnapshot(ids),
+  recount: (id) => store.recount(id, RECOUNT_MAX_ROWS),
+  setIf: (id, counter, expected, value) => store.setCountIf(id, counter, expected, value),
+});
 
 export function repairPostCountsJob(store: PostCountStore, opts: PostCountRepairOptions): JobDefinition<PostCountCarry> {
   return {
@@ -118,6 +71,9 @@ export function repairPostCountsJob(store: PostCountStore, opts: PostCountRepair
     carry: PostCountCarry,
     // Scheduled every 6 hours: a run never overlaps the next one.
     maxRunMs: 5.5 * 3600_000,
-    step: (input) => (input.carry?.confirming ? confirmStep(store, input.carry.suspects ?? [], opts) : walkStep(store, input)),
+    step: (input) =>
+      input.carry?.confirming
+        ? confirmQuietly(countedPosts(store), input.carry.suspects ?? [], opts, { written: 'countsWritten', missing: 'gone', notes: 'countFixes' })
+        : walkStep(store, input),
   };
 }

@@ -1,94 +1,89 @@
 // shared/use-cases/jobs/repair-relations.ts — makes the followers side of every relation agree
 // with the following side, and the follow counters exact (product.md "Scheduled jobs").
 //
-// HBase is atomic per row only: follow writes 'F' (a follows b — the SOURCE OF TRUTH) and then
-// 'R' (b's follower a); unfollow deletes them in the same order. A crash in between leaves an
-// 'F' without its 'R' or an 'R' without its 'F'; counters move by increments and can drift.
+// A follow is kept twice: on the follower's side (the SOURCE OF TRUTH) and, copied, on the
+// followee's side (the followers list fan-out reads). HBase is atomic per row only: follow writes
+// the truth and then the copy; unfollow deletes them in the same order. A crash in between leaves
+// a follow without its copy or a copy without its follow; counters move by increments and can
+// drift. In a healthy system the walk finds nothing: follow/unfollow keep counters exact and
+// their settles repair the copies (invariant C, shared/schema/consistency.md).
 //
-// ONE PASS, two walks merged (both tables are in userKey order, so one user's relation rows
-// and that user's users row line up):
-//   1. Read up to rowsPerStep relation rows from the cursor (one scan). A user's rows are
-//      contiguous, 'F' before 'R'; the last user of the chunk may continue in the next chunk
-//      ("open"): its partial counts travel in the carry.
-//   2. Read the users rows the chunk has CLOSED (one scan, up to rowsPerStep rows): every user
-//      from the carry's users position up to (not including) the open user — users with no
-//      relation rows at all included, so their stale counters are zeroed too. If that range has
-//      more users than the limit, the step ends at the last user read and keeps only the
-//      relation rows of users up to it (the rest is read again by the next step).
-//   3. ONE multi-get of every kept row's counterpart. 'F' without 'R' (or with another since)
-//      → put 'R' with F's e:t (one batched put). 'R' without 'F' → check-and-delete on its e:t,
-//      so a re-follow that rewrote it meanwhile is not undone (such a row is kept and counted).
-//   4. following = the user's 'F' rows; followers = the user's 'R' rows that survive, plus the
-//      'R' rows step 3 created. A closed user whose stored counters differ — or who gained an
-//      'R' row after the walk closed them — becomes a SUSPECT (carried, at most MAX_SUSPECTS
-//      per run; more wait for the next run). Nothing is written to counters during the walk.
-//   5. CONFIRM, after the walk: a counter is rewritten only from a snapshot no live operation
-//      was changing. Follow and unfollow change rows first and counters after, within one
-//      settle window (SETTLE_SECONDS, longer than any request). So per suspect: read both
-//      counters (value + cell timestamp), count its 'F' and 'R' rows afresh (two prefix
-//      scans), wait one settle window, read the counters again. Unchanged means no operation
-//      was half-way through while we counted (its counter change would have landed in the
-//      wait), so the recount is exact; it is written with check-and-put on the value read, so
-//      an increment landing meanwhile wins and the fix waits for the next run. Changed means a
-//      live operation: left alone (a counter the job cannot trust a snapshot of is never
-//      overwritten — the fix for the lost-increment race of a plain put).
+// WALK, in steps of rowsPerStep relation entries (MaintenanceStore.relationsBatch: consecutive
+// users with their follows, their followers-side copies, the other side of each, and their
+// stored counters; a user cut by the step boundary goes on in the next step, their partial
+// counts in the carry):
+//   1. A follow whose copy is missing or holds another since → the copy is written (one write).
+//      A copy whose follow is gone → removed only while it still holds the since read, so a
+//      re-follow that rewrote it meanwhile is not undone (such a copy is kept and counted).
+//   2. BEFORE those writes, one `settle {reader, followee, at}` per follow written or removed,
+//      delayed by the settle window, as follow and unfollow send theirs: the job's write rests on
+//      a read that an unfollow (and its settle) may have overtaken while the step ran, and only a
+//      settle that runs after the write can notice. It then makes the followers side agree with
+//      the truth as it stands (and purges what fan-out fed a non-follower).
+//   3. following = the user's follows; followers = the copies that survive. A user whose stored
+//      counters differ — or whose followers the job just wrote a copy for — becomes a SUSPECT
+//      (carried, at most MAX_SUSPECTS per run; more wait for the next run). Nothing is written to
+//      counters during the walk.
+// CONFIRM, after the walk: the quiet-snapshot step (./quiet-snapshot.ts), shared with the post
+// count repair. It starts once the settles the walk queued are due, so a counter is not
+// recounted from a copy its settle is about to remove.
 // Everything per step is bounded: a walk step by rowsPerStep (two scans, one multi-get, one
-// put, one check-and-delete per orphan); a confirm step by CONFIRM_PER_STEP suspects (two
-// multi-gets, two bounded scans and up to two check-and-puts each). In a healthy system the
-// walk finds nothing: follow/unfollow keep counters exact and the settle repairs 'R' rows.
+// write, the settles, one check-and-delete per orphan copy); a confirm step by CONFIRM_PER_STEP.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { forEachLimit } from '../../concurrency.js';
 import { HANDLE_PATTERN } from '../../domain/handle.js';
-import type { EdgeRow, MaintenanceStore, UsersFrom } from '../../ports/maintenance-store.js';
-import type { JobDefinition, StepInput, StepResult } from './job-runner.js';
+import type { FanoutMessage, FanoutQueue } from '../../ports/fanout-queue.js';
+import type { Counter, Follow, MaintenanceStore } from '../../ports/maintenance-store.js';
+import { atStep, type StepHook } from '../steps.js';
+import { sendAll, type JobDefinition, type StepInput, type StepResult } from './job-runner.js';
+import { MAX_SUSPECTS, NOTED_FIXES, RECOUNT_MAX_ROWS, confirmQuietly, type Counted, type SettleWait } from './quiet-snapshot.js';
 
 const Handle = z.string().regex(HANDLE_PATTERN);
 const Count = z.number().int().min(0);
 
-/** Suspects carried to the confirm phase per run (the walk normally finds none). */
-const MAX_SUSPECTS = 500;
-/** Suspects confirmed per step (each costs two bounded scans and one settle-window wait, shared). */
-const CONFIRM_PER_STEP = 25;
-/** A suspect with more rows than this in one direction is reported, not recounted in a step. */
-const RECOUNT_MAX_ROWS = 20_000;
-
 export const RepairCarry = z.strictObject({
-  /** Users before this position were compared already. */
-  users: z.strictObject({ user: Handle, inclusive: z.boolean() }).optional(),
-  /** The user whose relation rows straddle the step boundary, with the counts so far. */
+  /** The user whose relations straddle the step boundary, with the counts so far. */
   open: z.strictObject({ user: Handle, following: Count, followers: Count }).optional(),
   /** Users whose counters looked wrong, to confirm and fix once the walk is over. */
   suspects: z.array(Handle).max(MAX_SUSPECTS).optional(),
   /** Set once the walk is over: the steps that follow confirm the suspects. */
   confirming: z.literal(true).optional(),
+  /** When the last settle the walk queued is due (millis): the confirm phase starts after it. */
+  settlesDue: z.number().int().min(0).optional(),
 });
 export type RepairCarry = z.infer<typeof RepairCarry>;
 
-interface Counts {
-  following: number;
-  followers: number;
-}
+type Counts = Record<Counter, number>;
 
 const ORPHAN_DELETE_CONCURRENCY = 8;
-/** Counter fixes named in a step's log line (the count is always in the stats). */
-const NOTED_FIXES = 10;
+/** The SQS maximum delay. */
+const MAX_DELAY_SECONDS = 900;
 
-
-const mirror = (e: EdgeRow): EdgeRow => ({ owner: e.other, direction: e.direction === 'F' ? 'R' : 'F', other: e.owner, since: e.since });
-
-export interface RepairOptions {
-  /** The settle window (ms): longer than any follow/unfollow takes from its row change to its counter change. */
-  settleMs: number;
-  sleep?: (ms: number) => Promise<void>;
+export interface RepairOptions extends SettleWait {
+  /** Where the settles of the follows the job writes or removes go. */
+  queue: FanoutQueue;
+  now?: () => number;
+  step?: StepHook;
 }
 
+/** The users' follow counters, as the confirm step sees them. */
+const countedUsers = (store: MaintenanceStore): Counted<Counter> => ({
+  counters: ['following', 'followers'],
+  read: (users) => store.counters(users),
+  recount: (user) => store.recount(user, RECOUNT_MAX_ROWS),
+  setIf: (user, counter, expected, value) => store.setCounterIf(user, counter, expected, value),
+});
+
 export async function repairStep(store: MaintenanceStore, input: StepInput<RepairCarry>, opts: RepairOptions): Promise<StepResult<RepairCarry>> {
-  if (input.carry?.confirming) return confirmStep(store, input.carry.suspects ?? [], opts);
-  const cmp = (a: string, b: string) => store.compareUsers(a, b);
+  const now = opts.now ?? Date.now;
+  if (input.carry?.confirming) {
+    const due = input.carry.settlesDue;
+    if (due !== undefined) await (opts.sleep ?? sleep)(Math.max(0, due - now()));
+    return confirmQuietly(countedUsers(store), input.carry.suspects ?? [], opts, { written: 'countersWritten', missing: 'noUser', notes: 'counterFixes' });
+  }
   const carry = input.carry ?? {};
   const suspects = new Set(carry.suspects ?? []);
-  const limit = input.rowsPerStep;
   const stats = {
     seen: 0,
     fixed: 0,
@@ -110,179 +105,86 @@ export async function repairStep(store: MaintenanceStore, input: StepInput<Repai
     }
   };
 
-  // 1. relation rows
-  const chunk = await store.relationChunk({ ...(input.cursor === undefined ? {} : { start: input.cursor }), limit });
-  stats.seen = chunk.edges.length + chunk.skipped;
-  stats.skippedRows = chunk.skipped;
-  if (!chunk.exhausted && chunk.edges.length === 0) {
-    // Only foreign rows: step over them; nothing closes, the carry stays as it is.
-    return { done: false, ...(chunk.next === undefined ? {} : { cursor: chunk.next }), carry, stats };
+  const batch = await store.relationsBatch({ ...(input.cursor === undefined ? {} : { start: input.cursor }), limit: input.rowsPerStep });
+  stats.seen = batch.read;
+  stats.skippedRows = batch.skipped;
+  if (batch.users.length === 0 && batch.next !== undefined) {
+    // Only foreign entries: step over them; nothing closes, the carry stays as it is.
+    return { done: false, cursor: batch.next, carry, stats };
   }
-  const lastEdge = chunk.edges.at(-1);
+  await atStep(opts, 'repair.edges-read', { owners: batch.users.map((u) => u.user).join(',') });
 
-  // 2. the users this step closes
-  const usersBefore = chunk.exhausted ? undefined : (lastEdge as EdgeRow).owner;
-  const users = await store.userCounters({
-    ...(carry.users ? { from: carry.users } : {}),
-    ...(usersBefore === undefined ? {} : { before: usersBefore }),
-    limit,
-  });
-  stats.usersChecked = users.users.length;
-
-  let edges = chunk.edges;
-  let done = false;
-  let nextCursor: string | undefined;
-  let nextUsers: UsersFrom | undefined;
-  let openUser: string | undefined;
-  /** Whether a row of `owner` at `e` lies before the next step's start (so it will not be read again). */
-  let behind: (e: EdgeRow) => boolean;
-  if (!users.exhausted) {
-    const lastUser = (users.users.at(-1) as { handle: string }).handle;
-    edges = edges.filter((e) => cmp(e.owner, lastUser) <= 0);
-    nextCursor = store.relationCursorAfterUser(lastUser);
-    nextUsers = { user: lastUser, inclusive: false };
-    behind = (e) => cmp(e.owner, lastUser) <= 0;
-  } else if (chunk.exhausted) {
-    done = true;
-    behind = () => true;
-  } else {
-    const last = lastEdge as EdgeRow & { next: string };
-    nextCursor = last.next;
-    nextUsers = { user: last.owner, inclusive: true };
-    openUser = last.owner;
-    behind = (e) => {
-      const byOwner = cmp(e.owner, last.owner);
-      if (byOwner !== 0) return byOwner < 0;
-      if (e.direction !== last.direction) return e.direction < last.direction; // 'F' < 'R'
-      return cmp(e.other, last.other) <= 0;
-    };
-  }
-
-  // 3. counterparts, repairs, counts
+  // 1. what to write, and the counts
   const counts = new Map<string, Counts>();
-  const countsOf = (user: string): Counts => {
-    let c = counts.get(user);
-    if (!c) counts.set(user, (c = { following: 0, followers: 0 }));
-    return c;
-  };
-  if (carry.open) counts.set(carry.open.user, { following: carry.open.following, followers: carry.open.followers });
-
-  const counterparts = await store.counterpartSince(edges);
-  const puts: EdgeRow[] = [];
-  const created: EdgeRow[] = [];
-  const orphans: EdgeRow[] = [];
-  edges.forEach((e, i) => {
-    const other = counterparts[i] ?? null;
-    if (e.direction === 'F') {
-      countsOf(e.owner).following++;
-      if (other === null) {
-        const r = mirror(e);
-        puts.push(r);
-        created.push(r);
+  const copies: Follow[] = [];
+  const orphans: Follow[] = [];
+  for (const part of batch.users) {
+    const open = carry.open?.user === part.user ? carry.open : undefined;
+    const c: Counts = { following: open?.following ?? 0, followers: open?.followers ?? 0 };
+    counts.set(part.user, c);
+    for (const f of part.follows) {
+      c.following++;
+      if (f.copy === f.since) continue;
+      copies.push({ follower: f.follower, followee: f.followee, since: f.since });
+      if (f.copy === null) {
         stats.followerRowsAdded++;
-      } else if (other !== e.since) {
-        puts.push(mirror(e));
-        stats.followerRowsResynced++;
-      }
-    } else if (other === null) {
-      orphans.push(e);
-    } else {
-      countsOf(e.owner).followers++;
+        // Its followers gain a copy the walk may already have passed: recounted in the confirm phase.
+        suspect(f.followee);
+      } else stats.followerRowsResynced++;
     }
-  });
-  if (puts.length > 0) await store.putEdges(puts);
-  await forEachLimit(orphans, ORPHAN_DELETE_CONCURRENCY, async (e) => {
-    if (await store.deleteEdgeIf({ owner: e.owner, direction: e.direction, other: e.other, since: e.since })) stats.orphanFollowerRowsDeleted++;
-    else countsOf(e.owner).followers++; // rewritten meanwhile (a re-follow): it stays, and counts
-  });
-
-  // 4. created 'R' rows the walk will not read again
-  const from = carry.users;
-  const closedEarlier = (user: string) => from !== undefined && (from.inclusive ? cmp(user, from.user) < 0 : cmp(user, from.user) <= 0);
-  for (const r of created) {
-    if (!behind(r)) continue; // ahead of the next position: the walk reads and counts it there
-    if (closedEarlier(r.owner)) suspect(r.owner);
-    else countsOf(r.owner).followers++;
+    for (const f of part.followers) {
+      if (f.truth === null) orphans.push({ follower: f.follower, followee: f.followee, since: f.since });
+      else c.followers++;
+    }
   }
+  if (carry.open && !counts.has(carry.open.user)) stats.ownersWithoutUser++; // its rows ended at the boundary, and it has no account
 
-  // 5. closed users whose stored counters differ from the rows become suspects
-  const withUser = new Set<string>();
+  // 2. the settles first (they must exist even if this step dies after its writes), then the writes
+  let settlesDue = carry.settlesDue;
+  const touched = [...copies, ...orphans];
+  if (touched.length > 0) {
+    const at = now();
+    const settles: FanoutMessage[] = touched.map((f) => ({ v: 1, type: 'settle', reader: f.follower, followee: f.followee, at }));
+    await sendAll(opts.queue, settles, { delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.ceil(opts.settleMs / 1000)) });
+    settlesDue = Math.max(settlesDue ?? 0, at + opts.settleMs);
+  }
+  if (copies.length > 0) await store.copyFollowerSides(copies);
+  await forEachLimit(orphans, ORPHAN_DELETE_CONCURRENCY, async (f) => {
+    if (await store.dropFollowerSideIf(f)) stats.orphanFollowerRowsDeleted++;
+    else counts.get(f.followee)!.followers++; // rewritten meanwhile (a re-follow): it stays, and counts
+  });
+
+  // 3. closed users whose stored counters differ from the rows become suspects
   const mismatches: string[] = [];
-  for (const u of users.users) {
-    withUser.add(u.handle);
-    const c = counts.get(u.handle) ?? { following: 0, followers: 0 };
-    if (c.following !== u.following || c.followers !== u.followers) {
-      suspect(u.handle);
-      mismatches.push(`${u.handle} ${u.following}/${u.followers} stored, ${c.following}/${c.followers} counted`);
+  for (const part of batch.users) {
+    if (!part.complete) continue;
+    if (!part.counters) {
+      stats.ownersWithoutUser++;
+      continue;
+    }
+    stats.usersChecked++;
+    const c = counts.get(part.user)!;
+    const stored = part.counters;
+    if (c.following !== stored.following.value || c.followers !== stored.followers.value) {
+      suspect(part.user);
+      const shown = (v: number | null) => (v === null ? 'unreadable' : String(v));
+      mismatches.push(`${part.user} ${shown(stored.following.value)}/${shown(stored.followers.value)} stored, ${c.following}/${c.followers} counted`);
     }
   }
   const notes = mismatches.length === 0 ? undefined : { counterMismatches: mismatches.slice(0, NOTED_FIXES) };
-  for (const owner of counts.keys()) if (owner !== openUser && !withUser.has(owner)) stats.ownersWithoutUser++;
 
   stats.fixed = stats.followerRowsAdded + stats.followerRowsResynced + stats.orphanFollowerRowsDeleted;
-  const suspectList = suspects.size > 0 ? { suspects: [...suspects] } : {};
-  if (done) {
-    // The walk is over: confirm the suspects (if any) in the steps that follow.
-    return suspects.size > 0 ? { done: false, carry: { ...suspectList, confirming: true }, stats, ...(notes ? { notes } : {}) } : { done: true, stats, ...(notes ? { notes } : {}) };
-  }
-  const open = openUser === undefined ? undefined : { user: openUser, ...countsOf(openUser) };
-  return {
-    done: false,
-    ...(nextCursor === undefined ? {} : { cursor: nextCursor }),
-    carry: { ...(nextUsers ? { users: nextUsers } : {}), ...(open ? { open } : {}), ...suspectList },
-    stats,
-    ...(notes ? { notes } : {}),
+  const later = {
+    ...(suspects.size > 0 ? { suspects: [...suspects] } : {}),
+    ...(settlesDue !== undefined ? { settlesDue } : {}),
   };
-}
-
-/** Step 5 (see the header): recount up to CONFIRM_PER_STEP suspects and fix what a quiet snapshot proves wrong. */
-async function confirmStep(store: MaintenanceStore, suspects: string[], opts: RepairOptions): Promise<StepResult<RepairCarry>> {
-  const batch = suspects.slice(0, CONFIRM_PER_STEP);
-  const rest = suspects.slice(CONFIRM_PER_STEP);
-  const stats = { seen: batch.length, fixed: 0, countersWritten: 0, busy: 0, tooLarge: 0, alreadyExact: 0, noUser: 0 };
-  const before = await store.counterSnapshot(batch);
-  const recount = new Map<string, { following: number | null; followers: number | null }>();
-  for (const user of batch) {
-    const [following, followers] = await Promise.all([store.countEdges(user, 'F', RECOUNT_MAX_ROWS), store.countEdges(user, 'R', RECOUNT_MAX_ROWS)]);
-    recount.set(user, { following, followers });
+  if (batch.next === undefined) {
+    // The walk is over: confirm the suspects (if any) in the steps that follow.
+    return suspects.size > 0 ? { done: false, carry: { ...later, confirming: true }, stats, ...(notes ? { notes } : {}) } : { done: true, stats, ...(notes ? { notes } : {}) };
   }
-  await (opts.sleep ?? sleep)(opts.settleMs);
-  const after = await store.counterSnapshot(batch);
-
-  const fixes: string[] = [];
-  for (const user of batch) {
-    const b = before.get(user);
-    const a = after.get(user);
-    const counted = recount.get(user)!;
-    if (!a || !b) {
-      stats.noUser++; // relation rows of a handle with no users row: nothing to count into
-      continue;
-    }
-    if (counted.following === null || counted.followers === null) {
-      stats.tooLarge++;
-      continue;
-    }
-    const quiet = (['following', 'followers'] as const).every((c) => a[c].value === b[c].value && a[c].stamp === b[c].stamp);
-    if (!quiet) {
-      stats.busy++; // a live operation moved a counter: never overwrite what we cannot trust; next run
-      continue;
-    }
-    let wrote = false;
-    for (const c of ['following', 'followers'] as const) {
-      const exact = counted[c] as number;
-      if (exact === b[c].value) continue;
-      if (await store.setCounterIf(user, c, b[c], exact)) {
-        stats.countersWritten++;
-        wrote = true;
-        fixes.push(`${user} ${c} ${b[c].value}→${exact}`);
-      } else stats.busy++;
-    }
-    if (!wrote) stats.alreadyExact++;
-  }
-  stats.fixed = stats.countersWritten;
-  const notes = fixes.length === 0 ? undefined : { counterFixes: fixes.slice(0, NOTED_FIXES) };
-  if (rest.length === 0) return { done: true, stats, ...(notes ? { notes } : {}) };
-  return { done: false, carry: { suspects: rest, confirming: true }, stats, ...(notes ? { notes } : {}) };
+  const openPart = batch.users.find((u) => !u.complete);
+  const open = openPart ? { user: openPart.user, ...counts.get(openPart.user)! } : undefined;
+  return { done: false, cursor: batch.next, carry: { ...(open ? { open } : {}), ...later }, stats, ...(notes ? { notes } : {}) };
 }
 
 export function repairRelationsJob(store: MaintenanceStore, opts: RepairOptions): JobDefinition<RepairCarry> {

@@ -1,15 +1,13 @@
 // shared/use-cases/jobs/trim-inboxes.ts — keeps every inbox at INBOX_CAP entries and every
 // outbox at OUTBOX_CAP (product.md "Everything bounded"; Mastodon and Twitter cap at ~800).
 //
-// Steps: walk the inbox table in chunks of rowsPerStep rows (family i only), then the outbox
-// table (family o). For a row with more cells than the cap, the cells past the cap are the
-// oldest (qualifiers sort newest first) and go in ONE deleteColumns per row, up to the newest
-// timestamp among them: a cell rewritten after our read (a refollow's backfill) carries a newer
-// server timestamp and survives (HBASE-3300). Rows at or under the cap are not touched.
-// Idempotent: a re-run finds nothing past the cap. Cursor = the table position; carry = which
-// table the walk is in.
+// Steps: walk the inboxes in chunks of rowsPerStep feeds, then the outboxes. A feed with
+// entries past the cap loses them (the oldest) in ONE write per feed; an entry written again
+// after the walk read it (a refollow's backfill) survives (MaintenanceStore.feeds). Feeds at or
+// under the cap are not touched. Idempotent: a re-run finds nothing past the cap. Cursor = the
+// walk's position; carry = which kind of feed the walk is in.
 import { z } from 'zod';
-import type { MaintenanceStore, WideTable } from '../../ports/maintenance-store.js';
+import type { Feed, MaintenanceStore } from '../../ports/maintenance-store.js';
 import type { JobDefinition, StepInput, StepResult } from './job-runner.js';
 
 export const TrimCarry = z.strictObject({ table: z.enum(['inbox', 'outbox']) });
@@ -21,23 +19,20 @@ export interface TrimCaps {
 }
 
 export async function trimStep(store: MaintenanceStore, caps: TrimCaps, input: StepInput<TrimCarry>): Promise<StepResult<TrimCarry>> {
-  const table: WideTable = input.carry?.table ?? 'inbox';
-  const cap = caps[table];
+  const feed: Feed = input.carry?.table ?? 'inbox';
   const stats = { seen: 0, fixed: 0, cellsDeleted: 0 };
   let cursor = input.cursor;
-  for await (const row of store.wideRows(table, { ...(input.cursor === undefined ? {} : { start: input.cursor }), limit: input.rowsPerStep })) {
+  for await (const visit of store.feeds(feed, { ...(input.cursor === undefined ? {} : { start: input.cursor }), limit: input.rowsPerStep, cap: caps[feed] })) {
     stats.seen++;
-    cursor = row.next;
-    if (row.cells.length <= cap) continue;
-    const doomed = row.cells.slice(cap);
-    const upToTimestamp = doomed.reduce((max, c) => Math.max(max, c.timestamp), 0);
-    await store.deleteCells(table, row.row, doomed.map((c) => c.qualifier), upToTimestamp);
+    cursor = visit.next;
+    if (visit.pastCap === 0) continue;
+    await visit.dropPastCap();
     stats.fixed++;
-    stats.cellsDeleted += doomed.length;
+    stats.cellsDeleted += visit.pastCap;
   }
-  // Fewer rows than asked: this table is done.
-  if (stats.seen === input.rowsPerStep) return { done: false, ...(cursor === undefined ? {} : { cursor }), carry: { table }, stats };
-  if (table === 'inbox') return { done: false, carry: { table: 'outbox' }, stats };
+  // Fewer feeds than asked: this kind is done.
+  if (stats.seen === input.rowsPerStep) return { done: false, ...(cursor === undefined ? {} : { cursor }), carry: { table: feed }, stats };
+  if (feed === 'inbox') return { done: false, carry: { table: 'outbox' }, stats };
   return { done: true, stats };
 }
 
