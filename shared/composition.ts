@@ -126,7 +126,7 @@ export function jobDependencies(cfg: Config = config()): JobDependencies {
     postCounts: new HBasePostCountStore(hbase, cfg.HBASE_NAMESPACE),
     continuation: new LambdaJobContinuation(cfg.LAMBDA_ENDPOINT ? { endpoint: cfg.LAMBDA_ENDPOINT } : {}),
     queue(): FanoutQueue {
-      if (!cfg.FANOUT_QUEUE_URL) throw new Error('Invalid configuration: FANOUT_QUEUE_URL is required for the regeneration sweep');
+      if (!cfg.FANOUT_QUEUE_URL) throw new Error('Invalid configuration: FANOUT_QUEUE_URL is required by the worker and the jobs that queue messages (sweeps, repair-relations)');
       return (fanoutQueue ??= new SqsFanoutQueue({ queueUrl: cfg.FANOUT_QUEUE_URL, ...sqsEndpoint }));
     },
     deadLetters(): DeadLetterQueue {
