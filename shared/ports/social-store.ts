@@ -2,11 +2,12 @@
 // Implemented on HBase in shared/adapters/hbase/; every method is one get, one multi-get, one
 // conditional write or one prefix-bounded scan (layout and requests: shared/schema/tables.ts,
 // tables notifications, topics, trends, blocks).
+import type { SafetyEdge, SafetyKind } from '../domain/visibility.js';
 import type { Page } from './feed-store.js';
 
 // ------------------------------------------------------------------ blocks and mutes
 
-export type BlockKind = 'block' | 'mute';
+export type BlockKind = SafetyKind;
 
 export interface BlockEdge {
   handle: string;
@@ -24,15 +25,10 @@ export interface BlockStore {
   /** true if either of the two blocks the other. One multi-get. */
   eitherBlocks(a: string, b: string): Promise<boolean>;
   /**
-   * Of `others`, those `reader` must not see: the reader blocks or mutes them, or they block the
-   * reader. One multi-get of three rows per other user.
+   * Which of `edges` exist (ONE multi-get, whatever the number of edges). What they mean for who
+   * sees whom is the domain's rule (shared/domain/visibility.ts).
    */
-  hiddenFrom(reader: string, others: string[]): Promise<Set<string>>;
-  /**
-   * Of `recipients`, those who must get no notification from `actor`: they block or mute the
-   * actor, or the actor blocks them. One multi-get.
-   */
-  silencing(actor: string, recipients: string[]): Promise<Set<string>>;
+  existing(edges: SafetyEdge[]): Promise<SafetyEdge[]>;
 }
 
 // ------------------------------------------------------------------ notifications

@@ -22,6 +22,7 @@ import type { Page } from '../ports/feed-store.js';
 import { memberRef, type NotificationEntry } from '../ports/social-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
+import { hiddenFrom, silencedRecipients } from './visibility.js';
 import { atStep } from './steps.js';
 
 /** Entries read beyond the page, to fill in for groups hidden at read (stale, emptied, deleted post, blocked). */
@@ -84,7 +85,7 @@ export interface ReconcileOutcome {
 export async function reconcileFact(deps: FeedDeps, fact: NotificationFact): Promise<ReconcileOutcome> {
   const notices = noticesOf(fact);
   if (notices.length === 0) return { added: 0, removed: 0 };
-  const [truth, silenced] = await Promise.all([truthOf(deps, fact), deps.blocks.silencing(fact.actor, notices.map((n) => n.recipient))]);
+  const [truth, silenced] = await Promise.all([truthOf(deps, fact), silencedRecipients(deps, fact.actor, notices.map((n) => n.recipient))]);
   await atStep(deps, 'notify.truth-read', { kind: fact.kind, actor: fact.actor });
   const outcomes = await Promise.all(
     // No notification from a user the recipient blocked or muted (or who blocks the recipient).
@@ -166,7 +167,7 @@ async function visibleGroups(
   const [{ groups, live }, posts, hidden, marker] = await Promise.all([
     deps.notifications.states(recipient, entries.map((e) => e.groupKey), members),
     deps.posts.getMany(postIds),
-    deps.blocks.hiddenFrom(recipient, members.map((m) => actorOfMember(m.member))),
+    hiddenFrom(deps, recipient, members.map((m) => actorOfMember(m.member))),
     readUpTo,
   ]);
   const postById = new Map(posts.map((p) => [p.id, p]));

@@ -10,6 +10,7 @@ import { normalizeTopic } from '../domain/text-entities.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
+import { hiddenFrom } from './visibility.js';
 import { authorsOf, isHidden, readPostDetails, type PostDetail } from './post-details.js';
 
 /** Entries read beyond the page, to fill in for deleted and hidden posts (same round trips). */
@@ -31,7 +32,7 @@ export async function listTopicPosts(deps: FeedDeps, raw: string, limit: number,
   const topic = requireTopic(raw);
   const after = decodeCursor(cursor, isPostId);
   const page = await deps.topics.posts(topic, limit + SPARE_ENTRIES, after);
-  const hiddenAuthors = reader ? deps.blocks.hiddenFrom(reader, authorsOf(page.items)) : Promise.resolve(new Set<string>());
+  const hiddenAuthors = reader ? hiddenFrom(deps, reader, authorsOf(page.items)) : Promise.resolve(new Set<string>());
   const found = await readPostDetails(deps, reader, page.items, {}, [hiddenAuthors]);
   const hidden = await hiddenAuthors;
   const items: PostDetail[] = [];

@@ -3,6 +3,7 @@
 // test/integration/social.test.ts.
 import { LATEST_ACTORS } from '../../shared/domain/notification.js';
 import { feedOrderKey } from '../../shared/domain/post.js';
+import type { SafetyEdge } from '../../shared/domain/visibility.js';
 import type { Page } from '../../shared/ports/feed-store.js';
 import { memberRef, type BlockEdge, type BlockKind, type BlockStore, type GroupState, type NotificationEntry, type NotificationStore, type TopicStore } from '../../shared/ports/social-store.js';
 import { userKey } from '../../shared/schema/row-keys.js';
@@ -33,14 +34,8 @@ export class FakeBlocks implements BlockStore {
   async eitherBlocks(a: string, b: string) {
     return this.edges.has(`block:${a}>${b}`) || this.edges.has(`block:${b}>${a}`);
   }
-  private hides(viewer: string, other: string) {
-    return viewer !== other && (this.edges.has(`block:${viewer}>${other}`) || this.edges.has(`mute:${viewer}>${other}`) || this.edges.has(`block:${other}>${viewer}`));
-  }
-  async hiddenFrom(reader: string, others: string[]) {
-    return new Set(others.filter((o) => this.hides(reader, o)));
-  }
-  async silencing(actor: string, recipients: string[]) {
-    return new Set(recipients.filter((r) => this.hides(r, actor)));
+  async existing(edges: SafetyEdge[]) {
+    return edges.filter((e) => this.edges.has(`${e.kind}:${e.from}>${e.to}`));
   }
 }
 
