@@ -41,8 +41,8 @@ export interface ReactionStore {
    * (its repost was deleted) — false if another request replaced it first.
    */
   claimPlainRepost(user: string, originalId: string, repostId: string, replacing?: string): Promise<string | null | false>;
-  /** Records a live repost: the user's `reposted` state and the post-side "who reposted" entry. */
-  addRepost(user: string, originalId: string, repostId: string): Promise<void>;
+  /** Records a live repost: the user's `reposted` state and the post-side "who reposted" entry, since `at` (the repost's creation). */
+  addRepost(user: string, originalId: string, repostId: string, at: number): Promise<void>;
   removeRepost(user: string, originalId: string, repostId: string): Promise<void>;
 }
 

@@ -84,11 +84,14 @@ export interface NotificationStore {
 // ------------------------------------------------------------------ topics
 
 export interface TopicStore {
-  /** Index the post under each topic (one batched put) and count it for trending. */
-  add(postId: string, createdAt: number, topics: string[]): Promise<void>;
+  /**
+   * Index the post under each topic (one batched put) and count it in the trend bucket
+   * `trendBucket` (domain/trending.ts trendBucketOf): one increment per topic.
+   */
+  add(postId: string, createdAt: number, topics: string[], trendBucket: number): Promise<void>;
   remove(postId: string, topics: string[]): Promise<void>;
   /** Post ids of a topic, newest first; cursor = the last post id of the previous page. */
   posts(topic: string, limit: number, cursor?: string): Promise<Page<string>>;
-  /** Posts per topic over the last `windowMs` (from the sharded counters), highest first. */
-  trending(now: number, windowMs: number, limit: number): Promise<{ name: string; posts: number }[]>;
+  /** Posts per topic counted in `buckets`, summed (topics with no count absent). One multi-get. */
+  trendCounts(buckets: number[]): Promise<Map<string, number>>;
 }

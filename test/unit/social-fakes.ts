@@ -103,11 +103,11 @@ export class FakeNotifications implements NotificationStore {
 
 export class FakeTopics implements TopicStore {
   readonly index = new Map<string, string[]>(); // topic → post ids
-  readonly counts = new Map<string, { at: number; name: string }[]>();
-  async add(postId: string, createdAt: number, topics: string[]) {
+  readonly counts = new Map<string, number>(); // "bucket|topic" → posts
+  async add(postId: string, _createdAt: number, topics: string[], trendBucket: number) {
     for (const t of topics) {
       this.index.set(t, [...(this.index.get(t) ?? []), postId].sort((a, b) => (feedOrderKey(a) < feedOrderKey(b) ? -1 : 1)));
-      this.counts.set(t, [...(this.counts.get(t) ?? []), { at: createdAt, name: t }]);
+      this.counts.set(`${trendBucket}|${t}`, (this.counts.get(`${trendBucket}|${t}`) ?? 0) + 1);
     }
   }
   async remove(postId: string, topics: string[]) {
@@ -119,11 +119,13 @@ export class FakeTopics implements TopicStore {
     const items = all.slice(start, start + limit);
     return { items, ...(start + limit < all.length ? { nextCursor: items.at(-1)! } : {}) };
   }
-  async trending(now: number, windowMs: number, limit: number) {
-    return [...this.counts]
-      .map(([name, posts]) => ({ name, posts: posts.filter((p) => p.at > now - windowMs && p.at <= now).length }))
-      .filter((t) => t.posts > 0)
-      .sort((a, b) => b.posts - a.posts || (a.name < b.name ? -1 : 1))
-      .slice(0, limit);
+  async trendCounts(buckets: number[]) {
+    const asked = new Set(buckets.map(String));
+    const sums = new Map<string, number>();
+    for (const [k, n] of this.counts) {
+      const [bucket, name] = [k.slice(0, k.indexOf('|')), k.slice(k.indexOf('|') + 1)];
+      if (asked.has(bucket)) sums.set(name, (sums.get(name) ?? 0) + n);
+    }
+    return sums;
   }
 }
