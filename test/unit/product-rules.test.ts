@@ -1,0 +1,115 @@
+// test/unit/product-rules.test.ts — the product rules that used to live inside the HBase adapters
+// (issue 19, item 7), now pure domain functions and use cases over in-memory fakes of the ports:
+// who hides whom, what trending means, which latest actors a notification shows, the write quota's
+// window. The adapters only store and fetch; test/integration/social.test.ts runs them on HBase.
+import { describe, expect, it } from 'vitest';
+import { bucketsOfWindow, rankTrending, TREND_BUCKET_MS, trendBucketOf, TRENDING_TOPICS, TRENDING_WINDOW_MS } from '../../shared/domain/trending.js';
+import { edgesThatHide, edgesToCheck, hiddenPairs, type SafetyEdge } from '../../shared/domain/visibility.js';
+import { publishPost } from '../../shared/use-cases/publish-post.js';
+import { TRENDING_CACHE_MS, trendingTopics, type TrendingCache } from '../../shared/use-cases/topics.js';
+import { hiddenFrom, silencedRecipients } from '../../shared/use-cases/visibility.js';
+import { fakeFeed } from './feed-fakes.js';
+
+const T = 1_700_000_000_000;
+
+describe('who hides whom (domain/visibility.ts)', () => {
+  const block = (from: string, to: string): SafetyEdge => ({ kind: 'block', from, to });
+  const mute = (from: string, to: string): SafetyEdge => ({ kind: 'mute', from, to });
+
+  it('a block either way hides; a mute hides only from the muter; nobody is hidden from themself', () => {
+    const pairs = [
+      { viewer: 'ann', other: 'bob' },
+      { viewer: 'bob', other: 'ann' },
+      { viewer: 'ann', other: 'cat' },
+      { viewer: 'cat', other: 'ann' },
+      { viewer: 'ann', other: 'ann' },
+    ];
+    expect(hiddenPairs(pairs, [block('ann', 'bob')])).toEqual([pairs[0], pairs[1]]);
+    expect(hiddenPairs(pairs, [mute('ann', 'cat')])).toEqual([pairs[2]]);
+    expect(hiddenPairs(pairs, [mute('cat', 'ann')])).toEqual([pairs[3]]);
+    expect(hiddenPairs(pairs, [block('ann', 'ann'), mute('ann', 'ann')])).toEqual([]);
+    expect(edgesThatHide({ viewer: 'ann', other: 'ann' })).toEqual([]);
+  });
+
+  it('asks each edge once, whatever the number of pairs that need it', () => {
+    const edges = edgesToCheck([
+      { viewer: 'ann', other: 'bob' },
+      { viewer: 'ann', other: 'bob' },
+      { viewer: 'bob', other: 'ann' },
+    ]);
+    // ann→bob block, ann→bob mute, bob→ann block (from the first pair); bob→ann mute (the third).
+    expect(edges).toHaveLength(4);
+  });
+
+  it('hiddenFrom and silencedRecipients apply the rule to what the store found, in one store call', async () => {
+    const deps = fakeFeed('ann', 'bob', 'cat', 'dan');
+    await deps.blocks.add('block', 'bob', 'ann', T);
+    await deps.blocks.add('mute', 'ann', 'cat', T);
+    let calls = 0;
+    const existing = deps.blocks.existing.bind(deps.blocks);
+    deps.blocks.existing = (edges) => (calls++, existing(edges));
+    expect(await hiddenFrom(deps, 'ann', ['bob', 'cat', 'dan', 'ann'])).toEqual(new Set(['bob', 'cat']));
+    expect(calls).toBe(1);
+    // cat is muted by ann: ann gets no notification from cat; bob blocks ann: neither notifies the other.
+    expect(await silencedRecipients(deps, 'cat', ['ann', 'dan'])).toEqual(new Set(['ann']));
+    expect(await silencedRecipients(deps, 'ann', ['bob', 'cat', 'dan'])).toEqual(new Set(['bob']));
+    expect(await hiddenFrom(deps, 'ann', [])).toEqual(new Set());
+    expect(calls).toBe(3); // no store call for nobody
+  });
+});
+
+describe('what trending means (domain/trending.ts)', () => {
+  it('ranks by posts, ties by name, drops topics without posts, keeps the top N', () => {
+    const counts = new Map([
+      ['b', 3],
+      ['a', 3],
+      ['c', 5],
+      ['gone', 0],
+      ['minus', -1],
+      ['d', 1],
+    ]);
+    expect(rankTrending(counts)).toEqual([
+      { name: 'c', posts: 5 },
+      { name: 'a', posts: 3 },
+      { name: 'b', posts: 3 },
+      { name: 'd', posts: 1 },
+    ]);
+    expect(rankTrending(counts, 2).map((t) => t.name)).toEqual(['c', 'a']);
+    const many = new Map(Array.from({ length: 30 }, (_, i) => [`t${String(i).padStart(2, '0')}`, 1]));
+    expect(rankTrending(many)).toHaveLength(TRENDING_TOPICS);
+    expect(rankTrending(many)[0]!.name).toBe('t00');
+  });
+
+  it('counts a post in the bucket of its creation; the hour is the current bucket and the eleven before', () => {
+    expect(trendBucketOf(0)).toBe(0);
+    expect(trendBucketOf(TREND_BUCKET_MS - 1)).toBe(0);
+    expect(trendBucketOf(TREND_BUCKET_MS)).toBe(1);
+    const now = 1000 * TREND_BUCKET_MS + 17;
+    const buckets = bucketsOfWindow(now, TRENDING_WINDOW_MS);
+    expect(buckets).toEqual(Array.from({ length: 12 }, (_, i) => 989 + i));
+    expect(bucketsOfWindow(now, 1)).toEqual([1000]);
+  });
+
+  it('the use case ranks the window’s counts, and reuses a ranking for the cache period only', async () => {
+    const deps = fakeFeed('ann');
+    const cache: TrendingCache = {};
+    const now = T;
+    await publishPost(deps, 'ann', { body: '#old# from before the hour' }, now - TRENDING_WINDOW_MS - TREND_BUCKET_MS);
+    await publishPost(deps, 'ann', { body: '#warm# one' }, now - 10 * 60_000);
+    for (let i = 0; i < 2; i++) await publishPost(deps, 'ann', { body: `#hot# ${i}` }, now - i);
+    expect((await trendingTopics(deps, now, cache)).items).toEqual([
+      { name: 'hot', posts: 2 },
+      { name: 'warm', posts: 1 },
+    ]);
+    await publishPost(deps, 'ann', { body: '#warm# two' }, now + 1);
+    await publishPost(deps, 'ann', { body: '#warm# three' }, now + 2);
+    // Within the cache period: the same ranking; a cache of its own sees the new posts.
+    expect((await trendingTopics(deps, now + TRENDING_CACHE_MS, cache)).items[0]).toEqual({ name: 'hot', posts: 2 });
+    expect((await trendingTopics(deps, now + 3, {})).items[0]).toEqual({ name: 'warm', posts: 3 });
+    // Past it, or with the clock gone back: recomputed.
+    expect((await trendingTopics(deps, now + TRENDING_CACHE_MS + 1, cache)).items[0]).toEqual({ name: 'warm', posts: 3 });
+    const back: TrendingCache = { entry: { at: now + 60_000, value: [] } };
+    expect((await trendingTopics(deps, now + 3, back)).items).toHaveLength(2);
+    expect((await trendingTopics(deps, now, cache)).windowSeconds).toBe(3600);
+  });
+});
