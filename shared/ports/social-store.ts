@@ -43,6 +43,16 @@ export interface NotificationEntry {
   excerpt?: string;
 }
 
+/** What an add reads of a group before it moves the group in the list. */
+export interface GroupHead {
+  /** Time of the group's latest add (its list position), null for a new group. */
+  latestAt: number | null;
+  /** The latest members, newest first: [member, millis]. */
+  latest: [string, number][];
+  /** Opaque: what `place` checks is unchanged (null for a group that has none yet). */
+  version: string | null;
+}
+
 /** A group as its row holds it now. */
 export interface GroupState {
   count: number;
@@ -65,12 +75,16 @@ export interface NotificationStore {
   removeMember(recipient: string, groupKey: string, member: string, since: number): Promise<boolean>;
   /** Adds `delta` to the group's exact count (server-side increment). */
   count(recipient: string, groupKey: string, delta: number): Promise<void>;
+  /** The group's list position and latest members, as an add reads them before `place`. */
+  head(recipient: string, groupKey: string): Promise<GroupHead>;
   /**
-   * After an add won: moves the group to `at` if that is newer than where it is (the entry at the
-   * old time is deleted, a new one written) and puts the member first among the latest. Racing
-   * adds can leave an extra entry; it is skipped at read (its time is not the group's latest).
+   * Replaces the group's latest members with `next.latest` only while they are still what `seen`
+   * read (false: another add changed them first; read again). Then lists the group at `next.at`:
+   * the new entry first (carrying `latest` and `excerpt`), then the position, then the entry at
+   * `seen.latestAt` goes if that was older — the group is listed throughout. Racing adds can
+   * leave an extra entry; it is skipped at read (its time is not the group's latest).
    */
-  touch(recipient: string, groupKey: string, member: string, at: number, excerpt?: string): Promise<void>;
+  place(recipient: string, groupKey: string, next: { at: number; latest: [string, number][]; excerpt?: string }, seen: GroupHead): Promise<boolean>;
   /** Entries newest first, strictly after `after`; `more` if the scan found another. */
   entries(recipient: string, limit: number, after?: { at: number; groupKey: string }): Promise<{ items: NotificationEntry[]; more: boolean }>;
   /** The groups' states and which of `members` are still live, in ONE multi-get. */

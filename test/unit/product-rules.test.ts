@@ -3,8 +3,10 @@
 // who hides whom, what trending means, which latest actors a notification shows, the write quota's
 // window. The adapters only store and fetch; test/integration/social.test.ts runs them on HBase.
 import { describe, expect, it } from 'vitest';
+import { LATEST_ACTORS, withLatestMember } from '../../shared/domain/notification.js';
 import { bucketsOfWindow, rankTrending, TREND_BUCKET_MS, trendBucketOf, TRENDING_TOPICS, TRENDING_WINDOW_MS } from '../../shared/domain/trending.js';
 import { edgesThatHide, edgesToCheck, hiddenPairs, type SafetyEdge } from '../../shared/domain/visibility.js';
+import { listNotifications, reconcileFact } from '../../shared/use-cases/notifications.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { TRENDING_CACHE_MS, trendingTopics, type TrendingCache } from '../../shared/use-cases/topics.js';
 import { hiddenFrom, silencedRecipients } from '../../shared/use-cases/visibility.js';
@@ -111,5 +113,32 @@ describe('what trending means (domain/trending.ts)', () => {
     const back: TrendingCache = { entry: { at: now + 60_000, value: [] } };
     expect((await trendingTopics(deps, now + 3, back)).items).toHaveLength(2);
     expect((await trendingTopics(deps, now, cache)).windowSeconds).toBe(3600);
+  });
+});
+
+describe('which latest actors a notification shows (domain/notification.ts)', () => {
+  it('newest first, each member once at its newest time, at most LATEST_ACTORS', () => {
+    let latest = withLatestMember([], 'ann', 10);
+    latest = withLatestMember(latest, 'bob', 30);
+    latest = withLatestMember(latest, 'cat', 20);
+    expect(latest).toEqual([['bob', 30], ['cat', 20], ['ann', 10]]);
+    // ann again, later: moved to the front, not listed twice.
+    expect(withLatestMember(latest, 'ann', 40)).toEqual([['ann', 40], ['bob', 30], ['cat', 20]]);
+    // A late, older add falls below the cut: the newest names stay.
+    expect(withLatestMember(latest, 'dan', 5)).toEqual([['bob', 30], ['cat', 20], ['ann', 10]]);
+    expect(withLatestMember(latest, 'dan', 25)).toHaveLength(LATEST_ACTORS);
+  });
+
+  it('the worker names the newest actors and lists the group at its newest add, whatever the delivery order', async () => {
+    const deps = fakeFeed('ann', 'bob', 'cat', 'dan', 'eve');
+    const { post } = await publishPost(deps, 'ann', { body: 'p' }, T);
+    const times: Record<string, number> = { bob: T + 4, cat: T + 1, dan: T + 3, eve: T + 2 };
+    for (const [actor, since] of Object.entries(times)) await deps.reactions.like(actor, post.id, since);
+    // Delivered out of time order: eve, bob, cat, dan.
+    for (const actor of ['eve', 'bob', 'cat', 'dan']) await reconcileFact(deps, { kind: 'like', actor, postId: post.id, since: times[actor]! });
+    const page = await listNotifications(deps, 'ann', 10);
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0]).toMatchObject({ count: 4, latestAt: T + 4 });
+    expect(page.items[0]!.actors.map((a) => a.handle)).toEqual(['bob', 'dan', 'eve']);
   });
 });

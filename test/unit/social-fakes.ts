@@ -1,11 +1,10 @@
 // test/unit/social-fakes.ts — in-memory fakes of the social ports (blocks, notifications, topics)
 // for unit tests of the use cases. The same operations run on HBase in
 // test/integration/social.test.ts.
-import { LATEST_ACTORS } from '../../shared/domain/notification.js';
 import { feedOrderKey } from '../../shared/domain/post.js';
 import type { SafetyEdge } from '../../shared/domain/visibility.js';
 import type { Page } from '../../shared/ports/feed-store.js';
-import { memberRef, type BlockEdge, type BlockKind, type BlockStore, type GroupState, type NotificationEntry, type NotificationStore, type TopicStore } from '../../shared/ports/social-store.js';
+import { memberRef, type BlockEdge, type BlockKind, type BlockStore, type GroupHead, type GroupState, type NotificationEntry, type NotificationStore, type TopicStore } from '../../shared/ports/social-store.js';
 import { userKey } from '../../shared/schema/row-keys.js';
 
 const byUserKey = (a: string, b: string) => Buffer.compare(Buffer.from(userKey(a)), Buffer.from(userKey(b)));
@@ -67,14 +66,18 @@ export class FakeNotifications implements NotificationStore {
   async count(r: string, g: string, delta: number) {
     this.group(r, g).count += delta;
   }
-  async touch(r: string, g: string, m: string, at: number, excerpt?: string) {
+  async head(r: string, g: string): Promise<GroupHead> {
+    const group = this.groups.get(`${r}|${g}`);
+    return { latestAt: group?.latestAt || null, latest: group?.latest ?? [], version: group && group.latest.length > 0 ? JSON.stringify(group.latest) : null };
+  }
+  async place(r: string, g: string, next: { at: number; latest: [string, number][]; excerpt?: string }, seen: GroupHead) {
     const group = this.group(r, g);
-    group.latest = [[m, at] as [string, number], ...group.latest.filter(([x]) => x !== m)].sort((a, b) => b[1] - a[1]).slice(0, LATEST_ACTORS);
-    const old = group.latestAt || null;
-    const position = old === null ? at : Math.max(old, at);
-    this.list.set(`${r}|${position}|${g}`, { groupKey: g, at: position, latest: group.latest, ...(excerpt === undefined ? {} : { excerpt }) });
-    group.latestAt = position;
-    if (old !== null && old < position) this.list.delete(`${r}|${old}|${g}`);
+    if ((group.latest.length > 0 ? JSON.stringify(group.latest) : null) !== seen.version) return false;
+    group.latest = next.latest;
+    this.list.set(`${r}|${next.at}|${g}`, { groupKey: g, at: next.at, latest: next.latest, ...(next.excerpt === undefined ? {} : { excerpt: next.excerpt }) });
+    group.latestAt = Math.max(group.latestAt, next.at);
+    if (seen.latestAt !== null && seen.latestAt < next.at) this.list.delete(`${r}|${seen.latestAt}|${g}`);
+    return true;
   }
   async entries(r: string, limit: number, after?: { at: number; groupKey: string }) {
     const all = [...this.list]
