@@ -65,8 +65,8 @@ export interface CommentStore {
 
 export type WriteAction = 'comment' | 'like' | 'repost';
 
-/** Per-user write limits in fixed one-minute windows. */
+/** Per-user write counters, one per window (what a window is: domain/quota.ts). */
 export interface WriteQuota {
-  /** Counts one write of `action` by `user` at `now`; returns the count in the current window (this one included). */
-  take(user: string, action: WriteAction, now: number): Promise<number>;
+  /** Counts one write of `action` by `user` in `window`; returns that window's count (this one included). */
+  take(user: string, action: WriteAction, window: number): Promise<number>;
 }

@@ -170,10 +170,10 @@ export function commentRowKey(postId: string, commentId: string): string {
   return commentPrefix(postId) + commentId;
 }
 
-/** quota: userKey + action + 0x00 + minutes since the epoch (4 bytes). */
-export function quotaKey(user: string, action: string, minute: number): Uint8Array {
+/** quota: userKey + action + 0x00 + window4 (the window's number: minutes since the epoch, domain/quota.ts). */
+export function quotaKey(user: string, action: string, window: number): Uint8Array {
   const m = new Uint8Array(4);
-  new DataView(m.buffer).setUint32(0, minute);
+  new DataView(m.buffer).setUint32(0, window);
   return concatBytes(userKey(user), utf8.encode(action), Uint8Array.of(0), m);
 }
 

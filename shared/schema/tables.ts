@@ -323,7 +323,7 @@ purge   : the same scan, then DELETE each row (the fan-out worker, after a post 
     families: [family('q', { TTL: 3600 })],
     design: `
 Per-user write limits in fixed one-minute windows (comments, likes + unlikes, reposts).
-row   = userKey(user) + action + 0x00 + minute4 (minutes since the epoch, big-endian). TTL 1 h.
+row   = userKey(user) + action + 0x00 + window4 (domain/quota.ts: minutes since the epoch, big-endian). TTL 1 h.
 q:n   the count, an 8-byte long (REST increment)
 take  : PUT ?check=increment q:n, then GET q:n: the value includes this request, so racing
         requests can only be refused early at the boundary, never let through past the limit`,

@@ -7,6 +7,8 @@ import { LATEST_ACTORS, withLatestMember } from '../../shared/domain/notificatio
 import { bucketsOfWindow, rankTrending, TREND_BUCKET_MS, trendBucketOf, TRENDING_TOPICS, TRENDING_WINDOW_MS } from '../../shared/domain/trending.js';
 import { edgesThatHide, edgesToCheck, hiddenPairs, type SafetyEdge } from '../../shared/domain/visibility.js';
 import { listNotifications, reconcileFact } from '../../shared/use-cases/notifications.js';
+import { quotaWindowOf, secondsUntilNextWindow, WRITE_QUOTA_WINDOW_MS } from '../../shared/domain/quota.js';
+import { takeWriteQuota } from '../../shared/use-cases/write-limits.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { TRENDING_CACHE_MS, trendingTopics, type TrendingCache } from '../../shared/use-cases/topics.js';
 import { hiddenFrom, silencedRecipients } from '../../shared/use-cases/visibility.js';
@@ -140,5 +142,29 @@ describe('which latest actors a notification shows (domain/notification.ts)', ()
     expect(page.items).toHaveLength(1);
     expect(page.items[0]).toMatchObject({ count: 4, latestAt: T + 4 });
     expect(page.items[0]!.actors.map((a) => a.handle)).toEqual(['bob', 'dan', 'eve']);
+  });
+});
+
+describe('the write quota’s window (domain/quota.ts)', () => {
+  it('fixed one-minute windows; Retry-After is the whole seconds until the window turns, at least 1', () => {
+    const start = 28_333_333 * WRITE_QUOTA_WINDOW_MS;
+    expect(quotaWindowOf(start)).toBe(28_333_333);
+    expect(quotaWindowOf(start + 59_999)).toBe(28_333_333);
+    expect(quotaWindowOf(start + 60_000)).toBe(28_333_334);
+    expect(secondsUntilNextWindow(start)).toBe(60);
+    expect(secondsUntilNextWindow(start + 58_001)).toBe(2);
+    expect(secondsUntilNextWindow(start + 59_999)).toBe(1);
+  });
+
+  it('the use case counts in the window of its clock and refuses past the limit until the window turns', async () => {
+    const deps = fakeFeed('ann');
+    const start = 28_333_333 * WRITE_QUOTA_WINDOW_MS;
+    const limit = deps.limits.writesPerMinute.like;
+    for (let i = 0; i < limit; i++) await takeWriteQuota(deps, 'ann', 'like', start + i);
+    await expect(takeWriteQuota(deps, 'ann', 'like', start + 50_500)).rejects.toMatchObject({ retryAfterSeconds: 10 });
+    // Other actions and the next window count apart.
+    await takeWriteQuota(deps, 'ann', 'comment', start + 50_500);
+    await takeWriteQuota(deps, 'ann', 'like', start + WRITE_QUOTA_WINDOW_MS);
+    expect([...deps.quota.counts.keys()]).toEqual(['ann/like/28333333', 'ann/comment/28333333', 'ann/like/28333334']);
   });
 });
