@@ -9,6 +9,12 @@ import { edgesThatHide, edgesToCheck, hiddenPairs, type SafetyEdge } from '../..
 import { listNotifications, reconcileFact } from '../../shared/use-cases/notifications.js';
 import { quotaWindowOf, secondsUntilNextWindow, WRITE_QUOTA_WINDOW_MS } from '../../shared/domain/quota.js';
 import { takeWriteQuota } from '../../shared/use-cases/write-limits.js';
+import { InvalidInputError } from '../../shared/domain/errors.js';
+import { newPostId } from '../../shared/domain/post.js';
+import { listComments } from '../../shared/use-cases/comments.js';
+import { encodeCursor } from '../../shared/use-cases/cursor.js';
+import { listLikers } from '../../shared/use-cases/likes.js';
+import { listUserPosts } from '../../shared/use-cases/posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { TRENDING_CACHE_MS, trendingTopics, type TrendingCache } from '../../shared/use-cases/topics.js';
 import { hiddenFrom, silencedRecipients } from '../../shared/use-cases/visibility.js';
@@ -166,5 +172,28 @@ describe('the write quota’s window (domain/quota.ts)', () => {
     await takeWriteQuota(deps, 'ann', 'comment', start + 50_500);
     await takeWriteQuota(deps, 'ann', 'like', start + WRITE_QUOTA_WINDOW_MS);
     expect([...deps.quota.counts.keys()]).toEqual(['ann/like/28333333', 'ann/comment/28333333', 'ann/like/28333334']);
+  });
+});
+
+describe('cursors: the use case decides what a valid one is, before the store is asked', () => {
+  it('listByAuthor refuses a cursor that is not a post of that author (moved from the store to listUserPosts)', async () => {
+    const deps = fakeFeed('pager', 'pagea');
+    let asked = 0;
+    const list = deps.posts.listByAuthor.bind(deps.posts);
+    deps.posts.listByAuthor = (...args) => (asked++, list(...args));
+    const foreign = newPostId('pagea', T);
+    await expect(listUserPosts(deps, 'pager', 3, encodeCursor(foreign))).rejects.toMatchObject({ code: 'invalid_cursor' });
+    await expect(listUserPosts(deps, 'pager', 3, 'garbage')).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(listUserPosts(deps, 'pager', 3, encodeCursor(newPostId('pager', T)))).resolves.toMatchObject({ items: [] });
+    expect(asked).toBe(1);
+  });
+
+  it('comments take a comment id, likers a handle', async () => {
+    const deps = fakeFeed('ann');
+    const { post } = await publishPost(deps, 'ann', { body: 'p' }, T);
+    await expect(listComments(deps, post.id, 'newest', 10, encodeCursor('not-a-comment-id'))).rejects.toMatchObject({ code: 'invalid_cursor' });
+    await expect(listComments(deps, post.id, 'oldest', 10, encodeCursor('1700000000000-0123abcd'))).resolves.toMatchObject({ items: [] });
+    await expect(listLikers(deps, post.id, 10, encodeCursor('Not A Handle'))).rejects.toMatchObject({ code: 'invalid_cursor' });
+    await expect(listLikers(deps, post.id, 10, encodeCursor('bob'))).resolves.toMatchObject({ items: [] });
   });
 });
