@@ -15,6 +15,9 @@ import { listComments } from '../../shared/use-cases/comments.js';
 import { encodeCursor } from '../../shared/use-cases/cursor.js';
 import { listLikers } from '../../shared/use-cases/likes.js';
 import { listUserPosts } from '../../shared/use-cases/posts.js';
+import { profileView, registeredUserView, SessionSchema, sessionView } from '../../shared/http/views.js';
+import { registerUser } from '../../shared/use-cases/register-user.js';
+import { getProfile } from '../../shared/use-cases/get-profile.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { TRENDING_CACHE_MS, trendingTopics, type TrendingCache } from '../../shared/use-cases/topics.js';
 import { hiddenFrom, silencedRecipients } from '../../shared/use-cases/visibility.js';
@@ -195,5 +198,20 @@ describe('cursors: the use case decides what a valid one is, before the store is
     await expect(listComments(deps, post.id, 'oldest', 10, encodeCursor('1700000000000-0123abcd'))).resolves.toMatchObject({ items: [] });
     await expect(listLikers(deps, post.id, 10, encodeCursor('Not A Handle'))).rejects.toMatchObject({ code: 'invalid_cursor' });
     await expect(listLikers(deps, post.id, 10, encodeCursor('bob'))).resolves.toMatchObject({ items: [] });
+  });
+});
+
+describe('instants: use cases answer millis, the HTTP views format them', () => {
+  it('profile, registration and session', async () => {
+    const deps = fakeFeed();
+    const created = await registerUser(deps.users, { handle: 'newbie', displayName: ' New ', password: 'long enough password' }, T);
+    expect(created).toEqual({ handle: 'newbie', displayName: 'New', createdAt: T });
+    expect(registeredUserView(created)).toEqual({ handle: 'newbie', displayName: 'New', createdAt: '2023-11-14T22:13:20.000Z' });
+    const profile = await getProfile(deps.users, 'newbie');
+    expect(typeof profile.createdAt).toBe('number');
+    expect(profileView({ ...profile, createdAt: T })).toEqual({ ...profile, createdAt: '2023-11-14T22:13:20.000Z' });
+    const grant = { handle: 'newbie', token: 't', expiresAt: T + 900_000, refreshToken: 'r', refreshExpiresAt: T + 86_400_000 };
+    const view = sessionView(grant);
+    expect(SessionSchema.parse(view)).toEqual({ ...grant, tokenType: 'Bearer', expiresAt: '2023-11-14T22:28:20.000Z', refreshExpiresAt: '2023-11-15T22:13:20.000Z' });
   });
 });
