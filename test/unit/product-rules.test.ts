@@ -21,6 +21,7 @@ import { getProfile } from '../../shared/use-cases/get-profile.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { TRENDING_CACHE_MS, trendingTopics, type TrendingCache } from '../../shared/use-cases/topics.js';
 import { hiddenFrom, silencedRecipients } from '../../shared/use-cases/visibility.js';
+import { postsToPlace } from '../support/trending.js';
 import { fakeFeed } from './feed-fakes.js';
 
 const T = 1_700_000_000_000;
@@ -124,6 +125,25 @@ describe('what trending means (domain/trending.ts)', () => {
     const back: TrendingCache = { entry: { at: now + 60_000, value: [] } };
     expect((await trendingTopics(deps, now + 3, back)).items).toHaveLength(2);
     expect((await trendingTopics(deps, now, cache)).windowSeconds).toBe(3600);
+  });
+});
+
+describe('placing a test’s topics in the top ten (test/support/trending.ts), whatever else is there', () => {
+  it('publishes just enough posts, and no more', () => {
+    const place = (counts: Map<string, number>, topics: string[]) => {
+      const n = postsToPlace(counts, topics);
+      const after = new Map(counts);
+      for (const t of topics) after.set(t, (after.get(t) ?? 0) + n);
+      const shown = rankTrending(after).map((t) => t.name);
+      const short = new Map(counts);
+      for (const t of topics) short.set(t, (short.get(t) ?? 0) + n - 1);
+      return { n, placed: topics.every((t) => shown.includes(t)), oneLessPlaced: n > 0 && topics.every((t) => rankTrending(short).some((x) => x.name === t)) };
+    };
+    expect(place(new Map(), ['zz'])).toEqual({ n: 1, placed: true, oneLessPlaced: false });
+    const busy = new Map(Array.from({ length: 15 }, (_, i) => [`a${String(i).padStart(2, '0')}`, 20 - i] as [string, number]));
+    expect(place(busy, ['zz'])).toMatchObject({ placed: true, oneLessPlaced: false });
+    expect(place(busy, ['zz', 'yy'])).toMatchObject({ placed: true, oneLessPlaced: false });
+    expect(place(new Map([...busy, ['zz', 30]]), ['zz']).n).toBe(0);
   });
 });
 
