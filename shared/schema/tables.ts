@@ -392,7 +392,8 @@ Trending topics: posts per topic in five-minute buckets, sharded so no single ro
 row   = shard1 (md5(name)[0] mod TREND_SHARDS = 8, row-keys.ts) + bucket4 (five-minute buckets
         since the epoch, big-endian). The shard leads and the table is split on it (SPLITS): the
         current bucket's increments land on 8 rows in up to 8 regions, not on the one region a
-        time-led key would give them. TTL 2 h: the table holds about two hours.
+        time-led key would give them. TTL 2 h: the table holds about two hours (rows of the
+        earlier bucket-first layout are never asked for again and expire with it).
 n:<name>  8-byte long, REST increment: +1 per post per topic (≤ MAX_TOPICS increments a post,
           in parallel with the post's other writes: bounded work per post)
 trending : ONE multi-get of the last hour's 12 buckets × 8 shards = 96 rows, summed per topic by
