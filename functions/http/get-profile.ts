@@ -2,8 +2,9 @@
 import { dependencies } from '../../shared/composition.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
+import { profileView } from '../../shared/http/views.js';
 import { getProfile } from '../../shared/use-cases/get-profile.js';
 
 export const { run, handler } = httpRoute(routes.getProfile, async ({ params }) =>
-  json(200, await getProfile(dependencies().users, params.handle)),
+  json(200, profileView(await getProfile(dependencies().users, params.handle))),
 );

@@ -3,10 +3,11 @@
 import { dependencies } from '../../shared/composition.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
+import { sessionView } from '../../shared/http/views.js';
 import { logIn } from '../../shared/use-cases/log-in.js';
 
 export const { run, handler } = httpRoute(routes.login, async ({ body, sourceIp }) => {
   const deps = dependencies();
   const session = await logIn({ ...deps, tokens: await deps.tokens(), policy: deps.loginPolicy }, { ...body, sourceIp });
-  return json(200, { ...session, tokenType: 'Bearer' }, { 'Cache-Control': 'no-store' });
+  return json(200, sessionView(session), { 'Cache-Control': 'no-store' });
 });

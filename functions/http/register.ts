@@ -2,8 +2,9 @@
 import { dependencies } from '../../shared/composition.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
+import { registeredUserView } from '../../shared/http/views.js';
 import { registerUser } from '../../shared/use-cases/register-user.js';
 
 export const { run, handler } = httpRoute(routes.register, async ({ body }) =>
-  json(201, await registerUser(dependencies().users, body)),
+  json(201, registeredUserView(await registerUser(dependencies().users, body))),
 );

@@ -33,7 +33,7 @@ export function tokenKeysFrom(secret: string, previousSecret?: string): TokenKey
 /** A key's public name: enough to pick the key, useless to forge with. */
 export const keyId = (secret: string): string => createHash('sha256').update(secret).digest('base64url').slice(0, 12);
 
-export async function issueToken(handle: string, s: TokenSettings, now = Date.now()): Promise<{ token: string; expiresAt: string }> {
+export async function issueToken(handle: string, s: TokenSettings, now = Date.now()): Promise<{ token: string; expiresAt: number }> {
   const iat = Math.floor(now / 1000);
   const exp = iat + s.ttlSeconds;
   const token = await new SignJWT({})
@@ -44,7 +44,8 @@ export async function issueToken(handle: string, s: TokenSettings, now = Date.no
     .setIssuedAt(iat)
     .setExpirationTime(exp)
     .sign(encoder.encode(s.secret));
-  return { token, expiresAt: new Date(exp * 1000).toISOString() };
+  // Millis: the HTTP view formats instants (shared/http/views.ts).
+  return { token, expiresAt: exp * 1000 };
 }
 
 /** Returns the handle the token was issued to; any defect is the same AuthenticationError. */

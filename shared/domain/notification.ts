@@ -102,3 +102,15 @@ export const actorOfMember = (member: string) => member.split('/')[0]!;
 
 /** Latest actors a group shows by name ("ann, bob and 12 others"). */
 export const LATEST_ACTORS = 3;
+
+/** A group's latest members, newest first: [member, millis]. */
+export type LatestMembers = [string, number][];
+
+/**
+ * The latest members after `member` joined (or rejoined) the group at `at`: newest first, each
+ * member once (at its newest time here), at most LATEST_ACTORS. A late, older add may find
+ * itself below the cut: the group keeps the newest names.
+ */
+export function withLatestMember(latest: LatestMembers, member: string, at: number): LatestMembers {
+  return [[member, at] as [string, number], ...latest.filter(([m]) => m !== member)].sort((a, b) => b[1] - a[1]).slice(0, LATEST_ACTORS);
+}

@@ -9,6 +9,7 @@ import type { Liker } from '../ports/reaction-store.js';
 import type { BlockEdge } from '../ports/social-store.js';
 import type { NotificationGroup } from '../use-cases/notifications.js';
 import type { PostDetail, PostWithViewer } from '../use-cases/post-details.js';
+import type { Grant } from '../use-cases/sessions.js';
 import type { Edge, Page } from '../ports/feed-store.js';
 import { HANDLE_PATTERN } from '../domain/handle.js';
 
@@ -289,7 +290,25 @@ export const readMarkerView = (at: number): z.output<typeof ReadMarkerSchema> =>
 
 export const likerView = (l: Liker): z.output<typeof LikerSchema> => ({ handle: l.handle, likedAt: iso(l.since) });
 
-export const edgeView = (e: Edge): z.output<typeof EdgeSchema> => ({ handle: e.handle, since: new Date(e.since).toISOString() });
+export const edgeView = (e: Edge): z.output<typeof EdgeSchema> => ({ handle: e.handle, since: iso(e.since) });
+
+/** Use cases answer instants in millis; the API's are ISO 8601 (UTC), formatted here only. */
+export const profileView = <P extends { createdAt: number }>(p: P): Omit<P, 'createdAt'> & { createdAt: string } => ({ ...p, createdAt: iso(p.createdAt) });
+
+export const registeredUserView = (u: { handle: string; displayName: string; createdAt: number }): z.output<typeof RegisteredUserSchema> => ({
+  handle: u.handle,
+  displayName: u.displayName,
+  createdAt: iso(u.createdAt),
+});
+
+export const sessionView = (g: Grant): z.output<typeof SessionSchema> => ({
+  handle: g.handle,
+  token: g.token,
+  expiresAt: iso(g.expiresAt),
+  tokenType: 'Bearer',
+  refreshToken: g.refreshToken,
+  refreshExpiresAt: iso(g.refreshExpiresAt),
+});
 
 export const pageView = <T, V, K extends string>(page: Page<T>, key: K, view: (t: T) => V) =>
   ({ [key]: page.items.map(view), nextCursor: page.nextCursor ?? null }) as { [P in K]: V[] } & { nextCursor: string | null };

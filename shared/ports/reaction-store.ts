@@ -41,8 +41,8 @@ export interface ReactionStore {
    * (its repost was deleted) — false if another request replaced it first.
    */
   claimPlainRepost(user: string, originalId: string, repostId: string, replacing?: string): Promise<string | null | false>;
-  /** Records a live repost: the user's `reposted` state and the post-side "who reposted" entry. */
-  addRepost(user: string, originalId: string, repostId: string): Promise<void>;
+  /** Records a live repost: the user's `reposted` state and the post-side "who reposted" entry, since `at` (the repost's creation). */
+  addRepost(user: string, originalId: string, repostId: string, at: number): Promise<void>;
   removeRepost(user: string, originalId: string, repostId: string): Promise<void>;
 }
 
@@ -65,8 +65,8 @@ export interface CommentStore {
 
 export type WriteAction = 'comment' | 'like' | 'repost';
 
-/** Per-user write limits in fixed one-minute windows. */
+/** Per-user write counters, one per window (what a window is: domain/quota.ts). */
 export interface WriteQuota {
-  /** Counts one write of `action` by `user` at `now`; returns the count in the current window (this one included). */
-  take(user: string, action: WriteAction, now: number): Promise<number>;
+  /** Counts one write of `action` by `user` in `window`; returns that window's count (this one included). */
+  take(user: string, action: WriteAction, window: number): Promise<number>;
 }

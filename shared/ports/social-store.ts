@@ -2,11 +2,12 @@
 // Implemented on HBase in shared/adapters/hbase/; every method is one get, one multi-get, one
 // conditional write or one prefix-bounded scan (layout and requests: shared/schema/tables.ts,
 // tables notifications, topics, trends, blocks).
+import type { SafetyEdge, SafetyKind } from '../domain/visibility.js';
 import type { Page } from './feed-store.js';
 
 // ------------------------------------------------------------------ blocks and mutes
 
-export type BlockKind = 'block' | 'mute';
+export type BlockKind = SafetyKind;
 
 export interface BlockEdge {
   handle: string;
@@ -24,15 +25,10 @@ export interface BlockStore {
   /** true if either of the two blocks the other. One multi-get. */
   eitherBlocks(a: string, b: string): Promise<boolean>;
   /**
-   * Of `others`, those `reader` must not see: the reader blocks or mutes them, or they block the
-   * reader. One multi-get of three rows per other user.
+   * Which of `edges` exist (ONE multi-get, whatever the number of edges). What they mean for who
+   * sees whom is the domain's rule (shared/domain/visibility.ts).
    */
-  hiddenFrom(reader: string, others: string[]): Promise<Set<string>>;
-  /**
-   * Of `recipients`, those who must get no notification from `actor`: they block or mute the
-   * actor, or the actor blocks them. One multi-get.
-   */
-  silencing(actor: string, recipients: string[]): Promise<Set<string>>;
+  existing(edges: SafetyEdge[]): Promise<SafetyEdge[]>;
 }
 
 // ------------------------------------------------------------------ notifications
@@ -45,6 +41,16 @@ export interface NotificationEntry {
   latest: [string, number][];
   /** For a comment, reply or mention in a comment: the comment's text (cut), kept with the entry. */
   excerpt?: string;
+}
+
+/** What an add reads of a group before it moves the group in the list. */
+export interface GroupHead {
+  /** Time of the group's latest add (its list position), null for a new group. */
+  latestAt: number | null;
+  /** The latest members, newest first: [member, millis]. */
+  latest: [string, number][];
+  /** Opaque: what `place` checks is unchanged (null for a group that has none yet). */
+  version: string | null;
 }
 
 /** A group as its row holds it now. */
@@ -69,12 +75,16 @@ export interface NotificationStore {
   removeMember(recipient: string, groupKey: string, member: string, since: number): Promise<boolean>;
   /** Adds `delta` to the group's exact count (server-side increment). */
   count(recipient: string, groupKey: string, delta: number): Promise<void>;
+  /** The group's list position and latest members, as an add reads them before `place`. */
+  head(recipient: string, groupKey: string): Promise<GroupHead>;
   /**
-   * After an add won: moves the group to `at` if that is newer than where it is (the entry at the
-   * old time is deleted, a new one written) and puts the member first among the latest. Racing
-   * adds can leave an extra entry; it is skipped at read (its time is not the group's latest).
+   * Replaces the group's latest members with `next.latest` only while they are still what `seen`
+   * read (false: another add changed them first; read again). Then lists the group at `next.at`:
+   * the new entry first (carrying `latest` and `excerpt`), then the position, then the entry at
+   * `seen.latestAt` goes if that was older — the group is listed throughout. Racing adds can
+   * leave an extra entry; it is skipped at read (its time is not the group's latest).
    */
-  touch(recipient: string, groupKey: string, member: string, at: number, excerpt?: string): Promise<void>;
+  place(recipient: string, groupKey: string, next: { at: number; latest: [string, number][]; excerpt?: string }, seen: GroupHead): Promise<boolean>;
   /** Entries newest first, strictly after `after`; `more` if the scan found another. */
   entries(recipient: string, limit: number, after?: { at: number; groupKey: string }): Promise<{ items: NotificationEntry[]; more: boolean }>;
   /** The groups' states and which of `members` are still live, in ONE multi-get. */
@@ -88,11 +98,14 @@ export interface NotificationStore {
 // ------------------------------------------------------------------ topics
 
 export interface TopicStore {
-  /** Index the post under each topic (one batched put) and count it for trending. */
-  add(postId: string, createdAt: number, topics: string[]): Promise<void>;
+  /**
+   * Index the post under each topic (one batched put) and count it in the trend bucket
+   * `trendBucket` (domain/trending.ts trendBucketOf): one increment per topic.
+   */
+  add(postId: string, createdAt: number, topics: string[], trendBucket: number): Promise<void>;
   remove(postId: string, topics: string[]): Promise<void>;
   /** Post ids of a topic, newest first; cursor = the last post id of the previous page. */
   posts(topic: string, limit: number, cursor?: string): Promise<Page<string>>;
-  /** Posts per topic over the last `windowMs` (from the sharded counters), highest first. */
-  trending(now: number, windowMs: number, limit: number): Promise<{ name: string; posts: number }[]>;
+  /** Posts per topic counted in `buckets`, summed (topics with no count absent). One multi-get. */
+  trendCounts(buckets: number[]): Promise<Map<string, number>>;
 }

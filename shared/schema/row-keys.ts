@@ -170,10 +170,10 @@ export function commentRowKey(postId: string, commentId: string): string {
   return commentPrefix(postId) + commentId;
 }
 
-/** quota: userKey + action + 0x00 + minutes since the epoch (4 bytes). */
-export function quotaKey(user: string, action: string, minute: number): Uint8Array {
+/** quota: userKey + action + 0x00 + window4 (the window's number: minutes since the epoch, domain/quota.ts). */
+export function quotaKey(user: string, action: string, window: number): Uint8Array {
   const m = new Uint8Array(4);
-  new DataView(m.buffer).setUint32(0, minute);
+  new DataView(m.buffer).setUint32(0, window);
   return concatBytes(userKey(user), utf8.encode(action), Uint8Array.of(0), m);
 }
 
@@ -224,11 +224,24 @@ export function topicEntryKey(name: string, post: Uint8Array): Uint8Array {
   return concatBytes(topicPrefix(name), inboxQualifier(post));
 }
 
-/** trends: bucket4 (five-minute buckets since the epoch) + shard1. */
-export function trendKey(bucket: number, shard: number): Uint8Array {
+/** trends: the counters of one bucket are spread over this many rows (shards), by topic name. */
+export const TREND_SHARDS = 8;
+
+/** The shard a topic's trend counters live in: md5(name)[0] mod TREND_SHARDS. */
+export function trendShardOf(name: string): number {
+  return createHash('md5').update(name).digest()[0]! % TREND_SHARDS;
+}
+
+/**
+ * trends: shard1 + bucket4 (the bucket number big-endian). The shard leads so the current
+ * bucket's increments — every write to this table — spread over TREND_SHARDS regions
+ * (trendShardSplitPoints) instead of landing on the one region that holds the newest bucket.
+ */
+export function trendKey(shard: number, bucket: number): Uint8Array {
+  if (!Number.isInteger(shard) || shard < 0 || shard >= TREND_SHARDS) throw new RangeError(`invalid trend shard ${shard}`);
   const out = new Uint8Array(5);
-  new DataView(out.buffer).setUint32(0, bucket);
-  out[4] = shard;
+  out[0] = shard;
+  new DataView(out.buffer).setUint32(1, bucket);
   return out;
 }
 
@@ -294,6 +307,32 @@ export function saltSplitPoints(regions: number): Uint8Array[] {
 /** Text keys salted with hex4(md5(…)) (comments, notification entries): "1000", "2000", … for 16. */
 export function hexSaltSplitPoints(regions: number): Uint8Array[] {
   return boundaries(regions, 16).map((b) => utf8.encode(b.toString(16).padStart(4, '0')));
+}
+
+/**
+ * trends (keys start with the shard byte): one region per shard at most, so `regions` beyond
+ * TREND_SHARDS gives TREND_SHARDS regions; fewer regions take whole shards each.
+ */
+export function trendShardSplitPoints(regions: number): Uint8Array[] {
+  assertRegions(regions);
+  const used = Math.min(regions, TREND_SHARDS);
+  return Array.from({ length: used - 1 }, (_, i) => Uint8Array.of(Math.floor(((i + 1) * TREND_SHARDS) / used)));
+}
+
+/**
+ * notifications holds two key shapes: group / member / marker rows start with userKey's binary
+ * salt, list entries with a hex4 text salt (first byte '0'–'9' or 'a'–'f'). The table's split
+ * points are the union of both schemes, each cutting its space into about half the regions, so
+ * both kinds of rows spread (the hex points fall inside the binary space too, and only cut it
+ * finer there). `regions` − 1 points in all.
+ */
+export function saltAndHexSplitPoints(regions: number): Uint8Array[] {
+  assertRegions(regions);
+  if (regions === 1) return [];
+  const salt = Math.ceil(regions / 2);
+  const text = regions + 1 - salt;
+  const points = [...saltSplitPoints(salt), ...hexSaltSplitPoints(text)];
+  return points.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
 }
 
 /** Keys that start with random bytes (session ids): split keys of 1 byte. */

@@ -29,7 +29,7 @@
 //    ./consistency.md.
 
 import type { ColumnFamilySchema } from '../hbase/index.js';
-import { firstByteSplitPoints, hexSaltSplitPoints, saltSplitPoints } from './row-keys.js';
+import { firstByteSplitPoints, hexSaltSplitPoints, saltAndHexSplitPoints, saltSplitPoints, trendShardSplitPoints } from './row-keys.js';
 
 export interface TableDefinition {
   /** Table name without namespace. */
@@ -324,7 +324,7 @@ purge   : the same scan, then DELETE each row (the fan-out worker, after a post 
     families: [family('q', { TTL: 3600 })],
     design: `
 Per-user write limits in fixed one-minute windows (comments, likes + unlikes, reposts).
-row   = userKey(user) + action + 0x00 + minute4 (minutes since the epoch, big-endian). TTL 1 h.
+row   = userKey(user) + action + 0x00 + window4 (domain/quota.ts: minutes since the epoch, big-endian). TTL 1 h.
 q:n   the count, an 8-byte long (REST increment)
 take  : PUT ?check=increment q:n, then GET q:n: the value includes this request, so racing
         requests can only be refused early at the boundary, never let through past the limit`,
@@ -347,7 +347,8 @@ member = group + 0x00 + member (actor, or actor/repostId)
          m:t  the since of the fact it stands for (the like's since, the follow's since, the
               post's or comment's creation time): the cell is present iff that fact is live
 entry  = hex4(md5(handle)) + handle + '/T/' + 13-digit millis + '/' + groupKey   (the list) — TEXT,
-         like comment keys, so the REST stateless scan lists it newest first in ONE request
+         like comment keys, so the REST stateless scan lists it newest first in ONE request;
+         the table's split points cut this hex space too (SPLITS 'salt+hex'), so entries spread
          e:l  the latest actors as the add that placed the group left them
          (the page reads them from here, so it needs no second read of the group); e:x the
          comment's text (cut) for a comment, reply or mention in a comment. One live entry per
@@ -389,13 +390,17 @@ delete  : DELETE each of the post's topic rows (≤ MAX_TOPICS) — reads alread
     families: [family('n', { TTL: 7200 })],
     design: `
 Trending topics: posts per topic in five-minute buckets, sharded so no single row is hot.
-row   = bucket4 (five-minute buckets since the epoch, big-endian) + shard1 (md5(name)[0] mod
-        TREND_SHARDS = 8, hbase-topic-store.ts). TTL 2 h: the table holds about two hours.
+row   = shard1 (md5(name)[0] mod TREND_SHARDS = 8, row-keys.ts) + bucket4 (five-minute buckets
+        since the epoch, big-endian). The shard leads and the table is split on it (SPLITS): the
+        current bucket's increments land on 8 rows in up to 8 regions, not on the one region a
+        time-led key would give them. TTL 2 h: the table holds about two hours (rows of the
+        earlier bucket-first layout are never asked for again and expire with it).
 n:<name>  8-byte long, REST increment: +1 per post per topic (≤ MAX_TOPICS increments a post,
           in parallel with the post's other writes: bounded work per post)
-trending : ONE multi-get of the last hour's 12 buckets × 8 shards = 96 rows; summed and ranked in
-           the function (work bounded by the distinct topics of one hour), cached 30 s per
-           container. A deleted post stays counted until its bucket leaves the hour.`,
+trending : ONE multi-get of the last hour's 12 buckets × 8 shards = 96 rows, summed per topic by
+           the store; what trending means (window, rank, tie-break, top 10) is domain/trending.ts
+           (work bounded by the distinct topics of one hour), cached 30 s per container
+           (use-cases/topics.ts). A deleted post stays counted until its bucket leaves the hour.`,
   },
   blocks: {
     name: 'blocks',
@@ -424,14 +429,18 @@ export type TableName = keyof typeof TABLES;
  *  salt   — userKey's 2-byte MD5 salt (or a postKey, which starts with one): 2-byte points.
  *  hex    — text keys starting with hex4(md5(…)): points "1000", "2000", …
  *  random — 16 random bytes (session ids): 1-byte points.
- *  none   — keys that are not uniform, kept in one region: trends is keyed by time bucket (about
- *           100 rows an hour, TTL 2 h), so every split but the newest would sit idle.
- * notifications mixes two: group / member / marker rows start with the binary salt, the list's
- * entry rows with a hex4 text salt, whose first byte is always '0'–'9' or 'a'–'f'. It is split
- * on the binary salt (most of its rows, and every write's first row); the entry rows then fall
- * into the regions that cover 0x30–0x39 and 0x61–0x66 (2 of 16 regions).
+ *  shard  — trends: keys start with a shard byte (0 … TREND_SHARDS − 1): one region per shard
+ *           at most, so the current five minutes' increments spread over every region.
+ *  salt+hex — notifications mixes two key shapes: group / member / marker rows start with the
+ *           binary salt, the list's entry rows with a hex4 text salt (first byte '0'–'9' or
+ *           'a'–'f'). Split on the binary salt alone, the entries fell into the regions that
+ *           cover 0x30–0x39 and 0x61–0x66 (2 of 16). The points are the union of both schemes,
+ *           each for about half the regions: the entries spread over half the regions, the
+ *           binary rows over the rest (and, cut finer, over those too). Chosen over a table of
+ *           its own for the entries: the list's read and the group rows stay one table's
+ *           requests, and nothing else about the table changes.
  */
-export type SplitScheme = 'salt' | 'hex' | 'random' | 'none';
+export type SplitScheme = 'salt' | 'hex' | 'random' | 'shard' | 'salt+hex';
 
 export const SPLITS = {
   users: 'salt',
@@ -446,13 +455,13 @@ export const SPLITS = {
   reactors: 'salt',
   comments: 'hex',
   quota: 'salt',
-  notifications: 'salt',
+  notifications: 'salt+hex',
   topics: 'salt',
-  trends: 'none',
+  trends: 'shard',
   blocks: 'salt',
 } as const satisfies Record<TableName, SplitScheme>;
 
-/** The split keys of `table` created with `regions` regions (empty: one region). */
+/** The split keys of `table` created with `regions` regions (empty: one region; trends: at most TREND_SHARDS regions). */
 export function splitPoints(table: TableName, regions: number): Uint8Array[] {
   const scheme: SplitScheme = SPLITS[table];
   switch (scheme) {
@@ -462,9 +471,10 @@ export function splitPoints(table: TableName, regions: number): Uint8Array[] {
       return hexSaltSplitPoints(regions);
     case 'random':
       return firstByteSplitPoints(regions);
-    case 'none':
-      saltSplitPoints(regions); // the same range check
-      return [];
+    case 'shard':
+      return trendShardSplitPoints(regions);
+    case 'salt+hex':
+      return saltAndHexSplitPoints(regions);
   }
 }
 

@@ -5,5 +5,5 @@ import type { UserStore } from '../ports/user-store.js';
 export async function getProfile(users: UserStore, handle: string) {
   const profile = await users.profile(handle);
   if (!profile) throw new NotFoundError(`No user "${handle}"`, 'user_not_found');
-  return { ...profile, createdAt: new Date(profile.createdAt).toISOString() };
+  return profile;
 }

@@ -21,6 +21,7 @@ import { isPostId, mergeFeed } from '../domain/post.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
+import { hiddenFrom } from './visibility.js';
 import { authorsOf, isHidden, readPostDetails, type PostDetail } from './post-details.js';
 
 /** Extra entries read per page to fill in for deleted posts (same round trips). */
@@ -61,7 +62,7 @@ export async function homeTimeline(deps: FeedDeps, reader: string, limit: number
   // Blocks and mutes are filtered at read, so they hold from the moment they are made, also for
   // posts fanned out before: the page's authors (and its reposts' originals' authors) are known
   // from the ids, so the check runs beside the posts multi-get, as the activity write does.
-  const hiddenAuthors = deps.blocks.hiddenFrom(reader, authorsOf(window, reposts));
+  const hiddenAuthors = hiddenFrom(deps, reader, authorsOf(window, reposts));
   const found = await readPostDetails(deps, reader, window, reposts, [...side, hiddenAuthors]);
   const hidden = await hiddenAuthors;
 

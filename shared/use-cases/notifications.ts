@@ -15,13 +15,14 @@
 // Grouping (shared/domain/notification.ts): the group row keeps an exact count (moved only by the
 // winner of a member's conditional write), the latest actors and the group's place in the list.
 import { InvalidInputError } from '../domain/errors.js';
-import { actorOfMember, noticesOf, parseGroupKey, type Notice, type NotificationFact, type NotificationType } from '../domain/notification.js';
+import { actorOfMember, noticesOf, parseGroupKey, withLatestMember, type Notice, type NotificationFact, type NotificationType } from '../domain/notification.js';
 import { isPostId, type Post } from '../domain/post.js';
 import { mentionedHandles } from '../domain/text-entities.js';
 import type { Page } from '../ports/feed-store.js';
 import { memberRef, type NotificationEntry } from '../ports/social-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
+import { hiddenFrom, silencedRecipients } from './visibility.js';
 import { atStep } from './steps.js';
 
 /** Entries read beyond the page, to fill in for groups hidden at read (stale, emptied, deleted post, blocked). */
@@ -30,6 +31,8 @@ const SPARE_ENTRIES = 10;
 export const UNREAD_CAP = 99;
 /** A comment's text kept with its notification, in code points. */
 const EXCERPT_CODE_POINTS = 100;
+/** Rounds of read-and-swap on a group's latest members before an add gives up naming itself there. */
+const LATEST_ATTEMPTS = 5;
 
 // ------------------------------------------------------------------ sending
 
@@ -84,7 +87,7 @@ export interface ReconcileOutcome {
 export async function reconcileFact(deps: FeedDeps, fact: NotificationFact): Promise<ReconcileOutcome> {
   const notices = noticesOf(fact);
   if (notices.length === 0) return { added: 0, removed: 0 };
-  const [truth, silenced] = await Promise.all([truthOf(deps, fact), deps.blocks.silencing(fact.actor, notices.map((n) => n.recipient))]);
+  const [truth, silenced] = await Promise.all([truthOf(deps, fact), silencedRecipients(deps, fact.actor, notices.map((n) => n.recipient))]);
   await atStep(deps, 'notify.truth-read', { kind: fact.kind, actor: fact.actor });
   const outcomes = await Promise.all(
     // No notification from a user the recipient blocked or muted (or who blocks the recipient).
@@ -104,14 +107,32 @@ async function reconcileNotice(deps: FeedDeps, n: Notice, live: boolean, excerpt
   }
   if (current === n.since) {
     // Present already (a redelivery, or the delayed half): make sure the group is placed.
-    await store.touch(n.recipient, n.groupKey, n.member, n.since, excerpt);
+    await placeGroup(deps, n, excerpt);
     return 'unchanged';
   }
   // Absent, or holding an older instance of the same actor's fact (like → unlike → like in one
   // window): written only while it holds what we read, so exactly one racing delivery wins.
   if (!(await store.putMember(n.recipient, n.groupKey, n.member, n.since, current ?? undefined))) return 'unchanged';
-  await Promise.all([current === null ? store.count(n.recipient, n.groupKey, 1) : undefined, store.touch(n.recipient, n.groupKey, n.member, n.since, excerpt)]);
+  await Promise.all([current === null ? store.count(n.recipient, n.groupKey, 1) : undefined, placeGroup(deps, n, excerpt)]);
   return 'added';
+}
+
+/**
+ * After an add won (or to finish one): names the member among the group's latest (domain rule,
+ * withLatestMember) and moves the group to the add's time if that is newer — a group only moves
+ * forward in the list. The store swaps the latest members only while they hold what was read, so
+ * racing adds retry; a lost race can only drop an older name, never a count.
+ */
+async function placeGroup(deps: FeedDeps, n: Notice, excerpt?: string): Promise<void> {
+  for (let attempt = 0; attempt < LATEST_ATTEMPTS; attempt++) {
+    const head = await deps.notifications.head(n.recipient, n.groupKey);
+    const next = {
+      at: head.latestAt === null ? n.since : Math.max(head.latestAt, n.since),
+      latest: withLatestMember(head.latest, n.member, n.since),
+      ...(excerpt === undefined ? {} : { excerpt }),
+    };
+    if (await deps.notifications.place(n.recipient, n.groupKey, next, head)) return;
+  }
 }
 
 // ------------------------------------------------------------------ reading
@@ -166,7 +187,7 @@ async function visibleGroups(
   const [{ groups, live }, posts, hidden, marker] = await Promise.all([
     deps.notifications.states(recipient, entries.map((e) => e.groupKey), members),
     deps.posts.getMany(postIds),
-    deps.blocks.hiddenFrom(recipient, members.map((m) => actorOfMember(m.member))),
+    hiddenFrom(deps, recipient, members.map((m) => actorOfMember(m.member))),
     readUpTo,
   ]);
   const postById = new Map(posts.map((p) => [p.id, p]));

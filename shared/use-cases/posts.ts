@@ -6,6 +6,7 @@ import { authorOfPostId, POST_ID_PATTERN } from '../domain/post.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
+import { hiddenFrom } from './visibility.js';
 import { authorsOf, describePosts, readPostDetails, type PostDetail } from './post-details.js';
 import { topicNames } from '../domain/text-entities.js';
 import { refuseIfBlocked } from './blocks.js';
@@ -67,7 +68,7 @@ export async function listUserPosts(deps: FeedDeps, author: string, limit: numbe
   // out (as timelines do); the check runs beside the originals' read.
   const [described, hidden] = await Promise.all([
     describePosts(deps, reader, page.items),
-    reader ? deps.blocks.hiddenFrom(reader, authorsOf(page.items.flatMap((p) => p.repostOf ?? []))) : Promise.resolve(new Set<string>()),
+    reader ? hiddenFrom(deps, reader, authorsOf(page.items.flatMap((p) => p.repostOf ?? []))) : Promise.resolve(new Set<string>()),
   ]);
   const items = described.filter((p) => !(p.repostOf && hidden.has(authorOfPostId(p.repostOf) ?? '')));
   return { items, ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };

@@ -15,6 +15,7 @@ import { ConflictError, GoneError, InvalidInputError } from '../domain/errors.js
 import { newPostId, type Post } from '../domain/post.js';
 import type { FeedDeps } from './feed-deps.js';
 import { topicNames } from '../domain/text-entities.js';
+import { trendBucketOf } from '../domain/trending.js';
 import { entitiesOf, type BodyEntities } from './entities.js';
 import { atStep } from './steps.js';
 
@@ -82,7 +83,7 @@ export async function createOrReplay(deps: FeedDeps, post: Post, idempotencyKey?
   await Promise.all([
     deps.inbox.add([post.author], found.post),
     deps.outbox.add(post.author, found.post),
-    ...(found.post.repostOf ? [deps.reactions.addRepost(post.author, found.post.repostOf, post.id)] : []),
+    ...(found.post.repostOf ? [deps.reactions.addRepost(post.author, found.post.repostOf, post.id, found.post.createdAt)] : []),
     deps.queue.send({ v: 1, type: 'fanout', postId: post.id }),
   ]);
   return { post: found.post, replayed: true };
@@ -95,9 +96,9 @@ async function afterCreate(deps: FeedDeps, post: Post): Promise<Post> {
     deps.inbox.add([post.author], post),
     deps.outbox.add(post.author, post), // what celebrity followers merge at read time
     // A repost (转发): counted on its original, and the reposter's `reposted` state set.
-    ...(post.repostOf ? [deps.posts.count(post.repostOf, 'reposts', 1), deps.reactions.addRepost(post.author, post.repostOf, post.id)] : []),
+    ...(post.repostOf ? [deps.posts.count(post.repostOf, 'reposts', 1), deps.reactions.addRepost(post.author, post.repostOf, post.id, post.createdAt)] : []),
     // Topic pages and trending (only the creator: the trend counts are increments).
-    ...(post.topics?.length ? [deps.topics.add(post.id, post.createdAt, topicNames(post.topics))] : []),
+    ...(post.topics?.length ? [deps.topics.add(post.id, post.createdAt, topicNames(post.topics), trendBucketOf(post.createdAt))] : []),
   ]);
   await deps.queue.send({ v: 1, type: 'fanout', postId: post.id });
   return post;

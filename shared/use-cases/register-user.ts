@@ -15,5 +15,5 @@ export async function registerUser(users: UserStore, input: RegisterInput, now =
   const passwordHash = await hashPassword(input.password);
   const created = await users.create({ handle: input.handle, displayName: input.displayName.trim(), passwordHash, createdAt: now });
   if (!created) throw new ConflictError(`Handle "${input.handle}" is already taken`, 'handle_taken');
-  return { handle: input.handle, displayName: input.displayName.trim(), createdAt: new Date(now).toISOString() };
+  return { handle: input.handle, displayName: input.displayName.trim(), createdAt: now };
 }

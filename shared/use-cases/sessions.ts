@@ -31,15 +31,16 @@ export interface SessionDeps {
 export interface Grant {
   handle: string;
   token: string;
-  expiresAt: string;
+  /** Millis (the HTTP view formats them). */
+  expiresAt: number;
   refreshToken: string;
-  refreshExpiresAt: string;
+  refreshExpiresAt: number;
 }
 
 const invalid = () => new AuthenticationError('Invalid refresh token: log in again', 'invalid_refresh_token');
 
 async function grant(deps: SessionDeps, handle: string, refreshToken: string, refreshExpiresAt: number, now: number): Promise<Grant> {
-  return { handle, ...(await issueToken(handle, deps.tokens, now)), refreshToken, refreshExpiresAt: new Date(refreshExpiresAt).toISOString() };
+  return { handle, ...(await issueToken(handle, deps.tokens, now)), refreshToken, refreshExpiresAt };
 }
 
 /** After a correct password: a new session and its first tokens. */

@@ -7,19 +7,17 @@
 import { InvalidInputError } from '../domain/errors.js';
 import { isPostId } from '../domain/post.js';
 import { normalizeTopic } from '../domain/text-entities.js';
+import { bucketsOfWindow, rankTrending, TRENDING_TOPICS, TRENDING_WINDOW_MS, type TrendingTopic } from '../domain/trending.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
+import { hiddenFrom } from './visibility.js';
 import { authorsOf, isHidden, readPostDetails, type PostDetail } from './post-details.js';
 
 /** Entries read beyond the page, to fill in for deleted and hidden posts (same round trips). */
 const SPARE_ENTRIES = 10;
-/** Trending: posts per topic over this window… */
-export const TRENDING_WINDOW_MS = 3600_000;
-/** …the top this many… */
-export const TRENDING_TOPICS = 10;
-/** …recomputed at most this often per container (one multi-get of 96 rows each time). */
-const TRENDING_CACHE_MS = 30_000;
+/** Trending is recomputed at most this often per container (one multi-get of 96 rows each time). */
+export const TRENDING_CACHE_MS = 30_000;
 
 export function requireTopic(raw: string): string {
   const name = normalizeTopic(raw);
@@ -31,7 +29,7 @@ export async function listTopicPosts(deps: FeedDeps, raw: string, limit: number,
   const topic = requireTopic(raw);
   const after = decodeCursor(cursor, isPostId);
   const page = await deps.topics.posts(topic, limit + SPARE_ENTRIES, after);
-  const hiddenAuthors = reader ? deps.blocks.hiddenFrom(reader, authorsOf(page.items)) : Promise.resolve(new Set<string>());
+  const hiddenAuthors = reader ? hiddenFrom(deps, reader, authorsOf(page.items)) : Promise.resolve(new Set<string>());
   const found = await readPostDetails(deps, reader, page.items, {}, [hiddenAuthors]);
   const hidden = await hiddenAuthors;
   const items: PostDetail[] = [];
@@ -49,17 +47,26 @@ export async function listTopicPosts(deps: FeedDeps, raw: string, limit: number,
   return { topic, items, ...(hasMore && last ? { nextCursor: encodeCursor(last) } : {}) };
 }
 
-let cached: { at: number; value: { name: string; posts: number }[] } | undefined;
-
-/** The top topics by posts in the last hour (a deleted post stays counted until its bucket leaves the hour). */
-export async function trendingTopics(deps: FeedDeps, now = Date.now()): Promise<{ items: { name: string; posts: number }[]; windowSeconds: number }> {
-  if (!cached || now - cached.at > TRENDING_CACHE_MS || now < cached.at) {
-    cached = { at: now, value: await deps.topics.trending(now, TRENDING_WINDOW_MS, TRENDING_TOPICS) };
-  }
-  return { items: cached.value, windowSeconds: TRENDING_WINDOW_MS / 1000 };
+/** Where a ranking is kept between requests: one per container in production, one per test in tests. */
+export interface TrendingCache {
+  entry?: { at: number; value: TrendingTopic[] };
 }
 
-/** Tests only: forget the per-container cache. */
-export function forgetTrendingCache(): void {
-  cached = undefined;
+const perContainer: TrendingCache = {};
+
+/**
+ * The top topics by posts in the last hour (domain/trending.ts): the window's counts in one
+ * multi-get, ranked here; the ranking is reused for TRENDING_CACHE_MS (and recomputed if the
+ * clock went back).
+ */
+export async function trendingTopics(
+  deps: Pick<FeedDeps, 'topics'>,
+  now = Date.now(),
+  cache: TrendingCache = perContainer,
+): Promise<{ items: TrendingTopic[]; windowSeconds: number }> {
+  const cached = cache.entry;
+  if (!cached || now - cached.at > TRENDING_CACHE_MS || now < cached.at) {
+    cache.entry = { at: now, value: rankTrending(await deps.topics.trendCounts(bucketsOfWindow(now, TRENDING_WINDOW_MS)), TRENDING_TOPICS) };
+  }
+  return { items: cache.entry!.value, windowSeconds: TRENDING_WINDOW_MS / 1000 };
 }

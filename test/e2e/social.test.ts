@@ -11,7 +11,7 @@ import { apiClient, type ApiResponse } from '../support/api.js';
 import { E2E_SETTLE_SECONDS } from '../support/e2e-settings.js';
 import { eventually } from '../support/eventually.js';
 import { queueDrained } from '../support/queue.js';
-import { makeTrending } from '../support/trending.js';
+import { expectedTrending, placeInTrending, trendCounts } from '../support/trending.js';
 
 const api = apiClient(inject('apiUrl'));
 const sqs = localSqsClient(inject('sqsEndpoint'));
@@ -291,16 +291,22 @@ describe('blocks and mutes over HTTP', () => {
 });
 
 describe('trending topics over HTTP', () => {
-  it('lists the topic published above, with its count of posts', async () => {
-    // Other files' topics compete for the ten places: another user's posts give this one the lead.
-    const more = await makeTrending(api, [TOPIC]);
+  it('lists the topic published above, with its count of posts, in the ranking of this namespace’s counts', async () => {
+    const hbaseRestUrl = inject('hbaseRestUrl');
+    const namespace = inject('e2eNamespace');
+    // Counted once per post carrying it (the two above), whatever else the namespace holds.
+    expect((await trendCounts(hbaseRestUrl, namespace)).get(TOPIC)).toBe(2);
+    // Other files' topics compete for the ten places: just enough posts to place this one.
+    const more = await placeInTrending(api, hbaseRestUrl, namespace, [TOPIC]);
     // The ranking is cached for 30 s per container (topics.ts), and the setup's warm-up call
-    // may have filled that cache before the topic existed: poll past one cache period.
+    // may have filled that cache before the topic existed: poll past one cache period. The
+    // answer is exactly the domain's ranking of the counts the route reads.
     await eventually(async () => {
       const res = await api.call('GET', '/topics/trending');
       expect(res.status).toBe(200);
       expect(res.json.windowSeconds).toBe(3600);
       expect(res.json.topics).toContainEqual({ name: TOPIC, posts: 2 + more });
+      expect(res.json.topics).toEqual(expectedTrending(await trendCounts(hbaseRestUrl, namespace)));
     }, 40_000, 1_000);
   });
 });

@@ -458,8 +458,8 @@ export class FakeComments implements CommentStore {
 
 export class FakeQuota implements WriteQuota {
   readonly counts = new Map<string, number>();
-  async take(user: string, action: WriteAction, now: number) {
-    const k = `${user}/${action}/${Math.floor(now / 60_000)}`;
+  async take(user: string, action: WriteAction, window: number) {
+    const k = `${user}/${action}/${window}`;
     this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
     return this.counts.get(k)!;
   }

@@ -1,10 +1,10 @@
 // test/unit/social-fakes.ts — in-memory fakes of the social ports (blocks, notifications, topics)
 // for unit tests of the use cases. The same operations run on HBase in
 // test/integration/social.test.ts.
-import { LATEST_ACTORS } from '../../shared/domain/notification.js';
 import { feedOrderKey } from '../../shared/domain/post.js';
+import type { SafetyEdge } from '../../shared/domain/visibility.js';
 import type { Page } from '../../shared/ports/feed-store.js';
-import { memberRef, type BlockEdge, type BlockKind, type BlockStore, type GroupState, type NotificationEntry, type NotificationStore, type TopicStore } from '../../shared/ports/social-store.js';
+import { memberRef, type BlockEdge, type BlockKind, type BlockStore, type GroupHead, type GroupState, type NotificationEntry, type NotificationStore, type TopicStore } from '../../shared/ports/social-store.js';
 import { userKey } from '../../shared/schema/row-keys.js';
 
 const byUserKey = (a: string, b: string) => Buffer.compare(Buffer.from(userKey(a)), Buffer.from(userKey(b)));
@@ -33,14 +33,8 @@ export class FakeBlocks implements BlockStore {
   async eitherBlocks(a: string, b: string) {
     return this.edges.has(`block:${a}>${b}`) || this.edges.has(`block:${b}>${a}`);
   }
-  private hides(viewer: string, other: string) {
-    return viewer !== other && (this.edges.has(`block:${viewer}>${other}`) || this.edges.has(`mute:${viewer}>${other}`) || this.edges.has(`block:${other}>${viewer}`));
-  }
-  async hiddenFrom(reader: string, others: string[]) {
-    return new Set(others.filter((o) => this.hides(reader, o)));
-  }
-  async silencing(actor: string, recipients: string[]) {
-    return new Set(recipients.filter((r) => this.hides(r, actor)));
+  async existing(edges: SafetyEdge[]) {
+    return edges.filter((e) => this.edges.has(`${e.kind}:${e.from}>${e.to}`));
   }
 }
 
@@ -72,14 +66,18 @@ export class FakeNotifications implements NotificationStore {
   async count(r: string, g: string, delta: number) {
     this.group(r, g).count += delta;
   }
-  async touch(r: string, g: string, m: string, at: number, excerpt?: string) {
+  async head(r: string, g: string): Promise<GroupHead> {
+    const group = this.groups.get(`${r}|${g}`);
+    return { latestAt: group?.latestAt || null, latest: group?.latest ?? [], version: group && group.latest.length > 0 ? JSON.stringify(group.latest) : null };
+  }
+  async place(r: string, g: string, next: { at: number; latest: [string, number][]; excerpt?: string }, seen: GroupHead) {
     const group = this.group(r, g);
-    group.latest = [[m, at] as [string, number], ...group.latest.filter(([x]) => x !== m)].sort((a, b) => b[1] - a[1]).slice(0, LATEST_ACTORS);
-    const old = group.latestAt || null;
-    const position = old === null ? at : Math.max(old, at);
-    this.list.set(`${r}|${position}|${g}`, { groupKey: g, at: position, latest: group.latest, ...(excerpt === undefined ? {} : { excerpt }) });
-    group.latestAt = position;
-    if (old !== null && old < position) this.list.delete(`${r}|${old}|${g}`);
+    if ((group.latest.length > 0 ? JSON.stringify(group.latest) : null) !== seen.version) return false;
+    group.latest = next.latest;
+    this.list.set(`${r}|${next.at}|${g}`, { groupKey: g, at: next.at, latest: next.latest, ...(next.excerpt === undefined ? {} : { excerpt: next.excerpt }) });
+    group.latestAt = Math.max(group.latestAt, next.at);
+    if (seen.latestAt !== null && seen.latestAt < next.at) this.list.delete(`${r}|${seen.latestAt}|${g}`);
+    return true;
   }
   async entries(r: string, limit: number, after?: { at: number; groupKey: string }) {
     const all = [...this.list]
@@ -108,11 +106,11 @@ export class FakeNotifications implements NotificationStore {
 
 export class FakeTopics implements TopicStore {
   readonly index = new Map<string, string[]>(); // topic → post ids
-  readonly counts = new Map<string, { at: number; name: string }[]>();
-  async add(postId: string, createdAt: number, topics: string[]) {
+  readonly counts = new Map<string, number>(); // "bucket|topic" → posts
+  async add(postId: string, _createdAt: number, topics: string[], trendBucket: number) {
     for (const t of topics) {
       this.index.set(t, [...(this.index.get(t) ?? []), postId].sort((a, b) => (feedOrderKey(a) < feedOrderKey(b) ? -1 : 1)));
-      this.counts.set(t, [...(this.counts.get(t) ?? []), { at: createdAt, name: t }]);
+      this.counts.set(`${trendBucket}|${t}`, (this.counts.get(`${trendBucket}|${t}`) ?? 0) + 1);
     }
   }
   async remove(postId: string, topics: string[]) {
@@ -124,11 +122,13 @@ export class FakeTopics implements TopicStore {
     const items = all.slice(start, start + limit);
     return { items, ...(start + limit < all.length ? { nextCursor: items.at(-1)! } : {}) };
   }
-  async trending(now: number, windowMs: number, limit: number) {
-    return [...this.counts]
-      .map(([name, posts]) => ({ name, posts: posts.filter((p) => p.at > now - windowMs && p.at <= now).length }))
-      .filter((t) => t.posts > 0)
-      .sort((a, b) => b.posts - a.posts || (a.name < b.name ? -1 : 1))
-      .slice(0, limit);
+  async trendCounts(buckets: number[]) {
+    const asked = new Set(buckets.map(String));
+    const sums = new Map<string, number>();
+    for (const [k, n] of this.counts) {
+      const [bucket, name] = [k.slice(0, k.indexOf('|')), k.slice(k.indexOf('|') + 1)];
+      if (asked.has(bucket)) sums.set(name, (sums.get(name) ?? 0) + n);
+    }
+    return sums;
   }
 }

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { hbaseShellScript, rubyBytes } from '../../infra/schema/shell-script.js';
 import { compareBytes } from '../../shared/hbase/index.js';
-import { MAX_REGIONS_PER_TABLE, commentPrefix, postKey, relationKey, userKey } from '../../shared/schema/row-keys.js';
+import { MAX_REGIONS_PER_TABLE, TREND_SHARDS, commentPrefix, notificationEntryKey, notificationGroupKey, notificationMemberKey, postKey, relationKey, trendKey, trendShardOf, userKey } from '../../shared/schema/row-keys.js';
 import { SPLITS, TABLES, splitPoints, type TableName } from '../../shared/schema/tables.js';
 import { decimalStringSplit, quantileSplit } from '../bench/regions/seed-splits.js';
 
@@ -32,17 +32,13 @@ function spread(keys: Uint8Array[], points: Uint8Array[]): number[] {
 const maxOverMean = (counts: number[]) => Math.max(...counts) / (counts.reduce((a, b) => a + b, 0) / counts.length);
 
 describe('split points', () => {
-  it('every table has a scheme, and n regions means n − 1 strictly ascending points (none for trends)', () => {
+  it('every table has a scheme, and n regions means n − 1 strictly ascending points (trends: at most one region per shard)', () => {
     expect(Object.keys(SPLITS).sort()).toEqual([...tables].sort());
     for (const t of tables) {
       expect(splitPoints(t, 1), t).toEqual([]);
       for (const n of [2, 3, 16, 100, MAX_REGIONS_PER_TABLE]) {
         const points = splitPoints(t, n);
-        if (SPLITS[t] === 'none') {
-          expect(points, t).toEqual([]);
-          continue;
-        }
-        expect(points, `${t} ${n}`).toHaveLength(n - 1);
+        expect(points, `${t} ${n}`).toHaveLength((SPLITS[t] === 'shard' ? Math.min(n, TREND_SHARDS) : n) - 1);
         for (let i = 1; i < points.length; i++) expect(compareBytes(points[i - 1]!, points[i]!), `${t} ${n} #${i}`).toBeLessThan(0);
       }
     }
@@ -59,6 +55,7 @@ describe('split points', () => {
   it('rejects a region count outside 1..256', () => {
     for (const n of [0, -1, 1.5, 257, Number.NaN]) expect(() => splitPoints('inbox', n), String(n)).toThrow(/from 1 to 256/);
     expect(() => splitPoints('trends', 0)).toThrow(/from 1 to 256/);
+    expect(() => splitPoints('notifications', 257)).toThrow(/from 1 to 256/);
   });
 
   it('spreads real keys evenly: sequential numeric handles, their posts and edges, comment ids, session ids', () => {
@@ -83,6 +80,39 @@ describe('split points', () => {
     expect(seed.filter((c) => c > 0).length).toBeLessThanOrEqual(4);
     // Split at the quantiles of the uids that exist: even, for those uids.
     expect(maxOverMean(spread(handles.map((h) => new TextEncoder().encode(h)), quantileSplit(handles, n)))).toBeLessThan(1.01);
+  });
+
+  it('trends: the shard leads the key and the table splits on it, so the current bucket spreads over the regions', () => {
+    expect(splitPoints('trends', 16).map(hex)).toEqual(['01', '02', '03', '04', '05', '06', '07']);
+    expect(splitPoints('trends', 4).map(hex)).toEqual(['02', '04', '06']);
+    expect(hex(trendKey(3, 0x01020304))).toBe('0301020304');
+    // Every topic posted in the same five minutes: one bucket, yet every region takes a share.
+    const bucket = 5_900_000;
+    const names = Array.from({ length: 4_000 }, (_, i) => `topic${i}`);
+    const counts = spread(names.map((name) => trendKey(trendShardOf(name), bucket)), splitPoints('trends', 16));
+    expect(counts).toHaveLength(TREND_SHARDS);
+    // 4,000 uniform names over 8 shards: 500 each, σ ≈ 21; 1.2 is > 4 σ.
+    expect(maxOverMean(counts), counts.join(',')).toBeLessThan(1.2);
+    // Shard then bucket: one shard's buckets are adjacent rows, in time order.
+    expect(compareBytes(trendKey(2, bucket), trendKey(2, bucket + 1))).toBeLessThan(0);
+    expect(compareBytes(trendKey(2, bucket + 1), trendKey(3, bucket))).toBeLessThan(0);
+  });
+
+  it('notifications: list entries (hex text keys) and group / member rows (binary salt) both spread over the regions', () => {
+    const n = 16;
+    const points = splitPoints('notifications', n);
+    const handles = Array.from({ length: 20_000 }, (_, i) => String(i).padStart(5, '0'));
+    const text = new TextEncoder();
+    const entries = spread(handles.map((h, i) => text.encode(notificationEntryKey(h, 1_700_000_000_000 + i, `follow/${i}`))), points);
+    const binary = spread(handles.flatMap((h) => [notificationGroupKey(h, 'follow/1'), notificationMemberKey(h, 'follow/1', 'ann')]), points);
+    // Split on the binary salt alone, the entries sat in 2 of 16 regions; now in half of them, evenly.
+    const holding = entries.filter((c) => c > 0);
+    expect(holding.length, entries.join(',')).toBeGreaterThanOrEqual(n / 2);
+    expect(maxOverMean(holding), entries.join(',')).toBeLessThan(1.15);
+    expect(Math.max(...entries) / handles.length).toBeLessThan(0.15);
+    // The binary rows still reach every region that is not entries-only, and none takes more than ~1/8.
+    expect(binary.filter((c) => c > 0).length, binary.join(',')).toBeGreaterThanOrEqual(n / 2);
+    expect(Math.max(...binary) / (2 * handles.length), binary.join(',')).toBeLessThan(0.15);
   });
 
   it('matches RegionSplitter.DecimalStringSplit of HBase 2.6.1 for the seed comparison (its output, copied)', () => {

@@ -2,11 +2,9 @@
 // HBase adapter needs (a column's value, as text, as a counter; a window of feed cells).
 import { keyFromPostId, postIdFromKey } from '../../schema/row-keys.js';
 import { type FeedEntry } from '../../domain/post.js';
-import { InvalidInputError } from '../../domain/errors.js';
 import { bytesToString, compareBytes, concatBytes, decodeLong, type HBaseCell, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { FeedSlice, FeedWindow, Page } from '../../ports/feed-store.js';
 import { handleFromKey, inboxQualifier, keyAfter, postKeyFromInboxQualifier, userKey } from '../../schema/row-keys.js';
-import { HANDLE_PATTERN } from '../../domain/handle.js';
 
 /** The row key of a post id the use case already validated (a bad one is a programming error). */
 export function postKeyOf(id: string): Uint8Array {
@@ -76,7 +74,7 @@ export function feedSlice(cells: HBaseCell[], window: FeedWindow): FeedSlice {
 /**
  * One page of "user → other user" edge rows (follow edges, blocks, mutes, likers): rows
  * `prefix + userKey(other)` holding `since` in `column`, ordered by the other user's salted key.
- * `cursor` = the last handle of the previous page. One scan of limit + 1 rows: the extra row
+ * `cursor` = the last handle of the previous page, validated by the use case. One scan of limit + 1 rows: the extra row
  * tells whether a next page exists without a second request.
  */
 export async function edgePage(
@@ -87,11 +85,8 @@ export async function edgePage(
   limit: number,
   cursor?: string,
 ): Promise<Page<{ handle: string; since: number }>> {
-  let startRow: Uint8Array | undefined;
-  if (cursor !== undefined) {
-    if (!HANDLE_PATTERN.test(cursor)) throw new InvalidInputError('cursor is not a handle', 'invalid_cursor');
-    startRow = keyAfter(concatBytes(prefix, userKey(cursor)));
-  }
+  // The use case validated the cursor (a handle); a bad one is a programming error (userKey throws).
+  const startRow = cursor === undefined ? undefined : keyAfter(concatBytes(prefix, userKey(cursor)));
   const items: { handle: string; since: number }[] = [];
   let more = false;
   for await (const row of client.scan(table, { prefix, ...(startRow ? { startRow } : {}), limit: limit + 1, columns: [column], pageSize: limit + 1 })) {

@@ -2,6 +2,7 @@
 // Layout and access patterns: shared/schema/tables.ts (blocks).
 import type { HBaseRestClient } from '../../hbase/index.js';
 import type { Page } from '../../ports/feed-store.js';
+import type { SafetyEdge } from '../../domain/visibility.js';
 import type { BlockEdge, BlockKind, BlockStore } from '../../ports/social-store.js';
 import { blockKey, blockPrefix } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
@@ -43,30 +44,12 @@ export class HBaseBlockStore implements BlockStore {
     return rows.length > 0;
   }
 
-  async hiddenFrom(reader: string, others: string[]): Promise<Set<string>> {
-    const pairs = await this.separated(others.map((other) => ({ viewer: reader, other })));
-    return new Set(pairs.map((p) => p.other));
-  }
-
-  async silencing(actor: string, recipients: string[]): Promise<Set<string>> {
-    const pairs = await this.separated(recipients.map((viewer) => ({ viewer, other: actor })));
-    return new Set(pairs.map((p) => p.viewer));
-  }
-
-  /**
-   * The pairs in which `viewer` must not see `other`: the viewer blocks or mutes them, or they
-   * block the viewer (a mute is one-sided: the muted user notices nothing). Three rows a pair,
-   * ONE multi-get for all of them.
-   */
-  private async separated(pairs: { viewer: string; other: string }[]): Promise<{ viewer: string; other: string }[]> {
-    const unique = new Map(pairs.filter((p) => p.viewer !== p.other).map((p) => [`${p.viewer}>${p.other}`, p]));
-    if (unique.size === 0) return [];
-    const byRow = new Map<string, { viewer: string; other: string }>();
-    for (const p of unique.values()) {
-      for (const key of [blockKey(p.viewer, 'B', p.other), blockKey(p.viewer, 'M', p.other), blockKey(p.other, 'B', p.viewer)]) byRow.set(hex(key), p);
-    }
+  async existing(edges: SafetyEdge[]): Promise<SafetyEdge[]> {
+    if (edges.length === 0) return [];
+    const byRow = new Map(edges.map((e) => [hex(blockKey(e.from, KIND[e.kind], e.to)), e]));
     const keys = [...byRow.keys()].map((k) => Uint8Array.from(Buffer.from(k, 'hex')));
+    // ONE multi-get for every edge asked; the server answers only the rows that exist.
     const rows = await this.client.multiGet(this.table, keys, { columns: [SINCE] });
-    return [...new Set(rows.flatMap((row) => byRow.get(hex(row.key)) ?? []))];
+    return rows.flatMap((row) => byRow.get(hex(row.key)) ?? []);
   }
 }

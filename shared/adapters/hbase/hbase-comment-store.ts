@@ -4,7 +4,6 @@
 import { z } from 'zod';
 import { forEachLimit } from '../../concurrency.js';
 import { COMMENT_ID_PATTERN, commentCreatedAt, type Comment } from '../../domain/comment.js';
-import { InvalidInputError } from '../../domain/errors.js';
 import { bytesToString, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { Page } from '../../ports/feed-store.js';
 import type { CommentLookup, CommentOrder, CommentStore } from '../../ports/reaction-store.js';
@@ -98,7 +97,6 @@ export class HBaseCommentStore implements CommentStore {
   }
 
   async list(postId: string, order: CommentOrder, limit: number, cursor?: string): Promise<Page<Comment>> {
-    if (cursor !== undefined && !COMMENT_ID_PATTERN.test(cursor)) throw new InvalidInputError('cursor is not a comment id', 'invalid_cursor');
     const prefix = commentPrefix(postId);
     let rows: HBaseRow[];
     if (order === 'oldest') {

@@ -1,8 +1,7 @@
 // shared/adapters/hbase/hbase-notification-store.ts — NotificationStore on HBase (secondary
 // adapter). Layout and access patterns: shared/schema/tables.ts (notifications).
-import { LATEST_ACTORS } from '../../domain/notification.js';
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
-import { memberRef, type GroupState, type NotificationEntry, type NotificationStore } from '../../ports/social-store.js';
+import { memberRef, type GroupHead, type GroupState, type NotificationEntry, type NotificationStore } from '../../ports/social-store.js';
 import { notificationEntryKey, notificationEntryPrefix, notificationGroupKey, notificationMarkerKey, notificationMemberKey, parseNotificationEntryKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText, counter } from './cells.js';
@@ -14,8 +13,6 @@ const MEMBER_SINCE = 'm:t';
 const ENTRY_LATEST = 'e:l';
 const ENTRY_EXCERPT = 'e:x';
 const READ_UP_TO = 'r:t';
-/** Rounds of check-and-put on the latest-actors cell before an add gives up naming itself there. */
-const LATEST_ATTEMPTS = 5;
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const int = (text: string | undefined): number | null => {
@@ -59,37 +56,34 @@ export class HBaseNotificationStore implements NotificationStore {
     await this.client.increment(this.table, notificationGroupKey(recipient, groupKey), COUNT, delta);
   }
 
-  async touch(recipient: string, groupKey: string, member: string, at: number, excerpt?: string): Promise<void> {
+  async head(recipient: string, groupKey: string): Promise<GroupHead> {
+    const row = await this.client.getRow(this.table, notificationGroupKey(recipient, groupKey), { columns: [LATEST_AT, LATEST] });
+    const text = cellText(row, LATEST);
+    // The version is the latest-actors cell as read: `place` swaps it only while it holds that.
+    return { latestAt: int(cellText(row, LATEST_AT)), latest: parseLatest(text), version: text ?? null };
+  }
+
+  async place(recipient: string, groupKey: string, next: { at: number; latest: [string, number][]; excerpt?: string }, seen: GroupHead): Promise<boolean> {
     const group = notificationGroupKey(recipient, groupKey);
-    for (let attempt = 0; attempt < LATEST_ATTEMPTS; attempt++) {
-      const row = await this.client.getRow(this.table, group, { columns: [LATEST_AT, LATEST] });
-      const oldAt = int(cellText(row, LATEST_AT));
-      const oldText = cellText(row, LATEST);
-      const latest = [[member, at] as [string, number], ...parseLatest(oldText).filter(([m]) => m !== member)]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, LATEST_ACTORS);
-      // The latest-actors cell is replaced only while it holds what we read: racing adds retry.
-      const swapped = await this.client.checkAndPut(this.table, group, [{ column: LATEST, value: JSON.stringify(latest) }], {
-        column: LATEST,
-        value: oldText ?? null,
-      });
-      if (!swapped) continue;
-      const position = oldAt === null ? at : Math.max(oldAt, at);
-      // The new entry first, then the position, then the old entry goes: the group is listed
-      // throughout. n:t is written with cell timestamp = its value, so HBase keeps the largest.
-      await this.client.put(this.table, [
-        {
-          key: notificationEntryKey(recipient, position, groupKey),
-          cells: [
-            { column: ENTRY_LATEST, value: JSON.stringify(latest) },
-            ...(excerpt === undefined ? [] : [{ column: ENTRY_EXCERPT, value: excerpt }]),
-          ],
-        },
-        { key: group, cells: [{ column: LATEST_AT, value: String(at), timestamp: at }] },
-      ]);
-      if (oldAt !== null && oldAt < position) await this.client.deleteRow(this.table, notificationEntryKey(recipient, oldAt, groupKey));
-      return;
-    }
+    const swapped = await this.client.checkAndPut(this.table, group, [{ column: LATEST, value: JSON.stringify(next.latest) }], {
+      column: LATEST,
+      value: seen.version,
+    });
+    if (!swapped) return false;
+    // The new entry first, then the position, then the old entry goes: the group is listed
+    // throughout. n:t is written with cell timestamp = its value, so HBase keeps the largest.
+    await this.client.put(this.table, [
+      {
+        key: notificationEntryKey(recipient, next.at, groupKey),
+        cells: [
+          { column: ENTRY_LATEST, value: JSON.stringify(next.latest) },
+          ...(next.excerpt === undefined ? [] : [{ column: ENTRY_EXCERPT, value: next.excerpt }]),
+        ],
+      },
+      { key: group, cells: [{ column: LATEST_AT, value: String(next.at), timestamp: next.at }] },
+    ]);
+    if (seen.latestAt !== null && seen.latestAt < next.at) await this.client.deleteRow(this.table, notificationEntryKey(recipient, seen.latestAt, groupKey));
+    return true;
   }
 
   async entries(recipient: string, limit: number, after?: { at: number; groupKey: string }): Promise<{ items: NotificationEntry[]; more: boolean }> {

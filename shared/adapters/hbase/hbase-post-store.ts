@@ -1,13 +1,12 @@
 // shared/adapters/hbase/hbase-post-store.ts — PostStore and IdempotencyStore on HBase (secondary
 // adapters). Layout and access patterns: shared/schema/tables.ts (content, idempotency).
-import { InvalidInputError } from '../../domain/errors.js';
 import { keyFromPostId, postIdFromKey } from '../../schema/row-keys.js';
 import { type Post, type PostCounts, type StoredPost } from '../../domain/post.js';
 import { bytesToString, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { IdempotencyClaim, IdempotencyStore, Page, PostLookup, PostStore } from '../../ports/feed-store.js';
 import { authorPostsBoundary, idempotencyKey, keyAfter, parsePostKey, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
-import { cellText, cellValue, counter } from './cells.js';
+import { cellText, cellValue, counter, postKeyOf } from './cells.js';
 
 const BODY = 'p:b';
 const CREATED = 'p:t';
@@ -165,15 +164,9 @@ export class HBasePostStore implements PostStore {
 
   async listByAuthor(author: string, limit: number, cursor?: string): Promise<Page<StoredPost>> {
     const prefix = userKey(author);
-    let startRow: Uint8Array | undefined;
-    if (cursor !== undefined) {
-      const key = keyFromPostId(cursor);
-      // A cursor of another author would start the scan outside this author's key range.
-      if (!key || parsePostKey(key).author !== author) {
-        throw new InvalidInputError('cursor is not a post of this author', 'invalid_cursor');
-      }
-      startRow = keyAfter(key);
-    }
+    // The cursor is a post of this author: the use case checked it (listUserPosts), since one
+    // of another author would start the scan outside this author's key range.
+    const startRow = cursor === undefined ? undefined : keyAfter(postKeyOf(cursor));
     // One more row than asked tells whether a next page exists without a second request. A
     // tombstoned row is skipped by the server (none of the asked columns is left), but an
     // increment racing a delete can leave a counts-only row: it is not shown, and the page and

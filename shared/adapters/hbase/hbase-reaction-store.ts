@@ -97,9 +97,9 @@ export class HBaseReactionStore implements ReactionStore {
     return cellText(await this.client.getRow(this.reactions, key, { columns: [PLAIN_REPOST] }), PLAIN_REPOST) ?? false;
   }
 
-  async addRepost(user: string, originalId: string, repostId: string): Promise<void> {
+  async addRepost(user: string, originalId: string, repostId: string, at: number): Promise<void> {
     const original = postKeyOf(originalId);
-    const since = String(Date.now());
+    const since = String(at);
     await Promise.all([
       this.client.put(this.reactions, [{ key: reactionKey(user, original), cells: [{ column: `r:${repostId}`, value: '' }] }]),
       this.client.put(this.reactors, [{ key: reactorKey(original, 'R', postKeyOf(repostId)), cells: [{ column: SINCE, value: since }] }]),

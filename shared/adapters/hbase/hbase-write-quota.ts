@@ -1,5 +1,6 @@
 // shared/adapters/hbase/hbase-write-quota.ts — WriteQuota on HBase (secondary adapter): one
-// counter row per (user, action, minute). Layout: shared/schema/tables.ts (quota).
+// counter row per (user, action, window); the window is the caller's (domain/quota.ts).
+// Layout: shared/schema/tables.ts (quota).
 import type { HBaseRestClient } from '../../hbase/index.js';
 import type { WriteAction, WriteQuota } from '../../ports/reaction-store.js';
 import { quotaKey } from '../../schema/row-keys.js';
@@ -14,8 +15,8 @@ export class HBaseWriteQuota implements WriteQuota {
     this.table = qualifiedTableName(namespace, 'quota');
   }
 
-  async take(user: string, action: WriteAction, now: number): Promise<number> {
-    const key = quotaKey(user, action, Math.floor(now / 60_000));
+  async take(user: string, action: WriteAction, window: number): Promise<number> {
+    const key = quotaKey(user, action, window);
     // Increment first, then read: the value read includes this request, so racing requests can
     // only be refused early at the boundary, never let through past the limit. (The REST
     // increment cannot return the new value: with rr=true 2.6 echoes the delta.)

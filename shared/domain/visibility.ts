@@ -1,0 +1,47 @@
+// shared/domain/visibility.ts — who hides whom (a product rule; no storage here). A user blocks or
+// mutes another; what those edges mean for what one user sees of another is decided here, from
+// the edges a store found. The stores only answer which edges exist (ports/social-store.ts).
+
+export type SafetyKind = 'block' | 'mute';
+
+/** One block or mute: `from` blocks (or mutes) `to`. */
+export interface SafetyEdge {
+  kind: SafetyKind;
+  from: string;
+  to: string;
+}
+
+/** A viewer and a user whose content or actions the viewer might see. */
+export interface ViewerPair {
+  viewer: string;
+  other: string;
+}
+
+/**
+ * The edges that, if any exists, hide `other` from `viewer`: the viewer blocks or mutes them,
+ * or they block the viewer. A mute is one-sided: the muted user notices nothing. Nobody is
+ * hidden from themself.
+ */
+export function edgesThatHide({ viewer, other }: ViewerPair): SafetyEdge[] {
+  if (viewer === other) return [];
+  return [
+    { kind: 'block', from: viewer, to: other },
+    { kind: 'mute', from: viewer, to: other },
+    { kind: 'block', from: other, to: viewer },
+  ];
+}
+
+const edgeId = (e: SafetyEdge) => `${e.kind}\u0000${e.from}\u0000${e.to}`;
+
+/** Of `pairs`, those in which the viewer must not see the other, given the edges that exist. */
+export function hiddenPairs<P extends ViewerPair>(pairs: P[], existing: SafetyEdge[]): P[] {
+  const present = new Set(existing.map(edgeId));
+  return pairs.filter((p) => edgesThatHide(p).some((e) => present.has(edgeId(e))));
+}
+
+/** Every edge whose existence `hiddenPairs` asks about for these pairs, once each. */
+export function edgesToCheck(pairs: ViewerPair[]): SafetyEdge[] {
+  const unique = new Map<string, SafetyEdge>();
+  for (const p of pairs) for (const e of edgesThatHide(p)) unique.set(edgeId(e), e);
+  return [...unique.values()];
+}

@@ -1,0 +1,30 @@
+// shared/use-cases/visibility.ts — whom a reader must not see, and whom an actor must not notify:
+// the edges asked of the block store in ONE multi-get, the rule applied by the domain
+// (shared/domain/visibility.ts). Used by every list that shows other users' content (timelines,
+// topic pages, a user's reposts, notifications) and by the notification worker.
+import { edgesToCheck, hiddenPairs, type ViewerPair } from '../domain/visibility.js';
+import type { FeedDeps } from './feed-deps.js';
+
+async function hidden<P extends ViewerPair>(deps: Pick<FeedDeps, 'blocks'>, pairs: P[]): Promise<P[]> {
+  const edges = edgesToCheck(pairs);
+  if (edges.length === 0) return [];
+  return hiddenPairs(pairs, await deps.blocks.existing(edges));
+}
+
+/**
+ * Of `others`, those `reader` must not see: the reader blocks or mutes them, or they block the
+ * reader. One multi-get of three rows per other user.
+ */
+export async function hiddenFrom(deps: Pick<FeedDeps, 'blocks'>, reader: string, others: string[]): Promise<Set<string>> {
+  const pairs = [...new Set(others)].map((other) => ({ viewer: reader, other }));
+  return new Set((await hidden(deps, pairs)).map((p) => p.other));
+}
+
+/**
+ * Of `recipients`, those who must get no notification from `actor`: the same rule with the
+ * recipient as the viewer (they block or mute the actor, or the actor blocks them). One multi-get.
+ */
+export async function silencedRecipients(deps: Pick<FeedDeps, 'blocks'>, actor: string, recipients: string[]): Promise<Set<string>> {
+  const pairs = [...new Set(recipients)].map((viewer) => ({ viewer, other: actor }));
+  return new Set((await hidden(deps, pairs)).map((p) => p.viewer));
+}
