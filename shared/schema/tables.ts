@@ -412,6 +412,53 @@ check (timeline, topic page, notifications): ONE multi-get of (reader,'B',x), (r
           (x,'B',reader) for the page's authors x, in parallel with the content multi-get
 check (a follow, comment, repost, like, post read): ONE multi-get of (a,'B',b) and (b,'B',a)`,
   },
+  lists: {
+    name: 'lists',
+    families: [family('e', LATER_WRITE_WINS)],
+    design: `
+The newest-first lists — following, followers, likers, blocked, muted: a time-ordered index
+BESIDE each edge, DERIVED from it (invariant K in ./consistency.md). The edge rows stay keyed by
+the other user (every check is a point get; fan-out's segments need the salted order); this
+table only orders them. A table of its own, so no scan of relations, reactors or blocks (fan-out's
+audience segments, the repair job's walk, the recount) ever meets an index row.
+row   = hex4(md5(owner)) + owner + '/' + kind + '/' + inv13 + '/' + other handle — TEXT, like
+        comment keys, so the REST stateless scan reads a page in ONE request
+        (inv13 = 13 digits of 9999999999999 − since: ascending = newest first; the salt
+        spreads owners over regions; neither a handle nor a post id holds '/')
+        kind F: owner follows other   R: other follows owner   B / M: owner blocks / mutes other
+        kind L: other likes the post  (owner = the post id)
+e:t   '' (the key is the entry). NEW_VERSION_BEHAVIOR: an entry removed and written again with
+      the same since (a remove, then a settle's restore) must stay.
+Written and removed by the adapter methods that write and remove the edge side each list reads,
+so every caller (the request, the settle) keeps the index without knowing of it:
+  follow     : after the winning PUT 'F': PUT both entries (F of the follower, R of the followee:
+               one multi-row put), THEN PUT 'R' — an 'R' row implies its entries, and the settle,
+               which restores an 'R' missing or of another since, restores them with it
+               (restore = entries, then 'R')
+  unfollow   : after the winning delete of 'F': DELETE both entries at the since read (two
+               DELETEs in parallel), THEN the 'R' check-and-delete — a crash in between leaves
+               'R', which the settle's remove (entries, then 'R' on its since) clears with them
+  like       : the entry is PUT beside the reactors row, BEFORE the truth (never missing); a
+               repeat that loses moves it to the truth's since (PUT there, DELETE its own); the
+               winning unlike DELETEs the entry at the since it removed
+  block/mute : PUT the entry, THEN put-if-absent of the edge (never missing); a repeat that loses
+               DELETEs its own entry unless the edge holds that since; unblock / unmute: the
+               edge's check-and-delete, then DELETE the entry at that since
+list  : GET /lists/<prefix>*?limit=n+1[&startrow=<cursor's row>+' '] (one request; the cursor is
+        the position (since, handle) of the page's last entry: entries that land meanwhile sort
+        before it, so pages neither repeat nor skip), in parallel with the list's other first
+        read (the user's or post's existence); then ONE multi-get of the truth for the page's
+        entries (relations 'F', reactions l:t, blocks): an entry is shown only when its edge
+        holds the same since = 2 round trips
+stale : an entry whose edge is gone or holds another since — left by a crash between two writes,
+        or a race whose settle is still to come — is never shown, and never twice (a refollow's
+        entry has another since). It is not deleted at read (a like's or block's entry rightly
+        precedes its truth); the remove of that edge's since deletes it, and an orphan a crash
+        left beside no edge is only ever skipped
+data  : rows written before this table existed have no entries; the product has no production
+        data yet, so there is no migration (a store with data would need one walk of relations,
+        reactions and blocks writing the entries)`,
+  },
 } satisfies Record<string, TableDefinition>;
 
 export type TableName = keyof typeof TABLES;
@@ -421,7 +468,7 @@ export type TableName = keyof typeof TABLES;
  * more than one (REGIONS_PER_TABLE, the stage param regionsPerTable; infra/schema/apply-schema.ts
  * pre-splits, infra/schema/shell-script.ts prints the `create … SPLITS => […]` equivalent):
  *  salt   — userKey's 2-byte MD5 salt (or a postKey, which starts with one): 2-byte points.
- *  hex    — text keys starting with hex4(md5(…)): points "1000", "2000", …
+ *  hex    — text keys starting with hex4(md5(…)) (comments, lists): points "1000", "2000", …
  *  random — 16 random bytes (session ids): 1-byte points.
  *  none   — keys that are not uniform, kept in one region: trends is keyed by time bucket (about
  *           100 rows an hour, TTL 2 h), so every split but the newest would sit idle.
@@ -449,6 +496,7 @@ export const SPLITS = {
   topics: 'salt',
   trends: 'none',
   blocks: 'salt',
+  lists: 'hex',
 } as const satisfies Record<TableName, SplitScheme>;
 
 /** The split keys of `table` created with `regions` regions (empty: one region). */
