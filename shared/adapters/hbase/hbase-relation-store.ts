@@ -33,19 +33,21 @@ export class HBaseRelationStore implements RelationStore {
   }
 
   async follow(follower: string, followee: string, at: number): Promise<boolean> {
-    const since = String(at);
+    const forward = relationKey(follower, 'F', followee);
+    const entries = listEntries(follower, followee, at);
+    // The list entries before the edge, so an edge never lacks them (invariant K); until the
+    // edge holds their since they are not shown.
+    await this.lists.put(entries);
     // The 'F' row is the source of truth and its put-if-absent picks exactly one winner among
-    // racing follows, so counters and backfill run once. Only the winner writes the list
-    // entries and then the 'R' side; if it dies in between, the pair's settle restores both from
-    // 'F' (restoreFollowerSide; HBase is atomic per row only).
-    const created = await this.client.checkAndPut(
-      this.table,
-      relationKey(follower, 'F', followee),
-      [{ column: SINCE, value: since }],
-      { column: SINCE, value: null },
-    );
-    if (!created) return false;
-    await this.restoreFollowerSide(follower, followee, at);
+    // racing follows, so counters and backfill run once. Only the winner writes the 'R' side;
+    // if it dies in between, the pair's settle restores 'R' from 'F' (HBase is atomic per row only).
+    if (!(await this.client.checkAndPut(this.table, forward, [{ column: SINCE, value: String(at) }], { column: SINCE, value: null }))) {
+      // A repeat: our entries go, unless the edge holds our since (a racing follow in the same
+      // millisecond wrote the same entries and won).
+      if ((await this.since(forward)) !== at) await this.lists.remove(entries);
+      return false;
+    }
+    await this.client.put(this.table, [{ key: relationKey(followee, 'R', follower), cells: [{ column: SINCE, value: String(at) }] }]);
     return true;
   }
 
@@ -80,8 +82,8 @@ export class HBaseRelationStore implements RelationStore {
   }
 
   async restoreFollowerSide(follower: string, followee: string, since: number): Promise<void> {
-    // The list entries first, 'R' last: an 'R' row then implies its entries, so the settle,
-    // which restores an 'R' that is missing or of another since, never leaves them missing.
+    // The follow wrote the list entries before the edge; written again here (idempotent), an
+    // entry lost some other way (a same-millisecond unfollow → refollow) comes back with 'R'.
     await this.lists.put(listEntries(follower, followee, since));
     await this.client.put(this.table, [{ key: relationKey(followee, 'R', follower), cells: [{ column: SINCE, value: String(since) }] }]);
   }
