@@ -9,6 +9,21 @@ export interface Page<T> {
   nextCursor?: string;
 }
 
+/**
+ * Where a newest-first list stands: the since and the handle of the last entry a page read. The
+ * next page starts strictly after it; entries that land meanwhile sort before it.
+ */
+export interface ListPosition {
+  since: number;
+  handle: string;
+}
+
+/** A page of a newest-first list's entries; `next` is absent on the last page. */
+export interface ListPage<T> {
+  items: T[];
+  next?: ListPosition;
+}
+
 /** What is known of a post id: live, deleted (its tombstone stays for good), or never created. */
 export type PostLookup = { state: 'live'; post: StoredPost } | { state: 'deleted' } | { state: 'absent' };
 
@@ -67,9 +82,21 @@ export interface RelationStore {
   restoreFollowerSide(follower: string, followee: string, since: number): Promise<void>;
   /** Removes the followers side while it still holds `since` (a re-follow's row survives). */
   removeFollowerSide(follower: string, followee: string, since: number): Promise<boolean>;
-  /** cursor = the last handle of the previous page. */
+  /**
+   * Every edge of a user, once, in the other users' key order (salted, so neither alphabetical
+   * nor by time), for the walks that visit them all (promotion, demotion, away marks, rebuilds,
+   * jobs); cursor = the last handle of the previous page. The product's lists are `listed`.
+   */
   following(user: string, limit: number, cursor?: string): Promise<Page<Edge>>;
   followers(user: string, limit: number, cursor?: string): Promise<Page<Edge>>;
+  /**
+   * A page of the following or followers list index, newest first, strictly after `after`. An
+   * entry may be stale (its edge gone, or holding another since): show one only when
+   * `followSinces` finds the same since. One scan.
+   */
+  listed(user: string, list: 'following' | 'followers', limit: number, after?: ListPosition): Promise<ListPage<Edge>>;
+  /** The since of each edge (the following side, the truth), null where there is none; in the order asked. One multi-get. */
+  followSinces(edges: { follower: string; followee: string }[]): Promise<(number | null)[]>;
   /**
    * The followers fan-out writes to, with whether each is away (marked by the away sweep): the
    * same scan as `followers`, so knowing who is away costs no read. `segment` limits the page to

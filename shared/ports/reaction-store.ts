@@ -3,7 +3,7 @@
 // method is one get, one multi-get, one conditional write or one prefix-bounded scan (layout and
 // requests: shared/schema/tables.ts, tables reactions, reactors, comments, quota).
 import type { Comment } from '../domain/comment.js';
-import type { Page } from './feed-store.js';
+import type { ListPage, ListPosition, Page } from './feed-store.js';
 
 /** The reading user's own state on one post. */
 export interface ViewerState {
@@ -26,14 +26,21 @@ export interface ReactionStore {
   /** The user's state on each post, in one multi-get (posts the user never touched are absent from the map). */
   viewerState(user: string, postIds: string[]): Promise<Map<string, ViewerState>>;
 
-  /** Writes the post-side entry of a like ("who liked") with that since (a plain put: it may overwrite). */
-  addLiker(postId: string, user: string, since: number): Promise<void>;
-  /** Removes the post-side entry while it still holds `since` (a later like's entry survives). */
+  /**
+   * Writes the post-side entry of a like ("who liked", and its place in the newest-first list)
+   * with that since (a plain put: it may overwrite). `replacing`: the since of an entry this
+   * request wrote that the truth did not take — its place in the list goes.
+   */
+  addLiker(postId: string, user: string, since: number, replacing?: number): Promise<void>;
+  /** Removes the post-side entry while it still holds `since` (a later like's entry survives), and its place in the list. */
   removeLiker(postId: string, user: string, since: number): Promise<void>;
-  /** Post-side entries, in the salted order of the likers' keys; cursor = the last handle. */
-  likers(postId: string, limit: number, cursor?: string): Promise<Page<Liker>>;
-  /** Which of `users` like `postId` now, by the source of truth (one multi-get). */
-  likedBy(postId: string, users: string[]): Promise<Set<string>>;
+  /**
+   * A page of the post's likers list, newest first, strictly after `after`. An entry may be
+   * stale (its like gone, or of another since): show one only when `likeSinces` agrees. One scan.
+   */
+  likers(postId: string, limit: number, after?: ListPosition): Promise<ListPage<Liker>>;
+  /** The since of each of `users`' like of `postId` by the source of truth; users who do not like it are absent. One multi-get. */
+  likeSinces(postId: string, users: string[]): Promise<Map<string, number>>;
 
   /**
    * Claims the user's plain (comment-less) repost of `originalId` for `repostId`: null if claimed

@@ -3,7 +3,7 @@
 // conditional write or one prefix-bounded scan (layout and requests: shared/schema/tables.ts,
 // tables notifications, topics, trends, blocks).
 import type { SafetyEdge, SafetyKind } from '../domain/visibility.js';
-import type { Page } from './feed-store.js';
+import type { ListPage, ListPosition, Page } from './feed-store.js';
 
 // ------------------------------------------------------------------ blocks and mutes
 
@@ -15,13 +15,18 @@ export interface BlockEdge {
 }
 
 export interface BlockStore {
-  /** Put-if-absent: false if the edge existed already. */
+  /** Put-if-absent (and its place in the newest-first list): false if the edge existed already. */
   add(kind: BlockKind, from: string, to: string, at: number): Promise<boolean>;
-  /** Removes the edge; false if there was none. */
+  /** Removes the edge (and its place in the list); false if there was none. */
   remove(kind: BlockKind, from: string, to: string): Promise<boolean>;
   has(kind: BlockKind, from: string, to: string): Promise<boolean>;
-  /** cursor = the last handle of the previous page (order: the other user's salted key). */
-  list(kind: BlockKind, from: string, limit: number, cursor?: string): Promise<Page<BlockEdge>>;
+  /**
+   * A page of the blocked (or muted) list, newest first, strictly after `after`. An entry may be
+   * stale (its edge gone, or of another since): show one only when `sinces` agrees. One scan.
+   */
+  list(kind: BlockKind, from: string, limit: number, after?: ListPosition): Promise<ListPage<BlockEdge>>;
+  /** The since of each of `from`'s edges of `kind` to `others`; absent where there is none. One multi-get. */
+  sinces(kind: BlockKind, from: string, others: string[]): Promise<Map<string, number>>;
   /** true if either of the two blocks the other. One multi-get. */
   eitherBlocks(a: string, b: string): Promise<boolean>;
   /**

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { concatBytes } from '../hbase/index.js';
 import { HANDLE_PATTERN } from '../domain/handle.js';
-import { formatPostId, parsePostId, POST_SUFFIX_BYTES } from '../domain/post.js';
+import { formatPostId, isPostId, parsePostId, POST_SUFFIX_BYTES } from '../domain/post.js';
 
 const SALT_BYTES = 2;
 const USER_TERMINATOR = 0x00;
@@ -254,6 +254,40 @@ export function blockKey(from: string, kind: BlockKind, to: string): Uint8Array 
 
 export function blockPrefix(from: string, kind: BlockKind): Uint8Array {
   return concatBytes(userKey(from), utf8.encode(kind));
+}
+
+/**
+ * lists: the newest-first index beside an edge (tables.ts, lists) — TEXT on purpose, like comment
+ * and notification-entry keys: the REST gateway's stateless scan takes text rows and reads a page
+ * in ONE request. hex4(md5(owner)) + owner + '/' + kind + '/' + 13 digits of (LIST_TIME_MAX −
+ * since) + '/' + the other user's handle: ascending = newest first, one since's entries by
+ * handle, so (since, handle) is a position no later entry can take. The owner is a handle for
+ * 'F' following, 'R' followers, 'B' blocked, 'M' muted, and a post id for 'L' its likers; neither
+ * ever holds '/', so no owner's rows fall inside another's.
+ */
+export type ListKind = 'F' | 'R' | 'B' | 'M' | 'L';
+
+/** The latest since a list key holds (13 digits: the year 2286). */
+export const LIST_TIME_MAX = 9_999_999_999_999;
+
+export function listPrefix(owner: string, kind: ListKind): string {
+  if (kind === 'L' ? !isPostId(owner) : !HANDLE_PATTERN.test(owner)) throw new RangeError(`invalid list owner for a row key: ${JSON.stringify(owner)}`);
+  return `${createHash('md5').update(owner).digest('hex').slice(0, 4)}${owner}/${kind}/`;
+}
+
+export function listRowKey(owner: string, kind: ListKind, since: number, other: string): string {
+  if (!Number.isSafeInteger(since) || since < 0 || since > LIST_TIME_MAX) throw new RangeError(`since out of a list key's range: ${since}`);
+  assertHandle(other);
+  return `${listPrefix(owner, kind)}${String(LIST_TIME_MAX - since).padStart(13, '0')}/${other}`;
+}
+
+/** The since and the other user of a list row (the inverse of listRowKey); null for a row not of that prefix's shape. */
+export function parseListRowKey(prefix: string, key: string): { since: number; handle: string } | null {
+  if (!key.startsWith(prefix)) return null;
+  const rest = key.slice(prefix.length);
+  const handle = rest.slice(14);
+  if (!/^\d{13}\/$/.test(rest.slice(0, 14)) || !HANDLE_PATTERN.test(handle)) return null;
+  return { since: LIST_TIME_MAX - Number(rest.slice(0, 13)), handle };
 }
 
 /**

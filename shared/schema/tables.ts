@@ -124,19 +124,25 @@ row   = userKey(a) + 'F' + userKey(b)   "a follows b"  (following side — the s
 row   = userKey(b) + 'R' + userKey(a)   "b is followed by a" (followers side — repaired to agree)
 e:    e:t since millis;  e:away (followers side only) the reader's m:seen when the away sweep
       marked them inactive, empty once they are back — fan-out skips a non-empty one
-follow     : PUT 'F' row ?check=put (put-if-absent on e:t: of racing follows exactly one
-             wins), then only the winner PUTs the 'R' row (not atomic across rows: the pair's
-             settle message restores 'R' from 'F'), then counters by increment
+follow     : PUT the two list entries (lists), then PUT 'F' row ?check=put (put-if-absent on
+             e:t: of racing follows exactly one wins), then only the winner PUTs the 'R' row
+             (not atomic across rows: the pair's settle message restores 'R' from 'F'), then
+             counters by increment; a loser GETs 'F' and DELETEs its entries (unless 'F' holds
+             its since)
 unfollow   : GET 'F'; PUT 'F' ?check=delete (e:t == value read: of racing unfollows exactly
-             one wins), then PUT 'R' ?check=delete with the same e:t (a refollow that slipped
-             in between has rewritten 'R' with its own since, and keeps it)
+             one wins), then DELETE the two list entries of that since, then PUT 'R'
+             ?check=delete with the same e:t (a refollow that slipped in between has rewritten
+             'R' with its own since, and keeps it)
 is-following : GET /relations/multiget?row=<userKey(a)+'F'+userKey(b)>     (one get)
-settle     : GET 'F' and GET 'R' (in parallel); PUT 'R' = F's since, or PUT 'R' ?check=delete
-             on the since read (only if that since is not newer than the operation settled)
-following  : scanner prefix userKey(a)+'F', start keyAfter(cursor's row), limit n+1
-followers  : scanner prefix userKey(b)+'R', start keyAfter(cursor's row), limit n+1
-             (cursor = last handle; order = the other user's salted key, not alphabetical;
-             fan-out reads these in chunks, with e:away: who is away costs no extra read)
+settle     : GET 'F' and GET 'R' (in parallel); PUT the list entries and 'R' = F's since, or
+             DELETE the entries and PUT 'R' ?check=delete on the since read (only if that since
+             is not newer than the operation settled)
+walks      : scanner prefix userKey(a)+'F' (or userKey(b)+'R'), start keyAfter(cursor's row),
+             limit n+1 (cursor = last handle; order = the other user's salted key, not
+             alphabetical, not by time): promotion, demotion, away marks and rebuilds read
+             every edge this way in chunks (with e:away: who is away costs no extra read)
+following / followers lists (newest first): the lists table, confirmed here in one multi-get of
+             the page's 'F' rows
 audience segment : the same scan from userKey(b)+'R'+salt(lo) to userKey(b)+'R'+salt(hi): one of
              n equal salt ranges of the followers (relationSegment), one fan-out message each
 away marks : PUT batch of 'R' rows {e:away = seen} per chunk of the reader's 'F' rows (away
@@ -290,9 +296,10 @@ The post side ("who liked", "who reposted"), DERIVED from reactions and from rep
 Tall: a post with a million likes is a million small rows paged by a bounded prefix scan.
 row   = postKey(post) + 'L' + userKey(liker)      e:t liked-at millis
 row   = postKey(post) + 'R' + postKey(repost)     e:t reposted-at millis
-who liked : scanner prefix postKey+'L', start keyAfter(cursor's row), limit n+1, then ONE
-            multi-get of those likers' reactions rows: an entry whose truth is gone (an unlike
-            that overtook the like's second write) is skipped, never shown
+who liked : newest first from the lists table (kind L), then ONE multi-get of those likers'
+            reactions rows: an entry whose truth is gone (an unlike that overtook the like's
+            second write) or holds another since is skipped, never shown. The reactors 'L' row
+            and the list entry are written together (one round trip), before the truth
 recount   : the repair job counts these prefixes (verified against the truth) to heal a count
             left wrong by a function stopped between its two writes`,
   },
@@ -411,12 +418,62 @@ so no reverse side is needed).
 row   = userKey(a) + 'B' + userKey(b)   "a blocks b"
 row   = userKey(a) + 'M' + userKey(b)   "a mutes b"
 e:t   since millis (NEW_VERSION_BEHAVIOR: block → unblock → block in one millisecond stays blocked)
-block / mute     : PUT ?check=put (put-if-absent on e:t: a repeat changes nothing)
-unblock / unmute : DELETE the row
-list             : scanner prefix userKey(a)+'B' (or 'M'), start keyAfter(cursor's row), limit n+1
+block / mute     : PUT the list entry (lists), then PUT ?check=put (put-if-absent on e:t: a
+                   repeat changes nothing but GETs e:t and DELETEs its own entry)
+unblock / unmute : GET e:t, PUT ?check=delete on it, then DELETE the list entry of that since
+list             : newest first from the lists table (kind B or M), then ONE multi-get of the
+                   page's rows here: an entry shows only while its row holds its since
 check (timeline, topic page, notifications): ONE multi-get of (reader,'B',x), (reader,'M',x) and
           (x,'B',reader) for the page's authors x, in parallel with the content multi-get
 check (a follow, comment, repost, like, post read): ONE multi-get of (a,'B',b) and (b,'B',a)`,
+  },
+  lists: {
+    name: 'lists',
+    families: [family('e', LATER_WRITE_WINS)],
+    design: `
+The newest-first lists — following, followers, likers, blocked, muted: a time-ordered index
+BESIDE each edge, DERIVED from it (invariant K in ./consistency.md). The edge rows stay keyed by
+the other user (every check is a point get; fan-out's segments need the salted order); this
+table only orders them. A table of its own, so no scan of relations, reactors or blocks (fan-out's
+audience segments, the repair job's walk, the recount) ever meets an index row.
+row   = hex4(md5(owner)) + owner + '/' + kind + '/' + inv13 + '/' + other handle — TEXT, like
+        comment keys, so the REST stateless scan reads a page in ONE request
+        (inv13 = 13 digits of 9999999999999 − since: ascending = newest first; the salt
+        spreads owners over regions; neither a handle nor a post id holds '/')
+        kind F: owner follows other   R: other follows owner   B / M: owner blocks / mutes other
+        kind L: other likes the post  (owner = the post id)
+e:t   '' (the key is the entry). NEW_VERSION_BEHAVIOR: an entry removed and written again with
+      the same since (a remove, then a settle's restore) must stay.
+Written and removed by the adapter methods that write and remove the edge side each list reads,
+so every caller (the request, the settle) keeps the index without knowing of it:
+  follow     : PUT both entries (F of the follower, R of the followee: one multi-row put), THEN
+               the put-if-absent of 'F' — an edge never lacks its entries; a repeat that loses
+               DELETEs its own unless 'F' holds that since. The settle's restore of 'R' PUTs them
+               again (idempotent)
+  unfollow   : after the winning delete of 'F': DELETE both entries at the since read (two
+               DELETEs in parallel), THEN the 'R' check-and-delete — a crash in between leaves
+               'R', which the settle's remove (entries, then 'R' on its since) clears with them
+  like       : the entry is PUT beside the reactors row, BEFORE the truth (never missing); a
+               repeat that loses moves it to the truth's since (PUT there, DELETE its own); the
+               winning unlike DELETEs the entry at the since it removed
+  block/mute : PUT the entry, THEN put-if-absent of the edge (never missing); a repeat that loses
+               DELETEs its own entry unless the edge holds that since; unblock / unmute: the
+               edge's check-and-delete, then DELETE the entry at that since
+list  : GET /lists/<prefix>*?limit=n+1[&startrow=<cursor's row>+' '] (one request; the cursor is
+        the position (since, handle) of the page's last entry: entries that land meanwhile sort
+        before it, so pages neither repeat nor skip), in parallel with the list's other first
+        read (the user's or the post's existence, where the list has one); then ONE multi-get of the truth for the page's
+        entries (relations 'F', reactions l:t, blocks): an entry is shown only when its edge
+        holds the same since = 2 round trips
+stale : an entry whose edge is gone or holds another since — written by a request still on its
+        way to the edge, left by a crash between two writes, or by a race whose cleanup is
+        still to come — is never shown, and never twice (a refollow's entry has another
+        since). It is not deleted at read (every entry rightly precedes its edge); the removal
+        of that edge's since deletes it, and an orphan a crash left beside no edge is only ever
+        skipped
+data  : rows written before this table existed have no entries; the product has no production
+        data yet, so there is no migration (a store with data would need one walk of relations,
+        reactions and blocks writing the entries)`,
   },
 } satisfies Record<string, TableDefinition>;
 
@@ -427,7 +484,7 @@ export type TableName = keyof typeof TABLES;
  * more than one (REGIONS_PER_TABLE, the stage param regionsPerTable; infra/schema/apply-schema.ts
  * pre-splits, infra/schema/shell-script.ts prints the `create … SPLITS => […]` equivalent):
  *  salt   — userKey's 2-byte MD5 salt (or a postKey, which starts with one): 2-byte points.
- *  hex    — text keys starting with hex4(md5(…)): points "1000", "2000", …
+ *  hex    — text keys starting with hex4(md5(…)) (comments, lists): points "1000", "2000", …
  *  random — 16 random bytes (session ids): 1-byte points.
  *  shard  — trends: keys start with a shard byte (0 … TREND_SHARDS − 1): one region per shard
  *           at most, so the current five minutes' increments spread over every region.
@@ -459,6 +516,7 @@ export const SPLITS = {
   topics: 'salt',
   trends: 'shard',
   blocks: 'salt',
+  lists: 'hex',
 } as const satisfies Record<TableName, SplitScheme>;
 
 /** The split keys of `table` created with `regions` regions (empty: one region; trends: at most TREND_SHARDS regions). */

@@ -12,8 +12,7 @@
 import { ForbiddenError, InvalidInputError } from '../domain/errors.js';
 import type { Page } from '../ports/feed-store.js';
 import type { BlockEdge, BlockKind } from '../ports/social-store.js';
-import { HANDLE_PATTERN } from '../domain/handle.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { decodeListCursor, shownPage } from './lists.js';
 import type { FeedDeps } from './feed-deps.js';
 import { unfollow } from './relations.js';
 import { requireUser } from './users.js';
@@ -66,8 +65,13 @@ export async function blockState(deps: FeedDeps, actor: string, target: string) 
   return { handle: actor, target, blocking, muting };
 }
 
+/**
+ * Whom `actor` blocks (or mutes), newest first: a page of the list index, then the page's edges
+ * in one multi-get — an entry shows only while its edge holds its since (lists.ts).
+ */
 export async function listBlocked(deps: FeedDeps, actor: string, kind: BlockKind, limit: number, cursor?: string): Promise<Page<BlockEdge>> {
-  const after = decodeCursor(cursor, (h) => HANDLE_PATTERN.test(h));
+  const after = decodeListCursor(cursor);
   const page = await deps.blocks.list(kind, actor, limit, after);
-  return { items: page.items, ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };
+  const sinces = await deps.blocks.sinces(kind, actor, page.items.map((e) => e.handle));
+  return shownPage(page, page.items.map((e) => sinces.get(e.handle)));
 }

@@ -15,13 +15,12 @@ import { NotFoundError } from '../domain/errors.js';
 import { authorOfPostId } from '../domain/post.js';
 import type { Page } from '../ports/feed-store.js';
 import type { Liker } from '../ports/reaction-store.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
+import { decodeListCursor, shownPage } from './lists.js';
 import { atStep } from './steps.js';
 import { refuseIfBlocked } from './blocks.js';
 import { notifyLater, notifyNow } from './notifications.js';
 import { takeWriteQuota } from './write-limits.js';
-import { HANDLE_PATTERN } from '../domain/handle.js';
 
 const notFound = (id: string) => new NotFoundError(`No post "${id}"`, 'post_not_found');
 
@@ -41,9 +40,10 @@ export async function likePost(deps: FeedDeps, actor: string, postId: string, no
     await Promise.all([deps.posts.count(postId, 'likes', 1), notifyNow(deps, fact)]);
     return;
   }
-  // Liked already: the entry goes back to the since the truth holds (what an unlike removes on).
+  // Liked already: the entry goes back to the since the truth holds (what an unlike removes on),
+  // and the list entry this request wrote at `now` goes.
   const since = await deps.reactions.likeSince(actor, postId);
-  if (since !== null && since !== now) await deps.reactions.addLiker(postId, actor, since);
+  if (since !== null && since !== now) await deps.reactions.addLiker(postId, actor, since, now);
 }
 
 /** Idempotent: unliking a post not liked changes nothing. Allowed on a deleted post (it tidies your own state); 404 only for an id never used. */
@@ -60,14 +60,15 @@ export async function unlikePost(deps: FeedDeps, actor: string, postId: string, 
 }
 
 /**
- * Who liked a post, cursor-paged (order: the likers' salted keys, as follower lists). The page's
- * entries are checked against the source of truth in one multi-get: an entry an unlike
- * overtook (the like's second write landed after the unlike) is never shown.
+ * Who liked a post, newest first, cursor-paged. The post and a page of the likers index in one
+ * round trip, then the page's likes by the source of truth in one multi-get: an entry shows only
+ * while the like holds its since (lists.ts), so an entry an unlike overtook (the like's second
+ * write landed after the unlike), or one a later like replaced, is never shown.
  */
 export async function listLikers(deps: FeedDeps, postId: string, limit: number, cursor?: string): Promise<Page<Liker>> {
-  const after = decodeCursor(cursor, (h) => HANDLE_PATTERN.test(h));
+  const after = decodeListCursor(cursor);
   const [post, page] = await Promise.all([deps.posts.get(postId), deps.reactions.likers(postId, limit, after)]);
   if (!post) throw notFound(postId);
-  const live = await deps.reactions.likedBy(postId, page.items.map((l) => l.handle));
-  return { items: page.items.filter((l) => live.has(l.handle)), ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };
+  const sinces = await deps.reactions.likeSinces(postId, page.items.map((l) => l.handle));
+  return shownPage(page, page.items.map((l) => sinces.get(l.handle)));
 }

@@ -1,9 +1,8 @@
 // shared/use-cases/relations.ts — follow, unfollow, and the following / followers lists.
 import { InvalidInputError } from '../domain/errors.js';
 import type { Edge, Page } from '../ports/feed-store.js';
-import { HANDLE_PATTERN } from '../domain/handle.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
+import { decodeListCursor, shownPage } from './lists.js';
 import { blockedError, refuseIfBlocked } from './blocks.js';
 import { notifyLater, notifyNow } from './notifications.js';
 import { atStep } from './steps.js';
@@ -113,6 +112,11 @@ export async function followState(deps: FeedDeps, follower: string, followee: st
   return { follower, followee, following };
 }
 
+/**
+ * Whom a user follows, or who follows them, newest first. The user's existence (404) and a page
+ * of the list index in one round trip, then the page's edges in one multi-get: an entry is shown
+ * only while its edge holds its since (lists.ts). 2 round trips.
+ */
 export async function listRelations(
   deps: FeedDeps,
   user: string,
@@ -120,8 +124,8 @@ export async function listRelations(
   limit: number,
   cursor?: string,
 ): Promise<Page<Edge>> {
-  await requireUser(deps.users, user);
-  const after = decodeCursor(cursor, (h) => HANDLE_PATTERN.test(h));
-  const page = await deps.relations[direction](user, limit, after);
-  return { items: page.items, ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };
+  const after = decodeListCursor(cursor);
+  const [, page] = await Promise.all([requireUser(deps.users, user), deps.relations.listed(user, direction, limit, after)]);
+  const edges = page.items.map((e) => (direction === 'following' ? { follower: user, followee: e.handle } : { follower: e.handle, followee: user }));
+  return shownPage(page, await deps.relations.followSinces(edges));
 }

@@ -221,6 +221,45 @@ describe('HBaseRelationStore', () => {
     expect(await relations.followers('cb', 10)).toEqual({ items: [] });
   });
 
+  it('list entries: both sides with the edge, none left by a repeat or by racing losers; removed and restored with the followers side', async () => {
+    expect(await relations.follow('la', 'lb', T0 + 5)).toBe(true);
+    expect(await relations.follow('la', 'lb', T0 + 6)).toBe(false);
+    expect(await relations.listed('la', 'following', 10)).toEqual({ items: [{ handle: 'lb', since: T0 + 5 }] });
+    expect(await relations.listed('lb', 'followers', 10)).toEqual({ items: [{ handle: 'la', since: T0 + 5 }] });
+    expect(await relations.listed('la', 'followers', 10)).toEqual({ items: [] });
+    expect(await relations.followSinces([{ follower: 'la', followee: 'lb' }, { follower: 'lb', followee: 'la' }])).toEqual([T0 + 5, null]);
+    const racing = await Promise.all(Array.from({ length: 5 }, (_, i) => relations.follow('lr', 'ls', T0 + 10 * i)));
+    expect(racing.filter(Boolean)).toHaveLength(1);
+    const won = T0 + 10 * racing.indexOf(true);
+    expect(await relations.listed('lr', 'following', 10)).toEqual({ items: [{ handle: 'ls', since: won }] });
+    expect(await relations.listed('ls', 'followers', 10)).toEqual({ items: [{ handle: 'lr', since: won }] });
+    expect(await relations.unfollow('la', 'lb')).toBe(true);
+    expect(await relations.listed('la', 'following', 10)).toEqual({ items: [] });
+    expect(await relations.listed('lb', 'followers', 10)).toEqual({ items: [] });
+    await relations.restoreFollowerSide('la', 'lb', T0 + 7);
+    expect(await relations.listed('la', 'following', 10)).toEqual({ items: [{ handle: 'lb', since: T0 + 7 }] });
+    expect(await relations.listed('lb', 'followers', 10)).toEqual({ items: [{ handle: 'la', since: T0 + 7 }] });
+    expect(await relations.removeFollowerSide('la', 'lb', T0 + 7)).toBe(true);
+    expect(await relations.listed('la', 'following', 10)).toEqual({ items: [] });
+    expect(await relations.listed('lb', 'followers', 10)).toEqual({ items: [] });
+  });
+
+  it('list entries page newest first by position (since, then handle), one stateless scan a page', async () => {
+    const sinces: Record<string, number> = { pz: T0 + 3, pb: T0 + 1, py: T0 + 2, pa: T0 + 2, pc: T0 };
+    for (const [f, since] of Object.entries(sinces)) await relations.follow('pown', f, since);
+    const pages: Edge[][] = [];
+    let after: { since: number; handle: string } | undefined;
+    do {
+      const before = client.requestCount;
+      const page = await relations.listed('pown', 'following', 2, after);
+      expect(client.requestCount - before).toBe(1);
+      pages.push(page.items);
+      after = page.next;
+    } while (after);
+    expect(pages.map((p) => p.map((e) => e.handle))).toEqual([['pz', 'pa'], ['py', 'pb'], ['pc']]);
+    expect(pages.flat().map((e) => e.since)).toEqual([T0 + 3, T0 + 2, T0 + 2, T0 + 1, T0]);
+  });
+
   it('following and followers page by cursor with no duplicates and no gaps', async () => {
     const fans = Array.from({ length: 7 }, (_, i) => `fan${i}`);
     for (const f of fans) await relations.follow(f, 'celeb', T0);

@@ -117,6 +117,23 @@ describe('likes', () => {
     expect(seen.sort()).toEqual([...fans].sort());
   });
 
+  it('who liked is newest first; like → unlike → like moves the liker to the front, shown once', async () => {
+    const [ann, bob, cat, dan] = await users('ann', 'bob', 'cat', 'dan');
+    const id = await post(ann);
+    await likePost(deps, bob, id, 1_000);
+    await likePost(deps, cat, id, 3_000);
+    await likePost(deps, dan, id, 2_000);
+    expect((await listLikers(deps, id, 10)).items).toEqual([
+      { handle: cat, since: 3_000 },
+      { handle: dan, since: 2_000 },
+      { handle: bob, since: 1_000 },
+    ]);
+    await unlikePost(deps, bob, id);
+    await likePost(deps, bob, id, 4_000);
+    expect((await listLikers(deps, id, 10)).items.map((l) => l.handle)).toEqual([bob, cat, dan]);
+    expect((await stores.reactions.likers(id, 10)).items).toHaveLength(3);
+  });
+
   it('forced: a like stopped between its post-side entry and its truth is neither listed nor counted; finished, it is both', async () => {
     const [ann, bob] = await users('ann', 'bob');
     const id = await post(ann);

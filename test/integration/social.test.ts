@@ -277,6 +277,27 @@ describe('blocks and mutes', () => {
     expect((await homeTimeline(deps, ann, 20)).items.map((p) => p.id)).toEqual([plain]);
   });
 
+  it('the blocked and muted lists are newest first; a re-block moves to the front, shown once', async () => {
+    const [ann, bob, cat, dan] = await users('ann', 'bob', 'cat', 'dan');
+    await block(deps, ann, bob, 1_000);
+    await block(deps, ann, cat, 2_000);
+    await mute(deps, ann, dan, 1_500);
+    await mute(deps, ann, bob, 2_500);
+    expect((await listBlocked(deps, ann, 'block', 10)).items).toEqual([
+      { handle: cat, since: 2_000 },
+      { handle: bob, since: 1_000 },
+    ]);
+    expect((await listBlocked(deps, ann, 'mute', 10)).items.map((e) => e.handle)).toEqual([bob, dan]);
+    await unblock(deps, ann, bob);
+    await block(deps, ann, bob, 3_000);
+    expect((await listBlocked(deps, ann, 'block', 10)).items).toEqual([
+      { handle: bob, since: 3_000 },
+      { handle: cat, since: 2_000 },
+    ]);
+    await unmute(deps, ann, bob);
+    expect((await listBlocked(deps, ann, 'mute', 10)).items.map((e) => e.handle)).toEqual([dan]);
+  });
+
   it('a repost does not carry a blocker’s post to the blocked user (one post, an author’s list)', async () => {
     const [ann, bob, cat] = await users('ann', 'bob', 'cat');
     const original = await post(ann, 'not for bob');

@@ -6,13 +6,13 @@ import { keyFromPostId, postIdFromKey } from '../../shared/schema/row-keys.js';
 import { feedOrderKey, NO_COUNTS, type FeedEntry, type Post, type PostCounts, type StoredPost } from '../../shared/domain/post.js';
 import type { CommentLookup, CommentOrder, CommentStore, Liker, ReactionStore, ViewerState, WriteAction, WriteQuota } from '../../shared/ports/reaction-store.js';
 import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue.js';
-import type { CelebrityRegistry, CounterStore, Edge, FeedSlice, FeedWindow, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, OutboxStore, Page, PostLookup, PostStore, RelationStore, Segment } from '../../shared/ports/feed-store.js';
+import type { CelebrityRegistry, CounterStore, Edge, FeedSlice, FeedWindow, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, ListPage, ListPosition, OutboxStore, Page, PostLookup, PostStore, RelationStore, Segment } from '../../shared/ports/feed-store.js';
 import type { NewUser, UserProfile, UserStore } from '../../shared/ports/user-store.js';
 import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, segmentOf, userKey } from '../../shared/schema/row-keys.js';
 import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import type { StepHook } from '../../shared/use-cases/steps.js';
-import { FakeBlocks, FakeNotifications, FakeTopics } from './social-fakes.js';
+import { FakeBlocks, FakeNotifications, FakeTopics, newestFirstPage } from './social-fakes.js';
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64url');
 
@@ -204,6 +204,18 @@ export class FakeRelations implements RelationStore {
   async followers(user: string, limit: number, cursor?: string) {
     return this.list(this.followerRows, (a, b) => (b === user ? a : null), limit, cursor);
   }
+  /** The index as the edges dictate it (a fake never leaves a stale entry). */
+  async listed(user: string, list: 'following' | 'followers', limit: number, after?: ListPosition): Promise<ListPage<Edge>> {
+    const entries = [...this.edges].flatMap(([k, since]) => {
+      const [a, b] = k.split('>') as [string, string];
+      const other = list === 'following' ? (a === user ? b : null) : b === user ? a : null;
+      return other === null ? [] : [{ handle: other, since }];
+    });
+    return newestFirstPage(entries, limit, after);
+  }
+  async followSinces(edges: { follower: string; followee: string }[]) {
+    return edges.map((e) => this.edges.get(`${e.follower}>${e.followee}`) ?? null);
+  }
 }
 
 export class FakeOutbox implements OutboxStore {
@@ -383,21 +395,18 @@ export class FakeReactions implements ReactionStore {
     }
     return out;
   }
-  async addLiker(postId: string, user: string, since: number) {
+  async addLiker(postId: string, user: string, since: number, _replacing?: number) {
     this.likerRows.set(`${postId}>${user}`, since);
   }
   async removeLiker(postId: string, user: string, since: number) {
     if (this.likerRows.get(`${postId}>${user}`) === since) this.likerRows.delete(`${postId}>${user}`);
   }
-  async likers(postId: string, limit: number, cursor?: string): Promise<Page<Liker>> {
+  async likers(postId: string, limit: number, after?: ListPosition): Promise<ListPage<Liker>> {
     const all = [...this.likerRows].filter(([k]) => k.startsWith(`${postId}>`)).map(([k, since]) => ({ handle: k.slice(postId.length + 1), since }));
-    all.sort((a, b) => byKey(b64(userKey(a.handle)), b64(userKey(b.handle))));
-    const start = cursor ? all.findIndex((l) => l.handle === cursor) + 1 : 0;
-    const items = all.slice(start, start + limit);
-    return { items, ...(start + limit < all.length ? { nextCursor: items.at(-1)!.handle } : {}) };
+    return newestFirstPage(all, limit, after);
   }
-  async likedBy(postId: string, users: string[]) {
-    return new Set(users.filter((u) => this.likes.has(`${u}>${postId}`)));
+  async likeSinces(postId: string, users: string[]) {
+    return new Map(users.flatMap((u) => (this.likes.has(`${u}>${postId}`) ? [[u, this.likes.get(`${u}>${postId}`)!] as const] : [])));
   }
   async claimPlainRepost(user: string, original: string, repostId: string, replacing?: string) {
     const k = `${user}>${original}`;

@@ -211,13 +211,14 @@ describe('cursors: the use case decides what a valid one is, before the store is
     expect(asked).toBe(1);
   });
 
-  it('comments take a comment id, likers a handle', async () => {
+  it('comments take a comment id, likers a list position (since.handle)', async () => {
     const deps = fakeFeed('ann');
     const { post } = await publishPost(deps, 'ann', { body: 'p' }, T);
     await expect(listComments(deps, post.id, 'newest', 10, encodeCursor('not-a-comment-id'))).rejects.toMatchObject({ code: 'invalid_cursor' });
     await expect(listComments(deps, post.id, 'oldest', 10, encodeCursor('1700000000000-0123abcd'))).resolves.toMatchObject({ items: [] });
-    await expect(listLikers(deps, post.id, 10, encodeCursor('Not A Handle'))).rejects.toMatchObject({ code: 'invalid_cursor' });
-    await expect(listLikers(deps, post.id, 10, encodeCursor('bob'))).resolves.toMatchObject({ items: [] });
+    await expect(listLikers(deps, post.id, 10, encodeCursor('1700000000000.Not A Handle'))).rejects.toMatchObject({ code: 'invalid_cursor' });
+    await expect(listLikers(deps, post.id, 10, encodeCursor('bob'))).rejects.toMatchObject({ code: 'invalid_cursor' });
+    await expect(listLikers(deps, post.id, 10, encodeCursor('1700000000000.bob'))).resolves.toMatchObject({ items: [] });
   });
 });
 

@@ -1,9 +1,10 @@
 // test/unit/row-keys.test.ts — the row-key properties the data design promises (product.md),
 // checked on the pure key codec; the integration tests check them again inside HBase.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { feedOrderKey, newPostId } from '../../shared/domain/post.js';
-import { handleFromKey, inboxQualifier, keyFromPostId, postIdFromKey, parsePostKey, postKey, postKeyFromInboxQualifier, relationKey, relationPrefix, reversedTimestamp, timestampFromReversed, userKey } from '../../shared/schema/row-keys.js';
+import { LIST_TIME_MAX, handleFromKey, inboxQualifier, keyFromPostId, listPrefix, listRowKey, parseListRowKey, postIdFromKey, parsePostKey, postKey, postKeyFromInboxQualifier, relationKey, relationPrefix, reversedTimestamp, timestampFromReversed, userKey } from '../../shared/schema/row-keys.js';
 
 const hasPrefix = (key: Uint8Array, prefix: Uint8Array) =>
   key.length >= prefix.length && prefix.every((b, i) => key[i] === b);
@@ -98,5 +99,47 @@ describe('post ids and feed order (the domain) against the keys (storage)', () =
         expect(byDomain).toEqual(byKeys);
       }),
     );
+  });
+});
+
+describe('list keys (tables.ts, lists)', () => {
+  const text = (s: string) => new TextEncoder().encode(s);
+
+  it('sort newest first, one since by handle, and parse back', () => {
+    const entries = fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: LIST_TIME_MAX }), fc.constantFrom('a', 'ab', 'a_', 'b', 'z9', '0', 'carol')), {
+      minLength: 2,
+      maxLength: 30,
+      selector: ([since, h]) => `${since}/${h}`,
+    });
+    fc.assert(
+      fc.property(entries, (list) => {
+        const byKey = [...list].sort(([s1, h1], [s2, h2]) => compareBytes(text(listRowKey('ann', 'R', s1, h1)), text(listRowKey('ann', 'R', s2, h2))));
+        const newestFirst = [...list].sort(([s1, h1], [s2, h2]) => s2 - s1 || (h1 < h2 ? -1 : h1 > h2 ? 1 : 0));
+        expect(byKey).toEqual(newestFirst);
+        for (const [since, handle] of list) expect(parseListRowKey(listPrefix('ann', 'R'), listRowKey('ann', 'R', since, handle))).toEqual({ since, handle });
+      }),
+    );
+  });
+
+  it('keep every owner and kind to its own rows: user 1 is not user 10, a post’s likers are not its author’s lists', () => {
+    const post = newPostId('ann', 1_700_000_000_000);
+    const prefixes = [listPrefix('1', 'F'), listPrefix('10', 'F'), listPrefix('1', 'R'), listPrefix('ann', 'F'), listPrefix('ann', 'B'), listPrefix('ann', 'M'), listPrefix(post, 'L')];
+    for (const a of prefixes) for (const b of prefixes) if (a !== b) expect(b.startsWith(a), `${a} / ${b}`).toBe(false);
+    // Not by luck of the salt: an owner whose salt equals '1''s and whose handle starts with '1'.
+    const salt = (h: string) => createHash('md5').update(h).digest('hex').slice(0, 4);
+    let twin = '';
+    for (let i = 0; !twin; i++) if (salt(`1${i}`) === salt('1')) twin = `1${i}`;
+    expect(listRowKey(twin, 'F', 5, 'x').startsWith(listPrefix('1', 'F'))).toBe(false);
+    expect(parseListRowKey(listPrefix('1', 'F'), listRowKey(twin, 'F', 5, 'x'))).toBeNull();
+  });
+
+  it('refuse what is not an owner, a handle or a since a key can hold', () => {
+    expect(() => listPrefix('Ann', 'F')).toThrow(RangeError);
+    expect(() => listPrefix('ann', 'L')).toThrow(RangeError); // likers belong to a post
+    expect(() => listPrefix('a/b', 'F')).toThrow(RangeError);
+    expect(() => listRowKey('ann', 'F', -1, 'bob')).toThrow(RangeError);
+    expect(() => listRowKey('ann', 'F', LIST_TIME_MAX + 1, 'bob')).toThrow(RangeError);
+    expect(() => listRowKey('ann', 'F', 1.5, 'bob')).toThrow(RangeError);
+    expect(() => listRowKey('ann', 'F', 1, 'Bob')).toThrow(RangeError);
   });
 });

@@ -3,11 +3,20 @@
 // test/integration/social.test.ts.
 import { feedOrderKey } from '../../shared/domain/post.js';
 import type { SafetyEdge } from '../../shared/domain/visibility.js';
-import type { Page } from '../../shared/ports/feed-store.js';
+import type { ListPage, ListPosition, Page } from '../../shared/ports/feed-store.js';
 import { memberRef, type BlockEdge, type BlockKind, type BlockStore, type GroupHead, type GroupState, type NotificationEntry, type NotificationStore, type TopicStore } from '../../shared/ports/social-store.js';
 import { userKey } from '../../shared/schema/row-keys.js';
 
 const byUserKey = (a: string, b: string) => Buffer.compare(Buffer.from(userKey(a)), Buffer.from(userKey(b)));
+
+/** A newest-first list page as the list index gives it: by since descending, then handle; strictly after `after`. */
+export function newestFirstPage<T extends { handle: string; since: number }>(entries: T[], limit: number, after?: ListPosition): ListPage<T> {
+  const later = (e: T, p: ListPosition) => e.since < p.since || (e.since === p.since && e.handle > p.handle);
+  const all = [...entries].sort((x, y) => y.since - x.since || (x.handle < y.handle ? -1 : x.handle > y.handle ? 1 : 0)).filter((e) => !after || later(e, after));
+  const items = all.slice(0, limit);
+  const last = items.at(-1);
+  return all.length > limit && last ? { items, next: { since: last.since, handle: last.handle } } : { items };
+}
 
 export class FakeBlocks implements BlockStore {
   readonly edges = new Map<string, number>(); // "kind:a>b" → since
@@ -22,13 +31,12 @@ export class FakeBlocks implements BlockStore {
   async has(kind: BlockKind, a: string, b: string) {
     return this.edges.has(`${kind}:${a}>${b}`);
   }
-  async list(kind: BlockKind, a: string, limit: number, cursor?: string): Promise<Page<BlockEdge>> {
+  async list(kind: BlockKind, a: string, limit: number, after?: ListPosition): Promise<ListPage<BlockEdge>> {
     const prefix = `${kind}:${a}>`;
-    const all = [...this.edges].filter(([k]) => k.startsWith(prefix)).map(([k, since]) => ({ handle: k.slice(prefix.length), since }));
-    all.sort((x, y) => byUserKey(x.handle, y.handle));
-    const start = cursor ? all.findIndex((e) => e.handle === cursor) + 1 : 0;
-    const items = all.slice(start, start + limit);
-    return { items, ...(start + limit < all.length ? { nextCursor: items.at(-1)!.handle } : {}) };
+    return newestFirstPage([...this.edges].filter(([k]) => k.startsWith(prefix)).map(([k, since]) => ({ handle: k.slice(prefix.length), since })), limit, after);
+  }
+  async sinces(kind: BlockKind, a: string, others: string[]) {
+    return new Map(others.flatMap((o) => (this.edges.has(`${kind}:${a}>${o}`) ? [[o, this.edges.get(`${kind}:${a}>${o}`)!] as const] : [])));
   }
   async eitherBlocks(a: string, b: string) {
     return this.edges.has(`block:${a}>${b}`) || this.edges.has(`block:${b}>${a}`);

@@ -72,8 +72,9 @@ export function feedSlice(cells: HBaseCell[], window: FeedWindow): FeedSlice {
 }
 
 /**
- * One page of "user → other user" edge rows (follow edges, blocks, mutes, likers): rows
- * `prefix + userKey(other)` holding `since` in `column`, ordered by the other user's salted key.
+ * One page of "user → other user" edge rows (the follow-edge walks; the product's lists are
+ * newest first from list-index.ts): rows `prefix + userKey(other)` holding `since` in `column`,
+ * ordered by the other user's salted key.
  * `cursor` = the last handle of the previous page, validated by the use case. One scan of limit + 1 rows: the extra row
  * tells whether a next page exists without a second request.
  */

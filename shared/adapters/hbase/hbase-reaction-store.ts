@@ -1,13 +1,14 @@
 // shared/adapters/hbase/hbase-reaction-store.ts — ReactionStore on HBase (secondary adapter).
 // Layout and access patterns: shared/schema/tables.ts (reactions = the user side and source of
-// truth, reactors = the post side).
+// truth, reactors = the post side; lists for the newest-first likers list).
 import { keyFromPostId } from '../../schema/row-keys.js';
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
-import type { Page } from '../../ports/feed-store.js';
+import type { ListPage, ListPosition } from '../../ports/feed-store.js';
 import type { Liker, ReactionStore, ViewerState } from '../../ports/reaction-store.js';
-import { reactionKey, reactorKey, reactorPrefix, userKey } from '../../schema/row-keys.js';
+import { reactionKey, reactorKey, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
-import { cellText, cellValue, edgePage, postKeyOf } from './cells.js';
+import { cellText, cellValue, postKeyOf } from './cells.js';
+import { ListIndex } from './list-index.js';
 
 const LIKED = 'l:t';
 const PLAIN_REPOST = 'r:p';
@@ -23,9 +24,11 @@ const sinceOf = (value: Uint8Array | undefined): number | null => {
 export class HBaseReactionStore implements ReactionStore {
   private readonly reactions: string;
   private readonly reactors: string;
+  private readonly lists: ListIndex;
   constructor(private readonly client: HBaseRestClient, namespace: string) {
     this.reactions = qualifiedTableName(namespace, 'reactions');
     this.reactors = qualifiedTableName(namespace, 'reactors');
+    this.lists = new ListIndex(client, namespace);
   }
 
   like(user: string, postId: string, at: number): Promise<boolean> {
@@ -66,24 +69,41 @@ export class HBaseReactionStore implements ReactionStore {
     return out;
   }
 
-  async addLiker(postId: string, user: string, since: number): Promise<void> {
-    await this.client.put(this.reactors, [{ key: reactorKey(postKeyOf(postId), 'L', userKey(user)), cells: [{ column: SINCE, value: String(since) }] }]);
+  async addLiker(postId: string, user: string, since: number, replacing?: number): Promise<void> {
+    // The reactors row and the list entry side by side (two tables: one round trip). Both come
+    // before the truth (likes.ts), so neither is ever missing for a true like.
+    const entry = (at: number) => ({ owner: postId, kind: 'L' as const, since: at, other: user });
+    await Promise.all([
+      this.client.put(this.reactors, [{ key: reactorKey(postKeyOf(postId), 'L', userKey(user)), cells: [{ column: SINCE, value: String(since) }] }]),
+      this.lists.put([entry(since)]),
+      replacing === undefined || replacing === since ? undefined : this.lists.remove([entry(replacing)]),
+    ]);
   }
 
   async removeLiker(postId: string, user: string, since: number): Promise<void> {
-    // On the since the unlike removed: a like that slipped in after it has its own and keeps it.
-    await this.client.checkAndDelete(this.reactors, reactorKey(postKeyOf(postId), 'L', userKey(user)), { column: SINCE, value: String(since) });
+    // On the since the unlike removed: a like that slipped in after it has its own and keeps it
+    // (its list entry, too: the since is part of the entry's key).
+    await Promise.all([
+      this.client.checkAndDelete(this.reactors, reactorKey(postKeyOf(postId), 'L', userKey(user)), { column: SINCE, value: String(since) }),
+      this.lists.remove([{ owner: postId, kind: 'L', since, other: user }]),
+    ]);
   }
 
-  likers(postId: string, limit: number, cursor?: string): Promise<Page<Liker>> {
-    return edgePage(this.client, this.reactors, reactorPrefix(postKeyOf(postId), 'L'), SINCE, limit, cursor);
+  likers(postId: string, limit: number, after?: ListPosition): Promise<ListPage<Liker>> {
+    return this.lists.page(postId, 'L', limit, after);
   }
 
-  async likedBy(postId: string, users: string[]): Promise<Set<string>> {
+  async likeSinces(postId: string, users: string[]): Promise<Map<string, number>> {
     const post = postKeyOf(postId);
     const byKey = new Map(users.map((u) => [hex(reactionKey(u, post)), u]));
     const rows = users.length === 0 ? [] : await this.client.multiGet(this.reactions, users.map((u) => reactionKey(u, post)), { columns: [LIKED] });
-    return new Set(rows.filter((r) => cellValue(r, LIKED) !== undefined).flatMap((r) => byKey.get(hex(r.key)) ?? []));
+    const out = new Map<string, number>();
+    for (const row of rows) {
+      const user = byKey.get(hex(row.key));
+      const since = sinceOf(cellValue(row, LIKED));
+      if (user !== undefined && since !== null) out.set(user, since);
+    }
+    return out;
   }
 
   async claimPlainRepost(user: string, originalId: string, repostId: string, replacing?: string): Promise<string | null | false> {

@@ -1,12 +1,14 @@
 // shared/adapters/hbase/hbase-relation-store.ts — RelationStore on HBase (secondary adapter).
-// Layout and access patterns: shared/schema/tables.ts (relations).
+// Layout and access patterns: shared/schema/tables.ts (relations, and lists for the
+// newest-first following / followers lists).
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
 import { InvalidInputError } from '../../domain/errors.js';
-import type { AudienceMember, Edge, Page, RelationStore, Segment } from '../../ports/feed-store.js';
+import type { AudienceMember, Edge, ListPage, ListPosition, Page, RelationStore, Segment } from '../../ports/feed-store.js';
 import { handleFromKey, keyAfter, relationKey, relationPrefix, relationSegment, type EdgeDirection } from '../../schema/row-keys.js';
 import { HANDLE_PATTERN } from '../../domain/handle.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellValue, edgePage } from './cells.js';
+import { ListIndex, type ListEntry } from './list-index.js';
 
 const SINCE = 'e:t';
 /** On a followers-side row: the reader is away (value = the m:seen the sweep judged); empty = back. */
@@ -14,25 +16,38 @@ const AWAY = 'e:away';
 /** A followers-side row goes whole (e:t and its away mark): a later follow's row starts unmarked. */
 const WHOLE_ROW = { deleteColumns: ['e'] };
 
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+/** An edge's two list entries: in the follower's following list and the followee's followers list. */
+const listEntries = (follower: string, followee: string, since: number): ListEntry[] => [
+  { owner: follower, kind: 'F', since, other: followee },
+  { owner: followee, kind: 'R', since, other: follower },
+];
+
 export class HBaseRelationStore implements RelationStore {
   private readonly table: string;
+  private readonly lists: ListIndex;
   constructor(private readonly client: HBaseRestClient, namespace: string) {
     this.table = qualifiedTableName(namespace, 'relations');
+    this.lists = new ListIndex(client, namespace);
   }
 
   async follow(follower: string, followee: string, at: number): Promise<boolean> {
-    const since = String(at);
+    const forward = relationKey(follower, 'F', followee);
+    const entries = listEntries(follower, followee, at);
+    // The list entries before the edge, so an edge never lacks them (invariant K); until the
+    // edge holds their since they are not shown.
+    await this.lists.put(entries);
     // The 'F' row is the source of truth and its put-if-absent picks exactly one winner among
     // racing follows, so counters and backfill run once. Only the winner writes the 'R' side;
-    // if it dies in between, the repair job restores 'R' from 'F' (HBase is atomic per row only).
-    const created = await this.client.checkAndPut(
-      this.table,
-      relationKey(follower, 'F', followee),
-      [{ column: SINCE, value: since }],
-      { column: SINCE, value: null },
-    );
-    if (!created) return false;
-    await this.client.put(this.table, [{ key: relationKey(followee, 'R', follower), cells: [{ column: SINCE, value: since }] }]);
+    // if it dies in between, the pair's settle restores 'R' from 'F' (HBase is atomic per row only).
+    if (!(await this.client.checkAndPut(this.table, forward, [{ column: SINCE, value: String(at) }], { column: SINCE, value: null }))) {
+      // A repeat: our entries go, unless the edge holds our since (a racing follow in the same
+      // millisecond wrote the same entries and won).
+      if ((await this.since(forward)) !== at) await this.lists.remove(entries);
+      return false;
+    }
+    await this.client.put(this.table, [{ key: relationKey(followee, 'R', follower), cells: [{ column: SINCE, value: String(at) }] }]);
     return true;
   }
 
@@ -44,8 +59,11 @@ export class HBaseRelationStore implements RelationStore {
     // unfollows the winner (the others see 304), so the counters move once.
     if (!(await this.client.checkAndDelete(this.table, forward, { column: SINCE, value: since }))) return false;
     // Same condition on the 'R' side: if a refollow slipped in after our delete of 'F', it has
-    // rewritten 'R' with its own since, and a plain delete would drop the new edge from the
-    // followers list (and from fan-out) until the repair job ran.
+    // rewritten 'R' with its own since, and a plain delete would drop the new edge from fan-out
+    // until the settle ran. Its list entries carry its since in their keys, so ours go alone.
+    // The entries first, as in removeFollowerSide: a crash before 'R' leaves it to the settle.
+    const at = Number(bytesToString(since));
+    if (Number.isSafeInteger(at)) await this.lists.remove(listEntries(follower, followee, at));
     await this.client.checkAndDelete(this.table, relationKey(followee, 'R', follower), { column: SINCE, value: since }, WHOLE_ROW);
     return true;
   }
@@ -64,10 +82,16 @@ export class HBaseRelationStore implements RelationStore {
   }
 
   async restoreFollowerSide(follower: string, followee: string, since: number): Promise<void> {
+    // The follow wrote the list entries before the edge; written again here (idempotent), an
+    // entry lost some other way (a same-millisecond unfollow → refollow) comes back with 'R'.
+    await this.lists.put(listEntries(follower, followee, since));
     await this.client.put(this.table, [{ key: relationKey(followee, 'R', follower), cells: [{ column: SINCE, value: String(since) }] }]);
   }
 
-  removeFollowerSide(follower: string, followee: string, since: number): Promise<boolean> {
+  async removeFollowerSide(follower: string, followee: string, since: number): Promise<boolean> {
+    // The entries first, 'R' last: if we die in between, 'R' is still there for the settle to
+    // find and remove (with the entries again). Only this since's entries go: a refollow's stay.
+    await this.lists.remove(listEntries(follower, followee, since));
     return this.client.checkAndDelete(this.table, relationKey(followee, 'R', follower), { column: SINCE, value: String(since) }, WHOLE_ROW);
   }
 
@@ -83,6 +107,22 @@ export class HBaseRelationStore implements RelationStore {
 
   followers(user: string, limit: number, cursor?: string): Promise<Page<Edge>> {
     return this.edges(user, 'R', limit, cursor);
+  }
+
+  listed(user: string, list: 'following' | 'followers', limit: number, after?: ListPosition): Promise<ListPage<Edge>> {
+    return this.lists.page(user, list === 'following' ? 'F' : 'R', limit, after);
+  }
+
+  async followSinces(edges: { follower: string; followee: string }[]): Promise<(number | null)[]> {
+    if (edges.length === 0) return [];
+    const keys = edges.map((e) => relationKey(e.follower, 'F', e.followee));
+    const found = new Map<string, number>();
+    for (const row of await this.client.multiGet(this.table, keys, { columns: [SINCE] })) {
+      const value = cellValue(row, SINCE);
+      const since = value === undefined ? NaN : Number(bytesToString(value));
+      if (Number.isSafeInteger(since)) found.set(hex(row.key), since);
+    }
+    return keys.map((k) => found.get(hex(k)) ?? null);
   }
 
   async audience(author: string, limit: number, opts: { cursor?: string; segment?: Segment } = {}): Promise<Page<AudienceMember>> {

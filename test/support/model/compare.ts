@@ -4,7 +4,8 @@
 // timelines, author lists, single reads; a repost's embedded original too) is checked field
 // by field: exact counts, the reader's own liked / reposted, and the original's state; a wrong
 // field is one line however many reads showed it. Comments (both orders) and likers lists of
-// every post reactions were sent for are read back too. Blocks and mutes: timelines leave out
+// every post reactions were sent for are read back too; the following, followers and likers
+// lists must also be newest first (by their items' times). Blocks and mutes: timelines leave out
 // what the reader must not see (reference-model.ts `hides`), a blocked pair's reads of each
 // other's posts (and of reposts of them) answer 403 `blocked`, every post view's `mentions` are
 // the registered users its body names. Notifications: each user's like and mention notifications against the model's
@@ -93,7 +94,7 @@ async function compareUser(api: Api, model: ReferenceModel, user: Actor, views: 
     const read = await readPages(api, `${direction} of ${h}`, `/users/${h}/${direction}`, 'users', RELATIONS_PAGE_SIZE);
     const handles = read.items.map((u) => String(u.handle));
     if (read.problem) out.push(read.problem);
-    else out.push(...diffEdges(model, h, direction, handles));
+    else out.push(...diffEdges(model, h, direction, handles), ...notNewestFirst(`${direction} of ${h}`, read.items, 'since'));
     listed[direction] = handles.length;
   }
   out.push(...(await compareCounts(api, model, h, listed)));
@@ -250,7 +251,17 @@ const labels = (model: ReferenceModel, ids: string[]) => {
   return `${ids.length} posts (${ids.map(short).join(', ')})`;
 };
 
-/** The lists as sets: their order (salted row keys) is not part of the contract. */
+/**
+ * A newest-first list's order: each item's time (`since`, `likedAt`) no later than the one before.
+ * The model keeps no server times, so the members are compared as sets and the order here.
+ */
+function notNewestFirst(what: string, items: Item[], field: 'since' | 'likedAt'): string[] {
+  const times = items.map((u) => Date.parse(String(u[field])));
+  const i = times.findIndex((t, k) => Number.isNaN(t) || (k > 0 && t > times[k - 1]!));
+  return i < 0 ? [] : [`${what} is not newest first at item ${i}: ${items.map((u) => `${String(u.handle)}@${String(u[field])}`).join(', ')}`];
+}
+
+/** The lists' members as sets (their order is checked by notNewestFirst). */
 function diffEdges(model: ReferenceModel, user: string, direction: 'following' | 'followers', listed: string[]): string[] {
   const expected = direction === 'following' ? model.following(user) : model.followers(user);
   const subject = (other: string) => (direction === 'following' ? pairSubject(user, other) : pairSubject(other, user));
@@ -519,7 +530,7 @@ function diffComments(model: ReferenceModel, what: string, expected: ModelCommen
   return out;
 }
 
-/** Who liked a live post: as a set (the order is the likers' salted keys), exactly the model's likers. */
+/** Who liked a live post: exactly the model's likers, newest first. */
 async function compareLikers(api: Api, model: ReferenceModel, post: ModelPost): Promise<string[]> {
   const history = model.history(slotSubject(post.slot));
   if (!post.live) return gone(await read(api, `/posts/${post.id}/likes`), `likers of deleted ${model.describe(post)}`, history);
@@ -531,6 +542,7 @@ async function compareLikers(api: Api, model: ReferenceModel, post: ModelPost): 
   if (new Set(handles).size !== handles.length) out.push(`${what} lists a user twice: ${handles.join(', ')}`);
   const extra = [...new Set(handles)].filter((h) => !post.likers.has(h));
   const missing = [...post.likers].filter((h) => !handles.includes(h));
+  out.push(...notNewestFirst(what, listed.items, 'likedAt'));
   if (extra.length > 0) out.push(`${what} lists ${extra.join(', ')}, who do not like it in the model ${history}`);
   if (missing.length > 0) out.push(`${what} lacks ${missing.join(', ')} ${history}`);
   return out;

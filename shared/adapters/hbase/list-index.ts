@@ -1,0 +1,62 @@
+// shared/adapters/hbase/list-index.ts — the newest-first list index (tables.ts, lists) that the
+// relation, reaction and block adapters keep beside their edges, inside the methods that write
+// and remove those edges (invariant K in shared/schema/consistency.md).
+import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
+import type { ListPage, ListPosition } from '../../ports/feed-store.js';
+import { listPrefix, listRowKey, parseListRowKey, type ListKind } from '../../schema/row-keys.js';
+import { qualifiedTableName } from '../../schema/tables.js';
+
+const ENTRY = 'e:t';
+
+/** One list entry: in `owner`'s list of `kind`, the user `other`, since `since`. */
+export interface ListEntry {
+  owner: string;
+  kind: ListKind;
+  since: number;
+  other: string;
+}
+
+const rowKey = (e: ListEntry) => listRowKey(e.owner, e.kind, e.since, e.other);
+
+export class ListIndex {
+  private readonly table: string;
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+  ) {
+    this.table = qualifiedTableName(namespace, 'lists');
+  }
+
+  /** One multi-row put (idempotent: the key is the entry). */
+  async put(entries: ListEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.client.put(
+      this.table,
+      entries.map((e) => ({ key: rowKey(e), cells: [{ column: ENTRY, value: '' }] })),
+    );
+  }
+
+  /** One DELETE per entry, in parallel (REST has no multi-row delete). Only that since's entry goes. */
+  async remove(entries: ListEntry[]): Promise<void> {
+    await Promise.all(entries.map((e) => this.client.deleteRow(this.table, rowKey(e))));
+  }
+
+  /**
+   * Up to `limit` entries of `owner`'s list of `kind`, newest first, strictly after `after`: ONE
+   * stateless scan of limit + 1 rows (the extra row says whether the list goes on). Entries are
+   * returned as stored: the caller confirms them against the edge.
+   */
+  async page(owner: string, kind: ListKind, limit: number, after?: ListPosition): Promise<ListPage<{ handle: string; since: number }>> {
+    const prefix = listPrefix(owner, kind);
+    // ' ' sorts below every character of a key, so cursor row + ' ' is the first row after it.
+    const startRow = after ? `${listRowKey(owner, kind, after.since, after.handle)} ` : undefined;
+    const rows = await this.client.scanText(this.table, { prefix, ...(startRow ? { startRow } : {}), limit: limit + 1, columns: [ENTRY] });
+    const items: { handle: string; since: number }[] = [];
+    for (const row of rows.slice(0, limit)) {
+      const entry = parseListRowKey(prefix, bytesToString(row.key));
+      if (entry) items.push(entry);
+    }
+    const last = items.at(-1);
+    return rows.length > limit && last ? { items, next: { since: last.since, handle: last.handle } } : { items };
+  }
+}
