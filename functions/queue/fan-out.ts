@@ -13,7 +13,7 @@ import { observedHandler } from '../../shared/observability/invocation.js';
 import { recordFanout } from '../../shared/observability/metrics.js';
 import { runWithCorrelationId } from '../../shared/observability/scope.js';
 import { FanoutMessage } from '../../shared/ports/fanout-queue.js';
-import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
+import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 
 const processor = new BatchProcessor(EventType.SQS);
 

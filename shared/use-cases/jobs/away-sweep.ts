@@ -1,7 +1,7 @@
 // shared/use-cases/jobs/away-sweep.ts — marks readers who stopped reading as away, daily.
 //
 // Fan-out skips followers marked away on the followers-side row it scans anyway (e:away), so the
-// inactivity rule costs the hot path nothing (shared/use-cases/fan-out.ts). This job finds them:
+// inactivity rule costs the hot path nothing (shared/use-cases/background/delivery.ts). This job finds them:
 // it walks the inbox table in chunks, reading ONLY the m store (m:seen, m:away, m:regen), and
 // for every reader whose last read (m:seen) is older than the inactivity window — not already
 // marked at that same m:seen (m:away), and not being rebuilt (m:regen) — queues one `away`
