@@ -19,7 +19,7 @@ export interface Walked {
 }
 
 /** The fan-out bounds (FANOUT_CHUNK_SIZE × FANOUT_CHUNKS_PER_MESSAGE), used by every walk over followers. */
-export function perMessage(deps: FeedDeps): WalkBounds {
+export function perMessage(deps: Pick<FeedDeps, 'limits'>): WalkBounds {
   return { pageSize: deps.limits.fanoutChunkSize, pages: deps.limits.fanoutChunksPerMessage };
 }
 
@@ -48,7 +48,7 @@ export async function* cursorPages<T>(
  * turns with it. Before each write the walk pauses at 'fanout.readers-read' (tests hold it there).
  */
 export async function writePages<T>(
-  deps: FeedDeps,
+  deps: Pick<FeedDeps, 'step'>,
   pages: AsyncIterable<Page<T>>,
   select: (items: T[]) => string[],
   write: (handles: string[]) => Promise<void>,
