@@ -1,6 +1,7 @@
 // functions/queue/fan-out.ts — the SQS-triggered fan-out worker. Each record is parsed and
-// handled on its own; a record that throws is reported in batchItemFailures, so only it is
-// redelivered (ReportBatchItemFailures), and after maxReceiveCount it lands in the DLQ.
+// handled on its own, by its type's handler (shared/use-cases/background/handlers.ts); a record
+// that throws is reported in batchItemFailures, so only it is redelivered
+// (ReportBatchItemFailures), and after maxReceiveCount it lands in the DLQ.
 // Unparseable messages throw too: they are poison and belong in the DLQ, not silently dropped.
 // Each record runs under the correlation id of the request that queued it (its message
 // attribute; else its message id), so its log lines, and the messages it queues in turn, carry it.
@@ -13,7 +14,7 @@ import { observedHandler } from '../../shared/observability/invocation.js';
 import { recordFanout } from '../../shared/observability/metrics.js';
 import { runWithCorrelationId } from '../../shared/observability/scope.js';
 import { FanoutMessage } from '../../shared/ports/fanout-queue.js';
-import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
+import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 
 const processor = new BatchProcessor(EventType.SQS);
 

@@ -108,7 +108,7 @@ export interface PollerOptions {
   /**
    * Invocations in flight at once (default 1): N independent receive → invoke → delete loops,
    * as the SQS event source runs up to its maximumConcurrency copies of the worker. A big post's
-   * fan-out is split into segment messages (shared/use-cases/fan-out.ts) that these run side by side.
+   * fan-out is split into segment messages (shared/use-cases/background/delivery.ts) that these run side by side.
    */
   concurrency?: number;
   log?: Log;

@@ -13,7 +13,7 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 import { POST_ID_PATTERN } from '../domain/post.js';
 import type { FanoutMessage } from '../ports/fanout-queue.js';
-import type { FanoutOutcome } from '../use-cases/fan-out.js';
+import type { Handled } from '../use-cases/background/message.js';
 import type { DeadLetterReport } from '../use-cases/jobs/dead-letter-report.js';
 import { currentScope } from './scope.js';
 
@@ -48,7 +48,7 @@ export const hbaseMetrics = (): middy.MiddlewareObj<unknown, unknown, Error, Con
 };
 
 /** A handled queue message: the inbox cells it wrote and, for a delivered post, the lag since it was published. */
-export function recordFanout(message: FanoutMessage, outcome: FanoutOutcome, now = Date.now()): void {
+export function recordFanout(message: FanoutMessage, outcome: Handled<string>, now = Date.now()): void {
   metrics.addMetric('InboxCellsWritten', MetricUnit.Count, outcome.inboxCells);
   if (message.type !== 'fanout' || outcome.skipped) return;
   // The post id carries its publish time (shared/domain/post.ts): `<author>.<millis>.<hex>`.

@@ -12,7 +12,7 @@ import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { repairRelationsJob } from '../../shared/use-cases/jobs/repair-relations.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
-import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
+import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow, unfollow } from '../../shared/use-cases/relations.js';
 import { runToCompletion } from '../support/job-driver.js';

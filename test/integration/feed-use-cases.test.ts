@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { sequentialDepth } from '../../shared/observability/round-trips.js';
 import { inboxQualifier, segmentOf, userKey } from '../../shared/schema/row-keys.js';
 import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
-import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
+import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
 import { deletePost, getPost, listUserPosts } from '../../shared/use-cases/posts.js';

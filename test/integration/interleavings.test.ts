@@ -11,7 +11,7 @@ import { hbaseFeedStores } from '../../shared/composition.js';
 import { GoneError, NotFoundError } from '../../shared/domain/errors.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
-import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
+import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
 import { repairRelationsJob } from '../../shared/use-cases/jobs/repair-relations.js';

@@ -11,7 +11,7 @@ import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/inde
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { block, blockState, listBlocked, mute, unblock, unmute } from '../../shared/use-cases/blocks.js';
 import { addComment, deleteComment } from '../../shared/use-cases/comments.js';
-import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
+import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
 import { likePost, unlikePost } from '../../shared/use-cases/likes.js';

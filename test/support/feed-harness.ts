@@ -4,7 +4,7 @@
 import type { FeedLimits } from '../../shared/config/config.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import type { UserStore } from '../../shared/ports/user-store.js';
-import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
+import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 
 /** `users('ann', 'bob')` registers `ann_<n>`, `bob_<n>` (a new n per call) and returns the handles. */

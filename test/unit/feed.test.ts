@@ -3,7 +3,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, GoneError, InvalidInputError, NotFoundError } from '../../shared/domain/errors.js';
-import { handleFanoutMessage, MAX_SEGMENTS } from '../../shared/use-cases/fan-out.js';
+import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
+import { MAX_SEGMENTS } from '../../shared/use-cases/background/delivery.js';
+import type { MessageOf } from '../../shared/use-cases/background/message.js';
 import { segmentOf } from '../../shared/schema/row-keys.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
 import { deletePost, listUserPosts } from '../../shared/use-cases/posts.js';
@@ -96,7 +98,7 @@ describe('fan-out', () => {
     await drain(deps);
     const { post } = await publishPost(deps, 'amy', { body: 'soon gone' });
     await handleFanoutMessage(deps, deps.queue.sent.shift()!); // splits; runs segment 0
-    const segment = deps.queue.sent.find((m) => m.type === 'fanout' && m.segment && m.segment.index > 0)!;
+    const segment = deps.queue.sent.find((m): m is MessageOf<'fanout'> => m.type === 'fanout' && m.segment !== undefined && m.segment.index > 0)!;
     deps.queue.sent.splice(deps.queue.sent.indexOf(segment), 1);
     let deleted = false;
     deps.step = async (point) => {
@@ -122,13 +124,13 @@ describe('fan-out', () => {
     for (const f of followers) await follow(deps, f, 'amy');
     deps.queue.sent.length = 0;
     const { post } = await publishPost(deps, 'amy', { body: 'hi' });
-    const first = await handleFanoutMessage(deps, deps.queue.sent.shift()!);
+    const first = await handleFanoutMessage(deps, deps.queue.sent.shift() as MessageOf<'fanout'>);
     expect(first.segments).toBe(MAX_SEGMENTS); // 90 / 4 per message > 16
     const segments = deps.queue.sent.filter((m) => m.type === 'fanout' && m.segment && !m.cursor).map((m) => (m as { segment: { index: number } }).segment.index);
     expect(segments.sort((a, b) => a - b)).toEqual(Array.from({ length: MAX_SEGMENTS - 1 }, (_, i) => i + 1));
     let messages = 1;
     while (deps.queue.sent.length > 0) {
-      const out = await handleFanoutMessage(deps, deps.queue.sent.shift()!);
+      const out = await handleFanoutMessage(deps, deps.queue.sent.shift() as MessageOf<'fanout'>);
       expect(out.readers).toBeLessThanOrEqual(4);
       expect(out.segments).toBeUndefined(); // only the first message splits
       messages++;
@@ -246,13 +248,14 @@ describe('follow / unfollow', () => {
     expect(deps.inbox.entries('amy')).toEqual([post.id]); // backfilled
   });
 
-  it('lists following and followers with cursors, no duplicates', async () => {
+  it('lists following and followers newest first with cursors, no duplicates', async () => {
     const deps = fakeFeed('amy', 'b1', 'b2', 'b3');
     deps.limits.maxFollowing = 10;
-    for (const b of ['b1', 'b2', 'b3']) await follow(deps, 'amy', b);
+    // Explicit times: follows in one millisecond would tie and fall back to handle order.
+    for (const [i, b] of ['b1', 'b2', 'b3'].entries()) await follow(deps, 'amy', b, 1_000 + i);
     const p1 = await listRelations(deps, 'amy', 'following', 2);
     const p2 = await listRelations(deps, 'amy', 'following', 2, p1.nextCursor);
-    expect([...p1.items, ...p2.items].map((e) => e.handle)).toEqual(['b1', 'b2', 'b3']);
+    expect([...p1.items, ...p2.items].map((e) => e.handle)).toEqual(['b3', 'b2', 'b1']);
     expect(p2.nextCursor).toBeUndefined();
     await expect(listRelations(deps, 'amy', 'following', 2, 'not a cursor!')).rejects.toMatchObject({ code: 'invalid_cursor' });
   });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitedError } from '../../shared/domain/errors.js';
 import { addComment, deleteComment, listComments } from '../../shared/use-cases/comments.js';
-import { handleFanoutMessage } from '../../shared/use-cases/fan-out.js';
+import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
 import { likePost, listLikers, unlikePost } from '../../shared/use-cases/likes.js';
 import { deletePost, getPost } from '../../shared/use-cases/posts.js';

@@ -1,7 +1,7 @@
 // shared/use-cases/jobs/away-sweep.ts — marks readers who stopped reading as away, daily.
 //
 // Fan-out skips followers marked away on the followers side of the edge it reads anyway, so the
-// inactivity rule costs the hot path nothing (the fan-out worker). This sweep (./sweep.ts) finds
+// inactivity rule costs the hot path nothing (shared/use-cases/background/delivery.ts). This sweep (./sweep.ts) finds
 // them: it walks the readers' activity marks in chunks and, for every reader whose last read is
 // older than the inactivity window — not already marked at that same read, and not being
 // rebuilt — queues one `away` message. The worker marks the reader's follows and then looks at

@@ -28,7 +28,7 @@ import { performance } from 'node:perf_hooks';
 import type { CellInput, HBaseRestClient, RowInput } from '../../../shared/hbase/index.js';
 import { postKey } from '../../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../../shared/schema/tables.js';
-import { handleFanoutMessage } from '../../../shared/use-cases/fan-out.js';
+import { handleFanoutMessage } from '../../../shared/use-cases/background/handlers.js';
 import { follow } from '../../../shared/use-cases/relations.js';
 import { ExaminedProbe, examinedDelta, readDelta, settledReadRequests, type ExaminedCounters } from './cluster-status.js';
 import type { BenchContext } from './context.js';

@@ -2,7 +2,7 @@
 import type { FeedLimits } from '../../../shared/config/config.js';
 import type { HBaseRestClient } from '../../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../../shared/ports/fanout-queue.js';
-import { handleFanoutMessage } from '../../../shared/use-cases/fan-out.js';
+import { handleFanoutMessage } from '../../../shared/use-cases/background/handlers.js';
 import type { FeedDeps } from '../../../shared/use-cases/feed-deps.js';
 import type { GraphModel, PoolModel } from './graph.js';
 import type { Progress } from './progress.js';

@@ -17,7 +17,7 @@ import { feedDependencies } from '../../../shared/composition.js';
 import { keyFromPostId } from '../../../shared/schema/row-keys.js';
 import { compareBytes, concatBytes } from '../../../shared/hbase/index.js';
 import { inboxQualifier, segmentOf } from '../../../shared/schema/row-keys.js';
-import { MAX_SEGMENTS } from '../../../shared/use-cases/fan-out.js';
+import { MAX_SEGMENTS } from '../../../shared/use-cases/background/delivery.js';
 import { qualifiedTableName } from '../../../shared/schema/tables.js';
 import { publishPost } from '../../../shared/use-cases/publish-post.js';
 import type { BenchContext } from './context.js';
@@ -143,7 +143,7 @@ export async function runLag(ctx: BenchContext, queueUrl: string, big = ctx.pool
   let sampled = 0;
   const measure = async (author: { handle: string; followers: number }, label: string): Promise<LagRun> => {
     const ordered = pool.handles.slice(0, author.followers).sort((a, b) => compareBytes(cachedUserKey(a), cachedUserKey(b)));
-    // The last follower of each segment, split as the worker splits (shared/use-cases/fan-out.ts),
+    // The last follower of each segment, split as the worker splits (shared/use-cases/background/delivery.ts),
     // and the first follower.
     const perMessage = ctx.limits.fanoutChunkSize * ctx.limits.fanoutChunksPerMessage;
     const of = author.followers > perMessage ? Math.min(MAX_SEGMENTS, Math.ceil(author.followers / perMessage)) : 1;

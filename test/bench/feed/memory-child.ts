@@ -7,7 +7,7 @@ import { feedLimits, loadConfig } from '../../../shared/config/config.js';
 import { hbaseFeedStores } from '../../../shared/composition.js';
 import { HBaseRestClient } from '../../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../../shared/ports/fanout-queue.js';
-import { handleFanoutMessage } from '../../../shared/use-cases/fan-out.js';
+import { handleFanoutMessage } from '../../../shared/use-cases/background/handlers.js';
 import type { FeedDeps } from '../../../shared/use-cases/feed-deps.js';
 
 const input = JSON.parse(process.env.BENCH_CHILD ?? '{}') as { restUrl: string; ns: string; postId: string; headers: Record<string, string> };

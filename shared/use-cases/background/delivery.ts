@@ -1,0 +1,124 @@
+// shared/use-cases/background/delivery.ts — posts into inboxes: a post's fan-out to its author's
+// present followers, its retraction after a delete, and the backfill after a follow. Keeps A (a
+// settled timeline is exactly the truth: each of these is an in-flight writer bounded by the
+// settle window), B (a deleted post never comes back: a fan-out looks at its post again after
+// writing and retracts again) and J's segments (a big post's list split into segment messages),
+// as shared/schema/consistency.md states them.
+//
+// Scale behaviour (product.md): posts by celebrities are not fanned out — readers merge the
+// celebrity's outbox at read time; followers marked away are skipped at no cost (the followers-
+// side row the fan-out scans carries the mark) — their inbox is rebuilt when they return
+// (activity.ts). A chunk of 1,000 followers is one scan page and one batch put.
+import { authorOfPostId } from '../../domain/post.js';
+import type { Segment } from '../../ports/feed-store.js';
+import type { FeedDeps } from '../feed-deps.js';
+import { postFacts, reconcileFact } from '../notifications.js';
+import { atStep } from '../steps.js';
+import { continueWith, type Handled, type MessageOf } from './message.js';
+import { handlesOf, perMessage, writePages, type Walked } from './pager.js';
+
+/** At most this many segments per post: about the worker's concurrency (serverless.yml workerMaxConcurrency). */
+export const MAX_SEGMENTS = 16;
+
+export interface DeliveryOutcome extends Handled<'deleted' | 'celebrity'> {
+  /** The segments this message split the follower list into (it ran the first). */
+  segments?: number;
+  /** The post was deleted while this message wrote it out, so its retraction was queued again. */
+  retractedAgain?: boolean;
+}
+
+export interface RetractionOutcome extends Handled {
+  /** The segments this message split the follower list into (it ran the first). */
+  segments?: number;
+}
+
+/** Delivers a post to its author's followers who are not away, one segment and a bounded part of it per message. */
+export async function deliverPost(deps: FeedDeps, msg: MessageOf<'fanout'>): Promise<DeliveryOutcome> {
+  const post = await deps.posts.get(msg.postId);
+  if (!post) return { readers: 0, continued: false, inboxCells: 0, skipped: 'deleted' };
+  // The first message of a post also notifies: who it mentions, and a repost's original author.
+  if (!msg.cursor && !msg.segment) await Promise.all(postFacts(post).map((fact) => reconcileFact(deps, fact)));
+  if (await deps.celebrities.isCelebrity(post.author)) return { readers: 0, continued: false, inboxCells: 0, skipped: 'celebrity' };
+  const segment = await splitIntoSegments(deps, msg, post.author);
+  const split = msg.segment === undefined && segment ? { segments: segment.of } : {};
+  const done = await overAudience(deps, post.author, segment, msg.cursor, true, (handles) => deps.inbox.add(handles, post));
+  // A delete that landed while we wrote may have been retracted before our cells arrived:
+  // look again, and if the post is gone, retract what this message covered (idempotent).
+  if (!(await deps.posts.get(post.id))) {
+    await deps.queue.send({ v: 1, type: 'retract', postId: post.id, ...(msg.cursor ? { cursor: msg.cursor } : {}), ...(segment ? { segment } : {}) });
+    return { readers: done.readers, continued: false, inboxCells: done.written, retractedAgain: true, ...split };
+  }
+  return { readers: done.readers, continued: await continueWith(deps, { ...msg, ...(segment ? { segment } : {}) }, done.nextCursor), inboxCells: done.written, ...split };
+}
+
+/** Removes a deleted post from its author's followers' inboxes, split and continued as its delivery was. */
+export async function retractPost(deps: FeedDeps, msg: MessageOf<'retract'>): Promise<RetractionOutcome> {
+  const author = authorOfPostId(msg.postId);
+  if (!author) return { readers: 0, continued: false, inboxCells: 0 };
+  // Away readers too: a cell written before they were marked must go.
+  const segment = await splitIntoSegments(deps, msg, author);
+  const done = await overAudience(deps, author, segment, msg.cursor, false, (handles) => deps.inbox.remove(handles, msg.postId));
+  const split = msg.segment === undefined && segment ? { segments: segment.of } : {};
+  return { readers: done.readers, continued: await continueWith(deps, { ...msg, ...(segment ? { segment } : {}) }, done.nextCursor), inboxCells: 0, ...split };
+}
+
+/** After a follow: the followee's recent posts into the reader's inbox. */
+export async function backfillFollow(deps: FeedDeps, msg: MessageOf<'backfill'>): Promise<Handled<'unfollowed'>> {
+  // An unfollow may have overtaken this message: backfill only a still-current edge.
+  if (!(await deps.relations.isFollowing(msg.reader, msg.followee))) return { readers: 0, continued: false, inboxCells: 0, skipped: 'unfollowed' };
+  return { readers: 1, continued: false, inboxCells: await backfill(deps, msg.reader, msg.followee) };
+}
+
+/**
+ * Copies a followee's recent posts into a reader's inbox: at most backfillLimit, and never older
+ * than the tail of a full inbox (what is past the cap would be trimmed anyway). A celebrity is
+ * marked for the read-time merge instead. Returns the number of posts copied. Also the step of a
+ * settle (settle.ts) and of a returning reader's rebuild (activity.ts).
+ */
+export async function backfill(deps: FeedDeps, reader: string, followee: string, celebrity?: boolean): Promise<number> {
+  if (celebrity ?? (await deps.celebrities.isCelebrity(followee))) {
+    await deps.inbox.addCelebrity([reader], followee);
+    return 0;
+  }
+  const { size, oldestMillis } = await deps.inbox.stats(reader);
+  const notOlderThan = size >= deps.limits.inboxCap ? oldestMillis : undefined;
+  const posts = await deps.posts.recentByAuthor(followee, deps.limits.backfillLimit, notOlderThan);
+  await atStep(deps, 'backfill.posts-read', { reader, followee });
+  if (posts.length > 0) await deps.inbox.addMany(reader, posts);
+  return posts.length;
+}
+
+/**
+ * A post's audience (one segment, or all), written page by page from ONE scan (no scanner set up
+ * per page). `present`: only followers not marked away.
+ */
+function overAudience(
+  deps: FeedDeps,
+  author: string,
+  segment: Segment | undefined,
+  cursor: string | undefined,
+  present: boolean,
+  write: (handles: string[]) => Promise<void>,
+): Promise<Walked> {
+  const pages = deps.relations.audiencePages(author, {
+    ...(cursor === undefined ? {} : { cursor }),
+    ...(segment ? { segment } : {}),
+    ...perMessage(deps),
+  });
+  return writePages(deps, pages, (members) => handlesOf(present ? members.filter((m) => !m.away) : members), write);
+}
+
+/**
+ * The first message of a post (no cursor, no segment) by an author with more followers than one
+ * message covers: sends segments 1..n-1 as messages of their own and returns segment 0 for
+ * itself. One counter get per post decides it; smaller lists stay one message chain.
+ */
+async function splitIntoSegments(deps: FeedDeps, msg: MessageOf<'fanout' | 'retract'>, author: string): Promise<Segment | undefined> {
+  if (msg.cursor !== undefined || msg.segment !== undefined) return msg.segment;
+  const { pageSize, pages } = perMessage(deps);
+  const followers = await deps.counters.get(author, 'followers');
+  if (followers <= pageSize * pages) return undefined;
+  const of = Math.min(MAX_SEGMENTS, Math.ceil(followers / (pageSize * pages)));
+  await Promise.all(Array.from({ length: of - 1 }, (_, i) => deps.queue.send({ ...msg, segment: { index: i + 1, of } })));
+  return { index: 0, of };
+}

@@ -1,0 +1,17 @@
+// shared/use-cases/background/purge.ts — a deleted post's comment rows, removed a bounded batch
+// per message. Keeps E's "nothing outlives its post" (shared/schema/consistency.md): reads hide
+// those comments at once; this removes the rows later.
+import type { FeedDeps } from '../feed-deps.js';
+import type { Handled, MessageOf } from './message.js';
+
+/** Comment rows deleted per purge-comments message (one scan and that many DELETEs). */
+const COMMENTS_PURGED_PER_MESSAGE = 500;
+
+export async function purgeComments(deps: FeedDeps, msg: MessageOf<'purge-comments'>): Promise<Handled> {
+  // Only for a post that is gone: a forged or early message cannot remove live comments.
+  if ((await deps.posts.lookup(msg.postId)).state === 'live') return { readers: 0, continued: false, inboxCells: 0 };
+  const removed = await deps.comments.purge(msg.postId, COMMENTS_PURGED_PER_MESSAGE);
+  const continued = removed === COMMENTS_PURGED_PER_MESSAGE;
+  if (continued) await deps.queue.send(msg);
+  return { readers: 0, continued, inboxCells: 0 };
+}

@@ -1,0 +1,60 @@
+// shared/use-cases/background/settle.ts — the settle message every follow and unfollow queues
+// before its first write: makes the reader's view of the followee agree with the edge. The
+// mechanism behind A, C and D (shared/schema/consistency.md, "The settle message").
+import type { FeedDeps } from '../feed-deps.js';
+import { atStep } from '../steps.js';
+import { backfill } from './delivery.js';
+import type { Handled, MessageOf } from './message.js';
+
+export interface SettleOutcome extends Handled {
+  /** What the reader's view of the followee was made to agree with. */
+  settled: 'following' | 'not-following';
+}
+
+export async function settleMessage(deps: FeedDeps, msg: MessageOf<'settle'>): Promise<SettleOutcome> {
+  const { settled, inboxCells } = await settle(deps, msg.reader, msg.followee, msg.at);
+  return { readers: 1, continued: false, inboxCells, settled };
+}
+
+/**
+ * Makes `reader`'s view of `followee` agree with the edge (the following side, the source of
+ * truth) as it stands now. Runs from the settle message each follow/unfollow queues before its
+ * first write, delayed by the settle window — longer than any operation's steps can take — so
+ * every write based on an older read of the edge (a fan-out chunk, a backfill, a purge, a
+ * promotion or demotion walk) has landed before this reads. Following: the followers side is
+ * restored, the celebrity marker set or the recent posts backfilled. Not following: the
+ * followers side is removed (unless a later follow wrote it), the marker dropped, the inbox
+ * purged of the followee's posts. Idempotent: any number of settles, in any order, after the
+ * last operation on the pair, leave the same state (invariants A, C, D in consistency.md).
+ */
+export async function settle(
+  deps: FeedDeps,
+  reader: string,
+  followee: string,
+  at: number,
+): Promise<{ settled: 'following' | 'not-following'; inboxCells: number }> {
+  const [edge, celebrity, followerSide] = await Promise.all([
+    deps.relations.edge(reader, followee),
+    deps.celebrities.isCelebrity(followee),
+    deps.relations.followerSide(reader, followee),
+  ]);
+  await atStep(deps, 'settle.state-read', { reader, followee });
+  if (edge) {
+    const [, copied] = await Promise.all([
+      followerSide === edge.since ? undefined : deps.relations.restoreFollowerSide(reader, followee, edge.since),
+      // A marker left from before a demotion is dropped only after the backfill replaced it.
+      backfill(deps, reader, followee, celebrity).then(async (n) => {
+        if (!celebrity) await deps.inbox.removeCelebrity([reader], followee);
+        return n;
+      }),
+    ]);
+    return { settled: 'following', inboxCells: copied };
+  }
+  await Promise.all([
+    // A followers-side row newer than the operation that queued this belongs to a later follow.
+    followerSide !== null && followerSide <= at ? deps.relations.removeFollowerSide(reader, followee, followerSide) : undefined,
+    deps.inbox.removeCelebrity([reader], followee),
+    deps.inbox.purgeAuthor(reader, followee),
+  ]);
+  return { settled: 'not-following', inboxCells: 0 };
+}

@@ -1,0 +1,85 @@
+// test/unit/background-pager.test.ts — the one loop every background walk runs
+// (shared/use-cases/background/pager.ts), on an in-memory list: bounded per message, the cursor
+// handed on, the next page read while this one is written, and a failed write failing the walk
+// without leaving the page read meanwhile as an unhandled rejection.
+import { describe, expect, it } from 'vitest';
+import type { Page } from '../../shared/ports/feed-store.js';
+import { cursorPages, handlesOf, writePages } from '../../shared/use-cases/background/pager.js';
+
+/** A cursor-paged list of `handles` (cursor = the last handle of the previous page), logging each read. */
+function pagedList(handles: string[], log: string[]) {
+  return async (limit: number, cursor?: string): Promise<Page<{ handle: string }>> => {
+    log.push(`read after ${cursor ?? '-'}`);
+    await Promise.resolve();
+    const from = cursor === undefined ? 0 : handles.indexOf(cursor) + 1;
+    const items = handles.slice(from, from + limit).map((handle) => ({ handle }));
+    return from + limit < handles.length ? { items, nextCursor: items.at(-1)!.handle } : { items };
+  };
+}
+
+const letters = (n: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + i));
+
+describe('the background pager', () => {
+  it('reads at most the bound of pages and hands on the last page’s cursor', async () => {
+    const log: string[] = [];
+    const written: string[][] = [];
+    const done = await writePages({}, cursorPages(pagedList(letters(10), log), undefined, { pageSize: 3, pages: 2 }), handlesOf, async (h) => {
+      written.push(h);
+    });
+    expect(done).toEqual({ readers: 6, written: 6, nextCursor: 'f' });
+    expect(written).toEqual([letters(3), ['d', 'e', 'f']]);
+    expect(log.filter((l) => l.startsWith('read'))).toEqual(['read after -', 'read after c']); // no read past the bound
+  });
+
+  it('continues from a cursor and stops at the end of the list without a read past it', async () => {
+    const log: string[] = [];
+    const done = await writePages({}, cursorPages(pagedList(letters(7), log), 'b', { pageSize: 3, pages: 5 }), handlesOf, async () => {});
+    expect(done).toEqual({ readers: 5, written: 5 });
+    expect(log).toEqual(['read after b', 'read after e']);
+  });
+
+  it('reads the next page while the current one is written (pipelined)', async () => {
+    const log: string[] = [];
+    await writePages({}, cursorPages(pagedList(letters(6), log), undefined, { pageSize: 3, pages: 2 }), handlesOf, async (h) => {
+      log.push(`write ${h.join('')}`);
+      await new Promise((resolve) => setImmediate(resolve));
+      log.push(`written ${h.join('')}`);
+    });
+    expect(log).toEqual(['read after -', 'read after c', 'write abc', 'written abc', 'write def', 'written def']);
+  });
+
+  it('writes only the handles the walk selects, and counts every entry read', async () => {
+    const log: string[] = [];
+    const written: string[] = [];
+    const done = await writePages({}, cursorPages(pagedList(letters(4), log), undefined, { pageSize: 2, pages: 2 }), (items) => handlesOf(items.filter((m) => m.handle !== 'b')), async (h) => {
+      written.push(...h);
+    });
+    expect(done).toEqual({ readers: 4, written: 3 });
+    expect(written).toEqual(['a', 'c', 'd']);
+  });
+
+  it('a failed write fails the walk; the page read meanwhile, failing too, is not left unhandled', async () => {
+    let reads = 0;
+    const list = async (limit: number, cursor?: string): Promise<Page<{ handle: string }>> => {
+      reads++;
+      if (cursor !== undefined) throw new Error('gateway gone');
+      return { items: [{ handle: 'a' }], nextCursor: 'a' };
+    };
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      await expect(
+        writePages({}, cursorPages(list, undefined, { pageSize: 1, pages: 3 }), handlesOf, async () => {
+          throw new Error('write failed');
+        }),
+      ).rejects.toThrow('write failed');
+      // An unhandled rejection is reported after the microtasks of the turn that made it.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+    expect(reads).toBe(2); // the prefetch was really made, and failed
+    expect(unhandled).toEqual([]);
+  });
+});
