@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
 import { authorsOf, describePosts, readPostDetails, type PostDetail } from './post-details.js';
 import { topicNames } from '../domain/text-entities.js';
-import { refuseIfBlocked } from './blocks.js';
+import { refuseIfBlocked } from './block-guard.js';
 import { notifyNow, postFacts } from './notifications.js';
 import { atStep } from './steps.js';
 import { requireUser } from './users.js';

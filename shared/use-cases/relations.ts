@@ -4,7 +4,7 @@ import type { Edge, Page } from '../ports/feed-store.js';
 import { HANDLE_PATTERN } from '../domain/handle.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
-import { blockedError, refuseIfBlocked } from './blocks.js';
+import { blockedError, refuseIfBlocked } from './block-guard.js';
 import { notifyLater, notifyNow } from './notifications.js';
 import { atStep } from './steps.js';
 import { requireUser } from './users.js';
