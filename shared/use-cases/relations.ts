@@ -9,7 +9,7 @@ import { notifyLater, notifyNow } from './notifications.js';
 import { atStep } from './steps.js';
 import { requireUser } from './users.js';
 
-function notSelf(actor: string, target: string, verb: string): void {
+function notSelf(actor: string, target: string, verb: 'follow' | 'unfollow'): void {
   if (actor === target) throw new InvalidInputError(`You cannot ${verb} yourself`, `cannot_${verb}_self`);
 }
 
