@@ -20,16 +20,23 @@ import { SqsDeadLetterQueue } from './adapters/sqs/sqs-dead-letter-queue.js';
 import { SqsFanoutQueue } from './adapters/sqs/sqs-fanout-queue.js';
 import { config, feedLimits, type Config } from './config/config.js';
 import { RuntimeSecrets } from './config/secrets.js';
-import type { TokenSettings } from './auth/tokens.js';
+import { tokenKeysFrom, type TokenKeys, type TokenSettings } from './auth/tokens.js';
 import { currentDeadline } from './runtime/deadline.js';
 import { HBaseRestClient } from './hbase/index.js';
-import { recordHBaseRequest } from './observability/scope.js';
+import { recordHBaseRequest } from './observability/hbase-requests.js';
 import type { DeadLetterQueue } from './ports/dead-letter-queue.js';
 import type { FanoutQueue } from './ports/fanout-queue.js';
 import type { FeedDeps } from './use-cases/feed-deps.js';
 
+/** The token keys from the secrets as read (config/ reads them; auth/ says what a usable key is). */
+export async function tokenKeysOf(secrets: Pick<RuntimeSecrets, 'signingSecrets'>): Promise<TokenKeys> {
+  const { current, previous } = await secrets.signingSecrets();
+  return tokenKeysFrom(current, previous);
+}
+
 export function createDependencies(cfg: Config = config()) {
   const secrets = new RuntimeSecrets(cfg);
+  const tokenKeys = () => tokenKeysOf(secrets);
   const hbase = new HBaseRestClient({
     baseUrl: cfg.HBASE_REST_URL,
     timeoutMs: cfg.HBASE_TIMEOUT_MS,
@@ -40,12 +47,13 @@ export function createDependencies(cfg: Config = config()) {
   });
   return {
     hbase,
-    secrets,
     users: new HBaseUserStore(hbase, cfg.HBASE_NAMESPACE),
     throttle: new HBaseLoginThrottle(hbase, cfg.HBASE_NAMESPACE),
     sessions: new HBaseSessionStore(hbase, cfg.HBASE_NAMESPACE),
-    /** Signing and verifying keys (read at run time) and the access tokens' lifetime. */
-    tokens: async (): Promise<TokenSettings> => ({ ...(await secrets.tokenKeys()), ttlSeconds: cfg.TOKEN_TTL_SECONDS }),
+    /** The keys access tokens are verified with (read at run time). */
+    tokenKeys,
+    /** Signing and verifying keys and the access tokens' lifetime. */
+    tokens: async (): Promise<TokenSettings> => ({ ...(await tokenKeys()), ttlSeconds: cfg.TOKEN_TTL_SECONDS }),
     refreshTtlSeconds: cfg.REFRESH_TOKEN_TTL_SECONDS,
     loginPolicy: {
       maxFailures: cfg.LOGIN_MAX_FAILURES,

@@ -12,7 +12,7 @@ import { logger } from '../../shared/logging/logger.js';
 import { recordCorrelationId } from '../../shared/observability/correlation-id.js';
 import { observedHandler } from '../../shared/observability/invocation.js';
 import { recordFanout } from '../../shared/observability/metrics.js';
-import { runWithCorrelationId } from '../../shared/observability/scope.js';
+import { runWithCorrelationId } from '../../shared/runtime/invocation-scope.js';
 import { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 

@@ -7,7 +7,9 @@
 // Rotating the signing key (README "Deploy to AWS"): copy the current key to the previous-key
 // parameter, wait SECRETS_MAX_AGE_SECONDS (every container now accepts both), write the new key
 // to the current parameter, and delete the previous one after max age + one token lifetime.
-import { tokenKeysFrom, type TokenKeys } from '../auth/tokens.js';
+//
+// Values come back as they are stored, plain strings: what makes a usable signing key is the
+// token module's rule (shared/auth/tokens.ts tokenKeysFrom), applied by the composition root.
 import type { Config } from './config.js';
 
 /** Reads one parameter, decrypted; undefined when it does not exist. */
@@ -33,6 +35,12 @@ function isParameterNotFound(err: unknown): boolean {
   return false;
 }
 
+/** The token signing secret and, during a rotation, the one before it: plain values, unchecked. */
+export interface SigningSecrets {
+  current: string;
+  previous?: string;
+}
+
 export class RuntimeSecrets {
   private readonly cache = new Map<string, { at: number; value: Promise<string | undefined> }>();
 
@@ -42,16 +50,16 @@ export class RuntimeSecrets {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The signing key and, during a rotation, the previous one. */
-  async tokenKeys(): Promise<TokenKeys> {
-    const { JWT_SECRET_PARAMETER: current, JWT_PREVIOUS_SECRET_PARAMETER: previous } = this.cfg;
-    if (current === undefined) {
+  /** The signing secret and, during a rotation, the previous one. */
+  async signingSecrets(): Promise<SigningSecrets> {
+    const { JWT_SECRET_PARAMETER: currentName, JWT_PREVIOUS_SECRET_PARAMETER: previousName } = this.cfg;
+    if (currentName === undefined) {
       if (!this.cfg.JWT_SECRET) throw new Error('Invalid configuration: JWT_SECRET (local) or JWT_SECRET_PARAMETER (deployed) is required to issue or verify tokens');
-      return tokenKeysFrom(this.cfg.JWT_SECRET, this.cfg.JWT_PREVIOUS_SECRET);
+      return withPrevious(this.cfg.JWT_SECRET, this.cfg.JWT_PREVIOUS_SECRET);
     }
-    const [secret, previousSecret] = await Promise.all([this.parameter(current), previous === undefined ? undefined : this.parameter(previous)]);
-    if (secret === undefined) throw new Error(`Invalid configuration: the SSM parameter ${current} (JWT_SECRET_PARAMETER) does not exist`);
-    return tokenKeysFrom(secret, previousSecret);
+    const [current, previous] = await Promise.all([this.parameter(currentName), previousName === undefined ? undefined : this.parameter(previousName)]);
+    if (current === undefined) throw new Error(`Invalid configuration: the SSM parameter ${currentName} (JWT_SECRET_PARAMETER) does not exist`);
+    return withPrevious(current, previous);
   }
 
   /** The HBase gateway's Authorization header value, if the stage has one. */
@@ -80,3 +88,5 @@ export class RuntimeSecrets {
     return value;
   }
 }
+
+const withPrevious = (current: string, previous: string | undefined): SigningSecrets => (previous === undefined ? { current } : { current, previous });

@@ -20,6 +20,6 @@ export const authenticate = (opts: { optional?: boolean } = {}): middy.Middlewar
     if (!header) throw new AuthenticationError('Missing bearer token', 'missing_token');
     const match = BEARER.exec(header.trim());
     if (!match) throw new AuthenticationError('Malformed Authorization header', 'invalid_token');
-    context.actor = await verifyToken(match[1]!, await dependencies().secrets.tokenKeys());
+    context.actor = await verifyToken(match[1]!, await dependencies().tokenKeys());
   },
 });

@@ -1,6 +1,7 @@
 // shared/http/error-mapper.ts — THE one place errors become HTTP statuses. Every response
 // error body is {"error":{"code","message"}}; 5xx bodies never carry internals.
 import type middy from '@middy/core';
+import type { ErrorCode } from '../domain/error-codes.js';
 import {
   AuthenticationError,
   ConflictError,
@@ -18,7 +19,7 @@ import { logger } from '../logging/logger.js';
 export class RequestError extends Error {
   constructor(
     readonly status: 400 | 401 | 413 | 415 | 422,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message);
@@ -38,7 +39,7 @@ const DOMAIN_STATUS: [new (...args: never[]) => DomainError, number][] = [
 
 export interface MappedError {
   status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
   headers?: Record<string, string>;
 }

@@ -5,6 +5,7 @@
 // list the same method + path (a unit test holds it to that), and the end-to-end suite checks
 // every response it receives against the generated document. Nothing is written twice.
 import { z } from 'zod';
+import type { ErrorCode } from '../domain/error-codes.js';
 import { handlePath, loginBody, refreshBody, registerBody, updateProfileBody } from '../validation/accounts.schema.js';
 import {
   commentBody,
@@ -69,7 +70,7 @@ export interface Route {
   headers?: z.ZodType;
   success: Record<number, Success>;
   /** Errors this operation's use case can raise, status → codes (the common ones are added). */
-  errors?: Record<number, string[]>;
+  errors?: Record<number, ErrorCode[]>;
 }
 
 const route = <R extends Route>(r: R) => r;
@@ -507,9 +508,9 @@ export type RouteName = keyof typeof routes;
  * Every status an operation can answer with, beyond its own: what the shared middleware chain
  * (request-limits → authenticate → JSON parse → validation → error mapper) adds.
  */
-export function allErrors(r: Route): Record<number, string[]> {
-  const out: Record<number, string[]> = {};
-  const add = (status: number, ...codes: string[]) => (out[status] = [...new Set([...(out[status] ?? []), ...codes])]);
+export function allErrors(r: Route): Record<number, ErrorCode[]> {
+  const out: Record<number, ErrorCode[]> = {};
+  const add = (status: number, ...codes: ErrorCode[]) => (out[status] = [...new Set([...(out[status] ?? []), ...codes])]);
   add(413, 'payload_too_large');
   if (r.body) {
     add(400, 'missing_body', 'malformed_json');

@@ -8,8 +8,9 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { performance } from 'node:perf_hooks';
 import { CORRELATION_HEADER } from '../observability/correlation-id.js';
-import { currentScope } from '../observability/scope.js';
+import { hbaseCost } from '../observability/hbase-requests.js';
 import { serverTiming } from '../observability/server-timing.js';
+import { currentScope } from '../runtime/invocation-scope.js';
 
 type Request = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>;
 
@@ -19,7 +20,7 @@ function stamp(request: Request): void {
   if (!scope || !response) return;
   response.headers = {
     ...response.headers,
-    'Server-Timing': serverTiming(scope.hbase.cost(), performance.now() - scope.startedAt),
+    'Server-Timing': serverTiming(hbaseCost(scope.hbase), performance.now() - scope.startedAt),
     [CORRELATION_HEADER]: scope.correlationId,
   };
 }

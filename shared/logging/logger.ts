@@ -2,14 +2,14 @@
 // Never pass request bodies, headers, passwords or tokens to it.
 //
 // Every line carries `correlation_id`: the id of the invocation scope it was logged in
-// (shared/observability/scope.ts). It is read from the scope per line rather than set with
+// (shared/runtime/invocation-scope.ts). It is read from the scope per line rather than set with
 // appendKeys, because the fan-out worker handles a batch's records concurrently and each record
 // carries the id of the request that queued it: one process-wide key would stamp one record's
 // id on another's lines. The Lambda context keys come from injectLambdaContext (resetKeys, so
 // no key outlives its invocation).
 import { Logger, type LogItem } from '@aws-lambda-powertools/logger';
 import type { LogItemExtraInput, LogItemMessage } from '@aws-lambda-powertools/logger/types';
-import { currentScope } from '../observability/scope.js';
+import { currentScope } from '../runtime/invocation-scope.js';
 
 class ScopedLogger extends Logger {
   protected override createAndPopulateLogItem(logLevel: number, input: LogItemMessage, extraInput: LogItemExtraInput): LogItem {

@@ -1,7 +1,7 @@
 // shared/observability/invocation.ts — what every function's handler is wrapped in, HTTP routes
 // (shared/http/http-handler.ts), the fan-out worker and the scheduled jobs alike:
-//   - an invocation scope (scope.ts) around the whole middy chain: its correlation id, the
-//     tally of its HBase requests and its deadline (shared/runtime/deadline.ts);
+//   - an invocation scope (shared/runtime/invocation-scope.ts) around the whole middy chain: its
+//     correlation id, its HBase requests and its deadline (shared/runtime/deadline.ts);
 //   - Powertools injectLambdaContext with resetKeys: the Lambda context on every log line, and
 //     no key appended during one invocation survives into the next;
 //   - Powertools logMetrics: the metrics of the invocation flushed once, at its end, success or
@@ -14,7 +14,7 @@ import type { Context } from 'aws-lambda';
 import { logger } from '../logging/logger.js';
 import { hbaseMetrics, metrics } from './metrics.js';
 import { deadlineOf } from '../runtime/deadline.js';
-import { runInvocation } from './scope.js';
+import { runInvocation } from '../runtime/invocation-scope.js';
 
 /** The middlewares, in this order, at the head of every function's middy chain. */
 export function invocationMiddlewares(): middy.MiddlewareObj<unknown, unknown, Error, Context>[] {

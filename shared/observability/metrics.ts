@@ -12,10 +12,8 @@ import type middy from '@middy/core';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 import { POST_ID_PATTERN } from '../domain/post.js';
-import type { FanoutMessage } from '../ports/fanout-queue.js';
-import type { Handled } from '../use-cases/background/message.js';
-import type { DeadLetterReport } from '../use-cases/jobs/dead-letter-report.js';
-import { currentScope } from './scope.js';
+import { currentScope } from '../runtime/invocation-scope.js';
+import { hbaseFailures } from './hbase-requests.js';
 
 export const METRICS_NAMESPACE = 'Weibo';
 
@@ -27,10 +25,10 @@ export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 
  */
 export const hbaseMetrics = (): middy.MiddlewareObj<unknown, unknown, Error, Context> => {
   const add = (request: middy.Request<unknown, unknown, Error, Context>) => {
-    const tally = currentScope()?.hbase;
-    if (!tally) return;
-    metrics.addMetric('HBaseRequests', MetricUnit.Count, tally.spans.length);
-    for (const [status, count] of tally.errors) {
+    const requests = currentScope()?.hbase;
+    if (!requests) return;
+    metrics.addMetric('HBaseRequests', MetricUnit.Count, requests.length);
+    for (const [status, count] of hbaseFailures(requests)) {
       // A metric of its own: `status` must not become a dimension of the others.
       const single = metrics.singleMetric();
       single.addDimension('function', request.context.functionName || 'unknown');
@@ -47,15 +45,20 @@ export const hbaseMetrics = (): middy.MiddlewareObj<unknown, unknown, Error, Con
   };
 };
 
-/** A handled queue message: the inbox cells it wrote and, for a delivered post, the lag since it was published. */
-export function recordFanout(message: FanoutMessage, outcome: Handled<string>, now = Date.now()): void {
+/**
+ * A handled queue message: the inbox cells it wrote and, for a delivered post, the lag since it
+ * was published. The message and the worker's outcome are typed by the fields read here, so
+ * observability names nothing of the ports or use cases above it.
+ */
+export function recordFanout(message: { type: string; postId?: string }, outcome: { inboxCells: number; skipped?: string }, now = Date.now()): void {
   metrics.addMetric('InboxCellsWritten', MetricUnit.Count, outcome.inboxCells);
-  if (message.type !== 'fanout' || outcome.skipped) return;
+  if (message.type !== 'fanout' || outcome.skipped || message.postId === undefined) return;
   // The post id carries its publish time (shared/domain/post.ts): `<author>.<millis>.<hex>`.
   const published = Number(POST_ID_PATTERN.exec(message.postId)?.[2]);
   if (Number.isSafeInteger(published)) metrics.addMetric('FanoutLag', MetricUnit.Milliseconds, Math.max(0, now - published));
 }
 
-export function recordDeadLetterDepth(report: DeadLetterReport): void {
+/** The dead-letter report's counts (shared/use-cases/jobs/dead-letter-report.ts). */
+export function recordDeadLetterDepth(report: { approximateMessages: number; approximateInFlight: number }): void {
   metrics.addMetric('DeadLetterMessages', MetricUnit.Count, report.approximateMessages + report.approximateInFlight);
 }

@@ -9,9 +9,10 @@
 // at most twice, after 100–200 and 200–400 ms, and only if its backoff still leaves MIN_ATTEMPT_MS
 // (transport.ts). So an API function (timeout 10 s) spends at most 9 s waiting on HBase, the
 // worker (30 s) at most 29 s, a job at most its timeout − 1 s — whatever the number of calls.
-// The deadline travels in the invocation's scope (shared/observability/scope.ts, set by
-// invocation.ts around every handler), so side-by-side invocations in one process keep theirs.
-import { currentScope } from '../observability/scope.js';
+// The deadline travels in the invocation's scope (invocation-scope.ts, opened by
+// shared/observability/invocation.ts around every handler), so side-by-side invocations in one
+// process keep theirs.
+import { currentScope } from './invocation-scope.js';
 
 /** Kept back from the function's timeout to answer after the last HBase call gave up. */
 export const RESERVE_MS = 1_000;

@@ -9,21 +9,13 @@
 // edge and THEN checks for a block (removing its own edge if it finds one); a block writes the
 // block row and THEN removes the edges. Per-row operations are linearizable, so whichever of the
 // two writes lands first, the other operation's later read sees it: no edge survives a block.
-import { ForbiddenError, InvalidInputError } from '../domain/errors.js';
+import { InvalidInputError } from '../domain/errors.js';
 import type { Page } from '../ports/feed-store.js';
 import type { BlockEdge, BlockKind } from '../ports/social-store.js';
 import { decodeListCursor, shownPage } from './lists.js';
 import type { FeedDeps } from './feed-deps.js';
 import { unfollow } from './relations.js';
 import { requireUser } from './users.js';
-
-export const blockedError = () => new ForbiddenError('You cannot do this: one of you has blocked the other', 'blocked');
-
-/** 403 `blocked` when either user blocks the other. One multi-get; nothing for an anonymous reader. */
-export async function refuseIfBlocked(deps: Pick<FeedDeps, 'blocks'>, a: string | undefined | null, b: string | undefined | null): Promise<void> {
-  if (!a || !b || a === b) return;
-  if (await deps.blocks.eitherBlocks(a, b)) throw blockedError();
-}
 
 function notSelf(actor: string, target: string, kind: BlockKind): void {
   if (actor === target) throw new InvalidInputError(`You cannot ${kind} yourself`, `cannot_${kind}_self`);

@@ -15,7 +15,7 @@ import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
 import type { NotificationFact } from '../domain/notification.js';
 import { mentionedHandles } from '../domain/text-entities.js';
-import { refuseIfBlocked } from './blocks.js';
+import { refuseIfBlocked } from './block-guard.js';
 import { entitiesOf } from './entities.js';
 import { notifyLater, notifyNow } from './notifications.js';
 import { atStep } from './steps.js';

@@ -18,7 +18,7 @@ import type { Liker } from '../ports/reaction-store.js';
 import type { FeedDeps } from './feed-deps.js';
 import { decodeListCursor, shownPage } from './lists.js';
 import { atStep } from './steps.js';
-import { refuseIfBlocked } from './blocks.js';
+import { refuseIfBlocked } from './block-guard.js';
 import { notifyLater, notifyNow } from './notifications.js';
 import { takeWriteQuota } from './write-limits.js';
 

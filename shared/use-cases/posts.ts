@@ -9,7 +9,7 @@ import type { FeedDeps } from './feed-deps.js';
 import { hiddenFrom } from './visibility.js';
 import { authorsOf, describePosts, readPostDetails, type PostDetail } from './post-details.js';
 import { topicNames } from '../domain/text-entities.js';
-import { refuseIfBlocked } from './blocks.js';
+import { refuseIfBlocked } from './block-guard.js';
 import { notifyNow, postFacts } from './notifications.js';
 import { atStep } from './steps.js';
 import { requireUser } from './users.js';

@@ -3,12 +3,12 @@ import { InvalidInputError } from '../domain/errors.js';
 import type { Edge, Page } from '../ports/feed-store.js';
 import type { FeedDeps } from './feed-deps.js';
 import { decodeListCursor, shownPage } from './lists.js';
-import { blockedError, refuseIfBlocked } from './blocks.js';
+import { blockedError, refuseIfBlocked } from './block-guard.js';
 import { notifyLater, notifyNow } from './notifications.js';
 import { atStep } from './steps.js';
 import { requireUser } from './users.js';
 
-function notSelf(actor: string, target: string, verb: string): void {
+function notSelf(actor: string, target: string, verb: 'follow' | 'unfollow'): void {
   if (actor === target) throw new InvalidInputError(`You cannot ${verb} yourself`, `cannot_${verb}_self`);
 }
 

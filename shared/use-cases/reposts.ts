@@ -16,7 +16,7 @@ import { authorOfPostId, newPostId, NO_COUNTS, POST_MAX_CODE_POINTS, type Post }
 import type { FeedDeps } from './feed-deps.js';
 import { describePosts, type PostDetail } from './post-details.js';
 import { createOrReplay, publishPost } from './publish-post.js';
-import { refuseIfBlocked } from './blocks.js';
+import { refuseIfBlocked } from './block-guard.js';
 import { entitiesOf } from './entities.js';
 import { atStep } from './steps.js';
 import { takeWriteQuota } from './write-limits.js';

@@ -1,11 +1,13 @@
 // shared/validation/accounts.schema.ts — edge validation for register, login and profile.
 import { z } from 'zod';
-import { HANDLE_PATTERN } from '../domain/handle.js';
+import { HANDLE_MAX_LENGTH, HANDLE_PATTERN } from '../domain/handle.js';
 import { humanText } from './text.js';
 
 export const handleSchema = z
   .string()
-  .regex(HANDLE_PATTERN, 'handle: 1–30 characters of a–z, 0–9 and _ (lowercase)');
+  .regex(HANDLE_PATTERN, 'handle: 1–30 characters of a–z, 0–9 and _ (lowercase)')
+  // For the OpenAPI document (the pattern already bounds it): forms take their maxLength from it.
+  .meta({ maxLength: HANDLE_MAX_LENGTH });
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;

@@ -11,7 +11,7 @@ import { ensureQueues, localSqsClient, toRecord } from '../../infra/local/sqs-po
 import { SqsFanoutQueue } from '../../shared/adapters/sqs/sqs-fanout-queue.js';
 import { hbaseFeedStores } from '../../shared/composition.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
-import { runInvocation } from '../../shared/observability/scope.js';
+import { runInvocation } from '../../shared/runtime/invocation-scope.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';

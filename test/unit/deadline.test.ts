@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { inInvocation } from '../../shared/observability/invocation.js';
-import { runWithCorrelationId } from '../../shared/observability/scope.js';
+import { runWithCorrelationId } from '../../shared/runtime/invocation-scope.js';
 import { RESERVE_MS, currentDeadline, deadlineOf } from '../../shared/runtime/deadline.js';
 
 const contextWith = (ms: number) => ({ awsRequestId: `r-${ms}`, getRemainingTimeInMillis: () => ms }) as unknown as Context;

@@ -11,7 +11,7 @@ import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { logger } from '../../shared/logging/logger.js';
 import { observedHandler } from '../../shared/observability/invocation.js';
 import { recordDeadLetterDepth, recordFanout } from '../../shared/observability/metrics.js';
-import { recordHBaseRequest } from '../../shared/observability/scope.js';
+import { recordHBaseRequest } from '../../shared/observability/hbase-requests.js';
 
 let out: Record<string, any>[] = [];
 beforeEach(() => {
@@ -103,9 +103,10 @@ describe('queue and job invocations', () => {
   it('a fan-out invocation prints FanoutLag (publish → delivery) and InboxCellsWritten in namespace Weibo', async () => {
     const published = 1_780_000_000_000;
     const handler = observedHandler(async () => {
-      recordFanout({ v: 1, type: 'fanout', postId: `amy.${published}.00000000000a` }, { readers: 3, continued: false, inboxCells: 3 }, published + 250);
-      recordFanout({ v: 1, type: 'fanout', postId: `amy.${published}.00000000000b` }, { readers: 0, continued: false, inboxCells: 0, skipped: 'deleted' }, published + 900);
-      recordFanout({ v: 1, type: 'backfill', reader: 'bob', followee: 'amy' }, { readers: 1, continued: false, inboxCells: 20 }, published + 300);
+      // Only the fields the metrics read (a message's type and post id, an outcome's cells and skip).
+      recordFanout({ type: 'fanout', postId: `amy.${published}.00000000000a` }, { inboxCells: 3 }, published + 250);
+      recordFanout({ type: 'fanout', postId: `amy.${published}.00000000000b` }, { inboxCells: 0, skipped: 'deleted' }, published + 900);
+      recordFanout({ type: 'backfill' }, { inboxCells: 20 }, published + 300);
     });
     await handler({}, context('weibo-unit-fanout', 'l-5'));
     const [line] = emf('FanoutLag');

@@ -6,8 +6,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { logger } from '../../shared/logging/logger.js';
 import { httpCorrelationId, parseCorrelationId, recordCorrelationId } from '../../shared/observability/correlation-id.js';
 import { busyMs, sequentialDepth } from '../../shared/observability/round-trips.js';
-import { currentScope, isFailure, recordHBaseRequest, runInvocation, runWithCorrelationId } from '../../shared/observability/scope.js';
+import { hbaseCost, hbaseFailures, isFailure, recordHBaseRequest } from '../../shared/observability/hbase-requests.js';
 import { serverTiming } from '../../shared/observability/server-timing.js';
+import { currentScope, runInvocation, runWithCorrelationId } from '../../shared/runtime/invocation-scope.js';
 
 describe('correlation ids', () => {
   it('takes well-formed ids: UUIDs, API Gateway request ids (base64), SQS message ids', () => {
@@ -88,7 +89,7 @@ describe('the invocation scope', () => {
           await tick();
           recordHBaseRequest({ method: 'GET', path: `/${id}`, status, durationMs: 0.2 });
         }
-        return { id: currentScope()!.correlationId, cost: currentScope()!.hbase.cost(), errors: Object.fromEntries(currentScope()!.hbase.errors) };
+        return { id: currentScope()!.correlationId, cost: hbaseCost(currentScope()!.hbase), errors: Object.fromEntries(hbaseFailures(currentScope()!.hbase)) };
       });
     const [a, b] = await Promise.all([invocation('a', [200, 200, 200]), invocation('b', [200, 503])]);
     expect(a).toMatchObject({ id: 'a', cost: { requests: 3, roundTrips: 3 }, errors: {} });
@@ -103,7 +104,7 @@ describe('the invocation scope', () => {
         expect(currentScope()!.correlationId).toBe(id);
       })));
       expect(currentScope()!.correlationId).toBe('batch');
-      expect(currentScope()!.hbase.cost().requests).toBe(2);
+      expect(hbaseCost(currentScope()!.hbase).requests).toBe(2);
     });
   });
 });

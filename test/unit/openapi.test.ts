@@ -1,6 +1,6 @@
-// test/unit/openapi.test.ts — the committed contract is the generated one: docs/openapi.json and
-// the web client's types (web/src/api/schema.d.ts) are what `npm run openapi` writes from the
-// route table today, the document passes Redocly's recommended lint, and the deployed routes
+// test/unit/openapi.test.ts — the committed contract is the generated one: docs/openapi.json,
+// the web client's types (web/src/api/schema.d.ts) and input limits (web/src/api/limits.ts) are
+// what `npm run openapi` writes from the route table today, the document passes Redocly's recommended lint, and the deployed routes
 // (infra/functions/http.yml) are exactly the route table's.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import yaml from 'js-yaml';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
 import { renderOpenApi } from '../../infra/openapi/openapi-document.js';
+import { renderWebLimits } from '../../infra/openapi/web-limits.js';
 import { allErrors, routes, type Route } from '../../shared/http/routes.js';
 import { contractViolations } from '../support/contract.js';
 
@@ -26,6 +27,10 @@ describe('the OpenAPI document', () => {
     const file = readFileSync(`${ROOT}web/src/api/schema.d.ts`, 'utf8');
     // The CLI prepends a banner; the types themselves must be identical.
     expect(file.slice(file.indexOf('export '))).toBe(ts.slice(ts.indexOf('export ')));
+  });
+
+  it(`gives the web client its input limits exactly as generated from the committed document (${STALE})`, () => {
+    expect(readFileSync(`${ROOT}web/src/api/limits.ts`, 'utf8'), STALE).toBe(renderWebLimits(JSON.parse(committed())));
   });
 
   it('passes `redocly lint` (recommended rules, redocly.yaml)', () => {

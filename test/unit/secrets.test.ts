@@ -1,8 +1,10 @@
-// test/unit/secrets.test.ts — secrets read at run time (shared/config/secrets.ts) and signing-key
-// rotation without downtime (shared/auth/tokens.ts). The SSM reader is a fake of the project's
-// own port (ParameterReader): what is tested is the caching and the rotation rules.
+// test/unit/secrets.test.ts — secrets read at run time (shared/config/secrets.ts), turned into
+// token keys by the composition root (tokenKeysOf), and signing-key rotation without downtime
+// (shared/auth/tokens.ts). The SSM reader is a fake of the project's own port (ParameterReader):
+// what is tested is the caching and the rotation rules.
 import { describe, expect, it } from 'vitest';
 import { issueToken, keyId, verifyToken } from '../../shared/auth/tokens.js';
+import { tokenKeysOf } from '../../shared/composition.js';
 import { loadConfig } from '../../shared/config/config.js';
 import { RuntimeSecrets, type ParameterReader } from '../../shared/config/secrets.js';
 
@@ -31,8 +33,8 @@ describe('runtime secrets', () => {
     const ssm = fakeSsm({ '/weibo/prod/jwt-secret': KEY_A });
     let now = 1_000_000;
     const secrets = new RuntimeSecrets(deployed, ssm.read, () => now);
-    expect(await secrets.tokenKeys()).toEqual({ secret: KEY_A });
-    expect(await Promise.all([secrets.tokenKeys(), secrets.tokenKeys()])).toEqual([{ secret: KEY_A }, { secret: KEY_A }]);
+    expect(await tokenKeysOf(secrets)).toEqual({ secret: KEY_A });
+    expect(await Promise.all([tokenKeysOf(secrets), tokenKeysOf(secrets)])).toEqual([{ secret: KEY_A }, { secret: KEY_A }]);
     // Two parameters (current, previous — absent), each read once.
     expect(ssm.reads).toEqual(['/weibo/prod/jwt-secret', '/weibo/prod/jwt-secret-previous']);
 
@@ -40,10 +42,10 @@ describe('runtime secrets', () => {
     ssm.params.set('/weibo/prod/jwt-secret-previous', KEY_A);
     ssm.params.set('/weibo/prod/jwt-secret', KEY_B);
     now += 299_000;
-    expect(await secrets.tokenKeys()).toEqual({ secret: KEY_A });
+    expect(await tokenKeysOf(secrets)).toEqual({ secret: KEY_A });
     // …after it, the new key signs and the old one is still accepted.
     now += 2_000;
-    expect(await secrets.tokenKeys()).toEqual({ secret: KEY_B, previousSecret: KEY_A });
+    expect(await tokenKeysOf(secrets)).toEqual({ secret: KEY_B, previousSecret: KEY_A });
     expect(ssm.reads).toHaveLength(4);
   });
 
@@ -52,9 +54,9 @@ describe('runtime secrets', () => {
       throw new Error('throttled');
     };
     const secrets = new RuntimeSecrets(deployed, failing);
-    await expect(secrets.tokenKeys()).rejects.toThrow('throttled');
+    await expect(tokenKeysOf(secrets)).rejects.toThrow('throttled');
     const ssm = fakeSsm({});
-    await expect(new RuntimeSecrets(deployed, ssm.read).tokenKeys()).rejects.toThrow('/weibo/prod/jwt-secret (JWT_SECRET_PARAMETER) does not exist');
+    await expect(tokenKeysOf(new RuntimeSecrets(deployed, ssm.read))).rejects.toThrow('/weibo/prod/jwt-secret (JWT_SECRET_PARAMETER) does not exist');
     await expect(new RuntimeSecrets(deployed, ssm.read).hbaseAuthorization()).rejects.toThrow('/weibo/prod/hbase-authorization');
     let calls = 0;
     const flaky: ParameterReader = async () => {
@@ -70,11 +72,11 @@ describe('runtime secrets', () => {
   it('locally takes the values from variables and never reads a parameter', async () => {
     const ssm = fakeSsm({});
     const local = new RuntimeSecrets(loadConfig({ JWT_SECRET: KEY_A, HBASE_AUTHORIZATION: 'Basic x' }), ssm.read);
-    expect(await local.tokenKeys()).toEqual({ secret: KEY_A });
+    expect(await tokenKeysOf(local)).toEqual({ secret: KEY_A });
     expect(await local.hbaseAuthorization()).toBe('Basic x');
     expect(ssm.reads).toEqual([]);
-    await expect(new RuntimeSecrets(loadConfig({}), ssm.read).tokenKeys()).rejects.toThrow('JWT_SECRET');
-    await expect(new RuntimeSecrets(deployed, async () => 'short').tokenKeys()).rejects.toThrow('at least 32 characters');
+    await expect(tokenKeysOf(new RuntimeSecrets(loadConfig({}), ssm.read))).rejects.toThrow('JWT_SECRET');
+    await expect(tokenKeysOf(new RuntimeSecrets(deployed, async () => 'short'))).rejects.toThrow('at least 32 characters');
   });
 });
 

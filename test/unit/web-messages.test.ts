@@ -1,23 +1,57 @@
-// test/unit/web-messages.test.ts — the web client can say every error the API documents, in
-// both languages: each `code` in docs/openapi.json has a sentence in web/src/i18n/messages.ts.
+// test/unit/web-messages.test.ts — the web client can say every error the API sends, in both
+// languages: each code of the contract's ErrorCode (shared/domain/error-codes.ts, the one list the
+// domain errors and the route table take theirs from) and each code an operation documents has
+// a sentence in web/src/i18n/messages.ts. (The web type-check holds the same at compile time.)
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../shared/domain/error-codes.js';
 import { en, zh } from '../../web/src/i18n/messages.js';
 
 const doc = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
+const ERROR_CODE_REF = '#/components/schemas/ErrorCode';
 
-function documentedCodes(): string[] {
-  const codes = new Set<string>();
-  for (const ops of Object.values(doc.paths) as Record<string, { responses: Record<string, any> }>[]) {
+interface CodeSchema {
+  enum?: string[];
+  $ref?: string;
+  allOf?: CodeSchema[];
+}
+
+/** Every error body's `code` schema, by operation and status. */
+function codeSchemas(): { where: string; schema: CodeSchema }[] {
+  const out: { where: string; schema: CodeSchema }[] = [];
+  for (const ops of Object.values(doc.paths) as Record<string, { operationId: string; responses: Record<string, any> }>[]) {
     for (const op of Object.values(ops)) {
-      for (const res of Object.values(op.responses)) {
-        const code = res.content?.['application/json']?.schema?.properties?.error?.properties?.code;
-        for (const c of code?.enum ?? []) codes.add(c);
+      for (const [status, res] of Object.entries(op.responses)) {
+        const schema = res.content?.['application/json']?.schema?.properties?.error?.properties?.code;
+        if (schema) out.push({ where: `${op.operationId} ${status}`, schema });
       }
     }
   }
+  return out;
+}
+
+/** The codes a `code` schema allows: its own enum, or its parts' (allOf: the ErrorCode ref ∧ this operation's enum). */
+const enumOf = (s: CodeSchema): string[] => [...(s.enum ?? []), ...(s.allOf ?? []).flatMap(enumOf)];
+
+function documentedCodes(): string[] {
+  const codes = new Set<string>(doc.components.schemas.ErrorCode.enum);
+  for (const { schema } of codeSchemas()) for (const c of enumOf(schema)) codes.add(c);
   return [...codes].sort();
 }
+
+describe('error codes', () => {
+  it('the contract names one ErrorCode, exactly the domain’s list, and every operation’s codes are among it', () => {
+    expect(doc.components.schemas.ErrorCode.enum).toEqual([...ERROR_CODES]);
+    const schemas = codeSchemas();
+    expect(schemas.length).toBeGreaterThan(100);
+    for (const { where, schema } of schemas) {
+      expect(schema.allOf?.[0]?.$ref, where).toBe(ERROR_CODE_REF);
+      const own = enumOf(schema);
+      expect(own.length, where).toBeGreaterThan(0);
+      expect(own.filter((c) => !(ERROR_CODES as readonly string[]).includes(c)), where).toEqual([]);
+    }
+  });
+});
 
 describe('web client messages', () => {
   it('have a sentence for every error code the API documents, in English and in Chinese', () => {

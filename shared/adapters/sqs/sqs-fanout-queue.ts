@@ -3,7 +3,7 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { FanoutMessage, FanoutQueue } from '../../ports/fanout-queue.js';
 import { CORRELATION_ATTRIBUTE } from '../../observability/correlation-id.js';
-import { currentScope } from '../../observability/scope.js';
+import { currentScope } from '../../runtime/invocation-scope.js';
 import { awsEndpointConfig } from '../aws-endpoint.js';
 
 export interface SqsFanoutQueueOptions {

@@ -550,6 +550,11 @@ export interface components {
              */
             createdAt: string;
         };
+        /**
+         * @description Every machine-readable error code this API sends
+         * @enum {string}
+         */
+        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "repost_in_progress" | "invalid_cursor" | "invalid_notification_id" | "invalid_topic" | "internal_error" | "service_unavailable";
         Session: {
             /**
              * @description A user handle: 1–30 of a–z, 0–9, _
@@ -978,11 +983,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_body" | "malformed_json";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -997,11 +999,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "handle_taken";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "handle_taken";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1016,11 +1015,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1035,11 +1031,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "unsupported_media_type";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1054,11 +1047,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1073,11 +1063,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1092,11 +1079,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1140,11 +1124,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_body" | "malformed_json";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1159,11 +1140,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "unauthorized";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unauthorized";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1178,11 +1156,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1197,11 +1172,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "unsupported_media_type";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1216,11 +1188,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1237,11 +1206,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "rate_limited";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "rate_limited";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1256,11 +1222,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1275,11 +1238,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1322,11 +1282,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_body" | "malformed_json";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1341,11 +1298,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "invalid_refresh_token" | "refresh_token_reused";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("invalid_refresh_token" | "refresh_token_reused");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1360,11 +1314,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1379,11 +1330,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "unsupported_media_type";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1398,11 +1346,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1417,11 +1362,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1436,11 +1378,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1479,11 +1418,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_body" | "malformed_json";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1498,11 +1434,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1517,11 +1450,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "unsupported_media_type";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1536,11 +1466,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1555,11 +1482,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1574,11 +1498,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1615,11 +1536,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "user_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1634,11 +1552,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1653,11 +1568,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1672,11 +1584,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1691,11 +1600,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1739,11 +1645,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_body" | "malformed_json";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1758,11 +1661,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1777,11 +1677,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "forbidden";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1796,11 +1693,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "user_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1815,11 +1709,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1834,11 +1725,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "unsupported_media_type";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1853,11 +1741,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1872,11 +1757,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1891,11 +1773,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1949,11 +1828,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_body" | "malformed_json";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1968,11 +1844,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1987,11 +1860,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "idempotency_in_progress" | "publish_conflict";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("idempotency_in_progress" | "publish_conflict");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2006,11 +1876,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "post_deleted";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_deleted";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2025,11 +1892,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2044,11 +1908,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "unsupported_media_type";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2063,11 +1924,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "idempotency_key_mismatch";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "idempotency_key_mismatch");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2082,11 +1940,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2101,11 +1956,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2142,11 +1994,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2161,11 +2010,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "blocked";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "blocked";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2180,11 +2026,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "post_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2199,11 +2042,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2218,11 +2058,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2237,11 +2074,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2256,11 +2090,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2295,11 +2126,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2314,11 +2142,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "forbidden";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2333,11 +2158,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "post_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2352,11 +2174,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2371,11 +2190,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2390,11 +2206,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2409,11 +2222,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2455,11 +2265,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2474,11 +2281,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "blocked";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "blocked";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2493,11 +2297,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "user_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2512,11 +2313,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2531,11 +2329,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "invalid_cursor";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2550,11 +2345,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2569,11 +2361,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2617,11 +2406,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "post_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2636,11 +2422,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2655,11 +2438,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "invalid_cursor";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2674,11 +2454,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2693,11 +2470,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2743,11 +2517,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_body" | "malformed_json";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2762,11 +2533,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2781,11 +2549,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "blocked";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "blocked";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2800,11 +2565,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "post_not_found" | "comment_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("post_not_found" | "comment_not_found");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2819,11 +2581,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2838,11 +2597,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "unsupported_media_type";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2857,11 +2613,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2878,11 +2631,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "rate_limited";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "rate_limited";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2897,11 +2647,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2916,11 +2663,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2956,11 +2700,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2975,11 +2716,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "forbidden";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2994,11 +2732,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "comment_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "comment_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3013,11 +2748,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3032,11 +2764,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3051,11 +2780,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3070,11 +2796,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3116,11 +2839,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "post_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3135,11 +2855,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3154,11 +2871,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "invalid_cursor";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3173,11 +2887,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3192,11 +2903,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3234,11 +2942,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3253,11 +2958,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "forbidden" | "blocked";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("forbidden" | "blocked");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3272,11 +2974,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "post_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3291,11 +2990,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3310,11 +3006,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3331,11 +3024,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "rate_limited";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "rate_limited";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3350,11 +3040,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3369,11 +3056,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3411,11 +3095,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3430,11 +3111,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "forbidden";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3449,11 +3127,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "post_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3468,11 +3143,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3487,11 +3159,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3508,11 +3177,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "rate_limited";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "rate_limited";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3527,11 +3193,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3546,11 +3209,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3606,11 +3266,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_body" | "malformed_json";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3625,11 +3282,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3644,11 +3298,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "blocked";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "blocked";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3663,11 +3314,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "post_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3682,11 +3330,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "repost_in_progress" | "idempotency_in_progress" | "publish_conflict";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("repost_in_progress" | "idempotency_in_progress" | "publish_conflict");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3701,11 +3346,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "post_deleted";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_deleted";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3720,11 +3362,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3739,11 +3378,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "unsupported_media_type";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3758,11 +3394,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "idempotency_key_mismatch";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "idempotency_key_mismatch");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3779,11 +3412,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "rate_limited";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "rate_limited";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3798,11 +3428,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3817,11 +3444,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3859,11 +3483,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "user_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3878,11 +3499,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3897,11 +3515,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3916,11 +3531,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3935,11 +3547,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3977,11 +3586,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3996,11 +3602,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "forbidden" | "blocked";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("forbidden" | "blocked");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4015,11 +3618,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "user_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4034,11 +3634,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4053,11 +3650,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "cannot_follow_self" | "following_limit";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_follow_self" | "following_limit");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4072,11 +3666,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4091,11 +3682,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4133,11 +3721,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4152,11 +3737,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "forbidden";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4171,11 +3753,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "user_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4190,11 +3769,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4209,11 +3785,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "cannot_unfollow_self";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_unfollow_self");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4228,11 +3801,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4247,11 +3817,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4293,11 +3860,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "user_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4312,11 +3876,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4331,11 +3892,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "invalid_cursor";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4350,11 +3908,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4369,11 +3924,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4415,11 +3967,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "user_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4434,11 +3983,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4453,11 +3999,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "invalid_cursor";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4472,11 +4015,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4491,11 +4031,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4546,11 +4083,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4565,11 +4099,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "forbidden";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4584,11 +4115,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "user_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4603,11 +4131,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4622,11 +4147,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "invalid_cursor";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4641,11 +4163,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4660,11 +4179,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4706,11 +4222,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4725,11 +4238,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "forbidden";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4744,11 +4254,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4763,11 +4270,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "invalid_cursor";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4782,11 +4286,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4801,11 +4302,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4842,11 +4340,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4861,11 +4356,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "forbidden";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4880,11 +4372,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4899,11 +4388,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4918,11 +4404,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4937,11 +4420,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4985,11 +4465,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_body" | "malformed_json";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5004,11 +4481,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5023,11 +4497,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "forbidden";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5042,11 +4513,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5061,11 +4529,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "unsupported_media_type";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5080,11 +4545,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "invalid_notification_id";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_notification_id");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5099,11 +4561,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5118,11 +4577,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5165,11 +4621,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5184,11 +4637,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5203,11 +4653,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "invalid_topic" | "invalid_cursor";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_topic" | "invalid_cursor");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5222,11 +4669,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5241,11 +4685,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5280,11 +4721,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5299,11 +4737,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5318,11 +4753,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5360,11 +4792,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5379,11 +4808,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "forbidden";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5398,11 +4824,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "user_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5417,11 +4840,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5436,11 +4856,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5455,11 +4872,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5474,11 +4888,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5516,11 +4927,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5535,11 +4943,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "forbidden";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5554,11 +4959,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "user_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5573,11 +4975,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5592,11 +4991,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "cannot_block_self";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_block_self");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5611,11 +5007,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5630,11 +5023,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5672,11 +5062,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5691,11 +5078,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "forbidden";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5710,11 +5094,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "user_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5729,11 +5110,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5748,11 +5126,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "cannot_block_self";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_block_self");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5767,11 +5142,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5786,11 +5158,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5828,11 +5197,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5847,11 +5213,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "forbidden";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5866,11 +5229,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "user_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5885,11 +5245,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5904,11 +5261,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "cannot_mute_self";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_mute_self");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5923,11 +5277,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5942,11 +5293,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5984,11 +5332,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6003,11 +5348,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "forbidden";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6022,11 +5364,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "user_not_found";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6041,11 +5380,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6060,11 +5396,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "cannot_mute_self";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_mute_self");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6079,11 +5412,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6098,11 +5428,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6144,11 +5471,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6163,11 +5487,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "forbidden";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6182,11 +5503,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6201,11 +5519,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "invalid_cursor";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6220,11 +5535,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6239,11 +5551,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6285,11 +5594,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "missing_token" | "invalid_token" | "token_expired";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6304,11 +5610,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "forbidden";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6323,11 +5626,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6342,11 +5642,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "invalid_cursor";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6361,11 +5658,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6380,11 +5674,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6421,11 +5712,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "payload_too_large";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6440,11 +5728,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "internal_error";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6459,11 +5744,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: {
-                            /**
-                             * @description Stable machine-readable code: clients branch on it
-                             * @enum {string}
-                             */
-                            code: "service_unavailable";
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };

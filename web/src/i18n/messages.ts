@@ -1,5 +1,15 @@
 // web/src/i18n/messages.ts — every sentence the client shows, in both languages. English is
 // the shape; Chinese (the default: the seeds' users are Chinese) must have every key.
+// `.js`: test/unit/web-messages.test.ts compiles this file under the server's NodeNext rules too.
+import type { components } from '../api/schema.js';
+
+/**
+ * A sentence for every error code the API sends: the contract's ErrorCode (generated from
+ * shared/domain/error-codes.ts), so a code added on the server without a message here is a type
+ * error in `npm run typecheck`, not a generic "something went wrong" found in production.
+ */
+type ErrorMessages = { [C in components['schemas']['ErrorCode'] as `error.${C}`]: string };
+
 export const en = {
   'app.name': 'Weibo',
   'app.tagline': 'See what the people you follow are saying',
@@ -14,10 +24,10 @@ export const en = {
   'nav.language': 'Language',
   'nav.main': 'Main',
   'auth.handle': 'Handle',
-  'auth.handleHint': '1–30 lowercase letters, digits or _',
+  'auth.handleHint': '1–{max} lowercase letters, digits or _',
   'auth.displayName': 'Display name',
   'auth.password': 'Password',
-  'auth.passwordHint': 'At least 8 characters',
+  'auth.passwordHint': 'At least {min} characters',
   'auth.login': 'Log in',
   'auth.register': 'Create account',
   'auth.loginTitle': 'Log in to Weibo',
@@ -152,6 +162,7 @@ export const en = {
   'error.payload_too_large': 'What you sent is too large.',
   'error.missing_body': 'The request was empty. Please try again.',
   'error.malformed_json': 'The request was garbled. Please try again.',
+  'error.bad_request': 'The server could not accept this request. Please try again.',
   'error.unsupported_media_type': 'The request was in the wrong format. Please try again.',
   'error.validation_failed': 'Something you entered is not valid. Check it and try again.',
   'error.missing_token': 'Please log in first.',
@@ -182,7 +193,7 @@ export const en = {
   'error.invalid_cursor': 'This list has changed. Reload the page.',
   'error.internal_error': 'The server had a problem. Please try again later.',
   'error.service_unavailable': 'The service is temporarily unavailable. Please try again in a moment.',
-} as const;
+} as const satisfies ErrorMessages & Record<string, string>;
 
 export type MessageKey = keyof typeof en;
 
@@ -200,10 +211,10 @@ export const zh: Record<MessageKey, string> = {
   'nav.language': '语言',
   'nav.main': '主导航',
   'auth.handle': '用户名',
-  'auth.handleHint': '1–30 位小写字母、数字或下划线',
+  'auth.handleHint': '1–{max} 位小写字母、数字或下划线',
   'auth.displayName': '昵称',
   'auth.password': '密码',
-  'auth.passwordHint': '至少 8 个字符',
+  'auth.passwordHint': '至少 {min} 个字符',
   'auth.login': '登录',
   'auth.register': '创建账号',
   'auth.loginTitle': '登录微博',
@@ -336,6 +347,7 @@ export const zh: Record<MessageKey, string> = {
   'error.payload_too_large': '发送的内容太大了。',
   'error.missing_body': '请求内容为空，请重试。',
   'error.malformed_json': '请求内容有误，请重试。',
+  'error.bad_request': '服务器无法接受这个请求，请重试。',
   'error.unsupported_media_type': '请求格式不正确，请重试。',
   'error.validation_failed': '输入的内容不符合要求，请检查后重试。',
   'error.missing_token': '请先登录。',

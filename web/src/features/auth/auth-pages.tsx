@@ -3,12 +3,11 @@
 // renders.
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
+import { DISPLAY_NAME_MAX, HANDLE_MAX, HANDLE_PATTERN, PASSWORD_MAX, PASSWORD_MIN } from '../../api/limits';
 import { ErrorMessage } from '../../components/problem';
 import { useI18n } from '../../i18n/i18n';
 import { href, navigate } from '../../router';
 import { session } from '../../session';
-
-const HANDLE = '^[a-z0-9_]{1,30}$';
 
 async function logIn(handle: string, password: string): Promise<void> {
   const { data } = await call(api.POST('/sessions', { body: { handle, password } }));
@@ -77,13 +76,13 @@ export function RegisterPage() {
       <h1 id="page-title">{t('auth.registerTitle')}</h1>
       <form onSubmit={submit}>
         <label for="reg-handle">{t('auth.handle')}</label>
-        <input id="reg-handle" name="handle" autocomplete="username" required pattern={HANDLE} maxLength={30} aria-describedby="reg-handle-hint" value={handle} onInput={(e) => setHandle((e.target as HTMLInputElement).value)} />
-        <small id="reg-handle-hint">{t('auth.handleHint')}</small>
+        <input id="reg-handle" name="handle" autocomplete="username" required pattern={HANDLE_PATTERN} maxLength={HANDLE_MAX} aria-describedby="reg-handle-hint" value={handle} onInput={(e) => setHandle((e.target as HTMLInputElement).value)} />
+        <small id="reg-handle-hint">{t('auth.handleHint', { max: HANDLE_MAX })}</small>
         <label for="reg-name">{t('auth.displayName')}</label>
-        <input id="reg-name" name="displayName" autocomplete="nickname" required maxLength={50} value={displayName} onInput={(e) => setDisplayName((e.target as HTMLInputElement).value)} />
+        <input id="reg-name" name="displayName" autocomplete="nickname" required maxLength={DISPLAY_NAME_MAX} value={displayName} onInput={(e) => setDisplayName((e.target as HTMLInputElement).value)} />
         <label for="reg-password">{t('auth.password')}</label>
-        <input id="reg-password" name="password" type="password" autocomplete="new-password" required minLength={8} maxLength={128} aria-describedby="reg-password-hint" value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
-        <small id="reg-password-hint">{t('auth.passwordHint')}</small>
+        <input id="reg-password" name="password" type="password" autocomplete="new-password" required minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} aria-describedby="reg-password-hint" value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+        <small id="reg-password-hint">{t('auth.passwordHint', { min: PASSWORD_MIN })}</small>
         <button type="submit" disabled={busy}>
           {t('auth.register')}
         </button>

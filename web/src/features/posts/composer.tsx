@@ -3,11 +3,10 @@
 // so a retry after a lost answer never posts twice.
 import { useState } from 'preact/hooks';
 import { api, call, type Post } from '../../api/client';
+import { POST_MAX } from '../../api/limits';
 import { CharCount, codePoints, hasVisible as visible } from '../../components/char-count';
 import { ErrorMessage } from '../../components/problem';
 import { useI18n } from '../../i18n/i18n';
-
-export const POST_MAX = 500;
 
 export function Composer({ onPublished }: { onPublished: (post: Post) => void }) {
   const { t } = useI18n();

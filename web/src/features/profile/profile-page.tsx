@@ -4,6 +4,7 @@
 // block state load in parallel (one round trip).
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Post, type Profile } from '../../api/client';
+import { DISPLAY_NAME_MAX } from '../../api/limits';
 import { PagedFooter, usePaged } from '../../components/paged';
 import { ErrorMessage } from '../../components/problem';
 import { absoluteDate, useI18n } from '../../i18n/i18n';
@@ -188,7 +189,7 @@ function EditName({ profile, onSaved }: { profile: Profile; onSaved: (p: Profile
   return (
     <form class="inline-form" onSubmit={save}>
       <label for="display-name">{t('auth.displayName')}</label>
-      <input id="display-name" value={name} maxLength={50} required onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+      <input id="display-name" value={name} maxLength={DISPLAY_NAME_MAX} required onInput={(e) => setName((e.target as HTMLInputElement).value)} />
       <button type="submit">{t('profile.save')}</button>
       <button type="button" class="secondary" onClick={() => setEditing(false)}>
         {t('profile.cancel')}

@@ -5,6 +5,7 @@
 import type { RefObject } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { ApiProblem, api, call, type Comment, type Post } from '../../api/client';
+import { COMMENT_MAX } from '../../api/limits';
 import { CharCount, codePoints, hasVisible } from '../../components/char-count';
 import { PagedFooter, usePaged } from '../../components/paged';
 import { ErrorMessage } from '../../components/problem';
@@ -14,7 +15,6 @@ import { useI18n } from '../../i18n/i18n';
 import { href } from '../../router';
 import { session } from '../../session';
 
-export const COMMENT_MAX = 500;
 const PAGE = 20;
 type Order = 'newest' | 'oldest';
 

@@ -5,12 +5,12 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Original, type Post } from '../../api/client';
+import { REPOST_COMMENT_MAX } from '../../api/limits';
 import { CharCount, codePoints, hasVisible } from '../../components/char-count';
 import { ErrorMessage } from '../../components/problem';
 import { useI18n } from '../../i18n/i18n';
 import { href, navigate } from '../../router';
 import { session } from '../../session';
-import { POST_MAX } from '../posts/composer';
 
 /** Applies a change to the post as it is now (not as it was when a request started). */
 export type UpdatePost = (change: (p: Post) => Post) => void;
@@ -133,7 +133,7 @@ function RepostForm({ post, onDone, onCancel }: { post: Post; onDone: (repost: P
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => box.current?.focus(), []);
   const id = `repost-${post.id}`;
-  const over = codePoints(text) > POST_MAX;
+  const over = codePoints(text) > REPOST_COMMENT_MAX;
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -156,7 +156,7 @@ function RepostForm({ post, onDone, onCancel }: { post: Post; onDone: (repost: P
       <label for={id}>{t('repost.label')}</label>
       <textarea ref={box} id={id} rows={2} value={text} placeholder={t('repost.placeholder')} aria-describedby={`${id}-count`} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
       <div class="composer-foot">
-        <CharCount id={`${id}-count`} text={text} max={POST_MAX} />
+        <CharCount id={`${id}-count`} text={text} max={REPOST_COMMENT_MAX} />
         <span>
           <button type="button" class="secondary" onClick={onCancel}>
             {t('repost.cancel')}

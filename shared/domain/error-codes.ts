@@ -1,0 +1,50 @@
+// shared/domain/error-codes.ts — domain floor: every machine-readable error code the API can send,
+// as one typed union. The domain errors (errors.ts), the HTTP edge (shared/http/error-mapper.ts,
+// routes.ts) and, through the generated contract (docs/openapi.json `ErrorCode`), the web
+// client's messages all take their codes from here: a new code that the client cannot say, or a
+// route that names a code nobody throws, is a type error, not a string that drifts.
+export const ERROR_CODES = [
+  // The request never reached a use case (the shared middleware chain, error-mapper.ts).
+  'route_not_found',
+  'payload_too_large',
+  'missing_body',
+  'malformed_json',
+  'unsupported_media_type',
+  'bad_request',
+  'validation_failed',
+  // Credentials.
+  'missing_token',
+  'invalid_token',
+  'token_expired',
+  'invalid_refresh_token',
+  'refresh_token_reused',
+  'unauthorized',
+  'rate_limited',
+  // Accounts and relations.
+  'handle_taken',
+  'user_not_found',
+  'forbidden',
+  'cannot_follow_self',
+  'cannot_unfollow_self',
+  'following_limit',
+  'blocked',
+  'cannot_block_self',
+  'cannot_mute_self',
+  // Posts, reactions, comments.
+  'idempotency_in_progress',
+  'idempotency_key_mismatch',
+  'publish_conflict',
+  'post_deleted',
+  'post_not_found',
+  'comment_not_found',
+  'repost_in_progress',
+  // Lists, notifications, topics.
+  'invalid_cursor',
+  'invalid_notification_id',
+  'invalid_topic',
+  // The server's own failures (bodies never carry internals).
+  'internal_error',
+  'service_unavailable',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];

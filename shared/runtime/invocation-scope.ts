@@ -1,0 +1,55 @@
+// shared/runtime/invocation-scope.ts — the lowest floor: what one invocation (an HTTP request, a
+// queue batch, a job step) carries through its async calls, by AsyncLocalStorage: its
+// correlation id, the HBase requests it sent and its deadline. It imports nothing of ours, so
+// the deadline (deadline.ts), the logger and observability all build on it, never on each other.
+// The HBase transport's onRequest hook (composition.ts → observability/hbase-requests.ts) adds to
+// the list of whichever invocation is current, so concurrent invocations in one process
+// (serverless-offline, an in-process test) never mix their counts.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { performance } from 'node:perf_hooks';
+
+/** One HBase REST request as it happened, on the performance.now() clock. */
+export interface SentRequest {
+  start: number;
+  end: number;
+  /** The HTTP status of the answer; 0 when none came (network error or timeout). */
+  status: number;
+}
+
+export interface InvocationScope {
+  correlationId: string;
+  /** performance.now() when the invocation began. */
+  startedAt: number;
+  /** The HBase requests sent so far; one list shared by an invocation and its records' child scopes. */
+  hbase: SentRequest[];
+  /** Epoch millis every HBase call of this invocation must end by; undefined when none. */
+  deadline?: number;
+}
+
+const storage = new AsyncLocalStorage<InvocationScope>();
+
+export function currentScope(): InvocationScope | undefined {
+  return storage.getStore();
+}
+
+/** Runs `fn` as a new invocation with its own request list (and deadline, if it has one). */
+export function runInvocation<T>(correlationId: string, fn: () => T, deadline?: number): T {
+  return storage.run({ correlationId, startedAt: performance.now(), hbase: [], ...(deadline === undefined ? {} : { deadline }) }, fn);
+}
+
+/**
+ * Runs `fn` under another correlation id inside the current invocation (a queue record that
+ * carries the id of the request that queued it); HBase work still counts for the invocation.
+ */
+export function runWithCorrelationId<T>(correlationId: string, fn: () => T): T {
+  const parent = storage.getStore();
+  return storage.run(
+    {
+      correlationId,
+      startedAt: parent?.startedAt ?? performance.now(),
+      hbase: parent?.hbase ?? [],
+      ...(parent?.deadline === undefined ? {} : { deadline: parent.deadline }),
+    },
+    fn,
+  );
+}
