@@ -83,7 +83,7 @@ export interface RelationStore {
   /** Removes the followers side while it still holds `since` (a re-follow's row survives). */
   removeFollowerSide(follower: string, followee: string, since: number): Promise<boolean>;
   /**
-   * Every edge of a user, once, in the other users' key order (salted, so neither alphabetical
+   * Every edge of a user, once, in an order of the store's choosing (stable, neither alphabetical
    * nor by time), for the walks that visit them all (promotion, demotion, away marks, rebuilds,
    * jobs); cursor = the last handle of the previous page. The product's lists are `listed`.
    */
@@ -115,7 +115,7 @@ export interface RelationStore {
   clearAway(reader: string, followees: string[]): Promise<void>;
 }
 
-/** One of `of` equal slices of a user's follower list (by the followers' key salt). */
+/** One of `of` about equal slices of a user's follower list; the store decides where they are cut. */
 export interface Segment {
   index: number;
   of: number;

@@ -2,7 +2,6 @@
 // Layout and access patterns: shared/schema/tables.ts (relations, and lists for the
 // newest-first following / followers lists).
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
-import { InvalidInputError } from '../../domain/errors.js';
 import type { AudienceMember, Edge, ListPage, ListPosition, Page, RelationStore, Segment } from '../../ports/feed-store.js';
 import { handleFromKey, keyAfter, relationKey, relationPrefix, relationSegment, type EdgeDirection } from '../../schema/row-keys.js';
 import { HANDLE_PATTERN } from '../../domain/handle.js';
@@ -135,7 +134,8 @@ export class HBaseRelationStore implements RelationStore {
     const range = opts.segment ? relationSegment(author, 'R', opts.segment.index, opts.segment.of) : { startRow: prefix };
     let startRow = range.startRow;
     if (opts.cursor !== undefined) {
-      if (!HANDLE_PATTERN.test(opts.cursor)) throw new InvalidInputError('cursor is not a handle', 'invalid_cursor');
+      // The cursor is this adapter's own (a fan-out message carries it on): not a client's input.
+      if (!HANDLE_PATTERN.test(opts.cursor)) throw new RangeError(`audience cursor is not a handle: ${JSON.stringify(opts.cursor)}`);
       startRow = keyAfter(relationKey(author, 'R', opts.cursor));
     }
     const max = opts.pageSize * opts.pages;
