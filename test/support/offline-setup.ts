@@ -170,7 +170,8 @@ async function startOffline(): Promise<OfflineStack> {
   };
 
   try {
-    await waitForHttp(`${apiUrl}/users/probe`, child, () => log.slice(-4000), 120_000);
+    // Bundling every function first (serverless-esbuild) takes minutes on a busy 2-core machine.
+    await waitForHttp(`${apiUrl}/users/probe`, child, () => log.slice(-4000), 300_000);
     await warmHandlers(apiUrl);
   } catch (err) {
     stop();
