@@ -112,7 +112,19 @@ export interface PollerOptions {
    */
   concurrency?: number;
   log?: Log;
+  /**
+   * Told of each step of every loop, in order (tests await these instead of sleeping: "the
+   * poller received again after the failure" is a condition, a 3 s pause is a guess).
+   */
+  onEvent?: (event: PollerEvent) => void;
 }
+
+/** One step of a receive → invoke → delete loop. */
+export type PollerEvent =
+  | { type: 'received'; messages: number }
+  | { type: 'invoked'; failed: number | 'all' }
+  | { type: 'deleted'; messages: number }
+  | { type: 'backed-off'; ms: number };
 
 export interface Poller {
   /** Ends the loop (an in-flight receive or invoke is abandoned; its messages come back later). */
@@ -122,6 +134,7 @@ export interface Poller {
 export function startPoller(opts: PollerOptions): Poller {
   const invokeTimeoutMs = opts.invokeTimeoutMs ?? 60_000;
   const log = opts.log ?? (() => {});
+  const emit = opts.onEvent ?? (() => {});
   const sqs = localSqsClient(opts.sqsEndpoint);
   // maxAttempts 1: a retried invoke would run the worker twice on the same batch.
   const lambda = new LambdaClient({
@@ -193,7 +206,9 @@ export function startPoller(opts: PollerOptions): Poller {
     // Never spin hot: after an error wait 0.5 s, doubling up to 10 s; a success resets it.
     const backOff = async () => {
       consecutiveErrors += 1;
-      await sleep(Math.min(10_000, 500 * 2 ** (consecutiveErrors - 1)), undefined, { signal }).catch(() => {});
+      const ms = Math.min(10_000, 500 * 2 ** (consecutiveErrors - 1));
+      await sleep(ms, undefined, { signal }).catch(() => {});
+      emit({ type: 'backed-off', ms });
     };
     while (!signal.aborted) {
       let messages: Message[];
@@ -205,6 +220,7 @@ export function startPoller(opts: PollerOptions): Poller {
         await backOff();
         continue;
       }
+      emit({ type: 'received', messages: messages.length });
       if (messages.length === 0) {
         consecutiveErrors = 0;
         continue;
@@ -218,6 +234,7 @@ export function startPoller(opts: PollerOptions): Poller {
         log(`invoke ${opts.functionName} at ${opts.lambdaEndpoint} failed: ${describe(err)}`);
         failed = 'all';
       }
+      emit({ type: 'invoked', failed: failed === 'all' ? 'all' : failed.size });
       if (failed === 'all') {
         // Like Lambda: nothing is deleted; the batch comes back after the visibility timeout.
         await backOff();
@@ -225,6 +242,7 @@ export function startPoller(opts: PollerOptions): Poller {
       }
       try {
         await deleteSucceeded(records, failed);
+        emit({ type: 'deleted', messages: records.length - failed.size });
         consecutiveErrors = 0;
       } catch (err) {
         if (signal.aborted) break;

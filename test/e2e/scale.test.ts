@@ -8,7 +8,7 @@ import { userKey } from '../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../shared/schema/tables.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
 import { eventually } from '../support/eventually.js';
-import { queueDrained } from '../support/queue.js';
+import { handledFor, newCorrelationId } from '../support/queue.js';
 
 const api = apiClient(inject('apiUrl'));
 const ns = inject('e2eNamespace');
@@ -20,7 +20,8 @@ afterAll(async () => {
 });
 
 type User = { handle: string; token: string };
-const post = async (u: User, body: string) => (await api.call('POST', '/posts', { token: u.token, body: { body } })).json as { id: string };
+const post = async (u: User, body: string, correlationId?: string) =>
+  (await api.call('POST', '/posts', { token: u.token, body: { body }, ...(correlationId ? { headers: { 'x-correlation-id': correlationId } } : {}) })).json as { id: string };
 const follow = (u: User, t: User) => api.call('PUT', `/users/${u.handle}/following/${t.handle}`, { token: u.token });
 const unfollow = (u: User, t: User) => api.call('DELETE', `/users/${u.handle}/following/${t.handle}`, { token: u.token });
 const timeline = (u: User) => api.call('GET', `/users/${u.handle}/timeline`, { token: u.token });
@@ -49,11 +50,13 @@ describe('celebrity hybrid (threshold 3 followers)', () => {
 
     await follow(fans[2]!, star); // third follower: crosses the threshold
     await eventually(async () => expect(await isCelebrity(star)).toBe(true));
-    await post(star, 'two');
+    const publishedTwo = newCorrelationId('star-two');
+    await post(star, 'two', publishedTwo);
     for (const f of fans) {
       await eventually(async () => expect(bodies(await timeline(f))).toEqual(['two', 'one']));
     }
-    await queueDrained(sqs, inject('fanoutQueueUrl')); // a (wrong) fan-out would have happened by now
+    // The post's fan-out message has run: a (wrong) fan-out would have happened by now.
+    await handledFor(inject('offlineLogFile'), publishedTwo, { fanout: 1 });
     expect(await inboxCells(fans[0]!)).toBe(1); // 'two' was merged at read time, not written
     expect((await api.call('GET', `/users/${star.handle}`)).json.followers).toBe(3);
 

@@ -10,7 +10,7 @@ import { localSqsClient } from '../../infra/local/sqs-poller.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
 import { E2E_SETTLE_SECONDS } from '../support/e2e-settings.js';
 import { eventually } from '../support/eventually.js';
-import { queueDrained } from '../support/queue.js';
+import { handledFor, newCorrelationId } from '../support/queue.js';
 import { expectedTrending, placeInTrending, trendCounts } from '../support/trending.js';
 
 const api = apiClient(inject('apiUrl'));
@@ -118,9 +118,15 @@ describe('notifications over HTTP', () => {
     const [ann, bob, carol] = await newUsers('n_ann', 'n_bob', 'n_carol');
     const post = await publish(ann, 'like me');
     expect(await unread(ann)).toEqual({ count: 0, capped: false });
+    // Each like and unlike goes with an id of its own, so the test can wait for exactly the
+    // queue work it caused (support/queue.ts): a like or unlike that changes something queues
+    // its notification twice, an immediate and a delayed half.
+    const ids = { bobLikes: newCorrelationId('bob-likes'), carolLikes: newCorrelationId('carol-likes'), annLikes: newCorrelationId('ann-likes'), bobUnlikes: newCorrelationId('bob-unlikes') };
+    const as = (id: string) => ({ 'x-correlation-id': id });
+    const logFile = inject('offlineLogFile');
 
     const likedAt = Date.now();
-    expect((await api.call('PUT', `/users/${bob.handle}/likes/${post.id}`, { token: bob.token })).status).toBe(200);
+    expect((await api.call('PUT', `/users/${bob.handle}/likes/${post.id}`, { token: bob.token, headers: as(ids.bobLikes) })).status).toBe(200);
     await eventually(async () => expect(await unread(ann)).toEqual({ count: 1, capped: false }), 30_000, 100);
     const delay = Date.now() - likedAt;
     console.log(`[social] like → unread notification: ${delay} ms (settle window ${E2E_SETTLE_SECONDS} s; bound ${DELIVERY_BOUND_MS} ms)`);
@@ -128,15 +134,18 @@ describe('notifications over HTTP', () => {
 
     const [first] = await notifications(ann);
     expect(first).toMatchObject({ type: 'like', count: 1, unread: true, actors: [{ handle: bob.handle }], post: { id: post.id, body: 'like me' }, comment: null });
-    expect(await notifications(bob)).toEqual([]); // the liker is notified of nothing
+    // The liker is notified of nothing: asserted once both halves of his like have run (before
+    // that, an empty list proves nothing).
+    await handledFor(logFile, ids.bobLikes, { notify: 2 });
+    expect(await notifications(bob)).toEqual([]);
 
-    expect((await api.call('PUT', `/users/${carol.handle}/likes/${post.id}`, { token: carol.token })).status).toBe(200);
+    expect((await api.call('PUT', `/users/${carol.handle}/likes/${post.id}`, { token: carol.token, headers: as(ids.carolLikes) })).status).toBe(200);
     // Ann's own like notifies nobody.
-    expect((await api.call('PUT', `/users/${ann.handle}/likes/${post.id}`, { token: ann.token })).status).toBe(200);
+    expect((await api.call('PUT', `/users/${ann.handle}/likes/${post.id}`, { token: ann.token, headers: as(ids.annLikes) })).status).toBe(200);
     await eventually(async () => expect(summary(await notifications(ann))).toEqual([`like:2:${carol.handle},${bob.handle}:${post.id}`]), 30_000, 200);
     expect(await unread(ann)).toEqual({ count: 1, capped: false }); // one group
 
-    expect((await api.call('DELETE', `/users/${bob.handle}/likes/${post.id}`, { token: bob.token })).status).toBe(200);
+    expect((await api.call('DELETE', `/users/${bob.handle}/likes/${post.id}`, { token: bob.token, headers: as(ids.bobUnlikes) })).status).toBe(200);
     await eventually(async () => expect(summary(await notifications(ann))).toEqual([`like:1:${carol.handle}:${post.id}`]), 30_000, 200);
 
     const [group] = await notifications(ann);
@@ -145,8 +154,8 @@ describe('notifications over HTTP', () => {
     expect(marked.json).toEqual({ readUpTo: group!.latestAt });
     expect(await unread(ann)).toEqual({ count: 0, capped: false });
     expect((await notifications(ann))[0]).toMatchObject({ unread: false, count: 1 });
-    // The delayed halves of those likes and the unlike change nothing any more.
-    await queueDrained(sqs, inject('fanoutQueueUrl'), 60_000, 500);
+    // The delayed halves of those likes and the unlike change nothing any more: once they ran.
+    for (const id of [ids.carolLikes, ids.annLikes, ids.bobUnlikes]) await handledFor(logFile, id, { notify: 2 });
     expect(await unread(ann)).toEqual({ count: 0, capped: false });
     expect(summary(await notifications(ann))).toEqual([`like:1:${carol.handle}:${post.id}`]);
     // Acting as someone else is refused.

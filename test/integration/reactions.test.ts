@@ -387,6 +387,13 @@ describe('the post-count repair job (real HBase)', () => {
     await hbase.increment(content, key(drifted)!, 'c:comments', -1);
     await hbase.increment(content, key(busy)!, 'c:reposts', 2);
 
+    // Before any job: the operations kept the counts exact, and the drift is exactly what was
+    // injected (checking only after the job would pass even if the operations had miscounted
+    // and the job had covered it up).
+    expect(await countsOf(exact)).toEqual({ likes: 2, comments: 1, reposts: 1 });
+    expect(await countsOf(drifted)).toEqual({ likes: 7, comments: 0, reposts: 1 });
+    expect(await countsOf(busy)).toEqual({ likes: 2, comments: 1, reposts: 3 });
+
     const postCounts = new HBasePostCountStore(hbase, ns);
     // While the confirm step recounts `busy` (its second recount; the walk did the first), a real
     // repost lands: the job must not overwrite its increment.
@@ -400,6 +407,8 @@ describe('the post-count repair job (real HBase)', () => {
     });
     const first = await runToCompletion(repairPostCountsJob(racing, { settleMs: 200 }), { rowsPerStep: 2 });
     expect(first.outcomes.at(-1)?.status).toBe('done');
+    // It wrote exactly the two drifted counts: nothing on `exact`, nothing on the moving `busy`.
+    expect(first.outcomes.at(-1)?.totals.fixed).toBe(2);
     expect(await countsOf(exact)).toEqual({ likes: 2, comments: 1, reposts: 1 });
     expect(await countsOf(drifted)).toEqual({ likes: 2, comments: 1, reposts: 1 });
     expect((await countsOf(busy)).reposts).toBe(4); // 3 + bob's repost: left for the next run

@@ -13,7 +13,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ensureQueues, failedIds, localSqsClient, queueSettings, startPoller, type Poller } from '../../infra/local/sqs-poller.js';
+import { ensureQueues, failedIds, localSqsClient, queueSettings, startPoller, type Poller, type PollerEvent } from '../../infra/local/sqs-poller.js';
 
 const sqsEndpoint = inject('sqsEndpoint');
 const settings = queueSettings('local');
@@ -107,6 +107,29 @@ const send = (queueUrl: string, bodies: string[]) =>
 let poller: Poller | undefined;
 let lambda: Awaited<ReturnType<typeof fakeLambda>> | undefined;
 const pollerLog: string[] = [];
+/** The current poller's steps, in order (pollWith starts a fresh list). */
+let pollerEvents: PollerEvent[] = [];
+
+/**
+ * Waits until the poller's steps contain `steps` in this order (other steps may come between):
+ * a condition of this poller's own progress, where a fixed pause would only guess at it.
+ */
+const untilSteps = (steps: PollerEvent['type'][], timeoutMs = 15_000) =>
+  until(
+    `poller steps ${steps.join(' → ')}`,
+    () => {
+      const at: number[] = [];
+      let from = 0;
+      for (const type of steps) {
+        const i = pollerEvents.findIndex((e, j) => j >= from && e.type === type);
+        if (i === -1) return undefined;
+        at.push(i);
+        from = i + 1;
+      }
+      return at.map((i) => pollerEvents[i]!);
+    },
+    timeoutMs,
+  );
 
 beforeAll(() => {
   sqs = localSqsClient(sqsEndpoint);
@@ -125,6 +148,7 @@ afterAll(async () => {
 });
 
 function pollWith(queueUrl: string, lambdaEndpoint: string, opts: { batchSize?: number; concurrency?: number } = {}) {
+  pollerEvents = [];
   poller = startPoller({
     sqsEndpoint,
     queueUrl,
@@ -134,6 +158,7 @@ function pollWith(queueUrl: string, lambdaEndpoint: string, opts: { batchSize?: 
     ...(opts.concurrency === undefined ? {} : { concurrency: opts.concurrency }),
     waitSeconds: 1,
     log: (line) => pollerLog.push(line),
+    onEvent: (e) => pollerEvents.push(e),
   });
 }
 
@@ -278,10 +303,14 @@ describe('startPoller', () => {
     await send(q.queueUrl, ['a', 'b']);
     pollWith(q.queueUrl, lambda.endpoint);
 
-    await until('an invocation', () => lambda!.invocations[0], 15_000);
-    await new Promise((r) => setTimeout(r, 3_000));
+    // The failed invoke, a back-off, then the loop came round to receive again: whatever it was
+    // going to delete after that invoke, it has deleted by now (one loop: strictly in order).
+    const [, invoked, backedOff] = await untilSteps(['received', 'invoked', 'backed-off', 'received']);
+    expect(invoked).toEqual({ type: 'invoked', failed: 'all' });
+    expect(backedOff).toEqual({ type: 'backed-off', ms: 500 });
     await poller!.stop();
     poller = undefined;
+    expect(pollerEvents.some((e) => e.type === 'deleted')).toBe(false);
     // Both still in the queue, in flight until the visibility timeout: nothing was deleted.
     expect(await queueDepth(q.queueUrl)).toEqual({ visible: 0, inFlight: 2 });
     expect(lambda.invocations).toHaveLength(1);
@@ -293,7 +322,10 @@ describe('startPoller', () => {
     await send(q.queueUrl, ['x']);
     pollWith(q.queueUrl, 'http://127.0.0.1:9'); // discard port: connection refused
     const before = pollerLog.length;
-    await new Promise((r) => setTimeout(r, 3_000));
+    // The refused invoke, then a back-off before anything else: no hot loop.
+    const [, invoked, backedOff] = await untilSteps(['received', 'invoked', 'backed-off', 'received']);
+    expect(invoked).toEqual({ type: 'invoked', failed: 'all' });
+    expect(backedOff).toEqual({ type: 'backed-off', ms: 500 });
     const t0 = Date.now();
     await poller!.stop();
     poller = undefined;
@@ -301,6 +333,11 @@ describe('startPoller', () => {
     const errors = pollerLog.slice(before).filter((l) => l.startsWith('invoke'));
     expect(errors.length).toBeGreaterThanOrEqual(1);
     expect(errors.length).toBeLessThanOrEqual(3); // one message, invisible after its receive: no hot loop
+    // Every invoke after the first comes after a back-off of its own.
+    const types = pollerEvents.map((e) => e.type);
+    types.forEach((t, i) => {
+      if (t === 'invoked' && i + 1 < types.length) expect(types[i + 1]).toBe('backed-off');
+    });
     expect(await queueDepth(q.queueUrl)).toEqual({ visible: 0, inFlight: 1 });
   });
 });

@@ -28,3 +28,20 @@ export async function allCellText(client: HBaseRestClient, namespace: string): P
   }
   return parts.join('\n');
 }
+
+/**
+ * Every cell of every table in the namespace, as `table row column @timestamp = value` lines
+ * (bytes in hex), sorted: two snapshots are equal only if no cell was added, removed, or written
+ * again, even with the same value (which a row count, or a value comparison, would miss).
+ */
+export async function cellSnapshot(client: HBaseRestClient, namespace: string, skip: TableName[] = []): Promise<string[]> {
+  const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+  const lines: string[] = [];
+  for (const t of Object.keys(TABLES) as TableName[]) {
+    if (skip.includes(t)) continue;
+    for (const row of await allRows(client, namespace, t)) {
+      for (const c of row.cells) lines.push(`${t} ${hex(row.key)} ${hex(c.column)} @${c.timestamp} = ${hex(c.value)}`);
+    }
+  }
+  return lines.sort();
+}

@@ -57,10 +57,52 @@ async function warmHandlers(apiUrl: string): Promise<void> {
   console.log(`[e2e] ${Object.keys(routes).length} HTTP functions loaded in ${Date.now() - started} ms`);
 }
 
+/** What the started stack gives the tests (project.provide), and how to take it down. */
+interface OfflineStack {
+  provided: {
+    apiUrl: string;
+    e2eNamespace: string;
+    jwtSecret: string;
+    offlineLogFile: string;
+    fanoutQueueUrl: string;
+    fanoutDlqUrl: string;
+    lambdaEndpoint: string;
+  };
+  teardown: () => Promise<void>;
+}
+
+/**
+ * One serverless-offline for the whole run: the parallel `e2e` project and the serial
+ * `e2e-serial` one (vitest.config.ts) both list this setup, and vitest runs a project's global
+ * setup once per project, in the same process. The first call starts the stack (and warms every
+ * function once); the others share it; the last teardown stops it.
+ */
+const SHARED = Symbol.for('weibo.e2e.offline');
+type Shared = { stack: Promise<OfflineStack>; users: number };
+const registry = globalThis as unknown as Record<symbol, Shared | undefined>;
+
 export default async function setup(project: TestProject) {
+  const shared = (registry[SHARED] ??= { stack: startOffline(), users: 0 });
+  shared.users++;
+  let stack: OfflineStack;
+  try {
+    stack = await shared.stack;
+  } catch (err) {
+    registry[SHARED] = undefined;
+    throw err;
+  }
+  for (const [key, value] of Object.entries(stack.provided)) project.provide(key as keyof OfflineStack['provided'], value);
+  return async () => {
+    if (--shared.users > 0) return;
+    registry[SHARED] = undefined;
+    await stack.teardown();
+  };
+}
+
+async function startOffline(): Promise<OfflineStack> {
   const hbaseRestUrl = process.env.HBASE_REST_URL!;
   const sqsEndpoint = process.env.SQS_ENDPOINT!;
-  const namespace = `e2e_${Date.now().toString(36)}`;
+  const namespace = `e2e_${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   const jwtSecret = randomBytes(32).toString('base64url');
   const apiPort = process.env.E2E_API_PORT ?? '13100';
   const lambdaPort = process.env.E2E_LAMBDA_PORT ?? '13102';
@@ -128,7 +170,8 @@ export default async function setup(project: TestProject) {
   };
 
   try {
-    await waitForHttp(`${apiUrl}/users/probe`, child, () => log.slice(-4000), 120_000);
+    // Bundling every function first (serverless-esbuild) takes minutes on a busy 2-core machine.
+    await waitForHttp(`${apiUrl}/users/probe`, child, () => log.slice(-4000), 300_000);
     await warmHandlers(apiUrl);
   } catch (err) {
     stop();
@@ -146,22 +189,25 @@ export default async function setup(project: TestProject) {
   });
   console.log(`[e2e] API ${apiUrl} (serverless-offline) on HBase namespace ${namespace}; fan-out queue ${queues.queueUrl}`);
 
-  project.provide('apiUrl', apiUrl);
-  project.provide('e2eNamespace', namespace);
-  project.provide('jwtSecret', jwtSecret);
-  project.provide('offlineLogFile', logFile);
-  project.provide('fanoutQueueUrl', queues.queueUrl);
-  project.provide('fanoutDlqUrl', queues.deadLetterQueueUrl);
-  project.provide('lambdaEndpoint', lambdaEndpoint);
-
-  return async () => {
-    // The poller first: it must not invoke a worker that is going away.
-    await poller.stop();
-    stop();
-    await dropQueues();
-    for (const t of Object.keys(TABLES) as TableName[]) await hbase.deleteTable(qualifiedTableName(namespace, t)).catch(() => {});
-    await hbase.deleteNamespace(namespace).catch(() => {});
-    await hbase.close();
+  return {
+    provided: {
+      apiUrl,
+      e2eNamespace: namespace,
+      jwtSecret,
+      offlineLogFile: logFile,
+      fanoutQueueUrl: queues.queueUrl,
+      fanoutDlqUrl: queues.deadLetterQueueUrl,
+      lambdaEndpoint,
+    },
+    teardown: async () => {
+      // The poller first: it must not invoke a worker that is going away.
+      await poller.stop();
+      stop();
+      await dropQueues();
+      for (const t of Object.keys(TABLES) as TableName[]) await hbase.deleteTable(qualifiedTableName(namespace, t)).catch(() => {});
+      await hbase.deleteNamespace(namespace).catch(() => {});
+      await hbase.close();
+    },
   };
 }
 

@@ -1,8 +1,12 @@
-// test/support/queue.ts — "nothing more will happen": waits until the run's fan-out queue is
-// drained. Messages are deleted only after the worker finished them, so visible, in flight
-// (not visible) and delayed (settle messages) all at zero, twice in a row, means no queued
-// work is left to change what a test is about to assert did NOT happen. Fails loudly when the
-// queue does not drain in time, instead of asserting on a state that is still moving.
+// test/support/queue.ts — "nothing more will happen", two ways. `handledFor` waits for the
+// fan-out messages of YOUR requests: a test sends its requests with an `x-correlation-id` of its
+// own, every message they queue carries it (and so do the messages those queue in turn), and the
+// worker logs "fan-out message handled" with it once a message is done (functions/queue/
+// fan-out.ts). That is a condition of the test's own work, true whatever else shares the queue.
+// `queueDrained` waits for the whole run's queue to be empty: only for files of the serial e2e
+// project (vitest.config.ts), which run alone, so that everything queued is theirs.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 
 const COUNTS = ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] as const;
@@ -13,6 +17,11 @@ export async function queueCounts(sqs: SQSClient, queueUrl: string): Promise<Que
   return Object.fromEntries(COUNTS.map((name) => [name, Number(Attributes?.[name] ?? 0)])) as QueueCounts;
 }
 
+/**
+ * The whole queue drained: visible, in flight (not visible) and delayed (settle messages) all at
+ * zero, twice in a row. Messages are deleted only after the worker finished them. Only for files
+ * that run alone (the serial e2e project): in a parallel run other files' work keeps it busy.
+ */
 export async function queueDrained(sqs: SQSClient, queueUrl: string, timeoutMs = 120_000, intervalMs = 500): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (let quietReads = 0; ; await new Promise((r) => setTimeout(r, intervalMs))) {
@@ -20,5 +29,44 @@ export async function queueDrained(sqs: SQSClient, queueUrl: string, timeoutMs =
     quietReads = Object.values(counts).every((n) => n === 0) ? quietReads + 1 : 0;
     if (quietReads === 2) return;
     if (Date.now() > deadline) throw new Error(`the fan-out queue did not drain within ${timeoutMs / 1000} s: ${JSON.stringify(counts)} (${queueUrl})`);
+  }
+}
+
+/** A correlation id of a test's own, to send as `x-correlation-id` (the header's format). */
+export function newCorrelationId(label: string): string {
+  return `t-${label.replace(/[^A-Za-z0-9._-]/g, '')}-${randomBytes(6).toString('hex')}`;
+}
+
+/** The types of the fan-out messages the worker has handled under `correlationId`, in log order. */
+export function handledTypes(logFile: string, correlationId: string): string[] {
+  const types: string[] = [];
+  for (const line of readFileSync(logFile, 'utf8').split('\n')) {
+    if (!line.includes('"fan-out message handled"') || !line.includes(correlationId)) continue;
+    let entry: { correlation_id?: string; type?: string };
+    try {
+      entry = JSON.parse(line.slice(line.indexOf('{'))) as typeof entry;
+    } catch {
+      continue; // the last line, still being written
+    }
+    if (entry.correlation_id === correlationId && entry.type) types.push(entry.type);
+  }
+  return types;
+}
+
+/**
+ * Waits until the worker has handled at least `expected[type]` messages of each type under
+ * `correlationId` (a delayed settle or notify included: it is handled when it has run), and
+ * returns what it handled. Fails loudly on timeout, with what it did see.
+ */
+export async function handledFor(logFile: string, correlationId: string, expected: Record<string, number>, timeoutMs = 60_000): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const types = handledTypes(logFile, correlationId);
+    const count = (t: string) => types.filter((x) => x === t).length;
+    if (Object.entries(expected).every(([t, n]) => count(t) >= n)) return types;
+    if (Date.now() > deadline) {
+      throw new Error(`the worker did not handle ${JSON.stringify(expected)} under ${correlationId} within ${timeoutMs / 1000} s; handled: ${JSON.stringify(types)}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
   }
 }
