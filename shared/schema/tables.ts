@@ -19,8 +19,9 @@
 //    later operation (edges: unfollow → refollow; inbox markers: unfollow → refollow, demote →
 //    promote; m:regen). Without it a Delete masks every Put with an equal or older timestamp
 //    (HBASE-3300), so a refollow in the same server millisecond as the unfollow "succeeds" and
-//    stays invisible — measured here: 31 of 300 delete-vs-put races lost a reported write on a
-//    plain family, 0 of 300 with the attribute (test/integration/hbase-delete-put-race.test.ts).
+//    stays invisible — forced with one explicit timestamp for the put, the delete and the
+//    put-if-absent: masked on a plain family, kept with the attribute
+//    (test/integration/hbase-delete-put-race.test.ts).
 //    With it (HBASE-15968) versions are ordered by sequence id as well as timestamp: a delete
 //    hides only what was written before it. Its cost: delete markers are tracked per version on
 //    reads of those families; entries (inbox i, outbox o) and posts do not need it and keep the
