@@ -14,6 +14,10 @@ const SERIAL_INTEGRATION = [
   // slows the others' deadlines nor is slowed into its own.
   'test/integration/bench-smoke.test.ts',
 ];
+// Packages the whole template with the real framework (two minutes of bundling): independent of
+// the stack, so it runs beside the integration files in `npm test`, in a project of its own that
+// `npm run test:fast` leaves out.
+const PACKAGING = ['test/integration/serverless-package.test.ts'];
 const SERIAL_E2E = [
   // Stops the REST gateway everyone uses, and waits for the whole queue to drain.
   'test/e2e/fault-tolerance.test.ts',
@@ -45,13 +49,23 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...SERIAL_INTEGRATION],
+          exclude: [...configDefaults.exclude, ...SERIAL_INTEGRATION, ...PACKAGING],
           environment: 'node',
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: true,
           maxWorkers: WORKERS,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          name: 'packaging',
+          include: PACKAGING,
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 300_000,
           sequence: { groupOrder: 0 },
         },
       },
