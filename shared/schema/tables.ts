@@ -298,8 +298,9 @@ Tall: a post with a million likes is a million small rows paged by a bounded pre
 row   = postKey(post) + 'L' + userKey(liker)      e:t liked-at millis
 row   = postKey(post) + 'R' + postKey(repost)     e:t reposted-at millis
 who liked : newest first from the lists table (kind L), then ONE multi-get of those likers'
-            reactions rows: an entry whose truth is gone (an unlike that overtook the like's
-            second write) or holds another since is skipped, never shown. The reactors 'L' row
+            reactions rows: an entry whose truth is not there (a like stopped between its entry
+            and its truth, an unlike between its truth delete and its entry removal) or holds
+            another since is skipped, never shown. The reactors 'L' row
             and the list entry are written together (one round trip), before the truth
 recount   : the repair job counts these prefixes (verified against the truth) to heal a count
             left wrong by a function stopped between its two writes`,

@@ -62,8 +62,9 @@ export async function unlikePost(deps: FeedDeps, actor: string, postId: string, 
 /**
  * Who liked a post, newest first, cursor-paged. The post and a page of the likers index in one
  * round trip, then the page's likes by the source of truth in one multi-get: an entry shows only
- * while the like holds its since (lists.ts), so an entry an unlike overtook (the like's second
- * write landed after the unlike), or one a later like replaced, is never shown.
+ * while the like holds its since (lists.ts), so an entry whose truth is not there (a like stopped
+ * between its entry and its truth, an unlike between its truth delete and its entry removal), or
+ * one a later like replaced, is never shown.
  */
 export async function listLikers(deps: FeedDeps, postId: string, limit: number, cursor?: string): Promise<Page<Liker>> {
   const after = decodeListCursor(cursor);
