@@ -64,6 +64,7 @@ export default defineConfig({
           name: 'packaging',
           include: PACKAGING,
           environment: 'node',
+          maxWorkers: WORKERS, // one file; the value only has to match its group's (vitest's rule)
           testTimeout: 60_000,
           hookTimeout: 300_000,
           sequence: { groupOrder: 0 },
