@@ -258,7 +258,7 @@ try {
     }),
     target({
       id: 'hot_post_likers',
-      label: 'Hot post: likers listed via listLikers (reactors rows)',
+      label: 'Hot post: likers listed via listLikers (the likers list index)',
       formula: `${hotPost.first.likersListed} entries, ${hotPost.first.likersMatching} distinct likers`,
       // Entries that are not distinct likers (none can be: one row per liker) would be a miss too.
       value: hotPost.first.likersMatching - (hotPost.first.likersListed - hotPost.first.likersMatching),

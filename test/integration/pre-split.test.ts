@@ -54,7 +54,7 @@ describe.skipIf(!isLoopbackGateway(url))('pre-split tables on the local stack', 
     expect(String(relations?.columnFamilies[0]?.NEW_VERSION_BEHAVIOR).toLowerCase()).toBe('true');
     const sessions = await client.getTableSchema(qualifiedTableName(ns, 'sessions'));
     expect(Number(sessions?.columnFamilies[0]?.TTL)).toBe(Number(TABLES.sessions.families[0]!.TTL));
-    // About 30 s here (16 tables through REST, then PreSplit.java); more while other suites share the stack.
+    // About 30 s here (17 tables through REST, then PreSplit.java); more while other suites share the stack.
   }, 110_000);
 
   it('serves rows in every region, and a second run changes and splits nothing', async () => {

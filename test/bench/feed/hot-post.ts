@@ -2,9 +2,9 @@
 // concurrency, the real likePost use case on the real adapters), then the post is read back.
 // Every like is a put-if-absent on the liker's own reactions row (the truth), and only the
 // winner increments c:likes on the ONE post row; each like also leaves its post-side reactors
-// row. So under this contention the count must come out exactly N, and "who liked" (the
-// reactors rows, read through the listLikers use case, which checks each entry against the
-// reactions rows) must list exactly those N users. A second round, the same N users liking
+// row and its likers-list entry. So under this contention the count must come out exactly N, and
+// "who liked" (the likers list index, read through the listLikers use case, which checks each
+// entry against the reactions rows) must list exactly those N users. A second round, the same N users liking
 // again at once, must change nothing (likes are idempotent): the count stays N.
 // Reported: likes/s of each round, p50/p99 per like, HBase requests per like and where their
 // time goes (by request kind), the counts. The phase knows nothing of likePost's inner steps.
