@@ -9,10 +9,11 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // namespace (and queues) of its own; e2e files share one API, namespace and queue, but each
 // uses users of its own and waits only for its own queued work (test/support/queue.ts). The few
 // files that are not independent run afterwards, one at a time, in the `-serial` projects:
-// The feed benchmark's smoke run: its own namespace and queue, and it asserts that the bench
-// measures, never how fast (bench-smoke.test.ts), so it runs beside the integration files; a
-// project of its own because `npm run test:fast` leaves it out.
-const BENCH_SMOKE = ['test/integration/bench-smoke.test.ts'];
+const SERIAL_INTEGRATION = [
+  // Runs the feed benchmark (its own load on HBase and the queue); alone, so it neither
+  // slows the others' deadlines nor is slowed into its own.
+  'test/integration/bench-smoke.test.ts',
+];
 // Packages the whole template with the real framework (two minutes of bundling): independent of
 // the stack, so it runs beside the integration files in `npm test`, in a project of its own that
 // `npm run test:fast` leaves out.
@@ -27,8 +28,8 @@ const SERIAL_E2E = [
   // The jobs walk every row of the namespace (trim to the cap, repair, the run's DLQ report).
   'test/e2e/jobs.test.ts',
 ];
-// Groups run one after another (sequence.groupOrder): unit, integration, packaging and the bench
-// smoke together, then e2e + browser, then the serial e2e files. Three workers on two
+// Groups run one after another (sequence.groupOrder): unit + integration together, then the
+// serial integration files, then e2e + browser, then the serial e2e files. Three workers on two
 // cores: most test time is waiting (on the queue, settle windows, redelivery), not computing.
 const WORKERS = 3;
 
@@ -48,7 +49,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...BENCH_SMOKE, ...PACKAGING],
+          exclude: [...configDefaults.exclude, ...SERIAL_INTEGRATION, ...PACKAGING],
           environment: 'node',
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 60_000,
@@ -71,14 +72,15 @@ export default defineConfig({
       },
       {
         test: {
-          name: 'bench-smoke',
-          include: BENCH_SMOKE,
+          name: 'integration-serial',
+          include: SERIAL_INTEGRATION,
           environment: 'node',
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          maxWorkers: WORKERS,
-          sequence: { groupOrder: 0 },
+          fileParallelism: false,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -97,7 +99,7 @@ export default defineConfig({
           hookTimeout: 180_000,
           fileParallelism: true,
           maxWorkers: WORKERS,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -110,7 +112,7 @@ export default defineConfig({
           hookTimeout: 180_000,
           fileParallelism: false,
           maxWorkers: 1,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
     ],

@@ -282,7 +282,15 @@ const notAnId = fc
   .filter((s) => !isNotificationId(s));
 /** Over the 200-character bound: a 422, or past 16 KiB a 413. */
 const hugeId = fc.oneof(fc.integer({ min: 201, max: 5000 }), fc.integer({ min: 16 * 1024, max: 40 * 1024 })).map((n) => `1.like/${'x'.repeat(n)}`);
-/** Well-formed base64url whose inside is no position these lists issue; then garbage. */
+/**
+ * Bad cursors for the newest-first lists (following, followers, likers, blocked, muted), whose
+ * cursor holds a position `<since>.<handle>`: "1.like" is a valid one there, so it is left out.
+ */
+const badPositionCursor = fc.oneof(
+  fc.constantFrom('UPPER', 'a/b', '1.nope/x', '1.LIKE', 'like.1', '12345678901234.bob', 'x'.repeat(31), '\u0000', 'alice.1.000000000000x', '').map((inner) => `?cursor=${Buffer.from(inner).toString('base64url')}`),
+  badQuery,
+);
+/** Well-formed base64url whose inside is no position the notification and topic lists issue; then garbage. */
 const badListCursor = fc.oneof(
   fc.constantFrom('UPPER', 'a/b', '1.nope/x', '1.like', 'x'.repeat(31), '\u0000', 'alice.1.000000000000x', '').map((inner) => `?cursor=${Buffer.from(inner).toString('base64url')}`),
   badQuery,
@@ -335,7 +343,7 @@ function socialRequests(): fc.Arbitrary<BadRequest> {
     fc.tuple(fc.constantFrom('blocks', 'mutes'), badHandle).map(([what, h]) => ({ kind: `${what} bad handle`, method: 'PUT', path: `/users/${pathSegment(h)}/${what}/${bob.handle}`, opts: { token: alice.token } })),
     fc.constantFrom('blocks', 'mutes').chain((what) =>
       fc.oneof(
-        badListCursor.map((q) => ({ kind: `${what} list bad query / cursor`, method: 'GET', path: `/users/${me()}/${what}${q}`, opts: { token: alice.token } })),
+        badPositionCursor.map((q) => ({ kind: `${what} list bad query / cursor`, method: 'GET', path: `/users/${me()}/${what}${q}`, opts: { token: alice.token } })),
         fc.constant({ kind: `${what} list of someone else`, method: 'GET', path: `/users/${bob.handle}/${what}`, opts: { token: alice.token } }),
         fc.constant({ kind: `${what} list no token`, method: 'GET', path: `/users/${me()}/${what}`, opts: {} }),
         badHandle.map((h) => ({ kind: `${what} list bad handle`, method: 'GET', path: `/users/${pathSegment(h)}/${what}`, opts: { token: alice.token } })),
