@@ -57,17 +57,20 @@ async function warmHandlers(apiUrl: string): Promise<void> {
   console.log(`[e2e] ${Object.keys(routes).length} HTTP functions loaded in ${Date.now() - started} ms`);
 }
 
-/** What the started stack gives the tests (project.provide), and how to take it down. */
+/** What the started stack gives the tests (project.provide; `inject` reads it). */
+interface OfflineProvided {
+  apiUrl: string;
+  e2eNamespace: string;
+  jwtSecret: string;
+  offlineLogFile: string;
+  fanoutQueueUrl: string;
+  fanoutDlqUrl: string;
+  lambdaEndpoint: string;
+}
+
+/** The started stack's values, and how to take it down. */
 interface OfflineStack {
-  provided: {
-    apiUrl: string;
-    e2eNamespace: string;
-    jwtSecret: string;
-    offlineLogFile: string;
-    fanoutQueueUrl: string;
-    fanoutDlqUrl: string;
-    lambdaEndpoint: string;
-  };
+  provided: OfflineProvided;
   teardown: () => Promise<void>;
 }
 
@@ -212,13 +215,5 @@ async function startOffline(): Promise<OfflineStack> {
 }
 
 declare module 'vitest' {
-  export interface ProvidedContext {
-    apiUrl: string;
-    e2eNamespace: string;
-    jwtSecret: string;
-    offlineLogFile: string;
-    fanoutQueueUrl: string;
-    fanoutDlqUrl: string;
-    lambdaEndpoint: string;
-  }
+  export interface ProvidedContext extends OfflineProvided {}
 }
