@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { eventually } from './eventually.js';
 
 const COUNTS = ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] as const;
 type QueueCounts = Record<(typeof COUNTS)[number], number>;
@@ -59,14 +60,10 @@ export function handledTypes(logFile: string, correlationId: string): string[] {
  * returns what it handled. Fails loudly on timeout, with what it did see.
  */
 export async function handledFor(logFile: string, correlationId: string, expected: Record<string, number>, timeoutMs = 60_000): Promise<string[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  return eventually(() => {
     const types = handledTypes(logFile, correlationId);
     const count = (t: string) => types.filter((x) => x === t).length;
     if (Object.entries(expected).every(([t, n]) => count(t) >= n)) return types;
-    if (Date.now() > deadline) {
-      throw new Error(`the worker did not handle ${JSON.stringify(expected)} under ${correlationId} within ${timeoutMs / 1000} s; handled: ${JSON.stringify(types)}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
+    throw new Error(`the worker did not handle ${JSON.stringify(expected)} under ${correlationId} within ${timeoutMs / 1000} s; handled: ${JSON.stringify(types)}`);
+  }, timeoutMs);
 }
