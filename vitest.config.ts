@@ -1,5 +1,7 @@
 // vitest.config.ts — the test scopes and how their files share the machine (root of the test tree).
+import { relative } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Two scopes, as in Powertools: `unit` needs no network; `integration` talks to the real
 // HBase REST gateway and queue (the global setup starts them when they are not up); `e2e` goes
@@ -19,22 +21,56 @@ const SERIAL_INTEGRATION = [
 // `npm run test:fast` leaves out.
 const PACKAGING = ['test/integration/serverless-package.test.ts'];
 const SERIAL_E2E = [
-  // Stops the REST gateway everyone uses, and waits for the whole queue to drain.
-  'test/e2e/fault-tolerance.test.ts',
   // Compares the world with a model once the whole queue has drained; counts the whole DLQ.
   'test/e2e/model-check.test.ts',
   // Proves that nothing in the namespace changed (every cell), so nothing else may write.
   'test/e2e/hostile-input.test.ts',
   // The jobs walk every row of the namespace (trim to the cap, repair, the run's DLQ report).
   'test/e2e/jobs.test.ts',
+  // Stops the REST gateway everyone uses, and waits for the whole queue to drain. Last: the
+  // gateway it starts again is a fresh JVM, slow until warm, and nothing after it pays for that.
+  'test/e2e/fault-tolerance.test.ts',
 ];
 // Groups run one after another (sequence.groupOrder): unit + integration together, then the
 // serial integration files, then e2e + browser, then the serial e2e files. Three workers on two
 // cores: most test time is waiting (on the queue, settle windows, redelivery), not computing.
 const WORKERS = 3;
 
+// Files that start first in their group, in this order: the long ones (minutes of waiting on
+// redelivery, of bundling, of scrypt), so that a group never ends with one long file started
+// last while the other workers idle. Vitest's own order runs a group's projects one after
+// another (all integration files before the packaging one) and, on a fresh clone with no
+// timings cached, larger files first; the serial files run in the order SERIAL_E2E gives.
+const LONG_FIRST = [
+  ...PACKAGING,
+  'test/integration/pre-split.test.ts',
+  'test/integration/accounts.test.ts',
+  'test/unit/accounts.test.ts',
+  'test/integration/apply-schema.test.ts',
+  'test/integration/feed-use-cases.test.ts',
+  'test/integration/reactions.test.ts',
+  'test/e2e/fanout-queue.test.ts',
+  'test/browser/social.test.ts',
+  'test/e2e/social.test.ts',
+  'test/e2e/feed.test.ts',
+  ...SERIAL_E2E,
+];
+
+class LongFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = LONG_FIRST.indexOf(relative(import.meta.dirname, f.moduleId));
+      return i < 0 ? LONG_FIRST.length : i;
+    };
+    const group = (f: TestSpecification) => f.project.config.sequence.groupOrder;
+    // A stable sort: the files not listed keep vitest's order behind the listed ones.
+    return (await super.sort(files)).toSorted((a, b) => group(a) - group(b) || rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongFilesFirst },
     projects: [
       {
         test: {

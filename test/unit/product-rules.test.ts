@@ -22,7 +22,7 @@ import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { TRENDING_CACHE_MS, trendingTopics, type TrendingCache } from '../../shared/use-cases/topics.js';
 import { hiddenFrom, silencedRecipients } from '../../shared/use-cases/visibility.js';
 import { postsToPlace } from '../support/trending.js';
-import { fakeFeed } from './feed-fakes.js';
+import { fakeFeed, FakeUsers } from './feed-fakes.js';
 
 const T = 1_700_000_000_000;
 
@@ -234,5 +234,13 @@ describe('instants: use cases answer millis, the HTTP views format them', () => 
     const grant = { handle: 'newbie', token: 't', expiresAt: T + 900_000, refreshToken: 'r', refreshExpiresAt: T + 86_400_000 };
     const view = sessionView(grant);
     expect(SessionSchema.parse(view)).toEqual({ ...grant, tokenType: 'Bearer', expiresAt: '2023-11-14T22:28:20.000Z', refreshExpiresAt: '2023-11-15T22:13:20.000Z' });
+  });
+});
+
+describe('a profile’s counts (use-cases/get-profile.ts)', () => {
+  it('are shown never below zero: a counter left one short by a crash window, then decremented, reads 0', async () => {
+    const users = new FakeUsers('amy');
+    users.profile = async (h) => ({ handle: h, displayName: h, createdAt: T, followers: -1, following: -2, posts: 3 });
+    expect(await getProfile(users, 'amy')).toEqual({ handle: 'amy', displayName: 'amy', createdAt: T, followers: 0, following: 0, posts: 3 });
   });
 });
