@@ -513,7 +513,8 @@ describe('template checks from PyPI (infra/ci/python-tools.sh): cfn-lint and che
   let bin: string;
   const templateFile = () => join(packageDir, 'cloudformation-template-update-stack.json');
   beforeAll(async () => {
-    // Installs the pinned checkers into .local/py on a fresh machine (about a minute), then reuses them.
+    // Installs the pinned checkers into the user cache the first time on a machine (about a
+    // minute), then every clone reuses them (infra/ci/python-tools.sh).
     const { stdout } = await run('bash', [join(ROOT, 'infra/ci/python-tools.sh')], { cwd: ROOT, timeout: 600_000 });
     bin = stdout.trim().split('\n').pop()!;
   }, 660_000);
