@@ -1,10 +1,12 @@
 // test/support/global-setup.ts — integration tests run on the real stack. If HBASE_REST_URL
 // already answers (a developer's running stack, or a real cluster) it is used as it is;
 // otherwise the local stack is started here and stopped again in teardown, so the test
-// command never leaves behind a process it started.
+// command never leaves behind a process it started. The same for the queue (SQS_ENDPOINT) and
+// the object store (S3_ENDPOINT, bucket MEDIA_BUCKET).
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { localMediaBucket, localObjectStoreEndpoint, objectStoreHealthy } from '../../infra/local/object-store.js';
 
 const STACK = fileURLToPath(new URL('../../infra/local/stack.sh', import.meta.url));
 
@@ -30,7 +32,7 @@ async function queueHealthy(endpoint: string): Promise<boolean> {
   }
 }
 
-type Component = 'hbase' | 'queue';
+type Component = 'hbase' | 'queue' | 's3';
 
 function stack(cmd: 'start' | 'stop', component: Component): void {
   // stdio inherited: stack.sh prints its progress, and the tail of the logs when startup fails.
@@ -42,6 +44,8 @@ function stack(cmd: 'start' | 'stop', component: Component): void {
 export default async function setup(project: TestProject) {
   const url = process.env.HBASE_REST_URL ?? `http://127.0.0.1:${process.env.HBASE_REST_PORT ?? '18080'}`;
   const sqs = process.env.SQS_ENDPOINT ?? `http://127.0.0.1:${process.env.ELASTICMQ_PORT ?? '19324'}`;
+  const s3 = localObjectStoreEndpoint();
+  const mediaBucket = localMediaBucket();
   const startedHere: Component[] = [];
 
   let version = await clusterVersion(url);
@@ -59,13 +63,24 @@ export default async function setup(project: TestProject) {
     stack('start', 'queue');
     startedHere.push('queue');
   }
+  if (!(await objectStoreHealthy(s3, mediaBucket))) {
+    if (process.env.S3_ENDPOINT) {
+      throw new Error(`S3_ENDPOINT=${s3} does not answer or has no bucket ${mediaBucket}; not starting a local object store in its place`);
+    }
+    stack('start', 's3');
+    startedHere.push('s3');
+  }
 
   process.env.HBASE_REST_URL = url;
   process.env.SQS_ENDPOINT = sqs;
+  process.env.S3_ENDPOINT = s3;
+  process.env.MEDIA_BUCKET = mediaBucket;
   project.provide('hbaseRestUrl', url);
   project.provide('sqsEndpoint', sqs);
+  project.provide('s3Endpoint', s3);
+  project.provide('mediaBucket', mediaBucket);
   console.log(
-    `[integration] HBase ${version} via REST gateway ${url}; SQS ${sqs}` +
+    `[integration] HBase ${version} via REST gateway ${url}; SQS ${sqs}; S3 ${s3} (bucket ${mediaBucket})` +
       (startedHere.length ? ` (started for this run: ${startedHere.join(', ')})` : ' (already running)'),
   );
 
@@ -86,5 +101,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     hbaseRestUrl: string;
     sqsEndpoint: string;
+    s3Endpoint: string;
+    mediaBucket: string;
   }
 }
