@@ -1,5 +1,5 @@
 // infra/local/run-local.ts — `npm start`: the whole system on this machine, on real parts.
-// Starts what is not running (HBase + REST gateway, ElasticMQ), applies the schema, creates the
+// Starts what is not running (HBase + REST gateway, ElasticMQ, the s3rver object store), applies the schema, creates the
 // fan-out queues, runs the API and the worker under serverless-offline (stage `local`) and the
 // local SQS poller that feeds the worker, builds and serves the web client (web/), prints where
 // everything is, and stays up until
@@ -15,6 +15,7 @@ import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { buildWeb } from '../../web/build.js';
 import { serveWeb } from '../../web/serve.js';
 import { applySchema } from '../schema/apply-schema.js';
+import { localMediaBaseUrl } from './object-store.js';
 import { ensureQueues, startPoller, type Poller } from './sqs-poller.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -30,7 +31,7 @@ const NAMESPACE = process.env.HBASE_NAMESPACE ?? 'weibo';
 const SECRET_FILE = `${ROOT}.local/dev-jwt-secret`;
 const STACK_DIR = process.env.WEIBO_LOCAL_DIR ?? `${ROOT}.local`;
 
-type Component = 'hbase' | 'queue';
+type Component = 'hbase' | 'queue' | 's3';
 
 const say = (line: string) => console.log(`[run-local] ${line}`);
 
@@ -170,11 +171,11 @@ async function ensureComponent(c: Component): Promise<void> {
   if (code !== 0) throw new Error(`stack.sh start ${c} failed (exit ${code})`);
 }
 
-async function stackEnv(): Promise<{ HBASE_REST_URL: string; SQS_ENDPOINT: string }> {
+async function stackEnv(): Promise<{ HBASE_REST_URL: string; SQS_ENDPOINT: string; S3_ENDPOINT: string; MEDIA_BUCKET: string }> {
   const { code, stdout } = await runStack(['env'], true);
   if (code !== 0) throw new Error('stack.sh env failed');
   const vars = Object.fromEntries(stdout.trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
-  return { HBASE_REST_URL: vars.HBASE_REST_URL!, SQS_ENDPOINT: vars.SQS_ENDPOINT! };
+  return { HBASE_REST_URL: vars.HBASE_REST_URL!, SQS_ENDPOINT: vars.SQS_ENDPOINT!, S3_ENDPOINT: vars.S3_ENDPOINT!, MEDIA_BUCKET: vars.MEDIA_BUCKET! };
 }
 
 /** A signing secret for local tokens, generated once and kept out of git (.local/). */
@@ -208,11 +209,12 @@ function checkpoint(): void {
 }
 
 async function main(): Promise<void> {
-  for (const c of ['hbase', 'queue'] as const) {
+  for (const c of ['hbase', 'queue', 's3'] as const) {
     checkpoint();
     await ensureComponent(c);
   }
-  const { HBASE_REST_URL, SQS_ENDPOINT } = await stackEnv();
+  const { HBASE_REST_URL, SQS_ENDPOINT, S3_ENDPOINT, MEDIA_BUCKET } = await stackEnv();
+  const MEDIA_BASE_URL = localMediaBaseUrl(S3_ENDPOINT, MEDIA_BUCKET);
 
   const hbase = new HBaseRestClient({ baseUrl: HBASE_REST_URL, timeoutMs: 60_000 });
   try {
@@ -240,6 +242,10 @@ async function main(): Promise<void> {
       HBASE_NAMESPACE: NAMESPACE,
       SQS_ENDPOINT,
       FANOUT_QUEUE_URL: queues.queueUrl,
+      // The local object store; the browser reads media path-style under MEDIA_BASE_URL.
+      S3_ENDPOINT,
+      MEDIA_BUCKET,
+      MEDIA_BASE_URL,
       API_PORT,
       OFFLINE_LAMBDA_PORT: LAMBDA_PORT,
       // Locally every step ends within seconds (the worker's timeout is 3 s): views settle
@@ -282,6 +288,7 @@ weibo-serverless is running locally (stage ${STAGE})
   Lambda invoke      : ${LAMBDA_URL}   (worker weibo-${STAGE}-fanout)
   HBase REST gateway : ${HBASE_REST_URL}   (namespace ${NAMESPACE})
   SQS (ElasticMQ)    : ${SQS_ENDPOINT}
+  S3 (s3rver)        : ${S3_ENDPOINT}   (bucket ${MEDIA_BUCKET}, media at ${MEDIA_BASE_URL}/…, data ${STACK_DIR}/s3/data)
   fan-out queue      : ${queues.queueUrl}   (visibility ${queues.settings.visibilityTimeoutSeconds} s, DLQ after ${queues.settings.maxReceiveCount} receives)
   fan-out DLQ        : ${queues.deadLetterQueueUrl}
   stack logs         : ${STACK_DIR}/*/logs/

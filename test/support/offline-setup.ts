@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { DeleteQueueCommand } from '@aws-sdk/client-sqs';
 import type { TestProject } from 'vitest/node';
+import { localMediaBaseUrl } from '../../infra/local/object-store.js';
 import { ensureQueues, localSqsClient, startPoller, type Poller } from '../../infra/local/sqs-poller.js';
 import { applySchema } from '../../infra/schema/apply-schema.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
@@ -105,6 +106,8 @@ export default async function setup(project: TestProject) {
 async function startOffline(): Promise<OfflineStack> {
   const hbaseRestUrl = process.env.HBASE_REST_URL!;
   const sqsEndpoint = process.env.SQS_ENDPOINT!;
+  const s3Endpoint = process.env.S3_ENDPOINT!;
+  const mediaBucket = process.env.MEDIA_BUCKET!;
   const namespace = `e2e_${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   const jwtSecret = randomBytes(32).toString('base64url');
   const apiPort = process.env.E2E_API_PORT ?? '13100';
@@ -140,6 +143,11 @@ async function startOffline(): Promise<OfflineStack> {
       OFFLINE_LAMBDA_PORT: lambdaPort,
       SQS_ENDPOINT: sqsEndpoint,
       FANOUT_QUEUE_URL: queues.queueUrl,
+      // The object store global-setup.ts made sure of (infra/queue-settings.cjs hands these to
+      // the local stage's functions); objects are read back path-style from <endpoint>/<bucket>.
+      S3_ENDPOINT: s3Endpoint,
+      MEDIA_BUCKET: mediaBucket,
+      MEDIA_BASE_URL: localMediaBaseUrl(s3Endpoint, mediaBucket),
       // A tiny celebrity threshold so e2e tests can cross it both ways (scale.test.ts).
       CELEBRITY_FOLLOWERS: '3',
       // Settle messages (shared/schema/consistency.md) after 4 s: longer than any local step
