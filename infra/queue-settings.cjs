@@ -1,7 +1,8 @@
-// infra/queue-settings.cjs — the one source of the fan-out queue numbers and names. Read by
-// serverless (`${file(infra/queue-settings.cjs):forStage.<key>}`) for CloudFormation and the
-// worker's event mapping, and by Node code (createRequire) for the local queues and the poller.
-// Everything derives from one value per stage, the worker's timeout.
+// infra/queue-settings.cjs — the one source of the queue numbers and names: the fan-out queue
+// and the media queue (pictures: one image per invocation). Read by serverless
+// (`${file(infra/queue-settings.cjs):forStage.<key>}`, the media queue under `forStage.media.<key>`)
+// for CloudFormation and the workers' event mappings, and by Node code (createRequire) for the
+// local queues and the poller. Each queue's numbers derive from one value per stage, its worker's timeout.
 'use strict';
 
 /** The stage that runs on this machine (ElasticMQ, serverless-offline) and wants redelivery in seconds. */
@@ -12,35 +13,67 @@ const SERVICE = 'weibo';
 
 const isLocalStage = (stage) => LOCAL_STAGES.includes(stage);
 
-function queueNames(stage, queueName) {
-  const name = queueName || `${SERVICE}-${stage}-fanout`;
+/**
+ * What differs between the queues. Fan-out: a batch of HBase writes per message, five tries.
+ * Media: decoding and resizing one image (up to 40 megapixels) per invocation, so its own
+ * timeout, batch size 1 (one image at a time bounds the worker's memory) and three tries (an
+ * image that fails three times is broken, not unlucky; the worker marks bad input `failed` itself).
+ */
+const QUEUES = Object.freeze({
+  fanout: Object.freeze({
+    suffix: 'fanout',
+    // Deployed: room for a batch of HBase fan-out work. Local: small, so a failed message comes
+    // back (and a poison one reaches the DLQ) within seconds in e2e tests.
+    workerTimeoutSeconds: { local: 3, deployed: 30 },
+    batchSize: 10,
+    // Deployed: wait up to 1 s to fill a batch (fewer invocations); locally deliver at once.
+    maximumBatchingWindowSeconds: { local: 0, deployed: 1 },
+    // Five tries absorb throttling and transient HBase errors before a message counts as poison.
+    maxReceiveCount: 5,
+  }),
+  media: Object.freeze({
+    suffix: 'media',
+    // Deployed: the largest allowed image decoded, rotated, and written in three sizes with room
+    // to spare. Local: short as the fan-out's in spirit, but a 40-megapixel decode on a busy
+    // 2-core machine takes seconds.
+    workerTimeoutSeconds: { local: 10, deployed: 60 },
+    batchSize: 1,
+    // One message a batch: nothing to wait for.
+    maximumBatchingWindowSeconds: { local: 0, deployed: 0 },
+    maxReceiveCount: 3,
+  }),
+});
+
+function queueNames(stage, queueName, suffix = QUEUES.fanout.suffix) {
+  const name = queueName || `${SERVICE}-${stage}-${suffix}`;
   if (!/^[A-Za-z0-9_-]{1,76}$/.test(name)) throw new Error(`queue-settings: invalid queue name "${name}"`);
   return { queueName: name, deadLetterQueueName: `${name}-dlq` };
 }
 
 /**
- * The queue numbers for `stage`. `opts.queueName` overrides the main queue's name (tests use
- * one queue per run); the DLQ is always `<queueName>-dlq`.
+ * The numbers of one queue (`opts.queue`: 'fanout', the default, or 'media') for `stage`.
+ * `opts.queueName` overrides the main queue's name (tests use one queue per run); the DLQ is
+ * always `<queueName>-dlq`.
  */
 function queueSettings(stage, opts = {}) {
   if (typeof stage !== 'string' || stage === '') throw new Error('queue-settings: stage is required');
-  const local = isLocalStage(stage);
-  // The one value. Deployed: room for a batch of HBase fan-out work. Local: small, so a failed
-  // message comes back (and a poison one reaches the DLQ) within seconds in e2e tests.
-  const workerTimeoutSeconds = local ? 3 : 30;
-  // Deployed: wait up to 1 s to fill a batch (fewer invocations); locally deliver at once.
-  const maximumBatchingWindowSeconds = local ? 0 : 1;
+  const queue = opts.queue ?? 'fanout';
+  const spec = QUEUES[queue];
+  if (!spec) throw new Error(`queue-settings: unknown queue "${queue}" (one of ${Object.keys(QUEUES).join(', ')})`);
+  const where = isLocalStage(stage) ? 'local' : 'deployed';
+  const workerTimeoutSeconds = spec.workerTimeoutSeconds[where];
+  const maximumBatchingWindowSeconds = spec.maximumBatchingWindowSeconds[where];
   return Object.freeze({
     stage,
-    ...queueNames(stage, opts.queueName),
+    queue,
+    ...queueNames(stage, opts.queueName, spec.suffix),
     workerTimeoutSeconds,
-    batchSize: 10,
+    batchSize: spec.batchSize,
     maximumBatchingWindowSeconds,
     // AWS guidance for Lambda consumers: at least 6 × the function timeout, plus the batching
     // window, so a batch still being retried by Lambda is never handed out twice.
     visibilityTimeoutSeconds: 6 * workerTimeoutSeconds + maximumBatchingWindowSeconds,
-    // Five tries absorb throttling and transient HBase errors before a message counts as poison.
-    maxReceiveCount: 5,
+    maxReceiveCount: spec.maxReceiveCount,
     messageRetentionSeconds: 4 * 24 * 3600, // 345600: the SQS default, stated
     // The SQS maximum: two weeks to notice the alarm, fix the bug and redrive.
     deadLetterRetentionSeconds: 14 * 24 * 3600, // 1209600
@@ -58,21 +91,28 @@ function localQueueUrl(endpoint, queueName) {
 }
 
 /**
- * The functions' queue environment. Deployed: the CloudFormation queue's URL and no endpoint
- * override. Local stages: ElasticMQ; FANOUT_QUEUE_URL from the environment wins (tests run a
- * queue of their own per run).
+ * The functions' queue environment. Deployed: the CloudFormation queues' URLs and no endpoint
+ * override. Local stages: ElasticMQ; FANOUT_QUEUE_URL and MEDIA_QUEUE_URL from the environment
+ * win (tests run queues of their own per run).
  * The scheduled jobs also read FANOUT_DLQ_URL (the dead-letter report) and LAMBDA_ENDPOINT
  * (a job hands the rest of its work to a new invocation of itself): serverless-offline's Lambda
  * port locally, empty when deployed (the SDK's regional endpoint).
  */
 function functionEnvironment(stage, env = process.env) {
   if (!isLocalStage(stage)) {
-    return { FANOUT_QUEUE_URL: { Ref: 'FanoutQueue' }, SQS_ENDPOINT: '', FANOUT_DLQ_URL: { Ref: 'FanoutDeadLetterQueue' }, LAMBDA_ENDPOINT: '' };
+    return {
+      FANOUT_QUEUE_URL: { Ref: 'FanoutQueue' },
+      MEDIA_QUEUE_URL: { Ref: 'MediaQueue' },
+      SQS_ENDPOINT: '',
+      FANOUT_DLQ_URL: { Ref: 'FanoutDeadLetterQueue' },
+      LAMBDA_ENDPOINT: '',
+    };
   }
   const endpoint = localSqsEndpoint(env);
   const settings = queueSettings(stage);
   return {
     FANOUT_QUEUE_URL: env.FANOUT_QUEUE_URL || localQueueUrl(endpoint, settings.queueName),
+    MEDIA_QUEUE_URL: env.MEDIA_QUEUE_URL || localQueueUrl(endpoint, queueSettings(stage, { queue: 'media' }).queueName),
     SQS_ENDPOINT: endpoint,
     // The DLQ is always `<queueName>-dlq` in the same ElasticMQ, so it follows an overridden queue URL.
     FANOUT_DLQ_URL: env.FANOUT_DLQ_URL || (env.FANOUT_QUEUE_URL ? `${env.FANOUT_QUEUE_URL}-dlq` : localQueueUrl(endpoint, settings.deadLetterQueueName)),
@@ -86,12 +126,13 @@ function functionEnvironment(stage, env = process.env) {
  */
 async function forStage({ resolveVariable }) {
   const stage = await resolveVariable('sls:stage');
-  return { ...queueSettings(stage), environment: functionEnvironment(stage) };
+  return { ...queueSettings(stage), media: queueSettings(stage, { queue: 'media' }), environment: functionEnvironment(stage) };
 }
 
 module.exports = {
   LOCAL_STAGES,
   ELASTICMQ_ACCOUNT_ID,
+  QUEUES,
   isLocalStage,
   queueSettings,
   localSqsEndpoint,
