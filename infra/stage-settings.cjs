@@ -22,6 +22,7 @@ const PARAM_NAMES = Object.freeze([
   'vpcSubnetIds',
   'vpcSecurityGroupIds',
   'workerMaxConcurrency',
+  'mediaWorkerMaxConcurrency',
   'jobReservedConcurrency',
   'apiThrottleRate',
   'apiThrottleBurst',
@@ -55,6 +56,8 @@ function stageSettings(stage, params, env = process.env) {
   if (typeof stage !== 'string' || stage === '') throw new Error('stage-settings: stage is required');
   const local = isLocalStage(stage);
   const problems = [];
+  // A deployed stage names AWS resources, the media bucket among them (lowercase, at most 63 characters).
+  if (!local && !/^[a-z0-9][a-z0-9-]{0,39}$/.test(stage)) problems.push('the stage name must be 1–40 lowercase letters, digits or - (it names the media bucket)');
   const p = (name) => (params[name] === undefined || params[name] === null ? '' : String(params[name]).trim());
   const int = (name, min, max) => {
     const raw = p(name);
@@ -111,6 +114,7 @@ function stageSettings(stage, params, env = process.env) {
   if (securityGroupIds.some((s) => !/^sg-[0-9a-f]{8,17}$/.test(s))) problems.push(`vpcSecurityGroupIds must be security group ids (got "${p('vpcSecurityGroupIds')}")`);
 
   const workerMaxConcurrency = int('workerMaxConcurrency', 2, 1000); // the SQS event source's own bounds
+  const mediaWorkerMaxConcurrency = int('mediaWorkerMaxConcurrency', 2, 1000);
   const jobReservedConcurrency = int('jobReservedConcurrency', 1, 10);
   const apiThrottleRate = int('apiThrottleRate', 1, 10_000);
   const apiThrottleBurst = int('apiThrottleBurst', 1, 5_000);
@@ -155,6 +159,10 @@ function stageSettings(stage, params, env = process.env) {
     // endpoint they continue through) are added to them alone (infra/functions/schedule.yml).
     FANOUT_QUEUE_URL: queues.FANOUT_QUEUE_URL,
     SQS_ENDPOINT: queues.SQS_ENDPOINT,
+    // Pictures: where uploads and variants live, the queue that gets an upload processed, and
+    // the public base URL of a variant (`${MEDIA_BASE_URL}/media/<id>/<variant>.webp`).
+    MEDIA_QUEUE_URL: queues.MEDIA_QUEUE_URL,
+    ...mediaEnvironment(local, env),
   };
   if (local) {
     // Local only: the secret and the gateway credentials as plain variables (run-local.ts and
@@ -194,10 +202,66 @@ function stageSettings(stage, params, env = process.env) {
     regionsPerTable,
     /** Each function's IAM statements (infra/plugins/function-roles-and-network.cjs gives every function a role of its own). */
     roles,
+    /** The media bucket's name, domain, key spaces and served path (infra/resources/media.yml, web.yml). */
+    media: {
+      bucketName: mediaBucketName(stage),
+      bucketDomainName: mediaBucketDomainName(stage),
+      uploadsPrefix: MEDIA_PREFIXES.uploads,
+      variantObjectsArn: mediaObjectsArn(MEDIA_PREFIXES.variants),
+      variantsPathPattern: `/${MEDIA_PREFIXES.variants}*`,
+      workerMaxConcurrency: mediaWorkerMaxConcurrency,
+    },
   };
 }
 
 const SERVICE = 'weibo';
+
+/**
+ * The media bucket's resource (infra/resources/media.yml) and its two key spaces: originals as
+ * uploaded (`uploads/<mediaId>`, transient) and the worker's variants (`media/<mediaId>/<variant>.webp`),
+ * which the web distribution serves under the same path.
+ */
+const MEDIA_BUCKET_ID = 'MediaBucket';
+const MEDIA_PREFIXES = Object.freeze({ uploads: 'uploads/', variants: 'media/' });
+const mediaObjectsArn = (prefix) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [MEDIA_BUCKET_ID, 'Arn'] }, `/${prefix}*`]] });
+/** stack.sh's local object store (S3-compatible) and its bucket, unless the environment names others. */
+const LOCAL_S3_ENDPOINT = 'http://127.0.0.1:19000';
+const LOCAL_MEDIA_BUCKET = 'weibo-local-media';
+
+/**
+ * The media bucket's name, as CloudFormation builds it: `weibo-<stage>-media-<12 hex digits of
+ * the stack id>` (globally unique, and no account id in the presigned URLs users see). Named
+ * rather than generated because the distribution's origin must know the bucket's domain without
+ * a reference to the bucket: the bucket's CORS rule already refers to the distribution's domain,
+ * and a reference back would be a cycle.
+ */
+function mediaBucketName(stage) {
+  const stackIdTail = { 'Fn::Select': [4, { 'Fn::Split': ['-', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] }] }] };
+  return { 'Fn::Join': ['-', [`${SERVICE}-${stage}-media`, stackIdTail]] };
+}
+
+/** The bucket's regional domain (what GetAtt RegionalDomainName answers), from its name alone. */
+function mediaBucketDomainName(stage) {
+  return { 'Fn::Join': ['', [mediaBucketName(stage), '.s3.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]] };
+}
+
+/**
+ * The functions' media environment. Deployed: the stack's bucket, variants served by the web
+ * distribution under /media/*. Local: stack.sh's object store (the environment may name another
+ * store or bucket), served straight from it.
+ */
+function mediaEnvironment(local, env) {
+  if (!local) {
+    return {
+      MEDIA_BUCKET: { Ref: MEDIA_BUCKET_ID },
+      MEDIA_BASE_URL: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': ['WebDistribution', 'DomainName'] }]] },
+    };
+  }
+  const bucket = env.MEDIA_BUCKET || LOCAL_MEDIA_BUCKET;
+  const endpoint = env.S3_ENDPOINT || LOCAL_S3_ENDPOINT;
+  return { MEDIA_BUCKET: bucket, MEDIA_BASE_URL: env.MEDIA_BASE_URL || `${endpoint}/${bucket}`, S3_ENDPOINT: endpoint };
+}
+
 /** The scheduled jobs (infra/functions/schedule.yml) and what each needs beyond invoking itself. */
 const JOBS = Object.freeze({
   trimInboxes: { hbase: true },
@@ -214,10 +278,17 @@ const JOBS = Object.freeze({
  * deletes); each job may invoke itself (to hand on the rest of its run) and nothing else. The
  * gateway credentials (when the stage has them) go to whoever calls HBase. Logs: the plugin adds
  * each function's own log group.
+ * Pictures, by key prefix, never the whole bucket: createUpload may put under uploads/ (it
+ * presigns the browser's PUT, and a presigned URL carries exactly its signer's rights);
+ * completeUpload may read uploads/ (its HEAD) and queue the upload; only the media worker
+ * consumes the media queue, reads and deletes originals, and writes variants under media/.
  */
 function functionRoles(stage, arns) {
   const queueArn = { 'Fn::GetAtt': ['FanoutQueue', 'Arn'] };
   const send = { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: [queueArn] };
+  const mediaQueueArn = { 'Fn::GetAtt': ['MediaQueue', 'Arn'] };
+  const uploads = mediaObjectsArn(MEDIA_PREFIXES.uploads);
+  const variants = mediaObjectsArn(MEDIA_PREFIXES.variants);
   const readParameters = (resources) => (resources.length > 0 ? [{ Effect: 'Allow', Action: ['ssm:GetParameter'], Resource: resources }] : []);
   const hbase = readParameters(arns.gatewayCredentials);
   const functionArn = (name) => ({
@@ -234,9 +305,22 @@ function functionRoles(stage, arns) {
         : []),
     ];
   }
+  const api = [send, ...readParameters([...arns.tokenKeys, ...arns.gatewayCredentials])];
   return {
-    api: [send, ...readParameters([...arns.tokenKeys, ...arns.gatewayCredentials])],
+    api,
+    createUpload: [...api, { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [uploads] }],
+    completeUpload: [
+      ...api,
+      { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [uploads] },
+      { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: [mediaQueueArn] },
+    ],
     fanout: [{ Effect: 'Allow', Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'], Resource: [queueArn] }, send, ...hbase],
+    processMedia: [
+      { Effect: 'Allow', Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'], Resource: [mediaQueueArn] },
+      { Effect: 'Allow', Action: ['s3:GetObject', 's3:DeleteObject'], Resource: [uploads] },
+      { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [variants] },
+      ...hbase,
+    ],
     ...jobs,
   };
 }
@@ -249,4 +333,4 @@ async function forStage({ resolveVariable }) {
   return stageSettings(stage, params);
 }
 
-module.exports = { PARAM_NAMES, JOBS, stageSettings, forStage };
+module.exports = { PARAM_NAMES, JOBS, MEDIA_PREFIXES, stageSettings, forStage };

@@ -171,7 +171,7 @@ describe('the hbase shell script', () => {
 describe('the stage param regionsPerTable', () => {
   const params = {
     hbaseRestUrl: 'https://hbase-rest.internal:8443', hbaseNamespace: 'weibo', jwtSecretParameter: '/weibo/prod/jwt-secret',
-    secretsMaxAgeSeconds: 300, workerMaxConcurrency: 10, jobReservedConcurrency: 1, apiThrottleRate: 100, apiThrottleBurst: 200,
+    secretsMaxAgeSeconds: 300, workerMaxConcurrency: 10, mediaWorkerMaxConcurrency: 10, jobReservedConcurrency: 1, apiThrottleRate: 100, apiThrottleBurst: 200,
     celebrityFollowers: 10000, inactiveAfterSeconds: 2592000, inboxCap: 800, outboxCap: 200, backfillLimit: 200, settleSeconds: 60,
     jobRowsPerStep: 500, regenStuckSeconds: 600, schedulesEnabled: true, logLevel: 'INFO',
   };

@@ -21,6 +21,7 @@ const defaults = {
   vpcSubnetIds: '',
   vpcSecurityGroupIds: '',
   workerMaxConcurrency: 5,
+  mediaWorkerMaxConcurrency: 5,
   jobReservedConcurrency: 1,
   apiThrottleRate: 100,
   apiThrottleBurst: 200,
@@ -65,6 +66,60 @@ describe('stage settings', () => {
     expect(local.environment.PASSWORD_SCRYPT_LOG2N).toBe('15');
     expect(stageSettings('prod', defaults).environment).not.toHaveProperty('PASSWORD_SCRYPT_LOG2N');
     for (const name of ['test', 'dev', 'Local']) expect(() => stageSettings(name, { ...defaults, hbaseRestUrl: 'http://127.0.0.1:18080' }), name).toThrow('must be https://');
+  });
+
+  it('give the functions the media bucket, queue and public base URL: the stack’s when deployed, the local object store’s locally', () => {
+    expect(stageSettings('prod', defaults).environment).toMatchObject({
+      MEDIA_BUCKET: { Ref: 'MediaBucket' },
+      MEDIA_QUEUE_URL: { Ref: 'MediaQueue' },
+      MEDIA_BASE_URL: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': ['WebDistribution', 'DomainName'] }]] },
+    });
+    expect(stageSettings('prod', defaults).environment).not.toHaveProperty('S3_ENDPOINT');
+    const local = (env: Record<string, string>) => stageSettings('local', { ...defaults, hbaseRestUrl: 'http://127.0.0.1:18080' }, env).environment;
+    expect(local({})).toMatchObject({
+      MEDIA_BUCKET: 'weibo-local-media',
+      S3_ENDPOINT: 'http://127.0.0.1:19000',
+      MEDIA_BASE_URL: 'http://127.0.0.1:19000/weibo-local-media',
+      MEDIA_QUEUE_URL: 'http://127.0.0.1:19324/000000000000/weibo-local-media',
+    });
+    // A test run's own bucket, object store and queue win, as the fan-out queue's does.
+    expect(local({ MEDIA_BUCKET: 'run-7', S3_ENDPOINT: 'http://127.0.0.1:19001', MEDIA_QUEUE_URL: 'http://q/run-7' })).toMatchObject({
+      MEDIA_BUCKET: 'run-7',
+      S3_ENDPOINT: 'http://127.0.0.1:19001',
+      MEDIA_BASE_URL: 'http://127.0.0.1:19001/run-7',
+      MEDIA_QUEUE_URL: 'http://q/run-7',
+    });
+    expect(local({ MEDIA_BASE_URL: 'http://127.0.0.1:13001/media-store' }).MEDIA_BASE_URL).toBe('http://127.0.0.1:13001/media-store');
+  });
+
+  it('grant the pictures by key prefix: presign-put on uploads/ for createUpload, read uploads/ + queue for completeUpload, the rest to the worker', () => {
+    const { roles } = stageSettings('prod', defaults);
+    const objects = (prefix: string) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': ['MediaBucket', 'Arn'] }, `/${prefix}*`]] });
+    const extra = (role: unknown[]) => role.slice(roles.api.length);
+    expect(extra(roles.createUpload)).toEqual([{ Effect: 'Allow', Action: ['s3:PutObject'], Resource: [objects('uploads/')] }]);
+    expect(extra(roles.completeUpload)).toEqual([
+      { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [objects('uploads/')] },
+      { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: [{ 'Fn::GetAtt': ['MediaQueue', 'Arn'] }] },
+    ]);
+    expect(roles.processMedia).toEqual([
+      { Effect: 'Allow', Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'], Resource: [{ 'Fn::GetAtt': ['MediaQueue', 'Arn'] }] },
+      { Effect: 'Allow', Action: ['s3:GetObject', 's3:DeleteObject'], Resource: [objects('uploads/')] },
+      { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [objects('media/')] },
+    ]);
+    // Only these three touch the bucket.
+    for (const [name, role] of Object.entries(roles as Record<string, unknown[]>)) {
+      if (!['createUpload', 'completeUpload', 'processMedia'].includes(name)) expect(JSON.stringify(role), name).not.toMatch(/s3:|MediaBucket/);
+    }
+  });
+
+  it('name the media bucket after the stage and the stack (no account id in presigned URLs), so a deployed stage name must suit a bucket', () => {
+    const { media } = stageSettings('prod', { ...defaults, mediaWorkerMaxConcurrency: 7 });
+    expect(media.bucketName).toEqual({
+      'Fn::Join': ['-', ['weibo-prod-media', { 'Fn::Select': [4, { 'Fn::Split': ['-', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] }] }] }]],
+    });
+    expect(media).toMatchObject({ uploadsPrefix: 'uploads/', variantsPathPattern: '/media/*', workerMaxConcurrency: 7 });
+    expect(() => stageSettings('Prod', defaults)).toThrow('the stage name must be 1–40 lowercase letters, digits or -');
+    expect(() => stageSettings('prod', { ...defaults, mediaWorkerMaxConcurrency: 1 })).toThrow('mediaWorkerMaxConcurrency must be an integer from 2 to 1000');
   });
 });
 
