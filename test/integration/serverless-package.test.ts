@@ -4,14 +4,17 @@
 // --param, as an operator would) and checks what an operator must be able to trust: no secret in
 // the template, one least-privilege role per function, bounded pressure on the gateway, stage
 // settings checked before anything is built, and cfn-lint + checkov over the template. Also the web client's hosting (infra/resources/web.yml) and
-// its build into the package (infra/plugins/web-client.cjs).
+// its build into the package (infra/plugins/web-client.cjs), and pictures: the media bucket
+// (infra/resources/media.yml), its /media/* behaviour, the media queue and worker, whose zip
+// alone carries sharp's linux-x64 build (read from the zips themselves).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { runInNewContext } from 'node:vm';
+import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueSettings } from '../../infra/local/sqs-poller.js';
 
@@ -22,6 +25,7 @@ const STAGE = 'dev';
 const GATEWAY = 'https://hbase-rest.dev.internal:8443';
 const PARAMS = [`--param=hbaseRestUrl=${GATEWAY}`];
 const settings = queueSettings(STAGE);
+const media = queueSettings(STAGE, { queue: 'media' });
 const run = promisify(execFile);
 
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: unknown };
@@ -75,6 +79,34 @@ afterAll(() => {
 
 const resources = (type: string) => Object.entries(template.Resources).filter(([, r]) => r.Type === type);
 const getAtt = (logicalId: string, attr: string) => ({ 'Fn::GetAtt': [logicalId, attr] });
+/** The event source mapping that feeds `queueId` to its worker. */
+const mappingOf = (queueId: string) => {
+  const found = resources('AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties.EventSourceArn) === JSON.stringify(getAtt(queueId, 'Arn')));
+  expect(found, queueId).toHaveLength(1);
+  return found[0]![1];
+};
+
+/** The entries of a zip (its central directory), by name: enough to list and extract a package. */
+function zipEntries(file: string): Map<string, () => Buffer> {
+  const zip = readFileSync(file);
+  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  const count = zip.readUInt16LE(eocd + 10);
+  const entries = new Map<string, () => Buffer>();
+  for (let i = 0, at = zip.readUInt32LE(eocd + 16); i < count; i++) {
+    const method = zip.readUInt16LE(at + 10);
+    const size = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const local = zip.readUInt32LE(at + 42);
+    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
+    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+    entries.set(name, () => {
+      const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+      const raw = zip.subarray(start, start + size);
+      return method === 8 ? inflateRawSync(raw) : Buffer.from(raw);
+    });
+  }
+  return entries;
+}
 
 describe(`serverless package --stage ${STAGE}`, () => {
   it('has the fan-out queue and its dead-letter queue with the numbers of queue-settings.cjs', () => {
@@ -93,19 +125,24 @@ describe(`serverless package --stage ${STAGE}`, () => {
     expect(queue.Properties.VisibilityTimeout).toBe(settings.visibilityTimeoutSeconds);
   });
 
-  it("gives the queue a visibility timeout of at least 6 × the worker's timeout plus the batching window", () => {
-    const worker = template.Resources.FanoutLambdaFunction!;
-    const [, mapping] = resources('AWS::Lambda::EventSourceMapping')[0]!;
-    expect(worker.Properties.Timeout).toBe(settings.workerTimeoutSeconds);
-    expect(template.Resources.FanoutQueue!.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(
-      6 * worker.Properties.Timeout + (mapping.Properties.MaximumBatchingWindowInSeconds ?? 0),
-    );
+  it("gives each queue a visibility timeout of at least 6 × its worker's timeout plus the batching window", () => {
+    for (const [queueId, workerId, timeout] of [
+      ['FanoutQueue', 'FanoutLambdaFunction', settings.workerTimeoutSeconds],
+      ['MediaQueue', 'ProcessMediaLambdaFunction', media.workerTimeoutSeconds],
+    ] as const) {
+      const worker = template.Resources[workerId]!;
+      const mapping = mappingOf(queueId);
+      expect(worker.Properties.Timeout, workerId).toBe(timeout);
+      expect(template.Resources[queueId]!.Properties.VisibilityTimeout, queueId).toBeGreaterThanOrEqual(
+        6 * worker.Properties.Timeout + (mapping.Properties.MaximumBatchingWindowInSeconds ?? 0),
+      );
+    }
   });
 
-  it('maps the queue to the worker with partial batch responses', () => {
+  it('maps each queue to its worker with partial batch responses: the fan-out queue and the media queue, nothing else', () => {
     const mappings = resources('AWS::Lambda::EventSourceMapping');
-    expect(mappings).toHaveLength(1);
-    const [, mapping] = mappings[0]!;
+    expect(mappings).toHaveLength(2);
+    const mapping = mappingOf('FanoutQueue');
     expect(mapping.Properties).toMatchObject({
       EventSourceArn: getAtt('FanoutQueue', 'Arn'),
       FunctionName: getAtt('FanoutLambdaFunction', 'Arn'),
@@ -135,14 +172,25 @@ describe(`serverless package --stage ${STAGE}`, () => {
     expect(onDlq[0]!.AlarmActions).not.toHaveLength(0);
   });
 
-  it('outputs the queue URLs and gives every function the queue URL and no endpoint override', () => {
+  it('outputs the queue URLs and gives every function the queue URLs, the media bucket and base URL, and no endpoint override', () => {
     expect(template.Outputs.FanoutQueueUrl!.Value).toEqual({ Ref: 'FanoutQueue' });
     expect(template.Outputs.FanoutDeadLetterQueueUrl!.Value).toEqual({ Ref: 'FanoutDeadLetterQueue' });
+    expect(template.Outputs.MediaQueueUrl!.Value).toEqual({ Ref: 'MediaQueue' });
+    expect(template.Outputs.MediaDeadLetterQueueUrl!.Value).toEqual({ Ref: 'MediaDeadLetterQueue' });
+    expect(template.Outputs.MediaBucketName!.Value).toEqual({ Ref: 'MediaBucket' });
     const functions = resources('AWS::Lambda::Function');
     expect(functions.length).toBeGreaterThan(5);
     for (const [id, fn] of functions) {
       expect(fn.Properties.Environment.Variables.FANOUT_QUEUE_URL, id).toEqual({ Ref: 'FanoutQueue' });
       expect(fn.Properties.Environment.Variables.SQS_ENDPOINT, id).toBe('');
+      expect(fn.Properties.Environment.Variables, id).toMatchObject({
+        MEDIA_QUEUE_URL: { Ref: 'MediaQueue' },
+        MEDIA_BUCKET: { Ref: 'MediaBucket' },
+        // Variants are served by the web distribution: `${MEDIA_BASE_URL}/media/<id>/<variant>.webp`.
+        MEDIA_BASE_URL: { 'Fn::Join': ['', ['https://', getAtt('WebDistribution', 'DomainName')]] },
+      });
+      // The SDK's regional S3 endpoint: only the local stage names one.
+      expect(fn.Properties.Environment.Variables, id).not.toHaveProperty('S3_ENDPOINT');
     }
   });
 
@@ -235,6 +283,12 @@ const lambdaArn = (fn: string) => ({
 });
 const queue = JSON.stringify([getAtt('FanoutQueue', 'Arn')]);
 const dlq = JSON.stringify([getAtt('FanoutDeadLetterQueue', 'Arn')]);
+const WORKER_IDS = ['FanoutLambdaFunction', 'ProcessMediaLambdaFunction'];
+const mediaQueue = JSON.stringify([getAtt('MediaQueue', 'Arn')]);
+/** The media bucket's objects under one key prefix (infra/stage-settings.cjs). */
+const mediaObjects = (prefix: string) => ({ 'Fn::Join': ['', [getAtt('MediaBucket', 'Arn'), `/${prefix}*`]] });
+const uploads = JSON.stringify([mediaObjects('uploads/')]);
+const variants = JSON.stringify([mediaObjects('media/')]);
 
 describe('least privilege: every function its own role (infra/plugins/function-roles-and-network.cjs)', () => {
   it('gives each function a role of its own and leaves no shared role behind', () => {
@@ -254,14 +308,43 @@ describe('least privilege: every function its own role (infra/plugins/function-r
     }
   });
 
-  it('API functions: send to the fan-out queue and read the signing keys; nothing else', () => {
-    const api = functionIds().filter((id) => id !== 'FanoutLambdaFunction' && !JOB_IDS.some((j) => id === `${j}LambdaFunction`));
+  it('API functions: send to the fan-out queue and read the signing keys; nothing else, but the two media grants', () => {
+    const api = functionIds().filter((id) => !WORKER_IDS.includes(id) && !JOB_IDS.some((j) => id === `${j}LambdaFunction`));
     expect(api.length).toBeGreaterThan(25);
     const expected = [
       `sqs:SendMessage → ${queue}`,
       `ssm:GetParameter → ${JSON.stringify([ssmArn(`/weibo/${STAGE}/jwt-secret`), ssmArn(`/weibo/${STAGE}/jwt-secret-previous`)])}`,
-    ].sort();
-    for (const id of api) expect(grants(id), id).toEqual(expected);
+    ];
+    // createUpload presigns the browser's PUT, so it may put under uploads/ (a presigned URL
+    // carries exactly its signer's rights); completeUpload HEADs the upload and queues it.
+    const own: Record<string, string[]> = {
+      CreateUploadLambdaFunction: [`s3:PutObject → ${uploads}`],
+      CompleteUploadLambdaFunction: [`s3:GetObject → ${uploads}`, `sqs:SendMessage → ${mediaQueue}`],
+    };
+    expect(api).toEqual(expect.arrayContaining(['CreateUploadLambdaFunction', 'CompleteUploadLambdaFunction', 'GetMediaLambdaFunction']));
+    for (const id of api) expect(grants(id), id).toEqual([...expected, ...(own[id] ?? [])].sort());
+  });
+
+  it('pictures: the media worker alone consumes the media queue, reads and deletes originals, writes variants; no one else touches the bucket', () => {
+    expect(grants('ProcessMediaLambdaFunction')).toEqual(
+      [
+        `s3:DeleteObject → ${uploads}`,
+        `s3:GetObject → ${uploads}`,
+        `s3:PutObject → ${variants}`,
+        `sqs:DeleteMessage → ${mediaQueue}`,
+        `sqs:GetQueueAttributes → ${mediaQueue}`,
+        `sqs:ReceiveMessage → ${mediaQueue}`,
+      ].sort(),
+    );
+    const media = ['CreateUploadLambdaFunction', 'CompleteUploadLambdaFunction', 'ProcessMediaLambdaFunction'];
+    for (const id of functionIds()) {
+      const all = grants(id);
+      // Never a wildcard action or the whole bucket, even for the three.
+      expect(all.filter((g) => g.startsWith('s3:*') || g.endsWith(`→ ${JSON.stringify([getAtt('MediaBucket', 'Arn')])}`)), id).toEqual([]);
+      if (media.includes(id)) continue;
+      expect(all.filter((g) => g.startsWith('s3:') || g.includes('MediaBucket')), id).toEqual([]);
+      expect(all.filter((g) => g.includes('"MediaQueue"') || g.includes('MediaDeadLetterQueue')), id).toEqual([]);
+    }
   });
 
   it('only the worker consumes the queue; it never reads a signing key', () => {
@@ -293,8 +376,12 @@ describe('least privilege: every function its own role (infra/plugins/function-r
       for (const st of statements) {
         expect(st.Effect).toBe('Allow');
         for (const action of [st.Action].flat()) expect(action, id).not.toContain('*');
-        // The one allowed star: the log streams of the function's own log group.
-        expect(JSON.stringify(st.Resource).replace(/:log-group:[^"]+:\*/, ''), id).not.toContain('*');
+        // The allowed stars: the log streams of the function's own log group, and the media
+        // bucket's objects under one of its two key prefixes (ids are random: no narrower ARN).
+        const resource = JSON.stringify(st.Resource)
+          .replace(/:log-group:[^"]+:\*/, '')
+          .replace(/\{"Fn::Join":\["",\[\{"Fn::GetAtt":\["MediaBucket","Arn"\]\},"\/(uploads|media)\/\*"\]\]\}/g, '');
+        expect(resource, id).not.toContain('*');
       }
     }
   });
@@ -329,9 +416,9 @@ describe('secrets at run time, network and pressure on the gateway', () => {
     expect(deployed[1]!.split(/\n  dev:\n/)[1]).not.toContain('${env:');
   });
 
-  it('bounds the pressure: at most workerMaxConcurrency workers, one step per job, API throttled at the edge', () => {
-    const [[, mapping]] = resources('AWS::Lambda::EventSourceMapping') as [[string, Resource]];
-    expect(mapping.Properties.ScalingConfig).toEqual({ MaximumConcurrency: 5 });
+  it('bounds the pressure: at most workerMaxConcurrency workers (mediaWorkerMaxConcurrency media workers), one step per job, API throttled at the edge', () => {
+    expect(mappingOf('FanoutQueue').Properties.ScalingConfig).toEqual({ MaximumConcurrency: 5 });
+    expect(mappingOf('MediaQueue').Properties.ScalingConfig).toEqual({ MaximumConcurrency: 5 });
     for (const id of JOB_IDS) expect(template.Resources[`${id}LambdaFunction`]!.Properties.ReservedConcurrentExecutions, id).toBe(1);
     expect(template.Resources.HttpApiStage!.Properties.DefaultRouteSettings).toEqual({ ThrottlingBurstLimit: 200, ThrottlingRateLimit: 100 });
   });
@@ -391,7 +478,9 @@ describe('stage settings are checked before anything is built (infra/stage-setti
         expect(JSON.stringify(vpcTemplate.Resources[roleId]!.Properties.ManagedPolicyArns), id).toContain('service-role/AWSLambdaVPCAccessExecutionRole');
       }
       // prod's own params: more workers at once than dev.
-      const mapping = Object.values(vpcTemplate.Resources).find((r) => r.Type === 'AWS::Lambda::EventSourceMapping')!;
+      const mapping = Object.values(vpcTemplate.Resources).find(
+        (r) => r.Type === 'AWS::Lambda::EventSourceMapping' && JSON.stringify(r.Properties.EventSourceArn) === JSON.stringify(getAtt('FanoutQueue', 'Arn')),
+      )!;
       expect(mapping.Properties.ScalingConfig).toEqual({ MaximumConcurrency: 10 });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -422,7 +511,9 @@ describe('the web client: S3 + CloudFront (infra/resources/web.yml) and its buil
 
   it('reads the bucket through an Origin Access Control bound to it (no legacy OAI), HTTPS, HTTP/2+3, index.html at /', () => {
     expect(resources('AWS::CloudFront::CloudFrontOriginAccessIdentity')).toHaveLength(0);
-    const [[oacId, oac]] = resources('AWS::CloudFront::OriginAccessControl') as [[string, Resource]];
+    const oacId = 'WebOriginAccessControl';
+    const oac = template.Resources[oacId]!;
+    expect(oac.Type).toBe('AWS::CloudFront::OriginAccessControl');
     expect(oac.Properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
 
     expect(template.Resources.WebDistribution!.Type).toBe('AWS::CloudFront::Distribution');
@@ -506,6 +597,207 @@ describe('the web client: S3 + CloudFront (infra/resources/web.yml) and its buil
     expect(bundles).toHaveLength(1);
     expect(readFileSync(join(web, 'index.html'), 'utf8')).toContain(`src="${bundles[0]}"`);
     expect(readFileSync(join(web, 'api-docs/index.html'), 'utf8')).toContain('/api/openapi.json');
+  });
+});
+
+describe('pictures: the media bucket (infra/resources/media.yml), /media/* on the web distribution, the media queue and worker', () => {
+  const bucket = () => template.Resources.MediaBucket!;
+  const distribution = () => template.Resources.WebDistribution!.Properties.DistributionConfig;
+  const webDomain = { 'Fn::Sub': 'https://${WebDistribution.DomainName}' };
+  const thisDistribution = { 'Fn::Sub': 'arn:${AWS::Partition}:cloudfront::${AWS::AccountId}:distribution/${WebDistribution}' };
+  /** The bucket's name: the stage and the tail of the stack id (no account id in presigned URLs). */
+  const bucketName = {
+    'Fn::Join': ['-', [`weibo-${STAGE}-media`, { 'Fn::Select': [4, { 'Fn::Split': ['-', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] }] }] }]],
+  };
+
+  it('keeps the bucket private, encrypted and unversioned, named from the stage and the stack', () => {
+    expect(bucket().Type).toBe('AWS::S3::Bucket');
+    expect(bucket().Properties.BucketName).toEqual(bucketName);
+    expect(bucket().Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(bucket().Properties.OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] });
+    // SSE-S3: OAC, presigned PUTs and the worker need no KMS grants.
+    expect(bucket().Properties.BucketEncryption).toEqual({ ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] });
+    // A deleted picture (or an original with its EXIF) must not live on as a noncurrent version.
+    expect(bucket().Properties).not.toHaveProperty('VersioningConfiguration');
+    expect(bucket().Properties).not.toHaveProperty('AccessControl');
+    expect(bucket().Properties).not.toHaveProperty('WebsiteConfiguration');
+  });
+
+  it('expires uploads nobody attached after a day, and abandoned multipart uploads; never the variants', () => {
+    expect(bucket().Properties.LifecycleConfiguration).toEqual({
+      Rules: [
+        { Id: 'expire-unattached-uploads', Status: 'Enabled', Prefix: 'uploads/', ExpirationInDays: 1 },
+        { Id: 'abort-incomplete-multipart-uploads', Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } },
+      ],
+    });
+  });
+
+  it("lets the web client's origin, and it alone, PUT an upload straight to the bucket (CORS)", () => {
+    expect(bucket().Properties.CorsConfiguration).toEqual({
+      CorsRules: [{ AllowedMethods: ['PUT', 'GET', 'HEAD'], AllowedOrigins: [webDomain], AllowedHeaders: ['content-type', 'content-length'], ExposedHeaders: ['ETag'], MaxAge: 600 }],
+    });
+  });
+
+  it('lets only the web distribution read, and only media/ (never uploads/); nobody without TLS', () => {
+    const policy = template.Resources.MediaBucketPolicy!;
+    expect(policy.Properties.Bucket).toEqual({ Ref: 'MediaBucket' });
+    const statements = policy.Properties.PolicyDocument.Statement as Statement[];
+    const allows = statements.filter((s) => s.Effect === 'Allow');
+    expect(allows).toEqual([
+      {
+        Sid: 'AllowWebDistributionToReadVariants',
+        Effect: 'Allow',
+        Principal: { Service: 'cloudfront.amazonaws.com' },
+        Action: 's3:GetObject',
+        Resource: mediaObjects('media/'),
+        Condition: { StringEquals: { 'AWS:SourceArn': thisDistribution } },
+      },
+    ]);
+    expect(JSON.stringify(allows)).not.toContain('uploads/');
+    const denies = statements.filter((s) => s.Effect === 'Deny');
+    expect(denies).toEqual([
+      {
+        Sid: 'DenyInsecureTransport',
+        Effect: 'Deny',
+        Principal: '*',
+        Action: 's3:*',
+        Resource: [getAtt('MediaBucket', 'Arn'), { 'Fn::Sub': '${MediaBucket.Arn}/*' }],
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      },
+    ]);
+  });
+
+  it('serves media/ through the web distribution under /media/*: its own OAC, GET/HEAD only, cached, nosniff', () => {
+    const oac = template.Resources.MediaOriginAccessControl!;
+    expect(oac.Type).toBe('AWS::CloudFront::OriginAccessControl');
+    expect(oac.Properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
+    const origin = (distribution().Origins as Array<Record<string, any>>).find((o) => o.Id === 'media-bucket')!;
+    // The bucket's regional domain, built from the same name as the bucket's (a GetAtt would be a cycle with its CORS rule).
+    expect(origin).toEqual({
+      Id: 'media-bucket',
+      DomainName: { 'Fn::Join': ['', [bucketName, '.s3.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]] },
+      OriginAccessControlId: getAtt('MediaOriginAccessControl', 'Id'),
+      S3OriginConfig: { OriginAccessIdentity: '' },
+    });
+
+    const behaviours = distribution().CacheBehaviors as Array<Record<string, any>>;
+    const onMedia = behaviours.filter((b) => b.TargetOriginId === 'media-bucket');
+    expect(onMedia).toHaveLength(1);
+    expect(onMedia[0]).toEqual({
+      PathPattern: '/media/*',
+      TargetOriginId: 'media-bucket',
+      ViewerProtocolPolicy: 'redirect-to-https',
+      AllowedMethods: ['GET', 'HEAD'],
+      CachedMethods: ['GET', 'HEAD'],
+      Compress: false,
+      CachePolicyId: '658327ea-f89d-4fab-a63d-7e88639e58f6', // managed CachingOptimized
+      ResponseHeadersPolicyId: { Ref: 'MediaResponseHeadersPolicy' },
+    });
+    expect(distribution().DefaultCacheBehavior.TargetOriginId).toBe('web-bucket');
+    const headers = template.Resources.MediaResponseHeadersPolicy!;
+    expect(headers.Type).toBe('AWS::CloudFront::ResponseHeadersPolicy');
+    expect(headers.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentTypeOptions).toEqual({ Override: true });
+  });
+
+  it('has the media queue and its dead-letter queue with the numbers of queue-settings.cjs, and an alarm on the DLQ', () => {
+    const q = template.Resources.MediaQueue!;
+    const dlq = template.Resources.MediaDeadLetterQueue!;
+    expect(q.Properties).toEqual({
+      QueueName: `weibo-${STAGE}-media`,
+      VisibilityTimeout: 6 * 60,
+      MessageRetentionPeriod: 4 * 24 * 3600,
+      SqsManagedSseEnabled: true,
+      RedrivePolicy: { deadLetterTargetArn: getAtt('MediaDeadLetterQueue', 'Arn'), maxReceiveCount: 3 },
+    });
+    expect(q.Properties.VisibilityTimeout).toBe(media.visibilityTimeoutSeconds);
+    expect(q.Properties.RedrivePolicy.maxReceiveCount).toBe(media.maxReceiveCount);
+    expect(dlq.Properties).toEqual({ QueueName: `weibo-${STAGE}-media-dlq`, MessageRetentionPeriod: 1_209_600, SqsManagedSseEnabled: true });
+    const alarms = resources('AWS::CloudWatch::Alarm').filter(([, a]) => JSON.stringify(a.Properties.Dimensions).includes('"MediaDeadLetterQueue","QueueName"'));
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]![1].Properties).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', AlarmActions: [{ Ref: 'OperatorAlarmTopic' }] });
+  });
+
+  it('feeds the media worker one image per invocation, partial batch responses, on x86_64 with 2048 MB', () => {
+    expect(mappingOf('MediaQueue').Properties).toMatchObject({
+      FunctionName: getAtt('ProcessMediaLambdaFunction', 'Arn'),
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BatchSize: 1,
+      MaximumBatchingWindowInSeconds: 0,
+      Enabled: true,
+      ScalingConfig: { MaximumConcurrency: 5 },
+    });
+    const worker = template.Resources.ProcessMediaLambdaFunction!.Properties;
+    expect(worker).toMatchObject({ Handler: 'functions/queue/process-media.handler', Architectures: ['x86_64'], MemorySize: 2048, Timeout: 60 });
+    // The one x86_64 function (sharp's linux-x64 build); the rest stay on arm64.
+    for (const id of functionIds().filter((i) => i !== 'ProcessMediaLambdaFunction')) expect(template.Resources[id]!.Properties.Architectures, id).toEqual(['arm64']);
+  });
+
+  it("routes the three media operations, each to its own function", () => {
+    const route = (key: string) => resources('AWS::ApiGatewayV2::Route').find(([, r]) => r.Properties.RouteKey === key)?.[1];
+    for (const [key, fn] of [
+      ['POST /media', 'CreateUpload'],
+      ['POST /media/{id}/complete', 'CompleteUpload'],
+      ['GET /media/{id}', 'GetMedia'],
+    ] as const) {
+      expect(JSON.stringify(route(key)?.Properties.Target), key).toContain(`HttpApiIntegration${fn}`);
+    }
+  });
+
+  describe('the packages: one zip per function, sharp in the media worker’s alone', () => {
+    const zip = (fn: string) => zipEntries(join(packageDir, `${fn}.zip`));
+    const SHARP = ['node_modules/sharp/', 'node_modules/@img/sharp-linux-x64/', 'node_modules/@img/sharp-libvips-linux-x64/', 'node_modules/@img/colour/', 'node_modules/detect-libc/', 'node_modules/semver/'];
+
+    it('gives each function its own artifact', () => {
+      const keys = functionIds().map((id) => template.Resources[id]!.Properties.Code.S3Key as string);
+      expect(new Set(keys).size).toBe(keys.length);
+      expect(template.Resources.ProcessMediaLambdaFunction!.Properties.Code.S3Key).toMatch(/\/processMedia\.zip$/);
+    });
+
+    it('bundles the worker with sharp left external, and packs sharp, its run-time dependencies and the linux-x64 binary and libvips next to it', () => {
+      const names = [...zip('processMedia').keys()];
+      for (const dir of SHARP) expect(names.some((n) => n.startsWith(dir)), dir).toBe(true);
+      expect(names).toContain('node_modules/@img/sharp-linux-x64/lib/sharp-linux-x64.node');
+      expect(names.some((n) => /^node_modules\/@img\/sharp-libvips-linux-x64\/lib\/libvips-cpp\.so\./.test(n))).toBe(true);
+      // Nothing else from node_modules, and no other platform's build.
+      expect(names.filter((n) => n.startsWith('node_modules/') && !SHARP.some((d) => n.startsWith(d)))).toEqual([]);
+      const bundle = zip('processMedia').get('functions/queue/process-media.cjs')!().toString('utf8');
+      expect(bundle).toMatch(/require\("sharp"\)/);
+      // sharp's own code is not inlined (its loader names the native module it looks for).
+      expect(bundle).not.toContain('sharp-linux-x64.node');
+    });
+
+    it('the worker package loads sharp on its own and writes a WebP (nothing resolved outside it)', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'weibo-process-media-'));
+      try {
+        for (const [name, read] of zip('processMedia')) {
+          if (name.endsWith('/')) continue;
+          mkdirSync(dirname(join(dir, name)), { recursive: true });
+          writeFileSync(join(dir, name), read());
+        }
+        const script = `
+          const sharp = require(${JSON.stringify(join(dir, 'node_modules/sharp'))});
+          sharp({ create: { width: 4, height: 3, channels: 3, background: '#c00' } }).webp().toBuffer().then((b) => {
+            const outside = Object.keys(require.cache).filter((f) => !f.startsWith(${JSON.stringify(dir)}));
+            console.log(JSON.stringify({ riff: b.subarray(0, 4).toString(), webp: b.subarray(8, 12).toString(), outside }));
+          });`;
+        const { stdout } = await run(process.execPath, ['-e', script], { cwd: dir, env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 });
+        expect(JSON.parse(stdout)).toEqual({ riff: 'RIFF', webp: 'WEBP', outside: [] });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 90_000);
+
+    it('leaves sharp and every node_modules file out of the other packages', () => {
+      const others = functionIds()
+        .filter((id) => id !== 'ProcessMediaLambdaFunction')
+        .map((id) => (template.Resources[id]!.Properties.Code.S3Key as string).split('/').pop()!.replace(/\.zip$/, ''));
+      expect(others.length).toBeGreaterThan(40);
+      for (const fn of others) {
+        const names = [...zip(fn).keys()];
+        expect(names.filter((n) => n.startsWith('node_modules/') || n.includes('sharp')), fn).toEqual([]);
+        expect(names.filter((n) => n.endsWith('.cjs')), fn).toHaveLength(1);
+      }
+    });
   });
 });
 
