@@ -45,6 +45,14 @@ const MESSAGES: Record<MediaRefusal, string> = {
 
 export const refusalMessage = (reason: MediaRefusal): string => MESSAGES[reason];
 
+/**
+ * The refusal a picture's header earns by its size alone: every decoded frame costs memory, so
+ * an animation counts all of them (`frames` from the header; 1 for a still picture).
+ */
+export function pixelRefusal(width: number, height: number, frames = 1): MediaRefusal | null {
+  return width * height * Math.max(1, frames) > MAX_PIXELS ? 'too_many_pixels' : null;
+}
+
 /** The refusal a sniffed format earns by itself, or null when the format is accepted. */
 export function formatRefusal(format: SniffedFormat): MediaRefusal | null {
   switch (format) {

@@ -3,7 +3,7 @@
 // header (dimensions without decoding a pixel), and only then a decode — so a hostile file is
 // refused before it can cost memory. Every variant is WebP with no metadata at all.
 import sharp from 'sharp';
-import { formatRefusal, MAX_PIXELS, MAX_UPLOAD_BYTES, sniffFormat, type ImageFormat, type MediaRefusal } from '../../domain/media.js';
+import { formatRefusal, MAX_PIXELS, MAX_UPLOAD_BYTES, pixelRefusal, sniffFormat, type ImageFormat, type MediaRefusal } from '../../domain/media.js';
 import type { MediaPurpose } from '../../domain/media-id.js';
 import type { ImageProcessor, ImageRefusal, ImageVariant, ProcessedImage } from '../../ports/image-processor.js';
 
@@ -76,12 +76,12 @@ export class SharpImageProcessor implements ImageProcessor {
     try {
       meta = await sharp(bytes, { failOn: 'error', limitInputPixels: false }).metadata();
     } catch (err) {
-      return classify(err);
+      return classifyImageError(err);
     }
     if (meta.format !== LOADER[accepted]) return refuse('unsupported_format');
-    const frames = Math.max(1, meta.pages ?? 1);
-    // Every decoded frame costs memory: an animation is checked on all its frames together.
-    if (meta.width * meta.height * frames > MAX_PIXELS) return refuse('too_many_pixels');
+    const frames = meta.pages ?? 1;
+    const tooBig = pixelRefusal(meta.width, meta.height, frames);
+    if (tooBig) return refuse(tooBig);
     const animated = frames > 1;
     const { width, height } = meta.autoOrient;
 
@@ -95,7 +95,7 @@ export class SharpImageProcessor implements ImageProcessor {
       const from = variants.find((v) => v.name === PLACEHOLDER_FROM[purpose])!;
       return { format: accepted, width, height, animated, placeholder: await dominantColour(from.bytes), variants };
     } catch (err) {
-      return classify(err);
+      return classifyImageError(err);
     }
   }
 
@@ -150,11 +150,11 @@ async function dominantColour(webp: Uint8Array): Promise<string> {
  * that is not libvips' (a TypeError...), is a bug of ours and must not be recorded as the
  * user's broken file.
  */
-function classify(err: unknown): ImageRefusal {
+export function classifyImageError(err: unknown): ImageRefusal {
   if (!(err instanceof Error) || err.constructor !== Error) throw err;
   const message = err.message;
   if (/^Expected /.test(message)) throw err;
-  if (/out of memory|cannot allocate|ENOMEM|timeout/i.test(message)) throw err;
+  if (/out of memory|insufficient memory|(cannot|unable to) allocate|ENOMEM|timeout/i.test(message)) throw err;
   if (/pixel limit/i.test(message)) return refuse('too_many_pixels');
   return refuse('corrupt_image');
 }
