@@ -17,7 +17,10 @@ import { HBaseMaintenanceStore } from './adapters/hbase/hbase-maintenance-store.
 import { HBasePostCountStore } from './adapters/hbase/hbase-post-count-store.js';
 import { LambdaJobContinuation } from './adapters/lambda/lambda-job-continuation.js';
 import { SqsDeadLetterQueue } from './adapters/sqs/sqs-dead-letter-queue.js';
-import { SqsFanoutQueue } from './adapters/sqs/sqs-fanout-queue.js';
+import { SqsFanoutQueue, SqsMediaQueue } from './adapters/sqs/sqs-queues.js';
+import { S3MediaObjects } from './adapters/s3/s3-media-objects.js';
+import { HBaseMediaStore } from './adapters/hbase/hbase-media-store.js';
+import type { MediaDeps } from './use-cases/media/media-deps.js';
 import { config, feedLimits, type Config } from './config/config.js';
 import { RuntimeSecrets } from './config/secrets.js';
 import { tokenKeysFrom, type TokenKeys, type TokenSettings } from './auth/tokens.js';
@@ -152,4 +155,26 @@ export function jobDependencies(cfg: Config = config()): JobDependencies {
     },
   };
   return jobs;
+}
+
+/** The picture use cases' ports (API side), on the same HBase client as dependencies(). */
+let media: MediaDeps | undefined;
+export function mediaDependencies(cfg: Config = config()): MediaDeps {
+  if (media) return media;
+  const { hbase } = dependencies();
+  if (!cfg.MEDIA_QUEUE_URL) throw new Error('Invalid configuration: MEDIA_QUEUE_URL is required for pictures');
+  media = {
+    media: new HBaseMediaStore(hbase, cfg.HBASE_NAMESPACE),
+    objects: mediaObjects(cfg),
+    queue: new SqsMediaQueue({ queueUrl: cfg.MEDIA_QUEUE_URL, ...(cfg.SQS_ENDPOINT ? { endpoint: cfg.SQS_ENDPOINT } : {}) }),
+    quota: new HBaseWriteQuota(hbase, cfg.HBASE_NAMESPACE),
+    limits: { writesPerMinute: { upload: cfg.UPLOADS_PER_MINUTE }, uploadUrlSeconds: cfg.UPLOAD_URL_SECONDS },
+  };
+  return media;
+}
+
+/** Where the bytes of pictures live (S3 deployed; the local object store locally). */
+export function mediaObjects(cfg: Config = config()): S3MediaObjects {
+  if (!cfg.MEDIA_BUCKET || !cfg.MEDIA_BASE_URL) throw new Error('Invalid configuration: MEDIA_BUCKET and MEDIA_BASE_URL are required for pictures');
+  return new S3MediaObjects({ bucket: cfg.MEDIA_BUCKET, publicBaseUrl: cfg.MEDIA_BASE_URL, ...(cfg.S3_ENDPOINT ? { endpoint: cfg.S3_ENDPOINT } : {}) });
 }

@@ -40,6 +40,7 @@ const started: Component[] = [];
 let stackChild: ChildProcess | undefined;
 let offline: ChildProcess | undefined;
 let poller: Poller | undefined;
+let mediaPoller: Poller | undefined;
 let web: Server | undefined;
 let stopping: Promise<void> | undefined;
 
@@ -105,7 +106,7 @@ function shutdown(exitCode: number): void {
   stopping ??= (async () => {
     try {
       web?.close();
-      await poller?.stop();
+      await Promise.all([poller?.stop(), mediaPoller?.stop()]);
       await stopOffline();
       if (stackChild) {
         // Interrupted while a component was starting: let that start end, then stop it.
@@ -227,6 +228,7 @@ async function main(): Promise<void> {
   }
 
   const queues = await ensureQueues({ sqsEndpoint: SQS_ENDPOINT, stage: STAGE });
+  const mediaQueues = await ensureQueues({ sqsEndpoint: SQS_ENDPOINT, stage: STAGE, queue: 'media' });
   checkpoint();
 
   // `node …/serverless.js` directly, in its own process group: killing `npm run` or `npx` would
@@ -242,6 +244,7 @@ async function main(): Promise<void> {
       HBASE_NAMESPACE: NAMESPACE,
       SQS_ENDPOINT,
       FANOUT_QUEUE_URL: queues.queueUrl,
+      MEDIA_QUEUE_URL: mediaQueues.queueUrl,
       // The local object store; the browser reads media path-style under MEDIA_BASE_URL.
       S3_ENDPOINT,
       MEDIA_BUCKET,
@@ -272,6 +275,18 @@ async function main(): Promise<void> {
     concurrency: Number(process.env.FANOUT_CONCURRENCY ?? '4'),
     waitSeconds: 1,
     log: (line) => console.log(`[sqs-poller] ${line}`),
+  });
+  // The media worker's own queue: one picture per invocation (infra/queue-settings.cjs media).
+  mediaPoller = startPoller({
+    sqsEndpoint: SQS_ENDPOINT,
+    queueUrl: mediaQueues.queueUrl,
+    lambdaEndpoint: LAMBDA_URL,
+    functionName: `weibo-${STAGE}-processMedia`,
+    batchSize: mediaQueues.settings.batchSize,
+    invokeTimeoutMs: mediaQueues.settings.workerTimeoutSeconds * 1000 + 5_000,
+    concurrency: 2,
+    waitSeconds: 1,
+    log: (line) => console.log(`[media-poller] ${line}`),
   });
 
   // The web client, built for this run and served as the deployed stack serves it: static

@@ -47,11 +47,12 @@ export interface LocalQueues {
 }
 
 /**
- * Creates (or brings in line) the DLQ and the fan-out queue of `stage` with the numbers of
- * infra/queue-settings.cjs. Idempotent. `queueName` overrides the name (one queue per test run).
+ * Creates (or brings in line) a queue of `stage` and its DLQ with the numbers of
+ * infra/queue-settings.cjs: the fan-out queue, or `queue: 'media'`. Idempotent. `queueName`
+ * overrides the name (one queue per test run).
  */
-export async function ensureQueues(opts: { sqsEndpoint: string; stage: string; queueName?: string }): Promise<LocalQueues> {
-  const settings = queueSettings(opts.stage, opts.queueName ? { queueName: opts.queueName } : {});
+export async function ensureQueues(opts: { sqsEndpoint: string; stage: string; queue?: 'fanout' | 'media'; queueName?: string }): Promise<LocalQueues> {
+  const settings = queueSettings(opts.stage, { ...(opts.queue ? { queue: opts.queue } : {}), ...(opts.queueName ? { queueName: opts.queueName } : {}) });
   const sqs = localSqsClient(opts.sqsEndpoint);
   try {
     const deadLetterQueueUrl = await createOrUpdate(sqs, settings.deadLetterQueueName, {

@@ -3,6 +3,11 @@
 // Local stand-ins ignore signatures but the SDK insists on signing: static dummy keys, so a local
 // run never goes looking for (or uses) a developer's real AWS credentials.
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+/**
+ * The local object store checks signatures (as S3 does), with the one account it knows: its
+ * default (infra/local/object-store.ts).
+ */
+export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 export function awsEndpointConfig(opts: { endpoint?: string | undefined; region?: string | undefined }) {
   const region = opts.region ?? (opts.endpoint ? 'us-east-1' : undefined);

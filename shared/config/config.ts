@@ -74,6 +74,17 @@ const EnvSchema = z.object({
   // 2^17). Deployed stages always hash at OWASP's parameters (password.ts PASSWORD_PARAMS).
   PASSWORD_SCRYPT_LOG2N: z.coerce.number().int().min(15).max(20).optional(),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(SESSION_TTL_SECONDS).default(SESSION_TTL_SECONDS),
+  // Pictures (shared/use-cases/media). The bucket of uploads and variants, the media worker's
+  // queue, and the public URL variants are served under (`<base>/media/<id>/<name>.webp`: the
+  // CloudFront distribution deployed; the local bucket's URL locally). S3_ENDPOINT is set only
+  // locally (infra/local/object-store.ts); deployed the SDK's regional endpoint is right.
+  MEDIA_BUCKET: z.string().optional(),
+  MEDIA_QUEUE_URL: z.url().optional(),
+  MEDIA_BASE_URL: z.url().optional(),
+  S3_ENDPOINT: z.string().optional(),
+  UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  // How long a presigned upload is valid: minutes, enough for 20 MB on a slow phone link.
+  UPLOAD_URL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
 });
 
 export type Config = z.infer<typeof EnvSchema>;
@@ -106,7 +117,7 @@ export interface FeedLimits {
   /** Delay of the settle message every follow/unfollow sends (see SETTLE_SECONDS). */
   settleSeconds: number;
   /** Writes per user per one-minute window. */
-  writesPerMinute: Record<WriteAction, number>;
+  writesPerMinute: Record<Exclude<WriteAction, 'upload'>, number>;
 }
 
 export function feedLimits(cfg: Config = config()): FeedLimits {

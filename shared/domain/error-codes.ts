@@ -42,6 +42,11 @@ export const ERROR_CODES = [
   'invalid_cursor',
   'invalid_notification_id',
   'invalid_topic',
+  // Pictures (shared/use-cases/media).
+  'media_type_refused',
+  'media_too_large',
+  'media_not_found',
+  'upload_missing',
   // The server's own failures (bodies never carry internals).
   'internal_error',
   'service_unavailable',

@@ -42,7 +42,10 @@ import {
   TopicPageSchema,
   TrendingSchema,
   UnreadCountSchema,
+  MediaSchema,
+  UploadSchema,
 } from './views.js';
+import { mediaPath, uploadBody } from '../validation/media.schema.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -60,7 +63,7 @@ export interface Route {
   path: string;
   summary: string;
   description?: string;
-  tag: 'accounts' | 'posts' | 'reactions' | 'relations' | 'timeline' | 'notifications' | 'topics' | 'safety' | 'meta';
+  tag: 'accounts' | 'posts' | 'reactions' | 'relations' | 'timeline' | 'notifications' | 'topics' | 'safety' | 'media' | 'meta';
   /** 'optional': anonymous requests pass; with a token the answer adds the reader's own state. */
   auth: boolean | 'optional';
   body?: z.ZodType;
@@ -491,6 +494,41 @@ export const routes = {
     query: pageQuery,
     success: { 200: { description: 'A page of users', schema: BlockedUserPageSchema } },
     errors: { 403: ['forbidden'], 422: ['invalid_cursor'] },
+  }),
+  createUpload: route({
+    method: 'POST',
+    path: '/media',
+    tag: 'media',
+    summary: 'Start uploading a picture: a media id and a presigned upload straight to storage',
+    description:
+      'Declare the type and exact size; PUT the bytes to `upload.url` with `upload.headers` (the signature covers type and length, and expires in minutes), then call `POST /media/{id}/complete`. The API never carries the bytes. At most 20 MB; JPEG, PNG, WebP or GIF (the worker decides by the bytes, not by this declaration). At most `UPLOADS_PER_MINUTE` (default 30) a minute per user; past that 429 with `Retry-After`.',
+    auth: true,
+    body: uploadBody,
+    success: { 201: { description: 'The media record (uploading) and where to upload', schema: UploadSchema } },
+    errors: { 422: ['media_type_refused', 'media_too_large'], 429: ['rate_limited'] },
+  }),
+  completeUpload: route({
+    method: 'POST',
+    path: '/media/{id}/complete',
+    tag: 'media',
+    summary: 'Say the upload is done: the API checks the bytes arrived and queues the processing',
+    description:
+      'Idempotent: once processing started, the media as it is. 409 `upload_missing` when nothing has been uploaded yet (upload, then call again). An upload of another size than declared ends `failed` (`size_mismatch`). Then poll `GET /media/{id}` until `ready` or `failed`.',
+    auth: true,
+    params: mediaPath,
+    success: { 200: { description: 'The media (processing, or its state if that moved on)', schema: MediaSchema } },
+    errors: { 404: ['media_not_found'], 409: ['upload_missing'] },
+  }),
+  getMedia: route({
+    method: 'GET',
+    path: '/media/{id}',
+    tag: 'media',
+    summary: 'An upload of yours: its state, and once ready its sizes, placeholder and variant URLs',
+    description: 'Only the uploader sees the record (404 for anyone else); once a picture is in a post, its post carries what readers need.',
+    auth: true,
+    params: mediaPath,
+    success: { 200: { description: 'The media', schema: MediaSchema } },
+    errors: { 404: ['media_not_found'] },
   }),
   openapi: route({
     method: 'GET',

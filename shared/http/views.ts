@@ -11,6 +11,8 @@ import type { NotificationGroup } from '../use-cases/notifications.js';
 import type { PostDetail, PostWithViewer } from '../use-cases/post-details.js';
 import type { Grant } from '../use-cases/sessions.js';
 import type { Edge, Page } from '../ports/feed-store.js';
+import type { PresignedUpload } from '../ports/media-objects.js';
+import type { MediaRecord } from '../ports/media-store.js';
 import { HANDLE_PATTERN } from '../domain/handle.js';
 
 const instant = z.iso.datetime().meta({ description: 'ISO 8601 instant (UTC)', example: '2026-11-22T08:30:00.000Z' });
@@ -312,3 +314,62 @@ export const sessionView = (g: Grant): z.output<typeof SessionSchema> => ({
 
 export const pageView = <T, V, K extends string>(page: Page<T>, key: K, view: (t: T) => V) =>
   ({ [key]: page.items.map(view), nextCursor: page.nextCursor ?? null }) as { [P in K]: V[] } & { nextCursor: string | null };
+
+const MediaVariantSchema = z.strictObject({
+  width: z.int().min(1),
+  height: z.int().min(1),
+  url: z.string().meta({ description: 'Where the browser fetches it (WebP)' }),
+});
+
+export const MediaSchema = z
+  .strictObject({
+    id: z.string().meta({ description: 'The media id: random and unguessable, 22 characters' }),
+    purpose: z.enum(['post', 'avatar']),
+    state: z.enum(['uploading', 'processing', 'ready', 'failed']).meta({
+      description: '`uploading` until `POST /media/{id}/complete`; `processing` while the worker makes it safe and small; then `ready`, or `failed` with a `reason`',
+    }),
+    reason: z.string().optional().meta({ description: 'Why it failed: unsupported_format, heic_unsupported, svg_refused, too_many_pixels, too_large, corrupt_image, size_mismatch, upload_missing' }),
+    createdAt: instant,
+    width: z.int().min(1).optional().meta({ description: 'When ready: the picture’s width after orientation' }),
+    height: z.int().min(1).optional(),
+    animated: z.boolean().optional(),
+    placeholder: z.string().regex(/^#[0-9a-f]{6}$/).optional().meta({ description: 'When ready: a colour to fill the space with until the bytes arrive' }),
+    variants: z.record(z.string(), MediaVariantSchema).optional().meta({
+      description: 'When ready, by name: a post picture has `thumb` (square, the grid), `feed` (about 690 px wide) and `large` (at most 2048 px); an avatar `avatar-96` and `avatar-400`',
+    }),
+  })
+  .meta({ id: 'Media' });
+
+export const UploadSchema = z
+  .strictObject({
+    media: MediaSchema,
+    upload: z.strictObject({
+      method: z.literal('PUT'),
+      url: z.string().meta({ description: 'Presigned: PUT the file’s bytes here, straight to storage, before `expiresAt`' }),
+      headers: z.record(z.string(), z.string()).meta({ description: 'Send exactly these headers (the signature covers them and the declared length)' }),
+      expiresAt: instant,
+    }),
+  })
+  .meta({ id: 'Upload' });
+
+export const mediaView = (m: MediaRecord, urlOf: (id: string, variant: string) => string): z.output<typeof MediaSchema> => ({
+  id: m.id,
+  purpose: m.purpose,
+  state: m.state,
+  ...(m.reason !== undefined ? { reason: m.reason } : {}),
+  createdAt: iso(m.createdAt),
+  ...(m.state === 'ready' && m.descriptor
+    ? {
+        width: m.descriptor.width,
+        height: m.descriptor.height,
+        animated: m.descriptor.animated,
+        placeholder: m.descriptor.placeholder,
+        variants: Object.fromEntries(m.descriptor.variants.map((v) => [v.name, { width: v.width, height: v.height, url: urlOf(m.id, v.name) }])),
+      }
+    : {}),
+});
+
+export const uploadView = (u: { media: MediaRecord; upload: PresignedUpload }, urlOf: (id: string, variant: string) => string): z.output<typeof UploadSchema> => ({
+  media: mediaView(u.media, urlOf),
+  upload: { ...u.upload, expiresAt: iso(u.upload.expiresAt) },
+});

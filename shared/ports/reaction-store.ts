@@ -70,7 +70,8 @@ export interface CommentStore {
   purge(postId: string, limit: number): Promise<number>;
 }
 
-export type WriteAction = 'comment' | 'like' | 'repost';
+/** What the per-user write limits count: reactions, and picture uploads (media). */
+export type WriteAction = 'comment' | 'like' | 'repost' | 'upload';
 
 /** Per-user write counters, one per window (what a window is: domain/quota.ts). */
 export interface WriteQuota {

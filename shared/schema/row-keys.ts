@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { concatBytes } from '../hbase/index.js';
 import { HANDLE_PATTERN } from '../domain/handle.js';
 import { formatPostId, isPostId, parsePostId, POST_SUFFIX_BYTES } from '../domain/post.js';
+import { mediaIdBytes } from '../domain/media-id.js';
 
 const SALT_BYTES = 2;
 const USER_TERMINATOR = 0x00;
@@ -311,6 +312,13 @@ export const SESSION_ID_BYTES = 16;
 export function sessionKey(sessionId: Uint8Array): Uint8Array {
   if (sessionId.length !== SESSION_ID_BYTES) throw new RangeError(`session id must be ${SESSION_ID_BYTES} bytes`);
   return sessionId;
+}
+
+/** media: the media id's 16 random bytes (spread over regions like session ids); throws for a non-id. */
+export function mediaKey(id: string): Uint8Array {
+  const bytes = mediaIdBytes(id);
+  if (!bytes) throw new RangeError(`invalid media id for a row key: ${JSON.stringify(id)}`);
+  return bytes;
 }
 
 // --- pre-split points ----------------------------------------------------------------------

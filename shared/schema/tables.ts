@@ -477,6 +477,37 @@ data  : rows written before this table existed have no entries; the product has 
         data yet, so there is no migration (a store with data would need one walk of relations,
         reactions and blocks writing the entries)`,
   },
+  media: {
+    name: 'media',
+    families: [family('m')],
+    design: `
+Uploads and what became of them: one row per media id (pictures of posts, avatars). The bytes
+are never here: the original is the object uploads/<id>, the variants media/<id>/<name>.webp
+(shared/ports/media-objects.ts); this row says whose it is and how far it got.
+row   = media id (16 random bytes: unguessable, and spread over regions without a salt)
+m:o   owner handle            m:p  purpose (post | avatar)      m:c  created-at millis
+m:t   declared content type   m:n  declared size in bytes (the presigned upload signs both)
+m:s   state: uploading → processing → ready | failed — THE check cell of every move
+m:r   the reason of a failure (a refusal code)
+m:d   what processing found, written with the move to ready: JSON {width, height, animated,
+      placeholder, variants: [{name, width, height}]}
+create   : PUT m:o,p,c,t,n,s=uploading (a fresh random id: nothing to race)          (one put)
+read     : GET /media/<id>/m                                                         (one get)
+complete : PUT ?check=put m:s=processing, check m:s == uploading   (racing completes, and the
+           worker's own move, leave exactly one winner; a loser reads the state)
+finish   : PUT ?check=put m:s=ready + m:d, check m:s == processing                  (one each)
+fail     : PUT ?check=put m:s=failed + m:r, check m:s == uploading | processing
+Interleavings (the invariant: a record is ready only once every variant object exists, and a
+ready or failed record never moves again):
+ * the worker writes every variant object BEFORE its move to ready, so a reader who sees ready
+   finds the objects; a worker that dies in between leaves processing, and the redelivered
+   message writes the same objects (same keys) again and moves it.
+ * two workers on one message (at-least-once delivery): both write the same objects; one
+   finish wins, the other's check fails and it leaves the record as the winner left it.
+ * the completion call queues the message BEFORE its move uploading → processing; if it dies
+   in between, the worker makes that move itself (it processes uploading or processing alike),
+   so no record is left in processing without a message on its way.`,
+  },
 } satisfies Record<string, TableDefinition>;
 
 export type TableName = keyof typeof TABLES;
@@ -519,6 +550,7 @@ export const SPLITS = {
   trends: 'shard',
   blocks: 'salt',
   lists: 'hex',
+  media: 'random',
 } as const satisfies Record<TableName, SplitScheme>;
 
 /** The split keys of `table` created with `regions` regions (empty: one region; trends: at most TREND_SHARDS regions). */

@@ -1,12 +1,16 @@
 // shared/use-cases/write-limits.ts — per-user write limits (product rule: a user may comment,
-// like/unlike and repost at most so many times a minute; FeedLimits.writesPerMinute). The
+// like/unlike, repost and upload pictures at most so many times a minute; writesPerMinute). The
 // window is domain/quota.ts; the store only counts per (user, action, window) it is given.
 import { quotaWindowOf, secondsUntilNextWindow } from '../domain/quota.js';
 import { RateLimitedError } from '../domain/errors.js';
-import type { WriteAction } from '../ports/reaction-store.js';
-import type { FeedDeps } from './feed-deps.js';
+import type { WriteAction, WriteQuota } from '../ports/reaction-store.js';
 
-export async function takeWriteQuota(deps: Pick<FeedDeps, 'quota' | 'limits'>, user: string, action: WriteAction, now: number): Promise<void> {
+export async function takeWriteQuota<A extends WriteAction>(
+  deps: { quota: WriteQuota; limits: { writesPerMinute: Record<A, number> } },
+  user: string,
+  action: A,
+  now: number,
+): Promise<void> {
   const used = await deps.quota.take(user, action, quotaWindowOf(now));
   const limit = deps.limits.writesPerMinute[action];
   if (used > limit) {

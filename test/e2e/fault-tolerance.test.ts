@@ -19,7 +19,7 @@ import { postIdFromKey } from '../../shared/schema/row-keys.js';
 import { queueDrained } from '../support/queue.js';
 import { qualifiedTableName } from '../../shared/schema/tables.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
-import { SqsFanoutQueue } from '../../shared/adapters/sqs/sqs-fanout-queue.js';
+import { SqsFanoutQueue } from '../../shared/adapters/sqs/sqs-queues.js';
 import { GoneError } from '../../shared/domain/errors.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { deletePost } from '../../shared/use-cases/posts.js';

@@ -14,7 +14,7 @@ import { HBaseRelationStore } from '../../shared/adapters/hbase/hbase-relation-s
 import { HBaseUserStore } from '../../shared/adapters/hbase/hbase-user-store.js';
 import { LambdaJobContinuation } from '../../shared/adapters/lambda/lambda-job-continuation.js';
 import { SqsDeadLetterQueue } from '../../shared/adapters/sqs/sqs-dead-letter-queue.js';
-import { SqsFanoutQueue } from '../../shared/adapters/sqs/sqs-fanout-queue.js';
+import { SqsFanoutQueue } from '../../shared/adapters/sqs/sqs-queues.js';
 import { HBaseRestClient, bytesToString, compareBytes, concatBytes, decodeLong, encodeLong, type HBaseRequestEvent } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import type { Feed, FeedVisit, RelationsBatch } from '../../shared/ports/maintenance-store.js';

@@ -8,7 +8,7 @@ import { DeleteQueueCommand, ReceiveMessageCommand, SendMessageCommand, type Mes
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { ensureQueues, localSqsClient, toRecord } from '../../infra/local/sqs-poller.js';
-import { SqsFanoutQueue } from '../../shared/adapters/sqs/sqs-fanout-queue.js';
+import { SqsFanoutQueue } from '../../shared/adapters/sqs/sqs-queues.js';
 import { hbaseFeedStores } from '../../shared/composition.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { runInvocation } from '../../shared/runtime/invocation-scope.js';

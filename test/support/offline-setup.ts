@@ -119,9 +119,12 @@ async function startOffline(): Promise<OfflineStack> {
   await applySchema(hbase, namespace);
   // A queue pair per run (local stage numbers), so runs never see each other's messages.
   const queues = await ensureQueues({ sqsEndpoint, stage: 'local', queueName: `weibo-local-fanout-${namespace}` });
+  const mediaQueues = await ensureQueues({ sqsEndpoint, stage: 'local', queue: 'media', queueName: `weibo-local-media-${namespace}` });
   const dropQueues = async () => {
     const sqs = localSqsClient(sqsEndpoint);
-    for (const url of [queues.queueUrl, queues.deadLetterQueueUrl]) await sqs.send(new DeleteQueueCommand({ QueueUrl: url })).catch(() => {});
+    for (const url of [queues.queueUrl, queues.deadLetterQueueUrl, mediaQueues.queueUrl, mediaQueues.deadLetterQueueUrl]) {
+      await sqs.send(new DeleteQueueCommand({ QueueUrl: url })).catch(() => {});
+    }
     sqs.destroy();
   };
 
@@ -143,6 +146,7 @@ async function startOffline(): Promise<OfflineStack> {
       OFFLINE_LAMBDA_PORT: lambdaPort,
       SQS_ENDPOINT: sqsEndpoint,
       FANOUT_QUEUE_URL: queues.queueUrl,
+      MEDIA_QUEUE_URL: mediaQueues.queueUrl,
       // The object store global-setup.ts made sure of (infra/queue-settings.cjs hands these to
       // the local stage's functions); objects are read back path-style from <endpoint>/<bucket>.
       S3_ENDPOINT: s3Endpoint,
@@ -198,6 +202,18 @@ async function startOffline(): Promise<OfflineStack> {
     waitSeconds: 1,
     log: (line) => capture(Buffer.from(`[sqs-poller] ${line}\n`)),
   });
+  // The media worker's own queue, one picture per invocation (infra/queue-settings.cjs media).
+  const mediaPoller: Poller = startPoller({
+    sqsEndpoint,
+    queueUrl: mediaQueues.queueUrl,
+    lambdaEndpoint,
+    functionName: 'weibo-local-processMedia',
+    batchSize: mediaQueues.settings.batchSize,
+    invokeTimeoutMs: mediaQueues.settings.workerTimeoutSeconds * 1000 + 5_000,
+    concurrency: 2,
+    waitSeconds: 1,
+    log: (line) => capture(Buffer.from(`[media-poller] ${line}\n`)),
+  });
   console.log(`[e2e] API ${apiUrl} (serverless-offline) on HBase namespace ${namespace}; fan-out queue ${queues.queueUrl}`);
 
   return {
@@ -212,7 +228,7 @@ async function startOffline(): Promise<OfflineStack> {
     },
     teardown: async () => {
       // The poller first: it must not invoke a worker that is going away.
-      await poller.stop();
+      await Promise.all([poller.stop(), mediaPoller.stop()]);
       stop();
       await dropQueues();
       for (const t of Object.keys(TABLES) as TableName[]) await hbase.deleteTable(qualifiedTableName(namespace, t)).catch(() => {});

@@ -515,6 +515,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start uploading a picture: a media id and a presigned upload straight to storage
+         * @description Declare the type and exact size; PUT the bytes to `upload.url` with `upload.headers` (the signature covers type and length, and expires in minutes), then call `POST /media/{id}/complete`. The API never carries the bytes. At most 20 MB; JPEG, PNG, WebP or GIF (the worker decides by the bytes, not by this declaration). At most `UPLOADS_PER_MINUTE` (default 30) a minute per user; past that 429 with `Retry-After`.
+         */
+        post: operations["createUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/media/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Say the upload is done: the API checks the bytes arrived and queues the processing
+         * @description Idempotent: once processing started, the media as it is. 409 `upload_missing` when nothing has been uploaded yet (upload, then call again). An upload of another size than declared ends `failed` (`size_mismatch`). Then poll `GET /media/{id}` until `ready` or `failed`.
+         */
+        post: operations["completeUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/media/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An upload of yours: its state, and once ready its sizes, placeholder and variant URLs
+         * @description Only the uploader sees the record (404 for anyone else); once a picture is in a post, its post carries what readers need.
+         */
+        get: operations["getMedia"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -554,7 +614,7 @@ export interface components {
          * @description Every machine-readable error code this API sends
          * @enum {string}
          */
-        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "repost_in_progress" | "invalid_cursor" | "invalid_notification_id" | "invalid_topic" | "internal_error" | "service_unavailable";
+        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "repost_in_progress" | "invalid_cursor" | "invalid_notification_id" | "invalid_topic" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "internal_error" | "service_unavailable";
         Session: {
             /**
              * @description A user handle: 1–30 of a–z, 0–9, _
@@ -937,6 +997,59 @@ export interface components {
              * @example 2026-11-22T08:30:00.000Z
              */
             since: string;
+        };
+        Upload: {
+            media: components["schemas"]["Media"];
+            upload: {
+                /** @constant */
+                method: "PUT";
+                /** @description Presigned: PUT the file’s bytes here, straight to storage, before `expiresAt` */
+                url: string;
+                /** @description Send exactly these headers (the signature covers them and the declared length) */
+                headers: {
+                    [key: string]: string;
+                };
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant (UTC)
+                 * @example 2026-11-22T08:30:00.000Z
+                 */
+                expiresAt: string;
+            };
+        };
+        Media: {
+            /** @description The media id: random and unguessable, 22 characters */
+            id: string;
+            /** @enum {string} */
+            purpose: "post" | "avatar";
+            /**
+             * @description `uploading` until `POST /media/{id}/complete`; `processing` while the worker makes it safe and small; then `ready`, or `failed` with a `reason`
+             * @enum {string}
+             */
+            state: "uploading" | "processing" | "ready" | "failed";
+            /** @description Why it failed: unsupported_format, heic_unsupported, svg_refused, too_many_pixels, too_large, corrupt_image, size_mismatch, upload_missing */
+            reason?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            createdAt: string;
+            /** @description When ready: the picture’s width after orientation */
+            width?: number;
+            height?: number;
+            animated?: boolean;
+            /** @description When ready: a colour to fill the space with until the bytes arrive */
+            placeholder?: string;
+            /** @description When ready, by name: a post picture has `thumb` (square, the grid), `feed` (about 690 px wide) and `large` (at most 2048 px); an avatar `avatar-96` and `avatar-400` */
+            variants?: {
+                [key: string]: {
+                    width: number;
+                    height: number;
+                    /** @description Where the browser fetches it (WebP) */
+                    url: string;
+                };
+            };
         };
     };
     responses: never;
@@ -5644,6 +5757,425 @@ export interface operations {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
                             code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The type the browser will upload: image/jpeg, image/png, image/webp or image/gif. Only a promise: the worker decides the format by the bytes */
+                    contentType: string;
+                    /** @description The exact size in bytes of the file to upload (at most 20 MB); the upload must match it */
+                    size: number;
+                    /**
+                     * @description A picture for a post (grid, feed and large sizes), or an avatar (square sizes)
+                     * @default post
+                     * @enum {string}
+                     */
+                    purpose?: "post" | "avatar";
+                };
+            };
+        };
+        responses: {
+            /** @description The media record (uploading) and where to upload */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Upload"];
+                };
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `media_type_refused`, `media_too_large` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "media_type_refused" | "media_too_large");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "rate_limited";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    completeUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A media id, as `POST /media` answered it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The media (processing, or its state if that moved on) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `media_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "media_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `upload_missing` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "upload_missing";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A media id, as `POST /media` answered it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The media */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `media_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "media_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };

@@ -1,0 +1,26 @@
+// functions/queue/process-media.ts — the SQS-triggered media worker (its own queue, memory and
+// timeout: image work must not hold up the fan-out). One record per invocation (batch size 1
+// bounds memory to one image); a record that throws (storage or HBase unavailable) is reported in
+// batchItemFailures and redelivered, and after maxReceiveCount lands in the media DLQ. A picture
+// the worker refuses is not an error: its record ends `failed` with the reason.
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { logger } from '../../shared/logging/logger.js';
+import { mediaWorkerDependencies } from '../../shared/media-worker-composition.js';
+import { recordCorrelationId } from '../../shared/observability/correlation-id.js';
+import { observedHandler } from '../../shared/observability/invocation.js';
+import { MediaMessage } from '../../shared/ports/media-queue.js';
+import { runWithCorrelationId } from '../../shared/runtime/invocation-scope.js';
+import { processMedia } from '../../shared/use-cases/media/process-media.js';
+
+const processor = new BatchProcessor(EventType.SQS);
+
+export async function recordHandler(record: SQSRecord): Promise<void> {
+  await runWithCorrelationId(recordCorrelationId(record), async () => {
+    const message = MediaMessage.parse(JSON.parse(record.body));
+    const outcome = await processMedia(mediaWorkerDependencies(), message.mediaId);
+    logger.info('media message handled', { messageId: record.messageId, type: message.type, mediaId: message.mediaId, ...outcome });
+  });
+}
+
+export const handler = observedHandler(async (event: SQSEvent, context) => processPartialResponse(event, recordHandler, processor, { context }));

@@ -1,0 +1,14 @@
+// shared/media-worker-composition.ts — the media worker's ports. Apart from composition.ts on
+// purpose: it loads sharp (native libvips), which only the media worker's package carries; an
+// API function that imported it would fail at cold start.
+import { SharpImageProcessor } from './adapters/images/sharp-image-processor.js';
+import { HBaseMediaStore } from './adapters/hbase/hbase-media-store.js';
+import { dependencies, mediaObjects } from './composition.js';
+import { config, type Config } from './config/config.js';
+import type { MediaWorkerDeps } from './use-cases/media/media-deps.js';
+
+let deps: MediaWorkerDeps | undefined;
+export function mediaWorkerDependencies(cfg: Config = config()): MediaWorkerDeps {
+  deps ??= { media: new HBaseMediaStore(dependencies().hbase, cfg.HBASE_NAMESPACE), objects: mediaObjects(cfg), images: new SharpImageProcessor() };
+  return deps;
+}

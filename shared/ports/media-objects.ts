@@ -1,0 +1,27 @@
+// shared/ports/media-objects.ts — where the bytes of pictures live (S3 in production, a local
+// S3-compatible server in development): the original a browser uploads, and the variants the
+// worker makes. Functions never carry image bytes through the API: the browser sends them
+// straight to storage with a presigned request.
+
+/** A request the browser makes itself to upload the original: method, URL and the headers it must send. */
+export interface PresignedUpload {
+  method: 'PUT';
+  url: string;
+  /** Signed: the upload must carry exactly these (content type and length). */
+  headers: Record<string, string>;
+  expiresAt: number;
+}
+
+export interface MediaObjects {
+  /** A PUT of exactly `bytes` bytes of `contentType` to the upload of `id`, valid for `seconds`. */
+  presignUpload(id: string, contentType: string, bytes: number, seconds: number): Promise<PresignedUpload>;
+  /** The size of the uploaded original, or null when nothing was uploaded (yet). */
+  uploadedBytes(id: string): Promise<number | null>;
+  /** The uploaded original's bytes, or null when it is gone. */
+  readUpload(id: string): Promise<Uint8Array | null>;
+  /** Stores one processed variant (same id and name: the same object, so a redelivery rewrites it). */
+  putVariant(id: string, name: string, contentType: string, bytes: Uint8Array): Promise<void>;
+  removeUpload(id: string): Promise<void>;
+  /** Where a browser fetches a variant. */
+  variantUrl(id: string, name: string): string;
+}

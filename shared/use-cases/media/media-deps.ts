@@ -1,0 +1,30 @@
+// shared/use-cases/media/media-deps.ts — what the picture use cases are built from: the media
+// records, the object storage, the media queue, the write limits, and (in the worker) the image
+// processor. Composed in shared/composition.ts.
+import type { ImageProcessor } from '../../ports/image-processor.js';
+import type { MediaObjects } from '../../ports/media-objects.js';
+import type { MediaQueue } from '../../ports/media-queue.js';
+import type { MediaStore } from '../../ports/media-store.js';
+import type { WriteQuota } from '../../ports/reaction-store.js';
+
+export interface MediaLimits {
+  /** Uploads a user may start per one-minute window (429 + Retry-After past it). */
+  writesPerMinute: { upload: number };
+  /** How long a presigned upload stays valid. */
+  uploadUrlSeconds: number;
+}
+
+export interface MediaDeps {
+  media: MediaStore;
+  objects: MediaObjects;
+  queue: MediaQueue;
+  quota: WriteQuota;
+  limits: MediaLimits;
+}
+
+/** The worker's: no queue to send to, an image processor instead. */
+export interface MediaWorkerDeps {
+  media: MediaStore;
+  objects: MediaObjects;
+  images: ImageProcessor;
+}

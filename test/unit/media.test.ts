@@ -1,0 +1,181 @@
+// test/unit/media.test.ts — the upload flow and the media worker on fakes of their own ports:
+// the product rules (types, 20 MB, the write limit, who may see what), the state machine, and
+// the interleavings of tables.ts (media) forced step by step.
+import { describe, expect, it } from 'vitest';
+import { MAX_UPLOAD_BYTES } from '../../shared/domain/media.js';
+import { processMedia } from '../../shared/use-cases/media/process-media.js';
+import { completeUpload, readMedia, startUpload } from '../../shared/use-cases/media/uploads.js';
+import { fakeMedia } from './media-fakes.js';
+
+const T = 1_700_000_000_000;
+const jpeg = (size: number) => ({ contentType: 'image/jpeg', size, purpose: 'post' as const });
+
+async function uploaded(m: ReturnType<typeof fakeMedia>, size = 1000) {
+  const { media } = await startUpload(m.api, 'amy', jpeg(size), T);
+  m.objects.uploads.set(media.id, new Uint8Array(size));
+  return media.id;
+}
+
+describe('starting an upload', () => {
+  it('answers an uploading record and a presigned PUT of exactly the declared type and size', async () => {
+    const m = fakeMedia();
+    const { media, upload } = await startUpload(m.api, 'amy', jpeg(12_345), T);
+    expect(media).toMatchObject({ owner: 'amy', state: 'uploading', declaredType: 'image/jpeg', declaredBytes: 12_345, createdAt: T, purpose: 'post' });
+    expect(media.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(m.objects.presigned).toEqual([{ id: media.id, contentType: 'image/jpeg', bytes: 12_345, seconds: 300 }]);
+    expect(upload.headers).toEqual({ 'content-type': 'image/jpeg' });
+    expect((await m.media.get(media.id))?.state).toBe('uploading');
+  });
+
+  it('refuses a type a picture cannot have and more than 20 MB, and writes nothing', async () => {
+    const m = fakeMedia();
+    await expect(startUpload(m.api, 'amy', { ...jpeg(10), contentType: 'image/svg+xml' }, T)).rejects.toMatchObject({ code: 'media_type_refused' });
+    await expect(startUpload(m.api, 'amy', { ...jpeg(10), contentType: 'text/html' }, T)).rejects.toMatchObject({ code: 'media_type_refused' });
+    await expect(startUpload(m.api, 'amy', jpeg(MAX_UPLOAD_BYTES + 1), T)).rejects.toMatchObject({ code: 'media_too_large' });
+    await startUpload(m.api, 'amy', jpeg(MAX_UPLOAD_BYTES), T); // exactly 20 MB is allowed
+    expect(m.media.rows.size).toBe(1);
+  });
+
+  it('counts uploads against the per-minute limit (429 with the seconds until the window turns)', async () => {
+    const m = fakeMedia(); // 3 a minute
+    for (let i = 0; i < 3; i++) await startUpload(m.api, 'amy', jpeg(10), T + i);
+    await expect(startUpload(m.api, 'amy', jpeg(10), T + 3)).rejects.toMatchObject({ code: 'rate_limited' });
+    await startUpload(m.api, 'bob', jpeg(10), T + 3); // someone else's limit is their own
+    expect(m.media.rows.size).toBe(4);
+  });
+});
+
+describe('completing an upload', () => {
+  it('409 upload_missing while nothing is uploaded (the record stays uploading); then queues the processing and moves to processing', async () => {
+    const m = fakeMedia();
+    const { media } = await startUpload(m.api, 'amy', jpeg(1000), T);
+    await expect(completeUpload(m.api, 'amy', media.id)).rejects.toMatchObject({ code: 'upload_missing' });
+    expect((await m.media.get(media.id))?.state).toBe('uploading');
+    expect(m.queue.sent).toEqual([]);
+    m.objects.uploads.set(media.id, new Uint8Array(1000));
+    expect((await completeUpload(m.api, 'amy', media.id)).state).toBe('processing');
+    expect(m.queue.sent).toEqual([{ v: 1, type: 'process', mediaId: media.id }]);
+  });
+
+  it('is idempotent: a repeat answers the state as it is and queues nothing more', async () => {
+    const m = fakeMedia();
+    const id = await uploaded(m);
+    await completeUpload(m.api, 'amy', id);
+    expect((await completeUpload(m.api, 'amy', id)).state).toBe('processing');
+    expect(m.queue.sent).toHaveLength(1);
+  });
+
+  it('an upload of another size than declared ends failed (size_mismatch), nothing queued', async () => {
+    const m = fakeMedia();
+    const { media } = await startUpload(m.api, 'amy', jpeg(1000), T);
+    m.objects.uploads.set(media.id, new Uint8Array(999));
+    expect(await completeUpload(m.api, 'amy', media.id)).toMatchObject({ state: 'failed', reason: 'size_mismatch' });
+    expect(m.queue.sent).toEqual([]);
+  });
+
+  it('someone else’s media, or an id that is no media id, is 404 media_not_found (complete and read)', async () => {
+    const m = fakeMedia();
+    const id = await uploaded(m);
+    await expect(completeUpload(m.api, 'bob', id)).rejects.toMatchObject({ code: 'media_not_found' });
+    await expect(readMedia(m.api, 'bob', id)).rejects.toMatchObject({ code: 'media_not_found' });
+    await expect(readMedia(m.api, 'amy', 'not-a-media-id')).rejects.toMatchObject({ code: 'media_not_found' });
+    await expect(readMedia(m.api, 'amy', 'A'.repeat(22))).rejects.toMatchObject({ code: 'media_not_found' });
+    expect((await readMedia(m.api, 'amy', id)).state).toBe('uploading');
+    expect(m.queue.sent).toEqual([]);
+  });
+
+  it('queues the message before its move: a completion that dies between the two is finished by the worker (forced)', async () => {
+    const m = fakeMedia();
+    const id = await uploaded(m);
+    const statesAtSend: string[] = [];
+    m.queue.onSend = () => statesAtSend.push(m.media.rows.get(id)!.state);
+    m.media.beforeMove = () => {
+      throw new Error('the function stopped here');
+    };
+    await expect(completeUpload(m.api, 'amy', id)).rejects.toThrow('stopped here');
+    expect(statesAtSend).toEqual(['uploading']); // the message is on its way, the record never moved
+    m.media.beforeMove = undefined;
+    expect(await processMedia(m.worker, m.queue.sent[0]!.mediaId)).toEqual({ outcome: 'ready', variants: 3 });
+    expect((await m.media.get(id))?.state).toBe('ready');
+  });
+});
+
+describe('the media worker', () => {
+  it('writes every variant before the move to ready, records what it found, and removes the original', async () => {
+    const m = fakeMedia();
+    const id = await uploaded(m);
+    await completeUpload(m.api, 'amy', id);
+    let variantsAtFinish = -1;
+    m.media.beforeMove = (_id, to) => void (to === 'ready' && (variantsAtFinish = m.objects.variants.size));
+    expect(await processMedia(m.worker, id)).toEqual({ outcome: 'ready', variants: 3 });
+    expect(variantsAtFinish).toBe(3);
+    expect([...m.objects.variants.keys()].sort()).toEqual([`${id}/feed`, `${id}/large`, `${id}/thumb`]);
+    expect((await m.media.get(id))?.descriptor).toEqual({
+      width: 1200,
+      height: 800,
+      animated: false,
+      placeholder: '#336699',
+      variants: [
+        { name: 'thumb', width: 360, height: 360 },
+        { name: 'feed', width: 690, height: 460 },
+        { name: 'large', width: 1200, height: 800 },
+      ],
+    });
+    expect(m.objects.uploads.has(id)).toBe(false);
+  });
+
+  it('a redelivery after ready or failed does nothing (no second processing, no object written)', async () => {
+    const m = fakeMedia();
+    const id = await uploaded(m);
+    await completeUpload(m.api, 'amy', id);
+    await processMedia(m.worker, id);
+    m.objects.variants.clear();
+    expect(await processMedia(m.worker, id)).toEqual({ outcome: 'skipped', state: 'ready' });
+    expect(m.images.calls).toBe(1);
+    expect(m.objects.variants.size).toBe(0);
+  });
+
+  it('a worker that dies between the objects and the move leaves processing; the redelivery finishes it', async () => {
+    const m = fakeMedia();
+    const id = await uploaded(m);
+    await completeUpload(m.api, 'amy', id);
+    m.media.beforeMove = (_id, to) => {
+      if (to === 'ready') throw new Error('the worker stopped here');
+    };
+    await expect(processMedia(m.worker, id)).rejects.toThrow('stopped here');
+    expect((await m.media.get(id))?.state).toBe('processing');
+    expect(m.objects.uploads.has(id)).toBe(true); // the original stays until the move
+    m.media.beforeMove = undefined;
+    expect(await processMedia(m.worker, id)).toEqual({ outcome: 'ready', variants: 3 });
+  });
+
+  it('two deliveries of one message at once: one move to ready wins, the other leaves it as it is', async () => {
+    const m = fakeMedia();
+    const id = await uploaded(m);
+    await completeUpload(m.api, 'amy', id);
+    const outcomes = await Promise.all([processMedia(m.worker, id), processMedia(m.worker, id)]);
+    expect(outcomes.map((o) => o.outcome).sort()).toEqual(['ready', 'skipped']);
+    expect((await m.media.get(id))?.state).toBe('ready');
+    expect(m.objects.variants.size).toBe(3); // both wrote the same three objects
+  });
+
+  it('a refused picture ends failed with the processor’s reason, and its original is removed', async () => {
+    const m = fakeMedia();
+    const id = await uploaded(m);
+    await completeUpload(m.api, 'amy', id);
+    m.images.result = { refused: 'svg_refused' };
+    expect(await processMedia(m.worker, id)).toEqual({ outcome: 'failed', reason: 'svg_refused' });
+    expect(await m.media.get(id)).toMatchObject({ state: 'failed', reason: 'svg_refused' });
+    expect(m.objects.uploads.has(id)).toBe(false);
+    expect(m.objects.variants.size).toBe(0);
+  });
+
+  it('an original that vanished ends failed (upload_missing); an unknown id is skipped', async () => {
+    const m = fakeMedia();
+    const id = await uploaded(m);
+    await completeUpload(m.api, 'amy', id);
+    m.objects.uploads.delete(id);
+    expect(await processMedia(m.worker, id)).toEqual({ outcome: 'failed', reason: 'upload_missing' });
+    expect(await processMedia(m.worker, 'B'.repeat(22))).toEqual({ outcome: 'skipped', state: 'absent' });
+  });
+});
