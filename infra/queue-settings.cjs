@@ -34,9 +34,10 @@ const QUEUES = Object.freeze({
   media: Object.freeze({
     suffix: 'media',
     // Deployed: the largest allowed image decoded, rotated, and written in three sizes with room
-    // to spare. Local: short as the fan-out's in spirit, but a 40-megapixel decode on a busy
-    // 2-core machine takes seconds.
-    workerTimeoutSeconds: { local: 10, deployed: 60 },
+    // to spare. Local: the worst allowed picture (an animated GIF near 40 megapixels of frames)
+    // took 13–16 s on this busy 2-core machine (test/bench/media-memory.ts), animated WebP
+    // encoding most of it.
+    workerTimeoutSeconds: { local: 30, deployed: 60 },
     batchSize: 1,
     // One message a batch: nothing to wait for.
     maximumBatchingWindowSeconds: { local: 0, deployed: 0 },

@@ -75,31 +75,31 @@ describe('pictures', () => {
     expect((await complete(amy, m.id)).json.state).toBe('ready');
   });
 
-  it('an HTML file declared as a JPEG is uploaded, then refused by its bytes: failed, unsupported_format', async () => {
+  it('an HTML file declared as a JPEG is uploaded, then refused by its bytes as markup (a script vector, like SVG): failed, svg_refused', async () => {
     const amy = await api.newUser('pic');
     const html = Buffer.from('<!DOCTYPE html><html><script>alert(1)</script></html>');
     const { media: m, upload } = (await declare(amy, html)).json;
     expect((await put(upload, html)).status).toBe(200);
     await complete(amy, m.id);
-    expect((await settled(amy, m.id)).json).toMatchObject({ state: 'failed', reason: 'unsupported_format' });
+    expect((await settled(amy, m.id)).json).toMatchObject({ state: 'failed', reason: 'svg_refused' });
     expect((await media(amy, m.id)).json.variants).toBeUndefined();
   });
 
   it('refuses what it must before any upload: a type no picture has, over 20 MB; 409 before the bytes arrive; 404 for others', async () => {
     const [amy, bob] = [await api.newUser('pic'), await api.newUser('pic')];
     const svg = await api.call('POST', '/media', { token: amy.token, body: { contentType: 'image/svg+xml', size: 100 } });
-    expect([svg.status, svg.json.code]).toEqual([422, 'media_type_refused']);
+    expect([svg.status, svg.json.error.code]).toEqual([422, 'media_type_refused']);
     const big = await api.call('POST', '/media', { token: amy.token, body: { contentType: 'image/jpeg', size: 21 * 1024 * 1024 } });
-    expect([big.status, big.json.code]).toEqual([422, 'media_too_large']);
+    expect([big.status, big.json.error.code]).toEqual([422, 'media_too_large']);
     const anonymous = await api.call('POST', '/media', { body: { contentType: 'image/jpeg', size: 100 } });
     expect(anonymous.status).toBe(401);
 
     const { media: m } = (await declare(amy, new Uint8Array(100))).json;
     const early = await complete(amy, m.id);
-    expect([early.status, early.json.code]).toEqual([409, 'upload_missing']);
+    expect([early.status, early.json.error.code]).toEqual([409, 'upload_missing']);
     expect((await media(amy, m.id)).json.state).toBe('uploading');
     for (const res of [await media(bob, m.id), await complete(bob, m.id), await media(amy, 'not-a-media-id')]) {
-      expect([res.status, res.json.code]).toEqual([404, 'media_not_found']);
+      expect([res.status, res.json.error.code]).toEqual([404, 'media_not_found']);
     }
   });
 
@@ -113,7 +113,7 @@ describe('pictures', () => {
     const stored = (await put(upload, photo.subarray(0, photo.length - 10))).status === 200;
     const done = await complete(amy, m.id);
     if (stored) expect(done.json).toMatchObject({ state: 'failed', reason: 'size_mismatch' });
-    else expect([done.status, done.json.code]).toEqual([409, 'upload_missing']);
+    else expect([done.status, done.json.error.code]).toEqual([409, 'upload_missing']);
     expect((await media(amy, m.id)).json.variants).toBeUndefined();
   });
 });
