@@ -16,7 +16,7 @@ import { buildWeb } from '../../web/build.js';
 import { serveWeb } from '../../web/serve.js';
 import { applySchema } from '../schema/apply-schema.js';
 import { localMediaBaseUrl } from './object-store.js';
-import { ensureQueues, startPoller, type Poller } from './sqs-poller.js';
+import { ensureQueues, startMediaPoller, startPoller, type Poller } from './sqs-poller.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const STACK = `${ROOT}infra/local/stack.sh`;
@@ -277,15 +277,11 @@ async function main(): Promise<void> {
     log: (line) => console.log(`[sqs-poller] ${line}`),
   });
   // The media worker's own queue: one picture per invocation (infra/queue-settings.cjs media).
-  mediaPoller = startPoller({
+  mediaPoller = startMediaPoller({
     sqsEndpoint: SQS_ENDPOINT,
-    queueUrl: mediaQueues.queueUrl,
+    queues: mediaQueues,
     lambdaEndpoint: LAMBDA_URL,
     functionName: `weibo-${STAGE}-processMedia`,
-    batchSize: mediaQueues.settings.batchSize,
-    invokeTimeoutMs: mediaQueues.settings.workerTimeoutSeconds * 1000 + 5_000,
-    concurrency: 2,
-    waitSeconds: 1,
     log: (line) => console.log(`[media-poller] ${line}`),
   });
 
@@ -300,12 +296,13 @@ weibo-serverless is running locally (stage ${STAGE})
   web client         : ${WEB_URL}/   (JS + CSS ${(build.total / 1024).toFixed(1)} KB gzipped)
   API reference      : ${WEB_URL}/api-docs/   (OpenAPI document: ${API_URL}/openapi.json)
   API                : ${API_URL}   (also ${WEB_URL}/api/ for the web client)
-  Lambda invoke      : ${LAMBDA_URL}   (worker weibo-${STAGE}-fanout)
+  Lambda invoke      : ${LAMBDA_URL}   (workers weibo-${STAGE}-fanout, weibo-${STAGE}-processMedia)
   HBase REST gateway : ${HBASE_REST_URL}   (namespace ${NAMESPACE})
   SQS (ElasticMQ)    : ${SQS_ENDPOINT}
   S3 (s3rver)        : ${S3_ENDPOINT}   (bucket ${MEDIA_BUCKET}, media at ${MEDIA_BASE_URL}/…, data ${STACK_DIR}/s3/data)
   fan-out queue      : ${queues.queueUrl}   (visibility ${queues.settings.visibilityTimeoutSeconds} s, DLQ after ${queues.settings.maxReceiveCount} receives)
   fan-out DLQ        : ${queues.deadLetterQueueUrl}
+  media queue        : ${mediaQueues.queueUrl}   (one picture per invocation, DLQ after ${mediaQueues.settings.maxReceiveCount} receives)
   stack logs         : ${STACK_DIR}/*/logs/
 Press Ctrl-C to stop${started.length ? ` (stops: serverless-offline, ${started.join(', ')})` : ' (stops serverless-offline; the stack was already running and is left running)'}.
 `);

@@ -354,3 +354,21 @@ function toLambdaAttributes(attrs: Record<string, MessageAttributeValue> | undef
 function describe(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
+
+/**
+ * The media worker's poller (npm start and the e2e setup): the media queue's own batch size (one
+ * picture per invocation) and timeout, two invocations at once.
+ */
+export function startMediaPoller(opts: { sqsEndpoint: string; queues: LocalQueues; lambdaEndpoint: string; functionName: string; log: Log }): Poller {
+  return startPoller({
+    sqsEndpoint: opts.sqsEndpoint,
+    queueUrl: opts.queues.queueUrl,
+    lambdaEndpoint: opts.lambdaEndpoint,
+    functionName: opts.functionName,
+    batchSize: opts.queues.settings.batchSize,
+    invokeTimeoutMs: opts.queues.settings.workerTimeoutSeconds * 1000 + 5_000,
+    concurrency: 2,
+    waitSeconds: 1,
+    log: opts.log,
+  });
+}

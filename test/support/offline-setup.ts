@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { DeleteQueueCommand } from '@aws-sdk/client-sqs';
 import type { TestProject } from 'vitest/node';
 import { localMediaBaseUrl } from '../../infra/local/object-store.js';
-import { ensureQueues, localSqsClient, startPoller, type Poller } from '../../infra/local/sqs-poller.js';
+import { ensureQueues, localSqsClient, startMediaPoller, startPoller, type Poller } from '../../infra/local/sqs-poller.js';
 import { applySchema } from '../../infra/schema/apply-schema.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
@@ -203,15 +203,11 @@ async function startOffline(): Promise<OfflineStack> {
     log: (line) => capture(Buffer.from(`[sqs-poller] ${line}\n`)),
   });
   // The media worker's own queue, one picture per invocation (infra/queue-settings.cjs media).
-  const mediaPoller: Poller = startPoller({
+  const mediaPoller: Poller = startMediaPoller({
     sqsEndpoint,
-    queueUrl: mediaQueues.queueUrl,
+    queues: mediaQueues,
     lambdaEndpoint,
     functionName: 'weibo-local-processMedia',
-    batchSize: mediaQueues.settings.batchSize,
-    invokeTimeoutMs: mediaQueues.settings.workerTimeoutSeconds * 1000 + 5_000,
-    concurrency: 2,
-    waitSeconds: 1,
     log: (line) => capture(Buffer.from(`[media-poller] ${line}\n`)),
   });
   console.log(`[e2e] API ${apiUrl} (serverless-offline) on HBase namespace ${namespace}; fan-out queue ${queues.queueUrl}`);
