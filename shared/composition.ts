@@ -21,6 +21,7 @@ import { SqsFanoutQueue, SqsMediaQueue } from './adapters/sqs/sqs-queues.js';
 import { S3MediaObjects } from './adapters/s3/s3-media-objects.js';
 import { HBaseMediaStore } from './adapters/hbase/hbase-media-store.js';
 import type { MediaDeps } from './use-cases/media/media-deps.js';
+import type { Pictures } from './use-cases/media/attach.js';
 import { config, feedLimits, type Config } from './config/config.js';
 import { RuntimeSecrets } from './config/secrets.js';
 import { tokenKeysFrom, type TokenKeys, type TokenSettings } from './auth/tokens.js';
@@ -106,6 +107,8 @@ export function feedDependencies(): FeedDeps {
   feed = {
     ...hbaseFeedStores(hbase, ns),
     users,
+    // Pictures in posts, where the stage has a media bucket (every deployed stage and npm start do).
+    ...(cfg.MEDIA_BUCKET && cfg.MEDIA_BASE_URL ? { pictures: picturesOf(hbase, cfg) } : {}),
     queue: new SqsFanoutQueue({ queueUrl: cfg.FANOUT_QUEUE_URL, ...(cfg.SQS_ENDPOINT ? { endpoint: cfg.SQS_ENDPOINT } : {}) }),
     limits: feedLimits(cfg),
   };
@@ -177,4 +180,10 @@ export function mediaDependencies(cfg: Config = config()): MediaDeps {
 export function mediaObjects(cfg: Config = config()): S3MediaObjects {
   if (!cfg.MEDIA_BUCKET || !cfg.MEDIA_BASE_URL) throw new Error('Invalid configuration: MEDIA_BUCKET and MEDIA_BASE_URL are required for pictures');
   return new S3MediaObjects({ bucket: cfg.MEDIA_BUCKET, publicBaseUrl: cfg.MEDIA_BASE_URL, ...(cfg.S3_ENDPOINT ? { endpoint: cfg.S3_ENDPOINT } : {}) });
+}
+
+/** The media records and where variants are served, for the feed's use cases. */
+function picturesOf(hbase: HBaseRestClient, cfg: Config): Pictures {
+  const objects = mediaObjects(cfg);
+  return { media: new HBaseMediaStore(hbase, cfg.HBASE_NAMESPACE), variantUrl: (id, name) => objects.variantUrl(id, name) };
 }

@@ -47,6 +47,8 @@ export const ERROR_CODES = [
   'media_too_large',
   'media_not_found',
   'upload_missing',
+  'media_not_ready',
+  'media_in_use',
   // The server's own failures (bodies never carry internals).
   'internal_error',
   'service_unavailable',

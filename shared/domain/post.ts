@@ -18,6 +18,22 @@ export interface Post {
   mentions?: MentionSpan[];
   /** #topics#, parsed once at write time (normalised names, code-point offsets into body). */
   topics?: TopicSpan[];
+  /** Its pictures (up to nine, in order), stored with the post so a timeline page reads them in its one multi-get. */
+  media?: PostMedia[];
+}
+
+/** A picture as a post carries it: what a reader needs to reserve its space and fetch it. */
+export interface PostMedia {
+  id: string;
+  /** Alt text (for screen readers), at most 1,500 characters; absent when none was given. */
+  alt?: string;
+  width: number;
+  height: number;
+  animated: boolean;
+  /** `#rrggbb`, shown until the bytes arrive. */
+  placeholder: string;
+  /** By name (thumb, feed, large): each variant's size and URL. */
+  variants: Record<string, { width: number; height: number; url: string }>;
 }
 
 /** Exact counts kept on the post row by server-side increments (shared/schema/tables.ts, content). */

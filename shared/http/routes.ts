@@ -167,7 +167,7 @@ export const routes = {
       201: { description: 'Published', schema: PostSchema },
       200: { description: 'A retry with the same Idempotency-Key: the post the first request created', schema: PostSchema },
     },
-    errors: { 409: ['idempotency_in_progress', 'publish_conflict'], 410: ['post_deleted'], 422: ['idempotency_key_mismatch'] },
+    errors: { 409: ['idempotency_in_progress', 'publish_conflict', 'media_not_ready', 'media_in_use'], 410: ['post_deleted'], 422: ['idempotency_key_mismatch', 'media_not_found'] },
   }),
   getPost: route({
     method: 'GET',

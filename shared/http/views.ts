@@ -62,6 +62,20 @@ export const TopicSpanSchema = z
 /** Parsed once at write time and stored with the text (the client links, never parses). */
 const mentionsField = z.array(MentionSchema).meta({ description: 'The text’s @mentions, in text order' });
 
+const PostMediaSchema = z
+  .strictObject({
+    id: z.string(),
+    alt: z.string().nullable().meta({ description: 'Alt text for screen readers; null when none was given' }),
+    width: z.int().min(1),
+    height: z.int().min(1),
+    animated: z.boolean(),
+    placeholder: z.string().regex(/^#[0-9a-f]{6}$/).meta({ description: 'Fill the reserved space with this colour until the bytes arrive' }),
+    variants: z.record(z.string(), z.strictObject({ width: z.int().min(1), height: z.int().min(1), url: z.string() })).meta({
+      description: '`thumb` (360 × 360, the grid), `feed` (about 690 px wide) and `large` (at most 2048 px), WebP',
+    }),
+  })
+  .meta({ id: 'PostMedia' });
+
 const postFields = {
   id: postIdString,
   author: handleString,
@@ -71,6 +85,7 @@ const postFields = {
   createdAt: instant,
   mentions: mentionsField,
   topics: z.array(TopicSpanSchema).meta({ description: 'The text’s #topics#, in text order' }),
+  media: z.array(PostMediaSchema).meta({ description: 'Its pictures, up to nine, in the author’s order (empty for none)' }),
   ...reactionFields,
 };
 
@@ -253,6 +268,7 @@ const fieldsOf = (p: PostWithViewer) => ({
   createdAt: iso(p.createdAt),
   mentions: p.mentions ?? [],
   topics: p.topics ?? [],
+  media: (p.media ?? []).map((m) => ({ ...m, alt: m.alt ?? null })),
   likeCount: p.counts.likes,
   commentCount: p.counts.comments,
   repostCount: p.counts.reposts,

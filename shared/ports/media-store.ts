@@ -35,6 +35,8 @@ export interface MediaRecord {
   /** Why it failed (a MediaRefusal, or 'upload_missing' / 'size_mismatch'). */
   reason?: string;
   descriptor?: MediaDescriptor;
+  /** The post it belongs to, once attached (a picture is in at most one post). */
+  attachedTo?: string;
 }
 
 export type NewMedia = Omit<MediaRecord, 'state' | 'reason' | 'descriptor'>;
@@ -43,6 +45,15 @@ export interface MediaStore {
   /** A new record in `uploading` (its id is fresh and random: nothing to race). */
   create(media: NewMedia): Promise<void>;
   get(id: string): Promise<MediaRecord | null>;
+  /** The records that exist, by id (one multi-get). */
+  getMany(ids: string[]): Promise<Map<string, MediaRecord>>;
+  /**
+   * Claims the picture for `postId` if it belongs to no post yet (check-and-put on absent): of
+   * racing posts exactly one wins. True also when it already belongs to `postId` (a retry).
+   */
+  attach(id: string, postId: string): Promise<boolean>;
+  /** Gives it back if it still belongs to `postId` (a publish that lost another of its pictures). */
+  detach(id: string, postId: string): Promise<void>;
   /** `from` → `to` if the record is still in `from`; false when it is not (another move won). */
   move(id: string, from: MediaState, to: 'processing'): Promise<boolean>;
   /** processing → ready, with what processing found; false when it was not processing. */

@@ -491,12 +491,16 @@ m:s   state: uploading → processing → ready | failed — THE check cell of e
 m:r   the reason of a failure (a refusal code)
 m:d   what processing found, written with the move to ready: JSON {width, height, animated,
       placeholder, variants: [{name, width, height}]}
+m:a   the post it is in (a picture is in one post at most; consistency.md L)
 create   : PUT m:o,p,c,t,n,s=uploading (a fresh random id: nothing to race)          (one put)
 read     : GET /media/<id>/m                                                         (one get)
 complete : PUT ?check=put m:s=processing, check m:s == uploading   (racing completes, and the
            worker's own move, leave exactly one winner; a loser reads the state)
 finish   : PUT ?check=put m:s=ready + m:d, check m:s == processing                  (one each)
 fail     : PUT ?check=put m:s=failed + m:r, check m:s == uploading | processing
+publish  : GET /media/multiget?row=… (the post's pictures, beside its other first reads), then
+           PUT ?check=put m:a=<post id>, check m:a absent, one per picture in parallel; a loser
+           DELETE ?check=delete m:a == <post id> for those it claimed
 Interleavings (the invariant: a record is ready only once every variant object exists, and a
 ready or failed record never moves again):
  * the worker writes every variant object BEFORE its move to ready, so a reader who sees ready

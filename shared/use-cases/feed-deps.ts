@@ -7,6 +7,7 @@ import type { CommentStore, ReactionStore, WriteQuota } from '../ports/reaction-
 import type { BlockStore, NotificationStore, TopicStore } from '../ports/social-store.js';
 import type { UserStore } from '../ports/user-store.js';
 import type { StepHook } from './steps.js';
+import type { Pictures } from './media/attach.js';
 
 export interface FeedDeps {
   users: UserStore;
@@ -25,6 +26,8 @@ export interface FeedDeps {
   topics: TopicStore;
   queue: FanoutQueue;
   limits: FeedLimits;
+  /** Pictures in posts (the media records, where variants are served); absent where no post carries any. */
+  pictures?: Pictures;
   /** Tests only: called between the steps of multi-row operations (./steps.ts). */
   step?: StepHook;
 }

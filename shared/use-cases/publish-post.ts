@@ -4,6 +4,10 @@
 // creator counts it → own inbox (visible at once) and outbox (celebrity read-time merge) →
 // queue the fan-out. Mentions and topics are parsed here, once (entities.ts); the fan-out worker
 // sends the mention and repost notifications, the topic index is written beside the inbox.
+// Pictures (up to nine) are checked with those reads, then claimed for the post id BEFORE the
+// post row is created (media/attach.ts): a post never shows a picture another post holds. A
+// publish that stops between the two leaves its pictures claimed by an id that has no post; a
+// retry with the same Idempotency-Key finishes it (invariant L).
 //
 // Idempotency keys follow Stripe's semantics: a retry answers the outcome of the first request.
 // The same key with another body is a client mistake (422 idempotency_key_mismatch). A retry
@@ -18,6 +22,7 @@ import { topicNames } from '../domain/text-entities.js';
 import { trendBucketOf } from '../domain/trending.js';
 import { entitiesOf, type BodyEntities } from './entities.js';
 import { atStep } from './steps.js';
+import { attachPictures, checkPictures, postMediaOf, releasePictures, type PictureRequest } from './media/attach.js';
 
 const MAX_ID_ATTEMPTS = 3;
 
@@ -27,22 +32,29 @@ export interface PublishResult {
   replayed: boolean;
 }
 
-/** What makes two requests "the same request" for an idempotency key: the body they publish. */
-const fingerprintOf = (body: string, repostOf?: string) =>
-  createHash('sha256').update(repostOf === undefined ? body : `${repostOf}\n${body}`, 'utf8').digest('base64url');
+/** What makes two requests "the same request" for an idempotency key: what they publish. */
+function fingerprintOf(body: string, repostOf?: string, media: readonly PictureRequest[] = []): string {
+  const hash = createHash('sha256').update(repostOf === undefined ? body : `${repostOf}\n${body}`, 'utf8');
+  // Without pictures the fingerprint is what it always was (keys claimed before pictures existed still match).
+  if (media.length > 0) hash.update(`\n${JSON.stringify(media.map((m) => [m.id, m.alt ?? '']))}`, 'utf8');
+  return hash.digest('base64url');
+}
 
 export async function publishPost(
   deps: FeedDeps,
   author: string,
-  input: { body: string; idempotencyKey?: string; repostOf?: string },
+  input: { body: string; idempotencyKey?: string; repostOf?: string; media?: readonly PictureRequest[] },
   now = Date.now(),
 ): Promise<PublishResult> {
   const repost = input.repostOf === undefined ? {} : { repostOf: input.repostOf };
+  const wanted = input.media ?? [];
   const fresh = (entities: BodyEntities): Post => ({ id: newPostId(author, now), author, body: input.body, createdAt: now, ...repost, ...entities });
+  const withMedia = (post: Post, records: Awaited<ReturnType<typeof checkPictures>>): Post =>
+    records.length ? { ...post, media: postMediaOf(deps.pictures, records, wanted) } : post;
 
   if (input.idempotencyKey) {
     const candidate = fresh({});
-    const fingerprint = fingerprintOf(input.body, input.repostOf);
+    const fingerprint = fingerprintOf(input.body, input.repostOf, wanted);
     // The mentions are checked in the same round trip as the key's claim.
     const [earlier, entities] = await Promise.all([
       deps.idempotency.claim(author, input.idempotencyKey, { postId: candidate.id, fingerprint }),
@@ -52,16 +64,27 @@ export async function publishPost(
       if (earlier.fingerprint !== undefined && earlier.fingerprint !== fingerprint) {
         throw new InvalidInputError('This Idempotency-Key was used with a different request body', 'idempotency_key_mismatch');
       }
-      return createOrReplay(deps, { id: earlier.postId, author, body: input.body, createdAt: createdAtOf(earlier.postId), ...repost, ...entities }, input.idempotencyKey);
+      // A retry: its pictures may already be claimed by this very post (forPost).
+      const records = await checkPictures(deps.pictures, author, wanted, earlier.postId);
+      await attachPictures(deps.pictures, records, earlier.postId);
+      const post = { id: earlier.postId, author, body: input.body, createdAt: createdAtOf(earlier.postId), ...repost, ...entities };
+      return createOrReplay(deps, withMedia(post, records), input.idempotencyKey);
     }
     await atStep(deps, 'publish.claimed', { author, postId: candidate.id });
-    return createOrReplay(deps, { ...candidate, ...entities }, input.idempotencyKey);
+    const records = await checkPictures(deps.pictures, author, wanted);
+    await attachPictures(deps.pictures, records, candidate.id);
+    await atStep(deps, 'publish.pictures-attached', { author, postId: candidate.id });
+    return createOrReplay(deps, withMedia({ ...candidate, ...entities }, records), input.idempotencyKey);
   }
 
-  const entities = await entitiesOf(deps, input.body, { topics: true });
+  const [entities, records] = await Promise.all([entitiesOf(deps, input.body, { topics: true }), checkPictures(deps.pictures, author, wanted)]);
   for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
-    const post = fresh(entities);
+    const post = withMedia(fresh(entities), records);
+    await attachPictures(deps.pictures, records, post.id);
+    await atStep(deps, 'publish.pictures-attached', { author, postId: post.id });
     if (await deps.posts.create(post)) return { post: await afterCreate(deps, post), replayed: false };
+    // Another post drew this id (same author, millisecond and random suffix): ours was not created.
+    await releasePictures(deps.pictures, records, post.id);
   }
   throw new ConflictError('Could not allocate a post id; retry', 'publish_conflict');
 }

@@ -6,6 +6,8 @@
 export type StepPoint =
   /** publish: the idempotency key is claimed, the post row not yet written. */
   | 'publish.claimed'
+  /** publish: its pictures are claimed for the post id; the post row is not yet written. */
+  | 'publish.pictures-attached'
   /** delete: the post was read and the actor is its author; the tombstone is not yet written. */
   | 'delete.checked'
   /** follow: the target exists and no block was seen; the edge is not yet written. */

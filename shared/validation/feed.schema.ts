@@ -3,11 +3,25 @@ import { z } from 'zod';
 import { COMMENT_ID_PATTERN, COMMENT_MAX_CODE_POINTS } from '../domain/comment.js';
 import { POST_ID_PATTERN, POST_MAX_CODE_POINTS } from '../domain/post.js';
 import { handleSchema } from './accounts.schema.js';
-import { humanText } from './text.js';
+import { humanText, visibleLength } from './text.js';
+import { MAX_ALT_LENGTH, MAX_MEDIA_PER_POST } from '../domain/media.js';
 
-export const publishBody = z.strictObject({
-  body: humanText({ min: 1, max: POST_MAX_CODE_POINTS, allowNewlines: true, label: 'body' }),
+const pictureRef = z.strictObject({
+  id: z.string().min(1).max(64).meta({ description: 'A media id of yours, `ready` (`POST /media`, then `/complete`)' }),
+  alt: humanText({ min: 0, max: MAX_ALT_LENGTH, allowNewlines: true, label: 'alt' }).optional().meta({ description: `Alt text for screen readers, at most ${MAX_ALT_LENGTH} characters` }),
 });
+
+export const publishBody = z
+  .strictObject({
+    body: humanText({ min: 0, max: POST_MAX_CODE_POINTS, allowNewlines: true, label: 'body' }),
+    media: z
+      .array(pictureRef)
+      .max(MAX_MEDIA_PER_POST)
+      .refine((m) => new Set(m.map((p) => p.id)).size === m.length, 'media: each picture once')
+      .optional()
+      .meta({ description: `Up to ${MAX_MEDIA_PER_POST} pictures (Weibo's 九宫格), in this order; each in one post only` }),
+  })
+  .refine((p) => visibleLength(p.body) >= 1 || (p.media?.length ?? 0) > 0, { path: ['body'], message: 'body must have at least 1 visible character, unless the post has pictures' });
 
 /** Retried publishes with the same key return the same post (kept for 24 h). */
 export const publishHeaders = z.object({

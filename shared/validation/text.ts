@@ -12,6 +12,9 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
 const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u;
 
 /** Text a person typed: well-formed UTF-16 (no lone surrogates), no control characters. */
+/** Code points that show (invisible ones, such as zero-width spaces, not counted). */
+export const visibleLength = (s: string): number => codePoints(s.replace(INVISIBLE, ''));
+
 export function humanText(opts: { min: number; max: number; allowNewlines?: boolean; label: string }) {
   return z
     .string()

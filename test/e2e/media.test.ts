@@ -117,3 +117,44 @@ describe('pictures', () => {
     expect((await media(amy, m.id)).json.variants).toBeUndefined();
   });
 });
+
+describe('pictures in posts', () => {
+  async function readyPicture(u: User, color: { r: number; g: number; b: number }, size = [800, 600]): Promise<string> {
+    const bytes = await sharp({ create: { width: size[0]!, height: size[1]!, channels: 3, background: color } }).png().toBuffer();
+    const { media: m, upload } = (await declare(u, bytes, 'image/png')).json;
+    expect((await put(upload, bytes)).status).toBe(200);
+    await complete(u, m.id);
+    expect((await settled(u, m.id)).json.state).toBe('ready');
+    return m.id;
+  }
+
+  it('a post of pictures only reaches a follower’s timeline with them, in order, with alt text; a picture cannot go in a second post', async () => {
+    const [amy, bob] = [await api.newUser('pic'), await api.newUser('pic')];
+    expect((await api.call('PUT', `/users/${bob.handle}/following/${amy.handle}`, { token: bob.token })).status).toBe(200);
+    const [red, blue] = [await readyPicture(amy, { r: 220, g: 0, b: 0 }), await readyPicture(amy, { r: 0, g: 0, b: 220 }, [600, 900])];
+    const published = await api.call('POST', '/posts', { token: amy.token, body: { body: '', media: [{ id: blue, alt: '蓝色' }, { id: red }] } });
+    expect(published.status).toBe(201);
+    expect(published.json.media.map((p: { id: string; alt: string | null }) => [p.id, p.alt])).toEqual([
+      [blue, '蓝色'],
+      [red, null],
+    ]);
+    expect(published.json.media[0]).toMatchObject({ width: 600, height: 900, placeholder: expect.stringMatching(/^#[0-9a-f]{6}$/) });
+
+    const shown = await eventually(async () => {
+      const res = await api.call('GET', `/users/${bob.handle}/timeline`, { token: bob.token });
+      const post = (res.json.posts as { id: string }[]).find((p) => p.id === published.json.id);
+      expect(post).toBeDefined();
+      return post as unknown as { media: { id: string; variants: Record<string, { url: string }> }[] };
+    });
+    expect(shown.media.map((p) => p.id)).toEqual([blue, red]);
+    const thumb = await fetch(shown.media[0]!.variants.thumb!.url);
+    expect([thumb.status, thumb.headers.get('content-type')]).toEqual([200, 'image/webp']);
+
+    const again = await api.call('POST', '/posts', { token: amy.token, body: { body: 'again', media: [{ id: red }] } });
+    expect([again.status, again.json.error.code]).toEqual([409, 'media_in_use']);
+    const theirs = await api.call('POST', '/posts', { token: bob.token, body: { body: 'mine', media: [{ id: blue }] } });
+    expect([theirs.status, theirs.json.error.code]).toEqual([422, 'media_not_found']);
+    const empty = await api.call('POST', '/posts', { token: amy.token, body: { body: '' } });
+    expect(empty.status).toBe(422);
+  });
+});

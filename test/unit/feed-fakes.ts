@@ -12,6 +12,7 @@ import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, segmentOf, use
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import type { StepHook } from '../../shared/use-cases/steps.js';
+import type { Pictures } from '../../shared/use-cases/media/attach.js';
 import { FakeBlocks, FakeNotifications, FakeTopics, newestFirstPage } from './social-fakes.js';
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64url');
@@ -505,6 +506,8 @@ export function fakeFeed(...handles: string[]) {
     topics: new FakeTopics(),
     queue: new FakeQueue(),
     limits: { ...testLimits },
+    /** Pictures in posts: a test that posts pictures sets it (media-fakes.ts). */
+    pictures: undefined as Pictures | undefined,
     /** Tests force interleavings by setting this (shared/use-cases/steps.ts). */
     step: undefined as StepHook | undefined,
   };

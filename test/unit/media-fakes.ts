@@ -20,6 +20,33 @@ export class FakeMediaStore implements MediaStore {
     const r = this.rows.get(id);
     return r ? structuredClone(r) : null;
   }
+  async getMany(ids: string[]) {
+    const out = new Map<string, MediaRecord>();
+    for (const id of ids) {
+      const r = await this.get(id);
+      if (r) out.set(id, r);
+    }
+    return out;
+  }
+  /** Called before an attach is applied (a test holds or stops a publish there). */
+  beforeAttach?: (id: string, postId: string) => void | Promise<void>;
+  async attach(id: string, postId: string) {
+    await this.beforeAttach?.(id, postId);
+    const r = this.rows.get(id);
+    if (!r) return false;
+    if (r.attachedTo === undefined) {
+      this.rows.set(id, { ...r, attachedTo: postId });
+      return true;
+    }
+    return r.attachedTo === postId;
+  }
+  async detach(id: string, postId: string) {
+    const r = this.rows.get(id);
+    if (r?.attachedTo === postId) {
+      const { attachedTo: _, ...rest } = r;
+      this.rows.set(id, rest);
+    }
+  }
   private async cas(id: string, from: MediaState, to: MediaState, extra: Partial<MediaRecord> = {}) {
     await this.beforeMove?.(id, to);
     const r = this.rows.get(id);

@@ -6,6 +6,9 @@ import { MAX_UPLOAD_BYTES } from '../../shared/domain/media.js';
 import { processMedia } from '../../shared/use-cases/media/process-media.js';
 import { completeUpload, readMedia, startUpload } from '../../shared/use-cases/media/uploads.js';
 import { fakeMedia } from './media-fakes.js';
+import { fakeFeed } from './feed-fakes.js';
+import { publishPost } from '../../shared/use-cases/publish-post.js';
+import { publishBody } from '../../shared/validation/feed.schema.js';
 
 const T = 1_700_000_000_000;
 const jpeg = (size: number) => ({ contentType: 'image/jpeg', size, purpose: 'post' as const });
@@ -177,5 +180,102 @@ describe('the media worker', () => {
     m.objects.uploads.delete(id);
     expect(await processMedia(m.worker, id)).toEqual({ outcome: 'failed', reason: 'upload_missing' });
     expect(await processMedia(m.worker, 'B'.repeat(22))).toEqual({ outcome: 'skipped', state: 'absent' });
+  });
+});
+
+describe('pictures in posts (use-cases/media/attach.ts, publish-post.ts)', () => {
+  /** A feed whose posts may carry pictures, and `n` ready pictures of amy's. */
+  async function withPictures(n: number) {
+    const m = fakeMedia();
+    const deps = fakeFeed('amy', 'bob');
+    deps.pictures = { media: m.media, variantUrl: (id, name) => m.objects.variantUrl(id, name) };
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const id = await uploaded(m);
+      await completeUpload(m.api, 'amy', id);
+      await processMedia(m.worker, id);
+      ids.push(id);
+    }
+    return { m, deps, ids };
+  }
+
+  it('a post carries its pictures in the author’s order, with alt text, sizes, placeholder and URLs; each is claimed by it', async () => {
+    const { m, deps, ids } = await withPictures(2);
+    const { post } = await publishPost(deps, 'amy', { body: '', media: [{ id: ids[1]!, alt: 'a cat' }, { id: ids[0]! }] }, T);
+    expect(post.media).toEqual([
+      { id: ids[1], alt: 'a cat', width: 1200, height: 800, animated: false, placeholder: '#336699', variants: expect.objectContaining({ thumb: { width: 360, height: 360, url: `https://cdn.test/media/${ids[1]}/thumb.webp` } }) },
+      { id: ids[0], width: 1200, height: 800, animated: false, placeholder: '#336699', variants: expect.any(Object) },
+    ]);
+    expect((await deps.posts.get(post.id))?.media).toEqual(post.media); // stored with the post: a timeline page reads it in its one multi-get
+    for (const id of ids) expect((await m.media.get(id))?.attachedTo).toBe(post.id);
+  });
+
+  it('refuses someone else’s picture or an unknown id (422 media_not_found), one not ready (409 media_not_ready), and writes nothing', async () => {
+    const { m, deps, ids } = await withPictures(1);
+    await expect(publishPost(deps, 'bob', { body: 'mine?', media: [{ id: ids[0]! }] }, T)).rejects.toMatchObject({ code: 'media_not_found' });
+    await expect(publishPost(deps, 'amy', { body: 'x', media: [{ id: 'C'.repeat(22) }] }, T)).rejects.toMatchObject({ code: 'media_not_found' });
+    await expect(publishPost(deps, 'amy', { body: 'x', media: [{ id: 'not an id' }] }, T)).rejects.toMatchObject({ code: 'media_not_found' });
+    const pending = await uploaded(m); // uploaded, never completed
+    await expect(publishPost(deps, 'amy', { body: 'x', media: [{ id: ids[0]! }, { id: pending }] }, T)).rejects.toMatchObject({ code: 'media_not_ready' });
+    expect(deps.posts.rows.size).toBe(0);
+    expect((await m.media.get(ids[0]!))?.attachedTo).toBeUndefined();
+  });
+
+  it('a picture is in one post only: a second post with it is 409 media_in_use, and its other picture is given back', async () => {
+    const { m, deps, ids } = await withPictures(2);
+    const first = await publishPost(deps, 'amy', { body: 'one', media: [{ id: ids[0]! }] }, T);
+    await expect(publishPost(deps, 'amy', { body: 'two', media: [{ id: ids[1]! }, { id: ids[0]! }] }, T + 1)).rejects.toMatchObject({ code: 'media_in_use' });
+    expect((await m.media.get(ids[0]!))?.attachedTo).toBe(first.post.id);
+    expect((await m.media.get(ids[1]!))?.attachedTo).toBeUndefined();
+    expect(deps.posts.rows.size).toBe(1);
+  });
+
+  it('two posts racing for one picture (both past the checks): exactly one gets it, the other answers 409 and leaves nothing (forced)', async () => {
+    const { m, deps, ids } = await withPictures(2);
+    // Both publishes read the pictures as free; the second's claims run only once the first's have.
+    let releaseFirst!: () => void;
+    const firstClaimed = new Promise<void>((r) => (releaseFirst = r));
+    let claims = 0;
+    m.media.beforeAttach = async () => {
+      if (++claims > 1) await firstClaimed;
+    };
+    const a = publishPost(deps, 'amy', { body: 'a', media: [{ id: ids[0]! }] }, T);
+    const b = publishPost(deps, 'amy', { body: 'b', media: [{ id: ids[1]! }, { id: ids[0]! }] }, T + 1);
+    await new Promise((r) => setTimeout(r, 10));
+    releaseFirst();
+    const [ra, rb] = await Promise.allSettled([a, b]);
+    expect(ra.status).toBe('fulfilled');
+    expect(rb).toMatchObject({ status: 'rejected', reason: { code: 'media_in_use' } });
+    expect((await m.media.get(ids[0]!))?.attachedTo).toBe((ra as PromiseFulfilledResult<{ post: { id: string } }>).value.post.id);
+    expect((await m.media.get(ids[1]!))?.attachedTo).toBeUndefined();
+    expect(deps.posts.rows.size).toBe(1);
+  });
+
+  it('a publish stopped between claiming its pictures and writing the post: its retry with the same key finishes it (forced)', async () => {
+    const { m, deps, ids } = await withPictures(1);
+    deps.step = async (point) => {
+      if (point === 'publish.pictures-attached') throw new Error('the function stopped here');
+    };
+    const request = { body: 'retried', idempotencyKey: 'k1', media: [{ id: ids[0]! }] };
+    await expect(publishPost(deps, 'amy', request, T)).rejects.toThrow('stopped here');
+    expect(deps.posts.rows.size).toBe(0);
+    deps.step = undefined;
+    const { post, replayed } = await publishPost(deps, 'amy', request, T + 5);
+    expect(replayed).toBe(false);
+    expect(post.media?.map((p) => p.id)).toEqual([ids[0]]);
+    expect((await m.media.get(ids[0]!))?.attachedTo).toBe(post.id);
+    // The same key with other pictures is another request.
+    await expect(publishPost(deps, 'amy', { ...request, media: [] }, T + 6)).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
+  });
+
+  it('the request schema: pictures only is a post; no text and no picture is not; at most nine, each once', () => {
+    const pic = (i: number) => ({ id: `${'A'.repeat(21)}${i}` });
+    expect(publishBody.safeParse({ body: '', media: [pic(1)] }).success).toBe(true);
+    expect(publishBody.safeParse({ body: '  ' }).success).toBe(false);
+    expect(publishBody.safeParse({ body: '' , media: [] }).success).toBe(false);
+    expect(publishBody.safeParse({ body: 'x', media: Array.from({ length: 9 }, (_, i) => pic(i)) }).success).toBe(true);
+    expect(publishBody.safeParse({ body: 'x', media: Array.from({ length: 10 }, (_, i) => pic(i)) }).success).toBe(false);
+    expect(publishBody.safeParse({ body: 'x', media: [pic(1), pic(1)] }).success).toBe(false);
+    expect(publishBody.safeParse({ body: 'x', media: [{ ...pic(1), alt: 'x'.repeat(1501) }] }).success).toBe(false);
   });
 });

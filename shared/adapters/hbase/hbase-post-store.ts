@@ -1,7 +1,7 @@
 // shared/adapters/hbase/hbase-post-store.ts — PostStore and IdempotencyStore on HBase (secondary
 // adapters). Layout and access patterns: shared/schema/tables.ts (content, idempotency).
 import { keyFromPostId, postIdFromKey } from '../../schema/row-keys.js';
-import { type Post, type PostCounts, type StoredPost } from '../../domain/post.js';
+import { type Post, type PostCounts, type PostMedia, type StoredPost } from '../../domain/post.js';
 import { bytesToString, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { IdempotencyClaim, IdempotencyStore, Page, PostLookup, PostStore } from '../../ports/feed-store.js';
 import { authorPostsBoundary, idempotencyKey, keyAfter, parsePostKey, userKey } from '../../schema/row-keys.js';
@@ -16,10 +16,12 @@ const DELETED = 'p:d';
 const REPOST_OF = 'p:r';
 /** The body's @mentions and #topics#, parsed at write time: JSON {m: [[handle,start,end]…], g: [[name,start,end]…]}. */
 const ENTITIES = 'p:e';
+/** Its pictures, as the post carries them: JSON PostMedia[] (absent: none). */
+const MEDIA = 'p:m';
 const COUNTS = 'c';
 const COUNT_COLUMNS = { likes: 'c:likes', comments: 'c:comments', reposts: 'c:reposts' } as const;
 /** What every read of a post asks for: the post, its tombstone and its counts. */
-const POST_COLUMNS = [BODY, DELETED, REPOST_OF, ENTITIES, COUNTS];
+const POST_COLUMNS = [BODY, DELETED, REPOST_OF, ENTITIES, MEDIA, COUNTS];
 
 /**
  * A content row as a live post with its counts; null for a tombstone or a row that is not a
@@ -41,6 +43,7 @@ function postFromRow(row: HBaseRow | null): StoredPost | null {
       createdAt: millis,
       ...(repostOf && keyFromPostId(repostOf) ? { repostOf } : {}),
       ...decodeEntities(cellText(row, ENTITIES)),
+      ...decodeMedia(cellText(row, MEDIA)),
       // A count can dip below zero only between a repair and a late decrement; never shown so.
       counts: {
         likes: Math.max(0, counter(row, COUNT_COLUMNS.likes)),
@@ -54,6 +57,17 @@ function postFromRow(row: HBaseRow | null): StoredPost | null {
 }
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+/** The pictures cell as written by create (our own JSON); anything unreadable reads as none. */
+function decodeMedia(text: string | undefined): Pick<Post, 'media'> {
+  if (text === undefined) return {};
+  try {
+    const media = JSON.parse(text) as unknown;
+    return Array.isArray(media) && media.length > 0 ? { media: media as PostMedia[] } : {};
+  } catch {
+    return {};
+  }
+}
 
 type Span = [string, number, number];
 const isSpan = (v: unknown): v is Span => Array.isArray(v) && v.length === 3 && typeof v[0] === 'string' && Number.isInteger(v[1]) && Number.isInteger(v[2]);
@@ -101,6 +115,7 @@ export class HBasePostStore implements PostStore {
         ...(idempotencyKey === undefined ? [] : [{ column: 'p:i', value: idempotencyKey }]),
         ...(post.repostOf === undefined ? [] : [{ column: REPOST_OF, value: post.repostOf }]),
         ...(entities === undefined ? [] : [{ column: ENTITIES, value: entities }]),
+        ...(post.media?.length ? [{ column: MEDIA, value: JSON.stringify(post.media) }] : []),
       ],
       // p:t outlives a delete (the tombstone keeps it): a deleted id can never be created again.
       { column: CREATED, value: null },
@@ -123,7 +138,7 @@ export class HBasePostStore implements PostStore {
     // Then the body and counts go (not atomic with the tombstone; a repeat finishes it). Reads
     // treat a row with a tombstone as deleted whatever else it holds; list scans skip it once
     // none of the columns they ask for is left.
-    await this.client.deleteColumns(this.table, key, [BODY, 'p:i', REPOST_OF, ENTITIES, ...Object.values(COUNT_COLUMNS)]);
+    await this.client.deleteColumns(this.table, key, [BODY, 'p:i', REPOST_OF, ENTITIES, MEDIA, ...Object.values(COUNT_COLUMNS)]);
     return won;
   }
 
@@ -172,7 +187,7 @@ export class HBasePostStore implements PostStore {
     // increment racing a delete can leave a counts-only row: it is not shown, and the page and
     // cursor are cut by rows, not by posts, so such a row never ends the list early.
     const rows: HBaseRow[] = [];
-    for await (const row of this.client.scan(this.table, { prefix, ...(startRow ? { startRow } : {}), columns: [BODY, REPOST_OF, ENTITIES, COUNTS], limit: limit + 1, pageSize: limit + 1 })) {
+    for await (const row of this.client.scan(this.table, { prefix, ...(startRow ? { startRow } : {}), columns: [BODY, REPOST_OF, ENTITIES, MEDIA, COUNTS], limit: limit + 1, pageSize: limit + 1 })) {
       rows.push(row);
     }
     const page = rows.slice(0, limit);

@@ -614,7 +614,7 @@ export interface components {
          * @description Every machine-readable error code this API sends
          * @enum {string}
          */
-        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "repost_in_progress" | "invalid_cursor" | "invalid_notification_id" | "invalid_topic" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "internal_error" | "service_unavailable";
+        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "repost_in_progress" | "invalid_cursor" | "invalid_notification_id" | "invalid_topic" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "media_not_ready" | "media_in_use" | "internal_error" | "service_unavailable";
         Session: {
             /**
              * @description A user handle: 1–30 of a–z, 0–9, _
@@ -680,6 +680,8 @@ export interface components {
             mentions: components["schemas"]["Mention"][];
             /** @description The text’s #topics#, in text order */
             topics: components["schemas"]["TopicSpan"][];
+            /** @description Its pictures, up to nine, in the author’s order (empty for none) */
+            media: components["schemas"]["PostMedia"][];
             /** @description Exact number of likes */
             likeCount: number;
             /** @description Exact number of live comments */
@@ -714,6 +716,24 @@ export interface components {
             /** @description Unicode code point index just past the token (exclusive) */
             end: number;
         };
+        PostMedia: {
+            id: string;
+            /** @description Alt text for screen readers; null when none was given */
+            alt: string | null;
+            width: number;
+            height: number;
+            animated: boolean;
+            /** @description Fill the reserved space with this colour until the bytes arrive */
+            placeholder: string;
+            /** @description `thumb` (360 × 360, the grid), `feed` (about 690 px wide) and `large` (at most 2048 px), WebP */
+            variants: {
+                [key: string]: {
+                    width: number;
+                    height: number;
+                    url: string;
+                };
+            };
+        };
         /** @description The original a repost points at, as the reader sees it */
         OriginalPost: {
             /**
@@ -743,6 +763,8 @@ export interface components {
             mentions: components["schemas"]["Mention"][];
             /** @description The text’s #topics#, in text order */
             topics: components["schemas"]["TopicSpan"][];
+            /** @description Its pictures, up to nine, in the author’s order (empty for none) */
+            media: components["schemas"]["PostMedia"][];
             /** @description Exact number of likes */
             likeCount: number;
             /** @description Exact number of live comments */
@@ -1909,8 +1931,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 1–500 Unicode code points (at least 1 visible); no control or bidirectional-override characters; newlines allowed */
+                    /** @description 0–500 Unicode code points (at least 0 visible); no control or bidirectional-override characters; newlines allowed */
                     body: string;
+                    /** @description Up to 9 pictures (Weibo's 九宫格), in this order; each in one post only */
+                    media?: {
+                        /** @description A media id of yours, `ready` (`POST /media`, then `/complete`) */
+                        id: string;
+                        /** @description Alt text for screen readers, at most 1500 characters */
+                        alt?: string;
+                    }[];
                 };
             };
         };
@@ -1965,7 +1994,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `idempotency_in_progress`, `publish_conflict` */
+            /** @description Conflict: `idempotency_in_progress`, `publish_conflict`, `media_not_ready`, `media_in_use` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1974,7 +2003,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("idempotency_in_progress" | "publish_conflict");
+                            code: components["schemas"]["ErrorCode"] & ("idempotency_in_progress" | "publish_conflict" | "media_not_ready" | "media_in_use");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2029,7 +2058,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request breaks a rule: `validation_failed`, `idempotency_key_mismatch` */
+            /** @description The request breaks a rule: `validation_failed`, `idempotency_key_mismatch`, `media_not_found` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2038,7 +2067,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "idempotency_key_mismatch");
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "idempotency_key_mismatch" | "media_not_found");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
