@@ -4,8 +4,9 @@
 // creator counts it → own inbox (visible at once) and outbox (celebrity read-time merge) →
 // queue the fan-out. Mentions and topics are parsed here, once (entities.ts); the fan-out worker
 // sends the mention and repost notifications, the topic index is written beside the inbox.
-// Pictures (up to nine) are checked with those reads, then claimed for the post id BEFORE the
-// post row is created (media/attach.ts): a post never shows a picture another post holds. A
+// Pictures (up to nine) are checked (one multi-get: beside the mentions' read, after the key's
+// claim when there is a key), then claimed for the post id BEFORE the post row is created
+// (media/attach.ts): a post never shows a picture another post holds. A
 // publish that stops between the two leaves its pictures claimed by an id that has no post; a
 // retry with the same Idempotency-Key finishes it (invariant L).
 //
