@@ -232,22 +232,26 @@ describe('pictures in posts (use-cases/media/attach.ts, publish-post.ts)', () =>
 
   it('two posts racing for one picture (both past the checks): exactly one gets it, the other answers 409 and leaves nothing (forced)', async () => {
     const { m, deps, ids } = await withPictures(2);
-    // Both publishes read the pictures as free; the second's claims run only once the first's have.
-    let releaseFirst!: () => void;
-    const firstClaimed = new Promise<void>((r) => (releaseFirst = r));
-    let claims = 0;
-    m.media.beforeAttach = async () => {
-      if (++claims > 1) await firstClaimed;
+    // No claim runs until both publishes have read the pictures as free and reached their claims.
+    const arrived = new Set<string>();
+    let bothThere!: () => void;
+    const both = new Promise<void>((r) => (bothThere = r));
+    m.media.beforeAttach = async (_id, postId) => {
+      arrived.add(postId);
+      if (arrived.size === 2) bothThere();
+      await both;
     };
-    const a = publishPost(deps, 'amy', { body: 'a', media: [{ id: ids[0]! }] }, T);
-    const b = publishPost(deps, 'amy', { body: 'b', media: [{ id: ids[1]! }, { id: ids[0]! }] }, T + 1);
-    await new Promise((r) => setTimeout(r, 10));
-    releaseFirst();
-    const [ra, rb] = await Promise.allSettled([a, b]);
-    expect(ra.status).toBe('fulfilled');
-    expect(rb).toMatchObject({ status: 'rejected', reason: { code: 'media_in_use' } });
-    expect((await m.media.get(ids[0]!))?.attachedTo).toBe((ra as PromiseFulfilledResult<{ post: { id: string } }>).value.post.id);
-    expect((await m.media.get(ids[1]!))?.attachedTo).toBeUndefined();
+    const results = await Promise.allSettled([
+      publishPost(deps, 'amy', { body: 'a', media: [{ id: ids[0]! }] }, T),
+      publishPost(deps, 'amy', { body: 'b', media: [{ id: ids[1]! }, { id: ids[0]! }] }, T + 1),
+    ]);
+    const won = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.post] : []));
+    const lost = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as { code?: string }] : []));
+    expect(won).toHaveLength(1);
+    expect(lost.map((e) => e.code)).toEqual(['media_in_use']);
+    expect((await m.media.get(ids[0]!))?.attachedTo).toBe(won[0]!.id);
+    // The loser gave back what it had claimed: ids[1] belongs to the winner or to nobody.
+    expect((await m.media.get(ids[1]!))?.attachedTo).toBe(won[0]!.body === 'b' ? won[0]!.id : undefined);
     expect(deps.posts.rows.size).toBe(1);
   });
 
