@@ -176,10 +176,12 @@ export function mediaDependencies(cfg: Config = config()): MediaDeps {
   return media;
 }
 
-/** Where the bytes of pictures live (S3 deployed; the local object store locally). */
+/** Where the bytes of pictures live (S3 deployed; the local object store locally): one client per container. */
+let mediaObjectsClient: S3MediaObjects | undefined;
 export function mediaObjects(cfg: Config = config()): S3MediaObjects {
+  if (mediaObjectsClient) return mediaObjectsClient;
   if (!cfg.MEDIA_BUCKET || !cfg.MEDIA_BASE_URL) throw new Error('Invalid configuration: MEDIA_BUCKET and MEDIA_BASE_URL are required for pictures');
-  return new S3MediaObjects({ bucket: cfg.MEDIA_BUCKET, publicBaseUrl: cfg.MEDIA_BASE_URL, ...(cfg.S3_ENDPOINT ? { endpoint: cfg.S3_ENDPOINT } : {}) });
+  return (mediaObjectsClient = new S3MediaObjects({ bucket: cfg.MEDIA_BUCKET, publicBaseUrl: cfg.MEDIA_BASE_URL, ...(cfg.S3_ENDPOINT ? { endpoint: cfg.S3_ENDPOINT } : {}) }));
 }
 
 /** The media records and where variants are served, for the feed's use cases. */

@@ -1,7 +1,6 @@
 // shared/use-cases/media/process-media.ts — the media worker's one job: make an upload safe and
 // small. Idempotent under redelivery and duplicate delivery (tables.ts media, interleavings):
 // every object it writes has a fixed key, and every state move is conditional.
-import { MAX_UPLOAD_BYTES } from '../../domain/media.js';
 import type { MediaDescriptor } from '../../ports/media-store.js';
 import type { MediaWorkerDeps } from './media-deps.js';
 
@@ -28,7 +27,8 @@ export async function processMedia(deps: MediaWorkerDeps, id: string): Promise<P
   }
   const bytes = await deps.objects.readUpload(id);
   if (!bytes) return failed(deps, id, 'upload_missing');
-  if (bytes.length > MAX_UPLOAD_BYTES || bytes.length !== media.declaredBytes) return failed(deps, id, 'size_mismatch');
+  // The declared size is at most 20 MB (startUpload); anything else is not the upload that was declared.
+  if (bytes.length !== media.declaredBytes) return failed(deps, id, 'size_mismatch');
   const result = await deps.images.process(bytes, media.purpose);
   if ('refused' in result) {
     const outcome = await failed(deps, id, result.refused);
