@@ -108,7 +108,7 @@ export function feedDependencies(): FeedDeps {
     ...hbaseFeedStores(hbase, ns),
     users,
     // Pictures in posts, where the stage has a media bucket (every deployed stage and npm start do).
-    ...(cfg.MEDIA_BUCKET && cfg.MEDIA_BASE_URL ? { pictures: picturesOf(hbase, cfg) } : {}),
+    ...picturesIfConfigured(cfg),
     queue: new SqsFanoutQueue({ queueUrl: cfg.FANOUT_QUEUE_URL, ...(cfg.SQS_ENDPOINT ? { endpoint: cfg.SQS_ENDPOINT } : {}) }),
     limits: feedLimits(cfg),
   };
@@ -184,8 +184,17 @@ export function mediaObjects(cfg: Config = config()): S3MediaObjects {
   return (mediaObjectsClient = new S3MediaObjects({ bucket: cfg.MEDIA_BUCKET, publicBaseUrl: cfg.MEDIA_BASE_URL, ...(cfg.S3_ENDPOINT ? { endpoint: cfg.S3_ENDPOINT } : {}) }));
 }
 
-/** The media records and where variants are served, for the feed's use cases. */
-function picturesOf(hbase: HBaseRestClient, cfg: Config): Pictures {
+/** The media records and where variants are served, for the feed's and the profile's use cases. */
+let pictures: Pictures | undefined;
+function picturesIfConfigured(cfg: Config): { pictures?: Pictures } {
+  // Every deployed stage and npm start have a media bucket; a bare test configuration may not.
+  if (!cfg.MEDIA_BUCKET || !cfg.MEDIA_BASE_URL) return {};
   const objects = mediaObjects(cfg);
-  return { media: new HBaseMediaStore(hbase, cfg.HBASE_NAMESPACE), variantUrl: (id, name) => objects.variantUrl(id, name) };
+  pictures ??= { media: new HBaseMediaStore(dependencies().hbase, cfg.HBASE_NAMESPACE), variantUrl: (id, name) => objects.variantUrl(id, name) };
+  return { pictures };
+}
+
+/** The profile routes' ports: the users, and the pictures an avatar is (no queue needed). */
+export function profileDependencies(cfg: Config = config()): { users: HBaseUserStore; pictures?: Pictures } {
+  return { users: dependencies().users, ...picturesIfConfigured(cfg) };
 }

@@ -34,6 +34,7 @@ export const ERROR_CODES = [
   'idempotency_in_progress',
   'idempotency_key_mismatch',
   'publish_conflict',
+  'avatar_conflict',
   'post_deleted',
   'post_not_found',
   'comment_not_found',

@@ -6,7 +6,7 @@
 // every response it receives against the generated document. Nothing is written twice.
 import { z } from 'zod';
 import type { ErrorCode } from '../domain/error-codes.js';
-import { handlePath, loginBody, refreshBody, registerBody, updateProfileBody } from '../validation/accounts.schema.js';
+import { avatarBody, handlePath, loginBody, refreshBody, registerBody, updateProfileBody } from '../validation/accounts.schema.js';
 import {
   commentBody,
   commentPath,
@@ -152,6 +152,29 @@ export const routes = {
     body: updateProfileBody,
     success: { 200: { description: 'The updated profile', schema: ProfileSchema } },
     errors: { 403: ['forbidden'], 404: ['user_not_found'] },
+  }),
+  setAvatar: route({
+    method: 'PUT',
+    path: '/users/{handle}/avatar',
+    tag: 'accounts',
+    summary: 'Set your avatar to a processed picture',
+    description:
+      'Upload with `POST /media` (`purpose: avatar`), complete it, wait for `ready`, then name it here. The worker made it square at 96 and 400 px with its metadata stripped. Every view that names you carries the new avatar from now on; the one it replaces is deleted within a day. Setting the current avatar again changes nothing.',
+    auth: true,
+    params: handlePath,
+    body: avatarBody,
+    success: { 200: { description: 'The profile with its new avatar', schema: ProfileSchema } },
+    errors: { 403: ['forbidden'], 404: ['user_not_found'], 409: ['media_not_ready', 'media_in_use', 'avatar_conflict'], 422: ['media_not_found'] },
+  }),
+  removeAvatar: route({
+    method: 'DELETE',
+    path: '/users/{handle}/avatar',
+    tag: 'accounts',
+    summary: 'Remove your avatar (back to initials; idempotent)',
+    auth: true,
+    params: handlePath,
+    success: { 200: { description: 'The profile without an avatar', schema: ProfileSchema } },
+    errors: { 403: ['forbidden'], 404: ['user_not_found'], 409: ['avatar_conflict'] },
   }),
   publishPost: route({
     method: 'POST',

@@ -9,6 +9,7 @@ import type { Liker } from '../ports/reaction-store.js';
 import type { BlockEdge } from '../ports/social-store.js';
 import type { NotificationGroup } from '../use-cases/notifications.js';
 import type { PostDetail, PostWithViewer } from '../use-cases/post-details.js';
+import type { Face } from '../use-cases/faces.js';
 import type { Grant } from '../use-cases/sessions.js';
 import type { Edge, Page } from '../ports/feed-store.js';
 import type { PresignedUpload } from '../ports/media-objects.js';
@@ -76,9 +77,17 @@ const PostMediaSchema = z
   })
   .meta({ id: 'PostMedia' });
 
+/** Where a user's small avatar is served (96 px square WebP), or null: draw initials instead. */
+const avatarField = z.string().nullable().meta({ description: 'The user’s avatar (96 × 96 WebP), or null when they have none: show initials' });
+
+/** How every view that names a user shows them: the name to show and the avatar. */
+const faceFields = { displayName: z.string(), avatar: avatarField };
+
 const postFields = {
   id: postIdString,
   author: handleString,
+  authorName: z.string().meta({ description: 'The author’s display name' }),
+  authorAvatar: avatarField,
   body: z.string().meta({
     description: `The text as published: at most ${POST_MAX_CODE_POINTS} Unicode code points. A repost's body is the reposter's comment (empty for a plain repost), with Weibo's chain \`//@user: …\` when it reposted a repost`,
   }),
@@ -112,6 +121,8 @@ export const CommentSchema = z
     id: z.string().meta({ description: 'Unique within its post; sorts by creation time', example: '1795360124912-a1b2c3d4' }),
     postId: postIdString,
     author: handleString,
+    authorName: z.string().meta({ description: 'The author’s display name' }),
+    authorAvatar: avatarField,
     body: z.string().meta({ description: `At most ${COMMENT_MAX_CODE_POINTS} Unicode code points` }),
     createdAt: instant,
     replyTo: z
@@ -129,7 +140,7 @@ export const LikeStateSchema = z
   .meta({ id: 'LikeState' });
 
 export const LikerSchema = z
-  .strictObject({ handle: handleString, likedAt: instant })
+  .strictObject({ handle: handleString, ...faceFields, likedAt: instant })
   .meta({ id: 'Liker' });
 
 export const LikerPageSchema = z.strictObject({ users: z.array(LikerSchema), nextCursor }).meta({ id: 'LikerPage' });
@@ -147,7 +158,7 @@ export const TimelinePageSchema = z
   .meta({ id: 'TimelinePage' });
 
 export const EdgeSchema = z
-  .strictObject({ handle: handleString, since: instant.meta({ description: 'When the follow began' }) })
+  .strictObject({ handle: handleString, ...faceFields, since: instant.meta({ description: 'When the follow began' }) })
   .meta({ id: 'RelationEdge' });
 
 export const UserPageSchema = z.strictObject({ users: z.array(EdgeSchema), nextCursor }).meta({ id: 'UserPage' });
@@ -160,6 +171,8 @@ export const ProfileSchema = z
     followers: z.int().min(0),
     following: z.int().min(0),
     posts: z.int().min(0),
+    avatar: avatarField,
+    avatarLarge: z.string().nullable().meta({ description: 'The same avatar at 400 × 400, for the profile page; null when none' }),
   })
   .meta({ id: 'Profile' });
 
@@ -194,7 +207,7 @@ export const BlockStateSchema = z
   .meta({ id: 'BlockState' });
 
 export const BlockedUserSchema = z
-  .strictObject({ handle: handleString, since: instant.meta({ description: 'When the block (or mute) began' }) })
+  .strictObject({ handle: handleString, ...faceFields, since: instant.meta({ description: 'When the block (or mute) began' }) })
   .meta({ id: 'BlockedUser' });
 
 export const BlockedUserPageSchema = z.strictObject({ users: z.array(BlockedUserSchema), nextCursor }).meta({ id: 'BlockedUserPage' });
@@ -209,7 +222,7 @@ export const NotificationSchema = z
     latestAt: instant.meta({ description: 'The group’s latest activity' }),
     unread: z.boolean().meta({ description: 'Newer than your read marker' }),
     actors: z
-      .array(z.strictObject({ handle: handleString, at: instant }))
+      .array(z.strictObject({ handle: handleString, ...faceFields, at: instant }))
       .max(3)
       .meta({ description: 'The latest actors, newest first (at most 3; users you blocked or muted are left out)' }),
     post: z
@@ -264,6 +277,8 @@ const iso = (millis: number) => new Date(millis).toISOString();
 const fieldsOf = (p: PostWithViewer) => ({
   id: p.id,
   author: p.author,
+  authorName: p.face.displayName,
+  authorAvatar: p.face.avatar,
   body: p.body,
   createdAt: iso(p.createdAt),
   mentions: p.mentions ?? [],
@@ -281,17 +296,22 @@ export const postView = (p: PostDetail): PostView => ({
   repostOf: !p.original ? null : p.original.state === 'live' ? { state: 'live', ...fieldsOf(p.original.post) } : { state: 'deleted', id: p.original.id },
 });
 
-export const commentView = (c: Comment): z.output<typeof CommentSchema> => ({
+export const commentView = (c: Comment & { face: Face }): z.output<typeof CommentSchema> => ({
   id: c.id,
   postId: c.postId,
   author: c.author,
+  authorName: c.face.displayName,
+  authorAvatar: c.face.avatar,
   body: c.body,
   createdAt: iso(c.createdAt),
   replyTo: c.replyTo ?? null,
   mentions: c.mentions ?? [],
 });
 
-export const blockedUserView = (e: BlockEdge): z.output<typeof BlockedUserSchema> => ({ handle: e.handle, since: iso(e.since) });
+/** A user named by a list or a notification: handle, name and avatar. */
+const faceView = (f: Face) => ({ handle: f.handle, displayName: f.displayName, avatar: f.avatar });
+
+export const blockedUserView = (e: BlockEdge & { face: Face }): z.output<typeof BlockedUserSchema> => ({ ...faceView(e.face), since: iso(e.since) });
 
 export const notificationView = (n: NotificationGroup): z.output<typeof NotificationSchema> => ({
   id: n.id,
@@ -299,16 +319,16 @@ export const notificationView = (n: NotificationGroup): z.output<typeof Notifica
   count: n.count,
   latestAt: iso(n.latestAt),
   unread: n.unread,
-  actors: n.actors.map((a) => ({ handle: a.handle, at: iso(a.at) })),
+  actors: n.actors.map((a) => ({ ...faceView(a.face), at: iso(a.at) })),
   post: n.post ?? null,
   comment: n.comment ?? null,
 });
 
 export const readMarkerView = (at: number): z.output<typeof ReadMarkerSchema> => ({ readUpTo: at > 0 ? iso(at) : null });
 
-export const likerView = (l: Liker): z.output<typeof LikerSchema> => ({ handle: l.handle, likedAt: iso(l.since) });
+export const likerView = (l: Liker & { face: Face }): z.output<typeof LikerSchema> => ({ ...faceView(l.face), likedAt: iso(l.since) });
 
-export const edgeView = (e: Edge): z.output<typeof EdgeSchema> => ({ handle: e.handle, since: iso(e.since) });
+export const edgeView = (e: Edge & { face: Face }): z.output<typeof EdgeSchema> => ({ ...faceView(e.face), since: iso(e.since) });
 
 /** Use cases answer instants in millis; the API's are ISO 8601 (UTC), formatted here only. */
 export const profileView = <P extends { createdAt: number }>(p: P): Omit<P, 'createdAt'> & { createdAt: string } => ({ ...p, createdAt: iso(p.createdAt) });

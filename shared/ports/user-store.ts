@@ -15,6 +15,15 @@ export interface UserProfile {
   followers: number;
   following: number;
   posts: number;
+  /** The media id of the current avatar; absent when the user has none. */
+  avatar?: string;
+}
+
+/** How a user shows beside what they wrote or did: their name and avatar (a media id). */
+export interface UserFace {
+  handle: string;
+  displayName: string;
+  avatar?: string;
 }
 
 export interface UserStore {
@@ -32,6 +41,13 @@ export interface UserStore {
   replacePasswordHash(handle: string, from: string, to: string): Promise<boolean>;
   /** Only touches an existing user: false when the handle does not exist. */
   updateDisplayName(handle: string, displayName: string): Promise<boolean>;
+  /** The faces of those of `handles` that are registered users (one multi-get). */
+  faces(handles: string[]): Promise<Map<string, UserFace>>;
+  /**
+   * Sets the avatar (a media id, or null for none) if it is still `from` (check-and-put; null =
+   * none): false when it changed meanwhile, or the user does not exist.
+   */
+  replaceAvatar(handle: string, from: string | null, to: string | null): Promise<boolean>;
 }
 
 /** One login attempt as counted, this attempt included. */

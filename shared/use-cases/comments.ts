@@ -13,6 +13,7 @@ import type { Page } from '../ports/feed-store.js';
 import type { CommentOrder } from '../ports/reaction-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
+import { faceOf, readFaces, type Face } from './faces.js';
 import type { NotificationFact } from '../domain/notification.js';
 import { mentionedHandles } from '../domain/text-entities.js';
 import { refuseIfBlocked } from './block-guard.js';
@@ -43,13 +44,14 @@ export async function addComment(
   postId: string,
   input: { body: string; replyTo?: string },
   now = Date.now(),
-): Promise<Comment> {
-  const [, post, target, entities] = await Promise.all([
+): Promise<Comment & { face: Face }> {
+  const [, post, target, entities, , faces] = await Promise.all([
     takeWriteQuota(deps, actor, 'comment', now),
     deps.posts.get(postId),
     input.replyTo === undefined ? Promise.resolve(null) : deps.comments.lookup(postId, input.replyTo),
     entitiesOf(deps, input.body, { topics: false }),
     refuseIfBlocked(deps, actor, authorOfPostId(postId)),
+    readFaces(deps, [actor]), // for the answer, beside the checks
   ]);
   if (!post) throw postNotFound(postId);
   if (target && target.state !== 'live') throw commentNotFound(input.replyTo!);
@@ -63,7 +65,7 @@ export async function addComment(
     const [created] = await Promise.all([deps.comments.create(comment), notifyLater(deps, fact)]);
     if (created) {
       await Promise.all([deps.posts.count(postId, 'comments', 1), notifyNow(deps, fact)]);
-      return comment;
+      return { ...comment, face: faceOf(faces, actor) };
     }
   }
   throw new Error('Could not allocate a comment id');
@@ -82,9 +84,12 @@ export async function deleteComment(deps: FeedDeps, actor: string, postId: strin
   await Promise.all([deps.posts.count(postId, 'comments', -1), notifyNow(deps, fact)]);
 }
 
-export async function listComments(deps: FeedDeps, postId: string, order: CommentOrder, limit: number, cursor?: string): Promise<Page<Comment>> {
+/** The post and a page of its comments in one round trip, then their authors' faces (one multi-get). */
+export async function listComments(deps: FeedDeps, postId: string, order: CommentOrder, limit: number, cursor?: string): Promise<Page<Comment & { face: Face }>> {
   const after = decodeCursor(cursor, (id) => COMMENT_ID_PATTERN.test(id));
   const [post, page] = await Promise.all([deps.posts.get(postId), deps.comments.list(postId, order, limit, after)]);
   if (!post) throw postNotFound(postId);
-  return { items: page.items, ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };
+  const faces = await readFaces(deps, page.items.map((c) => c.author));
+  const items = page.items.map((c) => ({ ...c, face: faceOf(faces, c.author) }));
+  return { items, ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };
 }

@@ -16,6 +16,7 @@ import { authorOfPostId } from '../domain/post.js';
 import type { Page } from '../ports/feed-store.js';
 import type { Liker } from '../ports/reaction-store.js';
 import type { FeedDeps } from './feed-deps.js';
+import { readFaces, withFaces, type Face } from './faces.js';
 import { decodeListCursor, shownPage } from './lists.js';
 import { atStep } from './steps.js';
 import { refuseIfBlocked } from './block-guard.js';
@@ -66,10 +67,13 @@ export async function unlikePost(deps: FeedDeps, actor: string, postId: string, 
  * between its entry and its truth, an unlike between its truth delete and its entry removal), or
  * one a later like replaced, is never shown.
  */
-export async function listLikers(deps: FeedDeps, postId: string, limit: number, cursor?: string): Promise<Page<Liker>> {
+export async function listLikers(deps: FeedDeps, postId: string, limit: number, cursor?: string): Promise<Page<Liker & { face: Face }>> {
   const after = decodeListCursor(cursor);
   const [post, page] = await Promise.all([deps.posts.get(postId), deps.reactions.likers(postId, limit, after)]);
   if (!post) throw notFound(postId);
-  const sinces = await deps.reactions.likeSinces(postId, page.items.map((l) => l.handle));
-  return shownPage(page, page.items.map((l) => sinces.get(l.handle)));
+  const handles = page.items.map((l) => l.handle);
+  // The likers' faces beside the truth check: no round trip of their own.
+  const [sinces, faces] = await Promise.all([deps.reactions.likeSinces(postId, handles), readFaces(deps, handles)]);
+  const shown = shownPage(page, page.items.map((l) => sinces.get(l.handle)));
+  return { ...shown, items: withFaces(shown.items, faces) };
 }

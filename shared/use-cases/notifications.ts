@@ -22,6 +22,7 @@ import type { Page } from '../ports/feed-store.js';
 import { memberRef, type NotificationEntry } from '../ports/social-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
+import { faceOf, readFaces, type Face, type Faces } from './faces.js';
 import { hiddenFrom, silencedRecipients } from './visibility.js';
 import { atStep } from './steps.js';
 
@@ -140,6 +141,7 @@ async function placeGroup(deps: FeedDeps, n: Notice, excerpt?: string): Promise<
 export interface NotificationActor {
   handle: string;
   at: number;
+  face: Face;
 }
 
 export interface NotificationGroup {
@@ -180,15 +182,19 @@ async function visibleGroups(
   recipient: string,
   entries: NotificationEntry[],
   readUpTo: Promise<number>,
+  showFaces = true,
 ): Promise<(NotificationGroup | null)[]> {
   const subjects = entries.map((e) => parseGroupKey(e.groupKey));
   const postIds = [...new Set(subjects.flatMap((s) => (s?.postId && isPostId(s.postId) ? [s.postId] : [])))];
   const members = entries.flatMap((e) => e.latest.map(([member]) => ({ groupKey: e.groupKey, member })));
-  const [{ groups, live }, posts, hidden, marker] = await Promise.all([
+  const actorHandles = members.map((m) => actorOfMember(m.member));
+  // The entries name their latest actors, so the actors' faces are read in this same stage.
+  const [{ groups, live }, posts, hidden, marker, faces] = await Promise.all([
     deps.notifications.states(recipient, entries.map((e) => e.groupKey), members),
     deps.posts.getMany(postIds),
-    hiddenFrom(deps, recipient, members.map((m) => actorOfMember(m.member))),
+    hiddenFrom(deps, recipient, actorHandles),
     readUpTo,
+    showFaces ? readFaces(deps, actorHandles) : Promise.resolve(new Map() as Faces),
   ]);
   const postById = new Map(posts.map((p) => [p.id, p]));
   return entries.map((entry, i): NotificationGroup | null => {
@@ -202,7 +208,7 @@ async function visibleGroups(
     for (const [member, at] of entry.latest) {
       const handle = actorOfMember(member);
       if (!live.has(memberRef(entry.groupKey, member)) || hidden.has(handle) || actors.some((a) => a.handle === handle)) continue;
-      actors.push({ handle, at });
+      actors.push({ handle, at, face: faceOf(faces, handle) });
     }
     if (actors.length === 0 && group.count === 1) return null; // its one actor is gone or hidden
     return {
@@ -244,7 +250,7 @@ export async function unreadCount(deps: FeedDeps, recipient: string): Promise<{ 
   const [readUpTo, { items, more }] = await Promise.all([deps.notifications.readUpTo(recipient), deps.notifications.entries(recipient, UNREAD_CAP)]);
   const newer = items.filter((e) => e.at > readUpTo);
   if (newer.length === 0) return { count: 0, capped: false };
-  const count = (await visibleGroups(deps, recipient, newer, Promise.resolve(readUpTo))).filter((g) => g !== null).length;
+  const count = (await visibleGroups(deps, recipient, newer, Promise.resolve(readUpTo), false)).filter((g) => g !== null).length;
   return { count, capped: more && newer.length === items.length };
 }
 

@@ -1,7 +1,8 @@
 // shared/use-cases/post-details.ts — a post as every read shows it: its counts (read with the post
 // itself, from the same row), the reading user's own state (liked / reposted: one multi-get of
-// the reader's reactions rows, in parallel with the content read) and, for a repost, its
-// original embedded — or a clear "deleted" state, never a 500.
+// the reader's reactions rows, in parallel with the content read), its author's face (name and
+// avatar: one multi-get of the users' rows, in the same stage — a post id names its author) and,
+// for a repost, its original embedded — or a clear "deleted" state, never a 500.
 //
 // Round trips: the timeline knows a page's originals from its inbox cells, so it asks for posts,
 // originals and states in ONE parallel stage (readPostDetails). A read that learns the originals
@@ -10,11 +11,14 @@
 import { authorOfPostId, NO_COUNTS, type Post, type StoredPost } from '../domain/post.js';
 import type { ViewerState } from '../ports/reaction-store.js';
 import type { FeedDeps } from './feed-deps.js';
+import { faceOf, mergeFaces, readFaces, type Face, type Faces } from './faces.js';
 
 export const NOT_REACTED: ViewerState = Object.freeze({ liked: false, reposted: false });
 
 export interface PostWithViewer extends StoredPost {
   viewer: ViewerState;
+  /** The author as shown beside the post. */
+  face: Face;
 }
 
 /** A repost's original as a reader sees it: live, or deleted (its id stays, its content is gone). */
@@ -24,26 +28,28 @@ export interface PostDetail extends PostWithViewer {
   original?: EmbeddedOriginal;
 }
 
-/** What one read stage brought back: posts by id, the reader's states, and which ids were asked. */
+/** What one read stage brought back: posts by id, the reader's states, which ids were asked, and faces. */
 export interface ReadStage {
   posts: Map<string, StoredPost>;
   states: Map<string, ViewerState>;
   asked: Set<string>;
+  faces: Faces;
 }
 
-type Deps = Pick<FeedDeps, 'posts' | 'reactions'>;
+type Deps = Pick<FeedDeps, 'posts' | 'reactions' | 'users' | 'pictures'>;
 
 /** A post just created by the reader: nothing counted yet (a replayed one keeps what it has). */
-export const freshDetail = (p: Post | StoredPost): PostDetail => ({ counts: NO_COUNTS, ...p, viewer: NOT_REACTED });
+export const freshDetail = (p: Post | StoredPost, face: Face): PostDetail => ({ counts: NO_COUNTS, ...p, viewer: NOT_REACTED, face });
 
 async function readStage(deps: Deps, reader: string | undefined, ids: string[], alongside: Promise<unknown>[] = []): Promise<ReadStage> {
   const unique = [...new Set(ids)];
-  const [posts, states] = await Promise.all([
+  const [posts, states, faces] = await Promise.all([
     unique.length > 0 ? deps.posts.getMany(unique) : Promise.resolve([]),
     reader && unique.length > 0 ? deps.reactions.viewerState(reader, unique) : Promise.resolve(new Map<string, ViewerState>()),
+    readFaces(deps, authorsOf(unique)),
     ...alongside,
   ]);
-  return { posts: new Map(posts.map((p) => [p.id, p])), states, asked: new Set(unique) };
+  return { posts: new Map(posts.map((p) => [p.id, p])), states, asked: new Set(unique), faces };
 }
 
 /**
@@ -67,25 +73,43 @@ export async function readPostDetails(
 
 /**
  * Details for posts already read (their counts came with them). Reads, in one parallel stage,
- * whatever `known` does not hold yet: originals of reposts and the reader's states.
+ * whatever `known` does not hold yet: originals of reposts, the reader's states, and the faces
+ * of the posts' and originals' authors (a caller that knows the authors up front passes their
+ * faces in `known`, so no stage is spent on faces alone).
  */
-export async function describePosts(deps: Deps, reader: string | undefined, posts: StoredPost[], known?: ReadStage): Promise<PostDetail[]> {
+export async function describePosts(
+  deps: Deps,
+  reader: string | undefined,
+  posts: StoredPost[],
+  known?: Partial<ReadStage>,
+): Promise<PostDetail[]> {
   const asked = known?.asked ?? new Set<string>();
+  const knownFaces = known?.faces ?? new Map();
   const missingOriginals = posts.flatMap((p) => (p.repostOf && !asked.has(p.repostOf) ? [p.repostOf] : []));
   const missingStates = reader ? [...posts.map((p) => p.id), ...posts.flatMap((p) => p.repostOf ?? [])].filter((id) => !asked.has(id)) : [];
-  let found = known ?? { posts: new Map<string, StoredPost>(), states: new Map<string, ViewerState>(), asked };
-  if (missingOriginals.length > 0 || missingStates.length > 0) {
-    const [originals, states] = await Promise.all([
+  const missingFaces = authorsOf(posts.map((p) => p.id), Object.fromEntries(posts.flatMap((p) => (p.repostOf ? [[p.id, p.repostOf]] : [])))).filter(
+    (h) => !knownFaces.has(h),
+  );
+  let found: ReadStage = {
+    posts: known?.posts ?? new Map<string, StoredPost>(),
+    states: known?.states ?? new Map<string, ViewerState>(),
+    asked,
+    faces: knownFaces,
+  };
+  if (missingOriginals.length > 0 || missingStates.length > 0 || missingFaces.length > 0) {
+    const [originals, states, faces] = await Promise.all([
       missingOriginals.length > 0 ? deps.posts.getMany([...new Set(missingOriginals)]) : Promise.resolve([]),
       reader && missingStates.length > 0 ? deps.reactions.viewerState(reader, [...new Set(missingStates)]) : Promise.resolve(new Map<string, ViewerState>()),
+      readFaces(deps, missingFaces),
     ]);
     found = {
       posts: new Map([...found.posts, ...originals.map((p) => [p.id, p] as const)]),
       states: new Map([...found.states, ...states]),
       asked,
+      faces: mergeFaces(found.faces, faces),
     };
   }
-  const withViewer = (p: StoredPost): PostWithViewer => ({ ...p, viewer: found.states.get(p.id) ?? NOT_REACTED });
+  const withViewer = (p: StoredPost): PostWithViewer => ({ ...p, viewer: found.states.get(p.id) ?? NOT_REACTED, face: faceOf(found.faces, p.author) });
   return posts.map((p) => {
     if (!p.repostOf) return withViewer(p);
     const original = found.posts.get(p.repostOf);

@@ -12,10 +12,10 @@ import { topicNames } from '../domain/text-entities.js';
 import { refuseIfBlocked } from './block-guard.js';
 import { notifyNow, postFacts } from './notifications.js';
 import { atStep } from './steps.js';
-import { requireUser } from './users.js';
+import { readFaces } from './faces.js';
 
 /** One post: its get and the reader's state in parallel; a repost's original one stage later. */
-export async function getPost(deps: Pick<FeedDeps, 'posts' | 'reactions' | 'blocks'>, id: string, reader?: string): Promise<PostDetail> {
+export async function getPost(deps: Pick<FeedDeps, 'posts' | 'reactions' | 'blocks' | 'users' | 'pictures'>, id: string, reader?: string): Promise<PostDetail> {
   // A block either way hides the post from the other user (403 blocked), checked in parallel.
   const [details] = await Promise.all([readPostDetails(deps, reader, [id]), refuseIfBlocked(deps, reader, authorOfPostId(id))]);
   const post = details.get(id);
@@ -59,15 +59,13 @@ export async function deletePost(deps: FeedDeps, actor: string, id: string, now 
 /** One scan (in parallel with the user check), then one parallel stage: originals and the reader's states. */
 export async function listUserPosts(deps: FeedDeps, author: string, limit: number, cursor?: string, reader?: string): Promise<Page<PostDetail>> {
   const after = decodeCursor(cursor, (id) => POST_ID_PATTERN.exec(id)?.[1] === author);
-  const [, page] = await Promise.all([
-    requireUser(deps.users, author),
-    deps.posts.listByAuthor(author, limit, after),
-    refuseIfBlocked(deps, reader, author),
-  ]);
+  // The author's face doubles as the check that the user exists (404).
+  const [faces, page] = await Promise.all([readFaces(deps, [author]), deps.posts.listByAuthor(author, limit, after), refuseIfBlocked(deps, reader, author)]);
+  if (!faces.has(author)) throw new NotFoundError(`No user "${author}"`, 'user_not_found');
   // Reposts of a post by someone the reader blocks or mutes, or who blocks the reader, are left
   // out (as timelines do); the check runs beside the originals' read.
   const [described, hidden] = await Promise.all([
-    describePosts(deps, reader, page.items),
+    describePosts(deps, reader, page.items, { faces }),
     reader ? hiddenFrom(deps, reader, authorsOf(page.items.flatMap((p) => p.repostOf ?? []))) : Promise.resolve(new Set<string>()),
   ]);
   const items = described.filter((p) => !(p.repostOf && hidden.has(authorOfPostId(p.repostOf) ?? '')));

@@ -22,6 +22,7 @@ import type { FeedDeps } from './feed-deps.js';
 import { topicNames } from '../domain/text-entities.js';
 import { trendBucketOf } from '../domain/trending.js';
 import { entitiesOf, type BodyEntities } from './entities.js';
+import { faceOf, readFaces, type Face } from './faces.js';
 import { atStep } from './steps.js';
 import { attachPictures, checkPictures, postMediaOf, releasePictures, type PictureRequest } from './media/attach.js';
 
@@ -41,12 +42,17 @@ function fingerprintOf(body: string, repostOf?: string, media: readonly PictureR
   return hash.digest('base64url');
 }
 
-export async function publishPost(
-  deps: FeedDeps,
-  author: string,
-  input: { body: string; idempotencyKey?: string; repostOf?: string; media?: readonly PictureRequest[] },
-  now = Date.now(),
-): Promise<PublishResult> {
+type PublishInput = { body: string; idempotencyKey?: string; repostOf?: string; media?: readonly PictureRequest[] };
+
+/** Publishes, and answers the author's face with the post: read beside the first stage, no round trip of its own. */
+export async function publishPost(deps: FeedDeps, author: string, input: PublishInput, now = Date.now()): Promise<PublishResult & { face: Face }> {
+  const face = readFaces(deps, [author]).then((faces) => faceOf(faces, author));
+  face.catch(() => {}); // awaited below; a publish that fails first must not leave it unhandled
+  const result = await publish(deps, author, input, now);
+  return { ...result, face: await face };
+}
+
+async function publish(deps: FeedDeps, author: string, input: PublishInput, now: number): Promise<PublishResult> {
   const repost = input.repostOf === undefined ? {} : { repostOf: input.repostOf };
   const wanted = input.media ?? [];
   const fresh = (entities: BodyEntities): Post => ({ id: newPostId(author, now), author, body: input.body, createdAt: now, ...repost, ...entities });

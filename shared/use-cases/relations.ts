@@ -2,6 +2,7 @@
 import { InvalidInputError } from '../domain/errors.js';
 import type { Edge, Page } from '../ports/feed-store.js';
 import type { FeedDeps } from './feed-deps.js';
+import { readFaces, withFaces, type Face } from './faces.js';
 import { decodeListCursor, shownPage } from './lists.js';
 import { blockedError, refuseIfBlocked } from './block-guard.js';
 import { notifyLater, notifyNow } from './notifications.js';
@@ -123,9 +124,12 @@ export async function listRelations(
   direction: 'following' | 'followers',
   limit: number,
   cursor?: string,
-): Promise<Page<Edge>> {
+): Promise<Page<Edge & { face: Face }>> {
   const after = decodeListCursor(cursor);
   const [, page] = await Promise.all([requireUser(deps.users, user), deps.relations.listed(user, direction, limit, after)]);
   const edges = page.items.map((e) => (direction === 'following' ? { follower: user, followee: e.handle } : { follower: e.handle, followee: user }));
-  return shownPage(page, await deps.relations.followSinces(edges));
+  // The people's faces beside the edges' check: no round trip of their own.
+  const [sinces, faces] = await Promise.all([deps.relations.followSinces(edges), readFaces(deps, page.items.map((e) => e.handle))]);
+  const shown = shownPage(page, sinces);
+  return { ...shown, items: withFaces(shown.items, faces) };
 }

@@ -45,7 +45,11 @@ export type StepPoint =
   /** login: the password is right; an outdated hash record is not yet re-hashed. */
   | 'login.verified'
   /** refresh: the session is read and the token is its current one; the rotation is not yet written. */
-  | 'refresh.read';
+  | 'refresh.read'
+  /** avatar: the picture is claimed for the user; the user row's avatar is not yet swapped to it. */
+  | 'avatar.claimed'
+  /** avatar: the user row's avatar is swapped; the replaced picture is not yet given back. */
+  | 'avatar.swapped';
 
 export type StepHook = (point: StepPoint, detail: Readonly<Record<string, string>>) => Promise<void>;
 

@@ -4,11 +4,12 @@
 import { ForbiddenError, NotFoundError } from '../domain/errors.js';
 import type { UserStore } from '../ports/user-store.js';
 import { getProfile } from './get-profile.js';
+import type { Pictures } from './media/attach.js';
 
-export async function updateProfile(users: UserStore, actor: string, handle: string, change: { displayName: string }) {
+export async function updateProfile(deps: { users: UserStore; pictures?: Pictures | undefined }, actor: string, handle: string, change: { displayName: string }) {
   if (actor !== handle) throw new ForbiddenError('You can only change your own profile');
-  if (!(await users.updateDisplayName(handle, change.displayName.trim()))) {
+  if (!(await deps.users.updateDisplayName(handle, change.displayName.trim()))) {
     throw new NotFoundError(`No user "${handle}"`, 'user_not_found');
   }
-  return getProfile(users, handle);
+  return getProfile(deps, handle);
 }

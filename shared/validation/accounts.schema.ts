@@ -36,3 +36,7 @@ export const refreshBody = z.strictObject({
 export const handlePath = z.object({ handle: handleSchema });
 
 export const updateProfileBody = z.strictObject({ displayName });
+
+export const avatarBody = z.strictObject({
+  mediaId: z.string().min(1).max(64).meta({ description: 'A picture uploaded with `purpose: avatar` (`POST /media`), processed (`ready`)' }),
+});

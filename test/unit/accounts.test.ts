@@ -7,42 +7,13 @@ import { issueToken, verifyToken } from '../../shared/auth/tokens.js';
 import { AuthenticationError, ConflictError, ForbiddenError, RateLimitedError } from '../../shared/domain/errors.js';
 import { mapError, RequestError } from '../../shared/http/error-mapper.js';
 import type { IssuedToken, SessionStore, SessionView } from '../../shared/ports/session-store.js';
-import type { LoginAttempt, LoginThrottle, NewUser, UserProfile, UserStore } from '../../shared/ports/user-store.js';
+import type { LoginAttempt, LoginThrottle, UserStore } from '../../shared/ports/user-store.js';
+import { FakeUsers } from './feed-fakes.js';
 import { logIn, lockUntil, throttleSource, type LoginDeps } from '../../shared/use-cases/log-in.js';
 import { endSession, refreshSession, startSession } from '../../shared/use-cases/sessions.js';
 import type { StepPoint } from '../../shared/use-cases/steps.js';
 import { registerUser } from '../../shared/use-cases/register-user.js';
 import { updateProfile } from '../../shared/use-cases/update-profile.js';
-
-class MemoryUsers implements UserStore {
-  readonly rows = new Map<string, NewUser>();
-  async create(u: NewUser) {
-    if (this.rows.has(u.handle)) return false;
-    this.rows.set(u.handle, u);
-    return true;
-  }
-  async passwordHash(h: string) {
-    return this.rows.get(h)?.passwordHash ?? null;
-  }
-  async profile(h: string): Promise<UserProfile | null> {
-    const u = this.rows.get(h);
-    return u ? { handle: u.handle, displayName: u.displayName, createdAt: u.createdAt, followers: 0, following: 0, posts: 0 } : null;
-  }
-  async updateDisplayName(h: string, displayName: string) {
-    const u = this.rows.get(h);
-    if (u) u.displayName = displayName;
-    return Boolean(u);
-  }
-  async replacePasswordHash(h: string, from: string, to: string) {
-    const u = this.rows.get(h);
-    if (u?.passwordHash !== from) return false;
-    u.passwordHash = to;
-    return true;
-  }
-  async existing(handles: string[]) {
-    return new Set(handles.filter((h) => this.rows.has(h)));
-  }
-}
 
 /** Atomic per key like HBase's per-row operations: each call runs to completion before the next. */
 class MemoryThrottle implements LoginThrottle {
@@ -96,7 +67,7 @@ const policy = { maxFailures: 3, lockSeconds: 60, globalMaxFailures: 10, globalW
 const WEAK = { N: 1 << 14, r: 8, p: 1 };
 
 function loginDeps(over: Partial<LoginDeps> = {}) {
-  const users = new MemoryUsers();
+  const users = new FakeUsers();
   const throttle = new MemoryThrottle();
   const sessions = new MemorySessions();
   const verifying: string[] = [];
@@ -159,7 +130,7 @@ describe('tokens', () => {
 
 describe('registerUser', { timeout: 30_000 }, () => {
   it('stores a hash, never the password, and refuses a taken handle', async () => {
-    const users = new MemoryUsers();
+    const users = new FakeUsers();
     await registerUser(users, { handle: 'amy', displayName: ' Amy ', password: 'secret password' });
     expect(users.rows.get('amy')?.passwordHash).not.toContain('secret password');
     expect(users.rows.get('amy')?.displayName).toBe('Amy');
@@ -301,10 +272,10 @@ describe('sessions', () => {
 
 describe('updateProfile', () => {
   it('lets only the owner change a profile', async () => {
-    const users = new MemoryUsers();
+    const users = new FakeUsers();
     await registerUser(users, { handle: 'amy', displayName: 'Amy', password: 'right password' });
-    await expect(updateProfile(users, 'bob', 'amy', { displayName: 'x' })).rejects.toBeInstanceOf(ForbiddenError);
-    expect((await updateProfile(users, 'amy', 'amy', { displayName: 'Amy 2' })).displayName).toBe('Amy 2');
+    await expect(updateProfile({ users }, 'bob', 'amy', { displayName: 'x' })).rejects.toBeInstanceOf(ForbiddenError);
+    expect((await updateProfile({ users }, 'amy', 'amy', { displayName: 'Amy 2' })).displayName).toBe('Amy 2');
   });
 });
 

@@ -7,7 +7,7 @@ import { feedOrderKey, NO_COUNTS, type FeedEntry, type Post, type PostCounts, ty
 import type { CommentLookup, CommentOrder, CommentStore, Liker, ReactionStore, ViewerState, WriteAction, WriteQuota } from '../../shared/ports/reaction-store.js';
 import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue.js';
 import type { CelebrityRegistry, CounterStore, Edge, FeedSlice, FeedWindow, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, ListPage, ListPosition, OutboxStore, Page, PostLookup, PostStore, RelationStore, Segment } from '../../shared/ports/feed-store.js';
-import type { NewUser, UserProfile, UserStore } from '../../shared/ports/user-store.js';
+import type { NewUser, UserFace, UserProfile, UserStore } from '../../shared/ports/user-store.js';
 import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, segmentOf, userKey } from '../../shared/schema/row-keys.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
@@ -28,30 +28,53 @@ const repostsOf = (ids: string[], originals: Map<string, string>): { reposts?: R
 };
 const byKey = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'base64url'), Buffer.from(b, 'base64url'));
 
+/** Users in memory: `new FakeUsers('ann', 'bob')` registers ann and bob (their name is the handle). */
 export class FakeUsers implements UserStore {
-  readonly handles = new Set<string>();
+  readonly rows = new Map<string, NewUser & { avatar?: string }>();
   constructor(...handles: string[]) {
-    handles.forEach((h) => this.handles.add(h));
+    handles.forEach((h) => this.rows.set(h, { handle: h, displayName: h, passwordHash: '', createdAt: 0 }));
   }
   async create(u: NewUser) {
-    if (this.handles.has(u.handle)) return false;
-    this.handles.add(u.handle);
+    if (this.rows.has(u.handle)) return false;
+    this.rows.set(u.handle, { ...u });
     return true;
   }
-  async passwordHash() {
-    return null;
+  async passwordHash(h: string) {
+    return this.rows.get(h)?.passwordHash ?? null;
   }
-  async replacePasswordHash() {
-    return false;
+  async replacePasswordHash(h: string, from: string, to: string) {
+    const u = this.rows.get(h);
+    if (u?.passwordHash !== from) return false;
+    u.passwordHash = to;
+    return true;
   }
   async profile(h: string): Promise<UserProfile | null> {
-    return this.handles.has(h) ? { handle: h, displayName: h, createdAt: 0, followers: 0, following: 0, posts: 0 } : null;
+    const u = this.rows.get(h);
+    if (!u) return null;
+    return { handle: h, displayName: u.displayName, createdAt: u.createdAt, followers: 0, following: 0, posts: 0, ...(u.avatar ? { avatar: u.avatar } : {}) };
   }
-  async updateDisplayName() {
-    return false;
+  async updateDisplayName(h: string, displayName: string) {
+    const u = this.rows.get(h);
+    if (u) u.displayName = displayName;
+    return Boolean(u);
   }
   async existing(handles: string[]) {
-    return new Set(handles.filter((h) => this.handles.has(h)));
+    return new Set(handles.filter((h) => this.rows.has(h)));
+  }
+  async faces(handles: string[]): Promise<Map<string, UserFace>> {
+    return new Map(
+      handles.flatMap((h) => {
+        const u = this.rows.get(h);
+        return u ? [[h, { handle: h, displayName: u.displayName, ...(u.avatar ? { avatar: u.avatar } : {}) }] as const] : [];
+      }),
+    );
+  }
+  async replaceAvatar(h: string, from: string | null, to: string | null) {
+    const u = this.rows.get(h);
+    if (!u || (u.avatar ?? null) !== from) return false;
+    if (to === null) delete u.avatar;
+    else u.avatar = to;
+    return true;
   }
 }
 

@@ -35,7 +35,7 @@ describe('publishPost', () => {
     const deps = fakeFeed('amy');
     const first = await publishPost(deps, 'amy', { body: 'once', idempotencyKey: 'k1' }, 1_000);
     const again = await publishPost(deps, 'amy', { body: 'once', idempotencyKey: 'k1' }, 2_000);
-    expect(again).toEqual({ post: { ...first.post, counts: { likes: 0, comments: 0, reposts: 0 } }, replayed: true });
+    expect(again).toEqual({ post: { ...first.post, counts: { likes: 0, comments: 0, reposts: 0 } }, replayed: true, face: { handle: 'amy', displayName: 'amy', avatar: null } });
     expect(deps.posts.rows.size).toBe(1);
     expect(await deps.counters.get('amy', 'posts')).toBe(1);
   });

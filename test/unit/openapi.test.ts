@@ -67,7 +67,7 @@ describe('infra/functions/http.yml', () => {
 
 describe('the contract check the end-to-end suite applies to every response', () => {
   const counts = { mentions: [], topics: [], media: [], likeCount: 0, commentCount: 0, repostCount: 0, liked: false, reposted: false };
-  const post = { id: 'ann.8230174987654321.a1b2c3d4e5f6', author: 'ann', body: 'hi', createdAt: '2026-11-22T08:30:00.000Z', ...counts, repostOf: null };
+  const post = { id: 'ann.8230174987654321.a1b2c3d4e5f6', author: 'ann', authorName: 'Ann', authorAvatar: null, body: 'hi', createdAt: '2026-11-22T08:30:00.000Z', ...counts, repostOf: null };
   const res = (status: number, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) => ({
     status,
     headers: new Headers(headers),
@@ -79,7 +79,7 @@ describe('the contract check the end-to-end suite applies to every response', ()
     expect(contractViolations('GET', `/posts/${post.id}`, res(200, post))).toEqual([]);
     expect(contractViolations('DELETE', `/posts/${post.id}`, res(204, undefined, {}))).toEqual([]);
     expect(contractViolations('GET', '/nowhere', res(404, { error: { code: 'route_not_found', message: 'No such route' } }))).toEqual([]);
-    const original = { state: 'live', id: 'bob.8230174987654321.a1b2c3d4e5f6', author: 'bob', body: 'o', createdAt: post.createdAt, ...counts };
+    const original = { state: 'live', id: 'bob.8230174987654321.a1b2c3d4e5f6', author: 'bob', authorName: 'Bob', authorAvatar: 'https://cdn.example/media/x/avatar-96.webp', body: 'o', createdAt: post.createdAt, ...counts };
     expect(contractViolations('GET', `/posts/${post.id}`, res(200, { ...post, repostOf: original }))).toEqual([]);
     expect(contractViolations('GET', `/posts/${post.id}`, res(200, { ...post, repostOf: { state: 'deleted', id: original.id } }))).toEqual([]);
     // A deleted original carries nothing of its content.

@@ -228,7 +228,7 @@ describe('instants: use cases answer millis, the HTTP views format them', () => 
     const created = await registerUser(deps.users, { handle: 'newbie', displayName: ' New ', password: 'long enough password' }, T);
     expect(created).toEqual({ handle: 'newbie', displayName: 'New', createdAt: T });
     expect(registeredUserView(created)).toEqual({ handle: 'newbie', displayName: 'New', createdAt: '2023-11-14T22:13:20.000Z' });
-    const profile = await getProfile(deps.users, 'newbie');
+    const profile = await getProfile(deps, 'newbie');
     expect(typeof profile.createdAt).toBe('number');
     expect(profileView({ ...profile, createdAt: T })).toEqual({ ...profile, createdAt: '2023-11-14T22:13:20.000Z' });
     const grant = { handle: 'newbie', token: 't', expiresAt: T + 900_000, refreshToken: 'r', refreshExpiresAt: T + 86_400_000 };
@@ -241,6 +241,6 @@ describe('a profile’s counts (use-cases/get-profile.ts)', () => {
   it('are shown never below zero: a counter left one short by a crash window, then decremented, reads 0', async () => {
     const users = new FakeUsers('amy');
     users.profile = async (h) => ({ handle: h, displayName: h, createdAt: T, followers: -1, following: -2, posts: 3 });
-    expect(await getProfile(users, 'amy')).toEqual({ handle: 'amy', displayName: 'amy', createdAt: T, followers: 0, following: 0, posts: 3 });
+    expect(await getProfile({ users }, 'amy')).toEqual({ handle: 'amy', displayName: 'amy', createdAt: T, followers: 0, following: 0, posts: 3, avatar: null, avatarLarge: null });
   });
 });

@@ -23,7 +23,7 @@ describe('likes', () => {
     expect(await getPost(deps, post.id, 'bob')).toMatchObject({ counts: { likes: 1 }, viewer: { liked: true, reposted: false } });
     expect((await getPost(deps, post.id, 'ann')).viewer.liked).toBe(false);
     expect((await getPost(deps, post.id)).viewer.liked).toBe(false);
-    expect((await listLikers(deps, post.id, 10)).items).toEqual([{ handle: 'bob', since: T + 1 }]);
+    expect((await listLikers(deps, post.id, 10)).items).toEqual([{ handle: 'bob', since: T + 1, face: { handle: 'bob', displayName: 'bob', avatar: null } }]);
     await unlikePost(deps, 'bob', post.id, T + 3);
     await unlikePost(deps, 'bob', post.id, T + 4);
     expect(await getPost(deps, post.id, 'bob')).toMatchObject({ counts: { likes: 0 }, viewer: { liked: false } });

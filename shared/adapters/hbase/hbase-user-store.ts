@@ -1,10 +1,17 @@
 // shared/adapters/hbase/hbase-user-store.ts — UserStore and LoginThrottle on HBase (secondary
 // adapters). Layout and access patterns: shared/schema/tables.ts (users, throttle).
 import type { HBaseRestClient } from '../../hbase/index.js';
-import type { LoginAttempt, LoginThrottle, NewUser, UserProfile, UserStore } from '../../ports/user-store.js';
+import type { LoginAttempt, LoginThrottle, NewUser, UserFace, UserProfile, UserStore } from '../../ports/user-store.js';
 import { throttleGlobalKey, throttleSourceKey, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText as text, counter } from './cells.js';
+
+/** p:av holds the avatar's media id; '' once removed (overwritten, never deleted: tables.ts users). */
+const AVATAR = 'p:av';
+const avatarOf = (row: Parameters<typeof text>[0]): { avatar?: string } => {
+  const id = text(row, AVATAR);
+  return id ? { avatar: id } : {};
+};
 
 export class HBaseUserStore implements UserStore {
   private readonly table: string;
@@ -54,8 +61,29 @@ export class HBaseUserStore implements UserStore {
       followers: counter(row, 'c:followers'),
       following: counter(row, 'c:following'),
       posts: counter(row, 'c:posts'),
+      ...avatarOf(row),
     };
   }
+
+  async faces(handles: string[]): Promise<Map<string, UserFace>> {
+    const unique = [...new Set(handles)];
+    if (unique.length === 0) return new Map();
+    const rows = await this.client.multiGet(this.table, unique.map((h) => userKey(h)), { columns: ['p:h', 'p:n', AVATAR] });
+    return new Map(
+      rows.flatMap((row) => {
+        const handle = text(row, 'p:h');
+        return handle === undefined ? [] : [[handle, { handle, displayName: text(row, 'p:n') ?? handle, ...avatarOf(row) }] as const];
+      }),
+    );
+  }
+
+  async replaceAvatar(handle: string, from: string | null, to: string | null): Promise<boolean> {
+    // An empty check value matches an absent cell too (never set) — and '' is how "none" is
+    // stored once removed. The row is known to exist: the caller read the profile first, and a
+    // users row is never deleted, so this cannot make a row that has only p:av.
+    return this.client.checkAndPut(this.table, userKey(handle), [{ column: AVATAR, value: to ?? '' }], { column: AVATAR, value: from ?? '' });
+  }
+
 
   async updateDisplayName(handle: string, displayName: string): Promise<boolean> {
     // Conditional on p:h so an update can never create a half-formed user row.
