@@ -72,36 +72,40 @@ afterAll(async () => {
 });
 
 describe('feed operations on HBase', () => {
-  it('publish: 4 HBase requests (create; then count, own inbox, outbox in parallel), visible in the own timeline at once', async () => {
-    const { result, calls } = await counted(() => publishPost(deps, 'amy', { body: 'first!' }));
-    expect(calls).toHaveLength(4);
+  it('publish: 5 HBase requests in 2 round trips (create ∥ the author\'s face; then count, own inbox, outbox in parallel), visible in the own timeline at once', async () => {
+    const { result, calls, depth } = await counted(() => publishPost(deps, 'amy', { body: 'first!' }));
+    expect(calls).toHaveLength(5);
+    expect(depth).toBe(2);
+    expect(result.face).toEqual({ handle: 'amy', displayName: 'amy', avatar: null });
     expect(queued).toEqual([{ v: 1, type: 'fanout', postId: result.post.id }]);
     expect((await homeTimeline(deps, 'amy', 20)).items.map((p) => p.body)).toEqual(['first!']);
     expect(await getPost(deps, result.post.id)).toMatchObject({ ...result.post, counts: { likes: 0, comments: 0, reposts: 0 } });
     queued.length = 0;
   });
 
-  it('home timeline page: 2 sequential HBase round trips, measured (inbox get, then posts ∥ the reader\'s reactions ∥ blocks)', async () => {
+  it('home timeline page: 2 sequential HBase round trips, measured (inbox get, then posts ∥ the reader\'s reactions ∥ blocks ∥ the authors\' faces)', async () => {
     await follow(deps, 'bob', 'amy');
     for (let i = 0; i < 25; i++) await publishPost(deps, 'amy', { body: `post ${i}` });
     await drain();
     // bob's first read also records activity (one PUT beside the multi-gets, at most hourly).
     const first = await counted(() => homeTimeline(deps, 'bob', 20));
-    expect(first.calls.map((c) => c.method).sort()).toEqual(['GET', 'GET', 'GET', 'GET', 'PUT']);
+    expect(first.calls.map((c) => c.method).sort()).toEqual(['GET', 'GET', 'GET', 'GET', 'GET', 'PUT']);
     expect(first.depth).toBe(2);
     let cursor: string | undefined;
     const seen: string[] = [];
     do {
       const { result, calls, depth } = await counted(() => homeTimeline(deps, 'bob', 20, cursor));
       expect(depth).toBe(2);
-      expect(calls.map((c) => c.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
+      expect(calls.map((c) => c.method)).toEqual(['GET', 'GET', 'GET', 'GET', 'GET']);
       expect(calls[0]!.path).toContain(':inbox/');
-      // The second stage: posts, the reader's reactions, and the block/mute check of the page's authors.
+      // The second stage: posts, the reader's reactions, the block/mute check of the page's authors, and their faces.
       expect(calls.slice(1).map((c) => `${tableOf(c)} ${c.path.includes('/multiget') ? 'multiget' : ''}`).sort()).toEqual([
         'blocks multiget',
         'content multiget',
         'reactions multiget',
+        'users multiget',
       ]);
+      expect(result.items.every((p) => p.face.handle === 'amy' && p.face.displayName === 'amy')).toBe(true);
       seen.push(...result.items.map((p) => p.body));
       cursor = result.nextCursor;
     } while (cursor);
@@ -197,10 +201,10 @@ describe('scale behaviour on HBase', () => {
     for (const f of ['s1', 's2', 's3']) {
       const { result, calls, depth } = await counted(() => homeTimeline(d, f, 20));
       expect(result.items.map((p) => p.body), f).toEqual(['two', 'one']);
-      // Reads in order: inbox row, the followed celebrities' outboxes, the posts ∥ the reader's reactions ∥ blocks.
+      // Reads in order: inbox row, the followed celebrities' outboxes, the posts ∥ the reader's reactions ∥ blocks ∥ faces.
       const reads = calls.filter((c) => c.method === 'GET').map(tableOf);
       expect(reads.slice(0, 2), f).toEqual(['inbox', 'outbox']);
-      expect(reads.slice(2).sort(), f).toEqual(['blocks', 'content', 'reactions']);
+      expect(reads.slice(2).sort(), f).toEqual(['blocks', 'content', 'reactions', 'users']);
       expect(depth, f).toBe(3);
     }
     await unfollow(d, 's3', 'star');

@@ -25,6 +25,7 @@ import { sequentialDepth } from '../../shared/observability/round-trips.js';
 import { drainQueue, integrationLimits, userFactory } from '../support/feed-harness.js';
 import { interleaver } from '../support/interleave.js';
 import { useNamespace } from '../support/namespace.js';
+import { withoutFaces } from '../support/faces.js';
 
 const ns = `it_social_${Date.now().toString(36)}`;
 const requests: (HBaseRequestEvent & { end: number })[] = [];
@@ -283,14 +284,14 @@ describe('blocks and mutes', () => {
     await block(deps, ann, cat, 2_000);
     await mute(deps, ann, dan, 1_500);
     await mute(deps, ann, bob, 2_500);
-    expect((await listBlocked(deps, ann, 'block', 10)).items).toEqual([
+    expect(withoutFaces((await listBlocked(deps, ann, 'block', 10)).items)).toEqual([
       { handle: cat, since: 2_000 },
       { handle: bob, since: 1_000 },
     ]);
     expect((await listBlocked(deps, ann, 'mute', 10)).items.map((e) => e.handle)).toEqual([bob, dan]);
     await unblock(deps, ann, bob);
     await block(deps, ann, bob, 3_000);
-    expect((await listBlocked(deps, ann, 'block', 10)).items).toEqual([
+    expect(withoutFaces((await listBlocked(deps, ann, 'block', 10)).items)).toEqual([
       { handle: bob, since: 3_000 },
       { handle: cat, since: 2_000 },
     ]);
