@@ -65,6 +65,8 @@ export const TABLES = {
     design: `
 row   = userKey(handle) = salt2 + handle + 0x00            (one row per user)
 p:    profile — p:h handle, p:n display name, p:t created-at millis
+p:av  the avatar's media id; '' once removed (overwritten, never deleted: a delete marker could
+      mask a later set within the same millisecond). Absent or '' = none.
 a:    auth    — a:pw scrypt hash record (never returned by any API)
 p:celeb '1' while the user is a celebrity (posts merged at read time, not fanned out), '0'
       after a demotion — overwritten, never deleted, so a promotion right after a demotion can
@@ -75,7 +77,14 @@ login    : GET /users/<k>/a?e=b64 (one get, in parallel with the throttle count)
            weaker scrypt parameters than today's is re-hashed after a successful verify:
            PUT ?check=put a:pw = new, check a:pw == the record verified (never clobbers a change)
 profile  : GET /users/<k>?e=b64                                             (one get)
-counts   : PUT /users/<k>?check=increment                                   (per counter change)`,
+counts   : PUT /users/<k>?check=increment                                   (per counter change)
+faces    : GET /users/multiget?row=…&column=p:h&column=p:n&column=p:av  — the name and avatar of
+           every user a view names (post authors, commenters, likers, list entries, notification
+           actors); one multi-get run BESIDE a stage the route has anyway wherever the handles are
+           known by then (a post id names its author): the home timeline stays at 2 round trips.
+           Comments learn their authors from their scan and spend a second round trip.
+avatar   : PUT /users/<k>?check=put p:av=<new>, check p:av == <the avatar read> ('' = none), after
+           the picture's claim (media m:a=@<handle>); a loser reads again (consistency.md L)`,
   },
   content: {
     name: 'content',
@@ -491,7 +500,8 @@ m:s   state: uploading → processing → ready | failed — THE check cell of e
 m:r   the reason of a failure (a refusal code)
 m:d   what processing found, written with the move to ready: JSON {width, height, animated,
       placeholder, variants: [{name, width, height}]}
-m:a   the post it is in (a picture is in one post at most; consistency.md L)
+m:a   the post it is in, or '@<handle>' for an avatar (in one post or avatar at most;
+      consistency.md L)
 create   : PUT m:o,p,c,t,n,s=uploading (a fresh random id: nothing to race)          (one put)
 read     : GET /media/<id>/m                                                         (one get)
 complete : PUT ?check=put m:s=processing, check m:s == uploading   (racing completes, and the
