@@ -19,8 +19,8 @@ async function photoWithExif(): Promise<Buffer> {
     .toBuffer();
 }
 
-async function declare(u: User, bytes: Uint8Array, contentType = 'image/jpeg'): Promise<ApiResponse> {
-  return api.call('POST', '/media', { token: u.token, body: { contentType, size: bytes.length } });
+async function declare(u: User, bytes: Uint8Array, contentType = 'image/jpeg', purpose: 'post' | 'avatar' = 'post'): Promise<ApiResponse> {
+  return api.call('POST', '/media', { token: u.token, body: { contentType, size: bytes.length, purpose } });
 }
 
 /** The browser's part: the bytes straight to storage, with exactly the headers the API gave. */
@@ -118,15 +118,17 @@ describe('pictures', () => {
   });
 });
 
+/** A processed picture of `u`'s: a plain PNG of `color`, uploaded, completed and waited for. */
+async function readyPicture(u: User, color: { r: number; g: number; b: number }, size = [800, 600], purpose: 'post' | 'avatar' = 'post'): Promise<string> {
+  const bytes = await sharp({ create: { width: size[0]!, height: size[1]!, channels: 3, background: color } }).png().toBuffer();
+  const { media: m, upload } = (await declare(u, bytes, 'image/png', purpose)).json;
+  expect((await put(upload, bytes)).status).toBe(200);
+  await complete(u, m.id);
+  expect((await settled(u, m.id)).json.state).toBe('ready');
+  return m.id;
+}
+
 describe('pictures in posts', () => {
-  async function readyPicture(u: User, color: { r: number; g: number; b: number }, size = [800, 600]): Promise<string> {
-    const bytes = await sharp({ create: { width: size[0]!, height: size[1]!, channels: 3, background: color } }).png().toBuffer();
-    const { media: m, upload } = (await declare(u, bytes, 'image/png')).json;
-    expect((await put(upload, bytes)).status).toBe(200);
-    await complete(u, m.id);
-    expect((await settled(u, m.id)).json.state).toBe('ready');
-    return m.id;
-  }
 
   it('a post of pictures only reaches a follower’s timeline with them, in order, with alt text; a picture cannot go in a second post', async () => {
     const [amy, bob] = [await api.newUser('pic'), await api.newUser('pic')];
@@ -150,11 +152,73 @@ describe('pictures in posts', () => {
     const thumb = await fetch(shown.media[0]!.variants.thumb!.url);
     expect([thumb.status, thumb.headers.get('content-type')]).toEqual([200, 'image/webp']);
 
+    // A repost shows the original's pictures (they are the original's: nothing is copied).
+    const repost = await api.call('POST', `/posts/${published.json.id}/reposts`, { token: bob.token, body: {} });
+    expect(repost.status).toBe(201);
+    expect(repost.json.repostOf.media).toEqual(published.json.media);
+
     const again = await api.call('POST', '/posts', { token: amy.token, body: { body: 'again', media: [{ id: red }] } });
     expect([again.status, again.json.error.code]).toEqual([409, 'media_in_use']);
     const theirs = await api.call('POST', '/posts', { token: bob.token, body: { body: 'mine', media: [{ id: blue }] } });
     expect([theirs.status, theirs.json.error.code]).toEqual([422, 'media_not_found']);
     const empty = await api.call('POST', '/posts', { token: amy.token, body: { body: '' } });
     expect(empty.status).toBe(422);
+  });
+});
+
+describe('avatars', () => {
+  type Named = { handle: string; displayName: string; avatar: string | null };
+  const named = (list: Named[], handle: string) => list.find((u) => u.handle === handle);
+
+  it('an avatar is made square in two sizes; the profile, posts, comments, likers, lists and notifications all carry it', async () => {
+    const [amy, bob] = [await api.newUser('ava'), await api.newUser('ava')];
+    const [amyAvatar, bobAvatar] = [await readyPicture(amy, { r: 10, g: 120, b: 60 }, [900, 600], 'avatar'), await readyPicture(bob, { r: 90, g: 0, b: 90 }, [300, 300], 'avatar')];
+    const set = await api.call('PUT', `/users/${amy.handle}/avatar`, { token: amy.token, body: { mediaId: amyAvatar } });
+    expect(set.status).toBe(200);
+    const { avatar, avatarLarge } = set.json as { avatar: string; avatarLarge: string };
+    for (const [url, side] of [[avatar, 96], [avatarLarge, 400]] as const) {
+      const res = await fetch(url);
+      expect([res.status, res.headers.get('content-type')]).toEqual([200, 'image/webp']);
+      const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+      expect([meta.width, meta.height]).toEqual([side, side]);
+    }
+    expect((await api.call('GET', `/users/${amy.handle}`)).json).toMatchObject({ avatar, avatarLarge });
+    expect((await api.call('PUT', `/users/${bob.handle}/avatar`, { token: bob.token, body: { mediaId: bobAvatar } })).status).toBe(200);
+    const bobs = (await api.call('GET', `/users/${bob.handle}`)).json.avatar as string;
+
+    // Someone else's, and a post picture, are not avatars; nothing changes.
+    const refused = await api.call('PUT', `/users/${bob.handle}/avatar`, { token: bob.token, body: { mediaId: amyAvatar } });
+    expect([refused.status, refused.json.error.code]).toEqual([422, 'media_not_found']);
+    const postPicture = await readyPicture(amy, { r: 1, g: 2, b: 3 }, [64, 64]);
+    const notAvatar = await api.call('PUT', `/users/${amy.handle}/avatar`, { token: amy.token, body: { mediaId: postPicture } });
+    expect([notAvatar.status, notAvatar.json.error.code]).toEqual([422, 'media_not_found']);
+    expect((await api.call('PUT', `/users/${amy.handle}/avatar`, { token: bob.token, body: { mediaId: bobAvatar } })).status).toBe(403);
+
+    // Bob follows amy, likes and comments on her post; each view names them with their avatars.
+    expect((await api.call('PUT', `/users/${bob.handle}/following/${amy.handle}`, { token: bob.token })).status).toBe(200);
+    const post = (await api.call('POST', '/posts', { token: amy.token, body: { body: 'with a face' } })).json as { id: string; authorAvatar: string; authorName: string };
+    expect(post).toMatchObject({ authorAvatar: avatar, authorName: `User ${amy.handle}` });
+    expect((await api.call('PUT', `/users/${bob.handle}/likes/${post.id}`, { token: bob.token })).status).toBe(200);
+    expect((await api.call('POST', `/posts/${post.id}/comments`, { token: bob.token, body: { body: 'nice' } })).json.authorAvatar).toBe(bobs);
+    expect((await api.call('GET', `/posts/${post.id}/comments`)).json.comments[0].authorAvatar).toBe(bobs);
+    expect(named((await api.call('GET', `/posts/${post.id}/likes`)).json.users, bob.handle)?.avatar).toBe(bobs);
+    expect(named((await api.call('GET', `/users/${amy.handle}/followers`)).json.users, bob.handle)?.avatar).toBe(bobs);
+    expect(named((await api.call('GET', `/users/${bob.handle}/following`)).json.users, amy.handle)?.avatar).toBe(avatar);
+    const inTimeline = await eventually(async () => {
+      const found = ((await api.call('GET', `/users/${bob.handle}/timeline`, { token: bob.token })).json.posts as { id: string }[]).find((p) => p.id === post.id);
+      expect(found).toBeDefined();
+      return found as unknown as { authorAvatar: string };
+    });
+    expect(inTimeline.authorAvatar).toBe(avatar);
+    const actors = await eventually(async () => {
+      const groups = (await api.call('GET', `/users/${amy.handle}/notifications`, { token: amy.token })).json.notifications as { type: string; actors: Named[] }[];
+      expect(groups.map((g) => g.type).sort()).toEqual(['comment', 'follow', 'like']);
+      return groups.flatMap((g) => g.actors);
+    });
+    expect(actors.every((a) => a.handle === bob.handle && a.avatar === bobs)).toBe(true);
+
+    // Removing it goes back to initials everywhere.
+    expect((await api.call('DELETE', `/users/${amy.handle}/avatar`, { token: amy.token })).json).toMatchObject({ avatar: null, avatarLarge: null });
+    expect((await api.call('GET', `/posts/${post.id}`)).json.authorAvatar).toBeNull();
   });
 });
