@@ -27,7 +27,8 @@ export function PictureGrid({ media }: { media: PostMedia[] }) {
   function close() {
     const opener = open;
     setOpen(null);
-    // Back to the picture that opened it (the lightbox may have moved on to another).
+    // Back to the picture that opened it (the lightbox may have moved on to another). A modal
+    // dialog's close() restores the focus too, where the browser implements that; this does not rely on it.
     if (opener !== null) setTimeout(() => boxes.current[opener]?.focus(), 0);
   }
 
