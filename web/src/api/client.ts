@@ -24,6 +24,9 @@ export type UnreadCount = components['schemas']['UnreadCount'];
 export type Trending = components['schemas']['Trending'];
 export type BlockState = components['schemas']['BlockState'];
 export type BlockedUser = components['schemas']['BlockedUser'];
+export type Media = components['schemas']['Media'];
+/** One picture of a post, as every post view carries it (and a repost's original). */
+export type PostMedia = components['schemas']['PostMedia'];
 /** What a repost points at: its original as the reader sees it, or that it was deleted. */
 export type Original = NonNullable<Post['repostOf']>;
 

@@ -8,6 +8,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { api, call, type Notification } from '../../api/client';
+import { Avatar, personOf } from '../../components/avatar';
 import { PagedFooter, usePaged } from '../../components/paged';
 import { RelativeTime } from '../../components/time';
 import { useI18n, type Translate } from '../../i18n/i18n';
@@ -107,6 +108,8 @@ function NotificationEntry({ n }: { n: Notification }) {
   const words = n.comment ? n.comment.body : n.post ? n.post.body || t('repost.plain') : null;
   return (
     <li class={n.unread ? 'notification unread' : 'notification'} data-type={n.type} data-count={n.count}>
+      {/* The newest actor’s face; none when every actor is hidden (a count only). */}
+      {n.actors[0] && <Avatar {...personOf(n.actors[0])} />}
       <p class="notification-text">
         {n.unread && <span class="new">{t('notifications.new')}</span>} <span class="sentence">{sentence(n, t)}</span>{' '}
         <span class="when">

@@ -1,12 +1,14 @@
 // web/src/features/posts/composer.tsx — write a post: a live counter of Unicode code points (an
-// emoji or a CJK character counts 1, exactly as the API counts), posted with an Idempotency-Key
-// so a retry after a lost answer never posts twice.
+// emoji or a CJK character counts 1, exactly as the API counts), up to nine pictures (picked,
+// dropped or pasted; see features/media), posted with an Idempotency-Key so a retry after a lost
+// answer never posts twice. Posting waits until every picture is ready, and says so.
 import { useState } from 'preact/hooks';
 import { api, call, type Post } from '../../api/client';
 import { POST_MAX } from '../../api/limits';
 import { CharCount, codePoints, hasVisible as visible } from '../../components/char-count';
 import { ErrorMessage } from '../../components/problem';
 import { useI18n } from '../../i18n/i18n';
+import { PicturePicker, addedSentence, filesOf, usePictures } from '../media/composer-pictures';
 
 export function Composer({ onPublished }: { onPublished: (post: Post) => void }) {
   const { t } = useI18n();
@@ -15,17 +17,25 @@ export function Composer({ onPublished }: { onPublished: (post: Post) => void })
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [status, setStatus] = useState('');
+  const [dropping, setDropping] = useState(false);
+  const pictures = usePictures();
   const remaining = POST_MAX - codePoints(text);
+  // A post may be pictures only; it waits for every picture to be ready (the API refuses others).
+  const waiting = pictures.failed > 0 ? t('media.waitFailed') : pictures.pending > 0 ? t('media.waitPending', { n: pictures.pending }) : '';
+  const postable = remaining >= 0 && (visible(text) || pictures.items.length > 0) && waiting === '';
 
   async function submit(e: Event) {
     e.preventDefault();
-    if (remaining < 0 || !visible(text) || busy) return;
+    if (!postable || busy) return;
     setBusy(true);
     setError(null);
     setStatus('');
     try {
-      const { data } = await call(api.POST('/posts', { body: { body: text }, params: { header: { 'idempotency-key': key } } }));
+      const media = pictures.items.map((p) => ({ id: p.media!.id, ...(p.alt.trim() ? { alt: p.alt.trim() } : {}) }));
+      const body = { body: text, ...(media.length > 0 ? { media } : {}) };
+      const { data } = await call(api.POST('/posts', { body, params: { header: { 'idempotency-key': key } } }));
       setText('');
+      pictures.clear();
       setKey(crypto.randomUUID()); // the next post is a new request
       setStatus(t('compose.published'));
       onPublished(data);
@@ -36,8 +46,27 @@ export function Composer({ onPublished }: { onPublished: (post: Post) => void })
     }
   }
 
+  const take = (files: File[]) => {
+    if (files.length === 0) return false;
+    setStatus(addedSentence(files.length, pictures.add(files), t));
+    return true;
+  };
+
   return (
-    <form class="composer" onSubmit={submit}>
+    <form
+      class={dropping ? 'composer dropping' : 'composer'}
+      onSubmit={submit}
+      onDragOver={(e) => {
+        if (!e.dataTransfer?.types.includes('Files')) return;
+        e.preventDefault(); // lets the drop happen here instead of the browser opening the file
+        setDropping(true);
+      }}
+      onDragLeave={() => setDropping(false)}
+      onDrop={(e) => {
+        setDropping(false);
+        if (take(filesOf(e.dataTransfer))) e.preventDefault();
+      }}
+    >
       <label for="compose-text">{t('compose.label')}</label>
       <textarea
         id="compose-text"
@@ -46,14 +75,26 @@ export function Composer({ onPublished }: { onPublished: (post: Post) => void })
         placeholder={t('compose.placeholder')}
         aria-describedby="compose-count"
         onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+        onPaste={(e) => {
+          // A pasted picture is added; pasted text goes into the box as usual.
+          if (take(filesOf(e.clipboardData))) e.preventDefault();
+        }}
       />
+      <PicturePicker pictures={pictures} onStatus={setStatus} />
       <div class="composer-foot">
         <CharCount id="compose-count" text={text} max={POST_MAX} />
-        <button type="submit" disabled={busy || remaining < 0 || !visible(text)}>
+        <button type="submit" disabled={busy || !postable} aria-describedby={waiting ? 'compose-wait' : undefined}>
           {t('compose.submit')}
         </button>
       </div>
-      <p class="sr-status" role="status">{status}</p>
+      {waiting && (
+        <p id="compose-wait" class="compose-wait">
+          {waiting}
+        </p>
+      )}
+      <p class="sr-status" role="status">
+        {status}
+      </p>
       <ErrorMessage error={error} />
     </form>
   );

@@ -1,14 +1,17 @@
 // web/src/features/posts/post-card.tsx — one post wherever posts are listed: author, text (its
 // @mentions and #topics# as links), relative time linking to the post's page, a repost's
-// original, the reaction bar (repost, comments, like) and Delete for its author.
+// pictures (a Weibo grid with a lightbox), a repost's original (with its pictures), the reaction
+// bar (repost, comments, like) and Delete for its author; the author's avatar beside the name.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Post } from '../../api/client';
+import { Avatar, authorOf } from '../../components/avatar';
 import { ErrorMessage } from '../../components/problem';
 import { RichText } from '../../components/rich-text';
 import { RelativeTime } from '../../components/time';
 import { useI18n } from '../../i18n/i18n';
 import { href } from '../../router';
 import { session } from '../../session';
+import { PictureGrid } from '../media/picture-grid';
 import { OriginalPost } from '../reactions/original';
 import { Reactions, type UpdatePost } from '../reactions/reactions';
 
@@ -57,15 +60,19 @@ export function PostCard({ post: given, onDeleted, onChange, onReposted }: PostC
   return (
     <article class="post" aria-label={t('post.by', { handle: post.author })} data-post-id={post.id}>
       <header class="post-head">
-        <a class="author" href={href.profile(post.author)}>
-          @{post.author}
-        </a>
+        <span class="who">
+          <Avatar {...authorOf(post)} />
+          <a class="author" href={href.profile(post.author)}>
+            @{post.author}
+          </a>
+        </span>
         <a class="when" href={href.post(post.id)}>
           <RelativeTime iso={post.createdAt} />
         </a>
       </header>
       {/* A plain repost has no words of its own. */}
       <p class="post-body">{post.body ? <RichText text={post.body} mentions={post.mentions} topics={post.topics} /> : post.repostOf ? t('repost.plain') : ''}</p>
+      <PictureGrid media={post.media} />
       {post.repostOf && <OriginalPost original={post.repostOf} />}
       <footer class="post-actions">
         <Reactions post={post} update={update} onReposted={onReposted}>

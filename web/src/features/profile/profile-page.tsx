@@ -1,10 +1,11 @@
 // web/src/features/profile/profile-page.tsx — a user's page: name, counts (linking to the
 // lists), follow / unfollow, block and mute, their posts; on your own page, edit your display
-// name and reach the users you block or mute. The profile, the posts, the follow state and the
+// name and reach the users you block or mute; their avatar (initials until they have one). The profile, the posts, the follow state and the
 // block state load in parallel (one round trip).
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Post, type Profile } from '../../api/client';
 import { DISPLAY_NAME_MAX } from '../../api/limits';
+import { Avatar, profileFace } from '../../components/avatar';
 import { PagedFooter, usePaged } from '../../components/paged';
 import { ErrorMessage } from '../../components/problem';
 import { absoluteDate, useI18n } from '../../i18n/i18n';
@@ -95,9 +96,12 @@ export function ProfilePage({ handle }: { handle: string }) {
   return (
     <section aria-labelledby="page-title">
       <header class="profile">
-        <h1 id="page-title">
-          {profile?.displayName ?? handle} <span class="handle">@{handle}</span>
-        </h1>
+        <div class="profile-title">
+          <Avatar {...(profile ? profileFace(profile) : { handle })} size="large" />
+          <h1 id="page-title">
+            {profile?.displayName ?? handle} <span class="handle">@{handle}</span>
+          </h1>
+        </div>
         {profile && (
           <>
             <p class="muted">{t('profile.joined', { date: absoluteDate(profile.createdAt, locale) })}</p>

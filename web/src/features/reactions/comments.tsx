@@ -8,6 +8,7 @@ import { ApiProblem, api, call, type Comment, type Post } from '../../api/client
 import { COMMENT_MAX } from '../../api/limits';
 import { CharCount, codePoints, hasVisible } from '../../components/char-count';
 import { PagedFooter, usePaged } from '../../components/paged';
+import { Avatar, authorOf } from '../../components/avatar';
 import { ErrorMessage } from '../../components/problem';
 import { RichText } from '../../components/rich-text';
 import { RelativeTime } from '../../components/time';
@@ -94,6 +95,7 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
           <li key={c.id} class="comment" data-comment-id={c.id}>
             <div class="post-head">
               <span>
+                <Avatar {...authorOf(c)} />{' '}
                 <a class="author" href={href.profile(c.author)}>
                   @{c.author}
                 </a>

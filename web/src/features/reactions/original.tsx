@@ -1,11 +1,13 @@
 // web/src/features/reactions/original.tsx — what a repost (转发) points at, inside the repost's
-// card: the original's author, text, time and counts, or that it has been deleted (then
+// card: the original's author, text, pictures, time and counts, or that it has been deleted (then
 // nothing of it is shown, as the API sends nothing of it).
 import type { Original } from '../../api/client';
+import { Avatar, authorOf } from '../../components/avatar';
 import { RichText } from '../../components/rich-text';
 import { RelativeTime } from '../../components/time';
 import { useI18n } from '../../i18n/i18n';
 import { href } from '../../router';
+import { PictureGrid } from '../media/picture-grid';
 
 export function OriginalPost({ original }: { original: Original }) {
   const { t } = useI18n();
@@ -19,9 +21,12 @@ export function OriginalPost({ original }: { original: Original }) {
   return (
     <article class="original" aria-label={t('repost.originalBy', { handle: original.author })} data-post-id={original.id}>
       <header class="post-head">
-        <a class="author" href={href.profile(original.author)}>
-          @{original.author}
-        </a>
+        <span class="who">
+          <Avatar {...authorOf(original)} />
+          <a class="author" href={href.profile(original.author)}>
+            @{original.author}
+          </a>
+        </span>
         <a class="when" href={href.post(original.id)}>
           <RelativeTime iso={original.createdAt} />
         </a>
@@ -29,6 +34,7 @@ export function OriginalPost({ original }: { original: Original }) {
       <p class="original-body">
         <RichText text={original.body} mentions={original.mentions} topics={original.topics} />
       </p>
+      <PictureGrid media={original.media} />
       <p class="original-counts">
         <a href={href.post(original.id)}>
           {t('repost.originalCounts', { reposts: original.repostCount, comments: original.commentCount, likes: original.likeCount })}
