@@ -294,6 +294,41 @@ describe('pictures, in Chromium', () => {
   });
 });
 
+describe('avatars, in Chromium', () => {
+  it('a user picks an avatar from disk on their page: it shows there and on their posts, square; removing it brings the initials back', async () => {
+    const amy = handle('ava_amy');
+    const a = await browser.open();
+    await signUp(a.page, amy, '艾米', 'avatar please');
+    const file = join(dir, 'portrait.jpg');
+    await sharp({ create: { width: 900, height: 600, channels: 3, background: { r: 200, g: 60, b: 90 } } }).jpeg().toFile(file);
+    const token = (await setUp(() => api.call('POST', '/sessions', { body: { handle: amy, password: 'avatar please' } }))).json.token as string;
+    expect((await setUp(() => api.call('POST', '/posts', { token, body: { body: 'hello with a face' } }))).status).toBe(201);
+
+    const header = a.page.locator('header.profile');
+    await show(a.page, `#/u/${amy}`, header.locator('.counts'));
+    expect(await header.locator('.avatar.initials').textContent()).toBe('艾'); // the name's first character
+    await a.page.setInputFiles('#avatar-file', file);
+    const picture = header.locator('img.avatar');
+    await picture.waitFor({ timeout: 60_000 });
+    expect(await picture.getAttribute('src')).toMatch(/\/avatar-400\.webp$/);
+    expect(await a.page.locator('.avatar-status').textContent()).toMatch(/头像已更换/);
+    // Square, as the worker made it, and on the post card beside the name.
+    const served = await fetch((await picture.getAttribute('src'))!);
+    expect(served.headers.get('content-type')).toBe('image/webp');
+    const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+    expect([meta.width, meta.height]).toEqual([400, 400]);
+    const card = a.page.locator('article.post').first();
+    await show(a.page, `#/u/${amy}`, card.locator('img.avatar'));
+    expect(await card.locator('img.avatar').getAttribute('src')).toMatch(/\/avatar-96\.webp$/);
+    await expectAccessible(a.page, 'own profile with an avatar (zh)');
+
+    await a.page.getByRole('button', { name: '移除头像' }).click();
+    await header.locator('.avatar.initials').waitFor();
+    expect(await a.page.locator('.avatar-status').textContent()).toMatch(/头像已移除/);
+    await screenshot(a.page, 'profile-avatar');
+  });
+});
+
 /** The class of the focused element (read in the page). */
 const focusedClass = (page: Page): Promise<string> => page.evaluate(`document.activeElement?.className ?? ''`);
 

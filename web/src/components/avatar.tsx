@@ -38,15 +38,10 @@ export function Avatar({ handle, displayName, url, size = 'small' }: Person & { 
   );
 }
 
-// The views name users by handle today; the display names and avatar URLs are being added to them
-// (posts and originals: authorName, authorAvatar; comments likewise; likers, relation edges,
-// blocked users and notification actors: displayName, avatar). Read here only, as optional fields,
-// so each view lights up the day the API sends them, and nothing else has to change.
-type Named = { authorName?: string; authorAvatar?: string | null };
-type Listed = { handle: string; displayName?: string; avatar?: string | null };
-type Faced = { avatarLarge?: string | null };
-
-const person = (handle: string, displayName: string | undefined, avatar: string | null | undefined): Person => ({
+// Every view that names a user carries their display name and avatar URL (null: none): posts,
+// originals and comments as authorName / authorAvatar; likers, relation edges, blocked users and
+// notification actors as displayName / avatar; a profile also avatarLarge.
+const person = (handle: string, displayName: string, avatar: string | null): Person => ({
   handle,
   ...(displayName ? { displayName } : {}),
   ...(avatar ? { url: avatar } : {}),
@@ -54,17 +49,15 @@ const person = (handle: string, displayName: string | undefined, avatar: string 
 
 /** The author of a post, of a repost's original, or of a comment. */
 export function authorOf(view: Post | Exclude<Original, { state: 'deleted' }> | Comment): Person {
-  const v = view as typeof view & Named;
-  return person(view.author, v.authorName, v.authorAvatar);
+  return person(view.author, view.authorName, view.authorAvatar);
 }
 
 /** A user in a list: a liker, a follower or followee, a blocked or muted user, a notification's actor. */
-export function personOf(user: { handle: string }): Person {
-  const u = user as Listed;
-  return person(u.handle, u.displayName, u.avatar);
+export function personOf(user: { handle: string; displayName: string; avatar: string | null }): Person {
+  return person(user.handle, user.displayName, user.avatar);
 }
 
 /** A profile's own page: the large picture. */
 export function profileFace(profile: Profile): Person {
-  return person(profile.handle, profile.displayName, (profile as Profile & Faced).avatarLarge);
+  return person(profile.handle, profile.displayName, profile.avatarLarge);
 }

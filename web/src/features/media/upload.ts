@@ -24,10 +24,10 @@ const BROWSER_SET = new Set(['content-length', 'host']);
  * or `failed` (a failed one carries its reason); rejects with an ApiProblem when the API or
  * storage refuses or cannot be reached, or with an AbortError when `signal` aborts.
  */
-export async function uploadPicture(file: File, onStep: (s: UploadStep) => void, signal: AbortSignal): Promise<Media> {
+export async function uploadPicture(file: File, onStep: (s: UploadStep) => void, signal: AbortSignal, purpose: 'post' | 'avatar' = 'post'): Promise<Media> {
   const refused = precheck(file);
   if (refused) throw new ApiProblem(422, refused);
-  const { data } = await call(api.POST('/media', { body: { contentType: file.type, size: file.size, purpose: 'post' }, signal }));
+  const { data } = await call(api.POST('/media', { body: { contentType: file.type, size: file.size, purpose }, signal }));
   const id = data.media.id;
   onStep({ step: 'sending', sent: 0 });
   await put(data.upload, file, (sent) => onStep({ step: 'sending', sent }), signal);

@@ -13,6 +13,7 @@ import { href } from '../../router';
 import { session } from '../../session';
 import { BlockButtons, type BlockAction } from '../blocks/block-buttons';
 import { PostCard } from '../posts/post-card';
+import { EditAvatar } from './edit-avatar';
 
 export function ProfilePage({ handle }: { handle: string }) {
   const { t, locale } = useI18n();
@@ -136,6 +137,7 @@ export function ProfilePage({ handle }: { handle: string }) {
         {me === handle && profile && (
           <>
             <EditName profile={profile} onSaved={setProfile} />
+            <EditAvatar profile={profile} onSaved={setProfile} />
             <p class="hidden-links">
               <a href={href.hidden('blocks')}>{t('blocks.blockedTitle')}</a> · <a href={href.hidden('mutes')}>{t('blocks.mutedTitle')}</a>
             </p>
