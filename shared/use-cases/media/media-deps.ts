@@ -1,10 +1,12 @@
 // shared/use-cases/media/media-deps.ts — what the picture use cases are built from: the media
 // records, the object storage, the media queue, the write limits, and (in the worker) the image
-// processor. Composed in shared/composition.ts.
+// processor and the posts' states. Composed in shared/composition.ts and
+// shared/media-worker-composition.ts.
 import type { ImageProcessor } from '../../ports/image-processor.js';
 import type { MediaObjects } from '../../ports/media-objects.js';
 import type { MediaQueue } from '../../ports/media-queue.js';
 import type { MediaStore } from '../../ports/media-store.js';
+import type { PostStore } from '../../ports/feed-store.js';
 import type { WriteQuota } from '../../ports/reaction-store.js';
 
 export interface MediaLimits {
@@ -22,9 +24,14 @@ export interface MediaDeps {
   limits: MediaLimits;
 }
 
-/** The worker's: no queue to send to, an image processor instead. */
-export interface MediaWorkerDeps {
+/** What a discard reads and removes: the record, the state of the post that claims it, the objects. */
+export interface DiscardDeps {
   media: MediaStore;
   objects: MediaObjects;
+  posts: Pick<PostStore, 'lookup'>;
+}
+
+/** The worker's: no queue to send to, an image processor instead (and the posts, for discards). */
+export interface MediaWorkerDeps extends DiscardDeps {
   images: ImageProcessor;
 }
