@@ -269,6 +269,7 @@ const JOBS = Object.freeze({
   repairPostCounts: { hbase: true },
   regenerationSweep: { hbase: true, sendsToQueue: true },
   awaySweep: { hbase: true, sendsToQueue: true },
+  mediaCleanup: { hbase: true, sendsToMediaQueue: true },
   deadLetterReport: { hbase: false, readsDeadLetters: true },
 });
 
@@ -281,12 +282,15 @@ const JOBS = Object.freeze({
  * Pictures, by key prefix, never the whole bucket: createUpload may put under uploads/ (it
  * presigns the browser's PUT, and a presigned URL carries exactly its signer's rights);
  * completeUpload may read uploads/ (its HEAD) and queue the upload; only the media worker
- * consumes the media queue, reads and deletes originals, and writes variants under media/.
+ * consumes the media queue, reads and deletes originals, and writes and deletes variants under
+ * media/ (a discard). deletePost and the media-cleanup job send to the media queue (discards),
+ * and touch no object.
  */
 function functionRoles(stage, arns) {
   const queueArn = { 'Fn::GetAtt': ['FanoutQueue', 'Arn'] };
   const send = { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: [queueArn] };
   const mediaQueueArn = { 'Fn::GetAtt': ['MediaQueue', 'Arn'] };
+  const sendMedia = { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: [mediaQueueArn] };
   const uploads = mediaObjectsArn(MEDIA_PREFIXES.uploads);
   const variants = mediaObjectsArn(MEDIA_PREFIXES.variants);
   const readParameters = (resources) => (resources.length > 0 ? [{ Effect: 'Allow', Action: ['ssm:GetParameter'], Resource: resources }] : []);
@@ -300,6 +304,7 @@ function functionRoles(stage, arns) {
       { Effect: 'Allow', Action: ['lambda:InvokeFunction'], Resource: [functionArn(name)] },
       ...(needs.hbase ? hbase : []),
       ...(needs.sendsToQueue ? [send] : []),
+      ...(needs.sendsToMediaQueue ? [sendMedia] : []),
       ...(needs.readsDeadLetters
         ? [{ Effect: 'Allow', Action: ['sqs:GetQueueAttributes', 'sqs:ReceiveMessage'], Resource: [{ 'Fn::GetAtt': ['FanoutDeadLetterQueue', 'Arn'] }] }]
         : []),
@@ -309,16 +314,14 @@ function functionRoles(stage, arns) {
   return {
     api,
     createUpload: [...api, { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [uploads] }],
-    completeUpload: [
-      ...api,
-      { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [uploads] },
-      { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: [mediaQueueArn] },
-    ],
+    completeUpload: [...api, { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [uploads] }, sendMedia],
+    // A deleted post's pictures are discarded through the media queue (the worker removes them).
+    deletePost: [...api, sendMedia],
     fanout: [{ Effect: 'Allow', Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'], Resource: [queueArn] }, send, ...hbase],
     processMedia: [
       { Effect: 'Allow', Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'], Resource: [mediaQueueArn] },
       { Effect: 'Allow', Action: ['s3:GetObject', 's3:DeleteObject'], Resource: [uploads] },
-      { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [variants] },
+      { Effect: 'Allow', Action: ['s3:PutObject', 's3:DeleteObject'], Resource: [variants] },
       ...hbase,
     ],
     ...jobs,

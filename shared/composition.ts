@@ -30,6 +30,7 @@ import { HBaseRestClient } from './hbase/index.js';
 import { recordHBaseRequest } from './observability/hbase-requests.js';
 import type { DeadLetterQueue } from './ports/dead-letter-queue.js';
 import type { FanoutQueue } from './ports/fanout-queue.js';
+import type { MediaQueue } from './ports/media-queue.js';
 import type { FeedDeps } from './use-cases/feed-deps.js';
 
 /** The token keys from the secrets as read (config/ reads them; auth/ says what a usable key is). */
@@ -122,8 +123,13 @@ export function feedDependencies(): FeedDeps {
 export interface JobDependencies {
   store: HBaseMaintenanceStore;
   postCounts: HBasePostCountStore;
+  /** The media records and the posts and users that claim them (the media-cleanup job). */
+  media: HBaseMediaStore;
+  posts: HBasePostStore;
+  users: HBaseUserStore;
   continuation: LambdaJobContinuation;
   queue(): FanoutQueue;
+  mediaQueue(): MediaQueue;
   deadLetters(): DeadLetterQueue;
   limits: { rowsPerStep: number; maxSteps: number; inboxCap: number; outboxCap: number; regenStuckMs: number; settleMs: number; inactiveAfterMs: number };
 }
@@ -138,11 +144,15 @@ export function jobDependencies(cfg: Config = config()): JobDependencies {
   jobs = {
     store: new HBaseMaintenanceStore(hbase, cfg.HBASE_NAMESPACE),
     postCounts: new HBasePostCountStore(hbase, cfg.HBASE_NAMESPACE),
+    media: new HBaseMediaStore(hbase, cfg.HBASE_NAMESPACE),
+    posts: new HBasePostStore(hbase, cfg.HBASE_NAMESPACE),
+    users: dependencies().users,
     continuation: new LambdaJobContinuation(cfg.LAMBDA_ENDPOINT ? { endpoint: cfg.LAMBDA_ENDPOINT } : {}),
     queue(): FanoutQueue {
       if (!cfg.FANOUT_QUEUE_URL) throw new Error('Invalid configuration: FANOUT_QUEUE_URL is required by the worker and the jobs that queue messages (sweeps, repair-relations)');
       return (fanoutQueue ??= new SqsFanoutQueue({ queueUrl: cfg.FANOUT_QUEUE_URL, ...sqsEndpoint }));
     },
+    mediaQueue: () => mediaQueue(cfg),
     deadLetters(): DeadLetterQueue {
       if (!cfg.FANOUT_DLQ_URL) throw new Error('Invalid configuration: FANOUT_DLQ_URL is required for the dead-letter report');
       return (deadLetters ??= new SqsDeadLetterQueue({ queueUrl: cfg.FANOUT_DLQ_URL, ...sqsEndpoint }));
@@ -165,11 +175,10 @@ let media: MediaDeps | undefined;
 export function mediaDependencies(cfg: Config = config()): MediaDeps {
   if (media) return media;
   const { hbase } = dependencies();
-  if (!cfg.MEDIA_QUEUE_URL) throw new Error('Invalid configuration: MEDIA_QUEUE_URL is required for pictures');
   media = {
     media: new HBaseMediaStore(hbase, cfg.HBASE_NAMESPACE),
     objects: mediaObjects(cfg),
-    queue: new SqsMediaQueue({ queueUrl: cfg.MEDIA_QUEUE_URL, ...(cfg.SQS_ENDPOINT ? { endpoint: cfg.SQS_ENDPOINT } : {}) }),
+    queue: mediaQueue(cfg),
     quota: new HBaseWriteQuota(hbase, cfg.HBASE_NAMESPACE),
     limits: { writesPerMinute: { upload: cfg.UPLOADS_PER_MINUTE }, uploadUrlSeconds: cfg.UPLOAD_URL_SECONDS },
   };
@@ -184,17 +193,30 @@ export function mediaObjects(cfg: Config = config()): S3MediaObjects {
   return (mediaObjectsClient = new S3MediaObjects({ bucket: cfg.MEDIA_BUCKET, publicBaseUrl: cfg.MEDIA_BASE_URL, ...(cfg.S3_ENDPOINT ? { endpoint: cfg.S3_ENDPOINT } : {}) }));
 }
 
-/** The media records and where variants are served, for the feed's and the profile's use cases. */
+/** The media records, where variants are served and the media queue, for the feed's and the profile's use cases. */
 let pictures: Pictures | undefined;
 function picturesIfConfigured(cfg: Config): { pictures?: Pictures } {
   // Every deployed stage and npm start have a media bucket; a bare test configuration may not.
   if (!cfg.MEDIA_BUCKET || !cfg.MEDIA_BASE_URL) return {};
   const objects = mediaObjects(cfg);
-  pictures ??= { media: new HBaseMediaStore(dependencies().hbase, cfg.HBASE_NAMESPACE), variantUrl: (id, name) => objects.variantUrl(id, name) };
+  pictures ??= {
+    media: new HBaseMediaStore(dependencies().hbase, cfg.HBASE_NAMESPACE),
+    variantUrl: (id, name) => objects.variantUrl(id, name),
+    // Built on first send: only deletePost sends (a deleted post's pictures), the reads never do.
+    queue: { send: (message) => mediaQueue(cfg).send(message) },
+  };
   return { pictures };
 }
 
-/** The profile routes' ports: the users, and the pictures an avatar is (no queue needed). */
+/** The profile routes' ports: the users, and the pictures an avatar is. */
 export function profileDependencies(cfg: Config = config()): { users: HBaseUserStore; pictures?: Pictures } {
   return { users: dependencies().users, ...picturesIfConfigured(cfg) };
+}
+
+/** The media worker's queue (built on first use: only the media functions, deletePost and the media-cleanup job send to it). */
+let mediaQueueClient: SqsMediaQueue | undefined;
+function mediaQueue(cfg: Config): SqsMediaQueue {
+  if (mediaQueueClient) return mediaQueueClient;
+  if (!cfg.MEDIA_QUEUE_URL) throw new Error('Invalid configuration: MEDIA_QUEUE_URL is required for pictures');
+  return (mediaQueueClient = new SqsMediaQueue({ queueUrl: cfg.MEDIA_QUEUE_URL, ...(cfg.SQS_ENDPOINT ? { endpoint: cfg.SQS_ENDPOINT } : {}) }));
 }

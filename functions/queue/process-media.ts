@@ -2,7 +2,8 @@
 // timeout: image work must not hold up the fan-out). One record per invocation (batch size 1
 // bounds memory to one image); a record that throws (storage or HBase unavailable) is reported in
 // batchItemFailures and redelivered, and after maxReceiveCount lands in the media DLQ. A picture
-// the worker refuses is not an error: its record ends `failed` with the reason.
+// the worker refuses is not an error: its record ends `failed` with the reason. A `discard` the
+// worker finds unjustified when it runs (the picture is in a live post) is logged and dropped.
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../../shared/logging/logger.js';
@@ -11,14 +12,24 @@ import { recordCorrelationId } from '../../shared/observability/correlation-id.j
 import { observedHandler } from '../../shared/observability/invocation.js';
 import { MediaMessage } from '../../shared/ports/media-queue.js';
 import { runWithCorrelationId } from '../../shared/runtime/invocation-scope.js';
+import { discardMedia } from '../../shared/use-cases/media/discard.js';
+import type { MediaWorkerDeps } from '../../shared/use-cases/media/media-deps.js';
 import { processMedia } from '../../shared/use-cases/media/process-media.js';
 
 const processor = new BatchProcessor(EventType.SQS);
 
+/** One handler per message type, named for what it keeps true (invariant L). */
+const handlers: { [T in MediaMessage['type']]: (deps: MediaWorkerDeps, mediaId: string) => Promise<object> } = {
+  /** A ready picture has every variant object; a refused one is failed with its reason. */
+  process: processMedia,
+  /** An unreferenced picture's objects, then its record, are removed; a referenced one stays. */
+  discard: (deps, mediaId) => discardMedia(deps, mediaId),
+};
+
 export async function recordHandler(record: SQSRecord): Promise<void> {
   await runWithCorrelationId(recordCorrelationId(record), async () => {
     const message = MediaMessage.parse(JSON.parse(record.body));
-    const outcome = await processMedia(mediaWorkerDependencies(), message.mediaId);
+    const outcome = await handlers[message.type](mediaWorkerDependencies(), message.mediaId);
     logger.info('media message handled', { messageId: record.messageId, type: message.type, mediaId: message.mediaId, ...outcome });
   });
 }

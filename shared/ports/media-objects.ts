@@ -22,6 +22,8 @@ export interface MediaObjects {
   /** Stores one processed variant (same id and name: the same object, so a redelivery rewrites it). */
   putVariant(id: string, name: string, contentType: string, bytes: Uint8Array): Promise<void>;
   removeUpload(id: string): Promise<void>;
+  /** Deletes one variant object; nothing there is no error (a repeat). */
+  removeVariant(id: string, name: string): Promise<void>;
   /** Where a browser fetches a variant. */
   variantUrl(id: string, name: string): string;
 }

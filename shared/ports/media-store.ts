@@ -37,9 +37,25 @@ export interface MediaRecord {
   descriptor?: MediaDescriptor;
   /** The post it belongs to, once attached (a picture is in at most one post). */
   attachedTo?: string;
+  /** When that claim was (last) made: a publish's retry claims again. */
+  attachedAt?: number;
+  /**
+   * Being discarded (use-cases/media/discard.ts): no post can claim it any more, its objects are
+   * going and the record goes last. Reads treat it as gone.
+   */
+  discarding?: true;
 }
 
-export type NewMedia = Omit<MediaRecord, 'state' | 'reason' | 'descriptor'>;
+/** A claim as one read saw it (the post and when), or null for a picture no post has claimed. */
+export type MediaClaim = { postId: string; at?: number } | null;
+
+/** One bounded stretch of the walk over every record; `next` is absent once the walk is over. */
+export interface MediaWalkPage {
+  records: MediaRecord[];
+  next?: string;
+}
+
+export type NewMedia = Omit<MediaRecord, 'state' | 'reason' | 'descriptor' | 'attachedTo' | 'attachedAt' | 'discarding'>;
 
 export interface MediaStore {
   /** A new record in `uploading` (its id is fresh and random: nothing to race). */
@@ -48,12 +64,24 @@ export interface MediaStore {
   /** The records that exist, by id (one multi-get). */
   getMany(ids: string[]): Promise<Map<string, MediaRecord>>;
   /**
-   * Claims the picture for `postId` if it belongs to no post yet (check-and-put on absent): of
-   * racing posts exactly one wins. True also when it already belongs to `postId` (a retry).
+   * Claims the picture for `postId` at `at` if it belongs to no post yet (a check-and-put): of
+   * racing posts exactly one wins. True also when it already belongs to `postId` (a retry), whose
+   * claim time becomes `at`. False for a record that is gone or being discarded: a claim never
+   * brings a record back.
    */
-  attach(id: string, postId: string): Promise<boolean>;
+  attach(id: string, postId: string, at: number): Promise<boolean>;
   /** Gives it back if it still belongs to `postId` (a publish that lost another of its pictures). */
   detach(id: string, postId: string): Promise<void>;
+  /**
+   * Marks it as being discarded, if it is still claimed exactly as `claim` says (the same post
+   * and claim time; null = by no post): of a discard and a claim racing, one wins. From then on
+   * no post can claim it. False when the claim changed since it was read (or the record is gone).
+   */
+  markDiscarding(id: string, claim: MediaClaim, at: number): Promise<boolean>;
+  /** Deletes the record (only ever after markDiscarding, and after its objects). */
+  remove(id: string): Promise<void>;
+  /** Up to `limit` records from a position of an earlier page (absent: the start). */
+  walk(opts: { start?: string; limit: number }): Promise<MediaWalkPage>;
   /** `from` → `to` if the record is still in `from`; false when it is not (another move won). */
   move(id: string, from: MediaState, to: 'processing'): Promise<boolean>;
   /** processing → ready, with what processing found; false when it was not processing. */

@@ -500,17 +500,33 @@ m:s   state: uploading → processing → ready | failed — THE check cell of e
 m:r   the reason of a failure (a refusal code)
 m:d   what processing found, written with the move to ready: JSON {width, height, animated,
       placeholder, variants: [{name, width, height}]}
-m:a   the post it is in, or '@<handle>' for an avatar (in one post or avatar at most;
-      consistency.md L)
-create   : PUT m:o,p,c,t,n,s=uploading (a fresh random id: nothing to race)          (one put)
+m:a   who holds it: '-' free (written by create), the post id it is in (a picture is in one
+      post at most; consistency.md L), '@<handle>' an avatar, '!discard' being discarded.
+      Never absent on a live record: every claim checks a value that exists, because a check
+      on an absent cell also passes on a missing row and would write a removed record back
+m:w   when m:a was last written: the claim's time (a retry's claim rewrites it), or the mark's
+create   : PUT m:o,p,c,t,n,s=uploading + m:a=- (a fresh random id: nothing to race)  (one put)
 read     : GET /media/<id>/m                                                         (one get)
 complete : PUT ?check=put m:s=processing, check m:s == uploading   (racing completes, and the
            worker's own move, leave exactly one winner; a loser reads the state)
 finish   : PUT ?check=put m:s=ready + m:d, check m:s == processing                  (one each)
 fail     : PUT ?check=put m:s=failed + m:r, check m:s == uploading | processing
 publish  : GET /media/multiget?row=… (the post's pictures, beside its other first reads), then
-           PUT ?check=put m:a=<post id>, check m:a absent, one per picture in parallel; a loser
-           DELETE ?check=delete m:a == <post id> for those it claimed
+           PUT ?check=put m:a=<post id> + m:w=now, check m:a == '-', one per picture in
+           parallel (a retry of the same post: then check m:a == <post id>, a second round trip);
+           a loser PUT ?check=put m:a='-', check m:a == <post id> for those it claimed
+discard  : (the media worker) GET the record, the claiming post's lookup, then
+           PUT ?check=put m:a='!discard' + m:w=now, check m:a == '-' (never claimed) or
+           m:w == <the claim time read> (claimed; a claim since the read wins), then DELETE
+           every object (uploads/<id>, media/<id>/<variant>.webp), THEN DELETE /media/<id> (the
+           row). Kept, nothing written, while the picture is in a live post (consistency.md L)
+cleanup  : (the media-cleanup job, every 6 h) the ONE walk of the table: a scan from the start
+           row (or the position the last step handed on) to ff×17 (above every 16-byte key),
+           family m, at most JOB_ROWS_PER_STEP rows a step (fetched 100 a round trip), then one
+           multi-get of the content rows of the claiming posts and a get of each claim whose post
+           is not live (few: a deleted post's lost discard, a publish in flight). Bounded per
+           step by the row limit; a run by JOB_MAX_STEPS and 5.5 h; the table holds one row per
+           picture not yet discarded, so it shrinks with every run
 Interleavings (the invariant: a record is ready only once every variant object exists, and a
 ready or failed record never moves again):
  * the worker writes every variant object BEFORE its move to ready, so a reader who sees ready
@@ -520,7 +536,12 @@ ready or failed record never moves again):
    finish wins, the other's check fails and it leaves the record as the winner left it.
  * the completion call queues the message BEFORE its move uploading → processing; if it dies
    in between, the worker makes that move itself (it processes uploading or processing alike),
-   so no record is left in processing without a message on its way.`,
+   so no record is left in processing without a message on its way.
+ * a discard marks the record before it deletes anything, conditional on the claim it read: a
+   claim that lands first makes the mark fail (decided again: kept), a claim after the mark
+   finds m:a neither '-' nor its post and loses (409). Objects go before the row: a worker
+   that dies in between leaves a marked row (read as gone), which a redelivery or the job
+   finishes; never an object without a row.`,
   },
 } satisfies Record<string, TableDefinition>;
 

@@ -49,7 +49,7 @@ export async function setAvatar(deps: AvatarDeps, actor: string, handle: string,
   const [profile, media] = await Promise.all([deps.users.profile(handle), isMediaId(mediaId) ? pictures.media.get(mediaId) : Promise.resolve(null)]);
   if (!profile) throw new NotFoundError(`No user "${handle}"`, 'user_not_found');
   usable(media, handle);
-  if (!(await pictures.media.attach(mediaId, avatarClaim(handle)))) throw new ConflictError('The picture is already in use', 'media_in_use');
+  if (!(await pictures.media.attach(mediaId, avatarClaim(handle), Date.now()))) throw new ConflictError('The picture is already in use', 'media_in_use');
   await atStep(deps, 'avatar.claimed', { actor, mediaId });
   await swapAvatar(deps, pictures, handle, profile.avatar ?? null, mediaId);
   return getProfile(deps, handle);

@@ -13,6 +13,7 @@ import { refuseIfBlocked } from './block-guard.js';
 import { notifyNow, postFacts } from './notifications.js';
 import { atStep } from './steps.js';
 import { readFaces } from './faces.js';
+import { discardPictures } from './media/attach.js';
 
 /** One post: its get and the reader's state in parallel; a repost's original one stage later. */
 export async function getPost(deps: Pick<FeedDeps, 'posts' | 'reactions' | 'blocks' | 'users' | 'pictures'>, id: string, reader?: string): Promise<PostDetail> {
@@ -29,7 +30,8 @@ export async function getPost(deps: Pick<FeedDeps, 'posts' | 'reactions' | 'bloc
  * Author only, exactly once in its effects. Steps: read it (404 if it never existed) → check the
  * author (403) → tombstone it: a conditional write, so of racing deletes exactly one wins → only
  * the winner uncounts it, drops the author's own inbox and outbox entries and queues the
- * retraction from followers' inboxes; every other request answers 404 and changes nothing.
+ * retraction from followers' inboxes and the discard of its pictures; every other request
+ * answers 404 and changes nothing.
  * Timelines drop a deleted post at once anyway: their multi-get skips tombstones.
  */
 export async function deletePost(deps: FeedDeps, actor: string, id: string, now = Date.now()): Promise<void> {
@@ -52,8 +54,14 @@ export async function deletePost(deps: FeedDeps, actor: string, id: string, now 
     ...(post ? postFacts(post).map((fact) => notifyNow(deps, fact)) : []),
   ]);
   // Out of followers' inboxes, and its comments' rows cleaned up (every comment read checks the
-  // post first, so they are gone from reads already).
-  await Promise.all([deps.queue.send({ v: 1, type: 'retract', postId: id }), deps.queue.send({ v: 1, type: 'purge-comments', postId: id })]);
+  // post first, so they are gone from reads already). Its pictures' objects and records are
+  // removed by the media worker (invariant L); a delete that dies before this send leaves them
+  // to the media-cleanup job (a picture claimed by a deleted post).
+  await Promise.all([
+    deps.queue.send({ v: 1, type: 'retract', postId: id }),
+    deps.queue.send({ v: 1, type: 'purge-comments', postId: id }),
+    discardPictures(deps.pictures, post?.media?.map((m) => m.id) ?? []),
+  ]);
 }
 
 /** One scan (in parallel with the user check), then one parallel stage: originals and the reader's states. */

@@ -73,13 +73,13 @@ async function publish(deps: FeedDeps, author: string, input: PublishInput, now:
       }
       // A retry: its pictures may already be claimed by this very post (forPost).
       const records = await checkPictures(deps.pictures, author, wanted, earlier.postId);
-      await attachPictures(deps.pictures, records, earlier.postId);
+      await attachPictures(deps.pictures, records, earlier.postId, now);
       const post = { id: earlier.postId, author, body: input.body, createdAt: createdAtOf(earlier.postId), ...repost, ...entities };
       return createOrReplay(deps, withMedia(post, records), input.idempotencyKey);
     }
     await atStep(deps, 'publish.claimed', { author, postId: candidate.id });
     const records = await checkPictures(deps.pictures, author, wanted);
-    await attachPictures(deps.pictures, records, candidate.id);
+    await attachPictures(deps.pictures, records, candidate.id, now);
     await atStep(deps, 'publish.pictures-attached', { author, postId: candidate.id });
     return createOrReplay(deps, withMedia({ ...candidate, ...entities }, records), input.idempotencyKey);
   }
@@ -87,7 +87,7 @@ async function publish(deps: FeedDeps, author: string, input: PublishInput, now:
   const [entities, records] = await Promise.all([entitiesOf(deps, input.body, { topics: true }), checkPictures(deps.pictures, author, wanted)]);
   for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
     const post = withMedia(fresh(entities), records);
-    await attachPictures(deps.pictures, records, post.id);
+    await attachPictures(deps.pictures, records, post.id, now);
     await atStep(deps, 'publish.pictures-attached', { author, postId: post.id });
     if (await deps.posts.create(post)) return { post: await afterCreate(deps, post), replayed: false };
     // Another post drew this id (same author, millisecond and random suffix): ours was not created.

@@ -164,6 +164,23 @@ describe('pictures in posts', () => {
     const empty = await api.call('POST', '/posts', { token: amy.token, body: { body: '' } });
     expect(empty.status).toBe(422);
   });
+
+  it('deleting a post removes its pictures through the media queue: every variant leaves the bucket, then the record is gone (404)', async () => {
+    const amy = await api.newUser('pic');
+    const [green, grey] = [await readyPicture(amy, { r: 0, g: 200, b: 0 }), await readyPicture(amy, { r: 90, g: 90, b: 90 })];
+    const published = await api.call('POST', '/posts', { token: amy.token, body: { body: 'soon gone', media: [{ id: green }, { id: grey }] } });
+    expect(published.status).toBe(201);
+    const urls = (published.json.media as { variants: Record<string, { url: string }> }[]).flatMap((p) => Object.values(p.variants).map((v) => v.url));
+    expect(urls).toHaveLength(6);
+    for (const url of urls) expect((await fetch(url)).status, url).toBe(200);
+
+    expect((await api.call('DELETE', `/posts/${published.json.id}`, { token: amy.token })).status).toBe(204);
+    // The worker removes the objects first and the record last: once the record is gone, so is every object.
+    await eventually(async () => {
+      for (const id of [green, grey]) expect([(await media(amy, id)).status, id]).toEqual([404, id]);
+    }, 60_000);
+    for (const url of urls) expect((await fetch(url)).status, url).toBe(404);
+  });
 });
 
 describe('avatars', () => {

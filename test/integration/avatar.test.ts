@@ -57,7 +57,7 @@ describe('avatars on HBase', () => {
 
   it('set, replace and remove through the use case: the profile and the faces carry the URLs; only the current avatar stays claimed', async () => {
     const h = await user();
-    const deps: AvatarDeps = { users, pictures: { media, variantUrl: urlOf } };
+    const deps: AvatarDeps = { users, pictures: { media, variantUrl: urlOf, queue: { send: async () => {} } } };
     const [a, b] = [await readyAvatar(h), await readyAvatar(h)];
     expect(await setAvatar(deps, h, h, a)).toMatchObject({ avatar: urlOf(a, 'avatar-96'), avatarLarge: urlOf(a, 'avatar-400') });
     await setAvatar(deps, h, h, b);
@@ -71,7 +71,7 @@ describe('avatars on HBase', () => {
   it('forced: another change lands between a claim and its swap — the late swap wins from what it finds; the loser’s picture is given back', async () => {
     const h = await user();
     const gate = interleaver();
-    const deps: AvatarDeps = { users, pictures: { media, variantUrl: urlOf }, step: gate.hook };
+    const deps: AvatarDeps = { users, pictures: { media, variantUrl: urlOf, queue: { send: async () => {} } }, step: gate.hook };
     const [a, b] = [await readyAvatar(h), await readyAvatar(h)];
     const held = gate.holdAt('avatar.claimed', (d) => d.mediaId === a);
     const first = setAvatar(deps, h, h, a);

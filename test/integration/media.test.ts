@@ -58,17 +58,17 @@ describe('media records on HBase', () => {
   it('five posts racing to claim one picture: exactly one gets it; only the holder can give it back; a retry of the holder succeeds', async () => {
     const id = await created();
     const posts = Array.from({ length: 5 }, (_, i) => `amy.823017498765432${i}.a1b2c3d4e5f6`);
-    const won = await Promise.all(posts.map((p) => store.attach(id, p)));
+    const won = await Promise.all(posts.map((p) => store.attach(id, p, T)));
     expect(won.filter(Boolean)).toHaveLength(1);
     const holder = posts[won.indexOf(true)]!;
     expect((await store.get(id))?.attachedTo).toBe(holder);
-    expect(await store.attach(id, holder)).toBe(true); // the holder's retry
+    expect(await store.attach(id, holder, T + 1)).toBe(true); // the holder's retry
     const other = posts.find((p) => p !== holder)!;
     await store.detach(id, other); // not the holder: nothing changes
     expect((await store.get(id))?.attachedTo).toBe(holder);
     await store.detach(id, holder);
     expect((await store.get(id))?.attachedTo).toBeUndefined();
-    expect(await store.attach(id, other)).toBe(true);
+    expect(await store.attach(id, other, T + 2)).toBe(true);
     expect((await store.getMany([id, newMediaId()])).get(id)?.attachedTo).toBe(other);
   });
 });

@@ -210,6 +210,7 @@ describe(`serverless package --stage ${STAGE}`, () => {
       { id: 'RepairPostCounts', name: 'repairPostCounts', handler: 'functions/schedule/repair-post-counts.handler', rate: 'rate(6 hours)' },
       { id: 'RegenerationSweep', name: 'regenerationSweep', handler: 'functions/schedule/regeneration-sweep.handler', rate: 'rate(10 minutes)' },
       { id: 'AwaySweep', name: 'awaySweep', handler: 'functions/schedule/away-sweep.handler', rate: 'rate(1 day)' },
+      { id: 'MediaCleanup', name: 'mediaCleanup', handler: 'functions/schedule/media-cleanup.handler', rate: 'rate(6 hours)' },
       { id: 'DeadLetterReport', name: 'deadLetterReport', handler: 'functions/schedule/dead-letter-report.handler', rate: 'rate(1 hour)' },
     ];
     const statements = () =>
@@ -276,7 +277,7 @@ const grants = (fnId: string) =>
     .flatMap((s) => [s.Action].flat().map((a) => `${a} → ${JSON.stringify(s.Resource)}`))
     .sort();
 const functionIds = () => resources('AWS::Lambda::Function').map(([id]) => id);
-const JOB_IDS = ['TrimInboxes', 'RepairRelations', 'RepairPostCounts', 'RegenerationSweep', 'AwaySweep', 'DeadLetterReport'];
+const JOB_IDS = ['TrimInboxes', 'RepairRelations', 'RepairPostCounts', 'RegenerationSweep', 'AwaySweep', 'MediaCleanup', 'DeadLetterReport'];
 const ssmArn = (name: string) => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ssm:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':parameter', name]] });
 const lambdaArn = (fn: string) => ({
   'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':lambda:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:function:weibo-${STAGE}-${fn}`]],
@@ -308,7 +309,7 @@ describe('least privilege: every function its own role (infra/plugins/function-r
     }
   });
 
-  it('API functions: send to the fan-out queue and read the signing keys; nothing else, but the two media grants', () => {
+  it('API functions: send to the fan-out queue and read the signing keys; nothing else, but the media grants', () => {
     const api = functionIds().filter((id) => !WORKER_IDS.includes(id) && !JOB_IDS.some((j) => id === `${j}LambdaFunction`));
     expect(api.length).toBeGreaterThan(25);
     const expected = [
@@ -316,19 +317,22 @@ describe('least privilege: every function its own role (infra/plugins/function-r
       `ssm:GetParameter → ${JSON.stringify([ssmArn(`/weibo/${STAGE}/jwt-secret`), ssmArn(`/weibo/${STAGE}/jwt-secret-previous`)])}`,
     ];
     // createUpload presigns the browser's PUT, so it may put under uploads/ (a presigned URL
-    // carries exactly its signer's rights); completeUpload HEADs the upload and queues it.
+    // carries exactly its signer's rights); completeUpload HEADs the upload and queues it;
+    // deletePost queues the discard of the post's pictures.
     const own: Record<string, string[]> = {
       CreateUploadLambdaFunction: [`s3:PutObject → ${uploads}`],
       CompleteUploadLambdaFunction: [`s3:GetObject → ${uploads}`, `sqs:SendMessage → ${mediaQueue}`],
+      DeletePostLambdaFunction: [`sqs:SendMessage → ${mediaQueue}`],
     };
     expect(api).toEqual(expect.arrayContaining(['CreateUploadLambdaFunction', 'CompleteUploadLambdaFunction', 'GetMediaLambdaFunction']));
     for (const id of api) expect(grants(id), id).toEqual([...expected, ...(own[id] ?? [])].sort());
   });
 
-  it('pictures: the media worker alone consumes the media queue, reads and deletes originals, writes variants; no one else touches the bucket', () => {
+  it('pictures: the media worker alone consumes the media queue, reads and deletes originals, writes and deletes variants; no one else touches the bucket', () => {
     expect(grants('ProcessMediaLambdaFunction')).toEqual(
       [
         `s3:DeleteObject → ${uploads}`,
+        `s3:DeleteObject → ${variants}`,
         `s3:GetObject → ${uploads}`,
         `s3:PutObject → ${variants}`,
         `sqs:DeleteMessage → ${mediaQueue}`,
@@ -337,12 +341,16 @@ describe('least privilege: every function its own role (infra/plugins/function-r
       ].sort(),
     );
     const media = ['CreateUploadLambdaFunction', 'CompleteUploadLambdaFunction', 'ProcessMediaLambdaFunction'];
+    // Discards are queued by a post's delete and the cleanup job: they send, and touch no object.
+    const discarders = ['DeletePostLambdaFunction', 'MediaCleanupLambdaFunction'];
+    for (const id of discarders) expect(grants(id).filter((g) => g.includes('"MediaQueue"')), id).toEqual([`sqs:SendMessage → ${mediaQueue}`]);
     for (const id of functionIds()) {
       const all = grants(id);
       // Never a wildcard action or the whole bucket, even for the three.
       expect(all.filter((g) => g.startsWith('s3:*') || g.endsWith(`→ ${JSON.stringify([getAtt('MediaBucket', 'Arn')])}`)), id).toEqual([]);
       if (media.includes(id)) continue;
       expect(all.filter((g) => g.startsWith('s3:') || g.includes('MediaBucket')), id).toEqual([]);
+      if (discarders.includes(id)) continue;
       expect(all.filter((g) => g.includes('"MediaQueue"') || g.includes('MediaDeadLetterQueue')), id).toEqual([]);
     }
   });
@@ -355,10 +363,16 @@ describe('least privilege: every function its own role (infra/plugins/function-r
   });
 
   it('each job invokes only itself; only the dead-letter report reads the DLQ (never deletes); the sweep may re-send', () => {
-    const jobs = ['trimInboxes', 'repairRelations', 'repairPostCounts', 'regenerationSweep', 'awaySweep', 'deadLetterReport'];
+    const jobs = ['trimInboxes', 'repairRelations', 'repairPostCounts', 'regenerationSweep', 'awaySweep', 'mediaCleanup', 'deadLetterReport'];
     for (const [i, id] of JOB_IDS.entries()) {
       const invoke = `lambda:InvokeFunction → ${JSON.stringify([lambdaArn(jobs[i]!)])}`;
-      const own = { RegenerationSweep: [`sqs:SendMessage → ${queue}`], AwaySweep: [`sqs:SendMessage → ${queue}`], DeadLetterReport: [`sqs:GetQueueAttributes → ${dlq}`, `sqs:ReceiveMessage → ${dlq}`] }[id] ?? [];
+      const own =
+        {
+          RegenerationSweep: [`sqs:SendMessage → ${queue}`],
+          AwaySweep: [`sqs:SendMessage → ${queue}`],
+          MediaCleanup: [`sqs:SendMessage → ${mediaQueue}`],
+          DeadLetterReport: [`sqs:GetQueueAttributes → ${dlq}`, `sqs:ReceiveMessage → ${dlq}`],
+        }[id] ?? [];
       expect(grants(`${id}LambdaFunction`), id).toEqual([invoke, ...own].sort());
     }
     for (const id of functionIds().filter((i) => !JOB_IDS.some((j) => i === `${j}LambdaFunction`))) {

@@ -17,7 +17,7 @@ function world() {
   const users = new FakeUsers('amy', 'bob');
   const media = new FakeMediaStore();
   const gate = interleaver(5_000);
-  const deps: AvatarDeps = { users, pictures: { media, variantUrl: (id, name) => `${URL_BASE}/media/${id}/${name}.webp` }, step: gate.hook };
+  const deps: AvatarDeps = { users, pictures: { media, variantUrl: (id, name) => `${URL_BASE}/media/${id}/${name}.webp`, queue: { send: async () => {} } }, step: gate.hook };
   /** A processed picture of `owner`'s, for `purpose`. */
   async function ready(owner: string, purpose: MediaPurpose = 'avatar', state: 'ready' | 'processing' = 'ready') {
     const id = newMediaId();
@@ -63,7 +63,7 @@ describe('setAvatar', () => {
     await expect(setAvatar(deps, 'amy', 'amy', await ready('amy', 'post'))).rejects.toMatchObject({ code: 'media_not_found' });
     await expect(setAvatar(deps, 'amy', 'amy', await ready('amy', 'avatar', 'processing'))).rejects.toMatchObject({ code: 'media_not_ready' });
     const inPost = await ready('amy');
-    await media.attach(inPost, 'amy.8230174987654321.a1b2c3d4e5f6');
+    await media.attach(inPost, 'amy.8230174987654321.a1b2c3d4e5f6', 0);
     await expect(setAvatar(deps, 'amy', 'amy', inPost)).rejects.toMatchObject({ code: 'media_in_use' });
     await expect(setAvatar(deps, 'amy', 'amy', 'not-a-media-id')).rejects.toMatchObject({ code: 'media_not_found' });
     expect(users.rows.get('amy')!.avatar).toBeUndefined();

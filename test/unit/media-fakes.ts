@@ -5,9 +5,11 @@ import type { MediaPurpose } from '../../shared/domain/media-id.js';
 import type { ImageProcessor, ImageRefusal, ProcessedImage } from '../../shared/ports/image-processor.js';
 import type { MediaObjects, PresignedUpload } from '../../shared/ports/media-objects.js';
 import type { MediaMessage, MediaQueue } from '../../shared/ports/media-queue.js';
-import type { MediaDescriptor, MediaRecord, MediaState, MediaStore, NewMedia } from '../../shared/ports/media-store.js';
+import type { MediaClaim, MediaDescriptor, MediaRecord, MediaState, MediaStore, MediaWalkPage, NewMedia } from '../../shared/ports/media-store.js';
+import type { PostLookup } from '../../shared/ports/feed-store.js';
 import type { MediaDeps, MediaWorkerDeps } from '../../shared/use-cases/media/media-deps.js';
-import { FakeQuota } from './feed-fakes.js';
+import type { UserStore } from '../../shared/ports/user-store.js';
+import { FakeQuota, FakeUsers } from './feed-fakes.js';
 
 export class FakeMediaStore implements MediaStore {
   readonly rows = new Map<string, MediaRecord>();
@@ -30,22 +32,46 @@ export class FakeMediaStore implements MediaStore {
   }
   /** Called before an attach is applied (a test holds or stops a publish there). */
   beforeAttach?: (id: string, postId: string) => void | Promise<void>;
-  async attach(id: string, postId: string) {
+  async attach(id: string, postId: string, at: number) {
     await this.beforeAttach?.(id, postId);
     const r = this.rows.get(id);
-    if (!r) return false;
-    if (r.attachedTo === undefined) {
-      this.rows.set(id, { ...r, attachedTo: postId });
-      return true;
-    }
-    return r.attachedTo === postId;
+    if (!r || r.discarding) return false;
+    if (r.attachedTo !== undefined && r.attachedTo !== postId) return false;
+    // Free, or ours already (a retry): claimed (again) at `at`.
+    this.rows.set(id, { ...r, attachedTo: postId, attachedAt: at });
+    return true;
   }
   async detach(id: string, postId: string) {
     const r = this.rows.get(id);
     if (r?.attachedTo === postId) {
-      const { attachedTo: _, ...rest } = r;
+      const { attachedTo: _, attachedAt: __, ...rest } = r;
       this.rows.set(id, rest);
     }
+  }
+  /** Called before a mark is applied (a test holds a discard between its read and its mark). */
+  beforeMark?: (id: string) => void | Promise<void>;
+  async markDiscarding(id: string, claim: MediaClaim, _at: number) {
+    await this.beforeMark?.(id);
+    const r = this.rows.get(id);
+    if (!r || r.discarding) return false;
+    const same = claim === null ? r.attachedTo === undefined : r.attachedTo === claim.postId && r.attachedAt === claim.at;
+    if (!same) return false;
+    const { attachedTo: _, attachedAt: __, ...rest } = r;
+    this.rows.set(id, { ...rest, discarding: true });
+    return true;
+  }
+  /** Called before a record is removed (a test stops the worker between objects and record). */
+  beforeRemove?: (id: string) => void | Promise<void>;
+  async remove(id: string) {
+    await this.beforeRemove?.(id);
+    this.rows.delete(id);
+  }
+  /** In id order, like the table's key order (any fixed order would do). */
+  async walk(opts: { start?: string; limit: number }): Promise<MediaWalkPage> {
+    const ids = [...this.rows.keys()].sort().filter((id) => opts.start === undefined || id >= opts.start);
+    const taken = ids.slice(0, opts.limit);
+    const next = ids[opts.limit];
+    return { records: taken.map((id) => structuredClone(this.rows.get(id)!)), ...(taken.length === opts.limit && next !== undefined ? { next } : {}) };
   }
   private async cas(id: string, from: MediaState, to: MediaState, extra: Partial<MediaRecord> = {}) {
     await this.beforeMove?.(id, to);
@@ -85,6 +111,9 @@ export class FakeMediaObjects implements MediaObjects {
   async removeUpload(id: string) {
     this.uploads.delete(id);
   }
+  async removeVariant(id: string, name: string) {
+    this.variants.delete(`${id}/${name}`);
+  }
   variantUrl(id: string, name: string) {
     return `https://cdn.test/media/${id}/${name}.webp`;
   }
@@ -122,12 +151,21 @@ export function picture(): ProcessedImage {
   };
 }
 
-export function fakeMedia() {
+/** Post states by id, for the worker's discards (a feed test passes its own post store instead). */
+export class FakePostStates {
+  readonly states = new Map<string, PostLookup['state']>();
+  async lookup(id: string): Promise<PostLookup> {
+    const state = this.states.get(id) ?? 'absent';
+    return state === 'live' ? { state, post: { id } as never } : { state };
+  }
+}
+
+export function fakeMedia(posts: { lookup(id: string): Promise<PostLookup> } = new FakePostStates(), users: Pick<UserStore, 'profile'> = new FakeUsers()) {
   const media = new FakeMediaStore();
   const objects = new FakeMediaObjects();
   const queue = new FakeMediaQueue();
   const images = new FakeImages();
   const api: MediaDeps = { media, objects, queue, quota: new FakeQuota(), limits: { writesPerMinute: { upload: 3 }, uploadUrlSeconds: 300 } };
-  const worker: MediaWorkerDeps = { media, objects, images };
-  return { media, objects, queue, images, api, worker };
+  const worker: MediaWorkerDeps = { media, objects, images, posts, users };
+  return { media, objects, queue, images, api, worker, posts, users };
 }

@@ -188,7 +188,7 @@ describe('pictures in posts (use-cases/media/attach.ts, publish-post.ts)', () =>
   async function withPictures(n: number) {
     const m = fakeMedia();
     const deps = fakeFeed('amy', 'bob');
-    deps.pictures = { media: m.media, variantUrl: (id, name) => m.objects.variantUrl(id, name) };
+    deps.pictures = { media: m.media, variantUrl: (id, name) => m.objects.variantUrl(id, name), queue: m.queue };
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
       const id = await uploaded(m);

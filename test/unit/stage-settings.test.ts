@@ -92,7 +92,7 @@ describe('stage settings', () => {
     expect(local({ MEDIA_BASE_URL: 'http://127.0.0.1:13001/media-store' }).MEDIA_BASE_URL).toBe('http://127.0.0.1:13001/media-store');
   });
 
-  it('grant the pictures by key prefix: presign-put on uploads/ for createUpload, read uploads/ + queue for completeUpload, the rest to the worker', () => {
+  it('grant the pictures by key prefix: presign-put on uploads/ for createUpload, read uploads/ + queue for completeUpload, discards queued by deletePost and the cleanup job, the rest to the worker', () => {
     const { roles } = stageSettings('prod', defaults);
     const objects = (prefix: string) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': ['MediaBucket', 'Arn'] }, `/${prefix}*`]] });
     const extra = (role: unknown[]) => role.slice(roles.api.length);
@@ -104,8 +104,13 @@ describe('stage settings', () => {
     expect(roles.processMedia).toEqual([
       { Effect: 'Allow', Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'], Resource: [{ 'Fn::GetAtt': ['MediaQueue', 'Arn'] }] },
       { Effect: 'Allow', Action: ['s3:GetObject', 's3:DeleteObject'], Resource: [objects('uploads/')] },
-      { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [objects('media/')] },
+      // A discard deletes variants too: under media/ only.
+      { Effect: 'Allow', Action: ['s3:PutObject', 's3:DeleteObject'], Resource: [objects('media/')] },
     ]);
+    // A deleted post's pictures, and abandoned ones, are discarded through the media queue.
+    const sendMedia = { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: [{ 'Fn::GetAtt': ['MediaQueue', 'Arn'] }] };
+    expect(extra(roles.deletePost)).toEqual([sendMedia]);
+    expect(roles.mediaCleanup).toContainEqual(sendMedia);
     // Only these three touch the bucket.
     for (const [name, role] of Object.entries(roles as Record<string, unknown[]>)) {
       if (!['createUpload', 'completeUpload', 'processMedia'].includes(name)) expect(JSON.stringify(role), name).not.toMatch(/s3:|MediaBucket/);

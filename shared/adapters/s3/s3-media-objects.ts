@@ -79,6 +79,13 @@ export class S3MediaObjects implements MediaObjects {
     await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: uploadKey(id) }));
   }
 
+  // One DeleteObject per key, by name: a DeleteObjects batch or a listing of media/<id>/ would
+  // need ListBucket on the whole bucket, and the worker's role holds DeleteObject on the two key
+  // prefixes only. Deleting a key that is not there succeeds (204), so a repeat is a no-op.
+  async removeVariant(id: string, name: string): Promise<void> {
+    await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: variantKey(id, name) }));
+  }
+
   variantUrl(id: string, name: string): string {
     return `${this.#base}/${variantKey(id, name)}`;
   }

@@ -6,12 +6,17 @@
 import { ConflictError, InvalidInputError } from '../../domain/errors.js';
 import { isMediaId } from '../../domain/media-id.js';
 import type { PostMedia } from '../../domain/post.js';
+import type { MediaQueue } from '../../ports/media-queue.js';
 import type { MediaRecord, MediaStore } from '../../ports/media-store.js';
 
-/** What the feed use cases need of pictures: the records, and where a variant is served. */
+/**
+ * What the feed use cases need of pictures: the records, where a variant is served, and the
+ * media queue (a deleted post's pictures are discarded through it: ./discard.ts).
+ */
 export interface Pictures {
   media: MediaStore;
   variantUrl(id: string, name: string): string;
+  queue: MediaQueue;
 }
 
 export interface PictureRequest {
@@ -32,7 +37,8 @@ export async function checkPictures(pictures: Pictures | undefined, author: stri
   const found = ids.every(isMediaId) ? await pictures.media.getMany(ids) : new Map<string, MediaRecord>();
   return ids.map((id) => {
     const m = found.get(id);
-    if (!m || m.owner !== author || m.purpose !== 'post') throw new InvalidInputError(`No picture ${id} of yours to post`, 'media_not_found');
+    // One being discarded is as good as gone.
+    if (!m || m.discarding || m.owner !== author || m.purpose !== 'post') throw new InvalidInputError(`No picture ${id} of yours to post`, 'media_not_found');
     if (m.state !== 'ready') throw new ConflictError(`Picture ${id} is ${m.state === 'failed' ? 'refused' : 'not processed yet'}`, 'media_not_ready');
     if (m.attachedTo !== undefined && m.attachedTo !== forPost) throw new ConflictError(`Picture ${id} is already in another post`, 'media_in_use');
     return m;
@@ -40,14 +46,15 @@ export async function checkPictures(pictures: Pictures | undefined, author: stri
 }
 
 /**
- * Claims every picture for `postId` (the check-and-puts in parallel: one round trip). If another
+ * Claims every picture for `postId` at `at` (the check-and-puts in parallel: one round trip; a
+ * retry claims again at its own time, see MediaStore.attach). If another
  * post holds one of them, the ones claimed here are given back and the answer is 409
  * `media_in_use`: nothing is left half-claimed by a publish that fails.
  */
-export async function attachPictures(pictures: Pictures | undefined, records: readonly MediaRecord[], postId: string): Promise<void> {
+export async function attachPictures(pictures: Pictures | undefined, records: readonly MediaRecord[], postId: string, at: number): Promise<void> {
   if (records.length === 0) return;
   const media = pictures!.media;
-  const won = await Promise.all(records.map((m) => media.attach(m.id, postId)));
+  const won = await Promise.all(records.map((m) => media.attach(m.id, postId, at)));
   if (won.every(Boolean)) return;
   await releasePictures(pictures, records.filter((_, i) => won[i]), postId);
   throw new ConflictError('One of these pictures is already in another post', 'media_in_use');
@@ -57,6 +64,15 @@ export async function attachPictures(pictures: Pictures | undefined, records: re
 export async function releasePictures(pictures: Pictures | undefined, records: readonly MediaRecord[], postId: string): Promise<void> {
   if (records.length === 0) return;
   await Promise.all(records.map((m) => pictures!.media.detach(m.id, postId)));
+}
+
+/**
+ * Queues the discard of a deleted post's pictures (one message each; the worker removes each
+ * only if it is still unreferenced when it runs). Nothing is sent where pictures are not configured.
+ */
+export async function discardPictures(pictures: Pictures | undefined, mediaIds: readonly string[]): Promise<void> {
+  if (!pictures || mediaIds.length === 0) return;
+  await Promise.all(mediaIds.map((mediaId) => pictures.queue.send({ v: 1, type: 'discard', mediaId })));
 }
 
 /** The pictures as the post carries them, in the author's order, with their alt text. */

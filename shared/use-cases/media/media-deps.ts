@@ -1,11 +1,14 @@
 // shared/use-cases/media/media-deps.ts — what the picture use cases are built from: the media
 // records, the object storage, the media queue, the write limits, and (in the worker) the image
-// processor. Composed in shared/composition.ts.
+// processor and the posts' states. Composed in shared/composition.ts and
+// shared/media-worker-composition.ts.
 import type { ImageProcessor } from '../../ports/image-processor.js';
 import type { MediaObjects } from '../../ports/media-objects.js';
 import type { MediaQueue } from '../../ports/media-queue.js';
 import type { MediaStore } from '../../ports/media-store.js';
+import type { PostStore } from '../../ports/feed-store.js';
 import type { WriteQuota } from '../../ports/reaction-store.js';
+import type { UserStore } from '../../ports/user-store.js';
 
 export interface MediaLimits {
   /** Uploads a user may start per one-minute window (429 + Retry-After past it). */
@@ -22,9 +25,16 @@ export interface MediaDeps {
   limits: MediaLimits;
 }
 
-/** The worker's: no queue to send to, an image processor instead. */
-export interface MediaWorkerDeps {
+/** What a discard reads and removes: the record, the state of the post that claims it, the objects. */
+export interface DiscardDeps {
   media: MediaStore;
   objects: MediaObjects;
+  /** Who may hold a picture: a post, or a user (as their avatar). */
+  posts: Pick<PostStore, 'lookup'>;
+  users: Pick<UserStore, 'profile'>;
+}
+
+/** The worker's: no queue to send to, an image processor instead (and the posts, for discards). */
+export interface MediaWorkerDeps extends DiscardDeps {
   images: ImageProcessor;
 }

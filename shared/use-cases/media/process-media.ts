@@ -7,7 +7,7 @@ import type { MediaWorkerDeps } from './media-deps.js';
 export type ProcessOutcome =
   | { outcome: 'ready'; variants: number }
   | { outcome: 'failed'; reason: string }
-  /** Nothing to do: no such record, or it is already ready or failed (a repeat). */
+  /** Nothing to do: no such record, it is already ready or failed (a repeat), or being discarded. */
   | { outcome: 'skipped'; state: string };
 
 /**
@@ -21,6 +21,7 @@ export type ProcessOutcome =
 export async function processMedia(deps: MediaWorkerDeps, id: string): Promise<ProcessOutcome> {
   const media = await deps.media.get(id);
   if (!media || media.state === 'ready' || media.state === 'failed') return { outcome: 'skipped', state: media?.state ?? 'absent' };
+  if (media.discarding) return { outcome: 'skipped', state: 'discarding' };
   if (media.state === 'uploading' && !(await deps.media.move(id, 'uploading', 'processing'))) {
     const now = await deps.media.get(id);
     if (now?.state !== 'processing') return { outcome: 'skipped', state: now?.state ?? 'absent' };

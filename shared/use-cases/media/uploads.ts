@@ -45,7 +45,8 @@ export async function startUpload(deps: MediaDeps, owner: string, req: UploadReq
 /** The record of `id` if `reader` owns it; 404 otherwise (an id says nothing about whose it is). */
 async function owned(deps: Pick<MediaDeps, 'media'>, reader: string, id: string): Promise<MediaRecord> {
   const media = isMediaId(id) ? await deps.media.get(id) : null;
-  if (!media || media.owner !== reader) throw new NotFoundError('No such media', 'media_not_found');
+  // One being discarded is as good as gone (its objects may be already).
+  if (!media || media.discarding || media.owner !== reader) throw new NotFoundError('No such media', 'media_not_found');
   return media;
 }
 
