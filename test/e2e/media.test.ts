@@ -180,6 +180,11 @@ describe('pictures in posts', () => {
       for (const id of [green, grey]) expect([(await media(amy, id)).status, id]).toEqual([404, id]);
     }, 60_000);
     for (const url of urls) expect((await fetch(url)).status, url).toBe(404);
+    // A deleted picture's id posts nothing; nor do ten pictures (nine at most), even of one id each.
+    const deleted = await api.call('POST', '/posts', { token: amy.token, body: { body: 'again?', media: [{ id: green }] } });
+    expect([deleted.status, deleted.json.error.code]).toEqual([422, 'media_not_found']);
+    const ten = await api.call('POST', '/posts', { token: amy.token, body: { body: 'ten', media: Array.from({ length: 10 }, (_, i) => ({ id: `${'A'.repeat(21)}${i}` })) } });
+    expect([ten.status, ten.json.error.code]).toEqual([422, 'validation_failed']);
   });
 });
 
