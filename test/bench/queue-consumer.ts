@@ -33,7 +33,7 @@ export interface ConsumerOptions {
   batchSize?: number;
   functionName?: string;
   memoryLimitInMB?: number;
-  /** Told of every invocation: its records, those the worker reported failed, and how long the handler ran. */
+  /** Told of every invocation as its handler returns: its records, those it reported failed, how long it ran. */
   onInvoked?: (records: SQSRecord[], failed: Set<string>, handlerMs: number) => void;
 }
 
@@ -71,6 +71,8 @@ export class Consumer {
           const failedIds = new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
           this.handled += records.length - failedIds.size;
           this.failed += failedIds.size;
+          // Told before the delete: the worker's work is done when its handler returns.
+          this.opts.onInvoked?.(records, failedIds, handlerMs);
           const done = records.filter((r) => !failedIds.has(r.messageId));
           if (done.length) {
             await this.sqs.send(
@@ -78,7 +80,6 @@ export class Consumer {
               { abortSignal: signal },
             );
           }
-          this.opts.onInvoked?.(records, failedIds, handlerMs);
         } catch (err) {
           if (signal.aborted) break;
           this.errors.push(String(err));
