@@ -21,7 +21,6 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { DeleteQueueCommand } from '@aws-sdk/client-sqs';
-import yaml from 'js-yaml';
 import { localMediaBaseUrl, localMediaBucket, localObjectStoreEndpoint, localS3Client, objectStoreHealthy } from '../../infra/local/object-store.js';
 import { ensureQueues, localSqsClient } from '../../infra/local/sqs-poller.js';
 import { applySchema } from '../../infra/schema/apply-schema.js';
@@ -35,29 +34,12 @@ import { benchSettings } from './feed/settings.js';
 import { TIMELINE_FLOOR } from './feed/timeline.js';
 import { CASES, measureInChild, PHOTO_12MP, ensureFixture } from './media-memory.js';
 import { runPipeline } from './media/pipeline.js';
-import { mediaBenchSettings, mediaOutPath } from './media/settings.js';
+import { mediaBenchSettings, mediaOutPath, workerFunctionSettings } from './media/settings.js';
 import { runPictureTimelines } from './media/timeline.js';
 import type { QueueHandler } from './queue-consumer.js';
 import { printTable } from './stats.js';
 
 const CORES = availableParallelism();
-const ROOT = new URL('../../', import.meta.url);
-
-/** processMedia's settings as serverless.yml deploys them (its functions are `${file(…)}` includes). */
-function workerFunctionSettings(): { memorySizeMB: number; environment: Record<string, string>; from: string } {
-  const sls = yaml.load(readFileSync(new URL('serverless.yml', ROOT), 'utf8')) as { functions: (string | Record<string, unknown>)[] };
-  for (const entry of sls.functions) {
-    const file = typeof entry === 'string' ? /^\$\{file\(([^)]+)\)\}$/.exec(entry)?.[1] : undefined;
-    const fns = file ? (yaml.load(readFileSync(new URL(file, ROOT), 'utf8')) as Record<string, unknown>) : (entry as Record<string, unknown>);
-    const fn = fns.processMedia as { memorySize?: unknown; environment?: Record<string, string> } | undefined;
-    if (fn) {
-      const memorySizeMB = Number(fn.memorySize);
-      if (!Number.isInteger(memorySizeMB)) throw new Error(`processMedia.memorySize in ${file ?? 'serverless.yml'} is not a number: ${String(fn.memorySize)}`);
-      return { memorySizeMB, environment: fn.environment ?? {}, from: file ?? 'serverless.yml' };
-    }
-  }
-  throw new Error('serverless.yml: no processMedia function');
-}
 
 const started = performance.now();
 const s = mediaBenchSettings();

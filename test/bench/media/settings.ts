@@ -1,7 +1,9 @@
 // test/bench/media/settings.ts — the pictures benchmark's knobs: a profile (default or smoke)
 // gives every value, and any MEDIA_BENCH_* variable overrides one. Printed into the JSON so a
 // result always says what it measured.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import yaml from 'js-yaml';
 
 export type MediaProfile = 'default' | 'smoke';
 
@@ -80,3 +82,25 @@ export function mediaBenchSettings(env: NodeJS.ProcessEnv = process.env, argv: s
 }
 
 export const mediaOutPath = (s: MediaBenchSettings, ext: 'json' | 'svg') => join(s.outDir, `${s.outName}.${ext}`);
+
+const ROOT = new URL('../../../', import.meta.url);
+
+/**
+ * processMedia's settings as serverless.yml deploys them: its memory (the peak RSS figure's
+ * denominator) and its environment (MALLOC_ARENA_MAX, given to the memory child). serverless.yml
+ * lists its functions as `${file(…)}` includes, followed here; `root` is the repository.
+ */
+export function workerFunctionSettings(root: URL = ROOT): { memorySizeMB: number; environment: Record<string, string>; from: string } {
+  const sls = yaml.load(readFileSync(new URL('serverless.yml', root), 'utf8')) as { functions?: (string | Record<string, unknown>)[] | Record<string, unknown> };
+  const entries = Array.isArray(sls.functions) ? sls.functions : [sls.functions ?? {}];
+  for (const entry of entries) {
+    const file = typeof entry === 'string' ? /^\$\{file\(([^)]+)\)\}$/.exec(entry)?.[1] : undefined;
+    const fns = file ? (yaml.load(readFileSync(new URL(file, root), 'utf8')) as Record<string, unknown>) : (entry as Record<string, unknown>);
+    const fn = fns.processMedia as { memorySize?: unknown; environment?: Record<string, string> } | undefined;
+    if (!fn) continue;
+    const memorySizeMB = Number(fn.memorySize);
+    if (!Number.isInteger(memorySizeMB) || memorySizeMB < 128) throw new Error(`processMedia.memorySize in ${file ?? 'serverless.yml'} is not a memory setting: ${String(fn.memorySize)}`);
+    return { memorySizeMB, environment: fn.environment ?? {}, from: file ?? 'serverless.yml' };
+  }
+  throw new Error('serverless.yml: no processMedia function');
+}
