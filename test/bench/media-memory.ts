@@ -1,6 +1,8 @@
 // test/bench/media-memory.ts — `npx tsx test/bench/media-memory.ts`: how much memory and time the
 // media worker's image processing takes for a 12-megapixel photo and for the largest picture
 // allowed (just under MAX_PIXELS), so the function's memory setting can be chosen from figures.
+// Also a module: the pictures benchmark (media.bench.ts) imports its fixtures and its one-case
+// child-process measurement (measureInChild), so both measure memory the same way.
 //
 // Each case runs in a child process of its own (peak RSS is per process and never goes down):
 // the child loads the processor, notes its RSS before any image (the floor: Node, the loader,
@@ -17,7 +19,7 @@
 // into the OS temp dir and reused. glibc's malloc arenas make a warm process grow image after
 // image: run with MALLOC_ARENA_MAX=2 (the worker's setting) to see the difference.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,25 +31,29 @@ import { isRefusal } from '../../shared/ports/image-processor.js';
 const REPEAT = Number(process.env.MEDIA_BENCH_REPEAT ?? 5);
 const SELF = fileURLToPath(import.meta.url);
 
-interface Case {
+export interface Case {
   name: string;
   width: number;
   height: number;
   /** An animated GIF of this many frames (every frame counts against the limit); a JPEG when absent. */
   frames?: number;
+  /** A phone photo's EXIF (camera, GPS position, orientation 6: stored sideways) — a JPEG only. */
+  exif?: boolean;
 }
 
-const CASES: Case[] = [
+export const CASES: Case[] = [
   { name: '12 MP', width: 4000, height: 3000 },
   // 39,990,016 pixels: the largest 3:2 picture under the limit.
   { name: '40 MP', width: 7744, height: 5164 },
   // 800 × 500 × 99 frames = 39.6 megapixels decoded: the largest animation, all frames kept.
   { name: 'GIF', width: 800, height: 500, frames: 99 },
 ];
-const MODES = ['from-bytes', 'decode-once'] as const;
-type Mode = (typeof MODES)[number];
+/** The pipeline benchmark's upload: a 12-megapixel phone photo carrying EXIF (GPS above all). */
+export const PHOTO_12MP: Case = { name: '12 MP EXIF', width: 4000, height: 3000, exif: true };
+export const MODES = ['from-bytes', 'decode-once'] as const;
+export type Mode = (typeof MODES)[number];
 
-interface ChildReport {
+export interface ChildReport {
   node: string;
   floorMB: number;
   firstPeakMB: number;
@@ -69,7 +75,15 @@ function vmHwmMB(): number | null {
   }
 }
 
-const fixtureFile = (c: Case) => join(tmpdir(), `weibo-media-bench-${c.width}x${c.height}${c.frames ? `x${c.frames}.gif` : '.jpg'}`);
+export const fixtureFile = (c: Case) =>
+  join(tmpdir(), `weibo-media-bench-${c.width}x${c.height}${c.frames ? `x${c.frames}.gif` : c.exif ? '-exif.jpg' : '.jpg'}`);
+
+// What a phone writes (sharp's withExif: IFD0 the camera, IFD2 the shot, IFD3 the GPS position).
+const PHONE_EXIF = {
+  IFD0: { Make: 'BenchPhone', Model: 'Model 12', Software: 'bench 1.0', DateTime: '2025:05:01 10:20:30' },
+  IFD2: { ExposureTime: '1/120', FNumber: '1.8', ISOSpeedRatings: '100', DateTimeOriginal: '2025:05:01 10:20:30' },
+  IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '39/1 54/1 2700/100', GPSLongitudeRef: 'E', GPSLongitude: '116/1 23/1 3000/100' },
+};
 
 async function makeFixture(c: Case): Promise<void> {
   let bytes: Buffer;
@@ -89,9 +103,9 @@ async function makeFixture(c: Case): Promise<void> {
       .gif({ delay: Array(c.frames).fill(40), loop: 0 })
       .toBuffer();
   } else {
-    bytes = await sharp({ create: { width: c.width, height: c.height, channels: 3, background: '#4477aa', noise: { type: 'gaussian', mean: 128, sigma: 18 } } })
-      .jpeg({ quality: 85 })
-      .toBuffer();
+    let photo = sharp({ create: { width: c.width, height: c.height, channels: 3, background: '#4477aa', noise: { type: 'gaussian', mean: 128, sigma: 18 } } });
+    if (c.exif) photo = photo.withMetadata({ orientation: 6 }).withExif(PHONE_EXIF);
+    bytes = await photo.jpeg({ quality: 85 }).toBuffer();
   }
   if (c.width * c.height * (c.frames ?? 1) > MAX_PIXELS || bytes.length > MAX_UPLOAD_BYTES) throw new Error(`fixture ${c.name} is over a limit (${bytes.length} bytes)`);
   writeFileSync(fixtureFile(c), bytes);
@@ -134,21 +148,41 @@ async function child(file: string, mode: Mode): Promise<void> {
   process.stdout.write(JSON.stringify(report));
 }
 
+/** The fixture's path, generated first (in a child: see the header) when it is not there yet. */
+export function ensureFixture(c: Case): string {
+  const file = fixtureFile(c);
+  if (!existsSync(file)) {
+    process.stderr.write(`generating ${file}…\n`);
+    const made = spawnSync(process.execPath, ['--import', 'tsx', SELF, '--fixture', c.name], { stdio: 'inherit' });
+    if (made.status !== 0) throw new Error(`fixture ${c.name} failed`);
+  }
+  return file;
+}
+
+/**
+ * One case in a child process of its own: `repeat` images one after another, as a warm
+ * container; `env` is added to the child's environment (the function's MALLOC_ARENA_MAX, read
+ * at process start).
+ */
+export function measureInChild(c: Case, mode: Mode, opts: { repeat?: number; env?: Record<string, string> } = {}): ChildReport {
+  const file = ensureFixture(c);
+  const run = spawnSync(process.execPath, ['--import', 'tsx', SELF, '--child', file, mode], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+    env: { ...process.env, ...opts.env, MEDIA_BENCH_REPEAT: String(opts.repeat ?? REPEAT) },
+  });
+  if (run.status !== 0) throw new Error(`child ${c.name} ${mode} failed: ${run.stderr}`);
+  return JSON.parse(run.stdout) as ChildReport;
+}
+
 async function main(): Promise<void> {
   const rows: string[] = [];
   for (const c of CASES) {
-    const file = fixtureFile(c);
-    if (!existsSync(file)) {
-      process.stderr.write(`generating ${file}…\n`);
-      const made = spawnSync(process.execPath, ['--import', 'tsx', SELF, '--fixture', c.name], { stdio: 'inherit' });
-      if (made.status !== 0) throw new Error(`fixture ${c.name} failed`);
-    }
+    const file = ensureFixture(c);
     const size = (readFileSync(file).length / 1048576).toFixed(1);
     // Decoding an animation once means every frame at full size: only the processor's way is measured.
     for (const mode of c.frames ? (['from-bytes'] as const) : MODES) {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', SELF, '--child', file, mode], { encoding: 'utf8', maxBuffer: 1 << 20 });
-      if (run.status !== 0) throw new Error(`child ${c.name} ${mode} failed: ${run.stderr}`);
-      const r = JSON.parse(run.stdout) as ChildReport;
+      const r = measureInChild(c, mode);
       rows.push(
         `${c.name.padEnd(6)} ${`${c.width}×${c.height}${c.frames ? `×${c.frames}` : ''}`.padEnd(13)} ${`${size} MB`.padEnd(8)} ${mode.padEnd(12)} ` +
           `floor ${String(r.floorMB).padStart(4)} MB  peak after 1st ${String(r.firstPeakMB).padStart(4)} MB  after ${REPEAT} ${String(r.peakMB).padStart(4)} MB (VmHWM ${r.hwmMB ?? '?'})  ` +
@@ -160,6 +194,7 @@ async function main(): Promise<void> {
   process.stdout.write(`\nparent peak RSS ${mb(process.resourceUsage().maxRSS)} MB\n${rows.join('\n')}\n`);
 }
 
+// Run as a script (or as one of its own children); imported, it only lends its functions.
 if (process.argv[2] === '--child') await child(process.argv[3]!, process.argv[4] as Mode);
-else if (process.argv[2] === '--fixture') await makeFixture(CASES.find((c) => c.name === process.argv[3])!);
-else await main();
+else if (process.argv[2] === '--fixture') await makeFixture([...CASES, PHOTO_12MP].find((c) => c.name === process.argv[3])!);
+else if (process.argv[1] && realpathSync(process.argv[1]) === realpathSync(SELF)) await main();

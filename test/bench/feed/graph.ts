@@ -155,7 +155,11 @@ function edgeRows(follower: string, followee: string, since: string): RowInput[]
   ];
 }
 
-/** Loads the graph and the pool with raw batched puts. `onProgress(fraction, detail)`. */
+/**
+ * Loads the graph and the pool with raw batched puts. `onProgress(fraction, detail)`.
+ * `content: false` leaves the posts' content rows out (the caller writes them itself, e.g.
+ * through the real post store with pictures: media.bench.ts).
+ */
 export async function loadGraph(
   client: HBaseRestClient,
   ns: string,
@@ -165,6 +169,7 @@ export async function loadGraph(
   inboxCap: number,
   now: number,
   onProgress: (fraction: number, detail: string) => void,
+  opts: { content?: boolean } = {},
 ): Promise<LoadStats> {
   const t0 = performance.now();
   const hasOutbox = Object.hasOwn(TABLES, 'outbox');
@@ -174,7 +179,7 @@ export async function loadGraph(
   const inboxSizes = g.handles.map((_, u) => Math.min(inboxCap, g.posts[u]!.length + g.following[u]!.reduce((m, v) => m + g.posts[v]!.length, 0)));
   // Cells we are about to write, for the progress bar only.
   const expected =
-    7 * g.handles.length + 4 * pool.handles.length + 2 * g.edges + 2 * poolEdges + g.postCount * (hasOutbox ? 3 : 2) + inboxSizes.reduce((a, b) => a + b, 0);
+    7 * g.handles.length + 4 * pool.handles.length + 2 * g.edges + 2 * poolEdges + g.postCount * ((hasOutbox ? 1 : 0) + (opts.content === false ? 0 : 2)) + inboxSizes.reduce((a, b) => a + b, 0);
   const stats: LoadStats = { rows: 0, cells: 0, requests: 0, seconds: 0 };
 
   const put = async (t: TableName, source: Iterable<RowInput>, detail: string) => {
@@ -213,13 +218,15 @@ export async function loadGraph(
     'relations (both directions)',
   );
 
-  await put(
-    'content',
-    (function* () {
-      for (const mine of g.posts) for (const p of mine) yield { key: p.key, cells: [{ column: 'p:b', value: p.body }, { column: 'p:t', value: String(p.millis) }] };
-    })(),
-    'posts',
-  );
+  if (opts.content !== false) {
+    await put(
+      'content',
+      (function* () {
+        for (const mine of g.posts) for (const p of mine) yield { key: p.key, cells: [{ column: 'p:b', value: p.body }, { column: 'p:t', value: String(p.millis) }] };
+      })(),
+      'posts',
+    );
+  }
 
   if (hasOutbox) {
     // Each author's newest posts, as publish leaves them (read only for celebrities).

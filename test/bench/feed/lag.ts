@@ -1,18 +1,15 @@
 // test/bench/feed/lag.ts — publish → visible lag through the REAL queue: the post is published
 // with the real composition (feedDependencies(): the SQS adapter, here on a throwaway ElasticMQ
 // queue), and the worker is the real Lambda handler of functions/queue/fan-out.ts, fed by an
-// in-process stand-in for the SQS event source mapping (receive ≤ 10, invoke, delete what did
-// not fail — what infra/local/sqs-poller.ts does, minus the HTTP hop to serverless-offline).
+// in-process stand-in for the SQS event source mapping (../queue-consumer.ts: receive ≤ 10,
+// invoke, delete what did not fail — infra/local/sqs-poller.ts minus the HTTP hop).
 // The worker runs `workerConcurrency` invocations at once (N consumer loops, as the event source
 // runs up to maximumConcurrency copies), so a big post's segment messages run side by side.
 // The clock stops when the last follower of EVERY segment holds the post (within a segment the
 // worker writes in key order, so that is when all followers hold it); each is observed by getRow.
-import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { localSqsClient, toRecord } from '../../../infra/local/sqs-poller.js';
+import { localSqsClient } from '../../../infra/local/sqs-poller.js';
 import { feedDependencies } from '../../../shared/composition.js';
 import { keyFromPostId } from '../../../shared/schema/row-keys.js';
 import { compareBytes, concatBytes } from '../../../shared/hbase/index.js';
@@ -22,8 +19,7 @@ import { qualifiedTableName } from '../../../shared/schema/tables.js';
 import { publishPost } from '../../../shared/use-cases/publish-post.js';
 import type { BenchContext } from './context.js';
 import { cachedUserKey } from './graph.js';
-
-type Handler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+import { Consumer, type QueueHandler } from '../queue-consumer.js';
 
 export interface LagRun {
   /** publish call start → the post is in the last follower's inbox. */
@@ -50,78 +46,10 @@ export interface LagResult {
   failedRecords: number;
 }
 
-const context = (): Context =>
-  ({
-    functionName: 'weibo-bench-fanout',
-    functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:weibo-bench-fanout',
-    memoryLimitInMB: '1024',
-    awsRequestId: randomUUID(),
-    logGroupName: '/aws/lambda/weibo-bench-fanout',
-    logStreamName: 'bench',
-    callbackWaitsForEmptyEventLoop: true,
-    getRemainingTimeInMillis: () => 30_000,
-    done: () => {},
-    fail: () => {},
-    succeed: () => {},
-  }) as Context;
-
-/** The SQS event source mapping, in process: long-poll, invoke the handler, delete the successes. */
-class Consumer {
-  private readonly abort = new AbortController();
-  private loop: Promise<void> | undefined;
-  handled = 0;
-  failed = 0;
-  errors: string[] = [];
-
-  constructor(
-    private readonly sqs: SQSClient,
-    private readonly queueUrl: string,
-    private readonly handler: Handler,
-  ) {}
-
-  start(): void {
-    const { signal } = this.abort;
-    const arn = `arn:aws:sqs:us-east-1:000000000000:${new URL(this.queueUrl).pathname.split('/').pop()}`;
-    this.loop = (async () => {
-      while (!signal.aborted) {
-        try {
-          const out = await this.sqs.send(
-            new ReceiveMessageCommand({ QueueUrl: this.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, AttributeNames: ['All'], MessageSystemAttributeNames: ['All'] }),
-            { abortSignal: signal },
-          );
-          const records = (out.Messages ?? []).map((m) => toRecord(m, { arn, region: 'us-east-1' }));
-          if (records.length === 0) continue;
-          const res = await this.handler({ Records: records }, context());
-          const failedIds = new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
-          this.handled += records.length - failedIds.size;
-          this.failed += failedIds.size;
-          const done = records.filter((r) => !failedIds.has(r.messageId));
-          if (done.length) {
-            await this.sqs.send(
-              new DeleteMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })) }),
-              { abortSignal: signal },
-            );
-          }
-        } catch (err) {
-          if (signal.aborted) break;
-          this.errors.push(String(err));
-          await sleep(200);
-        }
-      }
-    })();
-  }
-
-  async stop(): Promise<void> {
-    this.abort.abort();
-    await this.loop;
-  }
-}
-
 export async function runLag(ctx: BenchContext, queueUrl: string, big = ctx.pool.authors[2]!): Promise<LagResult> {
   const { pool, hb, s } = ctx;
   // Imported only now: the worker's logger and composition read the environment the bench set.
-  const { handler } = (await import('../../../functions/queue/fan-out.js')) as { handler: Handler };
+  const { handler } = (await import('../../../functions/queue/fan-out.js')) as { handler: QueueHandler };
   const sqs = localSqsClient(ctx.sqsEndpoint);
   const consumers = Array.from({ length: s.workerConcurrency }, () => new Consumer(sqs, queueUrl, handler));
   for (const c of consumers) c.start();
