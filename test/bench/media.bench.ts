@@ -205,7 +205,8 @@ try {
     { hb, recorder, restUrl, sqsEndpoint, headers, limits, progress },
     { plain: ns, pictures: nsPictures },
     feedSettings,
-    { media: media.media, variantUrl: (id, name) => objects.variantUrl(id, name) },
+    // The timeline only reads: nothing is queued (no post is deleted here).
+    { media: media.media, variantUrl: (id, name) => objects.variantUrl(id, name), queue: { send: async () => {} } },
     pipeline.descriptor,
     s.seedConcurrency,
     (step) => {
