@@ -231,7 +231,13 @@ describe('pictures, in Chromium', () => {
       await show(t.page, `#/u/${me.handle}`, cells(postIds.one));
       for (const id of [postIds.four, postIds.nine]) await cells(id).first().waitFor({ timeout: 2_000 });
     }, 60_000);
-    const before = { one: await boxesOf(t.page, postIds.one), four: await boxesOf(t.page, postIds.four), nine: await boxesOf(t.page, postIds.nine) };
+    // Read once every grid is in the page (a reload by show() above, after a timed-out Lambda, may
+    // still be rendering): the boxes, then that no picture's bytes have arrived.
+    const before = await eventually(async () => {
+      const boxes = { one: await boxesOf(t.page, postIds.one), four: await boxesOf(t.page, postIds.four), nine: await boxesOf(t.page, postIds.nine) };
+      expect([boxes.one.length, boxes.four.length, boxes.nine.length]).toEqual([1, 4, 9]);
+      return boxes;
+    }, 20_000);
     expect(await t.page.evaluate(`[...document.querySelectorAll('.picture-cell img')].filter((i) => i.naturalWidth > 0).length`)).toBe(0);
 
     // One: large, at its own aspect ratio (600 × 900), no taller than 420 px.

@@ -43,6 +43,8 @@ describe('register', () => {
       followers: 0,
       following: 0,
       posts: 0,
+      avatar: null,
+      avatarLarge: null,
     });
     expect(profile.text).not.toContain('scrypt');
   });
