@@ -12,6 +12,7 @@ import { HBaseCelebrityRegistry, HBaseOutboxStore } from './adapters/hbase/hbase
 import { HBaseIdempotencyStore, HBasePostStore } from './adapters/hbase/hbase-post-store.js';
 import { HBaseRelationStore } from './adapters/hbase/hbase-relation-store.js';
 import { HBaseLoginThrottle, HBaseUserStore } from './adapters/hbase/hbase-user-store.js';
+import { CachingFaces } from './adapters/memory/caching-faces.js';
 import { HBaseSessionStore } from './adapters/hbase/hbase-session-store.js';
 import { HBaseMaintenanceStore } from './adapters/hbase/hbase-maintenance-store.js';
 import { HBasePostCountStore } from './adapters/hbase/hbase-post-count-store.js';
@@ -94,8 +95,12 @@ export function hbaseFeedStores(hbase: HBaseRestClient, ns: string) {
     blocks: new HBaseBlockStore(hbase, ns),
     notifications: new HBaseNotificationStore(hbase, ns),
     topics: new HBaseTopicStore(hbase, ns),
+    feedFaces: new CachingFaces(new HBaseUserStore(hbase, ns), FEED_FACES_TTL_MS),
   };
 }
+
+/** How old a name or avatar a feed may show (adapters/memory/caching-faces.ts). */
+const FEED_FACES_TTL_MS = 60_000;
 
 let feed: FeedDeps | undefined;
 /** The feed use cases' ports, on the same HBase client as dependencies(). */

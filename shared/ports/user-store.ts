@@ -26,7 +26,13 @@ export interface UserFace {
   avatar?: string;
 }
 
-export interface UserStore {
+/** Where the faces of users are read (UserStore; or a short-lived cache of it for feeds). */
+export interface FaceDirectory {
+  /** The faces of those of `handles` that are registered users (one read). */
+  faces(handles: string[]): Promise<Map<string, UserFace>>;
+}
+
+export interface UserStore extends FaceDirectory {
   /** Put-if-absent on the handle: true = created, false = the handle was already taken. */
   create(user: NewUser): Promise<boolean>;
   /** The stored password hash record, or null for an unknown handle. */
@@ -41,8 +47,6 @@ export interface UserStore {
   replacePasswordHash(handle: string, from: string, to: string): Promise<boolean>;
   /** Only touches an existing user: false when the handle does not exist. */
   updateDisplayName(handle: string, displayName: string): Promise<boolean>;
-  /** The faces of those of `handles` that are registered users (one multi-get). */
-  faces(handles: string[]): Promise<Map<string, UserFace>>;
   /**
    * Sets the avatar (a media id, or null for none) if it is still `from` (check-and-put; null =
    * none): false when it changed meanwhile, or the user does not exist.

@@ -6,7 +6,7 @@
 // id names its author, so the timeline reads its authors' faces beside the posts; a list reads
 // its people's faces beside the check of their edges. Comments and notifications learn their
 // people from their first read and spend one more stage (shared/schema/tables.ts users).
-import type { UserFace, UserStore } from '../ports/user-store.js';
+import type { FaceDirectory, UserFace } from '../ports/user-store.js';
 import type { Pictures } from './media/attach.js';
 
 /** The avatar sizes the worker makes (ports/image-processor.ts): cards, and the profile page. */
@@ -22,7 +22,7 @@ export interface Face {
 
 export type Faces = ReadonlyMap<string, Face>;
 
-type FaceDeps = { users: UserStore; pictures?: Pictures | undefined };
+type FaceDeps = { users: FaceDirectory; pictures?: Pictures | undefined };
 
 /** Where an avatar (a media id) is served in `size`; null when none (or pictures are off). */
 export const avatarUrl = (pictures: Pictures | undefined, mediaId: string | undefined, size: string): string | null =>
@@ -34,11 +34,11 @@ export const faceFrom = (pictures: Pictures | undefined, u: UserFace): Face => (
   avatar: avatarUrl(pictures, u.avatar, AVATAR_SMALL),
 });
 
-/** The faces of `handles` (one multi-get; none when empty). */
-export async function readFaces(deps: FaceDeps, handles: Iterable<string>): Promise<Faces> {
+/** The faces of `handles` (one multi-get, or none when empty; `from` another directory than `users`, e.g. the feeds' cache). */
+export async function readFaces(deps: FaceDeps, handles: Iterable<string>, from: FaceDirectory = deps.users): Promise<Faces> {
   const wanted = [...new Set(handles)];
   if (wanted.length === 0) return new Map();
-  const found = await deps.users.faces(wanted);
+  const found = await from.faces(wanted);
   return new Map([...found].map(([h, u]) => [h, faceFrom(deps.pictures, u)]));
 }
 

@@ -5,7 +5,7 @@ import type { FanoutQueue } from '../ports/fanout-queue.js';
 import type { CelebrityRegistry, CounterStore, IdempotencyStore, InboxStore, OutboxStore, PostStore, RelationStore } from '../ports/feed-store.js';
 import type { CommentStore, ReactionStore, WriteQuota } from '../ports/reaction-store.js';
 import type { BlockStore, NotificationStore, TopicStore } from '../ports/social-store.js';
-import type { UserStore } from '../ports/user-store.js';
+import type { FaceDirectory, UserStore } from '../ports/user-store.js';
 import type { StepHook } from './steps.js';
 import type { Pictures } from './media/attach.js';
 
@@ -26,6 +26,11 @@ export interface FeedDeps {
   topics: TopicStore;
   queue: FanoutQueue;
   limits: FeedLimits;
+  /**
+   * The faces feeds show (home timeline, topic pages): may be a minute old (adapters/memory/
+   * caching-faces.ts). Absent: read fresh from `users`, like every other view.
+   */
+  feedFaces?: FaceDirectory;
   /** Pictures in posts (the media records, where variants are served); absent where no post carries any. */
   pictures?: Pictures;
   /** Tests only: called between the steps of multi-row operations (./steps.ts). */

@@ -63,7 +63,8 @@ export async function homeTimeline(deps: FeedDeps, reader: string, limit: number
   // posts fanned out before: the page's authors (and its reposts' originals' authors) are known
   // from the ids, so the check runs beside the posts multi-get, as the activity write does.
   const hiddenAuthors = hiddenFrom(deps, reader, authorsOf(window, reposts));
-  const found = await readPostDetails(deps, reader, window, reposts, [...side, hiddenAuthors]);
+  // The authors' faces from the feeds' cache: a name or avatar may be a minute old here.
+  const found = await readPostDetails(deps, reader, window, reposts, [...side, hiddenAuthors], 'feed');
   const hidden = await hiddenAuthors;
 
   const isPlainRepost = (p: PostDetail) => p.repostOf !== undefined && p.body === '';

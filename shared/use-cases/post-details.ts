@@ -36,17 +36,20 @@ export interface ReadStage {
   faces: Faces;
 }
 
-type Deps = Pick<FeedDeps, 'posts' | 'reactions' | 'users' | 'pictures'>;
+type Deps = Pick<FeedDeps, 'posts' | 'reactions' | 'users' | 'pictures' | 'feedFaces'>;
+
+/** Where a read stage takes its authors' faces: fresh from the users' rows, or the feeds' cache (feed-deps.ts). */
+export type FacesFrom = 'fresh' | 'feed';
 
 /** A post just created by the reader: nothing counted yet (a replayed one keeps what it has). */
 export const freshDetail = (p: Post | StoredPost, face: Face): PostDetail => ({ counts: NO_COUNTS, ...p, viewer: NOT_REACTED, face });
 
-async function readStage(deps: Deps, reader: string | undefined, ids: string[], alongside: Promise<unknown>[] = []): Promise<ReadStage> {
+async function readStage(deps: Deps, reader: string | undefined, ids: string[], alongside: Promise<unknown>[], facesFrom: FacesFrom): Promise<ReadStage> {
   const unique = [...new Set(ids)];
   const [posts, states, faces] = await Promise.all([
     unique.length > 0 ? deps.posts.getMany(unique) : Promise.resolve([]),
     reader && unique.length > 0 ? deps.reactions.viewerState(reader, unique) : Promise.resolve(new Map<string, ViewerState>()),
-    readFaces(deps, authorsOf(unique)),
+    readFaces(deps, authorsOf(unique), facesFrom === 'feed' ? (deps.feedFaces ?? deps.users) : deps.users),
     ...alongside,
   ]);
   return { posts: new Map(posts.map((p) => [p.id, p])), states, asked: new Set(unique), faces };
@@ -64,8 +67,9 @@ export async function readPostDetails(
   ids: string[],
   originals: Record<string, string> = {},
   alongside: Promise<unknown>[] = [],
+  facesFrom: FacesFrom = 'fresh',
 ): Promise<Map<string, PostDetail>> {
-  const stage = await readStage(deps, reader, [...ids, ...ids.flatMap((id) => originals[id] ?? [])], alongside);
+  const stage = await readStage(deps, reader, [...ids, ...ids.flatMap((id) => originals[id] ?? [])], alongside, facesFrom);
   const posts = ids.flatMap((id) => stage.posts.get(id) ?? []);
   const details = await describePosts(deps, reader, posts, stage);
   return new Map(details.map((d) => [d.id, d]));

@@ -30,7 +30,7 @@ export async function listTopicPosts(deps: FeedDeps, raw: string, limit: number,
   const after = decodeCursor(cursor, isPostId);
   const page = await deps.topics.posts(topic, limit + SPARE_ENTRIES, after);
   const hiddenAuthors = reader ? hiddenFrom(deps, reader, authorsOf(page.items)) : Promise.resolve(new Set<string>());
-  const found = await readPostDetails(deps, reader, page.items, {}, [hiddenAuthors]);
+  const found = await readPostDetails(deps, reader, page.items, {}, [hiddenAuthors], 'feed');
   const hidden = await hiddenAuthors;
   const items: PostDetail[] = [];
   let consumed = 0;
