@@ -82,6 +82,8 @@ faces    : GET /users/multiget?row=…&column=p:h&column=p:n&column=p:av  — th
            every user a view names (post authors, commenters, likers, list entries, notification
            actors); one multi-get run BESIDE a stage the route has anyway wherever the handles are
            known by then (a post id names its author): the home timeline stays at 2 round trips.
+           Feeds (home timeline, topics) take faces from a one-minute in-memory cache first
+           (adapters/memory/caching-faces.ts) and read only the authors it lacks.
            Comments learn their authors from their scan and spend a second round trip.
 avatar   : PUT /users/<k>?check=put p:av=<new>, check p:av == <the avatar read> ('' = none), after
            the picture's claim (media m:a=@<handle>); a loser reads again (consistency.md L)`,

@@ -5,7 +5,9 @@
 // stage the route has anyway, never after it, wherever the handles are known by then: a post
 // id names its author, so the timeline reads its authors' faces beside the posts; a list reads
 // its people's faces beside the check of their edges. Comments and notifications learn their
-// people from their first read and spend one more stage (shared/schema/tables.ts users).
+// people from their first read and spend one more stage (shared/schema/tables.ts users). Feeds
+// (the home timeline, topic pages) read through a one-minute cache of faces (FeedDeps.feedFaces):
+// a page of familiar authors then costs no read at all.
 import type { FaceDirectory, UserFace } from '../ports/user-store.js';
 import type { Pictures } from './media/attach.js';
 
