@@ -59,13 +59,26 @@ interface Box {
 }
 
 /** The picture boxes of a post's grid, in order (read in the page; this file has no DOM types). */
+/**
+ * A post's picture boxes, placed relative to the post itself: what must not move when the bytes
+ * arrive is the grid inside its post (anything above the list, a notice or a late profile header,
+ * may shift the whole page for reasons of its own).
+ */
 const boxesOf = (page: Page, postId: string): Promise<Box[]> =>
   page.evaluate(
-    `[...document.querySelectorAll('article.post[data-post-id="${postId}"] .picture-cell')].map((b) => {
-      const r = b.getBoundingClientRect();
-      return { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) };
-    })`,
+    `(() => {
+      const post = document.querySelector('article.post[data-post-id="${postId}"]');
+      if (!post) return [];
+      const p = post.getBoundingClientRect();
+      return [...post.querySelectorAll('.picture-cell')].map((b) => {
+        const r = b.getBoundingClientRect();
+        return { x: Math.round(r.x - p.x), y: Math.round(r.y - p.y), width: Math.round(r.width), height: Math.round(r.height) };
+      });
+    })()`,
   );
+/** The post's own height: the text below its grid must not move either. */
+const heightOf = (page: Page, postId: string): Promise<number> =>
+  page.evaluate(`Math.round(document.querySelector('article.post[data-post-id="${postId}"]')?.getBoundingClientRect().height ?? 0)`);
 
 /** The media id of the element that has the focus (a grid box or the lightbox's picture), or null. */
 const focusedMediaId = (page: Page): Promise<string | null> => page.evaluate(`document.activeElement?.getAttribute('data-media-id') ?? null`);
@@ -239,6 +252,7 @@ describe('pictures, in Chromium', () => {
       return boxes;
     }, 20_000);
     expect(await t.page.evaluate(`[...document.querySelectorAll('.picture-cell img')].filter((i) => i.naturalWidth > 0).length`)).toBe(0);
+    const heightsBefore = await Promise.all(Object.values(postIds).map((id) => heightOf(t.page, id)));
 
     // One: large, at its own aspect ratio (600 × 900), no taller than 420 px.
     expect(before.one).toHaveLength(1);
@@ -258,6 +272,7 @@ describe('pictures, in Chromium', () => {
     await Promise.all(held.map((release) => release()));
     await t.page.waitForFunction(`[...document.querySelectorAll('.picture-cell img')].every((i) => i.complete && i.naturalWidth > 0)`);
     expect({ one: await boxesOf(t.page, postIds.one), four: await boxesOf(t.page, postIds.four), nine: await boxesOf(t.page, postIds.nine) }).toEqual(before);
+    expect(await Promise.all(Object.values(postIds).map((id) => heightOf(t.page, id)))).toEqual(heightsBefore);
     await screenshot(t.page, 'en-picture-grids');
 
     // The lightbox on the 3 × 3 grid, in English.
