@@ -21,7 +21,8 @@ const dir = mkdtempSync(join(tmpdir(), 'weibo-pictures-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const handle = (p: string) => `${p}_${randomBytes(4).toString('hex')}`;
-const CAMERA = 'WeiboGpsCam'; // a marker in the photo's EXIF: no served byte may carry it
+const CAMERA = 'WeiboGpsCam'; // markers in the photo's EXIF: no served byte may carry them
+const MODEL = 'GPS-1';
 
 /** Writes the story's three files: a noisy 1600×1200 JPEG with GPS EXIF, an 800×600 PNG, a 400×400 GIF. */
 async function writeStoryFiles(): Promise<{ jpeg: string; png: string; gif: string }> {
@@ -30,7 +31,7 @@ async function writeStoryFiles(): Promise<{ jpeg: string; png: string; gif: stri
   await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
     .jpeg({ quality: 85 })
     .withExif({
-      IFD0: { Make: CAMERA, Model: 'GPS-1' },
+      IFD0: { Make: CAMERA, Model: MODEL },
       IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '39/1 54/1 2400/100', GPSLongitudeRef: 'E', GPSLongitude: '116/1 23/1 3000/100' },
     })
     .toFile(files.jpeg);
@@ -91,7 +92,7 @@ describe('pictures, in Chromium', () => {
     const files = await writeStoryFiles();
     const photo = await sharp(files.jpeg).metadata();
     expect(photo.exif).toBeDefined(); // the file really carries EXIF, GPS included
-    expect(photo.exif!.includes(Buffer.from('GPS-1')) || photo.exif!.includes(Buffer.from(CAMERA))).toBe(true);
+    expect(photo.exif!.includes(Buffer.from(MODEL)) || photo.exif!.includes(Buffer.from(CAMERA))).toBe(true);
 
     const ann = handle('pic_ann');
     const bob = await api.newUser('pic_bob');
@@ -211,7 +212,8 @@ describe('pictures, in Chromium', () => {
         const meta = await sharp(bytes).metadata();
         expect([meta.format, meta.width, meta.height], name).toEqual(['webp', v.width, v.height]);
         expect([meta.exif, meta.icc, meta.xmp], `${m.id} ${name}`).toEqual([undefined, undefined, undefined]);
-        expect(bytes.includes(Buffer.from(CAMERA)) || bytes.includes(Buffer.from('GPS')), `${m.id} ${name}`).toBe(false);
+        // The photo's own markers (three bytes such as "GPS" turn up by chance in compressed data: once in a full run).
+        expect(bytes.includes(Buffer.from(CAMERA)) || bytes.includes(Buffer.from(MODEL)), `${m.id} ${name}`).toBe(false);
       }
     }
   });
@@ -246,6 +248,7 @@ describe('pictures, in Chromium', () => {
     }, 60_000);
     // Read once every grid is in the page (a reload by show() above, after a timed-out Lambda, may
     // still be rendering): the boxes, then that no picture's bytes have arrived.
+    await t.page.locator('header.profile .counts').waitFor(); // the profile's own header, loaded in parallel
     const before = await eventually(async () => {
       const boxes = { one: await boxesOf(t.page, postIds.one), four: await boxesOf(t.page, postIds.four), nine: await boxesOf(t.page, postIds.nine) };
       expect([boxes.one.length, boxes.four.length, boxes.nine.length]).toEqual([1, 4, 9]);
@@ -271,7 +274,10 @@ describe('pictures, in Chromium', () => {
     holding = false;
     await Promise.all(held.map((release) => release()));
     await t.page.waitForFunction(`[...document.querySelectorAll('.picture-cell img')].every((i) => i.complete && i.naturalWidth > 0)`);
-    expect({ one: await boxesOf(t.page, postIds.one), four: await boxesOf(t.page, postIds.four), nine: await boxesOf(t.page, postIds.nine) }).toEqual(before);
+    const after = { one: await boxesOf(t.page, postIds.one), four: await boxesOf(t.page, postIds.four), nine: await boxesOf(t.page, postIds.nine) };
+    // (Once, in a full run, a whole post was missing here: say which posts the page held.)
+    const present = await t.page.evaluate(`[...document.querySelectorAll('article.post')].map((a) => a.getAttribute('data-post-id'))`);
+    expect(after, `posts in the page: ${JSON.stringify(present)}; expected ${JSON.stringify(postIds)}`).toEqual(before);
     expect(await Promise.all(Object.values(postIds).map((id) => heightOf(t.page, id)))).toEqual(heightsBefore);
     await screenshot(t.page, 'en-picture-grids');
 
