@@ -137,7 +137,7 @@ export async function logIn(page: Page, handle: string, password: string): Promi
   await page.click('form button[type=submit]');
   // Until the answer: the page leaves the form (its own navigation could otherwise land after
   // the caller's next goto and take the page away from it), or it says why not.
-  await page.waitForFunction(() => location.hash !== '#/login' || document.querySelector('.problem[role=alert]'));
+  await page.waitForFunction(`location.hash !== '#/login' || !!document.querySelector('.problem[role=alert]')`);
 }
 
 /** The bodies of the posts the page shows, top to bottom. */
