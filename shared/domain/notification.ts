@@ -32,8 +32,14 @@ export interface Notice {
   recipient: string;
   type: NotificationType;
   groupKey: string;
-  /** Unique within the group: the actor, or actor/repostId (each repost counts). */
+  /** The group's member: the actor. A group counts people, as Mastodon's grouped notifications do. */
   member: string;
+  /**
+   * Which of the member's facts this is: the like's or follow's since, the repost's id, the
+   * comment's or post's id. A member stands in its group while it has one live instance at least
+   * (someone who reposted twice is one person, and stays while either repost lives).
+   */
+  instance: string;
   actor: string;
   since: number;
 }
@@ -44,10 +50,11 @@ const windowOf = (at: number) => Math.floor(at / GROUP_WINDOW_MS);
 export function noticesOf(fact: NotificationFact): Notice[] {
   const out: Notice[] = [];
   const seen = new Set<string>([fact.actor]); // no notification to yourself
-  const add = (recipient: string | null | undefined, type: NotificationType, groupKey: string, member = fact.actor) => {
+  const instance = fact.kind === 'like' || fact.kind === 'follow' ? String(fact.since) : fact.kind === 'comment' ? fact.commentId : fact.postId;
+  const add = (recipient: string | null | undefined, type: NotificationType, groupKey: string) => {
     if (!recipient || seen.has(recipient)) return;
     seen.add(recipient);
-    out.push({ recipient, type, groupKey, member, actor: fact.actor, since: fact.since });
+    out.push({ recipient, type, groupKey, member: fact.actor, instance, actor: fact.actor, since: fact.since });
   };
   switch (fact.kind) {
     case 'like':
@@ -57,7 +64,7 @@ export function noticesOf(fact: NotificationFact): Notice[] {
       add(fact.target, 'follow', `follow/${windowOf(fact.since)}`);
       break;
     case 'repost':
-      add(authorOfPostId(fact.original), 'repost', `repost/${fact.original}/${windowOf(fact.since)}`, `${fact.actor}/${fact.postId}`);
+      add(authorOfPostId(fact.original), 'repost', `repost/${fact.original}/${windowOf(fact.since)}`);
       break;
     case 'comment': {
       const where = `${fact.postId}/${fact.commentId}`;
@@ -97,7 +104,7 @@ export function parseGroupKey(groupKey: string): GroupSubject | null {
   }
 }
 
-/** The handle of a group member (`actor` or `actor/repostId`). */
+/** The handle of a group member (the actor; members written before groups counted people were `actor/repostId`). */
 export const actorOfMember = (member: string) => member.split('/')[0]!;
 
 /** Latest actors a group shows by name ("ann, bob and 12 others"). */
@@ -113,4 +120,51 @@ export type LatestMembers = [string, number][];
  */
 export function withLatestMember(latest: LatestMembers, member: string, at: number): LatestMembers {
   return [[member, at] as [string, number], ...latest.filter(([m]) => m !== member)].sort((a, b) => b[1] - a[1]).slice(0, LATEST_ACTORS);
+}
+
+/** The live instances of one member's facts in a group (present in the group iff not empty). */
+export type MemberInstances = string[];
+
+/**
+ * One group's state, kept in ONE cell so that its count, its place in the list and its latest
+ * actors always move together: a reader never sees the count of one set of members beside the
+ * place or the names of another.
+ */
+export interface GroupState {
+  /** Exact: how many members (people) the group holds. */
+  count: number;
+  /** Time of the group's latest join: its place in the list (null for a group never joined). */
+  at: number | null;
+  latest: LatestMembers;
+  /**
+   * Moves forward with every change, close to wall time (max(previous + 1, now)): the list entry
+   * is written with this as its cell timestamp, so HBase keeps the newest state's entry whatever
+   * order racing writers land in.
+   */
+  clock: number;
+}
+
+export const EMPTY_GROUP: GroupState = { count: 0, at: null, latest: [], clock: 0 };
+
+/** What one member's change does to its group: joined (or still in), or left (count −1 once it has no live instance). */
+export type GroupChange = { kind: 'join'; member: string; at: number; counted: boolean } | { kind: 'leave'; member: string; counted: boolean };
+
+/**
+ * The group after a member's change, or null when the change is already in it (a redelivery
+ * finding its member counted and named). `counted`: this change moved the member in or out
+ * (the winner of the member's conditional write), so the count moves with it, once.
+ */
+export function changedGroup(state: GroupState, change: GroupChange, now: number): GroupState | null {
+  const count = state.count + (change.counted ? (change.kind === 'join' ? 1 : -1) : 0);
+  const at = change.kind === 'join' ? (state.at === null ? change.at : Math.max(state.at, change.at)) : state.at;
+  // A member already named keeps its newest time (a late redelivery of an older fact must not age it).
+  const named = change.kind === 'join' ? state.latest.find(([m]) => m === change.member)?.[1] : undefined;
+  const latest =
+    change.kind === 'join'
+      ? withLatestMember(state.latest, change.member, named === undefined ? change.at : Math.max(named, change.at))
+      : change.counted
+        ? state.latest.filter(([m]) => m !== change.member)
+        : state.latest;
+  if (count === state.count && at === state.at && JSON.stringify(latest) === JSON.stringify(state.latest)) return null;
+  return { count, at, latest, clock: Math.max(state.clock + 1, now) };
 }

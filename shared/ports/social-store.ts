@@ -2,6 +2,7 @@
 // Implemented on HBase in shared/adapters/hbase/; every method is one get, one multi-get, one
 // conditional write or one prefix-bounded scan (layout and requests: shared/schema/tables.ts,
 // tables notifications, topics, trends, blocks).
+import type { GroupState, MemberInstances } from '../domain/notification.js';
 import type { SafetyEdge, SafetyKind } from '../domain/visibility.js';
 import type { ListPage, ListPosition, Page } from './feed-store.js';
 
@@ -42,58 +43,37 @@ export interface BlockStore {
 export interface NotificationEntry {
   groupKey: string;
   at: number;
-  /** The latest members when this entry was written, newest first: [member, millis]. */
+  /** The latest members of the newest group state that listed it, newest first: [member, millis]. */
   latest: [string, number][];
   /** For a comment, reply or mention in a comment: the comment's text (cut), kept with the entry. */
   excerpt?: string;
 }
 
-/** What an add reads of a group before it moves the group in the list. */
-export interface GroupHead {
-  /** Time of the group's latest add (its list position), null for a new group. */
-  latestAt: number | null;
-  /** The latest members, newest first: [member, millis]. */
-  latest: [string, number][];
-  /** Opaque: what `place` checks is unchanged (null for a group that has none yet). */
+/** A value as read, with what a conditional swap checks is unchanged (opaque; null: none stored yet). */
+export interface Versioned<T> {
+  value: T;
   version: string | null;
 }
 
-/** A group as its row holds it now. */
-export interface GroupState {
-  count: number;
-  /** Time of the group's latest add: the entry at this time is the group's one live entry. */
-  latestAt: number;
-}
-
-/** How `states` names a live member: group key and member together. */
-export const memberRef = (groupKey: string, member: string) => `${groupKey}\u0000${member}`;
-
 export interface NotificationStore {
-  /** The since a member holds in a group, or null. */
-  member(recipient: string, groupKey: string, member: string): Promise<number | null>;
+  /** The live instances a member holds in a group ([] for none), and what `swapMember` checks. */
+  member(recipient: string, groupKey: string, member: string): Promise<Versioned<MemberInstances>>;
+  /** Replaces the member's instances with `next` only while they are still what `seen` read (false: read again). */
+  swapMember(recipient: string, groupKey: string, member: string, next: MemberInstances, seen: Versioned<MemberInstances>): Promise<boolean>;
+  /** The group's state (count, place, latest actors) as one value, and what `swapGroup` checks. */
+  group(recipient: string, groupKey: string): Promise<Versioned<GroupState>>;
+  /** Replaces the group's state with `next` only while it is still what `seen` read (false: read again). */
+  swapGroup(recipient: string, groupKey: string, next: GroupState, seen: Versioned<GroupState>): Promise<boolean>;
   /**
-   * Writes the member with `since`: put-if-absent, or (replacing) only while it holds that other
-   * since. true = this call wrote it (the caller then counts, once).
+   * Lists the group at `state.at` with its latest actors (and a comment's excerpt), then removes
+   * the entry at `previousAt` if that was older: the group is listed throughout. Racing writers
+   * can leave an extra entry; it is skipped at read (its time is not the group's).
    */
-  putMember(recipient: string, groupKey: string, member: string, since: number, replacing?: number): Promise<boolean>;
-  /** Removes the member while it holds `since`; true = this call removed it (the caller uncounts). */
-  removeMember(recipient: string, groupKey: string, member: string, since: number): Promise<boolean>;
-  /** Adds `delta` to the group's exact count (server-side increment). */
-  count(recipient: string, groupKey: string, delta: number): Promise<void>;
-  /** The group's list position and latest members, as an add reads them before `place`. */
-  head(recipient: string, groupKey: string): Promise<GroupHead>;
-  /**
-   * Replaces the group's latest members with `next.latest` only while they are still what `seen`
-   * read (false: another add changed them first; read again). Then lists the group at `next.at`:
-   * the new entry first (carrying `latest` and `excerpt`), then the position, then the entry at
-   * `seen.latestAt` goes if that was older — the group is listed throughout. Racing adds can
-   * leave an extra entry; it is skipped at read (its time is not the group's latest).
-   */
-  place(recipient: string, groupKey: string, next: { at: number; latest: [string, number][]; excerpt?: string }, seen: GroupHead): Promise<boolean>;
+  list(recipient: string, groupKey: string, state: GroupState, previousAt: number | null, excerpt?: string): Promise<void>;
   /** Entries newest first, strictly after `after`; `more` if the scan found another. */
   entries(recipient: string, limit: number, after?: { at: number; groupKey: string }): Promise<{ items: NotificationEntry[]; more: boolean }>;
-  /** The groups' states and which of `members` are still live, in ONE multi-get. */
-  states(recipient: string, groupKeys: string[], members: { groupKey: string; member: string }[]): Promise<{ groups: Map<string, GroupState>; live: Set<string> }>;
+  /** The groups' states, in ONE multi-get. */
+  states(recipient: string, groupKeys: string[]): Promise<Map<string, GroupState>>;
   /** The read-up-to marker, 0 if never set. */
   readUpTo(recipient: string): Promise<number>;
   /** Moves the marker to `at` unless it is already later (a max-register). */

@@ -358,32 +358,35 @@ reposts of one post, and new followers, within a 12-hour window are ONE group; a
 and a mention are each a group of one). Written only by the worker (message notify), never in the
 request path. Four kinds of rows, all of one recipient:
 group  = userKey(recipient) + 'G' + groupKey          (groupKey = notification.ts, ASCII)
-         n:c  exact count, 8-byte long: moved only by the winner of a member's conditional write
-         n:t  the group's latest activity (millis), put with cell timestamp = that millis: HBase
-              keeps the highest timestamp, so it is a max-register whatever the arrival order
-         n:l  the latest actors, JSON [[handle, millis]…] ≤ 3, replaced by check-and-put on the
-              value read (racing adds retry; a lost race can only drop an older name, never count)
-member = group + 0x00 + member (actor, or actor/repostId)
-         m:t  the since of the fact it stands for (the like's since, the follow's since, the
-              post's or comment's creation time): the cell is present iff that fact is live
+         n:s  the group's ONE state, JSON {c: exact count of members (people), t: its latest
+              join (millis, its place in the list), l: the latest actors [[handle, millis]…] ≤ 3,
+              k: a clock, max(previous + 1, now)}: replaced by check-and-put on the value read,
+              retried until it lands, so count, place and names always move together
+              (groups written before kept n:c, n:t, n:l; they are read as such until changed)
+member = group + 0x00 + member (the actor)
+         m:t  JSON array of the actor's live facts in this group (a like's or follow's since, a
+              repost's id, a comment's or post's id); [] = not a member. Swapped by
+              check-and-put on the value read, never deleted (a Delete would mask a later put of
+              the same millisecond). Written before: the one since as a number
 entry  = hex4(md5(handle)) + handle + '/T/' + 13-digit millis + '/' + groupKey   (the list) — TEXT,
          like comment keys, so the REST stateless scan lists it newest first in ONE request;
          the table's split points cut this hex space too (SPLITS 'salt+hex'), so entries spread
-         e:l  the latest actors as the add that placed the group left them
-         (the page reads them from here, so it needs no second read of the group); e:x the
-         comment's text (cut) for a comment, reply or mention in a comment. One live entry per
-         group: the add that moves n:t deletes the entry at the old time; an entry whose time is
-         not the group's n:t (left by two racing adds) is skipped when read. TTL
+         e:l  the latest actors of the newest state that listed it, put with cell timestamp =
+         that state's clock (HBase keeps the newest whatever order writers land in); the page
+         reads the names to check (blocks, mutes, faces) from here, so it needs no second read;
+         e:x the comment's text (cut) for a comment, reply or mention in a comment. One live
+         entry per group: the writer that moves t deletes the entry at the old time; an entry
+         whose time is not the group's t (left by racing writers) is skipped when read. TTL
          ${NOTIFICATION_TTL_SECONDS / 86_400} days: the list is bounded in time (groups and members keep no TTL, so counts stay exact)
 marker = userKey(recipient) + 'M'      r:t read-up-to millis, cell timestamp = that millis (max-register:
               an older mark-read never moves it back)
-reconcile (the worker, per recipient of a fact): GET member → truth says live: PUT member
-          ?check=put (absent, or replacing another since of the same actor) → the winner: GET
-          group n → increment n:c, PUT n:t, check-and-put n:l, PUT entry, DELETE the old entry;
-          truth says gone: PUT member ?check=delete on that since → the winner decrements n:c
+reconcile (the worker, per recipient of a fact): GET member → its instances disagree with the
+          truth: PUT member ?check=put on the value read (add or take out this fact) → the winner:
+          GET group n:s → PUT n:s ?check=put on the value read (count ±1 when the member came or
+          went as a person, place, names; again until it lands) → PUT entry, DELETE the old entry
 list      : GET /notifications/<entry prefix>*?reversed=true&startrow=<cursor's entry, or prefix+'~'>
             &limit=n+spare (one request), then ONE parallel stage: multi-get of the page's group
-            rows and their latest actors' member rows (one table, one request), multi-get of the
+            rows (their n:s: count, place, names of one state), multi-get of the
             posts they name (content), multi-get of the recipient's block/mute rows for those
             actors (blocks), GET marker = 2 round trips
 unread    : GET marker ∥ the same reversed scan of the newest UNREAD_CAP entries, then the list's

@@ -12,14 +12,16 @@
 // a later change and wrote after that change's own delivery, the delayed one still runs after
 // everything and puts it right. Notifications converge within the settle window.
 //
-// Grouping (shared/domain/notification.ts): the group row keeps an exact count (moved only by the
-// winner of a member's conditional write), the latest actors and the group's place in the list.
+// Grouping (shared/domain/notification.ts): a group counts people. Each member row holds the
+// live instances of its actor's facts (a conditional swap, so exactly one racing delivery moves
+// it); the group's count, place and latest actors are ONE cell, moved by a conditional swap that
+// is retried until it lands, so they always move together (invariant F).
 import { InvalidInputError } from '../domain/errors.js';
-import { actorOfMember, noticesOf, parseGroupKey, withLatestMember, type Notice, type NotificationFact, type NotificationType } from '../domain/notification.js';
+import { actorOfMember, changedGroup, noticesOf, parseGroupKey, type GroupChange, type Notice, type NotificationFact, type NotificationType } from '../domain/notification.js';
 import { isPostId, type Post } from '../domain/post.js';
 import { mentionedHandles } from '../domain/text-entities.js';
 import type { Page } from '../ports/feed-store.js';
-import { memberRef, type NotificationEntry } from '../ports/social-store.js';
+import type { NotificationEntry } from '../ports/social-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
 import { faceOf, readFaces, type Face, type Faces } from './faces.js';
@@ -32,8 +34,14 @@ const SPARE_ENTRIES = 10;
 export const UNREAD_CAP = 99;
 /** A comment's text kept with its notification, in code points. */
 const EXCERPT_CODE_POINTS = 100;
-/** Rounds of read-and-swap on a group's latest members before an add gives up naming itself there. */
-const LATEST_ATTEMPTS = 5;
+/**
+ * Rounds of read-and-swap before a delivery gives up (it then fails, and the queue delivers it
+ * again). Every round some racing writer wins, so with a jittered back-off this bounds only a
+ * pathological storm: 80 deliveries into one group settle well inside it.
+ */
+const SWAP_ATTEMPTS = 100;
+/** The longest back-off between two rounds, in ms (jittered, doubling from 2 ms). */
+const SWAP_BACKOFF_MAX_MS = 100;
 
 // ------------------------------------------------------------------ sending
 
@@ -99,41 +107,55 @@ export async function reconcileFact(deps: FeedDeps, fact: NotificationFact): Pro
 
 async function reconcileNotice(deps: FeedDeps, n: Notice, live: boolean, excerpt?: string): Promise<'added' | 'removed' | 'unchanged'> {
   const store = deps.notifications;
-  const current = await store.member(n.recipient, n.groupKey, n.member);
-  if (!live) {
-    // Only this fact's instance is retracted: a member a later like wrote has another since.
-    if (current !== n.since || !(await store.removeMember(n.recipient, n.groupKey, n.member, n.since))) return 'unchanged';
-    await store.count(n.recipient, n.groupKey, -1);
-    return 'removed';
+  for (let attempt = 1; ; attempt++) {
+    const seen = await store.member(n.recipient, n.groupKey, n.member);
+    const has = seen.value.includes(n.instance);
+    if (has === live) {
+      // Already as the truth says (a redelivery, or the delayed half). A live one makes sure its
+      // group shows it: a delivery stopped between its member and its group is finished here.
+      if (live) await updateGroup(deps, n, { kind: 'join', member: n.member, at: n.since, counted: false }, excerpt);
+      return 'unchanged';
+    }
+    const next = live ? [...seen.value, n.instance] : seen.value.filter((i) => i !== n.instance);
+    if (!(await store.swapMember(n.recipient, n.groupKey, n.member, next, seen))) {
+      await backOff(attempt, 'member');
+      continue;
+    }
+    await atStep(deps, 'notify.member-written', { recipient: n.recipient, member: n.member, instance: n.instance });
+    // The count moves when the member comes or goes as a person: its first live instance, or its last.
+    const counted = live ? seen.value.length === 0 : next.length === 0;
+    await updateGroup(deps, n, live ? { kind: 'join', member: n.member, at: n.since, counted } : { kind: 'leave', member: n.member, counted }, excerpt);
+    return live ? 'added' : 'removed';
   }
-  if (current === n.since) {
-    // Present already (a redelivery, or the delayed half): make sure the group is placed.
-    await placeGroup(deps, n, excerpt);
-    return 'unchanged';
-  }
-  // Absent, or holding an older instance of the same actor's fact (like → unlike → like in one
-  // window): written only while it holds what we read, so exactly one racing delivery wins.
-  if (!(await store.putMember(n.recipient, n.groupKey, n.member, n.since, current ?? undefined))) return 'unchanged';
-  await Promise.all([current === null ? store.count(n.recipient, n.groupKey, 1) : undefined, placeGroup(deps, n, excerpt)]);
-  return 'added';
 }
 
 /**
- * After an add won (or to finish one): names the member among the group's latest (domain rule,
- * withLatestMember) and moves the group to the add's time if that is newer — a group only moves
- * forward in the list. The store swaps the latest members only while they hold what was read, so
- * racing adds retry; a lost race can only drop an older name, never a count.
+ * Applies a member's change to its group's one state cell — count, place and latest actors
+ * together — by a conditional swap on the state read, retried until it lands; then lists the
+ * group at its place. A group only moves forward in the list.
  */
-async function placeGroup(deps: FeedDeps, n: Notice, excerpt?: string): Promise<void> {
-  for (let attempt = 0; attempt < LATEST_ATTEMPTS; attempt++) {
-    const head = await deps.notifications.head(n.recipient, n.groupKey);
-    const next = {
-      at: head.latestAt === null ? n.since : Math.max(head.latestAt, n.since),
-      latest: withLatestMember(head.latest, n.member, n.since),
-      ...(excerpt === undefined ? {} : { excerpt }),
-    };
-    if (await deps.notifications.place(n.recipient, n.groupKey, next, head)) return;
+async function updateGroup(deps: FeedDeps, n: Notice, change: GroupChange, excerpt?: string): Promise<void> {
+  const store = deps.notifications;
+  for (let attempt = 1; ; attempt++) {
+    const seen = await store.group(n.recipient, n.groupKey);
+    await atStep(deps, 'notify.group-read', { recipient: n.recipient, member: n.member, attempt: String(attempt) });
+    const next = changedGroup(seen.value, change, Date.now());
+    if (next === null) {
+      // Already in the state; list it again in case the writer that changed it stopped before listing.
+      if (seen.value.at !== null) await store.list(n.recipient, n.groupKey, seen.value, null, excerpt);
+      return;
+    }
+    if (await store.swapGroup(n.recipient, n.groupKey, next, seen)) {
+      if (next.at !== null) await store.list(n.recipient, n.groupKey, next, seen.value.at, excerpt);
+      return;
+    }
+    await backOff(attempt, 'group');
   }
+}
+
+async function backOff(attempt: number, what: string): Promise<void> {
+  if (attempt >= SWAP_ATTEMPTS) throw new Error(`notify: the ${what} swap lost ${attempt} races in a row`);
+  await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(SWAP_BACKOFF_MAX_MS, 2 ** attempt)));
 }
 
 // ------------------------------------------------------------------ reading
@@ -171,10 +193,10 @@ function parseId(id: string): { at: number; groupKey: string } | null {
 
 /**
  * The groups of these list entries as the recipient may see them (null where an entry shows
- * nothing): ONE parallel stage — the groups with their latest actors' member rows (one
- * multi-get), the posts they name, the recipient's blocks and mutes of those actors — plus
- * whatever `alongside` needs. A group is shown at its one live entry; groups emptied by
- * retractions, about a deleted post, or whose only actor the recipient blocked or muted show
+ * nothing): ONE parallel stage — the groups' state cells (one multi-get), the posts they name,
+ * the recipient's blocks and mutes of the actors the entries name, their faces. A group is shown
+ * at its one live entry, with the count and the latest actors of that same state; groups emptied
+ * by retractions, about a deleted post, or whose only actor the recipient blocked or muted show
  * nothing. The list and the unread badge both count through here, so they always agree.
  */
 async function visibleGroups(
@@ -186,11 +208,10 @@ async function visibleGroups(
 ): Promise<(NotificationGroup | null)[]> {
   const subjects = entries.map((e) => parseGroupKey(e.groupKey));
   const postIds = [...new Set(subjects.flatMap((s) => (s?.postId && isPostId(s.postId) ? [s.postId] : [])))];
-  const members = entries.flatMap((e) => e.latest.map(([member]) => ({ groupKey: e.groupKey, member })));
-  const actorHandles = members.map((m) => actorOfMember(m.member));
-  // The entries name their latest actors, so the actors' faces are read in this same stage.
-  const [{ groups, live }, posts, hidden, marker, faces] = await Promise.all([
-    deps.notifications.states(recipient, entries.map((e) => e.groupKey), members),
+  // The entries name their latest actors, so the actors' blocks, mutes and faces are read in this same stage.
+  const actorHandles = [...new Set(entries.flatMap((e) => e.latest.map(([member]) => actorOfMember(member))))];
+  const [groups, posts, hidden, marker, faces] = await Promise.all([
+    deps.notifications.states(recipient, entries.map((e) => e.groupKey)),
     deps.posts.getMany(postIds),
     hiddenFrom(deps, recipient, actorHandles),
     readUpTo,
@@ -200,23 +221,26 @@ async function visibleGroups(
   return entries.map((entry, i): NotificationGroup | null => {
     const subject = subjects[i];
     const group = groups.get(entry.groupKey);
-    // Not the group's live entry (a racing add left it), or every member retracted.
-    if (!subject || !group || group.count <= 0 || group.latestAt !== entry.at) return null;
+    // Not the group's live entry (a racing writer left it), or every member retracted.
+    if (!subject || !group || group.count <= 0 || group.at !== entry.at) return null;
     const post = subject.postId === undefined ? undefined : postById.get(subject.postId);
     if (subject.postId !== undefined && !post) return null; // about a deleted post
+    // The names come from the group's state (the same state as its count and place); an entry
+    // a newer state has not rewritten yet may not name them all: only the checked ones show.
+    const checked = new Set(entry.latest.map(([member]) => actorOfMember(member)));
     const actors: NotificationActor[] = [];
-    for (const [member, at] of entry.latest) {
+    for (const [member, at] of group.latest) {
       const handle = actorOfMember(member);
-      if (!live.has(memberRef(entry.groupKey, member)) || hidden.has(handle) || actors.some((a) => a.handle === handle)) continue;
+      if (!checked.has(handle) || hidden.has(handle) || actors.some((a) => a.handle === handle)) continue;
       actors.push({ handle, at, face: faceOf(faces, handle) });
     }
     if (actors.length === 0 && group.count === 1) return null; // its one actor is gone or hidden
     return {
-      id: `${entry.at}.${entry.groupKey}`,
+      id: `${group.at}.${entry.groupKey}`,
       type: subject.type,
       count: group.count,
-      latestAt: entry.at,
-      unread: entry.at > marker,
+      latestAt: group.at,
+      unread: group.at > marker,
       actors,
       ...(post ? { post: { id: post.id, body: post.body } } : {}),
       ...(subject.commentId ? { comment: { id: subject.commentId, body: entry.excerpt ?? '' } } : {}),

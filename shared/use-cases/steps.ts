@@ -38,6 +38,10 @@ export type StepPoint =
   | 'repost.claimed'
   /** notify (the worker): the fact's source of truth is read; the notification is not yet written. */
   | 'notify.truth-read'
+  /** notify (the worker): a member's instances are swapped; its group's state is not yet changed. */
+  | 'notify.member-written'
+  /** notify (the worker): a group's state is read; its conditional swap is next (again after a lost race). */
+  | 'notify.group-read'
   /** login: the attempt is counted (source and global); nothing is decided or verified yet. */
   | 'login.counted'
   /** login: the attempt passed the throttle; its password is verified next. */

@@ -1,7 +1,8 @@
 // test/browser/social.test.ts — notifications, mentions and topics, blocks and mutes in Chromium.
 // The stories: bob likes ann's post and ann's badge counts it (delivered through the queue), her
 // notifications say "bob 赞了你的微博" with the post, viewing them clears the badge; a second liker
-// groups into "carol 和另外 1 人…" / "carol and 1 other…", an unlike takes its share back. A post
+// groups into "carol 和另外 1 人…" / "carol and 1 other…", an unlike takes its share back; a
+// repost group counts people, not reposts. A post
 // "hi @carol #话题# and #tag" links the mention and both topics; a topic leads to its page and
 // the trending list; carol is told she was mentioned, in a post and in a comment. ann blocks bob
 // from his profile (after confirming): the follows are gone both ways, bob's like, follow and
@@ -156,6 +157,24 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     await a.close();
     await b.close();
   }, 240_000);
+
+  it('a repost group counts people: bob reposts twice and dan once, and ann reads "dan 和另外 1 人转发了你的微博"', async () => {
+    const [ann, bob, dan] = [await api.newUser('ann'), await api.newUser('bob'), await api.newUser('dan')];
+    const postId = await publish(ann.token, `转发我 ${hex()}`);
+    for (const [who, comment] of [[bob, 'once'], [bob, 'twice'], [dan, 'me too']] as const) {
+      const key = `social-${hex(8)}`;
+      const res = await setUp(() => api.call('POST', `/posts/${postId}/reposts`, { token: who.token, body: { comment }, headers: { 'idempotency-key': key } }));
+      expect([200, 201]).toContain(res.status);
+    }
+    const a = await browser.open('zh-CN');
+    await logInTo(a.page, ann);
+    await eventually(async () => {
+      await show(a.page, '#/notifications', a.page.locator('li.notification').first());
+      expect(await sentences(a.page)).toEqual([`${dan.handle} 和另外 1 人转发了你的微博`]);
+    }, DELIVERY_MS);
+    expect(await a.page.locator('li.notification').first().getAttribute('data-count')).toBe('2');
+    await a.close();
+  }, 120_000);
 
   it('mentions and topics are links; a topic has its page and trends; the mentioned user is told', async () => {
     const [ann, bob, carol] = [await api.newUser('ann'), await api.newUser('bob'), await api.newUser('carol')];

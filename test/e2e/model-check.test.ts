@@ -77,7 +77,7 @@ async function checkSeed(seed: number): Promise<void> {
     console.log(
       `[model-check] seed ${seed}: waves ${waves.requests} requests in ${(waves.ms / 1000).toFixed(0)} s; settled after ${((settled - started - waves.ms) / 1000).toFixed(0)} s; ` +
         `compare ${requests - sentBefore - waves.requests} requests in ${((Date.now() - settled) / 1000).toFixed(0)} s: ${stats.views} post views, ${stats.commentLists} comments lists, ${stats.likerLists} likers lists, ` +
-        `${stats.notifications} like/mention notifications (${stats.notificationsSkipped} not exact, skipped)`,
+        `${stats.notifications} like/repost/mention notifications (${stats.notificationsSkipped} not exact, skipped)`,
     );
     const dead = (await deadLetters()) - deadBefore;
     if (dead > 0) findings.push(`${dead} fan-out message(s) reached the DLQ during this seed: work the worker gave up on`);

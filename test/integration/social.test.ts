@@ -212,6 +212,56 @@ describe('notifications through the worker (real HBase)', () => {
     expect(await shown(ann)).toEqual([]);
     expect(await unreadCount(deps, ann)).toEqual({ count: 0, capped: false });
   });
+
+  it('group reposts by people: two reposts by one user and one by another are 2; who reposted twice stays while either repost lives', async () => {
+    const [ann, bob, dan] = await users('ann', 'bob', 'dan');
+    const p = await post(ann);
+    const first = (await repost(deps, bob, p, { comment: 'one' })).post.id;
+    const second = (await repost(deps, bob, p, { comment: 'two' })).post.id;
+    await repost(deps, dan, p, { comment: 'three' });
+    await drain();
+    expect(await shown(ann)).toEqual([`repost:2:${dan},${bob}:${p}`]);
+    await deletePost(deps, bob, second);
+    await drain();
+    expect(await shown(ann)).toEqual([`repost:2:${dan},${bob}:${p}`]);
+    await deletePost(deps, bob, first);
+    await drain();
+    expect(await shown(ann)).toEqual([`repost:1:${dan}:${p}`]);
+    for (const m of [...sent].reverse()) await handleFanoutMessage(deps, m); // every message again, in reverse
+    expect(await shown(ann)).toEqual([`repost:1:${dan}:${p}`]);
+  });
+
+  it('an add that loses its group swap round after round still lands, and a reader sees count, place and names of one state throughout (forced)', async () => {
+    const [ann, first, ...others] = await users('ann', 'l0', 'l1', 'l2', 'l3', 'l4', 'l5', 'l6', 'l7');
+    const p = await post(ann);
+    await drain();
+    await likePost(deps, first!, p);
+    const firstMessages = queued.splice(0); // [delayed notify, immediate notify]
+    // More rounds than an add used to try before it gave up placing its group (5).
+    const rounds = others.length;
+    const holds = Array.from({ length: rounds + 1 }, (_, k) => gate.holdAt('notify.group-read', (d) => d.member === first && d.attempt === String(k + 1)));
+    const slow = handleFanoutMessage(deps, firstMessages[1]!);
+    for (let k = 0; k < rounds; k++) {
+      await holds[k]!.reached;
+      // Between its read of the group and its swap, another like lands whole.
+      await likePost(deps, others[k]!, p);
+      await handleFanoutMessage(deps, queued.splice(0)[1]!);
+      // Meanwhile a reader sees one state: the members counted are the ones named and placed.
+      const [group] = (await listNotifications(deps, ann, 5)).items;
+      expect([group!.count, group!.actors[0]!.handle, group!.latestAt], `round ${k + 1}`).toEqual([k + 1, others[k], group!.actors[0]!.at]);
+      holds[k]!.release();
+    }
+    await holds[rounds]!.reached;
+    holds[rounds]!.release();
+    await slow;
+    expect(await shown(ann)).toEqual([`like:${rounds + 1}:${others[rounds - 1]},${others[rounds - 2]},${others[rounds - 3]}:${p}`]);
+    const [group] = (await listNotifications(deps, ann, 5)).items;
+    await markNotificationsRead(deps, ann, group!.id);
+    // The delayed halves change nothing: the group read stays read.
+    for (const m of [firstMessages[0]!, ...sent.filter((m) => m.type === 'notify')]) await handleFanoutMessage(deps, m);
+    expect(await unreadCount(deps, ann)).toEqual({ count: 0, capped: false });
+    expect(await shown(ann)).toEqual([`like:${rounds + 1}:${others[rounds - 1]},${others[rounds - 2]},${others[rounds - 3]}:${p}`]);
+  });
 });
 
 describe('blocks and mutes', () => {

@@ -4,7 +4,8 @@
 import { feedOrderKey } from '../../shared/domain/post.js';
 import type { SafetyEdge } from '../../shared/domain/visibility.js';
 import type { ListPage, ListPosition, Page } from '../../shared/ports/feed-store.js';
-import { memberRef, type BlockEdge, type BlockKind, type BlockStore, type GroupHead, type GroupState, type NotificationEntry, type NotificationStore, type TopicStore } from '../../shared/ports/social-store.js';
+import type { BlockEdge, BlockKind, BlockStore, NotificationEntry, NotificationStore, TopicStore, Versioned } from '../../shared/ports/social-store.js';
+import { EMPTY_GROUP, type GroupState, type MemberInstances } from '../../shared/domain/notification.js';
 import { userKey } from '../../shared/schema/row-keys.js';
 
 const byUserKey = (a: string, b: string) => Buffer.compare(Buffer.from(userKey(a)), Buffer.from(userKey(b)));
@@ -47,48 +48,43 @@ export class FakeBlocks implements BlockStore {
 }
 
 export class FakeNotifications implements NotificationStore {
-  readonly members = new Map<string, number>(); // "recipient|group|member" → since
-  readonly groups = new Map<string, { count: number; latestAt: number; latest: [string, number][] }>(); // "recipient|group"
-  readonly list = new Map<string, NotificationEntry>(); // "recipient|at|group"
+  readonly members = new Map<string, MemberInstances>(); // "recipient|group|member" → instances
+  readonly groups = new Map<string, GroupState>(); // "recipient|group"
+  readonly listed = new Map<string, NotificationEntry & { clock: number }>(); // "recipient|at|group"
   readonly markers = new Map<string, number>();
   async member(r: string, g: string, m: string) {
-    return this.members.get(`${r}|${g}|${m}`) ?? null;
+    const value = this.members.get(`${r}|${g}|${m}`);
+    return { value: value ?? [], version: value ? JSON.stringify(value) : null };
   }
-  async putMember(r: string, g: string, m: string, since: number, replacing?: number) {
+  async swapMember(r: string, g: string, m: string, next: MemberInstances, seen: Versioned<MemberInstances>) {
     const k = `${r}|${g}|${m}`;
-    if ((this.members.get(k) ?? undefined) !== replacing) return false;
-    this.members.set(k, since);
+    const now = this.members.get(k);
+    if ((now ? JSON.stringify(now) : null) !== seen.version) return false;
+    this.members.set(k, next);
     return true;
   }
-  async removeMember(r: string, g: string, m: string, since: number) {
-    const k = `${r}|${g}|${m}`;
-    if (this.members.get(k) !== since) return false;
-    this.members.delete(k);
-    return true;
+  async group(r: string, g: string) {
+    const value = this.groups.get(`${r}|${g}`);
+    return { value: value ?? EMPTY_GROUP, version: value ? JSON.stringify(value) : null };
   }
-  private group(r: string, g: string) {
+  async swapGroup(r: string, g: string, next: GroupState, seen: Versioned<GroupState>) {
     const k = `${r}|${g}`;
-    if (!this.groups.has(k)) this.groups.set(k, { count: 0, latestAt: 0, latest: [] });
-    return this.groups.get(k)!;
-  }
-  async count(r: string, g: string, delta: number) {
-    this.group(r, g).count += delta;
-  }
-  async head(r: string, g: string): Promise<GroupHead> {
-    const group = this.groups.get(`${r}|${g}`);
-    return { latestAt: group?.latestAt || null, latest: group?.latest ?? [], version: group && group.latest.length > 0 ? JSON.stringify(group.latest) : null };
-  }
-  async place(r: string, g: string, next: { at: number; latest: [string, number][]; excerpt?: string }, seen: GroupHead) {
-    const group = this.group(r, g);
-    if ((group.latest.length > 0 ? JSON.stringify(group.latest) : null) !== seen.version) return false;
-    group.latest = next.latest;
-    this.list.set(`${r}|${next.at}|${g}`, { groupKey: g, at: next.at, latest: next.latest, ...(next.excerpt === undefined ? {} : { excerpt: next.excerpt }) });
-    group.latestAt = Math.max(group.latestAt, next.at);
-    if (seen.latestAt !== null && seen.latestAt < next.at) this.list.delete(`${r}|${seen.latestAt}|${g}`);
+    const now = this.groups.get(k);
+    if ((now ? JSON.stringify(now) : null) !== seen.version) return false;
+    this.groups.set(k, next);
     return true;
+  }
+  async list(r: string, g: string, state: GroupState, previousAt: number | null, excerpt?: string) {
+    if (state.at === null) return;
+    const k = `${r}|${state.at}|${g}`;
+    // As the cell timestamp does on HBase: the newest state's names stay.
+    if ((this.listed.get(k)?.clock ?? -1) <= state.clock) {
+      this.listed.set(k, { groupKey: g, at: state.at, latest: state.latest, clock: state.clock, ...(excerpt === undefined ? {} : { excerpt }) });
+    }
+    if (previousAt !== null && previousAt < state.at) this.listed.delete(`${r}|${previousAt}|${g}`);
   }
   async entries(r: string, limit: number, after?: { at: number; groupKey: string }) {
-    const all = [...this.list]
+    const all = [...this.listed]
       .filter(([k]) => k.startsWith(`${r}|`))
       .map(([, e]) => e)
       .sort((a, b) => b.at - a.at || (a.groupKey < b.groupKey ? 1 : -1)); // a reversed scan of the text keys
@@ -96,13 +92,13 @@ export class FakeNotifications implements NotificationStore {
     const from = start < 0 ? all.length : start;
     return { items: all.slice(from, from + limit), more: from + limit < all.length };
   }
-  async states(r: string, groupKeys: string[], members: { groupKey: string; member: string }[]) {
+  async states(r: string, groupKeys: string[]) {
     const groups = new Map<string, GroupState>();
     for (const g of groupKeys) {
-      const s = this.groups.get(`${r}|${g}`);
-      if (s) groups.set(g, { count: s.count, latestAt: s.latestAt });
+      const state = this.groups.get(`${r}|${g}`);
+      if (state) groups.set(g, state);
     }
-    return { groups, live: new Set(members.filter((m) => this.members.has(`${r}|${m.groupKey}|${m.member}`)).map((m) => memberRef(m.groupKey, m.member))) };
+    return groups;
   }
   async readUpTo(r: string) {
     return this.markers.get(r) ?? 0;

@@ -2,7 +2,7 @@
 // in-memory fakes of the ports (test/unit/feed-fakes.ts, social-fakes.ts). The same operations
 // run on HBase in test/integration/social.test.ts and over HTTP in test/e2e/social.test.ts.
 import { describe, expect, it } from 'vitest';
-import { GROUP_WINDOW_MS, noticesOf, parseGroupKey, type NotificationFact } from '../../shared/domain/notification.js';
+import { changedGroup, EMPTY_GROUP, GROUP_WINDOW_MS, noticesOf, parseGroupKey, type NotificationFact } from '../../shared/domain/notification.js';
 import { block, mute, unblock } from '../../shared/use-cases/blocks.js';
 import { addComment } from '../../shared/use-cases/comments.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
@@ -34,6 +34,26 @@ describe('who a fact notifies', () => {
     expect(parseGroupKey(like(start))).toEqual({ type: 'like', postId: 'ann.1.aaaaaaaaaaaa' });
     expect(parseGroupKey('comment/ann.1.aaaaaaaaaaaa/0000000000001-aaaaaaaa')).toEqual({ type: 'comment', postId: 'ann.1.aaaaaaaaaaaa', commentId: '0000000000001-aaaaaaaa' });
     expect(parseGroupKey('nonsense/x')).toBeNull();
+  });
+});
+
+describe('a group’s one state', () => {
+  it('a repost’s member is the reposter (a group counts people) and its instance the repost', () => {
+    const [n] = noticesOf({ kind: 'repost', actor: 'bob', postId: 'bob.5.bbbbbbbbbbbb', original: 'ann.1.aaaaaaaaaaaa', since: T });
+    expect([n!.member, n!.instance]).toEqual(['bob', 'bob.5.bbbbbbbbbbbb']);
+  });
+
+  it('moves count, place and names together; a redelivery changes nothing; a leave takes the name; the clock only moves forward', () => {
+    const bob = changedGroup(EMPTY_GROUP, { kind: 'join', member: 'bob', at: 100, counted: true }, 5_000)!;
+    expect(bob).toEqual({ count: 1, at: 100, latest: [['bob', 100]], clock: 5_000 });
+    expect(changedGroup(bob, { kind: 'join', member: 'bob', at: 100, counted: false }, 6_000)).toBeNull();
+    // An older fact of a member already named (a late delivery) neither ages the name nor moves the place.
+    expect(changedGroup(bob, { kind: 'join', member: 'bob', at: 50, counted: false }, 6_000)).toBeNull();
+    const cat = changedGroup(bob, { kind: 'join', member: 'cat', at: 90, counted: true }, 4_000)!; // a clock behind: still forward
+    expect(cat).toEqual({ count: 2, at: 100, latest: [['bob', 100], ['cat', 90]], clock: 5_001 });
+    expect(changedGroup(cat, { kind: 'leave', member: 'bob', counted: true }, 7_000)).toEqual({ count: 1, at: 100, latest: [['cat', 90]], clock: 7_000 });
+    // One of a member's facts gone while another lives: the member stays, nothing moves.
+    expect(changedGroup(cat, { kind: 'leave', member: 'bob', counted: false }, 7_000)).toBeNull();
   });
 });
 

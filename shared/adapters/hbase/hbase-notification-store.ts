@@ -1,15 +1,18 @@
 // shared/adapters/hbase/hbase-notification-store.ts — NotificationStore on HBase (secondary
 // adapter). Layout and access patterns: shared/schema/tables.ts (notifications).
-import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
-import { memberRef, type GroupHead, type GroupState, type NotificationEntry, type NotificationStore } from '../../ports/social-store.js';
+import { EMPTY_GROUP, type GroupState, type LatestMembers, type MemberInstances } from '../../domain/notification.js';
+import { bytesToString, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
+import type { NotificationEntry, NotificationStore, Versioned } from '../../ports/social-store.js';
 import { notificationEntryKey, notificationEntryPrefix, notificationGroupKey, notificationMarkerKey, notificationMemberKey, parseNotificationEntryKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText, counter } from './cells.js';
 
-const COUNT = 'n:c';
-const LATEST_AT = 'n:t';
-const LATEST = 'n:l';
-const MEMBER_SINCE = 'm:t';
+const STATE = 'n:s';
+// Written before a group's state was one cell; read (never written) so such groups carry on.
+const OLD_COUNT = 'n:c';
+const OLD_LATEST_AT = 'n:t';
+const OLD_LATEST = 'n:l';
+const MEMBER = 'm:t';
 const ENTRY_LATEST = 'e:l';
 const ENTRY_EXCERPT = 'e:x';
 const READ_UP_TO = 'r:t';
@@ -20,11 +23,45 @@ const int = (text: string | undefined): number | null => {
   return Number.isSafeInteger(n) ? n : null;
 };
 
-function parseLatest(text: string | undefined): [string, number][] {
+function parseLatest(text: string | undefined): LatestMembers {
   if (!text) return [];
   try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? value.filter((e): e is [string, number] => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'number') : [];
+    return latestOf(JSON.parse(text));
+  } catch {
+    return [];
+  }
+}
+
+const latestOf = (value: unknown): LatestMembers =>
+  Array.isArray(value) ? value.filter((e): e is [string, number] => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'number') : [];
+
+/** A group row's state: the one cell, or (a group written before it) the separate old cells. */
+function groupState(row: HBaseRow | null): GroupState {
+  const text = cellText(row, STATE);
+  if (text === undefined) {
+    if (!row) return EMPTY_GROUP;
+    return { count: counter(row, OLD_COUNT), at: int(cellText(row, OLD_LATEST_AT)), latest: parseLatest(cellText(row, OLD_LATEST)), clock: 0 };
+  }
+  try {
+    const v = JSON.parse(text) as { c?: unknown; t?: unknown; l?: unknown; k?: unknown };
+    return {
+      count: typeof v.c === 'number' ? v.c : 0,
+      at: typeof v.t === 'number' ? v.t : null,
+      latest: latestOf(v.l),
+      clock: typeof v.k === 'number' ? v.k : 0,
+    };
+  } catch {
+    return EMPTY_GROUP;
+  }
+}
+
+/** A member's instances: a JSON array, or (written before) the one since as a number. */
+function instancesOf(text: string | undefined): MemberInstances {
+  if (text === undefined || text === '') return [];
+  if (/^\d+$/.test(text)) return [text];
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? v.filter((i): i is string => typeof i === 'string') : [];
   } catch {
     return [];
   }
@@ -36,54 +73,44 @@ export class HBaseNotificationStore implements NotificationStore {
     this.table = qualifiedTableName(namespace, 'notifications');
   }
 
-  async member(recipient: string, groupKey: string, member: string): Promise<number | null> {
-    const row = await this.client.getRow(this.table, notificationMemberKey(recipient, groupKey, member), { columns: [MEMBER_SINCE] });
-    return int(cellText(row, MEMBER_SINCE));
+  async member(recipient: string, groupKey: string, member: string): Promise<Versioned<MemberInstances>> {
+    const text = cellText(await this.client.getRow(this.table, notificationMemberKey(recipient, groupKey, member), { columns: [MEMBER] }), MEMBER);
+    return { value: instancesOf(text), version: text ?? null };
   }
 
-  putMember(recipient: string, groupKey: string, member: string, since: number, replacing?: number): Promise<boolean> {
-    return this.client.checkAndPut(this.table, notificationMemberKey(recipient, groupKey, member), [{ column: MEMBER_SINCE, value: String(since) }], {
-      column: MEMBER_SINCE,
-      value: replacing === undefined ? null : String(replacing),
-    });
-  }
-
-  removeMember(recipient: string, groupKey: string, member: string, since: number): Promise<boolean> {
-    return this.client.checkAndDelete(this.table, notificationMemberKey(recipient, groupKey, member), { column: MEMBER_SINCE, value: String(since) });
-  }
-
-  async count(recipient: string, groupKey: string, delta: number): Promise<void> {
-    await this.client.increment(this.table, notificationGroupKey(recipient, groupKey), COUNT, delta);
-  }
-
-  async head(recipient: string, groupKey: string): Promise<GroupHead> {
-    const row = await this.client.getRow(this.table, notificationGroupKey(recipient, groupKey), { columns: [LATEST_AT, LATEST] });
-    const text = cellText(row, LATEST);
-    // The version is the latest-actors cell as read: `place` swaps it only while it holds that.
-    return { latestAt: int(cellText(row, LATEST_AT)), latest: parseLatest(text), version: text ?? null };
-  }
-
-  async place(recipient: string, groupKey: string, next: { at: number; latest: [string, number][]; excerpt?: string }, seen: GroupHead): Promise<boolean> {
-    const group = notificationGroupKey(recipient, groupKey);
-    const swapped = await this.client.checkAndPut(this.table, group, [{ column: LATEST, value: JSON.stringify(next.latest) }], {
-      column: LATEST,
+  swapMember(recipient: string, groupKey: string, member: string, next: MemberInstances, seen: Versioned<MemberInstances>): Promise<boolean> {
+    // Never deleted, only swapped ([] = not a member): a Delete would mask a later put of the
+    // same millisecond (HBASE-3300), and the check on the value read makes one racer win.
+    return this.client.checkAndPut(this.table, notificationMemberKey(recipient, groupKey, member), [{ column: MEMBER, value: JSON.stringify(next) }], {
+      column: MEMBER,
       value: seen.version,
     });
-    if (!swapped) return false;
-    // The new entry first, then the position, then the old entry goes: the group is listed
-    // throughout. n:t is written with cell timestamp = its value, so HBase keeps the largest.
+  }
+
+  async group(recipient: string, groupKey: string): Promise<Versioned<GroupState>> {
+    const row = await this.client.getRow(this.table, notificationGroupKey(recipient, groupKey), { columns: [STATE, OLD_COUNT, OLD_LATEST_AT, OLD_LATEST] });
+    return { value: groupState(row), version: cellText(row, STATE) ?? null };
+  }
+
+  swapGroup(recipient: string, groupKey: string, next: GroupState, seen: Versioned<GroupState>): Promise<boolean> {
+    const value = JSON.stringify({ c: next.count, t: next.at, l: next.latest, k: next.clock });
+    return this.client.checkAndPut(this.table, notificationGroupKey(recipient, groupKey), [{ column: STATE, value }], { column: STATE, value: seen.version });
+  }
+
+  async list(recipient: string, groupKey: string, state: GroupState, previousAt: number | null, excerpt?: string): Promise<void> {
+    if (state.at === null) return;
+    // Cell timestamp = the state's clock: HBase keeps the newest state's names whatever order
+    // racing writers land in. The new entry first, then the old one goes: listed throughout.
     await this.client.put(this.table, [
       {
-        key: notificationEntryKey(recipient, next.at, groupKey),
+        key: notificationEntryKey(recipient, state.at, groupKey),
         cells: [
-          { column: ENTRY_LATEST, value: JSON.stringify(next.latest) },
-          ...(next.excerpt === undefined ? [] : [{ column: ENTRY_EXCERPT, value: next.excerpt }]),
+          { column: ENTRY_LATEST, value: JSON.stringify(state.latest), timestamp: state.clock },
+          ...(excerpt === undefined ? [] : [{ column: ENTRY_EXCERPT, value: excerpt, timestamp: state.clock }]),
         ],
       },
-      { key: group, cells: [{ column: LATEST_AT, value: String(next.at), timestamp: next.at }] },
     ]);
-    if (seen.latestAt !== null && seen.latestAt < next.at) await this.client.deleteRow(this.table, notificationEntryKey(recipient, seen.latestAt, groupKey));
-    return true;
+    if (previousAt !== null && previousAt < state.at) await this.client.deleteRow(this.table, notificationEntryKey(recipient, previousAt, groupKey));
   }
 
   async entries(recipient: string, limit: number, after?: { at: number; groupKey: string }): Promise<{ items: NotificationEntry[]; more: boolean }> {
@@ -102,25 +129,15 @@ export class HBaseNotificationStore implements NotificationStore {
     return { items, more: rows.length > limit };
   }
 
-  async states(
-    recipient: string,
-    groupKeys: string[],
-    members: { groupKey: string; member: string }[],
-  ): Promise<{ groups: Map<string, GroupState>; live: Set<string> }> {
+  async states(recipient: string, groupKeys: string[]): Promise<Map<string, GroupState>> {
     const groupByKey = new Map([...new Set(groupKeys)].map((g) => [hex(notificationGroupKey(recipient, g)), g]));
-    const memberByKey = new Map(members.map((m) => [hex(notificationMemberKey(recipient, m.groupKey, m.member)), memberRef(m.groupKey, m.member)]));
-    const keys = [...groupByKey.keys(), ...memberByKey.keys()].map((k) => Uint8Array.from(Buffer.from(k, 'hex')));
+    const keys = [...groupByKey.keys()].map((k) => Uint8Array.from(Buffer.from(k, 'hex')));
     const groups = new Map<string, GroupState>();
-    const live = new Set<string>();
-    // Group rows and member rows live in one table: ONE multi-get answers both.
-    for (const row of keys.length === 0 ? [] : await this.client.multiGet(this.table, keys, { columns: [COUNT, LATEST_AT, MEMBER_SINCE] })) {
-      const k = hex(row.key);
-      const group = groupByKey.get(k);
-      if (group !== undefined) groups.set(group, { count: counter(row, COUNT), latestAt: int(cellText(row, LATEST_AT)) ?? 0 });
-      const member = memberByKey.get(k);
-      if (member !== undefined && row.cells.length > 0) live.add(member);
+    for (const row of keys.length === 0 ? [] : await this.client.multiGet(this.table, keys, { columns: [STATE, OLD_COUNT, OLD_LATEST_AT, OLD_LATEST] })) {
+      const group = groupByKey.get(hex(row.key));
+      if (group !== undefined) groups.set(group, groupState(row));
     }
-    return { groups, live };
+    return groups;
   }
 
   async readUpTo(recipient: string): Promise<number> {

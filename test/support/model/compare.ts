@@ -41,7 +41,7 @@ export interface CompareStats {
   views: number;
   commentLists: number;
   likerLists: number;
-  /** Like / mention notification groups compared, and those the model could not state exactly. */
+  /** Like / repost / mention notification groups compared, and those the model could not state exactly. */
   notifications: number;
   notificationsSkipped: number;
 }
@@ -409,9 +409,9 @@ class ViewChecks {
 // --- notifications -------------------------------------------------------------------------------
 
 /**
- * The user's like and mention notifications (all pages) against the model: per post, the sum of
- * its like groups' counts (a post liked across a 12-hour boundary has two groups) and its
- * mention group. Only what the model states exactly is compared (reference-model.ts
+ * The user's like, repost and mention notifications (all pages) against the model: per post, the
+ * sum of its like groups' counts (a post liked across a 12-hour boundary has two groups), its
+ * repost group's count of people, and its mention group. Only what the model states exactly is compared (reference-model.ts
  * `expectedNotifications`); other types are not modelled.
  */
 async function compareNotifications(api: Api, model: ReferenceModel, user: Actor, tally: { compared: number; skipped: number }): Promise<string[]> {
@@ -422,7 +422,7 @@ async function compareNotifications(api: Api, model: ReferenceModel, user: Actor
   const listed = new Map<string, number>();
   const groups = new Map<string, number>();
   for (const n of read.items) {
-    if (n.type !== 'like' && n.type !== 'mention') continue;
+    if (n.type !== 'like' && n.type !== 'mention' && n.type !== 'repost') continue;
     const postId = (n.post as { id?: string } | null)?.id;
     if (!postId) {
       out.push(`notifications of ${h}: a ${String(n.type)} without its post: ${JSON.stringify(n).slice(0, 160)}`);
@@ -441,7 +441,9 @@ async function compareNotifications(api: Api, model: ReferenceModel, user: Actor
     if (count > 0 || got > 0) tally.compared++;
     if (type === 'mention' && (groups.get(key) ?? 0) > 1) out.push(`notifications of ${h} list the mention in ${model.describe(post)} ${groups.get(key)} times`);
     if (got === count) continue;
-    const likers = type === 'like' ? ` (likers in the model: ${[...post.likers].join(', ') || 'none'})` : '';
+    const reposters = () => model.allPosts().filter((r) => r.repostOf === post.id && r.live).map((r) => r.author);
+    const likers =
+      type === 'like' ? ` (likers in the model: ${[...post.likers].join(', ') || 'none'})` : type === 'repost' ? ` (live reposts by: ${reposters().join(', ') || 'none'})` : '';
     const what = count === 0 ? `lists ${type} ×${got} for ${model.describe(post)}, model: not listed` : `shows ${type} ×${got} for ${model.describe(post)}, model ×${count}`;
     out.push(`notifications of ${h} ${what}${likers}${post.live ? '' : ' (deleted)'} ${model.history(slotSubject(post.slot))}`);
   }

@@ -15,7 +15,8 @@
 // no block or mute between the two users changed while the fact's deliveries could run
 // (FactWindow, `exactAround`); elsewhere the model states nothing.
 import { keyFromPostId } from '../../../shared/schema/row-keys.js';
-import { POST_MAX_CODE_POINTS } from '../../../shared/domain/post.js';
+import { parsePostId, POST_MAX_CODE_POINTS } from '../../../shared/domain/post.js';
+import { GROUP_WINDOW_MS } from '../../../shared/domain/notification.js';
 import { inboxQualifier } from '../../../shared/schema/row-keys.js';
 import { E2E_SETTLE_SECONDS } from '../e2e-settings.js';
 
@@ -36,6 +37,8 @@ export interface ModelPost {
   mentions: string[];
   /** When the publish (or repost) request ran, and who of the mentioned had silenced the author then. */
   mentionFact?: FactWindow & { silenced: Set<string> };
+  /** A repost: when its request ran, and whether the original's author had silenced the reposter then. */
+  repostFact?: FactWindow & { silenced: boolean };
 }
 
 /** A request that queues a notification fact: its deliveries run from `sent` until W (+ latency) after `answered`. */
@@ -116,6 +119,8 @@ export class ReferenceModel {
     const post: ModelPost = { slot, id, author, body, live: true, order: Buffer.from(inboxQualifier(key)), likers: new Set(), mentions };
     if (repost) Object.assign(post, { repostOf: repost.of, plain: repost.plain });
     if (fact) post.mentionFact = { ...fact, silenced: new Set(mentions.filter((m) => this.silenced(m, author))) };
+    const originalAuthor = repost ? this.byId(repost.of)?.author : undefined;
+    if (fact && originalAuthor) post.repostFact = { ...fact, silenced: this.silenced(originalAuthor, author) };
     this.posts.set(slot, post);
     this.ids.set(id, post);
   }
@@ -271,8 +276,8 @@ export class ReferenceModel {
   }
 
   /**
-   * The like and mention notifications `recipient` must list, as `like:<post id>` / `mention:<post
-   * id>` → count (0: not listed), for every post of the model; `inexact`: the keys the model
+   * The like, repost and mention notifications `recipient` must list, as `like:<post id>` /
+   * `repost:<post id>` / `mention:<post id>` → count (0: not listed; a repost group counts people), for every post of the model; `inexact`: the keys the model
    * cannot state (a block or mute between the two changed while a delivery could run).
    */
   expectedNotifications(recipient: string): { expected: Map<string, number>; inexact: Map<string, string> } {
@@ -294,6 +299,20 @@ export class ReferenceModel {
             const counted = facts.filter(([, f]) => !f!.silenced).map(([l]) => l);
             expected.set(likeKey, shown(counted.length, counted[0]));
           }
+        }
+      }
+      if (post.author === recipient) {
+        // Reposts group by people: someone who reposted twice is one (and stays while either lives).
+        const repostKey = `repost:${post.id}`;
+        const reposts = this.allPosts().filter((r) => r.repostOf === post.id && r.author !== recipient);
+        const unsure = reposts.find((r) => !r.repostFact || !this.exactAround(recipient, r.author, r.repostFact));
+        const windows = new Set(reposts.map((r) => Math.floor(parsePostId(r.id)!.millis / GROUP_WINDOW_MS)));
+        if (!post.live) expected.set(repostKey, 0);
+        else if (unsure) inexact.set(repostKey, `a block or mute between ${recipient} and ${unsure.author} changed while the repost's notification was delivered`);
+        else if (windows.size > 1) inexact.set(repostKey, 'the reposts fall in two 12-hour groups');
+        else {
+          const people = [...new Set(reposts.filter((r) => r.live && !r.repostFact!.silenced).map((r) => r.author))];
+          expected.set(repostKey, shown(people.length, people[0]));
         }
       }
       const mentionKey = `mention:${post.id}`;
