@@ -4,6 +4,7 @@
 // you land on the login page with a sentence saying why.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { logOut } from './api/client';
+import { Boundary } from './components/boundary';
 import { HomePage } from './features/timeline/home-page';
 import { LoginPage, RegisterPage } from './features/auth/auth-pages';
 import { PostPage } from './features/posts/post-page';
@@ -51,7 +52,12 @@ export function App() {
   return (
     <I18nContext.Provider value={i18n}>
       <Header current={current} route={route} />
-      <main id="main">{page(route, current, notice ? i18n.t(notice) : undefined)}</main>
+      <main id="main">
+        {/* A page that fails to render says so, and the header and language switch still work. */}
+        <Boundary key={JSON.stringify(route)} fallback={(retry) => <BrokenPage retry={retry} />}>
+          {page(route, current, notice ? i18n.t(notice) : undefined)}
+        </Boundary>
+      </main>
       <footer class="site-foot">
         <a href="api-docs/">{i18n.t('nav.apiDocs')}</a>
       </footer>
@@ -125,6 +131,22 @@ function Header({ current, route }: { current: Session | null; route: Route }) {
         </select>
       </label>
     </header>
+  );
+}
+
+function BrokenPage({ retry }: { retry: () => void }) {
+  const { t } = useI18n();
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">{t('error.pageTitle')}</h1>
+      <p>{t('error.page')}</p>
+      <p>
+        <button type="button" class="secondary" onClick={retry}>
+          {t('error.retry')}
+        </button>{' '}
+        <a href={href.home()}>{t('notFound.back')}</a>
+      </p>
+    </section>
   );
 }
 

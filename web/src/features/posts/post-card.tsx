@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Post } from '../../api/client';
 import { Avatar, authorOf } from '../../components/avatar';
+import { Boundary } from '../../components/boundary';
 import { ErrorMessage } from '../../components/problem';
 import { RichText } from '../../components/rich-text';
 import { RelativeTime } from '../../components/time';
@@ -24,7 +25,23 @@ export interface PostCardProps {
   onReposted?: (repost: Post) => void;
 }
 
-export function PostCard({ post: given, onDeleted, onChange, onReposted }: PostCardProps) {
+/** A post that cannot be shown (a malformed answer) says so in its place; the list goes on. */
+export function PostCard(props: PostCardProps) {
+  const { t } = useI18n();
+  return (
+    <Boundary
+      fallback={() => (
+        <article class="post broken" aria-label={t('post.broken')} data-post-id={props.post.id}>
+          <p class="muted">{t('post.broken')}</p>
+        </article>
+      )}
+    >
+      <Card {...props} />
+    </Boundary>
+  );
+}
+
+function Card({ post: given, onDeleted, onChange, onReposted }: PostCardProps) {
   const { t } = useI18n();
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
