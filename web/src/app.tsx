@@ -5,6 +5,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { logOut } from './api/client';
 import { Boundary } from './components/boundary';
+import { PageTitle } from './components/page-title';
 import { HomePage } from './features/timeline/home-page';
 import { LoginPage, RegisterPage } from './features/auth/auth-pages';
 import { PostPage } from './features/posts/post-page';
@@ -30,7 +31,6 @@ export function App() {
 
   useEffect(() => {
     document.documentElement.lang = locale;
-    document.title = i18n.t('app.name');
   }, [locale]);
 
   useEffect(
@@ -51,8 +51,19 @@ export function App() {
 
   return (
     <I18nContext.Provider value={i18n}>
+      <a
+        class="skip-link"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault(); // the hash is the router's: move the focus, not the route
+          document.getElementById('main')?.focus();
+        }}
+      >
+        {i18n.t('nav.skip')}
+      </a>
       <Header current={current} route={route} />
-      <main id="main">
+      <PageTitle routeKey={JSON.stringify(route)} appName={i18n.t('app.name')} />
+      <main id="main" tabIndex={-1}>
         {/* A page that fails to render says so, and the header and language switch still work. */}
         <Boundary key={JSON.stringify(route)} fallback={(retry) => <BrokenPage retry={retry} />}>
           {page(route, current, notice ? i18n.t(notice) : undefined)}

@@ -2,10 +2,10 @@
 // emoji or a CJK character counts 1, exactly as the API counts), up to nine pictures (picked,
 // dropped or pasted; see features/media), posted with an Idempotency-Key so a retry after a lost
 // answer never posts twice. Posting waits until every picture is ready, and says so.
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, call, type Post } from '../../api/client';
 import { POST_MAX } from '../../api/limits';
-import { CharCount, codePoints, hasVisible as visible } from '../../components/char-count';
+import { CharCount, codePoints, hasVisible as visible, sendOnCtrlEnter, textProblem } from '../../components/char-count';
 import { ErrorMessage } from '../../components/problem';
 import { useI18n } from '../../i18n/i18n';
 import { PicturePicker, addedSentence, filesOf, usePictures } from '../media/composer-pictures';
@@ -19,10 +19,11 @@ export function Composer({ onPublished }: { onPublished: (post: Post) => void })
   const [status, setStatus] = useState('');
   const [dropping, setDropping] = useState(false);
   const pictures = usePictures();
+  const box = useRef<HTMLTextAreaElement>(null);
   const remaining = POST_MAX - codePoints(text);
   // A post may be pictures only; it waits for every picture to be ready (the API refuses others).
   const waiting = pictures.failed > 0 ? t('media.waitFailed') : pictures.pending > 0 ? t('media.waitPending', { n: pictures.pending }) : '';
-  const postable = remaining >= 0 && (visible(text) || pictures.items.length > 0) && waiting === '';
+  const postable = remaining >= 0 && !textProblem(text) && (visible(text) || pictures.items.length > 0) && waiting === '';
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -39,6 +40,7 @@ export function Composer({ onPublished }: { onPublished: (post: Post) => void })
       setKey(crypto.randomUUID()); // the next post is a new request
       setStatus(t('compose.published'));
       onPublished(data);
+      box.current?.focus(); // ready for the next one (the button was disabled under the focus)
     } catch (err) {
       setError(err); // same key kept: pressing Post again is a safe retry
     } finally {
@@ -69,12 +71,14 @@ export function Composer({ onPublished }: { onPublished: (post: Post) => void })
     >
       <label for="compose-text">{t('compose.label')}</label>
       <textarea
+        ref={box}
         id="compose-text"
         rows={3}
         value={text}
         placeholder={t('compose.placeholder')}
         aria-describedby="compose-count"
         onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+        onKeyDown={sendOnCtrlEnter}
         onPaste={(e) => {
           // A pasted picture is added; pasted text goes into the box as usual.
           if (take(filesOf(e.clipboardData))) e.preventDefault();

@@ -6,7 +6,7 @@ import type { RefObject } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { ApiProblem, api, call, type Comment, type Post } from '../../api/client';
 import { COMMENT_MAX } from '../../api/limits';
-import { CharCount, codePoints, hasVisible } from '../../components/char-count';
+import { CharCount, codePoints, hasVisible, sendOnCtrlEnter, textProblem } from '../../components/char-count';
 import { PagedFooter, usePaged } from '../../components/paged';
 import { Avatar, authorOf } from '../../components/avatar';
 import { ErrorMessage } from '../../components/problem';
@@ -148,7 +148,7 @@ function CommentForm({ postId, replyTo, box, onAdded, onCancelReply }: CommentFo
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const over = codePoints(text) > COMMENT_MAX;
+  const over = codePoints(text) > COMMENT_MAX || textProblem(text) !== null;
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -178,6 +178,7 @@ function CommentForm({ postId, replyTo, box, onAdded, onCancelReply }: CommentFo
         placeholder={t('comments.placeholder')}
         aria-describedby="comment-count"
         onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+        onKeyDown={sendOnCtrlEnter}
       />
       <div class="composer-foot">
         <CharCount id="comment-count" text={text} max={COMMENT_MAX} />

@@ -6,7 +6,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Original, type Post } from '../../api/client';
 import { REPOST_COMMENT_MAX } from '../../api/limits';
-import { CharCount, codePoints, hasVisible } from '../../components/char-count';
+import { CharCount, codePoints, hasVisible, sendOnCtrlEnter, textProblem } from '../../components/char-count';
 import { ErrorMessage } from '../../components/problem';
 import { useI18n } from '../../i18n/i18n';
 import { href, navigate } from '../../router';
@@ -133,7 +133,7 @@ function RepostForm({ post, onDone, onCancel }: { post: Post; onDone: (repost: P
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => box.current?.focus(), []);
   const id = `repost-${post.id}`;
-  const over = codePoints(text) > REPOST_COMMENT_MAX;
+  const over = codePoints(text) > REPOST_COMMENT_MAX || textProblem(text) !== null;
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -152,9 +152,15 @@ function RepostForm({ post, onDone, onCancel }: { post: Post; onDone: (repost: P
   }
 
   return (
-    <form class="repost-form" onSubmit={submit}>
+    <form
+      class="repost-form"
+      onSubmit={submit}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') (e.preventDefault(), onCancel());
+      }}
+    >
       <label for={id}>{t('repost.label')}</label>
-      <textarea ref={box} id={id} rows={2} value={text} placeholder={t('repost.placeholder')} aria-describedby={`${id}-count`} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
+      <textarea ref={box} id={id} rows={2} value={text} placeholder={t('repost.placeholder')} aria-describedby={`${id}-count`} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} onKeyDown={sendOnCtrlEnter} />
       <div class="composer-foot">
         <CharCount id={`${id}-count`} text={text} max={REPOST_COMMENT_MAX} />
         <span>
