@@ -113,7 +113,7 @@ describe('comments, reposts and likes, in Chromium', () => {
     const onProfile = card(b.page, why);
     await show(b.page, `#/u/${bob}`, onProfile);
     const original = onProfile.locator('.original');
-    expect(await original.locator('.author').textContent()).toBe(`@${ann}`);
+    expect(await original.locator('.author .handle').textContent()).toBe(`@${ann}`);
     expect(await original.locator('.original-body').textContent()).toBe(text);
     expect(await original.locator('.original-counts').textContent()).toBe('Reposts 1 · Comments 0 · Likes 0');
     await expectAccessible(b.page, 'profile with a repost (en)');

@@ -2,7 +2,9 @@
 // API gives one, otherwise generated initials (the first grapheme of the display name, else of
 // the handle) on a colour chosen by the handle, so the same person always looks the same.
 // Decorative: the handle or name next to it says who it is, so screen readers skip it.
-// Also the one place that reads avatars and display names out of the API's views (personOf…).
+// Also the one place that reads avatars and display names out of the API's views (personOf…),
+// and the byline (bold name, muted @handle) every card shows beside the face.
+import { href } from '../router';
 import type { Comment, Original, Post, Profile } from '../api/client';
 
 // Every colour carries white text at a contrast of at least 6:1 (WCAG AA asks 4.5:1).
@@ -60,4 +62,16 @@ export function personOf(user: { handle: string; displayName: string; avatar: st
 /** A profile's own page: the large picture. */
 export function profileFace(profile: Profile): Person {
   return person(profile.handle, profile.displayName, profile.avatarLarge);
+}
+
+/**
+ * Who wrote it, as Weibo and Mastodon show it: the display name in bold, the @handle muted, one
+ * link to the profile. Long names wrap inside their column rather than widen the page.
+ */
+export function Byline({ handle, displayName }: Person) {
+  return (
+    <a class="author" href={href.profile(handle)}>
+      {displayName && <strong class="name" dir="auto">{displayName}</strong>} <span class="handle">@{handle}</span>
+    </a>
+  );
 }

@@ -4,7 +4,7 @@
 // bar (repost, comments, like) and Delete for its author; the author's avatar beside the name.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Post } from '../../api/client';
-import { Avatar, authorOf } from '../../components/avatar';
+import { Avatar, Byline, authorOf } from '../../components/avatar';
 import { Boundary } from '../../components/boundary';
 import { ErrorMessage } from '../../components/problem';
 import { RichText } from '../../components/rich-text';
@@ -79,16 +79,14 @@ function Card({ post: given, onDeleted, onChange, onReposted }: PostCardProps) {
       <header class="post-head">
         <span class="who">
           <Avatar {...authorOf(post)} />
-          <a class="author" href={href.profile(post.author)}>
-            @{post.author}
-          </a>
+          <Byline {...authorOf(post)} />
         </span>
         <a class="when" href={href.post(post.id)}>
           <RelativeTime iso={post.createdAt} />
         </a>
       </header>
       {/* A plain repost has no words of its own. */}
-      <p class="post-body">{post.body ? <RichText text={post.body} mentions={post.mentions} topics={post.topics} /> : post.repostOf ? t('repost.plain') : ''}</p>
+      <p class="post-body" dir="auto">{post.body ? <RichText text={post.body} mentions={post.mentions} topics={post.topics} /> : post.repostOf ? t('repost.plain') : ''}</p>
       <PictureGrid media={post.media} />
       {post.repostOf && <OriginalPost original={post.repostOf} />}
       <footer class="post-actions">

@@ -2,7 +2,7 @@
 // card: the original's author, text, pictures, time and counts, or that it has been deleted (then
 // nothing of it is shown, as the API sends nothing of it).
 import type { Original } from '../../api/client';
-import { Avatar, authorOf } from '../../components/avatar';
+import { Avatar, Byline, authorOf } from '../../components/avatar';
 import { RichText } from '../../components/rich-text';
 import { RelativeTime } from '../../components/time';
 import { useI18n } from '../../i18n/i18n';
@@ -23,15 +23,13 @@ export function OriginalPost({ original }: { original: Original }) {
       <header class="post-head">
         <span class="who">
           <Avatar {...authorOf(original)} />
-          <a class="author" href={href.profile(original.author)}>
-            @{original.author}
-          </a>
+          <Byline {...authorOf(original)} />
         </span>
         <a class="when" href={href.post(original.id)}>
           <RelativeTime iso={original.createdAt} />
         </a>
       </header>
-      <p class="original-body">
+      <p class="original-body" dir="auto">
         <RichText text={original.body} mentions={original.mentions} topics={original.topics} />
       </p>
       <PictureGrid media={original.media} />
