@@ -1,5 +1,5 @@
 // test/browser/keyboard.test.ts — the keyboard and the words for expected states, in Chromium:
-// a card's byline (name, then @handle); a skip link first, Ctrl+Enter sends, Esc closes the repost form (focus back on its button),
+// a card's byline (name, then @handle); web addresses as links; a skip link first, Ctrl+Enter sends, Esc closes the repost form (focus back on its button),
 // the focus stays in the box after posting and lands on the new page's heading after a link,
 // every page has its own window title; a text the API would refuse says why before it is sent;
 // a post that is not there says so plainly with the way home, one hidden by a block offers the
@@ -42,6 +42,18 @@ describe('keyboard and plain words, in Chromium', () => {
     // The card says who wrote it as Weibo does: the display name in bold, then the muted @handle.
     const byline = t.page.locator('article.post').filter({ hasText: body }).locator('.author');
     expect([await byline.locator('strong.name').textContent(), await byline.locator('.handle').textContent()]).toEqual([`User ${me.handle}`, `@${me.handle}`]);
+
+    // A web address in a post is a link that opens apart (trailing punctuation left outside).
+    const linked = `read https://example.com/a?b=1&c=%E4%B8%AD. ${hex()}`;
+    await t.page.keyboard.type(linked);
+    await t.page.keyboard.press('Control+Enter');
+    const url = t.page.locator('article.post').filter({ hasText: linked.slice(-6) }).locator('a.url');
+    await url.waitFor();
+    expect([await url.textContent(), await url.getAttribute('href'), await url.getAttribute('rel')]).toEqual([
+      'https://example.com/a?b=1&c=%E4%B8%AD',
+      'https://example.com/a?b=1&c=%E4%B8%AD',
+      'noopener noreferrer nofollow ugc',
+    ]);
 
     // A bidirectional override would be refused: the page says why, and Post stays off.
     await t.page.keyboard.type('abc\u202Edef');
