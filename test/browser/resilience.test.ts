@@ -49,3 +49,31 @@ describe('resilience, in Chromium', () => {
     await t.close(/createdAt|date-time|format/);
   });
 });
+
+describe('long names, in Chromium at 375 px', () => {
+  it('a 50-character display name and a 30-character handle never make a page scroll sideways, and the time stays on one line', async () => {
+    const handle = `w${randomBytes(15).toString('hex')}`.slice(0, 30);
+    const password = `pw-${randomBytes(8).toString('hex')}`;
+    const displayName = '名'.repeat(20) + 'W'.repeat(30); // 50 code points, no space to break at
+    expect((await setUp(() => api.call('POST', '/users', { body: { handle, displayName, password } }))).status).toBe(201);
+    const t = await browser.open('zh-CN');
+    await t.page.setViewportSize({ width: 375, height: 812 });
+    await logIn(t.page, handle, password);
+    await t.page.fill('#compose-text', `窄屏 ${hex()}`);
+    await t.page.getByRole('button', { name: '发布', exact: true }).click();
+    const card = t.page.locator('article.post').first();
+    await card.waitFor();
+    const sideways = () => t.page.evaluate(`document.documentElement.scrollWidth`);
+    expect(await sideways(), 'home').toBeLessThanOrEqual(375);
+    // The time keeps its one line beside a long byline.
+    const when = await card.locator('.when time').boundingBox();
+    expect(when!.height).toBeLessThan(30);
+    await t.page.goto(`/#/u/${handle}`);
+    await t.page.getByRole('heading', { level: 1 }).filter({ hasText: displayName }).waitFor();
+    expect(await sideways(), 'profile').toBeLessThanOrEqual(375);
+    await t.page.goto(`/#/post/${encodeURIComponent((await card.getAttribute('data-post-id')) ?? '')}`);
+    await t.page.locator('article.post').first().waitFor();
+    expect(await sideways(), 'post').toBeLessThanOrEqual(375);
+    await t.close();
+  });
+});
