@@ -4,7 +4,7 @@
 // ends (logout, expiry, a refused token) you land on the login page with a sentence saying why;
 // when another tab logs out or in as someone else, this one follows at once, visibly.
 import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
-import { logOut } from './api/client';
+import { logOut, type Restored } from './api/client';
 import { HomePage } from './features/timeline/home-page';
 import { LoginPage, RegisterPage } from './features/auth/auth-pages';
 import { PostPage } from './features/posts/post-page';
@@ -21,7 +21,7 @@ import type { MessageKey } from './i18n/messages';
 import { href, navigate, rememberReturn, takeReturn, useRoute, type Route } from './router';
 import { session, type Session } from './session';
 
-export function App({ restoring }: { restoring: Promise<void> }) {
+export function App({ restoring }: { restoring: Promise<Restored> }) {
   const [locale, setLocale] = useState<Locale>(initialLocale);
   const i18n = useMemo(() => ({ locale, t: translator(locale), setLocale: (l: Locale) => (saveLocale(l), setLocale(l)) }), [locale]);
   const [ready, setReady] = useState(false);
@@ -48,8 +48,10 @@ export function App({ restoring }: { restoring: Promise<void> }) {
       // the login link in the header; one that needs a login goes (the effect below).
       if (!remote) navigate(href.login());
     });
-    restoring.then(() => {
+    restoring.then((found) => {
       setCurrent(session.get());
+      // Logged in when this tab last looked, and the session ended meanwhile: say so.
+      if (found === 'refused') setNotice('auth.sessionExpired');
       setReady(true);
     });
     return off;

@@ -124,14 +124,18 @@ function exclusive<T>(task: () => Promise<T>): Promise<T> {
  * On load: the access token lives in memory only, so a tab that was logged in asks the cookie
  * for a session before its first request (one round trip, as a login is).
  */
-export function restore(): Promise<void> {
-  if (!session.hinted()) return Promise.resolve();
-  const restored = renew(null)
-    .then((s) => void (s ?? session.forget()))
-    .catch(() => {}); // unreachable: logged out for now; the next load asks again
-  session.setRestoring(restored);
+export function restore(): Promise<Restored> {
+  if (!session.hinted()) return Promise.resolve('none');
+  const restored = renew(null).then(
+    (s): Restored => (s ? 'restored' : (session.forget(), 'refused')),
+    (): Restored => 'none', // unreachable: logged out for now; the next load asks again
+  );
+  session.setRestoring(restored.then(() => {}));
   return restored;
 }
+
+/** What a load found: a session, one the API refused (it ended meanwhile), or nothing to ask. */
+export type Restored = 'restored' | 'refused' | 'none';
 
 let loggingOut: Promise<unknown> = Promise.resolve();
 
