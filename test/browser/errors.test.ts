@@ -55,7 +55,7 @@ describe('error paths, in Chromium', () => {
     const hour = new Date(Date.now() + 3_600_000).toISOString();
     await t.page.route(
       '**/api/sessions/refresh',
-      (route) => route.fulfill({ json: { handle: user.handle, token, expiresAt: hour, tokenType: 'Bearer', refreshExpiresAt: hour } }),
+      (route) => route.fulfill({ json: { handle: user.handle, token, expiresAt: hour, tokenType: 'Bearer', refreshExpiresAt: hour }, headers: { 'Cache-Control': 'no-store' } }),
       { times: 1 },
     );
     return t;
