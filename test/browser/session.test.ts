@@ -142,6 +142,29 @@ describe('the session in Chromium', () => {
     await t.close();
   });
 
+  it('item 1: a renewal that answers for another user (the cookie changed, no message came) switches visibly, and the write is not sent as them', async () => {
+    const [a, b] = [await setUp(() => api.newUser('ra')), await setUp(() => api.newUser('rb'))];
+    const t = await browser.open('en');
+    await logIn(t.page, a.handle, a.password);
+    await t.page.waitForSelector('#compose-text');
+    // Another tab logged in as B and its message never arrived: the cookie is B's now.
+    await t.context.addCookies([{ name: 'weibo_refresh', value: b.refreshToken, domain: '127.0.0.1', path: '/api/sessions', httpOnly: true, secure: true, sameSite: 'Strict' }]);
+    // A's access token runs out just as A posts: the renewal comes back as B.
+    await t.page.route(
+      '**/api/posts',
+      (route) => route.fulfill({ status: 401, json: { error: { code: 'token_expired', message: 'Token expired' } } }),
+      { times: 1 },
+    );
+    const text = `not as b ${randomBytes(3).toString('hex')}`;
+    await t.page.fill('#compose-text', text);
+    await t.page.getByRole('button', { name: 'Post', exact: true }).click();
+    await t.page.getByRole('status').filter({ hasText: `You are now @${b.handle}` }).waitFor();
+    await t.page.locator(`nav a[href="#/u/${b.handle}"]`).waitFor();
+    expect(await bodiesOf(b.handle)).not.toContain(text);
+    expect(await bodiesOf(a.handle)).not.toContain(text);
+    await t.close();
+  });
+
   it('item 6: logged out, a page that needs a login sends you to log in, and the login lands on it', async () => {
     const user = await setUp(() => api.newUser('dl'));
     const t = await browser.open('en');

@@ -67,13 +67,14 @@ function armExpiry(s: Session): void {
   }, Math.min(Math.max(endsAt(s) - Date.now(), 0), 2 ** 31 - 1));
 }
 
-function adopt(s: Session, remote: boolean): void {
+/** `remote`: another tab did it. `elsewhere`: it happened outside this tab (said as such on the page). */
+function adopt(s: Session, remote: boolean, elsewhere = remote): void {
   const before = current;
   current = s;
   armExpiry(s);
   if (!remote) setHint(s.handle);
   // A renewed token of the same user changes nothing the page shows.
-  if (before?.handle !== s.handle) listeners.forEach((l) => l(s, { remote }));
+  if (before?.handle !== s.handle) listeners.forEach((l) => l(s, { remote: elsewhere }));
 }
 
 function end(reason: EndReason, { remote }: { remote: boolean }): void {
@@ -98,10 +99,14 @@ export const session = {
   get(): Session | null {
     return current;
   },
-  /** A login or a renewal in this tab: every other tab adopts it too. */
-  start(s: Session): void {
+  /**
+   * A login or a renewal in this tab: every other tab adopts it too. `elsewhere`: a renewal that
+   * answered for another user than this tab had (the cookie was changed by a tab whose message
+   * never came): the page says so as it switches.
+   */
+  start(s: Session, { elsewhere = false } = {}): void {
     const shared: Session = { handle: s.handle, token: s.token, expiresAt: s.expiresAt, ...(s.refreshExpiresAt ? { refreshExpiresAt: s.refreshExpiresAt } : {}) };
-    adopt(shared, false);
+    adopt(shared, false, elsewhere);
     channel?.postMessage({ kind: 'session', session: shared } satisfies Message);
   },
   logout: () => end('logout', { remote: false }),

@@ -108,7 +108,7 @@ function renew(stale: string | null): Promise<Session | null> {
     // Unreachable or failing server: not a verdict on the session; the request fails as network.
     if (!data && response.status !== 401) throw new Error(`refresh: ${response.status}`);
     if (!data) return null;
-    session.start(data);
+    session.start(data, { elsewhere: now !== null && now.handle !== data.handle });
     return session.get();
   }).finally(() => (renewing = undefined));
   return renewing;
