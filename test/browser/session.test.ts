@@ -155,11 +155,17 @@ describe('the session in Chromium', () => {
       (route) => route.fulfill({ status: 401, json: { error: { code: 'token_expired', message: 'Token expired' } } }),
       { times: 1 },
     );
+    const posts: string[] = [];
+    t.page.on('request', (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/posts' && posts.push(r.url()));
+    // B's home asks for B's timeline only once the page has switched, after any retry of the post would have gone.
+    const bHome = t.page.waitForRequest((r) => new URL(r.url()).pathname === `/api/users/${b.handle}/timeline`);
     const text = `not as b ${randomBytes(3).toString('hex')}`;
     await t.page.fill('#compose-text', text);
     await t.page.getByRole('button', { name: 'Post', exact: true }).click();
     await t.page.getByRole('status').filter({ hasText: `You are now @${b.handle}` }).waitFor();
     await t.page.locator(`nav a[href="#/u/${b.handle}"]`).waitFor();
+    await bHome;
+    expect(posts).toHaveLength(1); // the one answered 401 above; never retried as B
     expect(await bodiesOf(b.handle)).not.toContain(text);
     expect(await bodiesOf(a.handle)).not.toContain(text);
     await t.close();
