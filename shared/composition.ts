@@ -61,6 +61,8 @@ export function createDependencies(cfg: Config = config()) {
     /** Signing and verifying keys and the access tokens' lifetime. */
     tokens: async (): Promise<TokenSettings> => ({ ...(await tokenKeys()), ttlSeconds: cfg.TOKEN_TTL_SECONDS }),
     refreshTtlSeconds: cfg.REFRESH_TOKEN_TTL_SECONDS,
+    /** The refresh cookie's Path (shared/http/session-cookie.ts). */
+    sessionCookiePath: cfg.SESSION_COOKIE_PATH,
     loginPolicy: {
       maxFailures: cfg.LOGIN_MAX_FAILURES,
       lockSeconds: cfg.LOGIN_LOCK_SECONDS,

@@ -1,10 +1,13 @@
 // web/serve.ts — serves a built client the way the deployed stack does (infra/resources/web.yml:
 // CloudFront in front of the bucket and of the API): static files, and /api/* passed to the
 // API with the prefix stripped, so the page and the API share one origin (no CORS preflights,
-// the same round trips as production). Used by `npm start` and the browser tests.
+// the same round trips as production). Used by `npm start` and the browser tests. Static
+// files carry the security headers of web/security-headers.ts (CSP, Referrer-Policy, HSTS), as
+// CloudFront's response-headers policy adds them deployed; API answers pass as the API sent them.
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { securityHeaders } from './security-headers.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -16,7 +19,7 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
 };
 
-function serveFile(root: string, req: IncomingMessage, res: ServerResponse): void {
+function serveFile(root: string, security: Record<string, string>, req: IncomingMessage, res: ServerResponse): void {
   let path: string;
   try {
     path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
@@ -39,6 +42,7 @@ function serveFile(root: string, req: IncomingMessage, res: ServerResponse): voi
   // Hashed bundles never change; everything else is revalidated (as the deploy uploads them).
   const immutable = /\/app-[A-Z0-9]+\.(js|css)$/.test(path);
   res.writeHead(200, {
+    ...security,
     'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
     'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
   });
@@ -59,12 +63,15 @@ function proxy(apiUrl: URL, req: IncomingMessage, res: ServerResponse): void {
   req.pipe(upstream);
 }
 
-export function serveWeb(opts: { dir: string; apiUrl: string; port: number; host?: string }): Promise<Server> {
+/** `objectStoreUrl`: the local object store (s3rver), where pictures are read and uploads PUT. */
+export function serveWeb(opts: { dir: string; apiUrl: string; port: number; objectStoreUrl: string; host?: string }): Promise<Server> {
   const root = normalize(opts.dir);
   const api = new URL(opts.apiUrl);
+  const store = new URL(opts.objectStoreUrl).origin;
+  const security = securityHeaders({ images: [store], connect: [store] });
   const server = createServer((req, res) => {
     if (req.url === '/api' || req.url?.startsWith('/api/')) proxy(api, req, res);
-    else serveFile(root, req, res);
+    else serveFile(root, security, req, res);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -1,13 +1,16 @@
 // functions/http/login.ts — POST /sessions: handle + password → a short-lived bearer token and a
-// refresh token. The throttle keys on the caller's address as API Gateway saw it.
+// refresh token (for a browser client, `X-Weibo-Client: web`, in an HttpOnly cookie instead of
+// the JSON: shared/http/session-cookie.ts). The throttle keys on the caller's address as API
+// Gateway saw it.
 import { dependencies } from '../../shared/composition.js';
-import { httpRoute, json } from '../../shared/http/http-handler.js';
+import { httpRoute } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
-import { sessionView } from '../../shared/http/views.js';
+import { isBrowserClient } from '../../shared/http/session-cookie.js';
+import { grantResult } from '../../shared/http/session-result.js';
 import { logIn } from '../../shared/use-cases/log-in.js';
 
-export const { run, handler } = httpRoute(routes.login, async ({ body, sourceIp }) => {
+export const { run, handler } = httpRoute(routes.login, async ({ body, headers, sourceIp }) => {
   const deps = dependencies();
   const session = await logIn({ ...deps, tokens: await deps.tokens(), policy: deps.loginPolicy }, { ...body, sourceIp });
-  return json(200, sessionView(session), { 'Cache-Control': 'no-store' });
+  return grantResult(session, { browser: isBrowserClient(headers), cookiePath: deps.sessionCookiePath });
 });

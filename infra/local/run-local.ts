@@ -288,7 +288,7 @@ async function main(): Promise<void> {
   // The web client, built for this run and served as the deployed stack serves it: static
   // files, with the API under /api on the same origin.
   const build = await buildWeb({ apiUrl: '/api', outDir: `${STACK_DIR}/web` });
-  web = await serveWeb({ dir: build.outDir, apiUrl: API_URL, port: WEB_PORT });
+  web = await serveWeb({ dir: build.outDir, apiUrl: API_URL, port: WEB_PORT, objectStoreUrl: S3_ENDPOINT });
   checkpoint();
 
   console.log(`

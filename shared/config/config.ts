@@ -73,6 +73,10 @@ const EnvSchema = z.object({
   // (seen in test/e2e/accounts.test.ts; never in-process, where the integration tests hash at
   // 2^17). Deployed stages always hash at OWASP's parameters (password.ts PASSWORD_PARAMS).
   PASSWORD_SCRYPT_LOG2N: z.coerce.number().int().min(15).max(20).optional(),
+  // Where a browser sees the session routes: the web client's origin mounts the API under /api
+  // (web/serve.ts locally, the /api/* behaviour of infra/resources/web.yml deployed), so the
+  // refresh cookie is scoped to /api/sessions (shared/http/session-cookie.ts). Change both together.
+  SESSION_COOKIE_PATH: z.string().regex(/^\/[A-Za-z0-9/_-]*$/, 'SESSION_COOKIE_PATH: an absolute URL path').default('/api/sessions'),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(SESSION_TTL_SECONDS).default(SESSION_TTL_SECONDS),
   // Pictures (shared/use-cases/media). The bucket of uploads and variants, the media worker's
   // queue, and the public URL variants are served under (`<base>/media/<id>/<name>.webp`: the

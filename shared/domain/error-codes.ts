@@ -18,6 +18,8 @@ export const ERROR_CODES = [
   'token_expired',
   'invalid_refresh_token',
   'refresh_token_reused',
+  // A session call using the refresh cookie without the client header (shared/http/session-cookie.ts).
+  'client_header_required',
   'unauthorized',
   'rate_limited',
   // Accounts and relations.

@@ -31,12 +31,16 @@ export interface HttpRequest<B, P, Q, H = undefined> {
    * connection, which a client cannot forge — X-Forwarded-For is never read); '' when unknown.
    */
   sourceIp: string;
+  /** The request's cookies as `name=value` (payload 2.0 `cookies`); only the session routes read one. */
+  cookies: readonly string[];
 }
 
 export interface HttpResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Set-Cookie values (payload 2.0 `cookies`: API Gateway sends one header each). */
+  cookies?: string[];
 }
 
 /** What the middleware chain needs of a route (routes.ts entries are RouteSpecs). */
@@ -86,10 +90,12 @@ export function httpRoute<B extends z.ZodType, P extends z.ZodType, Q extends z.
       headers: parse(spec.headers, event.headers, 'headers'),
       actor: context.actor ?? '',
       sourceIp: event.requestContext?.http?.sourceIp ?? '',
+      cookies: event.cookies ?? [],
     });
     return {
       statusCode: result.status,
       headers: { 'Content-Type': 'application/json', ...result.headers },
+      ...(result.cookies ? { cookies: result.cookies } : {}),
       body: result.body === undefined ? '' : JSON.stringify(result.body),
     };
   };

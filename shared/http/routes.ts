@@ -6,7 +6,7 @@
 // every response it receives against the generated document. Nothing is written twice.
 import { z } from 'zod';
 import type { ErrorCode } from '../domain/error-codes.js';
-import { avatarBody, handlePath, loginBody, refreshBody, registerBody, updateProfileBody } from '../validation/accounts.schema.js';
+import { avatarBody, handlePath, loginBody, refreshBody, registerBody, sessionHeaders, updateProfileBody } from '../validation/accounts.schema.js';
 import {
   commentBody,
   commentPath,
@@ -102,6 +102,7 @@ export const routes = {
       'A wrong handle and a wrong password answer the same 401. Repeated failures from one address lock that address out of the handle for a while (429 with `Retry-After`, doubling up to an hour); failures from all addresses together have a much higher ceiling per handle (429 until the window ends). Both apply alike to handles that do not exist.',
     auth: false,
     body: loginBody,
+    headers: sessionHeaders,
     success: {
       200: { description: 'An access token valid until `expiresAt` and a refresh token', schema: SessionSchema, headers: noStore },
     },
@@ -113,13 +114,14 @@ export const routes = {
     tag: 'accounts',
     summary: 'Exchange a refresh token for a new access token and a new refresh token',
     description:
-      'The refresh token presented is spent. Presenting a spent refresh token again (or two refreshes of one token at once) is taken as a copied token: the whole session is revoked and the answer is 401 `refresh_token_reused`. A malformed, unknown, expired or revoked refresh token is 401 `invalid_refresh_token`.',
+      'The refresh token presented (in the body, or for a browser client in its cookie) is spent. Presenting a spent refresh token again (or two refreshes of one token at once) is taken as a copied token: the whole session is revoked and the answer is 401 `refresh_token_reused`. A malformed, unknown, expired or revoked refresh token is 401 `invalid_refresh_token`.',
     auth: false,
     body: refreshBody,
+    headers: sessionHeaders,
     success: {
       200: { description: 'New tokens; the presented refresh token no longer works', schema: SessionSchema, headers: noStore },
     },
-    errors: { 401: ['invalid_refresh_token', 'refresh_token_reused'] },
+    errors: { 401: ['invalid_refresh_token', 'refresh_token_reused'], 403: ['client_header_required'] },
   }),
   logOut: route({
     method: 'POST',
@@ -127,10 +129,12 @@ export const routes = {
     tag: 'accounts',
     summary: 'Log out: revoke the session of a refresh token',
     description:
-      'No refresh token of that session works afterwards; access tokens already issued expire on their own (they live minutes). Idempotent: the answer is 204 whatever was presented.',
+      'The refresh token is the body\'s, or for a browser client its cookie. No refresh token of that session works afterwards; access tokens already issued expire on their own (they live minutes). Idempotent: the answer is 204 whatever was presented.',
     auth: false,
     body: refreshBody,
-    success: { 204: { description: 'The session is revoked (or there was none)' } },
+    headers: sessionHeaders,
+    success: { 204: { description: 'The session is revoked (or there was none); a browser client\'s cookie is cleared' } },
+    errors: { 403: ['client_header_required'] },
   }),
   getProfile: route({
     method: 'GET',

@@ -186,9 +186,13 @@ export const SessionSchema = z
     token: z.string().meta({ description: 'Send as `Authorization: Bearer <token>`' }),
     expiresAt: instant.meta({ description: 'After this instant the token is refused with 401 `token_expired`: exchange the refresh token for a new one (`POST /sessions/refresh`)' }),
     tokenType: z.literal('Bearer'),
-    refreshToken: z.string().meta({
-      description: 'Opaque, single use: `POST /sessions/refresh` spends it and answers a new one. Keep it secret; presenting a spent one again ends the whole session',
-    }),
+    refreshToken: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'Opaque, single use: `POST /sessions/refresh` spends it and answers a new one. Keep it secret; presenting a spent one again ends the whole session. Absent for a browser client (`X-Weibo-Client: web`), which gets it as an HttpOnly cookie instead',
+      }),
     refreshExpiresAt: instant.meta({ description: 'After this instant the refresh token is refused: log in again' }),
   })
   .meta({ id: 'Session' });
@@ -339,12 +343,13 @@ export const registeredUserView = (u: { handle: string; displayName: string; cre
   createdAt: iso(u.createdAt),
 });
 
-export const sessionView = (g: Grant): z.output<typeof SessionSchema> => ({
+/** `inCookie`: a browser's refresh token travels in its HttpOnly cookie, never in the JSON. */
+export const sessionView = (g: Grant, { inCookie = false } = {}): z.output<typeof SessionSchema> => ({
   handle: g.handle,
   token: g.token,
   expiresAt: iso(g.expiresAt),
   tokenType: 'Bearer',
-  refreshToken: g.refreshToken,
+  ...(inCookie ? {} : { refreshToken: g.refreshToken }),
   refreshExpiresAt: iso(g.refreshExpiresAt),
 });
 

@@ -29,8 +29,21 @@ export const loginBody = z.strictObject({
 });
 
 // A refresh token is opaque to clients; anything that is not one of ours is a 401, never a hint.
+// Absent: a browser's refresh and logout use the session cookie instead (shared/http/session-cookie.ts).
 export const refreshBody = z.strictObject({
-  refreshToken: z.string().max(256),
+  refreshToken: z.string().max(256).optional(),
+});
+
+/** Marks a browser client's session calls: its refresh token then travels in an HttpOnly cookie. */
+export const sessionHeaders = z.object({
+  'x-weibo-client': z
+    .string()
+    .max(32)
+    .optional()
+    .meta({
+      description:
+        '`web` from a browser: the refresh token is set as an HttpOnly cookie (Path = the session routes as the browser sees them) and left out of the JSON; refresh and logout without a body token read that cookie, and refuse a request without this header (403 `client_header_required`).',
+    }),
 });
 
 export const handlePath = z.object({ handle: handleSchema });

@@ -43,22 +43,27 @@ describe('error paths, in Chromium', () => {
       .sign(new TextEncoder().encode(inject('jwtSecret')));
   }
 
-  /** A page whose stored session holds `token` and `refreshToken`, both believed valid. */
-  async function withStoredSession(user: { handle: string }, token: string, refreshToken: string) {
+  /**
+   * A page that was logged in before this load: its refresh cookie holds `refreshToken` (as the
+   * API sets it, HttpOnly, on /api/sessions), and the refresh of the load answers `token` as the
+   * access token the page keeps in memory, both believed valid. Later refreshes reach the API.
+   */
+  async function withSession(user: { handle: string }, token: string, refreshToken: string) {
     const t = await browser.open();
+    await t.context.addCookies([{ name: 'weibo_refresh', value: refreshToken, domain: '127.0.0.1', path: '/api/sessions', httpOnly: true, secure: true, sameSite: 'Strict' }]);
+    await t.context.addInitScript((handle) => localStorage.setItem('weibo.user', handle), user.handle);
     const hour = new Date(Date.now() + 3_600_000).toISOString();
-    await t.context.addInitScript((s) => localStorage.getItem('weibo.session') ?? localStorage.setItem('weibo.session', JSON.stringify(s)), {
-      handle: user.handle,
-      token,
-      expiresAt: hour,
-      refreshToken,
-      refreshExpiresAt: hour,
-    });
+    await t.page.route(
+      '**/api/sessions/refresh',
+      (route) => route.fulfill({ json: { handle: user.handle, token, expiresAt: hour, tokenType: 'Bearer', refreshExpiresAt: hour }, headers: { 'Cache-Control': 'no-store' } }),
+      { times: 1 },
+    );
     return t;
   }
 
-  const stored = (page: import('playwright-core').Page) =>
-    page.evaluate(() => (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem('weibo.session'));
+  /** The refresh cookie as the browser holds it (scripts cannot read it: see session.test.ts). */
+  const refreshCookie = async (t: { context: import('playwright-core').BrowserContext }) =>
+    (await t.context.cookies()).find((c) => c.name === 'weibo_refresh')?.value ?? null;
 
   it('an expired token sends you back to the login page with a sentence saying why, once the session is really over', async () => {
     const user = await api.newUser('ex');
@@ -66,17 +71,17 @@ describe('error paths, in Chromium', () => {
     // the API's 401 must win. Its refresh token was revoked meanwhile (a logout elsewhere), so
     // the silent renewal fails too and the session is over.
     expect((await api.call('POST', '/sessions/logout', { body: { refreshToken: user.refreshToken } })).status).toBe(204);
-    const t = await withStoredSession(user, await expiredToken(user.handle), user.refreshToken);
+    const t = await withSession(user, await expiredToken(user.handle), user.refreshToken);
     await t.page.goto('/#/');
     await t.page.getByRole('status').filter({ hasText: '登录已过期，请重新登录。' }).waitFor();
     expect(new URL(t.page.url()).hash).toBe('#/login');
-    expect(await stored(t.page)).toBeNull();
+    expect(await t.page.evaluate(() => (globalThis as unknown as { localStorage: { length: number } }).localStorage.length)).toBe(1); // the language alone
     await t.close();
   });
 
   it('an expired token with a live refresh token is renewed silently: the page just works', async () => {
     const user = await api.newUser('rn');
-    const t = await withStoredSession(user, await expiredToken(user.handle), user.refreshToken);
+    const t = await withSession(user, await expiredToken(user.handle), user.refreshToken);
     const refreshes: number[] = [];
     t.page.on('response', (r) => r.url().endsWith('/sessions/refresh') && refreshes.push(r.status()));
     // The timeline's first answer is a 401 `token_expired`; the one that counts is the retry.
@@ -85,11 +90,13 @@ describe('error paths, in Chromium', () => {
     await timeline;
     await t.page.waitForSelector('#compose-text');
     expect(new URL(t.page.url()).hash).toBe('#/');
-    expect(refreshes).toEqual([200]); // once, though the page sent several requests with the expired token
-    const renewed = JSON.parse((await stored(t.page))!);
-    expect(renewed.refreshToken).not.toBe(user.refreshToken);
+    // The load's (answered by this test), then ONE renewal, though the page sent several requests with the expired token.
+    expect(refreshes).toEqual([200, 200]);
+    const renewed = await refreshCookie(t);
+    expect(renewed).not.toBeNull();
+    expect(renewed).not.toBe(user.refreshToken);
     // The old refresh token is spent; the page's new one works.
-    expect((await api.call('POST', '/sessions/refresh', { body: { refreshToken: renewed.refreshToken } })).status).toBe(200);
+    expect((await api.call('POST', '/sessions/refresh', { body: { refreshToken: renewed } })).status).toBe(200);
     await t.close();
   });
 
@@ -98,12 +105,13 @@ describe('error paths, in Chromium', () => {
     const t = await browser.open('en');
     await logIn(t.page, user.handle, user.password);
     await t.page.waitForSelector('#compose-text');
-    const { refreshToken } = JSON.parse((await stored(t.page))!);
+    const refreshToken = await refreshCookie(t);
+    expect(refreshToken).not.toBeNull();
     const revoked = t.page.waitForResponse((r) => r.url().endsWith('/sessions/logout'));
     await t.page.getByRole('button', { name: 'Log out' }).click();
     expect((await revoked).status()).toBe(204);
     await t.page.getByRole('status').filter({ hasText: 'You have logged out.' }).waitFor();
-    expect(await stored(t.page)).toBeNull();
+    expect(await refreshCookie(t)).toBeNull(); // the API cleared it
     expect((await api.call('POST', '/sessions/refresh', { body: { refreshToken } })).json.error.code).toBe('invalid_refresh_token');
     await t.close();
   });

@@ -273,7 +273,12 @@ describe('pictures, in Chromium', () => {
     // The bytes arrive: nothing moves.
     holding = false;
     await Promise.all(held.map((release) => release()));
-    await t.page.waitForFunction(`[...document.querySelectorAll('.picture-cell img')].every((i) => i.complete && i.naturalWidth > 0)`);
+    // A function, not a string: the page's CSP refuses eval, which a string predicate needs.
+    await t.page.waitForFunction(() =>
+      [...(globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<{ complete: boolean; naturalWidth: number }> } }).document.querySelectorAll('.picture-cell img')].every(
+        (i) => i.complete && i.naturalWidth > 0,
+      ),
+    );
     const after = { one: await boxesOf(t.page, postIds.one), four: await boxesOf(t.page, postIds.four), nine: await boxesOf(t.page, postIds.nine) };
     // (Once, in a full run, a whole post was missing here: say which posts the page held.)
     const present = await t.page.evaluate(`[...document.querySelectorAll('article.post')].map((a) => a.getAttribute('data-post-id'))`);

@@ -169,6 +169,57 @@ describe('sessions: refresh and logout', () => {
   });
 });
 
+describe('sessions for a browser (X-Weibo-Client: web): the refresh token in an HttpOnly cookie', () => {
+  const WEB = { 'x-weibo-client': 'web' };
+  /** The one Set-Cookie of an answer, and the `name=value` a browser would send back. */
+  const setCookie = (res: { headers: Headers }) => {
+    const all = res.headers.getSetCookie();
+    expect(all).toHaveLength(1);
+    return { attributes: all[0]!, sent: all[0]!.split(';')[0]! };
+  };
+
+  it('login sets the cookie (HttpOnly, Secure, SameSite=Strict, Path=/api/sessions, the token\'s lifetime) and leaves the token out of the JSON', async () => {
+    const user = await api.newUser('ck');
+    const res = await api.call('POST', '/sessions', { body: { handle: user.handle, password: user.password }, headers: WEB });
+    expect(res.status).toBe(200);
+    expect(res.json).not.toHaveProperty('refreshToken');
+    const cookie = setCookie(res).attributes;
+    const attributes = cookie.split(';').map((a) => a.trim().toLowerCase());
+    expect(attributes[0]).toMatch(/^weibo_refresh=[a-z0-9_-]{64}$/);
+    for (const a of ['httponly', 'secure', 'samesite=strict', 'path=/api/sessions']) expect(attributes).toContain(a);
+    const maxAge = Number(attributes.find((a) => a.startsWith('max-age='))!.slice('max-age='.length));
+    const lifetime = (Date.parse(res.json.refreshExpiresAt) - Date.now()) / 1000;
+    expect(Math.abs(maxAge - lifetime)).toBeLessThan(60);
+  });
+
+  it('refreshes by cookie, refuses the cookie without the header (403), and logout clears it', async () => {
+    const user = await api.newUser('cr');
+    const login = await api.call('POST', '/sessions', { body: { handle: user.handle, password: user.password }, headers: WEB });
+    const first = setCookie(login).sent;
+
+    const renewed = await api.call('POST', '/sessions/refresh', { body: {}, headers: { ...WEB, cookie: first } });
+    expect(renewed.status).toBe(200);
+    expect(renewed.json.handle).toBe(user.handle);
+    expect(renewed.json).not.toHaveProperty('refreshToken');
+    const second = setCookie(renewed).sent;
+    expect(second).not.toBe(first);
+    expect((await api.call('GET', `/users/${user.handle}/timeline`, { token: renewed.json.token })).status).toBe(200);
+
+    for (const path of ['/sessions/refresh', '/sessions/logout']) {
+      const forged = await api.call('POST', path, { body: {}, headers: { cookie: second } });
+      expect(forged.status).toBe(403);
+      expect(forged.json.error.code).toBe('client_header_required');
+    }
+
+    const out = await api.call('POST', '/sessions/logout', { body: {}, headers: { ...WEB, cookie: second } });
+    expect(out.status).toBe(204);
+    const cleared = setCookie(out).attributes.toLowerCase();
+    expect(cleared).toMatch(/^weibo_refresh=;/);
+    expect(cleared).toMatch(/max-age=0|expires=thu, 01 jan 1970/);
+    expect((await api.call('POST', '/sessions/refresh', { body: {}, headers: { ...WEB, cookie: second } })).json.error.code).toBe('invalid_refresh_token');
+  });
+});
+
 describe('authorization', () => {
   it('refuses to change another user’s profile (403) and leaves it unchanged', async () => {
     const [alice, bob] = [await api.newUser('alice'), await api.newUser('bob')];

@@ -17,6 +17,7 @@ import { runInNewContext } from 'node:vm';
 import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueSettings } from '../../infra/local/sqs-poller.js';
+import { HSTS_MAX_AGE_SECONDS, REFERRER_POLICY, contentSecurityPolicy } from '../../web/security-headers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SLS = join(ROOT, 'node_modules/serverless/bin/serverless.js');
@@ -595,6 +596,32 @@ describe('the web client: S3 + CloudFront (infra/resources/web.yml) and its buil
     expect(viewer('/api/users/ann/timeline')).toMatchObject({ uri: '/users/ann/timeline', querystring: { limit: { value: '5' } } });
     expect(viewer('/api/openapi.json').uri).toBe('/openapi.json');
     expect(viewer('/api/').uri).toBe('/');
+  });
+
+  it("sends the pages' security headers (web/security-headers.ts) on the client's behaviour: strict CSP, Referrer-Policy, HSTS", () => {
+    expect(distribution().DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual({ Ref: 'WebResponseHeadersPolicy' });
+    const policy = template.Resources.WebResponseHeadersPolicy!;
+    expect(policy.Type).toBe('AWS::CloudFront::ResponseHeadersPolicy');
+    const security = policy.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    // The CSP, with the media bucket's regional domain (the presigned upload PUT) spelled as the
+    // template does, must be the text web/serve.ts sends locally for those origins.
+    const csp = security.ContentSecurityPolicy;
+    expect(csp.Override).toBe(true);
+    const [sep, parts] = csp.ContentSecurityPolicy['Fn::Join'] as [string, unknown[]];
+    const BUCKET = 'media-bucket.s3.region.amazonaws.com';
+    const bucketDomain = origin('media-bucket')!.DomainName;
+    const text = parts.map((p) => (typeof p === 'string' ? p : (expect(p).toEqual(bucketDomain), BUCKET))).join(sep);
+    expect(text).toBe(contentSecurityPolicy({ images: [], connect: [`https://${BUCKET}`] }));
+    expect(text).toContain("script-src 'self';");
+    expect(text).toContain("frame-ancestors 'none'");
+    expect(text).not.toContain('unsafe-inline');
+    expect(security.ReferrerPolicy).toEqual({ ReferrerPolicy: REFERRER_POLICY, Override: true });
+    expect(security.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: HSTS_MAX_AGE_SECONDS, Override: true });
+    expect(security.ContentTypeOptions).toEqual({ Override: true });
+    expect(security.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
+    // The API's answers are the API's own (JSON, never framed as a page).
+    const onApi = (distribution().CacheBehaviors as Array<Record<string, any>>).find((b) => b.PathPattern === '/api/*')!;
+    expect(onApi).not.toHaveProperty('ResponseHeadersPolicyId');
   });
 
   it('outputs the web URL, the bucket name and the distribution id', () => {

@@ -45,7 +45,7 @@ export interface TestPage {
 }
 
 /**
- * A fresh browser profile (own localStorage) in the given UI language. Page errors are
+ * A fresh browser profile (own cookies and localStorage) in the given UI language. Page errors are
  * recorded, and every API response the page receives is checked against docs/openapi.json,
  * as the end-to-end suite's own calls are (contract.ts).
  */
@@ -61,6 +61,8 @@ export async function newPage(browser: Browser, webUrl: string, locale: Locale =
   let lambdaTimeouts = 0;
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
+  // The pages' CSP (web/security-headers.ts) refusing something the client does is a bug too.
+  page.on('console', (m) => m.type() === 'error' && m.text().includes('Content Security Policy') && pageErrors.push(m.text()));
   page.on('response', (res) => {
     const url = new URL(res.url());
     if (!url.pathname.startsWith('/api/')) return;
@@ -104,7 +106,9 @@ export async function newPage(browser: Browser, webUrl: string, locale: Locale =
 
 /** axe-core on the current page: 0 serious or critical violations (WCAG 2.x A/AA rules). */
 export async function expectAccessible(page: Page, label: string): Promise<void> {
-  await page.addScriptTag({ content: AXE });
+  // Evaluated, not added as a <script>: the pages' CSP refuses inline scripts (as it should),
+  // and evaluation from the test runner is outside its reach.
+  await page.evaluate(AXE);
   // Runs in the page (this file is type-checked without DOM types, hence the casts).
   type AxeResult = { violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] };
   const violations = await page.evaluate(async () => {
@@ -140,7 +144,11 @@ export async function logIn(page: Page, handle: string, password: string): Promi
   await page.click('form button[type=submit]');
   // Until the answer: the page leaves the form (its own navigation could otherwise land after
   // the caller's next goto and take the page away from it), or it says why not.
-  await page.waitForFunction(`location.hash !== '#/login' || !!document.querySelector('.problem[role=alert]')`);
+  // (Runs in the page; this file is type-checked without DOM types, hence the cast.)
+  await page.waitForFunction(() => {
+    const g = globalThis as unknown as { location: { hash: string }; document: { querySelector(s: string): unknown } };
+    return g.location.hash !== '#/login' || g.document.querySelector('.problem[role=alert]') !== null;
+  });
 }
 
 /** The bodies of the posts the page shows, top to bottom. */

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { BUDGET_BYTES, buildWeb } from '../../web/build.js';
 import { serveWeb } from '../../web/serve.js';
+import { localObjectStoreEndpoint } from '../../infra/local/object-store.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -13,7 +14,7 @@ export default async function setup(project: TestProject) {
   const port = Number(process.env.E2E_WEB_PORT ?? '13104');
   const build = await buildWeb({ apiUrl: '/api', outDir: `${ROOT}.local/web-e2e` });
   if (build.total > BUDGET_BYTES) throw new Error(`web client over budget: ${build.total} B gzipped > ${BUDGET_BYTES} B`);
-  const server = await serveWeb({ dir: build.outDir, apiUrl, port });
+  const server = await serveWeb({ dir: build.outDir, apiUrl, port, objectStoreUrl: localObjectStoreEndpoint() });
   const webUrl = `http://127.0.0.1:${port}`;
   console.log(`[e2e] web client ${webUrl} (JS + CSS ${(build.total / 1024).toFixed(1)} KB gzipped)`);
   project.provide('webUrl', webUrl);

@@ -1,9 +1,10 @@
 // web/src/app.tsx — the shell: header (navigation with the unread notifications badge, language
 // switch, log out), the page for the current route, and the rules that tie them together: pages
-// that need a session send you to log in; when a session ends (logout, expiry, a refused token)
-// you land on the login page with a sentence saying why.
-import { useEffect, useMemo, useState } from 'preact/hooks';
-import { logOut } from './api/client';
+// that need a session send you to log in (and the login brings you back to them); when a session
+// ends (logout, expiry, a refused token) you land on the login page with a sentence saying why;
+// when another tab logs out or in as someone else, this one follows at once, visibly.
+import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
+import { logOut, type Restored } from './api/client';
 import { Boundary } from './components/boundary';
 import { PageTitle } from './components/page-title';
 import { HomePage } from './features/timeline/home-page';
@@ -19,35 +20,57 @@ import { TrendingPage } from './features/topics/trending-page';
 import { HiddenPage } from './features/blocks/hidden-page';
 import { I18nContext, LOCALES, initialLocale, saveLocale, translator, useI18n, type Locale } from './i18n/i18n';
 import type { MessageKey } from './i18n/messages';
-import { href, navigate, useRoute, type Route } from './router';
+import { href, navigate, rememberReturn, takeReturn, useRoute, type Route } from './router';
 import { session, type Session } from './session';
 
-export function App() {
+export function App({ restoring }: { restoring: Promise<Restored> }) {
   const [locale, setLocale] = useState<Locale>(initialLocale);
   const i18n = useMemo(() => ({ locale, t: translator(locale), setLocale: (l: Locale) => (saveLocale(l), setLocale(l)) }), [locale]);
+  const [ready, setReady] = useState(false);
   const [current, setCurrent] = useState<Session | null>(() => session.get());
   const [notice, setNotice] = useState<MessageKey | undefined>();
+  /** What another tab did to this one's session, said above the page. */
+  const [elsewhere, setElsewhere] = useState<{ key: MessageKey; handle?: string } | undefined>();
   const route = useRoute();
 
   useEffect(() => {
     document.documentElement.lang = locale;
   }, [locale]);
 
-  useEffect(
-    () =>
-      session.subscribe((s, reason) => {
-        setCurrent(s);
-        setNotice(s ? undefined : reason === 'expired' ? 'auth.sessionExpired' : 'auth.loggedOut');
-        if (!s) navigate(href.login());
-      }),
-    [],
-  );
+  useEffect(() => {
+    const off = session.subscribe((s, { reason, remote }) => {
+      setCurrent(s);
+      setNotice(s ? undefined : reason === 'expired' ? 'auth.sessionExpired' : 'auth.loggedOut');
+      setElsewhere(remote ? (s ? { key: 'auth.switchedElsewhere', handle: s.handle } : { key: 'auth.loggedOutElsewhere' }) : undefined);
+      if (s) return;
+      // An expired session may come back after a login: to the page it ended on.
+      if (reason === 'expired') rememberReturn(location.hash);
+      // Logged out in this tab: to the login page. From another tab: a public page stays, with
+      // the login link in the header; one that needs a login goes (the effect below).
+      if (!remote) navigate(href.login());
+    });
+    restoring.then((found) => {
+      setCurrent(session.get());
+      // Logged in when this tab last looked, and the session ended meanwhile: say so.
+      if (found === 'refused') setNotice('auth.sessionExpired');
+      setReady(true);
+    });
+    return off;
+  }, []);
+
+  // What the page shows, as soon as it shows it: requests check it (api/client.ts) so none goes
+  // out under another user than this one.
+  useLayoutEffect(() => session.shown(current?.handle ?? null), [current]);
 
   const needsSession = route.page === 'home' || route.page === 'notifications' || route.page === 'hidden';
   useEffect(() => {
-    if (needsSession && !current) navigate(href.login());
-    if (current && (route.page === 'login' || route.page === 'register')) navigate(href.home());
-  }, [needsSession, current, route.page]);
+    if (!ready) return;
+    if (needsSession && !current) {
+      rememberReturn(location.hash);
+      navigate(href.login());
+    }
+    if (current && (route.page === 'login' || route.page === 'register')) navigate(takeReturn());
+  }, [ready, needsSession, current, route.page]);
 
   return (
     <I18nContext.Provider value={i18n}>
@@ -62,11 +85,25 @@ export function App() {
         {i18n.t('nav.skip')}
       </a>
       <Header current={current} route={route} />
-      <PageTitle routeKey={JSON.stringify(route)} appName={i18n.t('app.name')} />
-      <main id="main" tabIndex={-1}>
+      <PageTitle routeKey={`${current?.handle ?? ''} ${JSON.stringify(route)}`} appName={i18n.t('app.name')} />
+      {elsewhere && (
+        <p class="notice session-notice" role="status">
+          {i18n.t(elsewhere.key, { handle: elsewhere.handle ?? '' })}
+          {!current && (
+            <>
+              {' '}
+              <a href={href.login()} onClick={() => rememberReturn(location.hash)}>
+                {i18n.t('nav.login')}
+              </a>
+            </>
+          )}
+        </p>
+      )}
+      {/* Keyed by the user: a switch of user (or a logout) mounts every page afresh for the new one. */}
+      <main id="main" key={current?.handle ?? ''} tabIndex={-1}>
         {/* A page that fails to render says so, and the header and language switch still work. */}
         <Boundary key={JSON.stringify(route)} fallback={(retry) => <BrokenPage retry={retry} />}>
-          {page(route, current, notice ? i18n.t(notice) : undefined)}
+          {ready ? page(route, current, notice ? i18n.t(notice) : undefined) : null}
         </Boundary>
       </main>
       <footer class="site-foot">

@@ -1,6 +1,8 @@
-// web/src/main.tsx — entry point: mount the app.
+// web/src/main.tsx — entry point: restore the session of a reload, mount the app.
 import { render } from 'preact';
+import { restore } from './api/client';
 import { App } from './app';
 import './styles.css';
 
-render(<App />, document.getElementById('app')!);
+// A tab that was logged in asks the refresh cookie for an access token first (session.ts).
+render(<App restoring={restore()} />, document.getElementById('app')!);

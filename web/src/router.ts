@@ -65,6 +65,40 @@ export const href = {
   hidden: (kind: HiddenKind) => `#/${kind}`,
 };
 
+const RETURN_TO = 'weibo.returnTo';
+
+/**
+ * A page that needs a login was asked for while logged out: remember it, so the login lands
+ * there (sessionStorage: this tab only, survives a reload of the login page; not a secret).
+ */
+export function rememberReturn(hash: string): void {
+  const route = parseRoute(hash);
+  if (route.page === 'login' || route.page === 'register' || route.page === 'notFound') return;
+  try {
+    sessionStorage.setItem(RETURN_TO, hash);
+  } catch {
+    /* no storage: the login lands on home */
+  }
+}
+
+/** Where a login should land: the page remembered (once), else home. */
+export function takeReturn(): string {
+  try {
+    const to = sessionStorage.getItem(RETURN_TO);
+    sessionStorage.removeItem(RETURN_TO);
+    if (to && parseRoute(to).page !== 'notFound') return to;
+  } catch {
+    /* no storage */
+  }
+  return href.home();
+}
+
+/** To the login page, which comes back here after the login. */
+export function toLogin(): void {
+  rememberReturn(location.hash);
+  navigate(href.login());
+}
+
 export function navigate(to: string): void {
   if (location.hash !== to) location.hash = to;
 }

@@ -3,7 +3,7 @@
 // ApiProblem with the API's error code, or `network` when the server could not be reached.
 import createClient from 'openapi-fetch';
 import type { components, paths } from './schema';
-import { session } from '../session';
+import { session, type Session } from '../session';
 
 declare global {
   interface Window {
@@ -32,34 +32,52 @@ export type Original = NonNullable<Post['repostOf']>;
 
 const baseUrl = window.WEIBO_CONFIG?.apiUrl ?? '/api';
 export const api = createClient<paths>({ baseUrl });
-/** Without the middleware below: the session's own calls (refresh, logout) must not re-enter it. */
+/** Without the middleware below: the session's own calls (login, refresh, logout) must not re-enter it. */
 const sessions = createClient<paths>({ baseUrl });
+/**
+ * Marks this client's session calls: the API then keeps the refresh token in an HttpOnly cookie
+ * (never in the JSON), and refuses the cookie to any request without this header.
+ */
+const BROWSER = { 'X-Weibo-Client': 'web' } as const;
 
 // The token rides on every request while logged in. A 401 `token_expired` on a request that
-// carried one is answered by renewing the session once with its refresh token and sending the
-// request again; any other 401, or a renewal the API refuses, means the session is over: the
-// app goes back to the login page.
-const unsent = new Map<string, Request>(); // each request's copy, kept for a retry (the original's body is read by then)
+// carried one is answered by renewing the session once and sending the request again; any
+// other 401, or a renewal the API refuses, means the session is over: the app goes back to the
+// login page. Before anything goes out, the user of the session must be the one the page shows
+// (another tab may have switched it): otherwise the request is not sent (`session_changed`).
+const unsent = new Map<string, { copy: Request; handle: string }>(); // each request's copy, kept for a retry (the original's body is read by then)
 api.use({
-  onRequest({ request, id }) {
+  async onRequest({ request, id }) {
+    await session.restoring();
+    const moved = session.changedElsewhere();
+    if (moved) {
+      // Another tab logged out or in as someone else, and its message is still on the way.
+      if (moved.to === null) session.leave();
+      else void renew(session.get()?.token ?? null).catch(() => {});
+      throw new ApiProblem(0, 'session_changed');
+    }
+    if (!session.agrees()) throw new ApiProblem(0, 'session_changed');
     const current = session.get();
     if (!current) return request;
     request.headers.set('Authorization', `Bearer ${current.token}`);
-    unsent.set(id, request.clone());
+    unsent.set(id, { copy: request.clone(), handle: current.handle });
     return request;
   },
   async onResponse({ request, response, id }) {
-    const copy = unsent.get(id);
+    const sent = unsent.get(id);
     unsent.delete(id);
-    if (response.status !== 401 || !copy) return response;
+    if (response.status !== 401 || !sent) return response;
     const code = ((await response.clone().json().catch(() => null)) as { error?: { code?: string } } | null)?.error?.code;
-    const token = code === 'token_expired' ? await renewed(request.headers.get('Authorization')!.slice('Bearer '.length)) : null;
-    if (token === null) {
+    const next = code === 'token_expired' ? await renew(request.headers.get('Authorization')!.slice('Bearer '.length)) : null;
+    if (next === null) {
       session.expire();
       return response;
     }
-    copy.headers.set('Authorization', `Bearer ${token}`);
-    const retried = await fetch(copy);
+    // The renewal answered for someone else (another tab logged in as them): the page switches
+    // to them, and this request, made for the user it showed, is not sent as the other.
+    if (next.handle !== sent.handle) throw new ApiProblem(0, 'session_changed');
+    sent.copy.headers.set('Authorization', `Bearer ${next.token}`);
+    const retried = await fetch(sent.copy);
     if (retried.status === 401) session.expire();
     return retried;
   },
@@ -68,42 +86,74 @@ api.use({
   },
 });
 
-let renewing: Promise<string | null> | undefined;
+let renewing: Promise<Session | null> | undefined;
 
 /**
- * A fresh access token for the session whose token `expired` was refused, or null when the
- * session cannot be renewed. One renewal at a time for all requests (a refresh token works
- * once: two refreshes of it would end the session as a reuse); a request that was refused with
- * a token already renewed, here or in another tab, just uses the new one.
+ * The session after a renewal: a fresh access token from the refresh cookie, or null when the
+ * API refuses the session (throws when the server could not be reached: no verdict). `stale` is
+ * the token that was refused (null: none, as on a reload).
+ *
+ * The refresh token works once, and every tab shares the one cookie: two refreshes at once
+ * (two requests here, or two tabs) would be taken as reuse and end the session. So renewals
+ * run one at a time across tabs (Web Locks), and inside the lock a token another tab obtained
+ * meanwhile (it arrives through session.ts's channel) is used instead of refreshing again;
+ * otherwise the refresh sends the cookie as the last refresh left it.
  */
-function renewed(expired: string): Promise<string | null> {
-  const current = session.get();
-  if (!current) return Promise.resolve(null);
-  if (current.token !== expired) return Promise.resolve(current.token);
-  if (!current.refreshToken) return Promise.resolve(null);
-  const { refreshToken } = current;
-  renewing ??= (async () => {
-    try {
-      const { data, response } = await sessions.POST('/sessions/refresh', { body: { refreshToken } });
-      // Unreachable or failing server: not a verdict on the session; the request fails as network.
-      if (!data && response.status !== 401) throw new Error(`refresh: ${response.status}`);
-      if (!data) return null;
-      session.start(data);
-      return data.token;
-    } finally {
-      renewing = undefined;
-    }
-  })();
+function renew(stale: string | null): Promise<Session | null> {
+  renewing ??= exclusive(async () => {
+    const now = session.get();
+    if (now && now.token !== stale) return now;
+    if (!now && stale !== null) return null; // logged out meanwhile (here or in another tab)
+    const { data, response } = await sessions.POST('/sessions/refresh', { body: {}, headers: BROWSER });
+    // Unreachable or failing server: not a verdict on the session; the request fails as network.
+    if (!data && response.status !== 401) throw new Error(`refresh: ${response.status}`);
+    if (!data) return null;
+    session.start(data, { elsewhere: now !== null && now.handle !== data.handle });
+    return session.get();
+  }).finally(() => (renewing = undefined));
   return renewing;
 }
 
-/** Ends the session here at once, and revokes it at the API (so its refresh token dies too). */
+/** Runs `task` while no other tab of this origin runs one (Web Locks; alone where there are none). */
+function exclusive<T>(task: () => Promise<T>): Promise<T> {
+  if (!navigator.locks) return task();
+  return navigator.locks.request('weibo.session.refresh', task) as Promise<T>;
+}
+
+/**
+ * On load: the access token lives in memory only, so a tab that was logged in asks the cookie
+ * for a session before its first request (one round trip, as a login is).
+ */
+export function restore(): Promise<Restored> {
+  if (!session.hinted()) return Promise.resolve('none');
+  const restored = renew(null).then(
+    (s): Restored => (s ? 'restored' : (session.forget(), 'refused')),
+    (): Restored => 'none', // unreachable: logged out for now; the next load asks again
+  );
+  session.setRestoring(restored.then(() => {}));
+  return restored;
+}
+
+/** What a load found: a session, one the API refused (it ended meanwhile), or nothing to ask. */
+export type Restored = 'restored' | 'refused' | 'none';
+
+let loggingOut: Promise<unknown> = Promise.resolve();
+
+/** Logs in (this tab and every other one); the refresh token comes back as a cookie. */
+export async function logIn(handle: string, password: string): Promise<void> {
+  // A logout still on its way would clear the cookie this login is about to set.
+  await loggingOut;
+  const { data } = await call(sessions.POST('/sessions', { body: { handle, password }, headers: BROWSER }));
+  session.start(data);
+}
+
+/** Ends the session here and in every tab at once, and revokes it at the API (the cookie too). */
 export function logOut(): void {
-  const current = session.get();
+  const was = session.get();
   session.logout();
-  if (current?.refreshToken) {
+  if (was) {
     // keepalive: the revoke still goes out if the page is closed right after.
-    sessions.POST('/sessions/logout', { body: { refreshToken: current.refreshToken }, keepalive: true }).catch(() => {});
+    loggingOut = sessions.POST('/sessions/logout', { body: {}, headers: BROWSER, keepalive: true }).catch(() => {});
   }
 }
 
@@ -164,8 +214,9 @@ export async function call<T>(request: Promise<Result<T>>, { background = false 
   if (!background) pageRequests++;
   try {
     result = await request;
-  } catch {
-    throw new ApiProblem(0, 'network');
+  } catch (err) {
+    // A request the client itself held back (session_changed) says so; anything else never arrived.
+    throw err instanceof ApiProblem ? err : new ApiProblem(0, 'network');
   } finally {
     if (!background) pageRequestDone();
   }

@@ -55,7 +55,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a refresh token for a new access token and a new refresh token
-         * @description The refresh token presented is spent. Presenting a spent refresh token again (or two refreshes of one token at once) is taken as a copied token: the whole session is revoked and the answer is 401 `refresh_token_reused`. A malformed, unknown, expired or revoked refresh token is 401 `invalid_refresh_token`.
+         * @description The refresh token presented (in the body, or for a browser client in its cookie) is spent. Presenting a spent refresh token again (or two refreshes of one token at once) is taken as a copied token: the whole session is revoked and the answer is 401 `refresh_token_reused`. A malformed, unknown, expired or revoked refresh token is 401 `invalid_refresh_token`.
          */
         post: operations["refreshSession"];
         delete?: never;
@@ -75,7 +75,7 @@ export interface paths {
         put?: never;
         /**
          * Log out: revoke the session of a refresh token
-         * @description No refresh token of that session works afterwards; access tokens already issued expire on their own (they live minutes). Idempotent: the answer is 204 whatever was presented.
+         * @description The refresh token is the body's, or for a browser client its cookie. No refresh token of that session works afterwards; access tokens already issued expire on their own (they live minutes). Idempotent: the answer is 204 whatever was presented.
          */
         post: operations["logOut"];
         delete?: never;
@@ -635,7 +635,7 @@ export interface components {
          * @description Every machine-readable error code this API sends
          * @enum {string}
          */
-        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "avatar_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "repost_in_progress" | "invalid_cursor" | "invalid_notification_id" | "invalid_topic" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "media_not_ready" | "media_in_use" | "internal_error" | "service_unavailable";
+        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "client_header_required" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "avatar_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "repost_in_progress" | "invalid_cursor" | "invalid_notification_id" | "invalid_topic" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "media_not_ready" | "media_in_use" | "internal_error" | "service_unavailable";
         Session: {
             /**
              * @description A user handle: 1–30 of a–z, 0–9, _
@@ -652,8 +652,8 @@ export interface components {
             expiresAt: string;
             /** @constant */
             tokenType: "Bearer";
-            /** @description Opaque, single use: `POST /sessions/refresh` spends it and answers a new one. Keep it secret; presenting a spent one again ends the whole session */
-            refreshToken: string;
+            /** @description Opaque, single use: `POST /sessions/refresh` spends it and answers a new one. Keep it secret; presenting a spent one again ends the whole session. Absent for a browser client (`X-Weibo-Client: web`), which gets it as an HttpOnly cookie instead */
+            refreshToken?: string;
             /**
              * Format: date-time
              * @description After this instant the refresh token is refused: log in again
@@ -1276,7 +1276,10 @@ export interface operations {
     login: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description `web` from a browser: the refresh token is set as an HttpOnly cookie (Path = the session routes as the browser sees them) and left out of the JSON; refresh and logout without a body token read that cookie, and refuse a request without this header (403 `client_header_required`). */
+                "x-weibo-client"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1435,14 +1438,17 @@ export interface operations {
     refreshSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description `web` from a browser: the refresh token is set as an HttpOnly cookie (Path = the session routes as the browser sees them) and left out of the JSON; refresh and logout without a body token read that cookie, and refuse a request without this header (403 `client_header_required`). */
+                "x-weibo-client"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/json": {
-                    refreshToken: string;
+                    refreshToken?: string;
                 };
             };
         };
@@ -1484,6 +1490,22 @@ export interface operations {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
                             code: components["schemas"]["ErrorCode"] & ("invalid_refresh_token" | "refresh_token_reused");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `client_header_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "client_header_required";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1575,19 +1597,22 @@ export interface operations {
     logOut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description `web` from a browser: the refresh token is set as an HttpOnly cookie (Path = the session routes as the browser sees them) and left out of the JSON; refresh and logout without a body token read that cookie, and refuse a request without this header (403 `client_header_required`). */
+                "x-weibo-client"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/json": {
-                    refreshToken: string;
+                    refreshToken?: string;
                 };
             };
         };
         responses: {
-            /** @description The session is revoked (or there was none) */
+            /** @description The session is revoked (or there was none); a browser client's cookie is cleared */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -1604,6 +1629,22 @@ export interface operations {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
                             code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `client_header_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "client_header_required";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };

@@ -2,6 +2,7 @@
 // never a status code or a JSON dump.
 import { ApiProblem } from '../api/client';
 import { hasMessage, useI18n, type Translate } from '../i18n/i18n';
+import { href, rememberReturn } from '../router';
 
 export function problemText(err: unknown, t: Translate): string {
   if (!(err instanceof ApiProblem)) return t('error.unknown', { status: '—' });
@@ -20,6 +21,14 @@ export function ErrorMessage({ error, onRetry }: { error: unknown; onRetry?: () 
   return (
     <div class="problem" role="alert">
       <p>{problemText(error, t)}</p>
+      {/* Not logged in (any more): the way on is logging in, then back here. */}
+      {error instanceof ApiProblem && error.code === 'missing_token' && (
+        <p>
+          <a href={href.login()} onClick={() => rememberReturn(location.hash)}>
+            {t('nav.login')}
+          </a>
+        </p>
+      )}
       {onRetry && retryable(error) && (
         <button type="button" class="secondary" onClick={onRetry}>
           {t('error.retry')}

@@ -1,19 +1,12 @@
 // web/src/features/auth/auth-pages.tsx — log in, and sign up (which logs in right after). Both
-// land on the home timeline: login + the timeline page are the only two round trips before it
-// renders.
+// land on the page that sent you to log in, else the home timeline (app.tsx): login + the
+// timeline page are the only two round trips before it renders.
 import { useState } from 'preact/hooks';
-import { api, call } from '../../api/client';
+import { api, call, logIn } from '../../api/client';
 import { DISPLAY_NAME_MAX, HANDLE_MAX, HANDLE_PATTERN, PASSWORD_MAX, PASSWORD_MIN } from '../../api/limits';
 import { ErrorMessage } from '../../components/problem';
 import { useI18n } from '../../i18n/i18n';
-import { href, navigate } from '../../router';
-import { session } from '../../session';
-
-async function logIn(handle: string, password: string): Promise<void> {
-  const { data } = await call(api.POST('/sessions', { body: { handle, password } }));
-  session.start(data);
-  navigate(href.home());
-}
+import { href } from '../../router';
 
 function useSubmit(action: () => Promise<void>) {
   const [busy, setBusy] = useState(false);

@@ -13,7 +13,7 @@ import { ErrorMessage } from '../../components/problem';
 import { RichText } from '../../components/rich-text';
 import { RelativeTime } from '../../components/time';
 import { useI18n } from '../../i18n/i18n';
-import { href } from '../../router';
+import { href, rememberReturn } from '../../router';
 import { session } from '../../session';
 
 const PAGE = 20;
@@ -80,7 +80,9 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
         <CommentForm postId={post.id} replyTo={replyTo} box={box} onAdded={added} onCancelReply={() => setReplyTo(null)} />
       ) : (
         <p>
-          <a href={href.login()}>{t('comments.logIn')}</a>
+          <a href={href.login()} onClick={() => rememberReturn(location.hash)}>
+            {t('comments.logIn')}
+          </a>
         </p>
       )}
       <p class="sr-status" role="status">

@@ -9,7 +9,7 @@ import { REPOST_COMMENT_MAX } from '../../api/limits';
 import { CharCount, codePoints, hasVisible, sendOnCtrlEnter, textProblem } from '../../components/char-count';
 import { ErrorMessage } from '../../components/problem';
 import { useI18n } from '../../i18n/i18n';
-import { href, navigate } from '../../router';
+import { href, toLogin } from '../../router';
 import { session } from '../../session';
 
 /** Applies a change to the post as it is now (not as it was when a request started). */
@@ -43,7 +43,7 @@ export function Reactions({ post, update, onReposted, children }: ReactionsProps
   const likeClicks = useRef(0);
 
   async function toggleLike() {
-    if (!me) return navigate(href.login());
+    if (!me) return toLogin();
     if (liking) return; // one at a time: each answer must match the change it reconciles
     const click = ++likeClicks.current;
     const want = !post.liked;
@@ -93,7 +93,7 @@ export function Reactions({ post, update, onReposted, children }: ReactionsProps
             class={post.reposted ? 'reaction on' : 'reaction'}
             aria-expanded={reposting}
             disabled={!canRepost}
-            onClick={() => (me ? (setStatus(''), setReposting(!reposting)) : navigate(href.login()))}
+            onClick={() => (me ? (setStatus(''), setReposting(!reposting)) : toLogin())}
           >
             {post.reposted ? t('reaction.reposted') : t('reaction.repost')} {post.repostCount}
           </button>
