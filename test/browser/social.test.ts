@@ -313,8 +313,9 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     await eventually(async () => expect(await alert(b.page, 'one of you has blocked the other').count()).toBe(2));
     await expectAccessible(b.page, 'profile of someone who blocked you (en)');
     await screenshot(b.page, 'en-blocked');
-    // Her post's own page too.
-    await show(b.page, postPage, alert(b.page, 'Not possible: one of you has blocked the other.'));
+    // Her post's own page too: said plainly, and nothing offered to him there.
+    await show(b.page, postPage, alert(b.page, 'You cannot see this post: one of you has blocked the other.'));
+    expect(await b.page.getByRole('button', { name: /^(Block|Mute|Unblock)/ }).count()).toBe(0);
 
     // ann's blocked list, from her own profile: bob, and Unblock.
     await show(a.page, `#/u/${ann.handle}`, a.page.getByRole('link', { name: '黑名单' }));

@@ -59,10 +59,23 @@ function Blocked({ id, onUnblocked }: { id: string; onUnblocked: () => void }) {
   const { t } = useI18n();
   const me = session.get()?.handle;
   const author = id.split('.')[0]!;
+  // The unblock is offered to the one who blocks; the one blocked is offered nothing.
+  const [blocking, setBlocking] = useState(false);
   return (
     <div class="notice" role="alert">
       <p>{t('post.hiddenByBlock')}</p>
-      {me && me !== author && <BlockButtons me={me} handle={author} onChange={(state, action) => action === 'unblock' && !state.blocking && onUnblocked()} />}
+      {me && me !== author && (
+        <div hidden={!blocking}>
+          <BlockButtons
+            me={me}
+            handle={author}
+            onChange={(state, action) => {
+              if (action === 'loaded') setBlocking(state.blocking);
+              if (action === 'unblock' && !state.blocking) onUnblocked();
+            }}
+          />
+        </div>
+      )}
     </div>
   );
 }
