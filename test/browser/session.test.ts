@@ -35,6 +35,8 @@ describe('the session in Chromium', () => {
     expect(headers['content-security-policy']).not.toContain('unsafe-inline');
     expect(headers['referrer-policy']).toBe('no-referrer');
     expect(headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+    // Sent compressed, as CloudFront does (Chromium asks for gzip and br).
+    expect([headers['content-encoding'], headers.vary]).toEqual(['br', 'accept-encoding']);
 
     const login = t.page.waitForResponse((r) => r.url().endsWith('/api/sessions'));
     await logIn(t.page, user.handle, user.password);
