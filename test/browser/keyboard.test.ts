@@ -65,6 +65,8 @@ describe('keyboard and plain words, in Chromium', () => {
     const card = t.page.locator('article.post').filter({ hasText: body });
     await card.getByRole('button', { name: /^Repost/ }).click();
     await card.locator('.repost-form textarea').waitFor();
+    // The form takes the focus as it opens (an Esc before that is not the form's to hear).
+    await expect.poll(() => t.page.evaluate(`document.activeElement?.closest('.repost-form') !== null`)).toBe(true);
     await t.page.keyboard.press('Escape');
     await card.locator('.repost-form').waitFor({ state: 'detached' });
     expect(await t.page.evaluate(`document.activeElement?.textContent ?? ''`)).toMatch(/^Repost/);
