@@ -5,13 +5,13 @@
 // and runs the local SQS poller (infra/local/sqs-poller.ts) that feeds the worker through the
 // offline Lambda endpoint; after the run it stops both and drops the namespace and the queues.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { routes } from '../../shared/http/routes.js';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { DeleteQueueCommand } from '@aws-sdk/client-sqs';
 import type { TestProject } from 'vitest/node';
 import { localMediaBaseUrl } from '../../infra/local/object-store.js';
+import { warmHttpFunctions } from '../../infra/local/warm-up.js';
 import { ensureQueues, localSqsClient, startMediaPoller, startPoller, type Poller } from '../../infra/local/sqs-poller.js';
 import { applySchema } from '../../infra/schema/apply-schema.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
@@ -32,30 +32,6 @@ async function waitForHttp(url: string, child: ChildProcess, output: () => strin
     }
   }
   throw new Error(`serverless-offline did not answer ${url} within ${timeoutMs} ms:\n${output()}`);
-}
-
-/**
- * serverless-offline loads each function's bundle in a worker of its own on the function's first
- * call. On a busy 2-core machine that load alone can pass the 10 s Lambda timeout, and the call
- * answers a LambdaTimeoutError that is no fault of the code under test. So every HTTP function
- * is called once here (path parameters filled with a value that fails validation: a 4xx, no
- * HBase work), retried while its answer is a Lambda timeout.
- */
-async function warmHandlers(apiUrl: string): Promise<void> {
-  const started = Date.now();
-  const pending = Object.values(routes).map((r) => ({ method: r.method, path: r.path.replace(/\{[^}]+\}/g, '~') }));
-  const worker = async (): Promise<void> => {
-    for (let next = pending.shift(); next; next = pending.shift()) {
-      for (let attempt = 1; ; attempt++) {
-        const res = await fetch(`${apiUrl}${next.path}`, { method: next.method, signal: AbortSignal.timeout(60_000) });
-        const text = await res.text();
-        if (!text.includes('LambdaTimeoutError')) break;
-        if (attempt === 3) throw new Error(`serverless-offline: ${next.method} ${next.path} timed out 3 times while warming up`);
-      }
-    }
-  };
-  await Promise.all([worker(), worker()]);
-  console.log(`[e2e] ${Object.keys(routes).length} HTTP functions loaded in ${Date.now() - started} ms`);
 }
 
 /** What the started stack gives the tests (project.provide; `inject` reads it). */
@@ -187,7 +163,8 @@ async function startOffline(): Promise<OfflineStack> {
   try {
     // Bundling every function first (serverless-esbuild) takes minutes on a busy 2-core machine.
     await waitForHttp(`${apiUrl}/users/probe`, child, () => log.slice(-4000), 300_000);
-    await warmHandlers(apiUrl);
+    const warmed = await warmHttpFunctions(apiUrl);
+    console.log(`[e2e] ${warmed.functions} HTTP functions loaded in ${warmed.ms} ms`);
   } catch (err) {
     stop();
     await dropQueues();

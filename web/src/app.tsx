@@ -6,7 +6,9 @@
 import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import { logOut, type Restored } from './api/client';
 import { Boundary } from './components/boundary';
+import { Icon, type IconName } from './components/icons';
 import { PageTitle } from './components/page-title';
+import { Sidebar, useWide } from './features/sidebar/sidebar';
 import { HomePage } from './features/timeline/home-page';
 import { LoginPage, RegisterPage } from './features/auth/auth-pages';
 import { PostPage } from './features/posts/post-page';
@@ -32,6 +34,7 @@ export function App({ restoring }: { restoring: Promise<Restored> }) {
   /** What another tab did to this one's session, said above the page. */
   const [elsewhere, setElsewhere] = useState<{ key: MessageKey; handle?: string } | undefined>();
   const route = useRoute();
+  const wide = useWide();
 
   useEffect(() => {
     document.documentElement.lang = locale;
@@ -84,8 +87,11 @@ export function App({ restoring }: { restoring: Promise<Restored> }) {
       >
         {i18n.t('nav.skip')}
       </a>
-      <Header current={current} route={route} />
+      <Header current={current} />
       <PageTitle routeKey={`${current?.handle ?? ''} ${JSON.stringify(route)}`} appName={i18n.t('app.name')} />
+      <div class="layout">
+      <Navigation current={current} route={route} />
+      <div class="center">
       {elsewhere && (
         <p class="notice session-notice" role="status">
           {i18n.t(elsewhere.key, { handle: elsewhere.handle ?? '' })}
@@ -106,6 +112,9 @@ export function App({ restoring }: { restoring: Promise<Restored> }) {
           {ready ? page(route, current, notice ? i18n.t(notice) : undefined) : null}
         </Boundary>
       </main>
+      </div>
+      {wide && ready && <Sidebar current={current} />}
+      </div>
       <footer class="site-foot">
         <a href="api-docs/">{i18n.t('nav.apiDocs')}</a>
       </footer>
@@ -142,32 +151,14 @@ function page(route: Route, current: Session | null, notice: string | undefined)
   }
 }
 
-function Header({ current, route }: { current: Session | null; route: Route }) {
+/** The top bar: the brand, the language, and logging out (or in). */
+function Header({ current }: { current: Session | null }) {
   const { t, locale, setLocale } = useI18n();
   return (
     <header class="site-head">
       <a class="brand" href={href.home()}>
         {t('app.name')}
       </a>
-      <nav aria-label={t('nav.main')}>
-        {current ? (
-          <>
-            <a href={href.home()}>{t('nav.home')}</a>
-            <NotificationsLink handle={current.handle} route={route} />
-            <a href={href.trending()}>{t('nav.trending')}</a>
-            <a href={href.profile(current.handle)}>{t('nav.profile')}</a>
-            <button type="button" class="link" onClick={logOut}>
-              {t('nav.logout')}
-            </button>
-          </>
-        ) : (
-          <>
-            <a href={href.trending()}>{t('nav.trending')}</a>
-            <a href={href.login()}>{t('nav.login')}</a>
-            <a href={href.register()}>{t('nav.register')}</a>
-          </>
-        )}
-      </nav>
       <label class="lang">
         <span class="sr-only">{t('nav.language')}</span>
         <select value={locale} onChange={(e) => setLocale((e.target as HTMLSelectElement).value as Locale)}>
@@ -178,7 +169,42 @@ function Header({ current, route }: { current: Session | null; route: Route }) {
           ))}
         </select>
       </label>
+      {current && (
+        <button type="button" class="secondary logout" onClick={logOut}>
+          {t('nav.logout')}
+        </button>
+      )}
     </header>
+  );
+}
+
+/** The main navigation: a column on the left on wide screens, a tab bar at the bottom on narrow
+ *  ones (styles.css), icon over a short label so no label wraps. The current page is marked. */
+function Navigation({ current, route }: { current: Session | null; route: Route }) {
+  const { t } = useI18n();
+  const item = (to: string, icon: IconName, label: string, on: boolean) => (
+    <a href={to} aria-current={on ? 'page' : undefined}>
+      <Icon name={icon} />
+      <span class="label">{label}</span>
+    </a>
+  );
+  return (
+    <nav class="site-nav" aria-label={t('nav.main')}>
+      {current ? (
+        <>
+          {item(href.home(), 'home', t('nav.home'), route.page === 'home')}
+          <NotificationsLink handle={current.handle} route={route} />
+          {item(href.trending(), 'topic', t('nav.trending'), route.page === 'trending' || route.page === 'topic')}
+          {item(href.profile(current.handle), 'user', t('nav.profile'), route.page === 'profile' && route.handle === current.handle)}
+        </>
+      ) : (
+        <>
+          {item(href.trending(), 'topic', t('nav.trending'), route.page === 'trending' || route.page === 'topic')}
+          {item(href.login(), 'login', t('nav.login'), route.page === 'login')}
+          {item(href.register(), 'register', t('nav.register'), route.page === 'register')}
+        </>
+      )}
+    </nav>
   );
 }
 

@@ -4,6 +4,7 @@
 // until the page's own have answered (whenQuiet), and a failed one keeps the last count.
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, whenQuiet, type UnreadCount } from '../../api/client';
+import { Icon } from '../../components/icons';
 import { useI18n } from '../../i18n/i18n';
 import { href, type Route } from '../../router';
 import { session } from '../../session';
@@ -68,8 +69,9 @@ export function NotificationsLink({ handle, route }: { handle: string; route: Ro
   const shown = unread && unread.count > 0 ? (unread.capped ? '99+' : String(unread.count)) : null;
   return (
     // data-unread: the count as last answered (absent before the first answer), for tests and styles.
-    <a class="nav-notifications" href={href.notifications()} data-unread={unread ? (shown ?? '0') : undefined}>
-      {t('nav.notifications')}
+    <a class="nav-notifications" href={href.notifications()} data-unread={unread ? (shown ?? '0') : undefined} aria-current={route.page === 'notifications' ? 'page' : undefined}>
+      <Icon name="bell" />
+      <span class="label">{t('nav.notifications')}</span>
       {shown && (
         // The number for the eye, words for the screen reader: the link reads "通知 3 条未读".
         <span class="badge">
