@@ -6,6 +6,7 @@
 import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import { logOut, type Restored } from './api/client';
 import { Boundary } from './components/boundary';
+import { ConfirmHost } from './components/confirm';
 import { Icon, type IconName } from './components/icons';
 import { PageTitle } from './components/page-title';
 import { Sidebar, useWide } from './features/sidebar/sidebar';
@@ -115,6 +116,7 @@ export function App({ restoring }: { restoring: Promise<Restored> }) {
       </div>
       {wide && ready && <Sidebar current={current} />}
       </div>
+      <ConfirmHost />
       <footer class="site-foot">
         <a href="api-docs/">{i18n.t('nav.apiDocs')}</a>
       </footer>

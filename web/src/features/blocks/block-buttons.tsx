@@ -1,9 +1,11 @@
 // web/src/features/blocks/block-buttons.tsx — on someone else's profile: block (拉黑) / unblock and
-// mute (屏蔽) / unmute. Blocking asks first, because it also ends the follows in both directions
+// mute (屏蔽) / unmute, the first two of each in a "⋯" menu. Blocking asks first (in the page's dialog), because it also ends the follows in both directions
 // (and unblocking does not bring them back); muting is quiet and undone as easily, so it does
 // not ask. The profile hears of every change: a block moves its follow state and counts.
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type BlockState } from '../../api/client';
+import { ask } from '../../components/confirm';
+import { MoreMenu, type MenuItem } from '../../components/menu';
 import { ErrorMessage } from '../../components/problem';
 import { useI18n } from '../../i18n/i18n';
 
@@ -28,7 +30,7 @@ export function BlockButtons({ me, handle, onChange }: { me: string; handle: str
   }, [me, handle]);
 
   async function act(action: BlockAction) {
-    if (action === 'block' && !confirm(t('blocks.confirmBlock', { handle }))) return;
+    if (action === 'block' && !(await ask({ title: t('blocks.blockTitle', { handle }), detail: t('blocks.blockDetail'), action: t('blocks.block') }))) return;
     setBusy(true);
     setError(null);
     setStatus('');
@@ -53,15 +55,25 @@ export function BlockButtons({ me, handle, onChange }: { me: string; handle: str
   }
 
   if (!state) return null;
-  // Beside the follow button (the profile lays them out in one row).
+  // Beside the follow button (the profile lays them out in one row): a block or mute in force
+  // shows as its undo; the ones not in force wait in the "⋯" menu.
+  const menu: MenuItem[] = [
+    ...(state.muting ? [] : [{ label: t('blocks.muteHandle', { handle }), run: () => act('mute') }]),
+    ...(state.blocking ? [] : [{ label: t('blocks.blockHandle', { handle }), run: () => act('block'), danger: true }]),
+  ];
   return (
     <>
-      <button type="button" class="secondary" disabled={busy} onClick={() => act(state.blocking ? 'unblock' : 'block')}>
-        {state.blocking ? t('blocks.unblock') : t('blocks.block')}
-      </button>
-      <button type="button" class="secondary" disabled={busy} onClick={() => act(state.muting ? 'unmute' : 'mute')}>
-        {state.muting ? t('blocks.unmute') : t('blocks.mute')}
-      </button>
+      {state.blocking && (
+        <button type="button" class="secondary" disabled={busy} onClick={() => act('unblock')}>
+          {t('blocks.unblock')}
+        </button>
+      )}
+      {state.muting && (
+        <button type="button" class="secondary" disabled={busy} onClick={() => act('unmute')}>
+          {t('blocks.unmute')}
+        </button>
+      )}
+      <MoreMenu label={t('profile.more', { handle })} items={menu} />
       <span role="status">{status}</span>
       <ErrorMessage error={error} />
     </>

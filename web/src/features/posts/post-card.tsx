@@ -1,11 +1,15 @@
 // web/src/features/posts/post-card.tsx — one post wherever posts are listed: author, text (its
 // @mentions and #topics# as links), relative time linking to the post's page, a repost's
 // pictures (a Weibo grid with a lightbox), a repost's original (with its pictures), the reaction
-// bar (repost, comments, like) and Delete for its author; the author's avatar beside the name.
-import { useEffect, useRef, useState } from 'preact/hooks';
+// bar (repost, comments, like), and a "⋯" menu: Delete for its author, mute or block for others.
+// A long text folds at about six lines. The author's avatar beside the name.
+import type { ComponentChildren } from 'preact';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Post } from '../../api/client';
 import { Avatar, Byline, authorOf } from '../../components/avatar';
 import { Boundary } from '../../components/boundary';
+import { ask } from '../../components/confirm';
+import { MoreMenu, type MenuItem } from '../../components/menu';
 import { ErrorMessage } from '../../components/problem';
 import { RichText } from '../../components/rich-text';
 import { RelativeTime } from '../../components/time';
@@ -23,6 +27,8 @@ export interface PostCardProps {
   onChange?: (post: Post) => void;
   /** The reader reposted from this card: lists that show the reader's posts add it. */
   onReposted?: (repost: Post) => void;
+  /** The post's own page: the whole text, and who liked it. */
+  detail?: boolean;
 }
 
 /** A post that cannot be shown (a malformed answer) says so in its place; the list goes on. */
@@ -41,11 +47,12 @@ export function PostCard(props: PostCardProps) {
   );
 }
 
-function Card({ post: given, onDeleted, onChange, onReposted }: PostCardProps) {
+function Card({ post: given, onDeleted, onChange, onReposted, detail = false }: PostCardProps) {
   const { t } = useI18n();
   const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   const [post, setPost] = useState(given);
+  /** The reader muted or blocked the author from this card: it steps aside, saying so. */
+  const [hidden, setHidden] = useState<'mute' | 'block' | null>(null);
   // The latest state, for changes that land after a request (a like's answer, its undoing).
   const current = useRef(given);
   useEffect(() => {
@@ -58,22 +65,45 @@ function Card({ post: given, onDeleted, onChange, onReposted }: PostCardProps) {
     setPost(next);
     onChange?.(next);
   };
-  const mine = session.get()?.handle === post.author;
+  const me = session.get()?.handle;
 
   async function remove() {
-    if (!confirm(t('post.confirmDelete'))) return;
-    setBusy(true);
+    if (!(await ask({ title: t('post.confirmDelete'), action: t('post.delete') }))) return;
     setError(null);
     try {
       await call(api.DELETE('/posts/{postId}', { params: { path: { postId: post.id } } }));
       onDeleted?.(post.id);
     } catch (err) {
       setError(err);
-    } finally {
-      setBusy(false);
     }
   }
 
+  async function keepAway(action: 'mute' | 'block') {
+    if (!me) return;
+    if (action === 'block' && !(await ask({ title: t('blocks.blockTitle', { handle: post.author }), detail: t('blocks.blockDetail'), action: t('blocks.block') }))) return;
+    setError(null);
+    try {
+      const params = { path: { handle: me, target: post.author } };
+      await call(action === 'block' ? api.PUT('/users/{handle}/blocks/{target}', { params }) : api.PUT('/users/{handle}/mutes/{target}', { params }));
+      setHidden(action);
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  if (hidden) {
+    return (
+      <p class="post notice" role="status" data-post-id={post.id}>
+        {t(`blocks.done.${hidden}`, { handle: post.author })}
+      </p>
+    );
+  }
+
+  const menu: MenuItem[] =
+    !me ? [] : me === post.author ? (onDeleted ? [{ label: t('post.delete'), run: remove, danger: true }] : []) : [
+      { label: t('blocks.muteHandle', { handle: post.author }), run: () => keepAway('mute') },
+      { label: t('blocks.blockHandle', { handle: post.author }), run: () => keepAway('block'), danger: true },
+    ];
   return (
     <article class="post" aria-label={t('post.by', { handle: post.author })} data-post-id={post.id}>
       <header class="post-head">
@@ -81,24 +111,59 @@ function Card({ post: given, onDeleted, onChange, onReposted }: PostCardProps) {
           <Avatar {...authorOf(post)} />
           <Byline {...authorOf(post)} />
         </span>
-        <a class="when" href={href.post(post.id)}>
-          <RelativeTime iso={post.createdAt} />
-        </a>
+        <span class="post-corner">
+          <a class="when" href={href.post(post.id)}>
+            <RelativeTime iso={post.createdAt} />
+          </a>
+          <MoreMenu label={t('post.more')} items={menu} />
+        </span>
       </header>
       {/* A plain repost has no words of its own. */}
-      <p class="post-body" dir="auto">{post.body ? <RichText text={post.body} mentions={post.mentions} topics={post.topics} /> : post.repostOf ? t('repost.plain') : ''}</p>
+      {post.body ? (
+        <Folding text={post.body} fold={!detail}>
+          <RichText text={post.body} mentions={post.mentions} topics={post.topics} />
+        </Folding>
+      ) : (
+        <p class="post-body" dir="auto">{post.repostOf ? t('repost.plain') : ''}</p>
+      )}
       <PictureGrid media={post.media} />
       {post.repostOf && <OriginalPost original={post.repostOf} />}
+      {detail && (
+        <p class="post-stats">
+          <a class="like-count" href={href.likers(post.id)}>
+            {t('post.likedBy', { n: post.likeCount })}
+          </a>
+        </p>
+      )}
       <footer class="post-actions">
-        <Reactions post={post} update={update} onReposted={onReposted}>
-          {mine && onDeleted && (
-            <button type="button" class="link danger" onClick={remove} disabled={busy}>
-              {t('post.delete')}
-            </button>
-          )}
-        </Reactions>
+        <Reactions post={post} update={update} onReposted={onReposted} />
       </footer>
       <ErrorMessage error={error} />
     </article>
+  );
+}
+
+/** A long text folds at about six lines, with "展开全文" to read the rest in place. */
+function Folding({ text, fold, children }: { text: string; fold: boolean; children: ComponentChildren }) {
+  const { t } = useI18n();
+  const body = useRef<HTMLParagraphElement>(null);
+  const [open, setOpen] = useState(false);
+  const [long, setLong] = useState(false);
+  // Measured once drawn (the width decides where lines break); only a folded text can be long.
+  useLayoutEffect(() => {
+    const p = body.current;
+    if (p && fold && !open) setLong(p.scrollHeight > p.clientHeight + 1);
+  }, [text, fold, open]);
+  return (
+    <>
+      <p ref={body} class={fold && !open ? 'post-body folded' : 'post-body'} dir="auto">
+        {children}
+      </p>
+      {fold && long && !open && (
+        <button type="button" class="link unfold" onClick={() => setOpen(true)}>
+          {t('post.unfold')}
+        </button>
+      )}
+    </>
   );
 }

@@ -35,7 +35,7 @@ export function PostPage({ id }: { id: string }) {
         </p>
       ) : post ? (
         <>
-          <PostCard post={post} onChange={setPost} onDeleted={() => setDeleted(true)} />
+          <PostCard post={post} detail onChange={setPost} onDeleted={() => setDeleted(true)} />
           <Comments post={post} onCount={(d) => setPost((p) => p && { ...p, commentCount: Math.max(0, p.commentCount + d) })} />
         </>
       ) : error instanceof ApiProblem && (error.status === 404 || error.code === 'validation_failed') ? (

@@ -8,7 +8,9 @@ import { ApiProblem, api, call, type Comment, type Post } from '../../api/client
 import { COMMENT_MAX } from '../../api/limits';
 import { CharCount, codePoints, hasVisible, sendOnCtrlEnter, textProblem } from '../../components/char-count';
 import { PagedFooter, usePaged } from '../../components/paged';
-import { Avatar, authorOf } from '../../components/avatar';
+import { Avatar, Byline, authorOf } from '../../components/avatar';
+import { ask } from '../../components/confirm';
+import { MoreMenu } from '../../components/menu';
 import { ErrorMessage } from '../../components/problem';
 import { RichText } from '../../components/rich-text';
 import { RelativeTime } from '../../components/time';
@@ -51,7 +53,7 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
   }
 
   async function remove(comment: Comment) {
-    if (!confirm(t('comments.confirmDelete'))) return;
+    if (!(await ask({ title: t('comments.confirmDelete'), action: t('comments.delete') }))) return;
     setError(null);
     setStatus('');
     try {
@@ -96,25 +98,30 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
         {list.items.map((c) => (
           <li key={c.id} class="comment" data-comment-id={c.id}>
             <div class="post-head">
-              <span>
-                <Avatar {...authorOf(c)} />{' '}
-                <a class="author" href={href.profile(c.author)}>
-                  @{c.author}
-                </a>
-                {c.replyTo && (
-                  <>
-                    {' '}
-                    <a class="reply-to" href={href.profile(c.replyTo.author)}>
-                      {t('comments.replyTo', { handle: c.replyTo.author })}
-                    </a>
-                  </>
+              <span class="who">
+                <Avatar {...authorOf(c)} />
+                <span>
+                  <Byline {...authorOf(c)} />
+                  {c.replyTo && (
+                    <>
+                      {' '}
+                      <a class="reply-to" href={href.profile(c.replyTo.author)}>
+                        {t('comments.replyTo', { handle: c.replyTo.author })}
+                      </a>
+                    </>
+                  )}
+                </span>
+              </span>
+              <span class="post-corner">
+                <span class="when">
+                  <RelativeTime iso={c.createdAt} />
+                </span>
+                {me && (me === c.author || me === post.author) && (
+                  <MoreMenu label={t('comments.more')} items={[{ label: t('comments.delete'), run: () => remove(c), danger: true }]} />
                 )}
               </span>
-              <span class="when">
-                <RelativeTime iso={c.createdAt} />
-              </span>
             </div>
-            <p class="comment-body">
+            <p class="comment-body" dir="auto">
               <RichText text={c.body} mentions={c.mentions} />
             </p>
             {me && (
@@ -122,11 +129,6 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
                 <button type="button" class="link" onClick={() => reply(c)}>
                   {t('comments.reply')}
                 </button>
-                {(me === c.author || me === post.author) && (
-                  <button type="button" class="link danger" onClick={() => remove(c)}>
-                    {t('comments.delete')}
-                  </button>
-                )}
               </div>
             )}
           </li>

@@ -1,12 +1,12 @@
 // web/src/features/reactions/reactions.tsx — the bar under every post: repost (an inline form
-// for an optional comment, 转发理由), comments (to the post's page, where they are), like (a
-// toggle) and the like count (to who liked it). Counts and the reader's own state come with the
+// for an optional comment, 转发理由), comments (to the post's page, where they are) and like (a
+// toggle); who liked it is on the post's page. Counts and the reader's own state come with the
 // post; a like shows at once and is put back if the API refuses it.
-import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Original, type Post } from '../../api/client';
 import { REPOST_COMMENT_MAX } from '../../api/limits';
 import { CharCount, codePoints, hasVisible, sendOnCtrlEnter, textProblem } from '../../components/char-count';
+import { Icon } from '../../components/icons';
 import { ErrorMessage } from '../../components/problem';
 import { useI18n } from '../../i18n/i18n';
 import { href, toLogin } from '../../router';
@@ -27,11 +27,9 @@ interface ReactionsProps {
   post: Post;
   update: UpdatePost;
   onReposted?: (repost: Post) => void;
-  /** More actions at the bar's end (the author's Delete). */
-  children?: ComponentChildren;
 }
 
-export function Reactions({ post, update, onReposted, children }: ReactionsProps) {
+export function Reactions({ post, update, onReposted }: ReactionsProps) {
   const { t } = useI18n();
   const me = session.get()?.handle;
   const [liking, setLiking] = useState(false);
@@ -83,6 +81,10 @@ export function Reactions({ post, update, onReposted, children }: ReactionsProps
 
   // A repost of a deleted original cannot be reposted (the API answers 404).
   const canRepost = post.repostOf?.state !== 'deleted';
+  // Three equal cells, icon and count, as Weibo's bar: the word shows where the count is 0, and
+  // the name always says both ("转发 3"), so it reads the same to everyone.
+  const shown = (label: string, n: number) => (n > 0 ? String(n) : label);
+  const repostLabel = post.reposted ? t('reaction.reposted') : t('reaction.repost');
   return (
     <>
       <ul class="reactions" aria-label={t('reaction.bar')}>
@@ -91,28 +93,33 @@ export function Reactions({ post, update, onReposted, children }: ReactionsProps
             ref={repostButton}
             type="button"
             class={post.reposted ? 'reaction on' : 'reaction'}
+            aria-label={`${repostLabel} ${post.repostCount}`}
             aria-expanded={reposting}
             disabled={!canRepost}
             onClick={() => (me ? (setStatus(''), setReposting(!reposting)) : toLogin())}
           >
-            {post.reposted ? t('reaction.reposted') : t('reaction.repost')} {post.repostCount}
+            <Icon name="repost" />
+            <span class="n">{shown(repostLabel, post.repostCount)}</span>
           </button>
         </li>
         <li>
-          <a class="reaction" href={href.post(post.id)}>
-            {t('reaction.comments')} {post.commentCount}
+          <a class="reaction" href={href.post(post.id)} aria-label={`${t('reaction.comments')} ${post.commentCount}`}>
+            <Icon name="comment" />
+            <span class="n">{shown(t('reaction.comments'), post.commentCount)}</span>
           </a>
         </li>
         <li>
-          <button type="button" class={post.liked ? 'reaction on' : 'reaction'} aria-pressed={post.liked} onClick={toggleLike}>
-            <span aria-hidden="true">{post.liked ? '♥' : '♡'}</span> {t('reaction.like')}
-          </button>{' '}
-          <a class="reaction like-count" href={href.likers(post.id)}>
-            {post.likeCount}
-            <span class="sr-only"> {t('reaction.likers')}</span>
-          </a>
+          <button
+            type="button"
+            class={post.liked ? 'reaction like on' : 'reaction like'}
+            aria-label={`${t('reaction.like')} ${post.likeCount}`}
+            aria-pressed={post.liked}
+            onClick={toggleLike}
+          >
+            <Icon name="like" filled={post.liked} />
+            <span class="n">{shown(t('reaction.like'), post.likeCount)}</span>
+          </button>
         </li>
-        {children && <li class="more">{children}</li>}
       </ul>
       <p class="reaction-status" role="status">
         {status}
