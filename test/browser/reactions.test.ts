@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
-import { expectAccessible, logIn, screenshot, setUp, show, shownBodies, signUp, useBrowser } from '../support/browser.js';
+import { expectAccessible, fromMenu, logIn, screenshot, setUp, show, shownBodies, signUp, useBrowser } from '../support/browser.js';
 import { eventually } from '../support/eventually.js';
 
 const api = apiClient(inject('apiUrl'));
@@ -20,12 +20,12 @@ const browser = useBrowser();
 const handle = (p: string) => `${p}_${randomBytes(4).toString('hex')}`;
 /** The card of the post with this text of its own (not a repost that embeds it). */
 const card = (page: Page, text: string) => page.locator('article.post').filter({ has: page.locator('.post-body', { hasText: text }) });
-const like = (scope: Locator) => scope.getByRole('button', { name: /^(Like|赞)$/ });
+const like = (scope: Locator) => scope.getByRole('button', { name: /^(Like|赞) \d+$/ });
 
-/** What a card shows of its like: pressed or not, and the count (the link to who liked). */
+/** What a card shows of its like: pressed or not, and the count (its button says both). */
 async function likeShown(scope: Locator): Promise<{ pressed: string | null; count: number }> {
-  const count = (await scope.locator('a.like-count').textContent())!.trim();
-  return { pressed: await like(scope).getAttribute('aria-pressed'), count: Number(count.split(/\s/)[0]) };
+  const name = (await like(scope).getAttribute('aria-label'))!;
+  return { pressed: await like(scope).getAttribute('aria-pressed'), count: Number(name.split(' ').pop()) };
 }
 
 /** Clicks and waits for the API's answer to the request it sends. */
@@ -158,12 +158,13 @@ describe('comments, reposts and likes, in Chromium', () => {
     const annReply = b.page.locator('li.comment', { hasText: answer });
     await show(b.page, postPage, annReply);
     expect(await annReply.locator('.reply-to').textContent()).toBe(`reply to @${bob}`);
-    expect(await annReply.getByRole('button', { name: 'Delete' }).count()).toBe(0);
-    expect(await b.page.locator('li.comment', { hasText: said }).getByRole('button', { name: 'Delete' }).count()).toBe(1);
+    const commentMenu = { name: 'More actions for this comment', exact: true };
+    expect(await annReply.getByRole('button', commentMenu).count()).toBe(0);
+    expect(await b.page.locator('li.comment', { hasText: said }).getByRole('button', commentMenu).count()).toBe(1);
 
-    // ann deletes bob's comment on her post.
-    a.page.once('dialog', (d) => void d.accept());
-    expect(await clickAndAnswer(a.page, bobsComment.getByRole('button', { name: '删除' }), 'DELETE', /\/comments\//)).toBe(204);
+    // ann deletes bob's comment on her post: from its "⋯" menu, after the page's own question.
+    await fromMenu(bobsComment, '评论的更多操作', '删除');
+    expect(await clickAndAnswer(a.page, a.page.getByRole('dialog').getByRole('button', { name: '删除', exact: true }), 'DELETE', /\/comments\//)).toBe(204);
     await bobsComment.waitFor({ state: 'detached' });
     expect(await commentBodies()).toEqual([answer]);
     await card(a.page, text).getByRole('link', { name: '评论 1' }).waitFor();
@@ -171,8 +172,8 @@ describe('comments, reposts and likes, in Chromium', () => {
     expect(await b.page.locator('li.comment').count()).toBe(1);
 
     // ann deletes her post; bob's repost now says its original is gone, in both languages.
-    a.page.once('dialog', (d) => void d.accept());
-    expect(await clickAndAnswer(a.page, card(a.page, text).getByRole('button', { name: '删除' }), 'DELETE', /^\/api\/posts\/[^/]+$/)).toBe(204);
+    await fromMenu(card(a.page, text), '更多操作', '删除');
+    expect(await clickAndAnswer(a.page, a.page.getByRole('dialog').getByRole('button', { name: '删除', exact: true }), 'DELETE', /^\/api\/posts\/[^/]+$/)).toBe(204);
     await a.page.getByText('微博已删除。').waitFor();
     await show(b.page, `#/u/${bob}`, onProfile.getByText('The original post has been deleted.'));
     expect(await onProfile.locator('.original-body').count()).toBe(0);

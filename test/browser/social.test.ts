@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
-import { expectAccessible, logIn, screenshot, setUp, show, shownBodies, useBrowser, type Locale } from '../support/browser.js';
+import { answerDialog, expectAccessible, fromMenu, logIn, screenshot, setUp, show, shownBodies, useBrowser, type Locale } from '../support/browser.js';
 import { eventually } from '../support/eventually.js';
 import { placeInTrending } from '../support/trending.js';
 
@@ -271,19 +271,19 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     await show(b.page, postPage, card(b.page, text));
 
     // On bob's profile: ann follows him; Block asks first — declining changes nothing.
-    const blockButton = a.page.getByRole('button', { name: '拉黑', exact: true });
-    await show(a.page, `#/u/${bob.handle}`, blockButton);
+    const profileMenu = a.page.getByRole('button', { name: `对 @${bob.handle} 的更多操作`, exact: true });
+    await show(a.page, `#/u/${bob.handle}`, profileMenu);
     await a.page.getByRole('button', { name: '取消关注' }).waitFor();
     await expectAccessible(a.page, 'profile with block and mute (zh)');
     await screenshot(a.page, 'zh-profile-block');
-    let asked = '';
-    a.page.once('dialog', (d) => void ((asked = d.message()), d.dismiss()));
-    await blockButton.click();
-    expect(asked).toContain(`拉黑 @${bob.handle}`);
+    // Block waits in the profile's "⋯" menu, and asks in the page's own dialog.
+    await fromMenu(a.page, `对 @${bob.handle} 的更多操作`, `拉黑 @${bob.handle}`);
+    expect(await answerDialog(a.page, '取消')).toContain(`拉黑 @${bob.handle}`);
     expect(await a.page.getByRole('button', { name: '取消拉黑' }).count()).toBe(0);
+    expect(await a.page.evaluate('document.activeElement?.getAttribute("aria-haspopup")')).toBe('menu'); // back on ⋯
 
-    a.page.once('dialog', (d) => void d.accept());
-    expect(await clickAndAnswer(a.page, blockButton, 'PUT', /\/blocks\//)).toBe(200);
+    await fromMenu(a.page, `对 @${bob.handle} 的更多操作`, `拉黑 @${bob.handle}`);
+    expect(await clickAndAnswer(a.page, a.page.getByRole('dialog').getByRole('button', { name: '拉黑', exact: true }), 'PUT', /\/blocks\//)).toBe(200);
     await a.page.getByRole('button', { name: '取消拉黑' }).waitFor();
     await a.page.getByText(`已拉黑 @${bob.handle}。`).waitFor();
     // The follow button shows the API's truth: the block ended ann's follow (and bob's: 0 followers, 0 following).
@@ -351,10 +351,11 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     await show(a.page, '#/', a.page.locator('.list-end'));
     expect(await shownBodies(a.page)).toEqual([mine, theirs]);
 
-    // Mute from carol's profile: no confirmation (it is quiet and undone as easily).
-    const muteButton = a.page.getByRole('button', { name: 'Mute', exact: true });
-    await show(a.page, `#/u/${carol.handle}`, muteButton);
-    expect(await clickAndAnswer(a.page, muteButton, 'PUT', /\/mutes\//)).toBe(200);
+    // Mute from carol's profile's "⋯" menu: no confirmation (it is quiet and undone as easily).
+    const menu = a.page.getByRole('button', { name: `More actions for @${carol.handle}`, exact: true });
+    await show(a.page, `#/u/${carol.handle}`, menu);
+    await menu.click();
+    expect(await clickAndAnswer(a.page, a.page.getByRole('menuitem', { name: `Mute @${carol.handle}` }), 'PUT', /\/mutes\//)).toBe(200);
     await a.page.getByRole('button', { name: 'Unmute' }).waitFor();
     // Muting is not blocking: ann still follows carol.
     expect(await a.page.getByRole('button', { name: 'Unfollow' }).count()).toBe(1);

@@ -7,7 +7,7 @@ import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { userKey } from '../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../shared/schema/tables.js';
 import { apiClient } from '../support/api.js';
-import { expectAccessible, logIn, shownBodies, useBrowser } from '../support/browser.js';
+import { answerDialog, expectAccessible, fromMenu, logIn, shownBodies, useBrowser } from '../support/browser.js';
 import { eventually } from '../support/eventually.js';
 
 const api = apiClient(inject('apiUrl'));
@@ -114,8 +114,8 @@ describe('the home timeline, in Chromium', () => {
     await t.page.locator('article.post').first().waitFor();
     expect(await shownBodies(t.page)).toEqual([full]); // the API accepted exactly what the counter allowed
 
-    t.page.once('dialog', (d) => void d.accept());
-    await t.page.getByRole('button', { name: 'Delete' }).click();
+    await fromMenu(t.page.locator('article.post'), 'More actions', 'Delete');
+    await answerDialog(t.page, 'Delete');
     await t.page.locator('article.post').waitFor({ state: 'detached' });
     expect((await api.call('GET', `/users/${me.handle}/posts`)).json.posts).toEqual([]);
     await t.close();

@@ -182,3 +182,19 @@ export async function setUp<T>(step: () => Promise<T>): Promise<T> {
     }
   }
 }
+
+/** Picks `item` from the "⋯" menu named `menu` inside `scope` (a card, a comment, the page). */
+export async function fromMenu(scope: Locator | Page, menu: string, item: string): Promise<void> {
+  await scope.getByRole('button', { name: menu, exact: true }).click();
+  await scope.getByRole('menuitem', { name: item, exact: true }).click();
+}
+
+/** The page's own confirmation dialog (not the browser's confirm()): its question, then a button. */
+export async function answerDialog(page: Page, button: string): Promise<string> {
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  const question = (await dialog.textContent()) ?? '';
+  await dialog.getByRole('button', { name: button, exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  return question;
+}
