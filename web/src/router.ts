@@ -103,12 +103,36 @@ export function navigate(to: string): void {
   if (location.hash !== to) location.hash = to;
 }
 
+// Every history entry gets an id (in history.state) the first time it is shown. Coming back to an
+// entry (Back, Forward) finds the same id, so a page can restore what it had loaded (paged.tsx)
+// and the reader's place in it; a link makes a new entry, which starts afresh at the top.
+const scrolls = new Map<string, number>();
+let entry = entryOf();
+history.scrollRestoration = 'manual'; // the browser would restore before the list is drawn
+addEventListener('scroll', () => scrolls.set(entry, scrollY), { passive: true });
+
+function entryOf(): string {
+  const state = history.state as { entry?: string } | null;
+  if (state?.entry) return state.entry;
+  const id = crypto.randomUUID();
+  history.replaceState({ ...state, entry: id }, '');
+  return id;
+}
+
+/** The id of the history entry shown now. */
+export function currentEntry(): string {
+  return entry;
+}
+
 export function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(location.hash));
   useEffect(() => {
     const onChange = () => {
+      entry = entryOf();
+      const back = scrolls.get(entry) ?? 0;
       setRoute(parseRoute(location.hash));
-      window.scrollTo(0, 0);
+      // After the new page has drawn (a restored list draws in its first render).
+      requestAnimationFrame(() => requestAnimationFrame(() => window.scrollTo(0, back)));
     };
     addEventListener('hashchange', onChange);
     return () => removeEventListener('hashchange', onChange);

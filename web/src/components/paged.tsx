@@ -1,8 +1,11 @@
 // web/src/components/paged.tsx — cursor paging for every list: the first page, then the next
-// on demand (a button, and automatically when the end of the list scrolls into view).
+// on demand (a button, and automatically when the end of the list scrolls into view). What a
+// list has loaded is kept with its history entry: Back to it shows the same items at once,
+// without asking again (router.ts puts the scroll position back).
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { useI18n } from '../i18n/i18n';
+import { currentEntry } from '../router';
 import { ErrorMessage } from './problem';
 
 export interface PageOf<T> {
@@ -20,9 +23,20 @@ export interface Paged<T> {
   setItems: (update: (items: T[]) => T[]) => void;
 }
 
+/** Lists as they were left, by history entry and list; the latest few entries only. */
+const kept = new Map<string, { items: unknown[]; cursor: string | null | undefined }>();
+const KEPT_ENTRIES = 20;
+
 export function usePaged<T>(fetchPage: (cursor?: string) => Promise<PageOf<T>>, deps: unknown[]): Paged<T> {
-  const [items, setItems] = useState<T[]>([]);
-  const [cursor, setCursor] = useState<string | null | undefined>(undefined);
+  const key = `${currentEntry()} ${JSON.stringify(deps)}`;
+  const [saved] = useState(() => kept.get(key) as { items: T[]; cursor: string | null | undefined } | undefined);
+  const [items, setItems] = useState<T[]>(saved?.items ?? []);
+  const [cursor, setCursor] = useState<string | null | undefined>(saved?.cursor);
+  useEffect(() => {
+    kept.delete(key);
+    kept.set(key, { items, cursor });
+    if (kept.size > KEPT_ENTRIES) kept.delete(kept.keys().next().value!);
+  }, [key, items, cursor]);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const generation = useRef(0);
@@ -53,7 +67,11 @@ export function usePaged<T>(fetchPage: (cursor?: string) => Promise<PageOf<T>>, 
     void load(undefined, true);
   }, [load]);
 
-  useEffect(reload, [reload]);
+  const restored = useRef(saved !== undefined);
+  useEffect(() => {
+    if (restored.current) restored.current = false; // Back: shown as left, not asked again
+    else reload();
+  }, [reload]);
 
   return {
     items,
