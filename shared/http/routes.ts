@@ -21,6 +21,7 @@ import {
   blockPath,
   markReadBody,
   topicPath,
+  newerQuery,
 } from '../validation/feed.schema.js';
 import {
   CommentPageSchema,
@@ -44,6 +45,7 @@ import {
   UnreadCountSchema,
   MediaSchema,
   UploadSchema,
+  NewerCountSchema,
 } from './views.js';
 import { mediaPath, uploadBody } from '../validation/media.schema.js';
 
@@ -79,6 +81,7 @@ export interface Route {
 const route = <R extends Route>(r: R) => r;
 
 const noStore = z.object({ 'Cache-Control': z.literal('no-store').meta({ description: 'Tokens are never cached' }) });
+const countNoStore = z.object({ 'Cache-Control': z.literal('no-store').meta({ description: 'A count for now: never reused' }) });
 
 
 export const routes = {
@@ -392,6 +395,19 @@ export const routes = {
       206: { description: 'The timeline is being regenerated: this page may be incomplete', schema: TimelinePageSchema },
     },
     errors: { 403: ['forbidden'], 404: ['user_not_found'], 422: ['invalid_cursor'] },
+  }),
+  timelineNewer: route({
+    method: 'GET',
+    path: '/users/{handle}/timeline/newer',
+    tag: 'timeline',
+    summary: 'How many timeline entries are newer than the post you show (a cheap "anything new?")',
+    description:
+      '`handle` must be the token’s user. Counts up to 20 entries strictly newer (in timeline order) than `after`; `more` when there may be more. One HBase round trip (the inbox row through a server-side filter, beside your mute list); two when you follow celebrities (their outboxes, read with the same filter). Poll it while the page is visible, then fetch the first page when `count` > 0. An estimate for a badge: it may count a few entries the page then leaves out (reposts of hidden posts, a plain repost folded into another, authors muted beyond your newest 100 mutes). Writes nothing: it is not a read of the timeline. Cacheable by nobody (`no-store`): the answer changes with every post.',
+    auth: true,
+    params: handlePath,
+    query: newerQuery,
+    success: { 200: { description: 'The count', schema: NewerCountSchema, headers: countNoStore } },
+    errors: { 403: ['forbidden'] },
   }),
   notifications: route({
     method: 'GET',

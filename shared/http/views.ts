@@ -10,6 +10,7 @@ import type { BlockEdge } from '../ports/social-store.js';
 import type { NotificationGroup } from '../use-cases/notifications.js';
 import type { PostDetail, PostWithViewer } from '../use-cases/post-details.js';
 import type { Face } from '../use-cases/faces.js';
+import { NEWER_COUNT_MAX } from '../use-cases/newer-posts.js';
 import type { Grant } from '../use-cases/sessions.js';
 import type { Edge, Page } from '../ports/feed-store.js';
 import type { PresignedUpload } from '../ports/media-objects.js';
@@ -248,6 +249,13 @@ export const UnreadCountSchema = z
     capped: z.boolean().meta({ description: 'true when there may be more than `count` (show "99+")' }),
   })
   .meta({ id: 'UnreadCount' });
+
+export const NewerCountSchema = z
+  .strictObject({
+    count: z.int().min(0).max(NEWER_COUNT_MAX).meta({ description: `Timeline entries newer than \`after\`, at most ${NEWER_COUNT_MAX}` }),
+    more: z.boolean().meta({ description: `true when there may be more than \`count\` (show "${NEWER_COUNT_MAX}+")` }),
+  })
+  .meta({ id: 'NewerCount' });
 
 export const ReadMarkerSchema = z
   .strictObject({ readUpTo: instant.nullable().meta({ description: 'Everything at or before this instant is read (null: nothing marked yet)' }) })

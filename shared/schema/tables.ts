@@ -183,6 +183,16 @@ timeline page : GET /inbox/multiget?row=<userKey(reader)>/i,c,m (one get: the wh
                 is the last post id shown, the page starts strictly after it in feed order
 A cell's value is empty, or for a repost the original's post id: the timeline learns a page's
 originals from the inbox get and reads them in the same multi-get as the page's posts.
+newer check   : GET /inbox/multiget?row=<userKey(reader)>/c,i&filter_b64=<filter> (one get, beside
+                GET /lists/<reader's M prefix>*?limit=100: the newest mutes) = 1 round trip; the
+                filter (Filter Language, shared/hbase/filter-string.ts) is
+                  (FamilyFilter(=,'binary:c') OR (FamilyFilter(=,'binary:i') AND
+                   ColumnRangeFilter('',false,'<revTs8+postKey of after>',false) AND
+                   ColumnPaginationFilter(21,0) AND KeyOnlyFilter()))
+                so only the c: markers and the keys of the 21 newest i: cells above \`after\`
+                travel (at most 21 i: cells), whatever the row holds. Readers
+                with c: markers add GET /outbox/multiget of those celebrities with the i: part of
+                the same filter on o: (2 round trips). Writes nothing (m:seen is the timeline's)
 fan-out       : PUT batch of rows {key: userKey(follower), cell i:<qualifier>}  (one per chunk)
 backfill      : PUT one row {key: userKey(reader), cells i:<qualifier>...}
 retract post  : DELETE /inbox/<k>/i:<qualifier> per follower (REST has no multi-row delete),
@@ -208,6 +218,8 @@ o:<revTs8 + postKey>  value empty or the original's id — the same cell as an i
 publish  : PUT one cell (in parallel with the own-inbox put)
 timeline : GET /outbox/multiget?row=<userKey(celeb1)>&row=…  (one multi-get, only when the
            reader follows celebrities: their page costs 3 round trips instead of 2)
+newer    : the same multi-get with the inbox's newer-check filter on o: (keys of at most 21 cells
+           above \`after\` per row), only for readers who follow celebrities
 delete   : DELETE /outbox/<k>/o:<qualifier>
 trim     : the scheduled trim keeps the newest OUTBOX_CAP (200) cells`,
   },

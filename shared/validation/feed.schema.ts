@@ -76,3 +76,10 @@ export const topicPath = z.object({
 export const markReadBody = z.strictObject({
   upTo: z.string().min(1).max(200).meta({ description: 'The id of the newest notification you have shown: it and everything older become read' }),
 });
+
+export const newerQuery = z.strictObject({
+  after: z
+    .string()
+    .regex(POST_ID_PATTERN, 'after: not a post id')
+    .meta({ description: 'The id of the newest post you show (the first of the first page)', example: 'ann.1764000000000.a1b2c3d4e5f6' }),
+});
