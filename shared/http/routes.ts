@@ -22,6 +22,7 @@ import {
   markReadBody,
   topicPath,
   newerQuery,
+  suggestionsQuery,
 } from '../validation/feed.schema.js';
 import {
   CommentPageSchema,
@@ -46,6 +47,7 @@ import {
   MediaSchema,
   UploadSchema,
   NewerCountSchema,
+  SuggestionsSchema,
 } from './views.js';
 import { mediaPath, uploadBody } from '../validation/media.schema.js';
 
@@ -81,6 +83,9 @@ export interface Route {
 const route = <R extends Route>(r: R) => r;
 
 const noStore = z.object({ 'Cache-Control': z.literal('no-store').meta({ description: 'Tokens are never cached' }) });
+const privateMinute = z.object({
+  'Cache-Control': z.literal('private, max-age=60').meta({ description: 'Yours alone; the same list for a minute' }),
+});
 const countNoStore = z.object({ 'Cache-Control': z.literal('no-store').meta({ description: 'A count for now: never reused' }) });
 
 
@@ -368,6 +373,19 @@ export const routes = {
     query: pageQuery,
     success: { 200: { description: 'A page of users', schema: UserPageSchema } },
     errors: { 404: ['user_not_found'], 422: ['invalid_cursor'] },
+  }),
+  suggestions: route({
+    method: 'GET',
+    path: '/users/{handle}/suggestions',
+    tag: 'relations',
+    summary: 'Who to follow: people followed by the people you follow',
+    description:
+      '`handle` must be the token’s user. Best first: followed by most of your followees (your newest 20, and their newest 30 each), then the one your circle followed most recently, then by handle. Never you, anyone you follow, block or mute, or anyone who blocks you. When that gives fewer than `limit` (you follow nobody yet), the rest are people often followed in a sample of the whole graph, with `followedBy: 0`. At most 3 HBase round trips; the list is kept a minute, so someone you just followed may still show: drop them in the client.',
+    auth: true,
+    params: handlePath,
+    query: suggestionsQuery,
+    success: { 200: { description: 'People to follow, best first', schema: SuggestionsSchema, headers: privateMinute } },
+    errors: { 403: ['forbidden'] },
   }),
   listFollowers: route({
     method: 'GET',

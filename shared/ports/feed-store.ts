@@ -95,6 +95,13 @@ export interface RelationStore {
    * `followSinces` finds the same since. One scan.
    */
   listed(user: string, list: 'following' | 'followers', limit: number, after?: ListPosition): Promise<ListPage<Edge>>;
+  /**
+   * Some follow edges from anywhere in the graph: a run of up to `limit` index entries read
+   * from the point `at` (0 ≤ at < 1) of the store's own order, which follows neither time nor
+   * names — so from a random `at`, a user turns up about as often as they have edges. Entries as
+   * indexed (one may be stale). One read.
+   */
+  sampleEdges(at: number, limit: number): Promise<{ follower: string; followee: string; since: number }[]>;
   /** The since of each edge (the following side, the truth), null where there is none; in the order asked. One multi-get. */
   followSinces(edges: { follower: string; followee: string }[]): Promise<(number | null)[]>;
   /**

@@ -493,6 +493,16 @@ list  : GET /lists/<prefix>*?limit=n+1[&startrow=<cursor's row>+' '] (one reques
         read (the user's or the post's existence, where the list has one); then ONE multi-get of the truth for the page's
         entries (relations 'F', reactions l:t, blocks): an entry is shown only when its edge
         holds the same since = 2 round trips
+who to follow (shared/use-cases/suggestions.ts), ≤ 3 round trips:
+        1. GET /lists/<reader's F prefix>*?limit=21 (the newest 20 followees) ∥ GET
+           /lists/<h>*?startrow=<h + 3 random hex>&limit=100 (h = a random first hex char: a run
+           of F and R entries of whoever owns them — a sample of the graph in which a user shows
+           about as often as they have edges; one request, never beyond the salt character)
+        2. GET /lists/<followee's F prefix>*?limit=31 for each of those 20, in parallel
+           (skipped when the reader follows nobody)
+        3. in parallel: GET /relations/multiget of the reader's 'F' rows to the ≤ 50 candidates ∥
+           GET /blocks/multiget of the visibility edges ∥ GET /users/multiget of their faces
+        Entries are counted as indexed, not confirmed (a stale one counts once: approximate)
 stale : an entry whose edge is gone or holds another since — written by a request still on its
         way to the edge, left by a crash between two writes, or by a race whose cleanup is
         still to come — is never shown, and never twice (a refollow's entry has another

@@ -8,12 +8,14 @@ import { hbaseFeedStores } from '../../shared/composition.js';
 import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { sequentialDepth } from '../../shared/observability/round-trips.js';
-import { mute } from '../../shared/use-cases/blocks.js';
+import { listPrefix } from '../../shared/schema/row-keys.js';
+import { block, mute } from '../../shared/use-cases/blocks.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
 import { countNewer, NEWER_COUNT_MAX } from '../../shared/use-cases/newer-posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';
+import { SuggestionCache, suggestFollows } from '../../shared/use-cases/suggestions.js';
 import { drainQueue, integrationLimits, userFactory } from '../support/feed-harness.js';
 import { useNamespace } from '../support/namespace.js';
 
@@ -106,5 +108,68 @@ describe('anything newer? (GET /users/{handle}/timeline/newer)', () => {
     expect(calls.map((c) => tableOf(c)).sort()).toEqual(['inbox', 'lists', 'outbox']);
     expect((await stores.inbox.read(bob, { limit: 20 })).entries).toHaveLength(2); // cat's two only
     expect((await homeTimeline(deps, bob, 20)).items.findIndex((p) => p.id === shown)).toBe(4);
+  });
+});
+
+describe('who to follow (GET /users/{handle}/suggestions)', () => {
+  const suggest = (reader: string, limit = 10) => suggestFollows(deps, reader, limit, { cache: new SuggestionCache(), random: () => Math.random() });
+
+  it('people your followees follow, best first, none you follow, block or mute — in 3 round trips', async () => {
+    const [amy, bob, cat, dan, eve, fay, gil] = await users('amy', 'bob', 'cat', 'dan', 'eve', 'fay', 'gil');
+    for (const [a, b] of [
+      [amy, bob],
+      [amy, cat],
+      [amy, eve],
+      [bob, dan],
+      [cat, dan],
+      [bob, gil],
+      [bob, eve],
+      [cat, amy],
+      [bob, fay],
+    ] as const) {
+      await follow(deps, a, b);
+    }
+    await mute(deps, amy, fay);
+    await block(deps, gil, amy); // ends follows between gil and amy only: bob still follows gil
+    await drain();
+    const { result, calls, depth } = await counted(() => suggest(amy));
+    // dan twice (bob and cat), then the fallback's sample, whatever it found; never amy herself,
+    // bob / cat / eve (followed), fay (muted) or gil (blocks amy).
+    expect(result[0]).toMatchObject({ face: { handle: dan, displayName: dan, avatar: null }, followedBy: 2 });
+    const shown = result.map((s) => s.face.handle);
+    for (const never of [amy, bob, cat, eve, fay, gil]) expect(shown, never).not.toContain(never);
+    expect(result.slice(1).every((s) => s.followedBy === 0)).toBe(true);
+    expect(depth).toBe(3);
+    // 1: amy's list ∥ the sample; 2: bob's, cat's and eve's lists; 3: edges ∥ blocks ∥ faces.
+    expect(calls.filter((c) => tableOf(c) === 'lists')).toHaveLength(5);
+    expect(calls.filter((c) => tableOf(c) !== 'lists').map((c) => `${tableOf(c)} ${c.path.includes('/multiget') ? 'multiget' : c.method}`).sort()).toEqual([
+      'blocks multiget',
+      'relations multiget',
+      'users multiget',
+    ]);
+  });
+
+  it('someone followed before your newest 20 is not suggested (the last stage checks your edges)', async () => {
+    const [amy, bob, old] = await users('amy', 'bob', 'old');
+    const fillers = await users(...Array.from({ length: 20 }, (_, i) => `f${i}`));
+    await follow(deps, amy, old);
+    for (const f of fillers) await follow(deps, amy, f);
+    await follow(deps, fillers.at(-1)!, bob);
+    await follow(deps, fillers.at(-1)!, old);
+    await drain();
+    const circle = (await suggest(amy)).filter((s) => s.followedBy > 0).map((s) => s.face.handle);
+    expect(circle).toEqual([bob]);
+  });
+
+  it('follows nobody: the most followed in a sample of the graph read from the lists table (followedBy 0), 2 round trips', async () => {
+    const [fresh, bob, cat, dan] = await users('fresh', 'bob', 'cat', 'dan');
+    await follow(deps, bob, dan);
+    await follow(deps, cat, dan);
+    await drain();
+    // The sample starts where dan's own entries do (his followers list: bob's and cat's edges).
+    const at = parseInt(listPrefix(dan, 'R').slice(0, 4), 16) / 0x10000;
+    const { result, depth } = await counted(() => suggestFollows(deps, fresh, 5, { cache: new SuggestionCache(), random: () => at }));
+    expect(result[0]).toEqual({ face: { handle: dan, displayName: dan, avatar: null }, followedBy: 0 });
+    expect(depth).toBe(2);
   });
 });

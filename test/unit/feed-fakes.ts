@@ -233,6 +233,14 @@ export class FakeRelations implements RelationStore {
   async followers(user: string, limit: number, cursor?: string) {
     return this.list(this.followerRows, (a, b) => (b === user ? a : null), limit, cursor);
   }
+  /** Edges in an order of their own (by key text), from `at` of the way through: like the index's. */
+  async sampleEdges(at: number, limit: number) {
+    const all = [...this.edges].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return all.slice(Math.floor(at * all.length), Math.floor(at * all.length) + limit).map(([key, since]) => {
+      const [follower, followee] = key.split('>') as [string, string];
+      return { follower, followee, since };
+    });
+  }
   /** The index as the edges dictate it (a fake never leaves a stale entry). */
   async listed(user: string, list: 'following' | 'followers', limit: number, after?: ListPosition): Promise<ListPage<Edge>> {
     const entries = [...this.edges].flatMap(([k, since]) => {
