@@ -1,5 +1,6 @@
 // shared/domain/text-entities.ts — finds the @mentions and #topics# in a post or comment body:
 // pure functions over the text, with offsets in code points so every client can link the same span.
+import { BIDI_CONTROL } from './text-rules.js';
 
 /** Distinct handles a post or comment may mention; occurrences of later handles are plain text. */
 export const MAX_MENTIONS = 20;
@@ -186,9 +187,6 @@ export function parseTopics(text: string, max = MAX_TOPICS): TopicSpan[] {
   return spans;
 }
 
-// Embedding, override and isolate controls. They are \p{Cf} too, but are refused rather than
-// stripped: an override inside a topic name is a spoofing attempt, not something to guess at.
-const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
 const ASCII_WORD = /^[A-Za-z0-9_]+$/;
 const ASCII_ALNUM = /[A-Za-z0-9]/;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -206,6 +204,8 @@ export function normalizeTopic(raw: string): string | null {
   if (!PRINTABLE_ASCII.test(s)) {
     // NFKC first, so `ＲＵＳＴ` and `rust` are one topic and the checks below see the real characters.
     s = s.normalize('NFKC');
+    // Bidi controls are \p{Cf} too, but refused rather than stripped (text-rules.ts): an
+    // override inside a topic name is a spoofing attempt, not something to guess at.
     if (BIDI_CONTROL.test(s)) return null;
     // Invisible format characters (ZWSP, ZWJ, BOM) would make two names look alike but differ.
     s = s.replace(/\p{Cf}/gu, '');

@@ -73,8 +73,12 @@ export class HBaseRestClient {
     const chunkSize = opts.chunkSize === undefined ? DEFAULT_MULTIGET_CHUNK : positiveInt('chunkSize', opts.chunkSize);
     const params: (readonly [string, string | number])[] = [...B64];
     if (opts.versions !== undefined) params.push(['v', positiveInt('versions', opts.versions)]);
+    // Unpadded: the gateway base64-decodes this parameter without URL-decoding it first, so a
+    // percent-encoded '=' would be an illegal character (a 500).
+    if (opts.filter !== undefined) params.push(['filter_b64', Buffer.from(opts.filter.bytes).toString('base64url')]);
     const base = `${tablePath(table)}/multiget`;
-    const chunks = chunkRowSpecs(specs, chunkSize, MAX_MULTIGET_QUERY_CHARS);
+    // The filter rides in every chunk's URL: the rows get what budget it leaves.
+    const chunks = chunkRowSpecs(specs, chunkSize, MAX_MULTIGET_QUERY_CHARS - buildQuery(params).length);
     const results = await mapLimit(chunks, MULTIGET_CONCURRENCY, (chunk) =>
       this.multigetChunk(table, `${base}${buildQuery([...params, ...chunk.map((s) => ['row', s] as const)])}`),
     );

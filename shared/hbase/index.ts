@@ -1,6 +1,8 @@
 // shared/hbase/index.ts — public surface of the HBase REST client (secondary adapter; knows the protocol, nothing of the product).
 export { HBaseRestClient } from './hbase-client.js';
 export { HBaseError } from './hbase-error.js';
+export * as filters from './filter-string.js';
+export type { FilterString } from './filter-string.js';
 export {
   bytesEqual,
   bytesToString,

@@ -1,5 +1,6 @@
 // shared/hbase/types.ts — the data shapes of the HBase REST client (rows, cells, schemas, options); protocol-level only.
 import type { Bytes } from './codec.js';
+import type { FilterString } from './filter-string.js';
 
 export interface HBaseCell {
   /** The raw `family:qualifier` bytes, as the server sent them. */
@@ -63,6 +64,11 @@ export interface GetOptions {
   columns?: Bytes[];
   /** Versions per column, newest first; default 1. */
   versions?: number;
+  /**
+   * A server-side filter applied to every row (./filter-string.ts), sent as `filter_b64`: only
+   * the cells it lets through come back, in the same one request.
+   */
+  filter?: FilterString;
 }
 
 export interface MultiGetOptions extends GetOptions {

@@ -21,6 +21,8 @@ import {
   blockPath,
   markReadBody,
   topicPath,
+  newerQuery,
+  suggestionsQuery,
 } from '../validation/feed.schema.js';
 import {
   CommentPageSchema,
@@ -44,6 +46,8 @@ import {
   UnreadCountSchema,
   MediaSchema,
   UploadSchema,
+  NewerCountSchema,
+  SuggestionsSchema,
 } from './views.js';
 import { mediaPath, uploadBody } from '../validation/media.schema.js';
 
@@ -79,6 +83,10 @@ export interface Route {
 const route = <R extends Route>(r: R) => r;
 
 const noStore = z.object({ 'Cache-Control': z.literal('no-store').meta({ description: 'Tokens are never cached' }) });
+const privateMinute = z.object({
+  'Cache-Control': z.literal('private, max-age=60').meta({ description: 'Yours alone; the same list for a minute' }),
+});
+const countNoStore = z.object({ 'Cache-Control': z.literal('no-store').meta({ description: 'A count for now: never reused' }) });
 
 
 export const routes = {
@@ -366,6 +374,19 @@ export const routes = {
     success: { 200: { description: 'A page of users', schema: UserPageSchema } },
     errors: { 404: ['user_not_found'], 422: ['invalid_cursor'] },
   }),
+  suggestions: route({
+    method: 'GET',
+    path: '/users/{handle}/suggestions',
+    tag: 'relations',
+    summary: 'Who to follow: people followed by the people you follow',
+    description:
+      '`handle` must be the token’s user. Best first: followed by most of your followees (your newest 20, and their newest 30 each), then the one your circle followed most recently, then by handle. Never you, anyone you follow, block or mute, or anyone who blocks you. When that gives fewer than `limit` (you follow nobody yet), the rest are people often followed in a sample of the whole graph, with `followedBy: 0`. At most 3 HBase round trips; the list is kept a minute, so someone you just followed may still show: drop them in the client.',
+    auth: true,
+    params: handlePath,
+    query: suggestionsQuery,
+    success: { 200: { description: 'People to follow, best first', schema: SuggestionsSchema, headers: privateMinute } },
+    errors: { 403: ['forbidden'] },
+  }),
   listFollowers: route({
     method: 'GET',
     path: '/users/{handle}/followers',
@@ -392,6 +413,19 @@ export const routes = {
       206: { description: 'The timeline is being regenerated: this page may be incomplete', schema: TimelinePageSchema },
     },
     errors: { 403: ['forbidden'], 404: ['user_not_found'], 422: ['invalid_cursor'] },
+  }),
+  timelineNewer: route({
+    method: 'GET',
+    path: '/users/{handle}/timeline/newer',
+    tag: 'timeline',
+    summary: 'How many timeline entries are newer than the post you show (a cheap "anything new?")',
+    description:
+      '`handle` must be the token’s user. Counts up to 20 entries strictly newer (in timeline order) than `after`; `more` when there may be more. One HBase round trip (the inbox row through a server-side filter, beside your mute list); two when you follow celebrities (their outboxes, read with the same filter). Poll it while the page is visible, then fetch the first page when `count` > 0. An estimate for a badge: it may count a few entries the page then leaves out (reposts of hidden posts, a plain repost folded into another, authors muted beyond your newest 100 mutes). Writes nothing: it is not a read of the timeline. Cacheable by nobody (`no-store`): the answer changes with every post.',
+    auth: true,
+    params: handlePath,
+    query: newerQuery,
+    success: { 200: { description: 'The count', schema: NewerCountSchema, headers: countNoStore } },
+    errors: { 403: ['forbidden'] },
   }),
   notifications: route({
     method: 'GET',

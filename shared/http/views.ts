@@ -10,6 +10,8 @@ import type { BlockEdge } from '../ports/social-store.js';
 import type { NotificationGroup } from '../use-cases/notifications.js';
 import type { PostDetail, PostWithViewer } from '../use-cases/post-details.js';
 import type { Face } from '../use-cases/faces.js';
+import { NEWER_COUNT_MAX } from '../use-cases/newer-posts.js';
+import type { Suggestion } from '../use-cases/suggestions.js';
 import type { Grant } from '../use-cases/sessions.js';
 import type { Edge, Page } from '../ports/feed-store.js';
 import type { PresignedUpload } from '../ports/media-objects.js';
@@ -249,6 +251,27 @@ export const UnreadCountSchema = z
   })
   .meta({ id: 'UnreadCount' });
 
+export const SuggestionsSchema = z
+  .strictObject({
+    users: z.array(
+      z
+        .strictObject({
+          handle: handleString,
+          ...faceFields,
+          followedBy: z.int().min(0).meta({ description: 'How many of the people you follow (your newest 20) follow them; 0 for a suggestion from outside your circle' }),
+        })
+        .meta({ id: 'Suggestion' }),
+    ),
+  })
+  .meta({ id: 'Suggestions' });
+
+export const NewerCountSchema = z
+  .strictObject({
+    count: z.int().min(0).max(NEWER_COUNT_MAX).meta({ description: `Timeline entries newer than \`after\`, at most ${NEWER_COUNT_MAX}` }),
+    more: z.boolean().meta({ description: `true when there may be more than \`count\` (show "${NEWER_COUNT_MAX}+")` }),
+  })
+  .meta({ id: 'NewerCount' });
+
 export const ReadMarkerSchema = z
   .strictObject({ readUpTo: instant.nullable().meta({ description: 'Everything at or before this instant is read (null: nothing marked yet)' }) })
   .meta({ id: 'ReadMarker' });
@@ -314,6 +337,8 @@ export const commentView = (c: Comment & { face: Face }): z.output<typeof Commen
 
 /** A user named by a list or a notification: handle, name and avatar. */
 const faceView = (f: Face) => ({ handle: f.handle, displayName: f.displayName, avatar: f.avatar });
+
+export const suggestionView = (s: Suggestion): z.output<typeof SuggestionsSchema>['users'][number] => ({ ...faceView(s.face), followedBy: s.followedBy });
 
 export const blockedUserView = (e: BlockEdge & { face: Face }): z.output<typeof BlockedUserSchema> => ({ ...faceView(e.face), since: iso(e.since) });
 

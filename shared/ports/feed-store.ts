@@ -95,6 +95,13 @@ export interface RelationStore {
    * `followSinces` finds the same since. One scan.
    */
   listed(user: string, list: 'following' | 'followers', limit: number, after?: ListPosition): Promise<ListPage<Edge>>;
+  /**
+   * Some follow edges from anywhere in the graph: a run of up to `limit` index entries read
+   * from the point `at` (0 ≤ at < 1) of the store's own order, which follows neither time nor
+   * names — so from a random `at`, a user turns up about as often as they have edges. Entries as
+   * indexed (one may be stale). One read.
+   */
+  sampleEdges(at: number, limit: number): Promise<{ follower: string; followee: string; since: number }[]>;
   /** The since of each edge (the following side, the truth), null where there is none; in the order asked. One multi-get. */
   followSinces(edges: { follower: string; followee: string }[]): Promise<(number | null)[]>;
   /**
@@ -153,6 +160,16 @@ export interface InboxView extends FeedSlice {
   regeneratingSince?: number;
 }
 
+/** The newest part of a reader's inbox, above a post the reader has seen (the "anything newer?" check). */
+export interface NewerView {
+  /** Post ids strictly before (newer than, in feed order) the post asked about, newest first; at most the limit asked. */
+  entries: string[];
+  /** More than the limit are newer. */
+  more: boolean;
+  /** Celebrities the reader follows: their newer posts are in their outboxes, not here. */
+  celebrities: string[];
+}
+
 export interface InboxStore {
   /** One cell per (reader, post), many readers in one batched put; re-adding rewrites the same cell. */
   add(readers: string[], entry: FeedEntry): Promise<void>;
@@ -166,6 +183,11 @@ export interface InboxStore {
   purgeAuthor(reader: string, author: string): Promise<number>;
   /** Everything the timeline needs of the reader's row: a window of entries, celebrity markers, activity. One get. */
   read(reader: string, window: FeedWindow): Promise<InboxView>;
+  /**
+   * The entries newer than the post `than` (up to `limit`) and the celebrity markers, and nothing
+   * else of the row: one get, however long the row and whatever it holds besides.
+   */
+  newer(reader: string, than: string, limit: number): Promise<NewerView>;
   /** How many entries, and the oldest entry's post time (for the backfill bound). */
   stats(reader: string): Promise<{ size: number; oldestMillis?: number }>;
   /** Celebrity markers: the reader's timeline merges these authors' outboxes at read time. */
@@ -188,6 +210,11 @@ export interface OutboxStore {
   recent(author: string, limit: number): Promise<FeedEntry[]>;
   /** The same window of each of the `authors`' outboxes (each in feed order, not merged). One multi-get. */
   recentOf(authors: string[], window: FeedWindow): Promise<FeedSlice>;
+  /**
+   * Each of the `authors`' posts newer than the post `than`, up to `limit` per author (in feed
+   * order per author, not merged; `more` when any author has more). One multi-get.
+   */
+  newerOf(authors: string[], than: string, limit: number): Promise<FeedSlice>;
 }
 
 /** Which authors are celebrities (posts merged at read time instead of fanned out). */

@@ -292,6 +292,24 @@ export function parseListRowKey(prefix: string, key: string): { since: number; h
 }
 
 /**
+ * Any follow entry of the lists table (kind F or R), whoever owns it: the edge it indexes as
+ * follower → followee; null for another kind or a row not of the layout. For reads that meet
+ * rows of many owners at once (a sample of the graph).
+ */
+export function parseFollowListRowKey(key: string): { follower: string; followee: string; since: number } | null {
+  const m = /^[0-9a-f]{4}([a-z0-9_]{1,30})\/([FR])\/(\d{13})\/([a-z0-9_]{1,30})$/.exec(key);
+  if (!m || createHash('md5').update(m[1]!).digest('hex').slice(0, 4) !== key.slice(0, 4)) return null;
+  const since = LIST_TIME_MAX - Number(m[3]);
+  return m[2] === 'F' ? { follower: m[1]!, followee: m[4]!, since } : { follower: m[4]!, followee: m[1]!, since };
+}
+
+/** The list rows' key space (hex4 salts, 16^4 of them) at `at` in [0, 1): where a sample starts. */
+export function listKeyAt(at: number): string {
+  if (!(at >= 0 && at < 1)) throw new RangeError(`a point of the key space is in [0, 1), got ${at}`);
+  return Math.floor(at * 0x10000).toString(16).padStart(4, '0');
+}
+
+/**
  * throttle, one source's attempts at a handle: userKey(handle) + 'S' + source (an IPv4 address,
  * an IPv6 /64 prefix, or 'unknown'; printable ASCII, never 0x00).
  */

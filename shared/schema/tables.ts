@@ -183,6 +183,16 @@ timeline page : GET /inbox/multiget?row=<userKey(reader)>/i,c,m (one get: the wh
                 is the last post id shown, the page starts strictly after it in feed order
 A cell's value is empty, or for a repost the original's post id: the timeline learns a page's
 originals from the inbox get and reads them in the same multi-get as the page's posts.
+newer check   : GET /inbox/multiget?row=<userKey(reader)>/c,i&filter_b64=<filter> (one get, beside
+                GET /lists/<reader's M prefix>*?limit=100: the newest mutes) = 1 round trip; the
+                filter (Filter Language, shared/hbase/filter-string.ts) is
+                  (FamilyFilter(=,'binary:c') OR (FamilyFilter(=,'binary:i') AND
+                   ColumnRangeFilter('',false,'<revTs8+postKey of after>',false) AND
+                   ColumnPaginationFilter(21,0) AND KeyOnlyFilter()))
+                so only the c: markers and the keys of the 21 newest i: cells above \`after\`
+                travel (at most 21 i: cells), whatever the row holds. Readers
+                with c: markers add GET /outbox/multiget of those celebrities with the i: part of
+                the same filter on o: (2 round trips). Writes nothing (m:seen is the timeline's)
 fan-out       : PUT batch of rows {key: userKey(follower), cell i:<qualifier>}  (one per chunk)
 backfill      : PUT one row {key: userKey(reader), cells i:<qualifier>...}
 retract post  : DELETE /inbox/<k>/i:<qualifier> per follower (REST has no multi-row delete),
@@ -208,6 +218,8 @@ o:<revTs8 + postKey>  value empty or the original's id — the same cell as an i
 publish  : PUT one cell (in parallel with the own-inbox put)
 timeline : GET /outbox/multiget?row=<userKey(celeb1)>&row=…  (one multi-get, only when the
            reader follows celebrities: their page costs 3 round trips instead of 2)
+newer    : the same multi-get with the inbox's newer-check filter on o: (keys of at most 21 cells
+           above \`after\` per row), only for readers who follow celebrities
 delete   : DELETE /outbox/<k>/o:<qualifier>
 trim     : the scheduled trim keeps the newest OUTBOX_CAP (200) cells`,
   },
@@ -481,6 +493,16 @@ list  : GET /lists/<prefix>*?limit=n+1[&startrow=<cursor's row>+' '] (one reques
         read (the user's or the post's existence, where the list has one); then ONE multi-get of the truth for the page's
         entries (relations 'F', reactions l:t, blocks): an entry is shown only when its edge
         holds the same since = 2 round trips
+who to follow (shared/use-cases/suggestions.ts), ≤ 3 round trips:
+        1. GET /lists/<reader's F prefix>*?limit=21 (the newest 20 followees) ∥ GET
+           /lists/<h>*?startrow=<h + 3 random hex>&limit=100 (h = a random first hex char: a run
+           of F and R entries of whoever owns them — a sample of the graph in which a user shows
+           about as often as they have edges; one request, never beyond the salt character)
+        2. GET /lists/<followee's F prefix>*?limit=31 for each of those 20, in parallel
+           (skipped when the reader follows nobody)
+        3. in parallel: GET /relations/multiget of the reader's 'F' rows to the ≤ 50 candidates ∥
+           GET /blocks/multiget of the visibility edges ∥ GET /users/multiget of their faces
+        Entries are counted as indexed, not confirmed (a stale one counts once: approximate)
 stale : an entry whose edge is gone or holds another since — written by a request still on its
         way to the edge, left by a crash between two writes, or by a race whose cleanup is
         still to come — is never shown, and never twice (a refollow's entry has another

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { COMMENT_ID_PATTERN, COMMENT_MAX_CODE_POINTS } from '../domain/comment.js';
 import { POST_ID_PATTERN, POST_MAX_CODE_POINTS } from '../domain/post.js';
 import { handleSchema } from './accounts.schema.js';
+import { SUGGESTIONS_DEFAULT, SUGGESTIONS_MAX } from '../use-cases/suggestions.js';
 import { humanText, visibleLength } from './text.js';
 import { MAX_ALT_LENGTH, MAX_MEDIA_PER_POST } from '../domain/media.js';
 
@@ -75,4 +76,15 @@ export const topicPath = z.object({
 
 export const markReadBody = z.strictObject({
   upTo: z.string().min(1).max(200).meta({ description: 'The id of the newest notification you have shown: it and everything older become read' }),
+});
+
+export const newerQuery = z.strictObject({
+  after: z
+    .string()
+    .regex(POST_ID_PATTERN, 'after: not a post id')
+    .meta({ description: 'The id of the newest post you show (the first of the first page)', example: 'ann.1764000000000.a1b2c3d4e5f6' }),
+});
+
+export const suggestionsQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(SUGGESTIONS_MAX).default(SUGGESTIONS_DEFAULT).meta({ description: 'How many people, at most' }),
 });

@@ -1,15 +1,13 @@
 // shared/validation/text.ts — zod building blocks for user-supplied text. Lengths are counted
 // in Unicode code points (what a person sees as characters), not UTF-16 units.
 import { z } from 'zod';
+import { BIDI_CONTROL, CONTROL_CHARACTER } from '../domain/text-rules.js';
 
 export const codePoints = (s: string) => [...s].length;
 
 // Invisible format characters (zero-width space/joiners, BOM, …): allowed inside text (emoji
 // sequences need ZWJ) but they do not count as visible characters.
 const INVISIBLE = /[\p{Cf}\s]/gu;
-// C0/C1 controls (NUL included) and DEL; bidi overrides/isolates, which can disguise text.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
-const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u;
 
 /** Text a person typed: well-formed UTF-16 (no lone surrogates), no control characters. */
 /** Code points that show (invisible ones, such as zero-width spaces, not counted). */
@@ -20,7 +18,7 @@ export function humanText(opts: { min: number; max: number; allowNewlines?: bool
     .string()
     .refine((s) => s.isWellFormed(), `${opts.label} must be valid Unicode (no lone surrogates)`)
     .refine(
-      (s) => !CONTROL.test(opts.allowNewlines ? s.replace(/\r?\n/g, '') : s),
+      (s) => !CONTROL_CHARACTER.test(opts.allowNewlines ? s.replace(/\r?\n/g, '') : s),
       `${opts.label} must not contain control characters`,
     )
     .refine((s) => !BIDI_CONTROL.test(s), `${opts.label} must not contain bidirectional control characters`)

@@ -5,7 +5,8 @@
 //   2. a synthetic power-law social graph, bulk-loaded in the real layouts (./feed/graph.ts)
 //   3. home timeline page p50/p99 vs the raw floor of the same shape (inbox get + 2 parallel
 //      multi-gets: content ∥ the reader's reactions), HBase requests per page; the readers have
-//      liked some of their page's posts and the posts carry counts
+//      liked some of their page's posts and the posts carry counts; beside it the "anything
+//      newer?" check of the same readers (p50 / the page's p50, and its round trips)
 //   3b. hot-post likes: N distinct users like ONE post at once through likePost, twice; the
 //      count and the likers list must come out exactly N (likes/s, p50/p99 per like)
 //   4. fan-out inbox cells/s vs raw batch puts of the same cells
@@ -248,6 +249,24 @@ try {
       unit: 'requests',
     }),
     target({
+      id: 'newer_check_ratio',
+      label: `"Anything newer?" check p50 / timeline page p50 (${timeline.readers} readers)`,
+      formula: `${timeline.newer.medianMs} ms / ${timeline.useCase.medianMs} ms (p99 ${timeline.newer.p99Ms} ms / ${timeline.useCase.p99Ms} ms)`,
+      value: timeline.newerP50Ratio,
+      kind: 'max',
+      target: 0.5,
+      unit: '×',
+    }),
+    target({
+      id: 'newer_check_sequential_round_trips',
+      label: '"Anything newer?" check: sequential HBase round trips (worst; 2 for readers of celebrities)',
+      formula: `${timeline.newerRequests.max} requests max, ${timeline.newerSequentialRoundTrips.max} sequential`,
+      value: timeline.newerSequentialRoundTrips.max,
+      kind: 'max',
+      target: 2,
+      unit: 'requests',
+    }),
+    target({
       id: 'hot_post_like_count',
       label: `Hot post: like count after ${hotPost.likers.toLocaleString('en-US')} users liked it at once (${hotPost.concurrency} in flight)`,
       formula: `c:likes ${hotPost.first.likeCount} · ${hotPost.first.errors} errors · ${hotPost.first.likesPerSec} likes/s`,
@@ -399,6 +418,11 @@ try {
     timeline_requests_per_page_mean: timeline.requestsPerPage.mean,
     timeline_requests_per_page_max: timeline.requestsPerPage.max,
     timeline_sequential_round_trips_max: timeline.sequentialRoundTrips.max,
+    newer_check_p50_ms: timeline.newer.medianMs,
+    newer_check_p99_ms: timeline.newer.p99Ms,
+    newer_check_p50_ratio: timeline.newerP50Ratio,
+    newer_check_p99_ratio: timeline.newerP99Ratio,
+    newer_check_sequential_round_trips_max: timeline.newerSequentialRoundTrips.max,
     timeline_inbox_cells_mean: timeline.inboxCells.mean,
     timeline_short_pages: timeline.shortPages,
     timeline_seeded_likes: timeline.seeded.likes,

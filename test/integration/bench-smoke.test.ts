@@ -91,6 +91,8 @@ describe('npm run bench:smoke', () => {
       'hot_post_like_p99_ms',
       'hot_post_like_count',
       'hot_post_repeat_like_count',
+      'newer_check_p50_ratio',
+      'newer_check_sequential_round_trips_max',
     ]) {
       expect(result.metrics, name).toHaveProperty(name);
     }
@@ -108,6 +110,8 @@ describe('npm run bench:smoke', () => {
         'memory_ratio',
         'memory_retained_ratio',
         'memory_peak_rss_share',
+        'newer_check_ratio',
+        'newer_check_sequential_round_trips',
         'seed_read_p50_ratio',
         'seed_read_p99_ratio',
         'timeline_p99_ratio',

@@ -14,6 +14,7 @@ import {
   type HBaseRow,
 } from '../../shared/hbase/index.js';
 import { fromBase64Url, toBase64Url } from '../../shared/hbase/codec.js';
+import { and, columnPagination, columnRange, family, keyOnly, or } from '../../shared/hbase/filter-string.js';
 
 const BASE_URL = process.env.HBASE_REST_URL ?? 'http://127.0.0.1:18080';
 const SUFFIX = randomBytes(4).toString('hex');
@@ -316,6 +317,54 @@ describe('binary-safe keys and qualifiers', () => {
     for (const key of keys) expect(cellsOf(await hb.getRow(NS_TABLE, key)), hex(key)).toEqual({ 'cf:plain': 'p' });
     for (const key of keys) await hb.deleteRow(NS_TABLE, key);
     expect(await hb.multiGet(NS_TABLE, keys)).toEqual([]);
+  });
+});
+
+describe('server-side filters on a multi-get (filter_b64)', () => {
+  // Qualifiers holding every byte the Filter Language could misread: quote, parentheses, comma,
+  // space, NUL, and bytes that are not UTF-8. Ascending = the order the server keeps them in.
+  const quals = [u8(0x00), u8(0x20, 0x27), u8(0x27, 0x27, 0x29), u8(0x28, 0x2c), u8(0x41), u8(0x7f, 0x27), u8(0x80, 0xff), u8(0xc3, 0x27, 0x00), u8(0xff, 0xfe)];
+  const rows = [u8(0xc3, 0x99, 0x27, 0x00), u8(0x29, 0x27, 0xff)];
+  const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+  beforeAll(async () => {
+    await hb.put(
+      TABLE,
+      rows.map((key) => ({
+        key,
+        cells: [
+          ...quals.map((q) => ({ column: concatBytes('cf:', q), value: 'v' })),
+          { column: 'f2:marker_a', value: '' },
+          { column: 'f2:marker_b', value: '' },
+          { column: 'cnt:other', value: 'x' },
+        ],
+      })),
+    );
+  });
+
+  it('reads one family whole and a bounded key-only range of another, per row, in ONE request', async () => {
+    const bound = quals[7]!; // strictly below it: quals[0..6]
+    const filter = or(family('f2'), and(family('cf'), columnRange('', false, bound, false), columnPagination(4), keyOnly()));
+    let found: HBaseRow[] = [];
+    const sent = await requestsOf(async () => (found = await hb.multiGet(TABLE, rows, { columns: ['f2', 'cf'], filter })));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain('filter_b64=');
+    expect(found.map((r) => hex(r.key))).toEqual(rows.map(hex));
+    for (const row of found) {
+      expect(row.cells.filter((c) => c.family === 'f2').map((c) => str(c.qualifier))).toEqual(['marker_a', 'marker_b']);
+      const cf = row.cells.filter((c) => c.family === 'cf');
+      // The pagination counts only what passed the family and range before it: 4 of family cf.
+      expect(cf.map((c) => hex(c.qualifier))).toEqual(quals.slice(0, 4).map(hex));
+      expect(cf.every((c) => c.value.byteLength === 0)).toBe(true);
+      expect(row.cells.some((c) => c.family === 'cnt')).toBe(false);
+    }
+  });
+
+  it('an upper bound with quotes and non-UTF-8 bytes is read as the bytes it is', async () => {
+    for (const [i, bound] of quals.entries()) {
+      const row = await hb.getRow(TABLE, rows[0]!, { columns: ['cf'], filter: and(columnRange('', false, bound, false), keyOnly()) });
+      expect((row?.cells ?? []).map((c) => hex(c.qualifier)), hex(bound)).toEqual(quals.slice(0, i).map(hex));
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import { keyFromPostId, postIdFromKey } from '../../shared/schema/row-keys.js';
 import { feedOrderKey, NO_COUNTS, type FeedEntry, type Post, type PostCounts, type StoredPost } from '../../shared/domain/post.js';
 import type { CommentLookup, CommentOrder, CommentStore, Liker, ReactionStore, ViewerState, WriteAction, WriteQuota } from '../../shared/ports/reaction-store.js';
 import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue.js';
-import type { CelebrityRegistry, CounterStore, Edge, FeedSlice, FeedWindow, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, ListPage, ListPosition, OutboxStore, Page, PostLookup, PostStore, RelationStore, Segment } from '../../shared/ports/feed-store.js';
+import type { CelebrityRegistry, CounterStore, Edge, FeedSlice, FeedWindow, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, ListPage, NewerView, ListPosition, OutboxStore, Page, PostLookup, PostStore, RelationStore, Segment } from '../../shared/ports/feed-store.js';
 import type { NewUser, UserFace, UserProfile, UserStore } from '../../shared/ports/user-store.js';
 import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, segmentOf, userKey } from '../../shared/schema/row-keys.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
@@ -21,6 +21,11 @@ const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64url');
 function windowOf(ids: string[], window: FeedWindow): FeedSlice {
   const from = window.after === undefined ? 0 : ids.filter((id) => feedOrderKey(id) <= feedOrderKey(window.after!)).length;
   return { entries: ids.slice(from, from + window.limit), more: ids.length > from + window.limit };
+}
+/** At most `limit` ids of a feed-ordered list strictly before (newer than) `than`, and whether more are. */
+function newerOf(ids: string[], than: string, limit: number): FeedSlice {
+  const newer = ids.filter((id) => feedOrderKey(id) < feedOrderKey(than));
+  return { entries: newer.slice(0, limit), more: newer.length > limit };
 }
 const repostsOf = (ids: string[], originals: Map<string, string>): { reposts?: Record<string, string> } => {
   const found = ids.filter((id) => originals.has(id));
@@ -228,6 +233,14 @@ export class FakeRelations implements RelationStore {
   async followers(user: string, limit: number, cursor?: string) {
     return this.list(this.followerRows, (a, b) => (b === user ? a : null), limit, cursor);
   }
+  /** Edges in an order of their own (by key text), from `at` of the way through: like the index's. */
+  async sampleEdges(at: number, limit: number) {
+    const all = [...this.edges].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return all.slice(Math.floor(at * all.length), Math.floor(at * all.length) + limit).map(([key, since]) => {
+      const [follower, followee] = key.split('>') as [string, string];
+      return { follower, followee, since };
+    });
+  }
   /** The index as the edges dictate it (a fake never leaves a stale entry). */
   async listed(user: string, list: 'following' | 'followers', limit: number, after?: ListPosition): Promise<ListPage<Edge>> {
     const entries = [...this.edges].flatMap(([k, since]) => {
@@ -271,6 +284,11 @@ export class FakeOutbox implements OutboxStore {
     const slices = await Promise.all([...new Set(authors)].map(async (a) => windowOf((await this.recent(a, Infinity)).map((e) => e.id), window)));
     const entries = slices.flatMap((x) => x.entries);
     return { entries, more: slices.some((x) => x.more), ...repostsOf(entries, this.originals) };
+  }
+  /** Keys only, as the HBase filter reads them: no reposts' originals. */
+  async newerOf(authors: string[], than: string, limit: number): Promise<FeedSlice> {
+    const slices = await Promise.all([...new Set(authors)].map(async (a) => newerOf((await this.recent(a, Infinity)).map((e) => e.id), than, limit)));
+    return { entries: slices.flatMap((x) => x.entries), more: slices.some((x) => x.more) };
   }
 }
 
@@ -338,6 +356,9 @@ export class FakeInbox implements InboxStore {
       ...(seen !== undefined ? { lastSeen: seen } : {}),
       ...(regen !== undefined ? { regeneratingSince: regen } : {}),
     };
+  }
+  async newer(reader: string, than: string, limit: number): Promise<NewerView> {
+    return { ...newerOf(this.entries(reader), than, limit), celebrities: [...(this.markers.get(reader) ?? [])] };
   }
   async stats(reader: string) {
     const all = this.sorted(reader);

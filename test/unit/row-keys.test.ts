@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { feedOrderKey, newPostId } from '../../shared/domain/post.js';
-import { LIST_TIME_MAX, handleFromKey, inboxQualifier, keyFromPostId, listPrefix, listRowKey, parseListRowKey, postIdFromKey, parsePostKey, postKey, postKeyFromInboxQualifier, relationKey, relationPrefix, reversedTimestamp, timestampFromReversed, userKey } from '../../shared/schema/row-keys.js';
+import { LIST_TIME_MAX, handleFromKey, inboxQualifier, keyFromPostId, listPrefix, listKeyAt, listRowKey, parseFollowListRowKey, parseListRowKey, postIdFromKey, parsePostKey, postKey, postKeyFromInboxQualifier, relationKey, relationPrefix, reversedTimestamp, timestampFromReversed, userKey } from '../../shared/schema/row-keys.js';
 
 const hasPrefix = (key: Uint8Array, prefix: Uint8Array) =>
   key.length >= prefix.length && prefix.every((b, i) => key[i] === b);
@@ -133,6 +133,18 @@ describe('list keys (tables.ts, lists)', () => {
     expect(salt(twin)).toBe(salt('1'));
     expect(listRowKey(twin, 'F', 5, 'x').startsWith(listPrefix('1', 'F'))).toBe(false);
     expect(parseListRowKey(listPrefix('1', 'F'), listRowKey(twin, 'F', 5, 'x'))).toBeNull();
+  });
+
+  it('read any owner’s follow entry back as the edge it indexes (the graph sample); other kinds are not edges', () => {
+    expect(parseFollowListRowKey(listRowKey('ann', 'F', 42, 'bob'))).toEqual({ follower: 'ann', followee: 'bob', since: 42 });
+    expect(parseFollowListRowKey(listRowKey('bob', 'R', 42, 'ann'))).toEqual({ follower: 'ann', followee: 'bob', since: 42 });
+    for (const kind of ['B', 'M'] as const) expect(parseFollowListRowKey(listRowKey('ann', kind, 42, 'bob'))).toBeNull();
+    expect(parseFollowListRowKey(listRowKey(newPostId('ann', 1), 'L', 42, 'bob'))).toBeNull();
+    // A salt that is not the owner's: not a row of ours.
+    expect(parseFollowListRowKey(`0000${listRowKey('ann', 'F', 42, 'bob').slice(4)}`)).toBeNull();
+    // Where a sample starts: the salt space end to end.
+    expect([listKeyAt(0), listKeyAt(0.5), listKeyAt(0.99999)]).toEqual(['0000', '8000', 'ffff']);
+    expect(() => listKeyAt(1)).toThrow(RangeError);
   });
 
   it('refuse what is not an owner, a handle or a since a key can hold', () => {

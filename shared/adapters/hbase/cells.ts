@@ -2,7 +2,7 @@
 // HBase adapter needs (a column's value, as text, as a counter; a window of feed cells).
 import { keyFromPostId, postIdFromKey } from '../../schema/row-keys.js';
 import { type FeedEntry } from '../../domain/post.js';
-import { bytesToString, compareBytes, concatBytes, decodeLong, type HBaseCell, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
+import { bytesToString, compareBytes, concatBytes, decodeLong, filters, type FilterString, type HBaseCell, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { FeedSlice, FeedWindow, Page } from '../../ports/feed-store.js';
 import { handleFromKey, inboxQualifier, keyAfter, postKeyFromInboxQualifier, userKey } from '../../schema/row-keys.js';
 
@@ -69,6 +69,15 @@ export function feedSlice(cells: HBaseCell[], window: FeedWindow): FeedSlice {
     }
   }
   return withReposts({ entries, more: false }, reposts);
+}
+
+/**
+ * The server-side filter for the feed cells (family `family`, inbox i: or outbox o:) strictly
+ * newer than the post `than`: qualifiers below its qualifier (ascending = newest first), keys
+ * only, at most `limit` per row: the answer stays small however full the row is.
+ */
+export function newerThanFilter(family: string, than: Uint8Array, limit: number): FilterString {
+  return filters.and(filters.family(family), filters.columnRange('', false, inboxQualifier(than), false), filters.columnPagination(limit), filters.keyOnly());
 }
 
 /**

@@ -3,12 +3,12 @@
 import { forEachLimit } from '../../concurrency.js';
 import { keyFromPostId } from '../../schema/row-keys.js';
 import { type FeedEntry } from '../../domain/post.js';
-import { bytesToString, concatBytes, type HBaseCell, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
-import type { FeedWindow, InboxStore, InboxView } from '../../ports/feed-store.js';
+import { bytesToString, concatBytes, filters, type HBaseCell, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
+import type { FeedWindow, InboxStore, InboxView, NewerView } from '../../ports/feed-store.js';
 import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, timestampFromReversed, userKey } from '../../schema/row-keys.js';
 import { HANDLE_PATTERN } from '../../domain/handle.js';
 import { qualifiedTableName } from '../../schema/tables.js';
-import { cellText, feedCell, feedSlice } from './cells.js';
+import { cellText, feedCell, feedSlice, newerThanFilter, postKeyOf } from './cells.js';
 
 const FAMILY = 'i';
 const CELEBRITIES = 'c';
@@ -24,6 +24,14 @@ const column = (qualifier: Uint8Array) => concatBytes(`${FAMILY}:`, qualifier);
 
 function inboxCells(row: HBaseRow | null): HBaseCell[] {
   return row ? row.cells.filter((c) => c.family === FAMILY) : [];
+}
+
+/** The celebrity markers of a fetched row (handles; anything else is ignored). */
+function celebritiesOf(row: HBaseRow | null): string[] {
+  return (row?.cells ?? [])
+    .filter((c) => c.family === CELEBRITIES)
+    .map((c) => bytesToString(c.qualifier))
+    .filter((h) => HANDLE_PATTERN.test(h));
 }
 
 
@@ -77,10 +85,7 @@ export class HBaseInboxStore implements InboxStore {
     const row = await this.client.getRow(this.table, userKey(reader), { columns: [FAMILY, CELEBRITIES, META] });
     // Ascending qualifiers = feed order (newest first across all followees).
     const { entries, more, reposts } = feedSlice(inboxCells(row), window);
-    const celebrities = (row?.cells ?? [])
-      .filter((c) => c.family === CELEBRITIES)
-      .map((c) => bytesToString(c.qualifier))
-      .filter((h) => HANDLE_PATTERN.test(h));
+    const celebrities = celebritiesOf(row);
     const meta = (q: string) => {
       const n = Number(cellText(row, `${META}:${q}`));
       return Number.isSafeInteger(n) ? n : undefined;
@@ -95,6 +100,18 @@ export class HBaseInboxStore implements InboxStore {
       ...(lastSeen !== undefined ? { lastSeen } : {}),
       ...(regeneratingSince !== undefined ? { regeneratingSince } : {}),
     };
+  }
+
+  async newer(reader: string, than: string, limit: number): Promise<NewerView> {
+    // One get whose filter leaves only what the count needs (tables.ts, inbox "newer check"):
+    // the c: markers whole, and the keys of at most limit + 1 i: cells before `than`'s, so the
+    // answer of a full inbox (800 cells) is as small as a fresh one's.
+    const row = await this.client.getRow(this.table, userKey(reader), {
+      columns: [CELEBRITIES, FAMILY],
+      filter: filters.or(filters.family(CELEBRITIES), newerThanFilter(FAMILY, postKeyOf(than), limit + 1)),
+    });
+    const { entries, more } = feedSlice(inboxCells(row), { limit });
+    return { entries, more, celebrities: celebritiesOf(row) };
   }
 
   async addManyToReaders(readers: string[], entries: FeedEntry[]): Promise<void> {

@@ -6,7 +6,7 @@ import { concatBytes, type HBaseRestClient } from '../../hbase/index.js';
 import type { CelebrityRegistry, FeedSlice, FeedWindow, OutboxStore } from '../../ports/feed-store.js';
 import { inboxQualifier, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
-import { cellText, feedCell, feedSlice } from './cells.js';
+import { cellText, feedCell, feedSlice, newerThanFilter, postKeyOf } from './cells.js';
 
 
 const column = (qualifier: Uint8Array) => concatBytes('o:', qualifier);
@@ -40,6 +40,15 @@ export class HBaseOutboxStore implements OutboxStore {
     const reposts: Record<string, string> = Object.assign({}, ...slices.map((x) => x.reposts));
     const slice = { entries: slices.flatMap((x) => x.entries), more: slices.some((x) => x.more) };
     return Object.keys(reposts).length > 0 ? { ...slice, reposts } : slice;
+  }
+
+  async newerOf(authors: string[], than: string, limit: number): Promise<FeedSlice> {
+    if (authors.length === 0) return { entries: [], more: false };
+    // The same filter as the inbox's newer check, per row: keys only, limit + 1 to tell "more".
+    const filter = newerThanFilter('o', postKeyOf(than), limit + 1);
+    const rows = await this.client.multiGet(this.table, [...new Set(authors)].map(userKey), { columns: ['o'], filter });
+    const slices = rows.map((r) => feedSlice(r.cells.filter((c) => c.family === 'o'), { limit }));
+    return { entries: slices.flatMap((x) => x.entries), more: slices.some((x) => x.more) };
   }
 }
 

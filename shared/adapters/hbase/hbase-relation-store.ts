@@ -112,6 +112,10 @@ export class HBaseRelationStore implements RelationStore {
     return this.lists.page(user, list === 'following' ? 'F' : 'R', limit, after);
   }
 
+  sampleEdges(at: number, limit: number): Promise<{ follower: string; followee: string; since: number }[]> {
+    return this.lists.followSample(at, limit);
+  }
+
   async followSinces(edges: { follower: string; followee: string }[]): Promise<(number | null)[]> {
     if (edges.length === 0) return [];
     const keys = edges.map((e) => relationKey(e.follower, 'F', e.followee));

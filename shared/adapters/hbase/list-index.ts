@@ -3,7 +3,7 @@
 // and remove those edges (invariant K in shared/schema/consistency.md).
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
 import type { ListPage, ListPosition } from '../../ports/feed-store.js';
-import { listPrefix, listRowKey, parseListRowKey, type ListKind } from '../../schema/row-keys.js';
+import { listKeyAt, listPrefix, listRowKey, parseFollowListRowKey, parseListRowKey, type ListKind } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 
 const ENTRY = 'e:t';
@@ -58,5 +58,16 @@ export class ListIndex {
     }
     const last = items.at(-1);
     return rows.length > limit && last ? { items, next: { since: last.since, handle: last.handle } } : { items };
+  }
+
+  /**
+   * Follow edges from the rows at `at` of the key space on: ONE stateless scan of `limit` rows,
+   * kept within the first salt character (the scan needs a prefix) so it never walks far. Other
+   * kinds' rows in the run are skipped; rows are as stored (a stale one may be among them).
+   */
+  async followSample(at: number, limit: number): Promise<{ follower: string; followee: string; since: number }[]> {
+    const start = listKeyAt(at);
+    const rows = await this.client.scanText(this.table, { prefix: start.slice(0, 1), startRow: start, limit, columns: [ENTRY] });
+    return rows.flatMap((row) => parseFollowListRowKey(bytesToString(row.key)) ?? []);
   }
 }

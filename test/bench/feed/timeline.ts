@@ -11,12 +11,16 @@
 // (settings.timelineLikedShare) of their first page's posts through the real likePost use case
 // (so their reactions rows exist, and the posts carry c:likes and reactors rows), and a fifth of
 // those pages' posts also carry comment and repost counts (real adapter increments).
+// Beside each page the same reader's "anything newer?" check (countNewer, one round trip through
+// a server-side filter) is timed against the post NEWER_AT entries down, so the figure says
+// what polling it costs next to reading the page again: `newer check / timeline page`.
 import { performance } from 'node:perf_hooks';
 import { postIdFromKey } from '../../../shared/schema/row-keys.js';
 import { blockKey, parsePostKey, reactionKey } from '../../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../../shared/schema/tables.js';
 import { homeTimeline } from '../../../shared/use-cases/home-timeline.js';
 import { likePost } from '../../../shared/use-cases/likes.js';
+import { countNewer } from '../../../shared/use-cases/newer-posts.js';
 import { inPool } from './bulk.js';
 import type { BenchContext } from './context.js';
 import { cachedUserKey, inboxOf } from './graph.js';
@@ -30,6 +34,8 @@ export const TIMELINE_FLOOR = 'inbox get + 3 parallel multi-gets';
 /** Share of the sampled pages' distinct posts that also get comment and repost counts. */
 const COUNTED_SHARE = 0.2;
 const SEED_CONCURRENCY = 16;
+/** The newer check asks above the entry this far down the inbox (a page left open a while). */
+const NEWER_AT = 5;
 
 export interface TimelineResult {
   readers: number;
@@ -55,6 +61,13 @@ export interface TimelineResult {
   /** Per timed page, as the use case returned it: posts the reader liked, posts with any count > 0. */
   likedPerPage: { mean: number; max: number };
   countedPerPage: { mean: number; max: number };
+  /** The "anything newer?" check of the same readers, timed in the same loop. */
+  newer: LatencySummary;
+  /** Its p50 / the timeline page's p50 (and p99 / p99). */
+  newerP50Ratio: number;
+  newerP99Ratio: number;
+  newerRequests: { mean: number; max: number };
+  newerSequentialRoundTrips: { mean: number; max: number };
 }
 
 export async function runTimeline(ctx: BenchContext): Promise<TimelineResult> {
@@ -128,10 +141,18 @@ export async function runTimeline(ctx: BenchContext): Promise<TimelineResult> {
     }
   };
 
+  /** The post the reader's open page would show NEWER_AT entries down (the inbox's; null for a short inbox). */
+  const newerAfter = (r: number): string | null => {
+    const entry = inboxes.get(r)![Math.min(NEWER_AT, inboxes.get(r)!.length - 1)];
+    return entry ? postIdFromKey(entry.key) : null;
+  };
+
   for (let i = 0; i < WARMUP; i++) {
     const r = readers[i % readers.length]!;
     await floorOp(r);
     await homeTimeline(deps, graph.handles[r]!, LIMIT);
+    const after = newerAfter(r);
+    if (after) await countNewer(deps, graph.handles[r]!, after);
   }
 
   const floorMs: number[] = [];
@@ -142,6 +163,9 @@ export async function runTimeline(ctx: BenchContext): Promise<TimelineResult> {
   const sequential: number[] = [];
   const likedOnPage: number[] = [];
   const countedOnPage: number[] = [];
+  const newerMs: number[] = [];
+  const newerRequests: number[] = [];
+  const newerSequential: number[] = [];
   let shortPages = 0;
   for (let i = 0; i < readers.length; i++) {
     const r = readers[i]!;
@@ -163,10 +187,21 @@ export async function runTimeline(ctx: BenchContext): Promise<TimelineResult> {
       likedOnPage.push(rec.result.items.filter((p) => p.viewer.liked).length);
       countedOnPage.push(rec.result.items.filter((p) => p.counts.likes + p.counts.comments + p.counts.reposts > 0).length);
     };
+    const timeNewer = async () => {
+      const after = newerAfter(r);
+      if (!after) return;
+      const t0 = performance.now();
+      const rec = await recorder.record(() => countNewer(deps, graph.handles[r]!, after));
+      newerMs.push(performance.now() - t0);
+      newerRequests.push(rec.requests);
+      newerSequential.push(rec.sequential);
+    };
     if (i % 2 === 0) {
       await timeFloor();
       await timeCase();
+      await timeNewer();
     } else {
+      await timeNewer();
       await timeCase();
       await timeFloor();
     }
@@ -175,6 +210,7 @@ export async function runTimeline(ctx: BenchContext): Promise<TimelineResult> {
 
   const floor = summarize(floorMs);
   const useCase = summarize(caseMs);
+  const newer = summarize(newerMs);
   const sizes = readers.map((r) => inboxes.get(r)!.length);
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   return {
@@ -194,5 +230,10 @@ export async function runTimeline(ctx: BenchContext): Promise<TimelineResult> {
     seeded,
     likedPerPage: { mean: mean(likedOnPage), max: Math.max(...likedOnPage) },
     countedPerPage: { mean: mean(countedOnPage), max: Math.max(...countedOnPage) },
+    newer,
+    newerP50Ratio: newer.medianMs / useCase.medianMs,
+    newerP99Ratio: newer.p99Ms / useCase.p99Ms,
+    newerRequests: { mean: mean(newerRequests), max: Math.max(...newerRequests) },
+    newerSequentialRoundTrips: { mean: mean(newerSequential), max: Math.max(...newerSequential) },
   };
 }

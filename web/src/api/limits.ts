@@ -25,3 +25,9 @@ export const REPOST_COMMENT_MAX = 500;
 
 /** The longest comment (addComment.body). */
 export const COMMENT_MAX = 500;
+
+/** Bidirectional embeddings, overrides and isolates, refused in every text (shared/domain/text-rules.ts); a RegExp source, flag `u`. */
+export const BIDI_CONTROL_PATTERN = '[\\u202a-\\u202e\\u2066-\\u2069]';
+
+/** Control characters, refused in every text; multi-line texts allow `\n` and `\r\n`: take those out before testing (shared/domain/text-rules.ts); a RegExp source, flag `u`. */
+export const CONTROL_PATTERN = '[\\u0000-\\u001f\\u007f-\\u009f]';

@@ -1,0 +1,16 @@
+// shared/domain/text-rules.ts — domain: which characters no text a person writes may hold. The ONE
+// definition: the API's validation (shared/validation/text.ts) and topic names
+// (text-entities.ts) test with these, and `npm run openapi` writes their sources into the web
+// client's generated limits (web/src/api/limits.ts), so the forms say the same before sending.
+
+/**
+ * Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): they can
+ * make text read otherwise than it is stored (a spoofing tool), so they are refused, not stripped.
+ */
+export const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u;
+
+/**
+ * C0 controls (NUL included), DEL and C1 controls. Multi-line fields allow newlines (`\n` and
+ * `\r\n`): those are taken out before this test, never added to it.
+ */
+export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/u;
