@@ -2,6 +2,7 @@
 // comment): the live "characters left" counter, counted in Unicode code points as the API
 // counts (an emoji or a CJK character is one, not two UTF-16 units); the characters the API
 // refuses, said before sending; Ctrl/⌘+Enter sends.
+import { BIDI_CONTROL_PATTERN, CONTROL_PATTERN } from '../api/limits';
 import type { MessageKey } from '../i18n/messages';
 import { useI18n } from '../i18n/i18n';
 
@@ -9,15 +10,15 @@ export const codePoints = (s: string) => [...s].length;
 /** The API refuses text with nothing visible in it (only spaces or format characters). */
 export const hasVisible = (s: string) => s.replace(/[\p{Cf}\s]/gu, '').length > 0;
 
-// The API's text rules (shared/validation/text.ts): no bidirectional overrides or isolates (they
-// can disguise text), no control characters but newlines.
-const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u;
-const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/u;
+// The API's text rules, generated from the API's own (api/limits.ts): no bidirectional overrides
+// or isolates (they can disguise text), no control characters but newlines.
+const BIDI_CONTROL = new RegExp(BIDI_CONTROL_PATTERN, 'u');
+const CONTROL = new RegExp(CONTROL_PATTERN, 'u');
 
 /** Why the API would refuse this text as it is (null: it would not). */
 export function textProblem(s: string): MessageKey | null {
   if (BIDI_CONTROL.test(s)) return 'compose.bidi';
-  if (CONTROL.test(s.replace(/\r\n/g, '\n'))) return 'compose.control';
+  if (CONTROL.test(s.replace(/\r?\n/g, ''))) return 'compose.control';
   return null;
 }
 

@@ -1,6 +1,6 @@
 // web/src/features/timeline/home-page.tsx — the home timeline: compose on top, posts newest
-// first with infinite scroll, a "new posts" notice while reading (the first page is polled,
-// never spliced in under the reader's eyes), and the regenerating state (206) said plainly and
+// first with infinite scroll, a "new posts" notice while reading (a cheap check every few
+// seconds while visible; the posts are never spliced in under the reader's eyes), and the regenerating state (206) said plainly and
 // re-asked until it ends. The first render after login costs one request: the timeline page.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Post } from '../../api/client';
@@ -10,13 +10,16 @@ import { Composer } from '../posts/composer';
 import { PostCard } from '../posts/post-card';
 
 const PAGE = 20;
-const POLL_MS = 15_000;
+/** How often a visible home page asks whether anything newer arrived (fan-out takes about 1 s). */
+const CHECK_MS = 4_000;
+const MAX_CHECK_MS = 60_000;
 const REGENERATING_RETRY_MS = 3_000;
 
 export function HomePage({ handle }: { handle: string }) {
   const { t } = useI18n();
   const [regenerating, setRegenerating] = useState(false);
-  const [fresh, setFresh] = useState<Post[]>([]);
+  /** How many newer posts wait above ("20+" past the check's cap); null: none. */
+  const [fresh, setFresh] = useState<number | string | null>(null);
 
   const fetchPage = async (cursor?: string) => {
     const { data, status } = await call(
@@ -34,22 +37,39 @@ export function HomePage({ handle }: { handle: string }) {
     return () => clearTimeout(timer);
   }, [regenerating, list.items]);
 
-  // New posts while reading: poll the first page, count what is newer than the top one shown.
+  // New posts while reading: a cheap check (one round trip, nothing read but keys) of how many
+  // entries are newer than the top one shown, every few seconds while the page is visible; none
+  // while it is hidden, and one at once when it comes back. Failures back off.
   const shown = useRef<Post[]>([]);
   shown.current = list.items;
   useEffect(() => {
-    const timer = setInterval(async () => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let wait = CHECK_MS;
+    let stopped = false;
+    const check = async () => {
+      clearTimeout(timer);
       const newest = shown.current[0];
-      if (document.hidden || !newest) return;
-      try {
-        const { data } = await call(api.GET('/users/{handle}/timeline', { params: { path: { handle }, query: { limit: PAGE } } }));
-        const ids = new Set(shown.current.map((p) => p.id));
-        setFresh(data.posts.filter((p) => p.createdAt >= newest.createdAt && !ids.has(p.id)));
-      } catch {
-        /* a missed poll is not worth a message; the next one tries again */
+      if (stopped || document.hidden) return; // visibilitychange starts it again
+      if (newest) {
+        try {
+          const { data } = await call(api.GET('/users/{handle}/timeline/newer', { params: { path: { handle }, query: { after: newest.id } } }), { background: true });
+          // Counted against the top post now shown: the reader may have reloaded meanwhile.
+          if (shown.current[0]?.id === newest.id) setFresh(data.count === 0 ? null : data.more ? `${data.count}+` : data.count);
+          wait = CHECK_MS;
+        } catch {
+          wait = Math.min(wait * 2, MAX_CHECK_MS); // a missed check is not worth a message
+        }
       }
-    }, POLL_MS);
-    return () => clearInterval(timer);
+      if (!stopped) timer = setTimeout(check, wait);
+    };
+    const visible = () => !document.hidden && void check();
+    timer = setTimeout(check, CHECK_MS);
+    document.addEventListener('visibilitychange', visible);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', visible);
+    };
   }, [handle]);
 
   // The reader's own new post or repost goes on top at once (fan-out would bring it later).
@@ -57,7 +77,7 @@ export function HomePage({ handle }: { handle: string }) {
   const replace = (post: Post) => list.setItems((items) => items.map((p) => (p.id === post.id ? post : p)));
 
   const showFresh = () => {
-    setFresh([]);
+    setFresh(null);
     list.reload();
   };
 
@@ -70,9 +90,9 @@ export function HomePage({ handle }: { handle: string }) {
           {t('timeline.regenerating')}
         </p>
       )}
-      {fresh.length > 0 && (
+      {fresh !== null && (
         <button type="button" class="new-posts" onClick={showFresh}>
-          {fresh.length === 1 ? t('timeline.newPost') : t('timeline.newPosts', { n: fresh.length >= PAGE ? `${PAGE}+` : fresh.length })}
+          {fresh === 1 ? t('timeline.newPost') : t('timeline.newPosts', { n: fresh })}
         </button>
       )}
       <div class="feed">
