@@ -22,6 +22,7 @@ export type TopicSpan = components['schemas']['TopicSpan'];
 export type Notification = components['schemas']['Notification'];
 export type UnreadCount = components['schemas']['UnreadCount'];
 export type Trending = components['schemas']['Trending'];
+export type Suggestion = components['schemas']['Suggestion'];
 export type BlockState = components['schemas']['BlockState'];
 export type BlockedUser = components['schemas']['BlockedUser'];
 export type Media = components['schemas']['Media'];

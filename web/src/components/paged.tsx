@@ -101,6 +101,25 @@ export function PagedFooter<T>({ list, empty }: { list: Paged<T>; empty: Compone
   }, [list.done, list.loading, list.error, list.items.length]);
 
   if (list.error) return <ErrorMessage error={list.error} onRetry={list.items.length ? list.loadMore : list.reload} />;
+  if (list.loading && list.items.length === 0) {
+    // The first page: cards in the shape of what comes, so the page does not jump when it does.
+    return (
+      <>
+        <p class="sr-status" role="status">
+          {t('timeline.loading')}
+        </p>
+        <div class="feed" aria-hidden="true">
+          {[0, 1, 2].map((i) => (
+            <div key={i} class="post placeholder">
+              <span class="bar short" />
+              <span class="bar" />
+              <span class="bar" />
+            </div>
+          ))}
+        </div>
+      </>
+    );
+  }
   if (list.loading) return <p class="muted" role="status">{t('timeline.loading')}</p>;
   if (list.done) return <p class="muted list-end">{list.items.length ? t('timeline.end') : empty}</p>;
   return (

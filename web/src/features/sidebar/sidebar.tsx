@@ -3,7 +3,8 @@
 // (useWide), asks once per session after the page's own requests have answered (whenQuiet), and
 // a failed request leaves its box out rather than showing an error.
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, whenQuiet, type Trending } from '../../api/client';
+import { api, call, whenQuiet, type Suggestion, type Trending } from '../../api/client';
+import { Avatar, Byline, personOf } from '../../components/avatar';
 import { useI18n } from '../../i18n/i18n';
 import { href } from '../../router';
 import type { Session } from '../../session';
@@ -27,6 +28,7 @@ export function Sidebar({ current }: { current: Session | null }) {
   const { t } = useI18n();
   return (
     <aside class="sidebar" aria-label={t('side.label')}>
+      {current && <WhoToFollow me={current.handle} />}
       <TrendingBox />
     </aside>
   );
@@ -64,6 +66,57 @@ function TrendingBox() {
       <a class="side-more" href={href.trending()}>
         {t('side.allTopics')}
       </a>
+    </section>
+  );
+}
+
+/** People followed by the people you follow (the API's suggestions); Follow takes one off the list. */
+function WhoToFollow({ me }: { me: string }) {
+  const { t } = useI18n();
+  const [users, setUsers] = useState<Suggestion[] | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    whenQuiet()
+      .then(() => call(api.GET('/users/{handle}/suggestions', { params: { path: { handle: me } } }), { background: true }))
+      .then(({ data }) => live && setUsers(data.users))
+      .catch(() => {});
+    return () => void (live = false);
+  }, [me]);
+
+  async function follow(handle: string) {
+    setBusy(handle);
+    try {
+      await call(api.PUT('/users/{handle}/following/{target}', { params: { path: { handle: me, target: handle } } }));
+      // The API keeps suggestions a minute: the one followed leaves this list here.
+      setUsers((list) => list && list.filter((u) => u.handle !== handle));
+    } catch {
+      /* the button stays; a second press tries again */
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  if (!users || users.length === 0) return null;
+  return (
+    <section class="side-box" aria-labelledby="side-follow">
+      <h2 id="side-follow">{t('side.whoToFollow')}</h2>
+      <ul class="side-people">
+        {users.map((u) => (
+          <li key={u.handle}>
+            <span class="who">
+              <Avatar {...personOf(u)} />
+              <span>
+                <Byline {...personOf(u)} />
+                {u.followedBy > 0 && <small class="because">{t('side.followedBy', { n: u.followedBy })}</small>}
+              </span>
+            </span>
+            <button type="button" class="secondary small" disabled={busy === u.handle} aria-label={t('side.follow', { handle: u.handle })} onClick={() => follow(u.handle)}>
+              {t('profile.follow')}
+            </button>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
