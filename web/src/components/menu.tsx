@@ -2,7 +2,7 @@
 // main ones (delete, mute, block), out of the way until asked for. A menu button with a list of
 // menu items (the ARIA menu-button pattern): Enter or a click opens it with the first item
 // focused, arrows move, Esc or a click elsewhere closes it and the focus returns to the button.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { Icon } from './icons';
 
 export interface MenuItem {
@@ -17,7 +17,8 @@ export function MoreMenu({ label, items }: { label: string; items: MenuItem[] })
   const list = useRef<HTMLUListElement>(null);
   const entries = () => [...(list.current?.querySelectorAll<HTMLButtonElement>('[role=menuitem]') ?? [])];
 
-  useEffect(() => {
+  // Layout effect: the first item has the focus before anything else can happen (a key press).
+  useLayoutEffect(() => {
     if (!open) return;
     entries()[0]?.focus();
     const outside = (e: Event) => {
@@ -34,6 +35,7 @@ export function MoreMenu({ label, items }: { label: string; items: MenuItem[] })
   const keys = (e: KeyboardEvent) => {
     const all = entries();
     const at = all.indexOf(document.activeElement as HTMLButtonElement);
+    if (!open) return;
     if (e.key === 'Escape') (e.preventDefault(), close());
     else if (e.key === 'ArrowDown') (e.preventDefault(), all[(at + 1) % all.length]?.focus());
     else if (e.key === 'ArrowUp') (e.preventDefault(), all[(at - 1 + all.length) % all.length]?.focus());
@@ -42,12 +44,13 @@ export function MoreMenu({ label, items }: { label: string; items: MenuItem[] })
 
   if (items.length === 0) return null;
   return (
-    <span class="more-menu">
+    // Keys on the whole widget: Esc closes whether the focus is on an item or still on the button.
+    <span class="more-menu" onKeyDown={keys}>
       <button ref={button} type="button" class="icon-button" aria-haspopup="menu" aria-expanded={open} aria-label={label} onClick={() => setOpen(!open)}>
         <Icon name="more" />
       </button>
       {open && (
-        <ul ref={list} role="menu" aria-label={label} class="menu" onKeyDown={keys}>
+        <ul ref={list} role="menu" aria-label={label} class="menu">
           {items.map((item) => (
             <li key={item.label} role="none">
               <button
