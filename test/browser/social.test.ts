@@ -24,7 +24,7 @@ const browser = useBrowser();
 const hex = (n = 3) => randomBytes(n).toString('hex');
 /** The card of the post with this text of its own. */
 const card = (page: Page, text: string) => page.locator('article.post').filter({ has: page.locator('.post-body', { hasText: text }) });
-const like = (scope: Locator) => scope.getByRole('button', { name: /^(Like|赞)$/ });
+const like = (scope: Locator) => scope.getByRole('button', { name: /^(Like|赞) \d+$/ });
 /** The number the unread badge shows ('' when none shows). */
 const badge = (page: Page) => page.locator('a.nav-notifications .badge [aria-hidden="true"]');
 /** The shown notifications' sentences, newest first. */
