@@ -3,7 +3,8 @@
 // least 44 × 44 px, in both languages; on a desktop three columns (navigation, feed, topics and
 // who to follow); the reaction bar's three equal cells; long posts folded with "展开全文"; the
 // "⋯" menu and the page's own confirmation dialog (never the browser's); placeholder cards while
-// the first page loads; Back to a long home timeline keeps its pages and the reader's place.
+// the first page loads; Back to a long home timeline keeps its pages and the reader's place; a
+// post shown twice (itself, and inside a repost) moves together; an unknown profile costs 2 requests.
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
@@ -202,6 +203,34 @@ describe('the shell, in Chromium', () => {
     await t.page.locator('article.post').first().waitFor();
     expect(timelineAsked).toBe(1);
     expect(await t.page.evaluate('scrollY')).toBe(0);
+    await t.close();
+  });
+
+  it('one post shown twice moves together (its card and a repost embedding it); an unknown profile costs two requests', async () => {
+    const [me, author, reposter] = [await api.newUser('sy_me'), await api.newUser('sy_author'), await api.newUser('sy_rep')];
+    await follow(me, author);
+    await follow(me, reposter);
+    const original = (await publish(author, `the original ${hex()}`)).json.id as string;
+    await setUp(() => api.call('POST', `/posts/${original}/reposts`, { token: reposter.token, body: { comment: 'look at this' }, headers: { 'idempotency-key': `sy-${hex()}` } }));
+    await eventually(async () => expect(await timelineSize(me)).toBe(2));
+
+    const t = await browser.open('en');
+    await logIn(t.page, me.handle, me.password);
+    const repost = t.page.locator('article.post', { hasText: 'look at this' });
+    const own = t.page.locator(`article.post[data-post-id="${original}"]`);
+    await repost.locator('.original-counts').waitFor();
+    expect(await repost.locator('.original-counts').textContent()).toBe('Reposts 1 · Comments 0 · Likes 0');
+    await own.getByRole('button', { name: 'Like 0' }).click();
+    await own.getByRole('button', { name: 'Like 1' }).waitFor();
+    expect(await repost.locator('.original-counts').textContent()).toBe('Reposts 1 · Comments 0 · Likes 1');
+
+    // An unknown user: the profile and its posts are asked (in parallel), nothing more.
+    const asked: string[] = [];
+    t.page.on('request', (r) => void (new URL(r.url()).pathname.startsWith('/api/users/') && asked.push(new URL(r.url()).pathname)));
+    const nobody = `nobody_${hex()}`;
+    await t.page.goto(`/#/u/${nobody}`);
+    await t.page.getByRole('alert').waitFor();
+    await expect.poll(() => asked.filter((p) => p.includes(nobody)).sort()).toEqual([`/api/users/${nobody}`, `/api/users/${nobody}/posts`]);
     await t.close();
   });
 });

@@ -1,7 +1,8 @@
 // web/src/features/profile/profile-page.tsx — a user's page: name, counts (linking to the
 // lists), follow / unfollow, block and mute, their posts; on your own page, edit your display
-// name and reach the users you block or mute; their avatar (initials until they have one). The profile, the posts, the follow state and the
-// block state load in parallel (one round trip).
+// name and reach the users you block or mute; their avatar (initials until they have one). The
+// profile and the posts load in parallel (one round trip); the follow and block states once the
+// profile is there, so an unknown handle does not cost four refused requests.
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Post, type Profile } from '../../api/client';
 import { DISPLAY_NAME_MAX } from '../../api/limits';
@@ -13,6 +14,7 @@ import { href } from '../../router';
 import { session } from '../../session';
 import { BlockButtons, type BlockAction } from '../blocks/block-buttons';
 import { PostCard } from '../posts/post-card';
+import { withChanged } from '../posts/sync';
 import { EditAvatar } from './edit-avatar';
 
 export function ProfilePage({ handle }: { handle: string }) {
@@ -27,9 +29,9 @@ export function ProfilePage({ handle }: { handle: string }) {
 
   const loadProfile = () => {
     setError(null);
-    call(api.GET('/users/{handle}', { params: { path: { handle } } }))
-      .then(({ data }) => setProfile(data))
-      .catch(setError);
+    return call(api.GET('/users/{handle}', { params: { path: { handle } } }))
+      .then(({ data }) => (setProfile(data), true))
+      .catch((err) => (setError(err), false));
   };
   const loadFollowing = () => {
     if (!me || me === handle) return;
@@ -41,8 +43,9 @@ export function ProfilePage({ handle }: { handle: string }) {
     setProfile(null);
     setFollowing(null);
     setBlocking(false);
-    loadProfile();
-    loadFollowing();
+    // Your relation to them once they are known to exist: an unknown handle costs the profile's
+    // request and the posts' (asked beside it, so a real profile shows in one round trip).
+    void loadProfile().then((found) => found && loadFollowing());
   }, [handle, me]);
 
   const posts = usePaged(async (cursor?: string) => {
@@ -123,7 +126,7 @@ export function ProfilePage({ handle }: { handle: string }) {
             </ul>
           </>
         )}
-        {me && me !== handle && (
+        {me && me !== handle && profile && (
           <div class="profile-actions">
             {following !== null && (
               // While you block them you cannot follow them (the API would refuse): unblock first.
@@ -151,7 +154,7 @@ export function ProfilePage({ handle }: { handle: string }) {
           <PostCard
             key={post.id}
             post={post}
-            onChange={(next) => posts.setItems((items) => items.map((p) => (p.id === next.id ? next : p)))}
+            onChange={(next) => posts.setItems((items) => withChanged(items, next))}
             onReposted={addOwn}
             onDeleted={(id) => posts.setItems((items) => items.filter((p) => p.id !== id))}
           />

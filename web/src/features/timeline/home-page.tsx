@@ -8,6 +8,7 @@ import { PagedFooter, usePaged } from '../../components/paged';
 import { useI18n } from '../../i18n/i18n';
 import { Composer } from '../posts/composer';
 import { PostCard } from '../posts/post-card';
+import { withChanged } from '../posts/sync';
 
 const PAGE = 20;
 /** How often a visible home page asks whether anything newer arrived (fan-out takes about 1 s). */
@@ -74,7 +75,7 @@ export function HomePage({ handle }: { handle: string }) {
 
   // The reader's own new post or repost goes on top at once (fan-out would bring it later).
   const addMine = (post: Post) => list.setItems((items) => [post, ...items.filter((p) => p.id !== post.id)]);
-  const replace = (post: Post) => list.setItems((items) => items.map((p) => (p.id === post.id ? post : p)));
+  const replace = (post: Post) => list.setItems((items) => withChanged(items, post));
 
   const showFresh = () => {
     setFresh(null);

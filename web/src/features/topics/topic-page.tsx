@@ -7,6 +7,7 @@ import { PagedFooter, usePaged } from '../../components/paged';
 import { useI18n } from '../../i18n/i18n';
 import { href } from '../../router';
 import { PostCard } from '../posts/post-card';
+import { withChanged } from '../posts/sync';
 
 export function TopicPage({ name }: { name: string }) {
   const { t } = useI18n();
@@ -29,7 +30,7 @@ export function TopicPage({ name }: { name: string }) {
           <PostCard
             key={post.id}
             post={post}
-            onChange={(next) => list.setItems((items) => items.map((p) => (p.id === next.id ? next : p)))}
+            onChange={(next) => list.setItems((items) => withChanged(items, next))}
             onDeleted={(id) => list.setItems((items) => items.filter((p) => p.id !== id))}
           />
         ))}

@@ -1,0 +1,22 @@
+// web/src/features/posts/sync.ts — one post, shown several times in a list (as itself and as the
+// original inside reposts of it), changes everywhere at once: a like on the original moves the
+// counts shown in every repost of it, and a repost's embedded original moves the original's card.
+import type { Original, Post } from '../../api/client';
+
+type Live = Extract<Original, { state: 'live' }>;
+const countsOf = (p: Post | Live) => ({ likeCount: p.likeCount, commentCount: p.commentCount, repostCount: p.repostCount, liked: p.liked, reposted: p.reposted });
+
+/** The list with `changed` in its place and its counts (or its original's) copied wherever shown. */
+export function withChanged(items: Post[], changed: Post): Post[] {
+  const original = changed.repostOf?.state === 'live' ? changed.repostOf : undefined;
+  return items.map((p) => {
+    if (p.id === changed.id) return changed;
+    let next = p;
+    // A post that is the changed one's original, and any other repost embedding that original.
+    if (original && p.id === original.id) next = { ...next, ...countsOf(original) };
+    const embedded = next.repostOf?.state === 'live' ? next.repostOf : undefined;
+    if (embedded && embedded.id === changed.id) next = { ...next, repostOf: { ...embedded, ...countsOf(changed) } };
+    else if (embedded && original && embedded.id === original.id) next = { ...next, repostOf: { ...embedded, ...countsOf(original) } };
+    return next;
+  });
+}
