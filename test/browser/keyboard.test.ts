@@ -104,4 +104,33 @@ describe('keyboard and plain words, in Chromium', () => {
     await t.page.locator('article.post', { hasText: 'hidden' }).waitFor();
     await t.close();
   });
+
+  it('says what a sign-up field needs in the page’s language (not the browser’s bubble); after a logout, a wrong password shows only its error', async () => {
+    const t = await browser.open('zh-CN');
+    await t.page.goto('/#/register');
+    await t.page.fill('#reg-handle', 'Not Valid!');
+    await t.page.fill('#reg-password', 'short');
+    const sent = { users: 0 };
+    t.page.on('request', (r) => void (r.method() === 'POST' && new URL(r.url()).pathname === '/api/users' && sent.users++));
+    await t.page.getByRole('button', { name: '创建账号' }).click();
+    expect(await t.page.locator('#reg-handle-problem').textContent()).toBe('请使用 1–30 位小写字母、数字或下划线。');
+    expect(await t.page.locator('#reg-name-problem').textContent()).toBe('请填写此项。');
+    expect(await t.page.locator('#reg-password-problem').textContent()).toMatch(/^密码至少需要 \d+ 个字符。$/);
+    expect(await t.page.locator('#reg-handle').getAttribute('aria-invalid')).toBe('true');
+    expect(await focused(t.page)).toBe('reg-handle'); // the first field to mend
+    expect(sent.users).toBe(0);
+    await expectAccessible(t.page, 'sign-up with problems (zh)');
+
+    // Logged out, then a wrong password: the error alone, not "你已退出登录。" above it.
+    const me = await api.newUser('lo');
+    await logIn(t.page, me.handle, me.password);
+    await t.page.getByRole('button', { name: '退出' }).click();
+    await t.page.getByText('你已退出登录。').waitFor();
+    await t.page.fill('#login-handle', me.handle);
+    await t.page.fill('#login-password', 'wrong-password');
+    await t.page.locator('form button[type=submit]').click();
+    await t.page.getByRole('alert').waitFor();
+    expect(await t.page.getByText('你已退出登录。').count()).toBe(0);
+    await t.close();
+  });
 });
