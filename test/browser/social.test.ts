@@ -119,7 +119,7 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     await a.page.getByRole('heading', { name: '通知' }).waitFor();
     const entry = a.page.locator('li.notification').first();
     await entry.waitFor();
-    expect(await sentences(a.page)).toEqual([`${bob.handle} 赞了你的微博`]);
+    expect(await sentences(a.page)).toEqual([`User ${bob.handle} @${bob.handle} 赞了你的微博`]);
     expect(await entry.locator('.new').textContent()).toBe('新');
     expect(await entry.locator('.sentence a').getAttribute('href')).toBe(`#/u/${bob.handle}`);
     const excerpt = entry.locator('a.excerpt');
@@ -136,12 +136,12 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     await setUp(() => api.call('PUT', `/users/${carol.handle}/likes/${postId}`, { token: carol.token }));
     await eventually(async () => {
       await show(a.page, '#/notifications', a.page.locator('li.notification').first());
-      expect(await sentences(a.page)).toEqual([`${carol.handle} 和另外 1 人赞了你的微博`]);
+      expect(await sentences(a.page)).toEqual([`User ${carol.handle} @${carol.handle} 和另外 1 人赞了你的微博`]);
     }, DELIVERY_MS);
     expect(await a.page.locator('li.notification').first().getAttribute('data-count')).toBe('2');
     await a.page.getByLabel('语言').selectOption('en');
     await a.page.getByRole('heading', { name: 'Notifications' }).waitFor();
-    expect(await sentences(a.page)).toEqual([`${carol.handle} and 1 other liked your post`]);
+    expect(await sentences(a.page)).toEqual([`User ${carol.handle} @${carol.handle} and 1 other liked your post`]);
     await expectAccessible(a.page, 'notifications, grouped (en)');
     await screenshot(a.page, 'en-notifications');
 
@@ -150,7 +150,7 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     expect(await clickAndAnswer(b.page, like(card(b.page, text)), 'DELETE', /\/likes\//)).toBe(200);
     await eventually(async () => {
       await show(a.page, '#/notifications', a.page.locator('li.notification').first());
-      expect(await sentences(a.page)).toEqual([`${carol.handle} liked your post`]);
+      expect(await sentences(a.page)).toEqual([`User ${carol.handle} @${carol.handle} liked your post`]);
     }, DELIVERY_MS);
     expect(await a.page.locator('li.notification').first().getAttribute('data-count')).toBe('1');
 
@@ -158,7 +158,7 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     await b.close();
   }, 240_000);
 
-  it('a repost group counts people: bob reposts twice and dan once, and ann reads "dan 和另外 1 人转发了你的微博"', async () => {
+  it('a repost group counts people: bob reposts twice and dan once, and ann reads "User dan @dan 和另外 1 人转发了你的微博"', async () => {
     const [ann, bob, dan] = [await api.newUser('ann'), await api.newUser('bob'), await api.newUser('dan')];
     const postId = await publish(ann.token, `转发我 ${hex()}`);
     for (const [who, comment] of [[bob, 'once'], [bob, 'twice'], [dan, 'me too']] as const) {
@@ -170,7 +170,7 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     await logInTo(a.page, ann);
     await eventually(async () => {
       await show(a.page, '#/notifications', a.page.locator('li.notification').first());
-      expect(await sentences(a.page)).toEqual([`${dan.handle} 和另外 1 人转发了你的微博`]);
+      expect(await sentences(a.page)).toEqual([`User ${dan.handle} @${dan.handle} 和另外 1 人转发了你的微博`]);
     }, DELIVERY_MS);
     expect(await a.page.locator('li.notification').first().getAttribute('data-count')).toBe('2');
     await a.close();
@@ -241,7 +241,7 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     await badgeBecomes(c.page, '2');
     await c.page.getByRole('link', { name: 'Notifications 2 unread', exact: true }).waitFor();
     await show(c.page, '#/notifications', c.page.locator('li.notification').nth(1));
-    expect(await sentences(c.page)).toEqual([`${bob.handle} mentioned you in a comment`, `${ann.handle} mentioned you in a post`]);
+    expect(await sentences(c.page)).toEqual([`User ${bob.handle} @${bob.handle} mentioned you in a comment`, `User ${ann.handle} @${ann.handle} mentioned you in a post`]);
     const excerpts = c.page.locator('li.notification a.excerpt');
     expect(await excerpts.allTextContents()).toEqual([said, text]);
     expect(await excerpts.evaluateAll((els) => els.map((e) => e.getAttribute('href')))).toEqual(Array(2).fill(`#/post/${encodeURIComponent(postId)}`));

@@ -3,7 +3,7 @@
 // so the page needs a session and is reached from your own profile.
 import { useState } from 'preact/hooks';
 import { api, call, type BlockedUser } from '../../api/client';
-import { Avatar, personOf } from '../../components/avatar';
+import { Avatar, Byline, personOf } from '../../components/avatar';
 import { PagedFooter, usePaged } from '../../components/paged';
 import { ErrorMessage } from '../../components/problem';
 import { absoluteDate, useI18n } from '../../i18n/i18n';
@@ -51,7 +51,10 @@ export function HiddenPage({ handle, kind }: { handle: string; kind: HiddenKind 
       <ul class="users">
         {list.items.map((u) => (
           <li key={u.handle}>
-            <Avatar {...personOf(u)} /> <a href={href.profile(u.handle)}>@{u.handle}</a>{' '}
+            <span class="who">
+              <Avatar {...personOf(u)} />
+              <Byline {...personOf(u)} />
+            </span>{' '}
             <span class="muted">{t('relations.since', { date: absoluteDate(u.since, locale) })}</span>{' '}
             <button type="button" class="secondary small" disabled={busy === u.handle} onClick={() => undo(u.handle)}>
               {t(kind === 'blocks' ? 'blocks.unblock' : 'blocks.unmute')}

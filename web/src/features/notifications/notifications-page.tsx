@@ -8,7 +8,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { api, call, type Notification } from '../../api/client';
-import { Avatar, personOf } from '../../components/avatar';
+import { Avatar, Byline, personOf } from '../../components/avatar';
 import { PagedFooter, usePaged } from '../../components/paged';
 import { RelativeTime } from '../../components/time';
 import { useI18n, type Translate } from '../../i18n/i18n';
@@ -78,7 +78,7 @@ function sentenceKey(n: Notification): MessageKey {
   }
 }
 
-/** The sentence with its `{who}` as a link to the newest actor's profile. */
+/** The sentence with its `{who}` as the newest actor's byline (name and @handle, one link to the profile). */
 function sentence(n: Notification, t: Translate): ComponentChildren {
   const actor = n.actors[0];
   // `{who}` is left in place by t() (no value given) and becomes the link here.
@@ -88,9 +88,7 @@ function sentence(n: Notification, t: Translate): ComponentChildren {
   return (
     <>
       {before}
-      <a class="author" href={href.profile(actor.handle)}>
-        {actor.handle}
-      </a>
+      <Byline {...personOf(actor)} />
       {after}
     </>
   );

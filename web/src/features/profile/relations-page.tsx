@@ -1,7 +1,7 @@
 // web/src/features/profile/relations-page.tsx — whom a user follows, or who follows them,
 // most recent first, cursor-paged.
 import { api, call, type RelationEdge } from '../../api/client';
-import { Avatar, personOf } from '../../components/avatar';
+import { Avatar, Byline, personOf } from '../../components/avatar';
 import { PagedFooter, usePaged } from '../../components/paged';
 import { absoluteDate, useI18n } from '../../i18n/i18n';
 import { href } from '../../router';
@@ -26,7 +26,10 @@ export function RelationsPage({ handle, direction }: { handle: string; direction
       <ul class="users">
         {list.items.map((u) => (
           <li key={u.handle}>
-            <Avatar {...personOf(u)} /> <a href={href.profile(u.handle)}>@{u.handle}</a>{' '}
+            <span class="who">
+              <Avatar {...personOf(u)} />
+              <Byline {...personOf(u)} />
+            </span>{' '}
             <span class="muted">{t('relations.since', { date: absoluteDate(u.since, locale) })}</span>
           </li>
         ))}

@@ -1,7 +1,7 @@
 // web/src/features/reactions/likers-page.tsx — who liked a post (reached from its like count),
 // most recent first, cursor-paged.
 import { api, call, type Liker } from '../../api/client';
-import { Avatar, personOf } from '../../components/avatar';
+import { Avatar, Byline, personOf } from '../../components/avatar';
 import { PagedFooter, usePaged } from '../../components/paged';
 import { RelativeTime } from '../../components/time';
 import { useI18n } from '../../i18n/i18n';
@@ -23,7 +23,10 @@ export function LikersPage({ id }: { id: string }) {
       <ul class="users">
         {list.items.map((u) => (
           <li key={u.handle}>
-            <Avatar {...personOf(u)} /> <a href={href.profile(u.handle)}>@{u.handle}</a>{' '}
+            <span class="who">
+              <Avatar {...personOf(u)} />
+              <Byline {...personOf(u)} />
+            </span>{' '}
             <span class="muted">
               <RelativeTime iso={u.likedAt} />
             </span>
