@@ -273,6 +273,8 @@ describe('pictures, in Chromium', () => {
     // The bytes arrive: nothing moves.
     holding = false;
     await Promise.all(held.map((release) => release()));
+    // Lazy pictures load near the viewport: pass by every post (boxes are measured relative to their post).
+    for (const id of Object.values(postIds)) await cells(id).last().scrollIntoViewIfNeeded();
     // A function, not a string: the page's CSP refuses eval, which a string predicate needs.
     await t.page.waitForFunction(() =>
       [...(globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<{ complete: boolean; naturalWidth: number }> } }).document.querySelectorAll('.picture-cell img')].every(
