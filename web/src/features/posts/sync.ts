@@ -1,13 +1,26 @@
 // web/src/features/posts/sync.ts — one post, shown several times in a list (as itself and as the
 // original inside reposts of it), changes everywhere at once: a like on the original moves the
 // counts shown in every repost of it, and a repost's embedded original moves the original's card.
-import type { Original, Post } from '../../api/client';
+// Typed by shape (no import of the API client): the unit tests run it outside a browser.
 
-type Live = Extract<Original, { state: 'live' }>;
-const countsOf = (p: Post | Live) => ({ likeCount: p.likeCount, commentCount: p.commentCount, repostCount: p.repostCount, liked: p.liked, reposted: p.reposted });
+interface Counts {
+  likeCount: number;
+  commentCount: number;
+  repostCount: number;
+  liked: boolean;
+  reposted: boolean;
+}
+type Live = Counts & { state: 'live'; id: string };
+/** A post as the API's views give it (Post): its counts, and its original when it is a repost. */
+interface Shown extends Counts {
+  id: string;
+  repostOf?: Live | { state: 'deleted' } | null;
+}
+
+const countsOf = (p: Counts): Counts => ({ likeCount: p.likeCount, commentCount: p.commentCount, repostCount: p.repostCount, liked: p.liked, reposted: p.reposted });
 
 /** The list with `changed` in its place and its counts (or its original's) copied wherever shown. */
-export function withChanged(items: Post[], changed: Post): Post[] {
+export function withChanged<P extends Shown>(items: P[], changed: P): P[] {
   const original = changed.repostOf?.state === 'live' ? changed.repostOf : undefined;
   return items.map((p) => {
     if (p.id === changed.id) return changed;
