@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { applySchema } from '../../infra/schema/apply-schema.js';
 import { hbaseFeedStores } from '../../shared/composition.js';
 import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
+import { requestRecorder, tableOf } from '../support/feed-harness.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { keyFromPostId } from '../../shared/schema/row-keys.js';
 import { performance } from 'node:perf_hooks';
-import { sequentialDepth } from '../../shared/observability/round-trips.js';
 import { inboxQualifier, segmentOf, userKey } from '../../shared/schema/row-keys.js';
 import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
@@ -24,8 +24,8 @@ import { CachingFaces } from '../../shared/adapters/memory/caching-faces.js';
 const ALL = { limit: 100_000 };
 
 const ns = `it_feed_${Date.now().toString(36)}`;
-const requests: (HBaseRequestEvent & { end: number })[] = [];
-const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest: (e) => requests.push({ ...e, end: performance.now() }) });
+const { onRequest, counted } = requestRecorder();
+const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest });
 const queued: FanoutMessage[] = [];
 const stores = hbaseFeedStores(hbase, ns);
 const users = stores.users;
@@ -40,15 +40,7 @@ const deps: FeedDeps = {
  * the longest chain of requests each of which started after the previous one ended (requests
  * in flight together share a round trip).
  */
-async function counted<T>(op: () => Promise<T>): Promise<{ result: T; calls: (HBaseRequestEvent & { end: number })[]; depth: number }> {
-  const from = requests.length;
-  const result = await op();
-  const calls = requests.slice(from);
-  return { result, calls, depth: sequentialDepth(calls.map((c) => ({ start: c.end - c.durationMs, end: c.end }))) };
-}
 
-/** The tables a call read, in the order the requests were sent, as `table` names. */
-const tableOf = (c: HBaseRequestEvent) => decodeURIComponent(c.path.split('/')[1]!).split(':')[1];
 
 async function drain(): Promise<number> {
   let n = 0;

@@ -7,7 +7,6 @@ import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { hbaseFeedStores } from '../../shared/composition.js';
 import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
-import { sequentialDepth } from '../../shared/observability/round-trips.js';
 import { listPrefix } from '../../shared/schema/row-keys.js';
 import { block, mute } from '../../shared/use-cases/blocks.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
@@ -16,12 +15,12 @@ import { countNewer, NEWER_COUNT_MAX } from '../../shared/use-cases/newer-posts.
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';
 import { SuggestionCache, suggestFollows } from '../../shared/use-cases/suggestions.js';
-import { drainQueue, integrationLimits, userFactory } from '../support/feed-harness.js';
+import { drainQueue, integrationLimits, requestRecorder, tableOf, userFactory } from '../support/feed-harness.js';
 import { useNamespace } from '../support/namespace.js';
 
 const ns = `it_side_${Date.now().toString(36)}`;
-const requests: (HBaseRequestEvent & { end: number })[] = [];
-const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest: (e) => requests.push({ ...e, end: performance.now() }) });
+const { onRequest, counted } = requestRecorder();
+const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest });
 const stores = hbaseFeedStores(hbase, ns);
 const queued: FanoutMessage[] = [];
 const deps: FeedDeps = { ...stores, queue: { send: async (m) => void queued.push(m) }, limits: { ...integrationLimits } };
@@ -35,16 +34,7 @@ const users = userFactory(stores.users);
 const drain = () => drainQueue(deps, queued);
 const post = async (author: string, body = `by ${author}`) => (await publishPost(deps, author, { body })).post.id;
 
-/** Runs `op`; its result, the requests it sent, and their depth (requests in flight together share a round trip). */
-async function counted<T>(op: () => Promise<T>): Promise<{ result: T; calls: HBaseRequestEvent[]; depth: number }> {
-  const from = requests.length;
-  const result = await op();
-  const calls = requests.slice(from);
-  return { result, calls, depth: sequentialDepth(calls.map((c) => ({ start: c.end - c.durationMs, end: c.end }))) };
-}
 
-/** The table a request went to. */
-const tableOf = (c: HBaseRequestEvent) => decodeURIComponent(c.path.split('/')[1]!).split(':')[1];
 
 describe('anything newer? (GET /users/{handle}/timeline/newer)', () => {
   it('counts what the timeline shows above the post on screen in ONE round trip, and writes nothing', async () => {

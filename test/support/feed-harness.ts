@@ -2,6 +2,8 @@
 // users per test (so tests never see each other's rows) and a queue the test drains by hand,
 // delivering each message to the real worker logic.
 import type { FeedLimits } from '../../shared/config/config.js';
+import type { HBaseRequestEvent } from '../../shared/hbase/index.js';
+import { sequentialDepth } from '../../shared/observability/round-trips.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import type { UserStore } from '../../shared/ports/user-store.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
@@ -38,3 +40,22 @@ export const integrationLimits: FeedLimits = {
   settleSeconds: 1,
   writesPerMinute: { comment: 1000, like: 1000, repost: 1000 },
 };
+
+/**
+ * Records every request an HBase client sends (pass `onRequest` to the client), so a test can
+ * count what one call sent and its round trips (requests in flight together share one).
+ */
+export function requestRecorder() {
+  const requests: (HBaseRequestEvent & { end: number })[] = [];
+  const onRequest = (e: HBaseRequestEvent) => void requests.push({ ...e, end: performance.now() });
+  async function counted<T>(op: () => Promise<T>): Promise<{ result: T; calls: (HBaseRequestEvent & { end: number })[]; depth: number }> {
+    const from = requests.length;
+    const result = await op();
+    const calls = requests.slice(from);
+    return { result, calls, depth: sequentialDepth(calls.map((c) => ({ start: c.end - c.durationMs, end: c.end }))) };
+  }
+  return { requests, onRequest, counted };
+}
+
+/** The table a request went to (its name without the namespace). */
+export const tableOf = (c: HBaseRequestEvent) => decodeURIComponent(c.path.split('/')[1]!).split(':')[1];
