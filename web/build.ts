@@ -1,6 +1,7 @@
 // web/build.ts — builds the web client into a static folder any static host can serve:
 //   index.html, config.js (the API URL, injected here), app-<hash>.js, app-<hash>.css, and the
-//   API reference page api-docs/ (Swagger UI reading <api>/openapi.json). No inline script
+//   API reference page api-docs/ (Swagger UI reading <api>/openapi.json, with our fixes:
+//   api-docs-init.js, api-docs/reference.css). No inline script
 //   anywhere: the pages' CSP (web/security-headers.ts) allows scripts from the origin only.
 // Fails (exit 1) when the client's JavaScript + CSS exceed the budget of 150 KB gzipped; the
 // reference page is not part of the client and is not counted.
@@ -56,6 +57,8 @@ export async function buildWeb(opts: { apiUrl: string; outDir: string }): Promis
   const swagger = join(ROOT, 'node_modules/swagger-ui-dist');
   for (const f of ['swagger-ui-bundle.js', 'swagger-ui.css']) copyFileSync(join(swagger, f), join(outDir, 'api-docs', f));
   copyFileSync(join(WEB, 'api-docs-init.js'), join(outDir, 'api-docs/init.js'));
+  // Our contrast fixes to Swagger UI's colours (the page must pass axe as the client's do).
+  copyFileSync(join(WEB, 'api-docs/reference.css'), join(outDir, 'api-docs/reference.css'));
   writeFileSync(
     join(outDir, 'api-docs/index.html'),
     readFileSync(join(WEB, 'api-docs.html'), 'utf8').replace('__OPENAPI_URL__', `${apiUrl}/openapi.json`),
