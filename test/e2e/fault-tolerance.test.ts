@@ -1,4 +1,4 @@
-// test/e2e/fault-tolerance.test.ts — the outage drill on the real stack: while 1,000 posts fan
+// test/e2e/fault-tolerance.test.ts — the outage drill on the real stack: while 400 posts fan
 // out through the real queue, poller and worker, 50 of them are deleted (their retractions
 // queued) and the HBase REST gateway is stopped for several seconds and started again. After
 // the queue redelivers what failed: every follower's inbox holds exactly the live posts (no
@@ -36,7 +36,10 @@ afterAll(async () => {
   await hbase.close();
 });
 
-const POSTS = 1000;
+// 400 posts: the outage lands after about 100 of them (the first follower's 50, the deletes, the
+// stop), with most of the fan-out ahead (asserted below). At 1,000 the drain after the outage
+// alone took 90 s of the suite's serial phase, and proved nothing more.
+const POSTS = 400;
 const FOLLOWERS = 8;
 /** Deleted while the fan-out runs, just before the outage: their retractions hit it too. */
 const DELETED = 50;
@@ -100,6 +103,7 @@ describe.runIf(ownsGateway)('outage drill', () => {
     // outage that came after the fan-out would find it (nearly) complete.
     const row = await hbase.getRow(qualifiedTableName(ns, 'inbox'), userKey(followers[0]!), { columns: ['i'] });
     const atOutage = row?.cells.length ?? 0;
+    const back = Date.now();
     console.log(`[drill] gateway was down ~6 s; first follower had ${before} entries before the deletes, ${atOutage}/${POSTS} when it came back`);
     expect(atOutage).toBeGreaterThanOrEqual(before - DELETED); // the read is real (not an error read as empty)
     expect(atOutage).toBeLessThan(POSTS / 2); // the outage really hit while most of the fan-out was ahead
@@ -109,6 +113,7 @@ describe.runIf(ownsGateway)('outage drill', () => {
     // its retraction, would leave a deleted post in some inbox.
     const deadline = Date.now() + 240_000;
     await queueDrained(sqs, queueUrl, 240_000);
+    console.log(`[drill] the queue drained ${((Date.now() - back) / 1000).toFixed(0)} s after the gateway came back`);
     for (const f of followers) {
       const ids = await inboxPostIds(f);
       expect(ids.length, f).toBe(alive.length);
