@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { applySchema } from '../../infra/schema/apply-schema.js';
 import { HBaseRestClient, bytesToString } from '../../shared/hbase/index.js';
 import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
+import { dropNamespace } from '../support/namespace.js';
 
 const url = inject('hbaseRestUrl');
 const ns = `it_schema_${Date.now().toString(36)}`;
@@ -11,8 +12,7 @@ const client = new HBaseRestClient({ baseUrl: url, timeoutMs: 60_000 });
 const tableNames = Object.keys(TABLES) as TableName[];
 
 afterAll(async () => {
-  for (const t of tableNames) await client.deleteTable(qualifiedTableName(ns, t)).catch(() => {});
-  await fetch(`${url}/namespaces/${ns}`, { method: 'DELETE' }).catch(() => {});
+  await dropNamespace(client, ns);
   await client.close();
 });
 
@@ -78,8 +78,7 @@ describe('applySchema', () => {
       expect(report.createdTables).toHaveLength(tableNames.length);
       expect(await client.namespaceExists(fresh)).toBe(true);
     } finally {
-      for (const t of tableNames) await client.deleteTable(qualifiedTableName(fresh, t)).catch(() => {});
-      await fetch(`${url}/namespaces/${fresh}`, { method: 'DELETE' }).catch(() => {});
+      await dropNamespace(client, fresh);
     }
   });
 });

@@ -8,7 +8,6 @@ import { HBaseMaintenanceStore } from '../../shared/adapters/hbase/hbase-mainten
 import { hbaseFeedStores } from '../../shared/composition.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { Edge } from '../../shared/ports/feed-store.js';
-import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { repairRelationsJob } from '../../shared/use-cases/jobs/repair-relations.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
@@ -16,6 +15,7 @@ import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow, unfollow } from '../../shared/use-cases/relations.js';
 import { runToCompletion } from '../support/job-driver.js';
+import { dropNamespace } from '../support/namespace.js';
 
 const ns = `it_conc_${Date.now().toString(36)}`;
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000 });
@@ -34,8 +34,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const t of Object.keys(TABLES) as TableName[]) await hbase.deleteTable(qualifiedTableName(ns, t)).catch(() => {});
-  await hbase.deleteNamespace(ns).catch(() => {});
+  await dropNamespace(hbase, ns);
   await hbase.close();
 });
 

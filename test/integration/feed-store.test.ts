@@ -12,7 +12,8 @@ import { type Post } from '../../shared/domain/post.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { Edge, Page } from '../../shared/ports/feed-store.js';
 import { postKey, segmentOf, userKey } from '../../shared/schema/row-keys.js';
-import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
+import { qualifiedTableName } from '../../shared/schema/tables.js';
+import { dropNamespace } from '../support/namespace.js';
 
 /** The whole inbox row as one window. */
 const ALL = { limit: 100_000 };
@@ -72,8 +73,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const t of Object.keys(TABLES) as TableName[]) await client.deleteTable(qualifiedTableName(ns, t)).catch(() => {});
-  await client.deleteNamespace(ns).catch(() => {});
+  await dropNamespace(client, ns);
   await client.close();
 });
 

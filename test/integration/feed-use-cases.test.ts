@@ -11,7 +11,7 @@ import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { keyFromPostId } from '../../shared/schema/row-keys.js';
 import { performance } from 'node:perf_hooks';
 import { inboxQualifier, segmentOf, userKey } from '../../shared/schema/row-keys.js';
-import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
+import { qualifiedTableName } from '../../shared/schema/tables.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
@@ -19,6 +19,7 @@ import { deletePost, getPost, listUserPosts } from '../../shared/use-cases/posts
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow, listRelations, unfollow } from '../../shared/use-cases/relations.js';
 import { CachingFaces } from '../../shared/adapters/memory/caching-faces.js';
+import { dropNamespace } from '../support/namespace.js';
 
 /** The whole inbox row as one window. */
 const ALL = { limit: 100_000 };
@@ -59,8 +60,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const t of Object.keys(TABLES) as TableName[]) await hbase.deleteTable(qualifiedTableName(ns, t)).catch(() => {});
-  await hbase.deleteNamespace(ns).catch(() => {});
+  await dropNamespace(hbase, ns);
   await hbase.close();
 });
 

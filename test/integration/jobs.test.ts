@@ -19,7 +19,7 @@ import { HBaseRestClient, bytesToString, compareBytes, concatBytes, decodeLong, 
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import type { Feed, FeedVisit, RelationsBatch } from '../../shared/ports/maintenance-store.js';
 import { inboxQualifier, postKey, relationKey, userKey } from '../../shared/schema/row-keys.js';
-import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
+import { qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
 import { encodedSegment } from '../../shared/hbase/url.js';
 import { deadLetterReport } from '../../shared/use-cases/jobs/dead-letter-report.js';
 import { regenerationSweepJob } from '../../shared/use-cases/jobs/regeneration-sweep.js';
@@ -28,6 +28,7 @@ import { repairRelationsJob } from '../../shared/use-cases/jobs/repair-relations
 import { trimInboxesJob } from '../../shared/use-cases/jobs/trim-inboxes.js';
 import { allRows } from '../support/hbase-rows.js';
 import { runToCompletion, silentLog } from '../support/job-driver.js';
+import { dropNamespace } from '../support/namespace.js';
 
 const ns = `it_jobs_${Date.now().toString(36)}`;
 const requests: HBaseRequestEvent[] = [];
@@ -47,8 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const url of createdQueues) await sqs.send(new DeleteQueueCommand({ QueueUrl: url })).catch(() => {});
   sqs.destroy();
-  for (const table of Object.keys(TABLES) as TableName[]) await hbase.deleteTable(t(table)).catch(() => {});
-  await hbase.deleteNamespace(ns).catch(() => {});
+  await dropNamespace(hbase, ns);
   await hbase.close();
 });
 

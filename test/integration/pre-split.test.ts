@@ -11,6 +11,7 @@ import { hbaseShellScript } from '../../infra/schema/shell-script.js';
 import { HBaseRestClient, bytesToString } from '../../shared/hbase/index.js';
 import { userKey } from '../../shared/schema/row-keys.js';
 import { TABLES, qualifiedTableName, splitPoints, type TableName } from '../../shared/schema/tables.js';
+import { dropNamespace } from '../support/namespace.js';
 
 const run = promisify(execFile);
 const url = inject('hbaseRestUrl');
@@ -28,8 +29,7 @@ async function regionStarts(table: string): Promise<string[]> {
 }
 
 afterAll(async () => {
-  for (const t of [...tableNames.map((t) => qualifiedTableName(ns, t)), extra]) await client.deleteTable(t).catch(() => {});
-  await fetch(`${url}/namespaces/${ns}`, { method: 'DELETE' }).catch(() => {});
+  await dropNamespace(client, ns, [extra]);
   await client.close();
 });
 

@@ -15,8 +15,8 @@ import { warmHttpFunctions } from '../../infra/local/warm-up.js';
 import { ensureQueues, localSqsClient, startMediaPoller, startPoller, type Poller } from '../../infra/local/sqs-poller.js';
 import { applySchema } from '../../infra/schema/apply-schema.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
-import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
 import { E2E_SETTLE_SECONDS } from './e2e-settings.js';
+import { dropNamespace } from './namespace.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -204,8 +204,7 @@ async function startOffline(): Promise<OfflineStack> {
       await Promise.all([poller.stop(), mediaPoller.stop()]);
       stop();
       await dropQueues();
-      for (const t of Object.keys(TABLES) as TableName[]) await hbase.deleteTable(qualifiedTableName(namespace, t)).catch(() => {});
-      await hbase.deleteNamespace(namespace).catch(() => {});
+      await dropNamespace(hbase, namespace);
       await hbase.close();
     },
   };
