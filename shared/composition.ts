@@ -27,6 +27,7 @@ import { config, feedLimits, type Config } from './config/config.js';
 import { RuntimeSecrets } from './config/secrets.js';
 import { tokenKeysFrom, type TokenKeys, type TokenSettings } from './auth/tokens.js';
 import { currentDeadline } from './runtime/deadline.js';
+import { deferToInvocation } from './runtime/invocation-scope.js';
 import { HBaseRestClient } from './hbase/index.js';
 import { recordHBaseRequest } from './observability/hbase-requests.js';
 import type { DeadLetterQueue } from './ports/dead-letter-queue.js';
@@ -50,6 +51,8 @@ export function createDependencies(cfg: Config = config()) {
     deadline: currentDeadline,
     // Charges each request to the invocation that sent it (Server-Timing, HBase metrics).
     onRequest: recordHBaseRequest,
+    // A scanner's delete runs beside the use case's next stage; the invocation awaits it.
+    handOff: deferToInvocation,
   });
   return {
     hbase,

@@ -43,9 +43,11 @@ const BATCH_PLACEHOLDER_ROW = '_batch_';
 
 export class HBaseRestClient {
   private readonly transport: RestTransport;
+  private readonly handOff: (work: Promise<void>) => boolean;
 
   constructor(opts: HBaseClientOptions) {
     this.transport = new RestTransport(opts);
+    this.handOff = opts.handOff ?? (() => false);
   }
 
   /** Every HTTP request sent so far, retries and scanner create/page/delete included. */
@@ -246,7 +248,7 @@ export class HBaseRestClient {
    */
   scan(table: string, opts: ScanOptions): AsyncIterable<HBaseRow> {
     tablePath(table); // a bad name should fail here, at the call, not at the first next()
-    return new HBaseScanner(this.transport, table, planScan(opts));
+    return new HBaseScanner(this.transport, table, planScan(opts), this.handOff);
   }
 
   /**

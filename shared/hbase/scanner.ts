@@ -87,6 +87,8 @@ export class HBaseScanner implements AsyncIterable<HBaseRow> {
     private readonly transport: Pick<RestTransport, 'expect'>,
     private readonly table: string,
     private readonly plan: ScanPlan,
+    /** Takes the scanner's delete off the caller's path (HBaseClientOptions.handOff). */
+    private readonly handOff: (work: Promise<void>) => boolean = () => false,
   ) {}
 
   async *[Symbol.asyncIterator](): AsyncGenerator<HBaseRow, void, undefined> {
@@ -104,7 +106,9 @@ export class HBaseScanner implements AsyncIterable<HBaseRow> {
     try {
       yield* this.pages(scannerPath);
     } finally {
-      await this.release(scannerPath);
+      // The rows are the caller's already: the delete can run beside whatever it does next.
+      const released = this.release(scannerPath);
+      if (!this.handOff(released)) await released;
     }
   }
 
@@ -133,7 +137,9 @@ export class HBaseScanner implements AsyncIterable<HBaseRow> {
         if (++yielded >= limit) return;
       }
       held = held.slice(ready);
-      if (page.length === 0) break;
+      // A page cut by rows alone that holds fewer than asked is the scanner's last: its generator
+      // ran dry mid-page (as the 204 would say, one round trip later).
+      if (page.length === 0 || (page.length < n && !mayContinue)) break;
     }
     for (const row of held) {
       if (yielded++ >= limit) return;

@@ -57,6 +57,12 @@ export interface HBaseClientOptions {
    */
   deadline?: () => number | undefined;
   onRequest?: (e: HBaseRequestEvent) => void;
+  /**
+   * Takes clean-up the caller need not wait for (a finished scanner's delete) to be awaited
+   * later, beside the caller's next requests; returns false to have it awaited in place (the
+   * default). The client itself never lets such work go unawaited.
+   */
+  handOff?: (work: Promise<void>) => boolean;
 }
 
 export interface GetOptions {

@@ -10,14 +10,16 @@ import { performance } from 'node:perf_hooks';
 import { CORRELATION_HEADER } from '../observability/correlation-id.js';
 import { hbaseCost } from '../observability/hbase-requests.js';
 import { serverTiming } from '../observability/server-timing.js';
-import { currentScope } from '../runtime/invocation-scope.js';
+import { currentScope, settleDeferred } from '../runtime/invocation-scope.js';
 
 type Request = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>;
 
-function stamp(request: Request): void {
+async function stamp(request: Request): Promise<void> {
   const scope = currentScope();
   const response = request.response;
   if (!scope || !response) return;
+  // Work handed off (a scanner's delete) ends first: the header counts every request sent.
+  await settleDeferred(scope);
   response.headers = {
     ...response.headers,
     'Server-Timing': serverTiming(hbaseCost(scope.hbase), performance.now() - scope.startedAt),

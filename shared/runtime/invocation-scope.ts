@@ -24,6 +24,11 @@ export interface InvocationScope {
   hbase: SentRequest[];
   /** Epoch millis every HBase call of this invocation must end by; undefined when none. */
   deadline?: number;
+  /**
+   * Clean-up handed off to run beside what follows (a scanner's delete): awaited before the
+   * invocation answers (settleDeferred), so nothing outlives it, but off the request's path.
+   */
+  deferred: Promise<unknown>[];
 }
 
 const storage = new AsyncLocalStorage<InvocationScope>();
@@ -33,8 +38,27 @@ export function currentScope(): InvocationScope | undefined {
 }
 
 /** Runs `fn` as a new invocation with its own request list (and deadline, if it has one). */
-export function runInvocation<T>(correlationId: string, fn: () => T, deadline?: number): T {
-  return storage.run({ correlationId, startedAt: performance.now(), hbase: [], ...(deadline === undefined ? {} : { deadline }) }, fn);
+export function runInvocation<T>(correlationId: string, fn: () => Promise<T>, deadline?: number): Promise<T> {
+  const scope: InvocationScope = { correlationId, startedAt: performance.now(), hbase: [], deferred: [], ...(deadline === undefined ? {} : { deadline }) };
+  // Whatever was handed off and not yet awaited (a handler that answered early) ends before the
+  // invocation does: a frozen Lambda must not carry it into the next one.
+  return storage.run(scope, () => fn().finally(() => settleDeferred(scope)));
+}
+
+/**
+ * Hands `work` to the current invocation, to be awaited before it answers; false outside an
+ * invocation, where the caller awaits it in place.
+ */
+export function deferToInvocation(work: Promise<unknown>): boolean {
+  const scope = storage.getStore();
+  if (!scope) return false;
+  scope.deferred.push(work);
+  return true;
+}
+
+/** Awaits every hand-off of the invocation (those added meanwhile too); never rejects. */
+export async function settleDeferred(scope: InvocationScope | undefined = storage.getStore()): Promise<void> {
+  while (scope && scope.deferred.length > 0) await Promise.allSettled(scope.deferred.splice(0));
 }
 
 /**
@@ -48,6 +72,7 @@ export function runWithCorrelationId<T>(correlationId: string, fn: () => T): T {
       correlationId,
       startedAt: parent?.startedAt ?? performance.now(),
       hbase: parent?.hbase ?? [],
+      deferred: parent?.deferred ?? [],
       ...(parent?.deadline === undefined ? {} : { deadline: parent.deadline }),
     },
     fn,

@@ -511,6 +511,30 @@ describe('scan', () => {
     ]);
   });
 
+  it('a page holding fewer rows than asked is the last: no read for the 204', async () => {
+    const sent = await requestsOf(async () => {
+      expect(await drain(hb.scan(TABLE, { prefix: 'scan:p1/', limit: 100, pageSize: 20 }))).toHaveLength(12);
+    });
+    expect(sent.map((s) => s.replace(/\/scanner\/\w+/, '/scanner/ID'))).toEqual([
+      `POST /${TABLE}/scanner 201`,
+      `GET /${TABLE}/scanner/ID?n=20 200`,
+      `DELETE /${TABLE}/scanner/ID 200`,
+    ]);
+  });
+
+  it('hands the scanner\'s delete off when asked, so the rows arrive before it ends; it still ends', async () => {
+    const handedOff: Promise<void>[] = [];
+    const seen: HBaseRequestEvent[] = [];
+    const client = new HBaseRestClient({ baseUrl: BASE_URL, timeoutMs: 30_000, handOff: (work) => (handedOff.push(work), true), onRequest: (e) => seen.push(e) });
+    const rows = await drain(client.scan(TABLE, { prefix: 'scan:p1/', limit: 3, pageSize: 3 }));
+    expect(rows).toHaveLength(3);
+    expect(handedOff).toHaveLength(1);
+    await Promise.all(handedOff);
+    expect(seen.map((e) => e.method)).toEqual(['POST', 'GET', 'DELETE']);
+    expect((await raw('GET', seen[2]!.path)).status).toBe(404);
+    await client.close();
+  });
+
   it('scans a [startRow, stopRow) range', async () => {
     const rows = await drain(hb.scan(TABLE, { startRow: 'scan:p1/03', stopRow: 'scan:p1/06', limit: 100 }));
     expect(rows.map((r) => str(r.key))).toEqual(['scan:p1/03', 'scan:p1/04', 'scan:p1/05']);

@@ -8,7 +8,7 @@ import { httpCorrelationId, parseCorrelationId, recordCorrelationId } from '../.
 import { busyMs, sequentialDepth } from '../../shared/observability/round-trips.js';
 import { hbaseCost, hbaseFailures, isFailure, recordHBaseRequest } from '../../shared/observability/hbase-requests.js';
 import { serverTiming } from '../../shared/observability/server-timing.js';
-import { currentScope, runInvocation, runWithCorrelationId } from '../../shared/runtime/invocation-scope.js';
+import { currentScope, deferToInvocation, runInvocation, runWithCorrelationId, settleDeferred } from '../../shared/runtime/invocation-scope.js';
 
 describe('correlation ids', () => {
   it('takes well-formed ids: UUIDs, API Gateway request ids (base64), SQS message ids', () => {
@@ -95,6 +95,21 @@ describe('the invocation scope', () => {
     expect(a).toMatchObject({ id: 'a', cost: { requests: 3, roundTrips: 3 }, errors: {} });
     expect(b).toMatchObject({ id: 'b', cost: { requests: 2, roundTrips: 2 }, errors: { '503': 1 } });
     expect(currentScope()).toBeUndefined();
+  });
+
+  it('work handed off to an invocation ends before it does (and before Server-Timing counts); outside one it is refused', async () => {
+    const done: string[] = [];
+    const later = (name: string, ms: number) => new Promise<void>((r) => setTimeout(() => (done.push(name), r()), ms));
+    await runInvocation('deferring', async () => {
+      expect(deferToInvocation(later('delete A', 20))).toBe(true);
+      await runWithCorrelationId('record', async () => expect(deferToInvocation(later('delete B', 5))).toBe(true));
+      await settleDeferred();
+      expect(done.toSorted()).toEqual(['delete A', 'delete B']);
+      // Handed off and never awaited by the handler: the invocation still waits for it.
+      deferToInvocation(later('delete C', 20));
+    });
+    expect(done).toContain('delete C');
+    expect(deferToInvocation(Promise.resolve())).toBe(false);
   });
 
   it('a queue record runs under its own correlation id and its HBase work still counts for the invocation', async () => {
