@@ -107,8 +107,10 @@ export class HBaseScanner implements AsyncIterable<HBaseRow> {
       yield* this.pages(scannerPath);
     } finally {
       // The rows are the caller's already: the delete can run beside whatever it does next.
-      const released = this.release(scannerPath);
-      if (!this.handOff(released)) await released;
+      let handedOff = false;
+      const released = this.release(scannerPath, () => handedOff);
+      handedOff = this.handOff(released);
+      if (!handedOff) await released;
     }
   }
 
@@ -147,10 +149,12 @@ export class HBaseScanner implements AsyncIterable<HBaseRow> {
     }
   }
 
-  private async release(scannerPath: string): Promise<void> {
+  private async release(scannerPath: string, handedOff: () => boolean): Promise<void> {
     try {
-      // 404 = already gone (expired, or dropped by the server after a 410).
-      await this.transport.expect({ method: 'DELETE', path: scannerPath, idempotent: true }, [200, 404]);
+      // 404 = already gone (expired, or dropped by the server after a 410). The request goes
+      // out on the next tick, by when the hand-off is decided.
+      await Promise.resolve();
+      await this.transport.expect({ method: 'DELETE', path: scannerPath, idempotent: true, background: handedOff() }, [200, 404]);
     } catch (err) {
       // Best effort: a failed cleanup must not mask the scan's own result or error; the server
       // expires the scanner anyway.

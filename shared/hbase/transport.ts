@@ -17,6 +17,8 @@ export interface RestRequest {
    * increment, append, check-and-mutate or scanner page reads.
    */
   idempotent: boolean;
+  /** Nothing waits on its answer (clean-up handed off): reported as such to onRequest. */
+  background?: boolean;
 }
 
 export interface RestResponse {
@@ -165,7 +167,7 @@ export class RestTransport {
       });
     } finally {
       try {
-        this.onRequest?.({ method: req.method, path: sentPath, status, durationMs: performance.now() - started });
+        this.onRequest?.({ method: req.method, path: sentPath, status, durationMs: performance.now() - started, ...(req.background ? { background: true } : {}) });
       } catch {
         // An observer (metrics, logging) must never turn a good HBase answer into a failure.
       }

@@ -35,6 +35,8 @@ export interface HBaseRequestEvent {
   /** 0 when no HTTP response arrived (network error or timeout). */
   status: number;
   durationMs: number;
+  /** Sent as handed-off clean-up (HBaseClientOptions.handOff): nothing waited on its answer. */
+  background?: boolean;
 }
 
 export interface HBaseClientOptions {

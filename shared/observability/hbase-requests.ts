@@ -21,7 +21,7 @@ export function isFailure(status: number): boolean {
 /** The HBase transport's onRequest observer: charges the request to the current invocation. */
 export function recordHBaseRequest(e: HBaseRequestEvent): void {
   const end = performance.now();
-  currentScope()?.hbase.push({ start: end - e.durationMs, end, status: e.status });
+  currentScope()?.hbase.push({ start: end - e.durationMs, end, status: e.status, ...(e.background ? { background: true } : {}) });
 }
 
 export function hbaseCost(requests: readonly SentRequest[]): HBaseCost {

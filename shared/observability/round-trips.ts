@@ -6,12 +6,15 @@
 export interface Span {
   start: number;
   end: number;
+  /** Handed-off clean-up (a scanner's delete): counted, but nothing waited on it. */
+  background?: boolean;
 }
 
 /**
  * Round trips: the longest chain of requests each of which started after the previous one
  * ended. Requests in flight together (Promise.all) share a round trip; a request sent after
- * another answered adds one.
+ * another answered adds one. A background request ends a chain but never links one: a request
+ * that starts after it ended did not wait for it.
  */
 export function sequentialDepth(spans: readonly Span[]): number {
   const sorted = [...spans].sort((a, b) => a.start - b.start);
@@ -19,7 +22,7 @@ export function sequentialDepth(spans: readonly Span[]): number {
   let max = 0;
   for (let i = 0; i < sorted.length; i++) {
     let d = 1;
-    for (let j = 0; j < i; j++) if (sorted[j]!.end <= sorted[i]!.start) d = Math.max(d, depth[j]! + 1);
+    for (let j = 0; j < i; j++) if (!sorted[j]!.background && sorted[j]!.end <= sorted[i]!.start) d = Math.max(d, depth[j]! + 1);
     depth.push(d);
     max = Math.max(max, d);
   }

@@ -14,6 +14,8 @@ export interface SentRequest {
   end: number;
   /** The HTTP status of the answer; 0 when none came (network error or timeout). */
   status: number;
+  /** Handed-off clean-up: nothing waited on it, so no later request follows from it. */
+  background?: boolean;
 }
 
 export interface InvocationScope {

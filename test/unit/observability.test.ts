@@ -59,6 +59,17 @@ describe('round trips (the measured depth of the integration tests, and of Serve
     expect(sequentialDepth([span(0, 1), span(2, 3), span(4, 5), span(6, 7)])).toBe(4);
   });
 
+  it('a background request (a handed-off scanner delete) ends a chain but never links one', () => {
+    // An author's posts: scanner create 0–1, page 2–3; its delete 4–5 handed off; the faces and
+    // blocks 0–6 beside them; the reactions 7–9 wait for the blocks, not for the delete.
+    const spans = [span(0, 1), span(2, 3), { start: 4, end: 5, background: true }, span(0, 6), span(7, 9)];
+    expect(sequentialDepth(spans)).toBe(3);
+    // Awaited in place, the same delete is a link: create → page → delete → reactions.
+    expect(sequentialDepth([span(0, 1), span(2, 3), span(4, 5), span(0, 6), span(7, 9)])).toBe(4);
+    // Last of its chain, it still counts as one.
+    expect(sequentialDepth([span(0, 1), { start: 2, end: 3, background: true }])).toBe(2);
+  });
+
   it('HBase time is the wall-clock time with a request in flight: overlaps count once', () => {
     expect(busyMs([])).toBe(0);
     expect(busyMs([span(0, 10), span(5, 15)])).toBe(15);
