@@ -1,0 +1,473 @@
+// shared/schema/route-costs.ts — what each operation of the HTTP contract (shared/http/routes.ts)
+// costs in HBase work, and why each step is there: the REST requests one call sends and their
+// sequential round trips (shared/observability/round-trips.ts), as the `Server-Timing` header of
+// every response reports them. Beside tables.ts because the costs follow from its layout and
+// access patterns; the invariants the writes keep are in consistency.md.
+//
+// The figures are upper bounds for one call on the success path in an ordinary small world (a
+// page of a few authors, a post with a comment, a like and a repost), as
+// test/e2e/route-costs.test.ts builds it and measures every route against them; a route that
+// grows past its figure fails there. Reads are called twice and the dearer call counts; where
+// a per-container cache (faces, trending, suggestions) was warm in the measured run, `why` says
+// what a cold one adds. Data-dependent parts say so in `why` too (a celebrity merge, reposts).
+//
+// A `why` walks the round trips in order; "a ∥ b" means a and b are sent side by side in one
+// round trip. Steps in [brackets] are off the measured path (another branch, or data the measured
+// world does not have) and say what they add. Letters (A, C, E, K…) name the invariants of
+// consistency.md a write's step keeps. Queue (SQS) and object-storage calls are not HBase requests.
+
+export interface RouteCost {
+  /** REST requests one call sends, at most. */
+  requests: number;
+  /** Of those, how many happen one after another (parallel requests count once). */
+  roundTrips: number;
+  /** What each round trip reads or writes, and for a write which invariant needs it. */
+  why: string;
+}
+
+export const ROUTE_COSTS = {
+  getProfile: {
+    requests: 1,
+    roundTrips: 1,
+    why: `1) one get of the users row (families p and c): profile, avatar and the exact counts.`,
+  },
+  getPost: {
+    requests: 4,
+    roundTrips: 1,
+    why: [
+      `1) one parallel stage: the post with its counts (content multi-get), the reader's like and`,
+      `repost state (reactions multi-get), the author's face (users multi-get: a post id names its`,
+      `author) and the block check either way (blocks multi-get).`,
+      `[A repost: 2) its original, the reader's state of it and its author's face; 3) the block`,
+      `check with the original's author = 8 requests, 3 round trips.]`,
+    ].join(' '),
+  },
+  listUserPosts: {
+    requests: 7,
+    roundTrips: 5,
+    why: [
+      `1) side by side: the author's face (users multi-get, also the 404 check), the block check`,
+      `either way (blocks multi-get), and the creation of a scanner over the author's content rows`,
+      `(p:b, p:r, p:e, p:m, c; limit n+1); 2) its first page; 3) the next page, answered 204 (the`,
+      `scanner reads on until a page is empty); 4) the scanner's DELETE; 5) one parallel stage: the`,
+      `reader's states (reactions multi-get) [and for reposts their originals (content multi-get),`,
+      `the originals' authors' faces and visibility edges (users, blocks multi-gets)]. Content keys`,
+      `are binary (salted user key), so the one-request stateless scan (text keys only) cannot read`,
+      `them.`,
+    ].join(' '),
+  },
+  listComments: {
+    requests: 3,
+    roundTrips: 2,
+    why: [
+      `1) the post (content get: a deleted post's comments are 404 at once, E) ∥ a page of comments`,
+      `(one stateless scan of the text keys, reversed for newest first, m:v only); 2) the`,
+      `commenters' faces (users multi-get): the authors are known only from the scan.`,
+    ].join(' '),
+  },
+  listLikers: {
+    requests: 4,
+    roundTrips: 2,
+    why: [
+      `1) the post (content get, 404) ∥ a page of the likers index (lists, one stateless scan of`,
+      `n+1); 2) the page's likes by the truth (reactions multi-get of l:t: an entry shows only while`,
+      `its like holds the entry's since, K) ∥ the likers' faces (users multi-get).`,
+    ].join(' '),
+  },
+  followState: {
+    requests: 3,
+    roundTrips: 1,
+    why: `1) three gets side by side: both users' rows (404 for either) and the edge (relations 'F').`,
+  },
+  listFollowing: {
+    requests: 4,
+    roundTrips: 2,
+    why: [
+      `1) the user's row (users get, 404) ∥ a page of their F entries (lists, one stateless scan of`,
+      `n+1); 2) the page's edges by the truth (relations 'F' multi-get: shown only while the edge`,
+      `holds the entry's since, K) ∥ the people's faces (users multi-get).`,
+    ].join(' '),
+  },
+  suggestions: {
+    requests: 4,
+    roundTrips: 2,
+    why: [
+      `None while the reader's ranked list is cached (a minute per container). Cold: 1) the reader's`,
+      `newest 20 followees (lists, one stateless scan) ∥ a sample of 100 follow edges from a random`,
+      `point of the lists table (one stateless scan); 2) each followee's newest 30 followees, one`,
+      `stateless scan each, all in parallel (2 requests here; skipped for a reader who follows`,
+      `nobody); [3) when there are candidates: the reader's edges to them (relations multi-get) ∥`,
+      `the visibility edges (blocks multi-get) ∥ their faces (users multi-get). The measured world`,
+      `has none (the followees follow nobody), so the figure stops at 2; with candidates the route`,
+      `costs 3 round trips and 2 + followees + 3 requests.]`,
+    ].join(' '),
+  },
+  listFollowers: {
+    requests: 4,
+    roundTrips: 2,
+    why: [
+      `1) the user's row (users get, 404) ∥ a page of their R entries (lists, one stateless scan of`,
+      `n+1); 2) the page's edges by the truth (relations 'F' multi-get of follower → user: shown only`,
+      `while the edge holds the entry's since, K) ∥ the people's faces (users multi-get).`,
+    ].join(' '),
+  },
+  homeTimeline: {
+    requests: 4,
+    roundTrips: 2,
+    why: [
+      `1) one get of the reader's whole inbox row (entries, celebrity markers, m:seen); 2) one`,
+      `parallel stage: the window's posts and their reposts' originals (content multi-get: the`,
+      `originals' ids come with the inbox cells), the reader's states (reactions multi-get), the`,
+      `authors' visibility edges (blocks multi-get), and the authors' faces from the feed's`,
+      `one-minute cache (warm as measured; a cold container adds a users multi-get: 5 requests)`,
+      `[∥ the m:seen put, at most hourly]. [A reader who follows celebrities: their outboxes'`,
+      `multi-get between 1 and 2 = 3 round trips.]`,
+    ].join(' '),
+  },
+  timelineNewer: {
+    requests: 2,
+    roundTrips: 1,
+    why: [
+      `1) the inbox row through a server-side filter (only the c: markers and the keys of the 21`,
+      `newest entries after \`after\`) ∥ the reader's newest 100 mutes (lists, one stateless scan).`,
+      `Writes nothing. [Celebrity markers: their outboxes with the same filter = 2 round trips.]`,
+    ].join(' '),
+  },
+  notifications: {
+    requests: 6,
+    roundTrips: 2,
+    why: [
+      `1) a page of the recipient's entries (one reversed stateless scan of their text-keyed entry`,
+      `rows, n + 10 spare); 2) one parallel stage: the groups' one-state cells (notifications`,
+      `multi-get: count, place and names of one state, F), the posts they name (content multi-get),`,
+      `the actors' blocks and mutes (blocks multi-get), their faces (users multi-get) and the read`,
+      `marker (get, started only after the scan).`,
+    ].join(' '),
+  },
+  unreadNotifications: {
+    requests: 5,
+    roundTrips: 2,
+    why: [
+      `1) the read marker (get) ∥ the newest 99 entries (one reversed stateless scan); 2) for the`,
+      `unread ones, the list's stage without faces: group states, posts, blocks and mutes (three`,
+      `multi-gets), so the badge counts exactly the groups the list shows (F). [Nothing unread: 1.]`,
+    ].join(' '),
+  },
+  topicPosts: {
+    requests: 8,
+    roundTrips: 5,
+    why: [
+      `1) the creation of a scanner over the topic index (binary keys: salt + name + 0x00 + revTs +`,
+      `post key, so no stateless scan; limit n + 10 spare + 1); 2) its first page; 3) the next page,`,
+      `answered 204; 4) the scanner's DELETE; 5) one parallel stage: the posts (content multi-get),`,
+      `the reader's states (reactions multi-get), the authors' visibility edges (blocks multi-get)`,
+      `and their faces from the feed's one-minute cache (cold as measured: a users multi-get).`,
+      `[A repost on the page: its original is read in a 6th round trip.]`,
+    ].join(' '),
+  },
+  trendingTopics: {
+    requests: 0,
+    roundTrips: 0,
+    why: [
+      `None while the container's ranking is under 30 s old (as measured). [Otherwise 1) ONE`,
+      `multi-get of the last hour's 12 buckets × 8 shards (trends, 96 rows), summed and ranked`,
+      `here: 1 request, 1 round trip — more than the figure.]`,
+    ].join(' '),
+  },
+  blockState: {
+    requests: 3,
+    roundTrips: 1,
+    why: `1) three gets side by side: the target's users row (404), the block row and the mute row.`,
+  },
+  listBlocks: {
+    requests: 3,
+    roundTrips: 2,
+    why: [
+      `1) a page of the actor's B entries (lists, one stateless scan of n+1; no user check: only`,
+      `yourself); 2) the page's block rows (blocks multi-get: shown only while the row holds the`,
+      `entry's since, K) ∥ their faces (users multi-get).`,
+    ].join(' '),
+  },
+  listMutes: {
+    requests: 3,
+    roundTrips: 2,
+    why: [
+      `1) a page of the actor's M entries (lists, one stateless scan of n+1); 2) the page's mute`,
+      `rows (blocks multi-get: shown only while the row holds the entry's since, K) ∥ their faces.`,
+    ].join(' '),
+  },
+  getMedia: {
+    requests: 1,
+    roundTrips: 1,
+    why: `1) one get of the media row (404 unless the reader owns it and it is not being discarded).`,
+  },
+  openapi: { requests: 0, roundTrips: 0, why: `None: the document is part of the bundle.` },
+  register: {
+    requests: 1,
+    roundTrips: 1,
+    why: [
+      `(scrypt first, no HBase) 1) the users row: check-and-put, put-if-absent on p:h — of racing`,
+      `registrations of one handle exactly one wins; a loser is 409 and writes nothing.`,
+    ].join(' '),
+  },
+  login: {
+    requests: 7,
+    roundTrips: 4,
+    why: [
+      `1) the attempt counted before anything is verified: increments of the (handle, source) row`,
+      `and of the handle's global window row (throttle) ∥ the password hash (users get of a:pw);`,
+      `2) both throttle rows read back (one multi-get): each count includes this attempt, so of N`,
+      `parallel guesses at most the allowed number is verified (H) [past the limit: the lock's`,
+      `check-and-put on the lock read, one more round trip, H]; then scrypt, no HBase; 3) the`,
+      `success: DELETE of the source row ∥ the global count −1 (increment) [∥ the check-and-put`,
+      `rehash of an outdated record, on the record verified, H]; 4) the new session row (one put).`,
+    ].join(' '),
+  },
+  refreshSession: {
+    requests: 2,
+    roundTrips: 2,
+    why: [
+      `1) the session row (get of s and t:<hash>): unknown, expired, revoked or spent is decided`,
+      `here; 2) the rotation: check-and-put of s:c on the presented hash — of two refreshes of one`,
+      `token, or a refresh racing a logout, exactly one wins (H). [A spent token: the revoke put.]`,
+    ].join(' '),
+  },
+  updateProfile: {
+    requests: 2,
+    roundTrips: 2,
+    why: [
+      `1) the display name: check-and-put conditional on p:h, so an update never creates a`,
+      `half-formed users row (404 instead); 2) the profile read back for the answer (users get).`,
+    ].join(' '),
+  },
+  setAvatar: {
+    requests: 5,
+    roundTrips: 4,
+    why: [
+      `1) the profile (users get, 404; the avatar to replace) ∥ the picture's record (media get:`,
+      `yours, an avatar, ready, free); 2) the claim: check-and-put of m:a '-' → '@<handle>' (a`,
+      `picture is in one post or avatar at most, L); 3) the swap: check-and-put of p:av from the`,
+      `avatar read — after the claim, so the current avatar is always claimed (L) [lost to a racing`,
+      `change: read p:av again and swap from it, 2 round trips a round]; 4) the profile read back.`,
+      `[Replacing an avatar (the figure sets a first one): the old picture's give-back,`,
+      `check-and-put of m:a '@<handle>' → '-', after the swap (L) = 6 requests, 5 round trips.]`,
+    ].join(' '),
+  },
+  publishPost: {
+    requests: 7,
+    roundTrips: 2,
+    why: [
+      `1) the post row: check-and-put, put-if-absent on p:t (exactly one request ever creates an`,
+      `id, and a tombstone keeps it taken, B) ∥ the author's face for the answer (users multi-get);`,
+      `2) only the creator, side by side: c:posts +1 (C), the own inbox cell (your post is in your`,
+      `timeline when publish answers, A), the outbox cell (the celebrity merge), and per topic the`,
+      `index row (one batched put) and the trend increment. Then the fan-out message (SQS).`,
+      `[Before 1), one round trip each: @mentions checked (users multi-get); an Idempotency-Key's`,
+      `claim (put-if-absent, beside the mentions, B); pictures: their records (media multi-get),`,
+      `then their claims (check-and-put of m:a each, in parallel, L).]`,
+    ].join(' '),
+  },
+  addComment: {
+    requests: 7,
+    roundTrips: 4,
+    why: [
+      `1) side by side: the write quota +1 (quota increment), the post (content get, 404), the`,
+      `block check either way (blocks multi-get), the commenter's face for the answer (users`,
+      `multi-get) [∥ the replied-to comment's get, the mentions' users multi-get]; 2) the quota read`,
+      `back (it includes this request: racing requests never pass the limit); 3) the comment row:`,
+      `check-and-put, put-if-absent on m:t, with the delayed notify queued beside it (F); 4) only`,
+      `its creator: c:comments +1 on the post (E), and the immediate notify (SQS).`,
+    ].join(' '),
+  },
+  like: {
+    requests: 8,
+    roundTrips: 5,
+    why: [
+      `1) side by side: the write quota +1, the post (content get, 404), the block check either way`,
+      `(blocks multi-get); 2) the quota read back; 3) the post side first, both with this since:`,
+      `the reactors 'L' row ∥ the likers list entry — every true like has its entry (E, K) — and the`,
+      `delayed notify queued beside them (F); 4) the truth: check-and-put of l:t (reactions),`,
+      `put-if-absent — of racing likes by one user exactly one wins; 5) only the winner: c:likes +1`,
+      `(E), and the immediate notify. [A repeat: 5) l:t read; 6) the entry moved to its since.]`,
+    ].join(' '),
+  },
+  unlike: {
+    requests: 8,
+    roundTrips: 5,
+    why: [
+      `1) the write quota +1 ∥ the post lookup (content get: 404 only for an id never used); 2) the`,
+      `quota read back; 3) the like's since (reactions get of l:t) [not liked: done], then the`,
+      `delayed notify queued (F); 4) the truth: check-and-delete of l:t on that since — of racing`,
+      `unlikes exactly one wins (E); 5) only the winner, side by side: c:likes −1, the reactors row's`,
+      `check-and-delete on that since and the DELETE of that since's list entry (an entry a later`,
+      `like rewrote survives, E, K).`,
+    ].join(' '),
+  },
+  repost: {
+    requests: 15,
+    roundTrips: 5,
+    why: [
+      `With a comment: 1) side by side: the write quota +1, the target (content get, 404), the`,
+      `block check either way (blocks multi-get); 2) the quota read back [a repost of a repost: the`,
+      `root and its author's block check, one more]; 3) the repost's post row, put-if-absent on p:t`,
+      `(B) ∥ the reposter's face (users multi-get); 4) only the creator, side by side: c:posts +1`,
+      `(C), the own inbox and outbox cells (A), c:reposts +1 on the original and the derived`,
+      `r:<id> cell and reactors 'R' row (E); 5) the answer's embedded original: the original`,
+      `(content multi-get), the reader's states (reactions multi-get), both authors' faces (users).`,
+      `[A plain repost (no comment) takes the r:p claim first (put-if-absent: one plain repost per`,
+      `user and original, E) in its own round trip, and reads no face in 3): 15 requests, 6 round`,
+      `trips — one more than the figure.]`,
+    ].join(' '),
+  },
+  unfollow: {
+    requests: 12,
+    roundTrips: 8,
+    why: [
+      `1) the target's users row (404) ∥ the edge ('F' get: the since the follower notification`,
+      `retracts); then the delayed settle and the delayed notify are queued before the first write`,
+      `(settle message: A, C, D; F); 2) 'F' read again, inside the adapter; 3) the truth:`,
+      `check-and-delete of 'F' on that since — of racing unfollows exactly one wins (C); 4) the`,
+      `edge's two list entries deleted side by side, after the edge (K); 5) the followers side:`,
+      `check-and-delete of 'R' on the same since (a refollow that slipped in keeps its own, C);`,
+      `6) only the winner: following −1 ∥ followers −1 (C); 7) the celebrity marker deleted (D) ∥`,
+      `the reader's inbox row read for the purge (the author's posts leave the timeline when`,
+      `unfollow answers, A) [the purge's DELETE of those cells: one more round trip when there are`,
+      `any — none here]; 8) only the winner: the target's p:celeb [a celebrity: its followers count,`,
+      `one more, to queue a demotion].`,
+    ].join(' '),
+  },
+  markNotificationsRead: {
+    requests: 2,
+    roundTrips: 2,
+    why: [
+      `1) the marker put, r:t with cell timestamp = the millis marked (a max-register: a late, older`,
+      `mark never moves it back); 2) the marker read back (get): the answer is the marker as kept.`,
+    ].join(' '),
+  },
+  unblock: {
+    requests: 7,
+    roundTrips: 5,
+    why: [
+      `1) the target's users row (404); 2) the block row's since (blocks get); 3) check-and-delete of`,
+      `the row on that since (a block made again after the read survives; of racing unblocks one`,
+      `wins); 4) that since's list entry deleted, after the edge (K); 5) the answer's state: the`,
+      `target's users row ∥ the block row ∥ the mute row. [Not blocked: 1), 2), 5).]`,
+    ].join(' '),
+  },
+  unmute: {
+    requests: 7,
+    roundTrips: 5,
+    why: [
+      `1) the target's users row (404); 2) the mute row's since (blocks get); 3) check-and-delete of`,
+      `the row on that since (a mute made again after the read survives); 4) that since's list`,
+      `entry deleted, after the edge (K); 5) the answer's state: users row ∥ block row ∥ mute row.`,
+    ].join(' '),
+  },
+  createUpload: {
+    requests: 3,
+    roundTrips: 3,
+    why: [
+      `1) the upload quota +1 (quota increment); 2) the quota read back (it includes this request:`,
+      `racing uploads never pass the limit); 3) the media row put: uploading, m:a = '-' (a fresh`,
+      `random id, nothing to race; '-' so every later claim checks a value that exists, L). The`,
+      `presigned PUT is signed locally.`,
+    ].join(' '),
+  },
+  completeUpload: {
+    requests: 2,
+    roundTrips: 2,
+    why: [
+      `1) the media row (get: yours, its state; a repeat answers here); then a HEAD of the uploaded`,
+      `object (storage) and the processing message (SQS), neither HBase; 2) the move uploading →`,
+      `processing, check-and-put on m:s: exactly one racing move wins, and it comes after the`,
+      `message, so no record waits in processing without one (L).`,
+    ].join(' '),
+  },
+  follow: {
+    requests: 11,
+    roundTrips: 7,
+    why: [
+      `1) side by side: the target's users row (404), the actor's following count (the limit), the`,
+      `block check either way; then the delayed settle and the delayed notify (SQS) are queued`,
+      `before the first write (settle message; F); 2) the edge's two list entries (lists, one`,
+      `multi-row put) before the edge (K); 3) the truth: check-and-put of 'F', put-if-absent on e:t`,
+      `— of racing follows exactly one wins (C); 4) only the winner: the followers side 'R' (a crash`,
+      `before it is healed by the settle, C); 5) following +1 ∥ followers +1 (C); 6) the block check`,
+      `again now that the edge exists (G: a racing block is seen here, or its unfollows see our`,
+      `edge); 7) the target's followers count ∥ its p:celeb (two gets of the same users row) ∥ the`,
+      `immediate notify: anyone else's recent posts are backfilled through the queue (A).`,
+      `[A celebrity: the reader's c: marker put, one more round trip (D). A repeat: 3) loses,`,
+      `then 'F' read and its own entries deleted unless 'F' holds their since (K).]`,
+    ].join(' '),
+  },
+  mute: {
+    requests: 6,
+    roundTrips: 4,
+    why: [
+      `1) the target's users row (404); 2) the mute list entry (lists put) before the edge (K);`,
+      `3) the mute row: check-and-put, put-if-absent on e:t [a repeat: the row's since read and its`,
+      `own entry deleted unless the row holds that since, K]; 4) the answer's state: the target's`,
+      `users row ∥ the block row ∥ the mute row.`,
+    ].join(' '),
+  },
+  block: {
+    requests: 24,
+    roundTrips: 13,
+    why: [
+      `1) the target's users row (404); 2) the block list entry (lists put) before the edge (K);`,
+      `3) the block row: check-and-put, put-if-absent on e:t. Then both follows go, AFTER the block`,
+      `row (G: a follow's re-check sees the row, or the unfollows see its edge): the two unfollows`,
+      `side by side, each as unfollow above with its own users-row and edge reads. Measured, the`,
+      `blocked user follows the blocker and not the other way, so the longer one runs 4) the users`,
+      `row ∥ 'F'; 5) 'F' again; 6) 'F' check-and-delete (C); 7) the two list entries deleted (K);`,
+      `8) 'R' check-and-delete (C); 9) the counts −1 (C); 10) the marker deleted (D) ∥ the inbox row`,
+      `read; 11) the purge's DELETE of the blocker's posts from the blocked user's inbox (A);`,
+      `12) p:celeb; the other one (no edge) takes three: the users row ∥ 'F', 'F' again, the marker`,
+      `deleted ∥ the inbox row read. 13) the answer's state: users row ∥ block row ∥ mute row.`,
+    ].join(' '),
+  },
+  deleteComment: {
+    requests: 4,
+    roundTrips: 4,
+    why: [
+      `1) the comment (comments get: who may delete it, 404), then the delayed notify queued (F);`,
+      `2) the tombstone: check-and-put, put-if-absent on m:d — of racing deletes exactly one wins`,
+      `(E); 3) m:v deleted (a repeat finishes a half-done delete; lists ask only for m:v);`,
+      `4) only the winner: c:comments −1 on the post (E), and the immediate notify.`,
+    ].join(' '),
+  },
+  deletePost: {
+    requests: 6,
+    roundTrips: 4,
+    why: [
+      `(The author is checked from the id.) 1) the post lookup (content get of p: 404 for an id`,
+      `never used, and what the clean-up needs: topics, mentions, original, pictures); 2) the`,
+      `tombstone: check-and-put, put-if-absent on p:d — of racing deletes exactly one wins, and the`,
+      `id can never be created again (B); 3) the body, entities, pictures and counts deleted (one`,
+      `DELETE; a repeat finishes a half-done delete); 4) only the winner, side by side: posts −1`,
+      `(C), the own inbox and outbox cells deleted (gone when delete answers, A) [a repost: its`,
+      `original's c:reposts −1 and the r:<id> cell and reactors 'R' row (E); a topic: its index`,
+      `row — more requests, no more round trips]. Then the retraction, the comment purge and the`,
+      `pictures' discards are queued (A, E, L).`,
+    ].join(' '),
+  },
+  removeAvatar: {
+    requests: 4,
+    roundTrips: 4,
+    why: [
+      `1) the profile (users get: which avatar, 404); 2) the swap of p:av to '' (check-and-put on the`,
+      `avatar read; overwritten, never deleted, L); 3) the give-back of the picture, check-and-put`,
+      `of m:a '@<handle>' → '-', after the swap so the current avatar is always claimed (L); 4) the`,
+      `profile read back for the answer. [No avatar: 1) and 4) only.]`,
+    ].join(' '),
+  },
+  logOut: {
+    requests: 2,
+    roundTrips: 2,
+    why: [
+      `1) the session row (get): only a token the session issued may end it; 2) the revoke, an`,
+      `unconditional put of s:c = '-' and s:r: it overwrites the check cell of every rotation, so no`,
+      `refresh wins after it (H). [Nothing to revoke: 1.]`,
+    ].join(' '),
+  },
+} as const satisfies Record<string, RouteCost>;

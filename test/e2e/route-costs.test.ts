@@ -1,0 +1,189 @@
+// test/e2e/route-costs.test.ts — what every route of the HTTP contract costs in HBase work,
+// measured, against the figure written for it in shared/schema/route-costs.ts. Each route is
+// called through the API (serverless-offline, the real adapters, the real stack) and its
+// `Server-Timing` header read: the REST requests the invocation sent and their sequential round
+// trips (shared/observability/round-trips.ts). The routes come from shared/http/routes.ts, and
+// both the calls below and the cost table are typed by its route names: a new route that has
+// no call here or no written cost does not type-check, so none can slip past.
+//
+// The world is small and ordinary: B has posts with a topic, a comment, a like and a repost;
+// A follows B and reads; the calls take the success path. Reads are called twice and the dearer
+// call counts; each write counts once, on its state-changing call.
+import sharp from 'sharp';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { routes, type RouteName } from '../../shared/http/routes.js';
+import { ROUTE_COSTS, type RouteCost } from '../../shared/schema/route-costs.js';
+import { apiClient, type ApiResponse } from '../support/api.js';
+import { eventually } from '../support/eventually.js';
+
+const api = apiClient(inject('apiUrl'));
+const SERVER_TIMING = /^hbase;desc="(\d+) requests?, (\d+) round trips?";dur=/;
+
+/** Every route has its written cost (a missing name is a type error here). */
+const costs: Record<RouteName, RouteCost> = ROUTE_COSTS;
+
+interface Measured {
+  status: number;
+  requests: number;
+  roundTrips: number;
+}
+
+function measured(res: ApiResponse): Measured {
+  const m = SERVER_TIMING.exec(res.headers.get('server-timing') ?? '');
+  if (!m) throw new Error(`no Server-Timing on ${res.status}: ${res.text.slice(0, 200)}`);
+  return { status: res.status, requests: Number(m[1]), roundTrips: Number(m[2]) };
+}
+
+type User = Awaited<ReturnType<typeof api.newUser>>;
+interface World {
+  a: User;
+  b: User;
+  c: User;
+  /** B's post with a topic and a mention of A; A liked it, commented on it, C reposted it. */
+  post: string;
+  comment: string;
+  topic: string;
+  /** A's own post, to delete. */
+  own: string;
+  /** A post A likes first, to unlike. */
+  liked: string;
+  /** Users A followed, blocked and muted first, to undo. */
+  followed: User;
+  blocked: User;
+  muted: User;
+  /** A ready avatar picture of A's, and a declared upload whose bytes are in storage. */
+  avatar: string;
+  upload: string;
+}
+
+const ok = (res: ApiResponse, status = 200) => {
+  expect(res.status, `${res.status} ${res.text.slice(0, 300)}`).toBe(status);
+  return res;
+};
+
+async function picture(token: string, purpose: 'post' | 'avatar'): Promise<string> {
+  const bytes = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 80, b: 40 } } }).png().toBuffer();
+  const declared = ok(await api.call('POST', '/media', { token, body: { contentType: 'image/png', size: bytes.length, purpose } }), 201);
+  const { media, upload } = declared.json;
+  expect((await fetch(upload.url, { method: 'PUT', headers: upload.headers, body: bytes })).status).toBe(200);
+  return media.id as string;
+}
+
+async function buildWorld(): Promise<World> {
+  const [a, b, c, followed, blocked, muted] = await Promise.all(['rc_a', 'rc_b', 'rc_c', 'rc_f', 'rc_x', 'rc_m'].map((p) => api.newUser(p)));
+  const topic = `rc${Date.now().toString(36)}`;
+  ok(await api.call('PUT', `/users/${a!.handle}/following/${b!.handle}`, { token: a!.token }));
+  ok(await api.call('PUT', `/users/${c!.handle}/following/${b!.handle}`, { token: c!.token }));
+  const post = ok(await api.call('POST', '/posts', { token: b!.token, body: { body: `hello #${topic}# @${a!.handle}` } }), 201).json.id as string;
+  const liked = ok(await api.call('POST', '/posts', { token: b!.token, body: { body: 'second' } }), 201).json.id as string;
+  const own = ok(await api.call('POST', '/posts', { token: a!.token, body: { body: 'mine' } }), 201).json.id as string;
+  ok(await api.call('PUT', `/users/${a!.handle}/likes/${post}`, { token: a!.token }));
+  ok(await api.call('PUT', `/users/${a!.handle}/likes/${liked}`, { token: a!.token }));
+  const comment = ok(await api.call('POST', `/posts/${post}/comments`, { token: a!.token, body: { body: 'nice' } }), 201).json.id as string;
+  ok(await api.call('POST', `/posts/${post}/reposts`, { token: c!.token, body: { comment: 'look' } }), 201);
+  ok(await api.call('PUT', `/users/${a!.handle}/following/${followed!.handle}`, { token: a!.token }));
+  ok(await api.call('PUT', `/users/${a!.handle}/blocks/${blocked!.handle}`, { token: a!.token }));
+  ok(await api.call('PUT', `/users/${a!.handle}/mutes/${muted!.handle}`, { token: a!.token }));
+  const avatar = await picture(a!.token, 'avatar');
+  ok(await api.call('POST', `/media/${avatar}/complete`, { token: a!.token }));
+  await eventually(async () => expect((await api.call('GET', `/media/${avatar}`, { token: a!.token })).json.state).toBe('ready'), 60_000);
+  const upload = await picture(a!.token, 'post');
+  // The fan-out and the notifications of the above have landed: reads see the steady state.
+  await eventually(async () => expect((await api.call('GET', `/users/${a!.handle}/timeline`, { token: a!.token })).json.posts.length).toBeGreaterThan(0), 30_000);
+  return { a: a!, b: b!, c: c!, post, comment, topic, own, liked, followed: followed!, blocked: blocked!, muted: muted!, avatar, upload };
+}
+
+const web = { 'x-weibo-client': 'web' };
+
+/** One call per route, on its success path. */
+const CALLS: Record<RouteName, (w: World) => Promise<ApiResponse>> = {
+  register: () => api.call('POST', '/users', { body: { handle: `rc_n_${Date.now().toString(36)}`, displayName: 'New', password: 'a new password here' } }),
+  login: (w) => api.call('POST', '/sessions', { body: { handle: w.c.handle, password: w.c.password } }),
+  refreshSession: (w) => api.call('POST', '/sessions/refresh', { body: { refreshToken: w.c.refreshToken }, headers: web }),
+  logOut: (w) => api.call('POST', '/sessions/logout', { body: { refreshToken: w.b.refreshToken }, headers: web }),
+  getProfile: (w) => api.call('GET', `/users/${w.b.handle}`),
+  updateProfile: (w) => api.call('PATCH', `/users/${w.a.handle}`, { token: w.a.token, body: { displayName: 'Ann Renamed' } }),
+  setAvatar: (w) => api.call('PUT', `/users/${w.a.handle}/avatar`, { token: w.a.token, body: { mediaId: w.avatar } }),
+  removeAvatar: (w) => api.call('DELETE', `/users/${w.a.handle}/avatar`, { token: w.a.token }),
+  publishPost: (w) => api.call('POST', '/posts', { token: w.a.token, body: { body: `a new one #${w.topic}#` } }),
+  getPost: (w) => api.call('GET', `/posts/${w.post}`, { token: w.a.token }),
+  deletePost: (w) => api.call('DELETE', `/posts/${w.own}`, { token: w.a.token }),
+  listUserPosts: (w) => api.call('GET', `/users/${w.b.handle}/posts`, { token: w.a.token }),
+  listComments: (w) => api.call('GET', `/posts/${w.post}/comments`, { token: w.a.token }),
+  addComment: (w) => api.call('POST', `/posts/${w.post}/comments`, { token: w.c.token, body: { body: 'me too' } }),
+  deleteComment: (w) => api.call('DELETE', `/posts/${w.post}/comments/${w.comment}`, { token: w.a.token }),
+  listLikers: (w) => api.call('GET', `/posts/${w.post}/likes`, { token: w.a.token }),
+  like: (w) => api.call('PUT', `/users/${w.c.handle}/likes/${w.post}`, { token: w.c.token }),
+  unlike: (w) => api.call('DELETE', `/users/${w.a.handle}/likes/${w.liked}`, { token: w.a.token }),
+  repost: (w) => api.call('POST', `/posts/${w.post}/reposts`, { token: w.a.token, body: { comment: 'again' } }),
+  followState: (w) => api.call('GET', `/users/${w.a.handle}/following/${w.b.handle}`, { token: w.a.token }),
+  follow: (w) => api.call('PUT', `/users/${w.a.handle}/following/${w.c.handle}`, { token: w.a.token }),
+  unfollow: (w) => api.call('DELETE', `/users/${w.a.handle}/following/${w.followed.handle}`, { token: w.a.token }),
+  listFollowing: (w) => api.call('GET', `/users/${w.a.handle}/following`, { token: w.a.token }),
+  suggestions: (w) => api.call('GET', `/users/${w.a.handle}/suggestions`, { token: w.a.token }),
+  listFollowers: (w) => api.call('GET', `/users/${w.b.handle}/followers`, { token: w.a.token }),
+  homeTimeline: (w) => api.call('GET', `/users/${w.a.handle}/timeline`, { token: w.a.token }),
+  timelineNewer: (w) => api.call('GET', `/users/${w.a.handle}/timeline/newer?after=${encodeURIComponent(w.post)}`, { token: w.a.token }),
+  notifications: (w) => api.call('GET', `/users/${w.b.handle}/notifications`, { token: w.b.token }),
+  unreadNotifications: (w) => api.call('GET', `/users/${w.b.handle}/notifications/unread`, { token: w.b.token }),
+  markNotificationsRead: async (w) => {
+    const newest = (await api.call('GET', `/users/${w.b.handle}/notifications`, { token: w.b.token })).json.notifications[0].id as string;
+    return api.call('PUT', `/users/${w.b.handle}/notifications/read`, { token: w.b.token, body: { upTo: newest } });
+  },
+  topicPosts: (w) => api.call('GET', `/topics/${encodeURIComponent(w.topic)}/posts`, { token: w.a.token }),
+  trendingTopics: () => api.call('GET', '/topics/trending'),
+  blockState: (w) => api.call('GET', `/users/${w.a.handle}/blocks/${w.c.handle}`, { token: w.a.token }),
+  block: (w) => api.call('PUT', `/users/${w.b.handle}/blocks/${w.c.handle}`, { token: w.b.token }),
+  unblock: (w) => api.call('DELETE', `/users/${w.a.handle}/blocks/${w.blocked.handle}`, { token: w.a.token }),
+  mute: (w) => api.call('PUT', `/users/${w.a.handle}/mutes/${w.c.handle}`, { token: w.a.token }),
+  unmute: (w) => api.call('DELETE', `/users/${w.a.handle}/mutes/${w.muted.handle}`, { token: w.a.token }),
+  listBlocks: (w) => api.call('GET', `/users/${w.a.handle}/blocks`, { token: w.a.token }),
+  listMutes: (w) => api.call('GET', `/users/${w.a.handle}/mutes`, { token: w.a.token }),
+  createUpload: (w) => api.call('POST', '/media', { token: w.a.token, body: { contentType: 'image/png', size: 1000 } }),
+  completeUpload: (w) => api.call('POST', `/media/${w.upload}/complete`, { token: w.a.token }),
+  getMedia: (w) => api.call('GET', `/media/${w.avatar}`, { token: w.a.token }),
+  openapi: () => api.call('GET', '/openapi.json'),
+};
+
+/**
+ * The order the calls run in: reads first (on the world as built), then the writes, arranged so
+ * each finds what it needs (the unblock, unmute and unfollow undo the world's own; the block and
+ * the follow act on C only after every read of C's state; the logout ends B's session last).
+ */
+const ORDER: RouteName[] = (Object.keys(routes) as RouteName[]).toSorted((x, y) => rank(x) - rank(y));
+function rank(name: RouteName): number {
+  const late: RouteName[] = ['follow', 'mute', 'block', 'deleteComment', 'deletePost', 'removeAvatar', 'logOut'];
+  if (late.includes(name)) return 2 + late.indexOf(name);
+  return routes[name].method === 'GET' ? 0 : 1;
+}
+
+describe('what each route costs in HBase work', () => {
+  const seen = new Map<RouteName, Measured>();
+  afterAll(() => {
+    const rows = ORDER.filter((n) => seen.has(n)).map((n) => {
+      const m = seen.get(n)!;
+      const r = routes[n];
+      return `  ${`${r.method} ${r.path}`.padEnd(48)} ${String(m.status).padEnd(4)} ${String(m.requests).padStart(3)} requests ${String(m.roundTrips).padStart(2)} round trips  (written: ${costs[n].requests} / ${costs[n].roundTrips})`;
+    });
+    console.log(`[route-costs]\n${rows.join('\n')}`);
+  });
+
+  it('every route of routes.ts is called once on its success path, within the requests and round trips written for it', async () => {
+    const w = await buildWorld();
+    const over: string[] = [];
+    for (const name of ORDER) {
+      // A read is called twice and the dearer call counts: the first may fill a per-container
+      // cache (faces, suggestions, trending), the second may find one cold in another container.
+      const calls = routes[name].method === 'GET' ? [await CALLS[name](w), await CALLS[name](w)] : [await CALLS[name](w)];
+      const res = calls.at(-1)!;
+      const m = calls.map(measured).reduce((x, y) => (y.roundTrips > x.roundTrips || (y.roundTrips === x.roundTrips && y.requests > x.requests) ? y : x));
+      seen.set(name, m);
+      expect(Object.keys(routes[name].success).map(Number), `${name}: ${res.status} ${res.text.slice(0, 300)}`).toContain(res.status);
+      const cost = costs[name];
+      if (m.roundTrips > cost.roundTrips || m.requests > cost.requests) {
+        over.push(`${name}: ${m.requests} requests, ${m.roundTrips} round trips (written: ${cost.requests}, ${cost.roundTrips})`);
+      }
+    }
+    expect(over, 'routes costing more than their written figure').toEqual([]);
+  }, 240_000);
+});
