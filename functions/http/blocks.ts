@@ -10,25 +10,14 @@ import { actAs } from '../../shared/use-cases/users.js';
 
 type Change = typeof blockUser;
 
-/**
- * Every change answers with the whole state: the field it changed as this request left it (as a
- * follow answers `following: true`, whatever a racing request does next), the other one read.
- */
-const change = (
-  route: typeof routes.block | typeof routes.unblock | typeof routes.mute | typeof routes.unmute,
-  run: Change,
-  outcome: { blocking: boolean } | { muting: boolean },
-) =>
-  httpRoute(route, async ({ actor, params }) => {
-    const deps = feedDependencies();
-    await run(deps, actAs(actor, params.handle), params.target);
-    return json(200, { ...(await blockState(deps, actor, params.target)), ...outcome });
-  }).handler;
+/** Every change answers with the whole state (the use case's BlockState). */
+const change = (route: typeof routes.block | typeof routes.unblock | typeof routes.mute | typeof routes.unmute, run: Change) =>
+  httpRoute(route, async ({ actor, params }) => json(200, await run(feedDependencies(), actAs(actor, params.handle), params.target))).handler;
 
-export const block = change(routes.block, blockUser, { blocking: true });
-export const unblock = change(routes.unblock, unblockUser, { blocking: false });
-export const mute = change(routes.mute, muteUser, { muting: true });
-export const unmute = change(routes.unmute, unmuteUser, { muting: false });
+export const block = change(routes.block, blockUser);
+export const unblock = change(routes.unblock, unblockUser);
+export const mute = change(routes.mute, muteUser);
+export const unmute = change(routes.unmute, unmuteUser);
 
 export const state = httpRoute(routes.blockState, async ({ actor, params }) =>
   json(200, await blockState(feedDependencies(), actAs(actor, params.handle), params.target)),

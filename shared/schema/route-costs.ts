@@ -344,22 +344,22 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   unblock: {
-    requests: 7,
-    roundTrips: 5,
+    requests: 5,
+    roundTrips: 4,
     why: [
-      `1) the target's users row (404); 2) the block row's since (blocks get); 3) check-and-delete of`,
-      `the row on that since (a block made again after the read survives; of racing unblocks one`,
-      `wins); 4) that since's list entry deleted, after the edge (K); 5) the answer's state: the`,
-      `target's users row ∥ the block row ∥ the mute row. [Not blocked: 1), 2), 5).]`,
+      `1) the target's users row (404) ∥ the mute row (the answer's other half); 2) the block row's`,
+      `since (blocks get); 3) check-and-delete of the row on that since (a block made again after`,
+      `the read survives; of racing unblocks one wins); 4) that since's list entry deleted, after`,
+      `the edge (K). [Not blocked: 1), 2).]`,
     ].join(' '),
   },
   unmute: {
-    requests: 7,
-    roundTrips: 5,
+    requests: 5,
+    roundTrips: 4,
     why: [
-      `1) the target's users row (404); 2) the mute row's since (blocks get); 3) check-and-delete of`,
-      `the row on that since (a mute made again after the read survives); 4) that since's list`,
-      `entry deleted, after the edge (K); 5) the answer's state: users row ∥ block row ∥ mute row.`,
+      `1) the target's users row (404) ∥ the block row (the answer's other half); 2) the mute row's`,
+      `since (blocks get); 3) check-and-delete of the row on that since (a mute made again after`,
+      `the read survives); 4) that since's list entry deleted, after the edge (K).`,
     ].join(' '),
   },
   createUpload: {
@@ -384,39 +384,39 @@ export const ROUTE_COSTS = {
   },
   follow: {
     requests: 11,
-    roundTrips: 7,
+    roundTrips: 6,
     why: [
       `1) side by side: the target's users row (404), the actor's following count (the limit), the`,
       `block check either way; then the delayed settle and the delayed notify (SQS) are queued`,
       `before the first write (settle message; F); 2) the edge's two list entries (lists, one`,
       `multi-row put) before the edge (K); 3) the truth: check-and-put of 'F', put-if-absent on e:t`,
       `— of racing follows exactly one wins (C); 4) only the winner: the followers side 'R' (a crash`,
-      `before it is healed by the settle, C); 5) following +1 ∥ followers +1 (C); 6) the block check`,
+      `before it is healed by the settle, C); 5) following +1 ∥ followers +1 (C) ∥ the block check`,
       `again now that the edge exists (G: a racing block is seen here, or its unfollows see our`,
-      `edge); 7) the target's followers count ∥ its p:celeb (two gets of the same users row) ∥ the`,
+      `edge); 6) the target's followers count ∥ its p:celeb (two gets of the same users row) ∥ the`,
       `immediate notify: anyone else's recent posts are backfilled through the queue (A).`,
       `[A celebrity: the reader's c: marker put, one more round trip (D). A repeat: 3) loses,`,
       `then 'F' read and its own entries deleted unless 'F' holds their since (K).]`,
     ].join(' '),
   },
   mute: {
-    requests: 6,
-    roundTrips: 4,
+    requests: 4,
+    roundTrips: 3,
     why: [
-      `1) the target's users row (404); 2) the mute list entry (lists put) before the edge (K);`,
-      `3) the mute row: check-and-put, put-if-absent on e:t [a repeat: the row's since read and its`,
-      `own entry deleted unless the row holds that since, K]; 4) the answer's state: the target's`,
-      `users row ∥ the block row ∥ the mute row.`,
+      `1) the target's users row (404) ∥ the block row (the answer's other half); 2) the mute list`,
+      `entry (lists put) before the edge (K); 3) the mute row: check-and-put, put-if-absent on e:t`,
+      `[a repeat: the row's since read and its own entry deleted unless the row holds that since, K].`,
     ].join(' '),
   },
   block: {
-    requests: 24,
-    // 13 by the steps below; measured 13 or 14: its two unfollows are branches of unequal
-    // length, and a request of one that starts after a request of the other ended counts as a
-    // link in the interval measure (round-trips.ts) though it did not wait for it.
-    roundTrips: 14,
+    requests: 22,
+    // 12 by the steps below; measured 13 (and 13–14 before the answer's read went): its two
+    // unfollows are branches of unequal length, and a request of one that starts after a request
+    // of the other ended counts as a link in the interval measure (round-trips.ts) though it did
+    // not wait for it.
+    roundTrips: 13,
     why: [
-      `1) the target's users row (404); 2) the block list entry (lists put) before the edge (K);`,
+      `1) the target's users row (404) ∥ the mute row (the answer's other half); 2) the block list entry (lists put) before the edge (K);`,
       `3) the block row: check-and-put, put-if-absent on e:t. Then both follows go, AFTER the block`,
       `row (G: a follow's re-check sees the row, or the unfollows see its edge): the two unfollows`,
       `side by side, each as unfollow above with its own users-row and edge reads. Measured, the`,
@@ -425,7 +425,7 @@ export const ROUTE_COSTS = {
       `8) 'R' check-and-delete (C); 9) the counts −1 (C); 10) the marker deleted (D) ∥ the inbox row`,
       `read; 11) the purge's DELETE of the blocker's posts from the blocked user's inbox (A);`,
       `12) p:celeb; the other one (no edge) takes three: the users row ∥ 'F', 'F' again, the marker`,
-      `deleted ∥ the inbox row read. 13) the answer's state: users row ∥ block row ∥ mute row.`,
+      `deleted ∥ the inbox row read.`,
     ].join(' '),
   },
   deleteComment: {

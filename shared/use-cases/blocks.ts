@@ -23,33 +23,55 @@ function notSelf(actor: string, target: string, kind: BlockKind): void {
 }
 
 /** Idempotent. The block row first, then both follows go (unfollow: counters, settle, inbox purge). */
-export async function block(deps: FeedDeps, actor: string, target: string, now = Date.now()): Promise<void> {
+/**
+ * A change's answer: the state it set as this request left it (as a follow answers
+ * `following: true`, whatever a racing request does next), and the other kind as read beside the
+ * target's existence check, in the same round trip (no read after the change).
+ */
+export interface BlockState {
+  handle: string;
+  target: string;
+  blocking: boolean;
+  muting: boolean;
+}
+
+/** The target exists (404), and the other kind's state, side by side. */
+async function targetAndOther(deps: FeedDeps, actor: string, target: string, other: BlockKind): Promise<boolean> {
+  const [, has] = await Promise.all([requireUser(deps.users, target), deps.blocks.has(other, actor, target)]);
+  return has;
+}
+
+export async function block(deps: FeedDeps, actor: string, target: string, now = Date.now()): Promise<BlockState> {
   notSelf(actor, target, 'block');
-  await requireUser(deps.users, target);
+  const muting = await targetAndOther(deps, actor, target, 'mute');
   await deps.blocks.add('block', actor, target, now);
   await Promise.all([unfollow(deps, actor, target, now), unfollow(deps, target, actor, now)]);
+  return { handle: actor, target, blocking: true, muting };
 }
 
-export async function unblock(deps: FeedDeps, actor: string, target: string): Promise<void> {
+export async function unblock(deps: FeedDeps, actor: string, target: string): Promise<BlockState> {
   notSelf(actor, target, 'block');
-  await requireUser(deps.users, target);
+  const muting = await targetAndOther(deps, actor, target, 'mute');
   await deps.blocks.remove('block', actor, target);
+  return { handle: actor, target, blocking: false, muting };
 }
 
-export async function mute(deps: FeedDeps, actor: string, target: string, now = Date.now()): Promise<void> {
+export async function mute(deps: FeedDeps, actor: string, target: string, now = Date.now()): Promise<BlockState> {
   notSelf(actor, target, 'mute');
-  await requireUser(deps.users, target);
+  const blocking = await targetAndOther(deps, actor, target, 'block');
   await deps.blocks.add('mute', actor, target, now);
+  return { handle: actor, target, blocking, muting: true };
 }
 
-export async function unmute(deps: FeedDeps, actor: string, target: string): Promise<void> {
+export async function unmute(deps: FeedDeps, actor: string, target: string): Promise<BlockState> {
   notSelf(actor, target, 'mute');
-  await requireUser(deps.users, target);
+  const blocking = await targetAndOther(deps, actor, target, 'block');
   await deps.blocks.remove('mute', actor, target);
+  return { handle: actor, target, blocking, muting: false };
 }
 
 /** Whether `actor` blocks / mutes `target` (for a profile's buttons). One get each, in parallel. */
-export async function blockState(deps: FeedDeps, actor: string, target: string) {
+export async function blockState(deps: FeedDeps, actor: string, target: string): Promise<BlockState> {
   const [, blocking, muting] = await Promise.all([
     requireUser(deps.users, target),
     deps.blocks.has('block', actor, target),

@@ -46,10 +46,12 @@ export async function follow(deps: FeedDeps, actor: string, target: string, now 
   await Promise.all([queueSettle(deps, actor, target, now), notifyLater(deps, fact)]);
   if (await deps.relations.follow(actor, target, now)) {
     await atStep(deps, 'follow.edge-written', { follower: actor, followee: target });
-    await Promise.all([deps.counters.add(actor, 'following', 1), deps.counters.add(target, 'followers', 1)]);
-    // Checked again now that the edge exists: a block that landed after the first check is seen
-    // here, or its own edge removal ran after our edge was written (invariant G, blocks.ts).
-    if (await deps.blocks.eitherBlocks(actor, target)) {
+    // The counts (the winner's alone, C) beside the block check again, now that the edge exists:
+    // a block that landed after the first check is seen here, or its own edge removal ran after
+    // our edge was written (invariant G, blocks.ts). Increments commute with the unfollow's
+    // decrements, which only start once both are done.
+    const [, , blocked] = await Promise.all([deps.counters.add(actor, 'following', 1), deps.counters.add(target, 'followers', 1), deps.blocks.eitherBlocks(actor, target)]);
+    if (blocked) {
       await unfollow(deps, actor, target, now);
       throw blockedError();
     }
