@@ -113,7 +113,11 @@ try {
       `regions bench: starting its own stack — ${expected} RegionServers, REST ${restUrl}, ZooKeeper ${stack.zookeeper}, state ${stackEnv.WEIBO_LOCAL_DIR} (stopped again at the end)\n`,
     );
     const t0 = performance.now();
-    ownStack.start('hbase'); // bounded by STACK_START_TIMEOUT; throws with the logs' tail printed
+    try {
+      ownStack.start('hbase'); // bounded by STACK_START_TIMEOUT (default 240 s)
+    } catch {
+      throw new Error('the stack did not come up (stack.sh printed its logs\' tail above)');
+    }
     // The gateway takes writes once one RegionServer has meta; the others may still be reporting in.
     nodes = await regionServers(expected, 60_000);
     process.stderr.write(`regions bench: stack up in ${((performance.now() - t0) / 1000).toFixed(1)} s, ${nodes.length} RegionServers\n`);
