@@ -30,9 +30,11 @@ set -euo pipefail
 REPO_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 INFRA_DIR="$REPO_DIR/infra/local"
 LOCAL_DIR="${WEIBO_LOCAL_DIR:-$REPO_DIR/.local}"
-# Absolute before anything uses it: Maven resolves -DoutputDirectory against the pom's own
-# directory, not ours (a relative .local-rs put the jars in infra/local/hbase/.local-rs/… and the
-# JVMs started on an empty classpath), and hbase.rootdir=file://<relative> would name a host.
+# Absolute before anything uses it, because two steps run somewhere else: Maven resolves
+# -DoutputDirectory against the pom's own directory (a relative .local-rs put the jars in
+# infra/local/hbase/.local-rs/hbase/lib and the JVMs started on an empty classpath: HMaster not found),
+# and s3rver starts after `cd "$REPO_DIR"` (its log redirect and data dir pointed there). And
+# hbase.rootdir=file://<relative> would read the first segment as a host.
 [[ "$LOCAL_DIR" == /* ]] || LOCAL_DIR="$PWD/${LOCAL_DIR#./}"
 HBASE_REST_PORT="${HBASE_REST_PORT:-18080}"
 HBASE_ZK_PORT="${HBASE_ZK_PORT:-21818}"
