@@ -61,6 +61,16 @@ describe('stack.sh with a relative WEIBO_LOCAL_DIR', () => {
     expect(await queueHealthy(`http://127.0.0.1:${env.ELASTICMQ_PORT}`)).toBe(true);
   }, 180_000);
 
+  it('resolves the jars again when only the stamp is left (the state the bug left behind)', async () => {
+    stack('stop', 'queue');
+    const lib = join(cwd, REL, 'elasticmq', 'lib');
+    for (const f of readdirSync(lib)) if (f.endsWith('.jar')) rmSync(join(lib, f));
+    expect(existsSync(join(lib, '.pom.sha256'))).toBe(true);
+    stack('start', 'queue');
+    expect(readdirSync(lib).filter((f) => f.endsWith('.jar')).length).toBeGreaterThan(10);
+    expect(await queueHealthy(`http://127.0.0.1:${env.ELASTICMQ_PORT}`)).toBe(true);
+  }, 180_000);
+
   it('keeps the object store data under <cwd>/<dir>/s3/data, not under the repository', async () => {
     stack('start', 's3');
     const endpoint = `http://127.0.0.1:${env.S3_PORT}`;
