@@ -11,7 +11,9 @@
 #   bash infra/local/stack.sh env                          prints the URLs as shell assignments
 #
 # Environment (all optional):
-#   WEIBO_LOCAL_DIR     state dir (jars, data, logs, pids)   default <repo>/.local
+#   WEIBO_LOCAL_DIR     state dir (jars, data, logs, pids)   default <repo>/.local; a relative path
+#                       is taken from the caller's working directory (as the Node tools that read
+#                       the same variable take it) and made absolute once, before any use
 #   HBASE_REST_PORT     REST gateway port                     default 18080
 #   HBASE_ZK_PORT       ZooKeeper client port                 default 21818
 #   ELASTICMQ_PORT      SQS endpoint port                     default 19324
@@ -28,6 +30,12 @@ set -euo pipefail
 REPO_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 INFRA_DIR="$REPO_DIR/infra/local"
 LOCAL_DIR="${WEIBO_LOCAL_DIR:-$REPO_DIR/.local}"
+# Absolute before anything uses it, because two steps run somewhere else: Maven resolves
+# -DoutputDirectory against the pom's own directory (a relative .local-rs put the jars in
+# infra/local/hbase/.local-rs/hbase/lib and the JVMs started on an empty classpath: HMaster not found),
+# and s3rver starts after `cd "$REPO_DIR"` (its log redirect and data dir pointed there). And
+# hbase.rootdir=file://<relative> would read the first segment as a host.
+[[ "$LOCAL_DIR" == /* ]] || LOCAL_DIR="$PWD/${LOCAL_DIR#./}"
 HBASE_REST_PORT="${HBASE_REST_PORT:-18080}"
 HBASE_ZK_PORT="${HBASE_ZK_PORT:-21818}"
 ELASTICMQ_PORT="${ELASTICMQ_PORT:-19324}"
@@ -103,17 +111,19 @@ fail_with_logs() {
   exit 1
 }
 
-# Downloads on first run; later runs reuse the jars as long as the pom did not change.
+# Downloads on first run; later runs reuse the jars as long as the pom did not change and the
+# jars are there (a stamp beside no jar is what the relative-path bug above left behind).
 ensure_classpath() {
   local name="$1" pom="$2" lib="$3"
   local stamp="$lib/.pom.sha256" want
   want="$(sha256sum "$pom" | cut -d' ' -f1)"
-  if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then return 0; fi
+  if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]] && compgen -G "$lib/*.jar" >/dev/null; then return 0; fi
   log "$name: resolving jars from Maven Central (first run only; cached in ~/.m2 and $lib)"
   rm -rf "$lib"; mkdir -p "$lib"
   if ! mvn -q -B -f "$pom" dependency:copy-dependencies -DoutputDirectory="$lib" -DincludeScope=runtime >"$lib/../mvn.log" 2>&1; then
     fail_with_logs "$name: Maven could not resolve the jars" "$lib/../mvn.log"
   fi
+  compgen -G "$lib/*.jar" >/dev/null || fail_with_logs "$name: Maven succeeded but no jar landed in $lib" "$lib/../mvn.log"
   echo "$want" >"$stamp"
 }
 

@@ -1,7 +1,10 @@
 // test/bench/regions.bench.ts — `npm run bench:regions` (`-- --smoke` for a short run): does the
 // salted row key spread load over several RegionServers? On a local cluster with several
-// RegionServers (HBASE_REGIONSERVERS=3 bash infra/local/stack.sh start, in its own state dir and
-// ports — README "Regions benchmark"), in one run:
+// RegionServers, beside the main stack in its own state dir and ports (README "Regions
+// benchmark"): the bench starts it through infra/local/stack.sh (HBASE_REGIONSERVERS=3,
+// .local-rs, REST 28080, ZooKeeper 22818) and stops it at the end, also when the run fails or is
+// interrupted; a gateway already answering there, or named by HBASE_REST_URL, is used as it is
+// and left running. In one run:
 //
 //  1. tables created pre-split (shared/schema/tables.ts splitPoints; infra/local/PreSplit.java —
 //     the REST gateway cannot pre-split): our inbox + content, and the seed's (seed 000:
@@ -23,8 +26,9 @@
 // (smoke: bench-results/regions-bench-smoke.*). The namespace is dropped at the end.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { StackSession, clusterVersion } from '../../infra/local/stack-control.js';
 import { localPreSplitter, localStackHBase } from '../../infra/schema/local-pre-split.js';
 import { HBaseInboxStore } from '../../shared/adapters/hbase/hbase-inbox-store.js';
 import { feedLimits, loadConfig } from '../../shared/config/config.js';
@@ -50,9 +54,27 @@ const int = (name: string, fallback: number, min = 1) => {
   if (!Number.isInteger(v) || v < min) throw new Error(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
   return v;
 };
-// The multi-RegionServer stack of the README, unless told otherwise.
-const restUrl = (env.HBASE_REST_URL || 'http://127.0.0.1:28080').replace(/\/+$/, '');
-const stack = localStackHBase({ ...env, HBASE_ZK_PORT: env.HBASE_ZK_PORT || '22818', WEIBO_LOCAL_DIR: env.WEIBO_LOCAL_DIR || join(process.cwd(), '.local-rs') });
+// The multi-RegionServer stack of the README, unless told otherwise. Its REST port is fixed
+// rather than read from HBASE_REST_PORT, which a shell may hold for the main stack (18080): the
+// bench must never start, stop or measure that one.
+const REST_PORT = '28080';
+const restUrl = (env.HBASE_REST_URL || `http://127.0.0.1:${REST_PORT}`).replace(/\/+$/, '');
+const stackEnv: NodeJS.ProcessEnv = {
+  ...env,
+  WEIBO_LOCAL_DIR: resolve(env.WEIBO_LOCAL_DIR || '.local-rs'),
+  HBASE_REST_PORT: REST_PORT,
+  HBASE_ZK_PORT: env.HBASE_ZK_PORT || '22818',
+  HBASE_REGIONSERVERS: env.HBASE_REGIONSERVERS || '3',
+};
+const stack = localStackHBase(stackEnv);
+const ownStack = new StackSession(stackEnv);
+/** Set once the bench namespace exists: what an interrupt must undo before the stack stops. */
+let onInterrupt: () => Promise<void> = async () => {};
+// Before the start: a Ctrl-C while the stack boots still stops it (stack-control.ts).
+ownStack.stopOnSignals(() => onInterrupt());
+// And whatever else ends the process (an uncaught error): stop() is synchronous, and a no-op
+// once the stack is stopped or when it was not started here.
+process.once('exit', () => ownStack.stop());
 const headers: Record<string, string> = env.HBASE_AUTHORIZATION ? { Authorization: env.HBASE_AUTHORIZATION } : {};
 const settings = {
   profile: smoke ? 'smoke' : 'default',
@@ -69,19 +91,48 @@ const settings = {
   outName: env.BENCH_OUT_NAME || (smoke ? 'regions-bench-smoke' : 'regions-bench'),
 };
 
+/** The RegionServers the gateway lists, once there are `expected` of them (bounded wait). */
+async function regionServers(expected: number, timeoutMs: number): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const live = await liveNodes(restUrl, headers);
+    if (live.length >= expected || Date.now() > deadline) return live;
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+}
+
 let nodes: string[];
 try {
-  nodes = await liveNodes(restUrl, headers);
+  if (await clusterVersion(restUrl, headers)) {
+    process.stderr.write(`regions bench: using the gateway already answering at ${restUrl} (left running)\n`);
+    nodes = await liveNodes(restUrl, headers);
+  } else {
+    if (env.HBASE_REST_URL) throw new Error(`HBASE_REST_URL=${restUrl} does not answer /version/cluster; not starting a local stack in its place`);
+    const expected = Number(stackEnv.HBASE_REGIONSERVERS);
+    process.stderr.write(
+      `regions bench: starting its own stack — ${expected} RegionServers, REST ${restUrl}, ZooKeeper ${stack.zookeeper}, state ${stackEnv.WEIBO_LOCAL_DIR} (stopped again at the end)\n`,
+    );
+    const t0 = performance.now();
+    try {
+      ownStack.start('hbase'); // bounded by STACK_START_TIMEOUT (default 240 s)
+    } catch {
+      throw new Error('the stack did not come up (stack.sh printed its logs\' tail above)');
+    }
+    // The gateway takes writes once one RegionServer has meta; the others may still be reporting in.
+    nodes = await regionServers(expected, 60_000);
+    process.stderr.write(`regions bench: stack up in ${((performance.now() - t0) / 1000).toFixed(1)} s, ${nodes.length} RegionServers\n`);
+  }
 } catch (err) {
-  nodes = [];
-  process.stderr.write(`regions bench: no HBase REST gateway at ${restUrl} (${(err as Error).message})\n`);
+  process.stderr.write(`regions bench: no HBase cluster at ${restUrl}: ${(err as Error).message}\n`);
+  ownStack.stop();
+  process.exit(1);
 }
 if (nodes.length < 2) {
   process.stderr.write(
-    `regions bench: needs a cluster with several RegionServers; ${restUrl} has ${nodes.length}. Start one beside the main stack:\n` +
-      `  WEIBO_LOCAL_DIR=.local-rs HBASE_REST_PORT=28080 HBASE_ZK_PORT=22818 ELASTICMQ_PORT=29324 HBASE_REGIONSERVERS=3 bash infra/local/stack.sh start hbase\n` +
-      `then run npm run bench:regions again (HBASE_REST_URL, HBASE_ZK_PORT, WEIBO_LOCAL_DIR point it elsewhere).\n`,
+    `regions bench: needs a cluster with several RegionServers; ${restUrl} has ${nodes.length}` +
+      (ownStack.startedHere.length ? ` (HBASE_REGIONSERVERS=${stackEnv.HBASE_REGIONSERVERS}).\n` : ' (it was already running: stop it, and npm run bench:regions starts its own).\n'),
   );
+  ownStack.stop();
   process.exit(2);
 }
 settings.regions = int('BENCH_REGIONS', 4 * nodes.length, 2);
@@ -159,10 +210,10 @@ async function cleanup(): Promise<void> {
   }
   process.stderr.write(`regions bench: could not drop namespace ${ns}; drop it by hand\n`);
 }
-process.once('SIGINT', () => {
+onInterrupt = async () => {
   process.stderr.write('\nregions bench: interrupted, dropping the bench namespace…\n');
-  void cleanup().finally(() => process.exit(130));
-});
+  await cleanup();
+};
 
 const PHASES = ['fanout', 'reads', 'newcomers'] as const;
 /** The list started at its k-th element (mod length). */
@@ -396,6 +447,10 @@ try {
   process.stderr.write(`\nregions bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exitCode = 1;
 } finally {
-  await cleanup();
-  await hb.close();
+  try {
+    await cleanup();
+    await hb.close();
+  } finally {
+    ownStack.stop();
+  }
 }
