@@ -7,7 +7,6 @@
 // to start.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +14,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localS3Client, objectStoreHealthy } from '../../infra/local/object-store.js';
 import { queueHealthy } from '../../infra/local/stack-control.js';
+import { freePort } from '../support/ports.js';
 
 const STACK = fileURLToPath(new URL('../../infra/local/stack.sh', import.meta.url));
 const INFRA = fileURLToPath(new URL('../../infra/local/', import.meta.url));
@@ -85,15 +85,3 @@ describe('stack.sh with a relative WEIBO_LOCAL_DIR', () => {
     expect(existsSync(join(REPO, REL))).toBe(false);
   }, 120_000);
 });
-
-/** A port nothing listens on now (the kernel's pick, released at once). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
