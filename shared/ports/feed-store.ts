@@ -71,8 +71,12 @@ export interface Edge {
 export interface RelationStore {
   /** Writes `follower → followee` (put-if-absent on the following side, then the followers side). false = already following. */
   follow(follower: string, followee: string, at: number): Promise<boolean>;
-  /** Removes both sides. false = was not following. */
-  unfollow(follower: string, followee: string): Promise<boolean>;
+  /**
+   * Removes both sides. false = was not following, or the edge no longer holds `since`. `since`:
+   * the edge's since as the caller just read it (edge()), so the store need not read it again;
+   * without it the store reads it first.
+   */
+  unfollow(follower: string, followee: string, since?: number): Promise<boolean>;
   isFollowing(follower: string, followee: string): Promise<boolean>;
   /** The following side of the edge (the source of truth), or null. */
   edge(follower: string, followee: string): Promise<Edge | null>;

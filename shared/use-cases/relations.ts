@@ -87,7 +87,10 @@ export async function unfollow(deps: FeedDeps, actor: string, target: string, no
   // The follower's notification goes with the edge: the delayed notify for the since read.
   const fact = edge ? ({ kind: 'follow', actor, target, since: edge.since } as const) : null;
   await Promise.all([queueSettle(deps, actor, target, now), fact ? notifyLater(deps, fact) : undefined]);
-  const removed = await deps.relations.unfollow(actor, target);
+  // The since read above is the one to remove (no second read): an edge that no longer holds it
+  // was unfollowed, or refollowed, by a request ordered after this read. No edge read: the store
+  // looks again (a follow may have landed since).
+  const removed = await deps.relations.unfollow(actor, target, edge?.since);
   await atStep(deps, 'unfollow.edge-removed', { follower: actor, followee: target });
   if (removed) {
     await Promise.all([

@@ -213,6 +213,21 @@ describe('HBaseRelationStore', () => {
     expect(await relations.followers('ub', 10)).toEqual({ items: [{ handle: 'ua', since: T0 + 1 }] });
   });
 
+  it('an unfollow given the since it read removes only that edge: a refollow since then stays, with both sides', async () => {
+    await relations.follow('sa', 'sb', T0);
+    const read = (await relations.edge('sa', 'sb'))!.since;
+    // Between that read and the delete, another request unfollows and follows again.
+    expect(await relations.unfollow('sa', 'sb')).toBe(true);
+    expect(await relations.follow('sa', 'sb', T0 + 5)).toBe(true);
+    expect(await relations.unfollow('sa', 'sb', read)).toBe(false);
+    expect(await relations.edge('sa', 'sb')).toEqual({ handle: 'sb', since: T0 + 5 });
+    expect(await relations.followers('sb', 10)).toEqual({ items: [{ handle: 'sa', since: T0 + 5 }] });
+    // Given the since that is there, it removes it, reading nothing first.
+    expect(await relations.unfollow('sa', 'sb', T0 + 5)).toBe(true);
+    expect(await relations.isFollowing('sa', 'sb')).toBe(false);
+    expect(await relations.followers('sb', 10)).toEqual({ items: [] });
+  });
+
   it('of 5 concurrent unfollows exactly one is true', async () => {
     await relations.follow('ca', 'cb', T0);
     const results = await Promise.all(Array.from({ length: 5 }, () => relations.unfollow('ca', 'cb')));

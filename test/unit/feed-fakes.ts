@@ -189,9 +189,9 @@ export class FakeRelations implements RelationStore {
   async clearAway(reader: string, followees: string[]) {
     for (const f of followees) this.away.delete(`${reader}>${f}`);
   }
-  async unfollow(a: string, b: string) {
+  async unfollow(a: string, b: string, known?: number) {
     const since = this.edges.get(`${a}>${b}`);
-    if (since === undefined) return false;
+    if (since === undefined || (known !== undefined && since !== known)) return false;
     this.edges.delete(`${a}>${b}`);
     await this.removeFollowerSide(a, b, since);
     return true;

@@ -50,9 +50,10 @@ export class HBaseRelationStore implements RelationStore {
     return true;
   }
 
-  async unfollow(follower: string, followee: string): Promise<boolean> {
+  async unfollow(follower: string, followee: string, known?: number): Promise<boolean> {
     const forward = relationKey(follower, 'F', followee);
-    const since = cellValue(await this.client.getRow(this.table, forward, { columns: [SINCE] }), SINCE);
+    // The since exactly as follow() wrote it (String(at)): the check below compares bytes.
+    const since = known !== undefined ? new TextEncoder().encode(String(known)) : cellValue(await this.client.getRow(this.table, forward, { columns: [SINCE] }), SINCE);
     if (since === undefined) return false;
     // Deleting only while e:t still holds what we read makes exactly one of several racing
     // unfollows the winner (the others see 304), so the counters move once.
