@@ -215,27 +215,39 @@ export class HBaseRestClient {
 
   /** Adds `amount` (may be negative) to an 8-byte counter cell; read it back with decodeLong. */
   async increment(table: string, key: Bytes, column: Bytes, amount: number | bigint = 1): Promise<void> {
-    if (typeof amount === 'number' && !Number.isSafeInteger(amount)) {
-      throw new RangeError(`increment amount must be an integer, got ${amount}`);
-    }
-    const delta = BigInt(amount);
-    if (BigInt.asIntN(64, delta) !== delta) throw new RangeError('increment amount must fit in a signed 64-bit long');
-    // The server parses the value as decimal text (Long.parseLong), not as a binary long.
-    await this.mutateOne(table, key, column, 'increment', delta.toString());
+    await this.incrementCells(table, key, [{ column, amount }]);
+  }
+
+  /**
+   * Adds each amount to its 8-byte counter cell of ONE row, in one request. The server applies
+   * them as one Increment, atomic for the row: all of them land, or none.
+   */
+  async incrementCells(table: string, key: Bytes, cells: { column: Bytes; amount: number | bigint }[]): Promise<void> {
+    if (cells.length === 0) throw new RangeError('incrementCells needs at least one cell');
+    const deltas = cells.map(({ column, amount }) => {
+      if (typeof amount === 'number' && !Number.isSafeInteger(amount)) {
+        throw new RangeError(`increment amount must be an integer, got ${amount}`);
+      }
+      const delta = BigInt(amount);
+      if (BigInt.asIntN(64, delta) !== delta) throw new RangeError('increment amount must fit in a signed 64-bit long');
+      // The server parses the value as decimal text (Long.parseLong), not as a binary long.
+      return { column, value: delta.toString() };
+    });
+    await this.mutateRow(table, key, deltas, 'increment');
   }
 
   async append(table: string, key: Bytes, column: Bytes, value: Bytes): Promise<void> {
-    await this.mutateOne(table, key, column, 'append', value);
+    await this.mutateRow(table, key, [{ column, value }], 'append');
   }
 
-  private async mutateOne(table: string, key: Bytes, column: Bytes, check: 'increment' | 'append', value: Bytes): Promise<void> {
+  private async mutateRow(table: string, key: Bytes, cells: { column: Bytes; value: Bytes }[], check: 'increment' | 'append'): Promise<void> {
     const k = toBytes(key);
-    const cell = { column: toBase64(requireQualifiedColumn(toBytes(column))), $: toBase64(value) };
+    const json = cells.map(({ column, value }) => ({ column: toBase64(requireQualifiedColumn(toBytes(column))), $: toBase64(value) }));
     await this.transport.expect(
       {
         method: 'PUT',
         path: `${rowPath(table, k)}${buildQuery([['check', check], ...B64])}`,
-        json: { Row: [rowJson(k, [cell])] },
+        json: { Row: [rowJson(k, json)] },
         idempotent: false,
       },
       [200],

@@ -46,16 +46,29 @@ export const FanoutMessage = z.discriminatedUnion('type', [
    * makes the reader's view of the followee agree with the edge as it stands then, after any
    * work that read the old state has landed (shared/schema/consistency.md, "settle").
    * `at`: when the operation began; a followers-side row newer than that belongs to a later follow.
+   * `tally`: the follow (`since`) whose counts this operation changed or added (`removal`: an
+   * unfollow); the settle then applies a change to followers / following that the operation
+   * was cut before (shared/use-cases/background/tally.ts). Absent on the repair job's settles.
    */
-  z.object({ v: z.literal(1), type: z.literal('settle'), reader: z.string().max(30), followee: z.string().max(30), at: z.number().int().nonnegative() }),
+  z.object({
+    v: z.literal(1),
+    type: z.literal('settle'),
+    reader: z.string().max(30),
+    followee: z.string().max(30),
+    at: z.number().int().nonnegative(),
+    tally: z.strictObject({ since, removal: z.boolean() }).optional(),
+  }),
   /** A deleted post: remove its comments' rows, a bounded batch per message (reads already hide them). */
   z.object({ v: z.literal(1), type: z.literal('purge-comments'), postId: z.string().max(64) }),
   /**
    * Make the notifications of one fact agree with its source of truth: added while the fact is
    * live, retracted once it is not. Sent right after the fact's write, and again delayed by the
-   * settle window before it (shared/use-cases/notifications.ts).
+   * settle window before it (shared/use-cases/notifications.ts). The delayed half carries
+   * `tally`: when its operation began (`at`) and whether it took the fact back (`removal`: an
+   * unlike, a deleted comment or repost); it then also applies a count change the operation was
+   * cut before (shared/use-cases/background/tally.ts).
    */
-  z.object({ v: z.literal(1), type: z.literal('notify'), fact: Fact }),
+  z.object({ v: z.literal(1), type: z.literal('notify'), fact: Fact, tally: z.strictObject({ at: since, removal: z.boolean() }).optional() }),
   /** A returning inactive reader: rebuild the inbox from the followees' recent posts. */
   z.object({ v: z.literal(1), type: z.literal('regenerate'), reader: z.string().max(30), cursor: z.string().max(64).optional() }),
 ]);

@@ -27,7 +27,7 @@ export interface ListPage<T> {
 /** What is known of a post id: live, deleted (its tombstone stays for good), or never created. */
 export type PostLookup = { state: 'live'; post: StoredPost } | { state: 'deleted' } | { state: 'absent' };
 
-export interface PostStore {
+export interface PostStore extends PostCountTally {
   /**
    * Put-if-absent on the post row: false if that exact id was ever used — live, or deleted (a
    * deleted post keeps a tombstone, so no retry can ever create it again).
@@ -47,9 +47,34 @@ export interface PostStore {
   listByAuthor(author: string, limit: number, cursor?: string): Promise<Page<StoredPost>>;
   /** Up to `limit` newest posts of `author` created strictly after `notOlderThan` (millis). */
   recentByAuthor(author: string, limit: number, notOlderThan?: number): Promise<Post[]>;
-  /** Adds `delta` to one of the post's counts (a server-side increment: concurrent ones all count). */
-  count(id: string, counter: keyof PostCounts, delta: number): Promise<void>;
+  /**
+   * Adds `delta` to one of the post's counts (a server-side increment: concurrent ones all count).
+   * With a `fact`, the change is TALLIED: the fact's mark in its direction is set in the same
+   * atomic row mutation (CountTally).
+   */
+  count(id: string, counter: keyof PostCounts, delta: number, fact?: string): Promise<void>;
 }
+
+/**
+ * The tally of an exact count: which facts' changes it holds. Every +1 or −1 a request makes to a
+ * count names its fact (this like, this comment, this follow), and the count and the fact's mark
+ * for that direction move in ONE atomic row mutation: a mark is there exactly when its change
+ * was applied. So a request cut between its truth and its count is found out afterwards, and
+ * its change applied once (shared/use-cases/background/tally.ts; invariant M in
+ * shared/schema/consistency.md). Marks expire (TALLY_TTL_SECONDS): only recent facts are judged.
+ */
+export interface CountTally<C extends string> {
+  /** Whether the fact's +1 (`added`) and −1 (`removed`) are in `id`'s count. One get. */
+  tallied(id: string, counter: C, fact: string): Promise<{ added: boolean; removed: boolean }>;
+  /**
+   * The right to apply one direction of a fact the request that owned it did not: put-if-absent
+   * of a claim stamped `now`, or a takeover of a claim stamped before `staleBefore` (its holder
+   * has timed out). Of racing claimers exactly one gets true.
+   */
+  claim(id: string, counter: C, fact: string, sign: 1 | -1, now: number, staleBefore: number): Promise<boolean>;
+}
+
+export type PostCountTally = CountTally<keyof PostCounts>;
 
 /** What an idempotency key was first used for: the post it created, and a fingerprint of that request. */
 export interface IdempotencyClaim {
@@ -228,7 +253,10 @@ export interface CelebrityRegistry {
 }
 
 /** Account-level counters kept exact by REST increments. */
-export interface CounterStore {
-  add(user: string, counter: 'followers' | 'following' | 'posts', delta: number): Promise<void>;
-  get(user: string, counter: 'followers' | 'following' | 'posts'): Promise<number>;
+export interface CounterStore extends CountTally<UserCounter> {
+  /** A server-side increment; with a `fact`, tallied like PostStore.count. */
+  add(user: string, counter: UserCounter, delta: number, fact?: string): Promise<void>;
+  get(user: string, counter: UserCounter): Promise<number>;
 }
+
+export type UserCounter = 'followers' | 'following' | 'posts';

@@ -47,6 +47,27 @@ const LATER_WRITE_WINS = { NEW_VERSION_BEHAVIOR: 'true' } as const;
 export const NOTIFICATION_TTL_SECONDS = 90 * 86_400;
 /** The longest a refresh token lives (HBase TTL of the sessions table; REFRESH_TOKEN_TTL_SECONDS ≤ it). */
 export const SESSION_TTL_SECONDS = 30 * 86_400;
+/**
+ * How long a tally mark lives (HBase TTL on the `t` family): far beyond the settle window and
+ * the fan-out queue's redeliveries, so a delayed message always finds the marks of its fact. A
+ * fact older than TALLY_HORIZON_SECONDS is never judged by its marks (tally.ts).
+ */
+export const TALLY_TTL_SECONDS = 2 * 86_400;
+export const TALLY_HORIZON_SECONDS = TALLY_TTL_SECONDS / 2;
+/** The tally family of every row that keeps exact counts in `c` (users, content). */
+export const TALLY_FAMILY = 't';
+const TALLY_DESIGN = `
+t:    the TALLY of the c: counts (invariant M): t:<counter>.<fact>.+ / .- = 1 once that fact's
+      +1 / −1 is in c:<counter>, set by the SAME Increment as the count (one row, atomic), so
+      a mark is there exactly when its change was applied. Facts: likes <liker>.<since>,
+      comments <comment id>, reposts <repost id>, following <followee>.<since>, followers
+      <follower>.<since>. t:<mark>.c = millis of a delivery's claim to apply a missing change.
+      TTL ${TALLY_TTL_SECONDS / 86_400} days; never read with the row's other families.
+tally      : PUT ?check=increment c:<counter> ± 1 AND t:<mark> +1            (one request)
+judge      : GET /<table>/<k>/t:<mark +>,t:<mark ->                          (one get, delayed
+             message only)
+claim      : PUT ?check=put put-if-absent on t:<mark>.c (or check-and-put on a stale claim)`;
+
 /** How far back a topic page reaches (HBase TTL on the topic index). */
 export const TOPIC_TTL_SECONDS = 30 * 86_400;
 
@@ -61,7 +82,7 @@ const family = (name: string, attrs: Record<string, string | number> = {}): Colu
 export const TABLES = {
   users: {
     name: 'users',
-    families: [family('p'), family('a'), family('c')],
+    families: [family('p'), family('a'), family('c'), family(TALLY_FAMILY, { TTL: TALLY_TTL_SECONDS })],
     design: `
 row   = userKey(handle) = salt2 + handle + 0x00            (one row per user)
 p:    profile — p:h handle, p:n display name, p:t created-at millis
@@ -72,12 +93,14 @@ p:celeb '1' while the user is a celebrity (posts merged at read time, not fanned
       after a demotion — overwritten, never deleted, so a promotion right after a demotion can
       never be masked by a delete marker (the p family keeps the default version behaviour)
 c:    counters, 8-byte longs kept by REST increments — c:followers c:following c:posts
+t:    the tally of c:followers and c:following (the layout is content's, below: TALLY_DESIGN)
 register : PUT /users/<k>?check=put  (check p:h == "" : put-if-absent → race-free, 200 or 304)
 login    : GET /users/<k>/a?e=b64 (one get, in parallel with the throttle count); a record with
            weaker scrypt parameters than today's is re-hashed after a successful verify:
            PUT ?check=put a:pw = new, check a:pw == the record verified (never clobbers a change)
-profile  : GET /users/<k>?e=b64                                             (one get)
-counts   : PUT /users/<k>?check=increment                                   (per counter change)
+profile  : GET /users/<k>/p,c?e=b64 (one get; never the t: tally)
+counts   : PUT /users/<k>?check=increment                                   (per counter change;
+           a follow's and unfollow's carry their tally marks, t: below)
 faces    : GET /users/multiget?row=…&column=p:h&column=p:n&column=p:av  — the name and avatar of
            every user a view names (post authors, commenters, likers, list entries, notification
            actors); one multi-get run BESIDE a stage the route has anyway wherever the handles are
@@ -90,7 +113,7 @@ avatar   : PUT /users/<k>?check=put p:av=<new>, check p:av == <the avatar read> 
   },
   content: {
     name: 'content',
-    families: [family('p'), family('c')],
+    families: [family('p'), family('c'), family(TALLY_FAMILY, { TTL: TALLY_TTL_SECONDS })],
     design: `
 row   = postKey = userKey(author) + revTs8 + suffix6       (one row per post; an author's posts
         are contiguous and newest first)
@@ -124,7 +147,7 @@ timeline body: GET /content/multiget?row=..&e=b64 of p:b,p:d,p:r,p:e,c for the p
                tombstones dropped
 backfill     : scanner startRow=userKey(followee), stopRow=userKey(followee)+revTs8(notOlderThan)
                (keys are newest first, so the stop row is the time bound), limit ≤ 200 —
-               cost independent of table size and of the followee's history`,
+               cost independent of table size and of the followee's history${TALLY_DESIGN}`,
   },
   relations: {
     name: 'relations',

@@ -60,11 +60,13 @@ export async function addComment(
   for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
     const comment: Comment = { id: newCommentId(now), postId, author: actor, body: input.body, createdAt: now, ...replyTo, ...(entities.mentions ? { mentions: entities.mentions } : {}) };
     const fact = commentFact(comment);
-    // The delayed notify first (notifications.ts); a lost id race leaves it naming an id that
-    // never existed, which the worker finds absent and ignores.
-    const [created] = await Promise.all([deps.comments.create(comment), notifyLater(deps, fact)]);
-    if (created) {
-      await Promise.all([deps.posts.count(postId, 'comments', 1), notifyNow(deps, fact)]);
+    // The delayed notify first, before the row (notifications.ts; it also tallies the count,
+    // invariant M); a lost id race leaves it naming an id that never existed, which the worker
+    // finds absent and ignores.
+    await notifyLater(deps, fact, { at: now, removal: false });
+    if (await deps.comments.create(comment)) {
+      await atStep(deps, 'comment.created', { actor, postId });
+      await Promise.all([deps.posts.count(postId, 'comments', 1, comment.id), notifyNow(deps, fact)]);
       return { ...comment, face: faceOf(faces, actor) };
     }
   }
@@ -79,9 +81,10 @@ export async function deleteComment(deps: FeedDeps, actor: string, postId: strin
     throw new ForbiddenError('Only the comment’s author or the post’s author can delete a comment');
   }
   const fact = commentFact(found.comment);
-  await notifyLater(deps, fact);
+  await notifyLater(deps, fact, { at: now, removal: true });
   if (!(await deps.comments.markDeleted(postId, commentId, now))) throw commentNotFound(commentId);
-  await Promise.all([deps.posts.count(postId, 'comments', -1), notifyNow(deps, fact)]);
+  await atStep(deps, 'comment.deleted', { actor, postId });
+  await Promise.all([deps.posts.count(postId, 'comments', -1, commentId), notifyNow(deps, fact)]);
 }
 
 /** The post and a page of its comments in one round trip, then their authors' faces (one multi-get). */

@@ -22,6 +22,7 @@ import { atStep } from './steps.js';
 import { refuseIfBlocked } from './block-guard.js';
 import { notifyLater, notifyNow } from './notifications.js';
 import { takeWriteQuota } from './write-limits.js';
+import { likeFact } from './background/tally.js';
 
 const notFound = (id: string) => new NotFoundError(`No post "${id}"`, 'post_not_found');
 
@@ -35,10 +36,12 @@ export async function likePost(deps: FeedDeps, actor: string, postId: string, no
   if (!post) throw notFound(postId);
   const fact = { kind: 'like', actor, postId, since: now } as const;
   // The delayed notify goes before the truth is written (notifications.ts), beside the entry.
-  await Promise.all([deps.reactions.addLiker(postId, actor, now), notifyLater(deps, fact)]);
+  await Promise.all([deps.reactions.addLiker(postId, actor, now), notifyLater(deps, fact, { at: now, removal: false })]);
   await atStep(deps, 'like.listed', { actor, postId });
   if (await deps.reactions.like(actor, postId, now)) {
-    await Promise.all([deps.posts.count(postId, 'likes', 1), notifyNow(deps, fact)]);
+    await atStep(deps, 'like.won', { actor, postId });
+    // Tallied: a request cut before this count is found out by the delayed notify (invariant M).
+    await Promise.all([deps.posts.count(postId, 'likes', 1, likeFact(actor, now)), notifyNow(deps, fact)]);
     return;
   }
   // Liked already: the entry goes back to the since the truth holds (what an unlike removes on),
@@ -54,10 +57,10 @@ export async function unlikePost(deps: FeedDeps, actor: string, postId: string, 
   const since = await deps.reactions.likeSince(actor, postId);
   if (since === null) return;
   const fact = { kind: 'like', actor, postId, since } as const;
-  await notifyLater(deps, fact);
+  await notifyLater(deps, fact, { at: now, removal: true });
   if (!(await deps.reactions.unlike(actor, postId, since))) return;
   await atStep(deps, 'unlike.won', { actor, postId });
-  await Promise.all([deps.posts.count(postId, 'likes', -1), deps.reactions.removeLiker(postId, actor, since), notifyNow(deps, fact)]);
+  await Promise.all([deps.posts.count(postId, 'likes', -1, likeFact(actor, since)), deps.reactions.removeLiker(postId, actor, since), notifyNow(deps, fact)]);
 }
 
 /**

@@ -27,6 +27,7 @@ import type { FeedDeps } from './feed-deps.js';
 import { faceOf, readFaces, type Face, type Faces } from './faces.js';
 import { hiddenFrom, silencedRecipients } from './visibility.js';
 import { atStep } from './steps.js';
+import type { TallyHeal } from './background/tally.js';
 
 /** Entries read beyond the page, to fill in for groups hidden at read (stale, emptied, deleted post, blocked). */
 const SPARE_ENTRIES = 10;
@@ -47,10 +48,12 @@ const SWAP_BACKOFF_MAX_MS = 100;
 
 /**
  * Queues the delayed half of a fact's notification: call it BEFORE the fact's first write (like
- * the settle message of a follow), so it exists even if the request dies half-way.
+ * the settle message of a follow), so it exists even if the request dies half-way. It also
+ * applies a count change the request was cut before (`tally`: when the operation began, and
+ * whether it takes the fact back; background/tally.ts).
  */
-export function notifyLater(deps: Pick<FeedDeps, 'queue' | 'limits'>, fact: NotificationFact): Promise<void> {
-  return deps.queue.send({ v: 1, type: 'notify', fact }, { delaySeconds: deps.limits.settleSeconds });
+export function notifyLater(deps: Pick<FeedDeps, 'queue' | 'limits'>, fact: NotificationFact, tally: TallyHeal): Promise<void> {
+  return deps.queue.send({ v: 1, type: 'notify', fact, tally }, { delaySeconds: deps.limits.settleSeconds });
 }
 
 /** Queues the immediate half: call it after the fact's write. */
@@ -58,12 +61,15 @@ export function notifyNow(deps: Pick<FeedDeps, 'queue'>, fact: NotificationFact)
   return deps.queue.send({ v: 1, type: 'notify', fact });
 }
 
+/** A repost's fact: it notifies the original's author, and is what its repost count tallies. */
+export const repostFact = (post: Post, original: string): NotificationFact => ({ kind: 'repost', actor: post.author, postId: post.id, original, since: post.createdAt });
+
 /** The facts a post notifies by: its mentions, and for a repost the original's author. */
 export function postFacts(post: Post): NotificationFact[] {
   const mentions = post.mentions ? mentionedHandles(post.mentions) : [];
   return [
     ...(mentions.length > 0 ? [{ kind: 'post' as const, actor: post.author, postId: post.id, since: post.createdAt, mentions }] : []),
-    ...(post.repostOf ? [{ kind: 'repost' as const, actor: post.author, postId: post.id, original: post.repostOf, since: post.createdAt }] : []),
+    ...(post.repostOf ? [repostFact(post, post.repostOf)] : []),
   ];
 }
 

@@ -10,7 +10,7 @@ import { hiddenFrom } from './visibility.js';
 import { authorsOf, describePosts, readPostDetails, type PostDetail } from './post-details.js';
 import { topicNames } from '../domain/text-entities.js';
 import { refuseIfBlocked } from './block-guard.js';
-import { notifyNow, postFacts } from './notifications.js';
+import { notifyLater, notifyNow, postFacts, repostFact } from './notifications.js';
 import { atStep } from './steps.js';
 import { readFaces } from './faces.js';
 import { discardPictures } from './media/attach.js';
@@ -39,16 +39,19 @@ export async function deletePost(deps: FeedDeps, actor: string, id: string, now 
   if (found.state === 'absent') throw new NotFoundError(`No post "${id}"`, 'post_not_found');
   if (authorOfPostId(id) !== actor) throw new ForbiddenError('Only the author can delete a post');
   await atStep(deps, 'delete.checked', { postId: id });
-  // Also for an already deleted post: a repeat finishes dropping the body of a delete that died half-way.
-  if (!(await deps.posts.markDeleted(id, now))) throw new NotFoundError(`No post "${id}"`, 'post_not_found');
   const post = found.state === 'live' ? found.post : undefined;
   const original = post?.repostOf;
+  // A repost's delayed notify goes first: it also tallies the original's repost count (M).
+  if (post && original) await notifyLater(deps, repostFact(post, original), { at: now, removal: true });
+  // Also for an already deleted post: a repeat finishes dropping the body of a delete that died half-way.
+  if (!(await deps.posts.markDeleted(id, now))) throw new NotFoundError(`No post "${id}"`, 'post_not_found');
+  await atStep(deps, 'delete.won', { postId: id });
   await Promise.all([
     deps.counters.add(actor, 'posts', -1),
     deps.inbox.remove([actor], id),
     deps.outbox.remove(actor, id),
     // A repost: uncount it on its original, and the author's `reposted` state with it.
-    ...(original ? [deps.posts.count(original, 'reposts', -1), deps.reactions.removeRepost(actor, original, id)] : []),
+    ...(original ? [deps.posts.count(original, 'reposts', -1, id), deps.reactions.removeRepost(actor, original, id)] : []),
     // Off its topic pages (reads skip it anyway), and its mention / repost notifications retracted.
     ...(post?.topics?.length ? [deps.topics.remove(id, topicNames(post.topics))] : []),
     ...(post ? postFacts(post).map((fact) => notifyNow(deps, fact)) : []),

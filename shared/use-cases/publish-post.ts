@@ -24,6 +24,7 @@ import { trendBucketOf } from '../domain/trending.js';
 import { entitiesOf, type BodyEntities } from './entities.js';
 import { faceOf, readFaces, type Face } from './faces.js';
 import { atStep } from './steps.js';
+import { notifyLater, repostFact } from './notifications.js';
 import { attachPictures, checkPictures, postMediaOf, releasePictures, type PictureRequest } from './media/attach.js';
 
 const MAX_ID_ATTEMPTS = 3;
@@ -75,13 +76,13 @@ async function publish(deps: FeedDeps, author: string, input: PublishInput, now:
       const records = await checkPictures(deps.pictures, author, wanted, earlier.postId);
       await attachPictures(deps.pictures, records, earlier.postId, now);
       const post = { id: earlier.postId, author, body: input.body, createdAt: createdAtOf(earlier.postId), ...repost, ...entities };
-      return createOrReplay(deps, withMedia(post, records), input.idempotencyKey);
+      return createOrReplay(deps, withMedia(post, records), input.idempotencyKey, now);
     }
     await atStep(deps, 'publish.claimed', { author, postId: candidate.id });
     const records = await checkPictures(deps.pictures, author, wanted);
     await attachPictures(deps.pictures, records, candidate.id, now);
     await atStep(deps, 'publish.pictures-attached', { author, postId: candidate.id });
-    return createOrReplay(deps, withMedia({ ...candidate, ...entities }, records), input.idempotencyKey);
+    return createOrReplay(deps, withMedia({ ...candidate, ...entities }, records), input.idempotencyKey, now);
   }
 
   const [entities, records] = await Promise.all([entitiesOf(deps, input.body, { topics: true }), checkPictures(deps.pictures, author, wanted)]);
@@ -89,7 +90,7 @@ async function publish(deps: FeedDeps, author: string, input: PublishInput, now:
     const post = withMedia(fresh(entities), records);
     await attachPictures(deps.pictures, records, post.id, now);
     await atStep(deps, 'publish.pictures-attached', { author, postId: post.id });
-    if (await deps.posts.create(post)) return { post: await afterCreate(deps, post), replayed: false };
+    if (await createPost(deps, post, now)) return { post: await afterCreate(deps, post), replayed: false };
     // Another post drew this id (same author, millisecond and random suffix): ours was not created.
     await releasePictures(deps.pictures, records, post.id);
   }
@@ -103,8 +104,8 @@ const createdAtOf = (postId: string) => Number(postId.split('.')[1]);
  * before writing it, or is writing it right now — put-if-absent lets exactly one of them win),
  * otherwise answer what is there: the live post, or 410 for a deleted one.
  */
-export async function createOrReplay(deps: FeedDeps, post: Post, idempotencyKey?: string): Promise<PublishResult> {
-  if (await deps.posts.create(post, idempotencyKey)) return { post: await afterCreate(deps, post), replayed: false };
+export async function createOrReplay(deps: FeedDeps, post: Post, idempotencyKey?: string, now = Date.now()): Promise<PublishResult> {
+  if (await createPost(deps, post, now, idempotencyKey)) return { post: await afterCreate(deps, post), replayed: false };
   const found = await deps.posts.lookup(post.id);
   if (found.state === 'deleted') throw new GoneError('The post this Idempotency-Key created has been deleted', 'post_deleted');
   if (found.state === 'absent') throw new ConflictError('A request with this idempotency key is in progress', 'idempotency_in_progress');
@@ -119,14 +120,25 @@ export async function createOrReplay(deps: FeedDeps, post: Post, idempotencyKey?
   return { post: found.post, replayed: true };
 }
 
+/**
+ * The post row, put-if-absent. A repost first queues its delayed repost notify, which also
+ * tallies the original's repost count (invariant M): a request cut between this row and that
+ * count is made good a settle window later.
+ */
+async function createPost(deps: FeedDeps, post: Post, now: number, idempotencyKey?: string): Promise<boolean> {
+  if (post.repostOf) await notifyLater(deps, repostFact(post, post.repostOf), { at: now, removal: false });
+  return deps.posts.create(post, idempotencyKey);
+}
+
 /** Only the request whose create won runs this: every count moves exactly once. */
 async function afterCreate(deps: FeedDeps, post: Post): Promise<Post> {
+  await atStep(deps, 'publish.created', { author: post.author, postId: post.id });
   await Promise.all([
     deps.counters.add(post.author, 'posts', 1),
     deps.inbox.add([post.author], post),
     deps.outbox.add(post.author, post), // what celebrity followers merge at read time
     // A repost (转发): counted on its original, and the reposter's `reposted` state set.
-    ...(post.repostOf ? [deps.posts.count(post.repostOf, 'reposts', 1), deps.reactions.addRepost(post.author, post.repostOf, post.id, post.createdAt)] : []),
+    ...(post.repostOf ? [deps.posts.count(post.repostOf, 'reposts', 1, post.id), deps.reactions.addRepost(post.author, post.repostOf, post.id, post.createdAt)] : []),
     // Topic pages and trending (only the creator: the trend counts are increments).
     ...(post.topics?.length ? [deps.topics.add(post.id, post.createdAt, topicNames(post.topics), trendBucketOf(post.createdAt))] : []),
   ]);

@@ -8,6 +8,7 @@ import { blockedError, refuseIfBlocked } from './block-guard.js';
 import { notifyLater, notifyNow } from './notifications.js';
 import { atStep } from './steps.js';
 import { requireUser } from './users.js';
+import { followFacts } from './background/tally.js';
 
 function notSelf(actor: string, target: string, verb: 'follow' | 'unfollow'): void {
   if (actor === target) throw new InvalidInputError(`You cannot ${verb} yourself`, `cannot_${verb}_self`);
@@ -18,8 +19,8 @@ function notSelf(actor: string, target: string, verb: 'follow' | 'unfollow'): vo
  * even if the request dies half-way): after the settle window it makes the reader's view of the
  * target agree with the edge as it then stands (background/settle.ts; consistency.md).
  */
-function queueSettle(deps: FeedDeps, reader: string, followee: string, at: number): Promise<void> {
-  return deps.queue.send({ v: 1, type: 'settle', reader, followee, at }, { delaySeconds: deps.limits.settleSeconds });
+function queueSettle(deps: FeedDeps, reader: string, followee: string, at: number, tally?: { since: number; removal: boolean }): Promise<void> {
+  return deps.queue.send({ v: 1, type: 'settle', reader, followee, at, ...(tally ? { tally } : {}) }, { delaySeconds: deps.limits.settleSeconds });
 }
 
 /**
@@ -43,14 +44,20 @@ export async function follow(deps: FeedDeps, actor: string, target: string, now 
   }
   await atStep(deps, 'follow.checked', { follower: actor, followee: target });
   const fact = { kind: 'follow', actor, target, since: now } as const;
-  await Promise.all([queueSettle(deps, actor, target, now), notifyLater(deps, fact)]);
+  // The settle also tallies the counts below (invariant M): a cut before them is made good.
+  await Promise.all([queueSettle(deps, actor, target, now, { since: now, removal: false }), notifyLater(deps, fact, { at: now, removal: false })]);
   if (await deps.relations.follow(actor, target, now)) {
     await atStep(deps, 'follow.edge-written', { follower: actor, followee: target });
     // The counts (the winner's alone, C) beside the block check again, now that the edge exists:
     // a block that landed after the first check is seen here, or its own edge removal ran after
     // our edge was written (invariant G, blocks.ts). Increments commute with the unfollow's
     // decrements, which only start once both are done.
-    const [, , blocked] = await Promise.all([deps.counters.add(actor, 'following', 1), deps.counters.add(target, 'followers', 1), deps.blocks.eitherBlocks(actor, target)]);
+    const facts = followFacts(actor, target, now);
+    const [, , blocked] = await Promise.all([
+      deps.counters.add(actor, 'following', 1, facts.following),
+      deps.counters.add(target, 'followers', 1, facts.followers),
+      deps.blocks.eitherBlocks(actor, target),
+    ]);
     if (blocked) {
       await unfollow(deps, actor, target, now);
       throw blockedError();
@@ -86,16 +93,21 @@ export async function unfollow(deps: FeedDeps, actor: string, target: string, no
   const [, edge] = await Promise.all([requireUser(deps.users, target), deps.relations.edge(actor, target)]);
   // The follower's notification goes with the edge: the delayed notify for the since read.
   const fact = edge ? ({ kind: 'follow', actor, target, since: edge.since } as const) : null;
-  await Promise.all([queueSettle(deps, actor, target, now), fact ? notifyLater(deps, fact) : undefined]);
+  await Promise.all([
+    queueSettle(deps, actor, target, now, edge ? { since: edge.since, removal: true } : undefined),
+    fact ? notifyLater(deps, fact, { at: now, removal: true }) : undefined,
+  ]);
   // The since read above is the one to remove (no second read): an edge that no longer holds it
   // was unfollowed, or refollowed, by a request ordered after this read. No edge read: the store
   // looks again (a follow may have landed since).
   const removed = await deps.relations.unfollow(actor, target, edge?.since);
   await atStep(deps, 'unfollow.edge-removed', { follower: actor, followee: target });
   if (removed) {
+    // Tallied when the since is known (read above); an edge the store found itself is not.
+    const facts = edge ? followFacts(actor, target, edge.since) : undefined;
     await Promise.all([
-      deps.counters.add(actor, 'following', -1),
-      deps.counters.add(target, 'followers', -1),
+      deps.counters.add(actor, 'following', -1, facts?.following),
+      deps.counters.add(target, 'followers', -1, facts?.followers),
       fact ? notifyNow(deps, fact) : undefined,
     ]);
   }

@@ -80,12 +80,12 @@ async function plainRepost(deps: FeedDeps, actor: string, rootId: string, body: 
     if (earlier.state === 'absent') {
       // The claiming request died before creating its post, or is creating it now: create it
       // under the claimed id (put-if-absent: exactly one of the two wins and counts).
-      return createOrReplay(deps, { ...candidate, id: claim, createdAt: Number(claim.split('.')[1]) });
+      return createOrReplay(deps, { ...candidate, id: claim, createdAt: Number(claim.split('.')[1]) }, undefined, now);
     }
     const taken = await deps.reactions.claimPlainRepost(actor, rootId, candidate.id, claim);
     claim = taken === null ? null : await deps.reactions.claimPlainRepost(actor, rootId, candidate.id);
   }
   if (claim !== null) throw new ConflictError('Another repost of this post is in progress; retry', 'repost_in_progress');
   await atStep(deps, 'repost.claimed', { actor, postId: candidate.id });
-  return createOrReplay(deps, candidate);
+  return createOrReplay(deps, candidate, undefined, now);
 }

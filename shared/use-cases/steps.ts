@@ -30,12 +30,24 @@ export type StepPoint =
   | 'repair.edges-read'
   /** like: the post-side entry is written; the user's like (the truth) and the count are next. */
   | 'like.listed'
+  /** like: the user's like (the truth) is written by this request; its count is next. */
+  | 'like.won'
   /** unlike: the user's like is removed; the count and the post-side entry are next. */
   | 'unlike.won'
   /** comment: the post (and the reply-to comment) are read; the comment is not yet written. */
   | 'comment.checked'
+  /** comment: the comment row is written by this request; its count is next. */
+  | 'comment.created'
+  /** comment delete: the tombstone is written by this request; the count is next. */
+  | 'comment.deleted'
+  /** publish / repost: the post row is written by this request; its counts are next. */
+  | 'publish.created'
+  /** delete: the tombstone is written by this request; the counts are next. */
+  | 'delete.won'
   /** plain repost: the (user, original) claim is taken; the repost post is not yet created. */
   | 'repost.claimed'
+  /** tally (a delayed notify or settle): a fact's truth and marks are judged; owed count changes are claimed and applied next. */
+  | 'tally.judged'
   /** notify (the worker): the fact's source of truth is read; the notification is not yet written. */
   | 'notify.truth-read'
   /** notify (the worker): a member's instances are swapped; its group's state is not yet changed. */

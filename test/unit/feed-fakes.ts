@@ -83,7 +83,27 @@ export class FakeUsers implements UserStore {
   }
 }
 
+/** The tally marks and claims of one kind of counted row (CountTally), in memory. */
+class FakeTally {
+  readonly marks = new Set<string>();
+  readonly claims = new Map<string, number>();
+  mark(id: string, c: string, d: number, fact?: string) {
+    if (fact !== undefined && d !== 0) this.marks.add(`${id}|${c}|${fact}|${d > 0 ? '+' : '-'}`);
+  }
+  async tallied(id: string, c: string, fact: string) {
+    return { added: this.marks.has(`${id}|${c}|${fact}|+`), removed: this.marks.has(`${id}|${c}|${fact}|-`) };
+  }
+  async claim(id: string, c: string, fact: string, sign: 1 | -1, now: number, staleBefore: number) {
+    const k = `${id}|${c}|${fact}|${sign}`;
+    const held = this.claims.get(k);
+    if (held !== undefined && !(held < staleBefore)) return false;
+    this.claims.set(k, now);
+    return true;
+  }
+}
+
 export class FakePosts implements PostStore {
+  readonly tally = new FakeTally();
   readonly rows = new Map<string, StoredPost>(); // base64url(row key) → live post
   readonly tombstones = new Set<string>(); // base64url(row key) of deleted posts: never usable again
   async create(post: Post) {
@@ -110,10 +130,17 @@ export class FakePosts implements PostStore {
     const k = keyFromPostId(id);
     return (k && this.rows.get(b64(k))) || null;
   }
-  async count(id: string, c: keyof PostCounts, d: number) {
+  async count(id: string, c: keyof PostCounts, d: number, fact?: string) {
     const k = keyFromPostId(id);
     const p = k && this.rows.get(b64(k));
     if (p) p.counts[c] += d;
+    this.tally.mark(id, c, d, fact);
+  }
+  tallied(id: string, c: keyof PostCounts, fact: string) {
+    return this.tally.tallied(id, c, fact);
+  }
+  claim(id: string, c: keyof PostCounts, fact: string, sign: 1 | -1, now: number, staleBefore: number) {
+    return this.tally.claim(id, c, fact, sign, now, staleBefore);
   }
   async getMany(ids: string[]) {
     const out: StoredPost[] = [];
@@ -395,8 +422,16 @@ export class FakeInbox implements InboxStore {
 
 export class FakeCounters implements CounterStore {
   readonly values = new Map<string, number>();
-  async add(user: string, c: string, d: number) {
+  readonly tally = new FakeTally();
+  async add(user: string, c: string, d: number, fact?: string) {
     this.values.set(`${user}:${c}`, (this.values.get(`${user}:${c}`) ?? 0) + d);
+    this.tally.mark(user, c, d, fact);
+  }
+  tallied(user: string, c: string, fact: string) {
+    return this.tally.tallied(user, c, fact);
+  }
+  claim(user: string, c: string, fact: string, sign: 1 | -1, now: number, staleBefore: number) {
+    return this.tally.claim(user, c, fact, sign, now, staleBefore);
   }
   async get(user: string, c: string) {
     return this.values.get(`${user}:${c}`) ?? 0;

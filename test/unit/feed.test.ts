@@ -220,8 +220,8 @@ describe('follow / unfollow', () => {
     };
     await expect(follow(deps, 'amy', 'bob', 7_000)).rejects.toThrow('stopped');
     expect(deps.queue.sent).toEqual([
-      { v: 1, type: 'settle', reader: 'amy', followee: 'bob', at: 7_000 },
-      { v: 1, type: 'notify', fact: { kind: 'follow', actor: 'amy', target: 'bob', since: 7_000 } },
+      { v: 1, type: 'settle', reader: 'amy', followee: 'bob', at: 7_000, tally: { since: 7_000, removal: false } },
+      { v: 1, type: 'notify', fact: { kind: 'follow', actor: 'amy', target: 'bob', since: 7_000 }, tally: { at: 7_000, removal: false } },
     ]);
     expect(deps.queue.delays).toEqual([deps.limits.settleSeconds, deps.limits.settleSeconds]);
     deps.relations.unfollow = async () => {

@@ -7,6 +7,7 @@ import type { IdempotencyClaim, IdempotencyStore, Page, PostLookup, PostStore } 
 import { authorPostsBoundary, idempotencyKey, keyAfter, parsePostKey, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText, cellValue, counter, postKeyOf } from './cells.js';
+import { HBaseTallyMarks } from './tally-marks.js';
 
 const BODY = 'p:b';
 const CREATED = 'p:t';
@@ -96,8 +97,10 @@ function decodeEntities(text: string | undefined): Pick<Post, 'mentions' | 'topi
 
 export class HBasePostStore implements PostStore {
   private readonly table: string;
+  private readonly tally: HBaseTallyMarks<keyof PostCounts>;
   constructor(private readonly client: HBaseRestClient, namespace: string) {
     this.table = qualifiedTableName(namespace, 'content');
+    this.tally = new HBaseTallyMarks(client, this.table, (id) => keyFromPostId(id) ?? null, (name) => COUNT_COLUMNS[name]);
   }
 
   async create(post: Post, idempotencyKey?: string): Promise<boolean> {
@@ -148,10 +151,17 @@ export class HBasePostStore implements PostStore {
     return postFromRow(await this.client.getRow(this.table, key, { columns: POST_COLUMNS }));
   }
 
-  async count(id: string, name: keyof PostCounts, delta: number): Promise<void> {
-    const key = keyFromPostId(id);
-    // Server-side increment: concurrent likes are all counted, none lost to a read-modify-write.
-    if (key && delta !== 0) await this.client.increment(this.table, key, COUNT_COLUMNS[name], delta);
+  /** Server-side increment: concurrent likes are all counted, none lost to a read-modify-write. */
+  count(id: string, name: keyof PostCounts, delta: number, fact?: string): Promise<void> {
+    return this.tally.add(id, name, delta, fact);
+  }
+
+  tallied(id: string, name: keyof PostCounts, fact: string) {
+    return this.tally.tallied(id, name, fact);
+  }
+
+  claim(id: string, name: keyof PostCounts, fact: string, sign: 1 | -1, now: number, staleBefore: number) {
+    return this.tally.claim(id, name, fact, sign, now, staleBefore);
   }
 
   async getMany(ids: string[]): Promise<StoredPost[]> {

@@ -1,12 +1,19 @@
 // shared/use-cases/background/notify.ts — one fact's notifications made to agree with the fact's
 // source of truth (shared/use-cases/notifications.ts, reconcileFact). Keeps F (notifications
 // converge to the facts they report, shared/schema/consistency.md): any number of deliveries, in
-// any order, leave the same state.
+// any order, leave the same state. The delayed half also keeps M: a count change its request was
+// cut before is applied (tally.ts).
 import type { FeedDeps } from '../feed-deps.js';
 import { reconcileFact } from '../notifications.js';
 import type { Handled, MessageOf } from './message.js';
+import { settleFactTally } from './tally.js';
 
-export async function notify(deps: FeedDeps, msg: MessageOf<'notify'>): Promise<Handled> {
-  await reconcileFact(deps, msg.fact);
-  return { readers: 0, continued: false, inboxCells: 0 };
+export interface NotifyOutcome extends Handled {
+  /** Count changes applied that their request had been cut before (the delayed half only). */
+  tallied: number;
+}
+
+export async function notify(deps: FeedDeps, msg: MessageOf<'notify'>): Promise<NotifyOutcome> {
+  const [, tally] = await Promise.all([reconcileFact(deps, msg.fact), msg.tally ? settleFactTally(deps, msg.fact, msg.tally) : undefined]);
+  return { readers: 0, continued: false, inboxCells: 0, tallied: tally?.applied ?? 0 };
 }

@@ -5,15 +5,20 @@ import type { FeedDeps } from '../feed-deps.js';
 import { atStep } from '../steps.js';
 import { backfill } from './delivery.js';
 import type { Handled, MessageOf } from './message.js';
+import { settleFollowTally } from './tally.js';
 
 export interface SettleOutcome extends Handled {
   /** What the reader's view of the followee was made to agree with. */
   settled: 'following' | 'not-following';
+  /** Follow count changes applied that their request had been cut before (invariant M). */
+  tallied: number;
 }
 
 export async function settleMessage(deps: FeedDeps, msg: MessageOf<'settle'>): Promise<SettleOutcome> {
-  const { settled, inboxCells } = await settle(deps, msg.reader, msg.followee, msg.at);
-  return { readers: 1, continued: false, inboxCells, settled };
+  const { settled, inboxCells, edgeSince } = await settle(deps, msg.reader, msg.followee, msg.at);
+  // After the view: the counts of the follow the operation wrote or removed (tally.ts).
+  const tally = msg.tally ? await settleFollowTally(deps, msg.reader, msg.followee, msg.tally.since, edgeSince, { at: msg.at, removal: msg.tally.removal }) : undefined;
+  return { readers: 1, continued: false, inboxCells, settled, tallied: tally?.applied ?? 0 };
 }
 
 /**
@@ -32,7 +37,7 @@ export async function settle(
   reader: string,
   followee: string,
   at: number,
-): Promise<{ settled: 'following' | 'not-following'; inboxCells: number }> {
+): Promise<{ settled: 'following' | 'not-following'; inboxCells: number; edgeSince: number | null }> {
   const [edge, celebrity, followerSide] = await Promise.all([
     deps.relations.edge(reader, followee),
     deps.celebrities.isCelebrity(followee),
@@ -48,7 +53,7 @@ export async function settle(
         return n;
       }),
     ]);
-    return { settled: 'following', inboxCells: copied };
+    return { settled: 'following', inboxCells: copied, edgeSince: edge.since };
   }
   await Promise.all([
     // A followers-side row newer than the operation that queued this belongs to a later follow.
@@ -56,5 +61,5 @@ export async function settle(
     deps.inbox.removeCelebrity([reader], followee),
     deps.inbox.purgeAuthor(reader, followee),
   ]);
-  return { settled: 'not-following', inboxCells: 0 };
+  return { settled: 'not-following', inboxCells: 0, edgeSince: null };
 }

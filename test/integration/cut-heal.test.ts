@@ -1,0 +1,214 @@
+// test/integration/cut-heal.test.ts — invariant M on the real stack: a like, unlike, comment,
+// comment delete, repost, repost delete, follow and unfollow CUT after each of its writes (the
+// step hook throws there, as a Lambda timeout stops a function) leaves every count right once
+// the operation's own delayed message has run (the delayed notify, or the settle) — within the
+// settle window, not at the next repair run. And no delivery counts anything twice: not a
+// repeated one, not two at once, not one racing a removal still in flight.
+import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { hbaseFeedStores } from '../../shared/composition.js';
+import { HBaseRestClient } from '../../shared/hbase/index.js';
+import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
+import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
+import { addComment, deleteComment } from '../../shared/use-cases/comments.js';
+import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
+import { likePost, unlikePost } from '../../shared/use-cases/likes.js';
+import { deletePost } from '../../shared/use-cases/posts.js';
+import { publishPost } from '../../shared/use-cases/publish-post.js';
+import { follow, unfollow } from '../../shared/use-cases/relations.js';
+import { repost } from '../../shared/use-cases/reposts.js';
+import type { StepPoint } from '../../shared/use-cases/steps.js';
+import { integrationLimits, userFactory } from '../support/feed-harness.js';
+import { interleaver } from '../support/interleave.js';
+import { useNamespace } from '../support/namespace.js';
+
+const ns = `it_cut_${Date.now().toString(36)}`;
+const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000 });
+const stores = hbaseFeedStores(hbase, ns);
+const gate = interleaver();
+const queued: FanoutMessage[] = [];
+let cut: StepPoint | undefined;
+const deps: FeedDeps = {
+  ...stores,
+  queue: { send: async (m) => void queued.push(m) },
+  limits: { ...integrationLimits },
+  // A cut point throws, as a function stopped at its timeout; the interleaver holds the others.
+  step: async (point, detail) => {
+    if (point === cut) throw new Error(`cut at ${point}`);
+    await gate.hook(point, detail);
+  },
+};
+
+useNamespace(hbase, ns);
+beforeEach(() => {
+  queued.length = 0;
+  cut = undefined;
+});
+const users = userFactory(stores.users);
+
+/** Runs `op` stopped at `point`: it must have been cut there. */
+async function cutAt(point: StepPoint, op: () => Promise<unknown>): Promise<void> {
+  cut = point;
+  await expect(op()).rejects.toThrow(`cut at ${point}`);
+  cut = undefined;
+}
+
+/** The delayed messages that tally (the settle window has passed): taken out of the queue. */
+function delayed(): FanoutMessage[] {
+  const out = queued.filter((m) => (m.type === 'notify' || m.type === 'settle') && m.tally);
+  queued.length = 0;
+  return out;
+}
+
+/** What the settle window brings: every delayed message of the operations so far, delivered. */
+async function settleWindow(): Promise<void> {
+  for (const m of delayed()) await handleFanoutMessage(deps, m);
+}
+
+const counts = async (id: string) => (await stores.posts.get(id))!.counts;
+const follows = async (user: string) => ({ following: await stores.counters.get(user, 'following'), followers: await stores.counters.get(user, 'followers') });
+
+describe('M: a like or unlike cut after any of its writes', () => {
+  it('cut after the truth, before the count: the delayed notify counts it once', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    await cutAt('like.won', () => likePost(deps, bob, post.id));
+    expect(await counts(post.id)).toMatchObject({ likes: 0 });
+    const messages = delayed();
+    for (const m of [...messages, ...messages]) await handleFanoutMessage(deps, m); // redelivered too
+    expect(await counts(post.id)).toMatchObject({ likes: 1 });
+  });
+
+  it('cut after the entry, before the truth: nothing to count, and nothing is', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    await cutAt('like.listed', () => likePost(deps, bob, post.id));
+    await settleWindow();
+    expect(await counts(post.id)).toMatchObject({ likes: 0 });
+  });
+
+  it('not cut: the delayed notify finds the count tallied and adds nothing', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    await likePost(deps, bob, post.id);
+    await settleWindow();
+    expect(await counts(post.id)).toMatchObject({ likes: 1 });
+  });
+
+  it('an unlike cut after its truth delete, before the count: its delayed notify takes the like off once', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    await likePost(deps, bob, post.id);
+    queued.length = 0;
+    await cutAt('unlike.won', () => unlikePost(deps, bob, post.id));
+    expect(await counts(post.id)).toMatchObject({ likes: 1 });
+    const messages = delayed();
+    await Promise.all([...messages, ...messages].map((m) => handleFanoutMessage(deps, m))); // two at once
+    expect(await counts(post.id)).toMatchObject({ likes: 0 });
+  });
+
+  it('a like and then its unlike, both cut before their counts: the two deliveries leave 0', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    await cutAt('like.won', () => likePost(deps, bob, post.id));
+    await cutAt('unlike.won', () => unlikePost(deps, bob, post.id));
+    await settleWindow();
+    expect(await counts(post.id)).toMatchObject({ likes: 0 });
+  });
+
+  it('the like’s delivery while an unlike is between its truth delete and its count: no −1 twice', async () => {
+    const [ann, bob, cat] = await users('ann', 'bob', 'cat');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    await likePost(deps, cat, post.id); // a like that stays: a count shown is never below 0
+    await likePost(deps, bob, post.id);
+    const likeMessages = delayed();
+    const held = gate.holdAt('unlike.won', (d) => d.actor === bob);
+    const unliking = unlikePost(deps, bob, post.id);
+    await held.reached;
+    for (const m of likeMessages) await handleFanoutMessage(deps, m); // the like's own delivery, late
+    held.release();
+    await unliking;
+    await settleWindow(); // and the unlike's
+    expect(await counts(post.id)).toMatchObject({ likes: 1 });
+  });
+
+  it('two deliveries of one cut like judged at once: exactly one applies it (the claim)', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    await cutAt('like.won', () => likePost(deps, bob, post.id));
+    const [message] = delayed().filter((m) => m.type === 'notify');
+    const first = gate.holdAt('tally.judged');
+    const second = gate.holdAt('tally.judged');
+    const both = Promise.all([handleFanoutMessage(deps, message!), handleFanoutMessage(deps, message!)]);
+    await Promise.all([first.reached, second.reached]); // both found the +1 owed
+    first.release();
+    second.release();
+    await both;
+    expect(await counts(post.id)).toMatchObject({ likes: 1 });
+  });
+});
+
+describe('M: a comment or its delete cut before the count', () => {
+  it('a comment cut after its row: counted once by its delayed notify', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    await cutAt('comment.created', () => addComment(deps, bob, post.id, { body: 'hi' }));
+    expect(await counts(post.id)).toMatchObject({ comments: 0 });
+    await settleWindow();
+    expect(await counts(post.id)).toMatchObject({ comments: 1 });
+  });
+
+  it('a delete cut after its tombstone: uncounted once; a completed comment is not counted again', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    const comment = await addComment(deps, bob, post.id, { body: 'hi' });
+    await settleWindow();
+    expect(await counts(post.id)).toMatchObject({ comments: 1 });
+    await cutAt('comment.deleted', () => deleteComment(deps, bob, post.id, comment.id));
+    await settleWindow();
+    expect(await counts(post.id)).toMatchObject({ comments: 0 });
+  });
+});
+
+describe('M: a repost or its delete cut before the count', () => {
+  it('a plain repost cut after its post row: the original counts it once', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    await cutAt('publish.created', () => repost(deps, bob, post.id, {}));
+    expect(await counts(post.id)).toMatchObject({ reposts: 0 });
+    await settleWindow();
+    expect(await counts(post.id)).toMatchObject({ reposts: 1 });
+  });
+
+  it('a repost with words, its delete cut after the tombstone: uncounted once', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    const made = await repost(deps, bob, post.id, { comment: 'look' });
+    await settleWindow();
+    expect(await counts(post.id)).toMatchObject({ reposts: 1 });
+    await cutAt('delete.won', () => deletePost(deps, bob, made.post.id));
+    expect(await counts(post.id)).toMatchObject({ reposts: 1 });
+    await settleWindow();
+    expect(await counts(post.id)).toMatchObject({ reposts: 0 });
+  });
+});
+
+describe('M: a follow or unfollow cut before its counts', () => {
+  it('a follow cut after its edge: the settle counts both sides once', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    await cutAt('follow.edge-written', () => follow(deps, ann, bob));
+    expect([await follows(ann), await follows(bob)]).toEqual([{ following: 0, followers: 0 }, { following: 0, followers: 0 }]);
+    const messages = delayed();
+    for (const m of [...messages, ...messages]) await handleFanoutMessage(deps, m);
+    expect([await follows(ann), await follows(bob)]).toEqual([{ following: 1, followers: 0 }, { following: 0, followers: 1 }]);
+  });
+
+  it('an unfollow cut after the edge is gone: the settle takes both sides off once', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    await follow(deps, ann, bob);
+    await settleWindow();
+    await cutAt('unfollow.edge-removed', () => unfollow(deps, ann, bob));
+    expect((await follows(ann)).following).toBe(1);
+    await settleWindow();
+    expect([await follows(ann), await follows(bob)]).toEqual([{ following: 0, followers: 0 }, { following: 0, followers: 0 }]);
+  });
+});
