@@ -142,6 +142,11 @@ export interface GroupState {
    * order racing writers land in.
    */
   clock: number;
+  /**
+   * The group records whom its count includes (NotificationStore.swapGroup): true for every group
+   * begun since it does; a group begun before falls back on the member-transition rule.
+   */
+  recorded?: true;
 }
 
 export const EMPTY_GROUP: GroupState = { count: 0, at: null, latest: [], clock: 0 };
@@ -166,5 +171,5 @@ export function changedGroup(state: GroupState, change: GroupChange, now: number
         ? state.latest.filter(([m]) => m !== change.member)
         : state.latest;
   if (count === state.count && at === state.at && JSON.stringify(latest) === JSON.stringify(state.latest)) return null;
-  return { count, at, latest, clock: Math.max(state.clock + 1, now) };
+  return { ...state, count, at, latest, clock: Math.max(state.clock + 1, now) };
 }

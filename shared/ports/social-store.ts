@@ -60,10 +60,17 @@ export interface NotificationStore {
   member(recipient: string, groupKey: string, member: string): Promise<Versioned<MemberInstances>>;
   /** Replaces the member's instances with `next` only while they are still what `seen` read (false: read again). */
   swapMember(recipient: string, groupKey: string, member: string, next: MemberInstances, seen: Versioned<MemberInstances>): Promise<boolean>;
-  /** The group's state (count, place, latest actors) as one value, and what `swapGroup` checks. */
-  group(recipient: string, groupKey: string): Promise<Versioned<GroupState>>;
-  /** Replaces the group's state with `next` only while it is still what `seen` read (false: read again). */
-  swapGroup(recipient: string, groupKey: string, next: GroupState, seen: Versioned<GroupState>): Promise<boolean>;
+  /**
+   * The group's state (count, place, latest actors) as one value, and what `swapGroup` checks;
+   * with whether the count includes `member` (undefined: the group has never recorded it — it was
+   * written before groups kept that, or the member never changed it).
+   */
+  group(recipient: string, groupKey: string, member: string): Promise<Versioned<GroupState> & { counts?: boolean }>;
+  /**
+   * Replaces the group's state with `next` only while it is still what `seen` read (false: read
+   * again), and records in the same row mutation whether the count now includes `member`.
+   */
+  swapGroup(recipient: string, groupKey: string, next: GroupState, seen: Versioned<GroupState>, member: { handle: string; counts: boolean }): Promise<boolean>;
   /**
    * Lists the group at `state.at` with its latest actors (and a comment's excerpt), then removes
    * the entry at `previousAt` if that was older: the group is listed throughout. Racing writers

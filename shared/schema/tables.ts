@@ -397,7 +397,10 @@ group  = userKey(recipient) + 'G' + groupKey          (groupKey = notification.t
               join (millis, its place in the list), l: the latest actors [[handle, millis]…] ≤ 3,
               k: a clock, max(previous + 1, now)}: replaced by check-and-put on the value read,
               retried until it lands, so count, place and names always move together
-              (groups written before kept n:c, n:t, n:l; they are read as such until changed)
+              (groups written before kept n:c, n:t, n:l; they are read as such until changed);
+              r: 1 when the group records whom it counts:
+         n:m.<member> '1' while the count includes that member, '0' once not: written by the
+              same check-and-put as n:s, so a delivery finishing a cut one counts what is missing
 member = group + 0x00 + member (the actor)
          m:t  JSON array of the actor's live facts in this group (a like's or follow's since, a
               repost's id, a comment's or post's id); [] = not a member. Swapped by
@@ -417,8 +420,10 @@ marker = userKey(recipient) + 'M'      r:t read-up-to millis, cell timestamp = t
               an older mark-read never moves it back)
 reconcile (the worker, per recipient of a fact): GET member → its instances disagree with the
           truth: PUT member ?check=put on the value read (add or take out this fact) → the winner:
-          GET group n:s → PUT n:s ?check=put on the value read (count ±1 when the member came or
-          went as a person, place, names; again until it lands) → PUT entry, DELETE the old entry
+          GET group n:s, n:m.<member> → PUT n:s + n:m.<member> ?check=put on n:s read (count ±1
+          when n:m.<member> disagrees with the member's list, place, names; again until it
+          lands) → PUT entry, DELETE the old entry. A member already right still gets the group
+          step: it finishes a delivery cut between the two rows
 list      : GET /notifications/<entry prefix>*?reversed=true&startrow=<cursor's entry, or prefix+'~'>
             &limit=n+spare (one request), then ONE parallel stage: multi-get of the page's group
             rows (their n:s: count, place, names of one state), multi-get of the

@@ -117,9 +117,10 @@ async function reconcileNotice(deps: FeedDeps, n: Notice, live: boolean, excerpt
     const seen = await store.member(n.recipient, n.groupKey, n.member);
     const has = seen.value.includes(n.instance);
     if (has === live) {
-      // Already as the truth says (a redelivery, or the delayed half). A live one makes sure its
-      // group shows it: a delivery stopped between its member and its group is finished here.
-      if (live) await updateGroup(deps, n, { kind: 'join', member: n.member, at: n.since, counted: false }, excerpt);
+      // Already as the truth says (a redelivery, or the delayed half). The group is made to agree
+      // with the member: a delivery stopped between its member and its group is finished here
+      // (its count too: the group records whom it counts).
+      await updateGroup(deps, n, live ? { kind: 'join', member: n.member, at: n.since } : { kind: 'leave', member: n.member }, { counts: seen.value.length > 0, legacy: false }, excerpt);
       return 'unchanged';
     }
     const next = live ? [...seen.value, n.instance] : seen.value.filter((i) => i !== n.instance);
@@ -128,30 +129,40 @@ async function reconcileNotice(deps: FeedDeps, n: Notice, live: boolean, excerpt
       continue;
     }
     await atStep(deps, 'notify.member-written', { recipient: n.recipient, member: n.member, instance: n.instance });
-    // The count moves when the member comes or goes as a person: its first live instance, or its last.
-    const counted = live ? seen.value.length === 0 : next.length === 0;
-    await updateGroup(deps, n, live ? { kind: 'join', member: n.member, at: n.since, counted } : { kind: 'leave', member: n.member, counted }, excerpt);
+    // The count moves when the member comes or goes as a person: its first live instance, or its
+    // last (`legacy`: the rule for a group that has not recorded whom it counts).
+    const legacy = live ? seen.value.length === 0 : next.length === 0;
+    await updateGroup(deps, n, live ? { kind: 'join', member: n.member, at: n.since } : { kind: 'leave', member: n.member }, { counts: next.length > 0, legacy }, excerpt);
     return live ? 'added' : 'removed';
   }
 }
 
+/** A member's change to its group, before knowing whether it moves the count. */
+type MemberChange = { kind: 'join'; member: string; at: number } | { kind: 'leave'; member: string };
+
 /**
  * Applies a member's change to its group's one state cell — count, place and latest actors
  * together — by a conditional swap on the state read, retried until it lands; then lists the
- * group at its place. A group only moves forward in the list.
+ * group at its place. A group only moves forward in the list. The count moves when the group's
+ * record of the member (counted or not, written in the same swap) differs from `member.counts`
+ * (whether the member holds live facts now), so a delivery finishing another's cut work counts
+ * exactly what is missing; a group with no record of the member falls back on `member.legacy`.
  */
-async function updateGroup(deps: FeedDeps, n: Notice, change: GroupChange, excerpt?: string): Promise<void> {
+async function updateGroup(deps: FeedDeps, n: Notice, change: MemberChange, member: { counts: boolean; legacy: boolean }, excerpt?: string): Promise<void> {
   const store = deps.notifications;
   for (let attempt = 1; ; attempt++) {
-    const seen = await store.group(n.recipient, n.groupKey);
+    const seen = await store.group(n.recipient, n.groupKey, n.member);
     await atStep(deps, 'notify.group-read', { recipient: n.recipient, member: n.member, attempt: String(attempt) });
-    const next = changedGroup(seen.value, change, Date.now());
+    // A group that records its members and has no record of this one has not counted it.
+    const was = seen.counts ?? (seen.value.recorded ? false : undefined);
+    const counted = was === undefined ? member.legacy : was !== member.counts;
+    const next = changedGroup(seen.value, { ...change, counted }, Date.now());
     if (next === null) {
       // Already in the state; list it again in case the writer that changed it stopped before listing.
       if (seen.value.at !== null) await store.list(n.recipient, n.groupKey, seen.value, null, excerpt);
       return;
     }
-    if (await store.swapGroup(n.recipient, n.groupKey, next, seen)) {
+    if (await store.swapGroup(n.recipient, n.groupKey, next, seen, { handle: n.member, counts: member.counts })) {
       if (next.at !== null) await store.list(n.recipient, n.groupKey, next, seen.value.at, excerpt);
       return;
     }

@@ -12,6 +12,7 @@ import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.
 import { addComment, deleteComment } from '../../shared/use-cases/comments.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { likePost, unlikePost } from '../../shared/use-cases/likes.js';
+import { listNotifications } from '../../shared/use-cases/notifications.js';
 import { deletePost } from '../../shared/use-cases/posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow, unfollow } from '../../shared/use-cases/relations.js';
@@ -210,5 +211,35 @@ describe('M: a follow or unfollow cut before its counts', () => {
     expect((await follows(ann)).following).toBe(1);
     await settleWindow();
     expect([await follows(ann), await follows(bob)]).toEqual([{ following: 0, followers: 0 }, { following: 0, followers: 0 }]);
+  });
+});
+
+describe('F under a cut: a notify delivery stopped between its member and its group', () => {
+  it('the group shows the like once the delayed half has run', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    await likePost(deps, bob, post.id);
+    const immediate = queued.filter((m) => m.type === 'notify' && !m.tally);
+    const later = delayed();
+    for (const m of immediate) await cutAt('notify.member-written', () => handleFanoutMessage(deps, m));
+    expect((await listNotifications(deps, ann, 10)).items).toEqual([]);
+    for (const m of later) await handleFanoutMessage(deps, m);
+    expect((await listNotifications(deps, ann, 10)).items).toMatchObject([{ type: 'like', count: 1, actors: [{ handle: bob }] }]);
+  });
+
+  it('a retraction cut the same way: the delayed half takes the person out of the count', async () => {
+    const [ann, bob, cat] = await users('ann', 'bob', 'cat');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    await likePost(deps, bob, post.id);
+    await likePost(deps, cat, post.id);
+    for (const m of queued.splice(0)) await handleFanoutMessage(deps, m);
+    expect((await listNotifications(deps, ann, 10)).items).toMatchObject([{ type: 'like', count: 2 }]);
+    await unlikePost(deps, cat, post.id);
+    const immediate = queued.filter((m) => m.type === 'notify' && !m.tally);
+    const later = delayed();
+    for (const m of immediate) await cutAt('notify.member-written', () => handleFanoutMessage(deps, m));
+    expect((await listNotifications(deps, ann, 10)).items).toMatchObject([{ type: 'like', count: 2 }]);
+    for (const m of later) await handleFanoutMessage(deps, m);
+    expect((await listNotifications(deps, ann, 10)).items).toMatchObject([{ type: 'like', count: 1, actors: [{ handle: bob }] }]);
   });
 });

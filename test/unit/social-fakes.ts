@@ -63,15 +63,18 @@ export class FakeNotifications implements NotificationStore {
     this.members.set(k, next);
     return true;
   }
-  async group(r: string, g: string) {
+  readonly counted = new Map<string, boolean>();
+  async group(r: string, g: string, m: string) {
     const value = this.groups.get(`${r}|${g}`);
-    return { value: value ?? EMPTY_GROUP, version: value ? JSON.stringify(value) : null };
+    const counts = this.counted.get(`${r}|${g}|${m}`);
+    return { value: value ?? { ...EMPTY_GROUP, recorded: true as const }, version: value ? JSON.stringify(value) : null, ...(counts === undefined ? {} : { counts }) };
   }
-  async swapGroup(r: string, g: string, next: GroupState, seen: Versioned<GroupState>) {
+  async swapGroup(r: string, g: string, next: GroupState, seen: Versioned<GroupState>, member: { handle: string; counts: boolean }) {
     const k = `${r}|${g}`;
     const now = this.groups.get(k);
     if ((now ? JSON.stringify(now) : null) !== seen.version) return false;
     this.groups.set(k, next);
+    this.counted.set(`${k}|${member.handle}`, member.counts);
     return true;
   }
   async list(r: string, g: string, state: GroupState, previousAt: number | null, excerpt?: string) {

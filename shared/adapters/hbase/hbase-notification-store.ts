@@ -13,6 +13,8 @@ const OLD_COUNT = 'n:c';
 const OLD_LATEST_AT = 'n:t';
 const OLD_LATEST = 'n:l';
 const MEMBER = 'm:t';
+/** On the group row: n:m.<handle> = '1' while the group's count includes that member, '0' once it does not. */
+const countedColumn = (member: string) => `n:m.${member}`;
 const ENTRY_LATEST = 'e:l';
 const ENTRY_EXCERPT = 'e:x';
 const READ_UP_TO = 'r:t';
@@ -39,16 +41,18 @@ const latestOf = (value: unknown): LatestMembers =>
 function groupState(row: HBaseRow | null): GroupState {
   const text = cellText(row, STATE);
   if (text === undefined) {
-    if (!row) return EMPTY_GROUP;
+    // No row: a group begun now, which records its members from its first write.
+    if (!row) return { ...EMPTY_GROUP, recorded: true };
     return { count: counter(row, OLD_COUNT), at: int(cellText(row, OLD_LATEST_AT)), latest: parseLatest(cellText(row, OLD_LATEST)), clock: 0 };
   }
   try {
-    const v = JSON.parse(text) as { c?: unknown; t?: unknown; l?: unknown; k?: unknown };
+    const v = JSON.parse(text) as { c?: unknown; t?: unknown; l?: unknown; k?: unknown; r?: unknown };
     return {
       count: typeof v.c === 'number' ? v.c : 0,
       at: typeof v.t === 'number' ? v.t : null,
       latest: latestOf(v.l),
       clock: typeof v.k === 'number' ? v.k : 0,
+      ...(v.r === 1 ? { recorded: true as const } : {}),
     };
   } catch {
     return EMPTY_GROUP;
@@ -87,14 +91,25 @@ export class HBaseNotificationStore implements NotificationStore {
     });
   }
 
-  async group(recipient: string, groupKey: string): Promise<Versioned<GroupState>> {
-    const row = await this.client.getRow(this.table, notificationGroupKey(recipient, groupKey), { columns: [STATE, OLD_COUNT, OLD_LATEST_AT, OLD_LATEST] });
-    return { value: groupState(row), version: cellText(row, STATE) ?? null };
+  async group(recipient: string, groupKey: string, member: string): Promise<Versioned<GroupState> & { counts?: boolean }> {
+    const counted = countedColumn(member);
+    const row = await this.client.getRow(this.table, notificationGroupKey(recipient, groupKey), { columns: [STATE, OLD_COUNT, OLD_LATEST_AT, OLD_LATEST, counted] });
+    const flag = cellText(row, counted);
+    return { value: groupState(row), version: cellText(row, STATE) ?? null, ...(flag === undefined ? {} : { counts: flag === '1' }) };
   }
 
-  swapGroup(recipient: string, groupKey: string, next: GroupState, seen: Versioned<GroupState>): Promise<boolean> {
-    const value = JSON.stringify({ c: next.count, t: next.at, l: next.latest, k: next.clock });
-    return this.client.checkAndPut(this.table, notificationGroupKey(recipient, groupKey), [{ column: STATE, value }], { column: STATE, value: seen.version });
+  swapGroup(recipient: string, groupKey: string, next: GroupState, seen: Versioned<GroupState>, member: { handle: string; counts: boolean }): Promise<boolean> {
+    const value = JSON.stringify({ c: next.count, t: next.at, l: next.latest, k: next.clock, ...(next.recorded ? { r: 1 } : {}) });
+    // The member's flag rides in the same check-and-put as the count: one row, so they move together.
+    return this.client.checkAndPut(
+      this.table,
+      notificationGroupKey(recipient, groupKey),
+      [
+        { column: STATE, value },
+        { column: countedColumn(member.handle), value: member.counts ? '1' : '0' },
+      ],
+      { column: STATE, value: seen.version },
+    );
   }
 
   async list(recipient: string, groupKey: string, state: GroupState, previousAt: number | null, excerpt?: string): Promise<void> {
