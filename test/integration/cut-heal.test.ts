@@ -180,6 +180,18 @@ describe('M: a repost or its delete cut before the count', () => {
     expect(await counts(post.id)).toMatchObject({ reposts: 1 });
   });
 
+  it('a plain repost cut after its claim, before its post row: nothing counted; a retry makes it and counts it once', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    await cutAt('repost.claimed', () => repost(deps, bob, post.id, {}));
+    await settleWindow();
+    expect(await counts(post.id)).toMatchObject({ reposts: 0 });
+    const retried = await repost(deps, bob, post.id, {});
+    await settleWindow();
+    expect(retried.replayed).toBe(false);
+    expect(await counts(post.id)).toMatchObject({ reposts: 1 });
+  });
+
   it('a repost with words, its delete cut after the tombstone: uncounted once', async () => {
     const [ann, bob] = await users('ann', 'bob');
     const { post } = await publishPost(deps, ann, { body: 'p' });
