@@ -13,7 +13,7 @@ import { addComment, deleteComment } from '../../shared/use-cases/comments.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { likePost, unlikePost } from '../../shared/use-cases/likes.js';
 import { listNotifications } from '../../shared/use-cases/notifications.js';
-import { deletePost } from '../../shared/use-cases/posts.js';
+import { deletePost, getPost } from '../../shared/use-cases/posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow, unfollow } from '../../shared/use-cases/relations.js';
 import { repost } from '../../shared/use-cases/reposts.js';
@@ -171,13 +171,15 @@ describe('M: a comment or its delete cut before the count', () => {
 });
 
 describe('M: a repost or its delete cut before the count', () => {
-  it('a plain repost cut after its post row: the original counts it once', async () => {
+  it('a plain repost cut after its post row: the original counts it once, and its reposter sees it reposted', async () => {
     const [ann, bob] = await users('ann', 'bob');
     const { post } = await publishPost(deps, ann, { body: 'p' });
     await cutAt('publish.created', () => repost(deps, bob, post.id, {}));
     expect(await counts(post.id)).toMatchObject({ reposts: 0 });
+    expect(await getPost(deps, post.id, bob)).toMatchObject({ viewer: { reposted: false } });
     await settleWindow();
     expect(await counts(post.id)).toMatchObject({ reposts: 1 });
+    expect(await getPost(deps, post.id, bob)).toMatchObject({ viewer: { reposted: true } });
   });
 
   it('a plain repost cut after its claim, before its post row: nothing counted; a retry makes it and counts it once', async () => {

@@ -108,7 +108,17 @@ export async function settleFactTally(deps: FeedDeps, fact: NotificationFact, he
       const [original, repost] = await Promise.all([deps.posts.lookup(fact.original), deps.posts.lookup(fact.postId)]);
       if (original.state !== 'live') return { applied: 0, skipped: 'gone' };
       const truth = { holds: repost.state === 'live' && repost.post.repostOf === fact.original, created: repost.state !== 'absent' };
-      return settleCounts(deps, [postCount(deps, fact.original, 'reposts', fact.postId)], truth, fact.since, heal, now);
+      // The reposter's `reposted` state is derived from the repost too: put back in line (idempotent
+      // puts; a delete landing after this read runs its own delivery, a removal, after it).
+      const [outcome] = await Promise.all([
+        settleCounts(deps, [postCount(deps, fact.original, 'reposts', fact.postId)], truth, fact.since, heal, now),
+        truth.holds
+          ? deps.reactions.addRepost(fact.actor, fact.original, fact.postId, fact.since)
+          : heal.removal
+            ? deps.reactions.removeRepost(fact.actor, fact.original, fact.postId)
+            : undefined,
+      ]);
+      return outcome;
     }
     case 'follow':
     case 'post':
