@@ -8,6 +8,7 @@ import { blockedError, refuseIfBlocked } from './block-guard.js';
 import { notifyLater, notifyNow } from './notifications.js';
 import { atStep } from './steps.js';
 import { requireUser } from './users.js';
+import type { NotificationFact } from '../domain/notification.js';
 import { followFacts } from './background/tally.js';
 
 function notSelf(actor: string, target: string, verb: 'follow' | 'unfollow'): void {
@@ -82,10 +83,9 @@ const DEMOTE_BELOW = 0.9;
  * Idempotent. Steps: no self-unfollow (422) → the target must exist (404), the edge read (in
  * parallel) → queue the delayed settle, and the delayed retraction of the follower notification
  * for that edge → remove the edge (only the request that removed it moves the counts and queues
- * the immediate retraction) → drop the
- * celebrity marker and purge the target's posts from the actor's inbox (the actor's row only),
- * also when the edge was already gone → demote a celebrity that fell clearly below the
- * threshold. Fan-out or backfill that read the edge before it went may still write the target's
+ * the immediate retraction), and beside it drop the celebrity marker and purge the target's posts
+ * from the actor's inbox (the actor's row only), also when the edge was already gone → demote a
+ * celebrity that fell clearly below the threshold. Fan-out or backfill that read the edge before it went may still write the target's
  * posts after the purge; the settle, after the settle window, purges again.
  */
 export async function unfollow(deps: FeedDeps, actor: string, target: string, now = Date.now()) {
@@ -100,24 +100,37 @@ export async function unfollow(deps: FeedDeps, actor: string, target: string, no
   // The since read above is the one to remove (no second read): an edge that no longer holds it
   // was unfollowed, or refollowed, by a request ordered after this read. No edge read: the store
   // looks again (a follow may have landed since).
-  const removed = await deps.relations.unfollow(actor, target, edge?.since);
-  await atStep(deps, 'unfollow.edge-removed', { follower: actor, followee: target });
-  if (removed) {
-    // Tallied when the since is known (read above); an edge the store found itself is not.
-    const facts = edge ? followFacts(actor, target, edge.since) : undefined;
-    await Promise.all([
-      deps.counters.add(actor, 'following', -1, facts?.following),
-      deps.counters.add(target, 'followers', -1, facts?.followers),
-      fact ? notifyNow(deps, fact) : undefined,
-    ]);
-  }
-  await Promise.all([deps.inbox.removeCelebrity([actor], target), deps.inbox.purgeAuthor(actor, target)]);
-  if (removed && (await deps.celebrities.isCelebrity(target))) {
+  // The timeline side runs beside the edge's removal, not after it: a fan-out or promotion that
+  // read the edge before its removal can write after either order, and the settle purges again
+  // W later (A, D); with no such work in flight the posts are gone when this answers either way.
+  const [removed, , celebrity] = await Promise.all([
+    removeEdge(deps, actor, target, edge?.since, fact),
+    atStep(deps, 'unfollow.view-next', { follower: actor, followee: target }).then(() =>
+      Promise.all([deps.inbox.removeCelebrity([actor], target), deps.inbox.purgeAuthor(actor, target)]),
+    ),
+    deps.celebrities.isCelebrity(target),
+  ]);
+  if (removed && celebrity) {
     if ((await deps.counters.get(target, 'followers')) < deps.limits.celebrityFollowers * DEMOTE_BELOW) {
       await deps.queue.send({ v: 1, type: 'demote', author: target });
     }
   }
   return { follower: actor, followee: target, following: false };
+}
+
+/** The edge (only the request that removed it moves the counts, tallied: M), then the immediate retraction. */
+async function removeEdge(deps: FeedDeps, actor: string, target: string, since: number | undefined, fact: NotificationFact | null): Promise<boolean> {
+  const removed = await deps.relations.unfollow(actor, target, since);
+  await atStep(deps, 'unfollow.edge-removed', { follower: actor, followee: target });
+  if (!removed) return false;
+  // Tallied when the since is known (read above); an edge the store found itself is not.
+  const facts = since === undefined ? undefined : followFacts(actor, target, since);
+  await Promise.all([
+    deps.counters.add(actor, 'following', -1, facts?.following),
+    deps.counters.add(target, 'followers', -1, facts?.followers),
+    fact ? notifyNow(deps, fact) : undefined,
+  ]);
+  return true;
 }
 
 /** Public, like the lists: both users must exist (404), then one get of the edge. */

@@ -14,8 +14,10 @@ export type StepPoint =
   | 'follow.checked'
   /** follow: the edge is written (both sides); counters, marker and backfill are next. */
   | 'follow.edge-written'
-  /** unfollow: the edge is removed; counters, marker removal and the purge are next. */
+  /** unfollow: the edge is removed; the counters are next. */
   | 'unfollow.edge-removed'
+  /** unfollow: the marker removal and the inbox purge are next (they run beside the edge's removal). */
+  | 'unfollow.view-next'
   /** fan-out / retract / promote / demote: a chunk of followers is read, not yet written to. */
   | 'fanout.readers-read'
   /** away (the worker): the reader's follows are marked away; the check for a return is next. */

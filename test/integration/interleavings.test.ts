@@ -214,10 +214,13 @@ describe('unfollow and refollow of the same edge (invariants A, C, D)', () => {
     await settleAll();
     expect(await timelineIds(bob)).toEqual([id]);
 
-    const held = gate.holdAt('unfollow.edge-removed', (d) => d.follower === bob);
+    // The edge removed, the marker removal and purge (which run beside it) not yet run.
+    const removed = gate.holdAt('unfollow.edge-removed', (d) => d.follower === bob);
+    const held = gate.holdAt('unfollow.view-next', (d) => d.follower === bob);
     const leaving = unfollow(deps, bob, star);
-    await held.reached;
+    await Promise.all([removed.reached, held.reached]);
     await follow(deps, bob, star); // refollow inside the gap: edge back, marker set
+    removed.release();
     held.release();
     await leaving; // …then the unfollow's marker removal and purge
     expect((await stores.inbox.read(bob, ALL)).celebrities).toEqual([]); // following, but no marker
@@ -234,11 +237,13 @@ describe('unfollow and refollow of the same edge (invariants A, C, D)', () => {
     const ids = [await publish(amy, 'a1'), await publish(amy, 'a2')];
     await follow(deps, bob, amy);
     await settleAll();
-    const held = gate.holdAt('unfollow.edge-removed', (d) => d.follower === bob);
+    const removed = gate.holdAt('unfollow.edge-removed', (d) => d.follower === bob);
+    const held = gate.holdAt('unfollow.view-next', (d) => d.follower === bob);
     const leaving = unfollow(deps, bob, amy);
-    await held.reached;
+    await Promise.all([removed.reached, held.reached]);
     await follow(deps, bob, amy);
     await handleFanoutMessage(deps, take('backfill')); // the refollow's backfill lands…
+    removed.release();
     held.release();
     await leaving; // …and the unfollow's purge removes it
     expect(await inboxIds(bob)).toEqual([]);
