@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cellSetJson, mergePage, parseCellSet } from '../../shared/hbase/cellset.js';
 import { bytesToString, toBase64 } from '../../shared/hbase/codec.js';
 import { HBaseError } from '../../shared/hbase/hbase-error.js';
+import { decodeCellSet, encodeCellSet } from '../../shared/hbase/protobuf.js';
 import { HBaseScanner, planScan } from '../../shared/hbase/scanner.js';
 import type { RestRequest, RestResponse } from '../../shared/hbase/transport.js';
 import type { HBaseRow, ScanOptions } from '../../shared/hbase/types.js';
@@ -10,8 +11,9 @@ import { parseTableSchema, schemaJson } from '../../shared/hbase/hbase-client.js
 
 const b64 = (s: string) => toBase64(s);
 const cellJson = (col: string, val: string, ts = 1) => ({ column: b64(col), timestamp: ts, $: b64(val) });
+/** A scanner page as the gateway sends it (protobuf, the scanner's Accept). */
 const page = (...rows: Array<[string, Array<[string, string]>]>) =>
-  JSON.stringify({ Row: rows.map(([key, cells]) => ({ key: b64(key), Cell: cells.map(([c, v]) => cellJson(c, v)) })) });
+  encodeCellSet(rows.map(([key, cells]) => ({ key, cells: cells.map(([column, value]) => ({ column, value, timestamp: 1 })) })));
 const keys = (rows: HBaseRow[]) => rows.map((r) => bytesToString(r.key));
 const quals = (row: HBaseRow | undefined) => row?.cells.map((c) => bytesToString(c.qualifier));
 
@@ -54,8 +56,8 @@ describe('cellSetJson', () => {
 describe('mergePage', () => {
   it('joins a row that continues on the next page', () => {
     const rows: HBaseRow[] = [];
-    mergePage(rows, parseCellSet(page(['a', [['cf:1', 'x']]], ['b', [['cf:1', 'x']]])));
-    mergePage(rows, parseCellSet(page(['b', [['cf:2', 'y']]], ['c', [['cf:1', 'z']]])));
+    mergePage(rows, decodeCellSet(page(['a', [['cf:1', 'x']]], ['b', [['cf:1', 'x']]])));
+    mergePage(rows, decodeCellSet(page(['b', [['cf:2', 'y']]], ['c', [['cf:1', 'z']]])));
     expect(keys(rows)).toEqual(['a', 'b', 'c']);
     expect(quals(rows[1])).toEqual(['1', '2']);
   });
@@ -102,7 +104,7 @@ describe('planScan', () => {
 });
 
 /** A scripted gateway: answers scanner create, then the given pages, then 204; records calls. */
-function scriptedTransport(pages: Array<string | HBaseError>) {
+function scriptedTransport(pages: Array<Uint8Array | HBaseError>) {
   const calls: string[] = [];
   let next = 0;
   const respond = (req: RestRequest, status: number, body = '', headers: RestResponse['headers'] = {}): RestResponse => ({
@@ -118,7 +120,7 @@ function scriptedTransport(pages: Array<string | HBaseError>) {
       else {
         const p = pages[next++];
         if (p instanceof HBaseError) throw p;
-        res = p === undefined ? respond(req, 204) : respond(req, 200, p);
+        res = p === undefined ? respond(req, 204) : { ...respond(req, 200), bytes: p };
       }
       if (!ok.includes(res.status)) throw new HBaseError({ status: res.status, body: res.body, method: req.method, path: req.path });
       return res;
@@ -126,7 +128,7 @@ function scriptedTransport(pages: Array<string | HBaseError>) {
   };
 }
 
-async function collect(pages: Array<string | HBaseError>, opts: ScanOptions, stopAfter = Infinity) {
+async function collect(pages: Array<Uint8Array | HBaseError>, opts: ScanOptions, stopAfter = Infinity) {
   const transport = scriptedTransport(pages);
   const rows: HBaseRow[] = [];
   for await (const row of new HBaseScanner(transport, 't', planScan(opts))) {
