@@ -1,6 +1,6 @@
 // test/unit/hbase-rows.test.ts — CellSet JSON mapping and scanner row stitching, with a scripted transport (no network).
 import { describe, expect, it } from 'vitest';
-import { cellSetJson, mergePage, parseCellSet } from '../../shared/hbase/cellset.js';
+import { mergePage, parseCellSet } from '../../shared/hbase/cellset.js';
 import { bytesToString, toBase64 } from '../../shared/hbase/codec.js';
 import { HBaseError } from '../../shared/hbase/hbase-error.js';
 import { decodeCellSet, encodeCellSet } from '../../shared/hbase/protobuf.js';
@@ -38,18 +38,19 @@ describe('parseCellSet', () => {
   });
 });
 
-describe('cellSetJson', () => {
-  it('writes standard base64 and keeps explicit timestamps', () => {
-    expect(cellSetJson([{ key: 'r', cells: [{ column: 'cf:a', value: 'v', timestamp: 5 }, { column: 'cf:', value: '' }] }])).toEqual({
-      Row: [{ key: 'cg==', Cell: [{ column: 'Y2Y6YQ==', $: 'dg==', timestamp: 5 }, { column: 'Y2Y6', $: '' }] }],
-    });
+describe('encodeCellSet (batch put body)', () => {
+  it('writes raw bytes, keeps explicit timestamps and leaves others to the server', () => {
+    // CellSet{Row{key 'r', Cell{column 'cf:a', timestamp 5, data 'v'}, Cell{column 'cf:', data ''}}}
+    expect(Buffer.from(encodeCellSet([{ key: 'r', cells: [{ column: 'cf:a', value: 'v', timestamp: 5 }, { column: 'cf:', value: '' }] }])).toString('hex')).toBe(
+      '0a19' + '0a0172' + '120b' + '1204' + '63663a61' + '1805' + '220176' + '1207' + '120363663a' + '2200',
+    );
   });
 
   it('refuses bare families, empty keys and rows without cells (the server would 400)', () => {
-    expect(() => cellSetJson([{ key: 'r', cells: [{ column: 'cf', value: 'v' }] }])).toThrow(TypeError);
-    expect(() => cellSetJson([{ key: 'r', cells: [{ column: ':q', value: 'v' }] }])).toThrow(TypeError);
-    expect(() => cellSetJson([{ key: '', cells: [{ column: 'cf:a', value: 'v' }] }])).toThrow(TypeError);
-    expect(() => cellSetJson([{ key: 'r', cells: [] }])).toThrow(TypeError);
+    expect(() => encodeCellSet([{ key: 'r', cells: [{ column: 'cf', value: 'v' }] }])).toThrow(TypeError);
+    expect(() => encodeCellSet([{ key: 'r', cells: [{ column: ':q', value: 'v' }] }])).toThrow(TypeError);
+    expect(() => encodeCellSet([{ key: '', cells: [{ column: 'cf:a', value: 'v' }] }])).toThrow(TypeError);
+    expect(() => encodeCellSet([{ key: 'r', cells: [] }])).toThrow(TypeError);
   });
 });
 
