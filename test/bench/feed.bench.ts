@@ -29,6 +29,7 @@ import { ensureQueues, localSqsClient } from '../../infra/local/sqs-poller.js';
 import { feedLimits, loadConfig } from '../../shared/config/config.js';
 import { hbaseFeedStores } from '../../shared/composition.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
+import { deferToInvocation } from '../../shared/runtime/invocation-scope.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { createSeedTables, runBackfill } from './feed/backfill.js';
 import { createSeedReadTables, runSeedRead } from './feed/seed-read.js';
@@ -94,7 +95,9 @@ if (problem) {
 }
 
 const recorder = new RequestRecorder();
-const hb = new HBaseRestClient({ baseUrl: restUrl, timeoutMs: 300_000, headers, onRequest: recorder.onRequest });
+// handOff as the functions' composition has it: inside an invocation (the fan-out's messages,
+// drainInProcess) a scanner's delete runs beside what follows; elsewhere it is awaited in place.
+const hb = new HBaseRestClient({ baseUrl: restUrl, timeoutMs: 300_000, headers, onRequest: recorder.onRequest, handOff: deferToInvocation });
 // The bench's likes are many per user per minute (the hot-post rounds, the timeline readers'
 // likes): the per-user like quota is set out of the way. Its requests are still made.
 const configured = feedLimits(cfg);
