@@ -63,15 +63,6 @@ export function rowJson(key: Uint8Array, cells: CellJson[]): RowJson {
   return { key: toBase64(key), Cell: cells };
 }
 
-export function cellSetJson(rows: RowInput[]): CellSetJson {
-  return {
-    Row: rows.map((r) => {
-      if (r.cells.length === 0) throw new TypeError('a row to put needs at least one cell');
-      return rowJson(toBytes(r.key), r.cells.map(cellJson));
-    }),
-  };
-}
-
 /**
  * Appends a scanner page to rows already assembled: when the page opens with the key that the
  * previous page ended on, the server split that row at its cells-per-page limit, so the cells

@@ -1,6 +1,7 @@
 // shared/hbase/scanner.ts — bounded stateful-scanner iteration: create, page, stitch split rows, always DELETE the scanner.
 import { compareBytes, prefixEnd, toBase64, toBytes } from './codec.js';
-import { mergePage, parseCellSet } from './cellset.js';
+import { mergePage } from './cellset.js';
+import { decodeCellSet } from './protobuf.js';
 import { HBaseError } from './hbase-error.js';
 import { errorFrom, type RestTransport } from './transport.js';
 import type { HBaseRow, ScanOptions } from './types.js';
@@ -123,12 +124,15 @@ export class HBaseScanner implements AsyncIterable<HBaseRow> {
       // A held row still counts as one of the rows this page may return (its continuation).
       const n = Math.min(pageSize, limit - yielded);
       // Page reads are never retried: a repeated GET silently skips the page the lost reply held.
+      // Pages come as protobuf: raw key bytes instead of base64 in JSON, which the gateway
+      // encodes and we decode for every row (the fan-out reads 1,000 followers a page).
       const res = await this.transport.expect(
-        { method: 'GET', path: `${scannerPath}${buildQuery([['n', n]])}`, idempotent: false },
+        { method: 'GET', path: `${scannerPath}${buildQuery([['n', n]])}`, idempotent: false, accept: 'protobuf' },
         [200, 204],
       );
       if (res.status === 204) break;
-      const page = parseCellSet(res.body);
+      if (res.bytes === undefined) throw errorFrom(res, 'HBase REST scanner page arrived without its protobuf body');
+      const page = decodeCellSet(res.bytes);
       const cells = page.reduce((sum, r) => sum + r.cells.length, 0);
       mergePage(held, page);
       // Only a page cut by the cell budget can end mid-row; row-count cuts fall on row boundaries.

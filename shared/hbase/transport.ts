@@ -2,6 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
 import { HBaseError } from './hbase-error.js';
+import { PROTOBUF_MEDIA_TYPE } from './protobuf.js';
 import type { HBaseClientOptions, HBaseRequestEvent } from './types.js';
 
 export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
@@ -12,6 +13,13 @@ export interface RestRequest {
   path: string;
   /** Serialised as JSON; `undefined` sends no body and no Content-Type. */
   json?: unknown;
+  /** A protobuf body (./protobuf.ts), sent as application/x-protobuf; instead of `json`. */
+  protobuf?: Uint8Array;
+  /**
+   * Ask for a protobuf answer (Accept: application/x-protobuf): a 200's body then arrives as
+   * `bytes`, and `body` stays empty. Errors still come back as text.
+   */
+  accept?: 'protobuf';
   /**
    * Safe to send twice: the request is retried on network errors and 503. Never set this for
    * increment, append, check-and-mutate or scanner page reads.
@@ -25,6 +33,8 @@ export interface RestResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The raw body of a 200 to a request that asked for protobuf. */
+  bytes?: Uint8Array;
   /** The full path that was sent (base prefix included), for errors. */
   sentPath: string;
   method: HttpMethod;
@@ -132,11 +142,14 @@ export class RestTransport {
       // Nothing sent: the caller's invocation ends before an answer could arrive.
       throw new HBaseError({ status: 0, body: '', method: req.method, path: sentPath, message: `HBase REST ${req.method} ${sentPath.slice(0, 200)} not sent: ${Math.max(0, Math.round(left))} ms left before the deadline` });
     }
-    const headers: Record<string, string> = { ...this.extraHeaders, accept: 'application/json' };
+    const headers: Record<string, string> = { ...this.extraHeaders, accept: req.accept === 'protobuf' ? PROTOBUF_MEDIA_TYPE : 'application/json' };
     const authorization = await this.authorization?.();
     if (authorization) headers.authorization = authorization;
-    let body: string | undefined;
-    if (req.json !== undefined) {
+    let body: string | Uint8Array | undefined;
+    if (req.protobuf !== undefined) {
+      body = req.protobuf;
+      headers['content-type'] = PROTOBUF_MEDIA_TYPE;
+    } else if (req.json !== undefined) {
       body = JSON.stringify(req.json);
       headers['content-type'] = 'application/json';
     }
@@ -153,6 +166,10 @@ export class RestTransport {
         signal: AbortSignal.timeout(Math.min(this.timeoutMs, left)),
       });
       status = res.statusCode;
+      if (req.accept === 'protobuf' && status === 200) {
+        const bytes = new Uint8Array(await res.body.arrayBuffer());
+        return { status, headers: res.headers, body: '', bytes, sentPath, method: req.method };
+      }
       const text = await readBody(res.statusCode, res.body);
       return { status, headers: res.headers, body: text, sentPath, method: req.method };
     } catch (err) {

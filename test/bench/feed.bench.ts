@@ -9,7 +9,10 @@
 //      newer?" check of the same readers (p50 / the page's p50, and its round trips)
 //   3b. hot-post likes: N distinct users like ONE post at once through likePost, twice; the
 //      count and the likers list must come out exactly N (likes/s, p50/p99 per like)
-//   4. fan-out inbox cells/s vs raw batch puts of the same cells
+//   3d. the per-route table: every route class the bench can drive through the real use cases
+//      (timelines, profile, an author's posts, post detail, likers, followers, notifications,
+//      publish, like, follow), p50/p99 against the floor's row get, requests and round trips
+//   4. fan-out inbox cells/s vs raw batch puts of the same cells, at 10,000 and 100,000 followers
 //   5. publish → visible lag for a 10,000-follower author through a real ElasticMQ queue
 //   3c. seed 000's read path (inbox row with 5 versions per followee, one get per cell, grouped
 //      by author: ./feed/seed-read.ts) vs our home timeline page, p50/p99, same readers and posts
@@ -29,6 +32,7 @@ import { ensureQueues, localSqsClient } from '../../infra/local/sqs-poller.js';
 import { feedLimits, loadConfig } from '../../shared/config/config.js';
 import { hbaseFeedStores } from '../../shared/composition.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
+import { deferToInvocation } from '../../shared/runtime/invocation-scope.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { createSeedTables, runBackfill } from './feed/backfill.js';
 import { createSeedReadTables, runSeedRead } from './feed/seed-read.js';
@@ -37,6 +41,7 @@ import { runFanout } from './feed/fanout.js';
 import { buildGraph, buildPool, loadGraph } from './feed/graph.js';
 import { runHotPost } from './feed/hot-post.js';
 import { runLag } from './feed/lag.js';
+import { runRoutes } from './feed/routes.js';
 import { runMemory } from './feed/memory.js';
 import { Progress } from './feed/progress.js';
 import { chartSvg, formatTarget, formatValue, resultWord, target, type TargetResult } from './feed/report.js';
@@ -94,7 +99,9 @@ if (problem) {
 }
 
 const recorder = new RequestRecorder();
-const hb = new HBaseRestClient({ baseUrl: restUrl, timeoutMs: 300_000, headers, onRequest: recorder.onRequest });
+// handOff as the functions' composition has it: inside an invocation (the fan-out's messages,
+// drainInProcess) a scanner's delete runs beside what follows; elsewhere it is awaited in place.
+const hb = new HBaseRestClient({ baseUrl: restUrl, timeoutMs: 300_000, headers, onRequest: recorder.onRequest, handOff: deferToInvocation });
 // The bench's likes are many per user per minute (the hot-post rounds, the timeline readers'
 // likes): the per-user like quota is set out of the way. Its requests are still made.
 const configured = feedLimits(cfg);
@@ -107,6 +114,7 @@ const progress = new Progress([
   { id: 'timeline', label: `home timeline vs ${TIMELINE_FLOOR}`, weight: 20 },
   { id: 'seedread', label: 'seed 000 read path vs our home timeline', weight: 12 },
   { id: 'hotpost', label: 'hot-post likes (concurrent likePost)', weight: 10 },
+  { id: 'routes', label: 'per-route table vs the raw row get', weight: 12 },
   { id: 'fanout', label: 'fan-out vs raw batch put', weight: 6 },
   { id: 'lag', label: 'publish → visible through the queue', weight: 10 },
   { id: 'memory', label: 'fan-out worker memory (child processes)', weight: 15 },
@@ -206,6 +214,10 @@ try {
   // 3b. hot-post likes
   progress.phase('hotpost', `${s.hotLikers} users × 2 rounds, ${s.hotConcurrency} in flight`);
   const hotPost = await runHotPost(ctx);
+
+  // 3d. every route class through the real use cases
+  progress.phase('routes', `${s.routeSamples} calls per route`);
+  const routes = await runRoutes(ctx, floor.rowGet, hotPost.postId);
 
   // 4. fan-out throughput
   progress.phase('fanout', `${s.lagFollowers} and ${s.memLarge} followers`);
@@ -345,6 +357,31 @@ try {
         log: true,
       }),
     ),
+    // The per-route table: a read's depth against its issue-22 bound (2; 3 with a celebrity
+    // merge), each route's p99 against the floor's row-get p99 as information.
+    ...routes.routes.flatMap((r) => {
+      const slug = r.route.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+      return [
+        target({
+          id: `route_${slug}_round_trips`,
+          label: `Route ${r.route}: sequential HBase round trips (worst of ${r.samples})`,
+          formula: `${r.requests.mean} requests mean, ${r.requests.max} max · p50 ${r.latency.medianMs} ms, p99 ${r.latency.p99Ms} ms`,
+          value: r.sequentialRoundTrips.max,
+          kind: r.kind === 'read' ? 'max' : 'info',
+          target: r.kind === 'read' ? (r.route.includes('celebrity') ? 3 : 2) : 0,
+          unit: 'requests',
+        }),
+        target({
+          id: `route_${slug}_p99_ratio`,
+          label: `  ${r.route}: p99 / raw row-get p99`,
+          formula: `${r.latency.p99Ms} ms / ${routes.floor.p99Ms} ms (p50 ${r.p50Ratio}×)`,
+          value: r.p99Ratio,
+          kind: 'info',
+          target: 0,
+          unit: '×',
+        }),
+      ];
+    }),
     target({
       id: 'seed_read_p50_ratio',
       label: `Timeline read p50: seed 000 read path / our home page (${seedRead.readers} readers)`,
@@ -446,6 +483,19 @@ try {
     hot_post_repeat_like_count: hotPost.repeat.likeCount,
     hot_post_repeat_likers_listed: hotPost.repeat.likersListed,
     hot_post_exact: hotPost.exact ? 1 : 0,
+    ...Object.fromEntries(
+      routes.routes.flatMap((r) => {
+        const slug = r.route.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+        return [
+          [`route_${slug}_p50_ms`, r.latency.medianMs],
+          [`route_${slug}_p99_ms`, r.latency.p99Ms],
+          [`route_${slug}_p50_ratio`, r.p50Ratio],
+          [`route_${slug}_p99_ratio`, r.p99Ratio],
+          [`route_${slug}_requests_max`, r.requests.max],
+          [`route_${slug}_round_trips_max`, r.sequentialRoundTrips.max],
+        ];
+      }),
+    ),
     fanout_cells_per_s: fanout.fanoutCellsPerSec,
     fanout_raw_put_cells_per_s: fanout.rawPutCellsPerSec,
     fanout_ratio: fanout.ratio,
@@ -536,7 +586,9 @@ try {
     timeline,
     seedRead,
     hotPost,
+    routes,
     fanout,
+    fanoutLarge,
     lag,
     backfill,
     memory,
@@ -571,6 +623,11 @@ try {
       [`  seed read path: ${seedRead.seedPostsPerRead.mean} posts/read (${seedRead.versions} per followee, grouped by author: ${seedRead.seedGroupedByAuthor ? 'yes' : 'NO'}), ${seedRead.seedRequestsPerRead.mean} req; ours ${seedRead.oursPostsPerPage.mean} posts/page, ${seedRead.oursRequestsPerPage.mean} req`, `${seedRead.seed.medianMs} / ${seedRead.ours.medianMs} ms p50`, '—', 'info'],
       [`Publish → visible in the last follower's inbox (${lag.followers} followers, median of ${lag.runs.length})`, `${lag.lastMsMedian} ms`, '—', 'info'],
     ],
+  );
+  printTable(
+    `Per route, through the real use cases (${s.routeSamples} calls each; floor: raw row get p50 ${routes.floor.medianMs} / p99 ${routes.floor.p99Ms} ms)`,
+    ['route', 'p50 ms', 'p99 ms', 'p50 / floor', 'p99 / floor', 'requests (max)', 'round trips (max)'],
+    routes.routes.map((r) => [r.route, r.latency.medianMs, r.latency.p99Ms, `${r.p50Ratio}×`, `${r.p99Ratio}×`, `${r.requests.mean} (${r.requests.max})`, `${r.sequentialRoundTrips.mean} (${r.sequentialRoundTrips.max})`]),
   );
   printTable(
     `Where one fan-out post's HBase time goes (${fanout.followers} followers, ${fanout.requestsPerPost} requests per post)`,

@@ -10,6 +10,20 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 
 const outDir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+/** The per-route table's route classes, as the ids of their figures spell them (test/bench/feed/routes.ts). */
+const ROUTES = [
+  'get_home_timeline',
+  'get_home_timeline_celebrity_reader',
+  'get_profile_page',
+  'get_an_author_s_posts',
+  'get_post_detail',
+  'get_likers_hot_post',
+  'get_followers_list',
+  'get_notifications',
+  'post_publish',
+  'put_like',
+  'put_follow',
+];
 
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
@@ -54,6 +68,7 @@ describe('npm run bench:smoke', () => {
         likedPerPage: { mean: number };
         seeded: { likes: number };
       };
+      routes: { floor: { medianMs: number; p99Ms: number }; routes: { route: string; samples: number; requests: { max: number }; sequentialRoundTrips: { max: number } }[] };
       hotPost: {
         likers: number;
         exact: boolean;
@@ -93,6 +108,7 @@ describe('npm run bench:smoke', () => {
       'hot_post_repeat_like_count',
       'newer_check_p50_ratio',
       'newer_check_sequential_round_trips_max',
+      ...ROUTES.flatMap((r) => [`route_${r}_p50_ms`, `route_${r}_p99_ms`, `route_${r}_p99_ratio`, `route_${r}_requests_max`, `route_${r}_round_trips_max`]),
     ]) {
       expect(result.metrics, name).toHaveProperty(name);
     }
@@ -116,6 +132,7 @@ describe('npm run bench:smoke', () => {
         'seed_read_p99_ratio',
         'timeline_p99_ratio',
         'timeline_sequential_round_trips',
+        ...ROUTES.flatMap((r) => [`route_${r}_round_trips`, `route_${r}_p99_ratio`]),
       ].sort(),
     );
     for (const t of result.targets) {
@@ -130,6 +147,14 @@ describe('npm run bench:smoke', () => {
     expect(result.timeline.floorSequentialRoundTrips.max, 'floor: the three multi-gets overlap').toBe(2);
     expect(result.timeline.seeded.likes).toBeGreaterThan(0);
     expect(result.timeline.likedPerPage.mean, 'the state multi-get found the reader\'s likes').toBeGreaterThan(0);
+
+    // Every route class was driven and charged with what it sent (each reaches HBase at least once).
+    expect(result.routes.floor.p99Ms).toBeGreaterThan(0);
+    for (const r of result.routes.routes) {
+      expect(r.samples, r.route).toBeGreaterThan(0);
+      expect(r.requests.max, r.route).toBeGreaterThanOrEqual(1);
+      expect(r.sequentialRoundTrips.max, r.route).toBeGreaterThanOrEqual(1);
+    }
 
     // Hot post: every one of the concurrent likes counted exactly once, and liking again changed nothing.
     const hot = result.hotPost;

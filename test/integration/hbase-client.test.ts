@@ -14,6 +14,8 @@ import {
   type HBaseRow,
 } from '../../shared/hbase/index.js';
 import { fromBase64Url, toBase64Url } from '../../shared/hbase/codec.js';
+import { parseCellSet } from '../../shared/hbase/cellset.js';
+import { decodeCellSet } from '../../shared/hbase/protobuf.js';
 import { and, columnPagination, columnRange, family, keyOnly, or } from '../../shared/hbase/filter-string.js';
 
 const BASE_URL = process.env.HBASE_REST_URL ?? 'http://127.0.0.1:18080';
@@ -317,6 +319,59 @@ describe('binary-safe keys and qualifiers', () => {
     for (const key of keys) expect(cellsOf(await hb.getRow(NS_TABLE, key)), hex(key)).toEqual({ 'cf:plain': 'p' });
     for (const key of keys) await hb.deleteRow(NS_TABLE, key);
     expect(await hb.multiGet(NS_TABLE, keys)).toEqual([]);
+  });
+});
+
+describe('protobuf on the wire (batch puts, scanner pages)', () => {
+  /** The same scanner read twice by hand, once per media type: what the gateway itself answers. */
+  async function scannerPage(accept: 'application/json' | 'application/x-protobuf', model: object): Promise<HBaseRow[]> {
+    const created = await request(`${BASE_URL}/${NS_TABLE}/scanner`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify(model),
+    });
+    await created.body.text();
+    expect(created.statusCode).toBe(201);
+    const location = new URL(String(created.headers['location']));
+    try {
+      const page = await request(`${BASE_URL}${location.pathname}?n=100`, { headers: { accept } });
+      expect(page.statusCode).toBe(200);
+      expect(String(page.headers['content-type'])).toContain(accept);
+      return accept === 'application/json' ? parseCellSet(await page.body.text()) : decodeCellSet(new Uint8Array(await page.body.arrayBuffer()));
+    } finally {
+      await (await request(`${BASE_URL}${location.pathname}`, { method: 'DELETE' })).body.text();
+    }
+  }
+  const view = (rows: HBaseRow[]) => rows.map((r) => [Buffer.from(r.key).toString('hex'), r.cells.map((c) => [Buffer.from(c.column).toString('hex'), c.timestamp, Buffer.from(c.value).toString('hex')])]);
+
+  it('a protobuf batch put lands binary keys and values; a cell without timestamp is stamped by the region server', async () => {
+    const before = Date.now();
+    await hb.put(NS_TABLE, [
+      { key: u8(0x70, 0x62, 0x00, 0xff), cells: [{ column: concatBytes('cf:', u8(0x00, 0x3a)), value: u8(0xfe, 0x00) }] },
+      { key: 'pb:stamped', cells: [{ column: 'cf:plain', value: 'x', timestamp: 1_700_000_000_123 }, { column: 'cf:now', value: '' }] },
+    ]);
+    const [binary, stamped] = await hb.multiGet(NS_TABLE, [u8(0x70, 0x62, 0x00, 0xff), 'pb:stamped']);
+    expect([...binary!.cells[0]!.qualifier]).toEqual([0x00, 0x3a]);
+    expect([...binary!.cells[0]!.value]).toEqual([0xfe, 0x00]);
+    const ts = Object.fromEntries(stamped!.cells.map((c) => [str(c.qualifier), c.timestamp]));
+    expect(ts['plain']).toBe(1_700_000_000_123);
+    // The server's clock, not ours: only "recent" is checked (the stack runs on this machine).
+    expect(Math.abs(ts['now']! - before)).toBeLessThan(60_000);
+    expect(stamped!.cells.find((c) => str(c.qualifier) === 'now')!.value.byteLength).toBe(0);
+  });
+
+  it('a scanner page asked for as protobuf decodes to the rows the JSON answer holds (binary keys, the fan-out\'s filter)', async () => {
+    await hb.put(NS_TABLE, [
+      { key: u8(0x70, 0x62, 0x01, 0x80), cells: [{ column: 'cf:t', value: '1' }, { column: 'cf:away', value: '7' }] },
+      { key: u8(0x70, 0x62, 0x02), cells: [{ column: 'cf:t', value: '2' }] },
+    ]);
+    for (const filter of [undefined, JSON.stringify({ type: 'FirstKeyOnlyFilter' })]) {
+      const model = { startRow: toBase64(u8(0x70, 0x62)), endRow: toBase64(u8(0x70, 0x63)), caching: 100, maxVersions: 1, ...(filter ? { filter } : {}) };
+      const json = await scannerPage('application/json', model);
+      const protobuf = await scannerPage('application/x-protobuf', model);
+      expect(json.length).toBeGreaterThanOrEqual(3);
+      expect(view(protobuf)).toEqual(view(json));
+    }
   });
 });
 

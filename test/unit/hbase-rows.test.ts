@@ -1,8 +1,9 @@
 // test/unit/hbase-rows.test.ts — CellSet JSON mapping and scanner row stitching, with a scripted transport (no network).
 import { describe, expect, it } from 'vitest';
-import { cellSetJson, mergePage, parseCellSet } from '../../shared/hbase/cellset.js';
+import { mergePage, parseCellSet } from '../../shared/hbase/cellset.js';
 import { bytesToString, toBase64 } from '../../shared/hbase/codec.js';
 import { HBaseError } from '../../shared/hbase/hbase-error.js';
+import { decodeCellSet, encodeCellSet } from '../../shared/hbase/protobuf.js';
 import { HBaseScanner, planScan } from '../../shared/hbase/scanner.js';
 import type { RestRequest, RestResponse } from '../../shared/hbase/transport.js';
 import type { HBaseRow, ScanOptions } from '../../shared/hbase/types.js';
@@ -10,8 +11,9 @@ import { parseTableSchema, schemaJson } from '../../shared/hbase/hbase-client.js
 
 const b64 = (s: string) => toBase64(s);
 const cellJson = (col: string, val: string, ts = 1) => ({ column: b64(col), timestamp: ts, $: b64(val) });
+/** A scanner page as the gateway sends it (protobuf, the scanner's Accept). */
 const page = (...rows: Array<[string, Array<[string, string]>]>) =>
-  JSON.stringify({ Row: rows.map(([key, cells]) => ({ key: b64(key), Cell: cells.map(([c, v]) => cellJson(c, v)) })) });
+  encodeCellSet(rows.map(([key, cells]) => ({ key, cells: cells.map(([column, value]) => ({ column, value, timestamp: 1 })) })));
 const keys = (rows: HBaseRow[]) => rows.map((r) => bytesToString(r.key));
 const quals = (row: HBaseRow | undefined) => row?.cells.map((c) => bytesToString(c.qualifier));
 
@@ -36,26 +38,27 @@ describe('parseCellSet', () => {
   });
 });
 
-describe('cellSetJson', () => {
-  it('writes standard base64 and keeps explicit timestamps', () => {
-    expect(cellSetJson([{ key: 'r', cells: [{ column: 'cf:a', value: 'v', timestamp: 5 }, { column: 'cf:', value: '' }] }])).toEqual({
-      Row: [{ key: 'cg==', Cell: [{ column: 'Y2Y6YQ==', $: 'dg==', timestamp: 5 }, { column: 'Y2Y6', $: '' }] }],
-    });
+describe('encodeCellSet (batch put body)', () => {
+  it('writes raw bytes, keeps explicit timestamps and leaves others to the server', () => {
+    // CellSet{Row{key 'r', Cell{column 'cf:a', timestamp 5, data 'v'}, Cell{column 'cf:', data ''}}}
+    expect(Buffer.from(encodeCellSet([{ key: 'r', cells: [{ column: 'cf:a', value: 'v', timestamp: 5 }, { column: 'cf:', value: '' }] }])).toString('hex')).toBe(
+      '0a19' + '0a0172' + '120b' + '1204' + '63663a61' + '1805' + '220176' + '1207' + '120363663a' + '2200',
+    );
   });
 
   it('refuses bare families, empty keys and rows without cells (the server would 400)', () => {
-    expect(() => cellSetJson([{ key: 'r', cells: [{ column: 'cf', value: 'v' }] }])).toThrow(TypeError);
-    expect(() => cellSetJson([{ key: 'r', cells: [{ column: ':q', value: 'v' }] }])).toThrow(TypeError);
-    expect(() => cellSetJson([{ key: '', cells: [{ column: 'cf:a', value: 'v' }] }])).toThrow(TypeError);
-    expect(() => cellSetJson([{ key: 'r', cells: [] }])).toThrow(TypeError);
+    expect(() => encodeCellSet([{ key: 'r', cells: [{ column: 'cf', value: 'v' }] }])).toThrow(TypeError);
+    expect(() => encodeCellSet([{ key: 'r', cells: [{ column: ':q', value: 'v' }] }])).toThrow(TypeError);
+    expect(() => encodeCellSet([{ key: '', cells: [{ column: 'cf:a', value: 'v' }] }])).toThrow(TypeError);
+    expect(() => encodeCellSet([{ key: 'r', cells: [] }])).toThrow(TypeError);
   });
 });
 
 describe('mergePage', () => {
   it('joins a row that continues on the next page', () => {
     const rows: HBaseRow[] = [];
-    mergePage(rows, parseCellSet(page(['a', [['cf:1', 'x']]], ['b', [['cf:1', 'x']]])));
-    mergePage(rows, parseCellSet(page(['b', [['cf:2', 'y']]], ['c', [['cf:1', 'z']]])));
+    mergePage(rows, decodeCellSet(page(['a', [['cf:1', 'x']]], ['b', [['cf:1', 'x']]])));
+    mergePage(rows, decodeCellSet(page(['b', [['cf:2', 'y']]], ['c', [['cf:1', 'z']]])));
     expect(keys(rows)).toEqual(['a', 'b', 'c']);
     expect(quals(rows[1])).toEqual(['1', '2']);
   });
@@ -102,7 +105,7 @@ describe('planScan', () => {
 });
 
 /** A scripted gateway: answers scanner create, then the given pages, then 204; records calls. */
-function scriptedTransport(pages: Array<string | HBaseError>) {
+function scriptedTransport(pages: Array<Uint8Array | HBaseError>) {
   const calls: string[] = [];
   let next = 0;
   const respond = (req: RestRequest, status: number, body = '', headers: RestResponse['headers'] = {}): RestResponse => ({
@@ -118,7 +121,7 @@ function scriptedTransport(pages: Array<string | HBaseError>) {
       else {
         const p = pages[next++];
         if (p instanceof HBaseError) throw p;
-        res = p === undefined ? respond(req, 204) : respond(req, 200, p);
+        res = p === undefined ? respond(req, 204) : { ...respond(req, 200), bytes: p };
       }
       if (!ok.includes(res.status)) throw new HBaseError({ status: res.status, body: res.body, method: req.method, path: req.path });
       return res;
@@ -126,7 +129,7 @@ function scriptedTransport(pages: Array<string | HBaseError>) {
   };
 }
 
-async function collect(pages: Array<string | HBaseError>, opts: ScanOptions, stopAfter = Infinity) {
+async function collect(pages: Array<Uint8Array | HBaseError>, opts: ScanOptions, stopAfter = Infinity) {
   const transport = scriptedTransport(pages);
   const rows: HBaseRow[] = [];
   for await (const row of new HBaseScanner(transport, 't', planScan(opts))) {

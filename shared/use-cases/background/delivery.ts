@@ -34,12 +34,19 @@ export interface RetractionOutcome extends Handled {
 
 /** Delivers a post to its author's followers who are not away, one segment and a bounded part of it per message. */
 export async function deliverPost(deps: FeedDeps, msg: MessageOf<'fanout'>): Promise<DeliveryOutcome> {
-  const post = await deps.posts.get(msg.postId);
+  // The three reads a message starts with are independent (the author is in the post id): one
+  // round trip, not three, before the first page of followers is asked for.
+  const author = authorOfPostId(msg.postId);
+  const [post, celebrity, followers] = await Promise.all([
+    deps.posts.get(msg.postId),
+    author ? deps.celebrities.isCelebrity(author) : false,
+    author && isFirst(msg) ? deps.counters.get(author, 'followers') : undefined,
+  ]);
   if (!post) return { readers: 0, continued: false, inboxCells: 0, skipped: 'deleted' };
   // The first message of a post also notifies: who it mentions, and a repost's original author.
-  if (!msg.cursor && !msg.segment) await Promise.all(postFacts(post).map((fact) => reconcileFact(deps, fact)));
-  if (await deps.celebrities.isCelebrity(post.author)) return { readers: 0, continued: false, inboxCells: 0, skipped: 'celebrity' };
-  const segment = await splitIntoSegments(deps, msg, post.author);
+  if (isFirst(msg)) await Promise.all(postFacts(post).map((fact) => reconcileFact(deps, fact)));
+  if (celebrity) return { readers: 0, continued: false, inboxCells: 0, skipped: 'celebrity' };
+  const segment = await splitIntoSegments(deps, msg, followers);
   const split = msg.segment === undefined && segment ? { segments: segment.of } : {};
   const done = await overAudience(deps, post.author, segment, msg.cursor, true, (handles) => deps.inbox.add(handles, post));
   // A delete that landed while we wrote may have been retracted before our cells arrived:
@@ -56,7 +63,7 @@ export async function retractPost(deps: FeedDeps, msg: MessageOf<'retract'>): Pr
   const author = authorOfPostId(msg.postId);
   if (!author) return { readers: 0, continued: false, inboxCells: 0 };
   // Away readers too: a cell written before they were marked must go.
-  const segment = await splitIntoSegments(deps, msg, author);
+  const segment = await splitIntoSegments(deps, msg, isFirst(msg) ? await deps.counters.get(author, 'followers') : undefined);
   const done = await overAudience(deps, author, segment, msg.cursor, false, (handles) => deps.inbox.remove(handles, msg.postId));
   const split = msg.segment === undefined && segment ? { segments: segment.of } : {};
   return { readers: done.readers, continued: await continueWith(deps, { ...msg, ...(segment ? { segment } : {}) }, done.nextCursor), inboxCells: 0, ...split };
@@ -108,15 +115,18 @@ function overAudience(
   return writePages(deps, pages, (members) => handlesOf(present ? members.filter((m) => !m.away) : members), write);
 }
 
+/** The first message of a post: no cursor, no segment (it decides the segments and notifies). */
+const isFirst = (msg: MessageOf<'fanout' | 'retract'>): boolean => msg.cursor === undefined && msg.segment === undefined;
+
 /**
  * The first message of a post (no cursor, no segment) by an author with more followers than one
  * message covers: sends segments 1..n-1 as messages of their own and returns segment 0 for
- * itself. One counter get per post decides it; smaller lists stay one message chain.
+ * itself. `followers` is the author's counter, read by the first message only (beside its other
+ * reads); smaller lists stay one message chain.
  */
-async function splitIntoSegments(deps: FeedDeps, msg: MessageOf<'fanout' | 'retract'>, author: string): Promise<Segment | undefined> {
-  if (msg.cursor !== undefined || msg.segment !== undefined) return msg.segment;
+async function splitIntoSegments(deps: FeedDeps, msg: MessageOf<'fanout' | 'retract'>, followers: number | undefined): Promise<Segment | undefined> {
+  if (!isFirst(msg) || followers === undefined) return msg.segment;
   const { pageSize, pages } = perMessage(deps);
-  const followers = await deps.counters.get(author, 'followers');
   if (followers <= pageSize * pages) return undefined;
   const of = Math.min(MAX_SEGMENTS, Math.ceil(followers / (pageSize * pages)));
   await Promise.all(Array.from({ length: of - 1 }, (_, i) => deps.queue.send({ ...msg, segment: { index: i + 1, of } })));

@@ -2,6 +2,7 @@
 import type { FeedLimits } from '../../../shared/config/config.js';
 import type { HBaseRestClient } from '../../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../../shared/ports/fanout-queue.js';
+import { runInvocation } from '../../../shared/runtime/invocation-scope.js';
 import { handleFanoutMessage } from '../../../shared/use-cases/background/handlers.js';
 import type { FeedDeps } from '../../../shared/use-cases/feed-deps.js';
 import type { GraphModel, PoolModel } from './graph.js';
@@ -38,7 +39,9 @@ export async function drainInProcess(ctx: BenchContext, first: FanoutMessage): P
   let messages = 0;
   while (todo.length > 0) {
     const msg = todo.shift()!;
-    const out = await handleFanoutMessage(ctx.deps, msg);
+    // As the worker runs it: one invocation per message, so what the client hands off (a
+    // finished scanner's delete) runs beside the message's last steps and ends with it.
+    const out = await runInvocation(`bench-${msg.type}-${messages}`, () => handleFanoutMessage(ctx.deps, msg));
     readers += out.readers;
     messages++;
     todo.push(...ctx.queued.splice(0));

@@ -28,6 +28,8 @@ export interface BenchSettings {
   hotLikers: number;
   /** Likes in flight at once in the hot-post phase. */
   hotConcurrency: number;
+  /** Timed calls per route class in the per-route table (routes.ts). */
+  routeSamples: number;
   /** Followers of the fan-out / lag author. */
   lagFollowers: number;
   /** Posts fanned out in-process for the throughput ratio (each against a raw-put run). */
@@ -77,6 +79,7 @@ const PROFILES: Record<Profile, Omit<BenchSettings, 'profile' | 'outDir' | 'outN
     timelineLikedShare: 0.3,
     hotLikers: 1000,
     hotConcurrency: 64,
+    routeSamples: 100,
     lagFollowers: 10_000,
     fanoutReps: 3,
     lagReps: 5,
@@ -101,6 +104,7 @@ const PROFILES: Record<Profile, Omit<BenchSettings, 'profile' | 'outDir' | 'outN
     timelineLikedShare: 0.3,
     hotLikers: 100,
     hotConcurrency: 64,
+    routeSamples: 20,
     lagFollowers: 2_000,
     fanoutReps: 2,
     lagReps: 1,
@@ -143,6 +147,7 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env, argv: string
     timelineLikedShare: num(env, 'BENCH_TIMELINE_LIKED_SHARE', p.timelineLikedShare, 0),
     hotLikers: int('BENCH_HOT_LIKERS', p.hotLikers),
     hotConcurrency: int('BENCH_HOT_CONCURRENCY', p.hotConcurrency),
+    routeSamples: int('BENCH_ROUTE_SAMPLES', p.routeSamples),
     lagFollowers: int('BENCH_LAG_FOLLOWERS', p.lagFollowers),
     fanoutReps: int('BENCH_FANOUT_REPS', p.fanoutReps),
     lagReps: int('BENCH_LAG_REPS', p.lagReps),
