@@ -227,6 +227,7 @@ async function measure(label: string, packageDir: string, env: NodeJS.ProcessEnv
 }
 
 async function main(): Promise<void> {
+  const head = gitHead(); // the commit AFTER is packaged from
   const only = args.only ? new Set(args.only.split(',')) : null;
   const hbaseUrl = process.env.HBASE_REST_URL ?? 'http://127.0.0.1:18080';
   const sqsEndpoint = process.env.SQS_ENDPOINT ?? 'http://127.0.0.1:19324';
@@ -269,7 +270,7 @@ async function main(): Promise<void> {
   try {
     const before = await measure('before', beforeDir, env, only);
     const after = await measure('after', afterDir, env, only);
-    write(before, after);
+    write(before, after, head);
   } finally {
     const sqs = localSqsClient(sqsEndpoint);
     for (const url of [queues.queueUrl, queues.deadLetterQueueUrl, mediaQueues.queueUrl, mediaQueues.deadLetterQueueUrl]) {
@@ -283,7 +284,7 @@ async function main(): Promise<void> {
   }
 }
 
-function write(before: Map<string, Measured>, after: Map<string, Measured>): void {
+function write(before: Map<string, Measured>, after: Map<string, Measured>, head: string): void {
   const names = [...after.keys()].filter((n) => before.has(n));
   const rows = names.map((name) => ({ name, before: before.get(name)!, after: after.get(name)! }));
   const sum = (m: Map<string, Measured>, k: 'zipBytes' | 'bundleBytes') => names.reduce((s, n) => s + m.get(n)![k], 0);
@@ -302,7 +303,7 @@ function write(before: Map<string, Measured>, after: Map<string, Measured>): voi
     machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
     runsPerFunction: RUNS,
     before: { commit: BEFORE_COMMIT },
-    after: { commit: gitHead() },
+    after: { commit: head },
     method:
       'zip as `serverless package --stage dev` builds it; a fresh node process per sample requires the extracted handler file (require) and invokes it once with a minimal event (first invocation); medians',
     summary,
