@@ -145,10 +145,11 @@ function stageSettings(stage, params, env = process.env) {
   }
 
   const queues = functionEnvironment(stage, env);
-  // No NODE_OPTIONS=--enable-source-maps: with it, the first error stack a container touches
-  // parses the bundle's multi-MB source map synchronously (130 ms idle here; seconds on a loaded
-  // machine, which stalled serverless-offline workers past the Lambda timeout). The bundle is not
-  // minified, so stack traces read well without a map.
+  // No NODE_OPTIONS=--enable-source-maps by default: with it, the first error stack a container
+  // touches parses the bundle's multi-MB source map synchronously (130 ms idle here; seconds on a
+  // loaded machine, which stalled serverless-offline workers past the Lambda timeout). The
+  // minified bundles keep their function names (serverless.yml custom.esbuild.keepNames) and ship
+  // their map: an operator sets the flag on a function to read TypeScript lines in its stacks.
   const environment = {
     POWERTOOLS_SERVICE_NAME: 'weibo',
     HBASE_REST_URL: hbaseRestUrl,

@@ -5,7 +5,7 @@
 // and runs the local SQS poller (infra/local/sqs-poller.ts) that feeds the worker through the
 // offline Lambda endpoint; after the run it stops both and drops the namespace and the queues.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { DeleteQueueCommand } from '@aws-sdk/client-sqs';
@@ -104,6 +104,7 @@ async function startOffline(): Promise<OfflineStack> {
     sqs.destroy();
   };
 
+  const buildFolder = `.esbuild/e2e-${namespace}`;
   let log = '';
   // The handlers' log output is kept in a file: tests read it to prove no secret appears there.
   mkdirSync(`${ROOT}/.local/logs`, { recursive: true });
@@ -142,6 +143,9 @@ async function startOffline(): Promise<OfflineStack> {
       FANOUT_DLQ_URL: queues.deadLetterQueueUrl,
       // Logs from the handlers become test evidence (no secrets may appear in them).
       POWERTOOLS_LOG_LEVEL: 'INFO',
+      // Bundles of its own (removed at teardown): an `npm start` of the same checkout keeps its
+      // .esbuild/offline (infra/plugins/build-folders.cjs), and no rebuild here touches it.
+      ESBUILD_WORK_FOLDER: buildFolder,
     },
   });
   const capture = (d: Buffer) => {
@@ -203,6 +207,7 @@ async function startOffline(): Promise<OfflineStack> {
       // The poller first: it must not invoke a worker that is going away.
       await Promise.all([poller.stop(), mediaPoller.stop()]);
       stop();
+      rmSync(`${ROOT}/${buildFolder}`, { recursive: true, force: true });
       await dropQueues();
       await dropNamespace(hbase, namespace);
       await hbase.close();
