@@ -320,19 +320,21 @@ export const ROUTE_COSTS = {
   },
   unfollow: {
     requests: 11,
-    roundTrips: 7,
+    roundTrips: 5,
     why: [
       `1) the target's users row (404) ∥ the edge ('F' get: the since the follower notification`,
       `retracts and the delete below checks); then the delayed settle and the delayed notify are`,
-      `queued before the first write (settle message: A, C, D; F); 2) the truth: check-and-delete`,
-      `of 'F' on that since — of racing unfollows exactly one wins (C) [no edge read in 1): the`,
-      `store reads 'F' again first, one more]; 3) the edge's two list entries deleted side by side,`,
-      `after the edge (K); 4) the followers side: check-and-delete of 'R' on the same since (a`,
-      `refollow that slipped in keeps its own, C); 5) only the winner: following −1 ∥ followers −1`,
-      `(C); 6) the celebrity marker deleted (D) ∥ the reader's inbox row read for the purge (the`,
-      `author's posts leave the timeline when unfollow answers, A) [the purge's DELETE of those`,
-      `cells: one more round trip when there are any — none here]; 7) only the winner: the`,
-      `target's p:celeb [a celebrity: its followers count, one more, to queue a demotion].`,
+      `queued before the first write (settle message: A, C, D, M; F). Then two branches side by`,
+      `side. The edge: 2) the truth: check-and-delete of 'F' on that since — of racing unfollows`,
+      `exactly one wins (C) [no edge read in 1): the store reads 'F' again first, one more];`,
+      `3) the edge's two list entries deleted side by side, after the edge (K); 4) the followers`,
+      `side: check-and-delete of 'R' on the same since (a refollow that slipped in keeps its own,`,
+      `C); 5) only the winner: following −1 ∥ followers −1, each with its tally mark (C, M). The`,
+      `view, beside it (a fan-out that read the edge before its removal is purged again by the`,
+      `settle, A): 2) the celebrity marker deleted (D) ∥ the reader's inbox row read for the purge`,
+      `(the author's posts leave the timeline when unfollow answers, A) ∥ the target's p:celeb;`,
+      `3) the purge's DELETE of those cells (when there are any). [A celebrity that fell below the`,
+      `threshold: its followers count, one more, to queue a demotion.]`,
     ].join(' '),
   },
   markNotificationsRead: {
@@ -409,12 +411,12 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   block: {
-    requests: 21,
-    // 11 by the steps below, as last measured; one more allowed: its two unfollows are branches
+    requests: 22,
+    // 8 by the steps below, 9 as last measured; one more allowed: its two unfollows are branches
     // of unequal length, and a request of one that starts after a request of the other ended
     // counts as a link in the interval measure (round-trips.ts) though it did not wait for it
     // (the same code measured 13 and 14 in two runs before the later cuts).
-    roundTrips: 12,
+    roundTrips: 10,
     why: [
       `1) the target's users row (404) ∥ the mute row (the answer's other half); 2) the block list entry (lists put) before the edge (K);`,
       `3) the block row: check-and-put, put-if-absent on e:t. Then both follows go, AFTER the block`,
@@ -422,10 +424,10 @@ export const ROUTE_COSTS = {
       `side by side, each as unfollow above with its own users-row and edge reads. Measured, the`,
       `blocked user follows the blocker and not the other way, so the longer one runs 4) the users`,
       `row ∥ 'F'; 5) 'F' check-and-delete on the since read (C); 6) the two list entries deleted (K);`,
-      `7) 'R' check-and-delete (C); 8) the counts −1 (C); 9) the marker deleted (D) ∥ the inbox row`,
-      `read; 10) the purge's DELETE of the blocker's posts from the blocked user's inbox (A);`,
-      `11) p:celeb; the other one (no edge) takes three: the users row ∥ 'F', 'F' again, the marker`,
-      `deleted ∥ the inbox row read.`,
+      `7) 'R' check-and-delete (C); 8) the counts −1, tallied (C, M); beside 5)–8) the marker deleted`,
+      `(D) ∥ the inbox row read ∥ p:celeb, then the purge's DELETE of the blocker's posts from the`,
+      `blocked user's inbox (A); the other one (no edge) takes three: the users row ∥ 'F', 'F'`,
+      `again ∥ the marker deleted ∥ the inbox row read ∥ p:celeb.`,
     ].join(' '),
   },
   deleteComment: {
