@@ -14,9 +14,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { runInNewContext } from 'node:vm';
-import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueSettings } from '../../infra/local/sqs-poller.js';
+import { zipEntries } from '../packaging/zip.js';
 import { HSTS_MAX_AGE_SECONDS, REFERRER_POLICY, contentSecurityPolicy } from '../../web/security-headers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -86,28 +86,6 @@ const mappingOf = (queueId: string) => {
   expect(found, queueId).toHaveLength(1);
   return found[0]![1];
 };
-
-/** The entries of a zip (its central directory), by name: enough to list and extract a package. */
-function zipEntries(file: string): Map<string, () => Buffer> {
-  const zip = readFileSync(file);
-  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  const count = zip.readUInt16LE(eocd + 10);
-  const entries = new Map<string, () => Buffer>();
-  for (let i = 0, at = zip.readUInt32LE(eocd + 16); i < count; i++) {
-    const method = zip.readUInt16LE(at + 10);
-    const size = zip.readUInt32LE(at + 20);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const local = zip.readUInt32LE(at + 42);
-    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
-    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
-    entries.set(name, () => {
-      const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-      const raw = zip.subarray(start, start + size);
-      return method === 8 ? inflateRawSync(raw) : Buffer.from(raw);
-    });
-  }
-  return entries;
-}
 
 describe(`serverless package --stage ${STAGE}`, () => {
   it('has the fan-out queue and its dead-letter queue with the numbers of queue-settings.cjs', () => {
