@@ -15,6 +15,8 @@ const SERIAL_INTEGRATION = [
   // Runs the feed benchmark (its own load on HBase and the queue); alone, so it neither
   // slows the others' deadlines nor is slowed into its own.
   'test/integration/bench-smoke.test.ts',
+  // Starts a second HBase (a private stack) and kills its gateway: alone, for the memory and CPU.
+  'test/integration/stack-supervision.test.ts',
 ];
 // Packages the whole template with the real framework (two minutes of bundling): independent of
 // the stack, so it runs beside the integration files in `npm test`, in a project of its own that
