@@ -25,6 +25,8 @@ const PACKAGING = ['test/integration/serverless-package.test.ts'];
 const SERIAL_E2E = [
   // Compares the world with a model once the whole queue has drained; counts the whole DLQ.
   'test/e2e/model-check.test.ts',
+  // Sustained load with bursts of 100, then the whole queue drained and compared with a model.
+  'test/e2e/load.test.ts',
   // Proves that nothing in the namespace changed (every cell), so nothing else may write.
   'test/e2e/hostile-input.test.ts',
   // The jobs walk every row of the namespace (trim to the cap, repair, the run's DLQ report).
