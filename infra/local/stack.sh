@@ -261,8 +261,16 @@ start_hbase() {
   ensure_classpath hbase "$INFRA_DIR/hbase/pom.xml" "$HB_DIR/lib"
   write_hbase_conf "$HB_DIR/conf" ""
   # The REST JVM is an HBase client: fail in seconds, not minutes, while the master boots.
-  write_hbase_conf "$HB_DIR/conf-rest" '  <property><name>hbase.client.retries.number</name><value>5</value></property>
-  <property><name>hbase.client.operation.timeout</name><value>30000</value></property>'
+  # Its request threads bound its heap: a request in flight holds about twice its JSON body
+  # (RowModel + CellModel + Put + Cell per row, the values twice; measured: 50 PUTs of 6.8 MB
+  # held 500 MB), and Jetty's default of 100 threads let 100 such bodies in at once — the OOM of
+  # issue 22 (README "Operations: the REST gateway"). More requests wait in Jetty's queue, which
+  # holds connections, not bodies. The scanner cache: a scanner a cut-off function never deleted
+  # keeps its prefetched rows; expire those after 10 minutes, not the default hour.
+  write_hbase_conf "$HB_DIR/conf-rest" "  <property><name>hbase.client.retries.number</name><value>5</value></property>
+  <property><name>hbase.client.operation.timeout</name><value>30000</value></property>
+  <property><name>hbase.rest.threads.max</name><value>$REST_THREADS_MAX</value></property>
+  <property><name>hbase.rest.scannercache.expire.time</name><value>600000</value></property>"
 
   if ! pid_alive "$HB_DIR/master.pid"; then
     # 1.5 GiB: master + region server + ZooKeeper share this heap; 768 MiB ran out (OOM kill)
