@@ -345,7 +345,7 @@ rest-sqs { enabled = true, bind-port = $ELASTICMQ_PORT, bind-hostname = "127.0.0
 rest-stats { enabled = false }
 generate-node-address = false
 aws { region = us-east-1, accountId = 000000000000 }
-messages-storage { enabled = true, uri = "jdbc:h2:$MQ_DIR/data/elasticmq" }
+messages-storage { enabled = true, uri = "jdbc:h2:$MQ_DIR/data/elasticmq;WRITE_DELAY=0" }
 EOF
   if ! pid_alive "$MQ_DIR/elasticmq.pid"; then
     log "queue: starting ElasticMQ on $SQS_URL — log $MQ_DIR/logs/elasticmq.log"
