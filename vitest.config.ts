@@ -15,6 +15,8 @@ const SERIAL_INTEGRATION = [
   // Runs the feed benchmark (its own load on HBase and the queue); alone, so it neither
   // slows the others' deadlines nor is slowed into its own.
   'test/integration/bench-smoke.test.ts',
+  // Starts a second HBase (a private stack) and kills its gateway: alone, for the memory and CPU.
+  'test/integration/stack-supervision.test.ts',
 ];
 // Packages the whole template with the real framework (two minutes of bundling): independent of
 // the stack, so it runs beside the integration files in `npm test`, in a project of its own that
@@ -23,6 +25,8 @@ const PACKAGING = ['test/integration/serverless-package.test.ts', 'test/packagin
 const SERIAL_E2E = [
   // Compares the world with a model once the whole queue has drained; counts the whole DLQ.
   'test/e2e/model-check.test.ts',
+  // Sustained load with bursts of 100, then the whole queue drained and compared with a model.
+  'test/e2e/load.test.ts',
   // Proves that nothing in the namespace changed (every cell), so nothing else may write.
   'test/e2e/hostile-input.test.ts',
   // The jobs walk every row of the namespace (trim to the cap, repair, the run's DLQ report).

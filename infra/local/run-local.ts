@@ -16,7 +16,7 @@ import { buildWeb } from '../../web/build.js';
 import { serveWeb } from '../../web/serve.js';
 import { applySchema } from '../schema/apply-schema.js';
 import { localMediaBaseUrl } from './object-store.js';
-import { ensureQueues, startMediaPoller, startPoller, type Poller } from './sqs-poller.js';
+import { ensureQueues, namespaceQueueName, startMediaPoller, startPoller, type Poller } from './sqs-poller.js';
 import { warmHttpFunctions, warmWorkers } from './warm-up.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -228,8 +228,9 @@ async function main(): Promise<void> {
     await hbase.close();
   }
 
-  const queues = await ensureQueues({ sqsEndpoint: SQS_ENDPOINT, stage: STAGE });
-  const mediaQueues = await ensureQueues({ sqsEndpoint: SQS_ENDPOINT, stage: STAGE, queue: 'media' });
+  const queueName = (queue: 'fanout' | 'media') => namespaceQueueName(STAGE, NAMESPACE, queue);
+  const queues = await ensureQueues({ sqsEndpoint: SQS_ENDPOINT, stage: STAGE, queueName: queueName('fanout') });
+  const mediaQueues = await ensureQueues({ sqsEndpoint: SQS_ENDPOINT, stage: STAGE, queue: 'media', queueName: queueName('media') });
   checkpoint();
 
   // `node …/serverless.js` directly, in its own process group: killing `npm run` or `npx` would

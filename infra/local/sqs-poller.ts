@@ -39,6 +39,16 @@ export function localSqsClient(sqsEndpoint: string): SQSClient {
 
 // --- queues ----------------------------------------------------------------------------------
 
+/**
+ * The queue name `npm start` uses for a namespace: the stage's default for the default namespace
+ * `weibo`, else one of its own. Two `npm start`s on one ElasticMQ (another namespace beside the
+ * default, as a load run uses) would otherwise feed each other's workers, and each worker writes
+ * into its own namespace. `npm run load` derives the queue it waits on the same way.
+ */
+export function namespaceQueueName(stage: string, namespace: string, queue: 'fanout' | 'media' = 'fanout'): string | undefined {
+  return namespace === 'weibo' ? undefined : `weibo-${stage}-${namespace}-${queue}`;
+}
+
 export interface LocalQueues {
   queueUrl: string;
   deadLetterQueueUrl: string;

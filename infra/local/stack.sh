@@ -20,6 +20,12 @@
 #   S3_PORT             object store port                     default 19000
 #   MEDIA_BUCKET        bucket created at s3 start            default weibo-local-media
 #   STACK_START_TIMEOUT seconds to wait for readiness         default 240
+#   STACK_SUPERVISE     1: each component runs under a supervisor that restarts it when it
+#                       exits without a stop (a crash, an OOM kill), logging both to
+#                       <state dir>/supervisor.log and the component's log; 0: bare processes
+#                       (default 1)
+#   REST_HEAP_MB        the REST gateway's heap                default 1024 (README "Operations")
+#   REST_THREADS_MAX    the gateway's request threads          default 32 (hbase.rest.threads.max)
 #   HBASE_REGIONSERVERS RegionServers in the standalone JVM   default 1 (LocalHBaseCluster reads
 #                       hbase.regionservers; each gets its own random RPC port). For a second
 #                       stack beside the main one, also set WEIBO_LOCAL_DIR and the ports, e.g.
@@ -44,6 +50,9 @@ S3_PORT="${S3_PORT:-19000}"
 MEDIA_BUCKET="${MEDIA_BUCKET:-weibo-local-media}"
 START_TIMEOUT="${STACK_START_TIMEOUT:-240}"
 HBASE_REGIONSERVERS="${HBASE_REGIONSERVERS:-1}"
+SUPERVISE="${STACK_SUPERVISE:-1}"
+REST_HEAP_MB="${REST_HEAP_MB:-1024}"
+REST_THREADS_MAX="${REST_THREADS_MAX:-32}"
 [[ "$HBASE_REGIONSERVERS" =~ ^[1-9]$ ]] || { printf '[stack] ERROR: HBASE_REGIONSERVERS must be 1..9 (got "%s")\n' "$HBASE_REGIONSERVERS" >&2; exit 1; }
 
 HB_DIR="$LOCAL_DIR/hbase"
@@ -87,6 +96,7 @@ pid_alive() { local f="$1" comm="${2:-java}"; [[ -f "$f" ]] && [[ "$(ps -o comm=
 
 stop_pid() {
   local name="$1" f="$2" comm="${3:-java}"
+  stop_supervisor "$f"
   if ! [[ -f "$f" ]]; then log "$name: not started by this script (no pid file)"; return 0; fi
   local pid; pid="$(cat "$f")"
   if pid_alive "$f" "$comm"; then
@@ -98,6 +108,80 @@ stop_pid() {
     log "$name: pid $pid already gone"
   fi
   rm -f "$f"
+}
+
+# --- supervision: a crashed component comes back -------------------------------------------
+# `supervise NAME PIDFILE LOG cmd…` runs cmd in the background and writes its pid to PIDFILE (what
+# stop_pid, status and the readiness checks read, as for a bare process). A detached bash loop
+# (its pid in PIDFILE with .pid → .supervisor.pid) waits for it; when it exits and no stop asked
+# for it — a crash, `kill -9`, the JVM's OnOutOfMemoryError — the loop logs that, with the exit
+# status, and starts it again after 1 s (doubling to 30 s while it keeps dying within a minute of
+# its start; after six such quick deaths in a row it gives up, logged). A stop ends the loop first (TERM), then the component (stop_pid): nothing restarts
+# what was asked to stop. Restarts log to $LOCAL_DIR/supervisor.log and to the component's log.
+supervisor_file() { echo "${1%.pid}.supervisor.pid"; }
+
+supervise() {
+  local name="$1" pidfile="$2" logfile="$3"; shift 3
+  if [[ "$SUPERVISE" != 1 ]]; then
+    nohup "$@" >"$logfile" 2>&1 </dev/null &
+    echo $! >"$pidfile"
+    return 0
+  fi
+  if pid_alive "$(supervisor_file "$pidfile")" bash; then
+    log "$name: its supervisor (pid $(cat "$(supervisor_file "$pidfile")")) is restarting it"
+    return 0
+  fi
+  : >"$logfile"
+  local superlog="$LOCAL_DIR/supervisor.log"
+  (
+    set +e
+    trap '' HUP INT # like nohup, for the loop and (inherited) the component: only a stop ends them
+    stopping=0
+    trap 'stopping=1' TERM
+    restarts=0 backoff=1 quick=0
+    note() { printf '%s [supervisor] %s\n' "$(date -Is)" "$*" | tee -a "$logfile" >>"$superlog"; }
+    while :; do
+      since=$SECONDS
+      "$@" >>"$logfile" 2>&1 </dev/null &
+      child=$!
+      echo "$child" >"$pidfile"
+      ((restarts == 0)) || note "$name: restarted (pid $child, restart $restarts)"
+      # A TERM (the stop) interrupts wait: the stop then ends the component itself.
+      while wait "$child"; rc=$?; ((stopping == 0)) && kill -0 "$child" 2>/dev/null; do :; done
+      ((stopping)) && exit 0
+      ran=$((SECONDS - since))
+      if ((ran >= 60)); then backoff=1 quick=0; else quick=$((quick + 1)); fi
+      why="exit status $rc"; ((rc > 128)) && why="killed by signal $((rc - 128))"
+      if ((quick > 5)); then
+        note "$name: pid $child exited ($why) after ${ran} s, the 6th time in a row within a minute of its start; giving up (see this log)"
+        rm -f "$pidfile"
+        exit 1
+      fi
+      note "$name: pid $child exited ($why) after ${ran} s; restarting in ${backoff} s"
+      sleep "$backoff" &
+      wait $!
+      ((stopping)) && exit 0
+      restarts=$((restarts + 1)) backoff=$((backoff * 2 > 30 ? 30 : backoff * 2))
+    done
+  ) </dev/null >>"$superlog" 2>&1 &
+  echo $! >"$(supervisor_file "$pidfile")"
+}
+
+# Ends the supervisor of PIDFILE's component (if any), so that the stop that follows is final.
+stop_supervisor() {
+  local f; f="$(supervisor_file "$1")"
+  [[ -f "$f" ]] || return 0
+  local pid; pid="$(cat "$f")"
+  if pid_alive "$f" bash; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  fi
+  rm -f "$f"
+}
+
+supervised_status() {
+  local f; f="$(supervisor_file "$1")"
+  if pid_alive "$f" bash; then printf ', supervised by pid %s' "$(cat "$f")"; fi
 }
 
 fail_with_logs() {
@@ -177,8 +261,16 @@ start_hbase() {
   ensure_classpath hbase "$INFRA_DIR/hbase/pom.xml" "$HB_DIR/lib"
   write_hbase_conf "$HB_DIR/conf" ""
   # The REST JVM is an HBase client: fail in seconds, not minutes, while the master boots.
-  write_hbase_conf "$HB_DIR/conf-rest" '  <property><name>hbase.client.retries.number</name><value>5</value></property>
-  <property><name>hbase.client.operation.timeout</name><value>30000</value></property>'
+  # Its request threads bound its heap: a request in flight holds about twice its JSON body
+  # (RowModel + CellModel + Put + Cell per row, the values twice; measured: 50 PUTs of 6.8 MB
+  # held 500 MB), and Jetty's default of 100 threads let 100 such bodies in at once — the OOM of
+  # issue 22 (README "Operations: the REST gateway"). More requests wait in Jetty's queue, which
+  # holds connections, not bodies. The scanner cache: a scanner a cut-off function never deleted
+  # keeps its prefetched rows; expire those after 10 minutes, not the default hour.
+  write_hbase_conf "$HB_DIR/conf-rest" "  <property><name>hbase.client.retries.number</name><value>5</value></property>
+  <property><name>hbase.client.operation.timeout</name><value>30000</value></property>
+  <property><name>hbase.rest.threads.max</name><value>$REST_THREADS_MAX</value></property>
+  <property><name>hbase.rest.scannercache.expire.time</name><value>600000</value></property>"
 
   if ! pid_alive "$HB_DIR/master.pid"; then
     # 1.5 GiB: master + region server + ZooKeeper share this heap; 768 MiB ran out (OOM kill)
@@ -186,16 +278,17 @@ start_hbase() {
     # Each extra RegionServer gets 512 MiB more (its memstores and block cache share the heap).
     local heap=$((1536 + 512 * (HBASE_REGIONSERVERS - 1)))
     log "hbase: starting master (standalone, $HBASE_REGIONSERVERS RegionServer(s), heap ${heap}m) — log $HB_DIR/logs/master.log"
-    nohup java -Xms256m -Xmx${heap}m "${JDK17_FLAGS[@]}" -cp "$HB_DIR/conf:$HB_DIR/lib/*" \
-      org.apache.hadoop.hbase.master.HMaster start >"$HB_DIR/logs/master.log" 2>&1 </dev/null &
-    echo $! >"$HB_DIR/master.pid"
+    supervise "hbase master" "$HB_DIR/master.pid" "$HB_DIR/logs/master.log" \
+      java -Xms256m -Xmx${heap}m "${JDK17_FLAGS[@]}" -cp "$HB_DIR/conf:$HB_DIR/lib/*" org.apache.hadoop.hbase.master.HMaster start
   fi
   if ! pid_alive "$HB_DIR/rest.pid"; then
     # 1 GiB: 384 MiB ran out of heap (OOM kill) under the integration suite with an e2e run beside it.
-    log "hbase: starting REST gateway on $REST_URL — log $HB_DIR/logs/rest.log"
-    nohup java -Xms128m -Xmx1g "${JDK17_FLAGS[@]}" -cp "$HB_DIR/conf-rest:$HB_DIR/lib/*" \
-      org.apache.hadoop.hbase.rest.RESTServer start -p "$HBASE_REST_PORT" >"$HB_DIR/logs/rest.log" 2>&1 </dev/null &
-    echo $! >"$HB_DIR/rest.pid"
+    # On an OOM the JVM writes one heap dump (never overwritten: the first one is the evidence;
+    # delete it to get the next) before OnOutOfMemoryError kills it and the supervisor restarts it.
+    log "hbase: starting REST gateway on $REST_URL (heap ${REST_HEAP_MB}m, $REST_THREADS_MAX threads) — log $HB_DIR/logs/rest.log"
+    supervise "hbase REST" "$HB_DIR/rest.pid" "$HB_DIR/logs/rest.log" \
+      java -Xms128m -Xmx${REST_HEAP_MB}m -XX:+HeapDumpOnOutOfMemoryError -XX:HeapDumpPath="$HB_DIR/logs/rest-oom.hprof" \
+      "${JDK17_FLAGS[@]}" -cp "$HB_DIR/conf-rest:$HB_DIR/lib/*" org.apache.hadoop.hbase.rest.RESTServer start -p "$HBASE_REST_PORT"
   fi
 
   local deadline=$((SECONDS + START_TIMEOUT)) logs=("$HB_DIR/logs/master.log" "$HB_DIR/logs/rest.log")
@@ -225,8 +318,8 @@ stop_hbase() {
 
 status_hbase() {
   local ok=0
-  if pid_alive "$HB_DIR/master.pid"; then echo "hbase master:  running (pid $(cat "$HB_DIR/master.pid"))"; else echo "hbase master:  not started by this script"; fi
-  if pid_alive "$HB_DIR/rest.pid"; then echo "hbase REST:    running (pid $(cat "$HB_DIR/rest.pid"))"; else echo "hbase REST:    not started by this script"; fi
+  if pid_alive "$HB_DIR/master.pid"; then echo "hbase master:  running (pid $(cat "$HB_DIR/master.pid")$(supervised_status "$HB_DIR/master.pid"))"; else echo "hbase master:  not started by this script"; fi
+  if pid_alive "$HB_DIR/rest.pid"; then echo "hbase REST:    running (pid $(cat "$HB_DIR/rest.pid")$(supervised_status "$HB_DIR/rest.pid"))"; else echo "hbase REST:    not started by this script"; fi
   if hbase_ready; then echo "hbase ready:   yes — $REST_URL"; else echo "hbase ready:   no — $REST_URL"; ok=1; fi
   return $ok
 }
@@ -241,7 +334,10 @@ start_queue() {
   require_tools
   ensure_classpath elasticmq "$INFRA_DIR/elasticmq/pom.xml" "$MQ_DIR/lib"
   # Queues are created by the project's code with their redrive policy (one source of truth
-  # for the numbers), so the server starts empty.
+  # for the numbers), so the server starts empty — the first time. Queues and messages are kept
+  # in an H2 database under $MQ_DIR/data: a restarted ElasticMQ (the supervisor's, after a crash)
+  # still has every queue and every message not yet deleted, as SQS would.
+  mkdir -p "$MQ_DIR/data"
   cat >"$MQ_DIR/elasticmq.conf" <<EOF
 include classpath("application.conf")
 node-address { protocol = http, host = 127.0.0.1, port = $ELASTICMQ_PORT, context-path = "" }
@@ -249,12 +345,12 @@ rest-sqs { enabled = true, bind-port = $ELASTICMQ_PORT, bind-hostname = "127.0.0
 rest-stats { enabled = false }
 generate-node-address = false
 aws { region = us-east-1, accountId = 000000000000 }
+messages-storage { enabled = true, uri = "jdbc:h2:$MQ_DIR/data/elasticmq;WRITE_DELAY=0" }
 EOF
   if ! pid_alive "$MQ_DIR/elasticmq.pid"; then
     log "queue: starting ElasticMQ on $SQS_URL — log $MQ_DIR/logs/elasticmq.log"
-    nohup java -Xmx256m -Dconfig.file="$MQ_DIR/elasticmq.conf" -cp "$MQ_DIR/lib/*" org.elasticmq.server.Main \
-      >"$MQ_DIR/logs/elasticmq.log" 2>&1 </dev/null &
-    echo $! >"$MQ_DIR/elasticmq.pid"
+    supervise "ElasticMQ" "$MQ_DIR/elasticmq.pid" "$MQ_DIR/logs/elasticmq.log" \
+      java -Xmx256m -Dconfig.file="$MQ_DIR/elasticmq.conf" -cp "$MQ_DIR/lib/*" org.elasticmq.server.Main
   fi
   local deadline=$((SECONDS + START_TIMEOUT))
   until queue_ready; do
@@ -271,7 +367,7 @@ EOF
 stop_queue() { stop_pid "ElasticMQ" "$MQ_DIR/elasticmq.pid"; }
 
 status_queue() {
-  if pid_alive "$MQ_DIR/elasticmq.pid"; then echo "elasticmq:     running (pid $(cat "$MQ_DIR/elasticmq.pid"))"; else echo "elasticmq:     not started by this script"; fi
+  if pid_alive "$MQ_DIR/elasticmq.pid"; then echo "elasticmq:     running (pid $(cat "$MQ_DIR/elasticmq.pid")$(supervised_status "$MQ_DIR/elasticmq.pid"))"; else echo "elasticmq:     not started by this script"; fi
   if queue_ready; then echo "queue ready:   yes — $SQS_URL"; else echo "queue ready:   no — $SQS_URL"; return 1; fi
 }
 
@@ -299,9 +395,8 @@ start_s3() {
   if ! pid_alive "$S3_DIR/s3.pid" node; then
     log "s3: starting s3rver on $S3_URL (bucket $MEDIA_BUCKET, data $S3_DIR/data) — log $S3_DIR/logs/s3.log"
     # From the repo root: --import resolves tsx from there.
-    (cd "$REPO_DIR" && S3_PORT="$S3_PORT" MEDIA_BUCKET="$MEDIA_BUCKET" WEIBO_LOCAL_DIR="$LOCAL_DIR" \
-      exec nohup "$node" --import tsx "$INFRA_DIR/s3-server.ts" >>"$S3_DIR/logs/s3.log" 2>&1 </dev/null) &
-    echo $! >"$S3_DIR/s3.pid"
+    supervise "s3rver" "$S3_DIR/s3.pid" "$S3_DIR/logs/s3.log" \
+      env -C "$REPO_DIR" S3_PORT="$S3_PORT" MEDIA_BUCKET="$MEDIA_BUCKET" WEIBO_LOCAL_DIR="$LOCAL_DIR" "$node" --import tsx "$INFRA_DIR/s3-server.ts"
   fi
   local deadline=$((SECONDS + START_TIMEOUT))
   until s3_ready; do
@@ -315,7 +410,7 @@ start_s3() {
 stop_s3() { stop_pid "s3rver" "$S3_DIR/s3.pid" node; }
 
 status_s3() {
-  if pid_alive "$S3_DIR/s3.pid" node; then echo "s3rver:        running (pid $(cat "$S3_DIR/s3.pid"))"; else echo "s3rver:        not started by this script"; fi
+  if pid_alive "$S3_DIR/s3.pid" node; then echo "s3rver:        running (pid $(cat "$S3_DIR/s3.pid")$(supervised_status "$S3_DIR/s3.pid"))"; else echo "s3rver:        not started by this script"; fi
   if s3_ready; then echo "s3 ready:      yes — $S3_URL (bucket $MEDIA_BUCKET)"; else echo "s3 ready:      no — $S3_URL (bucket $MEDIA_BUCKET)"; return 1; fi
 }
 

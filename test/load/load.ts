@@ -1,0 +1,111 @@
+// test/load/load.ts — `npm run load`: the sustained-load run (workload.ts) against a running
+// `npm start`, with CPU per process sampled from /proc meanwhile (cpu-sampler.ts); prints the
+// rate achieved, errors, mismatches after the drain, p50/p99 per route class and where the CPU
+// went; exits 1 unless errors and mismatches are both 0. In test/ and not infra/: it is built
+// on the model test's reference model and the e2e client (test/support), which infra/ must not
+// import.
+//
+//   npm run load -- [--url http://127.0.0.1:13000] [--rate 20] [--duration 60] [--concurrency 16]
+//                   [--max-requests N] [--users 20] [--burst 100] [--seed N] [--json file]
+//
+// The queue it waits on is the one `npm start` made for HBASE_NAMESPACE (default weibo) on
+// SQS_ENDPOINT; --queue-url names another. LOAD_API_URL may stand for --url.
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { localQueueUrl, namespaceQueueName, queueSettings } from '../../infra/local/sqs-poller.js';
+import { startCpuSampler, type CpuSample } from './cpu-sampler.js';
+import { runLoad, type LoadReport } from './workload.js';
+
+const STAGE = 'local';
+
+const { values: flags } = parseArgs({
+  options: {
+    url: { type: 'string', default: process.env.LOAD_API_URL ?? 'http://127.0.0.1:13000' },
+    rate: { type: 'string', default: '20' },
+    duration: { type: 'string', default: '60' },
+    concurrency: { type: 'string', default: '16' },
+    'max-requests': { type: 'string' },
+    users: { type: 'string', default: '20' },
+    burst: { type: 'string', default: '100' },
+    seed: { type: 'string' },
+    'queue-url': { type: 'string' },
+    json: { type: 'string' },
+  },
+});
+
+const num = (name: string, value: string | undefined, min: number) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number ≥ ${min} (got ${value})`);
+  return n;
+};
+
+async function main(): Promise<void> {
+  const sqsEndpoint = process.env.SQS_ENDPOINT ?? `http://127.0.0.1:${process.env.ELASTICMQ_PORT ?? '19324'}`;
+  const namespace = process.env.HBASE_NAMESPACE ?? 'weibo';
+  const queueUrl = flags['queue-url'] ?? localQueueUrl(sqsEndpoint, namespaceQueueName(STAGE, namespace) ?? queueSettings(STAGE).queueName);
+  const restUrl = process.env.HBASE_REST_URL ?? `http://127.0.0.1:${process.env.HBASE_REST_PORT ?? '18080'}`;
+  const seed = flags.seed ? num('seed', flags.seed, 0) : Math.floor(Math.random() * 1_000_000);
+  const opts = {
+    apiUrl: flags.url.replace(/\/+$/, ''),
+    sqsEndpoint,
+    queueUrl,
+    rate: num('rate', flags.rate, 0.1),
+    durationSeconds: num('duration', flags.duration, 1),
+    concurrency: num('concurrency', flags.concurrency, 1),
+    ...(flags['max-requests'] ? { maxRequests: num('max-requests', flags['max-requests'], 1) } : {}),
+    users: num('users', flags.users, 4),
+    burst: num('burst', flags.burst, 0),
+    seed,
+    log: (line: string) => console.log(`[load] ${line}`),
+  };
+  try {
+    const res = await fetch(`${opts.apiUrl}/openapi.json`, { signal: AbortSignal.timeout(5_000) });
+    if (!res.ok) throw new Error(`status ${res.status}`);
+  } catch (err) {
+    throw new Error(`no API answers on ${opts.apiUrl} (${err instanceof Error ? err.message : String(err)}): start it with npm start, or pass --url`);
+  }
+  console.log(
+    `[load] ${opts.apiUrl}: ${opts.rate}/s for ${opts.durationSeconds} s, at most ${opts.concurrency} in flight, ${opts.users} users + a crowd of ${opts.burst}, seed ${seed}; queue ${queueUrl}`,
+  );
+  let cpu: CpuSample | undefined;
+  const sampler = startCpuSampler({ restPort: new URL(restUrl).port || '80', apiPort: new URL(opts.apiUrl).port || '80' });
+  const report = await runLoad({
+    ...opts,
+    log: (line) => {
+      // The run's own CPU ends where the drain starts: the compare's reads are not the workload.
+      if (line.startsWith('run: ')) cpu = sampler.stop();
+      opts.log(line);
+    },
+  });
+  print(report, cpu);
+  if (flags.json) writeFileSync(flags.json, `${JSON.stringify({ report, cpu }, null, 2)}\n`);
+  process.exitCode = report.errors === 0 && report.mismatches.length === 0 ? 0 : 1;
+}
+
+function print(r: LoadReport, cpu: CpuSample | undefined): void {
+  const lines = [
+    '',
+    `rate: target ${r.targetRate}/s, achieved ${r.achievedRate}/s (${r.arrivals - r.dropped} arrivals, ${r.dropped} dropped at the concurrency bound); ${r.requestRate} requests/s with the bursts; max ${r.maxInFlight} in flight`,
+    `requests: ${Object.entries(r.requests).map(([p, n]) => `${p} ${n}`).join(', ')}`,
+    `errors: ${r.errors} (${Object.entries(r.errorsByPhase).map(([p, n]) => `${p} ${n}`).join(', ')})`,
+    ...r.errorSamples.slice(0, 15).map((e) => `  - ${e}`),
+    `mismatches after the drain: ${r.mismatches.length} (drain ${r.drainSeconds} s, compare ${r.compareSeconds} s: ${r.compared.views} post views, ${r.compared.commentLists} comment lists, ${r.compared.likerLists} liker lists, ${r.compared.notifications} notifications, ${r.compared.crowdChecked} crowd members by list and counts)`,
+    ...r.mismatches.slice(0, 30).map((m) => `  - ${m}`),
+    '',
+    'route class         n      p50 ms   p99 ms   max ms',
+    ...r.routes.map((x) => `${x.route.padEnd(18)} ${String(x.n).padStart(6)} ${String(x.p50Ms).padStart(9)} ${String(x.p99Ms).padStart(8)} ${String(x.maxMs).padStart(8)}`),
+    '',
+    ...r.bursts.map((b) => `burst: ${b.name}: ${b.requests} requests in ${(b.ms / 1000).toFixed(1)} s, p50 ${b.p50Ms} ms, p99 ${b.p99Ms} ms`),
+  ];
+  if (cpu) {
+    lines.push('', `CPU during the run (${cpu.wallSeconds.toFixed(0)} s; 100 % = one core; machine ${cpu.cores} cores, ${cpu.machineBusyPercent} % busy overall):`);
+    for (const c of cpu.components) lines.push(`  ${c.component.padEnd(32)} ${String(c.cpuPercent).padStart(6)} %   RSS ${c.rssMb} MB   (pid ${c.pid})`);
+    lines.push(`  ${'everything else on the machine'.padEnd(32)} ${String(cpu.othersPercent).padStart(6)} %`);
+  }
+  console.log(lines.join('\n'));
+}
+
+main().catch((err: unknown) => {
+  console.error(`[load] ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  process.exitCode = 1;
+});
