@@ -10,6 +10,9 @@
 // in our error shape, which still names the emulator's errorType/errorMessage (test/support/api.ts
 // recognises a timeout by errorType). Lambda invokes (the workers, the jobs) are left as they were:
 // serverless-offline already answers those as a function error.
+//
+// It also bounds the emulator: at most OFFLINE_FUNCTION_CONCURRENCY invocations of one function at
+// once (patchPool, below); a burst waits its turn on instances already loaded.
 'use strict';
 
 const { realpathSync } = require('node:fs');
@@ -44,34 +47,100 @@ function emulatorFailure(err, functionName) {
   };
 }
 
-/** Wraps LambdaFunction's prototype once per process (serverless-offline's own module instance). */
+/** Wraps serverless-offline's classes once per process (its own module instances). */
 async function patchEmulator() {
-  // The module serverless-offline itself loads: same real path, so the same class.
-  const entry = realpathSync(require.resolve('serverless-offline'));
-  const { default: LambdaFunction } = await import(pathToFileURL(join(dirname(entry), 'lambda', 'LambdaFunction.js')).href);
+  // The modules serverless-offline itself loads: same real path, so the same classes.
+  const dir = join(dirname(realpathSync(require.resolve('serverless-offline'))), 'lambda');
+  const { default: LambdaFunction } = await import(pathToFileURL(join(dir, 'LambdaFunction.js')).href);
+  const { default: LambdaFunctionPool } = await import(pathToFileURL(join(dir, 'LambdaFunctionPool.js')).href);
   patchLambdaFunction(LambdaFunction);
+  patchPool(LambdaFunctionPool);
+}
+
+/**
+ * Invocations of one function the emulator runs at once; more wait their turn on an instance
+ * already loaded. Unbounded, serverless-offline starts a worker thread per concurrent call, each
+ * loading its own copy of the bundle: a burst of 100 follows meant 100 bundle loads on 2 cores,
+ * Lambda timeouts, and 8 GB of RSS kept for the idle time (issue 22). Deployed, Lambda's own
+ * concurrency and the API's throttling bound the same thing.
+ */
+const FUNCTION_CONCURRENCY = Math.max(1, Number(process.env.OFFLINE_FUNCTION_CONCURRENCY ?? 4));
+
+/** Per instance: the calls waiting for it, in order, and the end of the last one queued. */
+const queues = new WeakMap();
+const queueOf = (fn) => {
+  let q = queues.get(fn);
+  if (!q) queues.set(fn, (q = { pending: [], waiting: 0, tail: Promise.resolve(), clientContext: undefined, set: undefined }));
+  return q;
+};
+const load = (fn) => queueOf(fn).waiting + (fn.status === 'BUSY' ? 1 : 0);
+
+function patchPool(LambdaFunctionPool) {
+  const proto = LambdaFunctionPool.prototype;
+  if (proto[PATCHED]) return;
+  proto[PATCHED] = true;
+  const byPool = new WeakMap();
+  const get = proto.get;
+  proto.get = function (functionKey, definition) {
+    const fn = get.call(this, functionKey, definition);
+    let byKey = byPool.get(this);
+    if (!byKey) byPool.set(this, (byKey = new Map()));
+    let set = byKey.get(functionKey);
+    if (!set) byKey.set(functionKey, (set = new Set()));
+    if (set.has(fn)) return fn;
+    if (set.size < FUNCTION_CONCURRENCY) {
+      set.add(fn);
+      queueOf(fn).set = set;
+      return fn;
+    }
+    // At the bound: the least loaded instance takes the call (the one just made, never run, has
+    // no worker yet and is dropped by the pool's idle cleaner).
+    return [...set].reduce((a, b) => (load(b) < load(a) ? b : a));
+  };
 }
 
 function patchLambdaFunction(LambdaFunction) {
   const proto = LambdaFunction.prototype;
   if (proto[PATCHED]) return;
   proto[PATCHED] = true;
-  // Each instance runs one invocation at a time, and its callers set the event right before
-  // running it (same tick), so the event read at the start of runHandler is that invocation's.
-  const events = new WeakMap();
+  // Callers set the client context and the event, then run, in one tick; an instance may now
+  // take calls while it runs one, so each call's event (and context) waits in its queue and is
+  // set on the instance only when that call's turn comes.
   const setEvent = proto.setEvent;
+  const setClientContext = proto.setClientContext;
+  proto.setClientContext = function (clientContext) {
+    queueOf(this).clientContext = clientContext;
+  };
   proto.setEvent = function (event) {
-    events.set(this, event);
-    return setEvent.call(this, event);
+    const q = queueOf(this);
+    q.pending.push({ event, clientContext: q.clientContext });
+    q.clientContext = undefined;
+  };
+  const cleanup = proto.cleanup;
+  proto.cleanup = function () {
+    queueOf(this).set?.delete(this);
+    return cleanup.call(this);
   };
   const runHandler = proto.runHandler;
   proto.runHandler = async function () {
-    const event = events.get(this);
+    const q = queueOf(this);
+    const call = q.pending.shift() ?? { event: undefined, clientContext: undefined };
+    const before = q.tail;
+    let done;
+    q.tail = new Promise((resolve) => (done = resolve));
+    q.waiting++;
+    await before;
+    q.waiting--;
     try {
+      if (call.clientContext !== undefined) setClientContext.call(this, call.clientContext);
+      setEvent.call(this, call.event);
+      // The Lambda timeout starts inside runHandler: a call's wait for its turn is not counted.
       return await runHandler.call(this);
     } catch (err) {
-      if (!isHttpApiEvent(event)) throw err;
+      if (!isHttpApiEvent(call.event)) throw err;
       return emulatorFailure(err, this.functionName);
+    } finally {
+      done();
     }
   };
 }
@@ -89,3 +158,4 @@ class OfflineErrors {
 module.exports = OfflineErrors;
 module.exports.emulatorFailure = emulatorFailure;
 module.exports.patchLambdaFunction = patchLambdaFunction;
+module.exports.patchPool = patchPool;

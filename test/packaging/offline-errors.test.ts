@@ -85,4 +85,12 @@ describe('serverless-offline with infra/plugins/offline-errors.cjs', () => {
     expect(body.statusCode).toBeUndefined();
     expect(String(body.errorMessage)).toContain('the handler failed');
   });
+
+  it('runs at most OFFLINE_FUNCTION_CONCURRENCY (4) calls of one function at once: a burst of 24 waits its turn on 4 workers, each answered', async () => {
+    const answers = await Promise.all(Array.from({ length: 24 }, (_, n) => get(`/busy?n=${n}`)));
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    // Each call got its own event, though calls shared an instance.
+    expect(answers.map((a) => a.json.n)).toEqual(answers.map((_, n) => String(n)));
+    expect(new Set(answers.map((a) => a.json.threadId)).size).toBeLessThanOrEqual(4);
+  });
 });
