@@ -15,7 +15,7 @@ const SERIAL_INTEGRATION = [
   // Runs the feed benchmark (its own load on HBase and the queue); alone, so it neither
   // slows the others' deadlines nor is slowed into its own.
   'test/integration/bench-smoke.test.ts',
-  // Starts a second HBase (a private stack) and kills its gateway: alone, for the memory and CPU.
+  // Kills the suite's REST gateway and waits for the supervisor to bring it back: alone.
   'test/integration/stack-supervision.test.ts',
 ];
 // Packages the whole template with the real framework (two minutes of bundling): independent of
@@ -104,7 +104,10 @@ export default defineConfig({
           name: 'packaging',
           include: PACKAGING,
           environment: 'node',
-          maxWorkers: WORKERS, // one file; the value only has to match its group's (vitest's rule)
+          // One file at a time: two `serverless package` runs in one checkout share its
+          // .serverless/ folder, and one's cleanup made the other fail (ENOENT on its state file).
+          fileParallelism: false,
+          maxWorkers: WORKERS, // the value only has to match its group's (vitest's rule)
           testTimeout: 60_000,
           hookTimeout: 300_000,
           sequence: { groupOrder: 0 },
