@@ -96,8 +96,8 @@ type OpKind = keyof typeof MIX;
 const PER_MINUTE = { like: 30, comment: 10 } as const;
 /** Crowd users compared in full (timeline, every list, counts): the others by their following list and counts. */
 const CROWD_COMPARED = 5;
-/** Requests at once while registering and seeding, and while checking the crowd. */
-const SETUP_CONCURRENCY = 4;
+/** Requests at once while registering and seeding, and while checking the crowd (the local emulator runs at most 4 of one function at once and queues the rest: infra/plugins/offline-errors.cjs). */
+const SETUP_CONCURRENCY = 8;
 /** Where in the run the bursts start (share of the duration). */
 const FOLLOW_BURST_AT = 0.3;
 const LIKE_BURST_AT = 0.6;
