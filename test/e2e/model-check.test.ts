@@ -18,8 +18,7 @@ import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import { localSqsClient } from '../../infra/local/sqs-poller.js';
 import { apiClient } from '../support/api.js';
 import { compareWithModel, type CompareStats } from '../support/model/compare.js';
-import { callSafely, sendUntilAnswered } from '../support/model/http.js';
-import { Driver, ModelLost, type Actor } from '../support/model/driver.js';
+import { Driver, ModelLost, registerActor, type Actor } from '../support/model/driver.js';
 import { handleOf, makePlan } from '../support/model/plan.js';
 import { ReferenceModel } from '../support/model/reference-model.js';
 import { queueCounts, queueDrained } from '../support/queue.js';
@@ -95,13 +94,8 @@ async function checkSeed(seed: number): Promise<void> {
  * Handles named after the seed: unique in the run's fresh namespace, and short in mismatch lines.
  * Sent again when the machine gives no answer; a 409 then means an earlier send registered it.
  */
-async function register(handle: string): Promise<Actor> {
-  const password = `model check ${handle}`;
-  const reg = await sendUntilAnswered(() => callSafely(api, 'POST', '/users', { body: { handle, displayName: handle, password } }));
-  if (reg.res.status !== 201 && !(reg.resent && reg.res.status === 409)) throw new Error(`register ${handle}: ${reg.res.status} ${reg.res.text}`);
-  const login = await sendUntilAnswered(() => callSafely(api, 'POST', '/sessions', { body: { handle, password } }));
-  if (login.res.status !== 200) throw new Error(`login ${handle}: ${login.res.status} ${login.res.text}`);
-  return { handle, token: login.res.json.token };
+function register(handle: string): Promise<Actor> {
+  return registerActor(api, handle, `model check ${handle}`);
 }
 
 async function deadLetters(): Promise<number> {

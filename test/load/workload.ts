@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { localSqsClient } from '../../infra/local/sqs-poller.js';
 import { percentile } from '../bench/stats.js';
 import { compareWithModel, type CompareStats } from '../support/model/compare.js';
-import { Driver, ModelLost, type Actor } from '../support/model/driver.js';
+import { Driver, ModelLost, registerActor, type Actor } from '../support/model/driver.js';
 import { callSafely, sendUntilAnswered, type Api } from '../support/model/http.js';
 import type { Group, Plan, Step } from '../support/model/plan.js';
 import { seededRng, type Rng } from '../support/model/prng.js';
@@ -446,15 +446,7 @@ async function compareCrowdMember(api: Api, model: ReferenceModel, handle: strin
   return out;
 }
 
-/** Registers and logs in; sent again when the machine gives no answer (a 409 then means the first send registered it). */
-async function register(api: Api, handle: string): Promise<Actor> {
-  const password = `load run ${handle}`;
-  const reg = await sendUntilAnswered(() => callSafely(api, 'POST', '/users', { body: { handle, displayName: handle, password } }));
-  if (reg.res.status !== 201 && !(reg.resent && reg.res.status === 409)) throw new Error(`register ${handle}: ${reg.res.status} ${reg.res.text}`);
-  const login = await sendUntilAnswered(() => callSafely(api, 'POST', '/sessions', { body: { handle, password } }));
-  if (login.res.status !== 200) throw new Error(`login ${handle}: ${login.res.status} ${login.res.text}`);
-  return { handle, token: login.res.json.token };
-}
+const register = (api: Api, handle: string) => registerActor(api, handle, `load run ${handle}`);
 
 /** `work` over `items`, `size` at a time, results in order. */
 async function inBatches<T, R>(items: readonly T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {

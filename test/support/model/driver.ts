@@ -531,3 +531,12 @@ async function settleAll(work: Promise<void>[]): Promise<void> {
   const failed = (await Promise.allSettled(work)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
 }
+
+/** Registers and logs in, sent again when the machine gives no answer (a 409 then means an earlier send registered it). */
+export async function registerActor(api: Api, handle: string, password: string): Promise<Actor> {
+  const reg = await sendUntilAnswered(() => callSafely(api, 'POST', '/users', { body: { handle, displayName: handle, password } }));
+  if (reg.res.status !== 201 && !(reg.resent && reg.res.status === 409)) throw new Error(`register ${handle}: ${reg.res.status} ${reg.res.text}`);
+  const login = await sendUntilAnswered(() => callSafely(api, 'POST', '/sessions', { body: { handle, password } }));
+  if (login.res.status !== 200) throw new Error(`login ${handle}: ${login.res.status} ${login.res.text}`);
+  return { handle, token: login.res.json.token };
+}
