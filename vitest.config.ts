@@ -104,9 +104,8 @@ export default defineConfig({
           name: 'packaging',
           include: PACKAGING,
           environment: 'node',
-          // One file at a time: two `serverless package` runs in one checkout share its
-          // .serverless/ folder, and one's cleanup made the other fail (ENOENT on its state file).
-          fileParallelism: false,
+          // Its files package one at a time (test/packaging/one-package-at-a-time.ts), not as a
+          // sequential project: vitest runs those after every other group.
           maxWorkers: WORKERS, // the value only has to match its group's (vitest's rule)
           testTimeout: 60_000,
           hookTimeout: 300_000,

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FOLDERS, workFolderFor } from '../../infra/plugins/build-folders.cjs';
+import { onePackageAtATime } from './one-package-at-a-time.js';
 import { zipEntries } from './zip.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -53,12 +54,14 @@ beforeAll(async () => {
   const env: NodeJS.ProcessEnv = { ...process.env, AWS_EC2_METADATA_DISABLED: 'true' };
   delete env.ESBUILD_WORK_FOLDER; // as an operator runs it: the folder the plugin chooses
   try {
-    await run(process.execPath, [SLS, 'package', '--stage', 'dev', '--package', packageDir, '--param=hbaseRestUrl=https://hbase-rest.dev.internal:8443'], {
-      cwd: ROOT,
-      env,
-      timeout: 280_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    await onePackageAtATime(() =>
+      run(process.execPath, [SLS, 'package', '--stage', 'dev', '--package', packageDir, '--param=hbaseRestUrl=https://hbase-rest.dev.internal:8443'], {
+        cwd: ROOT,
+        env,
+        timeout: 280_000,
+        maxBuffer: 16 * 1024 * 1024,
+      }),
+    );
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
     throw new Error(`serverless package failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
