@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueSettings } from '../../infra/local/sqs-poller.js';
-import { onePackageAtATime } from '../packaging/one-package-at-a-time.js';
+import { packageService } from '../packaging/one-package-at-a-time.js';
 import { zipEntries } from '../packaging/zip.js';
 import { HSTS_MAX_AGE_SECONDS, REFERRER_POLICY, contentSecurityPolicy } from '../../web/security-headers.js';
 
@@ -49,19 +49,7 @@ const env = {
 };
 
 beforeAll(async () => {
-  try {
-    await onePackageAtATime(() =>
-      run(process.execPath, [SLS, 'package', '--stage', STAGE, '--package', packageDir, ...PARAMS], {
-        cwd: ROOT,
-        env,
-        timeout: 240_000,
-        maxBuffer: 16 * 1024 * 1024,
-      }),
-    );
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`serverless package failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
-  }
+  await packageService(['--stage', STAGE, '--package', packageDir, ...PARAMS], env, 240_000);
   template = JSON.parse(readFileSync(join(packageDir, 'cloudformation-template-update-stack.json'), 'utf8')) as Template;
 
   // The routes the configuration declares (infra/functions/*.yml), as serverless resolves them.
@@ -460,12 +448,10 @@ describe('stage settings are checked before anything is built (infra/stage-setti
     const folder = `${workFolder}-vpc`;
     try {
       const subnets = ['subnet-0123456789abcdef0', 'subnet-0fedcba9876543210'];
-      await onePackageAtATime(() =>
-        run(
-          process.execPath,
-          [SLS, 'package', '--stage', 'prod', '--package', dir, ...PARAMS, `--param=vpcSubnetIds=${subnets.join(',')}`, '--param=vpcSecurityGroupIds=sg-0123456789abcdef0'],
-          { cwd: ROOT, env: { ...env, ESBUILD_WORK_FOLDER: folder }, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 },
-        ),
+      await packageService(
+        ['--stage', 'prod', '--package', dir, ...PARAMS, `--param=vpcSubnetIds=${subnets.join(',')}`, '--param=vpcSecurityGroupIds=sg-0123456789abcdef0'],
+        { ...env, ESBUILD_WORK_FOLDER: folder },
+        240_000,
       );
       const vpcTemplate = JSON.parse(readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8')) as Template;
       const fns = Object.entries(vpcTemplate.Resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function');

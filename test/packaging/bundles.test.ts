@@ -5,21 +5,17 @@
 // needs, every AWS SDK client bundled at its pinned version (README "Packaging and cold starts"), sharp in the media
 // worker's zip alone, a size budget per zip, and that packaging leaves the offline tree alone
 // (infra/plugins/build-folders.cjs). Prints the packages, biggest first.
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FOLDERS, workFolderFor } from '../../infra/plugins/build-folders.cjs';
-import { onePackageAtATime } from './one-package-at-a-time.js';
+import { packageService } from './one-package-at-a-time.js';
 import { zipEntries } from './zip.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SLS = join(ROOT, 'node_modules/serverless/bin/serverless.js');
-const run = promisify(execFile);
 
 /** The budget of one zip (compressed): a bundle and its map. The media worker adds sharp + libvips. */
 const ZIP_BUDGET_BYTES = 1_600_000;
@@ -53,19 +49,7 @@ beforeAll(async () => {
   writeFileSync(marker, 'module.exports = "offline";\n');
   const env: NodeJS.ProcessEnv = { ...process.env, AWS_EC2_METADATA_DISABLED: 'true' };
   delete env.ESBUILD_WORK_FOLDER; // as an operator runs it: the folder the plugin chooses
-  try {
-    await onePackageAtATime(() =>
-      run(process.execPath, [SLS, 'package', '--stage', 'dev', '--package', packageDir, '--param=hbaseRestUrl=https://hbase-rest.dev.internal:8443'], {
-        cwd: ROOT,
-        env,
-        timeout: 280_000,
-        maxBuffer: 16 * 1024 * 1024,
-      }),
-    );
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`serverless package failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
-  }
+  await packageService(['--stage', 'dev', '--package', packageDir, '--param=hbaseRestUrl=https://hbase-rest.dev.internal:8443'], env, 280_000);
   const template = JSON.parse(readFileSync(join(packageDir, 'cloudformation-template-update-stack.json'), 'utf8')) as {
     Resources: Record<string, { Type: string; Properties: { FunctionName: string; Handler: string; Code: { S3Key: string } } }>;
   };
