@@ -50,6 +50,8 @@ export type StepPoint =
   | 'repost.claimed'
   /** tally (a delayed notify or settle): a fact's truth and marks are judged; owed count changes are claimed and applied next. */
   | 'tally.judged'
+  /** tally: this delivery holds the claim on an owed change; the change and its mark are applied next. */
+  | 'tally.claimed'
   /** notify (the worker): the fact's source of truth is read; the notification is not yet written. */
   | 'notify.truth-read'
   /** notify (the worker): a member's instances are swapped; its group's state is not yet changed. */

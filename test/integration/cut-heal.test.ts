@@ -9,6 +9,7 @@ import { hbaseFeedStores } from '../../shared/composition.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
+import { settleFactTally } from '../../shared/use-cases/background/tally.js';
 import { addComment, deleteComment } from '../../shared/use-cases/comments.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { likePost, unlikePost } from '../../shared/use-cases/likes.js';
@@ -144,6 +145,24 @@ describe('M: a like or unlike cut after any of its writes', () => {
     first.release();
     second.release();
     await both;
+    expect(await counts(post.id)).toMatchObject({ likes: 1 });
+  });
+
+  it('a delivery cut while holding its claim: the next one waits out the settle window, takes the claim over and applies it once', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    await cutAt('like.won', () => likePost(deps, bob, post.id));
+    const message = delayed().find((m) => m.type === 'notify')!;
+    if (message.type !== 'notify' || !message.tally) throw new Error('no delayed notify');
+    await cutAt('tally.claimed', () => handleFanoutMessage(deps, message));
+    const now = Date.now();
+    // Within the window the claim is its holder's, who may still be running: nothing is applied.
+    expect(await settleFactTally(deps, message.fact, message.tally, now)).toEqual({ applied: 0 });
+    expect(await counts(post.id)).toMatchObject({ likes: 0 });
+    // Past it the holder has timed out: the claim is taken over, once.
+    const later = now + deps.limits.settleSeconds * 1000 + 1;
+    expect(await settleFactTally(deps, message.fact, message.tally, later)).toEqual({ applied: 1 });
+    expect(await settleFactTally(deps, message.fact, message.tally, later + 1)).toEqual({ applied: 0 });
     expect(await counts(post.id)).toMatchObject({ likes: 1 });
   });
 });

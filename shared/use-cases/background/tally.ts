@@ -163,6 +163,7 @@ async function settleCounts(deps: FeedDeps, counts: TalliedCount[], truth: Truth
 async function applyOnce(deps: FeedDeps, c: TalliedCount, sign: 1 | -1, now: number): Promise<boolean> {
   const staleBefore = now - deps.limits.settleSeconds * 1000;
   if (!(await c.tally.claim(c.id, c.counter, c.fact, sign, now, staleBefore))) return false;
+  await atStep(deps, 'tally.claimed', { counter: c.counter });
   // A holder that timed out may have applied it before it stopped.
   const marks = await c.tally.tallied(c.id, c.counter, c.fact);
   if (sign > 0 ? marks.added : marks.removed) return false;
