@@ -2,11 +2,12 @@
 // access patterns that rely on it are written in ./tables.ts.
 // Identifiers belong to the domain (handle format, post-id format, feed order); keys are built
 // from them and never the other way round.
-import { createHash, hash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { concatBytes } from '../hbase/index.js';
 import { HANDLE_PATTERN } from '../domain/handle.js';
 import { formatPostId, isPostId, parsePostId, POST_SUFFIX_BYTES } from '../domain/post.js';
 import { mediaIdBytes } from '../domain/media-id.js';
+import { md5Salt } from './salt.js';
 
 const SALT_BYTES = 2;
 const USER_TERMINATOR = 0x00;
@@ -25,12 +26,10 @@ function assertHandle(handle: string): void {
  */
 export function userKey(handle: string): Uint8Array {
   assertHandle(handle);
-  // One allocation and a one-shot hash: the fan-out builds 1,000 of these per inbox put, and
-  // handles are ASCII (HANDLE_PATTERN), one byte per character.
-  const salt = hash('md5', handle, 'buffer');
+  // One allocation and the salt computed in place (./salt.ts): the fan-out builds 1,000 of
+  // these per inbox put, and handles are ASCII (HANDLE_PATTERN), one byte per character.
   const key = new Uint8Array(SALT_BYTES + handle.length + 1);
-  key[0] = salt[0]!;
-  key[1] = salt[1]!;
+  md5Salt(handle, key);
   utf8.encodeInto(handle, key.subarray(SALT_BYTES));
   key[SALT_BYTES + handle.length] = USER_TERMINATOR;
   return key;

@@ -82,11 +82,18 @@ const DEMOTE_BELOW = 0.9;
 /**
  * Idempotent. Steps: no self-unfollow (422) → the target must exist (404), the edge read (in
  * parallel) → queue the delayed settle, and the delayed retraction of the follower notification
- * for that edge → remove the edge (only the request that removed it moves the counts and queues
- * the immediate retraction), and beside it drop the celebrity marker and purge the target's posts
- * from the actor's inbox (the actor's row only), also when the edge was already gone → demote a
- * celebrity that fell clearly below the threshold. Fan-out or backfill that read the edge before it went may still write the target's
- * posts after the purge; the settle, after the settle window, purges again.
+ * for that edge → remove the edge read, if there was one (only the request that removed it moves
+ * the counts and queues the immediate retraction), and beside it drop the celebrity marker and
+ * purge the target's posts from the actor's inbox (the actor's row only), also when the edge was
+ * already gone → demote a celebrity that fell clearly below the threshold. Fan-out or backfill
+ * that read the edge before it went may still write the target's posts after the purge; the
+ * settle, after the settle window, purges again.
+ *
+ * An unfollow that read no edge removes none: a follow that lands after that read is ordered
+ * after this unfollow, and stands. (Removing it would move the counts for an edge whose since
+ * this request never read, so without its fact's mark — and another unfollow that did read it,
+ * and lost the removal to us, would have its removal's delivery take the count off a second
+ * time: invariant M. Found by the model check.)
  */
 export async function unfollow(deps: FeedDeps, actor: string, target: string, now = Date.now()) {
   notSelf(actor, target, 'unfollow');
@@ -97,14 +104,14 @@ export async function unfollow(deps: FeedDeps, actor: string, target: string, no
     queueSettle(deps, actor, target, now, edge ? { since: edge.since, removal: true } : undefined),
     fact ? notifyLater(deps, fact, { at: now, removal: true }) : undefined,
   ]);
+  await atStep(deps, 'unfollow.edge-read', { follower: actor, followee: target });
   // The since read above is the one to remove (no second read): an edge that no longer holds it
-  // was unfollowed, or refollowed, by a request ordered after this read. No edge read: the store
-  // looks again (a follow may have landed since).
+  // was unfollowed, or refollowed, by a request ordered after this read.
   // The timeline side runs beside the edge's removal, not after it: a fan-out or promotion that
   // read the edge before its removal can write after either order, and the settle purges again
   // W later (A, D); with no such work in flight the posts are gone when this answers either way.
   const [removed, , celebrity] = await Promise.all([
-    removeEdge(deps, actor, target, edge?.since, fact),
+    edge && fact ? removeEdge(deps, actor, target, edge.since, fact) : false,
     atStep(deps, 'unfollow.view-next', { follower: actor, followee: target }).then(() =>
       Promise.all([deps.inbox.removeCelebrity([actor], target), deps.inbox.purgeAuthor(actor, target)]),
     ),
@@ -118,17 +125,16 @@ export async function unfollow(deps: FeedDeps, actor: string, target: string, no
   return { follower: actor, followee: target, following: false };
 }
 
-/** The edge (only the request that removed it moves the counts, tallied: M), then the immediate retraction. */
-async function removeEdge(deps: FeedDeps, actor: string, target: string, since: number | undefined, fact: NotificationFact | null): Promise<boolean> {
+/** The edge read (only the request that removed it moves the counts, tallied: M), then the immediate retraction. */
+async function removeEdge(deps: FeedDeps, actor: string, target: string, since: number, fact: NotificationFact): Promise<boolean> {
   const removed = await deps.relations.unfollow(actor, target, since);
   await atStep(deps, 'unfollow.edge-removed', { follower: actor, followee: target });
   if (!removed) return false;
-  // Tallied when the since is known (read above); an edge the store found itself is not.
-  const facts = since === undefined ? undefined : followFacts(actor, target, since);
+  const facts = followFacts(actor, target, since);
   await Promise.all([
-    deps.counters.add(actor, 'following', -1, facts?.following),
-    deps.counters.add(target, 'followers', -1, facts?.followers),
-    fact ? notifyNow(deps, fact) : undefined,
+    deps.counters.add(actor, 'following', -1, facts.following),
+    deps.counters.add(target, 'followers', -1, facts.followers),
+    notifyNow(deps, fact),
   ]);
   return true;
 }

@@ -14,6 +14,8 @@ export type StepPoint =
   | 'follow.checked'
   /** follow: the edge is written (both sides); counters, marker and backfill are next. */
   | 'follow.edge-written'
+  /** unfollow: the edge is read (or found absent) and the delayed messages are queued; its removal is next. */
+  | 'unfollow.edge-read'
   /** unfollow: the edge is removed; the counters are next. */
   | 'unfollow.edge-removed'
   /** unfollow: the marker removal and the inbox purge are next (they run beside the edge's removal). */

@@ -24,9 +24,12 @@ import { ReferenceModel } from '../support/model/reference-model.js';
 import { queueCounts, queueDrained } from '../support/queue.js';
 
 const client = apiClient(inject('apiUrl'));
-/** Requests sent, for the per-seed log line (the cost of a seed, comparable between runs). */
-let requests = 0;
-const api: typeof client = { ...client, call: (...args) => (requests++, client.call(...args)) };
+type Api = typeof client;
+/** The API with the requests sent counted, for a seed's log line (the cost of a seed, comparable between runs). */
+function countingApi(): { api: Api; sent: () => number } {
+  let requests = 0;
+  return { api: { ...client, call: (...args) => (requests++, client.call(...args)) }, sent: () => requests };
+}
 const sqs = localSqsClient(inject('sqsEndpoint'));
 afterAll(() => sqs.destroy());
 
@@ -43,9 +46,20 @@ function randomSeeds(count: number): number[] {
 // Work left by earlier test files (a poison message on its way to the DLQ) is not this test's.
 beforeAll(() => queueDrained(sqs, inject('fanoutQueueUrl'), 170_000, 1_000), 180_000);
 
+/**
+ * Seeds checked side by side (MODEL_PARALLEL, default 2): a seed spends most of its time waiting
+ * (answers, the settle window, the drain), and each has users of its own. Both wait for the
+ * whole queue to drain, so each still compares a settled world.
+ */
+const PARALLEL = Math.max(1, Number(process.env.MODEL_PARALLEL ?? 2));
+
 describe('model check: concurrent requests against a reference model', () => {
-  for (const seed of SEEDS) {
-    it(`seed ${seed}`, () => checkSeed(seed), 180_000 + OPS * 3_000);
+  for (let i = 0; i < SEEDS.length; i += PARALLEL) {
+    const group = SEEDS.slice(i, i + PARALLEL);
+    it(`seed${group.length > 1 ? 's' : ''} ${group.join(', ')}`, async () => {
+      const failed = (await Promise.allSettled(group.map(checkSeed))).flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+      if (failed.length > 0) throw new Error(failed.map((e) => (e instanceof Error ? e.message : String(e))).join('\n'));
+    }, 180_000 + OPS * 3_000 * group.length);
   }
 });
 
@@ -60,8 +74,8 @@ async function checkSeed(seed: number): Promise<void> {
       `${counted('block')} blocks (${counted('followRacingBlock')} raced by a follow), ${counted('unblock')} unblocks, ${counted('refused')} refused across a block, ${counted('mute')} mutes, ${counted('unmute')} unmutes`,
   );
   const started = Date.now();
-  const sentBefore = requests;
-  const users = await Promise.all(Array.from({ length: plan.users }, (_, i) => register(handleOf(seed, i))));
+  const { api, sent } = countingApi();
+  const users = await Promise.all(Array.from({ length: plan.users }, (_, i) => register(api, handleOf(seed, i))));
   const model = new ReferenceModel(users.map((u) => u.handle));
   const driver = new Driver(api, plan, users, model);
   const deadBefore = await deadLetters();
@@ -69,13 +83,13 @@ async function checkSeed(seed: number): Promise<void> {
   const stats: CompareStats = { views: 0, commentLists: 0, likerLists: 0, notifications: 0, notificationsSkipped: 0 };
   try {
     for (const [wave, groups] of plan.waves.entries()) await driver.runWave(wave, groups);
-    const waves = { ms: Date.now() - started, requests: requests - sentBefore };
+    const waves = { ms: Date.now() - started, requests: sent() };
     await queueDrained(sqs, inject('fanoutQueueUrl'), 120_000, 1_000);
     const settled = Date.now();
     findings.push(...(await compareWithModel(api, model, users, stats)));
     console.log(
       `[model-check] seed ${seed}: waves ${waves.requests} requests in ${(waves.ms / 1000).toFixed(0)} s; settled after ${((settled - started - waves.ms) / 1000).toFixed(0)} s; ` +
-        `compare ${requests - sentBefore - waves.requests} requests in ${((Date.now() - settled) / 1000).toFixed(0)} s: ${stats.views} post views, ${stats.commentLists} comments lists, ${stats.likerLists} likers lists, ` +
+        `compare ${sent() - waves.requests} requests in ${((Date.now() - settled) / 1000).toFixed(0)} s: ${stats.views} post views, ${stats.commentLists} comments lists, ${stats.likerLists} likers lists, ` +
         `${stats.notifications} like/repost/mention notifications (${stats.notificationsSkipped} not exact, skipped)`,
     );
     const dead = (await deadLetters()) - deadBefore;
@@ -94,7 +108,7 @@ async function checkSeed(seed: number): Promise<void> {
  * Handles named after the seed: unique in the run's fresh namespace, and short in mismatch lines.
  * Sent again when the machine gives no answer; a 409 then means an earlier send registered it.
  */
-function register(handle: string): Promise<Actor> {
+function register(api: Api, handle: string): Promise<Actor> {
   return registerActor(api, handle, `model check ${handle}`);
 }
 

@@ -60,7 +60,7 @@ function barrier(point: StepPoint, count: number): { hook: StepHook; verified: (
   };
 }
 
-const attempt = (deps: LoginDeps, handle: string, password: string, sourceIp: string) => logIn(deps, { handle, password, sourceIp });
+const attempt = (deps: LoginDeps, handle: string, password: string, sourceIp: string, now?: number) => logIn(deps, { handle, password, sourceIp }, now);
 
 describe('login throttle (counted before the password is verified)', () => {
   it('20 parallel wrong guesses, all counted before any is decided, verify at most maxFailures passwords', async () => {
@@ -105,9 +105,12 @@ describe('login throttle (counted before the password is verified)', () => {
   it('a distributed guess hits the per-handle ceiling; a signed-in user stays signed in through refresh', async () => {
     const victim = await newUser();
     const deps = accountDeps(undefined, { policy: { ...policy, globalMaxFailures: 8 } });
-    const session = await attempt(deps, victim, 'right password', '192.0.2.44');
-    await Promise.allSettled(Array.from({ length: 8 }, (_, i) => attempt(deps, victim, 'wrong', `198.51.100.${10 + i}`)));
-    const refused = await attempt(deps, victim, 'right password', '192.0.2.45').catch((e: unknown) => e);
+    // One instant for every attempt: the ceiling counts per fixed window (globalWindowSeconds,
+    // aligned to the clock), and a run that crosses a window's end starts a fresh count.
+    const now = Date.now();
+    const session = await attempt(deps, victim, 'right password', '192.0.2.44', now);
+    await Promise.allSettled(Array.from({ length: 8 }, (_, i) => attempt(deps, victim, 'wrong', `198.51.100.${10 + i}`, now)));
+    const refused = await attempt(deps, victim, 'right password', '192.0.2.45', now).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(RateLimitedError);
     expect((refused as RateLimitedError).retryAfterSeconds).toBeGreaterThan(0);
     // The trade-off written in log-in.ts: password logins wait for the window; sessions go on.

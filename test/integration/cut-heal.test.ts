@@ -247,6 +247,31 @@ describe('M: a follow or unfollow cut before its counts', () => {
   });
 });
 
+describe('M: two unfollows racing a follow', () => {
+  it('an unfollow that read no edge leaves a later follow alone; the unfollow that read it takes it off once, settle included', async () => {
+    const [ann, bob, cat] = await users('ann', 'bob', 'cat');
+    // Counts above 0, so a second decrement shows (a count is never read below 0).
+    await follow(deps, ann, cat);
+    await follow(deps, cat, bob);
+    await settleWindow();
+    const first = gate.holdAt('unfollow.edge-read');
+    const blind = unfollow(deps, ann, bob); // reads no edge
+    await first.reached;
+    await follow(deps, ann, bob);
+    const second = gate.holdAt('unfollow.edge-read');
+    const reading = unfollow(deps, ann, bob); // reads the follow's edge
+    await second.reached;
+    first.release();
+    await blind;
+    expect(await stores.relations.isFollowing(ann, bob)).toBe(true);
+    second.release();
+    await reading;
+    await settleWindow();
+    expect(await stores.relations.isFollowing(ann, bob)).toBe(false);
+    expect([await follows(ann), await follows(bob)]).toEqual([{ following: 1, followers: 0 }, { following: 0, followers: 1 }]);
+  });
+});
+
 describe('F under a cut: a notify delivery stopped between its member and its group', () => {
   it('the group shows the like once the delayed half has run', async () => {
     const [ann, bob] = await users('ann', 'bob');

@@ -134,6 +134,9 @@ async function startOffline(): Promise<OfflineStack> {
       // Settle messages (shared/schema/consistency.md) after 4 s: longer than any local step
       // takes, short enough that tests waiting for a settled state stay quick.
       SETTLE_SECONDS: String(E2E_SETTLE_SECONDS),
+      // Throwaway users' passwords hashed at N=2^12 (17 ms of CPU, not 140 ms at the local
+      // stage's 2^15): the suite registers and signs in hundreds of them (shared/config/config.ts).
+      PASSWORD_SCRYPT_LOG2N: '12',
       // The jobs run when a test invokes them, never because the clock struck the hour mid-test.
       WEIBO_SCHEDULES_ENABLED: 'false',
       // Scheduled jobs (test/e2e/jobs.test.ts): a tiny step, so a job must continue through

@@ -224,11 +224,18 @@ describe('follow / unfollow', () => {
       { v: 1, type: 'notify', fact: { kind: 'follow', actor: 'amy', target: 'bob', since: 7_000 }, tally: { at: 7_000, removal: false } },
     ]);
     expect(deps.queue.delays).toEqual([deps.limits.settleSeconds, deps.limits.settleSeconds]);
-    deps.relations.unfollow = async () => {
+    // The unfollow of an edge it read: the settle carries the edge's since, for its counts.
+    const later = fakeFeed('amy', 'bob');
+    await follow(later, 'amy', 'bob', 7_500);
+    later.queue.sent.length = 0;
+    later.relations.unfollow = async () => {
       throw new Error('function stopped at its timeout');
     };
-    await expect(unfollow(deps, 'amy', 'bob', 8_000)).rejects.toThrow('stopped');
-    expect(deps.queue.sent.at(-1)).toEqual({ v: 1, type: 'settle', reader: 'amy', followee: 'bob', at: 8_000 });
+    await expect(unfollow(later, 'amy', 'bob', 8_000)).rejects.toThrow('stopped');
+    expect(later.queue.sent).toEqual([
+      { v: 1, type: 'settle', reader: 'amy', followee: 'bob', at: 8_000, tally: { since: 7_500, removal: true } },
+      { v: 1, type: 'notify', fact: { kind: 'follow', actor: 'amy', target: 'bob', since: 7_500 }, tally: { at: 8_000, removal: true } },
+    ]);
   });
 
   it('a settle makes the view agree with the edge, whatever the view holds', async () => {

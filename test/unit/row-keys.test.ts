@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { feedOrderKey, newPostId } from '../../shared/domain/post.js';
+import { md5Salt } from '../../shared/schema/salt.js';
 import { LIST_TIME_MAX, handleFromKey, inboxQualifier, keyFromPostId, listPrefix, listKeyAt, listRowKey, parseFollowListRowKey, parseListRowKey, postIdFromKey, parsePostKey, postKey, postKeyFromInboxQualifier, relationKey, relationPrefix, reversedTimestamp, timestampFromReversed, userKey } from '../../shared/schema/row-keys.js';
 
 const hasPrefix = (key: Uint8Array, prefix: Uint8Array) =>
@@ -32,6 +33,22 @@ describe('userKey', () => {
     // Sequential handles must not share lead bytes (the point of the salt).
     const leads = new Set(['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7', 'u8'].map((h) => userKey(h)[0]));
     expect(leads.size).toBeGreaterThan(4);
+  });
+
+  it('salts with the first two bytes of node:crypto\'s MD5 of the handle (every key already stored was made so)', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z0-9_]{1,30}$/), (handle) => {
+        expect([...userKey(handle).subarray(0, 2)]).toEqual([...createHash('md5').update(handle).digest().subarray(0, 2)]);
+      }),
+      { numRuns: 2000 },
+    );
+    // Every length an MD5 block can hold, any ASCII byte (md5Salt's whole domain).
+    const salt = new Uint8Array(2);
+    for (let n = 0; n <= 55; n++) {
+      const text = Array.from({ length: n }, (_, i) => String.fromCharCode(32 + ((i * 37 + n * 11) % 95))).join('');
+      md5Salt(text, salt);
+      expect([...salt], `${n} bytes`).toEqual([...createHash('md5').update(text).digest().subarray(0, 2)]);
+    }
   });
 
   it('refuses handles outside the safe character set', () => {
