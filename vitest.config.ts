@@ -105,7 +105,9 @@ export default defineConfig({
           include: PACKAGING,
           environment: 'node',
           // Its files package one at a time (test/packaging/one-package-at-a-time.ts), not as a
-          // sequential project: vitest runs those after every other group.
+          // sequential project: vitest runs those after every other group. The dev stage's
+          // package is made once and read by every file that needs it (devPackage).
+          globalSetup: ['test/packaging/package-setup.ts'],
           maxWorkers: WORKERS, // the value only has to match its group's (vitest's rule)
           testTimeout: 60_000,
           hookTimeout: 300_000,

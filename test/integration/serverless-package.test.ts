@@ -14,9 +14,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { runInNewContext } from 'node:vm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { queueSettings } from '../../infra/local/sqs-poller.js';
-import { packageService } from '../packaging/one-package-at-a-time.js';
+import { DEV_GATEWAY, devPackage, packageService } from '../packaging/one-package-at-a-time.js';
 import { zipEntries } from '../packaging/zip.js';
 import { HSTS_MAX_AGE_SECONDS, REFERRER_POLICY, contentSecurityPolicy } from '../../web/security-headers.js';
 
@@ -24,7 +24,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SLS = join(ROOT, 'node_modules/serverless/bin/serverless.js');
 const STAGE = 'dev';
 /** What an operator passes for a stage that names no gateway in serverless.yml. */
-const GATEWAY = 'https://hbase-rest.dev.internal:8443';
+const GATEWAY = DEV_GATEWAY;
 const PARAMS = [`--param=hbaseRestUrl=${GATEWAY}`];
 const settings = queueSettings(STAGE);
 const media = queueSettings(STAGE, { queue: 'media' });
@@ -34,9 +34,10 @@ type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: unk
 type Template = { Resources: Record<string, Resource>; Outputs: Record<string, { Value: unknown }> };
 type Statement = { Sid?: string; Effect: string; Principal: unknown; Action: string | string[]; Resource: unknown; Condition?: Record<string, Record<string, unknown>> };
 
-const packageDir = mkdtempSync(join(tmpdir(), 'weibo-package-'));
-// Its own esbuild work folder: a serverless-offline running meanwhile (e2e, npm start) keeps
-// its bundles; serverless-esbuild deletes its work folder after packaging.
+// The dev package is shared with test/packaging/bundles.test.ts (made once per run: devPackage).
+let packageDir: string;
+// The VPC variant's own esbuild work folder: a serverless-offline running meanwhile (e2e, npm
+// start) keeps its bundles; serverless-esbuild deletes its work folder after packaging.
 const workFolder = `.esbuild/package-test-${process.pid}-${Date.now().toString(36)}`;
 let template: Template;
 let declaredRoutes: string[];
@@ -49,7 +50,7 @@ const env = {
 };
 
 beforeAll(async () => {
-  await packageService(['--stage', STAGE, '--package', packageDir, ...PARAMS], env, 240_000);
+  packageDir = (await devPackage(inject('packageCacheDir'), 240_000)).dir;
   template = JSON.parse(readFileSync(join(packageDir, 'cloudformation-template-update-stack.json'), 'utf8')) as Template;
 
   // The routes the configuration declares (infra/functions/*.yml), as serverless resolves them.
@@ -65,7 +66,6 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(() => {
-  rmSync(packageDir, { recursive: true, force: true });
   rmSync(join(ROOT, workFolder), { recursive: true, force: true });
 });
 

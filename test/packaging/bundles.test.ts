@@ -5,14 +5,13 @@
 // needs, every AWS SDK client bundled at its pinned version (README "Packaging and cold starts"), sharp in the media
 // worker's zip alone, a size budget per zip, and that packaging leaves the offline tree alone
 // (infra/plugins/build-folders.cjs). Prints the packages, biggest first.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { FOLDERS, workFolderFor } from '../../infra/plugins/build-folders.cjs';
-import { packageService } from './one-package-at-a-time.js';
+import { devPackage } from './one-package-at-a-time.js';
 import { zipEntries } from './zip.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,13 +26,6 @@ const BUNDLE_BUDGET_BYTES = 2_400_000;
 const OPTIONAL = ['@aws-sdk/signature-v4-crt'];
 const SHARP_FILES = /^node_modules\/(sharp|@img\/sharp-linux-x64|@img\/sharp-libvips-linux-x64|@img\/colour|detect-libc|semver)\//;
 
-const packageDir = mkdtempSync(join(tmpdir(), 'weibo-bundles-'));
-// A stand-in for the bundles of a running `npm start`: a file of ours in the offline build
-// folder, which `serverless package` must leave where it is.
-const offlineBuild = join(ROOT, FOLDERS.offline, '.build');
-const marker = join(offlineBuild, `package-test-marker-${process.pid}.cjs`);
-const offlineExisted = existsSync(join(ROOT, FOLDERS.offline));
-
 interface Packaged {
   name: string;
   handlerFile: string;
@@ -44,12 +36,12 @@ interface Packaged {
 }
 let packaged: Packaged[] = [];
 
+let offlineTreeKept = false;
+
 beforeAll(async () => {
-  mkdirSync(offlineBuild, { recursive: true });
-  writeFileSync(marker, 'module.exports = "offline";\n');
-  const env: NodeJS.ProcessEnv = { ...process.env, AWS_EC2_METADATA_DISABLED: 'true' };
-  delete env.ESBUILD_WORK_FOLDER; // as an operator runs it: the folder the plugin chooses
-  await packageService(['--stage', 'dev', '--package', packageDir, '--param=hbaseRestUrl=https://hbase-rest.dev.internal:8443'], env, 280_000);
+  const made = await devPackage(inject('packageCacheDir'), 280_000);
+  const packageDir = made.dir;
+  offlineTreeKept = made.offlineTreeKept;
   const template = JSON.parse(readFileSync(join(packageDir, 'cloudformation-template-update-stack.json'), 'utf8')) as {
     Resources: Record<string, { Type: string; Properties: { FunctionName: string; Handler: string; Code: { S3Key: string } } }>;
   };
@@ -76,12 +68,6 @@ beforeAll(async () => {
       packaged.map((p) => `  ${p.name.padEnd(24)} ${kb(p.zipBytes)} ${kb(p.bundleBytes)}  ${p.handlerFile}`).join('\n'),
   );
 }, 300_000);
-
-afterAll(() => {
-  rmSync(packageDir, { recursive: true, force: true });
-  rmSync(marker, { force: true });
-  if (!offlineExisted) rmSync(join(ROOT, FOLDERS.offline), { recursive: true, force: true });
-});
 
 describe('serverless package: one zip per function, only what it imports', () => {
   it('packages every function of the configuration, each in a zip of its own', () => {
@@ -140,7 +126,7 @@ describe('serverless package beside a running serverless-offline', () => {
     expect(workFolderFor(['package'])).toBe(FOLDERS.package);
     expect(workFolderFor(['deploy'])).toBe(FOLDERS.package);
     expect(FOLDERS.package).not.toBe(FOLDERS.offline);
-    expect(readFileSync(marker, 'utf8')).toBe('module.exports = "offline";\n');
+    expect(offlineTreeKept, 'a file of the offline build tree survived packaging unchanged').toBe(true);
     // Its own folder is cleaned after packaging, as serverless-esbuild does.
     expect(existsSync(join(ROOT, FOLDERS.package))).toBe(false);
   });

@@ -4,7 +4,7 @@
 // without leaving the page read meanwhile as an unhandled rejection.
 import { describe, expect, it } from 'vitest';
 import type { Page } from '../../shared/ports/feed-store.js';
-import { cursorPages, handlesOf, writePages } from '../../shared/use-cases/background/pager.js';
+import { cursorPages, handlesOf, prefetched, writePages } from '../../shared/use-cases/background/pager.js';
 
 /** A cursor-paged list of `handles` (cursor = the last handle of the previous page), logging each read. */
 function pagedList(handles: string[], log: string[]) {
@@ -80,6 +80,51 @@ describe('the background pager', () => {
       process.off('unhandledRejection', record);
     }
     expect(reads).toBe(2); // the prefetch was really made, and failed
+    expect(unhandled).toEqual([]);
+  });
+
+  it('prefetched: the first page is asked for at once; the walk then reads each page once, in order', async () => {
+    const log: string[] = [];
+    const pages = prefetched(cursorPages(pagedList(letters(7), log), undefined, { pageSize: 3, pages: 5 }));
+    await Promise.resolve();
+    expect(log).toEqual(['read after -']); // before anyone iterates
+    const written: string[][] = [];
+    const done = await writePages({}, pages, handlesOf, async (h) => void written.push(h));
+    expect(done).toEqual({ readers: 7, written: 7 });
+    expect(written).toEqual([letters(3), ['d', 'e', 'f'], ['g']]);
+    expect(log).toEqual(['read after -', 'read after c', 'read after f']);
+  });
+
+  it('prefetched: close ends the source unread past the first page (its cleanup runs); a failed first read is no unhandled rejection', async () => {
+    const log: string[] = [];
+    let cleaned = false;
+    async function* source() {
+      try {
+        for (const p of ['one', 'two']) {
+          log.push(`read ${p}`);
+          yield p;
+        }
+      } finally {
+        cleaned = true;
+      }
+    }
+    const pages = prefetched(source());
+    await pages.close();
+    expect({ log, cleaned }).toEqual({ log: ['read one'], cleaned: true });
+
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => void unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      // eslint-disable-next-line require-yield
+      const failing = prefetched((async function* () {
+        throw new Error('gateway down');
+      })());
+      await new Promise((r) => setTimeout(r, 10));
+      await expect(failing[Symbol.asyncIterator]().next()).rejects.toThrow('gateway down');
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
     expect(unhandled).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@ import type { FeedDeps } from '../feed-deps.js';
 import { postFacts, reconcileFact } from '../notifications.js';
 import { atStep } from '../steps.js';
 import { continueWith, type Handled, type MessageOf } from './message.js';
-import { handlesOf, perMessage, writePages, type Walked } from './pager.js';
+import { handlesOf, perMessage, prefetched, writePages, type Walked } from './pager.js';
 
 /** At most this many segments per post: about the worker's concurrency (serverless.yml workerMaxConcurrency). */
 export const MAX_SEGMENTS = 16;
@@ -37,25 +37,37 @@ export async function deliverPost(deps: FeedDeps, msg: MessageOf<'fanout'>): Pro
   // The three reads a message starts with are independent (the author is in the post id): one
   // round trip, not three, before the first page of followers is asked for.
   const author = authorOfPostId(msg.postId);
+  // A follow-up message knows its part of the list already (cursor, segment): its first page of
+  // followers is asked for beside these reads, not after them. Dropped (the scanner closed
+  // unread) if the post is gone or its author a celebrity.
+  const early = author && !isFirst(msg) ? audience(deps, author, msg.segment, msg.cursor, true) : undefined;
   const [post, celebrity, followers] = await Promise.all([
     deps.posts.get(msg.postId),
     author ? deps.celebrities.isCelebrity(author) : false,
     author && isFirst(msg) ? deps.counters.get(author, 'followers') : undefined,
-  ]);
+  ]).catch(async (err: unknown) => {
+    await early?.close();
+    throw err;
+  });
+  if (!post || celebrity) await early?.close();
   if (!post) return { readers: 0, continued: false, inboxCells: 0, skipped: 'deleted' };
   // The first message of a post also notifies: who it mentions, and a repost's original author.
   if (isFirst(msg)) await Promise.all(postFacts(post).map((fact) => reconcileFact(deps, fact)));
   if (celebrity) return { readers: 0, continued: false, inboxCells: 0, skipped: 'celebrity' };
   const segment = await splitIntoSegments(deps, msg, followers);
   const split = msg.segment === undefined && segment ? { segments: segment.of } : {};
-  const done = await overAudience(deps, post.author, segment, msg.cursor, true, (handles) => deps.inbox.add(handles, post));
+  const walk = early ?? audience(deps, post.author, segment, msg.cursor, true);
+  const done = await walk.write((handles) => deps.inbox.add(handles, post));
   // A delete that landed while we wrote may have been retracted before our cells arrived:
-  // look again, and if the post is gone, retract what this message covered (idempotent).
-  if (!(await deps.posts.get(post.id))) {
+  // look again, and if the post is gone, retract what this message covered (idempotent). The
+  // follow-up goes out beside that look: if the post is gone, it finds so first and stops.
+  const rest = { ...msg, ...(segment ? { segment } : {}) };
+  const [still, continued] = await Promise.all([deps.posts.get(post.id), continueWith(deps, rest, done.nextCursor)]);
+  if (!still) {
     await deps.queue.send({ v: 1, type: 'retract', postId: post.id, ...(msg.cursor ? { cursor: msg.cursor } : {}), ...(segment ? { segment } : {}) });
-    return { readers: done.readers, continued: false, inboxCells: done.written, retractedAgain: true, ...split };
+    return { readers: done.readers, continued, inboxCells: done.written, retractedAgain: true, ...split };
   }
-  return { readers: done.readers, continued: await continueWith(deps, { ...msg, ...(segment ? { segment } : {}) }, done.nextCursor), inboxCells: done.written, ...split };
+  return { readers: done.readers, continued, inboxCells: done.written, ...split };
 }
 
 /** Removes a deleted post from its author's followers' inboxes, split and continued as its delivery was. */
@@ -64,7 +76,7 @@ export async function retractPost(deps: FeedDeps, msg: MessageOf<'retract'>): Pr
   if (!author) return { readers: 0, continued: false, inboxCells: 0 };
   // Away readers too: a cell written before they were marked must go.
   const segment = await splitIntoSegments(deps, msg, isFirst(msg) ? await deps.counters.get(author, 'followers') : undefined);
-  const done = await overAudience(deps, author, segment, msg.cursor, false, (handles) => deps.inbox.remove(handles, msg.postId));
+  const done = await audience(deps, author, segment, msg.cursor, false).write((handles) => deps.inbox.remove(handles, msg.postId));
   const split = msg.segment === undefined && segment ? { segments: segment.of } : {};
   return { readers: done.readers, continued: await continueWith(deps, { ...msg, ...(segment ? { segment } : {}) }, done.nextCursor), inboxCells: 0, ...split };
 }
@@ -97,22 +109,26 @@ export async function backfill(deps: FeedDeps, reader: string, followee: string,
 
 /**
  * A post's audience (one segment, or all), written page by page from ONE scan (no scanner set up
- * per page). `present`: only followers not marked away.
+ * per page). `present`: only followers not marked away. Its first page is asked for at once, so
+ * the read runs beside whatever the caller does before `write`; `close` drops it unwritten.
  */
-function overAudience(
+function audience(
   deps: FeedDeps,
   author: string,
   segment: Segment | undefined,
   cursor: string | undefined,
   present: boolean,
-  write: (handles: string[]) => Promise<void>,
-): Promise<Walked> {
+): { write: (write: (handles: string[]) => Promise<void>) => Promise<Walked>; close: () => Promise<void> } {
   const pages = deps.relations.audiencePages(author, {
     ...(cursor === undefined ? {} : { cursor }),
     ...(segment ? { segment } : {}),
     ...perMessage(deps),
   });
-  return writePages(deps, pages, (members) => handlesOf(present ? members.filter((m) => !m.away) : members), write);
+  const started = prefetched(pages);
+  return {
+    write: (write) => writePages(deps, started, (members) => handlesOf(present ? members.filter((m) => !m.away) : members), write),
+    close: () => started.close(),
+  };
 }
 
 /** The first message of a post: no cursor, no segment (it decides the segments and notifies). */

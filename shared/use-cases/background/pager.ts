@@ -43,6 +43,36 @@ export async function* cursorPages<T>(
 }
 
 /**
+ * `pages` with its first page asked for now, before anyone iterates: the read runs beside
+ * whatever the caller does first. Iterated once; `close` ends it unread (a scanner it opened is
+ * closed) and ignores what the first read came to.
+ */
+export function prefetched<T>(pages: AsyncIterable<T>): AsyncIterable<T> & { close(): Promise<void> } {
+  const iterator = pages[Symbol.asyncIterator]();
+  let first: Promise<IteratorResult<T>> | undefined = iterator.next();
+  // Handled here, so a failed first read is no unhandled rejection while no one iterates yet;
+  // whoever iterates still sees it.
+  const settled = first.then(() => {}, () => {});
+  const rest: AsyncIterator<T> = {
+    next: () => {
+      const page = first ?? iterator.next();
+      first = undefined;
+      return page;
+    },
+    return: async () => {
+      await settled;
+      return (await iterator.return?.()) ?? { done: true, value: undefined };
+    },
+  };
+  return {
+    [Symbol.asyncIterator]: () => rest,
+    close: async () => {
+      await rest.return!();
+    },
+  };
+}
+
+/**
  * Writes each page of `pages` (the handles `select` keeps) with `write`, pipelined: the next page
  * is asked for as soon as one arrives, so its read overlaps this page's write instead of taking
  * turns with it. Before each write the walk pauses at 'fanout.readers-read' (tests hold it there).
