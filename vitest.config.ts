@@ -139,6 +139,8 @@ export default defineConfig({
           // both e2e projects: offline-setup.ts shares it), then the web client built and
           // served in front of it.
           globalSetup: ['test/support/global-setup.ts', 'test/support/offline-setup.ts', 'test/support/web-setup.ts'],
+          // The API starts in the background: each file waits for it before its first test.
+          setupFiles: ['test/support/e2e-ready.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: true,
@@ -152,6 +154,7 @@ export default defineConfig({
           include: SERIAL_E2E,
           environment: 'node',
           globalSetup: ['test/support/global-setup.ts', 'test/support/offline-setup.ts'],
+          setupFiles: ['test/support/e2e-ready.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -1,9 +1,11 @@
 // test/support/offline-setup.ts — end-to-end tests go through HTTP exactly as clients do: the
 // API runs under serverless-offline (API Gateway HTTP API + Lambda emulation of our real
-// handlers) against the real HBase. Runs after global-setup.ts (the stack is up), applies the
-// schema to a fresh namespace of its own, creates a fan-out queue + DLQ of its own in ElasticMQ
-// and runs the local SQS poller (infra/local/sqs-poller.ts) that feeds the worker through the
-// offline Lambda endpoint; after the run it stops both and drops the namespace and the queues.
+// handlers) against the real HBase. Runs after global-setup.ts (the stack is up), creates a
+// fan-out queue + DLQ of its own in ElasticMQ and starts serverless-offline, then returns: in the
+// background it applies the schema to a fresh namespace of its own, waits for every function to
+// load and starts the local SQS poller (infra/local/sqs-poller.ts) that feeds the worker through
+// the offline Lambda endpoint, and writes the ready file the e2e files wait on
+// (./e2e-ready.ts). After the run it stops both and drops the namespace and the queues.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -43,6 +45,8 @@ interface OfflineProvided {
   fanoutQueueUrl: string;
   fanoutDlqUrl: string;
   lambdaEndpoint: string;
+  /** Written once the API answers with every function loaded, or with why it never will (e2e-ready.ts waits on it). */
+  e2eReadyFile: string;
 }
 
 /** The started stack's values, and how to take it down. */
@@ -54,8 +58,8 @@ interface OfflineStack {
 /**
  * One serverless-offline for the whole run: the parallel `e2e` project and the serial
  * `e2e-serial` one (vitest.config.ts) both list this setup, and vitest runs a project's global
- * setup once per project, in the same process. The first call starts the stack (and warms every
- * function once); the others share it; the last teardown stops it.
+ * setup once per project, in the same process. The first call starts the stack (its warm-up
+ * of every function goes on in the background); the others share it; the last teardown stops it.
  */
 const SHARED = Symbol.for('weibo.e2e.offline');
 type Shared = { stack: Promise<OfflineStack>; users: number };
@@ -92,7 +96,6 @@ async function startOffline(): Promise<OfflineStack> {
   const lambdaEndpoint = `http://127.0.0.1:${lambdaPort}`;
 
   const hbase = new HBaseRestClient({ baseUrl: hbaseRestUrl, timeoutMs: 60_000 });
-  await applySchema(hbase, namespace);
   // A queue pair per run (local stage numbers), so runs never see each other's messages.
   const queues = await ensureQueues({ sqsEndpoint, stage: 'local', queueName: `weibo-local-fanout-${namespace}` });
   const mediaQueues = await ensureQueues({ sqsEndpoint, stage: 'local', queue: 'media', queueName: `weibo-local-media-${namespace}` });
@@ -167,34 +170,49 @@ async function startOffline(): Promise<OfflineStack> {
     }
   };
 
-  try {
-    // Bundling every function first (serverless-esbuild) takes minutes on a busy 2-core machine.
-    await waitForHttp(`${apiUrl}/users/probe`, child, () => log.slice(-4000), 300_000);
-    const warmed = await warmHttpFunctions(apiUrl);
-    console.log(`[e2e] ${warmed.functions} HTTP functions loaded in ${warmed.ms} ms`);
-  } catch (err) {
-    stop();
-    await dropQueues();
-    throw err;
-  }
-  const poller: Poller = startPoller({
-    sqsEndpoint,
-    queueUrl: queues.queueUrl,
-    lambdaEndpoint,
-    functionName: 'weibo-local-fanout',
-    batchSize: queues.settings.batchSize,
-    waitSeconds: 1,
-    log: (line) => capture(Buffer.from(`[sqs-poller] ${line}\n`)),
-  });
-  // The media worker's own queue, one picture per invocation (infra/queue-settings.cjs media).
-  const mediaPoller: Poller = startMediaPoller({
-    sqsEndpoint,
-    queues: mediaQueues,
-    lambdaEndpoint,
-    functionName: 'weibo-local-processMedia',
-    log: (line) => capture(Buffer.from(`[media-poller] ${line}\n`)),
-  });
-  console.log(`[e2e] API ${apiUrl} (serverless-offline) on HBase namespace ${namespace}; fan-out queue ${queues.queueUrl}`);
+  // Not awaited here: bundling every function (serverless-esbuild) takes a minute or two of this
+  // 2-core machine, and the unit and integration files need none of it. They run meanwhile; the
+  // first e2e file waits for this file (test/support/e2e-ready.ts).
+  const readyFile = `${ROOT}/.local/logs/offline-${namespace}.ready.json`;
+  rmSync(readyFile, { force: true });
+  const ready = (async (): Promise<Poller[]> => {
+    const started = Date.now();
+    const [, warmed] = await Promise.all([
+      applySchema(hbase, namespace),
+      waitForHttp(`${apiUrl}/users/probe`, child, () => log.slice(-4000), 300_000).then(() => warmHttpFunctions(apiUrl)),
+    ]);
+    const pollers = [
+      startPoller({
+        sqsEndpoint,
+        queueUrl: queues.queueUrl,
+        lambdaEndpoint,
+        functionName: 'weibo-local-fanout',
+        batchSize: queues.settings.batchSize,
+        waitSeconds: 1,
+        log: (line) => capture(Buffer.from(`[sqs-poller] ${line}\n`)),
+      }),
+      // The media worker's own queue, one picture per invocation (infra/queue-settings.cjs media).
+      startMediaPoller({
+        sqsEndpoint,
+        queues: mediaQueues,
+        lambdaEndpoint,
+        functionName: 'weibo-local-processMedia',
+        log: (line) => capture(Buffer.from(`[media-poller] ${line}\n`)),
+      }),
+    ];
+    console.log(
+      `[e2e] API ${apiUrl} (serverless-offline) on HBase namespace ${namespace}, ready after ${((Date.now() - started) / 1000).toFixed(0)} s ` +
+        `(${warmed.functions} HTTP functions loaded in ${warmed.ms} ms); fan-out queue ${queues.queueUrl}`,
+    );
+    return pollers;
+  })();
+  ready.then(
+    () => writeFileSync(readyFile, JSON.stringify({ ready: true })),
+    (err: unknown) => {
+      stop();
+      writeFileSync(readyFile, JSON.stringify({ ready: false, error: err instanceof Error ? err.message : String(err) }));
+    },
+  );
 
   return {
     provided: {
@@ -205,11 +223,14 @@ async function startOffline(): Promise<OfflineStack> {
       fanoutQueueUrl: queues.queueUrl,
       fanoutDlqUrl: queues.deadLetterQueueUrl,
       lambdaEndpoint,
+      e2eReadyFile: readyFile,
     },
     teardown: async () => {
-      // The poller first: it must not invoke a worker that is going away.
-      await Promise.all([poller.stop(), mediaPoller.stop()]);
+      // The pollers first: they must not invoke a worker that is going away.
+      const pollers = await ready.catch(() => [] as Poller[]);
+      await Promise.all(pollers.map((p) => p.stop()));
       stop();
+      rmSync(readyFile, { force: true });
       rmSync(`${ROOT}/${buildFolder}`, { recursive: true, force: true });
       await dropQueues();
       await dropNamespace(hbase, namespace);
