@@ -240,6 +240,12 @@ export interface OutboxStore {
   /** The same window of each of the `authors`' outboxes (each in feed order, not merged). One multi-get. */
   recentOf(authors: string[], window: FeedWindow): Promise<FeedSlice>;
   /**
+   * One author's window (as recentOf), and how many entries the outbox holds in all (`held`): one
+   * holding at least as many as the author's posts counter holds every post (never trimmed).
+   * One get.
+   */
+  windowOf(author: string, window: FeedWindow): Promise<FeedSlice & { held: number }>;
+  /**
    * Each of the `authors`' posts newer than the post `than`, up to `limit` per author (in feed
    * order per author, not merged; `more` when any author has more). One multi-get.
    */

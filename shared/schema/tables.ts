@@ -233,8 +233,9 @@ trim (job)    : a chunked scan over the table (the one whole-table walk, bounded
     name: 'outbox',
     families: [family('o')],
     design: `
-Every author's newest posts as one bounded wide row, for the celebrity read-time merge: a reader
-who follows k celebrities gets all k outboxes with ONE multi-get.
+Every author's newest posts as one bounded wide row, for the celebrity read-time merge (a reader
+who follows k celebrities gets all k outboxes with ONE multi-get) and for the author's own posts
+page (one get instead of a scanner over the content rows).
 row   = userKey(author)
 o:<revTs8 + postKey>  value empty or the original's id — the same cell as an inbox cell, so
       merging is a sort.
@@ -243,6 +244,10 @@ timeline : GET /outbox/multiget?row=<userKey(celeb1)>&row=…  (one multi-get, o
            reader follows celebrities: their page costs 3 round trips instead of 2)
 newer    : the same multi-get with the inbox's newer-check filter on o: (keys of at most 21 cells
            above \`after\` per row), only for readers who follow celebrities
+author   : GET /outbox/<k>/o (the whole row, at most OUTBOX_CAP cells + what publishes added since
+           the last trim) beside the author's users row: while the row holds at least c:posts
+           cells it holds every post, and a page it runs out in is the list's end; past the tail
+           of a trimmed row the page comes from a content scan (use case: posts.ts listUserPosts)
 delete   : DELETE /outbox/<k>/o:<qualifier>
 trim     : the scheduled trim keeps the newest OUTBOX_CAP (200) cells`,
   },

@@ -67,14 +67,63 @@ export async function deletePost(deps: FeedDeps, actor: string, id: string, now 
   ]);
 }
 
-/** One scan (in parallel with the user check), then one parallel stage: originals and the reader's states. */
+/** Extra outbox entries read per page to fill in for deleted posts (same round trips), as the home timeline does. */
+const SPARE_ENTRIES = 10;
+
+/**
+ * One author's posts, newest first. From the author's outbox (every post publish makes is written
+ * there, and a delete takes it out; the same cell as an inbox entry, its original's id included):
+ * 1) the outbox row ∥ the author's face (the 404 check) ∥ the posts counter ∥ the block check;
+ * 2) the page's posts, their originals, the reader's states and the originals' authors'
+ * visibility, in one parallel stage. Two sequential round trips.
+ * The outbox is trimmed to its newest OUTBOX_CAP posts: while it holds at least as many entries
+ * as the posts counter, it holds them all and a window it runs out in is the list's end; past
+ * the tail of a trimmed outbox the page is read from the content table instead (listScanned).
+ */
 export async function listUserPosts(deps: FeedDeps, author: string, limit: number, cursor?: string, reader?: string): Promise<Page<PostDetail>> {
   const after = decodeCursor(cursor, (id) => POST_ID_PATTERN.exec(id)?.[1] === author);
+  const span = { ...(after === undefined ? {} : { after }), limit: limit + SPARE_ENTRIES };
   // The author's face doubles as the check that the user exists (404).
-  const [faces, page] = await Promise.all([readFaces(deps, [author]), deps.posts.listByAuthor(author, limit, after), refuseIfBlocked(deps, reader, author)]);
+  const [faces, outbox, posts] = await Promise.all([
+    readFaces(deps, [author]),
+    deps.outbox.windowOf(author, span),
+    deps.counters.get(author, 'posts'),
+    refuseIfBlocked(deps, reader, author),
+  ]);
   if (!faces.has(author)) throw new NotFoundError(`No user "${author}"`, 'user_not_found');
+  const whole = outbox.held >= posts;
+  const ranOut = !outbox.more && outbox.entries.length < span.limit;
+  if (ranOut && !whole) return listScanned(deps, author, limit, after, reader, faces);
+  const reposts = outbox.reposts ?? {};
   // Reposts of a post by someone the reader blocks or mutes, or who blocks the reader, are left
-  // out (as timelines do); the check runs beside the originals' read.
+  // out (as timelines do); the check runs beside the posts' read.
+  const hiddenOriginals = reader ? hiddenFrom(deps, reader, authorsOf(Object.values(reposts))) : Promise.resolve(new Set<string>());
+  const found = await readPostDetails(deps, reader, outbox.entries, reposts, [hiddenOriginals]);
+  const hidden = await hiddenOriginals;
+  const items: PostDetail[] = [];
+  let consumed = 0; // entries walked, shown or not (a deleted post's leftover entry is not)
+  for (const id of outbox.entries) {
+    if (items.length === limit) break;
+    consumed++;
+    const post = found.get(id);
+    if (post && !(post.repostOf && hidden.has(authorOfPostId(post.repostOf) ?? ''))) items.push(post);
+  }
+  // Past the last entry of a trimmed outbox the list goes on in the content table.
+  const hasMore = consumed < outbox.entries.length || outbox.more || !whole;
+  const last = outbox.entries[consumed - 1] ?? after;
+  return { items, ...(hasMore && last ? { nextCursor: encodeCursor(last) } : {}) };
+}
+
+/** The page from the content table: one scan, then one parallel stage (originals, the reader's states, the originals' visibility). */
+async function listScanned(
+  deps: FeedDeps,
+  author: string,
+  limit: number,
+  after: string | undefined,
+  reader: string | undefined,
+  faces: Awaited<ReturnType<typeof readFaces>>,
+): Promise<Page<PostDetail>> {
+  const page = await deps.posts.listByAuthor(author, limit, after);
   const [described, hidden] = await Promise.all([
     describePosts(deps, reader, page.items, { faces }),
     reader ? hiddenFrom(deps, reader, authorsOf(page.items.flatMap((p) => p.repostOf ?? []))) : Promise.resolve(new Set<string>()),

@@ -109,10 +109,11 @@ describe.runIf(ownsGateway)('outage drill', () => {
     const back = Date.now();
     console.log(`[drill] gateway was down ~6 s; first follower had ${before} entries before the deletes, ${atOutage}/${POSTS} when it came back`);
     expect(atOutage).toBeGreaterThanOrEqual(before - DELETED); // the read is real (not an error read as empty)
-    // The outage really hit with a good part of the fan-out ahead. Since scans and puts speak
-    // protobuf (issue 22) the fan-out runs on while the 50 deletes are made: a fresh-clone run
-    // found 421 of 600 delivered at the outage, so a quarter ahead is the bound, not a half.
-    expect(atOutage).toBeLessThan(POSTS * 0.75);
+    // The outage really hit with part of the fan-out ahead (one that came after it would find
+    // all 600). The fan-out runs on while the 50 deletes are made, and faster since issue 22:
+    // fresh-clone runs found 291, 421 and 451 of 600 delivered at the outage, so the bound is
+    // a tenth ahead (60 posts the first follower still had to get), not a quarter.
+    expect(atOutage).toBeLessThan(POSTS * 0.9);
 
     // Redelivery (visibility timeout) completes the fan-out and the retractions: exactly the
     // live posts, everywhere — a lost retraction, or a fan-out writing a deleted post back after

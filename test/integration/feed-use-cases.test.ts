@@ -65,6 +65,40 @@ afterAll(async () => {
 });
 
 describe('feed operations on HBase', () => {
+  it('an author\'s posts: two round trips from the outbox while it holds every post; past a trimmed outbox\'s tail, the content table — each live post once', async () => {
+    const author = 'small';
+    const t0 = Date.now() - 60_000;
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.unshift((await publishPost(deps, author, { body: `own ${i}` }, t0 + i * 1000)).post.id);
+    await drain();
+    await deletePost(deps, author, ids[2]!);
+    await drain();
+    const live = ids.filter((id) => id !== ids[2]);
+    const walk = async () => {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      const depths: number[] = [];
+      for (let pages = 0; pages < 15; pages++) {
+        const { result, depth } = await counted(() => listUserPosts(deps, author, 4, cursor, 'amy'));
+        depths.push(depth);
+        seen.push(...result.items.map((p) => p.id));
+        cursor = result.nextCursor;
+        if (!cursor) return { seen, depths };
+      }
+      throw new Error(`still paging after 15 pages (${seen.length} posts seen)`);
+    };
+    const whole = await walk();
+    expect(whole.seen).toEqual(live);
+    expect(Math.max(...whole.depths), 'every page: the outbox, then one stage').toBe(2);
+    // What the trim job does to a long outbox: its oldest cells go, the posts stay. A page whose
+    // window (4 + 10 spare entries) lies within the 24 left is read from the outbox.
+    for (const id of live.slice(-5)) await stores.outbox.remove(author, id);
+    const trimmed = await walk();
+    expect(trimmed.seen).toEqual(live);
+    expect(trimmed.depths.slice(0, 3), 'pages within the outbox').toEqual([2, 2, 2]);
+    expect(Math.max(...trimmed.depths), 'the tail: a scanner (create, page) and its stage').toBeGreaterThan(2);
+  });
+
   it('publish: 5 HBase requests in 2 round trips (create ∥ the author\'s face; then count, own inbox, outbox in parallel), visible in the own timeline at once', async () => {
     const { result, calls, depth } = await counted(() => publishPost(deps, 'amy', { body: 'first!' }));
     expect(calls).toHaveLength(5);

@@ -312,6 +312,9 @@ export class FakeOutbox implements OutboxStore {
     const entries = slices.flatMap((x) => x.entries);
     return { entries, more: slices.some((x) => x.more), ...repostsOf(entries, this.originals) };
   }
+  async windowOf(author: string, window: FeedWindow): Promise<FeedSlice & { held: number }> {
+    return { ...(await this.recentOf([author], window)), held: this.row(author).size };
+  }
   /** Keys only, as the HBase filter reads them: no reposts' originals. */
   async newerOf(authors: string[], than: string, limit: number): Promise<FeedSlice> {
     const slices = await Promise.all([...new Set(authors)].map(async (a) => newerOf((await this.recent(a, Infinity)).map((e) => e.id), than, limit)));

@@ -314,6 +314,35 @@ describe('listUserPosts', () => {
     await expect(listUserPosts(deps, 'amy', 2, foreign)).rejects.toBeInstanceOf(InvalidInputError);
     await expect(listUserPosts(deps, 'zed', 2)).rejects.toBeInstanceOf(NotFoundError);
   });
+
+  it('reads the outbox while it holds every post; past a trimmed outbox\'s tail, the content table: every live post once, newest first', async () => {
+    const deps = fakeFeed('amy', 'bob');
+    const original = await publishPost(deps, 'bob', { body: 'b' }, 1);
+    const ids: string[] = [];
+    for (let t = 2; t <= 26; t++) ids.unshift((await publishPost(deps, 'amy', { body: `a${t}`, ...(t === 20 ? { repostOf: original.post.id } : {}) }, t)).post.id);
+    await deletePost(deps, 'amy', ids[3]!);
+    const live = ids.filter((id) => id !== ids[3]);
+    let scans = 0;
+    const list = deps.posts.listByAuthor.bind(deps.posts);
+    deps.posts.listByAuthor = (...args) => (scans++, list(...args));
+    const walk = async () => {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (let pages = 0; pages < 10; pages++) {
+        const page = await listUserPosts(deps, 'amy', 7, cursor, 'bob');
+        seen.push(...page.items.map((p) => p.id));
+        cursor = page.nextCursor;
+        if (!cursor) return seen;
+      }
+      throw new Error(`still paging after 10 pages of 7 (${seen.length} posts seen)`);
+    };
+    expect(await walk()).toEqual(live);
+    expect(scans, 'an outbox holding every post is the whole list').toBe(0);
+    // The trim job keeps the newest entries: the 10 oldest go from the outbox (not from the table).
+    for (const id of live.slice(-10)) await deps.outbox.remove('amy', id);
+    expect(await walk()).toEqual(live);
+    expect(scans, 'past the tail of the trimmed outbox').toBeGreaterThan(0);
+  });
 });
 
 describe('celebrity hybrid', () => {

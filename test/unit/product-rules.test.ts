@@ -199,11 +199,13 @@ describe('the write quota’s window (domain/quota.ts)', () => {
 });
 
 describe('cursors: the use case decides what a valid one is, before the store is asked', () => {
-  it('listByAuthor refuses a cursor that is not a post of that author (moved from the store to listUserPosts)', async () => {
+  it('an author\'s posts refuse a cursor that is not a post of that author (moved from the store to listUserPosts)', async () => {
     const deps = fakeFeed('pager', 'pagea');
     let asked = 0;
     const list = deps.posts.listByAuthor.bind(deps.posts);
     deps.posts.listByAuthor = (...args) => (asked++, list(...args));
+    const windowOf = deps.outbox.windowOf.bind(deps.outbox);
+    deps.outbox.windowOf = (...args) => (asked++, windowOf(...args));
     const foreign = newPostId('pagea', T);
     await expect(listUserPosts(deps, 'pager', 3, encodeCursor(foreign))).rejects.toMatchObject({ code: 'invalid_cursor' });
     await expect(listUserPosts(deps, 'pager', 3, 'garbage')).rejects.toBeInstanceOf(InvalidInputError);

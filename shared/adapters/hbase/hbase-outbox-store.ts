@@ -42,6 +42,12 @@ export class HBaseOutboxStore implements OutboxStore {
     return Object.keys(reposts).length > 0 ? { ...slice, reposts } : slice;
   }
 
+  async windowOf(author: string, window: FeedWindow): Promise<FeedSlice & { held: number }> {
+    const row = await this.client.getRow(this.table, userKey(author), { columns: ['o'] });
+    const cells = (row?.cells ?? []).filter((c) => c.family === 'o');
+    return { ...feedSlice(cells, window), held: cells.length };
+  }
+
   async newerOf(authors: string[], than: string, limit: number): Promise<FeedSlice> {
     if (authors.length === 0) return { entries: [], more: false };
     // The same filter as the inbox's newer check, per row: keys only, limit + 1 to tell "more".
