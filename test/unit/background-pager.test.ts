@@ -120,7 +120,9 @@ describe('the background pager', () => {
       const failing = prefetched((async function* () {
         throw new Error('gateway down');
       })());
-      await new Promise((r) => setTimeout(r, 10));
+      // Node reports an unhandled rejection once the microtasks of the turn are done, before
+      // the next turn's immediates: one turn later it would have been reported.
+      await new Promise((r) => setImmediate(r));
       await expect(failing[Symbol.asyncIterator]().next()).rejects.toThrow('gateway down');
     } finally {
       process.off('unhandledRejection', onUnhandled);
