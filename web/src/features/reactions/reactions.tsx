@@ -31,7 +31,9 @@ interface ReactionsProps {
 
 export function Reactions({ post, update, onReposted }: ReactionsProps) {
   const { t } = useI18n();
-  const me = session.get()?.handle;
+  // Who is logged in is read when a button is pressed, not when the bar was drawn: another tab
+  // may have logged out (or switched user) since, before anything here drew again.
+  const currentUser = () => session.get()?.handle;
   const [liking, setLiking] = useState(false);
   const [reposting, setReposting] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -41,6 +43,7 @@ export function Reactions({ post, update, onReposted }: ReactionsProps) {
   const likeClicks = useRef(0);
 
   async function toggleLike() {
+    const me = currentUser();
     if (!me) return toLogin();
     if (liking) return; // one at a time: each answer must match the change it reconciles
     const click = ++likeClicks.current;
@@ -96,7 +99,7 @@ export function Reactions({ post, update, onReposted }: ReactionsProps) {
             aria-label={`${repostLabel} ${post.repostCount}`}
             aria-expanded={reposting}
             disabled={!canRepost}
-            onClick={() => (me ? (setStatus(''), setReposting(!reposting)) : toLogin())}
+            onClick={() => (currentUser() ? (setStatus(''), setReposting(!reposting)) : toLogin())}
           >
             <Icon name="repost" />
             <span class="n">{shown(repostLabel, post.repostCount)}</span>
