@@ -84,12 +84,13 @@ export function dependencies(): Dependencies {
 }
 
 /** Every HBase-backed port of the feed, for one client and namespace. */
-export function hbaseFeedStores(hbase: HBaseRestClient, ns: string) {
+/** `settleMs`: the stage's settle window W (SETTLE_SECONDS), which the packed audience waits out (invariant N). */
+export function hbaseFeedStores(hbase: HBaseRestClient, ns: string, opts: { settleMs?: number } = {}) {
   return {
     users: new HBaseUserStore(hbase, ns),
     posts: new HBasePostStore(hbase, ns),
     idempotency: new HBaseIdempotencyStore(hbase, ns),
-    relations: new HBaseRelationStore(hbase, ns),
+    relations: new HBaseRelationStore(hbase, ns, opts),
     inbox: new HBaseInboxStore(hbase, ns),
     counters: new HBaseCounterStore(hbase, ns),
     outbox: new HBaseOutboxStore(hbase, ns),
@@ -116,7 +117,7 @@ export function feedDependencies(): FeedDeps {
   const ns = cfg.HBASE_NAMESPACE;
   if (!cfg.FANOUT_QUEUE_URL) throw new Error('Invalid configuration: FANOUT_QUEUE_URL is required for the feed');
   feed = {
-    ...hbaseFeedStores(hbase, ns),
+    ...hbaseFeedStores(hbase, ns, { settleMs: cfg.SETTLE_SECONDS * 1000 }),
     users,
     // Pictures in posts, where the stage has a media bucket (every deployed stage and npm start do).
     ...picturesIfConfigured(cfg),

@@ -321,7 +321,7 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   unfollow: {
-    requests: 11,
+    requests: 12,
     roundTrips: 5,
     why: [
       `1) the target's users row (404) ∥ the edge ('F' get: the since the follower notification`,
@@ -329,7 +329,8 @@ export const ROUTE_COSTS = {
       `queued before the first write (settle message: A, C, D, M; F). Then two branches side by`,
       `side. The edge: 2) the truth: check-and-delete of 'F' on that since — of racing unfollows`,
       `exactly one wins (C) [no edge read in 1): the store reads 'F' again first, one more];`,
-      `3) the edge's two list entries deleted side by side, after the edge (K); 4) the followers`,
+      `3) the edge's two list entries deleted side by side, after the edge (K) ∥ a new version of`,
+      `the follower's block of the target's packed audience, before 'R' (N); 4) the followers`,
       `side: check-and-delete of 'R' on the same since (a refollow that slipped in keeps its own,`,
       `C); 5) only the winner: following −1 ∥ followers −1, each with its tally mark (C, M). The`,
       `view, beside it (a fan-out that read the edge before its removal is purged again by the`,
@@ -387,13 +388,14 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   follow: {
-    requests: 11,
+    requests: 12,
     roundTrips: 6,
     why: [
       `1) side by side: the target's users row (404), the actor's following count (the limit), the`,
       `block check either way; then the delayed settle and the delayed notify (SQS) are queued`,
       `before the first write (settle message; F); 2) the edge's two list entries (lists, one`,
-      `multi-row put) before the edge (K); 3) the truth: check-and-put of 'F', put-if-absent on e:t`,
+      `multi-row put) before the edge (K) ∥ a new version of the follower's block of the target's`,
+      `packed audience, before 'R' (N); 3) the truth: check-and-put of 'F', put-if-absent on e:t`,
       `— of racing follows exactly one wins (C); 4) only the winner: the followers side 'R' (a crash`,
       `before it is healed by the settle, C); 5) following +1 ∥ followers +1 (C) ∥ the block check`,
       `again now that the edge exists (G: a racing block is seen here, or its unfollows see our`,
@@ -413,7 +415,7 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   block: {
-    requests: 22,
+    requests: 23,
     // 8 by the steps below, 9 as last measured; one more allowed: its two unfollows are branches
     // of unequal length, and a request of one that starts after a request of the other ended
     // counts as a link in the interval measure (round-trips.ts) though it did not wait for it
@@ -426,7 +428,7 @@ export const ROUTE_COSTS = {
       `side by side, each as unfollow above with its own users-row and edge reads. Measured, the`,
       `blocked user follows the blocker and not the other way, so the longer one runs 4) the users`,
       `row ∥ 'F'; 5) 'F' check-and-delete on the since read (C); 6) the two list entries deleted (K);`,
-      `7) 'R' check-and-delete (C); 8) the counts −1, tallied (C, M); beside 5)–8) the marker deleted`,
+      `∥ the packed audience's version (N); 7) 'R' check-and-delete (C); 8) the counts −1, tallied (C, M); beside 5)–8) the marker deleted`,
       `(D) ∥ the inbox row read ∥ p:celeb, then the purge's DELETE of the blocker's posts from the`,
       `blocked user's inbox (A); the other one (no edge) takes three: the users row ∥ 'F', 'F'`,
       `again ∥ the marker deleted ∥ the inbox row read ∥ p:celeb.`,

@@ -105,21 +105,54 @@ const SALT_VALUES = 1 << (8 * SALT_BYTES);
  * segment, side by side. `stopRow` is absent for the last segment (the prefix bounds it).
  */
 export function relationSegment(user: string, direction: EdgeDirection, index: number, of: number): { startRow: Uint8Array; stopRow?: Uint8Array } {
+  return saltRows(relationPrefix(user, direction), segmentSalts(index, of));
+}
+
+/** The rows under `prefix` whose next two bytes (a user key's salt) are in [lo, hi). */
+function saltRows(prefix: Uint8Array, { lo, hi }: { lo: number; hi: number }): { startRow: Uint8Array; stopRow?: Uint8Array } {
+  const saltBytes = (v: number) => Uint8Array.of(v >> 8, v & 0xff);
+  return hi >= SALT_VALUES ? { startRow: concatBytes(prefix, saltBytes(lo)) } : { startRow: concatBytes(prefix, saltBytes(lo)), stopRow: concatBytes(prefix, saltBytes(hi)) };
+}
+
+/** The salts [lo, hi) of segment `index` of `of` (relationSegment's row range, as salt values). */
+export function segmentSalts(index: number, of: number): { lo: number; hi: number } {
   if (!Number.isInteger(of) || of < 1 || of > SALT_VALUES || !Number.isInteger(index) || index < 0 || index >= of) {
     throw new RangeError(`invalid segment ${index} of ${of}`);
   }
-  const prefix = relationPrefix(user, direction);
-  const saltBytes = (v: number) => Uint8Array.of(v >> 8, v & 0xff);
   // ceil: salt v is in segment floor(v·of/65536) exactly when v ≥ ceil(index·65536/of) (segmentOf).
-  const lo = Math.ceil((index * SALT_VALUES) / of);
-  const hi = Math.ceil(((index + 1) * SALT_VALUES) / of);
-  return hi >= SALT_VALUES ? { startRow: concatBytes(prefix, saltBytes(lo)) } : { startRow: concatBytes(prefix, saltBytes(lo)), stopRow: concatBytes(prefix, saltBytes(hi)) };
+  return { lo: Math.ceil((index * SALT_VALUES) / of), hi: Math.ceil(((index + 1) * SALT_VALUES) / of) };
+}
+
+/** The salt of a user key (its first two bytes) as a number, 0..65535. */
+export function saltOfKey(key: Uint8Array, offset = 0): number {
+  return (key[offset]! << 8) | key[offset + 1]!;
+}
+
+/**
+ * The packed audience (tables.ts, relations): a user's followers side is also kept as one cell
+ * per block of followers, block = the follower's salt's top 4 bits, in the row
+ * userKey(user) + 'P' + block byte. 'P' sorts between 'F' and 'R', so no edge scan meets it.
+ */
+export const AUDIENCE_BLOCKS = 16;
+const BLOCK_SALTS = SALT_VALUES / AUDIENCE_BLOCKS;
+
+/** The block a salt falls in, and a block's salts [lo, hi). */
+export const audienceBlockOf = (salt: number): number => Math.floor(salt / BLOCK_SALTS);
+export const audienceBlockSalts = (block: number): { lo: number; hi: number } => ({ lo: block * BLOCK_SALTS, hi: (block + 1) * BLOCK_SALTS });
+
+export function audiencePackKey(user: string, block: number): Uint8Array {
+  if (!Number.isInteger(block) || block < 0 || block >= AUDIENCE_BLOCKS) throw new RangeError(`invalid audience block ${block}`);
+  return concatBytes(userKey(user), utf8.encode('P'), Uint8Array.of(block));
+}
+
+/** A block's rows of the followers side: userKey(user) + 'R' + salt(lo) up to salt(hi) (none past the prefix for the last). */
+export function audienceBlockRows(user: string, block: number): { startRow: Uint8Array; stopRow?: Uint8Array } {
+  return saltRows(relationPrefix(user, 'R'), audienceBlockSalts(block));
 }
 
 /** Which of `of` segments a user's key falls in (the inverse of relationSegment, for tests and fakes). */
 export function segmentOf(handle: string, of: number): number {
-  const key = userKey(handle);
-  return Math.floor((((key[0]! << 8) | key[1]!) * of) / SALT_VALUES);
+  return Math.floor((saltOfKey(userKey(handle)) * of) / SALT_VALUES);
 }
 
 /** Inbox qualifier: revTs of the post, then the post key — newest first across followees. */

@@ -181,7 +181,21 @@ following / followers lists (newest first): the lists table, confirmed here in o
 audience segment : the same scan from userKey(b)+'R'+salt(lo) to userKey(b)+'R'+salt(hi): one of
              n equal salt ranges of the followers (relationSegment), one fan-out message each
 away marks : PUT batch of 'R' rows {e:away = seen} per chunk of the reader's 'F' rows (away
-             message); PUT batch {e:away = ''} per chunk when the reader is rebuilt`,
+             message); PUT batch {e:away = ''} per chunk when the reader is rebuilt
+row   = userKey(b) + 'P' + block (1 byte, 0..15 = the follower's salt >> 12)   b's PACKED AUDIENCE:
+        the 'R' rows of one block of b's followers kept a second time in one cell, derived from
+        them (invariant N in ./consistency.md); 'P' sorts between 'F' and 'R', so no edge scan
+        meets it, and the repair job's walk skips it (not an edge key)
+e:v   the block's version: random, put by every writer of an 'R' row of that block BEFORE it
+      writes the row (follow, unfollow, settle, away marks, repair job), never deleted
+e:p   the pack: the e:v it was built under, then one line per follower in key order:
+      salt (4 hex) + '~' away or '.' + handle
+audience   : GET /relations/multiget of the blocks a fan-out message covers (e:v, e:p): a pack
+             whose tag is the row's e:v is the block's followers; the other blocks are read by
+             the audience scan above (one per run of neighbouring blocks) and their packs PUT
+             (one multi-row put) when e:v landed more than W + 2 s before — so a 100,000-follower
+             post reads its followers in ~32 small gets instead of 100,000 scanned rows. A block
+             of more than 20,000 followers is never packed: its audience is scanned per message`,
   },
   inbox: {
     name: 'inbox',

@@ -6,7 +6,8 @@
 import { performance } from 'node:perf_hooks';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { hbaseFeedStores } from '../../shared/composition.js';
-import { HBaseRestClient, compareBytes, type HBaseClientOptions, type HBaseRequestEvent } from '../../shared/hbase/index.js';
+import { compareBytes, type HBaseRequestEvent } from '../../shared/hbase/index.js';
+import { GatedClient } from '../support/gated-client.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { sequentialDepth } from '../../shared/observability/round-trips.js';
 import { userKey } from '../../shared/schema/row-keys.js';
@@ -19,59 +20,6 @@ import { follow, listRelations, unfollow } from '../../shared/use-cases/relation
 import { drainQueue, integrationLimits, userFactory } from '../support/feed-harness.js';
 import { useNamespace } from '../support/namespace.js';
 import { withoutFaces } from '../support/faces.js';
-
-type GatedOp = 'put' | 'checkAndPut' | 'checkAndDelete' | 'deleteRow';
-
-/**
- * The real client, but the next request of one kind to one table can be held before or after it
- * runs: released it goes on, stopped it throws — as if the function died right there.
- */
-class GatedClient extends HBaseRestClient {
-  private readonly holds: { op: GatedOp; table: string; when: 'before' | 'after'; arrived: () => void; outcome: Promise<'go' | 'stop'> }[] = [];
-
-  constructor(opts: HBaseClientOptions) {
-    super(opts);
-  }
-
-  hold(op: GatedOp, table: string, when: 'before' | 'after') {
-    let arrived!: () => void;
-    let decide!: (o: 'go' | 'stop') => void;
-    const reached = new Promise<void>((resolve, reject) => {
-      arrived = resolve;
-      setTimeout(() => reject(new Error(`no ${op} on ${table} within 15 s`)), 15_000).unref();
-    });
-    this.holds.push({ op, table, when, arrived, outcome: new Promise((resolve) => (decide = resolve)) });
-    return { reached, release: () => decide('go'), stop: () => decide('stop') };
-  }
-
-  private async pass(op: GatedOp, table: string, when: 'before' | 'after'): Promise<void> {
-    const i = this.holds.findIndex((h) => h.op === op && h.when === when && table.endsWith(`:${h.table}`));
-    if (i < 0) return;
-    const [h] = this.holds.splice(i, 1);
-    h!.arrived();
-    if ((await h!.outcome) === 'stop') throw new Error(`stopped at ${when} ${op} on ${table}`);
-  }
-
-  private async gated<T>(op: GatedOp, table: string, run: () => Promise<T>): Promise<T> {
-    await this.pass(op, table, 'before');
-    const result = await run();
-    await this.pass(op, table, 'after');
-    return result;
-  }
-
-  override put(...args: Parameters<HBaseRestClient['put']>) {
-    return this.gated('put', args[0], () => super.put(...args));
-  }
-  override checkAndPut(...args: Parameters<HBaseRestClient['checkAndPut']>) {
-    return this.gated('checkAndPut', args[0], () => super.checkAndPut(...args));
-  }
-  override checkAndDelete(...args: Parameters<HBaseRestClient['checkAndDelete']>) {
-    return this.gated('checkAndDelete', args[0], () => super.checkAndDelete(...args));
-  }
-  override deleteRow(...args: Parameters<HBaseRestClient['deleteRow']>) {
-    return this.gated('deleteRow', args[0], () => super.deleteRow(...args));
-  }
-}
 
 const ns = `it_lists_${Date.now().toString(36)}`;
 const requests: (HBaseRequestEvent & { end: number })[] = [];

@@ -15,9 +15,14 @@ export function postKeyOf(id: string): Uint8Array {
 
 /** Value of `family:qualifier` in a row, or undefined. */
 export function cellValue(row: HBaseRow | null, column: string): Uint8Array | undefined {
+  return cellOf(row, column)?.value;
+}
+
+/** The cell `family:qualifier` of a row (value and timestamp), or undefined. */
+export function cellOf(row: HBaseRow | null | undefined, column: string): HBaseCell | undefined {
   if (!row) return undefined;
   const [family, qualifier] = column.split(':');
-  return row.cells.find((c) => c.family === family && bytesToString(c.qualifier) === qualifier)?.value;
+  return row.cells.find((c) => c.family === family && bytesToString(c.qualifier) === qualifier);
 }
 
 /** Value of `family:qualifier` as UTF-8 text, or undefined. */

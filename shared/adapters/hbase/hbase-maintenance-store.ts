@@ -22,6 +22,7 @@
 // relationsBatch merges two walks that line up: the relations and users tables are both in
 // userKey order, so a user's relation rows ('F' rows, then 'R' rows, each by the other user)
 // are contiguous and sit where that user's users row sits. Its position holds both walks'.
+import { invalidateAudience } from './audience-packs.js';
 import { bytesEqual, bytesToString, compareBytes, concatBytes, decodeLong, encodeLong, prefixEnd, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type {
   ActivityMark,
@@ -282,6 +283,7 @@ export class HBaseMaintenanceStore implements MaintenanceStore {
   }
 
   async copyFollowerSides(follows: Follow[]): Promise<void> {
+    await invalidateAudience(this.client, this.tables.relations, follows); // before the rows (invariant N)
     await this.client.put(
       this.tables.relations,
       follows.map((f) => ({ key: relationKey(f.followee, 'R', f.follower), cells: [{ column: SINCE, value: f.since }] })),
@@ -290,6 +292,7 @@ export class HBaseMaintenanceStore implements MaintenanceStore {
 
   async dropFollowerSideIf(follow: Follow): Promise<boolean> {
     // The whole row (family e): an orphan followers row's away mark goes with it.
+    await invalidateAudience(this.client, this.tables.relations, [follow]); // before the row (invariant N)
     return this.client.checkAndDelete(
       this.tables.relations,
       relationKey(follow.followee, 'R', follow.follower),

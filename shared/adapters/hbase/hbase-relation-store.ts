@@ -3,9 +3,10 @@
 // newest-first following / followers lists).
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
 import type { AudienceMember, Edge, ListPage, ListPosition, Page, RelationStore, Segment } from '../../ports/feed-store.js';
-import { handleFromKey, keyAfter, relationKey, relationPrefix, relationSegment, type EdgeDirection } from '../../schema/row-keys.js';
+import { handleFromKey, keyAfter, relationKey, relationPrefix, relationSegment, saltOfKey, segmentSalts, userKey, type EdgeDirection } from '../../schema/row-keys.js';
 import { HANDLE_PATTERN } from '../../domain/handle.js';
 import { qualifiedTableName } from '../../schema/tables.js';
+import { AudiencePacks, CLOCK_SKEW_MS, invalidateAudience } from './audience-packs.js';
 import { cellValue, edgePage } from './cells.js';
 import { ListIndex, type ListEntry } from './list-index.js';
 
@@ -23,20 +24,30 @@ const listEntries = (follower: string, followee: string, since: number): ListEnt
   { owner: followee, kind: 'R', since, other: follower },
 ];
 
+/** The settle window W the deployed stages use (SETTLE_SECONDS' default), for stores built without one. */
+const DEPLOYED_SETTLE_MS = 60_000;
+
 export class HBaseRelationStore implements RelationStore {
   private readonly table: string;
   private readonly lists: ListIndex;
-  constructor(private readonly client: HBaseRestClient, namespace: string) {
+  private readonly packs: AudiencePacks;
+  /**
+   * `settleMs`: the settle window W, which bounds how long a writer takes from a pack's version to
+   * its row (invariant N); `now`: the clock that judges a version quiet (tests move it).
+   */
+  constructor(private readonly client: HBaseRestClient, namespace: string, opts: { settleMs?: number; now?: () => number } = {}) {
     this.table = qualifiedTableName(namespace, 'relations');
     this.lists = new ListIndex(client, namespace);
+    this.packs = new AudiencePacks(client, this.table, (opts.settleMs ?? DEPLOYED_SETTLE_MS) + CLOCK_SKEW_MS, opts.now);
   }
 
   async follow(follower: string, followee: string, at: number): Promise<boolean> {
     const forward = relationKey(follower, 'F', followee);
     const entries = listEntries(follower, followee, at);
     // The list entries before the edge, so an edge never lacks them (invariant K); until the
-    // edge holds their since they are not shown.
-    await this.lists.put(entries);
+    // edge holds their since they are not shown. The followee's packed audience is told before
+    // 'R' is written (invariant N): a pack built without our row no longer matches.
+    await Promise.all([this.lists.put(entries), this.invalidate([{ followee, follower }])]);
     // The 'F' row is the source of truth and its put-if-absent picks exactly one winner among
     // racing follows, so counters and backfill run once. Only the winner writes the 'R' side;
     // if it dies in between, the pair's settle restores 'R' from 'F' (HBase is atomic per row only).
@@ -63,9 +74,17 @@ export class HBaseRelationStore implements RelationStore {
     // until the settle ran. Its list entries carry its since in their keys, so ours go alone.
     // The entries first, as in removeFollowerSide: a crash before 'R' leaves it to the settle.
     const at = Number(bytesToString(since));
-    if (Number.isSafeInteger(at)) await this.lists.remove(listEntries(follower, followee, at));
+    await Promise.all([
+      Number.isSafeInteger(at) ? this.lists.remove(listEntries(follower, followee, at)) : undefined,
+      this.invalidate([{ followee, follower }]), // before 'R' (invariant N)
+    ]);
     await this.client.checkAndDelete(this.table, relationKey(followee, 'R', follower), { column: SINCE, value: since }, WHOLE_ROW);
     return true;
+  }
+
+  /** Before a followers-side row is written (invariant N). */
+  private invalidate(pairs: { followee: string; follower: string }[]): Promise<void> {
+    return invalidateAudience(this.client, this.table, pairs);
   }
 
   async isFollowing(follower: string, followee: string): Promise<boolean> {
@@ -84,14 +103,14 @@ export class HBaseRelationStore implements RelationStore {
   async restoreFollowerSide(follower: string, followee: string, since: number): Promise<void> {
     // The follow wrote the list entries before the edge; written again here (idempotent), an
     // entry lost some other way (a same-millisecond unfollow → refollow) comes back with 'R'.
-    await this.lists.put(listEntries(follower, followee, since));
+    await Promise.all([this.lists.put(listEntries(follower, followee, since)), this.invalidate([{ followee, follower }])]);
     await this.client.put(this.table, [{ key: relationKey(followee, 'R', follower), cells: [{ column: SINCE, value: String(since) }] }]);
   }
 
   async removeFollowerSide(follower: string, followee: string, since: number): Promise<boolean> {
     // The entries first, 'R' last: if we die in between, 'R' is still there for the settle to
     // find and remove (with the entries again). Only this since's entries go: a refollow's stay.
-    await this.lists.remove(listEntries(follower, followee, since));
+    await Promise.all([this.lists.remove(listEntries(follower, followee, since)), this.invalidate([{ followee, follower }])]);
     return this.client.checkAndDelete(this.table, relationKey(followee, 'R', follower), { column: SINCE, value: String(since) }, WHOLE_ROW);
   }
 
@@ -135,14 +154,39 @@ export class HBaseRelationStore implements RelationStore {
   }
 
   async *audiencePages(author: string, opts: { cursor?: string; segment?: Segment; pageSize: number; pages: number }): AsyncIterable<Page<AudienceMember>> {
-    const prefix = relationPrefix(author, 'R');
-    const range = opts.segment ? relationSegment(author, 'R', opts.segment.index, opts.segment.of) : { startRow: prefix };
-    let startRow = range.startRow;
+    const salts = opts.segment ? segmentSalts(opts.segment.index, opts.segment.of) : segmentSalts(0, 1);
+    let from: { salt: number; handle: string } | undefined;
     if (opts.cursor !== undefined) {
       // The cursor is this adapter's own (a fan-out message carries it on): not a client's input.
       if (!HANDLE_PATTERN.test(opts.cursor)) throw new RangeError(`audience cursor is not a handle: ${JSON.stringify(opts.cursor)}`);
-      startRow = keyAfter(relationKey(author, 'R', opts.cursor));
+      from = { salt: saltOfKey(userKey(opts.cursor)), handle: opts.cursor };
     }
+    // The packed audience (invariant N): one multi-get of the blocks' packs, a scan only where a
+    // block's pack is missing or out of date.
+    const packed = await this.packs.read(author, salts, from);
+    if (!packed) {
+      yield* this.scannedPages(author, opts);
+      return;
+    }
+    const { members, written } = packed;
+    try {
+      const max = opts.pageSize * opts.pages;
+      const walked = members.length > max ? members.slice(0, max) : members;
+      for (let at = 0; at < walked.length; at += opts.pageSize) {
+        const items = walked.slice(at, at + opts.pageSize).map((m) => ({ handle: m.handle, away: m.away }));
+        // The last page of a message that leaves followers unread says where the next one starts.
+        yield at + opts.pageSize >= walked.length && members.length > max ? { items, nextCursor: items.at(-1)!.handle } : { items };
+      }
+    } finally {
+      await written;
+    }
+  }
+
+  /** The audience by one scan, a bounded number of rows per message: for lists too big to hold in memory (AudiencePacks.read). */
+  private async *scannedPages(author: string, opts: { cursor?: string; segment?: Segment; pageSize: number; pages: number }): AsyncIterable<Page<AudienceMember>> {
+    const prefix = relationPrefix(author, 'R');
+    const range = opts.segment ? relationSegment(author, 'R', opts.segment.index, opts.segment.of) : { startRow: prefix };
+    const startRow = opts.cursor === undefined ? range.startRow : keyAfter(relationKey(author, 'R', opts.cursor));
     const max = opts.pageSize * opts.pages;
     const scan = this.client.scan(this.table, {
       prefix,
@@ -175,6 +219,7 @@ export class HBaseRelationStore implements RelationStore {
 
   async markAway(reader: string, followees: string[], since: number): Promise<void> {
     if (followees.length === 0) return;
+    await this.invalidate(followees.map((followee) => ({ followee, follower: reader }))); // before the rows (invariant N)
     await this.client.put(this.table, followees.map((f) => ({ key: relationKey(f, 'R', reader), cells: [{ column: AWAY, value: String(since) }] })));
   }
 
@@ -182,6 +227,7 @@ export class HBaseRelationStore implements RelationStore {
     // An empty value, not a delete: one batch put instead of a DELETE per row (REST has no
     // multi-row delete), and a put can never be masked the way a delete masks (HBASE-3300).
     if (followees.length === 0) return;
+    await this.invalidate(followees.map((followee) => ({ followee, follower: reader }))); // before the rows (invariant N)
     await this.client.put(this.table, followees.map((f) => ({ key: relationKey(f, 'R', reader), cells: [{ column: AWAY, value: '' }] })));
   }
 
