@@ -98,6 +98,24 @@ describe('the packed audience (invariant N)', () => {
     }
   });
 
+  it('a walk stopped at its message bound mid-scan still packs the blocks it began, and the next message reads them in one request', async () => {
+    ahead = 60_000;
+    const author = 'pk_bound';
+    // 2,500 followers side rows, written as a seed (no versions yet): more than one scan page, so
+    // the first message (1,000) stops with the scan under way.
+    const readers = Array.from({ length: 2_500 }, (_, i) => `pk_b${i}`);
+    for (let at = 0; at < readers.length; at += 500) {
+      await hb.put(qualifiedTableName(ns, 'relations'), readers.slice(at, at + 500).map((r) => ({ key: relationKey(author, 'R', r), cells: [{ column: 'e:t', value: String(T0) }] })));
+    }
+    const firstPage = await relations.audience(author, 1_000);
+    expect(firstPage.items).toHaveLength(1_000);
+    expect(firstPage.nextCursor).toBe(firstPage.items.at(-1)!.handle);
+    const before = hb.requestCount;
+    const rest = await relations.audience(author, 2_000, { cursor: firstPage.nextCursor! });
+    expect(hb.requestCount - before).toBe(1);
+    expect([...firstPage.items, ...rest.items]).toEqual(await scanned(author));
+  });
+
   it('forced: a follow held between its pack version and its followers row: a read meanwhile builds no pack, and the next read has the follower', async () => {
     ahead = 60_000;
     const author = 'pk_quiet';

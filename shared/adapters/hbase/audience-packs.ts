@@ -21,6 +21,8 @@ import {
   audienceBlockRows,
   audiencePackKey,
   handleFromKey,
+  keyAfter,
+  relationKey,
   relationPrefix,
   saltOfKey,
   userKey,
@@ -34,8 +36,8 @@ const AWAY = 'e:away';
 /** The tag of a pack built while its block had no version yet (no writer since the layout). */
 const NO_VERSION = '-';
 /**
- * At most this many followers per block are read into memory, and packed (a cell below ~0.5 MB);
- * an audience past it (far above the celebrity threshold) is walked by scan instead.
+ * A block of more followers is not packed (a pack stays below ~0.5 MB, and so does what a read
+ * holds for it): far above the celebrity threshold, such a block is streamed by scan every time.
  */
 const PACK_MAX_MEMBERS = 20_000;
 /** Clocks of the region server and of the function may differ by this much. */
@@ -105,91 +107,150 @@ export class AudiencePacks {
   ) {}
 
   /**
-   * `author`'s followers whose salt is in [lo, hi), strictly after `from`, in key order: the
-   * blocks' packs where they hold, a scan of the followers side where not (one scan per run of
-   * such blocks, side by side). Packs are built for the blocks scanned whose version is quiet;
-   * `written` settles when that put has (a pack is a cache: its failure changes no answer).
-   * Null when the blocks to scan hold more than PACK_MAX_MEMBERS each: walk them by scan.
+   * `author`'s followers whose salt is in [lo, hi), strictly after `from`, in key order, in
+   * batches: the blocks' packs where they hold, and where not a scan of the followers side (one
+   * per run of neighbouring blocks), streamed as it is read, so the caller's writes overlap it.
+   * The scanned blocks whose version is quiet are packed: a caller that stops early still has the
+   * rest of such a block read (for its pack) when it ends the walk, and the packs written.
    */
-  async read(author: string, salts: { lo: number; hi: number }, from?: AudiencePosition): Promise<{ members: PackedMember[]; written: Promise<void> } | null> {
+  async *members(author: string, salts: { lo: number; hi: number }, from?: AudiencePosition): AsyncGenerator<PackedMember[], void, undefined> {
     const lo = from ? Math.max(salts.lo, from.salt) : salts.lo;
-    if (lo >= salts.hi) return { members: [], written: Promise.resolve() };
-    const blocks: number[] = [];
-    for (let b = audienceBlockOf(lo); b <= audienceBlockOf(salts.hi - 1); b++) blocks.push(b);
-    const rows = new Map((await this.client.multiGet(this.table, blocks.map((b) => audiencePackKey(author, b)), { columns: [VERSION, PACK] })).map((r) => [hex(r.key), r]));
-    // Before the scans: a version that landed more than the quiet window before this instant
+    if (lo >= salts.hi) return;
+    const keep = (m: PackedMember) => m.salt >= lo && m.salt < salts.hi && (!from || after(m, from));
+    const state = await this.blocks(author, audienceBlockOf(lo), audienceBlockOf(salts.hi - 1));
+    const puts: Promise<void>[] = [];
+    let open: Run | undefined;
+    try {
+      for (let i = 0; i < state.length; ) {
+        const s = state[i]!;
+        if (s.packed) {
+          const kept = s.packed.filter(keep);
+          if (kept.length > 0) yield kept;
+          i++;
+          continue;
+        }
+        let j = i;
+        while (j + 1 < state.length && !state[j + 1]!.packed) j++;
+        open = this.scanRun(author, state.slice(i, j + 1), i === 0 ? from : undefined);
+        let batch: PackedMember[] = [];
+        for (let m = await open.next(); m; m = await open.next()) {
+          if (!keep(m)) continue;
+          batch.push(m);
+          if (batch.length === BATCH) {
+            yield batch;
+            batch = [];
+          }
+        }
+        puts.push(this.store(author, open.blocks));
+        open = undefined;
+        if (batch.length > 0) yield batch;
+        i = j + 1;
+      }
+    } finally {
+      // Stopped mid-run (the message's bound): the run is read on only if a pack will come of it.
+      if (open) puts.push(open.finish().then(() => this.store(author, open!.blocks)));
+      await Promise.all(puts);
+    }
+  }
+
+  /** The block rows first..last (one multi-get), each with its version, and its pack's members where the pack holds. */
+  private async blocks(author: string, first: number, last: number): Promise<BlockState[]> {
+    const keys: Uint8Array[] = [];
+    for (let b = first; b <= last; b++) keys.push(audiencePackKey(author, b));
+    const rows = new Map((await this.client.multiGet(this.table, keys, { columns: [VERSION, PACK] })).map((r) => [hex(r.key), r]));
+    // Before any scan: a version that landed more than the quiet window before this instant
     // belongs to a writer whose row landed before the scan starts.
     const startedAt = this.now();
-    const state = blocks.map((block) => {
-      const row = rows.get(hex(audiencePackKey(author, block)));
+    return keys.map((key, i) => {
+      const row = rows.get(hex(key));
       const version = cellOf(row, VERSION);
       const tag = version ? bytesToString(version.value) : NO_VERSION;
       const pack = cellOf(row, PACK);
       const decoded = pack ? decodePack(bytesToString(pack.value)) : undefined;
-      return {
-        block,
-        tag,
-        quiet: !version || version.timestamp + this.quietMs < startedAt,
-        members: decoded?.tag === tag ? decoded.members() : undefined,
-      };
+      const packed = decoded?.tag === tag ? decoded.members() : undefined;
+      return { block: first + i, tag, quiet: !version || version.timestamp + this.quietMs < startedAt, ...(packed ? { packed } : {}) };
     });
-
-    // The blocks without a valid pack, in runs of neighbours: one scan each.
-    const runs: (typeof state)[] = [];
-    for (const s of state) {
-      if (s.members) continue;
-      const run = runs.at(-1);
-      if (run && run.at(-1)!.block === s.block - 1) run.push(s);
-      else runs.push([s]);
-    }
-    const scans = await Promise.all(runs.map((run) => this.scanBlocks(author, run[0]!.block, run.at(-1)!.block)));
-    if (scans.includes(null)) return null;
-    runs.forEach((run, i) => {
-      for (const s of run) s.members = scans[i]!.get(s.block) ?? [];
-    });
-    const built = runs.flat().filter((s) => s.quiet);
-    const written =
-      built.length === 0
-        ? Promise.resolve()
-        : this.client
-            .put(this.table, built.map((s) => ({ key: audiencePackKey(author, s.block), cells: [{ column: PACK, value: encodePack(s.tag, s.members!) }] })))
-            .catch(() => {}); // the old pack (or none) stays, and does not match: the next read scans again
-
-    const members: PackedMember[] = [];
-    for (const s of state) {
-      for (const m of s.members!) if (m.salt >= lo && m.salt < salts.hi && (!from || after(m, from))) members.push(m);
-    }
-    return { members, written };
   }
 
-  /** The followers-side rows of blocks first..last, grouped by block, in key order (one cell per row: e:away if present, else e:t); null past the bound. */
-  private async scanBlocks(author: string, first: number, last: number): Promise<Map<number, PackedMember[]> | null> {
-    const limit = PACK_MAX_MEMBERS * (last - first + 1);
-    let read = 0;
+  /**
+   * One scan over the followers-side rows of a run of blocks (one cell per row: e:away if
+   * present, else e:t), collecting each quiet block's members for its pack (up to
+   * PACK_MAX_MEMBERS: a bigger block is not packed). With no quiet block it starts after `from`.
+   */
+  private scanRun(author: string, blocks: BlockState[], from?: AudiencePosition): Run {
     const prefix = relationPrefix(author, 'R');
-    const { startRow } = audienceBlockRows(author, first);
-    const { stopRow } = audienceBlockRows(author, last);
-    const out = new Map<number, PackedMember[]>();
-    const rows = this.client.scan(this.table, {
-      prefix,
-      startRow,
-      ...(stopRow ? { stopRow } : {}),
-      // One cell per row, not two: a row's first cell is e:away when it has one ('away' < 't').
-      columns: ['e'],
-      filter: { type: 'FirstKeyOnlyFilter' },
-      limit: limit + 1,
-      pageSize: 1_000,
-    });
-    for await (const row of rows) {
-      if (++read > limit) return null;
-      const salt = saltOfKey(row.key, prefix.length);
-      const away = cellOf(row, AWAY);
-      const member = { salt, handle: handleFromKey(row.key, prefix.length).handle, away: away !== undefined && away.value.byteLength > 0 };
-      const block = audienceBlockOf(salt);
-      const list = out.get(block);
-      if (list) list.push(member);
-      else out.set(block, [member]);
-    }
-    return out;
+    const collecting = blocks.some((b) => b.quiet);
+    let { startRow } = audienceBlockRows(author, blocks[0]!.block);
+    if (!collecting && from) startRow = keyAfter(relationKey(author, 'R', from.handle));
+    const { stopRow } = audienceBlockRows(author, blocks.at(-1)!.block);
+    const byBlock = new Map(blocks.map((b) => [b.block, b]));
+    for (const b of blocks) if (b.quiet) b.collected = [];
+    const rows = this.client
+      .scan(this.table, {
+        prefix,
+        startRow,
+        ...(stopRow ? { stopRow } : {}),
+        columns: ['e'],
+        filter: { type: 'FirstKeyOnlyFilter' },
+        // Read only as far as the walk and the packs ask: pages come one by one.
+        limit: Number.MAX_SAFE_INTEGER,
+        pageSize: BATCH,
+      })
+      [Symbol.asyncIterator]();
+    let done = false;
+    const next = async (): Promise<PackedMember | undefined> => {
+      if (done) return undefined;
+      const r = await rows.next();
+      if (r.done) {
+        done = true;
+        return undefined;
+      }
+      const salt = saltOfKey(r.value.key, prefix.length);
+      const away = cellOf(r.value, AWAY);
+      const member = { salt, handle: handleFromKey(r.value.key, prefix.length).handle, away: away !== undefined && away.value.byteLength > 0 };
+      const block = byBlock.get(audienceBlockOf(salt))!;
+      if (block.collected && block.collected.push(member) > PACK_MAX_MEMBERS) delete block.collected; // too big to pack
+      return member;
+    };
+    return {
+      blocks,
+      next,
+      finish: async () => {
+        // Read on while a block still to come could be packed; else close the scanner.
+        while (!done && blocks.some((b) => b.collected)) if (!(await next())) break;
+        if (!done) await rows.return?.();
+      },
+    };
   }
+
+  /** Writes the packs of the quiet blocks of a finished run (a cache: a failed put changes no answer). */
+  private async store(author: string, blocks: BlockState[]): Promise<void> {
+    const built = blocks.filter((b) => b.collected);
+    if (built.length === 0) return;
+    await this.client
+      .put(this.table, built.map((b) => ({ key: audiencePackKey(author, b.block), cells: [{ column: PACK, value: encodePack(b.tag, b.collected!) }] })))
+      .catch(() => {}); // the old pack (or none) stays, and does not match: the next read scans again
+  }
+}
+
+/** Members are handed on in batches of this many (a scan page). */
+const BATCH = 1_000;
+
+interface BlockState {
+  block: number;
+  tag: string;
+  /** Its version is old enough to build a pack under (or it has none). */
+  quiet: boolean;
+  /** The pack's members, where the pack holds (matches the version). */
+  packed?: PackedMember[];
+  /** Scanned under a quiet version: the members read so far, for its pack (dropped past PACK_MAX_MEMBERS). */
+  collected?: PackedMember[];
+}
+
+interface Run {
+  blocks: BlockState[];
+  /** The next member of the run's scan, or undefined at its end. */
+  next(): Promise<PackedMember | undefined>;
+  /** Reads the run to its end if a quiet block still waits for its pack, then closes it. */
+  finish(): Promise<void>;
 }

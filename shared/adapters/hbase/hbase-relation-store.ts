@@ -3,7 +3,7 @@
 // newest-first following / followers lists).
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
 import type { AudienceMember, Edge, ListPage, ListPosition, Page, RelationStore, Segment } from '../../ports/feed-store.js';
-import { handleFromKey, keyAfter, relationKey, relationPrefix, relationSegment, saltOfKey, segmentSalts, userKey, type EdgeDirection } from '../../schema/row-keys.js';
+import { relationKey, relationPrefix, saltOfKey, segmentSalts, userKey, type EdgeDirection } from '../../schema/row-keys.js';
 import { HANDLE_PATTERN } from '../../domain/handle.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { AudiencePacks, CLOCK_SKEW_MS, invalidateAudience } from './audience-packs.js';
@@ -162,59 +162,31 @@ export class HBaseRelationStore implements RelationStore {
       from = { salt: saltOfKey(userKey(opts.cursor)), handle: opts.cursor };
     }
     // The packed audience (invariant N): one multi-get of the blocks' packs, a scan only where a
-    // block's pack is missing or out of date.
-    const packed = await this.packs.read(author, salts, from);
-    if (!packed) {
-      yield* this.scannedPages(author, opts);
-      return;
-    }
-    const { members, written } = packed;
-    try {
-      const max = opts.pageSize * opts.pages;
-      const walked = members.length > max ? members.slice(0, max) : members;
-      for (let at = 0; at < walked.length; at += opts.pageSize) {
-        const items = walked.slice(at, at + opts.pageSize).map((m) => ({ handle: m.handle, away: m.away }));
-        // The last page of a message that leaves followers unread says where the next one starts.
-        yield at + opts.pageSize >= walked.length && members.length > max ? { items, nextCursor: items.at(-1)!.handle } : { items };
-      }
-    } finally {
-      await written;
-    }
-  }
-
-  /** The audience by one scan, a bounded number of rows per message: for lists too big to hold in memory (AudiencePacks.read). */
-  private async *scannedPages(author: string, opts: { cursor?: string; segment?: Segment; pageSize: number; pages: number }): AsyncIterable<Page<AudienceMember>> {
-    const prefix = relationPrefix(author, 'R');
-    const range = opts.segment ? relationSegment(author, 'R', opts.segment.index, opts.segment.of) : { startRow: prefix };
-    const startRow = opts.cursor === undefined ? range.startRow : keyAfter(relationKey(author, 'R', opts.cursor));
+    // block's pack is missing or out of date. Pages of pageSize; the last page of a message that
+    // leaves followers unread says where the next message starts.
+    const members = this.packs.members(author, salts, from);
     const max = opts.pageSize * opts.pages;
-    const scan = this.client.scan(this.table, {
-      prefix,
-      startRow,
-      ...(range.stopRow ? { stopRow: range.stopRow } : {}),
-      limit: max + 1, // the one row past the last page says whether the list goes on
-      // One cell per row, not two: a row's first cell is e:away when it has one ('away' < 't'),
-      // else e:t — all fan-out needs, at half the cells the region server reads and sends.
-      columns: ['e'],
-      filter: { type: 'FirstKeyOnlyFilter' },
-      pageSize: opts.pageSize,
-    });
-    let items: AudienceMember[] = [];
-    let read = 0;
-    for await (const row of scan) {
-      if (read === max) {
-        yield { items, nextCursor: items.at(-1)!.handle };
-        return;
+    let buffered: AudienceMember[] = [];
+    let sent = 0;
+    try {
+      for await (const batch of members) {
+        for (const m of batch) buffered.push({ handle: m.handle, away: m.away });
+        // More than a page in hand: a full page is not the list's last.
+        while (buffered.length > opts.pageSize) {
+          const items = buffered.slice(0, opts.pageSize);
+          buffered = buffered.slice(opts.pageSize);
+          sent += items.length;
+          if (sent === max) {
+            yield { items, nextCursor: items.at(-1)!.handle };
+            return;
+          }
+          yield { items };
+        }
       }
-      const away = cellValue(row, AWAY);
-      items.push({ handle: handleFromKey(row.key, prefix.length).handle, away: away !== undefined && away.byteLength > 0 });
-      read++;
-      if (items.length === opts.pageSize && read < max) {
-        yield { items };
-        items = [];
-      }
+      if (buffered.length > 0) yield { items: buffered };
+    } finally {
+      await members.return(); // a stopped walk: the packs it began are finished and written
     }
-    if (items.length > 0) yield { items };
   }
 
   async markAway(reader: string, followees: string[], since: number): Promise<void> {
