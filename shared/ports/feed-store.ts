@@ -140,9 +140,11 @@ export interface RelationStore {
    */
   audience(author: string, limit: number, opts?: { cursor?: string; segment?: Segment }): Promise<Page<AudienceMember>>;
   /**
-   * The same list as `pages` pages of `pageSize` from ONE scan (no scanner set up and torn down
-   * per page); a page is fetched only when the caller asks for it, so the caller can write one
-   * page while the next is read. The last page carries nextCursor when the list goes on.
+   * The same list as `pages` pages of `pageSize`, read as the caller asks for them (the packed
+   * audience where it holds, else ONE scan: no scanner set up and torn down per page), so the
+   * caller can write one page while the next is read. The last page carries nextCursor when the
+   * list goes on; it may hold up to a quarter page more instead, where that ends the list (no
+   * message of its own for a few followers past the bound).
    */
   audiencePages(author: string, opts: { cursor?: string; segment?: Segment; pageSize: number; pages: number }): AsyncIterable<Page<AudienceMember>>;
   /** Marks `reader` away on the followers side of its edges to `followees` (one batch put). */

@@ -96,6 +96,11 @@ describe('the packed audience (invariant N)', () => {
       }
       expect(seen, `${of} segments`).toEqual(all.map((m) => m.handle));
     }
+    // A message's last page takes up to a quarter page more where that ends the list.
+    const n = all.length;
+    expect(await relations.audience(author, n - n / 5)).toEqual({ items: all }); // n ≤ 1.25 × (n − n/5)
+    const short = await relations.audience(author, n / 2);
+    expect(short).toEqual({ items: all.slice(0, n / 2), nextCursor: all[n / 2 - 1]!.handle });
   });
 
   it('a walk stopped at its message bound mid-scan still packs the blocks it began, and the next message reads them in one request', async () => {

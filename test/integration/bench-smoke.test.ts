@@ -90,6 +90,8 @@ describe('npm run bench:smoke', () => {
       'timeline_requests_per_page_max',
       'fanout_ratio',
       'fanout_large_ratio',
+      'fanout_cold_ratio',
+      'fanout_large_cold_ratio',
       'fanout_requests_per_post',
       'lag_last_follower_ms_median',
       'lag_last_follower_ms_p99',
@@ -117,7 +119,9 @@ describe('npm run bench:smoke', () => {
       [
         'backfill_ratio',
         'fanout_ratio',
+        'fanout_ratio_cold',
         'fanout_ratio_large',
+        'fanout_ratio_large_cold',
         'lag_p50',
         'lag_p99',
         'hot_post_like_count',

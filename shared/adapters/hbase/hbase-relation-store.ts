@@ -166,17 +166,22 @@ export class HBaseRelationStore implements RelationStore {
     // leaves followers unread says where the next message starts.
     const members = this.packs.members(author, salts, from);
     const max = opts.pageSize * opts.pages;
+    // The last page may take this many more where that ends the list: a few followers past the
+    // bound are not worth a message (an invocation) of their own.
+    const tail = Math.floor(opts.pageSize / 4);
     let buffered: AudienceMember[] = [];
     let sent = 0;
     try {
       for await (const batch of members) {
         for (const m of batch) buffered.push({ handle: m.handle, away: m.away });
-        // More than a page in hand: a full page is not the list's last.
-        while (buffered.length > opts.pageSize) {
+        for (;;) {
+          const last = sent + opts.pageSize >= max;
+          // More in hand than this page may hold: it is not the list's last page.
+          if (buffered.length <= opts.pageSize + (last ? tail : 0)) break;
           const items = buffered.slice(0, opts.pageSize);
           buffered = buffered.slice(opts.pageSize);
           sent += items.length;
-          if (sent === max) {
+          if (last) {
             yield { items, nextCursor: items.at(-1)!.handle };
             return;
           }
