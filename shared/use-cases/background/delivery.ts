@@ -8,7 +8,8 @@
 // Scale behaviour (product.md): posts by celebrities are not fanned out — readers merge the
 // celebrity's outbox at read time; followers marked away are skipped at no cost (the followers-
 // side row the fan-out scans carries the mark) — their inbox is rebuilt when they return
-// (activity.ts). A chunk of 1,000 followers is one scan page and one batch put.
+// (activity.ts). A chunk of 1,000 followers is one batch put; the followers come from the
+// author's packed audience (invariant N), a scan page where a block is not packed.
 import { authorOfPostId } from '../../domain/post.js';
 import type { Segment } from '../../ports/feed-store.js';
 import type { FeedDeps } from '../feed-deps.js';
@@ -108,9 +109,10 @@ export async function backfill(deps: FeedDeps, reader: string, followee: string,
 }
 
 /**
- * A post's audience (one segment, or all), written page by page from ONE scan (no scanner set up
- * per page). `present`: only followers not marked away. Its first page is asked for at once, so
- * the read runs beside whatever the caller does before `write`; `close` drops it unwritten.
+ * A post's audience (one segment, or all), written page by page as the store reads it (its packs,
+ * or one scan: no scanner set up per page). `present`: only followers not marked away. Its first
+ * page is asked for at once, so the read runs beside whatever the caller does before `write`;
+ * `close` drops it unwritten.
  */
 function audience(
   deps: FeedDeps,
