@@ -154,15 +154,14 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   topicPosts: {
-    requests: 7,
-    roundTrips: 3,
+    requests: 5,
+    roundTrips: 2,
     why: [
-      `1) the creation of a scanner over the topic index (binary keys: salt + name + 0x00 + revTs +`,
-      `post key, so no stateless scan; limit n + 10 spare + 1); 2) its first page (shorter than`,
-      `asked: the last); 3) one parallel stage, beside the scanner's handed-off DELETE: the posts (content multi-get),`,
+      `1) one stateless scan of the topic index (text keys: hex4(md5(name)) + name + '/' + inv13 +`,
+      `'/' + post id; limit n + 10 spare + 1); 2) one parallel stage: the posts (content multi-get),`,
       `the reader's states (reactions multi-get), the authors' visibility edges (blocks multi-get)`,
       `and their faces from the feed's one-minute cache (cold as measured: a users multi-get).`,
-      `[A repost on the page: its original is read in a 6th round trip.]`,
+      `[A repost on the page: its original is read in one more round trip.]`,
     ].join(' '),
   },
   trendingTopics: {

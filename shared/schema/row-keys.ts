@@ -253,15 +253,27 @@ export function notificationMarkerKey(recipient: string): Uint8Array {
   return concatBytes(userKey(recipient), utf8.encode('M'));
 }
 
-/** topics: salt2(md5(name)) + name + 0x00 — one topic's rows; the terminator keeps "ab" from listing "abc". */
-export function topicPrefix(name: string): Uint8Array {
-  const salt = createHash('md5').update(name).digest().subarray(0, SALT_BYTES);
-  return concatBytes(salt, utf8.encode(name), Uint8Array.of(0));
+/**
+ * topics: hex4(md5(name)) + name + '/' — one topic's rows. TEXT, like the list keys, so a page is
+ * ONE stateless scan; a name never holds '/' (text-entities.ts), so "ab" never lists "ab c".
+ */
+export function topicPrefix(name: string): string {
+  return `${createHash('md5').update(name).digest('hex').slice(0, 4)}${name}/`;
 }
 
-/** topics: topicPrefix + revTs8(post time) + postKey — a topic's posts newest first. */
-export function topicEntryKey(name: string, post: Uint8Array): Uint8Array {
-  return concatBytes(topicPrefix(name), inboxQualifier(post));
+/** topics: topicPrefix + inv13(post time) + '/' + post id — a topic's posts newest first. */
+export function topicEntryKey(name: string, postId: string): string {
+  const parts = parsePostId(postId);
+  if (!parts) throw new RangeError(`invalid post id for a topic key: ${JSON.stringify(postId)}`);
+  // No post is that far in the future; a cursor naming such a time reads from the newest.
+  return `${topicPrefix(name)}${inverted13(Math.min(parts.millis, LIST_TIME_MAX))}/${postId}`;
+}
+
+/** The post id of a topic row (the inverse of topicEntryKey), or null for a row not of that shape. */
+export function postIdOfTopicKey(prefix: string, key: string): string | null {
+  if (!key.startsWith(prefix) || key[prefix.length + 13] !== '/') return null;
+  const id = key.slice(prefix.length + 14);
+  return isPostId(id) ? id : null;
 }
 
 /** trends: the counters of one bucket are spread over this many rows (shards), by topic name. */
@@ -315,10 +327,13 @@ export function listPrefix(owner: string, kind: ListKind): string {
   return `${createHash('md5').update(owner).digest('hex').slice(0, 4)}${owner}/${kind}/`;
 }
 
+/** 13 digits of LIST_TIME_MAX − millis: ascending = newest first. */
+const inverted13 = (millis: number): string => String(LIST_TIME_MAX - millis).padStart(13, '0');
+
 export function listRowKey(owner: string, kind: ListKind, since: number, other: string): string {
   if (!Number.isSafeInteger(since) || since < 0 || since > LIST_TIME_MAX) throw new RangeError(`since out of a list key's range: ${since}`);
   assertHandle(other);
-  return `${listPrefix(owner, kind)}${String(LIST_TIME_MAX - since).padStart(13, '0')}/${other}`;
+  return `${listPrefix(owner, kind)}${inverted13(since)}/${other}`;
 }
 
 /** The since and the other user of a list row (the inverse of listRowKey); null for a row not of that prefix's shape. */

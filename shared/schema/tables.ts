@@ -457,14 +457,17 @@ mark read : PUT marker r:t (timestamp = the millis marked)`,
     families: [family('t', { TTL: TOPIC_TTL_SECONDS })],
     design: `
 The topic index (#话题#): tall, one row per (topic, post), newest first within a topic.
-row   = salt2(md5(name)) + UTF-8(name) + 0x00 + revTs8(post time) + postKey
-        (the salt spreads topics over regions; 0x00 ends the name, so topic "ab" never lists "abc")
+row   = hex4(md5(name)) + name + '/' + inv13(post time) + '/' + post id — TEXT, like the list
+        keys, so the REST stateless scan reads a page in ONE request (the salt spreads topics over
+        regions; a name never holds '/', so topic "ab" never lists "ab c"; inv13 = 13 digits of
+        9999999999999 − millis: ascending = newest first). Rows of the earlier binary layout
+        (salt2 + name + 0x00 + revTs8 + postKey) are never read again and expire with the TTL
 t:a   '' (the row is the entry). TTL ${TOPIC_TTL_SECONDS / 86_400} days: a topic page reaches back at most that far
       (bounded per time), and a page is a bounded scan (bounded per request)
 publish : PUT one row per topic of the post (≤ MAX_TOPICS, one batched put beside the inbox put)
-page    : scanner prefix salt+name+0x00, start keyAfter(cursor's row), limit n+spare, then ONE
-          parallel stage: content multi-get ∥ the reader's block/mute multi-get; a deleted post's
-          entry is dropped at read (its row stays until the TTL)
+page    : GET /topics/<prefix>*?startrow=<cursor's row + ' '>&limit=n+spare+1 (one stateless
+          scan), then ONE parallel stage: content multi-get ∥ the reader's block/mute multi-get;
+          a deleted post's entry is dropped at read (its row stays until the TTL) = 2 round trips
 delete  : DELETE each of the post's topic rows (≤ MAX_TOPICS) — reads already skip it`,
   },
   trends: {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { feedOrderKey, newPostId } from '../../shared/domain/post.js';
 import { md5Salt } from '../../shared/schema/salt.js';
-import { LIST_TIME_MAX, handleFromKey, inboxQualifier, keyFromPostId, listPrefix, listKeyAt, listRowKey, parseFollowListRowKey, parseListRowKey, postIdFromKey, parsePostKey, postKey, postKeyFromInboxQualifier, relationKey, relationPrefix, reversedTimestamp, timestampFromReversed, userKey } from '../../shared/schema/row-keys.js';
+import { LIST_TIME_MAX, handleFromKey, inboxQualifier, keyFromPostId, listPrefix, listKeyAt, listRowKey, parseFollowListRowKey, parseListRowKey, postIdFromKey, parsePostKey, postIdOfTopicKey, postKey, postKeyFromInboxQualifier, relationKey, topicEntryKey, topicPrefix, relationPrefix, reversedTimestamp, timestampFromReversed, userKey } from '../../shared/schema/row-keys.js';
 
 const hasPrefix = (key: Uint8Array, prefix: Uint8Array) =>
   key.length >= prefix.length && prefix.every((b, i) => key[i] === b);
@@ -116,6 +116,35 @@ describe('post ids and feed order (the domain) against the keys (storage)', () =
         expect(byDomain).toEqual(byKeys);
       }),
     );
+  });
+});
+
+describe('topic keys (tables.ts, topics)', () => {
+  const text = (s: string) => new TextEncoder().encode(s);
+
+  it('sort a topic’s posts newest first (one millisecond by id) and parse back', () => {
+    const posts = fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: LIST_TIME_MAX }), fc.constantFrom('a', 'ab', 'a_', 'zed', '0')), { minLength: 2, maxLength: 30, selector: ([m, a]) => `${m}/${a}` });
+    fc.assert(
+      fc.property(posts, (list) => {
+        const ids = list.map(([millis, author]) => `${author}.${millis}.0123456789ab`);
+        const byKey = [...ids].sort((x, y) => compareBytes(text(topicEntryKey('话题 one', x)), text(topicEntryKey('话题 one', y))));
+        const newestFirst = [...ids].sort((x, y) => Number(y.split('.')[1]) - Number(x.split('.')[1]) || (x < y ? -1 : x > y ? 1 : 0));
+        expect(byKey).toEqual(newestFirst);
+        for (const id of ids) expect(postIdOfTopicKey(topicPrefix('话题 one'), topicEntryKey('话题 one', id))).toBe(id);
+      }),
+    );
+  });
+
+  it('keep every topic to its own rows: "ab" does not list "ab c" or "abc", even with one salt', () => {
+    const id = newPostId('ann', 1_700_000_000_000);
+    const names = ['ab', 'ab c', 'abc', 'a', '话题'];
+    for (const a of names) for (const b of names) if (a !== b) expect(topicEntryKey(b, id).startsWith(topicPrefix(a)), `${a} / ${b}`).toBe(false);
+    // Not by luck of the salt: a row of "ab c" under "ab"'s salt still is not "ab"'s.
+    const forged = `${topicPrefix('ab').slice(0, 4)}${topicEntryKey('ab c', id).slice(4)}`;
+    expect(postIdOfTopicKey(topicPrefix('ab'), forged)).toBeNull();
+    expect(() => topicEntryKey('ab', 'not a post id')).toThrow(RangeError);
+    // A cursor naming a time past any key's reads from the newest: no error.
+    expect(topicEntryKey('ab', 'ann.99999999999999.0123456789ab').startsWith(`${topicPrefix('ab')}0000000000000/`)).toBe(true);
   });
 });
 

@@ -1,12 +1,10 @@
 // shared/adapters/hbase/hbase-topic-store.ts — TopicStore on HBase (secondary adapter).
 // Layout and access patterns: shared/schema/tables.ts (topics, trends).
-import { postIdFromKey } from '../../schema/row-keys.js';
 import { bytesToString, decodeLong, type HBaseRestClient } from '../../hbase/index.js';
 import type { Page } from '../../ports/feed-store.js';
 import type { TopicStore } from '../../ports/social-store.js';
-import { keyAfter, REV_TS_BYTES, topicEntryKey, topicPrefix, TREND_SHARDS, trendKey, trendShardOf } from '../../schema/row-keys.js';
+import { postIdOfTopicKey, topicEntryKey, topicPrefix, TREND_SHARDS, trendKey, trendShardOf } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
-import { postKeyOf } from './cells.js';
 
 export class HBaseTopicStore implements TopicStore {
   private readonly topics: string;
@@ -18,9 +16,8 @@ export class HBaseTopicStore implements TopicStore {
 
   async add(postId: string, createdAt: number, topics: string[], trendBucket: number): Promise<void> {
     if (topics.length === 0) return;
-    const post = postKeyOf(postId);
     await Promise.all([
-      this.client.put(this.topics, topics.map((name) => ({ key: topicEntryKey(name, post), cells: [{ column: 't:a', value: '' }] }))),
+      this.client.put(this.topics, topics.map((name) => ({ key: topicEntryKey(name, postId), cells: [{ column: 't:a', value: '' }] }))),
       // One increment per topic (≤ MAX_TOPICS): bounded work per post. Not idempotent: a
       // replayed publish never reaches here (only the request that created the post does).
       ...topics.map((name) => this.client.increment(this.trends, trendKey(trendShardOf(name), trendBucket), `n:${name}`, 1)),
@@ -28,28 +25,22 @@ export class HBaseTopicStore implements TopicStore {
   }
 
   async remove(postId: string, topics: string[]): Promise<void> {
-    const post = postKeyOf(postId);
-    await Promise.all(topics.map((name) => this.client.deleteRow(this.topics, topicEntryKey(name, post))));
+    await Promise.all(topics.map((name) => this.client.deleteRow(this.topics, topicEntryKey(name, postId))));
   }
 
   async posts(topic: string, limit: number, cursor?: string): Promise<Page<string>> {
+    // ONE stateless scan of limit + 1 rows (text keys): the extra row says whether the topic goes
+    // on. ' ' sorts below every character of a key, so the cursor's row + ' ' is the next row.
     const prefix = topicPrefix(topic);
-    const startRow = cursor === undefined ? undefined : keyAfter(topicEntryKey(topic, postKeyOf(cursor)));
+    const startRow = cursor === undefined ? undefined : `${topicEntryKey(topic, cursor)} `;
+    const rows = await this.client.scanText(this.topics, { prefix, ...(startRow ? { startRow } : {}), limit: limit + 1, columns: ['t:a'] });
     const items: string[] = [];
-    let more = false;
-    for await (const row of this.client.scan(this.topics, { prefix, ...(startRow ? { startRow } : {}), limit: limit + 1, columns: ['t:a'], pageSize: limit + 1 })) {
-      if (items.length === limit) {
-        more = true;
-        break;
-      }
-      try {
-        items.push(postIdFromKey(row.key.subarray(prefix.length + REV_TS_BYTES)));
-      } catch {
-        // not an entry of ours: skipped
-      }
+    for (const row of rows.slice(0, limit)) {
+      const id = postIdOfTopicKey(prefix, bytesToString(row.key));
+      if (id) items.push(id);
     }
     const last = items.at(-1);
-    return more && last ? { items, nextCursor: last } : { items };
+    return rows.length > limit && last ? { items, nextCursor: last } : { items };
   }
 
   async trendCounts(buckets: number[]): Promise<Map<string, number>> {
