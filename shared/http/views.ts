@@ -44,6 +44,7 @@ const reactionFields = {
   repostCount: count('live reposts of this post'),
   liked: z.boolean().meta({ description: 'The reading user likes this post (always false without a token)' }),
   reposted: z.boolean().meta({ description: 'The reading user has a live repost of this post (always false without a token)' }),
+  bookmarked: z.boolean().meta({ description: 'The reading user has bookmarked (收藏) this post (always false without a token)' }),
 };
 
 const offsets = {
@@ -140,6 +141,10 @@ export const CommentPageSchema = z.strictObject({ comments: z.array(CommentSchem
 export const LikeStateSchema = z
   .strictObject({ user: handleString, postId: postIdString, liked: z.boolean() })
   .meta({ id: 'LikeState' });
+
+export const BookmarkStateSchema = z
+  .strictObject({ user: handleString, postId: postIdString, bookmarked: z.boolean() })
+  .meta({ id: 'BookmarkState' });
 
 export const LikerSchema = z
   .strictObject({ handle: handleString, ...faceFields, likedAt: instant })
@@ -316,6 +321,7 @@ const fieldsOf = (p: PostWithViewer) => ({
   repostCount: p.counts.reposts,
   liked: p.viewer.liked,
   reposted: p.viewer.reposted,
+  bookmarked: p.viewer.bookmarkedAt !== undefined,
 });
 
 export const postView = (p: PostDetail): PostView => ({

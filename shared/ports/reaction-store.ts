@@ -9,6 +9,14 @@ import type { ListPage, ListPosition, Page } from './feed-store.js';
 export interface ViewerState {
   liked: boolean;
   reposted: boolean;
+  /** Since when the reader has bookmarked (收藏) the post; absent when not. */
+  bookmarkedAt?: number;
+}
+
+/** A bookmark: the post, and since when (its place in the newest-first list). */
+export interface BookmarkPosition {
+  postId: string;
+  since: number;
 }
 
 export interface Liker {
@@ -41,6 +49,22 @@ export interface ReactionStore {
   likers(postId: string, limit: number, after?: ListPosition): Promise<ListPage<Liker>>;
   /** The since of each of `users`' like of `postId` by the source of truth; users who do not like it are absent. One multi-get. */
   likeSinces(postId: string, users: string[]): Promise<Map<string, number>>;
+
+  /** Put-if-absent of the user's bookmark (the truth): of racing bookmarks exactly one gets true. */
+  bookmark(user: string, postId: string, at: number): Promise<boolean>;
+  /** The since of the user's bookmark (the truth), or null. */
+  bookmarkSince(user: string, postId: string): Promise<number | null>;
+  /** Removes the bookmark while it holds `since` (check-and-delete): of racing removals exactly one gets true. */
+  unbookmark(user: string, postId: string, since: number): Promise<boolean>;
+  /** Writes the bookmark's entry in the user's newest-first list (before the truth). `replacing`: as addLiker's. */
+  listBookmark(user: string, postId: string, since: number, replacing?: number): Promise<void>;
+  /** Removes the list entry of that since. */
+  unlistBookmark(user: string, postId: string, since: number): Promise<void>;
+  /**
+   * A page of the user's bookmarks, newest first, strictly after `after`: ONE scan. An entry may
+   * be stale (its bookmark gone, or of another since): show one only when the truth agrees.
+   */
+  bookmarks(user: string, limit: number, after?: BookmarkPosition): Promise<{ items: BookmarkPosition[]; next?: BookmarkPosition }>;
 
   /**
    * Claims the user's plain (comment-less) repost of `originalId` for `repostId`: null if claimed

@@ -289,6 +289,37 @@ export const ROUTE_COSTS = {
       `(E), and the immediate notify. [A repeat: 5) l:t read; 6) the entry moved to its since.]`,
     ].join(' '),
   },
+  bookmark: {
+    requests: 5,
+    roundTrips: 4,
+    why: [
+      `1) the write quota +1 ∥ the post (content get, 404); 2) the quota read back; 3) the list`,
+      `entry (lists put) with this since, before the truth — every true bookmark has its entry (K);`,
+      `4) the truth: check-and-put of b:t (reactions), put-if-absent — of racing bookmarks exactly`,
+      `one wins. No count and no notification: a bookmark is private. [A repeat: 5) b:t read; 6)`,
+      `the entry moved to its since.]`,
+    ].join(' '),
+  },
+  unbookmark: {
+    requests: 6,
+    roundTrips: 4,
+    why: [
+      `1) the write quota +1 ∥ the post lookup (content get: 404 only for an id never used) ∥ the`,
+      `truth's since (b:t get); 2) the quota read back; 3) check-and-delete of b:t on that since —`,
+      `of racing removals exactly one wins (a bookmark made again since keeps its own); 4) only the`,
+      `winner: that since's list entry deleted, after the truth (K).`,
+    ].join(' '),
+  },
+  listBookmarks: {
+    requests: 5,
+    roundTrips: 2,
+    why: [
+      `1) a page of the reader's bookmarks index (lists kind K, one stateless scan of n+1); 2) one`,
+      `parallel stage: the posts (content multi-get), the reader's states (reactions multi-get:`,
+      `b:t says which entries still hold their since, K), the authors' faces (users multi-get, from`,
+      `the feed's one-minute cache when warm). [A repost on the page: its original in one more.]`,
+    ].join(' '),
+  },
   unlike: {
     requests: 8,
     roundTrips: 5,

@@ -315,9 +315,10 @@ export function blockPrefix(from: string, kind: BlockKind): Uint8Array {
  * since) + '/' + the other user's handle: ascending = newest first, one since's entries by
  * handle, so (since, handle) is a position no later entry can take. The owner is a handle for
  * 'F' following, 'R' followers, 'B' blocked, 'M' muted, and a post id for 'L' its likers; neither
- * ever holds '/', so no owner's rows fall inside another's.
+ * ever holds '/', so no owner's rows fall inside another's. 'K' (收藏, bookmarks) is the one kind
+ * whose other is a post id, not a handle: the owner's bookmarked posts.
  */
-export type ListKind = 'F' | 'R' | 'B' | 'M' | 'L';
+export type ListKind = 'F' | 'R' | 'B' | 'M' | 'L' | 'K';
 
 /** The latest since a list key holds (13 digits: the year 2286). */
 export const LIST_TIME_MAX = 9_999_999_999_999;
@@ -332,17 +333,29 @@ const inverted13 = (millis: number): string => String(LIST_TIME_MAX - millis).pa
 
 export function listRowKey(owner: string, kind: ListKind, since: number, other: string): string {
   if (!Number.isSafeInteger(since) || since < 0 || since > LIST_TIME_MAX) throw new RangeError(`since out of a list key's range: ${since}`);
-  assertHandle(other);
+  if (kind === 'K' ? !isPostId(other) : !HANDLE_PATTERN.test(other)) throw new RangeError(`invalid list entry for a row key: ${JSON.stringify(other)}`);
   return `${listPrefix(owner, kind)}${inverted13(since)}/${other}`;
+}
+
+/** The since and the other of a list row (the inverse of listRowKey), if `valid` takes the other; else null. */
+function parseListRow(prefix: string, key: string, valid: (other: string) => boolean): { since: number; other: string } | null {
+  if (!key.startsWith(prefix)) return null;
+  const rest = key.slice(prefix.length);
+  const other = rest.slice(14);
+  if (!/^\d{13}\/$/.test(rest.slice(0, 14)) || !valid(other)) return null;
+  return { since: LIST_TIME_MAX - Number(rest.slice(0, 13)), other };
 }
 
 /** The since and the other user of a list row (the inverse of listRowKey); null for a row not of that prefix's shape. */
 export function parseListRowKey(prefix: string, key: string): { since: number; handle: string } | null {
-  if (!key.startsWith(prefix)) return null;
-  const rest = key.slice(prefix.length);
-  const handle = rest.slice(14);
-  if (!/^\d{13}\/$/.test(rest.slice(0, 14)) || !HANDLE_PATTERN.test(handle)) return null;
-  return { since: LIST_TIME_MAX - Number(rest.slice(0, 13)), handle };
+  const row = parseListRow(prefix, key, (h) => HANDLE_PATTERN.test(h));
+  return row && { since: row.since, handle: row.other };
+}
+
+/** The since and the post of a bookmark row (kind 'K'); null for a row not of that prefix's shape. */
+export function parseBookmarkRowKey(prefix: string, key: string): { since: number; postId: string } | null {
+  const row = parseListRow(prefix, key, isPostId);
+  return row && { since: row.since, postId: row.other };
 }
 
 /**

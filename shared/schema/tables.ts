@@ -333,7 +333,7 @@ Interleavings (each forced in test/integration/accounts.test.ts):
   },
   reactions: {
     name: 'reactions',
-    families: [family('l', LATER_WRITE_WINS), family('r', LATER_WRITE_WINS)],
+    families: [family('l', LATER_WRITE_WINS), family('r', LATER_WRITE_WINS), family('b', LATER_WRITE_WINS)],
     design: `
 The user side of likes and reposts — the SOURCE OF TRUTH, and the reader's own state. Tall: one
 row per (user, post) the user touched, so a user's likes are contiguous and never one wide row.
@@ -352,7 +352,16 @@ unlike      : GET l:t; PUT ?check=delete on that value (of racing unlikes exactl
 viewer state: GET /reactions/multiget?row=<userKey(reader)+postKey(p1)>&row=… (ONE multi-get for
               a page's posts and their originals, in parallel with the content multi-get)
 plain repost: PUT ?check=put put-if-absent on r:p (or check-and-put on the old id to replace a
-              deleted repost's claim); then PUT r:<repost id>`,
+              deleted repost's claim); then PUT r:<repost id>
+b:t   bookmarked-at millis (收藏; present = bookmarked). Private: only its user reads it. Its
+      newest-first list is the lists table's kind K, written before it and removed after it as
+      the likers' entries are (invariant K); NEW_VERSION_BEHAVIOR as l.
+bookmark    : PUT the list entry, then PUT ?check=put (put-if-absent on b:t: of racing bookmarks
+              one wins); a loser deletes its entry unless b:t holds its since
+unbookmark  : GET b:t; PUT ?check=delete on that value; the winner DELETEs the entry of that since
+bookmarks   : the lists scan (kind K), then the page's posts and the reader's states in ONE stage
+              (the viewer-state multi-get above carries b:t): an entry shows only while b:t holds
+              its since and its post is live`,
   },
   reactors: {
     name: 'reactors',

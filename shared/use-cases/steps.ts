@@ -38,6 +38,10 @@ export type StepPoint =
   | 'like.won'
   /** unlike: the user's like is removed; the count and the post-side entry are next. */
   | 'unlike.won'
+  /** bookmark: its list entry is written; the truth (b:t) is next. */
+  | 'bookmark.listed'
+  /** unbookmark: the truth is removed by this request; its list entry is next. */
+  | 'unbookmark.won'
   /** comment: the post (and the reply-to comment) are read; the comment is not yet written. */
   | 'comment.checked'
   /** comment: the comment row is written by this request; its count is next. */

@@ -1,7 +1,7 @@
 // test/browser/shell.test.ts — the shell around the pages, in Chromium (issue 21 items 3, 5, 12):
 // on a phone a slim header and a bottom tab bar whose labels never wrap, and every control at
 // least 44 × 44 px, in both languages; on a desktop three columns (navigation, feed, topics and
-// who to follow); the reaction bar's three equal cells; long posts folded with "展开全文"; the
+// who to follow); the reaction bar's four equal cells; long posts folded with "展开全文"; the
 // "⋯" menu and the page's own confirmation dialog (never the browser's); placeholder cards while
 // the first page loads; Back to a long home timeline keeps its pages and the reader's place; a
 // post shown twice (itself, and inside a repost) moves together; an unknown profile costs 2 requests.
@@ -109,10 +109,10 @@ describe('the shell, in Chromium', () => {
     await suggested.waitFor({ state: 'detached' });
     expect((await api.call('GET', `/users/${me.handle}/following/${theirs.handle}`)).json.following).toBe(true);
 
-    // The reaction bar: three cells of one width.
+    // The reaction bar: four cells of one width (repost, comments, like, bookmark).
     const long = t.page.locator('article.post', { hasText: '第 1 行' });
     const cells = await long.locator('.reactions > li').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().width)));
-    expect(cells).toHaveLength(3);
+    expect(cells).toHaveLength(4);
     expect(new Set(cells).size).toBe(1);
 
     // The long post folds at six lines; 展开全文 shows it all, in place.

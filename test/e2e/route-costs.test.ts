@@ -79,6 +79,8 @@ async function buildWorld(): Promise<World> {
   const own = ok(await api.call('POST', '/posts', { token: a!.token, body: { body: 'mine' } }), 201).json.id as string;
   ok(await api.call('PUT', `/users/${a!.handle}/likes/${post}`, { token: a!.token }));
   ok(await api.call('PUT', `/users/${a!.handle}/likes/${liked}`, { token: a!.token }));
+  // A's bookmarks list has one post (read); the bookmark and its removal are of another (written).
+  ok(await api.call('PUT', `/users/${a!.handle}/bookmarks/${liked}`, { token: a!.token }));
   const comment = ok(await api.call('POST', `/posts/${post}/comments`, { token: a!.token, body: { body: 'nice' } }), 201).json.id as string;
   ok(await api.call('POST', `/posts/${post}/reposts`, { token: c!.token, body: { comment: 'look' } }), 201);
   ok(await api.call('PUT', `/users/${a!.handle}/following/${followed!.handle}`, { token: a!.token }));
@@ -130,6 +132,9 @@ const CALLS: Record<RouteName, (w: World) => Promise<ApiResponse>> = {
     const newest = (await api.call('GET', `/users/${w.b.handle}/notifications`, { token: w.b.token })).json.notifications[0].id as string;
     return api.call('PUT', `/users/${w.b.handle}/notifications/read`, { token: w.b.token, body: { upTo: newest } });
   },
+  bookmark: (w) => api.call('PUT', `/users/${w.a.handle}/bookmarks/${w.post}`, { token: w.a.token }),
+  unbookmark: (w) => api.call('DELETE', `/users/${w.a.handle}/bookmarks/${w.post}`, { token: w.a.token }),
+  listBookmarks: (w) => api.call('GET', `/users/${w.a.handle}/bookmarks`, { token: w.a.token }),
   topicPosts: (w) => api.call('GET', `/topics/${encodeURIComponent(w.topic)}/posts`, { token: w.a.token }),
   trendingTopics: () => api.call('GET', '/topics/trending'),
   blockState: (w) => api.call('GET', `/users/${w.a.handle}/blocks/${w.c.handle}`, { token: w.a.token }),

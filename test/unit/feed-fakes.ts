@@ -4,7 +4,7 @@ import type { FeedLimits } from '../../shared/config/config.js';
 import type { Comment } from '../../shared/domain/comment.js';
 import { keyFromPostId, postIdFromKey } from '../../shared/schema/row-keys.js';
 import { feedOrderKey, NO_COUNTS, type FeedEntry, type Post, type PostCounts, type StoredPost } from '../../shared/domain/post.js';
-import type { CommentLookup, CommentOrder, CommentStore, Liker, ReactionStore, ViewerState, WriteAction, WriteQuota } from '../../shared/ports/reaction-store.js';
+import type { BookmarkPosition, CommentLookup, CommentOrder, CommentStore, Liker, ReactionStore, ViewerState, WriteAction, WriteQuota } from '../../shared/ports/reaction-store.js';
 import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue.js';
 import type { CelebrityRegistry, CounterStore, Edge, FeedSlice, FeedWindow, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, ListPage, NewerView, ListPosition, OutboxStore, Page, PostLookup, PostStore, RelationStore, Segment } from '../../shared/ports/feed-store.js';
 import type { NewUser, UserFace, UserProfile, UserStore } from '../../shared/ports/user-store.js';
@@ -456,6 +456,34 @@ export class FakeReactions implements ReactionStore {
   readonly likerRows = new Map<string, number>(); // "postId>user" → since (the post side)
   readonly plainClaims = new Map<string, string>(); // "user>original" → repost id
   readonly reposts = new Map<string, Set<string>>(); // "user>original" → live repost ids
+  readonly bookmarked = new Map<string, number>(); // "user>postId" → since (the truth)
+  readonly bookmarkRows = new Map<string, number>(); // "user>postId>since" → since (the list)
+  async bookmark(user: string, postId: string, at: number) {
+    if (this.bookmarked.has(`${user}>${postId}`)) return false;
+    this.bookmarked.set(`${user}>${postId}`, at);
+    return true;
+  }
+  async bookmarkSince(user: string, postId: string) {
+    return this.bookmarked.get(`${user}>${postId}`) ?? null;
+  }
+  async unbookmark(user: string, postId: string, since: number) {
+    if (this.bookmarked.get(`${user}>${postId}`) !== since) return false;
+    this.bookmarked.delete(`${user}>${postId}`);
+    return true;
+  }
+  async listBookmark(user: string, postId: string, since: number, replacing?: number) {
+    this.bookmarkRows.set(`${user}>${postId}>${since}`, since);
+    if (replacing !== undefined && replacing !== since) this.bookmarkRows.delete(`${user}>${postId}>${replacing}`);
+  }
+  async unlistBookmark(user: string, postId: string, since: number) {
+    this.bookmarkRows.delete(`${user}>${postId}>${since}`);
+  }
+  async bookmarks(user: string, limit: number, after?: BookmarkPosition) {
+    const mine = [...this.bookmarkRows.keys()].filter((k) => k.startsWith(`${user}>`)).map((k) => k.split('>'));
+    const page = newestFirstPage(mine.map(([, postId, since]) => ({ handle: postId!, since: Number(since) })), limit, after && { since: after.since, handle: after.postId });
+    const pos = (e: { handle: string; since: number }) => ({ postId: e.handle, since: e.since });
+    return { items: page.items.map(pos), ...(page.next ? { next: pos(page.next) } : {}) };
+  }
   async like(user: string, postId: string, at: number) {
     if (this.likes.has(`${user}>${postId}`)) return false;
     this.likes.set(`${user}>${postId}`, at);
@@ -474,7 +502,8 @@ export class FakeReactions implements ReactionStore {
     for (const id of postIds) {
       const liked = this.likes.has(`${user}>${id}`);
       const reposted = (this.reposts.get(`${user}>${id}`)?.size ?? 0) > 0;
-      if (liked || reposted) out.set(id, { liked, reposted });
+      const bookmarkedAt = this.bookmarked.get(`${user}>${id}`);
+      if (liked || reposted || bookmarkedAt !== undefined) out.set(id, { liked, reposted, ...(bookmarkedAt === undefined ? {} : { bookmarkedAt }) });
     }
     return out;
   }

@@ -21,6 +21,7 @@ import { NotificationsLink } from './features/notifications/unread';
 import { TopicPage } from './features/topics/topic-page';
 import { TrendingPage } from './features/topics/trending-page';
 import { HiddenPage } from './features/blocks/hidden-page';
+import { BookmarksPage } from './features/reactions/bookmarks-page';
 import { I18nContext, LOCALES, initialLocale, saveLocale, translator, useI18n, type Locale } from './i18n/i18n';
 import type { MessageKey } from './i18n/messages';
 import { href, navigate, rememberReturn, takeReturn, useRoute, type Route } from './router';
@@ -66,7 +67,7 @@ export function App({ restoring }: { restoring: Promise<Restored> }) {
   // out under another user than this one.
   useLayoutEffect(() => session.shown(current?.handle ?? null), [current]);
 
-  const needsSession = route.page === 'home' || route.page === 'notifications' || route.page === 'hidden';
+  const needsSession = route.page === 'home' || route.page === 'notifications' || route.page === 'hidden' || route.page === 'bookmarks';
   useEffect(() => {
     if (!ready) return;
     if (needsSession && !current) {
@@ -148,6 +149,8 @@ function page(route: Route, current: Session | null, notice: string | undefined)
       return <TopicPage key={route.name} name={route.name} />;
     case 'hidden':
       return current ? <HiddenPage key={`${current.handle}/${route.kind}`} handle={current.handle} kind={route.kind} /> : null;
+    case 'bookmarks':
+      return current ? <BookmarksPage key={current.handle} handle={current.handle} /> : null;
     case 'notFound':
       return <NotFound />;
   }

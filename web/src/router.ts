@@ -14,6 +14,7 @@ export type Route =
   | { page: 'trending' }
   | { page: 'topic'; name: string }
   | { page: 'hidden'; kind: HiddenKind }
+  | { page: 'bookmarks' }
   | { page: 'notFound' };
 
 /** Whom you keep away: users you block (拉黑) or mute (屏蔽). Your own lists only. */
@@ -32,6 +33,7 @@ const PATTERNS: [RegExp, (m: string[]) => Route][] = [
   // A topic name never holds '/' (the API refuses it), so one segment is the whole name.
   [/^\/topics\/([^/]+)$/, (m) => ({ page: 'topic', name: m[1]! })],
   [/^\/(blocks|mutes)$/, (m) => ({ page: 'hidden', kind: m[1] as HiddenKind })],
+  [/^\/bookmarks$/, () => ({ page: 'bookmarks' })],
 ];
 
 export function parseRoute(hash: string): Route {
@@ -63,6 +65,7 @@ export const href = {
   trending: () => '#/topics',
   topic: (name: string) => `#/topics/${encodeURIComponent(name)}`,
   hidden: (kind: HiddenKind) => `#/${kind}`,
+  bookmarks: () => '#/bookmarks',
 };
 
 const RETURN_TO = 'weibo.returnTo';

@@ -4,13 +4,15 @@
 import { keyFromPostId } from '../../schema/row-keys.js';
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
 import type { ListPage, ListPosition } from '../../ports/feed-store.js';
-import type { Liker, ReactionStore, ViewerState } from '../../ports/reaction-store.js';
+import type { BookmarkPosition, Liker, ReactionStore, ViewerState } from '../../ports/reaction-store.js';
 import { reactionKey, reactorKey, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText, cellValue, postKeyOf } from './cells.js';
 import { ListIndex } from './list-index.js';
 
 const LIKED = 'l:t';
+/** 收藏: bookmarked-at millis (present = bookmarked), on the same row as the like. */
+const BOOKMARKED = 'b:t';
 const PLAIN_REPOST = 'r:p';
 const SINCE = 'e:t';
 
@@ -58,15 +60,45 @@ export class HBaseReactionStore implements ReactionStore {
     if (byKey.size === 0) return out;
     const keys = [...byKey.keys()].map((k) => Uint8Array.from(Buffer.from(k, 'hex')));
     // One multi-get for the whole page (posts and their originals).
-    for (const row of await this.client.multiGet(this.reactions, keys, { columns: ['l', 'r'] })) {
+    for (const row of await this.client.multiGet(this.reactions, keys, { columns: ['l', 'r', 'b'] })) {
       const id = byKey.get(hex(row.key));
       if (!id) continue;
       const liked = cellValue(row, LIKED) !== undefined;
       // r:p is only the plain-repost claim; a live repost is an r:<repost id> cell.
       const reposted = row.cells.some((c) => c.family === 'r' && bytesToString(c.qualifier) !== 'p');
-      out.set(id, { liked, reposted });
+      const bookmarkedAt = sinceOf(cellValue(row, BOOKMARKED));
+      out.set(id, { liked, reposted, ...(bookmarkedAt === null ? {} : { bookmarkedAt }) });
     }
     return out;
+  }
+
+  bookmark(user: string, postId: string, at: number): Promise<boolean> {
+    // Put-if-absent: of racing bookmarks by one user exactly one wins (its list entry is the one kept).
+    return this.client.checkAndPut(this.reactions, reactionKey(user, postKeyOf(postId)), [{ column: BOOKMARKED, value: String(at) }], {
+      column: BOOKMARKED,
+      value: null,
+    });
+  }
+
+  async bookmarkSince(user: string, postId: string): Promise<number | null> {
+    return sinceOf(cellValue(await this.client.getRow(this.reactions, reactionKey(user, postKeyOf(postId)), { columns: [BOOKMARKED] }), BOOKMARKED));
+  }
+
+  unbookmark(user: string, postId: string, since: number): Promise<boolean> {
+    return this.client.checkAndDelete(this.reactions, reactionKey(user, postKeyOf(postId)), { column: BOOKMARKED, value: String(since) });
+  }
+
+  async listBookmark(user: string, postId: string, since: number, replacing?: number): Promise<void> {
+    const entry = (at: number) => ({ owner: user, kind: 'K' as const, since: at, other: postId });
+    await Promise.all([this.lists.put([entry(since)]), replacing === undefined || replacing === since ? undefined : this.lists.remove([entry(replacing)])]);
+  }
+
+  unlistBookmark(user: string, postId: string, since: number): Promise<void> {
+    return this.lists.remove([{ owner: user, kind: 'K', since, other: postId }]);
+  }
+
+  bookmarks(user: string, limit: number, after?: BookmarkPosition): Promise<{ items: BookmarkPosition[]; next?: BookmarkPosition }> {
+    return this.lists.bookmarkPage(user, limit, after);
   }
 
   async addLiker(postId: string, user: string, since: number, replacing?: number): Promise<void> {

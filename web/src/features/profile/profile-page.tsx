@@ -142,7 +142,8 @@ export function ProfilePage({ handle }: { handle: string }) {
             <EditName profile={profile} onSaved={setProfile} />
             <EditAvatar profile={profile} onSaved={setProfile} />
             <p class="hidden-links">
-              <a href={href.hidden('blocks')}>{t('blocks.blockedTitle')}</a> · <a href={href.hidden('mutes')}>{t('blocks.mutedTitle')}</a>
+              <a href={href.bookmarks()}>{t('bookmarks.title')}</a> · <a href={href.hidden('blocks')}>{t('blocks.blockedTitle')}</a> ·{' '}
+              <a href={href.hidden('mutes')}>{t('blocks.mutedTitle')}</a>
             </p>
           </>
         )}

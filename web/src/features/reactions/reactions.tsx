@@ -1,7 +1,8 @@
 // web/src/features/reactions/reactions.tsx — the bar under every post: repost (an inline form
-// for an optional comment, 转发理由), comments (to the post's page, where they are) and like (a
-// toggle); who liked it is on the post's page. Counts and the reader's own state come with the
-// post; a like shows at once and is put back if the API refuses it.
+// for an optional comment, 转发理由), comments (to the post's page, where they are), like (a
+// toggle) and 收藏 (bookmark: a private toggle, no count); who liked it is on the post's page.
+// Counts and the reader's own state come with the post; a like or a bookmark shows at once and
+// is put back if the API refuses it.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Original, type Post } from '../../api/client';
 import { REPOST_COMMENT_MAX } from '../../api/limits';
@@ -41,6 +42,7 @@ export function Reactions({ post, update, onReposted }: ReactionsProps) {
   const repostButton = useRef<HTMLButtonElement>(null);
   // Counts like clicks, so a late answer to an older one never overwrites a newer change.
   const likeClicks = useRef(0);
+  const [keeping, setKeeping] = useState(false);
 
   async function toggleLike() {
     const me = currentUser();
@@ -68,6 +70,27 @@ export function Reactions({ post, update, onReposted }: ReactionsProps) {
     }
   }
 
+  async function toggleBookmark() {
+    const me = currentUser();
+    if (!me) return toLogin();
+    if (keeping) return; // one at a time, as the like
+    const want = !post.bookmarked;
+    update((p) => ({ ...p, bookmarked: want }));
+    setKeeping(true);
+    setError(null);
+    try {
+      const params = { path: { handle: me, postId: post.id } };
+      const { data } = want ? await call(api.PUT('/users/{handle}/bookmarks/{postId}', { params })) : await call(api.DELETE('/users/{handle}/bookmarks/{postId}', { params }));
+      setStatus(data.bookmarked ? t('reaction.bookmarked') : '');
+      if (data.bookmarked !== want) update((p) => ({ ...p, bookmarked: data.bookmarked }));
+    } catch (err) {
+      update((p) => ({ ...p, bookmarked: !want }));
+      setError(err);
+    } finally {
+      setKeeping(false);
+    }
+  }
+
   function reposted(repost: Post) {
     closeForm();
     setStatus(t('repost.done'));
@@ -84,7 +107,7 @@ export function Reactions({ post, update, onReposted }: ReactionsProps) {
 
   // A repost of a deleted original cannot be reposted (the API answers 404).
   const canRepost = post.repostOf?.state !== 'deleted';
-  // Three equal cells, icon and count, as Weibo's bar: the word shows where the count is 0, and
+  // Equal cells, icon and count, as Weibo's bar: the word shows where the count is 0, and
   // the name always says both ("转发 3"), so it reads the same to everyone.
   const shown = (label: string, n: number) => (n > 0 ? String(n) : label);
   const repostLabel = post.reposted ? t('reaction.reposted') : t('reaction.repost');
@@ -121,6 +144,18 @@ export function Reactions({ post, update, onReposted }: ReactionsProps) {
           >
             <Icon name="like" filled={post.liked} />
             <span class="n">{shown(t('reaction.like'), post.likeCount)}</span>
+          </button>
+        </li>
+        <li>
+          <button
+            type="button"
+            class={post.bookmarked ? 'reaction bookmark on' : 'reaction bookmark'}
+            aria-label={t('reaction.bookmark')}
+            aria-pressed={post.bookmarked}
+            onClick={toggleBookmark}
+          >
+            {/* An icon alone (its name is the label): four cells fit a phone's width. */}
+            <Icon name="bookmark" filled={post.bookmarked} />
           </button>
         </li>
       </ul>

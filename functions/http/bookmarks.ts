@@ -1,0 +1,24 @@
+// functions/http/bookmarks.ts — 收藏: PUT and DELETE /users/{handle}/bookmarks/{postId} (the
+// token's user keeps a post, or lets it go; idempotent) and GET /users/{handle}/bookmarks (that
+// user's own list, newest first; private).
+import { feedDependencies } from '../../shared/composition.js';
+import { httpRoute, json } from '../../shared/http/http-handler.js';
+import { routes } from '../../shared/http/routes.js';
+import { pageView, postView } from '../../shared/http/views.js';
+import { bookmarkPost, listBookmarks, unbookmarkPost } from '../../shared/use-cases/bookmarks.js';
+import { actAs } from '../../shared/use-cases/users.js';
+
+export const bookmark = httpRoute(routes.bookmark, async ({ actor, params }) => {
+  await bookmarkPost(feedDependencies(), actAs(actor, params.handle), params.postId);
+  return json(200, { user: actor, postId: params.postId, bookmarked: true });
+}).handler;
+
+export const unbookmark = httpRoute(routes.unbookmark, async ({ actor, params }) => {
+  await unbookmarkPost(feedDependencies(), actAs(actor, params.handle), params.postId);
+  return json(200, { user: actor, postId: params.postId, bookmarked: false });
+}).handler;
+
+export const list = httpRoute(routes.listBookmarks, async ({ actor, params, query }) => {
+  const page = await listBookmarks(feedDependencies(), actAs(actor, params.handle), query.limit, query.cursor);
+  return json(200, pageView(page, 'posts', postView));
+}).handler;
