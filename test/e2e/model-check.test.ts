@@ -3,11 +3,13 @@
 // — idempotent publishes and their retries, racing deletes, refollows, unfollows racing the
 // fan-out they follow; likes (racing likes of one user, like racing unlike), comments and
 // their deletes (racing ones too), plain reposts (twice at once: one post) and reposts with a
-// comment, reposts of reposts, deleted originals; a reference model follows the answers. Once
+// comment, reposts of reposts, deleted originals; bookmarks (收藏: racing bookmarks of one user,
+// a bookmark racing its removal); a reference model follows the answers. Once
 // the fan-out queue has drained, every timeline, author list, following/followers list, count
 // and post must equal the model — every post view with its exact like / comment / repost
-// counts, each reader's own liked / reposted, and a repost's original (live, or 'deleted');
-// and the comments (both orders) and likers of every post reacted to. Blocks and mutes (racing
+// counts, each reader's own liked / reposted / bookmarked, and a repost's original (live, or
+// 'deleted'); each user's bookmarks; and the comments (both orders) and likers of every post
+// reacted to. Blocks and mutes (racing
 // follows too), refused requests across a block, and posts that mention other users: timelines
 // must leave out what the reader must not see, reads across a block answer 403 `blocked`, and
 // each user's like and mention notifications must equal the model wherever it can state them
@@ -71,7 +73,8 @@ async function checkSeed(seed: number): Promise<void> {
   const mentioning = plan.slots.filter((s) => !s.repost && s.body.includes('@')).length;
   console.log(
     `[model-check] seed ${seed}: ${plan.waves.length} waves, ${plan.slots.length - reposts} posts (${mentioning} mentioning), ${reposts} reposts, ${plan.comments.length} comments, ` +
-      `${counted('block')} blocks (${counted('followRacingBlock')} raced by a follow), ${counted('unblock')} unblocks, ${counted('refused')} refused across a block, ${counted('mute')} mutes, ${counted('unmute')} unmutes`,
+      `${counted('block')} blocks (${counted('followRacingBlock')} raced by a follow), ${counted('unblock')} unblocks, ${counted('refused')} refused across a block, ${counted('mute')} mutes, ${counted('unmute')} unmutes, ` +
+      `${counted('bookmark')} bookmarks, ${counted('unbookmark')} unbookmarks`,
   );
   const started = Date.now();
   const { api, sent } = countingApi();

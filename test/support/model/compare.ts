@@ -2,8 +2,9 @@
 // about the seed's users and lists every difference from the reference model (not only the
 // first), each line with the history of the pair or post involved. Every post view read (in
 // timelines, author lists, single reads; a repost's embedded original too) is checked field
-// by field: exact counts, the reader's own liked / reposted, and the original's state; a wrong
-// field is one line however many reads showed it. Comments (both orders) and likers lists of
+// by field: exact counts, the reader's own liked / reposted / bookmarked, and the original's
+// state; a wrong field is one line however many reads showed it. Each user's bookmarks (收藏, all
+// pages) hold exactly the live posts the model says they keep, each once. Comments (both orders) and likers lists of
 // every post reactions were sent for are read back too; the following, followers and likers
 // lists must also be newest first (by their items' times). Blocks and mutes: timelines leave out
 // what the reader must not see (reference-model.ts `hides`), a blocked pair's reads of each
@@ -102,6 +103,23 @@ async function compareUser(api: Api, model: ReferenceModel, user: Actor, views: 
     listed[direction] = handles.length;
   }
   out.push(...(await compareCounts(api, model, h, listed)));
+  out.push(...(await compareBookmarks(api, model, user, views)));
+  return out;
+}
+
+/** The user's bookmarks (all pages): exactly the live posts the model says they keep, each once. */
+async function compareBookmarks(api: Api, model: ReferenceModel, user: Actor, views: ViewChecks): Promise<string[]> {
+  const h = user.handle;
+  const read = await readPages(api, `bookmarks of ${h}`, `/users/${h}/bookmarks`, 'posts', STATE_PAGE_SIZE, user.token);
+  if (read.problem) return [read.problem];
+  for (const item of read.items) views.check(item, h, `bookmarks of ${h}`);
+  const ids = read.items.map(idOf);
+  const expected = new Set(model.bookmarksOf(h).map((p) => p.id));
+  const out: string[] = [];
+  const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
+  if (twice.length > 0) out.push(`bookmarks of ${h} list ${twice.map((id) => label(model, id)).join(', ')} twice`);
+  for (const id of expected) if (!ids.includes(id)) out.push(`bookmarks of ${h} miss ${label(model, id)} ${model.history(slotSubject(model.byId(id)!.slot))}`);
+  for (const id of new Set(ids)) if (!expected.has(id)) out.push(`bookmarks of ${h} list ${label(model, id)}, which the model says ${h} does not keep ${model.history(slotSubject(model.byId(id)?.slot ?? -1))}`);
   return out;
 }
 
@@ -391,7 +409,7 @@ class ViewChecks {
     for (const count of ['likeCount', 'commentCount', 'repostCount'] as const) {
       if (item[count] !== expected[count]) this.add(`${this.model.describe(post)}: ${count} ${String(item[count])}, model ${expected[count]} ${history}`, where);
     }
-    for (const state of ['liked', 'reposted'] as const) {
+    for (const state of ['liked', 'reposted', 'bookmarked'] as const) {
       if (item[state] !== expected[state]) {
         this.add(`${this.model.describe(post)} shows ${state}: ${String(item[state])} ${reader ? `to ${reader}` : 'anonymously'}, model ${expected[state]} ${history}`, where);
       }

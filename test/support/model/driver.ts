@@ -98,6 +98,9 @@ export class Driver {
       case 'like':
       case 'unlike':
         return this.like(step.kind, step.user, step.slot, ctx);
+      case 'bookmark':
+      case 'unbookmark':
+        return this.bookmark(step.kind, step.user, step.slot, ctx);
       case 'comment':
         return this.comment(step.comment, ctx);
       case 'deleteComment':
@@ -235,6 +238,30 @@ export class Driver {
     }
     if (isSuccess(res)) throw this.lost(ctx, what, res);
     this.clientError(res, ctx, what, `200 liked: ${on}`);
+  }
+
+  /** 200 {bookmarked} whatever the state was (idempotent); a bookmark of a deleted post is 404, a removal 200. */
+  private async bookmark(kind: 'bookmark' | 'unbookmark', userIndex: number, slot: number, ctx: Ctx): Promise<void> {
+    const user = this.users[userIndex]!;
+    const post = this.published(slot);
+    const on = kind === 'bookmark';
+    const subject = slotSubject(slot);
+    const what = `${kind} of #${slot} by ${user.handle}`;
+    const { res } = await this.sendIdempotent(ctx, subject, what, () => this.call(on ? 'PUT' : 'DELETE', `/users/${user.handle}/bookmarks/${post.id}`, user.token));
+    this.model.note(subject, `w${ctx.wave} ${ctx.label}: ${user.handle} ${kind} ${res.status}`, ctx.racing);
+    if (on && !post.live) {
+      if (res.status === 404 && errorCode(res) === 'post_not_found') return;
+      if (isSuccess(res)) this.mismatch(ctx, `${what}: bookmarking deleted ${this.model.describe(post)} answered ${res.status}, expected 404 post_not_found`);
+      else this.clientError(res, ctx, what, '404 post_not_found');
+      return;
+    }
+    if (res.status === 200 && res.json?.bookmarked === on && res.json?.user === user.handle && res.json?.postId === post.id) {
+      // In a race the last answer to arrive wins here; the decider then sets the real state.
+      this.model.setBookmark(slot, user.handle, on);
+      return;
+    }
+    if (isSuccess(res)) throw this.lost(ctx, what, res);
+    this.clientError(res, ctx, what, `200 bookmarked: ${on}`);
   }
 
   // --- comments --------------------------------------------------------------------------------

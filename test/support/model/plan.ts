@@ -19,6 +19,8 @@ export type Step =
    */
   | { kind: 'refused'; action: 'follow' | 'like' | 'comment' | 'repost'; user: number; other: number; slot?: number }
   | { kind: 'like' | 'unlike'; user: number; slot: number }
+  /** 收藏: private, no count, never refused across a block; the owner's list is read back. */
+  | { kind: 'bookmark' | 'unbookmark'; user: number; slot: number }
   /** `plan.comments[comment]` says on which post, by whom, with what, in reply to which. */
   | { kind: 'comment'; comment: number }
   | { kind: 'deleteComment'; user: number; comment: number }
@@ -128,6 +130,8 @@ class Planner {
   private busy = new Set<string>();
   /** `user>slot` of every like the plan leaves in place. */
   private readonly likes = new Set<string>();
+  /** `user>slot` of every bookmark the plan leaves in place. */
+  private readonly bookmarks = new Set<string>();
   /** Comments the plan expects to exist (their posts may since be deleted). */
   private readonly liveComments = new Set<number>();
   /** `user>root slot` → that user's live plain repost of the root (what a plain repost answers again). */
@@ -164,6 +168,9 @@ class Planner {
     [2, () => this.unlikeGroup(true)],
     [5, () => this.relike()],
     [2, () => this.likeThenUnlike()],
+    [3, () => this.bookmarkGroup()],
+    [2, () => this.unbookmarkGroup()],
+    [2, () => this.rebookmark()],
     [6, () => this.comments1to3()],
     [3, () => this.commentThenDelete()],
     [3, () => this.deleteCommentGroup(false)],
@@ -487,6 +494,51 @@ class Planner {
 
   private likersOf(slot: number): number[] {
     return Array.from({ length: USERS }, (_, u) => u).filter((u) => this.likes.has(likeKey(u, slot)));
+  }
+
+  // --- bookmarks (收藏) ---------------------------------------------------------------------------
+
+  /** One or two users bookmark one post at once; now and then one user twice at once. Counted with likes. */
+  private bookmarkGroup(): Group | undefined {
+    const slot = this.reactionSlot();
+    if (slot === undefined) return undefined;
+    const twice = this.rng.chance(0.3);
+    const users = this.users('like', twice ? 1 : this.rng.int(1, 2), () => true, twice ? 2 : 1);
+    if (users.length === 0) return undefined;
+    for (const u of users) this.bookmarks.add(likeKey(u, slot));
+    const tasks = users.map((user): Step[] => [{ kind: 'bookmark', user, slot }]);
+    return { label: twice ? 'double bookmark' : 'bookmark', tasks: twice ? [tasks[0]!, tasks[0]!] : tasks };
+  }
+
+  /** A bookmarker takes it out (once, or twice at once); now and then one who never bookmarked it. */
+  private unbookmarkGroup(): Group | undefined {
+    const slot = this.reactionSlot((s) => this.bookmarkersOf(s).length > 0);
+    if (slot === undefined) return undefined;
+    const keepers = this.bookmarkersOf(slot);
+    const twice = this.rng.chance(0.3);
+    const [user] = this.users('like', 1, (u) => (this.rng.chance(0.15) ? !keepers.includes(u) : keepers.includes(u)), twice ? 2 : 1);
+    if (user === undefined) return undefined;
+    this.bookmarks.delete(likeKey(user, slot));
+    const step: Step = { kind: 'unbookmark', user, slot };
+    return { label: twice ? 'double unbookmark' : 'unbookmark', tasks: twice ? [[step], [step]] : [[step]] };
+  }
+
+  /** A bookmark and its removal by one user at once (either may land last), then a decider alone. */
+  private rebookmark(): Group | undefined {
+    const slot = this.reactionSlot();
+    if (slot === undefined) return undefined;
+    const [user] = this.users('like', 1, () => true, 3);
+    if (user === undefined) return undefined;
+    const racing: Step[][] = [[{ kind: 'unbookmark', user, slot }], [{ kind: 'bookmark', user, slot }]];
+    if (this.rng.chance(0.5)) racing.reverse();
+    const decider = this.rng.chance(0.6) ? 'bookmark' : 'unbookmark';
+    if (decider === 'bookmark') this.bookmarks.add(likeKey(user, slot));
+    else this.bookmarks.delete(likeKey(user, slot));
+    return { label: 'rebookmark', tasks: racing, decider: { kind: decider, user, slot } };
+  }
+
+  private bookmarkersOf(slot: number): number[] {
+    return Array.from({ length: USERS }, (_, u) => u).filter((u) => this.bookmarks.has(likeKey(u, slot)));
   }
 
   // --- reactions: comments ---------------------------------------------------------------------

@@ -33,6 +33,8 @@ export interface ModelPost {
   /** A repost made without a comment: the user's one plain repost of that original. */
   plain?: boolean;
   likers: Set<string>;
+  /** Who keeps it in their bookmarks (收藏). */
+  bookmarkers: Set<string>;
   /** The registered users the body names with `@handle`, in text order (repeats kept): the post's `mentions`. */
   mentions: string[];
   /** When the publish (or repost) request ran, and who of the mentioned had silenced the author then. */
@@ -116,7 +118,7 @@ export class ReferenceModel {
     const key = keyFromPostId(id);
     if (!key) throw new Error(`model: ${id} is not a post id`);
     const mentions = this.mentionsIn(body);
-    const post: ModelPost = { slot, id, author, body, live: true, order: Buffer.from(inboxQualifier(key)), likers: new Set(), mentions };
+    const post: ModelPost = { slot, id, author, body, live: true, order: Buffer.from(inboxQualifier(key)), likers: new Set(), bookmarkers: new Set(), mentions };
     if (repost) Object.assign(post, { repostOf: repost.of, plain: repost.plain });
     if (fact) post.mentionFact = { ...fact, silenced: new Set(mentions.filter((m) => this.silenced(m, author))) };
     const originalAuthor = repost ? this.byId(repost.of)?.author : undefined;
@@ -130,6 +132,18 @@ export class ReferenceModel {
     if (!post) return;
     if (on) post.likers.add(user);
     else post.likers.delete(user);
+  }
+
+  setBookmark(slot: number, user: string, on: boolean): void {
+    const post = this.posts.get(slot);
+    if (!post) return;
+    if (on) post.bookmarkers.add(user);
+    else post.bookmarkers.delete(user);
+  }
+
+  /** The live posts `user` keeps in their bookmarks: what their list must hold (a deleted post leaves it). */
+  bookmarksOf(user: string): ModelPost[] {
+    return this.allPosts().filter((p) => p.live && p.bookmarkers.has(user));
   }
 
   touchedLikes(slot: number): void {
@@ -366,7 +380,7 @@ export class ReferenceModel {
   }
 
   /** What every view of a post must show: exact counts, and the reader's own state (none: anonymous). */
-  engagement(post: ModelPost, reader?: string): { likeCount: number; commentCount: number; repostCount: number; liked: boolean; reposted: boolean } {
+  engagement(post: ModelPost, reader?: string): { likeCount: number; commentCount: number; repostCount: number; liked: boolean; reposted: boolean; bookmarked: boolean } {
     const reposts = this.allPosts().filter((p) => p.live && p.repostOf === post.id);
     return {
       likeCount: post.likers.size,
@@ -374,6 +388,7 @@ export class ReferenceModel {
       repostCount: reposts.length,
       liked: reader !== undefined && post.likers.has(reader),
       reposted: reader !== undefined && reposts.some((p) => p.author === reader),
+      bookmarked: reader !== undefined && post.bookmarkers.has(reader),
     };
   }
 
