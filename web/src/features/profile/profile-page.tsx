@@ -7,14 +7,13 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Post, type Profile } from '../../api/client';
 import { DISPLAY_NAME_MAX } from '../../api/limits';
 import { Avatar, profileFace } from '../../components/avatar';
-import { PagedFooter, usePaged } from '../../components/paged';
+import { usePaged } from '../../components/paged';
 import { ErrorMessage } from '../../components/problem';
 import { absoluteDate, useI18n } from '../../i18n/i18n';
 import { href } from '../../router';
 import { session } from '../../session';
 import { BlockButtons, type BlockAction } from '../blocks/block-buttons';
-import { PostCard } from '../posts/post-card';
-import { withChanged } from '../posts/sync';
+import { PagedPosts } from '../posts/paged-posts';
 import { EditAvatar } from './edit-avatar';
 
 export function ProfilePage({ handle }: { handle: string }) {
@@ -150,18 +149,7 @@ export function ProfilePage({ handle }: { handle: string }) {
         <ErrorMessage error={actionError} />
       </header>
       <h2>{t('profile.posts')}</h2>
-      <div class="feed">
-        {posts.items.map((post) => (
-          <PostCard
-            key={post.id}
-            post={post}
-            onChange={(next) => posts.setItems((items) => withChanged(items, next))}
-            onReposted={addOwn}
-            onDeleted={(id) => posts.setItems((items) => items.filter((p) => p.id !== id))}
-          />
-        ))}
-      </div>
-      <PagedFooter list={posts} empty={t('profile.noPosts')} />
+      <PagedPosts list={posts} empty={t('profile.noPosts')} onReposted={addOwn} />
     </section>
   );
 }

@@ -3,10 +3,9 @@
 // you take out of your bookmarks here stays on the page until it is read again, its button off,
 // so a slip is undone with one more press.
 import { api, call, type Post } from '../../api/client';
-import { PagedFooter, usePaged } from '../../components/paged';
+import { usePaged } from '../../components/paged';
 import { useI18n } from '../../i18n/i18n';
-import { PostCard } from '../posts/post-card';
-import { withChanged } from '../posts/sync';
+import { PagedPosts } from '../posts/paged-posts';
 
 export function BookmarksPage({ handle }: { handle: string }) {
   const { t } = useI18n();
@@ -18,17 +17,7 @@ export function BookmarksPage({ handle }: { handle: string }) {
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('bookmarks.title')}</h1>
-      <div class="feed">
-        {list.items.map((post) => (
-          <PostCard
-            key={post.id}
-            post={post}
-            onChange={(next) => list.setItems((items) => withChanged(items, next))}
-            onDeleted={(id) => list.setItems((items) => items.filter((p) => p.id !== id))}
-          />
-        ))}
-      </div>
-      <PagedFooter list={list} empty={t('bookmarks.empty')} />
+      <PagedPosts list={list} empty={t('bookmarks.empty')} />
     </section>
   );
 }

@@ -3,11 +3,10 @@
 // leave out users you block or mute. The title is the name as the API normalised it.
 import { useState } from 'preact/hooks';
 import { api, call, type Post } from '../../api/client';
-import { PagedFooter, usePaged } from '../../components/paged';
+import { usePaged } from '../../components/paged';
 import { useI18n } from '../../i18n/i18n';
 import { href } from '../../router';
-import { PostCard } from '../posts/post-card';
-import { withChanged } from '../posts/sync';
+import { PagedPosts } from '../posts/paged-posts';
 
 export function TopicPage({ name }: { name: string }) {
   const { t } = useI18n();
@@ -25,17 +24,7 @@ export function TopicPage({ name }: { name: string }) {
       <p>
         <a href={href.trending()}>{t('topics.trending')}</a>
       </p>
-      <div class="feed">
-        {list.items.map((post) => (
-          <PostCard
-            key={post.id}
-            post={post}
-            onChange={(next) => list.setItems((items) => withChanged(items, next))}
-            onDeleted={(id) => list.setItems((items) => items.filter((p) => p.id !== id))}
-          />
-        ))}
-      </div>
-      <PagedFooter list={list} empty={t('topics.empty')} />
+      <PagedPosts list={list} empty={t('topics.empty')} />
     </section>
   );
 }
