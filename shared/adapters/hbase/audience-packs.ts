@@ -5,8 +5,8 @@
 //
 // A pack is a cache that can never be stale where it is used:
 // - every writer of a followers-side row (follow, unfollow, settle, away marks, the repair job)
-//   first puts a fresh version into that follower's block row (`invalidate`), and only once it
-//   has landed writes the row;
+//   first puts a fresh version into that follower's block row (`invalidateAudience`), and only
+//   once it has landed writes the row;
 // - a pack carries the version it was built under, and is used only while the block row still
 //   holds that version (both cells come from one row, read atomically);
 // - a pack is built from a scan only when the block's version landed more than the quiet window
