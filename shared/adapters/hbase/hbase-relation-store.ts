@@ -67,17 +67,17 @@ export class HBaseRelationStore implements RelationStore {
     const since = known !== undefined ? new TextEncoder().encode(String(known)) : cellValue(await this.client.getRow(this.table, forward, { columns: [SINCE] }), SINCE);
     if (since === undefined) return false;
     // Deleting only while e:t still holds what we read makes exactly one of several racing
-    // unfollows the winner (the others see 304), so the counters move once.
-    if (!(await this.client.checkAndDelete(this.table, forward, { column: SINCE, value: since }))) return false;
+    // unfollows the winner (the others see 304), so the counters move once. The followee's
+    // packed audience is told beside it, well before 'R' goes (invariant N); a loser's telling
+    // costs a pack rebuild, nothing else.
+    const [won] = await Promise.all([this.client.checkAndDelete(this.table, forward, { column: SINCE, value: since }), this.invalidate([{ followee, follower }])]);
+    if (!won) return false;
     // Same condition on the 'R' side: if a refollow slipped in after our delete of 'F', it has
     // rewritten 'R' with its own since, and a plain delete would drop the new edge from fan-out
     // until the settle ran. Its list entries carry its since in their keys, so ours go alone.
     // The entries first, as in removeFollowerSide: a crash before 'R' leaves it to the settle.
     const at = Number(bytesToString(since));
-    await Promise.all([
-      Number.isSafeInteger(at) ? this.lists.remove(listEntries(follower, followee, at)) : undefined,
-      this.invalidate([{ followee, follower }]), // before 'R' (invariant N)
-    ]);
+    if (Number.isSafeInteger(at)) await this.lists.remove(listEntries(follower, followee, at));
     await this.client.checkAndDelete(this.table, relationKey(followee, 'R', follower), { column: SINCE, value: since }, WHOLE_ROW);
     return true;
   }
