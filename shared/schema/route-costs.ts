@@ -408,13 +408,16 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   completeUpload: {
-    requests: 2,
-    roundTrips: 2,
+    requests: 3,
+    roundTrips: 3,
     why: [
       `1) the media row (get: yours, its state; a repeat answers here); then a HEAD of the uploaded`,
       `object (storage) and the processing message (SQS), neither HBase; 2) the move uploading →`,
       `processing, check-and-put on m:s: exactly one racing move wins, and it comes after the`,
-      `message, so no record waits in processing without one (L).`,
+      `message, so no record waits in processing without one (L); 3) only when the worker took the`,
+      `message and made that move first (it does within milliseconds on an idle queue): a get of`,
+      `the row, to answer the state as it now is (processing, or already ready). Without the race:`,
+      `2 requests, 2 round trips.`,
     ].join(' '),
   },
   follow: {
