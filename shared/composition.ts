@@ -11,6 +11,7 @@ import { HBaseInboxStore } from './adapters/hbase/hbase-inbox-store.js';
 import { HBaseCelebrityRegistry, HBaseOutboxStore } from './adapters/hbase/hbase-outbox-store.js';
 import { HBaseIdempotencyStore, HBasePostStore } from './adapters/hbase/hbase-post-store.js';
 import { HBaseRelationStore } from './adapters/hbase/hbase-relation-store.js';
+import { HBasePeopleIndex } from './adapters/hbase/hbase-people-index.js';
 import { HBaseLoginThrottle, HBaseUserStore } from './adapters/hbase/hbase-user-store.js';
 import { CachingFaces } from './adapters/memory/caching-faces.js';
 import { HBaseSessionStore } from './adapters/hbase/hbase-session-store.js';
@@ -34,6 +35,7 @@ import type { DeadLetterQueue } from './ports/dead-letter-queue.js';
 import type { FanoutQueue } from './ports/fanout-queue.js';
 import type { MediaQueue } from './ports/media-queue.js';
 import type { FeedDeps } from './use-cases/feed-deps.js';
+import type { PeopleDeps } from './use-cases/people.js';
 
 /** The token keys from the secrets as read (config/ reads them; auth/ says what a usable key is). */
 export async function tokenKeysOf(secrets: Pick<RuntimeSecrets, 'signingSecrets'>): Promise<TokenKeys> {
@@ -57,6 +59,7 @@ export function createDependencies(cfg: Config = config()) {
   return {
     hbase,
     users: new HBaseUserStore(hbase, cfg.HBASE_NAMESPACE),
+    people: new HBasePeopleIndex(hbase, cfg.HBASE_NAMESPACE),
     throttle: new HBaseLoginThrottle(hbase, cfg.HBASE_NAMESPACE),
     sessions: new HBaseSessionStore(hbase, cfg.HBASE_NAMESPACE),
     /** The keys access tokens are verified with (read at run time). */
@@ -220,8 +223,14 @@ function picturesIfConfigured(cfg: Config): { pictures?: Pictures } {
 }
 
 /** The profile routes' ports: the users, and the pictures an avatar is. */
-export function profileDependencies(cfg: Config = config()): { users: HBaseUserStore; pictures?: Pictures } {
-  return { users: dependencies().users, ...picturesIfConfigured(cfg) };
+export function profileDependencies(cfg: Config = config()): { users: HBaseUserStore; people: HBasePeopleIndex; pictures?: Pictures } {
+  const { users, people } = dependencies();
+  return { users, people, ...picturesIfConfigured(cfg) };
+}
+
+/** Finding people: the feed's ports (relations, blocks, pictures) and the people index. */
+export function peopleDependencies(): PeopleDeps {
+  return { ...feedDependencies(), people: dependencies().people };
 }
 
 /** The media worker's queue (built on first use: only the media functions, deletePost and the media-cleanup job send to it). */

@@ -6,5 +6,5 @@ import { registeredUserView } from '../../shared/http/views.js';
 import { registerUser } from '../../shared/use-cases/register-user.js';
 
 export const { run, handler } = httpRoute(routes.register, async ({ body }) =>
-  json(201, registeredUserView(await registerUser(dependencies().users, body))),
+  json(201, registeredUserView(await registerUser(dependencies(), body))),
 );

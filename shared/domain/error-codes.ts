@@ -37,6 +37,7 @@ export const ERROR_CODES = [
   'idempotency_key_mismatch',
   'publish_conflict',
   'avatar_conflict',
+  'rename_conflict',
   'post_deleted',
   'post_not_found',
   'comment_not_found',

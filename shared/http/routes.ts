@@ -6,7 +6,7 @@
 // every response it receives against the generated document. Nothing is written twice.
 import { z } from 'zod';
 import type { ErrorCode } from '../domain/error-codes.js';
-import { avatarBody, handlePath, loginBody, refreshBody, registerBody, sessionHeaders, updateProfileBody } from '../validation/accounts.schema.js';
+import { avatarBody, handlePath, loginBody, peopleQuery, refreshBody, registerBody, sessionHeaders, updateProfileBody } from '../validation/accounts.schema.js';
 import {
   commentBody,
   commentPath,
@@ -33,6 +33,7 @@ import {
   LikeStateSchema,
   PostPageSchema,
   PostSchema,
+  PeopleSchema,
   ProfileSchema,
   RegisteredUserSchema,
   SessionSchema,
@@ -102,6 +103,18 @@ export const routes = {
     success: { 201: { description: 'Created', schema: RegisteredUserSchema } },
     errors: { 409: ['handle_taken'] },
   }),
+  searchUsers: route({
+    method: 'GET',
+    path: '/users',
+    tag: 'accounts',
+    summary: 'Find people (找人) by the start of their handle or display name',
+    description:
+      'Case-insensitive, in NFKC form (full-width letters match), CJK names included; a name is found by its start and by the start of each later word. Best first: an exact handle or name, then the most followed. With a token, never anyone you block or mute or who blocks you, and each says whether you follow them. A renamed user is found by the new name at once and no longer by the old. One bounded index read: for a very short query the answer is the best of the first 100 index entries, exact matches always among them.',
+    auth: 'optional',
+    query: peopleQuery,
+    success: { 200: { description: 'People, best first', schema: PeopleSchema } },
+    errors: {},
+  }),
   login: route({
     method: 'POST',
     path: '/sessions',
@@ -160,11 +173,12 @@ export const routes = {
     path: '/users/{handle}',
     tag: 'accounts',
     summary: 'Change your own display name',
+    description: 'From the answer on, finding people (`GET /users?q=`) finds you by the new name and no longer by the old. Two renames at once: one wins, the other answers 409 `rename_conflict` if it lost three times.',
     auth: true,
     params: handlePath,
     body: updateProfileBody,
     success: { 200: { description: 'The updated profile', schema: ProfileSchema } },
-    errors: { 403: ['forbidden'], 404: ['user_not_found'] },
+    errors: { 403: ['forbidden'], 404: ['user_not_found'], 409: ['rename_conflict'] },
   }),
   setAvatar: route({
     method: 'PUT',

@@ -12,6 +12,7 @@ import type { PostDetail, PostWithViewer } from '../use-cases/post-details.js';
 import type { Face } from '../use-cases/faces.js';
 import { NEWER_COUNT_MAX } from '../use-cases/newer-posts.js';
 import type { Suggestion } from '../use-cases/suggestions.js';
+import type { PersonView } from '../use-cases/people.js';
 import type { Grant } from '../use-cases/sessions.js';
 import type { Edge, Page } from '../ports/feed-store.js';
 import type { PresignedUpload } from '../ports/media-objects.js';
@@ -270,6 +271,21 @@ export const SuggestionsSchema = z
   })
   .meta({ id: 'Suggestions' });
 
+export const PeopleSchema = z
+  .strictObject({
+    users: z.array(
+      z
+        .strictObject({
+          handle: handleString,
+          ...faceFields,
+          followers: z.int().min(0),
+          followedByYou: z.boolean().meta({ description: 'The token’s user follows them (false without a token)' }),
+        })
+        .meta({ id: 'PersonFound' }),
+    ),
+  })
+  .meta({ id: 'People' });
+
 export const NewerCountSchema = z
   .strictObject({
     count: z.int().min(0).max(NEWER_COUNT_MAX).meta({ description: `Timeline entries newer than \`after\`, at most ${NEWER_COUNT_MAX}` }),
@@ -343,6 +359,8 @@ export const commentView = (c: Comment & { face: Face }): z.output<typeof Commen
 
 /** A user named by a list or a notification: handle, name and avatar. */
 const faceView = (f: Face) => ({ handle: f.handle, displayName: f.displayName, avatar: f.avatar });
+
+export const personView = (p: PersonView): z.output<typeof PeopleSchema>['users'][number] => ({ ...faceView(p.face), followers: p.followers, followedByYou: p.followedByYou });
 
 export const suggestionView = (s: Suggestion): z.output<typeof SuggestionsSchema>['users'][number] => ({ ...faceView(s.face), followedBy: s.followedBy });
 

@@ -6,6 +6,8 @@ export interface NewUser {
   displayName: string;
   passwordHash: string;
   createdAt: number;
+  /** Its naming version (people-index.ts), when the people index has its entries; absent: not findable by name. */
+  naming?: string;
 }
 
 export interface UserProfile {
@@ -24,6 +26,13 @@ export interface UserFace {
   handle: string;
   displayName: string;
   avatar?: string;
+}
+
+/** A user as a search shows them: face and follower count, and which naming is current. */
+export interface FindableUser extends UserFace {
+  followers: number;
+  /** The current naming version (null: registered before the people index, not findable by name). */
+  naming: string | null;
 }
 
 /** Where the faces of users are read (UserStore; or a short-lived cache of it for feeds). */
@@ -45,8 +54,15 @@ export interface UserStore extends FaceDirectory {
    * it changed meanwhile, which then stays.
    */
   replacePasswordHash(handle: string, from: string, to: string): Promise<boolean>;
-  /** Only touches an existing user: false when the handle does not exist. */
-  updateDisplayName(handle: string, displayName: string): Promise<boolean>;
+  /** The display name and current naming version of a user (null: none yet); null for an unknown handle. */
+  naming(handle: string): Promise<{ displayName: string; naming: string | null } | null>;
+  /**
+   * Sets the display name and the naming version `to` together if the naming is still `from`
+   * (check-and-put; null = none): false when it changed meanwhile. Only for a user that exists.
+   */
+  rename(handle: string, displayName: string, from: string | null, to: string): Promise<boolean>;
+  /** Of `handles`, the registered users as a search shows them (one multi-get). */
+  findable(handles: string[]): Promise<Map<string, FindableUser>>;
   /**
    * Sets the avatar (a media id, or null for none) if it is still `from` (check-and-put; null =
    * none): false when it changed meanwhile, or the user does not exist.

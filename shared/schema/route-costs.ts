@@ -201,11 +201,23 @@ export const ROUTE_COSTS = {
   },
   openapi: { requests: 0, roundTrips: 0, why: `None: the document is part of the bundle.` },
   register: {
-    requests: 1,
-    roundTrips: 1,
+    requests: 2,
+    roundTrips: 2,
     why: [
-      `(scrypt first, no HBase) 1) the users row: check-and-put, put-if-absent on p:h — of racing`,
-      `registrations of one handle exactly one wins; a loser is 409 and writes nothing.`,
+      `(scrypt, no HBase, and beside it:) 1) the people index rows of the new naming (one put: the`,
+      `handle and the name are findable once the row holds that naming, P); 2) the users row:`,
+      `check-and-put, put-if-absent on p:h, with the naming — of racing registrations of one handle`,
+      `exactly one wins. [A loser: 3) deletes the index rows it wrote (≤ TERMS_MAX), then 409.]`,
+    ].join(' '),
+  },
+  searchUsers: {
+    requests: 4,
+    roundTrips: 2,
+    why: [
+      `1) one stateless scan of the people index (PEOPLE_SCAN entries at most, the exact term's`,
+      `first); 2) one parallel stage: the users found (multi-get: face, followers, and the naming`,
+      `that says which entries are current, P) ∥ the searcher's follow edges to them (relations`,
+      `multi-get) ∥ the visibility rule's edges (blocks multi-get). Anonymous: 2 requests.`,
     ].join(' '),
   },
   login: {
@@ -231,11 +243,15 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   updateProfile: {
-    requests: 2,
-    roundTrips: 2,
+    requests: 8,
+    roundTrips: 4,
     why: [
-      `1) the display name: check-and-put conditional on p:h, so an update never creates a`,
-      `half-formed users row (404 instead); 2) the profile read back for the answer (users get).`,
+      `1) the current name and naming version (users get; 404 here); 2) the new naming's people index`,
+      `rows (one put), written before the row names them (P: the current name is always findable);`,
+      `3) the name and the new naming: check-and-put on the naming read, so of racing renames one`,
+      `wins and each knows whether it did; 4) the old naming's index rows deleted (≤ TERMS_MAX = 4,`,
+      `in parallel: that naming can never be current again) ∥ the profile read back for the answer.`,
+      `[A lost race: its own rows deleted, and the steps again from 1), at most 3 times.]`,
     ].join(' '),
   },
   setAvatar: {

@@ -7,6 +7,7 @@ import { concatBytes } from '../hbase/index.js';
 import { HANDLE_PATTERN } from '../domain/handle.js';
 import { formatPostId, isPostId, parsePostId, POST_SUFFIX_BYTES } from '../domain/post.js';
 import { mediaIdBytes } from '../domain/media-id.js';
+import { isNaming } from '../domain/people-search.js';
 import { md5Salt } from './salt.js';
 
 const SALT_BYTES = 2;
@@ -276,6 +277,30 @@ export function postIdOfTopicKey(prefix: string, key: string): string | null {
   return isPostId(id) ? id : null;
 }
 
+/**
+ * people: term + 0x00 + handle + 0x00 + naming version — one row per findable term of a user's
+ * naming (domain/people-search.ts). UNSALTED: a query is a prefix of the term, so the rows of
+ * every term it prefixes must be one key range. 0x00 sorts below every character a term can hold
+ * (names have no control characters), so the rows of a term equal to the query come first.
+ */
+export function peopleKey(term: string, handle: string, naming: string): Uint8Array {
+  assertHandle(handle);
+  if (term.length === 0 || term.includes('\0') || !isNaming(naming)) throw new RangeError(`invalid people index entry: ${JSON.stringify([term, naming])}`);
+  return concatBytes(utf8.encode(term), Uint8Array.of(0), utf8.encode(handle), Uint8Array.of(0), utf8.encode(naming));
+}
+
+/** The parts of a people row (the inverse of peopleKey), or null for a row not of that shape. */
+export function parsePeopleKey(key: Uint8Array): { term: string; handle: string; naming: string } | null {
+  const last = key.lastIndexOf(0);
+  const middle = last > 0 ? key.lastIndexOf(0, last - 1) : -1;
+  if (middle < 1) return null;
+  const text = new TextDecoder();
+  const handle = text.decode(key.subarray(middle + 1, last));
+  const naming = text.decode(key.subarray(last + 1));
+  if (!HANDLE_PATTERN.test(handle) || !isNaming(naming)) return null;
+  return { term: text.decode(key.subarray(0, middle)), handle, naming };
+}
+
 /** trends: the counters of one bucket are spread over this many rows (shards), by topic name. */
 export const TREND_SHARDS = 8;
 
@@ -460,6 +485,22 @@ export function saltAndHexSplitPoints(regions: number): Uint8Array[] {
   const text = regions + 1 - salt;
   const points = [...saltSplitPoints(salt), ...hexSaltSplitPoints(text)];
   return points.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+}
+
+/**
+ * people (keys start with a term's first character): 2-byte points spread evenly from '0' (0x30)
+ * to past the last CJK lead byte (0xEA): every letter, digit, Latin and CJK start falls inside.
+ * Even per first byte, not per user (a language's names crowd a few first bytes); HBase splits
+ * a region that grows past its size by itself.
+ */
+export function termSplitPoints(regions: number): Uint8Array[] {
+  assertRegions(regions);
+  const lo = 0x3000;
+  const hi = 0xeb00;
+  return Array.from({ length: regions - 1 }, (_, i) => {
+    const b = lo + Math.floor(((i + 1) * (hi - lo)) / regions);
+    return Uint8Array.of(b >> 8, b & 0xff);
+  });
 }
 
 /** Keys that start with random bytes (session ids): split keys of 1 byte. */

@@ -30,7 +30,7 @@
 //    ./consistency.md.
 
 import type { ColumnFamilySchema } from '../hbase/index.js';
-import { firstByteSplitPoints, hexSaltSplitPoints, saltAndHexSplitPoints, saltSplitPoints, trendShardSplitPoints } from './row-keys.js';
+import { firstByteSplitPoints, hexSaltSplitPoints, saltAndHexSplitPoints, saltSplitPoints, termSplitPoints, trendShardSplitPoints } from './row-keys.js';
 
 export interface TableDefinition {
   /** Table name without namespace. */
@@ -86,6 +86,9 @@ export const TABLES = {
     design: `
 row   = userKey(handle) = salt2 + handle + 0x00            (one row per user)
 p:    profile — p:h handle, p:n display name, p:t created-at millis
+p:sv  the naming version: which rows of the people index (below) are the user's (invariant P);
+      a fresh one with every rename, set by the same write as p:n. Absent on users registered
+      before the index (not findable by name: no migration, the product has no users yet)
 p:av  the avatar's media id; '' once removed (overwritten, never deleted: a delete marker could
       mask a later set within the same millisecond). Absent or '' = none.
 a:    auth    — a:pw scrypt hash record (never returned by any API)
@@ -94,7 +97,11 @@ p:celeb '1' while the user is a celebrity (posts merged at read time, not fanned
       never be masked by a delete marker (the p family keeps the default version behaviour)
 c:    counters, 8-byte longs kept by REST increments — c:followers c:following c:posts
 t:    the tally of c:followers and c:following (the layout is content's, below: TALLY_DESIGN)
-register : PUT /users/<k>?check=put  (check p:h == "" : put-if-absent → race-free, 200 or 304)
+register : the people rows of the new naming version first (one put), then
+           PUT /users/<k>?check=put  (check p:h == "" : put-if-absent → race-free, 200 or 304);
+           a loser deletes the rows it wrote
+rename   : GET p:n,p:sv; PUT the new version's people rows; PUT ?check=put p:n, p:sv = new,
+           check p:sv == the version read; then DELETE the old version's rows (a loser: its own)
 login    : GET /users/<k>/a?e=b64 (one get, in parallel with the throttle count); a record with
            weaker scrypt parameters than today's is re-hashed after a successful verify:
            PUT ?check=put a:pw = new, check a:pw == the record verified (never clobbers a change)
@@ -479,6 +486,25 @@ page    : GET /topics/<prefix>*?startrow=<cursor's row + ' '>&limit=n+spare+1 (o
           a deleted post's entry is dropped at read (its row stays until the TTL) = 2 round trips
 delete  : DELETE each of the post's topic rows (≤ MAX_TOPICS) — reads already skip it`,
   },
+  people: {
+    name: 'people',
+    families: [family('e')],
+    design: `
+Find people (GET /users?q=): a prefix index of handles and display names, one row per findable
+term of a user's current naming (domain/people-search.ts: the handle, the whole name, the name
+from each later word on; in their search form, NFKC and lowercased).
+row   = term + 0x00 + handle + 0x00 + naming version (row-keys.ts peopleKey) — unsalted, since a
+        query reads every term it prefixes as one key range; 0x00 sorts below any character of
+        a term, so the rows whose term IS the query come first
+e:a   '' (the row is the entry)
+The version in the key makes every naming's rows its own: a row is written before its version
+becomes the user's p:sv and deleted only once that version can never be current again, so no
+delete marker ever falls on a row that is put again (invariant P, consistency.md).
+find  : GET /people/<search form of q>*?limit=PEOPLE_SCAN (one stateless scan), then ONE
+        parallel stage: users multi-get (face, c:followers, p:sv; and the query itself when it
+        is a handle) ∥ the searcher's follow edges to them ∥ the visibility multi-get (blocks)
+        = 2 round trips. A row shows its user only while the users row holds its version`,
+  },
   trends: {
     name: 'trends',
     families: [family('n', { TTL: 7200 })],
@@ -650,8 +676,9 @@ export type TableName = keyof typeof TABLES;
  *           binary rows over the rest (and, cut finer, over those too). Chosen over a table of
  *           its own for the entries: the list's read and the group rows stay one table's
  *           requests, and nothing else about the table changes.
+ *  term   — people: keys start with a name's first character (unsalted: prefix search).
  */
-export type SplitScheme = 'salt' | 'hex' | 'random' | 'shard' | 'salt+hex';
+export type SplitScheme = 'salt' | 'hex' | 'random' | 'shard' | 'salt+hex' | 'term';
 
 export const SPLITS = {
   users: 'salt',
@@ -668,6 +695,7 @@ export const SPLITS = {
   quota: 'salt',
   notifications: 'salt+hex',
   topics: 'salt',
+  people: 'term',
   trends: 'shard',
   blocks: 'salt',
   lists: 'hex',
@@ -688,6 +716,8 @@ export function splitPoints(table: TableName, regions: number): Uint8Array[] {
       return trendShardSplitPoints(regions);
     case 'salt+hex':
       return saltAndHexSplitPoints(regions);
+    case 'term':
+      return termSplitPoints(regions);
   }
 }
 

@@ -72,6 +72,12 @@ export type StepPoint =
   | 'login.verified'
   /** refresh: the session is read and the token is its current one; the rotation is not yet written. */
   | 'refresh.read'
+  /** register: the new naming's people index entries are written; the user row is not yet created. */
+  | 'register.indexed'
+  /** rename: the new naming's people index entries are written; the user row's check-and-put is next. */
+  | 'rename.indexed'
+  /** rename: the user row holds the new naming (this request won); the old naming's entries are removed next. */
+  | 'rename.won'
   /** avatar: the picture is claimed for the user; the user row's avatar is not yet swapped to it. */
   | 'avatar.claimed'
   /** avatar: the user row's avatar is swapped; the replaced picture is not yet given back. */

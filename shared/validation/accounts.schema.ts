@@ -1,6 +1,7 @@
 // shared/validation/accounts.schema.ts — edge validation for register, login and profile.
 import { z } from 'zod';
 import { HANDLE_MAX_LENGTH, HANDLE_PATTERN } from '../domain/handle.js';
+import { PEOPLE_DEFAULT, PEOPLE_MAX, QUERY_MAX_LENGTH, searchForm } from '../domain/people-search.js';
 import { humanText } from './text.js';
 
 export const handleSchema = z
@@ -52,4 +53,11 @@ export const updateProfileBody = z.strictObject({ displayName });
 
 export const avatarBody = z.strictObject({
   mediaId: z.string().min(1).max(64).meta({ description: 'A picture uploaded with `purpose: avatar` (`POST /media`), processed (`ready`)' }),
+});
+
+export const peopleQuery = z.strictObject({
+  q: humanText({ min: 1, max: QUERY_MAX_LENGTH, label: 'q' })
+    .refine((q) => searchForm(q).length > 0, 'q: a name or handle to look for')
+    .meta({ description: 'The start of a handle or display name (a leading @ is ignored); compared case-insensitively, in NFKC form', example: 'ann' }),
+  limit: z.coerce.number().int().min(1).max(PEOPLE_MAX).default(PEOPLE_DEFAULT).meta({ description: 'How many people, at most' }),
 });

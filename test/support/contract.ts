@@ -29,10 +29,12 @@ addFormats(ajv);
 // $refs in the document point at #/components/schemas/X: register the document under an id.
 ajv.addSchema({ $id: 'openapi.json', components: DOC.components } as object);
 
+// A trailing slash reaches the same operation: serverless-offline routes `GET /users/` (a profile
+// request with an empty handle) to `GET /users`, whose answer must then keep that operation's contract.
 const templates = Object.entries(DOC.paths).map(([template, ops]) => ({
   template,
   ops,
-  pattern: new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  pattern: new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
 }));
 
 const validators = new Map<string, ValidateFunction>();

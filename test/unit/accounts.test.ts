@@ -8,7 +8,7 @@ import { AuthenticationError, ConflictError, ForbiddenError, RateLimitedError } 
 import { mapError, RequestError } from '../../shared/http/error-mapper.js';
 import type { IssuedToken, SessionStore, SessionView } from '../../shared/ports/session-store.js';
 import type { LoginAttempt, LoginThrottle, UserStore } from '../../shared/ports/user-store.js';
-import { FakeUsers } from './feed-fakes.js';
+import { FakePeople, FakeUsers } from './feed-fakes.js';
 import { logIn, lockUntil, throttleSource, type LoginDeps } from '../../shared/use-cases/log-in.js';
 import { endSession, refreshSession, startSession } from '../../shared/use-cases/sessions.js';
 import type { StepPoint } from '../../shared/use-cases/steps.js';
@@ -131,10 +131,10 @@ describe('tokens', () => {
 describe('registerUser', { timeout: 30_000 }, () => {
   it('stores a hash, never the password, and refuses a taken handle', async () => {
     const users = new FakeUsers();
-    await registerUser(users, { handle: 'amy', displayName: ' Amy ', password: 'secret password' });
+    await registerUser({ users, people: new FakePeople() }, { handle: 'amy', displayName: ' Amy ', password: 'secret password' });
     expect(users.rows.get('amy')?.passwordHash).not.toContain('secret password');
     expect(users.rows.get('amy')?.displayName).toBe('Amy');
-    await expect(registerUser(users, { handle: 'amy', displayName: 'B', password: 'another one' })).rejects.toBeInstanceOf(ConflictError);
+    await expect(registerUser({ users, people: new FakePeople() }, { handle: 'amy', displayName: 'B', password: 'another one' })).rejects.toBeInstanceOf(ConflictError);
   });
 });
 
@@ -145,7 +145,7 @@ describe('logIn', { timeout: 60_000 }, () => {
 
   it('locks a source out of a handle after maxFailures, the same for unknown handles, and resets on success', async () => {
     const { deps, users, throttle } = loginDeps();
-    await registerUser(users, { handle: 'amy', displayName: 'Amy', password: 'right password' });
+    await registerUser({ users, people: new FakePeople() }, { handle: 'amy', displayName: 'Amy', password: 'right password' });
     const now = 1_000_000;
 
     await expect(logIn(deps, { handle: 'amy', password: 'wrong', sourceIp: owner }, now)).rejects.toBeInstanceOf(AuthenticationError);
@@ -168,7 +168,7 @@ describe('logIn', { timeout: 60_000 }, () => {
 
   it('verifies at most maxFailures of many parallel wrong guesses from one source', async () => {
     const { deps, users, verifying } = loginDeps();
-    await registerUser(users, { handle: 'amy', displayName: 'Amy', password: 'right password' });
+    await registerUser({ users, people: new FakePeople() }, { handle: 'amy', displayName: 'Amy', password: 'right password' });
     const results = await Promise.allSettled(
       Array.from({ length: 12 }, (_, i) => logIn(deps, { handle: 'amy', password: `guess ${i}`, sourceIp: attacker }, 5_000)),
     );
@@ -178,7 +178,7 @@ describe('logIn', { timeout: 60_000 }, () => {
 
   it('refuses every source once the handle passes its global ceiling, until the window ends', async () => {
     const { deps, users } = loginDeps();
-    await registerUser(users, { handle: 'amy', displayName: 'Amy', password: 'right password' });
+    await registerUser({ users, people: new FakePeople() }, { handle: 'amy', displayName: 'Amy', password: 'right password' });
     const now = 900_000 * 10 + 1000;
     for (let i = 0; i < policy.globalMaxFailures; i++) {
       await expect(logIn(deps, { handle: 'amy', password: 'wrong', sourceIp: `192.0.2.${i}` }, now)).rejects.toBeInstanceOf(AuthenticationError);
@@ -273,9 +273,9 @@ describe('sessions', () => {
 describe('updateProfile', () => {
   it('lets only the owner change a profile', async () => {
     const users = new FakeUsers();
-    await registerUser(users, { handle: 'amy', displayName: 'Amy', password: 'right password' });
-    await expect(updateProfile({ users }, 'bob', 'amy', { displayName: 'x' })).rejects.toBeInstanceOf(ForbiddenError);
-    expect((await updateProfile({ users }, 'amy', 'amy', { displayName: 'Amy 2' })).displayName).toBe('Amy 2');
+    await registerUser({ users, people: new FakePeople() }, { handle: 'amy', displayName: 'Amy', password: 'right password' });
+    await expect(updateProfile({ users, people: new FakePeople() }, 'bob', 'amy', { displayName: 'x' })).rejects.toBeInstanceOf(ForbiddenError);
+    expect((await updateProfile({ users, people: new FakePeople() }, 'amy', 'amy', { displayName: 'Amy 2' })).displayName).toBe('Amy 2');
   });
 });
 

@@ -7,7 +7,8 @@ import { feedOrderKey, NO_COUNTS, type FeedEntry, type Post, type PostCounts, ty
 import type { BookmarkPosition, CommentLookup, CommentOrder, CommentStore, Liker, ReactionStore, ViewerState, WriteAction, WriteQuota } from '../../shared/ports/reaction-store.js';
 import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue.js';
 import type { CelebrityRegistry, CounterStore, Edge, FeedSlice, FeedWindow, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, ListPage, NewerView, ListPosition, OutboxStore, Page, PostLookup, PostStore, RelationStore, Segment } from '../../shared/ports/feed-store.js';
-import type { NewUser, UserFace, UserProfile, UserStore } from '../../shared/ports/user-store.js';
+import type { FindableUser, NewUser, UserFace, UserProfile, UserStore } from '../../shared/ports/user-store.js';
+import type { PeopleEntry, PeopleIndex } from '../../shared/ports/people-index.js';
 import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, segmentOf, userKey } from '../../shared/schema/row-keys.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
@@ -58,10 +59,19 @@ export class FakeUsers implements UserStore {
     if (!u) return null;
     return { handle: h, displayName: u.displayName, createdAt: u.createdAt, followers: 0, following: 0, posts: 0, ...(u.avatar ? { avatar: u.avatar } : {}) };
   }
-  async updateDisplayName(h: string, displayName: string) {
+  async naming(h: string) {
     const u = this.rows.get(h);
-    if (u) u.displayName = displayName;
-    return Boolean(u);
+    return u ? { displayName: u.displayName, naming: u.naming ?? null } : null;
+  }
+  async rename(h: string, displayName: string, from: string | null, to: string) {
+    const u = this.rows.get(h);
+    if (!u || (u.naming ?? null) !== from) return false;
+    Object.assign(u, { displayName, naming: to });
+    return true;
+  }
+  async findable(handles: string[]): Promise<Map<string, FindableUser>> {
+    const faces = await this.faces(handles);
+    return new Map([...faces].map(([h, f]) => [h, { ...f, followers: 0, naming: this.rows.get(h)!.naming ?? null }]));
   }
   async existing(handles: string[]) {
     return new Set(handles.filter((h) => this.rows.has(h)));
@@ -80,6 +90,22 @@ export class FakeUsers implements UserStore {
     if (to === null) delete u.avatar;
     else u.avatar = to;
     return true;
+  }
+}
+
+/** The people index in memory: entries keyed as the table's rows (term, handle, naming), in key order when found. */
+export class FakePeople implements PeopleIndex {
+  readonly entries = new Map<string, PeopleEntry>();
+  private static key = (e: PeopleEntry) => `${e.term}\0${e.handle}\0${e.naming}`;
+  async add(handle: string, terms: string[], naming: string) {
+    for (const term of terms) this.entries.set(FakePeople.key({ term, handle, naming }), { term, handle, naming });
+  }
+  async remove(handle: string, terms: string[], naming: string) {
+    for (const term of terms) this.entries.delete(FakePeople.key({ term, handle, naming }));
+  }
+  async find(prefix: string, bound: number) {
+    const keys = [...this.entries.keys()].filter((k) => k.startsWith(prefix)).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    return keys.slice(0, bound).map((k) => this.entries.get(k)!);
   }
 }
 

@@ -22,7 +22,7 @@ import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { TRENDING_CACHE_MS, trendingTopics, type TrendingCache } from '../../shared/use-cases/topics.js';
 import { hiddenFrom, silencedRecipients } from '../../shared/use-cases/visibility.js';
 import { postsToPlace } from '../support/trending.js';
-import { fakeFeed, FakeUsers } from './feed-fakes.js';
+import { fakeFeed, FakePeople, FakeUsers } from './feed-fakes.js';
 
 const T = 1_700_000_000_000;
 
@@ -227,7 +227,7 @@ describe('cursors: the use case decides what a valid one is, before the store is
 describe('instants: use cases answer millis, the HTTP views format them', () => {
   it('profile, registration and session', async () => {
     const deps = fakeFeed();
-    const created = await registerUser(deps.users, { handle: 'newbie', displayName: ' New ', password: 'long enough password' }, T);
+    const created = await registerUser({ users: deps.users, people: new FakePeople() }, { handle: 'newbie', displayName: ' New ', password: 'long enough password' }, T);
     expect(created).toEqual({ handle: 'newbie', displayName: 'New', createdAt: T });
     expect(registeredUserView(created)).toEqual({ handle: 'newbie', displayName: 'New', createdAt: '2023-11-14T22:13:20.000Z' });
     const profile = await getProfile(deps, 'newbie');

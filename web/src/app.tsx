@@ -22,6 +22,7 @@ import { TopicPage } from './features/topics/topic-page';
 import { TrendingPage } from './features/topics/trending-page';
 import { HiddenPage } from './features/blocks/hidden-page';
 import { BookmarksPage } from './features/reactions/bookmarks-page';
+import { SearchPage } from './features/people/search-page';
 import { I18nContext, LOCALES, initialLocale, saveLocale, translator, useI18n, type Locale } from './i18n/i18n';
 import type { MessageKey } from './i18n/messages';
 import { href, navigate, rememberReturn, takeReturn, useRoute, type Route } from './router';
@@ -89,7 +90,7 @@ export function App({ restoring }: { restoring: Promise<Restored> }) {
       >
         {i18n.t('nav.skip')}
       </a>
-      <Header current={current} />
+      <Header current={current} route={route} />
       <PageTitle routeKey={`${current?.handle ?? ''} ${JSON.stringify(route)}`} appName={i18n.t('app.name')} />
       <div class="layout">
       <Navigation current={current} route={route} />
@@ -151,19 +152,22 @@ function page(route: Route, current: Session | null, notice: string | undefined)
       return current ? <HiddenPage key={`${current.handle}/${route.kind}`} handle={current.handle} kind={route.kind} /> : null;
     case 'bookmarks':
       return current ? <BookmarksPage key={current.handle} handle={current.handle} /> : null;
+    case 'search':
+      return <SearchPage key={route.q} q={route.q} current={current} />;
     case 'notFound':
       return <NotFound />;
   }
 }
 
-/** The top bar: the brand, the language, and logging out (or in). */
-function Header({ current }: { current: Session | null }) {
+/** The top bar: the brand, finding people, the language, and logging out (or in). */
+function Header({ current, route }: { current: Session | null; route: Route }) {
   const { t, locale, setLocale } = useI18n();
   return (
     <header class="site-head">
       <a class="brand" href={href.home()}>
         {t('app.name')}
       </a>
+      <PeopleSearchBox key={route.page === 'search' ? route.q : ''} initial={route.page === 'search' ? route.q : ''} />
       <label class="lang">
         <span class="sr-only">{t('nav.language')}</span>
         <select value={locale} onChange={(e) => setLocale((e.target as HTMLSelectElement).value as Locale)}>
@@ -180,6 +184,24 @@ function Header({ current }: { current: Session | null }) {
         </button>
       )}
     </header>
+  );
+}
+
+/** 找人: a search box whose Enter opens the search page for what was typed. */
+function PeopleSearchBox({ initial }: { initial: string }) {
+  const { t } = useI18n();
+  const [q, setQ] = useState(initial);
+  return (
+    <form
+      role="search"
+      class="site-search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (q.trim()) navigate(href.search(q.trim()));
+      }}
+    >
+      <input type="search" value={q} maxLength={50} aria-label={t('search.label')} placeholder={t('search.placeholder')} onInput={(e) => setQ((e.target as HTMLInputElement).value)} />
+    </form>
   );
 }
 

@@ -15,6 +15,7 @@ export type Route =
   | { page: 'topic'; name: string }
   | { page: 'hidden'; kind: HiddenKind }
   | { page: 'bookmarks' }
+  | { page: 'search'; q: string }
   | { page: 'notFound' };
 
 /** Whom you keep away: users you block (拉黑) or mute (屏蔽). Your own lists only. */
@@ -34,6 +35,8 @@ const PATTERNS: [RegExp, (m: string[]) => Route][] = [
   [/^\/topics\/([^/]+)$/, (m) => ({ page: 'topic', name: m[1]! })],
   [/^\/(blocks|mutes)$/, (m) => ({ page: 'hidden', kind: m[1] as HiddenKind })],
   [/^\/bookmarks$/, () => ({ page: 'bookmarks' })],
+  // The query is one segment: its '/' travels encoded (href.search).
+  [/^\/search\/?([^/]*)$/, (m) => ({ page: 'search', q: m[1]! })],
 ];
 
 export function parseRoute(hash: string): Route {
@@ -66,6 +69,7 @@ export const href = {
   topic: (name: string) => `#/topics/${encodeURIComponent(name)}`,
   hidden: (kind: HiddenKind) => `#/${kind}`,
   bookmarks: () => '#/bookmarks',
+  search: (q: string) => `#/search/${encodeURIComponent(q)}`,
 };
 
 const RETURN_TO = 'weibo.returnTo';

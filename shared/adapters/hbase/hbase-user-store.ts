@@ -1,11 +1,13 @@
 // shared/adapters/hbase/hbase-user-store.ts — UserStore and LoginThrottle on HBase (secondary
 // adapters). Layout and access patterns: shared/schema/tables.ts (users, throttle).
 import type { HBaseRestClient } from '../../hbase/index.js';
-import type { LoginAttempt, LoginThrottle, NewUser, UserFace, UserProfile, UserStore } from '../../ports/user-store.js';
+import type { FindableUser, LoginAttempt, LoginThrottle, NewUser, UserFace, UserProfile, UserStore } from '../../ports/user-store.js';
 import { throttleGlobalKey, throttleSourceKey, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText as text, counter } from './cells.js';
 
+/** p:sv holds the naming version: which people index rows are the user's (tables.ts users, people). */
+const NAMING = 'p:sv';
 /** p:av holds the avatar's media id; '' once removed (overwritten, never deleted: tables.ts users). */
 const AVATAR = 'p:av';
 const avatarOf = (row: Parameters<typeof text>[0]): { avatar?: string } => {
@@ -30,6 +32,7 @@ export class HBaseUserStore implements UserStore {
         { column: 'p:n', value: user.displayName },
         { column: 'p:t', value: String(user.createdAt) },
         { column: 'a:pw', value: user.passwordHash },
+        ...(user.naming ? [{ column: NAMING, value: user.naming }] : []),
       ],
       { column: 'p:h', value: null },
     );
@@ -85,16 +88,38 @@ export class HBaseUserStore implements UserStore {
   }
 
 
-  async updateDisplayName(handle: string, displayName: string): Promise<boolean> {
-    // Conditional on p:h so an update can never create a half-formed user row.
+  async naming(handle: string): Promise<{ displayName: string; naming: string | null } | null> {
+    const row = await this.client.getRow(this.table, userKey(handle), { columns: ['p:h', 'p:n', NAMING] });
+    if (text(row, 'p:h') === undefined) return null;
+    return { displayName: text(row, 'p:n') ?? '', naming: text(row, NAMING) ?? null };
+  }
+
+  async rename(handle: string, displayName: string, from: string | null, to: string): Promise<boolean> {
+    // The name and its naming version in ONE check-and-put on the version: of two racing renames
+    // exactly one wins, and the loser knows it (invariant P). The caller read the row, and a users
+    // row is never deleted, so this cannot make a row that has only p:n.
     return this.client.checkAndPut(
       this.table,
       userKey(handle),
       [
         { column: 'p:n', value: displayName },
-        { column: 'p:h', value: handle },
+        { column: NAMING, value: to },
       ],
-      { column: 'p:h', value: handle },
+      { column: NAMING, value: from },
+    );
+  }
+
+  async findable(handles: string[]): Promise<Map<string, FindableUser>> {
+    const unique = [...new Set(handles)];
+    if (unique.length === 0) return new Map();
+    const rows = await this.client.multiGet(this.table, unique.map((h) => userKey(h)), { columns: ['p:h', 'p:n', AVATAR, NAMING, 'c:followers'] });
+    return new Map(
+      rows.flatMap((row) => {
+        const handle = text(row, 'p:h');
+        if (handle === undefined) return [];
+        const user = { handle, displayName: text(row, 'p:n') ?? handle, ...avatarOf(row), followers: counter(row, 'c:followers'), naming: text(row, NAMING) ?? null };
+        return [[handle, user] as const];
+      }),
     );
   }
 }

@@ -11,7 +11,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Find people (找人) by the start of their handle or display name
+         * @description Case-insensitive, in NFKC form (full-width letters match), CJK names included; a name is found by its start and by the start of each later word. Best first: an exact handle or name, then the most followed. With a token, never anyone you block or mute or who blocks you, and each says whether you follow them. A renamed user is found by the new name at once and no longer by the old. One bounded index read: for a very short query the answer is the best of the first 100 index entries, exact matches always among them.
+         */
+        get: operations["searchUsers"];
         put?: never;
         /**
          * Create an account
@@ -98,7 +102,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change your own display name */
+        /**
+         * Change your own display name
+         * @description From the answer on, finding people (`GET /users?q=`) finds you by the new name and no longer by the old. Two renames at once: one wins, the other answers 409 `rename_conflict` if it lost three times.
+         */
         patch: operations["updateProfile"];
         trace?: never;
     };
@@ -719,7 +726,23 @@ export interface components {
          * @description Every machine-readable error code this API sends
          * @enum {string}
          */
-        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "client_header_required" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "avatar_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "repost_in_progress" | "invalid_cursor" | "invalid_notification_id" | "invalid_topic" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "media_not_ready" | "media_in_use" | "internal_error" | "service_unavailable";
+        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "client_header_required" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "avatar_conflict" | "rename_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "repost_in_progress" | "invalid_cursor" | "invalid_notification_id" | "invalid_topic" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "media_not_ready" | "media_in_use" | "internal_error" | "service_unavailable";
+        People: {
+            users: components["schemas"]["PersonFound"][];
+        };
+        PersonFound: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            handle: string;
+            displayName: string;
+            /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
+            avatar: string | null;
+            followers: number;
+            /** @description The token’s user follows them (false without a token) */
+            followedByYou: boolean;
+        };
         Session: {
             /**
              * @description A user handle: 1–30 of a–z, 0–9, _
@@ -1253,6 +1276,111 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    searchUsers: {
+        parameters: {
+            query: {
+                /** @description The start of a handle or display name (a leading @ is ignored); compared case-insensitively, in NFKC form */
+                q: string;
+                /** @description How many people, at most */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description People, best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["People"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     register: {
         parameters: {
             query?: never;
@@ -2042,6 +2170,22 @@ export interface operations {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
                             code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `rename_conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "rename_conflict";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };

@@ -1,0 +1,65 @@
+// test/browser/people-search.test.ts — 找人 in Chromium (issue 23): ann (中文) types the start of
+// a Chinese name into the header's search box and finds that user with avatar, name and follower
+// count; follows him from the list (the button turns to 关注 pressed, and stays so read again);
+// bob (English) renames himself, and the old name no longer finds him while the new one does;
+// a query that finds nobody says so. Every page visited passes axe, in both languages.
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { expectAccessible, screenshot, show, signUp, useBrowser } from '../support/browser.js';
+
+const browser = useBrowser();
+const handle = (p: string) => `${p}_${randomBytes(4).toString('hex')}`;
+
+describe('find people (找人), in Chromium', () => {
+  it('search from the header, follow from the results; a rename is found by the new name only', async () => {
+    const [ann, bob] = [handle('ann'), handle('bob')];
+    const tag = randomBytes(3).toString('hex');
+    const [oldName, newName] = [`王${tag}明`, `Robert ${tag}`];
+    const password = 'correct horse battery';
+    const a = await browser.open('zh-CN');
+    const b = await browser.open('en');
+    await signUp(a.page, ann, '安妮', password);
+    await signUp(b.page, bob, oldName, password);
+
+    // ann searches for the start of bob's name from the header.
+    const box = a.page.getByRole('searchbox', { name: '找人' });
+    await box.fill(`王${tag}`);
+    await box.press('Enter');
+    await a.page.getByRole('heading', { name: `找人：“王${tag}”` }).waitFor();
+    const row = a.page.locator('ul.found li').filter({ hasText: `@${bob}` });
+    await row.waitFor();
+    expect(await a.page.locator('ul.found li').count()).toBe(1);
+    await expect(row.innerText()).resolves.toContain(oldName);
+    await expect(row.innerText()).resolves.toContain('0 粉丝');
+    await expectAccessible(a.page, 'search results (zh)');
+    await screenshot(a.page, 'people-search-zh');
+
+    // Follows him from the list; read again, the button says so.
+    const follow = row.getByRole('button', { name: `关注 @${bob}` });
+    await Promise.all([a.page.waitForResponse((r) => r.request().method() === 'PUT' && /\/following\//.test(r.url()) && r.status() === 200), follow.click()]);
+    const unfollow = row.getByRole('button', { name: `取消关注 @${bob}` });
+    expect(await unfollow.getAttribute('aria-pressed')).toBe('true');
+    await a.page.reload();
+    await row.getByRole('button', { name: `取消关注 @${bob}` }).waitFor();
+    await expect(row.innerText()).resolves.toContain('1 粉丝');
+
+    // bob renames himself on his profile: the old name finds nobody, the new one finds him.
+    await show(b.page, `#/u/${bob}`, b.page.getByRole('button', { name: 'Edit display name' }));
+    await b.page.getByRole('button', { name: 'Edit display name' }).click();
+    await b.page.getByRole('textbox', { name: /display name/i }).fill(newName);
+    await Promise.all([b.page.waitForResponse((r) => r.request().method() === 'PATCH' && r.status() === 200), b.page.getByRole('button', { name: 'Save' }).click()]);
+    const search = b.page.getByRole('searchbox', { name: 'Find people' });
+    await search.fill(`王${tag}`);
+    await search.press('Enter');
+    await b.page.getByText('Nobody found').waitFor();
+    await expectAccessible(b.page, 'search finding nobody (en)');
+    await search.fill(`robert ${tag}`);
+    await search.press('Enter');
+    await b.page.getByRole('heading', { name: `People matching “robert ${tag}”` }).waitFor();
+    const self = b.page.locator('ul.found li').filter({ hasText: `@${bob}` });
+    await self.waitFor();
+    await expect(self.innerText()).resolves.toContain(newName);
+    expect(await self.getByRole('button').count()).toBe(0); // no follow button for yourself
+    await expectAccessible(b.page, 'search results (en)');
+  });
+});
