@@ -42,6 +42,11 @@ export const ERROR_CODES = [
   'post_not_found',
   'comment_not_found',
   'repost_in_progress',
+  // Editing a post (If-Match with its version; within EDIT_WINDOW_MS, at most MAX_EDITS).
+  'version_required',
+  'version_mismatch',
+  'edit_window_closed',
+  'edit_limit_reached',
   // Lists, notifications, topics.
   'invalid_cursor',
   'invalid_notification_id',

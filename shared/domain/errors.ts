@@ -38,6 +38,20 @@ export class GoneError extends DomainError {
   }
 }
 
+/** The request named a version of the resource that is no longer its current one (If-Match). */
+export class PreconditionFailedError extends DomainError {
+  constructor(message: string, readonly code: ErrorCode) {
+    super(message);
+  }
+}
+
+/** The change must name the version it was made on (If-Match), and did not. */
+export class PreconditionRequiredError extends DomainError {
+  constructor(message: string, readonly code: ErrorCode) {
+    super(message);
+  }
+}
+
 /** Missing, bad or expired credentials. Deliberately vague: never says which part was wrong. */
 export class AuthenticationError extends DomainError {
   constructor(message = 'Invalid credentials', readonly code: ErrorCode = 'unauthorized') {

@@ -20,6 +20,26 @@ export interface Post {
   topics?: TopicSpan[];
   /** Its pictures (up to nine, in order), stored with the post so a timeline page reads them in its one multi-get. */
   media?: PostMedia[];
+  /** How many times it was edited (编辑); absent: never. The `If-Match` an edit must name. */
+  version?: number;
+  /** When it was last edited; absent: never. */
+  editedAt?: number;
+}
+
+/** An edit is allowed this long after publishing (Weibo's rule: 24 hours). */
+export const EDIT_WINDOW_MS = 24 * 3_600_000;
+/** At most this many edits a post. */
+export const MAX_EDITS = 10;
+
+/** One version of a post's text, as its history shows it. */
+export interface PostVersion {
+  /** 0 for the text as published, n after the n-th edit. */
+  version: number;
+  body: string;
+  mentions?: MentionSpan[];
+  topics?: TopicSpan[];
+  /** When this version became the post's text (published, or edited). */
+  at: number;
 }
 
 /** A picture as a post carries it: what a reader needs to reserve its space and fetch it. */

@@ -10,6 +10,8 @@ import {
   GoneError,
   InvalidInputError,
   NotFoundError,
+  PreconditionFailedError,
+  PreconditionRequiredError,
   RateLimitedError,
 } from '../domain/errors.js';
 import { HBaseError } from '../hbase/index.js';
@@ -32,6 +34,8 @@ const DOMAIN_STATUS: [new (...args: never[]) => DomainError, number][] = [
   [NotFoundError, 404],
   [ConflictError, 409],
   [GoneError, 410],
+  [PreconditionFailedError, 412],
+  [PreconditionRequiredError, 428],
   [AuthenticationError, 401],
   [ForbiddenError, 403],
   [RateLimitedError, 429],

@@ -4,7 +4,7 @@
 // strict: a field the contract does not name is a contract-test failure, not a silent extra.
 import { z } from 'zod';
 import { COMMENT_MAX_CODE_POINTS, type Comment } from '../domain/comment.js';
-import { POST_ID_PATTERN, POST_MAX_CODE_POINTS } from '../domain/post.js';
+import { POST_ID_PATTERN, POST_MAX_CODE_POINTS, type PostVersion } from '../domain/post.js';
 import type { Liker } from '../ports/reaction-store.js';
 import type { BlockEdge } from '../ports/social-store.js';
 import type { NotificationGroup } from '../use-cases/notifications.js';
@@ -96,6 +96,8 @@ const postFields = {
     description: `The text as published: at most ${POST_MAX_CODE_POINTS} Unicode code points. A repost's body is the reposter's comment (empty for a plain repost), with Weibo's chain \`//@user: …\` when it reposted a repost`,
   }),
   createdAt: instant,
+  version: z.int().min(0).meta({ description: 'How many times the text was edited (0: never). Send it as `If-Match` to edit the post' }),
+  editedAt: instant.nullable().meta({ description: 'When the text was last edited (show 已编辑 / "edited"); null if never' }),
   mentions: mentionsField,
   topics: z.array(TopicSpanSchema).meta({ description: 'The text’s #topics#, in text order' }),
   media: z.array(PostMediaSchema).meta({ description: 'Its pictures, up to nine, in the author’s order (empty for none)' }),
@@ -119,6 +121,23 @@ export const PostSchema = z
       .meta({ description: 'For a repost (转发): its original (always the root original, never another repost); null for a post of its own' }),
   })
   .meta({ id: 'Post' });
+
+export const PostHistorySchema = z
+  .strictObject({
+    postId: postIdString,
+    versions: z
+      .array(
+        z.strictObject({
+          version: z.int().min(0).meta({ description: '0: as published; n: after the n-th edit' }),
+          body: z.string(),
+          at: instant.meta({ description: 'When this version became the post’s text' }),
+          mentions: mentionsField,
+          topics: z.array(TopicSpanSchema),
+        }),
+      )
+      .meta({ description: 'Every version of the text, newest (the current one) first' }),
+  })
+  .meta({ id: 'PostHistory' });
 
 export const CommentSchema = z
   .strictObject({
@@ -329,6 +348,8 @@ const fieldsOf = (p: PostWithViewer) => ({
   authorAvatar: p.face.avatar,
   body: p.body,
   createdAt: iso(p.createdAt),
+  version: p.version ?? 0,
+  editedAt: p.editedAt === undefined ? null : iso(p.editedAt),
   mentions: p.mentions ?? [],
   topics: p.topics ?? [],
   media: (p.media ?? []).map((m) => ({ ...m, alt: m.alt ?? null })),
@@ -462,4 +483,9 @@ export const mediaView = (m: MediaRecord, urlOf: (id: string, variant: string) =
 export const uploadView = (u: { media: MediaRecord; upload: PresignedUpload }, urlOf: (id: string, variant: string) => string): z.output<typeof UploadSchema> => ({
   media: mediaView(u.media, urlOf),
   upload: { ...u.upload, expiresAt: iso(u.upload.expiresAt) },
+});
+
+export const postHistoryView = (postId: string, versions: PostVersion[]): z.output<typeof PostHistorySchema> => ({
+  postId,
+  versions: versions.map((v) => ({ version: v.version, body: v.body, at: iso(v.at), mentions: v.mentions ?? [], topics: v.topics ?? [] })),
 });

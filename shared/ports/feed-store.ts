@@ -1,7 +1,8 @@
 // shared/ports/feed-store.ts — what the feed use cases need from storage: posts, relations and
 // inboxes. Implemented on HBase in shared/adapters/hbase/; every method maps to one get, one
 // multi-get, one batched put/delete, or one prefix-bounded scan (see shared/schema/tables.ts).
-import type { FeedEntry, Post, PostCounts, StoredPost } from '../domain/post.js';
+import type { FeedEntry, Post, PostCounts, PostVersion, StoredPost } from '../domain/post.js';
+import type { MentionSpan, TopicSpan } from '../domain/text-entities.js';
 
 /** A page of results and the opaque cursor for the next one (absent on the last page). */
 export interface Page<T> {
@@ -43,6 +44,18 @@ export interface PostStore extends PostCountTally {
    * its body. A repeat returns false but still finishes dropping the body of a half-done delete.
    */
   markDeleted(id: string, at: number): Promise<boolean>;
+  /**
+   * The live post with every earlier version of its text, oldest first (one get); null for a
+   * deleted or unknown post.
+   */
+  versions(id: string): Promise<{ post: StoredPost; earlier: PostVersion[] } | null>;
+  /**
+   * Replaces the post's text if its version is still `from` (check-and-put): the new body and
+   * entities, version from + 1 and `editedAt`, and the replaced text kept as version `from` of
+   * the history — all one row write. false when the version moved meanwhile or the post was
+   * deleted (a delete moves it for good).
+   */
+  edit(id: string, from: number, next: { body: string; mentions?: MentionSpan[]; topics?: TopicSpan[]; editedAt: number }, replaced: PostVersion): Promise<boolean>;
   /** An author's posts, newest first; cursor = last id of the previous page. */
   listByAuthor(author: string, limit: number, cursor?: string): Promise<Page<StoredPost>>;
   /** Up to `limit` newest posts of `author` created strictly after `notOlderThan` (millis). */

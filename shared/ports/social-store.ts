@@ -92,9 +92,10 @@ export interface NotificationStore {
 export interface TopicStore {
   /**
    * Index the post under each topic (one batched put) and count it in the trend bucket
-   * `trendBucket` (domain/trending.ts trendBucketOf): one increment per topic.
+   * `trendBucket` (domain/trending.ts trendBucketOf): one increment per topic. `null`: index
+   * only (an edit indexes a topic before it counts, and never counts one twice).
    */
-  add(postId: string, createdAt: number, topics: string[], trendBucket: number): Promise<void>;
+  add(postId: string, createdAt: number, topics: string[], trendBucket: number | null): Promise<void>;
   remove(postId: string, topics: string[]): Promise<void>;
   /** Post ids of a topic, newest first; cursor = the last post id of the previous page. */
   posts(topic: string, limit: number, cursor?: string): Promise<Page<string>>;

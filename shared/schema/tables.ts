@@ -120,7 +120,7 @@ avatar   : PUT /users/<k>?check=put p:av=<new>, check p:av == <the avatar read> 
   },
   content: {
     name: 'content',
-    families: [family('p'), family('c'), family(TALLY_FAMILY, { TTL: TALLY_TTL_SECONDS })],
+    families: [family('p'), family('c'), family('h'), family(TALLY_FAMILY, { TTL: TALLY_TTL_SECONDS })],
     design: `
 row   = postKey = userKey(author) + revTs8 + suffix6       (one row per post; an author's posts
         are contiguous and newest first)
@@ -130,18 +130,28 @@ p:    p:b body text, p:t created-at millis, p:i idempotency key (if any),
       JSON {m: [[handle, start, end]…], g: [[topic, start, end]…]} (code-point offsets); dropped
       with the body on delete,
       p:d deleted-at millis: the TOMBSTONE. A deleted post keeps its row with p:t and p:d only, so
-      put-if-absent on p:t fails for that id for good: no retry can ever create it again.
+      put-if-absent on p:t fails for that id for good: no retry can ever create it again,
+      p:v the version: how many times the text was edited (absent = 0); 'deleted', written with
+      the tombstone, so no edit lands after a delete,
+      p:u last edited at, millis (absent: never)
+h:<n> the text of version n (JSON {b, e, at}: body, entities, when it became current), written
+      by the edit that replaced it; at most MAX_EDITS cells, dropped with the body on delete.
+      Never read with the post (only the history and the edit read it)
 c:    exact counts, 8-byte longs kept by REST increments: c:likes c:comments c:reposts. Read in
       the same get / multi-get / scan as the post (every post read asks for p:b,p:d,p:r,p:e and c),
       so counts cost no request of their own.
 publish      : PUT /content/<postKey>?check=put (put-if-absent on p:t)       (one check-and-put)
 count        : PUT /content/<postKey>?check=increment c:<name> (only by the request that won the
                conditional write the count follows: like, unlike, comment, delete, repost)
-get post     : GET /content/multiget?row=<postKey>/p:b,p:d,p:r,p:e,c&e=b64   (one get)
+get post     : GET /content/multiget?row=<postKey>/p:b,p:d,p:r,p:e,p:v,p:u,c&e=b64   (one get)
+edit         : GET the row with h (the versions), then PUT ?check=put p:b, p:e, p:v = n+1, p:u,
+               h:<n> = the replaced text, check p:v == n (absent for 0): ONE row write, so of edits
+               racing from one version exactly one lands, and none after a delete
+history      : GET /content/<postKey>/p,h,c (one get): the current text and every earlier one
 lookup       : GET the row's p family: live / deleted (p:d) / absent          (one get)
 delete post  : PUT ?check=put put-if-absent on p:d (exactly one racing delete wins), then
-               DELETE /content/<postKey>/p:b,p:i,p:r,p:e,c:likes,c:comments,c:reposts (the body and
-               counts go; a repeat finishes it)
+               DELETE /content/<postKey>/p:b,p:i,p:r,p:e,p:u,c:likes,c:comments,c:reposts ∥ the h
+               family (the body, its history and counts go; a repeat finishes it)
 user's posts : scanner of p:b, p:r and c only (a tombstone has none of them once its delete is
                done, so the server skips it and it costs no slot of the limit; a count a racing
                like wrote after the delete can leave a counts-only row: it is not shown, and the

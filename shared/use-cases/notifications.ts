@@ -64,6 +64,16 @@ export function notifyNow(deps: Pick<FeedDeps, 'queue'>, fact: NotificationFact)
 /** A repost's fact: it notifies the original's author, and is what its repost count tallies. */
 export const repostFact = (post: Post, original: string): NotificationFact => ({ kind: 'repost', actor: post.author, postId: post.id, original, since: post.createdAt });
 
+/**
+ * An edit's mention fact: only those the edit added (notified as of the edit) or dropped
+ * (retracted); those it kept are left as they are. null when the mentions did not change.
+ */
+export function editedMentionsFact(before: Post, after: Post, at: number): NotificationFact | null {
+  const [was, now] = [new Set(before.mentions ? mentionedHandles(before.mentions) : []), new Set(after.mentions ? mentionedHandles(after.mentions) : [])];
+  const changed = [...[...now].filter((h) => !was.has(h)), ...[...was].filter((h) => !now.has(h))];
+  return changed.length > 0 ? { kind: 'post', actor: after.author, postId: after.id, since: at, mentions: changed } : null;
+}
+
 /** The facts a post notifies by: its mentions, and for a repost the original's author. */
 export function postFacts(post: Post): NotificationFact[] {
   const mentions = post.mentions ? mentionedHandles(post.mentions) : [];
@@ -75,8 +85,11 @@ export function postFacts(post: Post): NotificationFact[] {
 
 // ------------------------------------------------------------------ the worker
 
-/** Whether the fact still holds by its source of truth, and for a comment its text. */
-async function truthOf(deps: FeedDeps, fact: NotificationFact): Promise<{ live: boolean; excerpt?: string }> {
+/**
+ * Whether the fact still holds by its source of truth, and for a comment its text. A post's
+ * mentions hold per recipient: an edit can drop or add one (`mentioned`: whom the text names now).
+ */
+async function truthOf(deps: FeedDeps, fact: NotificationFact): Promise<{ live: boolean; excerpt?: string; mentioned?: ReadonlySet<string> }> {
   switch (fact.kind) {
     case 'like':
       return { live: (await deps.reactions.likeSince(fact.actor, fact.postId)) === fact.since };
@@ -84,8 +97,10 @@ async function truthOf(deps: FeedDeps, fact: NotificationFact): Promise<{ live: 
       return { live: (await deps.relations.edge(fact.actor, fact.target))?.since === fact.since };
     case 'repost':
       return { live: (await deps.posts.get(fact.postId))?.repostOf === fact.original };
-    case 'post':
-      return { live: (await deps.posts.get(fact.postId)) !== null };
+    case 'post': {
+      const post = await deps.posts.get(fact.postId);
+      return { live: post !== null, mentioned: new Set(post?.mentions ? mentionedHandles(post.mentions) : []) };
+    }
     case 'comment': {
       const found = await deps.comments.lookup(fact.postId, fact.commentId);
       return found.state === 'live' ? { live: true, excerpt: [...found.comment.body].slice(0, EXCERPT_CODE_POINTS).join('') } : { live: false };
@@ -106,7 +121,7 @@ export async function reconcileFact(deps: FeedDeps, fact: NotificationFact): Pro
   await atStep(deps, 'notify.truth-read', { kind: fact.kind, actor: fact.actor });
   const outcomes = await Promise.all(
     // No notification from a user the recipient blocked or muted (or who blocks the recipient).
-    notices.map((n) => reconcileNotice(deps, n, truth.live && !silenced.has(n.recipient), n.type === 'like' || n.type === 'repost' || n.type === 'follow' ? undefined : truth.excerpt)),
+    notices.map((n) => reconcileNotice(deps, n, truth.live && (truth.mentioned?.has(n.recipient) ?? true) && !silenced.has(n.recipient), n.type === 'like' || n.type === 'repost' || n.type === 'follow' ? undefined : truth.excerpt)),
   );
   return { added: outcomes.filter((o) => o === 'added').length, removed: outcomes.filter((o) => o === 'removed').length };
 }

@@ -50,6 +50,10 @@ export type StepPoint =
   | 'comment.deleted'
   /** publish / repost: the post row is written by this request; its counts are next. */
   | 'publish.created'
+  /** edit: the post and its version are read and the edit allowed; the topic rows and the check-and-put are next. */
+  | 'edit.read'
+  /** edit: the new text is written by this request (its version won); the trend counts and the notify are next. */
+  | 'edit.won'
   /** delete: the tombstone is written by this request; the counts are next. */
   | 'delete.won'
   /** plain repost: the (user, original) claim is taken; the repost post is not yet created. */

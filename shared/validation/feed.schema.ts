@@ -33,6 +33,19 @@ export const publishHeaders = z.object({
     .meta({ description: 'Makes a retry safe: the same key with the same body returns the first outcome (kept 24 h)' }),
 });
 
+export const editBody = z.strictObject({
+  body: humanText({ min: 0, max: POST_MAX_CODE_POINTS, allowNewlines: true, label: 'body' }),
+});
+
+/** An edit names the version it was made on (the post's `version`), as an entity tag. */
+export const editHeaders = z.object({
+  'if-match': z
+    .string()
+    .regex(/^"?\d{1,4}"?$/, 'If-Match: the post’s version, e.g. "0"')
+    .optional()
+    .meta({ description: 'The post’s `version` as you read it, e.g. `"0"` (quotes optional). Required: without it 428 `version_required`; another version than the current one is 412 `version_mismatch`' }),
+});
+
 export const postPath = z.object({ postId: z.string().regex(POST_ID_PATTERN, 'postId: not a post id') });
 
 export const relationPath = z.object({ handle: handleSchema, target: handleSchema });

@@ -74,7 +74,7 @@ async function checkSeed(seed: number): Promise<void> {
   console.log(
     `[model-check] seed ${seed}: ${plan.waves.length} waves, ${plan.slots.length - reposts} posts (${mentioning} mentioning), ${reposts} reposts, ${plan.comments.length} comments, ` +
       `${counted('block')} blocks (${counted('followRacingBlock')} raced by a follow), ${counted('unblock')} unblocks, ${counted('refused')} refused across a block, ${counted('mute')} mutes, ${counted('unmute')} unmutes, ` +
-      `${counted('bookmark')} bookmarks, ${counted('unbookmark')} unbookmarks`,
+      `${counted('bookmark')} bookmarks, ${counted('unbookmark')} unbookmarks, ${counted('edit')} edits (${steps.filter((s) => s.kind === 'edit' && s.racing).length} racing another edit or a delete)`,
   );
   const started = Date.now();
   const { api, sent } = countingApi();

@@ -111,6 +111,9 @@ const CALLS: Record<RouteName, (w: World) => Promise<ApiResponse>> = {
   publishPost: (w) => api.call('POST', '/posts', { token: w.a.token, body: { body: `a new one #${w.topic}#` } }),
   getPost: (w) => api.call('GET', `/posts/${w.post}`, { token: w.a.token }),
   deletePost: (w) => api.call('DELETE', `/posts/${w.own}`, { token: w.a.token }),
+  // A topic the post never had (its trend counted) beside the one it keeps, and the mention kept.
+  editPost: (w) => api.call('PATCH', `/posts/${w.post}`, { token: w.b.token, headers: { 'if-match': '"0"' }, body: { body: `hello again #${w.topic}# #${w.topic}x# @${w.a.handle}` } }),
+  postHistory: (w) => api.call('GET', `/posts/${w.post}/history`, { token: w.a.token }),
   listUserPosts: (w) => api.call('GET', `/users/${w.b.handle}/posts`, { token: w.a.token }),
   listComments: (w) => api.call('GET', `/posts/${w.post}/comments`, { token: w.a.token }),
   addComment: (w) => api.call('POST', `/posts/${w.post}/comments`, { token: w.c.token, body: { body: 'me too' } }),

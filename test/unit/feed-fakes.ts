@@ -3,7 +3,8 @@
 import type { FeedLimits } from '../../shared/config/config.js';
 import type { Comment } from '../../shared/domain/comment.js';
 import { keyFromPostId, postIdFromKey } from '../../shared/schema/row-keys.js';
-import { feedOrderKey, NO_COUNTS, type FeedEntry, type Post, type PostCounts, type StoredPost } from '../../shared/domain/post.js';
+import { feedOrderKey, NO_COUNTS, type FeedEntry, type Post, type PostCounts, type PostVersion, type StoredPost } from '../../shared/domain/post.js';
+import type { MentionSpan, TopicSpan } from '../../shared/domain/text-entities.js';
 import type { BookmarkPosition, CommentLookup, CommentOrder, CommentStore, Liker, ReactionStore, ViewerState, WriteAction, WriteQuota } from '../../shared/ports/reaction-store.js';
 import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue.js';
 import type { CelebrityRegistry, CounterStore, Edge, FeedSlice, FeedWindow, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, ListPage, NewerView, ListPosition, OutboxStore, Page, PostLookup, PostStore, RelationStore, Segment } from '../../shared/ports/feed-store.js';
@@ -155,6 +156,19 @@ export class FakePosts implements PostStore {
   async get(id: string) {
     const k = keyFromPostId(id);
     return (k && this.rows.get(b64(k))) || null;
+  }
+  readonly history = new Map<string, PostVersion[]>(); // post id → earlier versions, oldest first
+  async versions(id: string) {
+    const post = await this.get(id);
+    return post ? { post, earlier: [...(this.history.get(id) ?? [])] } : null;
+  }
+  async edit(id: string, from: number, next: { body: string; mentions?: MentionSpan[]; topics?: TopicSpan[]; editedAt: number }, replaced: PostVersion) {
+    const post = await this.get(id);
+    if (!post || (post.version ?? 0) !== from) return false;
+    const { mentions: _m, topics: _t, ...rest } = post;
+    this.rows.set(b64(keyFromPostId(id)!), { ...rest, ...next, version: from + 1 });
+    this.history.set(id, [...(this.history.get(id) ?? []), replaced]);
+    return true;
   }
   async count(id: string, c: keyof PostCounts, d: number, fact?: string) {
     const k = keyFromPostId(id);

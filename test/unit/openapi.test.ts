@@ -66,7 +66,7 @@ describe('infra/functions/http.yml', () => {
 });
 
 describe('the contract check the end-to-end suite applies to every response', () => {
-  const counts = { mentions: [], topics: [], media: [], likeCount: 0, commentCount: 0, repostCount: 0, liked: false, reposted: false, bookmarked: false };
+  const counts = { version: 0, editedAt: null, mentions: [], topics: [], media: [], likeCount: 0, commentCount: 0, repostCount: 0, liked: false, reposted: false, bookmarked: false };
   const post = { id: 'ann.8230174987654321.a1b2c3d4e5f6', author: 'ann', authorName: 'Ann', authorAvatar: null, body: 'hi', createdAt: '2026-11-22T08:30:00.000Z', ...counts, repostOf: null };
   const res = (status: number, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) => ({
     status,

@@ -114,10 +114,10 @@ export class FakeNotifications implements NotificationStore {
 export class FakeTopics implements TopicStore {
   readonly index = new Map<string, string[]>(); // topic → post ids
   readonly counts = new Map<string, number>(); // "bucket|topic" → posts
-  async add(postId: string, _createdAt: number, topics: string[], trendBucket: number) {
+  async add(postId: string, _createdAt: number, topics: string[], trendBucket: number | null) {
     for (const t of topics) {
-      this.index.set(t, [...(this.index.get(t) ?? []), postId].sort((a, b) => (feedOrderKey(a) < feedOrderKey(b) ? -1 : 1)));
-      this.counts.set(`${trendBucket}|${t}`, (this.counts.get(`${trendBucket}|${t}`) ?? 0) + 1);
+      this.index.set(t, [...new Set([...(this.index.get(t) ?? []), postId])].sort((a, b) => (feedOrderKey(a) < feedOrderKey(b) ? -1 : 1)));
+      if (trendBucket !== null) this.counts.set(`${trendBucket}|${t}`, (this.counts.get(`${trendBucket}|${t}`) ?? 0) + 1);
     }
   }
   async remove(postId: string, topics: string[]) {

@@ -13,6 +13,7 @@ import { Sidebar, useWide } from './features/sidebar/sidebar';
 import { HomePage } from './features/timeline/home-page';
 import { LoginPage, RegisterPage } from './features/auth/auth-pages';
 import { PostPage } from './features/posts/post-page';
+import { HistoryPage } from './features/posts/history-page';
 import { ProfilePage } from './features/profile/profile-page';
 import { LikersPage } from './features/reactions/likers-page';
 import { RelationsPage } from './features/profile/relations-page';
@@ -138,6 +139,8 @@ function page(route: Route, current: Session | null, notice: string | undefined)
       return <PostPage key={route.id} id={route.id} />;
     case 'likers':
       return <LikersPage key={route.id} id={route.id} />;
+    case 'history':
+      return <HistoryPage key={route.id} id={route.id} />;
     case 'profile':
       return <ProfilePage key={route.handle} handle={route.handle} />;
     case 'relations':

@@ -8,6 +8,7 @@ export type Route =
   | { page: 'register' }
   | { page: 'post'; id: string }
   | { page: 'likers'; id: string }
+  | { page: 'history'; id: string }
   | { page: 'profile'; handle: string }
   | { page: 'relations'; handle: string; direction: 'following' | 'followers' }
   | { page: 'notifications' }
@@ -27,6 +28,7 @@ const PATTERNS: [RegExp, (m: string[]) => Route][] = [
   [/^\/register$/, () => ({ page: 'register' })],
   [/^\/post\/([^/]+)$/, (m) => ({ page: 'post', id: m[1]! })],
   [/^\/post\/([^/]+)\/likes$/, (m) => ({ page: 'likers', id: m[1]! })],
+  [/^\/post\/([^/]+)\/history$/, (m) => ({ page: 'history', id: m[1]! })],
   [/^\/u\/([^/]+)$/, (m) => ({ page: 'profile', handle: m[1]! })],
   [/^\/u\/([^/]+)\/(following|followers)$/, (m) => ({ page: 'relations', handle: m[1]!, direction: m[2] as 'following' | 'followers' })],
   [/^\/notifications$/, () => ({ page: 'notifications' })],
@@ -62,6 +64,7 @@ export const href = {
   register: () => '#/register',
   post: (id: string) => `#/post/${encodeURIComponent(id)}`,
   likers: (id: string) => `#/post/${encodeURIComponent(id)}/likes`,
+  history: (id: string) => `#/post/${encodeURIComponent(id)}/history`,
   profile: (handle: string) => `#/u/${encodeURIComponent(handle)}`,
   relations: (handle: string, direction: 'following' | 'followers') => `#/u/${encodeURIComponent(handle)}/${direction}`,
   notifications: () => '#/notifications',

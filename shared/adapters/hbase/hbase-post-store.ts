@@ -1,7 +1,8 @@
 // shared/adapters/hbase/hbase-post-store.ts — PostStore and IdempotencyStore on HBase (secondary
 // adapters). Layout and access patterns: shared/schema/tables.ts (content, idempotency).
 import { keyFromPostId, postIdFromKey } from '../../schema/row-keys.js';
-import { type Post, type PostCounts, type PostMedia, type StoredPost } from '../../domain/post.js';
+import { type Post, type PostCounts, type PostMedia, type PostVersion, type StoredPost } from '../../domain/post.js';
+import type { MentionSpan, TopicSpan } from '../../domain/text-entities.js';
 import { bytesToString, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { IdempotencyClaim, IdempotencyStore, Page, PostLookup, PostStore } from '../../ports/feed-store.js';
 import { authorPostsBoundary, idempotencyKey, keyAfter, parsePostKey, userKey } from '../../schema/row-keys.js';
@@ -19,10 +20,16 @@ const REPOST_OF = 'p:r';
 const ENTITIES = 'p:e';
 /** Its pictures, as the post carries them: JSON PostMedia[] (absent: none). */
 const MEDIA = 'p:m';
+/** The version: how many edits (absent: none); 'deleted' once tombstoned, so no edit can land after a delete. */
+const VERSION = 'p:v';
+/** Last edited at, millis (absent: never). */
+const EDITED = 'p:u';
+/** The history family: h:<n> = JSON {b, e, at} of version n, written by the edit that replaced it. */
+const HISTORY = 'h';
 const COUNTS = 'c';
 const COUNT_COLUMNS = { likes: 'c:likes', comments: 'c:comments', reposts: 'c:reposts' } as const;
 /** What every read of a post asks for: the post, its tombstone and its counts. */
-const POST_COLUMNS = [BODY, DELETED, REPOST_OF, ENTITIES, MEDIA, COUNTS];
+const POST_COLUMNS = [BODY, DELETED, REPOST_OF, ENTITIES, MEDIA, VERSION, EDITED, COUNTS];
 
 /**
  * A content row as a live post with its counts; null for a tombstone or a row that is not a
@@ -37,6 +44,8 @@ function postFromRow(row: HBaseRow | null): StoredPost | null {
     // Author, id and time come from the key, the one thing a put cannot get wrong.
     const { author, millis } = parsePostKey(row.key);
     const repostOf = cellText(row, REPOST_OF);
+    const version = Number(cellText(row, VERSION) ?? 0);
+    const editedAt = Number(cellText(row, EDITED) ?? 0);
     return {
       id: postIdFromKey(row.key),
       author,
@@ -45,6 +54,8 @@ function postFromRow(row: HBaseRow | null): StoredPost | null {
       ...(repostOf && keyFromPostId(repostOf) ? { repostOf } : {}),
       ...decodeEntities(cellText(row, ENTITIES)),
       ...decodeMedia(cellText(row, MEDIA)),
+      ...(Number.isSafeInteger(version) && version > 0 ? { version } : {}),
+      ...(Number.isSafeInteger(editedAt) && editedAt > 0 ? { editedAt } : {}),
       // A count can dip below zero only between a repair and a late decrement; never shown so.
       counts: {
         likes: Math.max(0, counter(row, COUNT_COLUMNS.likes)),
@@ -73,7 +84,7 @@ function decodeMedia(text: string | undefined): Pick<Post, 'media'> {
 type Span = [string, number, number];
 const isSpan = (v: unknown): v is Span => Array.isArray(v) && v.length === 3 && typeof v[0] === 'string' && Number.isInteger(v[1]) && Number.isInteger(v[2]);
 
-function encodeEntities(post: Post): string | undefined {
+function encodeEntities(post: Pick<Post, 'mentions' | 'topics'>): string | undefined {
   if (!post.mentions?.length && !post.topics?.length) return undefined;
   return JSON.stringify({
     ...(post.mentions?.length ? { m: post.mentions.map((m) => [m.handle, m.start, m.end]) } : {}),
@@ -137,12 +148,66 @@ export class HBasePostStore implements PostStore {
     const key = keyFromPostId(id);
     if (!key) return false;
     // Put-if-absent on p:d: of racing deletes exactly one writes the tombstone.
-    const won = await this.client.checkAndPut(this.table, key, [{ column: DELETED, value: String(at) }], { column: DELETED, value: null });
-    // Then the body and counts go (not atomic with the tombstone; a repeat finishes it). Reads
-    // treat a row with a tombstone as deleted whatever else it holds; list scans skip it once
-    // none of the columns they ask for is left.
-    await this.client.deleteColumns(this.table, key, [BODY, 'p:i', REPOST_OF, ENTITIES, MEDIA, ...Object.values(COUNT_COLUMNS)]);
+    // The same write moves the version to 'deleted': an edit's check-and-put on the version it
+    // read can never land after the tombstone.
+    const won = await this.client.checkAndPut(
+      this.table,
+      key,
+      [
+        { column: DELETED, value: String(at) },
+        { column: VERSION, value: 'deleted' },
+      ],
+      { column: DELETED, value: null },
+    );
+    // Then the body, its history and counts go (not atomic with the tombstone; a repeat finishes
+    // it). Reads treat a row with a tombstone as deleted whatever else it holds; list scans skip
+    // it once none of the columns they ask for is left.
+    await Promise.all([
+      this.client.deleteColumns(this.table, key, [BODY, 'p:i', REPOST_OF, ENTITIES, MEDIA, EDITED, ...Object.values(COUNT_COLUMNS)]),
+      this.client.deleteFamily(this.table, key, HISTORY),
+    ]);
     return won;
+  }
+
+  async versions(id: string): Promise<{ post: StoredPost; earlier: PostVersion[] } | null> {
+    const key = keyFromPostId(id);
+    if (!key) return null;
+    const row = await this.client.getRow(this.table, key, { columns: [...POST_COLUMNS, HISTORY] });
+    const post = postFromRow(row);
+    if (!row || !post) return null;
+    const earlier = row.cells.flatMap((cell) => {
+      const qualifier = bytesToString(cell.qualifier);
+      if (cell.family !== HISTORY || !/^\d+$/.test(qualifier)) return [];
+      try {
+        const v = JSON.parse(bytesToString(cell.value)) as { b?: unknown; e?: unknown; at?: unknown };
+        if (typeof v.b !== 'string' || typeof v.at !== 'number') return [];
+        return [{ version: Number(qualifier), body: v.b, at: v.at, ...decodeEntities(typeof v.e === 'string' ? v.e : undefined) }];
+      } catch {
+        return [];
+      }
+    });
+    return { post, earlier: earlier.sort((a, b) => a.version - b.version) };
+  }
+
+  async edit(id: string, from: number, next: { body: string; mentions?: MentionSpan[]; topics?: TopicSpan[]; editedAt: number }, replaced: PostVersion): Promise<boolean> {
+    const key = keyFromPostId(id);
+    if (!key) return false;
+    const old = encodeEntities(replaced);
+    // ONE check-and-put on the version: of edits racing from one version exactly one lands, and
+    // none after a delete (which moves the version to 'deleted'). The replaced text goes to the
+    // history in the same row write, so the history never misses a version. '' = no entities.
+    return this.client.checkAndPut(
+      this.table,
+      key,
+      [
+        { column: BODY, value: next.body },
+        { column: ENTITIES, value: encodeEntities(next) ?? '' },
+        { column: VERSION, value: String(from + 1) },
+        { column: EDITED, value: String(next.editedAt) },
+        { column: `${HISTORY}:${from}`, value: JSON.stringify({ b: replaced.body, ...(old ? { e: old } : {}), at: replaced.at }) },
+      ],
+      { column: VERSION, value: from === 0 ? null : String(from) },
+    );
   }
 
   async get(id: string): Promise<StoredPost | null> {
@@ -197,7 +262,7 @@ export class HBasePostStore implements PostStore {
     // increment racing a delete can leave a counts-only row: it is not shown, and the page and
     // cursor are cut by rows, not by posts, so such a row never ends the list early.
     const rows: HBaseRow[] = [];
-    for await (const row of this.client.scan(this.table, { prefix, ...(startRow ? { startRow } : {}), columns: [BODY, REPOST_OF, ENTITIES, MEDIA, COUNTS], limit: limit + 1, pageSize: limit + 1 })) {
+    for await (const row of this.client.scan(this.table, { prefix, ...(startRow ? { startRow } : {}), columns: [BODY, REPOST_OF, ENTITIES, MEDIA, VERSION, EDITED, COUNTS], limit: limit + 1, pageSize: limit + 1 })) {
       rows.push(row);
     }
     const page = rows.slice(0, limit);

@@ -14,13 +14,13 @@ export class HBaseTopicStore implements TopicStore {
     this.trends = qualifiedTableName(namespace, 'trends');
   }
 
-  async add(postId: string, createdAt: number, topics: string[], trendBucket: number): Promise<void> {
+  async add(postId: string, createdAt: number, topics: string[], trendBucket: number | null): Promise<void> {
     if (topics.length === 0) return;
     await Promise.all([
       this.client.put(this.topics, topics.map((name) => ({ key: topicEntryKey(name, postId), cells: [{ column: 't:a', value: '' }] }))),
       // One increment per topic (≤ MAX_TOPICS): bounded work per post. Not idempotent: a
       // replayed publish never reaches here (only the request that created the post does).
-      ...topics.map((name) => this.client.increment(this.trends, trendKey(trendShardOf(name), trendBucket), `n:${name}`, 1)),
+      ...(trendBucket === null ? [] : topics.map((name) => this.client.increment(this.trends, trendKey(trendShardOf(name), trendBucket), `n:${name}`, 1))),
     ]);
   }
 

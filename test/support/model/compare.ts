@@ -403,6 +403,10 @@ class ViewChecks {
     if (named.join() !== post.mentions.join() || !covers) {
       this.add(`${this.model.describe(post)} shows mentions ${JSON.stringify(mentions).slice(0, 160)}, model ${JSON.stringify(post.mentions)} (the registered users its body names)`, where);
     }
+    const version = post.version ?? 0;
+    if (item.version !== version || (version > 0) !== (typeof item.editedAt === 'string')) {
+      this.add(`${this.model.describe(post)} shows version ${String(item.version)}, editedAt ${String(item.editedAt)}: model version ${version}`, where);
+    }
     if (!Array.isArray(item.topics) || item.topics.length > 0) this.add(`${this.model.describe(post)} shows topics ${JSON.stringify(item.topics).slice(0, 120)}: its body has none`, where);
     const expected = this.model.engagement(post, reader);
     const history = this.model.history(slotSubject(post.slot));

@@ -92,6 +92,8 @@ export class Driver {
         return this.reuseKey(step.slot, ctx);
       case 'delete':
         return this.delete(step.slot, ctx);
+      case 'edit':
+        return this.edit(step.slot, step.from, step.racing, ctx);
       case 'follow':
       case 'unfollow':
         return this.edge(step.kind, step.pair, ctx);
@@ -139,7 +141,8 @@ export class Driver {
   private async retry(slot: number, ctx: Ctx): Promise<void> {
     const post = this.published(slot);
     const subject = slotSubject(slot);
-    const { res } = await this.sendIdempotent(ctx, subject, `retry of #${slot}`, () => this.sendPublish(slot, post.body));
+    // The body as first sent (an edit since changed the post's text, not the request's).
+    const { res } = await this.sendIdempotent(ctx, subject, `retry of #${slot}`, () => this.sendPublish(slot, this.slot(slot).body));
     this.model.note(subject, `w${ctx.wave} ${ctx.label}: retry ${res.status}`, ctx.racing || !post.live);
     if (!post.live && res.status === 410 && errorCode(res) === 'post_deleted') return;
     if (isSuccess(res)) {
@@ -156,7 +159,7 @@ export class Driver {
     const post = this.published(slot);
     const subject = slotSubject(slot);
     const what = `same key, other body for #${slot}`;
-    const { res } = await this.sendIdempotent(ctx, subject, what, () => this.sendPublish(slot, `${post.body} (edited)`));
+    const { res } = await this.sendIdempotent(ctx, subject, what, () => this.sendPublish(slot, `${this.slot(slot).body} (other)`));
     this.model.note(subject, `w${ctx.wave} ${ctx.label}: same key, other body ${res.status}`);
     if (res.status === 422 && errorCode(res) === 'idempotency_key_mismatch') return;
     if (isSuccess(res)) {
@@ -165,6 +168,42 @@ export class Driver {
       return;
     }
     this.clientError(res, ctx, what, '422 idempotency_key_mismatch');
+  }
+
+  /**
+   * PATCH with If-Match `from`: 200 with the new text at version from + 1 — unless another edit
+   * from `from` landed first (412: the server's version has moved past `from`) or a racing
+   * delete did (404). Two 200s from one version are a lost update. Sent again after no answer:
+   * a 412 whose post holds this very text at from + 1 is this edit, landed.
+   */
+  private async edit(slot: number, from: number, racing: 'edit' | 'delete' | undefined, ctx: Ctx): Promise<void> {
+    const post = this.published(slot);
+    const subject = slotSubject(slot);
+    const body = `${this.slot(slot).body} ✎${from + 1}`;
+    const token = this.slot(slot).author.token;
+    const what = `edit of #${slot} from version ${from}`;
+    const { res, resent } = await this.sendIdempotent(ctx, subject, what, () => this.call('PATCH', `/posts/${post.id}`, token, { body }, { 'if-match': `"${from}"` }));
+    this.model.note(subject, `w${ctx.wave} ${ctx.label}: edit from ${from} ${res.status}`, racing !== undefined);
+    const landed = () => {
+      if ((post.version ?? 0) !== from) this.mismatch(ctx, `${what} answered 200, but an edit from version ${from} had landed already (a lost update)`);
+      this.model.edited(slot, body, from + 1);
+    };
+    if (res.status === 200) {
+      if (res.json?.body !== body || res.json?.version !== from + 1 || typeof res.json?.editedAt !== 'string') {
+        this.mismatch(ctx, `${what} answered 200 with version ${String(res.json?.version)}, body ${JSON.stringify(res.json?.body)}: expected ${from + 1}, ${JSON.stringify(body)}`);
+      }
+      return landed();
+    }
+    if (res.status === 412 && errorCode(res) === 'version_mismatch') {
+      const now = await this.call('GET', `/posts/${post.id}`, token);
+      if (resent && now.json?.body === body && now.json?.version === from + 1) return landed();
+      if (racing !== 'edit') this.mismatch(ctx, `${what} answered 412 with no other edit of it`);
+      else if (now.status === 200 && !((now.json?.version ?? 0) > from)) this.mismatch(ctx, `${what} answered 412, but the post is still at version ${String(now.json?.version)}`);
+      return;
+    }
+    // The delete of the same group may answer after this 404: the plan deletes the post either way.
+    if (res.status === 404 && errorCode(res) === 'post_not_found' && racing === 'delete') return;
+    this.clientError(res, ctx, what, racing === 'edit' ? '200, or 412 version_mismatch after the other edit' : racing === 'delete' ? '200, or 404 after the delete' : '200 with the new text');
   }
 
   private async delete(slot: number, ctx: Ctx): Promise<void> {

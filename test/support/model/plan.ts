@@ -8,6 +8,12 @@ export type Pair = readonly [number, number];
 
 export type Step =
   | { kind: 'publish' | 'retry' | 'reuseKey' | 'delete'; slot: number }
+  /**
+   * 编辑: the author edits `slot` (an original) from version `from` to `from + 1`, appending
+   * ` ✎<from + 1>` (mentions and topics unchanged). `racing`: another edit from the same version
+   * runs at once (a 412 is then an answer the server may give), or a delete (a 404 may be).
+   */
+  | { kind: 'edit'; slot: number; from: number; racing?: 'edit' | 'delete' }
   | { kind: 'follow' | 'unfollow'; pair: Pair }
   /** `pair` = [actor, target]: the actor blocks (mutes) the target, or takes it back. */
   | { kind: 'block' | 'unblock' | 'mute' | 'unmute'; pair: Pair }
@@ -130,6 +136,8 @@ class Planner {
   private busy = new Set<string>();
   /** `user>slot` of every like the plan leaves in place. */
   private readonly likes = new Set<string>();
+  /** Edits planned per slot (the version the next edit starts from). */
+  private readonly versions = new Map<number, number>();
   /** `user>slot` of every bookmark the plan leaves in place. */
   private readonly bookmarks = new Set<string>();
   /** Comments the plan expects to exist (their posts may since be deleted). */
@@ -156,6 +164,7 @@ class Planner {
     [5, () => this.deleteOnce()],
     [8, () => this.deleteTwiceAtOnce()],
     [8, () => this.retryAfterDelete()],
+    [4, () => this.editGroup()],
     [10, () => this.edgeGroup('follow', this.pair())],
     [5, () => this.edgeGroup('unfollow', this.pair((p) => this.follows(p)) ?? this.pair())],
     [14, () => this.refollow()],
@@ -270,6 +279,23 @@ class Planner {
     if (slot === undefined) return undefined;
     this.markDeleted(slot);
     return { label: 'delete', tasks: [[{ kind: 'delete', slot }]] };
+  }
+
+  /**
+   * An edit of an original by its author: alone; or two from one version at once (one lands,
+   * the other is 412); or racing a delete of the post (200 or 404, and the post ends deleted).
+   * At most MAX_EDITS a post, and only within the 24 hours every post of a run is in.
+   */
+  private editGroup(): Group | undefined {
+    const slot = this.liveSlot((s) => !this.slots[s]!.repost && (this.versions.get(s) ?? 0) < 9);
+    if (slot === undefined) return undefined;
+    const from = this.versions.get(slot) ?? 0;
+    this.versions.set(slot, from + 1);
+    const roll = this.rng.next();
+    if (roll < 0.5) return { label: 'edit', tasks: [[{ kind: 'edit', slot, from }]] };
+    if (roll < 0.8) return { label: 'edits at once', tasks: [[{ kind: 'edit', slot, from, racing: 'edit' }], [{ kind: 'edit', slot, from, racing: 'edit' }]] };
+    this.markDeleted(slot);
+    return { label: 'edit racing a delete', tasks: [[{ kind: 'edit', slot, from, racing: 'delete' }], [{ kind: 'delete', slot }]] };
   }
 
   private deleteTwiceAtOnce(): Group | undefined {

@@ -35,6 +35,8 @@ export interface ModelPost {
   likers: Set<string>;
   /** Who keeps it in their bookmarks (收藏). */
   bookmarkers: Set<string>;
+  /** How many edits landed (编辑): every view must show this version and its text. */
+  version?: number;
   /** The registered users the body names with `@handle`, in text order (repeats kept): the post's `mentions`. */
   mentions: string[];
   /** When the publish (or repost) request ran, and who of the mentioned had silenced the author then. */
@@ -170,6 +172,12 @@ export class ReferenceModel {
     if (!comment || comment.state !== 'unknown') return;
     if (found) Object.assign(comment, { state: 'live', id: found.id, ...(found.replyTo ? { replyTo: found.replyTo } : {}) });
     else comment.state = 'deleted';
+  }
+
+  /** An edit that landed: the post's text and version as every view must now show them. */
+  edited(slot: number, body: string, version: number): void {
+    const post = this.posts.get(slot);
+    if (post) Object.assign(post, { body, version });
   }
 
   deleted(slot: number): void {

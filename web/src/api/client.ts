@@ -24,6 +24,7 @@ export type UnreadCount = components['schemas']['UnreadCount'];
 export type Trending = components['schemas']['Trending'];
 export type Suggestion = components['schemas']['Suggestion'];
 export type PersonFound = components['schemas']['PersonFound'];
+export type PostHistory = components['schemas']['PostHistory'];
 export type BlockState = components['schemas']['BlockState'];
 export type BlockedUser = components['schemas']['BlockedUser'];
 export type Media = components['schemas']['Media'];
