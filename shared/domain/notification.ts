@@ -8,7 +8,7 @@
 // group, and the message that retracts a fact finds the group its add used.
 import { authorOfPostId } from './post.js';
 
-export type NotificationType = 'like' | 'repost' | 'follow' | 'comment' | 'reply' | 'mention';
+export type NotificationType = 'like' | 'repost' | 'follow' | 'comment' | 'reply' | 'mention' | 'edit';
 
 /** Likes, reposts and follows within one window of this length form one group. */
 export const GROUP_WINDOW_MS = 12 * 3600_000;
@@ -25,7 +25,9 @@ export type NotificationFact =
   | { kind: 'repost'; actor: string; postId: string; original: string; since: number }
   | { kind: 'comment'; actor: string; postId: string; commentId: string; since: number; replyTo?: string; mentions: string[] }
   /** A post's (or repost's) @mentions. */
-  | { kind: 'post'; actor: string; postId: string; since: number; mentions: string[] };
+  | { kind: 'post'; actor: string; postId: string; since: number; mentions: string[] }
+  /** An edit of a post (since = its editedAt), told to those who reposted it (as Mastodon does). */
+  | { kind: 'edit'; actor: string; postId: string; since: number; reposters: string[] };
 
 /** One recipient's share of a fact: the group it joins and the member it adds there. */
 export interface Notice {
@@ -50,7 +52,7 @@ const windowOf = (at: number) => Math.floor(at / GROUP_WINDOW_MS);
 export function noticesOf(fact: NotificationFact): Notice[] {
   const out: Notice[] = [];
   const seen = new Set<string>([fact.actor]); // no notification to yourself
-  const instance = fact.kind === 'like' || fact.kind === 'follow' ? String(fact.since) : fact.kind === 'comment' ? fact.commentId : fact.postId;
+  const instance = fact.kind === 'like' || fact.kind === 'follow' || fact.kind === 'edit' ? String(fact.since) : fact.kind === 'comment' ? fact.commentId : fact.postId;
   const add = (recipient: string | null | undefined, type: NotificationType, groupKey: string) => {
     if (!recipient || seen.has(recipient)) return;
     seen.add(recipient);
@@ -77,6 +79,10 @@ export function noticesOf(fact: NotificationFact): Notice[] {
     case 'post':
       for (const m of fact.mentions) add(m, 'mention', `mention/${fact.postId}`);
       break;
+    case 'edit':
+      // One group per post: the latest edit stands for the earlier ones (their facts lapse).
+      for (const r of fact.reposters) add(r, 'edit', `edit/${fact.postId}`);
+      break;
   }
   return out;
 }
@@ -88,7 +94,7 @@ export interface GroupSubject {
   commentId?: string;
 }
 
-const TYPES = new Set<NotificationType>(['like', 'repost', 'follow', 'comment', 'reply', 'mention']);
+const TYPES = new Set<NotificationType>(['like', 'repost', 'follow', 'comment', 'reply', 'mention', 'edit']);
 
 export function parseGroupKey(groupKey: string): GroupSubject | null {
   const [type, a, b] = groupKey.split('/');
@@ -98,6 +104,7 @@ export function parseGroupKey(groupKey: string): GroupSubject | null {
       return { type: 'follow' };
     case 'like':
     case 'repost':
+    case 'edit':
       return a ? { type: type as NotificationType, postId: a } : null;
     default:
       return a ? { type: type as NotificationType, postId: a, ...(b ? { commentId: b } : {}) } : null;

@@ -246,8 +246,8 @@ export const BlockedUserPageSchema = z.strictObject({ users: z.array(BlockedUser
 export const NotificationSchema = z
   .strictObject({
     id: z.string().meta({ description: 'The group at its current place in the list; give it to mark-read as `upTo`', example: '1795360124912.like/ann.1795360000000.a1b2c3d4e5f6/2493555' }),
-    type: z.enum(['like', 'repost', 'follow', 'comment', 'reply', 'mention']).meta({
-      description: 'like / repost: of your post (grouped per post within 12 h); follow: new followers (grouped within 12 h); comment: on your post; reply: to your comment; mention: you, in a post or comment',
+    type: z.enum(['like', 'repost', 'follow', 'comment', 'reply', 'mention', 'edit']).meta({
+      description: 'like / repost: of your post (grouped per post within 12 h); follow: new followers (grouped within 12 h); comment: on your post; reply: to your comment; mention: you, in a post or comment; edit: a post you reposted was edited (one per post: its latest edit)',
     }),
     count: z.int().min(1).meta({ description: 'Exact number of actions in the group ("ann and 12 others": 13)' }),
     latestAt: instant.meta({ description: 'The group’s latest activity' }),

@@ -8,6 +8,8 @@ const handle = z.string().max(30);
 const postId = z.string().max(64);
 const since = z.number().int().nonnegative();
 const mentions = z.array(handle).max(MAX_MENTIONS);
+/** The most reposters one edit's notification names (the scan of the post's reposts is bounded so). */
+export const EDIT_REPOSTERS_TOLD = 200;
 
 /** A fact that notifies someone (shared/domain/notification.ts), as the notify message carries it. */
 const Fact = z.discriminatedUnion('kind', [
@@ -16,6 +18,7 @@ const Fact = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('repost'), actor: handle, postId, original: postId, since }),
   z.object({ kind: z.literal('comment'), actor: handle, postId, commentId: z.string().max(32), since, replyTo: handle.optional(), mentions }),
   z.object({ kind: z.literal('post'), actor: handle, postId, since, mentions }),
+  z.object({ kind: z.literal('edit'), actor: handle, postId, since, reposters: z.array(handle).max(EDIT_REPOSTERS_TOLD) }),
 ]);
 
 /** One of `of` equal slices of the author's follower list (RelationStore.audience). */

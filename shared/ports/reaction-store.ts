@@ -75,6 +75,8 @@ export interface ReactionStore {
   /** Records a live repost: the user's `reposted` state and the post-side "who reposted" entry, since `at` (the repost's creation). */
   addRepost(user: string, originalId: string, repostId: string, at: number): Promise<void>;
   removeRepost(user: string, originalId: string, repostId: string): Promise<void>;
+  /** Who reposted the post (each once), from at most `limit` of its live reposts. One bounded scan. */
+  reposters(originalId: string, limit: number): Promise<string[]>;
 }
 
 /** What is known of a comment id: live, deleted (its tombstone stays), or never created. */

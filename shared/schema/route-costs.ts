@@ -495,17 +495,18 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   editPost: {
-    requests: 9,
+    requests: 12,
     roundTrips: 4,
     why: [
       `1) the post with its earlier versions (content get of p, h and c: author, version, when it`,
-      `was published, which topics it ever had) ∥ the new text's mentions (users multi-get); 2) the`,
-      `topic index rows of topics the text gains (one put), BEFORE the text names them (a topic`,
-      `page never misses it); 3) the text, version, editedAt and the replaced text as history: one`,
+      `was published, which topics it ever had) ∥ the new text's mentions (users multi-get) ∥ who`,
+      `reposted it (a reactors scanner, begun here: its create and first page run through 1 and 2,`,
+      `its delete is handed off); 2) the topic index rows of topics the text gains (one put), BEFORE`,
+      `the text names them (a topic page never misses it); 3) the text, version, editedAt and the replaced text as history: one`,
       `check-and-put on the version (of racing edits one lands, none after a delete); 4) the post`,
       `as the answer shows it (the post-details stage: content ∥ the author's state ∥ face). [A topic`,
       `the post never had: its trend increments beside 4), ≤ MAX_TOPICS; a lost race: a get, 412.]`,
-      `The delayed and immediate notify of changed mentions are queue messages, not HBase.`,
+      `The notify facts (changed mentions; the edit, for the reposters) are queue messages, not HBase.`,
     ].join(' '),
   },
   postHistory: {

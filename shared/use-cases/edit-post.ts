@@ -9,7 +9,8 @@
 // → ONE check-and-put on the version: the text, the version, editedAt and the replaced text as a
 // history entry (of racing edits exactly one lands; none after a delete) → only the winner: the
 // trend count of topics this post never had before (a post counts once per topic, whatever its
-// edits), and the immediate notify.
+// edits), and the immediate notify. Those who reposted it are told (an `edit` notification, as
+// Mastodon tells boosters), one group per post whose latest edit stands for the earlier ones.
 //
 // What does NOT move: timelines, outboxes and reposts hold post ids, never text, so every reader
 // sees the new text on the next read, and a repost shows its original as it is now. Topic rows
@@ -23,7 +24,8 @@ import { visibleLength } from '../validation/text.js';
 import { refuseIfBlocked } from './block-guard.js';
 import { entitiesOf } from './entities.js';
 import type { FeedDeps } from './feed-deps.js';
-import { editedMentionsFact, notifyLater, notifyNow } from './notifications.js';
+import { editFact, editedMentionsFact, notifyLater, notifyNow } from './notifications.js';
+import { EDIT_REPOSTERS_TOLD } from '../ports/fanout-queue.js';
 import { readPostDetails, type PostDetail } from './post-details.js';
 import { atStep } from './steps.js';
 
@@ -32,6 +34,10 @@ const notFound = (id: string) => new NotFoundError(`No post "${id}"`, 'post_not_
 /** Edits `id`'s text as `actor`, on version `ifMatch` (the post's `version` the client saw). */
 export async function editPost(deps: FeedDeps, actor: string, id: string, change: { body: string; ifMatch: number | undefined }, now = Date.now()): Promise<PostDetail> {
   if (change.ifMatch === undefined) throw new PreconditionRequiredError('Name the version you edit: send If-Match with the post’s version', 'version_required');
+  // Who reposted it (told of the edit): a scanner (2 requests in a row), begun now so it ends
+  // beside the topic rows' write, not after it.
+  const reposters = deps.reactions.reposters(id, EDIT_REPOSTERS_TOLD);
+  reposters.catch(() => {}); // awaited below; an edit refused first must not leave it unhandled
   const [found, entities] = await Promise.all([deps.posts.versions(id), entitiesOf(deps, change.body, { topics: true })]);
   if (!found) throw notFound(id);
   const { post, earlier } = found;
@@ -49,10 +55,10 @@ export async function editPost(deps: FeedDeps, actor: string, id: string, change
   const everCounted = new Set([...current, ...earlier.flatMap((v) => topicNames(v.topics ?? []))]);
   const topics = topicNames(next.topics ?? []);
   const mentions = editedMentionsFact(post, next, now);
-  await Promise.all([
-    deps.topics.add(id, post.createdAt, topics.filter((t) => !current.has(t)), null),
-    ...(mentions ? [notifyLater(deps, mentions, { at: now, removal: false })] : []),
-  ]);
+  const [, told] = await Promise.all([deps.topics.add(id, post.createdAt, topics.filter((t) => !current.has(t)), null), reposters]);
+  // The notify facts' delayed halves go before the write (F): the edit's mentions, and its reposters.
+  const facts = [mentions, editFact(post, now, told)].filter((f) => f !== null);
+  await Promise.all(facts.map((fact) => notifyLater(deps, fact, { at: now, removal: false })));
   const replaced: PostVersion = { version, body: post.body, ...pick(post), at: post.editedAt ?? post.createdAt };
   if (!(await deps.posts.edit(id, version, { body: next.body, ...pick(next), editedAt: now }, replaced))) {
     const again = await deps.posts.get(id);
@@ -65,7 +71,7 @@ export async function editPost(deps: FeedDeps, actor: string, id: string, change
   const [details] = await Promise.all([
     readPostDetails(deps, actor, [id]),
     ...(fresh.length ? [deps.topics.add(id, post.createdAt, fresh, trendBucketOf(now))] : []),
-    ...(mentions ? [notifyNow(deps, mentions)] : []),
+    ...facts.map((fact) => notifyNow(deps, fact)),
   ]);
   const shown = details.get(id);
   if (!shown) throw notFound(id);

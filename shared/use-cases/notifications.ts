@@ -74,6 +74,12 @@ export function editedMentionsFact(before: Post, after: Post, at: number): Notif
   return changed.length > 0 ? { kind: 'post', actor: after.author, postId: after.id, since: at, mentions: changed } : null;
 }
 
+/** An edit's fact for those who reposted the post. null when nobody (else) did. */
+export function editFact(post: Post, editedAt: number, reposters: string[]): NotificationFact | null {
+  const others = [...new Set(reposters)].filter((h) => h !== post.author);
+  return others.length > 0 ? { kind: 'edit', actor: post.author, postId: post.id, since: editedAt, reposters: others } : null;
+}
+
 /** The facts a post notifies by: its mentions, and for a repost the original's author. */
 export function postFacts(post: Post): NotificationFact[] {
   const mentions = post.mentions ? mentionedHandles(post.mentions) : [];
@@ -97,6 +103,9 @@ async function truthOf(deps: FeedDeps, fact: NotificationFact): Promise<{ live: 
       return { live: (await deps.relations.edge(fact.actor, fact.target))?.since === fact.since };
     case 'repost':
       return { live: (await deps.posts.get(fact.postId))?.repostOf === fact.original };
+    case 'edit':
+      // The edit that set this editedAt is still the post's latest: a later edit's fact replaces it.
+      return { live: (await deps.posts.get(fact.postId))?.editedAt === fact.since };
     case 'post': {
       const post = await deps.posts.get(fact.postId);
       return { live: post !== null, mentioned: new Set(post?.mentions ? mentionedHandles(post.mentions) : []) };

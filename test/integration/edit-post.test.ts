@@ -117,6 +117,42 @@ describe('editing a post (编辑)', () => {
     expect(after[0]?.post?.body).toBe(`hi @${cat} and @${dan}`);
   });
 
+  it('those who reposted it are told: one edit notification per post, the latest edit standing for the earlier', async () => {
+    const [ann, bob, cat] = await users('ann', 'bob', 'cat');
+    const p = await post(ann, 'worth sharing');
+    await repost(deps, bob, p.id, {});
+    await repost(deps, cat, p.id, { comment: 'see this' });
+    await drainQueue(deps, queued);
+    const edits = async (h: string) => (await listNotifications(deps, h, 10)).items.filter((n) => n.type === 'edit');
+    expect(await edits(bob)).toEqual([]);
+    await editPost(deps, ann, p.id, { body: 'worth sharing, fixed', ifMatch: 0 });
+    await drainQueue(deps, queued);
+    for (const h of [bob, cat]) expect(await edits(h)).toMatchObject([{ type: 'edit', count: 1, actors: [{ handle: ann }], post: { id: p.id, body: 'worth sharing, fixed' } }]);
+    const first = (await edits(bob))[0]!;
+    await editPost(deps, ann, p.id, { body: 'worth sharing, fixed again', ifMatch: 1 }, Date.now() + 1_000);
+    await drainQueue(deps, queued);
+    const again = await edits(bob);
+    expect(again).toHaveLength(1);
+    expect(again[0]!.latestAt).toBeGreaterThan(first.latestAt);
+    expect(await edits(ann)).toEqual([]); // never told of your own edit
+  });
+
+  it('forced: an edit that loses its race tells nobody — the notification is the winner’s', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const p = await post(ann, 'shared');
+    await repost(deps, bob, p.id, {});
+    await drainQueue(deps, queued);
+    const t = Date.now();
+    const held = gate.holdAt('edit.read', (d) => d.postId === p.id);
+    const loser = editPost(deps, ann, p.id, { body: 'loser', ifMatch: 0 }, t + 5_000);
+    await held.reached;
+    await editPost(deps, ann, p.id, { body: 'winner', ifMatch: 0 }, t + 1_000);
+    held.release();
+    await expect(loser).rejects.toMatchObject({ code: 'version_mismatch' });
+    await drainQueue(deps, queued); // the loser's delayed notify too
+    expect((await listNotifications(deps, bob, 10)).items.filter((n) => n.type === 'edit').map((n) => n.latestAt)).toEqual([t + 1_000]);
+  });
+
   it('forced: an edit held after its read while the post is deleted answers 404, and no text comes back into the tombstone', async () => {
     const [ann] = await users('ann');
     const p = await post(ann, 'to be deleted');

@@ -580,6 +580,9 @@ export class FakeReactions implements ReactionStore {
   async removeRepost(user: string, original: string, repostId: string) {
     this.reposts.get(`${user}>${original}`)?.delete(repostId);
   }
+  async reposters(original: string, limit: number) {
+    return [...this.reposts].filter(([k, ids]) => k.endsWith(`>${original}`) && ids.size > 0).map(([k]) => k.split('>')[0]!).slice(0, limit);
+  }
 }
 
 export class FakeComments implements CommentStore {

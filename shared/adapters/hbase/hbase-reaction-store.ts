@@ -5,7 +5,7 @@ import { keyFromPostId } from '../../schema/row-keys.js';
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
 import type { ListPage, ListPosition } from '../../ports/feed-store.js';
 import type { BookmarkPosition, Liker, ReactionStore, ViewerState } from '../../ports/reaction-store.js';
-import { reactionKey, reactorKey, userKey } from '../../schema/row-keys.js';
+import { parsePostKey, reactionKey, reactorKey, reactorPrefix, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText, cellValue, postKeyOf } from './cells.js';
 import { ListIndex } from './list-index.js';
@@ -156,6 +156,21 @@ export class HBaseReactionStore implements ReactionStore {
       this.client.put(this.reactions, [{ key: reactionKey(user, original), cells: [{ column: `r:${repostId}`, value: '' }] }]),
       this.client.put(this.reactors, [{ key: reactorKey(original, 'R', postKeyOf(repostId)), cells: [{ column: SINCE, value: since }] }]),
     ]);
+  }
+
+  async reposters(originalId: string, limit: number): Promise<string[]> {
+    // The post side's 'R' rows: one per live repost, keyed by the repost's post key (its author
+    // first). A bounded scan; a reposter who reposted twice is named once.
+    const prefix = reactorPrefix(postKeyOf(originalId), 'R');
+    const authors = new Set<string>();
+    for await (const row of this.client.scan(this.reactors, { prefix, columns: [SINCE], limit, pageSize: limit })) {
+      try {
+        authors.add(parsePostKey(row.key.subarray(prefix.length)).author);
+      } catch {
+        /* not a repost row */
+      }
+    }
+    return [...authors];
   }
 
   async removeRepost(user: string, originalId: string, repostId: string): Promise<void> {

@@ -122,6 +122,7 @@ export async function settleFactTally(deps: FeedDeps, fact: NotificationFact, he
     }
     case 'follow':
     case 'post':
+    case 'edit':
       return { applied: 0 };
   }
 }

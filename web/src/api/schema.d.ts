@@ -1155,10 +1155,10 @@ export interface components {
              */
             id: string;
             /**
-             * @description like / repost: of your post (grouped per post within 12 h); follow: new followers (grouped within 12 h); comment: on your post; reply: to your comment; mention: you, in a post or comment
+             * @description like / repost: of your post (grouped per post within 12 h); follow: new followers (grouped within 12 h); comment: on your post; reply: to your comment; mention: you, in a post or comment; edit: a post you reposted was edited (one per post: its latest edit)
              * @enum {string}
              */
-            type: "like" | "repost" | "follow" | "comment" | "reply" | "mention";
+            type: "like" | "repost" | "follow" | "comment" | "reply" | "mention" | "edit";
             /** @description Exact number of actions in the group ("ann and 12 others": 13) */
             count: number;
             /**

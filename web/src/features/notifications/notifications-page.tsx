@@ -75,6 +75,8 @@ function sentenceKey(n: Notification): MessageKey {
       return 'notifications.reply';
     case 'mention':
       return n.comment ? 'notifications.mentionComment' : 'notifications.mentionPost';
+    case 'edit':
+      return 'notifications.edit';
   }
 }
 
