@@ -7,12 +7,12 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
-import { expectAccessible, screenshot, show, signUp, useBrowser } from '../support/browser.js';
+import { expectAccessible, postCard, screenshot, show, signUp, uniqueHandle, useBrowser } from '../support/browser.js';
 
 const api = apiClient(inject('apiUrl'));
 const browser = useBrowser();
-const handle = (p: string) => `${p}_${randomBytes(4).toString('hex')}`;
-const card = (page: Page, text: string) => page.locator('article.post').filter({ has: page.locator('.post-body', { hasText: text }) });
+const handle = uniqueHandle;
+const card = postCard;
 
 describe('editing a post (编辑), in Chromium', () => {
   it('edit from the ⋯ menu; 已编辑 opens the history; a follower reads the new text; a stale edit is refused', async () => {

@@ -5,10 +5,10 @@
 // a query that finds nobody says so. Every page visited passes axe, in both languages.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { expectAccessible, screenshot, show, signUp, useBrowser } from '../support/browser.js';
+import { expectAccessible, screenshot, show, signUp, uniqueHandle, useBrowser } from '../support/browser.js';
 
 const browser = useBrowser();
-const handle = (p: string) => `${p}_${randomBytes(4).toString('hex')}`;
+const handle = uniqueHandle;
 
 describe('find people (找人), in Chromium', () => {
   it('search from the header, follow from the results; a rename is found by the new name only', async () => {

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
-import { expectAccessible, logIn, screenshot, setUp, show, signUp, useBrowser } from '../support/browser.js';
+import { expectAccessible, logIn, screenshot, setUp, show, signUp, uniqueHandle, useBrowser } from '../support/browser.js';
 import { eventually } from '../support/eventually.js';
 
 const api = apiClient(inject('apiUrl'));
@@ -20,7 +20,7 @@ const browser = useBrowser();
 const dir = mkdtempSync(join(tmpdir(), 'weibo-pictures-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const handle = (p: string) => `${p}_${randomBytes(4).toString('hex')}`;
+const handle = uniqueHandle;
 const CAMERA = 'WeiboGpsCam'; // markers in the photo's EXIF: no served byte may carry them
 const MODEL = 'GPS-1';
 

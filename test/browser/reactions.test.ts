@@ -11,15 +11,15 @@ import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
-import { expectAccessible, fromMenu, logIn, screenshot, setUp, show, shownBodies, signUp, useBrowser } from '../support/browser.js';
+import { expectAccessible, fromMenu, logIn, postCard, screenshot, setUp, show, shownBodies, signUp, uniqueHandle, useBrowser } from '../support/browser.js';
 import { eventually } from '../support/eventually.js';
 
 const api = apiClient(inject('apiUrl'));
 const browser = useBrowser();
 
-const handle = (p: string) => `${p}_${randomBytes(4).toString('hex')}`;
+const handle = uniqueHandle;
 /** The card of the post with this text of its own (not a repost that embeds it). */
-const card = (page: Page, text: string) => page.locator('article.post').filter({ has: page.locator('.post-body', { hasText: text }) });
+const card = postCard;
 const like = (scope: Locator) => scope.getByRole('button', { name: /^(Like|赞) \d+$/ });
 
 /** What a card shows of its like: pressed or not, and the count (its button says both). */

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
-import { answerDialog, expectAccessible, fromMenu, logIn, screenshot, setUp, show, shownBodies, useBrowser, type Locale } from '../support/browser.js';
+import { answerDialog, expectAccessible, fromMenu, logIn, postCard, screenshot, setUp, show, shownBodies, type Locale, useBrowser } from '../support/browser.js';
 import { eventually } from '../support/eventually.js';
 import { placeInTrending } from '../support/trending.js';
 
@@ -23,7 +23,7 @@ const browser = useBrowser();
 
 const hex = (n = 3) => randomBytes(n).toString('hex');
 /** The card of the post with this text of its own. */
-const card = (page: Page, text: string) => page.locator('article.post').filter({ has: page.locator('.post-body', { hasText: text }) });
+const card = postCard;
 const like = (scope: Locator) => scope.getByRole('button', { name: /^(Like|赞) \d+$/ });
 /** The number the unread badge shows ('' when none shows). */
 const badge = (page: Page) => page.locator('a.nav-notifications .badge [aria-hidden="true"]');

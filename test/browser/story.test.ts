@@ -5,11 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
-import { expectAccessible, shownBodies, signUp, useBrowser } from '../support/browser.js';
+import { expectAccessible, shownBodies, signUp, uniqueHandle, useBrowser } from '../support/browser.js';
 
 const browser = useBrowser();
 
-const handle = (p: string) => `${p}_${randomBytes(4).toString('hex')}`;
+const handle = uniqueHandle;
 
 describe('the seeds’ story, in Chromium', () => {
   it('ann signs up and posts; bob signs up, follows ann, sees her post; unfollows, and it is gone', async () => {

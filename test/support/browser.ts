@@ -1,6 +1,7 @@
 // test/support/browser.ts — real Chromium (Debian's `chromium` package; browser downloads are
 // impossible on these machines) driven by playwright-core, plus the checks every page gets:
 // axe-core with no serious or critical violation, and no uncaught page error.
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -150,6 +151,12 @@ export async function logIn(page: Page, handle: string, password: string): Promi
     return g.location.hash !== '#/login' || g.document.querySelector('.problem[role=alert]') !== null;
   });
 }
+
+/** A handle of its own for one test run: `<prefix>_<8 hex>`. */
+export const uniqueHandle = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
+
+/** The post card whose text contains `text`. */
+export const postCard = (page: Page, text: string) => page.locator('article.post').filter({ has: page.locator('.post-body', { hasText: text }) });
 
 /** The bodies of the posts the page shows, top to bottom. */
 export const shownBodies = (page: Page) => page.locator('article.post .post-body').allTextContents();
