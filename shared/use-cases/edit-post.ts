@@ -1,16 +1,17 @@
 // shared/use-cases/edit-post.ts — edit a post's text (编辑), and read its history.
 //
 // Steps of an edit: the post with its earlier versions (one get) ∥ the new text's mentions
-// checked (registered users) → the author only (403), the version named (If-Match: 428 without,
-// 412 when another edit or a delete came first), within EDIT_WINDOW_MS of publishing and at most
-// MAX_EDITS edits (422) → the new text's topics indexed (rows of topics the current text lacks,
-// BEFORE the text names them: a topic page never misses a post whose text has the topic) ∥ the
-// delayed notify of the mentions the edit adds or drops (queued before the write, invariant F)
-// → ONE check-and-put on the version: the text, the version, editedAt and the replaced text as a
-// history entry (of racing edits exactly one lands; none after a delete) → only the winner: the
-// trend count of topics this post never had before (a post counts once per topic, whatever its
-// edits), and the immediate notify. Those who reposted it are told (an `edit` notification, as
-// Mastodon tells boosters), one group per post whose latest edit stands for the earlier ones.
+// checked (registered users) ∥ who reposted it (a scanner, begun here) → the author only (403),
+// the version named (If-Match: 428 without, 412 when another edit or a delete came first), within
+// EDIT_WINDOW_MS of publishing and at most MAX_EDITS edits (422) → the new text's topics indexed
+// (rows of topics the current text lacks, BEFORE the text names them: a topic page never misses a
+// post whose text has the topic) → the delayed notifies, queued before the write (invariant F):
+// the mentions the edit adds or drops, and the edit for those who reposted it (an `edit`
+// notification, as Mastodon tells boosters; one group per post, its latest edit standing for the
+// earlier ones) → ONE check-and-put on the version: the text, the version, editedAt and the
+// replaced text as a history entry (of racing edits exactly one lands; none after a delete) →
+// only the winner: the trend count of topics this post never had before (a post counts once per
+// topic, whatever its edits) and the immediate notifies, beside the read of the answer.
 //
 // What does NOT move: timelines, outboxes and reposts hold post ids, never text, so every reader
 // sees the new text on the next read, and a repost shows its original as it is now. Topic rows
