@@ -36,12 +36,6 @@ const deps: FeedDeps = {
   limits: { fanoutChunkSize: 3, fanoutChunksPerMessage: 2, backfillLimit: 200, inboxCap: 800, maxFollowing: 5000, celebrityFollowers: 10_000, inactiveAfterMs: 30 * 86_400_000, settleSeconds: 1, writesPerMinute: { comment: 1000, like: 1000, repost: 1000 } },
 };
 
-/**
- * Runs `op` and returns its result with the HBase requests it made and their measured depth:
- * the longest chain of requests each of which started after the previous one ended (requests
- * in flight together share a round trip).
- */
-
 
 async function drain(): Promise<number> {
   let n = 0;
@@ -125,7 +119,8 @@ describe('feed operations on HBase', () => {
     const seen: string[] = [];
     do {
       const { result, calls, depth } = await counted(() => homeTimeline(d, 'bob', 20, cursor));
-      expect(depth).toBe(2);
+      const spans = calls.map((c) => `${c.method} ${tableOf(c)} ${(c.end - c.durationMs).toFixed(1)}–${c.end.toFixed(1)}${c.background ? ' (background)' : ''}`);
+      expect(depth, spans.join('; ')).toBe(2);
       expect(calls.map((c) => c.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
       expect(calls[0]!.path).toContain(':inbox/');
       // The second stage: posts, the reader's reactions, the block/mute check of the page's
