@@ -43,12 +43,12 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   listUserPosts: {
-    requests: 8,
+    requests: 7,
     roundTrips: 2,
     why: [
       `1) side by side: the author's outbox row (the newest OUTBOX_CAP posts as feed cells, originals'`,
-      `ids included), the author's face (users multi-get, also the 404 check), the posts counter (users`,
-      `get) and the block check either way (blocks multi-get); 2) one parallel stage: the page's posts`,
+      `ids included), the author's users row (one get: the posts count, the face, the 404 check) and`,
+      `the block check either way (blocks multi-get); 2) one parallel stage: the page's posts`,
       `and their originals (content multi-get), the reader's states (reactions multi-get), the authors'`,
       `faces (users multi-get) and, with reposts on the page, the originals' authors' visibility (blocks`,
       `multi-get). The counter says whether the outbox holds every post: past the tail of a trimmed one`,

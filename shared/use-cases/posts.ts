@@ -12,7 +12,7 @@ import { topicNames } from '../domain/text-entities.js';
 import { refuseIfBlocked } from './block-guard.js';
 import { notifyLater, notifyNow, postFacts, repostFact } from './notifications.js';
 import { atStep } from './steps.js';
-import { readFaces } from './faces.js';
+import { faceFrom, type Faces } from './faces.js';
 import { discardPictures } from './media/attach.js';
 
 /** One post: its get and the reader's state in parallel; a repost's original one stage later. */
@@ -83,15 +83,11 @@ const SPARE_ENTRIES = 10;
 export async function listUserPosts(deps: FeedDeps, author: string, limit: number, cursor?: string, reader?: string): Promise<Page<PostDetail>> {
   const after = decodeCursor(cursor, (id) => POST_ID_PATTERN.exec(id)?.[1] === author);
   const span = { ...(after === undefined ? {} : { after }), limit: limit + SPARE_ENTRIES };
-  // The author's face doubles as the check that the user exists (404).
-  const [faces, outbox, posts] = await Promise.all([
-    readFaces(deps, [author]),
-    deps.outbox.windowOf(author, span),
-    deps.counters.get(author, 'posts'),
-    refuseIfBlocked(deps, reader, author),
-  ]);
-  if (!faces.has(author)) throw new NotFoundError(`No user "${author}"`, 'user_not_found');
-  const whole = outbox.held >= posts;
+  // The author's row, one get: the face (for a scanned page), the posts count, and the 404.
+  const [profile, outbox] = await Promise.all([deps.users.profile(author), deps.outbox.windowOf(author, span), refuseIfBlocked(deps, reader, author)]);
+  if (!profile) throw new NotFoundError(`No user "${author}"`, 'user_not_found');
+  const faces = new Map([[author, faceFrom(deps.pictures, profile)]]);
+  const whole = outbox.held >= profile.posts;
   const ranOut = !outbox.more && outbox.entries.length < span.limit;
   if (ranOut && !whole) return listScanned(deps, author, limit, after, reader, faces);
   const reposts = outbox.reposts ?? {};
@@ -121,7 +117,7 @@ async function listScanned(
   limit: number,
   after: string | undefined,
   reader: string | undefined,
-  faces: Awaited<ReturnType<typeof readFaces>>,
+  faces: Faces,
 ): Promise<Page<PostDetail>> {
   const page = await deps.posts.listByAuthor(author, limit, after);
   const [described, hidden] = await Promise.all([

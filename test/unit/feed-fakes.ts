@@ -55,10 +55,13 @@ export class FakeUsers implements UserStore {
     u.passwordHash = to;
     return true;
   }
+  /** The counts (as on HBase, the users row holds them): fakeFeed shares its FakeCounters here. */
+  counts?: FakeCounters;
   async profile(h: string): Promise<UserProfile | null> {
     const u = this.rows.get(h);
     if (!u) return null;
-    return { handle: h, displayName: u.displayName, createdAt: u.createdAt, followers: 0, following: 0, posts: 0, ...(u.avatar ? { avatar: u.avatar } : {}) };
+    const count = (c: string) => this.counts?.values.get(`${h}:${c}`) ?? 0;
+    return { handle: h, displayName: u.displayName, createdAt: u.createdAt, followers: count('followers'), following: count('following'), posts: count('posts'), ...(u.avatar ? { avatar: u.avatar } : {}) };
   }
   async naming(h: string) {
     const u = this.rows.get(h);
@@ -643,15 +646,17 @@ export const testLimits: FeedLimits = {
 
 export function fakeFeed(...handles: string[]) {
   const outbox = new FakeOutbox();
+  const counters = new FakeCounters();
+  const users = Object.assign(new FakeUsers(...handles), { counts: counters });
   const deps = {
-    users: new FakeUsers(...handles),
+    users,
     posts: new FakePosts(),
     idempotency: new FakeIdempotency(),
     relations: new FakeRelations(),
     outbox,
     celebrities: new FakeCelebrities(),
     inbox: new FakeInbox(),
-    counters: new FakeCounters(),
+    counters,
     reactions: new FakeReactions(),
     comments: new FakeComments(),
     quota: new FakeQuota(),
