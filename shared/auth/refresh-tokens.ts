@@ -12,6 +12,9 @@ const TOKEN_PATTERN = new RegExp(`^[A-Za-z0-9_-]{${(TOKEN_BYTES / 3) * 4}}$`);
 
 export const newSessionId = (): Uint8Array => randomBytes(SESSION_ID_BYTES);
 
+/** A fresh session epoch for an account (64 random bits): every session under the old one is over. */
+export const newSessionEpoch = (): string => randomBytes(8).toString('hex');
+
 export function newRefreshToken(sessionId: Uint8Array): { token: string; hash: string } {
   const token = Buffer.concat([sessionId, randomBytes(SECRET_BYTES)]).toString('base64url');
   return { token, hash: refreshTokenHash(token) };

@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   'handle_taken',
   'user_not_found',
   'forbidden',
+  // Leaving: the password given again is wrong (403, not 401: the session itself is fine).
+  'wrong_password',
   'cannot_follow_self',
   'cannot_unfollow_self',
   'following_limit',

@@ -6,7 +6,7 @@
 // every response it receives against the generated document. Nothing is written twice.
 import { z } from 'zod';
 import type { ErrorCode } from '../domain/error-codes.js';
-import { avatarBody, handlePath, loginBody, peopleQuery, refreshBody, registerBody, sessionHeaders, updateProfileBody } from '../validation/accounts.schema.js';
+import { avatarBody, handlePath, leaveBody, loginBody, peopleQuery, refreshBody, registerBody, sessionHeaders, updateProfileBody } from '../validation/accounts.schema.js';
 import {
   commentBody,
   commentPath,
@@ -38,6 +38,7 @@ import {
   PeopleSchema,
   PostHistorySchema,
   ProfileSchema,
+  DepartureSchema,
   RegisteredUserSchema,
   SessionSchema,
   TimelinePageSchema,
@@ -182,6 +183,19 @@ export const routes = {
     body: updateProfileBody,
     success: { 200: { description: 'The updated profile', schema: ProfileSchema } },
     errors: { 403: ['forbidden'], 404: ['user_not_found'], 409: ['rename_conflict'] },
+  }),
+  leave: route({
+    method: 'DELETE',
+    path: '/users/{handle}',
+    tag: 'accounts',
+    summary: 'Leave (注销): deactivate your account at once; it is erased after 30 days unless you log in again',
+    description:
+      'Your password again, checked and throttled as a login is (a wrong one: 403 `wrong_password`; the session stays). From the answer on your profile is 404 to everyone; your posts, comments, reposts, likes, follows and notifications you caused show nowhere (a home timeline may show a post for up to a minute more); nobody can follow, block or mention you or find you; and no session of yours refreshes (an access token already issued lives out its minutes). Logging in before `erasableFrom` brings everything back (the login answers `restored: true`). Asking again while deactivated answers the same dates.',
+    auth: true,
+    params: handlePath,
+    body: leaveBody,
+    success: { 200: { description: 'Deactivated: when, and until when a login restores it', schema: DepartureSchema } },
+    errors: { 403: ['forbidden', 'wrong_password'], 429: ['rate_limited'] },
   }),
   setAvatar: route({
     method: 'PUT',

@@ -14,6 +14,7 @@ import { NEWER_COUNT_MAX } from '../use-cases/newer-posts.js';
 import type { Suggestion } from '../use-cases/suggestions.js';
 import type { PersonView } from '../use-cases/people.js';
 import type { Grant } from '../use-cases/sessions.js';
+import type { Departure } from '../use-cases/leave.js';
 import type { Edge, Page } from '../ports/feed-store.js';
 import type { PresignedUpload } from '../ports/media-objects.js';
 import type { MediaRecord } from '../ports/media-store.js';
@@ -207,6 +208,22 @@ export const RegisteredUserSchema = z
   .strictObject({ handle: handleString, displayName: z.string(), createdAt: instant })
   .meta({ id: 'RegisteredUser' });
 
+export const DepartureSchema = z
+  .strictObject({
+    handle: handleString,
+    deactivatedAt: instant.meta({ description: 'From this instant the account shows nowhere and no session of it refreshes' }),
+    erasableFrom: instant.meta({
+      description: 'Logging in before this instant restores everything; from it on the account is erased (posts, comments, likes, follows, notifications…) and cannot come back',
+    }),
+  })
+  .meta({ id: 'Departure' });
+
+export const departureView = (d: Departure): z.output<typeof DepartureSchema> => ({
+  handle: d.handle,
+  deactivatedAt: iso(d.deactivatedAt),
+  erasableFrom: iso(d.erasableFrom),
+});
+
 export const SessionSchema = z
   .strictObject({
     handle: handleString,
@@ -221,6 +238,10 @@ export const SessionSchema = z
           'Opaque, single use: `POST /sessions/refresh` spends it and answers a new one. Keep it secret; presenting a spent one again ends the whole session. Absent for a browser client (`X-Weibo-Client: web`), which gets it as an HttpOnly cookie instead',
       }),
     refreshExpiresAt: instant.meta({ description: 'After this instant the refresh token is refused: log in again' }),
+    restored: z
+      .literal(true)
+      .optional()
+      .meta({ description: 'Present when this login brought back an account that had left (`DELETE /users/{handle}`): everything it had shows again' }),
   })
   .meta({ id: 'Session' });
 
@@ -421,6 +442,7 @@ export const sessionView = (g: Grant, { inCookie = false } = {}): z.output<typeo
   tokenType: 'Bearer',
   ...(inCookie ? {} : { refreshToken: g.refreshToken }),
   refreshExpiresAt: iso(g.refreshExpiresAt),
+  ...(g.restored ? { restored: true as const } : {}),
 });
 
 export const pageView = <T, V, K extends string>(page: Page<T>, key: K, view: (t: T) => V) =>

@@ -1,5 +1,8 @@
 // shared/ports/user-store.ts — what the account use cases need from storage. One HBase
 // implementation (shared/adapters/hbase/hbase-user-store.ts); unit tests may fake it.
+// Only an active account is anyone's face, mention, search result or profile: a deactivated or
+// erased one reads as nobody there (consistency.md Q), except to its own login.
+import type { Standing } from '../domain/leaving.js';
 
 export interface NewUser {
   handle: string;
@@ -19,6 +22,16 @@ export interface UserProfile {
   posts: number;
   /** The media id of the current avatar; absent when the user has none. */
   avatar?: string;
+  /** Whether others may see the account (domain/leaving.ts). */
+  standing: Standing;
+}
+
+/** What a login checks: the password record, the account's standing, and its session epoch. */
+export interface Credentials {
+  hash: string;
+  standing: Standing;
+  /** Sessions started under another epoch are over (a deactivation draws a new one; '' = the first). */
+  epoch: string;
 }
 
 /** How a user shows beside what they wrote or did: their name and avatar (a media id). */
@@ -37,17 +50,28 @@ export interface FindableUser extends UserFace {
 
 /** Where the faces of users are read (UserStore; or a short-lived cache of it for feeds). */
 export interface FaceDirectory {
-  /** The faces of those of `handles` that are registered users (one read). */
+  /** The faces of those of `handles` that are active users (one read). */
   faces(handles: string[]): Promise<Map<string, UserFace>>;
 }
 
 export interface UserStore extends FaceDirectory {
   /** Put-if-absent on the handle: true = created, false = the handle was already taken. */
   create(user: NewUser): Promise<boolean>;
-  /** The stored password hash record, or null for an unknown handle. */
-  passwordHash(handle: string): Promise<string | null>;
+  /** The password record, standing and session epoch (one get), or null for an unknown handle. */
+  credentials(handle: string): Promise<Credentials | null>;
+  /** What a refresh checks: the standing and the session epoch (one get), null for an unknown handle. */
+  sessionGate(handle: string): Promise<Omit<Credentials, 'hash'> | null>;
+  /** The profile whatever the standing (callers showing it to others check `standing`). */
   profile(handle: string): Promise<UserProfile | null>;
-  /** Which of `handles` are registered users (one multi-get): mentions of others are plain text. */
+  /**
+   * Deactivates an active account: standing deactivated at `at` and the session epoch `epoch`,
+   * ONE check-and-put on the standing being active. False when it was not (already deactivated,
+   * or erased), which then stays.
+   */
+  deactivate(handle: string, at: number, epoch: string): Promise<boolean>;
+  /** A deactivated account active again, if its standing is still `from` (check-and-put): false when it moved. */
+  restore(handle: string, from: Standing): Promise<boolean>;
+  /** Which of `handles` are active users (one multi-get): mentions of others are plain text. */
   existing(handles: string[]): Promise<Set<string>>;
   /**
    * Replaces the password hash record only if it is still `from` (check-and-put): false when
@@ -61,7 +85,7 @@ export interface UserStore extends FaceDirectory {
    * (check-and-put; null = none): false when it changed meanwhile. Only for a user that exists.
    */
   rename(handle: string, displayName: string, from: string | null, to: string): Promise<boolean>;
-  /** Of `handles`, the registered users as a search shows them (one multi-get). */
+  /** Of `handles`, the active users as a search shows them (one multi-get). */
   findable(handles: string[]): Promise<Map<string, FindableUser>>;
   /**
    * Sets the avatar (a media id, or null for none) if it is still `from` (check-and-put; null =

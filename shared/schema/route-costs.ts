@@ -145,12 +145,13 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   unreadNotifications: {
-    requests: 5,
+    requests: 6,
     roundTrips: 2,
     why: [
       `1) the read marker (get) ∥ the newest 99 entries (one reversed stateless scan); 2) for the`,
-      `unread ones, the list's stage without faces: group states, posts, blocks and mutes (three`,
-      `multi-gets), so the badge counts exactly the groups the list shows (F). [Nothing unread: 1.]`,
+      `unread ones, the list's stage: group states, posts, blocks and mutes, and the actors' faces`,
+      `(four multi-gets; a face says the actor has not left, Q), so the badge counts exactly the`,
+      `groups the list shows (F). [Nothing unread: 1.]`,
     ].join(' '),
   },
   topicPosts: {
@@ -225,21 +226,36 @@ export const ROUTE_COSTS = {
     roundTrips: 4,
     why: [
       `1) the attempt counted before anything is verified: increments of the (handle, source) row`,
-      `and of the handle's global window row (throttle) ∥ the password hash (users get of a:pw);`,
+      `and of the handle's global window row (throttle) ∥ the credentials (users get of a:pw, the`,
+      `standing p:x and the session epoch a:se);`,
       `2) both throttle rows read back (one multi-get): each count includes this attempt, so of N`,
       `parallel guesses at most the allowed number is verified (H) [past the limit: the lock's`,
       `check-and-put on the lock read, one more round trip, H]; then scrypt, no HBase; 3) the`,
       `success: DELETE of the source row ∥ the global count −1 (increment) [∥ the check-and-put`,
-      `rehash of an outdated record, on the record verified, H]; 4) the new session row (one put).`,
+      `rehash of an outdated record, on the record verified, H]; 4) the new session row (one put,`,
+      `under the epoch read, Q). [A deactivated account: the restore's check-and-put on the standing`,
+      `read comes before 4), one more round trip, Q.]`,
+    ].join(' '),
+  },
+  leave: {
+    requests: 7,
+    roundTrips: 4,
+    why: [
+      `1)–3) the login's password check, counted and throttled alike (H): the increments ∥ the`,
+      `credentials get; the counts read back; the success's delete ∥ decrement; 4) the deactivation:`,
+      `ONE check-and-put of the standing and a new session epoch on the users row, on the standing`,
+      `being active (Q: one row decides against a restore, a second leave, or the erasure).`,
     ].join(' '),
   },
   refreshSession: {
-    requests: 2,
+    requests: 3,
     roundTrips: 2,
     why: [
       `1) the session row (get of s and t:<hash>): unknown, expired, revoked or spent is decided`,
       `here; 2) the rotation: check-and-put of s:c on the presented hash — of two refreshes of one`,
-      `token, or a refresh racing a logout, exactly one wins (H). [A spent token: the revoke put.]`,
+      `token, or a refresh racing a logout, exactly one wins (H) ∥ the account's standing and epoch`,
+      `(users get): a session of an account that left since it began is revoked instead (Q).`,
+      `[A spent token, or a refused account: the revoke put.]`,
     ].join(' '),
   },
   updateProfile: {
@@ -510,9 +526,9 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   postHistory: {
-    requests: 2,
+    requests: 3,
     roundTrips: 1,
-    why: `1) the post's row with its history family (one get) ∥ the block check either way (blocks multi-get).`,
+    why: `1) the post's row with its history family (one get) ∥ the block check either way (blocks multi-get) ∥ whether the author is still here (users get, Q).`,
   },
   deletePost: {
     requests: 7,

@@ -91,7 +91,11 @@ p:sv  the naming version: which rows of the people index (below) are the user's 
       before the index (not findable by name: no migration, the product has no users yet)
 p:av  the avatar's media id; '' once removed (overwritten, never deleted: a delete marker could
       mask a later set within the same millisecond). Absent or '' = none.
-a:    auth    — a:pw scrypt hash record (never returned by any API)
+p:x   the standing (invariant Q, consistency.md): '' or absent = active, 'd<millis>' deactivated
+      then (leave), 'e<millis>' erasure begun then. Overwritten, never deleted. Read with every
+      face, mention check, search result and profile: only an active user is any of these
+a:    auth    — a:pw scrypt hash record (never returned by any API); a:se the session epoch (64
+      random bits, new with every leave; absent = ''): a session started under another is over
 p:celeb '1' while the user is a celebrity (posts merged at read time, not fanned out), '0'
       after a demotion — overwritten, never deleted, so a promotion right after a demotion can
       never be masked by a delete marker (the p family keeps the default version behaviour)
@@ -102,13 +106,16 @@ register : the people rows of the new naming version first (one put), then
            a loser deletes the rows it wrote
 rename   : GET p:n,p:sv; PUT the new version's people rows; PUT ?check=put p:n, p:sv = new,
            check p:sv == the version read; then DELETE the old version's rows (a loser: its own)
-login    : GET /users/<k>/a?e=b64 (one get, in parallel with the throttle count); a record with
+leave    : the login's password check, then PUT ?check=put p:x = d<now>, a:se = new, check p:x ==
+           '' (active) — one row: of a leave, a restore and the erasure racing, one moves it
+restore  : (a login of a deactivated account) PUT ?check=put p:x = '', check p:x == the value read
+login    : GET /users/<k>/a,p:x?e=b64 (one get, in parallel with the throttle count); a record with
            weaker scrypt parameters than today's is re-hashed after a successful verify:
            PUT ?check=put a:pw = new, check a:pw == the record verified (never clobbers a change)
 profile  : GET /users/<k>/p,c?e=b64 (one get; never the t: tally)
 counts   : PUT /users/<k>?check=increment                                   (per counter change;
            a follow's and unfollow's carry their tally marks, t: below)
-faces    : GET /users/multiget?row=…&column=p:h&column=p:n&column=p:av  — the name and avatar of
+faces    : GET /users/multiget?row=…&column=p:h&column=p:n&column=p:av&column=p:x — the name and avatar of
            every user a view names (post authors, commenters, likers, list entries, notification
            actors); one multi-get run BESIDE a stage the route has anyway wherever the handles are
            known by then (a post id names its author): the home timeline stays at 2 round trips.
@@ -325,6 +332,7 @@ token, a revoked session accepts none. Tokens are opaque to clients:
   refresh token = base64url(session id 16 bytes ‖ 32 random bytes); stored only as SHA-256.
 row   = session id (16 random bytes: spread over regions without a salt)
 s:h   the handle (rewritten by every rotation, so the TTL never drops it from a live session)
+s:e   the account's session epoch (users a:se) when the session started; rewritten with s:h
 s:c   hex SHA-256 of the CURRENT token, the only one that can be exchanged — the check cell of
       every rotation; '-' once revoked (no hash equals it)
 s:r   revoked-at millis (present = revoked: logout, or a reuse was detected)
@@ -334,7 +342,8 @@ t:<hex SHA-256>  expires-at millis of every token this session issued (current a
 TTL ${SESSION_TTL_SECONDS / 86_400} days on both families: a token's cell outlives its expiry by nothing.
 start   : PUT s:h, s:c, t:<h> (a fresh random id: nothing to race)                    (one put)
 refresh : GET /sessions/multiget?row=<id>/s,t:<h>&e=b64 (one get), then
-          PUT ?check=put s:c = h', s:h, t:<h'>, check s:c == h                 (one check-and-put)
+          PUT ?check=put s:c = h', s:h, s:e, t:<h'>, check s:c == h            (one check-and-put)
+          ∥ GET /users/<k>/p:h,p:x,a:se: not active, or a:se ≠ s:e → PUT the revoke (401, Q)
           t:<h> absent or expired → unknown (401, nothing changes); s:r present → revoked (401);
           s:c ≠ h, or the check-and-put loses (304) → h was spent: REUSE → revoke (401)
 logout  : the same get; t:<h> present → PUT s:r = now, s:c = '-' (unconditional, idempotent)

@@ -93,6 +93,7 @@ export async function listComments(deps: FeedDeps, postId: string, order: Commen
   const [post, page] = await Promise.all([deps.posts.get(postId), deps.comments.list(postId, order, limit, after)]);
   if (!post) throw postNotFound(postId);
   const faces = await readFaces(deps, page.items.map((c) => c.author));
-  const items = page.items.map((c) => ({ ...c, face: faceOf(faces, c.author) }));
+  // A comment whose author left (no face) is left out, as a deleted one is.
+  const items = page.items.flatMap((c) => (faces.has(c.author) ? [{ ...c, face: faceOf(faces, c.author) }] : []));
   return { items, ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };
 }

@@ -79,10 +79,15 @@ export async function editPost(deps: FeedDeps, actor: string, id: string, change
   return shown;
 }
 
-/** Every version of a post's text, newest (the current one) first. A block either way hides it, as the post. */
-export async function postHistory(deps: Pick<FeedDeps, 'posts' | 'blocks'>, id: string, reader?: string): Promise<PostVersion[]> {
-  const [found] = await Promise.all([deps.posts.versions(id), refuseIfBlocked(deps, reader, authorOfPostId(id))]);
-  if (!found) throw notFound(id);
+/** Every version of a post's text, newest (the current one) first. A block either way hides it, as the post; an author who left, too. */
+export async function postHistory(deps: Pick<FeedDeps, 'posts' | 'blocks' | 'users'>, id: string, reader?: string): Promise<PostVersion[]> {
+  const author = authorOfPostId(id);
+  const [found, present] = await Promise.all([
+    deps.posts.versions(id),
+    author ? deps.users.existing([author]) : Promise.resolve(new Set<string>()),
+    refuseIfBlocked(deps, reader, author),
+  ]);
+  if (!found || !present.has(found.post.author)) throw notFound(id);
   const { post, earlier } = found;
   const current: PostVersion = { version: post.version ?? 0, body: post.body, ...pick(post), at: post.editedAt ?? post.createdAt };
   return [current, ...earlier].sort((a, b) => b.version - a.version);

@@ -8,6 +8,8 @@
 // people from their first read and spend one more stage (shared/schema/tables.ts users). Feeds
 // (the home timeline, topic pages) read through a one-minute cache of faces (FeedDeps.feedFaces):
 // a page of familiar authors then costs no read at all.
+// Only active users have faces (ports/user-store.ts): whatever a view shows beside a face it
+// leaves out when the face is missing, so an account that left (leave.ts) shows nowhere.
 import type { FaceDirectory, UserFace } from '../ports/user-store.js';
 import type { Pictures } from './media/attach.js';
 
@@ -44,12 +46,15 @@ export async function readFaces(deps: FaceDeps, handles: Iterable<string>, from:
   return new Map([...found].map(([h, u]) => [h, faceFrom(deps.pictures, u)]));
 }
 
-/** A user's face, or a plain one (the handle as name, no avatar) for a user not found. */
+/** A user's face, or a plain one (the handle as name, no avatar) for a user not found (the actor of a request, whose own answer shows it). */
 export const faceOf = (faces: Faces, handle: string): Face => faces.get(handle) ?? { handle, displayName: handle, avatar: null };
 
-/** Each item with the face of the user it names (`handle`). */
+/** Each item with the face of the user it names (`handle`); an item naming no active user (one who left) is left out. */
 export const withFaces = <T extends { handle: string }>(items: T[], faces: Faces): (T & { face: Face })[] =>
-  items.map((item) => ({ ...item, face: faceOf(faces, item.handle) }));
+  items.flatMap((item) => {
+    const face = faces.get(item.handle);
+    return face ? [{ ...item, face }] : [];
+  });
 
 /** Two reads' faces as one. */
 export const mergeFaces = (...all: Faces[]): Faces => new Map(all.flatMap((f) => [...f]));

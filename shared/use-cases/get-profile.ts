@@ -1,6 +1,6 @@
 // shared/use-cases/get-profile.ts — public profile: handle, display name, counts, avatar.
-import { NotFoundError } from '../domain/errors.js';
 import type { UserStore } from '../ports/user-store.js';
+import { shownProfile } from './users.js';
 import { AVATAR_LARGE, AVATAR_SMALL, avatarUrl } from './faces.js';
 import type { Pictures } from './media/attach.js';
 
@@ -10,10 +10,9 @@ import type { Pictures } from './media/attach.js';
  * until the repair job's next run, and an unfollow of that edge meanwhile takes them to −1.
  */
 export async function getProfile(deps: { users: UserStore; pictures?: Pictures | undefined }, handle: string) {
-  const profile = await deps.users.profile(handle);
-  if (!profile) throw new NotFoundError(`No user "${handle}"`, 'user_not_found');
+  const profile = shownProfile(await deps.users.profile(handle), handle);
   const shown = (n: number) => Math.max(0, n);
-  const { avatar, ...rest } = profile;
+  const { avatar, standing: _, ...rest } = profile;
   return {
     ...rest,
     followers: shown(profile.followers),

@@ -3,7 +3,7 @@
 // password hash → refuse while locked or past the ceiling (429) → past the source's limit, take
 // the one verification its lock allows → verify (an unknown handle is verified against a dummy
 // hash so both failures cost the same) → one 401 for every failure → on success clear the
-// source's count, re-hash an outdated record, start a session.
+// source's count, re-hash an outdated record, restore a deactivated account, start a session.
 //
 // Throttle rules, and why:
 //  * Every attempt is COUNTED BEFORE its password is verified, and each sees the count with
@@ -37,7 +37,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../auth/password.js';
 import { AuthenticationError, RateLimitedError } from '../domain/errors.js';
-import type { LoginAttempt, LoginThrottle, UserStore } from '../ports/user-store.js';
+import type { Credentials, LoginAttempt, LoginThrottle, UserStore } from '../ports/user-store.js';
 import { HANDLE_PATTERN } from '../domain/handle.js';
 import { startSession, type Grant, type SessionDeps } from './sessions.js';
 import { atStep } from './steps.js';
@@ -100,7 +100,12 @@ async function admit(deps: LoginDeps, attempt: LoginAttempt, key: { handle: stri
   if (until !== null && !(await deps.throttle.lock(key.handle, key.source, attempt.lockedUntil, until))) throw lockedOut(until, now);
 }
 
-export async function logIn(deps: LoginDeps, input: { handle: string; password: string; sourceIp: string }, now = Date.now()): Promise<Grant> {
+/**
+ * The password check of a login and of leaving: count the attempt, admit it, verify — one 401
+ * for every failure — then clear the source's count and re-hash an outdated record. The
+ * account's credentials as read, whatever its standing (the caller decides what that allows).
+ */
+export async function checkPassword(deps: LoginDeps, input: { handle: string; password: string; sourceIp: string }, now: number): Promise<Credentials> {
   // A handle that cannot exist gets the same answer as a wrong password, without storage.
   if (!HANDLE_PATTERN.test(input.handle)) {
     await verifyPassword(input.password, await dummyPasswordHash());
@@ -108,17 +113,42 @@ export async function logIn(deps: LoginDeps, input: { handle: string; password: 
   }
   const key = { handle: input.handle, source: throttleSource(input.sourceIp) };
   const window = Math.floor(now / (deps.policy.globalWindowSeconds * 1000));
-  const [attempt, stored] = await Promise.all([deps.throttle.count(key.handle, key.source, window), deps.users.passwordHash(key.handle)]);
+  const [attempt, stored] = await Promise.all([deps.throttle.count(key.handle, key.source, window), deps.users.credentials(key.handle)]);
   await atStep(deps, 'login.counted', key);
   await admit(deps, attempt, key, now);
   await atStep(deps, 'login.verifying', key);
-  const ok = await verifyPassword(input.password, stored ?? (await dummyPasswordHash()));
-  if (!stored || !ok) throw new AuthenticationError();
+  const ok = await verifyPassword(input.password, stored?.hash ?? (await dummyPasswordHash()));
+  // An erased account answers as a handle nobody has (its record stays only to hold the handle).
+  if (!stored || !ok || stored.standing.state === 'erased') throw new AuthenticationError();
   await atStep(deps, 'login.verified', key);
   await Promise.all([
     deps.throttle.succeeded(key.handle, key.source, window),
     // false = the record changed since it was read: that change stays.
-    needsRehash(stored) ? hashPassword(input.password).then((fresh) => deps.users.replacePasswordHash(key.handle, stored, fresh)) : undefined,
+    needsRehash(stored.hash) ? hashPassword(input.password).then((fresh) => deps.users.replacePasswordHash(key.handle, stored.hash, fresh)) : undefined,
   ]);
-  return startSession(deps, key.handle, now);
+  return stored;
+}
+
+/** How often a login retries its restore when the standing moved under it (a leave again). */
+const RESTORE_TRIES = 3;
+
+/**
+ * Logging in to a deactivated account restores it (leave.ts): one check-and-put on the standing
+ * read, which an erasure that began meanwhile makes fail for good (Q). The session starts under
+ * the epoch read with the password, so a leave that lands after that read ends it too.
+ */
+export async function logIn(deps: LoginDeps, input: { handle: string; password: string; sourceIp: string }, now = Date.now()): Promise<Grant> {
+  let credentials = await checkPassword(deps, input, now);
+  let restored = false;
+  for (let tries = 0; credentials.standing.state === 'deactivated'; tries++) {
+    if (tries === RESTORE_TRIES) throw new AuthenticationError();
+    restored = await deps.users.restore(input.handle, credentials.standing);
+    if (restored) break;
+    const fresh = await deps.users.credentials(input.handle);
+    if (!fresh || fresh.standing.state === 'erased') throw new AuthenticationError();
+    credentials = fresh;
+  }
+  await atStep(deps, 'login.restored', { handle: input.handle });
+  const grant = await startSession(deps, { handle: input.handle, epoch: credentials.epoch }, now);
+  return restored ? { ...grant, restored: true } : grant;
 }

@@ -245,7 +245,6 @@ async function visibleGroups(
   recipient: string,
   entries: NotificationEntry[],
   readUpTo: Promise<number>,
-  showFaces = true,
 ): Promise<(NotificationGroup | null)[]> {
   const subjects = entries.map((e) => parseGroupKey(e.groupKey));
   const postIds = [...new Set(subjects.flatMap((s) => (s?.postId && isPostId(s.postId) ? [s.postId] : [])))];
@@ -256,7 +255,8 @@ async function visibleGroups(
     deps.posts.getMany(postIds),
     hiddenFrom(deps, recipient, actorHandles),
     readUpTo,
-    showFaces ? readFaces(deps, actorHandles) : Promise.resolve(new Map() as Faces),
+    // Also what says who is still here: an actor who left (leave.ts) has no face and shows nowhere.
+    readFaces(deps, actorHandles),
   ]);
   const postById = new Map(posts.map((p) => [p.id, p]));
   return entries.map((entry, i): NotificationGroup | null => {
@@ -272,10 +272,10 @@ async function visibleGroups(
     const actors: NotificationActor[] = [];
     for (const [member, at] of group.latest) {
       const handle = actorOfMember(member);
-      if (!checked.has(handle) || hidden.has(handle) || actors.some((a) => a.handle === handle)) continue;
+      if (!checked.has(handle) || hidden.has(handle) || !faces.has(handle) || actors.some((a) => a.handle === handle)) continue;
       actors.push({ handle, at, face: faceOf(faces, handle) });
     }
-    if (actors.length === 0 && group.count === 1) return null; // its one actor is gone or hidden
+    if (actors.length === 0 && group.count === 1) return null; // its one actor is gone, hidden or left
     return {
       id: `${group.at}.${entry.groupKey}`,
       type: subject.type,
@@ -315,7 +315,7 @@ export async function unreadCount(deps: FeedDeps, recipient: string): Promise<{ 
   const [readUpTo, { items, more }] = await Promise.all([deps.notifications.readUpTo(recipient), deps.notifications.entries(recipient, UNREAD_CAP)]);
   const newer = items.filter((e) => e.at > readUpTo);
   if (newer.length === 0) return { count: 0, capped: false };
-  const count = (await visibleGroups(deps, recipient, newer, Promise.resolve(readUpTo), false)).filter((g) => g !== null).length;
+  const count = (await visibleGroups(deps, recipient, newer, Promise.resolve(readUpTo))).filter((g) => g !== null).length;
   return { count, capped: more && newer.length === items.length };
 }
 

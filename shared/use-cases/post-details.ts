@@ -34,6 +34,8 @@ export interface ReadStage {
   states: Map<string, ViewerState>;
   asked: Set<string>;
   faces: Faces;
+  /** Whose faces were asked for (a face asked and not found is of a user who left: not asked again). */
+  facesAsked?: Set<string>;
 }
 
 type Deps = Pick<FeedDeps, 'posts' | 'reactions' | 'users' | 'pictures' | 'feedFaces'>;
@@ -46,13 +48,14 @@ export const freshDetail = (p: Post | StoredPost, face: Face): PostDetail => ({ 
 
 async function readStage(deps: Deps, reader: string | undefined, ids: string[], alongside: Promise<unknown>[], facesFrom: FacesFrom): Promise<ReadStage> {
   const unique = [...new Set(ids)];
+  const authors = authorsOf(unique);
   const [posts, states, faces] = await Promise.all([
     unique.length > 0 ? deps.posts.getMany(unique) : Promise.resolve([]),
     reader && unique.length > 0 ? deps.reactions.viewerState(reader, unique) : Promise.resolve(new Map<string, ViewerState>()),
-    readFaces(deps, authorsOf(unique), facesFrom === 'feed' ? (deps.feedFaces ?? deps.users) : deps.users),
+    readFaces(deps, authors, facesFrom === 'feed' ? (deps.feedFaces ?? deps.users) : deps.users),
     ...alongside,
   ]);
-  return { posts: new Map(posts.map((p) => [p.id, p])), states, asked: new Set(unique), faces };
+  return { posts: new Map(posts.map((p) => [p.id, p])), states, asked: new Set(unique), faces, facesAsked: new Set(authors) };
 }
 
 /**
@@ -76,7 +79,8 @@ export async function readPostDetails(
 }
 
 /**
- * Details for posts already read (their counts came with them). Reads, in one parallel stage,
+ * Details for posts already read (their counts came with them), less those whose author has no
+ * face (left, or never was). Reads, in one parallel stage,
  * whatever `known` does not hold yet: originals of reposts, the reader's states, and the faces
  * of the posts' and originals' authors (a caller that knows the authors up front passes their
  * faces in `known`, so no stage is spent on faces alone).
@@ -92,7 +96,7 @@ export async function describePosts(
   const missingOriginals = posts.flatMap((p) => (p.repostOf && !asked.has(p.repostOf) ? [p.repostOf] : []));
   const missingStates = reader ? [...posts.map((p) => p.id), ...posts.flatMap((p) => p.repostOf ?? [])].filter((id) => !asked.has(id)) : [];
   const missingFaces = authorsOf(posts.map((p) => p.id), Object.fromEntries(posts.flatMap((p) => (p.repostOf ? [[p.id, p.repostOf]] : [])))).filter(
-    (h) => !knownFaces.has(h),
+    (h) => !knownFaces.has(h) && !known?.facesAsked?.has(h),
   );
   let found: ReadStage = {
     posts: known?.posts ?? new Map<string, StoredPost>(),
@@ -114,10 +118,12 @@ export async function describePosts(
     };
   }
   const withViewer = (p: StoredPost): PostWithViewer => ({ ...p, viewer: found.states.get(p.id) ?? NOT_REACTED, face: faceOf(found.faces, p.author) });
-  return posts.map((p) => {
-    if (!p.repostOf) return withViewer(p);
-    const original = found.posts.get(p.repostOf);
-    return { ...withViewer(p), original: original ? { state: 'live', post: withViewer(original) } : { state: 'deleted', id: p.repostOf } };
+  const shown = (p: StoredPost | undefined) => (p && found.faces.has(p.author) ? p : undefined);
+  return posts.flatMap((p) => {
+    if (!shown(p)) return [];
+    if (!p.repostOf) return [withViewer(p)];
+    const original = shown(found.posts.get(p.repostOf));
+    return [{ ...withViewer(p), original: original ? { state: 'live', post: withViewer(original) } : { state: 'deleted', id: p.repostOf } }];
   });
 }
 

@@ -2,6 +2,7 @@
 // carry counts, the reader's own state and a repost's original (post-details.ts); `reader` is
 // the token's user, absent for an anonymous read.
 import { ForbiddenError, NotFoundError } from '../domain/errors.js';
+import { shownProfile } from './users.js';
 import { authorOfPostId, POST_ID_PATTERN } from '../domain/post.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -84,8 +85,8 @@ export async function listUserPosts(deps: FeedDeps, author: string, limit: numbe
   const after = decodeCursor(cursor, (id) => POST_ID_PATTERN.exec(id)?.[1] === author);
   const span = { ...(after === undefined ? {} : { after }), limit: limit + SPARE_ENTRIES };
   // The author's row, one get: the face (for a scanned page), the posts count, and the 404.
-  const [profile, outbox] = await Promise.all([deps.users.profile(author), deps.outbox.windowOf(author, span), refuseIfBlocked(deps, reader, author)]);
-  if (!profile) throw new NotFoundError(`No user "${author}"`, 'user_not_found');
+  const [row, outbox] = await Promise.all([deps.users.profile(author), deps.outbox.windowOf(author, span), refuseIfBlocked(deps, reader, author)]);
+  const profile = shownProfile(row, author);
   const faces = new Map([[author, faceFrom(deps.pictures, profile)]]);
   const whole = outbox.held >= profile.posts;
   const ranOut = !outbox.more && outbox.entries.length < span.limit;

@@ -14,7 +14,8 @@ import { codePoints } from '../validation/text.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
 import { authorOfPostId, newPostId, NO_COUNTS, POST_MAX_CODE_POINTS, type Post } from '../domain/post.js';
 import type { FeedDeps } from './feed-deps.js';
-import { describePosts, type PostDetail } from './post-details.js';
+import { describePosts, freshDetail, type PostDetail } from './post-details.js';
+import { faceOf } from './faces.js';
 import { createOrReplay, publishPost } from './publish-post.js';
 import { refuseIfBlocked } from './block-guard.js';
 import { entitiesOf } from './entities.js';
@@ -63,7 +64,9 @@ export async function repost(
   }
   // A replayed repost keeps the counts it has; a new one has none yet.
   const [post] = await describePosts(deps, actor, [{ counts: NO_COUNTS, ...result.post }]);
-  return { post: post!, replayed: result.replayed };
+  // None: the actor left while their access token still lived (leave.ts) — hidden from everyone
+  // else, the repost is answered to its writer as written.
+  return { post: post ?? freshDetail(result.post, faceOf(new Map(), actor)), replayed: result.replayed };
 }
 
 async function plainRepost(deps: FeedDeps, actor: string, rootId: string, body: string, now: number): Promise<{ post: Post; replayed: boolean }> {

@@ -13,15 +13,22 @@
 //    session's token — is 401 `invalid_refresh_token` and changes nothing.
 //  * Logout with a refresh token revokes its session; it is idempotent and answers the same
 //    whatever was presented, so it tells nothing about tokens.
+//  * A session refreshes only while its account is active and still has the session epoch the
+//    session started under: leaving (./leave.ts) draws a new epoch, so every session of the
+//    account ends at once and a later restore brings none of them back (consistency.md Q).
+//    The check is read BESIDE the rotation (no round trip more); a refused refresh revokes the
+//    session it rotated and hands out nothing.
 // Requests per operation and the interleavings: shared/schema/tables.ts (sessions).
 import { newRefreshToken, newSessionId, parseRefreshToken } from '../auth/refresh-tokens.js';
 import { issueToken, type TokenSettings } from '../auth/tokens.js';
 import { AuthenticationError } from '../domain/errors.js';
-import type { SessionStore } from '../ports/session-store.js';
+import type { SessionOwner, SessionStore } from '../ports/session-store.js';
+import type { UserStore } from '../ports/user-store.js';
 import { atStep, type StepHook } from './steps.js';
 
 export interface SessionDeps {
   sessions: SessionStore;
+  users: Pick<UserStore, 'sessionGate'>;
   tokens: TokenSettings;
   refreshTtlSeconds: number;
   /** Tests only: called between the steps of a refresh (./steps.ts). */
@@ -35,6 +42,8 @@ export interface Grant {
   expiresAt: number;
   refreshToken: string;
   refreshExpiresAt: number;
+  /** This login brought a deactivated account back (leave.ts). */
+  restored?: true;
 }
 
 const invalid = () => new AuthenticationError('Invalid refresh token: log in again', 'invalid_refresh_token');
@@ -43,13 +52,13 @@ async function grant(deps: SessionDeps, handle: string, refreshToken: string, re
   return { handle, ...(await issueToken(handle, deps.tokens, now)), refreshToken, refreshExpiresAt };
 }
 
-/** After a correct password: a new session and its first tokens. */
-export async function startSession(deps: SessionDeps, handle: string, now = Date.now()): Promise<Grant> {
+/** After a correct password: a new session under the account's current epoch, and its first tokens. */
+export async function startSession(deps: SessionDeps, owner: SessionOwner, now = Date.now()): Promise<Grant> {
   const id = newSessionId();
   const { token, hash } = newRefreshToken(id);
   const expiresAt = now + deps.refreshTtlSeconds * 1000;
-  await deps.sessions.start(id, handle, { hash, expiresAt });
-  return grant(deps, handle, token, expiresAt, now);
+  await deps.sessions.start(id, owner, { hash, expiresAt });
+  return grant(deps, owner.handle, token, expiresAt, now);
 }
 
 export async function refreshSession(deps: SessionDeps, refreshToken: string, now = Date.now()): Promise<Grant> {
@@ -66,7 +75,14 @@ export async function refreshSession(deps: SessionDeps, refreshToken: string, no
   await atStep(deps, 'refresh.read', { handle: session.handle });
   const next = newRefreshToken(id);
   const expiresAt = now + deps.refreshTtlSeconds * 1000;
-  if (!(await deps.sessions.rotate(id, session.handle, hash, { hash: next.hash, expiresAt }))) {
+  const owner = { handle: session.handle, epoch: session.epoch };
+  const [rotated, gate] = await Promise.all([deps.sessions.rotate(id, owner, hash, { hash: next.hash, expiresAt }), deps.users.sessionGate(session.handle)]);
+  if (!gate || gate.standing.state !== 'active' || gate.epoch !== session.epoch) {
+    // The account left (or left and came back) since this session began: it is over.
+    await deps.sessions.revoke(id, now);
+    throw invalid();
+  }
+  if (!rotated) {
     // No longer current: a racing refresh spent it (reuse), or a logout revoked the session.
     if ((await deps.sessions.read(id, hash))?.revoked) throw invalid();
     throw await reuse();

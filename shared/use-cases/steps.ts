@@ -74,6 +74,10 @@ export type StepPoint =
   | 'login.verifying'
   /** login: the password is right; an outdated hash record is not yet re-hashed. */
   | 'login.verified'
+  /** login: a deactivated account is restored (or was active); the session is not yet started. */
+  | 'login.restored'
+  /** leave: the password is right and the standing read active; the deactivation is not yet written. */
+  | 'leave.verified'
   /** refresh: the session is read and the token is its current one; the rotation is not yet written. */
   | 'refresh.read'
   /** register: the new naming's people index entries are written; the user row is not yet created. */

@@ -29,6 +29,11 @@ export const loginBody = z.strictObject({
   password: z.string().max(1024),
 });
 
+/** Leaving asks for the password again; like a login's, a wrong one is a 401 and never a hint. */
+export const leaveBody = z.strictObject({
+  password: z.string().max(1024),
+});
+
 // A refresh token is opaque to clients; anything that is not one of ours is a 401, never a hint.
 // Absent: a browser's refresh and logout use the session cookie instead (shared/http/session-cookie.ts).
 export const refreshBody = z.strictObject({

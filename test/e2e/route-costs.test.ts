@@ -39,6 +39,8 @@ interface World {
   a: User;
   b: User;
   c: User;
+  /** Leaves (DELETE /users/{handle}); nobody else's state depends on D. */
+  d: User;
   /** B's post with a topic and a mention of A; A liked it, commented on it, C reposted it. */
   post: string;
   comment: string;
@@ -70,7 +72,7 @@ async function picture(token: string, purpose: 'post' | 'avatar'): Promise<strin
 }
 
 async function buildWorld(): Promise<World> {
-  const [a, b, c, followed, blocked, muted] = await Promise.all(['rc_a', 'rc_b', 'rc_c', 'rc_f', 'rc_x', 'rc_m'].map((p) => api.newUser(p)));
+  const [a, b, c, followed, blocked, muted, d] = await Promise.all(['rc_a', 'rc_b', 'rc_c', 'rc_f', 'rc_x', 'rc_m', 'rc_d'].map((p) => api.newUser(p)));
   const topic = `rc${Date.now().toString(36)}`;
   ok(await api.call('PUT', `/users/${a!.handle}/following/${b!.handle}`, { token: a!.token }));
   ok(await api.call('PUT', `/users/${c!.handle}/following/${b!.handle}`, { token: c!.token }));
@@ -92,7 +94,7 @@ async function buildWorld(): Promise<World> {
   const upload = await picture(a!.token, 'post');
   // The fan-out and the notifications of the above have landed: reads see the steady state.
   await eventually(async () => expect((await api.call('GET', `/users/${a!.handle}/timeline`, { token: a!.token })).json.posts.length).toBeGreaterThan(0), 30_000);
-  return { a: a!, b: b!, c: c!, post, comment, topic, own, liked, followed: followed!, blocked: blocked!, muted: muted!, avatar, upload };
+  return { a: a!, b: b!, c: c!, d: d!, post, comment, topic, own, liked, followed: followed!, blocked: blocked!, muted: muted!, avatar, upload };
 }
 
 const web = { 'x-weibo-client': 'web' };
@@ -104,6 +106,7 @@ const CALLS: Record<RouteName, (w: World) => Promise<ApiResponse>> = {
   refreshSession: (w) => api.call('POST', '/sessions/refresh', { body: { refreshToken: w.c.refreshToken }, headers: web }),
   logOut: (w) => api.call('POST', '/sessions/logout', { body: { refreshToken: w.b.refreshToken }, headers: web }),
   getProfile: (w) => api.call('GET', `/users/${w.b.handle}`),
+  leave: (w) => api.call('DELETE', `/users/${w.d.handle}`, { token: w.d.token, body: { password: w.d.password } }),
   searchUsers: (w) => api.call('GET', `/users?q=${w.b.handle.slice(0, 3)}`, { token: w.a.token }),
   updateProfile: (w) => api.call('PATCH', `/users/${w.a.handle}`, { token: w.a.token, body: { displayName: 'Ann Renamed' } }),
   setAvatar: (w) => api.call('PUT', `/users/${w.a.handle}/avatar`, { token: w.a.token, body: { mediaId: w.avatar } }),

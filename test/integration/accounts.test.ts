@@ -87,7 +87,7 @@ describe('login throttle (counted before the password is verified)', () => {
     await Promise.allSettled(Array.from({ length: 12 }, (_, i) => attempt(accountDeps(gate.hook), ghost, `guess ${i}`, '203.0.113.8')));
     expect(gate.verified()).toBeLessThanOrEqual(policy.maxFailures);
     await expect(attempt(accountDeps(), ghost, 'anything at all', '203.0.113.8')).rejects.toBeInstanceOf(RateLimitedError);
-    expect(await users.passwordHash(ghost)).toBeNull();
+    expect(await users.credentials(ghost)).toBeNull();
   });
 
   it('guesses from attacker addresses never lock the victim’s address', async () => {
@@ -129,10 +129,10 @@ describe('login throttle (counted before the password is verified)', () => {
 describe('password rehash on login', () => {
   it('accepts a record with the old parameters, then replaces it with one at the current parameters', async () => {
     const handle = await newUser('old password', WEAK);
-    const before = (await users.passwordHash(handle))!;
+    const before = (await users.credentials(handle))!.hash;
     expect(needsRehash(before)).toBe(true);
     expect((await attempt(accountDeps(), handle, 'old password', '192.0.2.60')).handle).toBe(handle);
-    const after = (await users.passwordHash(handle))!;
+    const after = (await users.credentials(handle))!.hash;
     expect(after).not.toBe(before);
     expect(needsRehash(after)).toBe(false);
     expect(await verifyPassword('old password', after)).toBe(true);
@@ -146,10 +146,10 @@ describe('password rehash on login', () => {
     const login = attempt(accountDeps(gate.hook), handle, 'old password', '192.0.2.61');
     await held.reached;
     const changed = await hashPassword('changed meanwhile', WEAK);
-    expect(await users.replacePasswordHash(handle, (await users.passwordHash(handle))!, changed)).toBe(true);
+    expect(await users.replacePasswordHash(handle, (await users.credentials(handle))!.hash, changed)).toBe(true);
     held.release();
     expect((await login).handle).toBe(handle);
-    expect(await users.passwordHash(handle)).toBe(changed);
+    expect((await users.credentials(handle))?.hash).toBe(changed);
   });
 });
 

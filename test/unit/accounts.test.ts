@@ -6,13 +6,15 @@ import { newRefreshToken, newSessionId, parseRefreshToken } from '../../shared/a
 import { issueToken, verifyToken } from '../../shared/auth/tokens.js';
 import { AuthenticationError, ConflictError, ForbiddenError, RateLimitedError } from '../../shared/domain/errors.js';
 import { mapError, RequestError } from '../../shared/http/error-mapper.js';
-import type { IssuedToken, SessionStore, SessionView } from '../../shared/ports/session-store.js';
+import type { IssuedToken, SessionOwner, SessionStore, SessionView } from '../../shared/ports/session-store.js';
 import type { LoginAttempt, LoginThrottle, UserStore } from '../../shared/ports/user-store.js';
 import { FakePeople, FakeUsers } from './feed-fakes.js';
 import { logIn, lockUntil, throttleSource, type LoginDeps } from '../../shared/use-cases/log-in.js';
 import { endSession, refreshSession, startSession } from '../../shared/use-cases/sessions.js';
 import type { StepPoint } from '../../shared/use-cases/steps.js';
 import { registerUser } from '../../shared/use-cases/register-user.js';
+import { leave } from '../../shared/use-cases/leave.js';
+import { ACTIVE } from '../../shared/domain/leaving.js';
 import { updateProfile } from '../../shared/use-cases/update-profile.js';
 
 /** Atomic per key like HBase's per-row operations: each call runs to completion before the next. */
@@ -41,15 +43,15 @@ class MemoryThrottle implements LoginThrottle {
 }
 
 class MemorySessions implements SessionStore {
-  readonly rows = new Map<string, { handle: string; current: string | null; revoked: boolean; issued: Map<string, number> }>();
-  async start(id: Uint8Array, handle: string, t: IssuedToken) {
-    this.rows.set(Buffer.from(id).toString('hex'), { handle, current: t.hash, revoked: false, issued: new Map([[t.hash, t.expiresAt]]) });
+  readonly rows = new Map<string, { handle: string; epoch: string; current: string | null; revoked: boolean; issued: Map<string, number> }>();
+  async start(id: Uint8Array, owner: SessionOwner, t: IssuedToken) {
+    this.rows.set(Buffer.from(id).toString('hex'), { ...owner, current: t.hash, revoked: false, issued: new Map([[t.hash, t.expiresAt]]) });
   }
   async read(id: Uint8Array, presented: string): Promise<SessionView | null> {
     const r = this.rows.get(Buffer.from(id).toString('hex'));
-    return r ? { handle: r.handle, revoked: r.revoked, currentHash: r.current, presentedExpiresAt: r.issued.get(presented) ?? null } : null;
+    return r ? { handle: r.handle, epoch: r.epoch, revoked: r.revoked, currentHash: r.current, presentedExpiresAt: r.issued.get(presented) ?? null } : null;
   }
-  async rotate(id: Uint8Array, _handle: string, from: string, next: IssuedToken) {
+  async rotate(id: Uint8Array, _owner: SessionOwner, from: string, next: IssuedToken) {
     const r = this.rows.get(Buffer.from(id).toString('hex'));
     if (!r || r.current !== from) return false;
     r.current = next.hash;
@@ -227,7 +229,8 @@ describe('sessions', () => {
   // Sessions start after a correct password (logIn, above); here they start directly.
   async function signedIn() {
     const ctx = loginDeps();
-    return { ...ctx, grant: await startSession(ctx.deps, 'amy', T) };
+    await ctx.users.create({ handle: 'amy', displayName: 'Amy', passwordHash: '', createdAt: 0 });
+    return { ...ctx, grant: await startSession(ctx.deps, { handle: 'amy', epoch: '' }, T) };
   }
 
   it('rotates: a refresh answers new tokens and spends the old refresh token', async () => {
@@ -267,6 +270,51 @@ describe('sessions', () => {
     await endSession(deps, grant.refreshToken);
     await endSession(deps, grant.refreshToken);
     await expect(refreshSession(deps, grant.refreshToken, T + 1_000)).rejects.toMatchObject({ code: 'invalid_refresh_token' });
+  });
+});
+
+describe('leaving (use-cases/leave.ts)', { timeout: 60_000 }, () => {
+  const T = Date.now();
+  const ip = '198.51.100.7';
+  async function member() {
+    const ctx = loginDeps();
+    await ctx.users.create({ handle: 'amy', displayName: 'Amy', passwordHash: await hashPassword('right password', WEAK), createdAt: 0 });
+    return { ...ctx, grant: await logIn(ctx.deps, { handle: 'amy', password: 'right password', sourceIp: ip }, T) };
+  }
+
+  it('deactivates with the password again: no session refreshes, and the dates say until when a login restores', async () => {
+    const { deps, users, grant } = await member();
+    const gone = await leave(deps, 'amy', { handle: 'amy', password: 'right password', sourceIp: ip }, T + 1_000);
+    expect(gone).toEqual({ handle: 'amy', deactivatedAt: T + 1_000, erasableFrom: T + 1_000 + 30 * 86_400_000 });
+    expect((await users.profile('amy'))!.standing).toEqual({ state: 'deactivated', at: T + 1_000 });
+    expect(await users.faces(['amy'])).toEqual(new Map());
+    await expect(refreshSession(deps, grant.refreshToken, T + 2_000)).rejects.toMatchObject({ code: 'invalid_refresh_token' });
+    // Asked again: the same dates, nothing moved.
+    expect(await leave(deps, 'amy', { handle: 'amy', password: 'right password', sourceIp: ip }, T + 3_000)).toEqual(gone);
+  });
+
+  it('refuses a wrong password (403 wrong_password: the session is fine) and anyone but yourself (403), changing nothing', async () => {
+    const { deps, users } = await member();
+    await expect(leave(deps, 'amy', { handle: 'amy', password: 'wrong', sourceIp: ip }, T)).rejects.toMatchObject({ code: 'wrong_password' });
+    await expect(leave(deps, 'bob', { handle: 'amy', password: 'right password', sourceIp: ip }, T)).rejects.toBeInstanceOf(ForbiddenError);
+    expect((await users.profile('amy'))!.standing).toEqual(ACTIVE);
+  });
+
+  it('a login restores the account, and only the sessions started after the leave live on', async () => {
+    const { deps, users, grant: before } = await member();
+    await leave(deps, 'amy', { handle: 'amy', password: 'right password', sourceIp: ip }, T + 1_000);
+    const back = await logIn(deps, { handle: 'amy', password: 'right password', sourceIp: ip }, T + 2_000);
+    expect(back.restored).toBe(true);
+    expect((await users.profile('amy'))!.standing).toEqual(ACTIVE);
+    expect((await refreshSession(deps, back.refreshToken, T + 3_000)).handle).toBe('amy');
+    await expect(refreshSession(deps, before.refreshToken, T + 3_000)).rejects.toMatchObject({ code: 'invalid_refresh_token' });
+    expect((await logIn(deps, { handle: 'amy', password: 'right password', sourceIp: ip }, T + 4_000)).restored).toBeUndefined();
+  });
+
+  it('an erased account logs in as nobody: the same 401 as a wrong password', async () => {
+    const { deps, users } = await member();
+    users.rows.get('amy')!.standing = { state: 'erased', at: T };
+    await expect(logIn(deps, { handle: 'amy', password: 'right password', sourceIp: ip }, T + 1_000)).rejects.toBeInstanceOf(AuthenticationError);
   });
 });
 

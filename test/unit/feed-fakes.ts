@@ -9,6 +9,7 @@ import type { BookmarkPosition, CommentLookup, CommentOrder, CommentStore, Liker
 import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue.js';
 import type { CelebrityRegistry, CounterStore, Edge, FeedSlice, FeedWindow, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, ListPage, NewerView, ListPosition, OutboxStore, Page, PostLookup, PostStore, RelationStore, Segment } from '../../shared/ports/feed-store.js';
 import type { FindableUser, NewUser, UserFace, UserProfile, UserStore } from '../../shared/ports/user-store.js';
+import { ACTIVE, type Standing } from '../../shared/domain/leaving.js';
 import type { PeopleEntry, PeopleIndex } from '../../shared/ports/people-index.js';
 import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, segmentOf, userKey } from '../../shared/schema/row-keys.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
@@ -37,7 +38,7 @@ const byKey = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'base64url
 
 /** Users in memory: `new FakeUsers('ann', 'bob')` registers ann and bob (their name is the handle). */
 export class FakeUsers implements UserStore {
-  readonly rows = new Map<string, NewUser & { avatar?: string }>();
+  readonly rows = new Map<string, NewUser & { avatar?: string; standing?: Standing; epoch?: string }>();
   constructor(...handles: string[]) {
     handles.forEach((h) => this.rows.set(h, { handle: h, displayName: h, passwordHash: '', createdAt: 0 }));
   }
@@ -46,8 +47,29 @@ export class FakeUsers implements UserStore {
     this.rows.set(u.handle, { ...u });
     return true;
   }
-  async passwordHash(h: string) {
-    return this.rows.get(h)?.passwordHash ?? null;
+  private active = (h: string) => {
+    const u = this.rows.get(h);
+    return u && (u.standing ?? ACTIVE).state === 'active' ? u : undefined;
+  };
+  async credentials(h: string) {
+    const u = this.rows.get(h);
+    return u ? { hash: u.passwordHash, standing: u.standing ?? ACTIVE, epoch: u.epoch ?? '' } : null;
+  }
+  async sessionGate(h: string) {
+    const u = this.rows.get(h);
+    return u ? { standing: u.standing ?? ACTIVE, epoch: u.epoch ?? '' } : null;
+  }
+  async deactivate(h: string, at: number, epoch: string) {
+    const u = this.active(h);
+    if (!u) return false;
+    Object.assign(u, { standing: { state: 'deactivated', at }, epoch });
+    return true;
+  }
+  async restore(h: string, from: Standing) {
+    const u = this.rows.get(h);
+    if (!u || JSON.stringify(u.standing ?? ACTIVE) !== JSON.stringify(from)) return false;
+    u.standing = ACTIVE;
+    return true;
   }
   async replacePasswordHash(h: string, from: string, to: string) {
     const u = this.rows.get(h);
@@ -61,7 +83,16 @@ export class FakeUsers implements UserStore {
     const u = this.rows.get(h);
     if (!u) return null;
     const count = (c: string) => this.counts?.values.get(`${h}:${c}`) ?? 0;
-    return { handle: h, displayName: u.displayName, createdAt: u.createdAt, followers: count('followers'), following: count('following'), posts: count('posts'), ...(u.avatar ? { avatar: u.avatar } : {}) };
+    return {
+      handle: h,
+      displayName: u.displayName,
+      createdAt: u.createdAt,
+      followers: count('followers'),
+      following: count('following'),
+      posts: count('posts'),
+      ...(u.avatar ? { avatar: u.avatar } : {}),
+      standing: u.standing ?? ACTIVE,
+    };
   }
   async naming(h: string) {
     const u = this.rows.get(h);
@@ -78,12 +109,12 @@ export class FakeUsers implements UserStore {
     return new Map([...faces].map(([h, f]) => [h, { ...f, followers: 0, naming: this.rows.get(h)!.naming ?? null }]));
   }
   async existing(handles: string[]) {
-    return new Set(handles.filter((h) => this.rows.has(h)));
+    return new Set(handles.filter((h) => this.active(h)));
   }
   async faces(handles: string[]): Promise<Map<string, UserFace>> {
     return new Map(
       handles.flatMap((h) => {
-        const u = this.rows.get(h);
+        const u = this.active(h);
         return u ? [[h, { handle: h, displayName: u.displayName, ...(u.avatar ? { avatar: u.avatar } : {}) }] as const] : [];
       }),
     );

@@ -10,6 +10,7 @@ import { listNotifications, reconcileFact } from '../../shared/use-cases/notific
 import { quotaWindowOf, secondsUntilNextWindow, WRITE_QUOTA_WINDOW_MS } from '../../shared/domain/quota.js';
 import { takeWriteQuota } from '../../shared/use-cases/write-limits.js';
 import { InvalidInputError } from '../../shared/domain/errors.js';
+import { ACTIVE } from '../../shared/domain/leaving.js';
 import { newPostId } from '../../shared/domain/post.js';
 import { listComments } from '../../shared/use-cases/comments.js';
 import { encodeCursor } from '../../shared/use-cases/cursor.js';
@@ -242,7 +243,7 @@ describe('instants: use cases answer millis, the HTTP views format them', () => 
 describe('a profile’s counts (use-cases/get-profile.ts)', () => {
   it('are shown never below zero: a counter left one short by a crash window, then decremented, reads 0', async () => {
     const users = new FakeUsers('amy');
-    users.profile = async (h) => ({ handle: h, displayName: h, createdAt: T, followers: -1, following: -2, posts: 3 });
+    users.profile = async (h) => ({ handle: h, displayName: h, createdAt: T, followers: -1, following: -2, posts: 3, standing: ACTIVE });
     expect(await getProfile({ users }, 'amy')).toEqual({ handle: 'amy', displayName: 'amy', createdAt: T, followers: 0, following: 0, posts: 3, avatar: null, avatarLarge: null });
   });
 });

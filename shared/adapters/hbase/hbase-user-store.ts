@@ -1,7 +1,9 @@
 // shared/adapters/hbase/hbase-user-store.ts — UserStore and LoginThrottle on HBase (secondary
 // adapters). Layout and access patterns: shared/schema/tables.ts (users, throttle).
 import type { HBaseRestClient } from '../../hbase/index.js';
-import type { FindableUser, LoginAttempt, LoginThrottle, NewUser, UserFace, UserProfile, UserStore } from '../../ports/user-store.js';
+import type { Credentials, FindableUser, LoginAttempt, LoginThrottle, NewUser, UserFace, UserProfile, UserStore } from '../../ports/user-store.js';
+import { ACTIVE, type Standing } from '../../domain/leaving.js';
+import type { HBaseRow } from '../../hbase/index.js';
 import { throttleGlobalKey, throttleSourceKey, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText as text, counter } from './cells.js';
@@ -14,6 +16,25 @@ const avatarOf = (row: Parameters<typeof text>[0]): { avatar?: string } => {
   const id = text(row, AVATAR);
   return id ? { avatar: id } : {};
 };
+
+/**
+ * p:x holds the standing (tables.ts users): '' or absent = active, 'd<millis>' deactivated then,
+ * 'e<millis>' erasure begun then. Overwritten, never deleted (a delete marker could mask a
+ * later write of the same millisecond).
+ */
+const STANDING = 'p:x';
+/** a:se holds the session epoch: a session started under another one is over. */
+const EPOCH = 'a:se';
+const standingCell = (s: Standing): string => (s.state === 'active' ? '' : `${s.state === 'deactivated' ? 'd' : 'e'}${s.at}`);
+function standingOf(row: HBaseRow | null): Standing {
+  const v = text(row, STANDING) ?? '';
+  const at = Number(v.slice(1));
+  if (v[0] === 'd') return { state: 'deactivated', at };
+  if (v[0] === 'e') return { state: 'erased', at };
+  return ACTIVE;
+}
+/** The rows of active users among `rows` (a missing row has no p:h). */
+const activeRows = (rows: HBaseRow[]) => rows.filter((row) => text(row, 'p:h') !== undefined && standingOf(row).state === 'active');
 
 export class HBaseUserStore implements UserStore {
   private readonly table: string;
@@ -38,9 +59,29 @@ export class HBaseUserStore implements UserStore {
     );
   }
 
-  async passwordHash(handle: string): Promise<string | null> {
-    const row = await this.client.getRow(this.table, userKey(handle), { columns: ['a:pw'] });
-    return text(row, 'a:pw') ?? null;
+  async credentials(handle: string): Promise<Credentials | null> {
+    const row = await this.client.getRow(this.table, userKey(handle), { columns: ['a:pw', EPOCH, STANDING] });
+    const hash = text(row, 'a:pw');
+    return hash === undefined ? null : { hash, standing: standingOf(row), epoch: text(row, EPOCH) ?? '' };
+  }
+
+  async sessionGate(handle: string): Promise<Omit<Credentials, 'hash'> | null> {
+    const row = await this.client.getRow(this.table, userKey(handle), { columns: ['p:h', EPOCH, STANDING] });
+    return text(row, 'p:h') === undefined ? null : { standing: standingOf(row), epoch: text(row, EPOCH) ?? '' };
+  }
+
+  async deactivate(handle: string, at: number, epoch: string): Promise<boolean> {
+    // Standing and epoch in ONE row write: no session outlives the deactivation's answer, and of a
+    // deactivation and a restore or erasure racing, the standing each checked decides (Q).
+    const cells = [
+      { column: STANDING, value: standingCell({ state: 'deactivated', at }) },
+      { column: EPOCH, value: epoch },
+    ];
+    return this.client.checkAndPut(this.table, userKey(handle), cells, { column: STANDING, value: '' });
+  }
+
+  async restore(handle: string, from: Standing): Promise<boolean> {
+    return this.client.checkAndPut(this.table, userKey(handle), [{ column: STANDING, value: '' }], { column: STANDING, value: standingCell(from) });
   }
 
   async replacePasswordHash(handle: string, from: string, to: string): Promise<boolean> {
@@ -49,8 +90,8 @@ export class HBaseUserStore implements UserStore {
 
   async existing(handles: string[]): Promise<Set<string>> {
     if (handles.length === 0) return new Set();
-    const rows = await this.client.multiGet(this.table, handles.map((h) => userKey(h)), { columns: ['p:h'] });
-    return new Set(rows.flatMap((row) => text(row, 'p:h') ?? []));
+    const rows = await this.client.multiGet(this.table, handles.map((h) => userKey(h)), { columns: ['p:h', STANDING] });
+    return new Set(activeRows(rows).flatMap((row) => text(row, 'p:h') ?? []));
   }
 
   async profile(handle: string): Promise<UserProfile | null> {
@@ -65,15 +106,16 @@ export class HBaseUserStore implements UserStore {
       following: counter(row, 'c:following'),
       posts: counter(row, 'c:posts'),
       ...avatarOf(row),
+      standing: standingOf(row),
     };
   }
 
   async faces(handles: string[]): Promise<Map<string, UserFace>> {
     const unique = [...new Set(handles)];
     if (unique.length === 0) return new Map();
-    const rows = await this.client.multiGet(this.table, unique.map((h) => userKey(h)), { columns: ['p:h', 'p:n', AVATAR] });
+    const rows = await this.client.multiGet(this.table, unique.map((h) => userKey(h)), { columns: ['p:h', 'p:n', AVATAR, STANDING] });
     return new Map(
-      rows.flatMap((row) => {
+      activeRows(rows).flatMap((row) => {
         const handle = text(row, 'p:h');
         return handle === undefined ? [] : [[handle, { handle, displayName: text(row, 'p:n') ?? handle, ...avatarOf(row) }] as const];
       }),
@@ -112,9 +154,9 @@ export class HBaseUserStore implements UserStore {
   async findable(handles: string[]): Promise<Map<string, FindableUser>> {
     const unique = [...new Set(handles)];
     if (unique.length === 0) return new Map();
-    const rows = await this.client.multiGet(this.table, unique.map((h) => userKey(h)), { columns: ['p:h', 'p:n', AVATAR, NAMING, 'c:followers'] });
+    const rows = await this.client.multiGet(this.table, unique.map((h) => userKey(h)), { columns: ['p:h', 'p:n', AVATAR, NAMING, STANDING, 'c:followers'] });
     return new Map(
-      rows.flatMap((row) => {
+      activeRows(rows).flatMap((row) => {
         const handle = text(row, 'p:h');
         if (handle === undefined) return [];
         const user = { handle, displayName: text(row, 'p:n') ?? handle, ...avatarOf(row), followers: counter(row, 'c:followers'), naming: text(row, NAMING) ?? null };

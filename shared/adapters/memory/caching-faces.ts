@@ -4,10 +4,13 @@
 // every page was one more multi-get in the page's parallel stage, and on the gateway that costs
 // the page its latency (the benchmark's timeline ratio). So a feed may show a name or avatar up
 // to `ttlMs` old; a profile page, a post's page, lists and notifications read them fresh.
+// That no face was found (an account that left: consistency.md Q) is kept as long, so a feed
+// shows a departed author's posts at most `ttlMs` after the leave, and again at most `ttlMs`
+// after a restore — and a page full of them does not read their rows again every time.
 import type { FaceDirectory, UserFace } from '../../ports/user-store.js';
 
 export class CachingFaces implements FaceDirectory {
-  private readonly entries = new Map<string, { face: UserFace; at: number }>();
+  private readonly entries = new Map<string, { face: UserFace | null; at: number }>();
 
   constructor(
     private readonly source: FaceDirectory,
@@ -23,12 +26,14 @@ export class CachingFaces implements FaceDirectory {
     const missing: string[] = [];
     for (const handle of new Set(handles)) {
       const entry = this.entries.get(handle);
-      if (entry && at - entry.at < this.ttlMs) found.set(handle, entry.face);
-      else missing.push(handle);
+      if (!entry || at - entry.at >= this.ttlMs) missing.push(handle);
+      else if (entry.face) found.set(handle, entry.face);
     }
     if (missing.length === 0) return found;
-    for (const [handle, face] of await this.source.faces(missing)) {
-      found.set(handle, face);
+    const read = await this.source.faces(missing);
+    for (const handle of missing) {
+      const face = read.get(handle) ?? null;
+      if (face) found.set(handle, face);
       this.entries.delete(handle); // re-inserted last: the oldest entries go first when full
       this.entries.set(handle, { face, at });
     }

@@ -7,7 +7,8 @@ import { DISPLAY_NAME_MAX, HANDLE_MAX, HANDLE_PATTERN, PASSWORD_MAX, PASSWORD_MI
 import { hasVisible } from '../../components/char-count';
 import { ErrorMessage } from '../../components/problem';
 import type { MessageKey } from '../../i18n/messages';
-import { useI18n } from '../../i18n/i18n';
+import { absoluteDate, useI18n } from '../../i18n/i18n';
+import { takeDeparture } from '../profile/leave-account';
 import { href } from '../../router';
 
 /** A field's problem, said in the page's language (the forms are `noValidate`: the browser's own
@@ -61,7 +62,10 @@ function FieldProblem({ problems, id, vars }: { problems: FieldProblems; id: str
 const HANDLE_RE = new RegExp(HANDLE_PATTERN);
 
 export function LoginPage({ notice }: { notice?: string }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
+  // Just left (profile/leave-account.tsx): that, and until when a login brings it all back.
+  const [departed] = useState(takeDeparture);
+  const said = departed ? t('leave.done', { date: absoluteDate(departed, locale) }) : notice;
   const [handle, setHandle] = useState('');
   const [password, setPassword] = useState('');
   const { busy, error, submit, problems, tried } = useSubmit(
@@ -72,9 +76,9 @@ export function LoginPage({ notice }: { notice?: string }) {
     <section class="auth" aria-labelledby="page-title">
       <h1 id="page-title">{t('auth.loginTitle')}</h1>
       {/* Why you are here, until you try to log in: then only the answer to that shows. */}
-      {notice && !tried && (
+      {said && !tried && (
         <p class="notice" role="status">
-          {notice}
+          {said}
         </p>
       )}
       <form onSubmit={submit} noValidate>

@@ -15,6 +15,7 @@ import { session } from '../../session';
 import { BlockButtons, type BlockAction } from '../blocks/block-buttons';
 import { PagedPosts } from '../posts/paged-posts';
 import { EditAvatar } from './edit-avatar';
+import { LeaveAccount } from './leave-account';
 
 export function ProfilePage({ handle }: { handle: string }) {
   const { t, locale } = useI18n();
@@ -144,6 +145,7 @@ export function ProfilePage({ handle }: { handle: string }) {
               <a href={href.bookmarks()}>{t('bookmarks.title')}</a> · <a href={href.hidden('blocks')}>{t('blocks.blockedTitle')}</a> ·{' '}
               <a href={href.hidden('mutes')}>{t('blocks.mutedTitle')}</a>
             </p>
+            <LeaveAccount handle={handle} />
           </>
         )}
         <ErrorMessage error={actionError} />

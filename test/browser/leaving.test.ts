@@ -1,0 +1,59 @@
+// test/browser/leaving.test.ts — 注销 in Chromium (issue 23): ann (中文) opens 注销账号 on her own
+// profile, reads the warning with the date until which a login restores everything, gets a wrong
+// password refused (and stays logged in), then confirms: she is logged out, and the login page
+// says until when she can come back. bob (English) finds her profile gone ("does not exist");
+// ann logs in again and bob sees her profile and her post again. Axe passes in both languages.
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { expectAccessible, logIn, postCard, screenshot, show, signUp, uniqueHandle, useBrowser } from '../support/browser.js';
+
+const browser = useBrowser();
+
+describe('leaving (注销) and coming back, in Chromium', () => {
+  it('warns with the date, refuses a wrong password, deactivates; the profile is gone for others until a login restores it', async () => {
+    const [ann, bob] = [uniqueHandle('ann'), uniqueHandle('bob')];
+    const words = `再见 ${randomBytes(3).toString('hex')}`;
+    const password = 'correct horse battery';
+    const a = await browser.open('zh-CN');
+    const b = await browser.open('en');
+    await signUp(a.page, ann, '安妮', password);
+    await signUp(b.page, bob, 'Bob', password);
+    await a.page.fill('#compose-text', words);
+    await a.page.getByRole('button', { name: '发布', exact: true }).click();
+    await postCard(a.page, words).waitFor();
+    await show(b.page, `#/u/${ann}`, postCard(b.page, words));
+
+    // ann opens the flow on her own profile: the warning names the date.
+    await show(a.page, `#/u/${ann}`, a.page.getByRole('button', { name: '注销账号…' }));
+    await a.page.getByRole('button', { name: '注销账号…' }).click();
+    const form = a.page.getByRole('form', { name: '注销账号' });
+    const until = new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium' }).format(new Date(Date.now() + 30 * 86_400_000));
+    await expect(form.locator('.warning').innerText()).resolves.toContain(`在 ${until} 前重新登录即可恢复`);
+    await expectAccessible(a.page, 'leave form (zh)');
+    await screenshot(a.page, 'leave-zh');
+
+    // A wrong password is refused, and she is still logged in.
+    await a.page.getByLabel('输入密码以确认').fill('not my password');
+    await a.page.getByRole('button', { name: '确认注销' }).click();
+    await a.page.getByText('密码错误。').waitFor();
+    expect(new URL(a.page.url()).hash).toBe(`#/u/${ann}`);
+
+    // The right one: logged out, and the login page says until when she can come back.
+    await a.page.getByLabel('输入密码以确认').fill(password);
+    await Promise.all([a.page.waitForResponse((r) => r.request().method() === 'DELETE' && r.status() === 200), a.page.getByRole('button', { name: '确认注销' }).click()]);
+    await a.page.getByText(`你的账号已注销。在 ${until} 前登录即可恢复`).waitFor();
+    expect(new URL(a.page.url()).hash).toBe('#/login');
+    await expectAccessible(a.page, 'login after leaving (zh)');
+
+    // bob: her profile is gone.
+    await show(b.page, `#/u/${ann}`, b.page.getByText('This user does not exist.'));
+    expect(await postCard(b.page, words).count()).toBe(0);
+    await expectAccessible(b.page, 'profile of an account that left (en)');
+
+    // ann logs in again: everything is back.
+    await logIn(a.page, ann, password);
+    await a.page.waitForSelector('#compose-text');
+    await show(b.page, `#/u/${ann}`, postCard(b.page, words));
+    await expect(b.page.getByRole('heading', { level: 1 }).innerText()).resolves.toContain('安妮');
+  });
+});
