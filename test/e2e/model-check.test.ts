@@ -4,7 +4,9 @@
 // fan-out they follow; likes (racing likes of one user, like racing unlike), comments and
 // their deletes (racing ones too), plain reposts (twice at once: one post) and reposts with a
 // comment, reposts of reposts, deleted originals; bookmarks (收藏: racing bookmarks of one user,
-// a bookmark racing its removal); a reference model follows the answers. Once
+// a bookmark racing its removal); users leaving (注销: the profile and their posts 404 at once),
+// a like of theirs in flight, and logging in again (restored: nothing lost); a reference model
+// follows the answers. Once
 // the fan-out queue has drained, every timeline, author list, following/followers list, count
 // and post must equal the model — every post view with its exact like / comment / repost
 // counts, each reader's own liked / reposted / bookmarked, and a repost's original (live, or
@@ -74,7 +76,8 @@ async function checkSeed(seed: number): Promise<void> {
   console.log(
     `[model-check] seed ${seed}: ${plan.waves.length} waves, ${plan.slots.length - reposts} posts (${mentioning} mentioning), ${reposts} reposts, ${plan.comments.length} comments, ` +
       `${counted('block')} blocks (${counted('followRacingBlock')} raced by a follow), ${counted('unblock')} unblocks, ${counted('refused')} refused across a block, ${counted('mute')} mutes, ${counted('unmute')} unmutes, ` +
-      `${counted('bookmark')} bookmarks, ${counted('unbookmark')} unbookmarks, ${counted('edit')} edits (${steps.filter((s) => s.kind === 'edit' && s.racing).length} racing another edit or a delete)`,
+      `${counted('bookmark')} bookmarks, ${counted('unbookmark')} unbookmarks, ${counted('edit')} edits (${steps.filter((s) => s.kind === 'edit' && s.racing).length} racing another edit or a delete), ` +
+      `${counted('leave')} leaves and restores (${plan.waves.flat().filter((g) => g.label === 'leave → restore, a like in flight').length} with a like in flight)`,
   );
   const started = Date.now();
   const { api, sent } = countingApi();

@@ -21,7 +21,9 @@ import { chainBody, commentSubject, pairSubject, slotSubject, type ModelComment,
 
 export interface Actor {
   handle: string;
+  /** Replaced by the restoring login's after a leave (the old one would outlive it by minutes only). */
   token: string;
+  password: string;
 }
 
 export class ModelLost extends Error {}
@@ -118,7 +120,46 @@ export class Driver {
         return this.followRacingBlock(step.pair, ctx);
       case 'refused':
         return this.refused(step, ctx);
+      case 'leave':
+        return this.leave(step.user, ctx);
+      case 'restore':
+        return this.restore(step.user, ctx);
     }
+  }
+
+  // --- leaving (注销) --------------------------------------------------------------------------
+
+  /**
+   * 200 with the dates (30 days apart); from the answer on the profile is 404, and so is every
+   * live post of the user (asked anonymously: no block between two users decides it). Nothing of the model changes: a restore follows.
+   */
+  private async leave(userIndex: number, ctx: Ctx): Promise<void> {
+    const user = this.users[userIndex]!;
+    const what = `leave of ${user.handle}`;
+    const { res } = await this.sendIdempotent(ctx, `user ${user.handle}`, what, () => this.call('DELETE', `/users/${user.handle}`, user.token, { password: user.password }));
+    if (res.status !== 200) return this.clientError(res, ctx, what, '200');
+    if (Date.parse(res.json.erasableFrom) - Date.parse(res.json.deactivatedAt) !== 30 * 86_400_000) this.mismatch(ctx, `${what}: answered ${res.text}, expected dates 30 days apart`);
+    const profile = await this.call('GET', `/users/${user.handle}`, '');
+    if (profile.status !== 404) this.mismatch(ctx, `${what}: the profile answered ${describe(profile)} after the leave, expected 404`);
+    const own = this.plan.slots.flatMap((_, slot) => {
+      const post = this.model.post(slot);
+      return post?.live && post.author === user.handle ? [post] : [];
+    });
+    for (const post of own.slice(0, 2)) {
+      const res = await this.call('GET', `/posts/${post.id}`, '');
+      if (res.status !== 404) this.mismatch(ctx, `${what}: ${this.model.describe(post)} answered ${describe(res)} after the leave, expected 404`);
+    }
+  }
+
+  /** Logging in again: 200 with `restored: true`; the new session's token is the user's from now on. */
+  private async restore(userIndex: number, ctx: Ctx): Promise<void> {
+    const user = this.users[userIndex]!;
+    const what = `restoring login of ${user.handle}`;
+    const { res, resent } = await this.sendIdempotent(ctx, `user ${user.handle}`, what, () => callSafely(this.api, 'POST', '/sessions', { body: { handle: user.handle, password: user.password } }));
+    if (res.status !== 200) return this.clientError(res, ctx, what, '200');
+    // A resend after a lost answer finds the account restored already.
+    if (res.json.restored !== true && !resent) this.mismatch(ctx, `${what}: answered without restored: true`);
+    user.token = res.json.token;
   }
 
   // --- posts -----------------------------------------------------------------------------------
@@ -604,5 +645,5 @@ export async function registerActor(api: Api, handle: string, password: string):
   if (reg.res.status !== 201 && !(reg.resent && reg.res.status === 409)) throw new Error(`register ${handle}: ${reg.res.status} ${reg.res.text}`);
   const login = await sendUntilAnswered(() => callSafely(api, 'POST', '/sessions', { body: { handle, password } }));
   if (login.res.status !== 200) throw new Error(`login ${handle}: ${login.res.status} ${login.res.text}`);
-  return { handle, token: login.res.json.token };
+  return { handle, token: login.res.json.token, password };
 }

@@ -35,7 +35,9 @@ export type Step =
    * repost: a new slot, or for a plain repost the user's live plain repost of that original
    * (the answer is that one again); absent when the original is deleted (404 expected).
    */
-  | { kind: 'repost'; user: number; target: number; slot?: number; comment?: string; key?: string };
+  | { kind: 'repost'; user: number; target: number; slot?: number; comment?: string; key?: string }
+  /** 注销: the user leaves (DELETE /users/{h}); a `restore` (logging in again) follows in the same task. */
+  | { kind: 'leave' | 'restore'; user: number };
 
 /** A post the plan publishes; the slot number names it before the server gives it an id. */
 export interface Slot {
@@ -106,6 +108,8 @@ const usersKey = (a: number, b: number) => (a < b ? `${a}-${b}` : `${b}-${a}`);
 /** Share of posts that mention other users of the seed (and now and then someone unregistered). */
 const MENTION_SHARE = 0.35;
 const slotKey = (slot: number) => `s:${slot}`;
+/** Share of waves followed by a wave in which one user leaves, with a like of theirs in flight, and logs in again. */
+const LEAVE_SHARE = 0.15;
 const likeKey = (user: number, slot: number) => `${user}>${slot}`;
 
 export function makePlan(seed: number, groups: number): Plan {
@@ -116,6 +120,8 @@ export function makePlan(seed: number, groups: number): Plan {
     const size = Math.min(rng.int(3, 6), groups - planned);
     waves.push(planner.wave(size));
     planned += size;
+    // Now and then a user leaves and comes back, in a wave of its own: nobody else acts on them meanwhile.
+    if (rng.chance(LEAVE_SHARE)) waves.push(planner.leaveWave());
   }
   return { seed, users: USERS, slots: planner.slots, comments: planner.comments, waves };
 }
@@ -226,6 +232,23 @@ class Planner {
   wave(size: number): Group[] {
     this.newWave();
     return Array.from({ length: size }, () => this.group());
+  }
+
+  /**
+   * One user leaves (注销) and logs in again, which restores the account; beside it, now and
+   * then, a like of theirs is in flight (sent with the access token they had: it lands, hidden
+   * until the restore). After the restore everything must be as the model says: nothing lost.
+   */
+  leaveWave(): Group[] {
+    this.newWave();
+    const user = this.rng.int(0, USERS - 1);
+    const tasks: Step[][] = [[{ kind: 'leave', user }, { kind: 'restore', user }]];
+    const slot = this.reactionSlot((s) => this.canReact(user, s) && !this.likes.has(likeKey(user, s)));
+    if (slot !== undefined && this.users('like', 1, (u) => u === user).length === 1) {
+      this.likes.add(likeKey(user, slot));
+      tasks.push([{ kind: 'like', user, slot }]);
+    }
+    return [{ label: tasks.length > 1 ? 'leave → restore, a like in flight' : 'leave → restore', tasks }];
   }
 
   private newWave(): void {
