@@ -208,6 +208,7 @@ function stageSettings(stage, params, env = process.env) {
       bucketName: mediaBucketName(stage),
       bucketDomainName: mediaBucketDomainName(stage),
       uploadsPrefix: MEDIA_PREFIXES.uploads,
+      exportsPrefix: MEDIA_PREFIXES.exports,
       variantObjectsArn: mediaObjectsArn(MEDIA_PREFIXES.variants),
       variantsPathPattern: `/${MEDIA_PREFIXES.variants}*`,
       workerMaxConcurrency: mediaWorkerMaxConcurrency,
@@ -223,7 +224,7 @@ const SERVICE = 'weibo';
  * which the web distribution serves under the same path.
  */
 const MEDIA_BUCKET_ID = 'MediaBucket';
-const MEDIA_PREFIXES = Object.freeze({ uploads: 'uploads/', variants: 'media/' });
+const MEDIA_PREFIXES = Object.freeze({ uploads: 'uploads/', variants: 'media/', exports: 'exports/' });
 const mediaObjectsArn = (prefix) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [MEDIA_BUCKET_ID, 'Arn'] }, `/${prefix}*`]] });
 /** stack.sh's local object store (S3-compatible) and its bucket, unless the environment names others. */
 const LOCAL_S3_ENDPOINT = 'http://127.0.0.1:19000';
@@ -285,7 +286,8 @@ const JOBS = Object.freeze({
  * completeUpload may read uploads/ (its HEAD) and queue the upload; only the media worker
  * consumes the media queue, reads and deletes originals, and writes and deletes variants under
  * media/ (a discard). deletePost and the media-cleanup job send to the media queue (discards),
- * and touch no object.
+ * and touch no object. Data exports: the fan-out worker writes them under exports/ (it builds
+ * them); exportData may read exports/ (it presigns the download) and sends the build's message.
  */
 function functionRoles(stage, arns) {
   const queueArn = { 'Fn::GetAtt': ['FanoutQueue', 'Arn'] };
@@ -294,6 +296,7 @@ function functionRoles(stage, arns) {
   const sendMedia = { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: [mediaQueueArn] };
   const uploads = mediaObjectsArn(MEDIA_PREFIXES.uploads);
   const variants = mediaObjectsArn(MEDIA_PREFIXES.variants);
+  const exportsArn = mediaObjectsArn(MEDIA_PREFIXES.exports);
   const readParameters = (resources) => (resources.length > 0 ? [{ Effect: 'Allow', Action: ['ssm:GetParameter'], Resource: resources }] : []);
   const hbase = readParameters(arns.gatewayCredentials);
   const functionArn = (name) => ({
@@ -318,7 +321,13 @@ function functionRoles(stage, arns) {
     completeUpload: [...api, { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [uploads] }, sendMedia],
     // A deleted post's pictures are discarded through the media queue (the worker removes them).
     deletePost: [...api, sendMedia],
-    fanout: [{ Effect: 'Allow', Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'], Resource: [queueArn] }, send, ...hbase],
+    exportData: [...api, { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [exportsArn] }],
+    fanout: [
+      { Effect: 'Allow', Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'], Resource: [queueArn] },
+      send,
+      ...hbase,
+      { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [exportsArn] },
+    ],
     processMedia: [
       { Effect: 'Allow', Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'], Resource: [mediaQueueArn] },
       { Effect: 'Allow', Action: ['s3:GetObject', 's3:DeleteObject'], Resource: [uploads] },

@@ -124,6 +124,8 @@ export function feedDependencies(): FeedDeps {
     users,
     // Pictures in posts, where the stage has a media bucket (every deployed stage and npm start do).
     ...picturesIfConfigured(cfg),
+    // Data exports are kept in the media bucket (under exports/) where there is one.
+    ...(cfg.MEDIA_BUCKET && cfg.MEDIA_BASE_URL ? { exports: mediaObjects(cfg) } : {}),
     queue: new SqsFanoutQueue({ queueUrl: cfg.FANOUT_QUEUE_URL, ...(cfg.SQS_ENDPOINT ? { endpoint: cfg.SQS_ENDPOINT } : {}) }),
     limits: feedLimits(cfg),
   };

@@ -39,6 +39,8 @@ import {
   PostHistorySchema,
   ProfileSchema,
   DepartureSchema,
+  ExportReadySchema,
+  ExportBuildingSchema,
   RegisteredUserSchema,
   SessionSchema,
   TimelinePageSchema,
@@ -91,6 +93,10 @@ const route = <R extends Route>(r: R) => r;
 const noStore = z.object({ 'Cache-Control': z.literal('no-store').meta({ description: 'Tokens are never cached' }) });
 const privateMinute = z.object({
   'Cache-Control': z.literal('private, max-age=60').meta({ description: 'Yours alone; the same list for a minute' }),
+});
+/** Every 429 carries it (error-mapper.ts). */
+export const RETRY_AFTER_HEADER = z.object({
+  'Retry-After': z.string().regex(/^\d+$/).meta({ description: 'Seconds to wait before trying again' }),
 });
 const countNoStore = z.object({ 'Cache-Control': z.literal('no-store').meta({ description: 'A count for now: never reused' }) });
 
@@ -196,6 +202,21 @@ export const routes = {
     body: leaveBody,
     success: { 200: { description: 'Deactivated: when, and until when a login restores it', schema: DepartureSchema } },
     errors: { 403: ['forbidden', 'wrong_password'], 429: ['rate_limited'] },
+  }),
+  exportData: route({
+    method: 'GET',
+    path: '/users/{handle}/export',
+    tag: 'accounts',
+    summary: 'Export your data (导出数据): a download link to a JSON file of everything you made',
+    description:
+      'Your posts (with their pictures’ URLs and edit times), comments, likes, bookmarks, following and followers, in one JSON file built in the background. The first call asks for it and answers 202 `building` with `Retry-After`; ask again until 200, which carries a link that works for 15 minutes. A file is reused for a day, then the next call builds a new one. At most 10,000 of each kind; `truncated` in the file names a kind cut there.',
+    auth: true,
+    params: handlePath,
+    success: {
+      200: { description: 'Ready: the link to the file', schema: ExportReadySchema, headers: noStore },
+      202: { description: 'Being built: ask again after `Retry-After` seconds', schema: ExportBuildingSchema, headers: RETRY_AFTER_HEADER },
+    },
+    errors: { 403: ['forbidden'] },
   }),
   setAvatar: route({
     method: 'PUT',
@@ -713,7 +734,3 @@ export function allErrors(r: Route): Record<number, ErrorCode[]> {
   return out;
 }
 
-/** Every 429 carries it (error-mapper.ts). */
-export const RETRY_AFTER_HEADER = z.object({
-  'Retry-After': z.string().regex(/^\d+$/).meta({ description: 'Seconds to wait before trying again' }),
-});

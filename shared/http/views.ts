@@ -15,6 +15,7 @@ import type { Suggestion } from '../use-cases/suggestions.js';
 import type { PersonView } from '../use-cases/people.js';
 import type { Grant } from '../use-cases/sessions.js';
 import type { Departure } from '../use-cases/leave.js';
+import type { ExportAnswer } from '../use-cases/export-data.js';
 import type { Edge, Page } from '../ports/feed-store.js';
 import type { PresignedUpload } from '../ports/media-objects.js';
 import type { MediaRecord } from '../ports/media-store.js';
@@ -223,6 +224,22 @@ export const departureView = (d: Departure): z.output<typeof DepartureSchema> =>
   deactivatedAt: iso(d.deactivatedAt),
   erasableFrom: iso(d.erasableFrom),
 });
+
+export const ExportReadySchema = z
+  .strictObject({
+    state: z.literal('ready'),
+    url: z.string().meta({ description: 'GET it for the JSON file (posts with their pictures, comments, likes, bookmarks, following, followers); works until `expiresAt` only' }),
+    expiresAt: instant,
+    builtAt: instant.meta({ description: 'What the file holds is as of this instant; a day later the next request builds a new one' }),
+  })
+  .meta({ id: 'ExportReady' });
+
+export const ExportBuildingSchema = z
+  .strictObject({ state: z.literal('building'), requestedAt: instant })
+  .meta({ id: 'ExportBuilding' });
+
+export const exportView = (a: ExportAnswer) =>
+  a.state === 'ready' ? { state: a.state, url: a.url, expiresAt: iso(a.expiresAt), builtAt: iso(a.builtAt) } : { state: a.state, requestedAt: iso(a.requestedAt) };
 
 export const SessionSchema = z
   .strictObject({

@@ -72,6 +72,8 @@ export const FanoutMessage = z.discriminatedUnion('type', [
    * cut before (shared/use-cases/background/tally.ts).
    */
   z.object({ v: z.literal(1), type: z.literal('notify'), fact: Fact, tally: z.strictObject({ at: since, removal: z.boolean() }).optional() }),
+  /** Build the user's data export asked for at `requestedAt` (shared/use-cases/export-data.ts). */
+  z.object({ v: z.literal(1), type: z.literal('export'), user: z.string().max(30), requestedAt: z.number().int().nonnegative() }),
   /** A returning inactive reader: rebuild the inbox from the followees' recent posts. */
   z.object({ v: z.literal(1), type: z.literal('regenerate'), reader: z.string().max(30), cursor: z.string().max(64).optional() }),
 ]);

@@ -33,6 +33,8 @@ export interface ReactionStore {
   unlike(user: string, postId: string, since: number): Promise<boolean>;
   /** The user's state on each post, in one multi-get (posts the user never touched are absent from the map). */
   viewerState(user: string, postIds: string[]): Promise<Map<string, ViewerState>>;
+  /** The posts `user` likes, in post-key order, strictly after the post `after` (one bounded scan of their rows). */
+  likedBy(user: string, limit: number, after?: string): Promise<{ items: { postId: string; since: number }[]; next?: string }>;
 
   /**
    * Writes the post-side entry of a like ("who liked", and its place in the newest-first list)
@@ -85,8 +87,10 @@ export type CommentLookup = { state: 'live'; comment: Comment } | { state: 'dele
 export type CommentOrder = 'newest' | 'oldest';
 
 export interface CommentStore {
-  /** Put-if-absent on the comment row: false if that id was ever used on that post. */
+  /** Put-if-absent on the comment row: false if that id was ever used on that post. Its author's index entry (`listWritten`) must be written first. */
   create(comment: Comment): Promise<boolean>;
+  /** The author's index entry of a comment about to be created (written before it: an entry whose comment never lands is skipped at read). */
+  listWritten(comment: Pick<Comment, 'author' | 'postId' | 'id' | 'createdAt'>): Promise<void>;
   lookup(postId: string, commentId: string): Promise<CommentLookup>;
   /** Tombstones the comment (of racing deletes exactly one gets true) and drops its content. */
   markDeleted(postId: string, commentId: string, at: number): Promise<boolean>;
@@ -94,6 +98,18 @@ export interface CommentStore {
   list(postId: string, order: CommentOrder, limit: number, cursor?: string): Promise<Page<Comment>>;
   /** Removes up to `limit` of a deleted post's comment rows; returns how many (cleanup, idempotent). */
   purge(postId: string, limit: number): Promise<number>;
+  /**
+   * The live comments `author` wrote, newest first, strictly after `after` (the author's index:
+   * one scan, then one multi-get of the comments to confirm them; a deleted one is skipped).
+   */
+  writtenBy(author: string, limit: number, after?: WrittenPosition): Promise<{ items: Comment[]; next?: WrittenPosition }>;
+}
+
+/** A place in an author's comments (newest first). */
+export interface WrittenPosition {
+  since: number;
+  postId: string;
+  commentId: string;
 }
 
 /** What the per-user write limits count: reactions, and picture uploads (media). */

@@ -54,6 +54,14 @@ export interface FaceDirectory {
   faces(handles: string[]): Promise<Map<string, UserFace>>;
 }
 
+/** Where a user's data export stands (use-cases/export-data.ts): the last build asked for, and the last one done. */
+export interface ExportState {
+  /** When the latest build was asked for (its id); absent: never. */
+  requestedAt?: number;
+  /** The latest build done: the one asked at `requestedAt`, its file, and when it was done. */
+  done?: { requestedAt: number; key: string; builtAt: number };
+}
+
 export interface UserStore extends FaceDirectory {
   /** Put-if-absent on the handle: true = created, false = the handle was already taken. */
   create(user: NewUser): Promise<boolean>;
@@ -71,6 +79,12 @@ export interface UserStore extends FaceDirectory {
   deactivate(handle: string, at: number, epoch: string): Promise<boolean>;
   /** A deactivated account active again, if its standing is still `from` (check-and-put): false when it moved. */
   restore(handle: string, from: Standing): Promise<boolean>;
+  /** Where the user's data export stands (one get of its cells). */
+  exportState(handle: string): Promise<ExportState>;
+  /** Asks for a build at `at`, if the latest asked is still `from` (check-and-put; null = none): false when another asked first. */
+  askExport(handle: string, from: number | null, at: number): Promise<boolean>;
+  /** The build asked at `requestedAt` is done as `key`, if it is still the latest asked (check-and-put): false when a newer one was. */
+  exportDone(handle: string, requestedAt: number, key: string, builtAt: number): Promise<boolean>;
   /** Which of `handles` are active users (one multi-get): mentions of others are plain text. */
   existing(handles: string[]): Promise<Set<string>>;
   /**

@@ -237,6 +237,16 @@ export const ROUTE_COSTS = {
       `read comes before 4), one more round trip, Q.]`,
     ].join(' '),
   },
+  exportData: {
+    requests: 2,
+    roundTrips: 2,
+    why: [
+      `1) where the export stands (users get of a:er, a:ed); a ready one answers its presigned link`,
+      `here (no HBase request); 2) none ready or under way: the build's message is queued (SQS), then`,
+      `the ask's check-and-put on the latest ask read — of racing requests one asks, and a message`,
+      `whose ask lost builds nothing. [While building: 1 request.]`,
+    ].join(' '),
+  },
   leave: {
     requests: 7,
     roundTrips: 4,
@@ -298,12 +308,13 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   addComment: {
-    requests: 7,
+    requests: 8,
     roundTrips: 4,
     why: [
       `1) side by side: the write quota +1 (quota increment), the post (content get, 404), the`,
       `block check either way (blocks multi-get), the commenter's face for the answer (users`,
-      `multi-get) [∥ the replied-to comment's get, the mentions' users multi-get]; 2) the quota read`,
+      `multi-get), the commenter's index entry (lists put, kind W: written before the comment, K)`,
+      `[∥ the replied-to comment's get, the mentions' users multi-get]; 2) the quota read`,
       `back (it includes this request: racing requests never pass the limit); 3) the comment row:`,
       `check-and-put, put-if-absent on m:t, with the delayed notify queued beside it (F); 4) only`,
       `its creator: c:comments +1 on the post (E), and the immediate notify (SQS).`,

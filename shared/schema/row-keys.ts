@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { concatBytes } from '../hbase/index.js';
 import { HANDLE_PATTERN } from '../domain/handle.js';
 import { formatPostId, isPostId, parsePostId, POST_SUFFIX_BYTES } from '../domain/post.js';
+import { COMMENT_ID_PATTERN } from '../domain/comment.js';
 import { mediaIdBytes } from '../domain/media-id.js';
 import { isNaming } from '../domain/people-search.js';
 import { md5Salt } from './salt.js';
@@ -343,7 +344,27 @@ export function blockPrefix(from: string, kind: BlockKind): Uint8Array {
  * ever holds '/', so no owner's rows fall inside another's. 'K' (收藏, bookmarks) is the one kind
  * whose other is a post id, not a handle: the owner's bookmarked posts.
  */
-export type ListKind = 'F' | 'R' | 'B' | 'M' | 'L' | 'K';
+export type ListKind = 'F' | 'R' | 'B' | 'M' | 'L' | 'K' | 'W';
+
+/** A kind W entry's other: the post and the comment written on it (neither holds '/' or '~'). */
+const writtenOther = (postId: string, commentId: string) => `${postId}~${commentId}`;
+function parseWrittenOther(other: string): { postId: string; commentId: string } | null {
+  const at = other.lastIndexOf('~');
+  const postId = other.slice(0, at);
+  const commentId = other.slice(at + 1);
+  return at > 0 && isPostId(postId) && COMMENT_ID_PATTERN.test(commentId) ? { postId, commentId } : null;
+}
+const isWrittenOther = (other: string) => parseWrittenOther(other) !== null;
+
+/** The row key of `author`'s entry for the comment `commentId` on `postId`, written at `at` (kind W). */
+export const writtenRowKey = (author: string, at: number, postId: string, commentId: string) => listRowKey(author, 'W', at, writtenOther(postId, commentId));
+
+/** A kind W row's comment (the inverse of writtenRowKey), or null. */
+export function parseWrittenRowKey(prefix: string, key: string): { since: number; postId: string; commentId: string } | null {
+  const row = parseListRow(prefix, key, isWrittenOther);
+  const written = row && parseWrittenOther(row.other);
+  return row && written ? { since: row.since, ...written } : null;
+}
 
 /** The latest since a list key holds (13 digits: the year 2286). */
 export const LIST_TIME_MAX = 9_999_999_999_999;
@@ -358,7 +379,8 @@ const inverted13 = (millis: number): string => String(LIST_TIME_MAX - millis).pa
 
 export function listRowKey(owner: string, kind: ListKind, since: number, other: string): string {
   if (!Number.isSafeInteger(since) || since < 0 || since > LIST_TIME_MAX) throw new RangeError(`since out of a list key's range: ${since}`);
-  if (kind === 'K' ? !isPostId(other) : !HANDLE_PATTERN.test(other)) throw new RangeError(`invalid list entry for a row key: ${JSON.stringify(other)}`);
+  const valid = kind === 'K' ? isPostId(other) : kind === 'W' ? isWrittenOther(other) : HANDLE_PATTERN.test(other);
+  if (!valid) throw new RangeError(`invalid list entry for a row key: ${JSON.stringify(other)}`);
   return `${listPrefix(owner, kind)}${inverted13(since)}/${other}`;
 }
 

@@ -95,7 +95,9 @@ p:x   the standing (invariant Q, consistency.md): '' or absent = active, 'd<mill
       then (leave), 'e<millis>' erasure begun then. Overwritten, never deleted. Read with every
       face, mention check, search result and profile: only an active user is any of these
 a:    auth    — a:pw scrypt hash record (never returned by any API); a:se the session epoch (64
-      random bits, new with every leave; absent = ''): a session started under another is over
+      random bits, new with every leave; absent = ''): a session started under another is over;
+      a:er the data export last asked for (millis), a:ed the last one built ('<asked> <file key>
+      <built>'): asked by check-and-put on a:er read, marked built by check-and-put on a:er
 p:celeb '1' while the user is a celebrity (posts merged at read time, not fanned out), '0'
       after a demotion — overwritten, never deleted, so a promotion right after a demotion can
       never be masked by a delete marker (the p family keeps the default version behaviour)
@@ -419,7 +421,8 @@ m:t   created-at millis (kept on delete: the id is never reused)
 m:v   the comment as JSON {a author, b body, r reply-to id, ra reply-to author, m @mentions
       [[handle, start, end]…] parsed at write time}
 m:d   deleted-at millis: the tombstone (put-if-absent: exactly one racing delete wins)
-create  : PUT ?check=put put-if-absent on m:t (with m:v); the winner counts c:comments +1
+create  : the author's lists entry (kind W) beside the checks, then PUT ?check=put
+          put-if-absent on m:t (with m:v); the winner counts c:comments +1
 delete  : GET m:v (who may delete) → PUT ?check=put put-if-absent on m:d → the winner counts −1
           and DELETEs m:v
 oldest  : GET /comments/<salt+postId+'/'>*?column=m:v&limit=n+1[&startrow=<cursor row>+' ']
@@ -574,6 +577,9 @@ row   = hex4(md5(owner)) + owner + '/' + kind + '/' + inv13 + '/' + other handle
         spreads owners over regions; neither a handle nor a post id holds '/')
         kind F: owner follows other   R: other follows owner   B / M: owner blocks / mutes other
         kind L: other likes the post  (owner = the post id)
+        kind K: owner bookmarked the post other   kind W: owner wrote the comment other =
+        post id + '~' + comment id (read by the data export, and the erasure: one scan, then
+        a multi-get of those comment rows confirms them)
 e:t   '' (the key is the entry). NEW_VERSION_BEHAVIOR: an entry removed and written again with
       the same since (a remove, then a settle's restore) must stay.
 Written and removed by the adapter methods that write and remove the edge side each list reads,

@@ -45,6 +45,10 @@ export async function addComment(
   input: { body: string; replyTo?: string },
   now = Date.now(),
 ): Promise<Comment & { face: Face }> {
+  // The author's index entry (export, erasure) goes beside the checks: written before the comment
+  // (K), it costs no round trip; a refused comment leaves an entry that is skipped at read.
+  const firstId = newCommentId(now);
+  const listed = (id: string) => deps.comments.listWritten({ author: actor, postId, id, createdAt: now });
   const [, post, target, entities, , faces] = await Promise.all([
     takeWriteQuota(deps, actor, 'comment', now),
     deps.posts.get(postId),
@@ -52,13 +56,16 @@ export async function addComment(
     entitiesOf(deps, input.body, { topics: false }),
     refuseIfBlocked(deps, actor, authorOfPostId(postId)),
     readFaces(deps, [actor]), // for the answer, beside the checks
+    listed(firstId),
   ]);
   if (!post) throw postNotFound(postId);
   if (target && target.state !== 'live') throw commentNotFound(input.replyTo!);
   await atStep(deps, 'comment.checked', { actor, postId });
   const replyTo = target?.state === 'live' ? { replyTo: { id: target.comment.id, author: target.comment.author } } : {};
   for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
-    const comment: Comment = { id: newCommentId(now), postId, author: actor, body: input.body, createdAt: now, ...replyTo, ...(entities.mentions ? { mentions: entities.mentions } : {}) };
+    const id = attempt === 0 ? firstId : newCommentId(now);
+    if (attempt > 0) await listed(id);
+    const comment: Comment = { id, postId, author: actor, body: input.body, createdAt: now, ...replyTo, ...(entities.mentions ? { mentions: entities.mentions } : {}) };
     const fact = commentFact(comment);
     // The delayed notify first, before the row (notifications.ts; it also tallies the count,
     // invariant M); a lost id race leaves it naming an id that never existed, which the worker

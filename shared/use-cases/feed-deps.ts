@@ -8,6 +8,7 @@ import type { BlockStore, NotificationStore, TopicStore } from '../ports/social-
 import type { FaceDirectory, UserStore } from '../ports/user-store.js';
 import type { StepHook } from './steps.js';
 import type { Pictures } from './media/attach.js';
+import type { ExportFiles } from '../ports/export-files.js';
 
 export interface FeedDeps {
   users: UserStore;
@@ -33,6 +34,8 @@ export interface FeedDeps {
   feedFaces?: FaceDirectory;
   /** Pictures in posts (the media records, where variants are served); absent where no post carries any. */
   pictures?: Pictures;
+  /** Where data exports are kept for download (export-data.ts); absent where there is no object store. */
+  exports?: ExportFiles;
   /** Tests only: called between the steps of multi-row operations (./steps.ts). */
   step?: StepHook;
 }

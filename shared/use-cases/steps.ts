@@ -78,6 +78,8 @@ export type StepPoint =
   | 'login.restored'
   /** leave: the password is right and the standing read active; the deactivation is not yet written. */
   | 'leave.verified'
+  /** export: where the user's export stands is read; nothing is queued or asked yet. */
+  | 'export.read'
   /** refresh: the session is read and the token is its current one; the rotation is not yet written. */
   | 'refresh.read'
   /** register: the new naming's people index entries are written; the user row is not yet created. */

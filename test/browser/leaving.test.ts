@@ -1,4 +1,5 @@
-// test/browser/leaving.test.ts — 注销 in Chromium (issue 23): ann (中文) opens 注销账号 on her own
+// test/browser/leaving.test.ts — 导出 and 注销 in Chromium (issue 23): ann (中文) exports her data
+// from her profile (a link to a JSON file holding her post), then opens 注销账号 on her own
 // profile, reads the warning with the date until which a login restores everything, gets a wrong
 // password refused (and stays logged in), then confirms: she is logged out, and the login page
 // says until when she can come back. bob (English) finds her profile gone ("does not exist");
@@ -23,8 +24,16 @@ describe('leaving (注销) and coming back, in Chromium', () => {
     await postCard(a.page, words).waitFor();
     await show(b.page, `#/u/${ann}`, postCard(b.page, words));
 
+    // First she exports her data: prepared in the background, then a link to the file.
+    await show(a.page, `#/u/${ann}`, a.page.getByRole('button', { name: '导出我的数据' }));
+    await a.page.getByRole('button', { name: '导出我的数据' }).click();
+    const download = a.page.getByRole('link', { name: '下载我的数据（JSON）' });
+    await download.waitFor({ timeout: 60_000 });
+    const file = (await (await fetch((await download.getAttribute('href'))!)).json()) as { handle: string; posts: { body: string }[] };
+    expect([file.handle, file.posts.map((p) => p.body)]).toEqual([ann, [words]]);
+    await expectAccessible(a.page, 'export ready (zh)');
+
     // ann opens the flow on her own profile: the warning names the date.
-    await show(a.page, `#/u/${ann}`, a.page.getByRole('button', { name: '注销账号…' }));
     await a.page.getByRole('button', { name: '注销账号…' }).click();
     const form = a.page.getByRole('form', { name: '注销账号' });
     const until = new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium' }).format(new Date(Date.now() + 30 * 86_400_000));

@@ -106,6 +106,7 @@ const CALLS: Record<RouteName, (w: World) => Promise<ApiResponse>> = {
   refreshSession: (w) => api.call('POST', '/sessions/refresh', { body: { refreshToken: w.c.refreshToken }, headers: web }),
   logOut: (w) => api.call('POST', '/sessions/logout', { body: { refreshToken: w.b.refreshToken }, headers: web }),
   getProfile: (w) => api.call('GET', `/users/${w.b.handle}`),
+  exportData: (w) => api.call('GET', `/users/${w.a.handle}/export`, { token: w.a.token }),
   leave: (w) => api.call('DELETE', `/users/${w.d.handle}`, { token: w.d.token, body: { password: w.d.password } }),
   searchUsers: (w) => api.call('GET', `/users?q=${w.b.handle.slice(0, 3)}`, { token: w.a.token }),
   updateProfile: (w) => api.call('PATCH', `/users/${w.a.handle}`, { token: w.a.token, body: { displayName: 'Ann Renamed' } }),

@@ -5,10 +5,10 @@ import type { Comment } from '../../shared/domain/comment.js';
 import { keyFromPostId, postIdFromKey } from '../../shared/schema/row-keys.js';
 import { feedOrderKey, NO_COUNTS, type FeedEntry, type Post, type PostCounts, type PostVersion, type StoredPost } from '../../shared/domain/post.js';
 import type { MentionSpan, TopicSpan } from '../../shared/domain/text-entities.js';
-import type { BookmarkPosition, CommentLookup, CommentOrder, CommentStore, Liker, ReactionStore, ViewerState, WriteAction, WriteQuota } from '../../shared/ports/reaction-store.js';
+import type { WrittenPosition, BookmarkPosition, CommentLookup, CommentOrder, CommentStore, Liker, ReactionStore, ViewerState, WriteAction, WriteQuota } from '../../shared/ports/reaction-store.js';
 import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue.js';
 import type { CelebrityRegistry, CounterStore, Edge, FeedSlice, FeedWindow, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, ListPage, NewerView, ListPosition, OutboxStore, Page, PostLookup, PostStore, RelationStore, Segment } from '../../shared/ports/feed-store.js';
-import type { FindableUser, NewUser, UserFace, UserProfile, UserStore } from '../../shared/ports/user-store.js';
+import type { ExportState, FindableUser, NewUser, UserFace, UserProfile, UserStore } from '../../shared/ports/user-store.js';
 import { ACTIVE, type Standing } from '../../shared/domain/leaving.js';
 import type { PeopleEntry, PeopleIndex } from '../../shared/ports/people-index.js';
 import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, segmentOf, userKey } from '../../shared/schema/row-keys.js';
@@ -58,6 +58,22 @@ export class FakeUsers implements UserStore {
   async sessionGate(h: string) {
     const u = this.rows.get(h);
     return u ? { standing: u.standing ?? ACTIVE, epoch: u.epoch ?? '' } : null;
+  }
+  readonly exports = new Map<string, ExportState>();
+  async exportState(h: string) {
+    return this.exports.get(h) ?? {};
+  }
+  async askExport(h: string, from: number | null, at: number) {
+    const state = this.exports.get(h) ?? {};
+    if ((state.requestedAt ?? null) !== from) return false;
+    this.exports.set(h, { ...state, requestedAt: at });
+    return true;
+  }
+  async exportDone(h: string, requestedAt: number, key: string, builtAt: number) {
+    const state = this.exports.get(h) ?? {};
+    if (state.requestedAt !== requestedAt) return false;
+    this.exports.set(h, { ...state, done: { requestedAt, key, builtAt } });
+    return true;
   }
   async deactivate(h: string, at: number, epoch: string) {
     const u = this.active(h);
@@ -532,6 +548,13 @@ export class FakeReactions implements ReactionStore {
   readonly reposts = new Map<string, Set<string>>(); // "user>original" → live repost ids
   readonly bookmarked = new Map<string, number>(); // "user>postId" → since (the truth)
   readonly bookmarkRows = new Map<string, number>(); // "user>postId>since" → since (the list)
+  async likedBy(user: string, limit: number, after?: string) {
+    const all = [...this.likes].flatMap(([k, since]) => (k.startsWith(`${user}>`) ? [{ postId: k.slice(user.length + 1), since }] : []));
+    const key = (id: string) => b64(keyFromPostId(id)!);
+    const sorted = all.toSorted((a, b) => byKey(key(a.postId), key(b.postId))).filter((l) => !after || byKey(key(l.postId), key(after)) > 0);
+    const items = sorted.slice(0, limit);
+    return sorted.length > limit ? { items, next: items.at(-1)!.postId } : { items };
+  }
   async bookmark(user: string, postId: string, at: number) {
     if (this.bookmarked.has(`${user}>${postId}`)) return false;
     this.bookmarked.set(`${user}>${postId}`, at);
@@ -651,6 +674,17 @@ export class FakeComments implements CommentStore {
     const doomed = [...this.rows.keys()].filter((k) => k.startsWith(`${postId}/`)).slice(0, limit);
     doomed.forEach((k) => this.rows.delete(k));
     return doomed.length;
+  }
+  async listWritten() {
+    // The fake's writtenBy reads the comments themselves: no entry to keep.
+  }
+  async writtenBy(author: string, limit: number, after?: WrittenPosition) {
+    const mine = [...this.rows.values()].flatMap((r) => (r.comment?.author === author && r.deleted === undefined ? [r.comment] : []));
+    const pos = (c: Comment): WrittenPosition => ({ since: c.createdAt, postId: c.postId, commentId: c.id });
+    const order = (a: WrittenPosition) => `${String(9e15 - a.since).padStart(16, '0')}/${a.postId}~${a.commentId}`;
+    const sorted = mine.toSorted((a, b) => (order(pos(a)) < order(pos(b)) ? -1 : 1)).filter((c) => !after || order(pos(c)) > order(after));
+    const items = sorted.slice(0, limit);
+    return sorted.length > limit ? { items, next: pos(items.at(-1)!) } : { items };
   }
 }
 

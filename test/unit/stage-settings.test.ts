@@ -111,9 +111,12 @@ describe('stage settings', () => {
     const sendMedia = { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: [{ 'Fn::GetAtt': ['MediaQueue', 'Arn'] }] };
     expect(extra(roles.deletePost)).toEqual([sendMedia]);
     expect(roles.mediaCleanup).toContainEqual(sendMedia);
-    // Only these three touch the bucket.
+    // Data exports, under exports/ only: the worker builds them, exportData presigns the download.
+    expect(extra(roles.exportData)).toEqual([{ Effect: 'Allow', Action: ['s3:GetObject'], Resource: [objects('exports/')] }]);
+    expect((roles.fanout as unknown[]).filter((s) => JSON.stringify(s).includes('s3:'))).toEqual([{ Effect: 'Allow', Action: ['s3:PutObject'], Resource: [objects('exports/')] }]);
+    // Only these touch the bucket.
     for (const [name, role] of Object.entries(roles as Record<string, unknown[]>)) {
-      if (!['createUpload', 'completeUpload', 'processMedia'].includes(name)) expect(JSON.stringify(role), name).not.toMatch(/s3:|MediaBucket/);
+      if (!['createUpload', 'completeUpload', 'processMedia', 'exportData', 'fanout'].includes(name)) expect(JSON.stringify(role), name).not.toMatch(/s3:|MediaBucket/);
     }
   });
 
@@ -122,7 +125,7 @@ describe('stage settings', () => {
     expect(media.bucketName).toEqual({
       'Fn::Join': ['-', ['weibo-prod-media', { 'Fn::Select': [4, { 'Fn::Split': ['-', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] }] }] }]],
     });
-    expect(media).toMatchObject({ uploadsPrefix: 'uploads/', variantsPathPattern: '/media/*', workerMaxConcurrency: 7 });
+    expect(media).toMatchObject({ uploadsPrefix: 'uploads/', exportsPrefix: 'exports/', variantsPathPattern: '/media/*', workerMaxConcurrency: 7 });
     expect(() => stageSettings('Prod', defaults)).toThrow('the stage name must be 1–40 lowercase letters, digits or -');
     expect(() => stageSettings('prod', { ...defaults, mediaWorkerMaxConcurrency: 1 })).toThrow('mediaWorkerMaxConcurrency must be an integer from 2 to 1000');
   });

@@ -6,8 +6,8 @@ import { forEachLimit } from '../../concurrency.js';
 import { COMMENT_ID_PATTERN, commentCreatedAt, type Comment } from '../../domain/comment.js';
 import { bytesToString, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { Page } from '../../ports/feed-store.js';
-import type { CommentLookup, CommentOrder, CommentStore } from '../../ports/reaction-store.js';
-import { commentPrefix, commentRowKey } from '../../schema/row-keys.js';
+import type { CommentLookup, CommentOrder, CommentStore, WrittenPosition } from '../../ports/reaction-store.js';
+import { commentPrefix, commentRowKey, listPrefix, parseWrittenRowKey, writtenRowKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText, cellValue } from './cells.js';
 
@@ -57,11 +57,20 @@ function safeJson(text: string): unknown {
 
 export class HBaseCommentStore implements CommentStore {
   private readonly table: string;
+  /** The lists table, where each author's comments are indexed (kind W, tables.ts lists). */
+  private readonly lists: string;
   constructor(private readonly client: HBaseRestClient, namespace: string) {
     this.table = qualifiedTableName(namespace, 'comments');
+    this.lists = qualifiedTableName(namespace, 'lists');
   }
 
-  create(c: Comment): Promise<boolean> {
+  async listWritten(c: Pick<Comment, 'author' | 'postId' | 'id' | 'createdAt'>): Promise<void> {
+    // K: an entry never lacks for a comment that exists (the use case writes it first, beside its
+    // checks); one whose comment never landed is skipped at read.
+    await this.client.put(this.lists, [{ key: writtenRowKey(c.author, c.createdAt, c.postId, c.id), cells: [{ column: 'e:t', value: '' }] }]);
+  }
+
+  async create(c: Comment): Promise<boolean> {
     const value = JSON.stringify({
       a: c.author,
       b: c.body,
@@ -114,6 +123,24 @@ export class HBaseCommentStore implements CommentStore {
     const items = page.flatMap((r) => commentFromRow(postId, r) ?? []);
     const last = page.at(-1);
     return rows.length > limit && last ? { items, nextCursor: bytesToString(last.key).slice(prefix.length) } : { items };
+  }
+
+  async writtenBy(author: string, limit: number, after?: WrittenPosition): Promise<{ items: Comment[]; next?: WrittenPosition }> {
+    const prefix = listPrefix(author, 'W');
+    // ' ' sorts below every key character: the cursor's row + ' ' is the first row after it.
+    const startRow = after ? `${writtenRowKey(author, after.since, after.postId, after.commentId)} ` : undefined;
+    const rows = await this.client.scanText(this.lists, { prefix, ...(startRow ? { startRow } : {}), limit: limit + 1, columns: ['e:t'] });
+    const entries = rows.slice(0, limit).flatMap((r) => parseWrittenRowKey(prefix, bytesToString(r.key)) ?? []);
+    const found = entries.length === 0 ? [] : await this.client.multiGet(this.table, entries.map((e) => commentRowKey(e.postId, e.commentId)), { columns: ['m'] });
+    const byKey = new Map(found.map((row) => [bytesToString(row.key), row]));
+    const items = entries.flatMap((e) => {
+      const row = byKey.get(commentRowKey(e.postId, e.commentId));
+      const comment = row && commentFromRow(e.postId, row);
+      // Deleted, never landed, or (a forged entry) not the author's: not theirs to list.
+      return comment && comment.author === author ? [comment] : [];
+    });
+    const last = entries.at(-1);
+    return rows.length > limit && last ? { items, next: last } : { items };
   }
 
   async purge(postId: string, limit: number): Promise<number> {

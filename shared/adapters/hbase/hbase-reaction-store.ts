@@ -5,7 +5,7 @@ import { keyFromPostId } from '../../schema/row-keys.js';
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
 import type { ListPage, ListPosition } from '../../ports/feed-store.js';
 import type { BookmarkPosition, Liker, ReactionStore, ViewerState } from '../../ports/reaction-store.js';
-import { parsePostKey, reactionKey, reactorKey, reactorPrefix, userKey } from '../../schema/row-keys.js';
+import { keyAfter, parsePostKey, postIdFromKey, reactionKey, reactorKey, reactorPrefix, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText, cellValue, postKeyOf } from './cells.js';
 import { ListIndex } from './list-index.js';
@@ -95,6 +95,24 @@ export class HBaseReactionStore implements ReactionStore {
 
   unlistBookmark(user: string, postId: string, since: number): Promise<void> {
     return this.lists.remove([{ owner: user, kind: 'K', since, other: postId }]);
+  }
+
+  async likedBy(user: string, limit: number, after?: string): Promise<{ items: { postId: string; since: number }[]; next?: string }> {
+    const prefix = userKey(user);
+    const startRow = after ? keyAfter(reactionKey(user, postKeyOf(after))) : prefix;
+    const items: { postId: string; since: number }[] = [];
+    let more = false;
+    // Only l:t is asked for: a row of a repost or a bookmark alone has none and is not returned.
+    for await (const row of this.client.scan(this.reactions, { prefix, startRow, columns: [LIKED], limit: limit + 1, pageSize: Math.min(limit + 1, 500) })) {
+      if (items.length === limit) {
+        more = true;
+        break;
+      }
+      const since = cellText(row, LIKED);
+      if (since !== undefined) items.push({ postId: postIdFromKey(row.key.subarray(prefix.length)), since: Number(since) });
+    }
+    const last = items.at(-1);
+    return more && last ? { items, next: last.postId } : { items };
   }
 
   bookmarks(user: string, limit: number, after?: BookmarkPosition): Promise<{ items: BookmarkPosition[]; next?: BookmarkPosition }> {

@@ -1,7 +1,7 @@
 // shared/adapters/hbase/hbase-user-store.ts — UserStore and LoginThrottle on HBase (secondary
 // adapters). Layout and access patterns: shared/schema/tables.ts (users, throttle).
 import type { HBaseRestClient } from '../../hbase/index.js';
-import type { Credentials, FindableUser, LoginAttempt, LoginThrottle, NewUser, UserFace, UserProfile, UserStore } from '../../ports/user-store.js';
+import type { Credentials, ExportState, FindableUser, LoginAttempt, LoginThrottle, NewUser, UserFace, UserProfile, UserStore } from '../../ports/user-store.js';
 import { ACTIVE, type Standing } from '../../domain/leaving.js';
 import type { HBaseRow } from '../../hbase/index.js';
 import { throttleGlobalKey, throttleSourceKey, userKey } from '../../schema/row-keys.js';
@@ -33,6 +33,12 @@ function standingOf(row: HBaseRow | null): Standing {
   if (v[0] === 'e') return { state: 'erased', at };
   return ACTIVE;
 }
+/**
+ * The data export (use-cases/export-data.ts): a:er the latest build asked for (millis, its id);
+ * a:ed the latest done, '<asked millis> <file key> <built millis>'. Overwritten, never deleted.
+ */
+const EXPORT_ASKED = 'a:er';
+const EXPORT_DONE = 'a:ed';
 /** The rows of active users among `rows` (a missing row has no p:h). */
 const activeRows = (rows: HBaseRow[]) => rows.filter((row) => text(row, 'p:h') !== undefined && standingOf(row).state === 'active');
 
@@ -86,6 +92,30 @@ export class HBaseUserStore implements UserStore {
 
   async replacePasswordHash(handle: string, from: string, to: string): Promise<boolean> {
     return this.client.checkAndPut(this.table, userKey(handle), [{ column: 'a:pw', value: to }], { column: 'a:pw', value: from });
+  }
+
+  async exportState(handle: string): Promise<ExportState> {
+    const row = await this.client.getRow(this.table, userKey(handle), { columns: [EXPORT_ASKED, EXPORT_DONE] });
+    const asked = text(row, EXPORT_ASKED);
+    const [doneAsked, key, builtAt] = (text(row, EXPORT_DONE) ?? '').split(' ');
+    return {
+      ...(asked ? { requestedAt: Number(asked) } : {}),
+      ...(doneAsked && key && builtAt ? { done: { requestedAt: Number(doneAsked), key, builtAt: Number(builtAt) } } : {}),
+    };
+  }
+
+  async askExport(handle: string, from: number | null, at: number): Promise<boolean> {
+    // '' matches an absent cell: the first ask. The row exists (the caller is its signed-in user).
+    return this.client.checkAndPut(this.table, userKey(handle), [{ column: EXPORT_ASKED, value: String(at) }], { column: EXPORT_ASKED, value: from === null ? '' : String(from) });
+  }
+
+  async exportDone(handle: string, requestedAt: number, key: string, builtAt: number): Promise<boolean> {
+    // The gateway wants the checked cell in the put: a:er is written again with the value it holds.
+    const cells = [
+      { column: EXPORT_ASKED, value: String(requestedAt) },
+      { column: EXPORT_DONE, value: `${requestedAt} ${key} ${builtAt}` },
+    ];
+    return this.client.checkAndPut(this.table, userKey(handle), cells, { column: EXPORT_ASKED, value: String(requestedAt) });
   }
 
   async existing(handles: string[]): Promise<Set<string>> {

@@ -2,10 +2,12 @@
 // the local S3-compatible server (infra/local/object-store.ts). Keys: the uploaded original is
 // `uploads/<id>` (private; a lifecycle rule expires what is never processed), the variants
 // `media/<id>/<name>.webp` (served under /media/* by CloudFront; locally straight from the
-// bucket). Ids are random, so keys cannot be guessed.
+// bucket). Ids are random, so keys cannot be guessed. Data exports live in the same bucket under
+// `exports/<handle>/…` (ports/export-files.ts): private, read only through a presigned GET.
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { MediaObjects, PresignedUpload } from '../../ports/media-objects.js';
+import type { ExportFiles } from '../../ports/export-files.js';
 import { awsEndpointConfig, LOCAL_S3_CREDENTIALS } from '../aws-endpoint.js';
 
 export interface S3MediaObjectsOptions {
@@ -23,7 +25,7 @@ const variantKey = (id: string, name: string) => `media/${id}/${name}.webp`;
 /** Variants never change under their key (a new picture is a new id): cached for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-export class S3MediaObjects implements MediaObjects {
+export class S3MediaObjects implements MediaObjects, ExportFiles {
   readonly #client: S3Client;
   readonly #bucket: string;
   readonly #base: string;
@@ -88,6 +90,16 @@ export class S3MediaObjects implements MediaObjects {
 
   variantUrl(id: string, name: string): string {
     return `${this.#base}/${variantKey(id, name)}`;
+  }
+
+  async putExport(key: string, json: string): Promise<void> {
+    await this.#client.send(new PutObjectCommand({ Bucket: this.#bucket, Key: key, Body: json, ContentType: 'application/json; charset=utf-8', CacheControl: 'private, no-store' }));
+  }
+
+  async exportUrl(key: string, seconds: number): Promise<{ url: string; expiresAt: number }> {
+    // Saved as a file named for the export, not shown in the tab.
+    const command = new GetObjectCommand({ Bucket: this.#bucket, Key: key, ResponseContentDisposition: `attachment; filename="${key.split('/').at(-1)}"` });
+    return { url: await getSignedUrl(this.#client, command, { expiresIn: seconds }), expiresAt: Date.now() + seconds * 1000 };
   }
 }
 

@@ -13,6 +13,7 @@ import type { Handled, MessageOf, MessageType } from './message.js';
 import { notify } from './notify.js';
 import { purgeComments } from './purge.js';
 import { settleMessage } from './settle.js';
+import { buildExport } from '../export-data.js';
 
 /** Exactly one handler for every message type the queue carries (FanoutMessage). */
 type Handlers = { [K in MessageType]: (deps: FeedDeps, msg: MessageOf<K>) => Promise<Handled<string>> };
@@ -28,6 +29,7 @@ const handlers = {
   settle: settleMessage,
   'purge-comments': purgeComments,
   notify,
+  export: (deps, msg) => buildExport(deps, msg),
 } satisfies Handlers;
 
 /** What handling a message of type K reports (each handler's own outcome). */

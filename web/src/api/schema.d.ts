@@ -113,6 +113,26 @@ export interface paths {
         patch: operations["updateProfile"];
         trace?: never;
     };
+    "/users/{handle}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export your data (导出数据): a download link to a JSON file of everything you made
+         * @description Your posts (with their pictures’ URLs and edit times), comments, likes, bookmarks, following and followers, in one JSON file built in the background. The first call asks for it and answers 202 `building` with `Retry-After`; ask again until 200, which carries a link that works for 15 minutes. A file is reused for a day, then the next call builds a new one. At most 10,000 of each kind; `truncated` in the file names a kind cut there.
+         */
+        get: operations["exportData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/{handle}/avatar": {
         parameters: {
             query?: never;
@@ -837,6 +857,34 @@ export interface components {
              * @example 2026-11-22T08:30:00.000Z
              */
             erasableFrom: string;
+        };
+        ExportReady: {
+            /** @constant */
+            state: "ready";
+            /** @description GET it for the JSON file (posts with their pictures, comments, likes, bookmarks, following, followers); works until `expiresAt` only */
+            url: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description What the file holds is as of this instant; a day later the next request builds a new one
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            builtAt: string;
+        };
+        ExportBuilding: {
+            /** @constant */
+            state: "building";
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            requestedAt: string;
         };
         Post: {
             /**
@@ -2471,6 +2519,137 @@ export interface operations {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
                             code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    exportData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready: the link to the file */
+            200: {
+                headers: {
+                    /** @description Tokens are never cached */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportReady"];
+                };
+            };
+            /** @description Being built: ask again after `Retry-After` seconds */
+            202: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportBuilding"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };

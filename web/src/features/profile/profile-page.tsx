@@ -16,6 +16,7 @@ import { BlockButtons, type BlockAction } from '../blocks/block-buttons';
 import { PagedPosts } from '../posts/paged-posts';
 import { EditAvatar } from './edit-avatar';
 import { LeaveAccount } from './leave-account';
+import { ExportData } from './export-data';
 
 export function ProfilePage({ handle }: { handle: string }) {
   const { t, locale } = useI18n();
@@ -145,6 +146,7 @@ export function ProfilePage({ handle }: { handle: string }) {
               <a href={href.bookmarks()}>{t('bookmarks.title')}</a> · <a href={href.hidden('blocks')}>{t('blocks.blockedTitle')}</a> ·{' '}
               <a href={href.hidden('mutes')}>{t('blocks.mutedTitle')}</a>
             </p>
+            <ExportData handle={handle} />
             <LeaveAccount handle={handle} />
           </>
         )}
