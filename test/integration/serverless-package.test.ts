@@ -260,6 +260,7 @@ const mediaQueue = JSON.stringify([getAtt('MediaQueue', 'Arn')]);
 const mediaObjects = (prefix: string) => ({ 'Fn::Join': ['', [getAtt('MediaBucket', 'Arn'), `/${prefix}*`]] });
 const uploads = JSON.stringify([mediaObjects('uploads/')]);
 const variants = JSON.stringify([mediaObjects('media/')]);
+const exportsPrefix = JSON.stringify([mediaObjects('exports/')]);
 
 describe('least privilege: every function its own role (infra/plugins/function-roles-and-network.cjs)', () => {
   it('gives each function a role of its own and leaves no shared role behind', () => {
@@ -293,6 +294,8 @@ describe('least privilege: every function its own role (infra/plugins/function-r
       CreateUploadLambdaFunction: [`s3:PutObject → ${uploads}`],
       CompleteUploadLambdaFunction: [`s3:GetObject → ${uploads}`, `sqs:SendMessage → ${mediaQueue}`],
       DeletePostLambdaFunction: [`sqs:SendMessage → ${mediaQueue}`],
+      // It presigns the export's download: a GET under exports/, nothing else of the bucket.
+      ExportDataLambdaFunction: [`s3:GetObject → ${exportsPrefix}`],
     };
     expect(api).toEqual(expect.arrayContaining(['CreateUploadLambdaFunction', 'CompleteUploadLambdaFunction', 'GetMediaLambdaFunction']));
     for (const id of api) expect(grants(id), id).toEqual([...expected, ...(own[id] ?? [])].sort());
@@ -310,7 +313,8 @@ describe('least privilege: every function its own role (infra/plugins/function-r
         `sqs:ReceiveMessage → ${mediaQueue}`,
       ].sort(),
     );
-    const media = ['CreateUploadLambdaFunction', 'CompleteUploadLambdaFunction', 'ProcessMediaLambdaFunction'];
+    // The data export: the worker puts it, exportData presigns its download (both under exports/).
+    const media = ['CreateUploadLambdaFunction', 'CompleteUploadLambdaFunction', 'ProcessMediaLambdaFunction', 'ExportDataLambdaFunction', 'FanoutLambdaFunction'];
     // Discards are queued by a post's delete and the cleanup job: they send, and touch no object.
     const discarders = ['DeletePostLambdaFunction', 'MediaCleanupLambdaFunction'];
     for (const id of discarders) expect(grants(id).filter((g) => g.includes('"MediaQueue"')), id).toEqual([`sqs:SendMessage → ${mediaQueue}`]);
@@ -326,7 +330,10 @@ describe('least privilege: every function its own role (infra/plugins/function-r
   });
 
   it('only the worker consumes the queue; it never reads a signing key', () => {
-    expect(grants('FanoutLambdaFunction')).toEqual([`sqs:DeleteMessage → ${queue}`, `sqs:GetQueueAttributes → ${queue}`, `sqs:ReceiveMessage → ${queue}`, `sqs:SendMessage → ${queue}`]);
+    // And it writes data exports, under exports/ only.
+    expect(grants('FanoutLambdaFunction')).toEqual(
+      [`s3:PutObject → ${exportsPrefix}`, `sqs:DeleteMessage → ${queue}`, `sqs:GetQueueAttributes → ${queue}`, `sqs:ReceiveMessage → ${queue}`, `sqs:SendMessage → ${queue}`].sort(),
+    );
     for (const id of functionIds().filter((i) => i !== 'FanoutLambdaFunction')) {
       expect(grants(id).filter((g) => /sqs:(ReceiveMessage|DeleteMessage)/.test(g) && g.includes(queue)), id).toEqual([]);
     }
@@ -361,10 +368,10 @@ describe('least privilege: every function its own role (infra/plugins/function-r
         expect(st.Effect).toBe('Allow');
         for (const action of [st.Action].flat()) expect(action, id).not.toContain('*');
         // The allowed stars: the log streams of the function's own log group, and the media
-        // bucket's objects under one of its two key prefixes (ids are random: no narrower ARN).
+        // bucket's objects under one of its three key prefixes (ids are random: no narrower ARN).
         const resource = JSON.stringify(st.Resource)
           .replace(/:log-group:[^"]+:\*/, '')
-          .replace(/\{"Fn::Join":\["",\[\{"Fn::GetAtt":\["MediaBucket","Arn"\]\},"\/(uploads|media)\/\*"\]\]\}/g, '');
+          .replace(/\{"Fn::Join":\["",\[\{"Fn::GetAtt":\["MediaBucket","Arn"\]\},"\/(uploads|media|exports)\/\*"\]\]\}/g, '');
         expect(resource, id).not.toContain('*');
       }
     }
@@ -633,10 +640,11 @@ describe('pictures: the media bucket (infra/resources/media.yml), /media/* on th
     expect(bucket().Properties).not.toHaveProperty('WebsiteConfiguration');
   });
 
-  it('expires uploads nobody attached after a day, and abandoned multipart uploads; never the variants', () => {
+  it('expires uploads nobody attached and data exports after a day, and abandoned multipart uploads; never the variants', () => {
     expect(bucket().Properties.LifecycleConfiguration).toEqual({
       Rules: [
         { Id: 'expire-unattached-uploads', Status: 'Enabled', Prefix: 'uploads/', ExpirationInDays: 1 },
+        { Id: 'expire-data-exports', Status: 'Enabled', Prefix: 'exports/', ExpirationInDays: 1 },
         { Id: 'abort-incomplete-multipart-uploads', Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } },
       ],
     });
