@@ -91,6 +91,8 @@ export interface CommentStore {
   create(comment: Comment): Promise<boolean>;
   /** The author's index entry of a comment about to be created (written before it: an entry whose comment never lands is skipped at read). */
   listWritten(comment: Pick<Comment, 'author' | 'postId' | 'id' | 'createdAt'>): Promise<void>;
+  /** Removes that entry (a refused request's own, before it answers). */
+  unlistWritten(comment: Pick<Comment, 'author' | 'postId' | 'id' | 'createdAt'>): Promise<void>;
   lookup(postId: string, commentId: string): Promise<CommentLookup>;
   /** Tombstones the comment (of racing deletes exactly one gets true) and drops its content. */
   markDeleted(postId: string, commentId: string, at: number): Promise<boolean>;

@@ -242,9 +242,9 @@ export const ROUTE_COSTS = {
     roundTrips: 2,
     why: [
       `1) where the export stands (users get of a:er, a:ed); a ready one answers its presigned link`,
-      `here (no HBase request); 2) none ready or under way: the build's message is queued (SQS), then`,
-      `the ask's check-and-put on the latest ask read — of racing requests one asks, and a message`,
-      `whose ask lost builds nothing. [While building: 1 request.]`,
+      `here (no HBase request); 2) none ready or under way: the ask's check-and-put on the latest`,
+      `ask read — of racing requests one asks — then only its winner queues the build's message`,
+      `(SQS), so the worker always finds its ask (K). [While building: 1 request.]`,
     ].join(' '),
   },
   leave: {

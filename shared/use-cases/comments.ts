@@ -46,25 +46,36 @@ export async function addComment(
   now = Date.now(),
 ): Promise<Comment & { face: Face }> {
   // The author's index entry (export, erasure) goes beside the checks: written before the comment
-  // (K), it costs no round trip; a refused comment leaves an entry that is skipped at read.
+  // (K), it costs no round trip. A request that is refused, or loses its id, deletes its own
+  // entry before it answers (bad input leaves nothing behind); one cut in between leaves an
+  // entry whose comment never landed, which every read skips.
   const firstId = newCommentId(now);
-  const listed = (id: string) => deps.comments.listWritten({ author: actor, postId, id, createdAt: now });
-  const [, post, target, entities, , faces] = await Promise.all([
-    takeWriteQuota(deps, actor, 'comment', now),
-    deps.posts.get(postId),
-    input.replyTo === undefined ? Promise.resolve(null) : deps.comments.lookup(postId, input.replyTo),
-    entitiesOf(deps, input.body, { topics: false }),
-    refuseIfBlocked(deps, actor, authorOfPostId(postId)),
-    readFaces(deps, [actor]), // for the answer, beside the checks
-    listed(firstId),
-  ]);
-  if (!post) throw postNotFound(postId);
-  if (target && target.state !== 'live') throw commentNotFound(input.replyTo!);
+  const entry = (id: string) => ({ author: actor, postId, id, createdAt: now });
+  const firstListed = deps.comments.listWritten(entry(firstId));
+  const unlisted = (id: string) => deps.comments.unlistWritten(entry(id));
+  let checked;
+  try {
+    checked = await Promise.all([
+      takeWriteQuota(deps, actor, 'comment', now),
+      deps.posts.get(postId),
+      input.replyTo === undefined ? Promise.resolve(null) : deps.comments.lookup(postId, input.replyTo),
+      entitiesOf(deps, input.body, { topics: false }),
+      refuseIfBlocked(deps, actor, authorOfPostId(postId)),
+      readFaces(deps, [actor]), // for the answer, beside the checks
+      firstListed,
+    ]);
+    if (!checked[1]) throw postNotFound(postId);
+    if (checked[2] && checked[2].state !== 'live') throw commentNotFound(input.replyTo!);
+  } catch (err) {
+    await firstListed.then(() => unlisted(firstId)).catch(() => undefined);
+    throw err;
+  }
+  const [, , target, entities, , faces] = checked;
   await atStep(deps, 'comment.checked', { actor, postId });
   const replyTo = target?.state === 'live' ? { replyTo: { id: target.comment.id, author: target.comment.author } } : {};
   for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
     const id = attempt === 0 ? firstId : newCommentId(now);
-    if (attempt > 0) await listed(id);
+    if (attempt > 0) await deps.comments.listWritten(entry(id));
     const comment: Comment = { id, postId, author: actor, body: input.body, createdAt: now, ...replyTo, ...(entities.mentions ? { mentions: entities.mentions } : {}) };
     const fact = commentFact(comment);
     // The delayed notify first, before the row (notifications.ts; it also tallies the count,
@@ -76,6 +87,8 @@ export async function addComment(
       await Promise.all([deps.posts.count(postId, 'comments', 1, comment.id), notifyNow(deps, fact)]);
       return { ...comment, face: faceOf(faces, actor) };
     }
+    // The id was taken (8 random hex digits in one millisecond: practically never): its entry goes.
+    await unlisted(id);
   }
   throw new Error('Could not allocate a comment id');
 }

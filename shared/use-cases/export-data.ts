@@ -5,10 +5,11 @@
 // a long history takes many reads.
 // Steps (request): only yourself (403) → where the export stands (one get) → a ready one younger
 // than EXPORT_FRESH_MS: its link (200) → one being built: 202 `building` with Retry-After → else
-// queue a build, THEN ask for it (check-and-put on the latest asked read): of racing requests
-// one asks, and a message whose ask lost does nothing (the build is never asked without its
-// message on the way). A build not done after EXPORT_STALE_MS (its message dead-lettered) is
-// asked again.
+// ask for a build (check-and-put on the latest ask read: of racing requests one asks), THEN
+// queue its message — only the ask that landed sends, so the worker always finds its ask (a
+// message sent first could be taken before its ask lands and find nothing to build: the full
+// suite caught that). A build not done after EXPORT_STALE_MS (a request cut between its ask
+// and its send, or a message dead-lettered) is asked again by the next request.
 // Steps (worker, message `export`): still the latest asked? → read every kind a page at a time
 // (at most EXPORT_ITEMS_MAX each: the file says which were cut) → store the file under a fresh
 // key → mark the build done on the ask it served (check-and-put: a newer ask keeps waiting for its
@@ -35,8 +36,10 @@ export async function requestExport(deps: ExportDeps, actor: string, handle: str
   await atStep(deps, 'export.read', { handle });
   const building = requestedAt !== undefined && done?.requestedAt !== requestedAt && now - requestedAt < EXPORT_STALE_MS;
   if (building) return { state: 'building', requestedAt };
-  await deps.queue.send({ v: 1, type: 'export', user: handle, requestedAt: now });
-  if (await deps.users.askExport(handle, requestedAt ?? null, now)) return { state: 'building', requestedAt: now };
+  if (await deps.users.askExport(handle, requestedAt ?? null, now)) {
+    await deps.queue.send({ v: 1, type: 'export', user: handle, requestedAt: now });
+    return { state: 'building', requestedAt: now };
+  }
   // A racing request asked first: its build is the one under way.
   return { state: 'building', requestedAt: (await deps.users.exportState(handle)).requestedAt ?? now };
 }

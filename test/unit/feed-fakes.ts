@@ -675,9 +675,9 @@ export class FakeComments implements CommentStore {
     doomed.forEach((k) => this.rows.delete(k));
     return doomed.length;
   }
-  async listWritten() {
-    // The fake's writtenBy reads the comments themselves: no entry to keep.
-  }
+  // The fake's writtenBy reads the comments themselves: no entry to keep.
+  async listWritten() {}
+  async unlistWritten() {}
   async writtenBy(author: string, limit: number, after?: WrittenPosition) {
     const mine = [...this.rows.values()].flatMap((r) => (r.comment?.author === author && r.deleted === undefined ? [r.comment] : []));
     const pos = (c: Comment): WrittenPosition => ({ since: c.createdAt, postId: c.postId, commentId: c.id });

@@ -70,6 +70,10 @@ export class HBaseCommentStore implements CommentStore {
     await this.client.put(this.lists, [{ key: writtenRowKey(c.author, c.createdAt, c.postId, c.id), cells: [{ column: 'e:t', value: '' }] }]);
   }
 
+  async unlistWritten(c: Pick<Comment, 'author' | 'postId' | 'id' | 'createdAt'>): Promise<void> {
+    await this.client.deleteRow(this.lists, writtenRowKey(c.author, c.createdAt, c.postId, c.id));
+  }
+
   async create(c: Comment): Promise<boolean> {
     const value = JSON.stringify({
       a: c.author,
