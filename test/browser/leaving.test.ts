@@ -3,7 +3,7 @@
 // profile, reads the warning with the date until which a login restores everything, gets a wrong
 // password refused (and stays logged in), then confirms: she is logged out, and the login page
 // says until when she can come back. bob (English) finds her profile gone ("does not exist");
-// ann logs in again and bob sees her profile and her post again. Axe passes in both languages.
+// ann logs in again, is welcomed back, and bob sees her profile and her post again. Axe passes in both languages.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { expectAccessible, logIn, postCard, screenshot, show, signUp, uniqueHandle, useBrowser } from '../support/browser.js';
@@ -62,6 +62,7 @@ describe('leaving (注销) and coming back, in Chromium', () => {
     // ann logs in again: everything is back.
     await logIn(a.page, ann, password);
     await a.page.waitForSelector('#compose-text');
+    await a.page.getByText('欢迎回来！你的账号已恢复，一切如初。').waitFor();
     await show(b.page, `#/u/${ann}`, postCard(b.page, words));
     await expect(b.page.getByRole('heading', { level: 1 }).innerText()).resolves.toContain('安妮');
   });

@@ -142,12 +142,16 @@ export type Restored = 'restored' | 'refused' | 'none';
 
 let loggingOut: Promise<unknown> = Promise.resolve();
 
-/** Logs in (this tab and every other one); the refresh token comes back as a cookie. */
-export async function logIn(handle: string, password: string): Promise<void> {
+/**
+ * Logs in (this tab and every other one); the refresh token comes back as a cookie. True when
+ * the login brought back an account that had left (注销 within its 30 days).
+ */
+export async function logIn(handle: string, password: string): Promise<boolean> {
   // A logout still on its way would clear the cookie this login is about to set.
   await loggingOut;
   const { data } = await call(sessions.POST('/sessions', { body: { handle, password }, headers: BROWSER }));
   session.start(data);
+  return data.restored === true;
 }
 
 /** Ends the session here and in every tab at once, and revokes it at the API (the cookie too). */

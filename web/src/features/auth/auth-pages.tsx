@@ -8,7 +8,7 @@ import { hasVisible } from '../../components/char-count';
 import { ErrorMessage } from '../../components/problem';
 import type { MessageKey } from '../../i18n/messages';
 import { absoluteDate, useI18n } from '../../i18n/i18n';
-import { takeDeparture } from '../profile/leave-account';
+import { markRestored, takeDeparture } from '../profile/leave-account';
 import { href } from '../../router';
 
 /** A field's problem, said in the page's language (the forms are `noValidate`: the browser's own
@@ -69,7 +69,7 @@ export function LoginPage({ notice }: { notice?: string }) {
   const [handle, setHandle] = useState('');
   const [password, setPassword] = useState('');
   const { busy, error, submit, problems, tried } = useSubmit(
-    () => logIn(handle.trim(), password),
+    async () => void ((await logIn(handle.trim(), password)) && markRestored()),
     () => ({ ...(handle.trim() ? {} : { 'login-handle': 'form.required' as const }), ...(password ? {} : { 'login-password': 'form.required' as const }) }),
   );
   return (

@@ -11,6 +11,15 @@ import { absoluteDate, useI18n } from '../../i18n/i18n';
 const RESTORE_WINDOW_DAYS = 30;
 
 let departed: string | null = null;
+let restored = false;
+
+/** A login just brought this account back (auth-pages.tsx): the home page says so, once. */
+export const markRestored = () => void (restored = true);
+export function takeRestored(): boolean {
+  const was = restored;
+  restored = false;
+  return was;
+}
 
 /** The instant until which the account this tab just deactivated can be restored, once (the login page's notice). */
 export function takeDeparture(): string | null {

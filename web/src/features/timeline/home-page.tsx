@@ -9,6 +9,7 @@ import { useI18n } from '../../i18n/i18n';
 import { Composer } from '../posts/composer';
 import { PostCard } from '../posts/post-card';
 import { withChanged } from '../posts/sync';
+import { takeRestored } from '../profile/leave-account';
 
 const PAGE = 20;
 /** How often a visible home page asks whether anything newer arrived (fan-out takes about 1 s). */
@@ -19,6 +20,8 @@ const REGENERATING_RETRY_MS = 3_000;
 export function HomePage({ handle }: { handle: string }) {
   const { t } = useI18n();
   const [regenerating, setRegenerating] = useState(false);
+  // Back from leaving (注销): said once, above the timeline.
+  const [welcomeBack] = useState(takeRestored);
   /** How many newer posts wait above ("20+" past the check's cap); null: none. */
   const [fresh, setFresh] = useState<number | string | null>(null);
 
@@ -85,6 +88,11 @@ export function HomePage({ handle }: { handle: string }) {
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('timeline.title')}</h1>
+      {welcomeBack && (
+        <p class="notice" role="status">
+          {t('leave.restored')}
+        </p>
+      )}
       <Composer onPublished={addMine} />
       {regenerating && (
         <p class="notice" role="status">
