@@ -33,6 +33,21 @@ describe('CachingFaces', () => {
     expect(reads).toHaveLength(2); // all from memory
   });
 
+  it('keeps "no face" (a user who left) as long as a face: a feed full of them reads their rows once a TTL', async () => {
+    const { names, reads, source } = directory();
+    let now = 0;
+    const cache = new CachingFaces(source, 60_000, 100, () => now);
+    names.delete('bob'); // left
+    expect([...(await cache.faces(['amy', 'bob'])).keys()]).toEqual(['amy']);
+    now = 59_999;
+    expect([...(await cache.faces(['amy', 'bob'])).keys()]).toEqual(['amy']);
+    expect(reads).toEqual([['amy', 'bob']]);
+    names.set('bob', 'Bob'); // back: shown once the "no face" is older than the TTL
+    now = 60_000;
+    expect([...(await cache.faces(['bob'])).keys()]).toEqual(['bob']);
+    expect(reads).toEqual([['amy', 'bob'], ['bob']]);
+  });
+
   it('a name changed at the source shows once the entry is older than the TTL', async () => {
     const { names, source } = directory();
     let now = 0;
