@@ -6,64 +6,57 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
-import { expectAccessible, postCard, screenshot, show, signUp, uniqueHandle, useBrowser } from '../support/browser.js';
+import { annAndBob, expectAccessible, postCard, screenshot, show, useBrowser } from '../support/browser.js';
 
 const api = apiClient(inject('apiUrl'));
 const browser = useBrowser();
 
-const handle = uniqueHandle;
-const card = postCard;
 
 describe('bookmarks (收藏), in Chromium', () => {
   it('bookmark from the timeline, find it in 我的收藏, take it out there; private to its owner', async () => {
-    const [ann, bob] = [handle('ann'), handle('bob')];
-    const password = 'correct horse battery';
-    const a = await browser.open('zh-CN');
-    const b = await browser.open('en');
-    await signUp(a.page, ann, '安妮', password);
-    await signUp(b.page, bob, 'Bob', password);
+    const { ann, bob, password, a, b } = await annAndBob(browser);
     const first = `bob 的第一条 ${randomBytes(3).toString('hex')}`;
     const second = `bob 的第二条 ${randomBytes(3).toString('hex')}`;
     for (const body of [first, second]) {
       await b.page.fill('#compose-text', body);
       await b.page.getByRole('button', { name: 'Post', exact: true }).click();
-      await card(b.page, body).waitFor();
+      await postCard(b.page, body).waitFor();
     }
 
     // ann reads bob's posts on his profile and bookmarks the first, then the second.
-    await show(a.page, `#/u/${bob}`, card(a.page, first));
+    await show(a.page, `#/u/${bob}`, postCard(a.page, first));
     for (const body of [first, second]) {
-      const button = card(a.page, body).getByRole('button', { name: '收藏' });
+      const button = postCard(a.page, body).getByRole('button', { name: '收藏' });
       expect(await button.getAttribute('aria-pressed')).toBe('false');
       await Promise.all([a.page.waitForResponse((r) => r.request().method() === 'PUT' && /\/bookmarks\//.test(r.url()) && r.status() === 200), button.click()]);
       expect(await button.getAttribute('aria-pressed')).toBe('true');
     }
     await a.page.reload();
-    await card(a.page, first).waitFor();
-    expect(await card(a.page, first).getByRole('button', { name: '收藏' }).getAttribute('aria-pressed')).toBe('true');
+    await postCard(a.page, first).waitFor();
+    expect(await postCard(a.page, first).getByRole('button', { name: '收藏' }).getAttribute('aria-pressed')).toBe('true');
     await expectAccessible(a.page, 'profile with bookmarked posts (zh)');
 
     // 我的收藏, from her own profile: newest bookmarked first.
     await show(a.page, `#/u/${ann}`, a.page.getByRole('link', { name: '我的收藏' }));
     await a.page.getByRole('link', { name: '我的收藏' }).click();
     await a.page.getByRole('heading', { name: '我的收藏' }).waitFor();
-    await card(a.page, first).waitFor();
+    await postCard(a.page, first).waitFor();
     const bodies = await a.page.locator('article.post .post-body').allInnerTexts();
     expect(bodies.map((t) => t.trim())).toEqual([second, first]);
     await expectAccessible(a.page, 'bookmarks page (zh)');
     await screenshot(a.page, 'bookmarks-zh');
 
     // Taken out there: its button is off at once; read again, the list holds only the other.
-    const out = card(a.page, first).getByRole('button', { name: '收藏' });
+    const out = postCard(a.page, first).getByRole('button', { name: '收藏' });
     await Promise.all([a.page.waitForResponse((r) => r.request().method() === 'DELETE' && /\/bookmarks\//.test(r.url()) && r.status() === 200), out.click()]);
     expect(await out.getAttribute('aria-pressed')).toBe('false');
     await a.page.reload();
-    await card(a.page, second).waitFor();
-    expect(await card(a.page, first).count()).toBe(0);
+    await postCard(a.page, second).waitFor();
+    expect(await postCard(a.page, first).count()).toBe(0);
 
     // Private: bob's view of his own post says nothing of ann's bookmark, and her list is hers.
-    await show(b.page, `#/u/${bob}`, card(b.page, second));
-    expect(await card(b.page, second).getByRole('button', { name: 'Bookmark' }).getAttribute('aria-pressed')).toBe('false');
+    await show(b.page, `#/u/${bob}`, postCard(b.page, second));
+    expect(await postCard(b.page, second).getByRole('button', { name: 'Bookmark' }).getAttribute('aria-pressed')).toBe('false');
     const eve = await api.newUser('eve');
     expect((await api.call('GET', `/users/${ann}/bookmarks`, { token: eve.token })).status).toBe(403);
     await show(b.page, '#/bookmarks', b.page.getByRole('heading', { name: 'Bookmarks' }));

@@ -7,33 +7,26 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
-import { expectAccessible, postCard, screenshot, show, signUp, uniqueHandle, useBrowser } from '../support/browser.js';
+import { annAndBob, expectAccessible, postCard, screenshot, show, useBrowser } from '../support/browser.js';
 
 const api = apiClient(inject('apiUrl'));
 const browser = useBrowser();
-const handle = uniqueHandle;
-const card = postCard;
 
 describe('editing a post (编辑), in Chromium', () => {
   it('edit from the ⋯ menu; 已编辑 opens the history; a follower reads the new text; a stale edit is refused', async () => {
-    const [ann, bob] = [handle('ann'), handle('bob')];
-    const password = 'correct horse battery';
-    const a = await browser.open('zh-CN');
-    const b = await browser.open('en');
-    await signUp(a.page, ann, '安妮', password);
-    await signUp(b.page, bob, 'Bob', password);
+    const { ann, bob, password, a, b } = await annAndBob(browser);
     const tag = randomBytes(3).toString('hex');
     const [first, second] = [`第一版 ${tag}`, `第二版 ${tag}`];
     await a.page.fill('#compose-text', first);
     await a.page.getByRole('button', { name: '发布', exact: true }).click();
-    await card(a.page, first).waitFor();
+    await postCard(a.page, first).waitFor();
 
-    await card(a.page, first).getByRole('button', { name: '更多操作', exact: true }).click();
+    await postCard(a.page, first).getByRole('button', { name: '更多操作', exact: true }).click();
     await a.page.getByRole('menuitem', { name: '编辑' }).click();
     const box = a.page.getByRole('textbox', { name: '微博的新内容' });
     await box.fill(second);
     await Promise.all([a.page.waitForResponse((r) => r.request().method() === 'PATCH' && r.status() === 200), a.page.getByRole('button', { name: '保存' }).click()]);
-    const edited = card(a.page, second);
+    const edited = postCard(a.page, second);
     await edited.getByRole('link', { name: '已编辑' }).waitFor();
     await expectAccessible(a.page, 'edited post (zh)');
 
@@ -48,18 +41,18 @@ describe('editing a post (编辑), in Chromium', () => {
     // bob follows ann and reads the edited text, marked.
     await show(b.page, `#/u/${ann}`, b.page.getByRole('button', { name: 'Follow', exact: true }));
     await b.page.getByRole('button', { name: 'Follow', exact: true }).click();
-    await show(b.page, '#/', card(b.page, second));
-    await card(b.page, second).getByRole('link', { name: 'Edited' }).waitFor();
+    await show(b.page, '#/', postCard(b.page, second));
+    await postCard(b.page, second).getByRole('link', { name: 'Edited' }).waitFor();
     await expectAccessible(b.page, 'timeline with an edited post (en)');
 
     // A card that read version 1 while ann edits it again elsewhere (another session): refused
     // with a sentence, and the newer text is kept.
-    await show(a.page, `#/u/${ann}`, card(a.page, second));
-    const postId = await card(a.page, second).getAttribute('data-post-id');
+    await show(a.page, `#/u/${ann}`, postCard(a.page, second));
+    const postId = await postCard(a.page, second).getAttribute('data-post-id');
     const elsewhere = (await api.call('POST', '/sessions', { body: { handle: ann, password } })).json.token as string;
     const third = `第三版 ${tag}`;
     expect((await api.call('PATCH', `/posts/${postId}`, { token: elsewhere, headers: { 'if-match': '"1"' }, body: { body: third } })).status).toBe(200);
-    await card(a.page, second).getByRole('button', { name: '更多操作', exact: true }).click();
+    await postCard(a.page, second).getByRole('button', { name: '更多操作', exact: true }).click();
     await a.page.getByRole('menuitem', { name: '编辑' }).click();
     await a.page.getByRole('textbox', { name: '微博的新内容' }).fill(`过时的 ${tag}`);
     await Promise.all([a.page.waitForResponse((r) => r.request().method() === 'PATCH' && r.status() === 412), a.page.getByRole('button', { name: '保存' }).click()]);

@@ -6,19 +6,14 @@
 // ann logs in again, is welcomed back, and bob sees her profile and her post again. Axe passes in both languages.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { expectAccessible, logIn, postCard, screenshot, show, signUp, uniqueHandle, useBrowser } from '../support/browser.js';
+import { annAndBob, expectAccessible, logIn, postCard, screenshot, show, useBrowser } from '../support/browser.js';
 
 const browser = useBrowser();
 
 describe('leaving (注销) and coming back, in Chromium', () => {
   it('warns with the date, refuses a wrong password, deactivates; the profile is gone for others until a login restores it', async () => {
-    const [ann, bob] = [uniqueHandle('ann'), uniqueHandle('bob')];
     const words = `再见 ${randomBytes(3).toString('hex')}`;
-    const password = 'correct horse battery';
-    const a = await browser.open('zh-CN');
-    const b = await browser.open('en');
-    await signUp(a.page, ann, '安妮', password);
-    await signUp(b.page, bob, 'Bob', password);
+    const { ann, bob, password, a, b } = await annAndBob(browser);
     await a.page.fill('#compose-text', words);
     await a.page.getByRole('button', { name: '发布', exact: true }).click();
     await postCard(a.page, words).waitFor();

@@ -5,21 +5,15 @@
 // a query that finds nobody says so. Every page visited passes axe, in both languages.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { expectAccessible, screenshot, show, signUp, uniqueHandle, useBrowser } from '../support/browser.js';
+import { annAndBob, expectAccessible, screenshot, show, useBrowser } from '../support/browser.js';
 
 const browser = useBrowser();
-const handle = uniqueHandle;
 
 describe('find people (找人), in Chromium', () => {
   it('search from the header, follow from the results; a rename is found by the new name only', async () => {
-    const [ann, bob] = [handle('ann'), handle('bob')];
     const tag = randomBytes(3).toString('hex');
     const [oldName, newName] = [`王${tag}明`, `Robert ${tag}`];
-    const password = 'correct horse battery';
-    const a = await browser.open('zh-CN');
-    const b = await browser.open('en');
-    await signUp(a.page, ann, '安妮', password);
-    await signUp(b.page, bob, oldName, password);
+    const { ann, bob, password, a, b } = await annAndBob(browser, oldName);
 
     // ann searches for the start of bob's name from the header.
     const box = a.page.getByRole('searchbox', { name: '找人' });

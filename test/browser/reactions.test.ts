@@ -11,15 +11,13 @@ import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
-import { expectAccessible, fromMenu, logIn, postCard, screenshot, setUp, show, shownBodies, signUp, uniqueHandle, useBrowser } from '../support/browser.js';
+import { annAndBob, expectAccessible, fromMenu, logIn, postCard, screenshot, setUp, show, shownBodies, useBrowser } from '../support/browser.js';
 import { eventually } from '../support/eventually.js';
 
 const api = apiClient(inject('apiUrl'));
 const browser = useBrowser();
 
-const handle = uniqueHandle;
 /** The card of the post with this text of its own (not a repost that embeds it). */
-const card = postCard;
 const like = (scope: Locator) => scope.getByRole('button', { name: /^(Like|赞) \d+$/ });
 
 /** What a card shows of its like: pressed or not, and the count (its button says both). */
@@ -39,12 +37,7 @@ async function clickAndAnswer(page: Page, target: Locator, method: string, path:
 
 describe('comments, reposts and likes, in Chromium', () => {
   it('the story: like, who liked, unlike, repost with a comment, comment, reply, delete, original deleted', async () => {
-    const [ann, bob] = [handle('ann'), handle('bob')];
-    const password = 'correct horse battery';
-    const a = await browser.open('zh-CN');
-    const b = await browser.open('en');
-    await signUp(a.page, ann, '安妮', password);
-    await signUp(b.page, bob, 'Bob', password);
+    const { ann, bob, password, a, b } = await annAndBob(browser);
 
     // bob follows ann; ann posts.
     await show(b.page, `#/u/${ann}`, b.page.getByRole('button', { name: 'Follow', exact: true }));
@@ -53,7 +46,7 @@ describe('comments, reposts and likes, in Chromium', () => {
     const text = `今天的第一条微博 🌞 ${randomBytes(3).toString('hex')}`;
     await a.page.fill('#compose-text', text);
     await a.page.getByRole('button', { name: '发布' }).click();
-    const annCard = card(a.page, text);
+    const annCard = postCard(a.page, text);
     await annCard.waitFor();
     const postId = (await annCard.getAttribute('data-post-id'))!;
     expect(await likeShown(annCard)).toEqual({ pressed: 'false', count: 0 });
@@ -65,7 +58,7 @@ describe('comments, reposts and likes, in Chromium', () => {
       await b.page.waitForSelector('.list-end');
       expect(await shownBodies(b.page)).toEqual([text]);
     });
-    const bobsView = card(b.page, text);
+    const bobsView = postCard(b.page, text);
     expect(await clickAndAnswer(b.page, like(bobsView), 'PUT', /\/likes\//)).toBe(200);
     expect(await likeShown(bobsView)).toEqual({ pressed: 'true', count: 1 });
     await show(b.page, '#/', bobsView);
@@ -74,13 +67,13 @@ describe('comments, reposts and likes, in Chromium', () => {
 
     // The post page (optional auth: the token rides along) agrees; ann sees the count, not as hers.
     const postPage = `#/post/${encodeURIComponent(postId)}`;
-    await show(b.page, postPage, card(b.page, text));
-    expect(await likeShown(card(b.page, text))).toEqual({ pressed: 'true', count: 1 });
+    await show(b.page, postPage, postCard(b.page, text));
+    expect(await likeShown(postCard(b.page, text))).toEqual({ pressed: 'true', count: 1 });
     await show(a.page, postPage, annCard);
     expect(await likeShown(annCard)).toEqual({ pressed: 'false', count: 1 });
 
     // The like count leads to who liked it.
-    await card(b.page, text).locator('a.like-count').click();
+    await postCard(b.page, text).locator('a.like-count').click();
     await b.page.getByRole('heading', { name: 'Who liked this' }).waitFor();
     await b.page.locator('ul.users li', { hasText: `@${bob}` }).waitFor();
     expect(await b.page.locator('ul.users li').count()).toBe(1);
@@ -105,12 +98,12 @@ describe('comments, reposts and likes, in Chromium', () => {
     expect(await clickAndAnswer(b.page, bobsView.getByRole('button', { name: 'Repost', exact: true }), 'POST', /\/reposts$/)).toBe(201);
     await bobsView.getByRole('button', { name: 'Reposted 1' }).waitFor();
     // The repost is on top of bob's timeline at once, ann's original embedded.
-    const repostCard = card(b.page, why);
+    const repostCard = postCard(b.page, why);
     await repostCard.locator('.original', { hasText: text }).waitFor();
     expect((await shownBodies(b.page))[0]).toBe(why);
 
     // …and on his profile, from the server.
-    const onProfile = card(b.page, why);
+    const onProfile = postCard(b.page, why);
     await show(b.page, `#/u/${bob}`, onProfile);
     const original = onProfile.locator('.original');
     expect(await original.locator('.author .handle').textContent()).toBe(`@${ann}`);
@@ -129,7 +122,7 @@ describe('comments, reposts and likes, in Chromium', () => {
     await b.page.getByText(`${500 - [...said].length} characters left`).waitFor();
     expect(await clickAndAnswer(b.page, b.page.getByRole('button', { name: 'Comment', exact: true }), 'POST', /\/comments$/)).toBe(201);
     await b.page.locator('li.comment', { hasText: said }).waitFor();
-    await card(b.page, text).getByRole('link', { name: 'Comments 1' }).waitFor();
+    await postCard(b.page, text).getByRole('link', { name: 'Comments 1' }).waitFor();
     await expectAccessible(b.page, 'post page with a comment (en)');
 
     // ann replies to bob's comment: the box says whom to, the reply says "回复 @bob".
@@ -145,7 +138,7 @@ describe('comments, reposts and likes, in Chromium', () => {
     await a.page.getByLabel('发表评论').waitFor(); // the box is back to a plain comment
     const commentBodies = () => a.page.locator('li.comment .comment-body').allTextContents();
     expect(await commentBodies()).toEqual([answer, said]); // newest first
-    await card(a.page, text).getByRole('link', { name: '评论 2' }).waitFor();
+    await postCard(a.page, text).getByRole('link', { name: '评论 2' }).waitFor();
 
     // Oldest first, one click away; the reply survives a reload (it is the server's).
     await show(a.page, postPage, reply);
@@ -167,12 +160,12 @@ describe('comments, reposts and likes, in Chromium', () => {
     expect(await clickAndAnswer(a.page, a.page.getByRole('dialog').getByRole('button', { name: '删除', exact: true }), 'DELETE', /\/comments\//)).toBe(204);
     await bobsComment.waitFor({ state: 'detached' });
     expect(await commentBodies()).toEqual([answer]);
-    await card(a.page, text).getByRole('link', { name: '评论 1' }).waitFor();
+    await postCard(a.page, text).getByRole('link', { name: '评论 1' }).waitFor();
     await show(b.page, postPage, annReply);
     expect(await b.page.locator('li.comment').count()).toBe(1);
 
     // ann deletes her post; bob's repost now says its original is gone, in both languages.
-    await fromMenu(card(a.page, text), '更多操作', '删除');
+    await fromMenu(postCard(a.page, text), '更多操作', '删除');
     expect(await clickAndAnswer(a.page, a.page.getByRole('dialog').getByRole('button', { name: '删除', exact: true }), 'DELETE', /^\/api\/posts\/[^/]+$/)).toBe(204);
     await a.page.getByText('微博已删除。').waitFor();
     await show(b.page, `#/u/${bob}`, onProfile.getByText('The original post has been deleted.'));
@@ -195,7 +188,7 @@ describe('comments, reposts and likes, in Chromium', () => {
     const t = await browser.open('en');
     await logIn(t.page, reader.handle, reader.password);
     await t.page.waitForSelector('#compose-text');
-    const shown = card(t.page, body);
+    const shown = postCard(t.page, body);
     await show(t.page, `#/post/${encodeURIComponent(id)}`, shown);
 
     await t.page.route('**/api/users/*/likes/*', (route) => route.abort('connectionrefused'));
@@ -227,8 +220,8 @@ describe('comments, reposts and likes, in Chromium', () => {
     const shown = () => t.page.locator('li.comment .comment-body').allTextContents();
     await show(t.page, `#/post/${encodeURIComponent(id)}`, t.page.locator('li.comment').first());
     // Nobody is logged in: counts, no reply or delete, a link to log in instead of the box.
-    await card(t.page, '评论分页').getByRole('link', { name: `Comments ${bodies.length}` }).waitFor();
-    expect(await likeShown(card(t.page, '评论分页'))).toEqual({ pressed: 'false', count: 1 });
+    await postCard(t.page, '评论分页').getByRole('link', { name: `Comments ${bodies.length}` }).waitFor();
+    expect(await likeShown(postCard(t.page, '评论分页'))).toEqual({ pressed: 'false', count: 1 });
     await t.page.getByRole('link', { name: 'Log in to comment.' }).waitFor();
     expect(await t.page.getByRole('button', { name: 'Reply' }).count()).toBe(0);
     await expectAccessible(t.page, 'post page, anonymous (en)');
@@ -251,7 +244,7 @@ describe('comments, reposts and likes, in Chromium', () => {
     });
 
     // The who-liked list is public too.
-    await card(t.page, '评论分页').locator('a.like-count').click();
+    await postCard(t.page, '评论分页').locator('a.like-count').click();
     await t.page.locator('ul.users li', { hasText: `@${c1.handle}` }).waitFor();
     await expectAccessible(t.page, 'who liked, anonymous (en)');
     await t.close();

@@ -155,6 +155,20 @@ export async function logIn(page: Page, handle: string, password: string): Promi
 /** A handle of its own for one test run: `<prefix>_<8 hex>`. */
 export const uniqueHandle = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
 
+/**
+ * The two users most browser stories start with: ann in a 中文 page (安妮) and bob in an English
+ * one (`bobName`), each signed up and on the home timeline, with one password.
+ */
+export async function annAndBob(browser: { open: (locale?: Locale) => Promise<TestPage> }, bobName = 'Bob') {
+  const [ann, bob] = [uniqueHandle('ann'), uniqueHandle('bob')];
+  const password = 'correct horse battery';
+  const a = await browser.open('zh-CN');
+  const b = await browser.open('en');
+  await signUp(a.page, ann, '安妮', password);
+  await signUp(b.page, bob, bobName, password);
+  return { ann, bob, password, a, b };
+}
+
 /** The post card whose text contains `text`. */
 export const postCard = (page: Page, text: string) => page.locator('article.post').filter({ has: page.locator('.post-body', { hasText: text }) });
 
