@@ -272,6 +272,8 @@ const JOBS = Object.freeze({
   regenerationSweep: { hbase: true, sendsToQueue: true },
   awaySweep: { hbase: true, sendsToQueue: true },
   mediaCleanup: { hbase: true, sendsToMediaQueue: true },
+  // An erased post's pictures are discarded through the media queue, as a deleted post's are.
+  eraseAccounts: { hbase: true, sendsToMediaQueue: true },
   deadLetterReport: { hbase: false, readsDeadLetters: true },
 });
 

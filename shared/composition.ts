@@ -12,6 +12,8 @@ import { HBaseCelebrityRegistry, HBaseOutboxStore } from './adapters/hbase/hbase
 import { HBaseIdempotencyStore, HBasePostStore } from './adapters/hbase/hbase-post-store.js';
 import { HBaseRelationStore } from './adapters/hbase/hbase-relation-store.js';
 import { HBasePeopleIndex } from './adapters/hbase/hbase-people-index.js';
+import { HBaseAccountRemains } from './adapters/hbase/hbase-account-remains.js';
+import type { ErasureDeps } from './use-cases/erase-account.js';
 import { HBaseLoginThrottle, HBaseUserStore } from './adapters/hbase/hbase-user-store.js';
 import { CachingFaces } from './adapters/memory/caching-faces.js';
 import { HBaseSessionStore } from './adapters/hbase/hbase-session-store.js';
@@ -148,6 +150,12 @@ export interface JobDependencies {
   mediaQueue(): MediaQueue;
   deadLetters(): DeadLetterQueue;
   limits: { rowsPerStep: number; maxSteps: number; inboxCap: number; outboxCap: number; regenStuckMs: number; settleMs: number; inactiveAfterMs: number };
+}
+
+/** What the erasure job (use-cases/jobs/erase-accounts.ts) is built from: every feed port, the people index, and the account's remains. */
+export function erasureDependencies(): ErasureDeps {
+  const { hbase, people } = dependencies();
+  return { ...feedDependencies(), people, remains: new HBaseAccountRemains(hbase, config().HBASE_NAMESPACE) };
 }
 
 let jobs: JobDependencies | undefined;

@@ -344,7 +344,10 @@ export function blockPrefix(from: string, kind: BlockKind): Uint8Array {
  * ever holds '/', so no owner's rows fall inside another's. 'K' (收藏, bookmarks) is the one kind
  * whose other is a post id, not a handle: the owner's bookmarked posts.
  */
-export type ListKind = 'F' | 'R' | 'B' | 'M' | 'L' | 'K' | 'W';
+export type ListKind = 'F' | 'R' | 'B' | 'M' | 'L' | 'K' | 'W' | 'b' | 'm' | 'k';
+
+/** The kinds whose owner is a post id, not a handle: 'L' its likers, 'k' who bookmarked it. */
+const POST_OWNED = new Set<ListKind>(['L', 'k']);
 
 /** A kind W entry's other: the post and the comment written on it (neither holds '/' or '~'). */
 const writtenOther = (postId: string, commentId: string) => `${postId}~${commentId}`;
@@ -370,7 +373,7 @@ export function parseWrittenRowKey(prefix: string, key: string): { since: number
 export const LIST_TIME_MAX = 9_999_999_999_999;
 
 export function listPrefix(owner: string, kind: ListKind): string {
-  if (kind === 'L' ? !isPostId(owner) : !HANDLE_PATTERN.test(owner)) throw new RangeError(`invalid list owner for a row key: ${JSON.stringify(owner)}`);
+  if (POST_OWNED.has(kind) ? !isPostId(owner) : !HANDLE_PATTERN.test(owner)) throw new RangeError(`invalid list owner for a row key: ${JSON.stringify(owner)}`);
   return `${createHash('md5').update(owner).digest('hex').slice(0, 4)}${owner}/${kind}/`;
 }
 
@@ -399,6 +402,11 @@ export function parseListRowKey(prefix: string, key: string): { since: number; h
   return row && { since: row.since, handle: row.other };
 }
 
+/** Any list row of `prefix` (whatever its kind): its since and its other, as text; null for a row not of the layout. */
+export function parseAnyListRowKey(prefix: string, key: string): { since: number; other: string } | null {
+  return parseListRow(prefix, key, (other) => other.length > 0);
+}
+
 /** The since and the post of a bookmark row (kind 'K'); null for a row not of that prefix's shape. */
 export function parseBookmarkRowKey(prefix: string, key: string): { since: number; postId: string } | null {
   const row = parseListRow(prefix, key, isPostId);
@@ -421,6 +429,31 @@ export function parseFollowListRowKey(key: string): { follower: string; followee
 export function listKeyAt(at: number): string {
   if (!(at >= 0 && at < 1)) throw new RangeError(`a point of the key space is in [0, 1), got ${at}`);
   return Math.floor(at * 0x10000).toString(16).padStart(4, '0');
+}
+
+/**
+ * lists, the departures (注销): accounts on their way out, by the time their next stage is due —
+ * 'erase' (deactivated; due RESTORE_WINDOW_MS after the leave) and 'release' (erased; the handle
+ * is free again from then). TEXT: '~departures/' + stage + '/' + 13-digit due + '/' + handle, so
+ * oldest due first and ONE stateless scan reads what is due. '~' sorts above every hex4 salt:
+ * no owner's list ever meets these rows (they all fall in the table's last region: a few a day).
+ */
+export type DepartureStage = 'erase' | 'release';
+
+export function departurePrefix(stage: DepartureStage): string {
+  return `~departures/${stage}/`;
+}
+
+export function departureRowKey(stage: DepartureStage, due: number, handle: string): string {
+  assertHandle(handle);
+  if (!Number.isSafeInteger(due) || due < 0 || due > LIST_TIME_MAX) throw new RangeError(`due out of a departure key's range: ${due}`);
+  return `${departurePrefix(stage)}${String(due).padStart(13, '0')}/${handle}`;
+}
+
+/** The due time and handle of a departure row (the inverse of departureRowKey), or null. */
+export function parseDepartureRowKey(stage: DepartureStage, key: string): { due: number; handle: string } | null {
+  const m = /^(\d{13})\/([a-z0-9_]{1,30})$/.exec(key.slice(departurePrefix(stage).length));
+  return key.startsWith(departurePrefix(stage)) && m && HANDLE_PATTERN.test(m[2]!) ? { due: Number(m[1]), handle: m[2]! } : null;
 }
 
 /**

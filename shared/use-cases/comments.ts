@@ -25,7 +25,7 @@ import { takeWriteQuota } from './write-limits.js';
 const MAX_ID_ATTEMPTS = 3;
 
 /** What a comment notifies by: the post's author, the replied-to author, the mentioned users. */
-const commentFact = (c: Comment): NotificationFact => ({
+export const commentFact = (c: Comment): NotificationFact => ({
   kind: 'comment',
   actor: c.author,
   postId: c.postId,
@@ -104,7 +104,8 @@ export async function deleteComment(deps: FeedDeps, actor: string, postId: strin
   await notifyLater(deps, fact, { at: now, removal: true });
   if (!(await deps.comments.markDeleted(postId, commentId, now))) throw commentNotFound(commentId);
   await atStep(deps, 'comment.deleted', { actor, postId });
-  await Promise.all([deps.posts.count(postId, 'comments', -1, commentId), notifyNow(deps, fact)]);
+  // Its author's index entry (kind W) goes with it: the export and the erasure read only live comments' entries.
+  await Promise.all([deps.posts.count(postId, 'comments', -1, commentId), notifyNow(deps, fact), deps.comments.unlistWritten(found.comment)]);
 }
 
 /** The post and a page of its comments in one round trip, then their authors' faces (one multi-get). */

@@ -78,6 +78,8 @@ export type StepPoint =
   | 'login.restored'
   /** leave: the password is right and the standing read active; the deactivation is not yet written. */
   | 'leave.verified'
+  /** erasure: the standing read deactivated and due; the release is scheduled next, then the standing moved to erased. */
+  | 'erase.read'
   /** export: where the user's export stands is read; nothing is queued or asked yet. */
   | 'export.read'
   /** refresh: the session is read and the token is its current one; the rotation is not yet written. */

@@ -181,6 +181,7 @@ describe(`serverless package --stage ${STAGE}`, () => {
       { id: 'RegenerationSweep', name: 'regenerationSweep', handler: 'functions/schedule/regeneration-sweep.handler', rate: 'rate(10 minutes)' },
       { id: 'AwaySweep', name: 'awaySweep', handler: 'functions/schedule/away-sweep.handler', rate: 'rate(1 day)' },
       { id: 'MediaCleanup', name: 'mediaCleanup', handler: 'functions/schedule/media-cleanup.handler', rate: 'rate(6 hours)' },
+      { id: 'EraseAccounts', name: 'eraseAccounts', handler: 'functions/schedule/erase-accounts.handler', rate: 'rate(1 day)' },
       { id: 'DeadLetterReport', name: 'deadLetterReport', handler: 'functions/schedule/dead-letter-report.handler', rate: 'rate(1 hour)' },
     ];
     const statements = () =>
@@ -247,7 +248,7 @@ const grants = (fnId: string) =>
     .flatMap((s) => [s.Action].flat().map((a) => `${a} → ${JSON.stringify(s.Resource)}`))
     .sort();
 const functionIds = () => resources('AWS::Lambda::Function').map(([id]) => id);
-const JOB_IDS = ['TrimInboxes', 'RepairRelations', 'RepairPostCounts', 'RegenerationSweep', 'AwaySweep', 'MediaCleanup', 'DeadLetterReport'];
+const JOB_IDS = ['TrimInboxes', 'RepairRelations', 'RepairPostCounts', 'RegenerationSweep', 'AwaySweep', 'MediaCleanup', 'EraseAccounts', 'DeadLetterReport'];
 const ssmArn = (name: string) => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ssm:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':parameter', name]] });
 const lambdaArn = (fn: string) => ({
   'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':lambda:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:function:weibo-${STAGE}-${fn}`]],
@@ -340,7 +341,7 @@ describe('least privilege: every function its own role (infra/plugins/function-r
   });
 
   it('each job invokes only itself; only the dead-letter report reads the DLQ (never deletes); the sweep may re-send', () => {
-    const jobs = ['trimInboxes', 'repairRelations', 'repairPostCounts', 'regenerationSweep', 'awaySweep', 'mediaCleanup', 'deadLetterReport'];
+    const jobs = ['trimInboxes', 'repairRelations', 'repairPostCounts', 'regenerationSweep', 'awaySweep', 'mediaCleanup', 'eraseAccounts', 'deadLetterReport'];
     for (const [i, id] of JOB_IDS.entries()) {
       const invoke = `lambda:InvokeFunction → ${JSON.stringify([lambdaArn(jobs[i]!)])}`;
       const own =
@@ -348,6 +349,7 @@ describe('least privilege: every function its own role (infra/plugins/function-r
           RegenerationSweep: [`sqs:SendMessage → ${queue}`],
           AwaySweep: [`sqs:SendMessage → ${queue}`],
           MediaCleanup: [`sqs:SendMessage → ${mediaQueue}`],
+          EraseAccounts: [`sqs:SendMessage → ${mediaQueue}`],
           DeadLetterReport: [`sqs:GetQueueAttributes → ${dlq}`, `sqs:ReceiveMessage → ${dlq}`],
         }[id] ?? [];
       expect(grants(`${id}LambdaFunction`), id).toEqual([invoke, ...own].sort());

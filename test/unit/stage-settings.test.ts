@@ -111,6 +111,7 @@ describe('stage settings', () => {
     const sendMedia = { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: [{ 'Fn::GetAtt': ['MediaQueue', 'Arn'] }] };
     expect(extra(roles.deletePost)).toEqual([sendMedia]);
     expect(roles.mediaCleanup).toContainEqual(sendMedia);
+    expect(roles.eraseAccounts).toContainEqual(sendMedia);
     // Data exports, under exports/ only: the worker builds them, exportData presigns the download.
     expect(extra(roles.exportData)).toEqual([{ Effect: 'Allow', Action: ['s3:GetObject'], Resource: [objects('exports/')] }]);
     expect((roles.fanout as unknown[]).filter((s) => JSON.stringify(s).includes('s3:'))).toEqual([{ Effect: 'Allow', Action: ['s3:PutObject'], Resource: [objects('exports/')] }]);

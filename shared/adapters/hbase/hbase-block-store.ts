@@ -12,6 +12,14 @@ import { ListIndex } from './list-index.js';
 
 const SINCE = 'e:t';
 const KIND = { block: 'B', mute: 'M' } as const;
+/** The reverse kinds: in the blocked (muted) user's lists, who blocks (mutes) them — read only by the erasure. */
+const AGAINST = { block: 'b', mute: 'm' } as const;
+
+/** The entries beside an edge: the blocker's list entry, and the reverse one in the other user's (one multi-row put). */
+const listed = (kind: BlockKind, from: string, to: string, since: number) => [
+  { owner: from, kind: KIND[kind], since, other: to },
+  { owner: to, kind: AGAINST[kind], since, other: from },
+];
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
@@ -25,14 +33,14 @@ export class HBaseBlockStore implements BlockStore {
 
   async add(kind: BlockKind, from: string, to: string, at: number): Promise<boolean> {
     const key = blockKey(from, KIND[kind], to);
-    const entry = { owner: from, kind: KIND[kind], since: at, other: to };
+    const entry = listed(kind, from, to, at);
     // The list entry first: no step rebuilds it later (blocks have no settle), so it must never
     // be missing; one left stale by a crash before the edge is skipped when the list is read.
-    await this.lists.put([entry]);
+    await this.lists.put(entry);
     if (await this.client.checkAndPut(this.table, key, [{ column: SINCE, value: String(at) }], { column: SINCE, value: null })) return true;
     // A repeat: our entry goes unless the edge holds our since (a racing add in the same
     // millisecond wrote the same entry and won).
-    if ((await this.since(key)) !== at) await this.lists.remove([entry]);
+    if ((await this.since(key)) !== at) await this.lists.remove(entry);
     return false;
   }
 
@@ -44,7 +52,7 @@ export class HBaseBlockStore implements BlockStore {
     if (!(await this.client.checkAndDelete(this.table, key, { column: SINCE, value: since }))) return false;
     // Then the entry of that since (a later block's entry has its own since in its key).
     const at = Number(bytesToString(since));
-    if (Number.isSafeInteger(at)) await this.lists.remove([{ owner: from, kind: KIND[kind], since: at, other: to }]);
+    if (Number.isSafeInteger(at)) await this.lists.remove(listed(kind, from, to, at));
     return true;
   }
 

@@ -26,7 +26,7 @@ const Stored = z.object({
   m: z.array(z.tuple([z.string(), z.number().int(), z.number().int()])).optional(),
 });
 
-function commentFromRow(postId: string, row: HBaseRow): Comment | null {
+export function commentFromRow(postId: string, row: HBaseRow): Comment | null {
   if (cellValue(row, DELETED) !== undefined) return null;
   const raw = cellText(row, VALUE);
   const key = bytesToString(row.key);

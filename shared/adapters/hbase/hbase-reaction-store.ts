@@ -18,6 +18,12 @@ const SINCE = 'e:t';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
+/** A bookmark's entries: the user's list (K), and the post's reverse one (k: who bookmarked it, read only by the erasure). */
+const bookmarkEntries = (user: string, postId: string, since: number) => [
+  { owner: user, kind: 'K' as const, since, other: postId },
+  { owner: postId, kind: 'k' as const, since, other: user },
+];
+
 const sinceOf = (value: Uint8Array | undefined): number | null => {
   const n = value === undefined ? NaN : Number(bytesToString(value));
   return Number.isSafeInteger(n) ? n : null;
@@ -89,12 +95,11 @@ export class HBaseReactionStore implements ReactionStore {
   }
 
   async listBookmark(user: string, postId: string, since: number, replacing?: number): Promise<void> {
-    const entry = (at: number) => ({ owner: user, kind: 'K' as const, since: at, other: postId });
-    await Promise.all([this.lists.put([entry(since)]), replacing === undefined || replacing === since ? undefined : this.lists.remove([entry(replacing)])]);
+    await Promise.all([this.lists.put(bookmarkEntries(user, postId, since)), replacing === undefined || replacing === since ? undefined : this.lists.remove(bookmarkEntries(user, postId, replacing))]);
   }
 
   unlistBookmark(user: string, postId: string, since: number): Promise<void> {
-    return this.lists.remove([{ owner: user, kind: 'K', since, other: postId }]);
+    return this.lists.remove(bookmarkEntries(user, postId, since));
   }
 
   async likedBy(user: string, limit: number, after?: string): Promise<{ items: { postId: string; since: number }[]; next?: string }> {

@@ -2,9 +2,9 @@
 // adapters). Layout and access patterns: shared/schema/tables.ts (users, throttle).
 import type { HBaseRestClient } from '../../hbase/index.js';
 import type { Credentials, ExportState, FindableUser, LoginAttempt, LoginThrottle, NewUser, UserFace, UserProfile, UserStore } from '../../ports/user-store.js';
-import { ACTIVE, type Standing } from '../../domain/leaving.js';
+import { ACTIVE, erasableFrom, type Standing } from '../../domain/leaving.js';
 import type { HBaseRow } from '../../hbase/index.js';
-import { throttleGlobalKey, throttleSourceKey, userKey } from '../../schema/row-keys.js';
+import { departureRowKey, throttleGlobalKey, throttleSourceKey, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText as text, counter } from './cells.js';
 
@@ -25,8 +25,8 @@ const avatarOf = (row: Parameters<typeof text>[0]): { avatar?: string } => {
 const STANDING = 'p:x';
 /** a:se holds the session epoch: a session started under another one is over. */
 const EPOCH = 'a:se';
-const standingCell = (s: Standing): string => (s.state === 'active' ? '' : `${s.state === 'deactivated' ? 'd' : 'e'}${s.at}`);
-function standingOf(row: HBaseRow | null): Standing {
+export const standingCell = (s: Standing): string => (s.state === 'active' ? '' : `${s.state === 'deactivated' ? 'd' : 'e'}${s.at}`);
+export function standingOf(row: HBaseRow | null): Standing {
   const v = text(row, STANDING) ?? '';
   const at = Number(v.slice(1));
   if (v[0] === 'd') return { state: 'deactivated', at };
@@ -44,8 +44,10 @@ const activeRows = (rows: HBaseRow[]) => rows.filter((row) => text(row, 'p:h') !
 
 export class HBaseUserStore implements UserStore {
   private readonly table: string;
+  private readonly lists: string;
   constructor(private readonly client: HBaseRestClient, namespace: string) {
     this.table = qualifiedTableName(namespace, 'users');
+    this.lists = qualifiedTableName(namespace, 'lists');
   }
 
   async create(user: NewUser): Promise<boolean> {
@@ -83,6 +85,9 @@ export class HBaseUserStore implements UserStore {
       { column: STANDING, value: standingCell({ state: 'deactivated', at }) },
       { column: EPOCH, value: epoch },
     ];
+    // Its departure entry first (the erasure job finds the account by it): a deactivation never
+    // lacks one. An entry whose deactivation lost, or was restored, is dropped by the job (Q).
+    await this.client.put(this.lists, [{ key: departureRowKey('erase', erasableFrom(at), handle), cells: [{ column: 'e:t', value: '' }] }]);
     return this.client.checkAndPut(this.table, userKey(handle), cells, { column: STANDING, value: '' });
   }
 
