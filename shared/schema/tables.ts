@@ -111,6 +111,11 @@ rename   : GET p:n,p:sv; PUT the new version's people rows; PUT ?check=put p:n, 
 leave    : the login's password check, then PUT ?check=put p:x = d<now>, a:se = new, check p:x ==
            '' (active) — one row: of a leave, a restore and the erasure racing, one moves it
 restore  : (a login of a deactivated account) PUT ?check=put p:x = '', check p:x == the value read
+           (the leave writes its departure entry, lists '~departures/erase/…', before its check-and-put)
+erase    : (the erase-accounts job, consistency.md R) PUT the release entry, then PUT ?check=put
+           p:x = e<now>, check p:x == d<the leave's millis>; after the walk, DELETE every column
+           but p:h and p:x (the handle's reservation)
+release  : RESERVATION_MS later, the walk again, then DELETE every cell up to the newest read
 login    : GET /users/<k>/a,p:x?e=b64 (one get, in parallel with the throttle count); a record with
            weaker scrypt parameters than today's is re-hashed after a successful verify:
            PUT ?check=put a:pw = new, check a:pw == the record verified (never clobbers a change)
@@ -577,9 +582,15 @@ row   = hex4(md5(owner)) + owner + '/' + kind + '/' + inv13 + '/' + other handle
         spreads owners over regions; neither a handle nor a post id holds '/')
         kind F: owner follows other   R: other follows owner   B / M: owner blocks / mutes other
         kind L: other likes the post  (owner = the post id)
+        kind b / m: other blocks / mutes owner (the reverse of B / M, written and removed in the
+        same request as the forward entry; read only by the erasure: who blocks or mutes it)
+        kind k: other bookmarked the post owner (the reverse of K, the same way; owner = post id)
         kind K: owner bookmarked the post other   kind W: owner wrote the comment other =
         post id + '~' + comment id (read by the data export, and the erasure: one scan, then
         a multi-get of those comment rows confirms them)
+row   = '~departures/' + ('erase' | 'release') + '/' + 13-digit due + '/' + handle: the accounts
+        on their way out (注销), oldest due first ('~' sorts above every hex4 salt); the erase-
+        accounts job reads what is due in ONE stateless scan (consistency.md R)
 e:t   '' (the key is the entry). NEW_VERSION_BEHAVIOR: an entry removed and written again with
       the same since (a remove, then a settle's restore) must stay.
 Written and removed by the adapter methods that write and remove the edge side each list reads,

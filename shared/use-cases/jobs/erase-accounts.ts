@@ -10,9 +10,14 @@ import { ERASURE_PHASES, eraseSome, type ErasureDeps, type ErasurePhase } from '
 import type { Departure } from '../../ports/account-remains.js';
 import type { JobDefinition, StepInput, StepResult } from './job-runner.js';
 
-/** Where a run is: the departure under way and its phase, or none; `n` counts departures finished, so a step always moves the position. */
+/**
+ * Where a run is: the departure under way and its phase, or none. `n` counts the departures the
+ * run finished and `r` the removals of the one under way, so a step that did anything moves the
+ * position (a phase goes on from its beginning: the runner's no-progress guard sees the count).
+ */
 const Place = z.strictObject({
   n: z.number().int().min(0),
+  r: z.number().int().min(0).optional(),
   d: z.strictObject({ stage: z.enum(['erase', 'release']), handle: z.string(), due: z.number().int().min(0) }).optional(),
   p: z.enum(ERASURE_PHASES).optional(),
 });
@@ -38,7 +43,7 @@ export async function eraseAccountsStep(deps: ErasureDeps & { now?: () => number
   if (!departure) return { done: true, stats: { seen: 0, fixed: 0, erased: 0, released: 0, stale: 0 } };
   const outcome = await eraseSome(deps, departure, place.p as ErasurePhase | undefined, input.rowsPerStep, now);
   const stats = { seen: 1, fixed: 'removed' in outcome ? outcome.removed : 0, erased: outcome.state === 'erased' ? 1 : 0, released: outcome.state === 'released' ? 1 : 0, stale: outcome.state === 'stale' ? 1 : 0 };
-  const next: Place = outcome.state === 'continue' ? { n: place.n, d: departure, p: outcome.phase } : { n: place.n + 1 };
+  const next: Place = outcome.state === 'continue' ? { n: place.n, r: (place.r ?? 0) + outcome.removed, d: departure, p: outcome.phase } : { n: place.n + 1 };
   return { done: false, cursor: encode(next), carry: {}, stats, notes: { handle: departure.handle, stage: departure.stage, outcome: outcome.state } };
 }
 

@@ -1,0 +1,207 @@
+// test/integration/erasure.test.ts — the erasure after leaving (注销) on the real HBase adapters:
+// 30 days after a leave the erase-accounts job removes everything the account wrote or did and
+// corrects every other user's rows, leaving only the handle's reservation; 30 days later the
+// release frees the handle. The done-when check scans EVERY table's rows for any key naming the
+// account (its user key, its handle as a key segment, or one of its post ids) — a whole-table
+// scan, acceptable in a test only. The races (a restore against the job, a follow in flight
+// across the erasure) are forced step by step (consistency.md Q and R).
+import { describe, expect, inject, it } from 'vitest';
+import { HBaseAccountRemains } from '../../shared/adapters/hbase/hbase-account-remains.js';
+import { HBaseSessionStore } from '../../shared/adapters/hbase/hbase-session-store.js';
+import { HBaseLoginThrottle } from '../../shared/adapters/hbase/hbase-user-store.js';
+import { HBasePeopleIndex } from '../../shared/adapters/hbase/hbase-people-index.js';
+import { hbaseFeedStores } from '../../shared/composition.js';
+import { RESTORE_WINDOW_MS } from '../../shared/domain/leaving.js';
+import { bytesToString, HBaseRestClient } from '../../shared/hbase/index.js';
+import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
+import { TABLES, type TableName } from '../../shared/schema/tables.js';
+import { userKey } from '../../shared/schema/row-keys.js';
+import { mute, block } from '../../shared/use-cases/blocks.js';
+import { bookmarkPost } from '../../shared/use-cases/bookmarks.js';
+import { addComment } from '../../shared/use-cases/comments.js';
+import { RESERVATION_MS, type ErasureDeps } from '../../shared/use-cases/erase-account.js';
+import { eraseAccountsJob } from '../../shared/use-cases/jobs/erase-accounts.js';
+import { leave } from '../../shared/use-cases/leave.js';
+import { likePost } from '../../shared/use-cases/likes.js';
+import { logIn, type LoginDeps } from '../../shared/use-cases/log-in.js';
+import { listNotifications } from '../../shared/use-cases/notifications.js';
+import { publishPost } from '../../shared/use-cases/publish-post.js';
+import { follow } from '../../shared/use-cases/relations.js';
+import { registerUser } from '../../shared/use-cases/register-user.js';
+import { repost } from '../../shared/use-cases/reposts.js';
+import { drainQueue, integrationLimits } from '../support/feed-harness.js';
+import { allRows } from '../support/hbase-rows.js';
+import { interleaver } from '../support/interleave.js';
+import { runToCompletion, silentLog } from '../support/job-driver.js';
+import { useNamespace } from '../support/namespace.js';
+
+const ns = `it_erasure_${Date.now().toString(36)}`;
+const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000 });
+const stores = hbaseFeedStores(hbase, ns);
+const gate = interleaver();
+const queued: FanoutMessage[] = [];
+const deps: ErasureDeps & LoginDeps = {
+  ...stores,
+  people: new HBasePeopleIndex(hbase, ns),
+  remains: new HBaseAccountRemains(hbase, ns),
+  queue: { send: async (m) => void queued.push(m) },
+  limits: { ...integrationLimits },
+  step: gate.hook,
+  throttle: new HBaseLoginThrottle(hbase, ns),
+  sessions: new HBaseSessionStore(hbase, ns),
+  tokens: { secret: 'e'.repeat(40), ttlSeconds: 900 },
+  refreshTtlSeconds: 3600,
+  policy: { maxFailures: 50, lockSeconds: 60, globalMaxFailures: 500, globalWindowSeconds: 900 },
+};
+useNamespace(hbase, ns);
+
+const PASSWORD = 'a long password';
+const IP = '192.0.2.91';
+let run = 0;
+async function users<N extends string[]>(...names: N): Promise<{ [K in keyof N]: string }> {
+  const tag = (run++).toString(36);
+  const handles = names.map((n) => `${n}_${tag}`);
+  await Promise.all(handles.map((handle) => registerUser(deps, { handle, displayName: `Name ${handle}`, password: PASSWORD })));
+  return handles as { [K in keyof N]: string };
+}
+const post = async (author: string, body = `by ${author}`) => (await publishPost(deps, author, { body })).post.id;
+/** The job as deployed, its clock at `now`, run to the end (a few rows a step, so phases cross steps). */
+const runJob = (now: number) => runToCompletion(eraseAccountsJob({ ...deps, now: () => now }), { rowsPerStep: 3, log: process.env.ERASURE_LOG ? { info() {}, warn: console.warn, error: console.error } : silentLog });
+
+/**
+ * Every row of every table whose key names `handle`: its user key anywhere in a binary key, or
+ * — in a text key — the handle, or a post id of it, as one segment between '/', '~' or the hex salt.
+ */
+async function rowsNaming(handle: string): Promise<string[]> {
+  const bin = Buffer.from(userKey(handle));
+  const postId = new RegExp(`^${handle}\\.\\d+\\.[0-9a-f]+$`);
+  const names = (key: Buffer) => {
+    if (key.includes(bin)) return true;
+    const segments = key.toString('latin1').split(/[/~\0]/);
+    return segments.some((s) => s === handle || s.slice(4) === handle || postId.test(s) || postId.test(s.slice(4)));
+  };
+  const found: string[] = [];
+  for (const table of Object.keys(TABLES) as TableName[]) {
+    for (const row of await allRows(hbase, ns, table)) {
+      const key = Buffer.from(row.key);
+      if (names(key)) found.push(`${table}: ${bytesToString(row.key).replace(/[^\x20-\x7e]/g, '.')} [${row.cells.map((c) => bytesToString(c.column)).join(',')}]`);
+    }
+  }
+  return found.sort();
+}
+
+describe('erasure (注销, 30 days after leaving)', () => {
+  it('erases everything the account wrote or did, corrects the others, keeps only the reservation, then frees the handle', async () => {
+    const [ann, bob, cat, dan] = await users('ann', 'bob', 'cat', 'dan');
+    await Promise.all([follow(deps, bob, ann), follow(deps, cat, ann), follow(deps, ann, bob)]);
+    const own = await post(ann, `hello @${bob} #topic_${run}#`);
+    await post(ann, 'a second one');
+    const theirs = await post(bob, 'by bob');
+    // Others on ann's post: a like, a bookmark, a comment that mentions cat, a repost.
+    await likePost(deps, bob, own);
+    await bookmarkPost(deps, bob, own);
+    await addComment(deps, bob, own, { body: `look @${cat}` });
+    await repost(deps, cat, own, { comment: 'seen' });
+    // Ann on bob's post: a like, a bookmark, a comment, a repost; blocks and mutes both ways.
+    await likePost(deps, ann, theirs);
+    await bookmarkPost(deps, ann, theirs);
+    await addComment(deps, ann, theirs, { body: `hi @${cat}` });
+    await repost(deps, ann, theirs, { comment: 'from ann' });
+    await mute(deps, ann, dan);
+    await block(deps, dan, ann);
+    await drainQueue(deps, queued);
+    expect((await listNotifications(deps, bob, 30)).items.length).toBeGreaterThan(0);
+    expect(await rowsNaming(ann)).not.toEqual([]);
+
+    const left = Date.now();
+    await leave(deps, ann, { handle: ann, password: PASSWORD, sourceIp: IP }, left);
+    // Not due yet: nothing is erased a moment before the window ends.
+    await runJob(left + RESTORE_WINDOW_MS - 1000);
+    expect((await deps.remains.standing(ann))?.state).toBe('deactivated');
+
+    const erasedAt = left + RESTORE_WINDOW_MS + 1;
+    await runJob(erasedAt);
+    await drainQueue(deps, queued);
+    // Only the reservation is left: the users row with the handle and the erased standing, and
+    // the entry that releases it.
+    const reservation = await rowsNaming(ann);
+    expect(reservation).toHaveLength(2);
+    expect(reservation[0]).toMatch(new RegExp(`^lists: ~departures/release/\\d{13}/${ann} \\[e:t\\]$`));
+    expect(reservation[1]).toBe(`users: ${bytesToString(userKey(ann)).replace(/[^\x20-\x7e]/g, '.')} [p:h,p:x]`);
+    // The others are put right: counts, edges, notifications.
+    const theirPost = await stores.posts.get(theirs);
+    expect(theirPost?.counts).toEqual({ likes: 0, comments: 0, reposts: 0 });
+    expect(await stores.counters.get(bob, 'followers')).toBe(0);
+    expect(await stores.counters.get(bob, 'following')).toBe(0);
+    expect(await stores.counters.get(cat, 'following')).toBe(0);
+    const bobHears = (await listNotifications(deps, bob, 30)).items.flatMap((g) => g.actors.map((a) => a.handle));
+    expect(bobHears).not.toContain(ann);
+    expect((await listNotifications(deps, cat, 30)).items.filter((g) => g.actors.some((a) => a.handle === ann))).toEqual([]);
+    // The handle stays taken, and nobody logs in to it.
+    await expect(logIn(deps, { handle: ann, password: PASSWORD, sourceIp: IP })).rejects.toMatchObject({ name: 'AuthenticationError' });
+    await expect(registerUser(deps, { handle: ann, displayName: 'Someone else', password: PASSWORD })).rejects.toMatchObject({ code: 'handle_taken' });
+
+    // 30 days on, the release: no row names the account, and the handle is free.
+    await runJob(erasedAt + RESERVATION_MS + 1);
+    expect(await rowsNaming(ann)).toEqual([]);
+    await registerUser(deps, { handle: ann, displayName: 'Someone new', password: PASSWORD });
+  });
+
+  it('forced: a restore racing the job — the job held after its read loses to the login, and erases nothing', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    await follow(deps, bob, ann);
+    const own = await post(ann);
+    const left = Date.now();
+    await leave(deps, ann, { handle: ann, password: PASSWORD, sourceIp: IP }, left);
+    const read = gate.holdAt('erase.read', (d) => d.handle === ann);
+    const job$ = runJob(left + RESTORE_WINDOW_MS + 1);
+    await read.reached;
+    const grant = await logIn(deps, { handle: ann, password: PASSWORD, sourceIp: IP }, left + RESTORE_WINDOW_MS);
+    expect(grant.restored).toBe(true);
+    read.release();
+    const { outcomes } = await job$;
+    expect(outcomes.some((o) => (o.stats as Record<string, number> | undefined)?.stale === 1)).toBe(true);
+    expect((await deps.remains.standing(ann))?.state).toBe('active');
+    expect((await stores.posts.get(own))?.id).toBe(own);
+    expect(await stores.relations.isFollowing(bob, ann)).toBe(true);
+    // Its release entry, written before the lost check, ends nothing when it falls due.
+    await runJob(left + RESTORE_WINDOW_MS + RESERVATION_MS + 2);
+    expect((await deps.remains.standing(ann))?.state).toBe('active');
+    expect(await deps.remains.due('release', Number.MAX_SAFE_INTEGER, 100).then((d) => d.filter((x) => x.handle === ann))).toEqual([]);
+  });
+
+  it('forced: a restore racing the job — a login held after its password check loses to the erasure and answers 401', async () => {
+    const [ann] = await users('ann');
+    const left = Date.now();
+    await leave(deps, ann, { handle: ann, password: PASSWORD, sourceIp: IP }, left);
+    const verified = gate.holdAt('login.verified', (d) => d.handle === ann);
+    const login$ = logIn(deps, { handle: ann, password: PASSWORD, sourceIp: IP }, left + RESTORE_WINDOW_MS);
+    await verified.reached;
+    await runJob(left + RESTORE_WINDOW_MS + 1);
+    verified.release();
+    await expect(login$).rejects.toMatchObject({ name: 'AuthenticationError' });
+    expect((await deps.remains.standing(ann))?.state).toBe('erased');
+  });
+
+  it('forced: a follow of the account in flight across the erasure lands after it, and the release walks it away', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    await post(ann);
+    const checked = gate.holdAt('follow.checked', (d) => d.followee === ann);
+    const following$ = follow(deps, bob, ann);
+    await checked.reached;
+    const left = Date.now();
+    await leave(deps, ann, { handle: ann, password: PASSWORD, sourceIp: IP }, left);
+    const erasedAt = left + RESTORE_WINDOW_MS + 1;
+    await runJob(erasedAt);
+    // During the erasure nobody can start a follow of it: 404, nothing written.
+    await expect(follow(deps, bob, ann)).rejects.toMatchObject({ code: 'user_not_found' });
+    checked.release();
+    await following$;
+    await drainQueue(deps, queued);
+    expect(await stores.relations.isFollowing(bob, ann)).toBe(true);
+    expect((await rowsNaming(ann)).length).toBeGreaterThan(1);
+    await runJob(erasedAt + RESERVATION_MS + 1);
+    expect(await rowsNaming(ann)).toEqual([]);
+    expect(await stores.counters.get(bob, 'following')).toBe(0);
+  });
+});
