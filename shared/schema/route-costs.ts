@@ -248,11 +248,12 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   leave: {
-    requests: 7,
-    roundTrips: 4,
+    requests: 8,
+    roundTrips: 5,
     why: [
       `1)–3) the login's password check, counted and throttled alike (H): the increments ∥ the`,
-      `credentials get; the counts read back; the success's delete ∥ decrement; 4) the deactivation:`,
+      `credentials get; the counts read back; the success's delete ∥ decrement; 4) its departure entry`,
+      `(lists: the erasure finds it by it, so it is written before); 5) the deactivation:`,
       `ONE check-and-put of the standing and a new session epoch on the users row, on the standing`,
       `being active (Q: one row decides against a restore, a second leave, or the erasure).`,
     ].join(' '),
@@ -344,7 +345,7 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   unbookmark: {
-    requests: 6,
+    requests: 7,
     roundTrips: 4,
     why: [
       `1) the write quota +1 ∥ the post lookup (content get: 404 only for an id never used) ∥ the`,
@@ -422,7 +423,7 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   unblock: {
-    requests: 5,
+    requests: 6,
     roundTrips: 4,
     why: [
       `1) the target's users row (404) ∥ the mute row (the answer's other half); 2) the block row's`,
@@ -432,7 +433,7 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   unmute: {
-    requests: 5,
+    requests: 6,
     roundTrips: 4,
     why: [
       `1) the target's users row (404) ∥ the block row (the answer's other half); 2) the mute row's`,
@@ -512,7 +513,7 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   deleteComment: {
-    requests: 4,
+    requests: 5,
     roundTrips: 4,
     why: [
       `1) the comment (comments get: who may delete it, 404), then the delayed notify queued (F);`,

@@ -317,7 +317,7 @@ describe('least privilege: every function its own role (infra/plugins/function-r
     // The data export: the worker puts it, exportData presigns its download (both under exports/).
     const media = ['CreateUploadLambdaFunction', 'CompleteUploadLambdaFunction', 'ProcessMediaLambdaFunction', 'ExportDataLambdaFunction', 'FanoutLambdaFunction'];
     // Discards are queued by a post's delete and the cleanup job: they send, and touch no object.
-    const discarders = ['DeletePostLambdaFunction', 'MediaCleanupLambdaFunction'];
+    const discarders = ['DeletePostLambdaFunction', 'MediaCleanupLambdaFunction', 'EraseAccountsLambdaFunction'];
     for (const id of discarders) expect(grants(id).filter((g) => g.includes('"MediaQueue"')), id).toEqual([`sqs:SendMessage → ${mediaQueue}`]);
     for (const id of functionIds()) {
       const all = grants(id);
