@@ -1,7 +1,7 @@
 // shared/ports/account-remains.ts — what the erasure of an account (use-cases/erase-account.ts)
 // needs from storage beyond the ports every request uses: where departures wait, what is left of
 // an account, and the removals no request makes. Every read returns a bounded batch of what is
-// still there, oldest first where it matters; the erasure removes each item it is handed, so the
+// still there; the erasure removes each item it is handed, so the
 // next read starts at the beginning again and no position is carried. One HBase implementation
 // (shared/adapters/hbase/hbase-account-remains.ts); the layouts it knows are in tables.ts.
 import type { DepartureStage } from '../schema/row-keys.js';
@@ -16,13 +16,11 @@ export interface Departure {
   due: number;
 }
 
-/** One of the account's own reactions rows: its like, its bookmark, its reposts of one post. */
+/** One of the account's own reactions rows: its like and its bookmark of one post (its reposts go with its posts). */
 export interface OwnReaction {
   postId: string;
   likedAt: number | null;
   bookmarkedAt: number | null;
-  /** The account's reposts of the post (their ids): removed with its posts. */
-  reposts: string[];
 }
 
 /** Someone else's trace on one of the account's posts, kept on their side. */
@@ -40,7 +38,6 @@ export interface CommentTrace {
   commentId: string;
   author: string | null;
   createdAt: number;
-  live: boolean;
   replyTo?: { id: string; author: string };
   mentions: string[];
 }
@@ -64,7 +61,7 @@ export interface AccountRemains {
   /** Deletes the reservation, if the standing is still erased at `at` (the handle is free again). */
   release(handle: string, at: number): Promise<boolean>;
 
-  /** The account's posts, live or tombstones, oldest first: their ids. */
+  /** The account's posts, live or tombstones: their ids. */
   posts(handle: string, limit: number): Promise<string[]>;
   /** Others' likes, bookmarks and reposts of one post (its likers', bookmarkers' and reposts' rows). */
   tracesOn(postId: string, limit: number): Promise<TraceOnPost[]>;

@@ -21,7 +21,7 @@
 // heals a write that was in flight when the erasure began: a request checks the standing before
 // it writes and lives at most seconds (API Gateway's 30 s), so any write that read the account
 // active lands long before the release walks (forced: a follow held across the erasure).
-import { erasableFrom, RESTORE_WINDOW_MS } from '../domain/leaving.js';
+import { RESTORE_WINDOW_MS } from '../domain/leaving.js';
 import { noticesOf, type NotificationFact } from '../domain/notification.js';
 import { authorOfPostId } from '../domain/post.js';
 import { searchTerms } from '../domain/people-search.js';
@@ -75,7 +75,6 @@ export async function eraseSome(deps: ErasureDeps, departure: Departure, phase: 
     // The entry is for the leave made at due − RESTORE_WINDOW_MS; anything else makes it stale.
     const leftAt = departure.due - RESTORE_WINDOW_MS;
     if (standing?.state === 'deactivated' && standing.at === leftAt) {
-      if (erasableFrom(standing.at) > now) return { state: 'continue', phase: 'follows-out', removed: 0 };
       await atStep(deps, 'erase.read', { handle });
       // The release's entry first: an erased account never lacks one (a crash after the standing
       // moved leaves both entries; the erase entry resumes the walk, the release ends it).

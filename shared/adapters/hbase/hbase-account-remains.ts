@@ -108,8 +108,7 @@ export class HBaseAccountRemains implements AccountRemains {
   async posts(handle: string, limit: number): Promise<string[]> {
     const rows: HBaseRow[] = [];
     for await (const row of this.client.scan(this.t.content, { prefix: userKey(handle), limit, columns: ['p:t', 'p:d'] })) rows.push(row);
-    // Oldest first: keys are newest first, so a reversed page would need a reversed scan; order
-    // does not matter to the erasure, which removes every post it is handed.
+    // Newest first (the key order); the erasure removes every post it is handed, so order does not matter.
     return rows.flatMap((r) => {
       try {
         return [postIdFromKey(r.key)];
@@ -130,7 +129,7 @@ export class HBaseAccountRemains implements AccountRemains {
       const rest = r.key.subarray(post.length + 1);
       const at = since(cellText(r, ENTRY)) ?? 0;
       try {
-        if (kind === 0x4c /* L */) out.push({ kind: 'like', user: parsePostKeyUser(rest), since: at });
+        if (kind === 0x4c /* L */) out.push({ kind: 'like', user: userOfKey(rest), since: at });
         else if (kind === 0x52 /* R */) {
           const repostId = postIdFromKey(rest);
           out.push({ kind: 'repost', user: parsePostKey(rest).author, since: at, repostId });
@@ -157,7 +156,6 @@ export class HBaseAccountRemains implements AccountRemains {
         commentId,
         author: c?.author ?? null,
         createdAt: c?.createdAt ?? since(cellText(row, 'm:t')) ?? 0,
-        live: c !== null,
         ...(c?.replyTo ? { replyTo: c.replyTo } : {}),
         mentions: c?.mentions ? mentionedHandles(c.mentions) : [],
       };
@@ -208,8 +206,7 @@ export class HBaseAccountRemains implements AccountRemains {
       } catch {
         continue;
       }
-      const reposts = row.cells.filter((c) => c.family === 'r' && bytesToString(c.qualifier) !== 'p').map((c) => bytesToString(c.qualifier));
-      out.push({ postId, likedAt: since(cellText(row, 'l:t')), bookmarkedAt: since(cellText(row, 'b:t')), reposts });
+      out.push({ postId, likedAt: since(cellText(row, 'l:t')), bookmarkedAt: since(cellText(row, 'b:t')) });
     }
     return out;
   }
@@ -240,7 +237,7 @@ export class HBaseAccountRemains implements AccountRemains {
     for (const [kind, letter] of [['block', 'B'], ['mute', 'M']] as const) {
       for await (const row of this.client.scan(this.t.blocks, { prefix: blockPrefix(handle, letter), limit, columns: [ENTRY] })) {
         try {
-          edges.push({ kind, user: parsePostKeyUser(row.key.subarray(blockPrefix(handle, letter).length)), since: since(cellText(row, ENTRY)) ?? 0 });
+          edges.push({ kind, user: userOfKey(row.key.subarray(blockPrefix(handle, letter).length)), since: since(cellText(row, ENTRY)) ?? 0 });
         } catch {
           // not of the layout
         }
@@ -322,4 +319,4 @@ export class HBaseAccountRemains implements AccountRemains {
 }
 
 /** The handle of a user key (the rest of a reactors or blocks key). */
-const parsePostKeyUser = (key: Uint8Array): string => handleFromKey(key).handle;
+const userOfKey = (key: Uint8Array): string => handleFromKey(key).handle;
