@@ -221,6 +221,12 @@ export function normalizeTopic(raw: string): string | null {
   return s;
 }
 
+/** Where a user is named with a link: a post, or a comment on one. */
+export interface MentionPlace {
+  postId: string;
+  commentId?: string;
+}
+
 /** Distinct handles / topic names in first-occurrence order (helpers for callers). */
 export function mentionedHandles(spans: MentionSpan[]): string[] {
   return [...new Set(spans.map((s) => s.handle))];

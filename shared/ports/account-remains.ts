@@ -6,6 +6,7 @@
 // (shared/adapters/hbase/hbase-account-remains.ts); the layouts it knows are in tables.ts.
 import type { DepartureStage } from '../schema/row-keys.js';
 import type { Standing } from '../domain/leaving.js';
+import type { MentionPlace } from '../domain/text-entities.js';
 
 export type { DepartureStage };
 
@@ -67,7 +68,10 @@ export interface AccountRemains {
   tracesOn(postId: string, limit: number): Promise<TraceOnPost[]>;
   /** The comment rows of a post, live or deleted. */
   commentsOn(postId: string, limit: number): Promise<CommentTrace[]>;
-  /** Drops one of the account's posts for good: its row (tombstone too), its reactors and likers entries, its comments' rows. */
+  /**
+   * Drops one of the account's posts for good: its row (tombstone too), its reactors and likers
+   * entries, its comments' rows, and the mention entries of the post and its comments (both sides).
+   */
   dropPost(postId: string): Promise<void>;
   /** Drops `user`'s reactions row for `postId` and the entries beside it (someone's trace on a post going away). */
   dropTrace(postId: string, trace: TraceOnPost): Promise<void>;
@@ -80,6 +84,16 @@ export interface AccountRemains {
   dropReaction(handle: string, postId: string): Promise<void>;
   /** The account's comments on others' posts, from its index (kind W): post, comment, since. */
   written(handle: string, limit: number): Promise<{ postId: string; commentId: string; since: number }[]>;
+  /** Where the account is named with a link (its mention index, kind N): each place and when it named it. */
+  mentionsOf(handle: string, limit: number): Promise<{ place: MentionPlace; since: number }[]>;
+  /**
+   * Takes the links to `handle` out of the text at `place` (a post: its current text and its
+   * history; a comment), keeping the text: a check-and-put on what was read, read again when an
+   * edit moved it first. Nothing to do for a text that is gone or no longer names it.
+   */
+  unlinkMention(handle: string, place: MentionPlace): Promise<void>;
+  /** Drops one mention's two entries (kind N of the named, kind n of the post). */
+  dropMention(handle: string, place: MentionPlace, since: number): Promise<void>;
   /** Who blocks or mutes the account (the reverse entries beside their edges). */
   blockedBy(handle: string, limit: number): Promise<{ kind: 'block' | 'mute'; user: string; since: number }[]>;
   /** The account's own blocks and mutes. */

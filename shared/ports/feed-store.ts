@@ -2,7 +2,7 @@
 // inboxes. Implemented on HBase in shared/adapters/hbase/; every method maps to one get, one
 // multi-get, one batched put/delete, or one prefix-bounded scan (see shared/schema/tables.ts).
 import type { FeedEntry, Post, PostCounts, PostVersion, StoredPost } from '../domain/post.js';
-import type { MentionSpan, TopicSpan } from '../domain/text-entities.js';
+import type { MentionPlace, MentionSpan, TopicSpan } from '../domain/text-entities.js';
 
 /** A page of results and the opaque cursor for the next one (absent on the last page). */
 export interface Page<T> {
@@ -56,6 +56,15 @@ export interface PostStore extends PostCountTally {
    * deleted (a delete moves it for good).
    */
   edit(id: string, from: number, next: { body: string; mentions?: MentionSpan[]; topics?: TopicSpan[]; editedAt: number }, replaced: PostVersion): Promise<boolean>;
+  /**
+   * Records that `place` (a post, or a comment on one) names `handles` with a link from `since`
+   * on: the mention index the erasure of a named user unlinks by (consistency.md R). Written
+   * BEFORE the text names them, so no link lacks its entry; an entry whose text never landed, or
+   * no longer names the user, is checked against the text and dropped when read. One put.
+   */
+  listMentions(place: MentionPlace, handles: readonly string[], since: number): Promise<void>;
+  /** Removes those entries (a refused request's own, before it answers). */
+  unlistMentions(place: MentionPlace, handles: readonly string[], since: number): Promise<void>;
   /** An author's posts, newest first; cursor = last id of the previous page. */
   listByAuthor(author: string, limit: number, cursor?: string): Promise<Page<StoredPost>>;
   /** Up to `limit` newest posts of `author` created strictly after `notOlderThan` (millis). */

@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { concatBytes } from '../hbase/index.js';
 import { HANDLE_PATTERN } from '../domain/handle.js';
+import type { MentionPlace } from '../domain/text-entities.js';
 import { formatPostId, isPostId, parsePostId, POST_SUFFIX_BYTES } from '../domain/post.js';
 import { COMMENT_ID_PATTERN } from '../domain/comment.js';
 import { mediaIdBytes } from '../domain/media-id.js';
@@ -342,12 +343,13 @@ export function blockPrefix(from: string, kind: BlockKind): Uint8Array {
  * handle, so (since, handle) is a position no later entry can take. The owner is a handle for
  * 'F' following, 'R' followers, 'B' blocked, 'M' muted, and a post id for 'L' its likers; neither
  * ever holds '/', so no owner's rows fall inside another's. 'K' (收藏, bookmarks) is the one kind
- * whose other is a post id, not a handle: the owner's bookmarked posts.
+ * whose other is a post id, not a handle: the owner's bookmarked posts. 'N' and 'n' index
+ * mentions (mentionRowKeys).
  */
-export type ListKind = 'F' | 'R' | 'B' | 'M' | 'L' | 'K' | 'W' | 'b' | 'm' | 'k';
+export type ListKind = 'F' | 'R' | 'B' | 'M' | 'L' | 'K' | 'W' | 'b' | 'm' | 'k' | 'N' | 'n';
 
-/** The kinds whose owner is a post id, not a handle: 'L' its likers, 'k' who bookmarked it. */
-const POST_OWNED = new Set<ListKind>(['L', 'k']);
+/** The kinds whose owner is a post id, not a handle: 'L' its likers, 'k' who bookmarked it, 'n' whom it (or a comment on it) names. */
+const POST_OWNED = new Set<ListKind>(['L', 'k', 'n']);
 
 /** A kind W entry's other: the post and the comment written on it (neither holds '/' or '~'). */
 const writtenOther = (postId: string, commentId: string) => `${postId}~${commentId}`;
@@ -369,6 +371,42 @@ export function parseWrittenRowKey(prefix: string, key: string): { since: number
   return row && written ? { since: row.since, ...written } : null;
 }
 
+/** A kind N entry's other: the place (a post id, or post id + '~' + comment id as for W). */
+const placeOther = (p: MentionPlace) => (p.commentId === undefined ? p.postId : writtenOther(p.postId, p.commentId));
+/** A kind n entry's other: the named handle, + '~' + the comment id for a comment's mention. */
+const namedOther = (handle: string, p: MentionPlace) => (p.commentId === undefined ? handle : `${handle}~${p.commentId}`);
+const isNamedOther = (other: string) => {
+  const [handle, commentId, ...rest] = other.split('~');
+  return rest.length === 0 && HANDLE_PATTERN.test(handle!) && (commentId === undefined || COMMENT_ID_PATTERN.test(commentId));
+};
+
+/**
+ * The two entries of one mention (@handle in a post or comment, written at `since`): kind N under
+ * the named user (where they are named: the erasure of that user unlinks each) and kind n under
+ * the post (whom it and its comments name: the erasure of the post's author finds the N entries
+ * naming its posts there). Written in one put, before the text names the user.
+ */
+export const mentionRowKeys = (handle: string, place: MentionPlace, since: number): [string, string] => [
+  listRowKey(handle, 'N', since, placeOther(place)),
+  listRowKey(place.postId, 'n', since, namedOther(handle, place)),
+];
+
+/** A kind N row's place (the inverse of mentionRowKeys' first), or null. */
+export function parseNamedInRowKey(prefix: string, key: string): { since: number; place: MentionPlace } | null {
+  const row = parseListRow(prefix, key, (o) => isPostId(o) || isWrittenOther(o));
+  if (!row) return null;
+  const comment = parseWrittenOther(row.other);
+  return { since: row.since, place: comment ? { postId: comment.postId, commentId: comment.commentId } : { postId: row.other } };
+}
+
+/** A kind n row of `postId` (the inverse of mentionRowKeys' second): who is named, and where; or null. */
+export function parseNamesRowKey(postId: string, key: string): { since: number; handle: string; place: MentionPlace } | null {
+  const row = parseListRow(listPrefix(postId, 'n'), key, isNamedOther);
+  if (!row) return null;
+  const [handle, commentId] = row.other.split('~');
+  return { since: row.since, handle: handle!, place: commentId === undefined ? { postId } : { postId, commentId } };
+}
+
 /** The latest since a list key holds (13 digits: the year 2286). */
 export const LIST_TIME_MAX = 9_999_999_999_999;
 
@@ -382,7 +420,8 @@ const inverted13 = (millis: number): string => String(LIST_TIME_MAX - millis).pa
 
 export function listRowKey(owner: string, kind: ListKind, since: number, other: string): string {
   if (!Number.isSafeInteger(since) || since < 0 || since > LIST_TIME_MAX) throw new RangeError(`since out of a list key's range: ${since}`);
-  const valid = kind === 'K' ? isPostId(other) : kind === 'W' ? isWrittenOther(other) : HANDLE_PATTERN.test(other);
+  const valid =
+    kind === 'K' ? isPostId(other) : kind === 'W' ? isWrittenOther(other) : kind === 'N' ? isPostId(other) || isWrittenOther(other) : kind === 'n' ? isNamedOther(other) : HANDLE_PATTERN.test(other);
   if (!valid) throw new RangeError(`invalid list entry for a row key: ${JSON.stringify(other)}`);
   return `${listPrefix(owner, kind)}${inverted13(since)}/${other}`;
 }

@@ -426,7 +426,8 @@ m:t   created-at millis (kept on delete: the id is never reused)
 m:v   the comment as JSON {a author, b body, r reply-to id, ra reply-to author, m @mentions
       [[handle, start, end]…] parsed at write time}
 m:d   deleted-at millis: the tombstone (put-if-absent: exactly one racing delete wins)
-create  : the author's lists entry (kind W) beside the checks, then PUT ?check=put
+create  : the author's lists entry (kind W) beside the checks, and the mentions' (kinds N, n)
+          right after the mentions' check, then PUT ?check=put
           put-if-absent on m:t (with m:v); the winner counts c:comments +1
 delete  : GET m:v (who may delete) → PUT ?check=put put-if-absent on m:d → the winner counts −1
           and DELETEs m:v
@@ -588,6 +589,13 @@ row   = hex4(md5(owner)) + owner + '/' + kind + '/' + inv13 + '/' + other handle
         kind K: owner bookmarked the post other   kind W: owner wrote the comment other =
         post id + '~' + comment id (read by the data export, and the erasure: one scan, then
         a multi-get of those comment rows confirms them)
+        kind N: owner is named with a link (@owner) at other = a post id, or post id + '~' +
+        comment id; kind n: its reverse, owner = the post id, other = the named handle (+ '~' +
+        comment id for a comment's mention). Both in ONE put by the publish (before the post
+        row), the edit (mentions it gains, beside its topic rows) and the comment (beside its
+        checks); never removed by a request: each is checked against the text when read. Read
+        only by the erasure: N to unlink the named account from every text, n to drop a
+        post's entries with it (consistency.md R)
 row   = '~departures/' + ('erase' | 'release') + '/' + 13-digit due + '/' + handle: the accounts
         on their way out (注销), oldest due first ('~' sorts above every hex4 salt); the erase-
         accounts job reads what is due in ONE stateless scan (consistency.md R)

@@ -2,10 +2,11 @@
 // Create: the write quota, the post, the reply-to comment, the mentioned users and a block
 // between the commenter and the post's author (403) are checked in parallel → the comment row is
 // written put-if-absent (with the delayed notify beside it) → only that writer counts +1 and
-// queues the notifications (post author, replied-to author, mentioned users). Delete (the comment's
-// author or the post's author): tombstone put-if-absent → only the winner counts −1. Every list
-// reads the post in parallel with the comments: a deleted post's comments are gone at once (the
-// rows themselves are removed later by the worker, purge-comments).
+// queues the notifications (post author, replied-to author, mentioned users). The author's index
+// entry (W) and the mentions' (N/n) are written before the row, beside the checks. Delete (the
+// comment's author or the post's author): tombstone put-if-absent → only the winner counts −1.
+// Every list reads the post in parallel with the comments: a deleted post's comments are gone at
+// once (the rows themselves are removed later by the worker, purge-comments).
 import { COMMENT_ID_PATTERN, newCommentId, type Comment } from '../domain/comment.js';
 import { ForbiddenError, NotFoundError } from '../domain/errors.js';
 import { authorOfPostId } from '../domain/post.js';
@@ -15,7 +16,7 @@ import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
 import { faceOf, readFaces, type Face } from './faces.js';
 import type { NotificationFact } from '../domain/notification.js';
-import { mentionedHandles } from '../domain/text-entities.js';
+import { mentionedHandles, type MentionSpan } from '../domain/text-entities.js';
 import { refuseIfBlocked } from './block-guard.js';
 import { entitiesOf } from './entities.js';
 import { notifyLater, notifyNow } from './notifications.js';
@@ -49,17 +50,26 @@ export async function addComment(
   // (K), it costs no round trip. A request that is refused, or loses its id, deletes its own
   // entry before it answers (bad input leaves nothing behind); one cut in between leaves an
   // entry whose comment never landed, which every read skips.
+  // The mentions' index entries (R) the same way: right after the mentions' check, beside the
+  // quota's second round trip.
   const firstId = newCommentId(now);
   const entry = (id: string) => ({ author: actor, postId, id, createdAt: now });
   const firstListed = deps.comments.listWritten(entry(firstId));
-  const unlisted = (id: string) => deps.comments.unlistWritten(entry(id));
+  const named = (e: { mentions?: MentionSpan[] }) => (e.mentions ? mentionedHandles(e.mentions) : []);
+  const listMentions = (id: string, e: { mentions?: MentionSpan[] }) => deps.posts.listMentions({ postId, commentId: id }, named(e), now);
+  const unlisted = (id: string, e: { mentions?: MentionSpan[] }) =>
+    Promise.all([deps.comments.unlistWritten(entry(id)), deps.posts.unlistMentions({ postId, commentId: id }, named(e), now)]);
+  const mentioned = entitiesOf(deps, input.body, { topics: false }).then(async (entities) => {
+    await listMentions(firstId, entities);
+    return entities;
+  });
   let checked;
   try {
     checked = await Promise.all([
       takeWriteQuota(deps, actor, 'comment', now),
       deps.posts.get(postId),
       input.replyTo === undefined ? Promise.resolve(null) : deps.comments.lookup(postId, input.replyTo),
-      entitiesOf(deps, input.body, { topics: false }),
+      mentioned,
       refuseIfBlocked(deps, actor, authorOfPostId(postId)),
       readFaces(deps, [actor]), // for the answer, beside the checks
       firstListed,
@@ -67,7 +77,8 @@ export async function addComment(
     if (!checked[1]) throw postNotFound(postId);
     if (checked[2] && checked[2].state !== 'live') throw commentNotFound(input.replyTo!);
   } catch (err) {
-    await firstListed.then(() => unlisted(firstId)).catch(() => undefined);
+    const entities = await mentioned.catch(() => ({}));
+    await firstListed.then(() => unlisted(firstId, entities)).catch(() => undefined);
     throw err;
   }
   const [, , target, entities, , faces] = checked;
@@ -75,7 +86,7 @@ export async function addComment(
   const replyTo = target?.state === 'live' ? { replyTo: { id: target.comment.id, author: target.comment.author } } : {};
   for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
     const id = attempt === 0 ? firstId : newCommentId(now);
-    if (attempt > 0) await deps.comments.listWritten(entry(id));
+    if (attempt > 0) await Promise.all([deps.comments.listWritten(entry(id)), listMentions(id, entities)]);
     const comment: Comment = { id, postId, author: actor, body: input.body, createdAt: now, ...replyTo, ...(entities.mentions ? { mentions: entities.mentions } : {}) };
     const fact = commentFact(comment);
     // The delayed notify first, before the row (notifications.ts; it also tallies the count,
@@ -87,8 +98,8 @@ export async function addComment(
       await Promise.all([deps.posts.count(postId, 'comments', 1, comment.id), notifyNow(deps, fact)]);
       return { ...comment, face: faceOf(faces, actor) };
     }
-    // The id was taken (8 random hex digits in one millisecond: practically never): its entry goes.
-    await unlisted(id);
+    // The id was taken (8 random hex digits in one millisecond: practically never): its entries go.
+    await unlisted(id, entities);
   }
   throw new Error('Could not allocate a comment id');
 }

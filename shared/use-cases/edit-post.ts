@@ -5,10 +5,11 @@
 // the version named (If-Match: 428 without, 412 when another edit or a delete came first), within
 // EDIT_WINDOW_MS of publishing and at most MAX_EDITS edits (422) → the new text's topics indexed
 // (rows of topics the current text lacks, BEFORE the text names them: a topic page never misses a
-// post whose text has the topic) → the delayed notifies, queued before the write (invariant F):
-// the mentions the edit adds or drops, and the edit for those who reposted it (an `edit`
-// notification, as Mastodon tells boosters; one group per post, its latest edit standing for the
-// earlier ones) → ONE check-and-put on the version: the text, the version, editedAt and the
+// post whose text has the topic), and beside them the mentions it gains (their index entries,
+// which the erasure of a named user unlinks by: consistency.md R) → the delayed notifies, queued
+// before the write (invariant F): the mentions the edit adds or drops, and the edit for those
+// who reposted it (an `edit` notification, as Mastodon tells boosters; one group per post, its
+// latest edit standing for the earlier ones) → ONE check-and-put on the version: the text, the version, editedAt and the
 // replaced text as a history entry (of racing edits exactly one lands; none after a delete) →
 // only the winner: the trend count of topics this post never had before (a post counts once per
 // topic, whatever its edits) and the immediate notifies, beside the read of the answer.
@@ -19,7 +20,7 @@
 // topic index's read), as do mentions' notifications until the worker reads the new text.
 import { ForbiddenError, InvalidInputError, NotFoundError, PreconditionFailedError, PreconditionRequiredError } from '../domain/errors.js';
 import { authorOfPostId, EDIT_WINDOW_MS, MAX_EDITS, type Post, type PostVersion } from '../domain/post.js';
-import { topicNames } from '../domain/text-entities.js';
+import { mentionedHandles, topicNames } from '../domain/text-entities.js';
 import { trendBucketOf } from '../domain/trending.js';
 import { visibleLength } from '../validation/text.js';
 import { refuseIfBlocked } from './block-guard.js';
@@ -56,7 +57,15 @@ export async function editPost(deps: FeedDeps, actor: string, id: string, change
   const everCounted = new Set([...current, ...earlier.flatMap((v) => topicNames(v.topics ?? []))]);
   const topics = topicNames(next.topics ?? []);
   const mentions = editedMentionsFact(post, next, now);
-  const [, told] = await Promise.all([deps.topics.add(id, post.createdAt, topics.filter((t) => !current.has(t)), null), reposters]);
+  // Topics and mentions the text gains are indexed BEFORE it names them (a topic page never
+  // misses the post; the erasure of a named user finds the link, R).
+  const named = new Set(mentionedHandles(post.mentions ?? []));
+  const gained = mentionedHandles(next.mentions ?? []).filter((h) => !named.has(h));
+  const [, told] = await Promise.all([
+    deps.topics.add(id, post.createdAt, topics.filter((t) => !current.has(t)), null),
+    reposters,
+    gained.length ? deps.posts.listMentions({ postId: id }, gained, now) : undefined,
+  ]);
   // The notify facts' delayed halves go before the write (F): the edit's mentions, and its reposters.
   const facts = [mentions, editFact(post, now, told)].filter((f) => f !== null);
   await Promise.all(facts.map((fact) => notifyLater(deps, fact, { at: now, removal: false })));

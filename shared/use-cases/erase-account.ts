@@ -25,7 +25,7 @@ import { RESTORE_WINDOW_MS } from '../domain/leaving.js';
 import { noticesOf, type NotificationFact } from '../domain/notification.js';
 import { authorOfPostId } from '../domain/post.js';
 import { searchTerms } from '../domain/people-search.js';
-import { topicNames } from '../domain/text-entities.js';
+import { mentionedHandles, topicNames } from '../domain/text-entities.js';
 import type { AccountRemains, Departure } from '../ports/account-remains.js';
 import type { PeopleIndex } from '../ports/people-index.js';
 import { followFacts, likeFact } from './background/tally.js';
@@ -44,7 +44,7 @@ export interface ErasureDeps extends FeedDeps {
 }
 
 /** The walk's phases, in order (see the header). */
-export const ERASURE_PHASES = ['follows-out', 'follows-in', 'reactions', 'comments', 'posts', 'blocks', 'people', 'own-rows'] as const;
+export const ERASURE_PHASES = ['follows-out', 'follows-in', 'reactions', 'comments', 'posts', 'mentions', 'blocks', 'people', 'own-rows'] as const;
 export type ErasurePhase = (typeof ERASURE_PHASES)[number];
 
 /** What one call of a phase did: how many items it removed, and whether the phase is done. */
@@ -188,11 +188,22 @@ const PHASES: Record<ErasurePhase, Phase> = {
       if (found.state === 'live' && found.comment.author === handle) {
         if (await deps.comments.markDeleted(postId, commentId, Date.now())) await deps.posts.count(postId, 'comments', -1, commentId);
         await forgetGroups(deps, commentFact(found.comment));
+        const named = found.comment.mentions ? mentionedHandles(found.comment.mentions) : [];
+        await Promise.all(named.map((h) => deps.remains.dropMention(h, { postId, commentId }, found.comment.createdAt)));
       }
       await deps.comments.unlistWritten({ author: handle, postId, id: commentId, createdAt: since });
     }),
   /** The account's posts, live or deleted: their effects on others undone, then every row of theirs. */
   posts: (deps, handle, budget) => batch(budget, (limit) => deps.remains.posts(handle, limit), (id) => erasePost(deps, handle, id)),
+  /**
+   * Where others named it with a link (its mention index, kind N): each post, earlier version and
+   * comment keeps its text and loses the link, so nobody who registers the handle later inherits it.
+   */
+  mentions: (deps, handle, budget) =>
+    batch(budget, (limit) => deps.remains.mentionsOf(handle, limit), async ({ place, since }) => {
+      await deps.remains.unlinkMention(handle, place);
+      await deps.remains.dropMention(handle, place, since);
+    }),
   /** Its blocks and mutes, and everyone's blocks and mutes of it (the reverse entries). */
   blocks: async (deps, handle, budget) => {
     const read = async (limit: number) => {

@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { ConflictError, GoneError, InvalidInputError } from '../domain/errors.js';
 import { newPostId, type Post } from '../domain/post.js';
 import type { FeedDeps } from './feed-deps.js';
-import { topicNames } from '../domain/text-entities.js';
+import { mentionedHandles, topicNames } from '../domain/text-entities.js';
 import { trendBucketOf } from '../domain/trending.js';
 import { entitiesOf, type BodyEntities } from './entities.js';
 import { faceOf, readFaces, type Face } from './faces.js';
@@ -123,10 +123,14 @@ export async function createOrReplay(deps: FeedDeps, post: Post, idempotencyKey?
 /**
  * The post row, put-if-absent. A repost first queues its delayed repost notify, which also
  * tallies the original's repost count (invariant M): a request cut between this row and that
- * count is made good a settle window later.
+ * count is made good a settle window later. The mentions' index entries go before the row too
+ * (R: a post never links a user without the entry the erasure of that user unlinks it by).
  */
 async function createPost(deps: FeedDeps, post: Post, now: number, idempotencyKey?: string): Promise<boolean> {
-  if (post.repostOf) await notifyLater(deps, repostFact(post, post.repostOf), { at: now, removal: false });
+  await Promise.all([
+    post.repostOf ? notifyLater(deps, repostFact(post, post.repostOf), { at: now, removal: false }) : undefined,
+    post.mentions?.length ? deps.posts.listMentions({ postId: post.id }, mentionedHandles(post.mentions), post.createdAt) : undefined,
+  ]);
   return deps.posts.create(post, idempotencyKey);
 }
 

@@ -20,6 +20,7 @@ import { mute, block } from '../../shared/use-cases/blocks.js';
 import { bookmarkPost } from '../../shared/use-cases/bookmarks.js';
 import { addComment } from '../../shared/use-cases/comments.js';
 import { RESERVATION_MS, type ErasureDeps } from '../../shared/use-cases/erase-account.js';
+import { editPost, postHistory } from '../../shared/use-cases/edit-post.js';
 import { eraseAccountsJob } from '../../shared/use-cases/jobs/erase-accounts.js';
 import { leave } from '../../shared/use-cases/leave.js';
 import { likePost } from '../../shared/use-cases/likes.js';
@@ -109,6 +110,14 @@ describe('erasure (注销, 30 days after leaving)', () => {
     await repost(deps, ann, theirs, { comment: 'from ann' });
     await mute(deps, ann, dan);
     await block(deps, dan, ann);
+    // Bob names ann with a link: a post (then edited to name cat too, so its history names ann)
+    // and a comment.
+    const naming = await post(bob, `ask @${ann}`);
+    await editPost(deps, bob, naming, { body: `ask @${ann} or @${cat}`, ifMatch: 0 });
+    const namingComment = (await addComment(deps, bob, naming, { body: `@${ann} and @${cat} see this` })).id;
+    expect((await deps.remains.mentionsOf(ann, 10)).map((m) => m.place)).toEqual(
+      expect.arrayContaining([{ postId: naming }, { postId: naming, commentId: namingComment }]),
+    );
     await drainQueue(deps, queued);
     expect((await listNotifications(deps, bob, 30)).items.length).toBeGreaterThan(0);
     expect(await rowsNaming(ann)).not.toEqual([]);
@@ -137,6 +146,19 @@ describe('erasure (注销, 30 days after leaving)', () => {
     const bobHears = (await listNotifications(deps, bob, 30)).items.flatMap((g) => g.actors.map((a) => a.handle));
     expect(bobHears).not.toContain(ann);
     expect((await listNotifications(deps, cat, 30)).items.filter((g) => g.actors.some((a) => a.handle === ann))).toEqual([]);
+    // Texts that named ann keep every word and lose only the link to ann: the post, its earlier
+    // version, the comment. Cat's links stay; no entry of cat's names a place that went.
+    const spans = (m: { handle: string }[] | undefined) => (m ?? []).map((x) => x.handle);
+    const history = await postHistory(deps, naming);
+    expect(history.map((v) => [v.body, spans(v.mentions)])).toEqual([
+      [`ask @${ann} or @${cat}`, [cat]],
+      [`ask @${ann}`, []],
+    ]);
+    const comment = await deps.comments.lookup(naming, namingComment);
+    expect(comment.state === 'live' && [comment.comment.body, spans(comment.comment.mentions)]).toEqual([`@${ann} and @${cat} see this`, [cat]]);
+    const catNamed = (await deps.remains.mentionsOf(cat, 10)).map((m) => m.place);
+    expect(catNamed).toEqual(expect.arrayContaining([{ postId: naming }, { postId: naming, commentId: namingComment }]));
+    expect(catNamed).toHaveLength(2);
     // The handle stays taken, and nobody logs in to it.
     await expect(logIn(deps, { handle: ann, password: PASSWORD, sourceIp: IP })).rejects.toMatchObject({ name: 'AuthenticationError' });
     await expect(registerUser(deps, { handle: ann, displayName: 'Someone else', password: PASSWORD })).rejects.toMatchObject({ code: 'handle_taken' });
@@ -203,5 +225,27 @@ describe('erasure (注销, 30 days after leaving)', () => {
     await runJob(erasedAt + RESERVATION_MS + 1);
     expect(await rowsNaming(ann)).toEqual([]);
     expect(await stores.counters.get(bob, 'following')).toBe(0);
+  });
+
+  it('forced: a publish naming the account held after its mentions check across the erasure links it for a while, and the release unlinks it', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const checked = gate.holdAt('publish.pictures-attached', (d) => d.author === bob);
+    const publishing$ = publishPost(deps, bob, { body: `late @${ann}` });
+    await checked.reached;
+    const left = Date.now();
+    await leave(deps, ann, { handle: ann, password: PASSWORD, sourceIp: IP }, left);
+    const erasedAt = left + RESTORE_WINDOW_MS + 1;
+    await runJob(erasedAt);
+    // Meanwhile a new text names it without a link: only active users are linked.
+    expect((await publishPost(deps, bob, { body: `now @${ann}` })).post.mentions).toBeUndefined();
+    checked.release();
+    const late = (await publishing$).post;
+    // Parsed while ann was active, it lands after the walk: linked, with its entries.
+    expect(late.mentions?.map((m) => m.handle)).toEqual([ann]);
+    expect((await rowsNaming(ann)).some((r) => r.includes(`${ann}/N/`))).toBe(true);
+    await runJob(erasedAt + RESERVATION_MS + 1);
+    expect(await rowsNaming(ann)).toEqual([]);
+    const unlinked = await stores.posts.get(late.id);
+    expect([unlinked?.body, unlinked?.mentions]).toEqual([`late @${ann}`, undefined]);
   });
 });

@@ -4,7 +4,7 @@ import type { FeedLimits } from '../../shared/config/config.js';
 import type { Comment } from '../../shared/domain/comment.js';
 import { keyFromPostId, postIdFromKey } from '../../shared/schema/row-keys.js';
 import { feedOrderKey, NO_COUNTS, type FeedEntry, type Post, type PostCounts, type PostVersion, type StoredPost } from '../../shared/domain/post.js';
-import type { MentionSpan, TopicSpan } from '../../shared/domain/text-entities.js';
+import type { MentionPlace, MentionSpan, TopicSpan } from '../../shared/domain/text-entities.js';
 import type { WrittenPosition, BookmarkPosition, CommentLookup, CommentOrder, CommentStore, Liker, ReactionStore, ViewerState, WriteAction, WriteQuota } from '../../shared/ports/reaction-store.js';
 import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue.js';
 import type { CelebrityRegistry, CounterStore, Edge, FeedSlice, FeedWindow, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, ListPage, NewerView, ListPosition, OutboxStore, Page, PostLookup, PostStore, RelationStore, Segment } from '../../shared/ports/feed-store.js';
@@ -206,6 +206,14 @@ export class FakePosts implements PostStore {
   async get(id: string) {
     const k = keyFromPostId(id);
     return (k && this.rows.get(b64(k))) || null;
+  }
+  /** The mention index: "handle|postId|commentId|since" per entry. */
+  readonly mentionEntries = new Set<string>();
+  async listMentions(place: MentionPlace, handles: readonly string[], since: number) {
+    for (const h of handles) this.mentionEntries.add(`${h}|${place.postId}|${place.commentId ?? ''}|${since}`);
+  }
+  async unlistMentions(place: MentionPlace, handles: readonly string[], since: number) {
+    for (const h of handles) this.mentionEntries.delete(`${h}|${place.postId}|${place.commentId ?? ''}|${since}`);
   }
   readonly history = new Map<string, PostVersion[]>(); // post id → earlier versions, oldest first
   async versions(id: string) {

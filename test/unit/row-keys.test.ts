@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { feedOrderKey, newPostId } from '../../shared/domain/post.js';
 import { md5Salt } from '../../shared/schema/salt.js';
-import { LIST_TIME_MAX, handleFromKey, inboxQualifier, keyFromPostId, listPrefix, listKeyAt, listRowKey, parseFollowListRowKey, parseListRowKey, postIdFromKey, parsePostKey, postIdOfTopicKey, postKey, postKeyFromInboxQualifier, relationKey, topicEntryKey, topicPrefix, relationPrefix, reversedTimestamp, timestampFromReversed, userKey } from '../../shared/schema/row-keys.js';
+import { LIST_TIME_MAX, handleFromKey, inboxQualifier, keyFromPostId, listPrefix, listKeyAt, listRowKey, mentionRowKeys, parseFollowListRowKey, parseNamedInRowKey, parseNamesRowKey, parseListRowKey, postIdFromKey, parsePostKey, postIdOfTopicKey, postKey, postKeyFromInboxQualifier, relationKey, topicEntryKey, topicPrefix, relationPrefix, reversedTimestamp, timestampFromReversed, userKey } from '../../shared/schema/row-keys.js';
 
 const hasPrefix = (key: Uint8Array, prefix: Uint8Array) =>
   key.length >= prefix.length && prefix.every((b, i) => key[i] === b);
@@ -191,6 +191,21 @@ describe('list keys (tables.ts, lists)', () => {
     // Where a sample starts: the salt space end to end.
     expect([listKeyAt(0), listKeyAt(0.5), listKeyAt(0.99999)]).toEqual(['0000', '8000', 'ffff']);
     expect(() => listKeyAt(1)).toThrow(RangeError);
+  });
+
+  it('index a mention under the named user and under the post, and read each back as the place it names', () => {
+    const postId = newPostId('bob', 1_700_000_000_000);
+    const comment = '1700000000001-0a0b0c0d';
+    for (const place of [{ postId }, { postId, commentId: comment }]) {
+      const [named, names] = mentionRowKeys('ann', place, 42);
+      expect(parseNamedInRowKey(listPrefix('ann', 'N'), named)).toEqual({ since: 42, place });
+      expect(parseNamesRowKey(postId, names)).toEqual({ since: 42, handle: 'ann', place });
+      // Each kind reads only its own rows.
+      expect(parseNamedInRowKey(listPrefix('ann', 'N'), names)).toBeNull();
+      expect(parseNamesRowKey(postId, named)).toBeNull();
+    }
+    expect(() => listRowKey('ann', 'N', 42, 'bob')).toThrow(RangeError); // a place, not a handle
+    expect(() => listRowKey(postId, 'n', 42, 'ann~not-a-comment')).toThrow(RangeError);
   });
 
   it('refuse what is not an owner, a handle or a since a key can hold', () => {

@@ -1,10 +1,11 @@
 // shared/adapters/hbase/hbase-account-remains.ts — AccountRemains on HBase (secondary adapter):
 // the departures index and what the erasure reads and removes. Layouts: shared/schema/tables.ts
-// (users "erase", lists "departures" and the reverse kinds b, m, k). Every read is one bounded
-// prefix scan of the account's own keys (or of one of its posts'); nothing here walks a table.
+// (users "erase", lists "departures", the reverse kinds b, m, k and the mention kinds N, n).
+// Every read is one bounded prefix scan of the account's own keys (or of one of its posts');
+// nothing here walks a table.
 import { forEachLimit } from '../../concurrency.js';
 import { type Standing } from '../../domain/leaving.js';
-import { mentionedHandles } from '../../domain/text-entities.js';
+import { mentionedHandles, type MentionPlace } from '../../domain/text-entities.js';
 import { bytesToString, concatBytes, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { AccountRemains, CommentTrace, Departure, DepartureStage, OwnReaction, TraceOnPost } from '../../ports/account-remains.js';
 import {
@@ -17,12 +18,15 @@ import {
   handleFromKey,
   listPrefix,
   listRowKey,
+  mentionRowKeys,
   notificationEntryKey,
   notificationEntryPrefix,
   notificationGroupKey,
   notificationMemberKey,
   parseAnyListRowKey,
   parseDepartureRowKey,
+  parseNamedInRowKey,
+  parseNamesRowKey,
   parsePostKey,
   postIdFromKey,
   reactionKey,
@@ -38,11 +42,17 @@ import { standingCell, standingOf } from './hbase-user-store.js';
 
 const ENTRY = 'e:t';
 const STANDING = 'p:x';
+/** A post's entities (its links), its history family, and a comment's value (tables.ts content, comments). */
+const ENTITIES = 'p:e';
+const HISTORY = 'h';
+const COMMENT = 'm:v';
 const DELETES_AT_ONCE = 16;
 /** The users row's cells a reservation keeps: the handle (so nobody registers it) and the erased standing. */
 const RESERVED = new Set(['p:h', STANDING]);
 /** The account's own list kinds (owner = its handle). */
-const OWN_KINDS: ListKind[] = ['F', 'R', 'B', 'M', 'K', 'W', 'b', 'm'];
+const OWN_KINDS: ListKind[] = ['F', 'R', 'B', 'M', 'K', 'W', 'b', 'm', 'N'];
+/** How often an unlink reads again after an edit moved the text first (an edit closes 24 h after publishing: practically never). */
+const UNLINK_ATTEMPTS = 5;
 /** Tables whose rows of the account all start with its user key (a post key starts with its author's). */
 const KEYED_BY_USER: TableName[] = ['content', 'relations', 'inbox', 'outbox', 'idempotency', 'throttle', 'reactions', 'reactors', 'quota', 'notifications', 'blocks'];
 
@@ -164,6 +174,16 @@ export class HBaseAccountRemains implements AccountRemains {
 
   async dropPost(postId: string): Promise<void> {
     const post = postKeyOf(postId);
+    // Whom it and its comments name: the named users' entries first, then its own (kind n).
+    for (;;) {
+      const rows = await this.client.scanText(this.t.lists, { prefix: listPrefix(postId, 'n'), limit: 1000, columns: [ENTRY] });
+      await forEachLimit(rows, DELETES_AT_ONCE, async (r) => {
+        const m = parseNamesRowKey(postId, bytesToString(r.key));
+        if (m) await this.client.deleteRow(this.t.lists, mentionRowKeys(m.handle, m.place, m.since)[0]);
+        await this.client.deleteRow(this.t.lists, r.key);
+      });
+      if (rows.length < 1000) break;
+    }
     await Promise.all([
       this.dropPrefix(this.t.reactors, post),
       this.dropText(this.t.lists, listPrefix(postId, 'L')),
@@ -223,6 +243,36 @@ export class HBaseAccountRemains implements AccountRemains {
       const at = e?.other.lastIndexOf('~') ?? -1;
       return e && at > 0 ? [{ postId: e.other.slice(0, at), commentId: e.other.slice(at + 1), since: e.since }] : [];
     });
+  }
+
+  async mentionsOf(handle: string, limit: number): Promise<{ place: MentionPlace; since: number }[]> {
+    const prefix = listPrefix(handle, 'N');
+    const rows = await this.client.scanText(this.t.lists, { prefix, limit, columns: [ENTRY] });
+    return rows.flatMap((r) => parseNamedInRowKey(prefix, bytesToString(r.key)) ?? []);
+  }
+
+  async unlinkMention(handle: string, place: MentionPlace): Promise<void> {
+    const [table, key, column] =
+      place.commentId === undefined ? [this.t.content, postKeyOf(place.postId), ENTITIES] : [this.t.comments, commentRowKey(place.postId, place.commentId), COMMENT];
+    for (let attempt = 0; attempt < UNLINK_ATTEMPTS; attempt++) {
+      const row = await this.client.getRow(table, key, { columns: place.commentId === undefined ? [ENTITIES, HISTORY] : [COMMENT] });
+      const read = cellText(row, column);
+      const cells = (row?.cells ?? []).flatMap((cell) => {
+        const name = bytesToString(cell.column);
+        const history = place.commentId === undefined && cell.family === HISTORY;
+        const unlinked = name === column || history ? withoutLinkTo(handle, bytesToString(cell.value), history) : null;
+        return unlinked === null ? [] : [{ column: name, value: unlinked }];
+      });
+      // The text is gone (deleted, purged) or no longer names the account: nothing to unlink.
+      if (cells.length === 0) return;
+      // On the cell read (absent: null), so an edit that lands first is read again.
+      if (await this.client.checkAndPut(table, key, cells, { column, value: read ?? null })) return;
+    }
+    throw new Error(`the text at ${JSON.stringify(place)} kept moving while its link to ${handle} was taken out`);
+  }
+
+  async dropMention(handle: string, place: MentionPlace, at: number): Promise<void> {
+    await Promise.all(mentionRowKeys(handle, place, at).map((k) => this.client.deleteRow(this.t.lists, k)));
   }
 
   async blockedBy(handle: string, limit: number): Promise<{ kind: 'block' | 'mute'; user: string; since: number }[]> {
@@ -316,6 +366,35 @@ export class HBaseAccountRemains implements AccountRemains {
     const rows = await this.client.scanText(this.t.lists, { prefix, limit, columns: [ENTRY] });
     return rows.flatMap((r) => parseAnyListRowKey(prefix, bytesToString(r.key)) ?? []);
   }
+}
+
+/**
+ * A stored text's JSON without its mention spans of `handle` ([[handle, start, end]…] under `m`:
+ * a post's entities, a comment's value), or under `e` as an entities string for a post's
+ * history entry (`nested`); null when it names no such span (or is not of the layout). The text
+ * itself is kept: only the link goes.
+ */
+function withoutLinkTo(handle: string, text: string, nested: boolean): string | null {
+  let value: Record<string, unknown>;
+  try {
+    value = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  if (!value || typeof value !== 'object') return null;
+  if (nested) {
+    if (typeof value.e !== 'string') return null;
+    const e = withoutLinkTo(handle, value.e, false);
+    if (e === null) return null;
+    const { e: _old, ...rest } = value;
+    return JSON.stringify(e === '' ? rest : { ...rest, e });
+  }
+  const spans = Array.isArray(value.m) ? (value.m as unknown[]) : [];
+  const kept = spans.filter((s) => !(Array.isArray(s) && s[0] === handle));
+  if (kept.length === spans.length) return null;
+  const { m: _old, ...rest } = value;
+  const next = kept.length ? { ...rest, m: kept } : rest;
+  return Object.keys(next).length ? JSON.stringify(next) : '';
 }
 
 /** The handle of a user key (the rest of a reactors or blocks key). */

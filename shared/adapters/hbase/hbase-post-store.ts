@@ -2,10 +2,10 @@
 // adapters). Layout and access patterns: shared/schema/tables.ts (content, idempotency).
 import { keyFromPostId, postIdFromKey } from '../../schema/row-keys.js';
 import { type Post, type PostCounts, type PostMedia, type PostVersion, type StoredPost } from '../../domain/post.js';
-import type { MentionSpan, TopicSpan } from '../../domain/text-entities.js';
+import type { MentionPlace, MentionSpan, TopicSpan } from '../../domain/text-entities.js';
 import { bytesToString, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { IdempotencyClaim, IdempotencyStore, Page, PostLookup, PostStore } from '../../ports/feed-store.js';
-import { authorPostsBoundary, idempotencyKey, keyAfter, parsePostKey, userKey } from '../../schema/row-keys.js';
+import { authorPostsBoundary, idempotencyKey, keyAfter, mentionRowKeys, parsePostKey, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText, cellValue, counter, postKeyOf } from './cells.js';
 import { HBaseTallyMarks } from './tally-marks.js';
@@ -108,9 +108,12 @@ function decodeEntities(text: string | undefined): Pick<Post, 'mentions' | 'topi
 
 export class HBasePostStore implements PostStore {
   private readonly table: string;
+  /** The lists table, where mentions are indexed (kinds N and n, tables.ts lists). */
+  private readonly lists: string;
   private readonly tally: HBaseTallyMarks<keyof PostCounts>;
   constructor(private readonly client: HBaseRestClient, namespace: string) {
     this.table = qualifiedTableName(namespace, 'content');
+    this.lists = qualifiedTableName(namespace, 'lists');
     this.tally = new HBaseTallyMarks(client, this.table, (id) => keyFromPostId(id) ?? null, (name) => COUNT_COLUMNS[name]);
   }
 
@@ -134,6 +137,16 @@ export class HBasePostStore implements PostStore {
       // p:t outlives a delete (the tombstone keeps it): a deleted id can never be created again.
       { column: CREATED, value: null },
     );
+  }
+
+  async listMentions(place: MentionPlace, handles: readonly string[], since: number): Promise<void> {
+    const keys = [...new Set(handles)].flatMap((h) => mentionRowKeys(h, place, since));
+    if (keys.length) await this.client.put(this.lists, keys.map((key) => ({ key, cells: [{ column: 'e:t', value: '' }] })));
+  }
+
+  async unlistMentions(place: MentionPlace, handles: readonly string[], since: number): Promise<void> {
+    const keys = [...new Set(handles)].flatMap((h) => mentionRowKeys(h, place, since));
+    await Promise.all(keys.map((key) => this.client.deleteRow(this.lists, key)));
   }
 
   async lookup(id: string): Promise<PostLookup> {
