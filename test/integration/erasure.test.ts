@@ -7,8 +7,6 @@
 // across the erasure) are forced step by step (consistency.md Q and R).
 import { describe, expect, inject, it } from 'vitest';
 import { HBaseAccountRemains } from '../../shared/adapters/hbase/hbase-account-remains.js';
-import { HBaseSessionStore } from '../../shared/adapters/hbase/hbase-session-store.js';
-import { HBaseLoginThrottle } from '../../shared/adapters/hbase/hbase-user-store.js';
 import { HBasePeopleIndex } from '../../shared/adapters/hbase/hbase-people-index.js';
 import { hbaseFeedStores } from '../../shared/composition.js';
 import { RESTORE_WINDOW_MS } from '../../shared/domain/leaving.js';
@@ -30,7 +28,7 @@ import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';
 import { registerUser } from '../../shared/use-cases/register-user.js';
 import { repost } from '../../shared/use-cases/reposts.js';
-import { drainQueue, integrationLimits } from '../support/feed-harness.js';
+import { accountFactory, drainQueue, integrationLimits, loginStores } from '../support/feed-harness.js';
 import { allRows } from '../support/hbase-rows.js';
 import { interleaver } from '../support/interleave.js';
 import { runToCompletion, silentLog } from '../support/job-driver.js';
@@ -48,23 +46,13 @@ const deps: ErasureDeps & LoginDeps = {
   queue: { send: async (m) => void queued.push(m) },
   limits: { ...integrationLimits },
   step: gate.hook,
-  throttle: new HBaseLoginThrottle(hbase, ns),
-  sessions: new HBaseSessionStore(hbase, ns),
-  tokens: { secret: 'e'.repeat(40), ttlSeconds: 900 },
-  refreshTtlSeconds: 3600,
-  policy: { maxFailures: 50, lockSeconds: 60, globalMaxFailures: 500, globalWindowSeconds: 900 },
+  ...loginStores(hbase, ns),
 };
 useNamespace(hbase, ns);
 
 const PASSWORD = 'a long password';
 const IP = '192.0.2.91';
-let run = 0;
-async function users<N extends string[]>(...names: N): Promise<{ [K in keyof N]: string }> {
-  const tag = (run++).toString(36);
-  const handles = names.map((n) => `${n}_${tag}`);
-  await Promise.all(handles.map((handle) => registerUser(deps, { handle, displayName: `Name ${handle}`, password: PASSWORD })));
-  return handles as { [K in keyof N]: string };
-}
+const users = accountFactory(deps, PASSWORD);
 const post = async (author: string, body = `by ${author}`) => (await publishPost(deps, author, { body })).post.id;
 /** The job as deployed, its clock at `now`, run to the end (a few rows a step, so phases cross steps). */
 const runJob = (now: number) => runToCompletion(eraseAccountsJob({ ...deps, now: () => now }), { rowsPerStep: 3, log: process.env.ERASURE_LOG ? { info() {}, warn: console.warn, error: console.error } : silentLog });
@@ -95,7 +83,7 @@ describe('erasure (注销, 30 days after leaving)', () => {
   it('erases everything the account wrote or did, corrects the others, keeps only the reservation, then frees the handle', async () => {
     const [ann, bob, cat, dan] = await users('ann', 'bob', 'cat', 'dan');
     await Promise.all([follow(deps, bob, ann), follow(deps, cat, ann), follow(deps, ann, bob)]);
-    const own = await post(ann, `hello @${bob} #topic_${run}#`);
+    const own = await post(ann, `hello @${bob} #topic_${ann}#`);
     await post(ann, 'a second one');
     const theirs = await post(bob, 'by bob');
     // Others on ann's post: a like, a bookmark, a comment that mentions cat, a repost.

@@ -3,8 +3,6 @@
 // the standing and the session epoch with writes, follows, refreshes and logins in flight are
 // forced step by step (test/support/interleave.ts; invariant Q in shared/schema/consistency.md).
 import { describe, expect, inject, it } from 'vitest';
-import { HBaseSessionStore } from '../../shared/adapters/hbase/hbase-session-store.js';
-import { HBaseLoginThrottle } from '../../shared/adapters/hbase/hbase-user-store.js';
 import { HBasePeopleIndex } from '../../shared/adapters/hbase/hbase-people-index.js';
 import { hbaseFeedStores } from '../../shared/composition.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
@@ -23,10 +21,9 @@ import { findPeople } from '../../shared/use-cases/people.js';
 import { getPost, listUserPosts } from '../../shared/use-cases/posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow, listRelations } from '../../shared/use-cases/relations.js';
-import { registerUser } from '../../shared/use-cases/register-user.js';
 import { repost } from '../../shared/use-cases/reposts.js';
 import { refreshSession } from '../../shared/use-cases/sessions.js';
-import { drainQueue, integrationLimits, requestRecorder } from '../support/feed-harness.js';
+import { accountFactory, drainQueue, integrationLimits, loginStores, requestRecorder } from '../support/feed-harness.js';
 import { interleaver } from '../support/interleave.js';
 import { useNamespace } from '../support/namespace.js';
 
@@ -45,24 +42,14 @@ const deps: FeedDeps & LoginDeps & { people: HBasePeopleIndex } = {
   queue: { send: async (m) => void queued.push(m) },
   limits: { ...integrationLimits },
   step: gate.hook,
-  throttle: new HBaseLoginThrottle(hbase, ns),
-  sessions: new HBaseSessionStore(hbase, ns),
-  tokens: { secret: 'l'.repeat(40), ttlSeconds: 900 },
-  refreshTtlSeconds: 3600,
-  policy: { maxFailures: 50, lockSeconds: 60, globalMaxFailures: 500, globalWindowSeconds: 900 },
+  ...loginStores(hbase, ns),
 };
 useNamespace(hbase, ns);
 
 const PASSWORD = 'a long password';
 const IP = '192.0.2.90';
-let run = 0;
-/** Registers `names` as `<name>_<run>` with PASSWORD, findable by name. */
-async function users<N extends string[]>(...names: N): Promise<{ [K in keyof N]: string }> {
-  const tag = (run++).toString(36);
-  const handles = names.map((n) => `${n}_${tag}`);
-  await Promise.all(handles.map((handle) => registerUser(deps, { handle, displayName: `Name ${handle}`, password: PASSWORD })));
-  return handles as { [K in keyof N]: string };
-}
+/** Registers `names` as `<name>_<n>` with PASSWORD, findable by name. */
+const users = accountFactory(deps, PASSWORD);
 const leaves = (handle: string, now = Date.now()) => leave(deps, handle, { handle, password: PASSWORD, sourceIp: IP }, now);
 const logsIn = (handle: string, now = Date.now()) => logIn(deps, { handle, password: PASSWORD, sourceIp: IP }, now);
 const post = async (author: string, body = `by ${author}`) => (await publishPost(deps, author, { body })).post.id;

@@ -1,13 +1,16 @@
 // test/support/feed-harness.ts — what the integration tests of the feed use cases share: fresh
 // users per test (so tests never see each other's rows) and a queue the test drains by hand,
 // delivering each message to the real worker logic.
+import { HBaseSessionStore } from '../../shared/adapters/hbase/hbase-session-store.js';
+import { HBaseLoginThrottle } from '../../shared/adapters/hbase/hbase-user-store.js';
 import type { FeedLimits } from '../../shared/config/config.js';
-import type { HBaseRequestEvent } from '../../shared/hbase/index.js';
+import type { HBaseRequestEvent, HBaseRestClient } from '../../shared/hbase/index.js';
 import { sequentialDepth } from '../../shared/observability/round-trips.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import type { UserStore } from '../../shared/ports/user-store.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
+import { registerUser, type AccountDeps } from '../../shared/use-cases/register-user.js';
 
 /** `users('ann', 'bob')` registers `ann_<n>`, `bob_<n>` (a new n per call) and returns the handles. */
 export function userFactory(store: UserStore) {
@@ -17,6 +20,31 @@ export function userFactory(store: UserStore) {
     const handles = names.map((x) => `${x}_${run}`);
     for (const h of handles) await store.create({ handle: h, displayName: h, passwordHash: 'x', createdAt: Date.now() });
     return handles as { [K in keyof N]: string };
+  };
+}
+
+/**
+ * The same, registered through the use case with `password` and a display name (`Name <handle>`),
+ * so they can log in, leave and be found: for the account tests (leaving, erasure).
+ */
+export function accountFactory(deps: AccountDeps, password: string) {
+  let n = 0;
+  return async function users<N extends string[]>(...names: N): Promise<{ [K in keyof N]: string }> {
+    const run = (n++).toString(36);
+    const handles = names.map((x) => `${x}_${run}`);
+    await Promise.all(handles.map((handle) => registerUser(deps, { handle, displayName: `Name ${handle}`, password })));
+    return handles as { [K in keyof N]: string };
+  };
+}
+
+/** What a login needs beside the feed stores, on the real tables, with a lockout no test reaches. */
+export function loginStores(hbase: HBaseRestClient, ns: string) {
+  return {
+    throttle: new HBaseLoginThrottle(hbase, ns),
+    sessions: new HBaseSessionStore(hbase, ns),
+    tokens: { secret: `${ns}-token-secret-of-the-tests`.padEnd(40, '.'), ttlSeconds: 900 },
+    refreshTtlSeconds: 3600,
+    policy: { maxFailures: 50, lockSeconds: 60, globalMaxFailures: 500, globalWindowSeconds: 900 },
   };
 }
 
