@@ -94,6 +94,11 @@ require_tools() {
 # (ps lists processes only) with that pid running the expected program: java, or node for s3.
 pid_alive() { local f="$1" comm="${2:-java}"; [[ -f "$f" ]] && [[ "$(ps -o comm= -p "$(cat "$f")" 2>/dev/null)" == "$comm" ]]; }
 
+# The process a pid file names still runs, whatever it is called yet: what a start waits on. Just
+# after a start it may still be the shell, `nohup` or `env` that execs the component, which
+# pid_alive's name check would call gone ("exited during startup" with an empty log).
+pid_running() { [[ -f "$1" ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
 stop_pid() {
   local name="$1" f="$2" comm="${3:-java}"
   stop_supervisor "$f"
@@ -132,6 +137,7 @@ supervise() {
     return 0
   fi
   : >"$logfile"
+  rm -f "$pidfile" # the new component's pid goes here; a stale one must not stand for it
   local superlog="$LOCAL_DIR/supervisor.log"
   (
     set +e
@@ -165,6 +171,12 @@ supervise() {
     done
   ) </dev/null >>"$superlog" 2>&1 &
   echo $! >"$(supervisor_file "$pidfile")"
+  # The loop writes the component's pid when it has started it: wait for that, so the start's
+  # readiness loop reads this start's pid and not an absent file (a loaded machine may not have
+  # run the loop yet).
+  local waited
+  for waited in $(seq 1 200); do [[ -s "$pidfile" ]] && return 0; sleep 0.05; done
+  log "$name: its supervisor wrote no pid within 10 s"
 }
 
 # Ends the supervisor of PIDFILE's component (if any), so that the stop that follows is final.
@@ -293,8 +305,8 @@ start_hbase() {
 
   local deadline=$((SECONDS + START_TIMEOUT)) logs=("$HB_DIR/logs/master.log" "$HB_DIR/logs/rest.log")
   until hbase_ready; do
-    pid_alive "$HB_DIR/master.pid" || fail_with_logs "hbase: master exited during startup" "${logs[@]}"
-    pid_alive "$HB_DIR/rest.pid" || fail_with_logs "hbase: REST gateway exited during startup" "${logs[@]}"
+    pid_running "$HB_DIR/master.pid" || fail_with_logs "hbase: master exited during startup" "${logs[@]}"
+    pid_running "$HB_DIR/rest.pid" || fail_with_logs "hbase: REST gateway exited during startup" "${logs[@]}"
     ((SECONDS < deadline)) || fail_with_logs "hbase: /version/cluster not 200 after ${START_TIMEOUT}s" "${logs[@]}"
     sleep 1
   done
@@ -354,7 +366,7 @@ EOF
   fi
   local deadline=$((SECONDS + START_TIMEOUT))
   until queue_ready; do
-    pid_alive "$MQ_DIR/elasticmq.pid" || fail_with_logs "queue: ElasticMQ exited during startup" "$MQ_DIR/logs/elasticmq.log"
+    pid_running "$MQ_DIR/elasticmq.pid" || fail_with_logs "queue: ElasticMQ exited during startup" "$MQ_DIR/logs/elasticmq.log"
     ((SECONDS < deadline)) || fail_with_logs "queue: /health not OK after ${START_TIMEOUT}s" "$MQ_DIR/logs/elasticmq.log"
     sleep 0.5
   done
@@ -400,7 +412,7 @@ start_s3() {
   fi
   local deadline=$((SECONDS + START_TIMEOUT))
   until s3_ready; do
-    pid_alive "$S3_DIR/s3.pid" node || fail_with_logs "s3: s3rver exited during startup" "$S3_DIR/logs/s3.log"
+    pid_running "$S3_DIR/s3.pid" || fail_with_logs "s3: s3rver exited during startup" "$S3_DIR/logs/s3.log"
     ((SECONDS < deadline)) || fail_with_logs "s3: bucket $MEDIA_BUCKET not ready on $S3_URL after ${START_TIMEOUT}s" "$S3_DIR/logs/s3.log"
     sleep 0.5
   done
