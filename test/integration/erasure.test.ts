@@ -7,11 +7,8 @@
 // across the erasure) are forced step by step (consistency.md Q and R).
 import { describe, expect, inject, it } from 'vitest';
 import { HBaseAccountRemains } from '../../shared/adapters/hbase/hbase-account-remains.js';
-import { HBasePeopleIndex } from '../../shared/adapters/hbase/hbase-people-index.js';
-import { hbaseFeedStores } from '../../shared/composition.js';
 import { RESTORE_WINDOW_MS } from '../../shared/domain/leaving.js';
 import { bytesToString, HBaseRestClient } from '../../shared/hbase/index.js';
-import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { TABLES, type TableName } from '../../shared/schema/tables.js';
 import { userKey } from '../../shared/schema/row-keys.js';
 import { mute, block } from '../../shared/use-cases/blocks.js';
@@ -28,26 +25,15 @@ import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';
 import { registerUser } from '../../shared/use-cases/register-user.js';
 import { repost } from '../../shared/use-cases/reposts.js';
-import { accountFactory, drainQueue, integrationLimits, loginStores } from '../support/feed-harness.js';
+import { accountFactory, accountWorld, drainQueue } from '../support/feed-harness.js';
 import { allRows } from '../support/hbase-rows.js';
-import { interleaver } from '../support/interleave.js';
 import { runToCompletion, silentLog } from '../support/job-driver.js';
 import { useNamespace } from '../support/namespace.js';
 
 const ns = `it_erasure_${Date.now().toString(36)}`;
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000 });
-const stores = hbaseFeedStores(hbase, ns);
-const gate = interleaver();
-const queued: FanoutMessage[] = [];
-const deps: ErasureDeps & LoginDeps = {
-  ...stores,
-  people: new HBasePeopleIndex(hbase, ns),
-  remains: new HBaseAccountRemains(hbase, ns),
-  queue: { send: async (m) => void queued.push(m) },
-  limits: { ...integrationLimits },
-  step: gate.hook,
-  ...loginStores(hbase, ns),
-};
+const { stores, gate, queued, deps: world } = accountWorld(hbase, ns);
+const deps: ErasureDeps & LoginDeps = { ...world, remains: new HBaseAccountRemains(hbase, ns) };
 useNamespace(hbase, ns);
 
 const PASSWORD = 'a long password';

@@ -3,11 +3,9 @@
 // the standing and the session epoch with writes, follows, refreshes and logins in flight are
 // forced step by step (test/support/interleave.ts; invariant Q in shared/schema/consistency.md).
 import { describe, expect, inject, it } from 'vitest';
-import { HBasePeopleIndex } from '../../shared/adapters/hbase/hbase-people-index.js';
-import { hbaseFeedStores } from '../../shared/composition.js';
+import type { HBasePeopleIndex } from '../../shared/adapters/hbase/hbase-people-index.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { CachingFaces } from '../../shared/adapters/memory/caching-faces.js';
-import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { addComment, listComments } from '../../shared/use-cases/comments.js';
 import { postHistory } from '../../shared/use-cases/edit-post.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
@@ -23,27 +21,16 @@ import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow, listRelations } from '../../shared/use-cases/relations.js';
 import { repost } from '../../shared/use-cases/reposts.js';
 import { refreshSession } from '../../shared/use-cases/sessions.js';
-import { accountFactory, drainQueue, integrationLimits, loginStores, requestRecorder } from '../support/feed-harness.js';
-import { interleaver } from '../support/interleave.js';
+import { accountFactory, accountWorld, drainQueue, requestRecorder } from '../support/feed-harness.js';
 import { useNamespace } from '../support/namespace.js';
 
 const ns = `it_leaving_${Date.now().toString(36)}`;
 const recorder = requestRecorder();
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest: recorder.onRequest });
-const stores = hbaseFeedStores(hbase, ns);
-const gate = interleaver();
-const queued: FanoutMessage[] = [];
+const { stores, gate, queued, deps: world } = accountWorld(hbase, ns);
 /** The feeds' faces cache (60 s, as deployed) on a clock the test moves. */
 let clock = Date.now();
-const deps: FeedDeps & LoginDeps & { people: HBasePeopleIndex } = {
-  ...stores,
-  feedFaces: new CachingFaces(stores.users, 60_000, 10_000, () => clock),
-  people: new HBasePeopleIndex(hbase, ns),
-  queue: { send: async (m) => void queued.push(m) },
-  limits: { ...integrationLimits },
-  step: gate.hook,
-  ...loginStores(hbase, ns),
-};
+const deps: FeedDeps & LoginDeps & { people: HBasePeopleIndex } = { ...world, feedFaces: new CachingFaces(stores.users, 60_000, 10_000, () => clock) };
 useNamespace(hbase, ns);
 
 const PASSWORD = 'a long password';

@@ -1,8 +1,10 @@
 // test/support/feed-harness.ts — what the integration tests of the feed use cases share: fresh
 // users per test (so tests never see each other's rows) and a queue the test drains by hand,
 // delivering each message to the real worker logic.
+import { HBasePeopleIndex } from '../../shared/adapters/hbase/hbase-people-index.js';
 import { HBaseSessionStore } from '../../shared/adapters/hbase/hbase-session-store.js';
 import { HBaseLoginThrottle } from '../../shared/adapters/hbase/hbase-user-store.js';
+import { hbaseFeedStores } from '../../shared/composition.js';
 import type { FeedLimits } from '../../shared/config/config.js';
 import type { HBaseRequestEvent, HBaseRestClient } from '../../shared/hbase/index.js';
 import { sequentialDepth } from '../../shared/observability/round-trips.js';
@@ -10,7 +12,9 @@ import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import type { UserStore } from '../../shared/ports/user-store.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
+import type { LoginDeps } from '../../shared/use-cases/log-in.js';
 import { registerUser, type AccountDeps } from '../../shared/use-cases/register-user.js';
+import { interleaver } from './interleave.js';
 
 /** `users('ann', 'bob')` registers `ann_<n>`, `bob_<n>` (a new n per call) and returns the handles. */
 export function userFactory(store: UserStore) {
@@ -37,15 +41,28 @@ export function accountFactory(deps: AccountDeps, password: string) {
   };
 }
 
-/** What a login needs beside the feed stores, on the real tables, with a lockout no test reaches. */
-export function loginStores(hbase: HBaseRestClient, ns: string) {
-  return {
+/**
+ * The account tests' world (leaving, erasure): the feed stores, the people index and what a login
+ * needs, on the real tables of `ns`, with a queue the test drains (`queued`), the interleaving gate
+ * (`gate`) and a lockout no test reaches. Each file adds what it needs more to `deps`.
+ */
+export function accountWorld(hbase: HBaseRestClient, ns: string) {
+  const stores = hbaseFeedStores(hbase, ns);
+  const gate = interleaver();
+  const queued: FanoutMessage[] = [];
+  const deps = {
+    ...stores,
+    people: new HBasePeopleIndex(hbase, ns),
+    queue: { send: async (m: FanoutMessage) => void queued.push(m) },
+    limits: { ...integrationLimits },
+    step: gate.hook,
     throttle: new HBaseLoginThrottle(hbase, ns),
     sessions: new HBaseSessionStore(hbase, ns),
     tokens: { secret: `${ns}-token-secret-of-the-tests`.padEnd(40, '.'), ttlSeconds: 900 },
     refreshTtlSeconds: 3600,
     policy: { maxFailures: 50, lockSeconds: 60, globalMaxFailures: 500, globalWindowSeconds: 900 },
-  };
+  } satisfies FeedDeps & LoginDeps & { people: HBasePeopleIndex };
+  return { stores, gate, queued, deps };
 }
 
 /** Hands queued messages (settles included, as after the settle window) to the worker until none is left. */
