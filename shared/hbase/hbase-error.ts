@@ -11,6 +11,8 @@ export interface HBaseErrorInit {
   path: string;
   message?: string;
   cause?: unknown;
+  /** The call was never sent: its invocation's deadline had passed (or was too close). */
+  deadline?: boolean;
 }
 
 export class HBaseError extends Error {
@@ -20,6 +22,11 @@ export class HBaseError extends Error {
   readonly body: string;
   readonly method: string;
   readonly path: string;
+  /**
+   * True when the call was refused before sending because the invocation's deadline had passed:
+   * the invocation ran out of time (shared/runtime/deadline.ts). Nothing of this call reached HBase.
+   */
+  readonly deadline: boolean;
 
   constructor(init: HBaseErrorInit) {
     const body = init.body.length > MAX_BODY_CHARS ? `${init.body.slice(0, MAX_BODY_CHARS)}…` : init.body;
@@ -34,5 +41,6 @@ export class HBaseError extends Error {
     this.body = body;
     this.method = init.method;
     this.path = init.path;
+    this.deadline = init.deadline ?? false;
   }
 }

@@ -140,7 +140,7 @@ export class RestTransport {
     const left = this.timeLeft();
     if (left < MIN_ATTEMPT_MS) {
       // Nothing sent: the caller's invocation ends before an answer could arrive.
-      throw new HBaseError({ status: 0, body: '', method: req.method, path: sentPath, message: `HBase REST ${req.method} ${sentPath.slice(0, 200)} not sent: ${Math.max(0, Math.round(left))} ms left before the deadline` });
+      throw new HBaseError({ status: 0, deadline: true, body: '', method: req.method, path: sentPath, message: `HBase REST ${req.method} ${sentPath.slice(0, 200)} not sent: ${Math.max(0, Math.round(left))} ms left before the deadline` });
     }
     const headers: Record<string, string> = { ...this.extraHeaders, accept: req.accept === 'protobuf' ? PROTOBUF_MEDIA_TYPE : 'application/json' };
     const authorization = await this.authorization?.();
