@@ -124,7 +124,7 @@ function stageSettings(stage, params, env = process.env) {
     INBOX_CAP: int('inboxCap', 10, 100_000),
     OUTBOX_CAP: int('outboxCap', 10, 100_000),
     BACKFILL_LIMIT: int('backfillLimit', 0, 1000),
-    SETTLE_SECONDS: int('settleSeconds', 1, 900),
+    SETTLE_SECONDS: int('settleSeconds', 5, 900),
     JOB_ROWS_PER_STEP: int('jobRowsPerStep', 1, 5000),
     REGEN_STUCK_SECONDS: int('regenStuckSeconds', 1, 86_400),
   };

@@ -8,6 +8,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { feedDependencies } from '../../shared/composition.js';
+import { operationBudget } from '../../shared/config/config.js';
 import { logger } from '../../shared/logging/logger.js';
 import { recordCorrelationId } from '../../shared/observability/correlation-id.js';
 import { observedHandler } from '../../shared/observability/invocation.js';
@@ -27,4 +28,7 @@ export async function recordHandler(record: SQSRecord): Promise<void> {
   });
 }
 
-export const handler = observedHandler(async (event: SQSEvent, context) => processPartialResponse(event, recordHandler, processor, { context }));
+// Budgeted like a request: the worker's writes land within the bound the settle window assumes.
+export const handler = observedHandler(async (event: SQSEvent, context) => processPartialResponse(event, recordHandler, processor, { context }), {
+  budgetMs: () => operationBudget(),
+});

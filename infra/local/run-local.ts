@@ -253,9 +253,9 @@ async function main(): Promise<void> {
       MEDIA_BASE_URL,
       API_PORT,
       OFFLINE_LAMBDA_PORT: LAMBDA_PORT,
-      // Locally every step ends within seconds (the worker's timeout is 3 s): views settle
-      // 10 s after a follow/unfollow instead of the deployed 60 s. Overridable.
-      SETTLE_SECONDS: process.env.SETTLE_SECONDS ?? '10',
+      // Views settle 20 s after a follow/unfollow instead of the deployed 60 s; it gives every
+      // request an operation budget of 8.25 s (shared/runtime/deadline.ts). Overridable.
+      SETTLE_SECONDS: process.env.SETTLE_SECONDS ?? '20',
     },
   });
   offline = child;

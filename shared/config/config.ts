@@ -2,6 +2,7 @@
 // or malformed variable fails fast with a message naming it, instead of failing later in HBase.
 import { z } from 'zod';
 import type { WriteAction } from '../ports/reaction-store.js';
+import { operationBudgetMs } from '../runtime/deadline.js';
 import { SESSION_TTL_SECONDS } from '../schema/tables.js';
 
 const EnvSchema = z.object({
@@ -38,10 +39,12 @@ const EnvSchema = z.object({
   CELEBRITY_FOLLOWERS: z.coerce.number().int().min(1).default(10_000),
   // Readers who have not read their timeline for this long get no fan-out; their inbox is rebuilt on return.
   INACTIVE_AFTER_SECONDS: z.coerce.number().int().min(60).default(30 * 24 * 3600),
-  // The settle window: longer than any one operation's steps can take (the function timeouts),
-  // so work that read an edge before a follow/unfollow has landed when that edge's settle
+  // The settle window W: every request and fan-out invocation sends its last HBase call within
+  // the operation budget derived from it (shared/runtime/deadline.ts), so work that read an edge
+  // before a follow/unfollow has landed when that edge's settle
   // message runs. Every reader's view converges within it (shared/schema/consistency.md).
-  SETTLE_SECONDS: z.coerce.number().int().min(1).max(900).default(60),
+  // At least 5 s: below it the budget, (W − 3.5 s) / 2, leaves a request no time at all.
+  SETTLE_SECONDS: z.coerce.number().int().min(5).max(900).default(60),
   // Per-user write limits, per fixed one-minute window (429 + Retry-After past them). Likes count
   // likes and unlikes together: toggling is a write too.
   COMMENTS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
@@ -105,6 +108,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   return parsed.data;
+}
+
+/**
+ * The operation budget B of this stage's settle window: no HTTP request or fan-out invocation
+ * sends an HBase call later than this after it began (shared/runtime/deadline.ts).
+ */
+export function operationBudget(cfg: Config = config()): number {
+  return operationBudgetMs(cfg.SETTLE_SECONDS * 1000);
 }
 
 /** The process-wide configuration, parsed on first use. */

@@ -1,6 +1,6 @@
 // shared/hbase/transport.ts — the one request function of the HBase REST client: keep-alive agent, timeouts, retries, counting.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { HBaseError } from './hbase-error.js';
 import { PROTOBUF_MEDIA_TYPE } from './protobuf.js';
 import type { HBaseClientOptions, HBaseRequestEvent } from './types.js';
@@ -50,8 +50,57 @@ export const MIN_ATTEMPT_MS = 100;
 // request down a socket the server is closing (which a non-idempotent call could not retry).
 const KEEP_ALIVE_MS = 10_000;
 
+/** Why a request was refused at the socket: its deadline passed between the call and the write. */
+class PastDeadlineAtSend extends Error {
+  constructor(readonly deadline: number) {
+    super(`the deadline passed ${Date.now() - deadline} ms before the request could be written`);
+    this.name = 'PastDeadlineAtSend';
+  }
+}
+
+/**
+ * The last check before a request leaves: undici calls onRequestStart synchronously just before
+ * it writes the request to the socket, so a request queued before its deadline (waiting for a
+ * connection, or in an invocation that Lambda froze and thawed later) is aborted unsent once the
+ * deadline has passed, instead of reaching the gateway late.
+ */
+class DeadlineGuard implements Dispatcher.DispatchHandler {
+  constructor(
+    private readonly inner: Dispatcher.DispatchHandler,
+    private readonly deadline: number,
+  ) {}
+  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
+    if (Date.now() >= this.deadline) return controller.abort(new PastDeadlineAtSend(this.deadline));
+    this.inner.onRequestStart?.(controller, context);
+  }
+  onRequestUpgrade(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestUpgrade']>>): void {
+    this.inner.onRequestUpgrade?.(...args);
+  }
+  onResponseStart(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>): void {
+    this.inner.onResponseStart?.(...args);
+  }
+  onResponseData(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseData']>>): void {
+    this.inner.onResponseData?.(...args);
+  }
+  onResponseEnd(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseEnd']>>): void {
+    this.inner.onResponseEnd?.(...args);
+  }
+  onResponseError(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseError']>>): void {
+    this.inner.onResponseError?.(...args);
+  }
+}
+
+/** Options of one request: undici's, plus the deadline the guard checks at the socket. */
+type GuardedRequest = Dispatcher.RequestOptions & { deadline?: number };
+
+const guardDeadlines: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
+  const deadline = (opts as GuardedRequest).deadline;
+  return dispatch(opts, deadline === undefined ? handler : new DeadlineGuard(handler, deadline));
+};
+
 export class RestTransport {
   private readonly agent: Agent;
+  private readonly dispatcher: Dispatcher;
   private readonly origin: string;
   private readonly basePath: string;
   private readonly timeoutMs: number;
@@ -85,6 +134,7 @@ export class RestTransport {
       bodyTimeout: this.timeoutMs,
       connect: { timeout: this.timeoutMs },
     });
+    this.dispatcher = this.agent.compose(guardDeadlines);
   }
 
   get requestCount(): number {
@@ -154,17 +204,20 @@ export class RestTransport {
       headers['content-type'] = 'application/json';
     }
     const started = performance.now();
+    const deadline = this.deadline();
     this.sent++;
     let status = 0;
     try {
-      const res = await this.agent.request({
+      const options: GuardedRequest = {
         origin: this.origin,
         path: sentPath,
         method: req.method,
         headers,
         body,
         signal: AbortSignal.timeout(Math.min(this.timeoutMs, left)),
-      });
+        ...(deadline === undefined ? {} : { deadline }),
+      };
+      const res = await this.dispatcher.request(options);
       status = res.statusCode;
       if (req.accept === 'protobuf' && status === 200) {
         const bytes = new Uint8Array(await res.body.arrayBuffer());
@@ -174,6 +227,9 @@ export class RestTransport {
       return { status, headers: res.headers, body: text, sentPath, method: req.method };
     } catch (err) {
       status = 0;
+      if (err instanceof PastDeadlineAtSend) {
+        throw new HBaseError({ status: 0, deadline: true, body: '', method: req.method, path: sentPath, message: `HBase REST ${req.method} ${sentPath.slice(0, 200)} not sent: ${err.message}`, cause: err });
+      }
       throw new HBaseError({
         status: 0,
         body: '',

@@ -17,6 +17,7 @@ import { requestLimits } from './request-limits.js';
 import { serverTimingHeaders } from './server-timing.js';
 import { httpCorrelationId } from '../observability/correlation-id.js';
 import { inInvocation, invocationMiddlewares } from '../observability/invocation.js';
+import { operationBudget } from '../config/config.js';
 
 export interface HttpRequest<B, P, Q, H = undefined> {
   body: B;
@@ -110,5 +111,6 @@ export function httpRoute<B extends z.ZodType, P extends z.ZodType, Q extends z.
   // The invocation scope wraps the whole chain, error mapping included (middy has no "around"
   // hook, and AsyncLocalStorage needs one): the Server-Timing middleware reads it.
   const correlationIdOf = (event: APIGatewayProxyEventV2, context: AuthContext) => httpCorrelationId(event, context.awsRequestId);
-  return { run, handler: inInvocation(correlationIdOf, chain.handler(core)) };
+  // The operation budget bounds every request's writes in time (shared/runtime/deadline.ts).
+  return { run, handler: inInvocation(correlationIdOf, chain.handler(core), { budgetMs: () => operationBudget() }) };
 }

@@ -21,16 +21,26 @@ export function invocationMiddlewares(): middy.MiddlewareObj<unknown, unknown, E
   return [injectLambdaContext(logger, { resetKeys: true }), logMetrics(metrics), hbaseMetrics()];
 }
 
+/**
+ * How long an invocation may send HBase calls, beyond its function's timeout: `budgetMs` returns
+ * the operation budget (shared/runtime/deadline.ts) for the invocations the consistency arguments
+ * bound in time — HTTP requests and the fan-out worker; none for the media worker and the jobs.
+ */
+export interface InvocationOptions {
+  budgetMs?: () => number;
+}
+
 /** Runs each call of `handler` as an invocation of its own, under the correlation id `correlationIdOf` picks. */
 export function inInvocation<E, C extends Context, R>(
   correlationIdOf: (event: E, context: C) => string,
   handler: (event: E, context: C) => Promise<R>,
+  opts: InvocationOptions = {},
 ): (event: E, context: C) => Promise<R> {
-  return (event, context) => runInvocation(correlationIdOf(event, context), () => handler(event, context), deadlineOf(context));
+  return (event, context) => runInvocation(correlationIdOf(event, context), () => handler(event, context), deadlineOf(context, Date.now(), opts.budgetMs?.()));
 }
 
 /** A non-HTTP handler (queue, schedule), fully instrumented; its correlation id is the invocation's request id. */
-export function observedHandler<E, R>(handler: (event: E, context: Context) => Promise<R>): (event: E, context: Context) => Promise<R> {
+export function observedHandler<E, R>(handler: (event: E, context: Context) => Promise<R>, opts: InvocationOptions = {}): (event: E, context: Context) => Promise<R> {
   const chain = middy<E, R, Error, Context>().use(invocationMiddlewares()).handler(handler);
-  return inInvocation((_event, context: Context) => context.awsRequestId || randomUUID(), chain);
+  return inInvocation((_event, context: Context) => context.awsRequestId || randomUUID(), chain, opts);
 }

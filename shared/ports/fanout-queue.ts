@@ -40,10 +40,16 @@ export const FanoutMessage = z.discriminatedUnion('type', [
   z.object({ v: z.literal(1), type: z.literal('away'), reader: z.string().max(30), seenAt: z.number().int().nonnegative(), cursor: z.string().max(64).optional() }),
   /** After a follow: copy the followee's recent posts into the reader's inbox. */
   z.object({ v: z.literal(1), type: z.literal('backfill'), reader: z.string().max(30), followee: z.string().max(30) }),
-  /** An author crossed the celebrity threshold: mark every follower's inbox, then flag the author. */
-  z.object({ v: z.literal(1), type: z.literal('promote'), author: z.string().max(30), cursor: z.string().max(64).optional() }),
-  /** An author fell below it: unflag, then backfill followers' inboxes and drop their markers. */
-  z.object({ v: z.literal(1), type: z.literal('demote'), author: z.string().max(30), cursor: z.string().max(64).optional() }),
+  /**
+   * An author crossed the celebrity threshold: mark every follower's inbox, then flag the author.
+   * `recheck`: the same walk again, a settle window after the flag, while the author is still flagged.
+   */
+  z.object({ v: z.literal(1), type: z.literal('promote'), author: z.string().max(30), cursor: z.string().max(64).optional(), recheck: z.literal(true).optional() }),
+  /**
+   * An author fell below it: unflag, then backfill followers' inboxes and drop their markers.
+   * `recheck`: the same walk again, a settle window after it ended, while the author is still unflagged.
+   */
+  z.object({ v: z.literal(1), type: z.literal('demote'), author: z.string().max(30), cursor: z.string().max(64).optional(), recheck: z.literal(true).optional() }),
   /**
    * Sent (delayed by the settle window) by every follow and unfollow BEFORE its first write:
    * makes the reader's view of the followee agree with the edge as it stands then, after any

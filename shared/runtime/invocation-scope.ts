@@ -68,15 +68,29 @@ export async function settleDeferred(scope: InvocationScope | undefined = storag
  * carries the id of the request that queued it); HBase work still counts for the invocation.
  */
 export function runWithCorrelationId<T>(correlationId: string, fn: () => T): T {
+  return storage.run(childScope(correlationId, storage.getStore()?.deadline), fn);
+}
+
+/**
+ * Runs `fn` with no HBase call sent more than `budgetMs` from now (nor after the invocation's
+ * own deadline): a part of a long invocation whose writes must land within a bound of its start
+ * (a job's writes after the settles it queued, shared/schema/consistency.md "Time").
+ */
+export function runWithinBudget<T>(budgetMs: number, fn: () => T): T {
   const parent = storage.getStore();
-  return storage.run(
-    {
-      correlationId,
-      startedAt: parent?.startedAt ?? performance.now(),
-      hbase: parent?.hbase ?? [],
-      deferred: parent?.deferred ?? [],
-      ...(parent?.deadline === undefined ? {} : { deadline: parent.deadline }),
-    },
-    fn,
-  );
+  const byBudget = Date.now() + budgetMs;
+  const deadline = parent?.deadline === undefined ? byBudget : Math.min(parent.deadline, byBudget);
+  return storage.run(childScope(parent?.correlationId ?? 'within-budget', deadline), fn);
+}
+
+/** A scope inside the current invocation: its request list and hand-offs are the invocation's. */
+function childScope(correlationId: string, deadline: number | undefined): InvocationScope {
+  const parent = storage.getStore();
+  return {
+    correlationId,
+    startedAt: parent?.startedAt ?? performance.now(),
+    hbase: parent?.hbase ?? [],
+    deferred: parent?.deferred ?? [],
+    ...(deadline === undefined ? {} : { deadline }),
+  };
 }

@@ -22,6 +22,8 @@ export type StepPoint =
   | 'unfollow.view-next'
   /** fan-out / retract / promote / demote: a chunk of followers is read, not yet written to. */
   | 'fanout.readers-read'
+  /** promote: every follower's marker is written; the celebrity flag is next. */
+  | 'promote.marked'
   /** away (the worker): the reader's follows are marked away; the check for a return is next. */
   | 'away.marked'
   /** regenerate: a chunk of the reader's away marks is cleared; its backfill is next. */

@@ -134,8 +134,7 @@ async function startOffline(): Promise<OfflineStack> {
       MEDIA_BASE_URL: localMediaBaseUrl(s3Endpoint, mediaBucket),
       // A tiny celebrity threshold so e2e tests can cross it both ways (scale.test.ts).
       CELEBRITY_FOLLOWERS: '3',
-      // Settle messages (shared/schema/consistency.md) after 4 s: longer than any local step
-      // takes, short enough that tests waiting for a settled state stay quick.
+      // The settle window, and with it every request's operation budget (e2e-settings.ts).
       SETTLE_SECONDS: String(E2E_SETTLE_SECONDS),
       // Throwaway users' passwords hashed at N=2^12 (17 ms of CPU, not 140 ms at the local
       // stage's 2^15): the suite registers and signs in hundreds of them (shared/config/config.ts).

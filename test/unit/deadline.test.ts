@@ -5,7 +5,8 @@ import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { inInvocation } from '../../shared/observability/invocation.js';
 import { runWithCorrelationId } from '../../shared/runtime/invocation-scope.js';
-import { RESERVE_MS, currentDeadline, deadlineOf } from '../../shared/runtime/deadline.js';
+import { CLOCK_SKEW_MS, LANDING_MS, RESERVE_MS, currentDeadline, deadlineOf, operationBudgetMs } from '../../shared/runtime/deadline.js';
+import { runWithinBudget } from '../../shared/runtime/invocation-scope.js';
 
 const contextWith = (ms: number) => ({ awsRequestId: `r-${ms}`, getRemainingTimeInMillis: () => ms }) as unknown as Context;
 
@@ -14,6 +15,41 @@ describe('invocation deadline', () => {
     expect(deadlineOf({ getRemainingTimeInMillis: () => 10_000 }, 1_000_000)).toBe(1_000_000 + 10_000 - RESERVE_MS);
     expect(deadlineOf(undefined)).toBeUndefined();
     expect(deadlineOf({})).toBeUndefined();
+  });
+
+  it('is no later than the operation budget from the start, when the invocation has one', () => {
+    const ctx = { getRemainingTimeInMillis: () => 10_000 };
+    expect(deadlineOf(ctx, 1_000_000, 4_000)).toBe(1_004_000);
+    expect(deadlineOf(ctx, 1_000_000, 60_000)).toBe(1_000_000 + 10_000 - RESERVE_MS);
+    expect(deadlineOf(undefined, 1_000_000, 4_000)).toBe(1_004_000);
+  });
+
+  it('leaves room, within the settle window, for the tally: W ≥ 2B + landing + skew', () => {
+    for (const w of [15_000, 20_000, 60_000]) {
+      const b = operationBudgetMs(w);
+      expect(b).toBeGreaterThan(0);
+      expect(2 * b + LANDING_MS + CLOCK_SKEW_MS).toBeLessThanOrEqual(w);
+    }
+  });
+
+  it('a part run within a budget gets the earlier of the two deadlines, and the invocation keeps its own', async () => {
+    const handler = inInvocation(
+      () => 'cid',
+      async () => {
+        const own = currentDeadline()!;
+        const inner = await runWithinBudget(500, async () => currentDeadline()!);
+        const wider = await runWithinBudget(60_000, async () => currentDeadline()!);
+        return { own, inner, wider, after: currentDeadline()! };
+      },
+      { budgetMs: () => 5_000 },
+    );
+    const started = Date.now();
+    const { own, inner, wider, after } = await handler(undefined, contextWith(9_000));
+    expect(own - started).toBeLessThanOrEqual(5_000);
+    expect(own - started).toBeGreaterThan(4_800);
+    expect(inner - started).toBeLessThanOrEqual(500 + 50);
+    expect(wider).toBe(own);
+    expect(after).toBe(own);
   });
 
   it('reaches everything a handler awaits (its records too), keeps side-by-side invocations apart, and nothing outside', async () => {

@@ -1,6 +1,7 @@
 // test/unit/hbase-transport.test.ts — the client's HTTP policy (headers, retries, timeouts, errors) against a scripted loopback server.
 // This is not a stand-in for HBase: it only returns the statuses the retry and error rules are about.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HBaseError, HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
@@ -121,6 +122,19 @@ describe('the invocation deadline (shared/runtime/deadline.ts)', () => {
     const { c } = client({ deadline: () => Date.now() + 50 });
     script = [reply(200)];
     await expect(c.tableExists('t')).rejects.toThrow(/not sent: \d+ ms left before the deadline/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('refuses at the socket a request whose deadline passed after its check (an invocation paused in between, then resumed)', async () => {
+    // The pause sits between the transport's check and the write: the credential lookup is awaited
+    // there, as any await can be where Lambda freezes an invocation and thaws it later.
+    const deadline = Date.now() + 300;
+    const { c } = client({ deadline: () => deadline, authorization: () => sleep(450).then(() => 'Basic eA==') });
+    script = [reply(200)];
+    const err = await c.tableExists('t').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HBaseError);
+    expect(err).toMatchObject({ status: 0, deadline: true });
+    expect((err as Error).message).toMatch(/not sent: the deadline passed \d+ ms before the request could be written/);
     expect(seen).toHaveLength(0);
   });
 

@@ -35,6 +35,8 @@ import { forEachLimit } from '../../concurrency.js';
 import { HANDLE_PATTERN } from '../../domain/handle.js';
 import type { FanoutMessage, FanoutQueue } from '../../ports/fanout-queue.js';
 import type { Counter, Follow, MaintenanceStore } from '../../ports/maintenance-store.js';
+import { operationBudgetMs } from '../../runtime/deadline.js';
+import { runWithinBudget } from '../../runtime/invocation-scope.js';
 import { atStep, type StepHook } from '../steps.js';
 import { sendAll, type JobDefinition, type StepInput, type StepResult } from './job-runner.js';
 import { MAX_SUSPECTS, NOTED_FIXES, RECOUNT_MAX_ROWS, confirmQuietly, type Counted, type SettleWait } from './quiet-snapshot.js';
@@ -139,19 +141,23 @@ export async function repairStep(store: MaintenanceStore, input: StepInput<Repai
   }
   if (carry.open && !counts.has(carry.open.user)) stats.ownersWithoutUser++; // its rows ended at the boundary, and it has no account
 
-  // 2. the settles first (they must exist even if this step dies after its writes), then the writes
+  // 2. the settles first (they must exist even if this step dies after its writes), then the
+  // writes — within the operation budget from the settles' time, so they land before the
+  // settles run (consistency.md "Time"); a step out of budget fails and is retried whole.
   let settlesDue = carry.settlesDue;
   const touched = [...copies, ...orphans];
-  if (touched.length > 0) {
-    const at = now();
-    const settles: FanoutMessage[] = touched.map((f) => ({ v: 1, type: 'settle', reader: f.follower, followee: f.followee, at }));
-    await sendAll(opts.queue, settles, { delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.ceil(opts.settleMs / 1000)) });
-    settlesDue = Math.max(settlesDue ?? 0, at + opts.settleMs);
-  }
-  if (copies.length > 0) await store.copyFollowerSides(copies);
-  await forEachLimit(orphans, ORPHAN_DELETE_CONCURRENCY, async (f) => {
-    if (await store.dropFollowerSideIf(f)) stats.orphanFollowerRowsDeleted++;
-    else counts.get(f.followee)!.followers++; // rewritten meanwhile (a re-follow): it stays, and counts
+  await runWithinBudget(operationBudgetMs(opts.settleMs), async () => {
+    if (touched.length > 0) {
+      const at = now();
+      const settles: FanoutMessage[] = touched.map((f) => ({ v: 1, type: 'settle', reader: f.follower, followee: f.followee, at }));
+      await sendAll(opts.queue, settles, { delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.ceil(opts.settleMs / 1000)) });
+      settlesDue = Math.max(settlesDue ?? 0, at + opts.settleMs);
+    }
+    if (copies.length > 0) await store.copyFollowerSides(copies);
+    await forEachLimit(orphans, ORPHAN_DELETE_CONCURRENCY, async (f) => {
+      if (await store.dropFollowerSideIf(f)) stats.orphanFollowerRowsDeleted++;
+      else counts.get(f.followee)!.followers++; // rewritten meanwhile (a re-follow): it stays, and counts
+    });
   });
 
   // 3. closed users whose stored counters differ from the rows become suspects
