@@ -27,8 +27,8 @@ export const RESERVE_MS = 1_000;
 
 /**
  * How long a call the gateway has received may take to be applied in HBase: its queue and its
- * own HBase client's operation timeout. An operator keeps the gateway within it
- * (hbase.client.operation.timeout below it); locally infra/local/stack.sh sets it.
+ * own HBase client's retries. An assumption about the gateway, not enforced here: an operator
+ * keeps the gateway within it (consistency.md "Time").
  */
 export const LANDING_MS = 3_000;
 
