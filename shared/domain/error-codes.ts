@@ -60,9 +60,11 @@ export const ERROR_CODES = [
   'upload_missing',
   'media_not_ready',
   'media_in_use',
-  // The server's own failures (bodies never carry internals).
+  // The server's own failures (bodies never carry internals). `service_unavailable` and `timeout`
+  // (the request ran out of time) are 503s whose outcome is unknown: a retry is safe.
   'internal_error',
   'service_unavailable',
+  'timeout',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -94,7 +94,7 @@ const noStore = z.object({ 'Cache-Control': z.literal('no-store').meta({ descrip
 const privateMinute = z.object({
   'Cache-Control': z.literal('private, max-age=60').meta({ description: 'Yours alone; the same list for a minute' }),
 });
-/** Every 429 carries it (error-mapper.ts). */
+/** Every 429 and every 503 carries it (error-mapper.ts). */
 export const RETRY_AFTER_HEADER = z.object({
   'Retry-After': z.string().regex(/^\d+$/).meta({ description: 'Seconds to wait before trying again' }),
 });
@@ -716,7 +716,8 @@ export type RouteName = keyof typeof routes;
 
 /**
  * Every status an operation can answer with, beyond its own: what the shared middleware chain
- * (request-limits → authenticate → JSON parse → validation → error mapper) adds.
+ * (request-limits → authenticate → JSON parse → validation → error mapper, and the answer at the
+ * invocation's deadline) adds.
  */
 export function allErrors(r: Route): Record<number, ErrorCode[]> {
   const out: Record<number, ErrorCode[]> = {};
@@ -730,7 +731,8 @@ export function allErrors(r: Route): Record<number, ErrorCode[]> {
   if (r.auth) add(401, 'missing_token', 'invalid_token', 'token_expired');
   for (const [status, codes] of Object.entries(r.errors ?? {})) add(Number(status), ...codes);
   add(500, 'internal_error');
-  add(503, 'service_unavailable');
+  // Any operation can find storage unavailable, and any can run out of time (error-mapper.ts).
+  add(503, 'service_unavailable', 'timeout');
   return out;
 }
 
