@@ -43,6 +43,9 @@ export const ERROR_CODES = [
   'post_deleted',
   'post_not_found',
   'comment_not_found',
+  // A retry with the Idempotency-Key of a comment or an upload that is gone since (410, as post_deleted).
+  'comment_deleted',
+  'media_deleted',
   'repost_in_progress',
   // Editing a post (If-Match with its version; within EDIT_WINDOW_MS, at most MAX_EDITS).
   'version_required',
