@@ -678,11 +678,15 @@ export const routes = {
     tag: 'media',
     summary: 'Start uploading a picture: a media id and a presigned upload straight to storage',
     description:
-      'Declare the type and exact size; PUT the bytes to `upload.url` with `upload.headers` (the signature covers type and length, and expires in minutes), then call `POST /media/{id}/complete`. The API never carries the bytes. At most 20 MB; JPEG, PNG, WebP or GIF (the worker decides by the bytes, not by this declaration). At most `UPLOADS_PER_MINUTE` (default 30) a minute per user; past that 429 with `Retry-After`.',
+      'Declare the type and exact size; PUT the bytes to `upload.url` with `upload.headers` (the signature covers type and length, and expires in minutes), then call `POST /media/{id}/complete`. The API never carries the bytes. At most 20 MB; JPEG, PNG, WebP or GIF (the worker decides by the bytes, not by this declaration). At most `UPLOADS_PER_MINUTE` (default 30) a minute per user; past that 429 with `Retry-After`. With an `Idempotency-Key`, a retry with the same declaration returns the first upload as it is now, with a fresh presigned PUT (200), or 410 `media_deleted` once it has been removed; the same key with another declaration, or a key used for another request, is 422 `idempotency_key_mismatch`. Keys are kept for 24 hours.',
     auth: true,
     body: uploadBody,
-    success: { 201: { description: 'The media record (uploading) and where to upload', schema: UploadSchema } },
-    errors: { 422: ['media_type_refused', 'media_too_large'], 429: ['rate_limited'] },
+    headers: idempotencyHeaders,
+    success: {
+      201: { description: 'The media record (uploading) and where to upload', schema: UploadSchema },
+      200: { description: 'A retry with the same Idempotency-Key: the upload the first request started, as it is now, and a fresh presigned PUT', schema: UploadSchema },
+    },
+    errors: { 409: ['idempotency_in_progress'], 410: ['media_deleted'], 422: ['media_type_refused', 'media_too_large', 'idempotency_key_mismatch'], 429: ['rate_limited'] },
   }),
   completeUpload: route({
     method: 'POST',

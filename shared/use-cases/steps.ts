@@ -90,6 +90,8 @@ export type StepPoint =
   | 'rename.indexed'
   /** rename: the user row holds the new naming (this request won); the old naming's entries are removed next. */
   | 'rename.won'
+  /** upload: its Idempotency-Key is claimed for the media id (and the write limit passed); the record is not yet made. */
+  | 'upload.claimed'
   /** avatar: the picture is claimed for the user; the user row's avatar is not yet swapped to it. */
   | 'avatar.claimed'
   /** avatar: the user row's avatar is swapped; the replaced picture is not yet given back. */

@@ -683,7 +683,7 @@ export interface paths {
         put?: never;
         /**
          * Start uploading a picture: a media id and a presigned upload straight to storage
-         * @description Declare the type and exact size; PUT the bytes to `upload.url` with `upload.headers` (the signature covers type and length, and expires in minutes), then call `POST /media/{id}/complete`. The API never carries the bytes. At most 20 MB; JPEG, PNG, WebP or GIF (the worker decides by the bytes, not by this declaration). At most `UPLOADS_PER_MINUTE` (default 30) a minute per user; past that 429 with `Retry-After`.
+         * @description Declare the type and exact size; PUT the bytes to `upload.url` with `upload.headers` (the signature covers type and length, and expires in minutes), then call `POST /media/{id}/complete`. The API never carries the bytes. At most 20 MB; JPEG, PNG, WebP or GIF (the worker decides by the bytes, not by this declaration). At most `UPLOADS_PER_MINUTE` (default 30) a minute per user; past that 429 with `Retry-After`. With an `Idempotency-Key`, a retry with the same declaration returns the first upload as it is now, with a fresh presigned PUT (200), or 410 `media_deleted` once it has been removed; the same key with another declaration, or a key used for another request, is 422 `idempotency_key_mismatch`. Keys are kept for 24 hours.
          */
         post: operations["createUpload"];
         delete?: never;
@@ -8111,7 +8111,10 @@ export interface operations {
     createUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first outcome (kept 24 h) */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8132,6 +8135,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A retry with the same Idempotency-Key: the upload the first request started, as it is now, and a fresh presigned PUT */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Upload"];
+                };
+            };
             /** @description The media record (uploading) and where to upload */
             201: {
                 headers: {
@@ -8173,6 +8185,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict: `idempotency_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "idempotency_in_progress";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Gone for good: `media_deleted` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "media_deleted";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Request body too large (16 KiB at most): `payload_too_large` */
             413: {
                 headers: {
@@ -8205,7 +8249,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request breaks a rule: `validation_failed`, `media_type_refused`, `media_too_large` */
+            /** @description The request breaks a rule: `validation_failed`, `media_type_refused`, `media_too_large`, `idempotency_key_mismatch` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8214,7 +8258,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "media_type_refused" | "media_too_large");
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "media_type_refused" | "media_too_large" | "idempotency_key_mismatch");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
