@@ -666,7 +666,9 @@ m:a   who holds it: '-' free (written by create), the post id it is in (a pictur
       Never absent on a live record: every claim checks a value that exists, because a check
       on an absent cell also passes on a missing row and would write a removed record back
 m:w   when m:a was last written: the claim's time (a retry's claim rewrites it), or the mark's
-create   : PUT m:o,p,c,t,n,s=uploading + m:a=- (a fresh random id: nothing to race)  (one put)
+create   : PUT ?check=put m:o,p,c,t,n,s=uploading + m:a=-, check m:o absent     (one request)
+           (a fresh random id races nothing; an id an Idempotency-Key claimed is made by at most
+           one of the requests carrying that key, and never reset to uploading by a late one)
 read     : GET /media/<id>/m                                                         (one get)
 complete : PUT ?check=put m:s=processing, check m:s == uploading   (racing completes, and the
            worker's own move, leave exactly one winner; a loser reads the state)
