@@ -204,6 +204,7 @@ export function mediaDependencies(cfg: Config = config()): MediaDeps {
     objects: mediaObjects(cfg),
     queue: mediaQueue(cfg),
     quota: new HBaseWriteQuota(hbase, cfg.HBASE_NAMESPACE),
+    idempotency: new HBaseIdempotencyStore(hbase, cfg.HBASE_NAMESPACE),
     limits: { writesPerMinute: { upload: cfg.UPLOADS_PER_MINUTE }, uploadUrlSeconds: cfg.UPLOAD_URL_SECONDS },
   };
   return media;

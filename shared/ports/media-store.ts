@@ -58,8 +58,11 @@ export interface MediaWalkPage {
 export type NewMedia = Omit<MediaRecord, 'state' | 'reason' | 'descriptor' | 'attachedTo' | 'attachedAt' | 'discarding'>;
 
 export interface MediaStore {
-  /** A new record in `uploading` (its id is fresh and random: nothing to race). */
-  create(media: NewMedia): Promise<void>;
+  /**
+   * A new record in `uploading`, put-if-absent: false when a record of that id exists (a request
+   * with the same Idempotency-Key made it; a fresh random id has nothing to race).
+   */
+  create(media: NewMedia): Promise<boolean>;
   get(id: string): Promise<MediaRecord | null>;
   /** The records that exist, by id (one multi-get). */
   getMany(ids: string[]): Promise<Map<string, MediaRecord>>;

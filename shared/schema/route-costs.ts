@@ -320,7 +320,10 @@ export const ROUTE_COSTS = {
       `back (it includes this request: racing requests never pass the limit) [∥ the mentions'`,
       `index entries (lists put, kinds N and n, R)]; 3) the comment row:`,
       `check-and-put, put-if-absent on m:t, with the delayed notify queued beside it (F); 4) only`,
-      `its creator: c:comments +1 on the post (E), and the immediate notify (SQS).`,
+      `its creator: c:comments +1 on the post (E), and the immediate notify (SQS). [An`,
+      `Idempotency-Key: its claim (put-if-absent) beside 1) = 9 requests, the same round trips; a`,
+      `retry reads the claim back, then the claimed comment (a get) beside removing its own id's`,
+      `entries, and answers it (E).]`,
     ].join(' '),
   },
   like: {
@@ -448,9 +451,11 @@ export const ROUTE_COSTS = {
     roundTrips: 3,
     why: [
       `1) the upload quota +1 (quota increment); 2) the quota read back (it includes this request:`,
-      `racing uploads never pass the limit); 3) the media row put: uploading, m:a = '-' (a fresh`,
-      `random id, nothing to race; '-' so every later claim checks a value that exists, L). The`,
-      `presigned PUT is signed locally.`,
+      `racing uploads never pass the limit); 3) the media row: check-and-put, put-if-absent on m:o,`,
+      `uploading, m:a = '-' ('-' so every later claim checks a value that exists, L). The`,
+      `presigned PUT is signed locally. [An Idempotency-Key: its claim (put-if-absent) beside 1),`,
+      `and after 3) the claim marked made (one put: a removed upload's retry is 410, L) = 5`,
+      `requests, 4 round trips; a retry reads the claim (a get) and the record (a get) instead.]`,
     ].join(' '),
   },
   completeUpload: {

@@ -44,7 +44,7 @@ export type StepPoint =
   | 'bookmark.listed'
   /** unbookmark: the truth is removed by this request; its list entry is next. */
   | 'unbookmark.won'
-  /** comment: the post (and the reply-to comment) are read; the comment is not yet written. */
+  /** comment: the post (and the reply-to comment) are read, an Idempotency-Key claimed; the comment is not yet written. */
   | 'comment.checked'
   /** comment: the comment row is written by this request; its count is next. */
   | 'comment.created'
@@ -92,6 +92,8 @@ export type StepPoint =
   | 'rename.indexed'
   /** rename: the user row holds the new naming (this request won); the old naming's entries are removed next. */
   | 'rename.won'
+  /** upload: its Idempotency-Key is claimed for the media id (and the write limit passed); the record is not yet made. */
+  | 'upload.claimed'
   /** avatar: the picture is claimed for the user; the user row's avatar is not yet swapped to it. */
   | 'avatar.claimed'
   /** avatar: the user row's avatar is swapped; the replaced picture is not yet given back. */

@@ -103,6 +103,21 @@ describe('pictures', () => {
     }
   });
 
+  it('an upload declared twice with one Idempotency-Key is one upload (201, then 200 with the same id and a working PUT); another declaration is 422', async () => {
+    const amy = await api.newUser('pic');
+    const bytes = await photoWithExif();
+    const declareKeyed = (size: number) => api.call('POST', '/media', { token: amy.token, body: { contentType: 'image/jpeg', size }, headers: { 'idempotency-key': 'pick-photo-1' } });
+    const first = await declareKeyed(bytes.length);
+    expect(first.status).toBe(201);
+    const again = await declareKeyed(bytes.length);
+    expect(again.status).toBe(200);
+    expect(again.json.media).toEqual(first.json.media);
+    expect((await put(again.json.upload, bytes)).status).toBe(200);
+    expect((await complete(amy, first.json.media.id)).json.state).toMatch(/^(processing|ready)$/);
+    const other = await declareKeyed(bytes.length + 1);
+    expect([other.status, other.json.error.code]).toEqual([422, 'idempotency_key_mismatch']);
+  });
+
   it('a body of another length than declared never becomes a picture', async () => {
     const amy = await api.newUser('pic');
     const photo = await photoWithExif();

@@ -57,6 +57,28 @@ describe('conversations and reactions over HTTP', () => {
     expect((await api.call('GET', `/posts/${post.id}/comments`)).json.error.code).toBe('post_not_found');
   });
 
+  it('a comment with an Idempotency-Key posted twice is one comment (201, then 200 with the same id); another body with the key is 422', async () => {
+    const [ann, bob] = [await api.newUser('k_ann'), await api.newUser('k_bob')];
+    const { json: post } = await api.call('POST', `/posts`, { token: ann.token, body: { body: 'retry me' } });
+    const send = (body: string) => api.call('POST', `/posts/${post.id}/comments`, { token: bob.token, body: { body }, headers: { 'idempotency-key': 'comment-tap-1' } });
+    const first = await send('只发一次');
+    expect(first.status).toBe(201);
+    const again = await send('只发一次');
+    expect(again.status).toBe(200);
+    expect(again.json).toEqual(first.json);
+    const other = await send('another body');
+    expect(other.status).toBe(422);
+    expect(other.json.error.code).toBe('idempotency_key_mismatch');
+    expect((await api.call('GET', `/posts/${post.id}/comments`)).json.comments.map((c: { id: string }) => c.id)).toEqual([first.json.id]);
+    expect((await api.call('GET', `/posts/${post.id}`)).json.commentCount).toBe(1);
+    // Deleted since: the retry answers 410 and brings nothing back.
+    expect((await api.call('DELETE', `/posts/${post.id}/comments/${first.json.id}`, { token: bob.token })).status).toBe(204);
+    const gone = await send('只发一次');
+    expect(gone.status).toBe(410);
+    expect(gone.json.error.code).toBe('comment_deleted');
+    expect((await api.call('GET', `/posts/${post.id}/comments`)).json.comments).toEqual([]);
+  });
+
   it('reposts: fan out like posts, embed the original, plain ones are idempotent, a deleted original shows as deleted', async () => {
     const [ann, bob, cat] = [await api.newUser('p_ann'), await api.newUser('p_bob'), await api.newUser('p_cat')];
     expect((await api.call('PUT', `/users/${cat.handle}/following/${bob.handle}`, { token: cat.token })).status).toBe(200);

@@ -9,14 +9,16 @@ import type { MediaClaim, MediaDescriptor, MediaRecord, MediaState, MediaStore, 
 import type { PostLookup } from '../../shared/ports/feed-store.js';
 import type { MediaDeps, MediaWorkerDeps } from '../../shared/use-cases/media/media-deps.js';
 import type { UserStore } from '../../shared/ports/user-store.js';
-import { FakeQuota, FakeUsers } from './feed-fakes.js';
+import { FakeIdempotency, FakeQuota, FakeUsers } from './feed-fakes.js';
 
 export class FakeMediaStore implements MediaStore {
   readonly rows = new Map<string, MediaRecord>();
   /** Called before a move is applied (a test throws here to stop the caller between steps). */
   beforeMove?: (id: string, to: MediaState) => void | Promise<void>;
   async create(m: NewMedia) {
+    if (this.rows.has(m.id)) return false;
     this.rows.set(m.id, { ...m, state: 'uploading' });
+    return true;
   }
   async get(id: string) {
     const r = this.rows.get(id);
@@ -165,7 +167,7 @@ export function fakeMedia(posts: { lookup(id: string): Promise<PostLookup> } = n
   const objects = new FakeMediaObjects();
   const queue = new FakeMediaQueue();
   const images = new FakeImages();
-  const api: MediaDeps = { media, objects, queue, quota: new FakeQuota(), limits: { writesPerMinute: { upload: 3 }, uploadUrlSeconds: 300 } };
+  const api: MediaDeps = { media, objects, queue, quota: new FakeQuota(), idempotency: new FakeIdempotency(), limits: { writesPerMinute: { upload: 3 }, uploadUrlSeconds: 300 } };
   const worker: MediaWorkerDeps = { media, objects, images, posts, users };
   return { media, objects, queue, images, api, worker, posts, users };
 }

@@ -6,7 +6,7 @@ import { MAX_UPLOAD_BYTES } from '../../shared/domain/media.js';
 import { processMedia } from '../../shared/use-cases/media/process-media.js';
 import { completeUpload, readMedia, startUpload } from '../../shared/use-cases/media/uploads.js';
 import { fakeMedia } from './media-fakes.js';
-import { fakeFeed } from './feed-fakes.js';
+import { FakeIdempotency, fakeFeed } from './feed-fakes.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { publishBody } from '../../shared/validation/feed.schema.js';
 
@@ -45,6 +45,70 @@ describe('starting an upload', () => {
     await expect(startUpload(m.api, 'amy', jpeg(10), T + 3)).rejects.toMatchObject({ code: 'rate_limited' });
     await startUpload(m.api, 'bob', jpeg(10), T + 3); // someone else's limit is their own
     expect(m.media.rows.size).toBe(4);
+  });
+});
+
+describe('starting an upload with an Idempotency-Key', () => {
+  const keyed = (size: number, idempotencyKey: string) => ({ ...jpeg(size), idempotencyKey });
+
+  it('a retry with the same declaration answers the first upload as it is now, with a fresh presigned PUT (replayed); another declaration is 422', async () => {
+    const m = fakeMedia();
+    const first = await startUpload(m.api, 'amy', keyed(1000, 'u-1'), T);
+    expect(first.replayed).toBeUndefined();
+    m.objects.uploads.set(first.media.id, new Uint8Array(1000));
+    await completeUpload(m.api, 'amy', first.media.id);
+    const again = await startUpload(m.api, 'amy', keyed(1000, 'u-1'), T + 5_000);
+    expect(again).toMatchObject({ replayed: true, media: { id: first.media.id, state: 'processing' } });
+    expect(m.objects.presigned.map((p) => p.id)).toEqual([first.media.id, first.media.id]);
+    await expect(startUpload(m.api, 'amy', keyed(2000, 'u-1'), T + 6_000)).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
+    await expect(startUpload(m.api, 'amy', { ...keyed(1000, 'u-1'), purpose: 'avatar' }, T + 6_000)).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
+    expect(m.media.rows.size).toBe(1);
+  });
+
+  it('a retry after the upload was removed (or while it is being discarded) answers 410 media_deleted and makes nothing', async () => {
+    const m = fakeMedia();
+    const { media } = await startUpload(m.api, 'amy', keyed(1000, 'u-2'), T);
+    await m.media.markDiscarding(media.id, null, T + 1);
+    await expect(startUpload(m.api, 'amy', keyed(1000, 'u-2'), T + 2)).rejects.toMatchObject({ code: 'media_deleted' });
+    await m.media.remove(media.id);
+    await expect(startUpload(m.api, 'amy', keyed(1000, 'u-2'), T + 3)).rejects.toMatchObject({ code: 'media_deleted' });
+    expect(m.media.rows.size).toBe(0);
+  });
+
+  it('a first request refused by the write limit keeps its claim: the retry in the next minute makes that very upload', async () => {
+    const m = fakeMedia(); // 3 a minute
+    const minute = Math.ceil(T / 60_000) * 60_000;
+    for (let i = 0; i < 3; i++) await startUpload(m.api, 'amy', jpeg(10), minute + i);
+    await expect(startUpload(m.api, 'amy', keyed(10, 'u-3'), minute + 10)).rejects.toMatchObject({ code: 'rate_limited' });
+    const claimed = (m.api.idempotency as FakeIdempotency).claims.get('amy/u-3')!.id;
+    const made = await startUpload(m.api, 'amy', keyed(10, 'u-3'), minute + 60_000);
+    expect(made.media.id).toBe(claimed);
+    expect(made.replayed).toBeUndefined();
+    // Made now: a removal from here on is told from "never made".
+    expect((m.api.idempotency as FakeIdempotency).claims.get('amy/u-3')!.created).toBe(true);
+  });
+
+  it('a retry that finds the first request between its claim and its create makes the upload; the first then answers it (forced)', async () => {
+    const m = fakeMedia();
+    let reached!: () => void;
+    let release!: () => void;
+    const atGap = new Promise<void>((r) => (reached = r));
+    const gate = new Promise<void>((r) => (release = r));
+    let held = false;
+    m.api.step = async (point) => {
+      if (point !== 'upload.claimed' || held) return;
+      held = true;
+      reached();
+      await gate;
+    };
+    const first = startUpload(m.api, 'amy', keyed(1000, 'u-4'), T);
+    await atGap;
+    const retry = await startUpload(m.api, 'amy', keyed(1000, 'u-4'), T + 1);
+    release();
+    const original = await first;
+    expect(original.media.id).toBe(retry.media.id);
+    expect([original.replayed, retry.replayed]).toEqual([true, undefined]);
+    expect(m.media.rows.size).toBe(1);
   });
 });
 

@@ -36,21 +36,23 @@ export class HBaseMediaStore implements MediaStore {
     this.table = qualifiedTableName(namespace, 'media');
   }
 
-  async create(m: NewMedia): Promise<void> {
-    await this.client.put(this.table, [
-      {
-        key: mediaKey(m.id),
-        cells: [
-          { column: OWNER, value: m.owner },
-          { column: PURPOSE, value: m.purpose },
-          { column: CREATED, value: String(m.createdAt) },
-          { column: TYPE, value: m.declaredType },
-          { column: BYTES, value: String(m.declaredBytes) },
-          { column: STATE, value: 'uploading' },
-          { column: ATTACHED, value: FREE },
-        ],
-      },
-    ]);
+  async create(m: NewMedia): Promise<boolean> {
+    // Put-if-absent on m:o, written only here: of two requests making one claimed id, one wins,
+    // and a late one never moves a record back to uploading.
+    return this.client.checkAndPut(
+      this.table,
+      mediaKey(m.id),
+      [
+        { column: OWNER, value: m.owner },
+        { column: PURPOSE, value: m.purpose },
+        { column: CREATED, value: String(m.createdAt) },
+        { column: TYPE, value: m.declaredType },
+        { column: BYTES, value: String(m.declaredBytes) },
+        { column: STATE, value: 'uploading' },
+        { column: ATTACHED, value: FREE },
+      ],
+      { column: OWNER, value: null },
+    );
   }
 
   async get(id: string): Promise<MediaRecord | null> {

@@ -1,14 +1,15 @@
 // shared/use-cases/media/media-deps.ts — what the picture use cases are built from: the media
-// records, the object storage, the media queue, the write limits, and (in the worker) the image
+// records, the object storage, the media queue, the write limits, the idempotency keys, and (in the worker) the image
 // processor and the posts' states. Composed in shared/composition.ts and
 // shared/media-worker-composition.ts.
 import type { ImageProcessor } from '../../ports/image-processor.js';
 import type { MediaObjects } from '../../ports/media-objects.js';
 import type { MediaQueue } from '../../ports/media-queue.js';
 import type { MediaStore } from '../../ports/media-store.js';
-import type { PostStore } from '../../ports/feed-store.js';
+import type { IdempotencyStore, PostStore } from '../../ports/feed-store.js';
 import type { WriteQuota } from '../../ports/reaction-store.js';
 import type { UserStore } from '../../ports/user-store.js';
+import type { StepHook } from '../steps.js';
 
 export interface MediaLimits {
   /** Uploads a user may start per one-minute window (429 + Retry-After past it). */
@@ -22,7 +23,11 @@ export interface MediaDeps {
   objects: MediaObjects;
   queue: MediaQueue;
   quota: WriteQuota;
+  /** An upload's Idempotency-Key (uploads.ts). */
+  idempotency: IdempotencyStore;
   limits: MediaLimits;
+  /** Tests hold an upload at a named point (shared/use-cases/steps.ts); production leaves it unset. */
+  step?: StepHook;
 }
 
 /** What a discard reads and removes: the record, the state of the post that claims it, the objects. */

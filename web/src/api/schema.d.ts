@@ -251,7 +251,7 @@ export interface paths {
         put?: never;
         /**
          * Comment on a post as the token’s user, optionally in reply to another comment on it
-         * @description At most `COMMENTS_PER_MINUTE` (default 20) comments a minute per user; past that 429 with `Retry-After`.
+         * @description At most `COMMENTS_PER_MINUTE` (default 20) comments a minute per user; past that 429 with `Retry-After`. With an `Idempotency-Key`, a retry with the same body returns the first outcome (200 with the same comment, or 410 `comment_deleted` if it has been deleted since); the same key with another body, or a key used for another request, is 422 `idempotency_key_mismatch`. Keys are kept for 24 hours.
          */
         post: operations["addComment"];
         delete?: never;
@@ -683,7 +683,7 @@ export interface paths {
         put?: never;
         /**
          * Start uploading a picture: a media id and a presigned upload straight to storage
-         * @description Declare the type and exact size; PUT the bytes to `upload.url` with `upload.headers` (the signature covers type and length, and expires in minutes), then call `POST /media/{id}/complete`. The API never carries the bytes. At most 20 MB; JPEG, PNG, WebP or GIF (the worker decides by the bytes, not by this declaration). At most `UPLOADS_PER_MINUTE` (default 30) a minute per user; past that 429 with `Retry-After`.
+         * @description Declare the type and exact size; PUT the bytes to `upload.url` with `upload.headers` (the signature covers type and length, and expires in minutes), then call `POST /media/{id}/complete`. The API never carries the bytes. At most 20 MB; JPEG, PNG, WebP or GIF (the worker decides by the bytes, not by this declaration). At most `UPLOADS_PER_MINUTE` (default 30) a minute per user; past that 429 with `Retry-After`. With an `Idempotency-Key`, a retry with the same declaration returns the first upload as it is now, with a fresh presigned PUT (200), or 410 `media_deleted` once it has been removed; the same key with another declaration, or a key used for another request, is 422 `idempotency_key_mismatch`. Keys are kept for 24 hours.
          */
         post: operations["createUpload"];
         delete?: never;
@@ -771,7 +771,7 @@ export interface components {
          * @description Every machine-readable error code this API sends
          * @enum {string}
          */
-        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "client_header_required" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "wrong_password" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "avatar_conflict" | "rename_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "repost_in_progress" | "version_required" | "version_mismatch" | "edit_window_closed" | "edit_limit_reached" | "invalid_cursor" | "invalid_notification_id" | "invalid_topic" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "media_not_ready" | "media_in_use" | "internal_error" | "service_unavailable";
+        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "client_header_required" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "wrong_password" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "avatar_conflict" | "rename_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "comment_deleted" | "media_deleted" | "repost_in_progress" | "version_required" | "version_mismatch" | "edit_window_closed" | "edit_limit_reached" | "invalid_cursor" | "invalid_notification_id" | "invalid_topic" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "media_not_ready" | "media_in_use" | "internal_error" | "service_unavailable" | "timeout";
         People: {
             users: components["schemas"]["PersonFound"][];
         };
@@ -1490,16 +1490,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1632,16 +1634,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1794,16 +1798,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1953,16 +1959,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2092,16 +2100,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2194,16 +2204,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2368,16 +2380,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2557,16 +2571,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2688,16 +2704,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2877,16 +2895,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3027,16 +3047,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3217,16 +3239,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3351,16 +3375,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3483,16 +3509,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3691,16 +3719,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3825,16 +3855,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3964,16 +3996,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4073,16 +4107,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4094,7 +4130,10 @@ export interface operations {
     addComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first outcome (kept 24 h) */
+                "idempotency-key"?: string;
+            };
             path: {
                 postId: string;
             };
@@ -4111,6 +4150,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A retry with the same Idempotency-Key: the comment the first request made */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
             /** @description Commented */
             201: {
                 headers: {
@@ -4184,6 +4232,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict: `idempotency_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "idempotency_in_progress";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Gone for good: `comment_deleted` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "comment_deleted";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Request body too large (16 KiB at most): `payload_too_large` */
             413: {
                 headers: {
@@ -4216,7 +4296,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request breaks a rule: `validation_failed` */
+            /** @description The request breaks a rule: `validation_failed`, `idempotency_key_mismatch` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4225,7 +4305,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "idempotency_key_mismatch");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4266,16 +4346,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4399,16 +4481,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4506,16 +4590,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4659,16 +4745,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4812,16 +4900,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4965,16 +5055,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5118,16 +5210,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5241,16 +5335,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5476,16 +5572,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5579,16 +5677,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5714,16 +5814,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5849,16 +5951,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5956,16 +6060,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6079,16 +6185,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6186,16 +6294,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6334,16 +6444,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6457,16 +6569,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6580,16 +6694,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6698,16 +6814,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6855,16 +6973,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6963,16 +7083,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -7031,16 +7153,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -7166,16 +7290,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -7301,16 +7427,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -7436,16 +7564,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -7571,16 +7701,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -7706,16 +7838,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -7829,16 +7963,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -7952,16 +8088,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -7973,7 +8111,10 @@ export interface operations {
     createUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first outcome (kept 24 h) */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7994,6 +8135,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A retry with the same Idempotency-Key: the upload the first request started, as it is now, and a fresh presigned PUT */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Upload"];
+                };
+            };
             /** @description The media record (uploading) and where to upload */
             201: {
                 headers: {
@@ -8035,6 +8185,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict: `idempotency_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "idempotency_in_progress";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Gone for good: `media_deleted` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "media_deleted";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Request body too large (16 KiB at most): `payload_too_large` */
             413: {
                 headers: {
@@ -8067,7 +8249,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request breaks a rule: `validation_failed`, `media_type_refused`, `media_too_large` */
+            /** @description The request breaks a rule: `validation_failed`, `media_type_refused`, `media_too_large`, `idempotency_key_mismatch` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8076,7 +8258,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "media_type_refused" | "media_too_large");
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "media_type_refused" | "media_too_large" | "idempotency_key_mismatch");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -8117,16 +8299,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -8252,16 +8436,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -8371,16 +8557,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -8441,16 +8629,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };

@@ -296,6 +296,8 @@ export const en = {
   'error.idempotency_key_mismatch': 'This retry does not match the original post. Please post again.',
   'error.post_not_found': 'This post does not exist or has been deleted.',
   'error.comment_not_found': 'This comment does not exist or has been deleted.',
+  'error.comment_deleted': 'This comment has been deleted.',
+  'error.media_deleted': 'This picture has been removed. Please upload it again.',
   'error.media_type_refused': 'Pictures can be JPEG, PNG, WebP or GIF.',
   'error.media_too_large': 'A picture can be at most 20 MB.',
   'error.media_not_found': 'This picture does not exist.',
@@ -314,6 +316,7 @@ export const en = {
   'error.invalid_cursor': 'This list has changed. Reload the page.',
   'error.internal_error': 'The server had a problem. Please try again later.',
   'error.service_unavailable': 'The service is temporarily unavailable. Please try again in a moment.',
+  'error.timeout': 'The server took too long to answer, so it is not known whether this went through. Trying again is safe.',
 } as const satisfies ErrorMessages & Record<string, string>;
 
 export type MessageKey = keyof typeof en;
@@ -602,6 +605,8 @@ export const zh: Record<MessageKey, string> = {
   'error.idempotency_key_mismatch': '这次重试与原微博不一致，请重新发布。',
   'error.post_not_found': '这条微博不存在或已被删除。',
   'error.comment_not_found': '这条评论不存在或已被删除。',
+  'error.comment_deleted': '这条评论已被删除。',
+  'error.media_deleted': '这张图片已被移除，请重新上传。',
   'error.media_type_refused': '图片只支持 JPEG、PNG、WebP 或 GIF 格式。',
   'error.media_too_large': '单张图片不能超过 20 MB。',
   'error.media_not_found': '这张图片不存在。',
@@ -620,4 +625,5 @@ export const zh: Record<MessageKey, string> = {
   'error.invalid_cursor': '列表已变化，请刷新页面。',
   'error.internal_error': '服务器出了点问题，请稍后再试。',
   'error.service_unavailable': '服务暂时不可用，请稍后再试。',
+  'error.timeout': '服务器响应超时，无法确定操作是否已完成。重试是安全的。',
 };
