@@ -175,6 +175,15 @@ describe('HBaseIdempotencyStore', () => {
     expect(await idempotency.claim('ivan', 'retry-key_1', claim(idAt('ivan', T0)))).toBeNull();
   });
 
+  it('a claim marked made reads back as made; a mark naming another id confirms nothing', async () => {
+    expect(await idempotency.claim('ivy', 'made', claim('m-1'))).toBeNull();
+    expect(await idempotency.claim('ivy', 'made', claim('m-2'))).toEqual({ id: 'm-1', fingerprint: 'fp' });
+    await idempotency.markCreated('ivy', 'made', 'm-2');
+    expect(await idempotency.claim('ivy', 'made', claim('m-3'))).toEqual({ id: 'm-1', fingerprint: 'fp' });
+    await idempotency.markCreated('ivy', 'made', 'm-1');
+    expect(await idempotency.claim('ivy', 'made', claim('m-4'))).toEqual({ id: 'm-1', fingerprint: 'fp', created: true });
+  });
+
   it('of concurrent claims exactly one wins and all others see its post id', async () => {
     const ids = Array.from({ length: 5 }, (_, i) => idAt('ivy', T0 + 100 + i));
     const results = await Promise.all(ids.map((id) => idempotency.claim('ivy', 'race', claim(id))));

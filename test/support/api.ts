@@ -55,10 +55,15 @@ export function apiClient(baseUrl: string) {
     return response;
   }
 
-  /** A setup step that may be retried: a Lambda timeout gets one more try. */
+  /**
+   * A setup step that may be retried: a request that ran out of time (our 503 `timeout`, or the
+   * emulator's own Lambda timeout) gets one more try.
+   */
   async function retried(method: string, path: string, opts: RequestOptions): Promise<ApiResponse> {
     try {
-      return await call(method, path, opts);
+      const res = await call(method, path, opts);
+      const outOfTime = res.status === 503 && (res.json as { error?: { code?: unknown } } | undefined)?.error?.code === 'timeout';
+      return outOfTime ? await call(method, path, opts) : res;
     } catch (err) {
       if (!(err instanceof LambdaTimeout)) throw err;
       return call(method, path, opts);

@@ -6,6 +6,7 @@ import { MAX_UPLOAD_BYTES } from '../../shared/domain/media.js';
 import { processMedia } from '../../shared/use-cases/media/process-media.js';
 import { completeUpload, readMedia, startUpload } from '../../shared/use-cases/media/uploads.js';
 import { fakeMedia } from './media-fakes.js';
+import { interleaver } from '../support/interleave.js';
 import { FakeIdempotency, fakeFeed } from './feed-fakes.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { publishBody } from '../../shared/validation/feed.schema.js';
@@ -90,21 +91,13 @@ describe('starting an upload with an Idempotency-Key', () => {
 
   it('a retry that finds the first request between its claim and its create makes the upload; the first then answers it (forced)', async () => {
     const m = fakeMedia();
-    let reached!: () => void;
-    let release!: () => void;
-    const atGap = new Promise<void>((r) => (reached = r));
-    const gate = new Promise<void>((r) => (release = r));
-    let held = false;
-    m.api.step = async (point) => {
-      if (point !== 'upload.claimed' || held) return;
-      held = true;
-      reached();
-      await gate;
-    };
+    const gate = interleaver();
+    m.api.step = gate.hook;
+    const held = gate.holdAt('upload.claimed');
     const first = startUpload(m.api, 'amy', keyed(1000, 'u-4'), T);
-    await atGap;
+    await held.reached;
     const retry = await startUpload(m.api, 'amy', keyed(1000, 'u-4'), T + 1);
-    release();
+    held.release();
     const original = await first;
     expect(original.media.id).toBe(retry.media.id);
     expect([original.replayed, retry.replayed]).toEqual([true, undefined]);

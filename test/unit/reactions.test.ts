@@ -10,6 +10,7 @@ import { likePost, listLikers, unlikePost } from '../../shared/use-cases/likes.j
 import { deletePost, getPost } from '../../shared/use-cases/posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { chainBody, repost } from '../../shared/use-cases/reposts.js';
+import { interleaver } from '../support/interleave.js';
 import { fakeFeed } from './feed-fakes.js';
 
 const T = 1_795_000_000_000;
@@ -125,21 +126,13 @@ describe('comments with an Idempotency-Key', () => {
   it('a retry that finds the first request between its claim and its create makes the comment; the first then answers it (forced)', async () => {
     const deps = fakeFeed('ann', 'bob');
     const { post } = await publishPost(deps, 'ann', { body: 'p' }, T);
-    let release!: () => void;
-    let reached!: () => void;
-    const atGap = new Promise<void>((r) => (reached = r));
-    const gate = new Promise<void>((r) => (release = r));
-    let held = false;
-    deps.step = async (point) => {
-      if (point !== 'comment.checked' || held) return;
-      held = true;
-      reached();
-      await gate;
-    };
+    const gate = interleaver();
+    deps.step = gate.hook;
+    const held = gate.holdAt('comment.checked');
     const first = addComment(deps, 'bob', post.id, { body: 'racing', idempotencyKey: 'c-4' }, T + 1);
-    await atGap;
+    await held.reached;
     const retry = await addComment(deps, 'bob', post.id, { body: 'racing', idempotencyKey: 'c-4' }, T + 2);
-    release();
+    held.release();
     const original = await first;
     expect(original.id).toBe(retry.id);
     expect(retry.createdAt).toBe(T + 1);
