@@ -197,6 +197,7 @@ describe('composing: a lost answer never makes two, a reload never loses a draft
     // in on the same browser: none of ann's words show to him.
     await t.context.clearCookies();
     await t.page.reload();
+    await t.page.getByRole('link', { name: 'Log in to comment.' }).waitFor({ timeout: 60_000 }); // the reload found no session
     await logIn(t.page, bob.handle, bob.password);
     await t.page.waitForSelector('#compose-text');
     expect(await t.page.inputValue('#compose-text')).toBe('');
