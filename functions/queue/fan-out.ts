@@ -1,22 +1,20 @@
 // functions/queue/fan-out.ts — the SQS-triggered fan-out worker. Each record is parsed and
 // handled on its own, by its type's handler (shared/use-cases/background/handlers.ts); a record
 // that throws is reported in batchItemFailures, so only it is redelivered
-// (ReportBatchItemFailures), and after maxReceiveCount it lands in the DLQ.
+// (ReportBatchItemFailures), and after maxReceiveCount it lands in the DLQ; out of time, the
+// records not finished are reported failed (record-batch.ts).
 // Unparseable messages throw too: they are poison and belong in the DLQ, not silently dropped.
 // Each record runs under the correlation id of the request that queued it (its message
 // attribute; else its message id), so its log lines, and the messages it queues in turn, carry it.
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSRecord } from 'aws-lambda';
 import { feedDependencies } from '../../shared/composition.js';
 import { logger } from '../../shared/logging/logger.js';
 import { recordCorrelationId } from '../../shared/observability/correlation-id.js';
-import { observedHandler } from '../../shared/observability/invocation.js';
 import { recordFanout } from '../../shared/observability/metrics.js';
 import { runWithCorrelationId } from '../../shared/runtime/invocation-scope.js';
 import { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
-
-const processor = new BatchProcessor(EventType.SQS);
+import { sqsRecordWorker } from './record-batch.js';
 
 export async function recordHandler(record: SQSRecord): Promise<void> {
   await runWithCorrelationId(recordCorrelationId(record), async () => {
@@ -27,4 +25,4 @@ export async function recordHandler(record: SQSRecord): Promise<void> {
   });
 }
 
-export const handler = observedHandler(async (event: SQSEvent, context) => processPartialResponse(event, recordHandler, processor, { context }));
+export const handler = sqsRecordWorker(recordHandler);

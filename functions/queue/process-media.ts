@@ -1,22 +1,20 @@
 // functions/queue/process-media.ts — the SQS-triggered media worker (its own queue, memory and
 // timeout: image work must not hold up the fan-out). One record per invocation (batch size 1
 // bounds memory to one image); a record that throws (storage or HBase unavailable) is reported in
-// batchItemFailures and redelivered, and after maxReceiveCount lands in the media DLQ. A picture
-// the worker refuses is not an error: its record ends `failed` with the reason. A `discard` the
-// worker finds unjustified when it runs (the picture is in a live post) is logged and dropped.
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
+// batchItemFailures and redelivered (out of time too: record-batch.ts), and after maxReceiveCount
+// lands in the media DLQ. A picture the worker refuses is not an error: its record ends `failed`
+// with the reason. A `discard` the worker finds unjustified when it runs (the picture is in a
+// live post) is logged and dropped.
+import type { SQSRecord } from 'aws-lambda';
 import { logger } from '../../shared/logging/logger.js';
 import { mediaWorkerDependencies } from '../../shared/media-worker-composition.js';
 import { recordCorrelationId } from '../../shared/observability/correlation-id.js';
-import { observedHandler } from '../../shared/observability/invocation.js';
 import { MediaMessage } from '../../shared/ports/media-queue.js';
 import { runWithCorrelationId } from '../../shared/runtime/invocation-scope.js';
 import { discardMedia } from '../../shared/use-cases/media/discard.js';
 import type { MediaWorkerDeps } from '../../shared/use-cases/media/media-deps.js';
 import { processMedia } from '../../shared/use-cases/media/process-media.js';
-
-const processor = new BatchProcessor(EventType.SQS);
+import { sqsRecordWorker } from './record-batch.js';
 
 /** One handler per message type, named for what it keeps true (invariant L). */
 const handlers: { [T in MediaMessage['type']]: (deps: MediaWorkerDeps, mediaId: string) => Promise<object> } = {
@@ -34,4 +32,4 @@ export async function recordHandler(record: SQSRecord): Promise<void> {
   });
 }
 
-export const handler = observedHandler(async (event: SQSEvent, context) => processPartialResponse(event, recordHandler, processor, { context }));
+export const handler = sqsRecordWorker(recordHandler);

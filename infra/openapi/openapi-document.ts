@@ -20,7 +20,7 @@ const ERROR_TEXT: Record<number, string> = {
   422: 'The request breaks a rule',
   429: 'Too many attempts: wait `Retry-After` seconds',
   500: 'Internal error (no details are given)',
-  503: 'Storage temporarily unavailable: retry later',
+  503: 'Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`)',
 };
 
 /**
@@ -40,7 +40,7 @@ function errorResponse(status: number, codes: ErrorCode[]) {
   return {
     description: `${ERROR_TEXT[status] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
     content: { 'application/json': { schema } },
-    ...(status === 429 ? { headers: RETRY_AFTER_HEADER } : {}),
+    ...(status === 429 || status === 503 ? { headers: RETRY_AFTER_HEADER } : {}),
   };
 }
 
@@ -90,6 +90,8 @@ export function openApiDocument() {
         '**Authentication.** `POST /sessions` returns a short-lived bearer token and a refresh token; send the bearer token as `Authorization: Bearer <token>`. An expired one is refused with 401 `token_expired`: exchange the refresh token at `POST /sessions/refresh` for new ones (each refresh token works once), or log in again. `POST /sessions/logout` revokes the session.',
         '',
         '**Errors.** Every 4xx and 5xx body is `{"error":{"code","message"}}`; each operation lists the codes it can send. `code` is stable, `message` is for people.',
+        '',
+        '**Timeouts.** A request that runs out of time answers 503 `timeout` with `Retry-After` (and storage that is unavailable, 503 `service_unavailable`): whether a write took effect is then unknown. Retrying is safe: every create (`POST /posts`, reposts, comments, `POST /media`) takes an `Idempotency-Key`, and a retry with the same key and body answers the first outcome; the other writes are idempotent.',
         '',
         '**Lists and cursors.** Lists are newest first. The first page has no `cursor`; each page returns `nextCursor`, `null` on the last page. Cursors are opaque strings this API made; items added above a cursor never shift the pages after it. `limit` is 1–100 (default 20).',
         '',

@@ -43,6 +43,9 @@ export const ERROR_CODES = [
   'post_deleted',
   'post_not_found',
   'comment_not_found',
+  // A retry with the Idempotency-Key of a comment or an upload that is gone since (410, as post_deleted).
+  'comment_deleted',
+  'media_deleted',
   'repost_in_progress',
   // Editing a post (If-Match with its version; within EDIT_WINDOW_MS, at most MAX_EDITS).
   'version_required',
@@ -60,9 +63,11 @@ export const ERROR_CODES = [
   'upload_missing',
   'media_not_ready',
   'media_in_use',
-  // The server's own failures (bodies never carry internals).
+  // The server's own failures (bodies never carry internals). `service_unavailable` and `timeout`
+  // (the request ran out of time) are 503s whose outcome is unknown: a retry is safe.
   'internal_error',
   'service_unavailable',
+  'timeout',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -11,7 +11,7 @@ export interface HBaseErrorInit {
   path: string;
   message?: string;
   cause?: unknown;
-  /** The call was never sent: its invocation's deadline had passed (or was too close). */
+  /** The invocation's deadline ended the call: it was never sent, or its answer had not come by then. */
   deadline?: boolean;
 }
 
@@ -23,8 +23,10 @@ export class HBaseError extends Error {
   readonly method: string;
   readonly path: string;
   /**
-   * True when the call was refused before sending because the invocation's deadline had passed:
-   * the invocation ran out of time (shared/runtime/deadline.ts). Nothing of this call reached HBase.
+   * True when the invocation's deadline ended the call (shared/runtime/deadline.ts): refused
+   * before sending because the deadline had passed or was too close (nothing reached HBase), or
+   * failed without an answer with no time left — an attempt the deadline cut short, which HBase
+   * may still have applied. Either way the invocation ran out of time.
    */
   readonly deadline: boolean;
 

@@ -174,12 +174,16 @@ export class RestTransport {
       return { status, headers: res.headers, body: text, sentPath, method: req.method };
     } catch (err) {
       status = 0;
+      // No time left now: the deadline cut this attempt short (its timeout was the time left),
+      // or would refuse a retry. Either way the invocation ran out of time.
+      const outOfTime = this.timeLeft() < MIN_ATTEMPT_MS;
       throw new HBaseError({
         status: 0,
+        deadline: outOfTime,
         body: '',
         method: req.method,
         path: sentPath,
-        message: `HBase REST ${req.method} ${sentPath.slice(0, 200)} failed without a response: ${describe(err)}`,
+        message: `HBase REST ${req.method} ${sentPath.slice(0, 200)} failed without a response${outOfTime ? ' by the deadline' : ''}: ${describe(err)}`,
         cause: err,
       });
     } finally {

@@ -1,5 +1,11 @@
 // shared/http/error-mapper.ts — THE one place errors become HTTP statuses. Every response
 // error body is {"error":{"code","message"}}; 5xx bodies never carry internals.
+//
+// A 503 says the truth about what is known: a request that ran out of time (`timeout`: middy
+// answered at the deadline, or HBase refused or cut a call on it) and one whose storage failed
+// (`service_unavailable`) may or may not have taken effect. Both carry Retry-After, and for a
+// write the message says the outcome is unknown and that retrying is safe (every create takes an
+// Idempotency-Key; the other writes are idempotent). Never 500: that would say "failed".
 import type middy from '@middy/core';
 import type { ErrorCode } from '../domain/error-codes.js';
 import {
@@ -16,6 +22,7 @@ import {
 } from '../domain/errors.js';
 import { HBaseError } from '../hbase/index.js';
 import { logger } from '../logging/logger.js';
+import { ranOutOfTime } from '../observability/out-of-time.js';
 
 /** Thrown by the edge middlewares for requests that never reach a use case. */
 export class RequestError extends Error {
@@ -53,7 +60,16 @@ function isMiddyHttpError(err: unknown): err is { statusCode: number; message: s
   return typeof err === 'object' && err !== null && typeof (err as { statusCode?: unknown }).statusCode === 'number';
 }
 
-export function mapError(err: unknown): MappedError {
+/** Seconds a client waits before retrying after a 503: long enough for an overload to ease. */
+export const RETRY_AFTER_503_SECONDS = 2;
+
+const UNKNOWN_OUTCOME = 'whether it took effect is not known. Retrying is safe (a create with the same Idempotency-Key)';
+
+/**
+ * `write`: the request may change something (any method but GET), so its 503 says the outcome is
+ * unknown; a read's says to retry.
+ */
+export function mapError(err: unknown, { write = true }: { write?: boolean } = {}): MappedError {
   if (err instanceof RequestError) return { status: err.status, code: err.code, message: err.message };
   if (err instanceof DomainError) {
     const status = DOMAIN_STATUS.find(([cls]) => err instanceof cls)?.[1] ?? 400;
@@ -66,9 +82,16 @@ export function mapError(err: unknown): MappedError {
     if (err.statusCode === 415) return { status: 415, code: 'unsupported_media_type', message: 'Content-Type must be application/json' };
     return { status: err.statusCode, code: 'bad_request', message: err.message };
   }
+  const retryAfter = { 'Retry-After': String(RETRY_AFTER_503_SECONDS) };
+  if (ranOutOfTime(err)) {
+    // Logged once for the invocation, with its route, by shared/observability/out-of-time.ts.
+    const message = write ? `The request ran out of time: ${UNKNOWN_OUTCOME}` : 'The request ran out of time; retry it';
+    return { status: 503, code: 'timeout', message, headers: retryAfter };
+  }
   if (err instanceof HBaseError) {
     logger.error('HBase request failed', { status: err.status, method: err.method, path: err.path, error: err.message });
-    return { status: 503, code: 'service_unavailable', message: 'Storage is temporarily unavailable; retry later' };
+    const message = write ? `Storage is temporarily unavailable: ${UNKNOWN_OUTCOME}` : 'Storage is temporarily unavailable; retry later';
+    return { status: 503, code: 'service_unavailable', message, headers: retryAfter };
   }
   logger.error('Unhandled error', err instanceof Error ? err : String(err));
   return { status: 500, code: 'internal_error', message: 'Internal error' };
@@ -80,7 +103,8 @@ export function mapError(err: unknown): MappedError {
  */
 export const errorMapper = (): middy.MiddlewareObj => ({
   onError: async (request) => {
-    const mapped = mapError(request.error);
+    const method = (request.event as { requestContext?: { http?: { method?: string } } } | undefined)?.requestContext?.http?.method;
+    const mapped = mapError(request.error, { write: method !== 'GET' && method !== 'HEAD' });
     request.response = {
       statusCode: mapped.status,
       headers: { 'Content-Type': 'application/json', ...mapped.headers },

@@ -16,7 +16,7 @@ import { RequestError, errorMapper } from './error-mapper.js';
 import { requestLimits } from './request-limits.js';
 import { serverTimingHeaders } from './server-timing.js';
 import { httpCorrelationId } from '../observability/correlation-id.js';
-import { inInvocation, invocationMiddlewares } from '../observability/invocation.js';
+import { answeredAtDeadline, inInvocation, invocationMiddlewares } from '../observability/invocation.js';
 
 export interface HttpRequest<B, P, Q, H = undefined> {
   body: B;
@@ -100,7 +100,9 @@ export function httpRoute<B extends z.ZodType, P extends z.ZodType, Q extends z.
     };
   };
 
-  const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, AuthContext>()
+  // A handler still running at the invocation's deadline is answered for: 503 `timeout`
+  // (answeredAtDeadline → error-mapper.ts), before Lambda's own timeout could cut it off.
+  const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, AuthContext>(answeredAtDeadline)
     .use(invocationMiddlewares())
     .use(serverTimingHeaders())
     .use(requestLimits({ expectsBody: spec.body !== undefined }));

@@ -17,7 +17,7 @@ import {
   pageQuery,
   postPath,
   publishBody,
-  publishHeaders,
+  idempotencyHeaders,
   relationPath,
   repostBody,
   blockPath,
@@ -94,7 +94,7 @@ const noStore = z.object({ 'Cache-Control': z.literal('no-store').meta({ descrip
 const privateMinute = z.object({
   'Cache-Control': z.literal('private, max-age=60').meta({ description: 'Yours alone; the same list for a minute' }),
 });
-/** Every 429 carries it (error-mapper.ts). */
+/** Every 429 and every 503 carries it (error-mapper.ts). */
 export const RETRY_AFTER_HEADER = z.object({
   'Retry-After': z.string().regex(/^\d+$/).meta({ description: 'Seconds to wait before trying again' }),
 });
@@ -250,7 +250,7 @@ export const routes = {
       'The post reaches followers’ timelines asynchronously (usually within a second). With an `Idempotency-Key`, a retry with the same body returns the first outcome (200 with the same post, or 410 if it has been deleted since); the same key with another body is 422 `idempotency_key_mismatch`. Keys are kept for 24 hours.',
     auth: true,
     body: publishBody,
-    headers: publishHeaders,
+    headers: idempotencyHeaders,
     success: {
       201: { description: 'Published', schema: PostSchema },
       200: { description: 'A retry with the same Idempotency-Key: the post the first request created', schema: PostSchema },
@@ -331,12 +331,17 @@ export const routes = {
     path: '/posts/{postId}/comments',
     tag: 'reactions',
     summary: 'Comment on a post as the token’s user, optionally in reply to another comment on it',
-    description: 'At most `COMMENTS_PER_MINUTE` (default 20) comments a minute per user; past that 429 with `Retry-After`.',
+    description:
+      'At most `COMMENTS_PER_MINUTE` (default 20) comments a minute per user; past that 429 with `Retry-After`. With an `Idempotency-Key`, a retry with the same body returns the first outcome (200 with the same comment, or 410 `comment_deleted` if it has been deleted since); the same key with another body, or a key used for another request, is 422 `idempotency_key_mismatch`. Keys are kept for 24 hours.',
     auth: true,
     params: postPath,
     body: commentBody,
-    success: { 201: { description: 'Commented', schema: CommentSchema } },
-    errors: { 403: ['blocked'], 404: ['post_not_found', 'comment_not_found'], 429: ['rate_limited'] },
+    headers: idempotencyHeaders,
+    success: {
+      201: { description: 'Commented', schema: CommentSchema },
+      200: { description: 'A retry with the same Idempotency-Key: the comment the first request made', schema: CommentSchema },
+    },
+    errors: { 403: ['blocked'], 404: ['post_not_found', 'comment_not_found'], 409: ['idempotency_in_progress'], 410: ['comment_deleted'], 422: ['idempotency_key_mismatch'], 429: ['rate_limited'] },
   }),
   deleteComment: route({
     method: 'DELETE',
@@ -426,7 +431,7 @@ export const routes = {
     auth: true,
     params: postPath,
     body: repostBody,
-    headers: publishHeaders,
+    headers: idempotencyHeaders,
     success: {
       201: { description: 'Reposted', schema: PostSchema },
       200: { description: 'Your existing plain repost of this original, or an Idempotency-Key replay', schema: PostSchema },
@@ -716,7 +721,8 @@ export type RouteName = keyof typeof routes;
 
 /**
  * Every status an operation can answer with, beyond its own: what the shared middleware chain
- * (request-limits → authenticate → JSON parse → validation → error mapper) adds.
+ * (request-limits → authenticate → JSON parse → validation → error mapper, and the answer at the
+ * invocation's deadline) adds.
  */
 export function allErrors(r: Route): Record<number, ErrorCode[]> {
   const out: Record<number, ErrorCode[]> = {};
@@ -730,7 +736,8 @@ export function allErrors(r: Route): Record<number, ErrorCode[]> {
   if (r.auth) add(401, 'missing_token', 'invalid_token', 'token_expired');
   for (const [status, codes] of Object.entries(r.errors ?? {})) add(Number(status), ...codes);
   add(500, 'internal_error');
-  add(503, 'service_unavailable');
+  // Any operation can find storage unavailable, and any can run out of time (error-mapper.ts).
+  add(503, 'service_unavailable', 'timeout');
   return out;
 }
 

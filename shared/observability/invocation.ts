@@ -2,10 +2,14 @@
 // (shared/http/http-handler.ts), the fan-out worker and the scheduled jobs alike:
 //   - an invocation scope (shared/runtime/invocation-scope.ts) around the whole middy chain: its
 //     correlation id, its HBase requests and its deadline (shared/runtime/deadline.ts);
+//   - middy's early timeout at that deadline (answeredAtDeadline): a handler still running then
+//     is answered for with OutOfTimeError while there is time left to answer, instead of being
+//     stopped by Lambda;
 //   - Powertools injectLambdaContext with resetKeys: the Lambda context on every log line, and
 //     no key appended during one invocation survives into the next;
 //   - Powertools logMetrics: the metrics of the invocation flushed once, at its end, success or
-//     failure, with its HBase requests and failures added just before (hbaseMetrics).
+//     failure, with its HBase requests and failures added just before (hbaseMetrics), and an
+//     invocation that ran out of time reported once (out-of-time.ts).
 import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -13,12 +17,25 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Context } from 'aws-lambda';
 import { logger } from '../logging/logger.js';
 import { hbaseMetrics, metrics } from './metrics.js';
-import { deadlineOf } from '../runtime/deadline.js';
+import { outOfTimeReport, ranOutOfTime } from './out-of-time.js';
+import { OutOfTimeError, RESERVE_MS, deadlineOf } from '../runtime/deadline.js';
 import { runInvocation } from '../runtime/invocation-scope.js';
+
+/**
+ * middy's plugin options for every chain: its early timeout fires at the invocation's deadline
+ * (RESERVE_MS before Lambda's own timeout, the moment HBase stops sending) and throws
+ * OutOfTimeError into the chain's onError, which answers it (the HTTP edge: 503 `timeout`).
+ */
+export const answeredAtDeadline = {
+  timeoutEarlyInMillis: RESERVE_MS,
+  timeoutEarlyResponse: (): never => {
+    throw new OutOfTimeError();
+  },
+};
 
 /** The middlewares, in this order, at the head of every function's middy chain. */
 export function invocationMiddlewares(): middy.MiddlewareObj<unknown, unknown, Error, Context>[] {
-  return [injectLambdaContext(logger, { resetKeys: true }), logMetrics(metrics), hbaseMetrics()];
+  return [injectLambdaContext(logger, { resetKeys: true }), logMetrics(metrics), hbaseMetrics(), outOfTimeReport()];
 }
 
 /** Runs each call of `handler` as an invocation of its own, under the correlation id `correlationIdOf` picks. */
@@ -29,8 +46,26 @@ export function inInvocation<E, C extends Context, R>(
   return (event, context) => runInvocation(correlationIdOf(event, context), () => handler(event, context), deadlineOf(context));
 }
 
+export interface ObservedOptions<E, R> {
+  /**
+   * The answer of an invocation that ran out of time (its handler still running at the deadline,
+   * or failing on it): a worker's records not finished are reported as failed, a job says it
+   * stopped. Without it such an invocation fails.
+   */
+  whenOutOfTime?: (event: E) => R;
+}
+
 /** A non-HTTP handler (queue, schedule), fully instrumented; its correlation id is the invocation's request id. */
-export function observedHandler<E, R>(handler: (event: E, context: Context) => Promise<R>): (event: E, context: Context) => Promise<R> {
-  const chain = middy<E, R, Error, Context>().use(invocationMiddlewares()).handler(handler);
-  return inInvocation((_event, context: Context) => context.awsRequestId || randomUUID(), chain);
+export function observedHandler<E, R>(handler: (event: E, context: Context) => Promise<R>, options: ObservedOptions<E, R> = {}): (event: E, context: Context) => Promise<R> {
+  const chain = middy<E, R, Error, Context>(answeredAtDeadline).use(invocationMiddlewares());
+  const { whenOutOfTime } = options;
+  // Used last: its onError runs first, and answers before the report and the metrics' flush.
+  if (whenOutOfTime) {
+    chain.use({
+      onError: (request) => {
+        if (ranOutOfTime(request.error)) request.response = whenOutOfTime(request.event);
+      },
+    });
+  }
+  return inInvocation((_event, context: Context) => context.awsRequestId || randomUUID(), chain.handler(handler));
 }

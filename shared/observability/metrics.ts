@@ -8,6 +8,8 @@
 //   FanoutLag          Milliseconds  per fanout message: the post's publish time → its inbox cells written
 //   InboxCellsWritten  Count         per queue message: post entries written into inboxes
 //   DeadLetterMessages Count         per dead-letter report: messages in the fan-out DLQ (visible + in flight)
+//   InvocationTimeouts Count         per invocation that ran out of time (out-of-time.ts), by function
+//                                    and, for the alarm (infra/resources/alarms.yml), in total: `service` alone
 import type middy from '@middy/core';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
@@ -17,7 +19,10 @@ import { hbaseFailures } from './hbase-requests.js';
 
 export const METRICS_NAMESPACE = 'Weibo';
 
-export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'weibo-serverless' });
+/** The `service` dimension of every metric (what the alarms name). */
+export const METRICS_SERVICE = 'weibo-serverless';
+
+export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRICS_SERVICE });
 
 /**
  * Runs inside logMetrics (used after it, so its `after`/`onError` run before the flush): names
@@ -61,4 +66,15 @@ export function recordFanout(message: { type: string; postId?: string }, outcome
 /** The dead-letter report's counts (shared/use-cases/jobs/dead-letter-report.ts). */
 export function recordDeadLetterDepth(report: { approximateMessages: number; approximateInFlight: number }): void {
   metrics.addMetric('DeadLetterMessages', MetricUnit.Count, report.approximateMessages + report.approximateInFlight);
+}
+
+/**
+ * One invocation ran out of time: a metric of its own, printed at once, in two dimension sets —
+ * per function, and `service` alone (the total one alarm watches, whichever function it was).
+ */
+export function recordInvocationTimeout(functionName: string): void {
+  const single = metrics.singleMetric();
+  single.addDimensions({ function: functionName || 'unknown' });
+  single.addDimensions({});
+  single.addMetric('InvocationTimeouts', MetricUnit.Count, 1);
 }

@@ -98,16 +98,27 @@ export interface CountTally<C extends string> {
 
 export type PostCountTally = CountTally<keyof PostCounts>;
 
-/** What an idempotency key was first used for: the post it created, and a fingerprint of that request. */
+/**
+ * What an idempotency key was first used for: the id of what that request creates (a post, a
+ * comment, an upload: one key per user names one request, whatever it creates) and a fingerprint
+ * of that request.
+ */
 export interface IdempotencyClaim {
-  postId: string;
-  /** Hash of the request body; absent on claims written before fingerprints were kept. */
+  id: string;
+  /** Hash of the request (what it creates, from what); absent on claims written before fingerprints were kept. */
   fingerprint?: string;
+  /** The claiming request said it created `id` (markCreated): a record missing since was removed, not never made. */
+  created?: true;
 }
 
 export interface IdempotencyStore {
-  /** Claims `key` for this request; returns null if claimed now, or the claim an earlier request made. */
-  claim(author: string, key: string, claim: Required<IdempotencyClaim>): Promise<IdempotencyClaim | null>;
+  /** Claims `key` for this request's id; returns null if claimed now, or the claim an earlier request made. */
+  claim(user: string, key: string, claim: { id: string; fingerprint: string }): Promise<IdempotencyClaim | null>;
+  /**
+   * Notes that the claim's `id` was created: for what is removed without a tombstone (an upload),
+   * so that a later retry tells "removed since" (410) from "never made" (make it now).
+   */
+  markCreated(user: string, key: string, id: string): Promise<void>;
 }
 
 export interface Edge {

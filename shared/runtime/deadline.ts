@@ -12,10 +12,29 @@
 // The deadline travels in the invocation's scope (invocation-scope.ts, opened by
 // shared/observability/invocation.ts around every handler), so side-by-side invocations in one
 // process keep theirs.
+//
+// The deadline is also when a handler still running is answered for (middy's early timeout,
+// shared/observability/invocation.ts): at the deadline HBase refuses every further call, and
+// the handler may be waiting on something else (the queue, object storage, a CPU-starved event
+// loop). The whole RESERVE_MS then remains for that answer to leave before Lambda stops the
+// function (whose own timeout reaches the client as API Gateway's opaque 500): a timer that a
+// busy event loop runs late still has up to a second to fire and answer.
 import { currentScope } from './invocation-scope.js';
 
 /** Kept back from the function's timeout to answer after the last HBase call gave up. */
 export const RESERVE_MS = 1_000;
+
+/**
+ * The invocation reached its deadline before its handler finished: what the handler did is
+ * unknown (a write may have landed, or may still land). Thrown by middy's early timeout; the
+ * HTTP edge answers it as 503 `timeout`, a worker reports its unfinished records as failed.
+ */
+export class OutOfTimeError extends Error {
+  constructor(message = 'The invocation ran out of time before its handler finished') {
+    super(message);
+    this.name = 'OutOfTimeError';
+  }
+}
 
 /** The Lambda context's clock, as far as this module needs it. */
 export interface InvocationClock {

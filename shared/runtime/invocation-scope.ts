@@ -31,6 +31,12 @@ export interface InvocationScope {
    * invocation answers (settleDeferred), so nothing outlives it, but off the request's path.
    */
   deferred: Promise<unknown>[];
+  /**
+   * Whether any part of the invocation ran out of time (a queue record or a job step that met
+   * the deadline), and whether that has been reported: one object shared with its records' child
+   * scopes, read at its end (shared/observability/out-of-time.ts).
+   */
+  outOfTime: { noted: boolean; reported: boolean };
 }
 
 const storage = new AsyncLocalStorage<InvocationScope>();
@@ -41,7 +47,14 @@ export function currentScope(): InvocationScope | undefined {
 
 /** Runs `fn` as a new invocation with its own request list (and deadline, if it has one). */
 export function runInvocation<T>(correlationId: string, fn: () => Promise<T>, deadline?: number): Promise<T> {
-  const scope: InvocationScope = { correlationId, startedAt: performance.now(), hbase: [], deferred: [], ...(deadline === undefined ? {} : { deadline }) };
+  const scope: InvocationScope = {
+    correlationId,
+    startedAt: performance.now(),
+    hbase: [],
+    deferred: [],
+    outOfTime: { noted: false, reported: false },
+    ...(deadline === undefined ? {} : { deadline }),
+  };
   // Whatever was handed off and not yet awaited (a handler that answered early) ends before the
   // invocation does: a frozen Lambda must not carry it into the next one.
   return storage.run(scope, () => fn().finally(() => settleDeferred(scope)));
@@ -75,6 +88,7 @@ export function runWithCorrelationId<T>(correlationId: string, fn: () => T): T {
       startedAt: parent?.startedAt ?? performance.now(),
       hbase: parent?.hbase ?? [],
       deferred: parent?.deferred ?? [],
+      outOfTime: parent?.outOfTime ?? { noted: false, reported: false },
       ...(parent?.deadline === undefined ? {} : { deadline: parent.deadline }),
     },
     fn,

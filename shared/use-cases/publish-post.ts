@@ -17,7 +17,7 @@
 // back (invariant B in shared/schema/consistency.md).
 import { createHash } from 'node:crypto';
 import { ConflictError, GoneError, InvalidInputError } from '../domain/errors.js';
-import { newPostId, type Post } from '../domain/post.js';
+import { authorOfPostId, isPostId, newPostId, type Post } from '../domain/post.js';
 import type { FeedDeps } from './feed-deps.js';
 import { mentionedHandles, topicNames } from '../domain/text-entities.js';
 import { trendBucketOf } from '../domain/trending.js';
@@ -65,17 +65,18 @@ async function publish(deps: FeedDeps, author: string, input: PublishInput, now:
     const fingerprint = fingerprintOf(input.body, input.repostOf, wanted);
     // The mentions are checked in the same round trip as the key's claim.
     const [earlier, entities] = await Promise.all([
-      deps.idempotency.claim(author, input.idempotencyKey, { postId: candidate.id, fingerprint }),
+      deps.idempotency.claim(author, input.idempotencyKey, { id: candidate.id, fingerprint }),
       entitiesOf(deps, input.body, { topics: true }),
     ]);
     if (earlier) {
-      if (earlier.fingerprint !== undefined && earlier.fingerprint !== fingerprint) {
+      // A key names one request: another body, or a key a comment or an upload claimed, is a mismatch.
+      if ((earlier.fingerprint !== undefined && earlier.fingerprint !== fingerprint) || !isPostId(earlier.id) || authorOfPostId(earlier.id) !== author) {
         throw new InvalidInputError('This Idempotency-Key was used with a different request body', 'idempotency_key_mismatch');
       }
       // A retry: its pictures may already be claimed by this very post (forPost).
-      const records = await checkPictures(deps.pictures, author, wanted, earlier.postId);
-      await attachPictures(deps.pictures, records, earlier.postId, now);
-      const post = { id: earlier.postId, author, body: input.body, createdAt: createdAtOf(earlier.postId), ...repost, ...entities };
+      const records = await checkPictures(deps.pictures, author, wanted, earlier.id);
+      await attachPictures(deps.pictures, records, earlier.id, now);
+      const post = { id: earlier.id, author, body: input.body, createdAt: createdAtOf(earlier.id), ...repost, ...entities };
       return createOrReplay(deps, withMedia(post, records), input.idempotencyKey, now);
     }
     await atStep(deps, 'publish.claimed', { author, postId: candidate.id });

@@ -24,8 +24,11 @@ export const publishBody = z
   })
   .refine((p) => visibleLength(p.body) >= 1 || (p.media?.length ?? 0) > 0, { path: ['body'], message: 'body must have at least 1 visible character, unless the post has pictures' });
 
-/** Retried publishes with the same key return the same post (kept for 24 h). */
-export const publishHeaders = z.object({
+/**
+ * Every create takes it (publish, repost, comment, upload): a retry with the same key and body
+ * answers the first outcome (keys kept for 24 h; shared/use-cases/idempotency.ts).
+ */
+export const idempotencyHeaders = z.object({
   'idempotency-key': z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Idempotency-Key: 1–64 of A–Z a–z 0–9 _ -')

@@ -166,12 +166,12 @@ describe('HBasePostStore', () => {
 });
 
 describe('HBaseIdempotencyStore', () => {
-  const claim = (postId: string, fingerprint = 'fp') => ({ postId, fingerprint });
+  const claim = (id: string, fingerprint = 'fp') => ({ id, fingerprint });
 
   it('the first claim wins; a repeat answers the first post id and fingerprint; keys are per author', async () => {
     const first = idAt('ivy', T0);
     expect(await idempotency.claim('ivy', 'retry-key_1', claim(first, 'body-a'))).toBeNull();
-    expect(await idempotency.claim('ivy', 'retry-key_1', claim(idAt('ivy', T0 + 1), 'body-b'))).toEqual({ postId: first, fingerprint: 'body-a' });
+    expect(await idempotency.claim('ivy', 'retry-key_1', claim(idAt('ivy', T0 + 1), 'body-b'))).toEqual({ id: first, fingerprint: 'body-a' });
     expect(await idempotency.claim('ivan', 'retry-key_1', claim(idAt('ivan', T0)))).toBeNull();
   });
 
@@ -180,7 +180,7 @@ describe('HBaseIdempotencyStore', () => {
     const results = await Promise.all(ids.map((id) => idempotency.claim('ivy', 'race', claim(id))));
     const winners = results.map((r, i) => (r === null ? ids[i] : null)).filter((x) => x !== null);
     expect(winners).toHaveLength(1);
-    expect(results.filter((r) => r !== null).every((r) => r!.postId === winners[0])).toBe(true);
+    expect(results.filter((r) => r !== null).every((r) => r!.id === winners[0])).toBe(true);
   });
 });
 

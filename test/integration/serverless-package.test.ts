@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { queueSettings } from '../../infra/local/sqs-poller.js';
+import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/observability/metrics.js';
 import { DEV_GATEWAY, devPackage, packageService } from '../packaging/one-package-at-a-time.js';
 import { zipEntries } from '../packaging/zip.js';
 import { HSTS_MAX_AGE_SECONDS, REFERRER_POLICY, contentSecurityPolicy } from '../../web/security-headers.js';
@@ -140,6 +141,19 @@ describe(`serverless package --stage ${STAGE}`, () => {
       EvaluationPeriods: 1,
     });
     expect(onDlq[0]!.AlarmActions).not.toHaveLength(0);
+  });
+
+  it('alarms when an invocation runs out of time, on the total the functions print (InvocationTimeouts, service alone)', () => {
+    const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties).filter((a) => a.MetricName === 'InvocationTimeouts');
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      Dimensions: [{ Name: 'service', Value: METRICS_SERVICE }],
+      Statistic: 'Sum',
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+      AlarmActions: [{ Ref: 'OperatorAlarmTopic' }],
+    });
   });
 
   it('outputs the queue URLs and gives every function the queue URLs, the media bucket and base URL, and no endpoint override', () => {

@@ -264,12 +264,16 @@ export class FakePosts implements PostStore {
 
 export class FakeIdempotency implements IdempotencyStore {
   readonly claims = new Map<string, IdempotencyClaim>();
-  async claim(author: string, key: string, claim: Required<IdempotencyClaim>) {
-    const k = `${author}/${key}`;
+  async claim(user: string, key: string, claim: { id: string; fingerprint: string }) {
+    const k = `${user}/${key}`;
     const earlier = this.claims.get(k);
-    if (earlier) return earlier;
-    this.claims.set(k, claim);
+    if (earlier) return { ...earlier };
+    this.claims.set(k, { ...claim });
     return null;
+  }
+  async markCreated(user: string, key: string, id: string) {
+    const earlier = this.claims.get(`${user}/${key}`);
+    if (earlier?.id === id) earlier.created = true;
   }
 }
 

@@ -43,7 +43,7 @@ describe('publishPost', () => {
   it('finishes a publish whose first attempt died after claiming the key', async () => {
     const deps = fakeFeed('amy');
     const fingerprint = createHash('sha256').update('late').digest('base64url');
-    await deps.idempotency.claim('amy', 'k2', { postId: 'amy.1000.000000000001', fingerprint });
+    await deps.idempotency.claim('amy', 'k2', { id: 'amy.1000.000000000001', fingerprint });
     const { post, replayed } = await publishPost(deps, 'amy', { body: 'late', idempotencyKey: 'k2' }, 3_000);
     expect(post.id).toBe('amy.1000.000000000001');
     expect(replayed).toBe(false);

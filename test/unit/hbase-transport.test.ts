@@ -104,12 +104,12 @@ describe('request shape', () => {
 });
 
 describe('the invocation deadline (shared/runtime/deadline.ts)', () => {
-  it('cuts an attempt to the time left, and does not retry past the deadline', async () => {
+  it('cuts an attempt to the time left, and does not retry past the deadline: the error says the deadline ended it', async () => {
     const deadline = Date.now() + 400;
     const { c, events } = client({ retries: 2, timeoutMs: 2_000, deadline: () => deadline });
     script = [hang, hang, hang];
     const started = Date.now();
-    await expect(c.tableExists('t')).rejects.toMatchObject({ status: 0 });
+    await expect(c.tableExists('t')).rejects.toMatchObject({ status: 0, deadline: true, message: expect.stringContaining('by the deadline') });
     const took = Date.now() - started;
     // One attempt of at most the ~400 ms left (not the 2 s timeout); no retry could fit after it.
     expect(took).toBeLessThan(1_000);
@@ -121,6 +121,7 @@ describe('the invocation deadline (shared/runtime/deadline.ts)', () => {
     const { c } = client({ deadline: () => Date.now() + 50 });
     script = [reply(200)];
     await expect(c.tableExists('t')).rejects.toThrow(/not sent: \d+ ms left before the deadline/);
+    await expect(c.tableExists('t')).rejects.toMatchObject({ status: 0, deadline: true });
     expect(seen).toHaveLength(0);
   });
 
@@ -193,7 +194,8 @@ describe('retries', () => {
     script = [hang, hang];
     const err = await c.tableExists('t').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HBaseError);
-    expect(err).toMatchObject({ status: 0, method: 'GET', path: '/t/exists' });
+    // Its own timeout, no deadline: storage failed, the invocation did not run out of time.
+    expect(err).toMatchObject({ status: 0, method: 'GET', path: '/t/exists', deadline: false });
     expect(events.map((e) => e.status)).toEqual([0, 0]);
   });
 

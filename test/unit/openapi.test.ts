@@ -38,7 +38,7 @@ describe('the OpenAPI document', () => {
     expect(run).not.toThrow();
   }, 60_000);
 
-  it('documents every status the shared middleware can answer with, and 429 with Retry-After', () => {
+  it('documents every status the shared middleware can answer with, 429 with Retry-After, and 503 timeout with Retry-After on every operation', () => {
     const doc = JSON.parse(committed());
     for (const [name, r] of Object.entries(routes) as [string, Route][]) {
       const op = doc.paths[r.path][r.method.toLowerCase()];
@@ -46,6 +46,10 @@ describe('the OpenAPI document', () => {
       const statuses = Object.keys(op.responses).map(Number).sort();
       expect(statuses).toEqual([...Object.keys(r.success), ...Object.keys(allErrors(r))].map(Number).sort());
       if (op.responses['429']) expect(op.responses['429'].headers['Retry-After']).toBeDefined();
+      // Every operation can run out of time (answered at the invocation's deadline).
+      expect(op.responses['503'].headers['Retry-After'], name).toMatchObject({ required: true });
+      const codes503 = op.responses['503'].content['application/json'].schema.properties.error.properties.code.allOf[1].enum;
+      expect(codes503, name).toEqual(expect.arrayContaining(['service_unavailable', 'timeout']));
       expect(op.security).toEqual(r.auth === 'optional' ? [{}, { bearerAuth: [] }] : r.auth ? [{ bearerAuth: [] }] : []);
     }
     expect(doc.paths['/users/{handle}/timeline'].get.responses['206']).toBeDefined();
@@ -91,6 +95,8 @@ describe('the contract check the end-to-end suite applies to every response', ()
     expect(contractViolations('GET', `/posts/${post.id}`, res(200, { ...post, extra: 1 }))).toHaveLength(1);
     expect(contractViolations('GET', `/posts/${post.id}`, res(404, { error: { code: 'user_not_found', message: 'x' } }))).toHaveLength(1);
     expect(contractViolations('POST', '/sessions', res(429, { error: { code: 'rate_limited', message: 'x' } }))).toHaveLength(1);
+    expect(contractViolations('POST', '/posts', res(503, { error: { code: 'timeout', message: 'x' } }))).toHaveLength(1);
+    expect(contractViolations('POST', '/posts', res(503, { error: { code: 'timeout', message: 'x' } }, { 'content-type': 'application/json', 'retry-after': '2' }))).toEqual([]);
     expect(contractViolations('GET', '/nowhere', res(200, {}))).toHaveLength(1);
   });
 });

@@ -70,6 +70,85 @@ describe('comments', () => {
   });
 });
 
+describe('comments with an Idempotency-Key', () => {
+  it('a retry with the same key and body answers the first comment (replayed), counted and notified once; another body is 422', async () => {
+    const deps = fakeFeed('ann', 'bob');
+    const { post } = await publishPost(deps, 'ann', { body: 'p' }, T);
+    const first = await addComment(deps, 'bob', post.id, { body: 'once', idempotencyKey: 'c-1' }, T + 1);
+    expect(first.replayed).toBeUndefined();
+    const again = await addComment(deps, 'bob', post.id, { body: 'once', idempotencyKey: 'c-1' }, T + 5_000);
+    expect(again).toEqual({ ...first, replayed: true });
+    expect((await listComments(deps, post.id, 'oldest', 10)).items.map((c) => c.id)).toEqual([first.id]);
+    expect((await getPost(deps, post.id)).counts.comments).toBe(1);
+    // The immediate notify is the creator's alone: a replay sends nothing.
+    const immediate = deps.queue.sent.filter((m, i) => m.type === 'notify' && m.fact.kind === 'comment' && m.fact.commentId === first.id && deps.queue.delays[i] === 0);
+    expect(immediate).toHaveLength(1);
+    await expect(addComment(deps, 'bob', post.id, { body: 'twice?', idempotencyKey: 'c-1' }, T + 6_000)).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
+    // The same body on another post is another request.
+    const { post: other } = await publishPost(deps, 'ann', { body: 'q' }, T + 2);
+    await expect(addComment(deps, 'bob', other.id, { body: 'once', idempotencyKey: 'c-1' }, T + 7_000)).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
+    expect(deps.comments.rows.size).toBe(1);
+  });
+
+  it('a retry after the comment was deleted answers 410 comment_deleted and makes nothing', async () => {
+    const deps = fakeFeed('ann', 'bob');
+    const { post } = await publishPost(deps, 'ann', { body: 'p' }, T);
+    const first = await addComment(deps, 'bob', post.id, { body: 'regret', idempotencyKey: 'c-2' }, T + 1);
+    await deleteComment(deps, 'bob', post.id, first.id, T + 2);
+    const retry = addComment(deps, 'bob', post.id, { body: 'regret', idempotencyKey: 'c-2' }, T + 3);
+    await expect(retry).rejects.toMatchObject({ code: 'comment_deleted' });
+    expect((await listComments(deps, post.id, 'oldest', 10)).items).toEqual([]);
+    expect((await getPost(deps, post.id)).counts.comments).toBe(0);
+  });
+
+  it('a key a publish claimed is a mismatch for a comment, and a comment’s for a publish', async () => {
+    const deps = fakeFeed('ann', 'bob');
+    const { post } = await publishPost(deps, 'bob', { body: 'same words', idempotencyKey: 'shared' }, T);
+    await expect(addComment(deps, 'bob', post.id, { body: 'same words', idempotencyKey: 'shared' }, T + 1)).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
+    await addComment(deps, 'bob', post.id, { body: 'hello', idempotencyKey: 'other' }, T + 2);
+    await expect(publishPost(deps, 'bob', { body: 'hello', idempotencyKey: 'other' }, T + 3)).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
+  });
+
+  it('a first request refused by the write limit keeps its claim: the retry in the next minute makes exactly that comment, under its id and time', async () => {
+    const deps = fakeFeed('ann', 'bob'); // testLimits: 3 comments a minute
+    const { post } = await publishPost(deps, 'ann', { body: 'p' }, T);
+    const minute = Math.ceil(T / 60_000) * 60_000;
+    for (let i = 0; i < 3; i++) await addComment(deps, 'bob', post.id, { body: `c${i}` }, minute + i);
+    await expect(addComment(deps, 'bob', post.id, { body: 'late', idempotencyKey: 'c-3' }, minute + 10)).rejects.toBeInstanceOf(RateLimitedError);
+    const claimed = deps.idempotency.claims.get('bob/c-3')!.id;
+    const made = await addComment(deps, 'bob', post.id, { body: 'late', idempotencyKey: 'c-3' }, minute + 60_000);
+    expect(made).toMatchObject({ id: claimed, createdAt: minute + 10, body: 'late' });
+    expect(made.replayed).toBeUndefined();
+    expect((await getPost(deps, post.id)).counts.comments).toBe(4);
+  });
+
+  it('a retry that finds the first request between its claim and its create makes the comment; the first then answers it (forced)', async () => {
+    const deps = fakeFeed('ann', 'bob');
+    const { post } = await publishPost(deps, 'ann', { body: 'p' }, T);
+    let release!: () => void;
+    let reached!: () => void;
+    const atGap = new Promise<void>((r) => (reached = r));
+    const gate = new Promise<void>((r) => (release = r));
+    let held = false;
+    deps.step = async (point) => {
+      if (point !== 'comment.checked' || held) return;
+      held = true;
+      reached();
+      await gate;
+    };
+    const first = addComment(deps, 'bob', post.id, { body: 'racing', idempotencyKey: 'c-4' }, T + 1);
+    await atGap;
+    const retry = await addComment(deps, 'bob', post.id, { body: 'racing', idempotencyKey: 'c-4' }, T + 2);
+    release();
+    const original = await first;
+    expect(original.id).toBe(retry.id);
+    expect(retry.createdAt).toBe(T + 1);
+    expect([original.replayed, retry.replayed]).toEqual([true, undefined]);
+    expect(deps.comments.rows.size).toBe(1);
+    expect((await getPost(deps, post.id)).counts.comments).toBe(1);
+  });
+});
+
 describe('reposts', () => {
   it('point at the root original, keep the chain as text, and are idempotent without a comment', async () => {
     const deps = fakeFeed('ann', 'bob', 'cat');

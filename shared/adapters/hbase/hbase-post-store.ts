@@ -317,23 +317,28 @@ export class HBaseIdempotencyStore implements IdempotencyStore {
     this.table = qualifiedTableName(namespace, 'idempotency');
   }
 
-  async claim(author: string, key: string, claim: Required<IdempotencyClaim>): Promise<IdempotencyClaim | null> {
-    const row = idempotencyKey(author, key);
+  async claim(user: string, key: string, claim: { id: string; fingerprint: string }): Promise<IdempotencyClaim | null> {
+    const row = idempotencyKey(user, key);
     // The TTL can expire the claim between a lost put-if-absent and our read; then the key is
     // free again and the next attempt claims it.
     for (let attempt = 0; attempt < 3; attempt++) {
       const cells = [
-        { column: 'k:p', value: claim.postId },
+        { column: 'k:p', value: claim.id },
         { column: 'k:h', value: claim.fingerprint },
       ];
       if (await this.client.checkAndPut(this.table, row, cells, { column: 'k:p', value: null })) return null;
       const earlier = await this.client.getRow(this.table, row, { columns: ['k'] });
-      const postId = cellValue(earlier, 'k:p');
-      const fingerprint = cellValue(earlier, 'k:h');
-      if (postId !== undefined && postId.length > 0) {
-        return { postId: bytesToString(postId), ...(fingerprint === undefined ? {} : { fingerprint: bytesToString(fingerprint) }) };
+      const id = cellText(earlier, 'k:p');
+      const fingerprint = cellText(earlier, 'k:h');
+      if (id !== undefined && id.length > 0) {
+        return { id, ...(fingerprint === undefined ? {} : { fingerprint }), ...(cellText(earlier, 'k:c') === id ? { created: true as const } : {}) };
       }
     }
     throw new Error('idempotency key could be neither claimed nor read');
+  }
+
+  async markCreated(user: string, key: string, id: string): Promise<void> {
+    // The id itself, so that a mark can only ever confirm the claim it was made for.
+    await this.client.put(this.table, [{ key: idempotencyKey(user, key), cells: [{ column: 'k:c', value: id }] }]);
   }
 }

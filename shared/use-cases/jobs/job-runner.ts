@@ -84,7 +84,7 @@ export interface JobOutcome {
   runId: string;
   step: number;
   /** Why a run stopped before it was done. */
-  reason?: 'invalid-event' | 'max-steps' | 'deadline' | 'no-progress' | 'failed' | 'continuation-failed';
+  reason?: 'invalid-event' | 'max-steps' | 'deadline' | 'no-progress' | 'failed' | 'continuation-failed' | 'out-of-time';
   /** The last error, when a step or the hand-on failed. */
   error?: string;
   cursor?: string;

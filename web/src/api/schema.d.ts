@@ -771,7 +771,7 @@ export interface components {
          * @description Every machine-readable error code this API sends
          * @enum {string}
          */
-        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "client_header_required" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "wrong_password" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "avatar_conflict" | "rename_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "repost_in_progress" | "version_required" | "version_mismatch" | "edit_window_closed" | "edit_limit_reached" | "invalid_cursor" | "invalid_notification_id" | "invalid_topic" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "media_not_ready" | "media_in_use" | "internal_error" | "service_unavailable";
+        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "client_header_required" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "wrong_password" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "avatar_conflict" | "rename_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "repost_in_progress" | "version_required" | "version_mismatch" | "edit_window_closed" | "edit_limit_reached" | "invalid_cursor" | "invalid_notification_id" | "invalid_topic" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "media_not_ready" | "media_in_use" | "internal_error" | "service_unavailable" | "timeout";
         People: {
             users: components["schemas"]["PersonFound"][];
         };
@@ -1490,16 +1490,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1632,16 +1634,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1794,16 +1798,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -1953,16 +1959,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2092,16 +2100,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2194,16 +2204,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2368,16 +2380,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2557,16 +2571,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2688,16 +2704,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -2877,16 +2895,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3027,16 +3047,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3217,16 +3239,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3351,16 +3375,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3483,16 +3509,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3691,16 +3719,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3825,16 +3855,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -3964,16 +3996,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4073,16 +4107,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4266,16 +4302,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4399,16 +4437,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4506,16 +4546,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4659,16 +4701,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4812,16 +4856,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -4965,16 +5011,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5118,16 +5166,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5241,16 +5291,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5476,16 +5528,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5579,16 +5633,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5714,16 +5770,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5849,16 +5907,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5956,16 +6016,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6079,16 +6141,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6186,16 +6250,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6334,16 +6400,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6457,16 +6525,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6580,16 +6650,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6698,16 +6770,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6855,16 +6929,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -6963,16 +7039,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -7031,16 +7109,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -7166,16 +7246,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -7301,16 +7383,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -7436,16 +7520,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -7571,16 +7657,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -7706,16 +7794,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -7829,16 +7919,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -7952,16 +8044,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -8117,16 +8211,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -8252,16 +8348,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -8371,16 +8469,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -8441,16 +8541,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Storage temporarily unavailable: retry later: `service_unavailable` */
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "service_unavailable";
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };

@@ -317,6 +317,7 @@ export const en = {
   'error.invalid_cursor': 'This list has changed. Reload the page.',
   'error.internal_error': 'The server had a problem. Please try again later.',
   'error.service_unavailable': 'The service is temporarily unavailable. Please try again in a moment.',
+  'error.timeout': 'The server took too long to answer, so it is not known whether this went through. Trying again is safe.',
 } as const satisfies ErrorMessages & Record<string, string>;
 
 export type MessageKey = keyof typeof en;
@@ -626,4 +627,5 @@ export const zh: Record<MessageKey, string> = {
   'error.invalid_cursor': '列表已变化，请刷新页面。',
   'error.internal_error': '服务器出了点问题，请稍后再试。',
   'error.service_unavailable': '服务暂时不可用，请稍后再试。',
+  'error.timeout': '服务器响应超时，无法确定操作是否已完成。重试是安全的。',
 };
