@@ -18,6 +18,7 @@ function sentence(err: unknown): MessageKey | null {
   if (outcomeUnknown(err)) return 'send.unknown';
   if (!(err instanceof ApiProblem)) return null;
   if (err.code === 'idempotency_key_mismatch') return 'send.keySpent';
+  if (err.status === 410) return 'send.deletedSince'; // the item this key made (post_deleted, comment_deleted)
   if (err.code === 'idempotency_in_progress') return 'send.inProgress';
   return null;
 }

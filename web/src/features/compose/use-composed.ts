@@ -5,9 +5,9 @@
 // `send` sends it under its key, and every try of the same item carries the same key: after an
 // unknown outcome (a 5xx, a network error, no answer) pressing send again is a retry the API
 // answers with the first outcome, never a second item. The key changes only when the item is
-// confirmed (what is written next is a new item), or when the API says the key already went
-// with other content (422 `idempotency_key_mismatch`: an earlier version reached it, so this
-// text becomes an item of its own).
+// confirmed (what is written next is a new item), or when the API says the key is spent: it
+// went with other content (422 `idempotency_key_mismatch`: an earlier version reached it), or
+// the item it made has been deleted since (410). Either way this text becomes an item of its own.
 import { useRef, useState } from 'preact/hooks';
 import { ApiProblem } from '../../api/client';
 import { session } from '../../session';
@@ -32,6 +32,9 @@ session.subscribe((s, { reason, remote }) => {
 });
 
 export type Meta = Record<string, string>;
+
+/** The API will never make a new item under this key again (see the file's head). */
+const keySpent = (err: unknown) => err instanceof ApiProblem && (err.code === 'idempotency_key_mismatch' || err.status === 410);
 
 export interface Composed {
   text: string;
@@ -82,7 +85,7 @@ export function useComposed(target: string): Composed {
       return answer;
     } catch (err) {
       setError(err);
-      if (err instanceof ApiProblem && err.code === 'idempotency_key_mismatch') change({ ...current.current, key: newKey() });
+      if (keySpent(err)) change({ ...current.current, key: newKey() });
       return undefined;
     } finally {
       sending.current = false;
