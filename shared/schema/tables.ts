@@ -300,11 +300,16 @@ trim     : the scheduled trim keeps the newest OUTBOX_CAP (200) cells`,
     name: 'idempotency',
     families: [family('k', { TTL: 86_400 })],
     design: `
-row   = userKey(author) + idempotency key (client-chosen, safe charset)
-k:p   the id of the post the first request created; k:h a hash of its body; TTL one day
-publish retry : PUT ?check=put put-if-absent on k:p (with k:h); on 304 GET k: — another body
-                → 422; the post live → the same post; its tombstone → 410; absent (the first
-                request died before creating it) → create it under the claimed id`,
+row   = userKey(user) + idempotency key (client-chosen, safe charset): one key names one
+        request of that user, whatever it creates (a post, a repost, a comment, an upload)
+k:p   the id of what the first request creates; k:h a hash of that request (another
+      operation's never matches); k:c = k:p once an upload said it created it; TTL one day
+claim  : PUT ?check=put put-if-absent on k:p (with k:h), beside the request's first reads; on
+         304 GET k: — another hash → 422; else the claimed id decides: the post or comment live
+         → the same one (200); its tombstone → 410; absent (the first request was refused, died,
+         or is creating it now) → create it under the claimed id (put-if-absent: one wins)
+upload : a record is removed without a tombstone, so PUT k:c after its create: absent with k:c
+         → 410, absent without → create it under the claimed id`,
   },
   throttle: {
     name: 'throttle',

@@ -42,7 +42,7 @@ export type StepPoint =
   | 'bookmark.listed'
   /** unbookmark: the truth is removed by this request; its list entry is next. */
   | 'unbookmark.won'
-  /** comment: the post (and the reply-to comment) are read; the comment is not yet written. */
+  /** comment: the post (and the reply-to comment) are read, an Idempotency-Key claimed; the comment is not yet written. */
   | 'comment.checked'
   /** comment: the comment row is written by this request; its count is next. */
   | 'comment.created'

@@ -10,6 +10,7 @@ import { hbaseFeedStores } from '../../shared/composition.js';
 import { RateLimitedError } from '../../shared/domain/errors.js';
 import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
+import { listPrefix } from '../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../shared/schema/tables.js';
 import { addComment, deleteComment, listComments } from '../../shared/use-cases/comments.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
@@ -266,6 +267,44 @@ describe('comments', () => {
     expect((await stores.comments.list(id, 'oldest', 10)).items).toEqual([]);
     expect((await hbase.scanText(qualifiedTableName(ns, 'comments'), { prefix: (await import('../../shared/schema/row-keys.js')).commentPrefix(id), limit: 10 })).length).toBe(0);
     expect((await listComments(deps, other, 'newest', 10)).items.map((c) => c.body)).toEqual(['stays']);
+  });
+});
+
+describe('comments with an Idempotency-Key', () => {
+  /** The raw rows of `author`'s comment index (kind W), stale entries included. */
+  const writtenEntries = async (author: string) => (await hbase.scanText(qualifiedTableName(ns, 'lists'), { prefix: listPrefix(author, 'W'), limit: 50 })).length;
+
+  it('forced: a comment retry that runs while the first request is between its claim and its create makes one comment, counted once, indexed once', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const id = await post(ann);
+    const held = gate.holdAt('comment.checked', (d) => d.actor === bob);
+    const first = addComment(deps, bob, id, { body: 'sent twice', idempotencyKey: 'tap-1' });
+    await held.reached; // its key is claimed for its id and the id's entries are written; no row yet
+    const retry = await addComment(deps, bob, id, { body: 'sent twice', idempotencyKey: 'tap-1' }); // makes it under the claimed id
+    held.release();
+    const original = await first; // its create loses: it answers the retry's comment
+    expect(original.id).toBe(retry.id);
+    expect(original.createdAt).toBe(retry.createdAt);
+    expect([original.replayed, retry.replayed]).toEqual([true, undefined]);
+    await drain(); // the delayed notifies (both requests queued one) heal nothing twice
+    expect((await getPost(deps, id)).counts.comments).toBe(1);
+    expect((await listComments(deps, id, 'oldest', 10)).items.map((c) => c.id)).toEqual([retry.id]);
+    expect((await stores.comments.writtenBy(bob, 10)).items.map((c) => c.id)).toEqual([retry.id]);
+    expect(await writtenEntries(bob)).toBe(1); // the retry's own id left no entry behind
+  });
+
+  it('a comment retry after its delete answers comment_deleted and brings nothing back; another body is a mismatch', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const id = await post(ann);
+    const made = await addComment(deps, bob, id, { body: 'regret', idempotencyKey: 'tap-2' });
+    expect(await addComment(deps, bob, id, { body: 'regret', idempotencyKey: 'tap-2' })).toEqual({ ...made, replayed: true });
+    await deleteComment(deps, bob, id, made.id);
+    await expect(addComment(deps, bob, id, { body: 'regret', idempotencyKey: 'tap-2' })).rejects.toMatchObject({ code: 'comment_deleted' });
+    await expect(addComment(deps, bob, id, { body: 'something else', idempotencyKey: 'tap-2' })).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
+    await drain();
+    expect((await getPost(deps, id)).counts.comments).toBe(0);
+    expect((await listComments(deps, id, 'oldest', 10)).items).toEqual([]);
+    expect(await writtenEntries(bob)).toBe(0); // the deleted comment's entry went with it; no retry left one
   });
 });
 

@@ -251,7 +251,7 @@ export interface paths {
         put?: never;
         /**
          * Comment on a post as the token’s user, optionally in reply to another comment on it
-         * @description At most `COMMENTS_PER_MINUTE` (default 20) comments a minute per user; past that 429 with `Retry-After`.
+         * @description At most `COMMENTS_PER_MINUTE` (default 20) comments a minute per user; past that 429 with `Retry-After`. With an `Idempotency-Key`, a retry with the same body returns the first outcome (200 with the same comment, or 410 `comment_deleted` if it has been deleted since); the same key with another body, or a key used for another request, is 422 `idempotency_key_mismatch`. Keys are kept for 24 hours.
          */
         post: operations["addComment"];
         delete?: never;
@@ -771,7 +771,7 @@ export interface components {
          * @description Every machine-readable error code this API sends
          * @enum {string}
          */
-        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "client_header_required" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "wrong_password" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "avatar_conflict" | "rename_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "repost_in_progress" | "version_required" | "version_mismatch" | "edit_window_closed" | "edit_limit_reached" | "invalid_cursor" | "invalid_notification_id" | "invalid_topic" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "media_not_ready" | "media_in_use" | "internal_error" | "service_unavailable" | "timeout";
+        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "client_header_required" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "wrong_password" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "avatar_conflict" | "rename_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "comment_deleted" | "media_deleted" | "repost_in_progress" | "version_required" | "version_mismatch" | "edit_window_closed" | "edit_limit_reached" | "invalid_cursor" | "invalid_notification_id" | "invalid_topic" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "media_not_ready" | "media_in_use" | "internal_error" | "service_unavailable" | "timeout";
         People: {
             users: components["schemas"]["PersonFound"][];
         };
@@ -4130,7 +4130,10 @@ export interface operations {
     addComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first outcome (kept 24 h) */
+                "idempotency-key"?: string;
+            };
             path: {
                 postId: string;
             };
@@ -4147,6 +4150,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A retry with the same Idempotency-Key: the comment the first request made */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
             /** @description Commented */
             201: {
                 headers: {
@@ -4220,6 +4232,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict: `idempotency_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "idempotency_in_progress";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Gone for good: `comment_deleted` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "comment_deleted";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Request body too large (16 KiB at most): `payload_too_large` */
             413: {
                 headers: {
@@ -4252,7 +4296,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request breaks a rule: `validation_failed` */
+            /** @description The request breaks a rule: `validation_failed`, `idempotency_key_mismatch` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4261,7 +4305,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "idempotency_key_mismatch");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
