@@ -172,9 +172,7 @@ function CommentForm({ postId, item, replyTo, box, onAdded, onCancelReply }: Com
     e.preventDefault();
     if (busy || over || !hasVisible(text)) return;
     const body = { body: text, ...(replyTo ? { replyTo: replyTo.id } : {}) };
-    const answer = await item.send((key, signal) =>
-      call(api.POST('/posts/{postId}/comments', { params: { path: { postId } }, body, headers: { 'Idempotency-Key': key }, signal })),
-    );
+    const answer = await item.send((key, signal) => call(api.POST('/posts/{postId}/comments', { params: { path: { postId }, header: { 'idempotency-key': key } }, body, signal })));
     if (answer) onAdded(answer.data); // otherwise text and key stay: pressing Comment again is a safe retry
   }
 
