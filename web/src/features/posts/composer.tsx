@@ -1,21 +1,22 @@
 // web/src/features/posts/composer.tsx — write a post: a live counter of Unicode code points (an
 // emoji or a CJK character counts 1, exactly as the API counts), up to nine pictures (picked,
-// dropped or pasted; see features/media), posted with an Idempotency-Key so a retry after a lost
-// answer never posts twice. Posting waits until every picture is ready, and says so.
+// dropped or pasted; see features/media). The text and its Idempotency-Key are a composed item
+// (features/compose): kept across a reload until the post is confirmed, and a retry after a lost
+// answer never posts twice. The pictures are not kept across a reload (they are files of this
+// page). Posting waits until every picture is ready, and says so.
 import { useRef, useState } from 'preact/hooks';
 import { api, call, type Post } from '../../api/client';
 import { POST_MAX } from '../../api/limits';
 import { CharCount, codePoints, hasVisible as visible, sendOnCtrlEnter, textProblem } from '../../components/char-count';
-import { ErrorMessage } from '../../components/problem';
 import { useI18n } from '../../i18n/i18n';
+import { SendProblem } from '../compose/send-problem';
+import { useComposed } from '../compose/use-composed';
 import { PicturePicker, addedSentence, filesOf, usePictures } from '../media/composer-pictures';
 
 export function Composer({ onPublished }: { onPublished: (post: Post) => void }) {
   const { t } = useI18n();
-  const [text, setText] = useState('');
-  const [key, setKey] = useState(() => crypto.randomUUID());
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const item = useComposed('post');
+  const { text, busy } = item;
   const [status, setStatus] = useState('');
   const [dropping, setDropping] = useState(false);
   const pictures = usePictures();
@@ -28,24 +29,15 @@ export function Composer({ onPublished }: { onPublished: (post: Post) => void })
   async function submit(e: Event) {
     e.preventDefault();
     if (!postable || busy) return;
-    setBusy(true);
-    setError(null);
     setStatus('');
-    try {
-      const media = pictures.items.map((p) => ({ id: p.media!.id, ...(p.alt.trim() ? { alt: p.alt.trim() } : {}) }));
-      const body = { body: text, ...(media.length > 0 ? { media } : {}) };
-      const { data } = await call(api.POST('/posts', { body, params: { header: { 'idempotency-key': key } } }));
-      setText('');
-      pictures.clear();
-      setKey(crypto.randomUUID()); // the next post is a new request
-      setStatus(t('compose.published'));
-      onPublished(data);
-      box.current?.focus(); // ready for the next one (the button was disabled under the focus)
-    } catch (err) {
-      setError(err); // same key kept: pressing Post again is a safe retry
-    } finally {
-      setBusy(false);
-    }
+    const media = pictures.items.map((p) => ({ id: p.media!.id, ...(p.alt.trim() ? { alt: p.alt.trim() } : {}) }));
+    const body = { body: text, ...(media.length > 0 ? { media } : {}) };
+    const answer = await item.send((key, signal) => call(api.POST('/posts', { body, params: { header: { 'idempotency-key': key } }, signal })));
+    if (!answer) return; // text, pictures and key kept: pressing Post again is a safe retry
+    pictures.clear();
+    setStatus(t('compose.published'));
+    onPublished(answer.data);
+    box.current?.focus(); // ready for the next one (the button was disabled under the focus)
   }
 
   const take = (files: File[]) => {
@@ -77,7 +69,7 @@ export function Composer({ onPublished }: { onPublished: (post: Post) => void })
         value={text}
         placeholder={t('compose.placeholder')}
         aria-describedby="compose-count"
-        onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+        onInput={(e) => item.edit((e.target as HTMLTextAreaElement).value)}
         onKeyDown={sendOnCtrlEnter}
         onPaste={(e) => {
           // A pasted picture is added; pasted text goes into the box as usual.
@@ -99,7 +91,7 @@ export function Composer({ onPublished }: { onPublished: (post: Post) => void })
       <p class="sr-status" role="status">
         {status}
       </p>
-      <ErrorMessage error={error} />
+      <SendProblem error={item.error} />
     </form>
   );
 }

@@ -2,6 +2,9 @@
 // oldest first, one click away), cursor-paged; a comment box with the same code-point counter as
 // the composer; Reply on a comment (the reply shows "回复 @x"); Delete on your own comments and
 // on any comment on your own post (who may delete is the API's rule; the buttons follow it).
+// What is being written, with whom it replies to and its Idempotency-Key, is a composed item
+// (features/compose): one per post, kept across a reload until the comment is confirmed, so a
+// retry after a lost answer never comments twice.
 import type { RefObject } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { ApiProblem, api, call, type Comment, type Post } from '../../api/client';
@@ -17,16 +20,26 @@ import { RelativeTime } from '../../components/time';
 import { useI18n } from '../../i18n/i18n';
 import { href, rememberReturn } from '../../router';
 import { session } from '../../session';
+import { SendProblem } from '../compose/send-problem';
+import { useComposed, type Composed, type Meta } from '../compose/use-composed';
 
 const PAGE = 20;
 type Order = 'newest' | 'oldest';
+/** The comment a reply answers: what the box says and the request sends of it. */
+type ReplyTarget = Pick<Comment, 'id' | 'author'>;
+
+// The reply target travels in the draft's meta, so a kept reply is still a reply after a reload.
+const replyOf = (meta: Meta | undefined): ReplyTarget | null => (meta?.replyTo && meta.replyAuthor ? { id: meta.replyTo, author: meta.replyAuthor } : null);
+const replyMeta = (c: ReplyTarget | null): Meta | undefined => (c ? { replyTo: c.id, replyAuthor: c.author } : undefined);
 
 /** `onCount`: the post's comment count moved by this much (a comment added or deleted). */
 export function Comments({ post, onCount }: { post: Post; onCount: (delta: number) => void }) {
   const { t } = useI18n();
   const me = session.get()?.handle;
   const [order, setOrder] = useState<Order>('newest');
-  const [replyTo, setReplyTo] = useState<Comment | null>(null);
+  const item = useComposed(`comment:${post.id}`);
+  const replyTo = replyOf(item.meta);
+  const setReplyTo = (c: ReplyTarget | null) => item.setMeta(replyMeta(c));
   const [status, setStatus] = useState('');
   const [error, setError] = useState<unknown>(null);
   const box = useRef<HTMLTextAreaElement>(null);
@@ -38,12 +51,14 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
   }, [post.id, order]);
 
   function added(comment: Comment) {
+    setStatus(t('comments.posted'));
+    // A retry's answer may be a comment the list already shows (loaded after its first try
+    // reached the server): the list and the count have it already.
+    if (list.items.some((c) => c.id === comment.id)) return;
     // Newest first: it goes on top. Oldest first: at the end once the end is shown; before
     // that, paging on reaches it (a new comment never shifts a later page).
     list.setItems((items) => (order === 'newest' ? [comment, ...items] : list.done ? [...items, comment] : items));
     onCount(1);
-    setReplyTo(null);
-    setStatus(t('comments.posted'));
   }
 
   function reply(comment: Comment) {
@@ -79,7 +94,7 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
     <section class="comments" aria-labelledby="comments-title">
       <h2 id="comments-title">{t('comments.title')}</h2>
       {me ? (
-        <CommentForm postId={post.id} replyTo={replyTo} box={box} onAdded={added} onCancelReply={() => setReplyTo(null)} />
+        <CommentForm postId={post.id} item={item} replyTo={replyTo} box={box} onAdded={added} onCancelReply={() => setReplyTo(null)} />
       ) : (
         <p>
           <a href={href.login()} onClick={() => rememberReturn(location.hash)}>
@@ -141,34 +156,24 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
 
 interface CommentFormProps {
   postId: string;
-  replyTo: Comment | null;
+  item: Composed;
+  replyTo: ReplyTarget | null;
   box: RefObject<HTMLTextAreaElement>;
   onAdded: (c: Comment) => void;
   onCancelReply: () => void;
 }
 
-function CommentForm({ postId, replyTo, box, onAdded, onCancelReply }: CommentFormProps) {
+function CommentForm({ postId, item, replyTo, box, onAdded, onCancelReply }: CommentFormProps) {
   const { t } = useI18n();
-  const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { text, busy } = item;
   const over = codePoints(text) > COMMENT_MAX || textProblem(text) !== null;
 
   async function submit(e: Event) {
     e.preventDefault();
     if (busy || over || !hasVisible(text)) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const body = { body: text, ...(replyTo ? { replyTo: replyTo.id } : {}) };
-      const { data } = await call(api.POST('/posts/{postId}/comments', { params: { path: { postId } }, body }));
-      setText('');
-      onAdded(data);
-    } catch (err) {
-      setError(err); // the text stays: pressing Comment again retries it
-    } finally {
-      setBusy(false);
-    }
+    const body = { body: text, ...(replyTo ? { replyTo: replyTo.id } : {}) };
+    const answer = await item.send((key, signal) => call(api.POST('/posts/{postId}/comments', { params: { path: { postId }, header: { 'idempotency-key': key } }, body, signal })));
+    if (answer) onAdded(answer.data); // otherwise text and key stay: pressing Comment again is a safe retry
   }
 
   return (
@@ -181,7 +186,7 @@ function CommentForm({ postId, replyTo, box, onAdded, onCancelReply }: CommentFo
         value={text}
         placeholder={t('comments.placeholder')}
         aria-describedby="comment-count"
-        onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+        onInput={(e) => item.edit((e.target as HTMLTextAreaElement).value)}
         onKeyDown={sendOnCtrlEnter}
       />
       <div class="composer-foot">
@@ -199,7 +204,7 @@ function CommentForm({ postId, replyTo, box, onAdded, onCancelReply }: CommentFo
           </button>
         </span>
       </div>
-      <ErrorMessage error={error} />
+      <SendProblem error={item.error} />
     </form>
   );
 }

@@ -12,6 +12,11 @@ import { ErrorMessage } from '../../components/problem';
 import { useI18n } from '../../i18n/i18n';
 import { href, toLogin } from '../../router';
 import { session } from '../../session';
+import { SendProblem } from '../compose/send-problem';
+import { hasDraft, useComposed } from '../compose/use-composed';
+
+/** Where a repost's comment is kept while written (features/compose/drafts.ts). */
+const repostTarget = (postId: string) => `repost:${postId}`;
 
 /** Applies a change to the post as it is now (not as it was when a request started). */
 export type UpdatePost = (change: (p: Post) => Post) => void;
@@ -36,7 +41,9 @@ export function Reactions({ post, update, onReposted }: ReactionsProps) {
   // may have logged out (or switched user) since, before anything here drew again.
   const currentUser = () => session.get()?.handle;
   const [liking, setLiking] = useState(false);
-  const [reposting, setReposting] = useState(false);
+  // A repost comment kept from before a reload shows in its open form, where it was left.
+  const [reposting, setReposting] = useState(() => post.repostOf?.state !== 'deleted' && hasDraft(repostTarget(post.id)));
+  const [openedHere, setOpenedHere] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [status, setStatus] = useState('');
   const repostButton = useRef<HTMLButtonElement>(null);
@@ -122,7 +129,7 @@ export function Reactions({ post, update, onReposted }: ReactionsProps) {
             aria-label={`${repostLabel} ${post.repostCount}`}
             aria-expanded={reposting}
             disabled={!canRepost}
-            onClick={() => (currentUser() ? (setStatus(''), setReposting(!reposting)) : toLogin())}
+            onClick={() => (currentUser() ? (setStatus(''), setOpenedHere(true), setReposting(!reposting)) : toLogin())}
           >
             <Icon name="repost" />
             <span class="n">{shown(repostLabel, post.repostCount)}</span>
@@ -162,38 +169,41 @@ export function Reactions({ post, update, onReposted }: ReactionsProps) {
       <p class="reaction-status" role="status">
         {status}
       </p>
-      {reposting && <RepostForm post={post} onDone={reposted} onCancel={closeForm} />}
+      {reposting && <RepostForm post={post} focus={openedHere} onDone={reposted} onCancel={closeForm} />}
       <ErrorMessage error={error} />
     </>
   );
 }
 
-function RepostForm({ post, onDone, onCancel }: { post: Post; onDone: (repost: Post) => void; onCancel: () => void }) {
+interface RepostFormProps {
+  post: Post;
+  /** Take the focus when shown (opened by the reader, not reopened for a kept draft). */
+  focus: boolean;
+  onDone: (repost: Post) => void;
+  onCancel: () => void;
+}
+
+function RepostForm({ post, focus, onDone, onCancel }: RepostFormProps) {
   const { t } = useI18n();
-  const [text, setText] = useState('');
-  // One key per opened form: pressing Repost again after a lost answer never reposts twice.
-  const [key] = useState(() => crypto.randomUUID());
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  // The comment and its key are a composed item (features/compose): kept across a reload, and
+  // pressing Repost again after a lost answer never reposts twice.
+  const item = useComposed(repostTarget(post.id));
+  const { text, busy } = item;
   const box = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => box.current?.focus(), []);
+  useEffect(() => void (focus && box.current?.focus()), []);
   const id = `repost-${post.id}`;
   const over = codePoints(text) > REPOST_COMMENT_MAX || textProblem(text) !== null;
+
+  // Cancel (or Escape) is putting the comment away: its draft goes too.
+  const cancel = () => (item.edit(''), onCancel());
 
   async function submit(e: Event) {
     e.preventDefault();
     if (busy || over) return;
-    setBusy(true);
-    setError(null);
-    try {
-      // Without visible words it is a plain repost (the API refuses a blank comment).
-      const body = hasVisible(text) ? { comment: text } : {};
-      const { data } = await call(api.POST('/posts/{postId}/reposts', { params: { path: { postId: post.id }, header: { 'idempotency-key': key } }, body }));
-      onDone(data);
-    } catch (err) {
-      setError(err);
-      setBusy(false);
-    }
+    // Without visible words it is a plain repost (the API refuses a blank comment).
+    const body = hasVisible(text) ? { comment: text } : {};
+    const answer = await item.send((key, signal) => call(api.POST('/posts/{postId}/reposts', { params: { path: { postId: post.id }, header: { 'idempotency-key': key } }, body, signal })));
+    if (answer) onDone(answer.data);
   }
 
   return (
@@ -201,15 +211,15 @@ function RepostForm({ post, onDone, onCancel }: { post: Post; onDone: (repost: P
       class="repost-form"
       onSubmit={submit}
       onKeyDown={(e) => {
-        if (e.key === 'Escape') (e.preventDefault(), onCancel());
+        if (e.key === 'Escape') (e.preventDefault(), cancel());
       }}
     >
       <label for={id}>{t('repost.label')}</label>
-      <textarea ref={box} id={id} rows={2} value={text} placeholder={t('repost.placeholder')} aria-describedby={`${id}-count`} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} onKeyDown={sendOnCtrlEnter} />
+      <textarea ref={box} id={id} rows={2} value={text} placeholder={t('repost.placeholder')} aria-describedby={`${id}-count`} onInput={(e) => item.edit((e.target as HTMLTextAreaElement).value)} onKeyDown={sendOnCtrlEnter} />
       <div class="composer-foot">
         <CharCount id={`${id}-count`} text={text} max={REPOST_COMMENT_MAX} />
         <span>
-          <button type="button" class="secondary" onClick={onCancel}>
+          <button type="button" class="secondary" onClick={cancel}>
             {t('repost.cancel')}
           </button>{' '}
           <button type="submit" disabled={busy || over}>
@@ -217,7 +227,7 @@ function RepostForm({ post, onDone, onCancel }: { post: Post; onDone: (repost: P
           </button>
         </span>
       </div>
-      <ErrorMessage error={error} />
+      <SendProblem error={item.error} />
     </form>
   );
 }
