@@ -81,6 +81,9 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          // Some unit tests hash passwords (about a second each here); beside the other files on
+          // a busy machine that passed the default 5 s.
+          testTimeout: 20_000,
           maxWorkers: WORKERS,
           sequence: { groupOrder: 0 },
         },
