@@ -8,6 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { apiClient, type ApiResponse, type RequestOptions } from '../support/api.js';
 import type { Api } from '../support/model/http.js';
+import { AnswerTally } from '../support/timeouts.js';
 
 export type Phase = 'setup' | 'run' | 'burst' | 'compare';
 
@@ -62,6 +63,8 @@ export class Recorder {
   readonly requests: Record<Phase, number> = { setup: 0, run: 0, burst: 0, compare: 0 };
   readonly failures: Record<Phase, number> = { setup: 0, run: 0, burst: 0, compare: 0 };
   readonly quoted: Failure[] = [];
+  /** The workload's answers (run and bursts) by kind: its 5xx and its timeouts. */
+  readonly answers = new AnswerTally();
   inFlight = 0;
   maxInFlight = 0;
 
@@ -72,6 +75,7 @@ export class Recorder {
       const list = this.latencies.get(cls) ?? [];
       list.push(ms);
       this.latencies.set(cls, list);
+      if (res) this.answers.add(res);
     }
     const problem = thrown !== undefined ? String(thrown) : res && failureOf(res);
     if (!problem) return;
