@@ -68,6 +68,7 @@ export class Recorder {
   inFlight = 0;
   maxInFlight = 0;
 
+  /** `thrown`: what the request threw instead of answering. */
   record(phase: Phase, method: string, path: string, ms: number, res: ApiResponse | undefined, thrown?: unknown): void {
     this.requests[phase]++;
     if (phase === 'run' || phase === 'burst') {
@@ -76,8 +77,9 @@ export class Recorder {
       list.push(ms);
       this.latencies.set(cls, list);
       if (res) this.answers.add(res);
+      else this.answers.addThrown(thrown);
     }
-    const problem = thrown !== undefined ? String(thrown) : res && failureOf(res);
+    const problem = thrown !== undefined ? (thrown instanceof Error ? thrown.message : String(thrown)) : res && failureOf(res);
     if (!problem) return;
     this.failures[phase]++;
     if (this.quoted.length < FAILURES_KEPT) this.quoted.push({ phase, at: Date.now(), what: `${method} ${path}: ${problem}`.slice(0, 300) });
@@ -112,7 +114,7 @@ export function instrumentedApi(baseUrl: string, recorder: Recorder, phase?: Pha
       recorder.record(at, method, path, performance.now() - t0, res);
       return res;
     } catch (err) {
-      recorder.record(at, method, path, performance.now() - t0, undefined, err instanceof Error ? err.message : err);
+      recorder.record(at, method, path, performance.now() - t0, undefined, err);
       throw err;
     } finally {
       recorder.inFlight--;

@@ -3,6 +3,7 @@
 // (serverless-offline's output with the local SQS poller's lines, as offline-setup.ts and
 // `npm start` write it) by infra/local/api-log.ts.
 import { RAN_OUT_OF_TIME, type LogTimeouts } from '../../infra/local/api-log.js';
+import { LambdaTimeout } from './api.js';
 
 export { countLogTimeouts, type LogTimeouts } from '../../infra/local/api-log.js';
 
@@ -20,6 +21,20 @@ export class AnswerTally {
   status5xx = new Map<number, number>();
   api503 = 0;
   emulator504 = 0;
+  /** Requests that got no HTTP answer at all (connection error, the client's own timeout). */
+  noAnswer = 0;
+
+  /**
+   * A request that threw: serverless-offline's Lambda timeout (a 504 on the wire, thrown by the
+   * client as LambdaTimeout), or no answer at all.
+   */
+  addThrown(err: unknown): void {
+    if (err instanceof LambdaTimeout) {
+      this.answers++;
+      this.status5xx.set(504, (this.status5xx.get(504) ?? 0) + 1);
+      this.emulator504++;
+    } else this.noAnswer++;
+  }
 
   add(res: { status: number; json?: { error?: { code?: unknown } } | undefined }): void {
     this.answers++;
@@ -33,10 +48,13 @@ export class AnswerTally {
     return [...this.status5xx.values()].reduce((a, b) => a + b, 0);
   }
 
-  /** "120 answers, 5xx: 3 (500 ×1, 504 ×2); timeouts among them: 503 timeout 0, serverless-offline 504 2". */
+  /** "120 answers, 5xx: 3 (500 ×1, 504 ×2); timeouts among them: 503 timeout 0, serverless-offline 504 2; 0 request(s) without an answer". */
   describe(): string {
     const by = [...this.status5xx].sort(([a], [b]) => a - b).map(([s, n]) => `${s} ×${n}`);
-    return `${this.answers} answers, 5xx: ${this.total5xx}${by.length ? ` (${by.join(', ')})` : ''}; timeouts among them: 503 timeout ${this.api503}, serverless-offline 504 ${this.emulator504}`;
+    return (
+      `${this.answers} answers, 5xx: ${this.total5xx}${by.length ? ` (${by.join(', ')})` : ''}; timeouts among them: 503 timeout ${this.api503}, serverless-offline 504 ${this.emulator504}` +
+      `; ${this.noAnswer} request(s) without an answer`
+    );
   }
 }
 
