@@ -188,7 +188,12 @@ async function startOffline(): Promise<OfflineStack> {
         lambdaEndpoint,
         functionName: 'weibo-local-fanout',
         batchSize: queues.settings.batchSize,
+        // Worker invocations at once: one unless E2E_FANOUT_CONCURRENCY asks for more (npm start
+        // runs 4, as the SQS event source runs several; a pressure run may want the same).
+        concurrency: Number(process.env.E2E_FANOUT_CONCURRENCY ?? '1'),
         waitSeconds: 1,
+        // POLLER_TRACE=1: every worker invocation in the log, for reading a failed run afterwards.
+        trace: process.env.POLLER_TRACE === '1',
         log: (line) => capture(Buffer.from(`[sqs-poller] ${line}\n`)),
       }),
       // The media worker's own queue, one picture per invocation (infra/queue-settings.cjs media).
@@ -233,7 +238,10 @@ async function startOffline(): Promise<OfflineStack> {
       rmSync(readyFile, { force: true });
       rmSync(`${ROOT}/${buildFolder}`, { recursive: true, force: true });
       await dropQueues();
-      await dropNamespace(hbase, namespace);
+      // E2E_KEEP_NAMESPACE=1 keeps the run's rows for a look after it (a failed model check's
+      // stored state, docs/testing.md); the log file stays in any case.
+      if (process.env.E2E_KEEP_NAMESPACE === '1') console.log(`[e2e] kept namespace ${namespace} (E2E_KEEP_NAMESPACE=1); its API log is ${logFile}`);
+      else await dropNamespace(hbase, namespace);
       await hbase.close();
     },
   };
