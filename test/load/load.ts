@@ -111,6 +111,7 @@ async function main(): Promise<void> {
     await pressure?.stop();
   }
   print(report, cpu, logTimeouts, apiLog);
+  summarized = true;
   if (flags.json) writeFileSync(flags.json, `${JSON.stringify({ report, cpu, logTimeouts: logTimeouts ?? null }, null, 2)}\n`);
   process.exitCode = report.errors === 0 && report.mismatches.length === 0 ? 0 : 1;
 }
@@ -170,6 +171,15 @@ function print(r: LoadReport, cpu: CpuSample | undefined, log: LogTimeouts | und
   }
   console.log(lines.join('\n'));
 }
+
+// An await that never settles, with nothing left to wait on, ends the process quietly with 0:
+// a run that did not print its summary must not pass for a good one.
+let summarized = false;
+process.once('exit', () => {
+  if (summarized || process.exitCode) return;
+  console.error('[load] the run ended before its summary');
+  process.exitCode = 1;
+});
 
 main().catch((err: unknown) => {
   console.error(`[load] ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

@@ -259,11 +259,14 @@ export function startPressure(opts: PressureOptions): Pressure {
     async stop() {
       if (!stopped) resume();
       release();
-      // Bounded: burners were sent SIGKILL; wait for them at most 5 s.
+      // Bounded: burners were sent SIGKILL; wait for them at most 5 s. The timer is not unref'd:
+      // it keeps the process alive until stop() settles (the burners' handles are unref'd).
+      let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.all(burners.map((b) => (b.exitCode !== null || b.signalCode !== null ? undefined : new Promise((r) => b.once('exit', r))))),
-        new Promise((r) => setTimeout(r, 5_000).unref()),
+        new Promise((r) => (timer = setTimeout(r, 5_000))),
       ]);
+      clearTimeout(timer);
       const ranMs = since();
       const total = pauses.reduce((sum, p) => sum + p.forMs, 0);
       log(`stopped after ${s(ranMs)} s: ${pauses.length} pause(s), ${s(total)} s paused in all; ${burnerCount} burner(s) ended`);

@@ -124,6 +124,29 @@ describe('pressure: nothing outlives it', () => {
     expect(stateOf(target)).not.toBe('T');
   }, 20_000);
 
+  it('stop() settles in a process that has nothing else to wait for (it must not end the process before its report)', async () => {
+    const target = standIn();
+    const runner = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import { startPressure } from './test/support/pressure.ts';
+         const p = startPressure({ seed: 3, gatewayPid: ${target}, burners: 1, schedule: { minGapMs: 1000, maxGapMs: 1000, minPauseMs: 500, maxPauseMs: 500 }, log: () => {} });
+         setTimeout(async () => { const r = await p.stop(); console.log('stopped', r.pauses.length); }, 1200);`,
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    children.push(runner);
+    let out = '';
+    runner.stdout!.on('data', (d: Buffer) => (out += String(d)));
+    const code = await new Promise<number | null>((r) => runner.once('exit', r));
+    expect(code).toBe(0);
+    expect(out).toMatch(/^stopped 1$/m);
+    expect(stateOf(target)).not.toBe('T');
+  }, 30_000);
+
   it('a process killed outright (SIGKILL) mid-pause: its watchdog resumes the paused process, its burners end by themselves', async () => {
     const target = standIn();
     // Pressure in a process of its own, killed with no chance to clean up.
