@@ -6,4 +6,12 @@
  * settle and notify messages run this long after the request that queued them. Tests that time
  * queued work bound it by this.
  */
-export const E2E_SETTLE_SECONDS = 4;
+export const E2E_SETTLE_SECONDS = Number(process.env.E2E_SETTLE_SECONDS ?? 4);
+
+/**
+ * The celebrity threshold of the e2e stack (CELEBRITY_FOLLOWERS): tiny, so tests cross it both
+ * ways (scale.test.ts). E2E_SETTLE_SECONDS and E2E_CELEBRITY_FOLLOWERS only for a run of the model
+ * check alone that mirrors `npm start` (docs/testing.md, "Pressure"): other files assume these
+ * defaults.
+ */
+export const E2E_CELEBRITY_FOLLOWERS = Number(process.env.E2E_CELEBRITY_FOLLOWERS ?? 3);

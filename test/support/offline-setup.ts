@@ -17,7 +17,7 @@ import { warmHttpFunctions } from '../../infra/local/warm-up.js';
 import { ensureQueues, localSqsClient, startMediaPoller, startPoller, type Poller } from '../../infra/local/sqs-poller.js';
 import { applySchema } from '../../infra/schema/apply-schema.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
-import { E2E_SETTLE_SECONDS } from './e2e-settings.js';
+import { E2E_CELEBRITY_FOLLOWERS, E2E_SETTLE_SECONDS } from './e2e-settings.js';
 import { dropNamespace } from './namespace.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -133,7 +133,7 @@ async function startOffline(): Promise<OfflineStack> {
       MEDIA_BUCKET: mediaBucket,
       MEDIA_BASE_URL: localMediaBaseUrl(s3Endpoint, mediaBucket),
       // A tiny celebrity threshold so e2e tests can cross it both ways (scale.test.ts).
-      CELEBRITY_FOLLOWERS: '3',
+      CELEBRITY_FOLLOWERS: String(E2E_CELEBRITY_FOLLOWERS),
       // Settle messages (shared/schema/consistency.md) after 4 s: longer than any local step
       // takes, short enough that tests waiting for a settled state stay quick.
       SETTLE_SECONDS: String(E2E_SETTLE_SECONDS),
