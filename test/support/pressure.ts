@@ -189,6 +189,7 @@ export function startPressure(opts: PressureOptions): Pressure {
   hookProcess();
   for (let i = 0; i < burnerCount; i++) {
     const child = spawn(process.execPath, ['-e', BURNER_SOURCE, String(process.pid), String(started + BURNER_MAX_MS)], { stdio: 'ignore' });
+    child.on('error', (err) => log(`a CPU burner could not start: ${err.message}`));
     child.unref();
     burners.push(child);
   }
@@ -237,6 +238,8 @@ export function startPressure(opts: PressureOptions): Pressure {
         detached: true,
         stdio: 'ignore',
       });
+      // Without its watchdog the pause still ends by the timer below (and stop(), exit, signals).
+      watchdog.on('error', (err) => log(`the watchdog of pause ${pauses.length + 1} could not start: ${err.message}`));
       watchdog.unref();
       watchdogs.add(watchdog);
       watchdog.once('exit', () => watchdogs.delete(watchdog));
@@ -250,7 +253,7 @@ export function startPressure(opts: PressureOptions): Pressure {
   };
   pauseNext(0);
   log(
-    `${burnerCount} CPU burner(s) (one per core) and ` +
+    `${burnerCount} CPU burner(s)${opts.burners === undefined ? ' (one per core)' : ''} and ` +
       (gateway === undefined ? 'no gateway pauses' : `pauses of the REST gateway (pid ${gateway}) of ${s(schedule.minPauseMs)}–${s(schedule.maxPauseMs)} s every ${s(schedule.minGapMs)}–${s(schedule.maxGapMs)} s, seed ${opts.seed}`),
   );
 
