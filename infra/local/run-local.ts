@@ -8,13 +8,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { buildWeb } from '../../web/build.js';
 import { serveWeb } from '../../web/serve.js';
 import { applySchema } from '../schema/apply-schema.js';
+import { RAN_OUT_OF_TIME, apiLogFile, lineSplitter, timeoutIn, type LogTimeouts } from './api-log.js';
 import { localMediaBaseUrl } from './object-store.js';
 import { ensureQueues, namespaceQueueName, startMediaPoller, startPoller, type Poller } from './sqs-poller.js';
 import { warmHttpFunctions, warmWorkers } from './warm-up.js';
@@ -35,6 +36,33 @@ const STACK_DIR = process.env.WEIBO_LOCAL_DIR ?? `${ROOT}.local`;
 type Component = 'hbase' | 'queue' | 's3';
 
 const say = (line: string) => console.log(`[run-local] ${line}`);
+
+// --- the API's log: the terminal, and a file `npm run load` reads (api-log.ts) ----------------------
+const API_LOG = apiLogFile(STACK_DIR, API_PORT);
+let apiLog: WriteStream | undefined;
+/** Invocations that ran out of time so far, by what the log says (printed at shutdown). */
+const timeouts: LogTimeouts = { ranOutOfTime: 0, workerTimeouts: 0 };
+const countLine = (line: string) => {
+  const kind = timeoutIn(line);
+  if (kind) timeouts[kind]++;
+};
+
+/** Shows a chunk of serverless-offline's output on `to` and keeps it in the API log. */
+function logged(to: NodeJS.WriteStream): (chunk: Buffer) => void {
+  const lines = lineSplitter(countLine);
+  return (chunk) => {
+    to.write(chunk);
+    apiLog?.write(chunk);
+    lines(chunk);
+  };
+}
+
+/** A line of ours (the pollers') for the terminal and the API log. */
+function logLine(line: string): void {
+  console.log(line);
+  apiLog?.write(`${line}\n`);
+  countLine(line);
+}
 
 // --- what we started, so shutdown ends exactly that ---------------------------------------------
 const started: Component[] = [];
@@ -118,6 +146,10 @@ function shutdown(exitCode: number): void {
     } catch (err) {
       console.error(`[run-local] error while stopping: ${err instanceof Error ? err.message : String(err)}`);
       exitCode ||= 1;
+    }
+    if (apiLog) {
+      say(`invocations that ran out of time while up: ${timeouts.ranOutOfTime} '${RAN_OUT_OF_TIME}' log line(s), ${timeouts.workerTimeouts} worker Lambda timeout(s); log ${API_LOG}`);
+      apiLog.end();
     }
     say(started.length ? `stopped; also stopped the stack components started here: ${started.join(', ')}` : 'stopped');
     process.exit(exitCode);
@@ -233,13 +265,18 @@ async function main(): Promise<void> {
   const mediaQueues = await ensureQueues({ sqsEndpoint: SQS_ENDPOINT, stage: STAGE, queue: 'media', queueName: queueName('media') });
   checkpoint();
 
+  // The API's log, started afresh each run: its output passes through here on its way to the terminal.
+  mkdirSync(`${STACK_DIR}/logs`, { recursive: true });
+  apiLog = createWriteStream(API_LOG, { flags: 'w' });
   // `node …/serverless.js` directly, in its own process group: killing `npm run` or `npx` would
   // leave the offline server (and the workers it forks) behind.
   const child = spawn(process.execPath, [`${ROOT}node_modules/serverless/bin/serverless.js`, 'offline', 'start', '--stage', STAGE], {
     cwd: ROOT,
     detached: true,
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: {
+      // Colours as when it wrote to the terminal itself.
+      ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
       ...process.env,
       JWT_SECRET: devJwtSecret(),
       HBASE_REST_URL,
@@ -259,6 +296,8 @@ async function main(): Promise<void> {
     },
   });
   offline = child;
+  child.stdout!.on('data', logged(process.stdout));
+  child.stderr!.on('data', logged(process.stderr));
   child.on('exit', (code, signal) => {
     if (stopping) return;
     console.error(`[run-local] serverless-offline exited unexpectedly (${code ?? signal}); stopping`);
@@ -282,7 +321,9 @@ async function main(): Promise<void> {
     // As the SQS event source runs several copies of the worker (serverless.yml workerMaxConcurrency).
     concurrency: Number(process.env.FANOUT_CONCURRENCY ?? '4'),
     waitSeconds: 1,
-    log: (line) => console.log(`[sqs-poller] ${line}`),
+    // POLLER_TRACE=1: every worker invocation in the API log (docs/testing.md, "Pressure").
+    trace: process.env.POLLER_TRACE === '1',
+    log: (line) => logLine(`[sqs-poller] ${line}`),
   });
   // The media worker's own queue: one picture per invocation (infra/queue-settings.cjs media).
   mediaPoller = startMediaPoller({
@@ -290,7 +331,7 @@ async function main(): Promise<void> {
     queues: mediaQueues,
     lambdaEndpoint: LAMBDA_URL,
     functionName: `weibo-${STAGE}-processMedia`,
-    log: (line) => console.log(`[media-poller] ${line}`),
+    log: (line) => logLine(`[media-poller] ${line}`),
   });
 
   // The web client, built for this run and served as the deployed stack serves it: static
@@ -311,6 +352,7 @@ weibo-serverless is running locally (stage ${STAGE})
   fan-out queue      : ${queues.queueUrl}   (visibility ${queues.settings.visibilityTimeoutSeconds} s, DLQ after ${queues.settings.maxReceiveCount} receives)
   fan-out DLQ        : ${queues.deadLetterQueueUrl}
   media queue        : ${mediaQueues.queueUrl}   (one picture per invocation, DLQ after ${mediaQueues.settings.maxReceiveCount} receives)
+  API log            : ${API_LOG}   (what this terminal shows of the API and the pollers)
   stack logs         : ${STACK_DIR}/*/logs/
 Press Ctrl-C to stop${started.length ? ` (stops: serverless-offline, ${started.join(', ')})` : ' (stops serverless-offline; the stack was already running and is left running)'}.
 `);

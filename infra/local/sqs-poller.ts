@@ -124,6 +124,12 @@ export interface PollerOptions {
   concurrency?: number;
   log?: Log;
   /**
+   * Also log every invocation: when it started, each record's message (its type and subjects:
+   * handles and post ids, nothing secret) and receive count, and how it ended and after how
+   * long. For reading a run's order of events afterwards (docs/testing.md, "Pressure").
+   */
+  trace?: boolean;
+  /**
    * Told of each step of every loop, in order (tests await these instead of sleeping: "the
    * poller received again after the failure" is a condition, a 3 s pause is a guess).
    */
@@ -177,6 +183,22 @@ export function startPoller(opts: PollerOptions): Poller {
 
   /** The ids the worker reported failed, or 'all' when the batch as a whole failed. */
   const invoke = async (records: SQSRecord[]): Promise<Set<string> | 'all'> => {
+    if (!opts.trace) return invokeOnce(records);
+    const started = Date.now();
+    const id = (r: SQSRecord) => r.messageId.slice(0, 8);
+    log(`trace ${new Date(started).toISOString()} invoke ${opts.functionName}: ${records.map((r) => `${id(r)} #${r.attributes.ApproximateReceiveCount} ${r.body.slice(0, 300)}`).join(' | ')}`);
+    const ended = (how: string) => log(`trace ${new Date().toISOString()} ended after ${Date.now() - started} ms: ${records.map(id).join(',')} ${how}`);
+    try {
+      const failed = await invokeOnce(records);
+      ended(failed === 'all' ? 'all failed' : failed.size ? `failed ${records.filter((r) => failed.has(r.messageId)).map(id).join(',')}` : 'ok');
+      return failed;
+    } catch (err) {
+      ended(`threw ${describe(err)}`);
+      throw err;
+    }
+  };
+
+  const invokeOnce = async (records: SQSRecord[]): Promise<Set<string> | 'all'> => {
     const event: SQSEvent = { Records: records };
     const out = await lambda.send(
       new InvokeCommand({

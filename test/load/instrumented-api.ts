@@ -8,6 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { apiClient, type ApiResponse, type RequestOptions } from '../support/api.js';
 import type { Api } from '../support/model/http.js';
+import { AnswerTally } from '../support/timeouts.js';
 
 export type Phase = 'setup' | 'run' | 'burst' | 'compare';
 
@@ -62,9 +63,12 @@ export class Recorder {
   readonly requests: Record<Phase, number> = { setup: 0, run: 0, burst: 0, compare: 0 };
   readonly failures: Record<Phase, number> = { setup: 0, run: 0, burst: 0, compare: 0 };
   readonly quoted: Failure[] = [];
+  /** The workload's answers (run and bursts) by kind: its 5xx and its timeouts. */
+  readonly answers = new AnswerTally();
   inFlight = 0;
   maxInFlight = 0;
 
+  /** `thrown`: what the request threw instead of answering. */
   record(phase: Phase, method: string, path: string, ms: number, res: ApiResponse | undefined, thrown?: unknown): void {
     this.requests[phase]++;
     if (phase === 'run' || phase === 'burst') {
@@ -72,8 +76,10 @@ export class Recorder {
       const list = this.latencies.get(cls) ?? [];
       list.push(ms);
       this.latencies.set(cls, list);
+      if (res) this.answers.add(res);
+      else this.answers.addThrown(thrown);
     }
-    const problem = thrown !== undefined ? String(thrown) : res && failureOf(res);
+    const problem = thrown !== undefined ? (thrown instanceof Error ? thrown.message : String(thrown)) : res && failureOf(res);
     if (!problem) return;
     this.failures[phase]++;
     if (this.quoted.length < FAILURES_KEPT) this.quoted.push({ phase, at: Date.now(), what: `${method} ${path}: ${problem}`.slice(0, 300) });
@@ -108,7 +114,7 @@ export function instrumentedApi(baseUrl: string, recorder: Recorder, phase?: Pha
       recorder.record(at, method, path, performance.now() - t0, res);
       return res;
     } catch (err) {
-      recorder.record(at, method, path, performance.now() - t0, undefined, err instanceof Error ? err.message : err);
+      recorder.record(at, method, path, performance.now() - t0, undefined, err);
       throw err;
     } finally {
       recorder.inFlight--;

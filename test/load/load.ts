@@ -7,12 +7,23 @@
 //
 //   npm run load -- [--url http://127.0.0.1:13000] [--rate 20] [--duration 60] [--concurrency 16]
 //                   [--max-requests N] [--users 20] [--burst 100] [--seed N] [--json file]
+//                   [--pressure] [--api-log file]
+//
+// --pressure: during the run phase, a CPU burner per core and the stack's REST gateway paused
+// now and then on the seed's schedule (test/support/pressure.ts; docs/testing.md, "Pressure").
+// The summary counts the invocations that ran out of time: 503 `timeout` answers and
+// serverless-offline's 504s from the answers; the workers' Lambda timeouts and the
+// 'Invocation ran out of time' lines from the API's log that `npm start` writes
+// (infra/local/api-log.ts; --api-log names another), over the run and the drain.
 //
 // The queue it waits on is the one `npm start` made for HBASE_NAMESPACE (default weibo) on
 // SQS_ENDPOINT; --queue-url names another. LOAD_API_URL may stand for --url.
-import { writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { apiLogFile, countLogTimeouts, type LogTimeouts } from '../../infra/local/api-log.js';
 import { localQueueUrl, namespaceQueueName, queueSettings } from '../../infra/local/sqs-poller.js';
+import { findGateway, stackDir, startPressure, type Pressure } from '../support/pressure.js';
+import { describeTimeouts } from '../support/timeouts.js';
 import { startCpuSampler, type CpuSample } from './cpu-sampler.js';
 import { runLoad, type LoadReport } from './workload.js';
 
@@ -30,6 +41,8 @@ const { values: flags } = parseArgs({
     seed: { type: 'string' },
     'queue-url': { type: 'string' },
     json: { type: 'string' },
+    pressure: { type: 'boolean', default: false },
+    'api-log': { type: 'string' },
   },
 });
 
@@ -69,26 +82,80 @@ async function main(): Promise<void> {
   );
   let cpu: CpuSample | undefined;
   const sampler = startCpuSampler({ restPort: new URL(restUrl).port || '80', apiPort: new URL(opts.apiUrl).port || '80' });
-  const report = await runLoad({
-    ...opts,
-    log: (line) => {
-      // The run's own CPU ends where the drain starts: the compare's reads are not the workload.
-      if (line.startsWith('run: ')) cpu = sampler.stop();
-      opts.log(line);
-    },
-  });
-  print(report, cpu);
-  if (flags.json) writeFileSync(flags.json, `${JSON.stringify({ report, cpu }, null, 2)}\n`);
+  const apiLog = flags['api-log'] ?? apiLogFile(stackDir(), new URL(opts.apiUrl).port || '80');
+  let logFrom = 0;
+  let logTimeouts: LogTimeouts | undefined;
+  let pressure: Pressure | undefined;
+  const gateway = flags.pressure ? gatewayOf(restUrl) : undefined;
+  let report: LoadReport;
+  try {
+    report = await runLoad({
+      ...opts,
+      log: (line) => {
+        // The run's own CPU ends where the drain starts: the compare's reads are not the workload.
+        if (line.startsWith('run: ')) cpu = sampler.stop();
+        // The log's stretch ends once the queue has drained: the workers' part of the run is in it.
+        if (line.startsWith('queue drained')) logTimeouts = readLogTimeouts(apiLog, logFrom);
+        opts.log(line);
+      },
+      onRunStart: () => {
+        logFrom = logSize(apiLog);
+        if (gateway !== undefined) pressure = startPressure({ seed, gatewayPid: gateway, log: (l) => console.log(`[load] pressure: ${l}`) });
+      },
+      onRunEnd: async () => {
+        await pressure?.stop();
+        pressure = undefined;
+      },
+    });
+  } finally {
+    await pressure?.stop();
+  }
+  print(report, cpu, logTimeouts, apiLog);
+  summarized = true;
+  if (flags.json) writeFileSync(flags.json, `${JSON.stringify({ report, cpu, logTimeouts: logTimeouts ?? null }, null, 2)}\n`);
   process.exitCode = report.errors === 0 && report.mismatches.length === 0 ? 0 : 1;
 }
 
-function print(r: LoadReport, cpu: CpuSample | undefined): void {
+/** The REST gateway --pressure pauses: the one stack.sh started for this environment's stack, or none (an error). */
+function gatewayOf(restUrl: string): number {
+  const found = findGateway(stackDir(), new URL(restUrl).port || '80');
+  if ('reason' in found) throw new Error(`--pressure: cannot pause the REST gateway (${found.reason}); run against a stack of this checkout (WEIBO_LOCAL_DIR and its ports)`);
+  return found.pid;
+}
+
+function logSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** What the API's log says ran out of time from `from` bytes on; undefined without a log. */
+function readLogTimeouts(file: string, from: number): LogTimeouts | undefined {
+  if (!existsSync(file)) return undefined;
+  const size = logSize(file);
+  if (size <= from) return { ranOutOfTime: 0, workerTimeouts: 0 };
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(size - from);
+    readSync(fd, buf, 0, buf.length, from);
+    return countLogTimeouts(buf.toString('utf8'));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function print(r: LoadReport, cpu: CpuSample | undefined, log: LogTimeouts | undefined, apiLog: string): void {
+  const by5xx = Object.entries(r.answers.status5xx).map(([s, n]) => `${s} ×${n}`);
   const lines = [
     '',
     `rate: target ${r.targetRate}/s, achieved ${r.achievedRate}/s (${r.arrivals - r.dropped} arrivals, ${r.dropped} dropped at the concurrency bound); ${r.requestRate} requests/s with the bursts; max ${r.maxInFlight} in flight`,
     `requests: ${Object.entries(r.requests).map(([p, n]) => `${p} ${n}`).join(', ')}`,
     `errors: ${r.errors} (${Object.entries(r.errorsByPhase).map(([p, n]) => `${p} ${n}`).join(', ')})`,
     ...r.errorSamples.slice(0, 15).map((e) => `  - ${e}`),
+    `5xx answers of the run and bursts: ${Object.values(r.answers.status5xx).reduce((a, b) => a + b, 0)}${by5xx.length ? ` (${by5xx.join(', ')})` : ''} of ${r.answers.total}`,
+    `${describeTimeouts({ api503: r.answers.api503Timeouts, emulator504: r.answers.emulator504Timeouts }, log)}${log ? '' : ` (no ${apiLog}: start the API with npm start from this checkout, or pass --api-log)`}`,
     `mismatches after the drain: ${r.mismatches.length} (drain ${r.drainSeconds} s, compare ${r.compareSeconds} s: ${r.compared.views} post views, ${r.compared.commentLists} comment lists, ${r.compared.likerLists} liker lists, ${r.compared.notifications} notifications, ${r.compared.crowdChecked} crowd members by list and counts)`,
     ...r.mismatches.slice(0, 30).map((m) => `  - ${m}`),
     '',
@@ -104,6 +171,15 @@ function print(r: LoadReport, cpu: CpuSample | undefined): void {
   }
   console.log(lines.join('\n'));
 }
+
+// An await that never settles, with nothing left to wait on, ends the process quietly with 0:
+// a run that did not print its summary must not pass for a good one.
+let summarized = false;
+process.once('exit', () => {
+  if (summarized || process.exitCode) return;
+  console.error('[load] the run ended before its summary');
+  process.exitCode = 1;
+});
 
 main().catch((err: unknown) => {
   console.error(`[load] ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

@@ -39,6 +39,9 @@ export interface LoadOptions {
   seed: number;
   drainTimeoutSeconds?: number;
   log?: (line: string) => void;
+  /** Called as the run phase starts, and once every request of it (bursts included) has its answer. */
+  onRunStart?: () => void;
+  onRunEnd?: () => Promise<void>;
 }
 
 export interface RouteFigures {
@@ -70,6 +73,8 @@ export interface LoadReport {
   drainSeconds: number;
   compareSeconds: number;
   compared: CompareStats & { crowdChecked: number };
+  /** The run's and the bursts' answers: 5xx by status, and the timeouts among them. */
+  answers: { total: number; status5xx: Record<string, number>; api503Timeouts: number; emulator504Timeouts: number };
 }
 
 /** Weights of the mix (per 100 arrivals): reads 80, writes 20. */
@@ -156,6 +161,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadReport> {
 
   // --- the run ---------------------------------------------------------------------------------
   recorder.phase = 'run';
+  opts.onRunStart?.();
   const maxArrivals = opts.maxRequests ?? Math.round(opts.rate * opts.durationSeconds);
   const inFlight = new Set<Promise<void>>();
   const bursts: LoadReport['bursts'] = [];
@@ -207,6 +213,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadReport> {
   const sentSeconds = (performance.now() - runStart) / 1000;
   await Promise.all([...inFlight, ...burstRuns]);
   const runSeconds = (performance.now() - runStart) / 1000;
+  await opts.onRunEnd?.();
   log(`run: ${arrivals - dropped} arrivals sent in ${sentSeconds.toFixed(1)} s (${dropped} dropped at the concurrency bound), all answered after ${runSeconds.toFixed(1)} s`);
 
   // --- drain, then compare ---------------------------------------------------------------------------
@@ -257,6 +264,12 @@ export async function runLoad(opts: LoadOptions): Promise<LoadReport> {
     drainSeconds: round(drainSeconds),
     compareSeconds: round(compareSeconds),
     compared: { ...stats, crowdChecked: rest.length },
+    answers: {
+      total: recorder.answers.answers,
+      status5xx: Object.fromEntries([...recorder.answers.status5xx].map(([status, n]) => [String(status), n])),
+      api503Timeouts: recorder.answers.api503,
+      emulator504Timeouts: recorder.answers.emulator504,
+    },
   };
 }
 

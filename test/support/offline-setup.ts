@@ -7,18 +7,20 @@
 // the offline Lambda endpoint, and writes the ready file the e2e files wait on
 // (./e2e-ready.ts). After the run it stops both and drops the namespace and the queues.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { DeleteQueueCommand } from '@aws-sdk/client-sqs';
 import type { TestProject } from 'vitest/node';
 import { localMediaBaseUrl } from '../../infra/local/object-store.js';
 import { warmHttpFunctions } from '../../infra/local/warm-up.js';
-import { ensureQueues, localSqsClient, startMediaPoller, startPoller, type Poller } from '../../infra/local/sqs-poller.js';
+import { apiLogFile } from '../../infra/local/api-log.js';
+import { ensureQueues, localQueueUrl, localSqsClient, namespaceQueueName, queueSettings, startMediaPoller, startPoller, type Poller } from '../../infra/local/sqs-poller.js';
 import { applySchema } from '../../infra/schema/apply-schema.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
-import { E2E_SETTLE_SECONDS } from './e2e-settings.js';
+import { E2E_CELEBRITY_FOLLOWERS, E2E_SETTLE_SECONDS } from './e2e-settings.js';
 import { dropNamespace } from './namespace.js';
+import { stackDir } from './pressure.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -66,7 +68,7 @@ type Shared = { stack: Promise<OfflineStack>; users: number };
 const registry = globalThis as unknown as Record<symbol, Shared | undefined>;
 
 export default async function setup(project: TestProject) {
-  const shared = (registry[SHARED] ??= { stack: startOffline(), users: 0 });
+  const shared = (registry[SHARED] ??= { stack: process.env.E2E_EXTERNAL_API_PORT ? runningApi(process.env.E2E_EXTERNAL_API_PORT) : startOffline(), users: 0 });
   shared.users++;
   let stack: OfflineStack;
   try {
@@ -80,6 +82,38 @@ export default async function setup(project: TestProject) {
     if (--shared.users > 0) return;
     registry[SHARED] = undefined;
     await stack.teardown();
+  };
+}
+
+/**
+ * E2E_EXTERNAL_API_PORT=<port>: the API an `npm start` of this checkout serves on that port (its
+ * namespace HBASE_NAMESPACE, default weibo), not one started here — to run the model check
+ * against exactly what `npm start` runs (docs/testing.md, "Pressure"). Its queues are the ones
+ * npm start made for the namespace, its log the one it writes (infra/local/api-log.ts), its
+ * signing secret .local/dev-jwt-secret (or JWT_SECRET). Nothing is made or removed here.
+ */
+async function runningApi(apiPort: string): Promise<OfflineStack> {
+  const sqsEndpoint = process.env.SQS_ENDPOINT!;
+  const namespace = process.env.HBASE_NAMESPACE ?? 'weibo';
+  const queueName = namespaceQueueName('local', namespace) ?? queueSettings('local').queueName;
+  const queueUrl = localQueueUrl(sqsEndpoint, queueName);
+  const secretFile = `${ROOT}/.local/dev-jwt-secret`;
+  const readyFile = `${ROOT}/.local/logs/external-${apiPort}.ready.json`;
+  mkdirSync(`${ROOT}/.local/logs`, { recursive: true });
+  writeFileSync(readyFile, JSON.stringify({ ready: true }));
+  console.log(`[e2e] API ${`http://127.0.0.1:${apiPort}`} (an npm start of namespace ${namespace}); fan-out queue ${queueUrl}`);
+  return {
+    provided: {
+      apiUrl: `http://127.0.0.1:${apiPort}`,
+      e2eNamespace: namespace,
+      jwtSecret: process.env.JWT_SECRET ?? (existsSync(secretFile) ? readFileSync(secretFile, 'utf8').trim() : ''),
+      offlineLogFile: apiLogFile(stackDir(), apiPort),
+      fanoutQueueUrl: queueUrl,
+      fanoutDlqUrl: `${queueUrl}-dlq`,
+      lambdaEndpoint: `http://127.0.0.1:${process.env.OFFLINE_LAMBDA_PORT ?? '13002'}`,
+      e2eReadyFile: readyFile,
+    },
+    teardown: async () => rmSync(readyFile, { force: true }),
   };
 }
 
@@ -133,7 +167,7 @@ async function startOffline(): Promise<OfflineStack> {
       MEDIA_BUCKET: mediaBucket,
       MEDIA_BASE_URL: localMediaBaseUrl(s3Endpoint, mediaBucket),
       // A tiny celebrity threshold so e2e tests can cross it both ways (scale.test.ts).
-      CELEBRITY_FOLLOWERS: '3',
+      CELEBRITY_FOLLOWERS: String(E2E_CELEBRITY_FOLLOWERS),
       // The settle window, and with it every request's operation budget (e2e-settings.ts).
       SETTLE_SECONDS: String(E2E_SETTLE_SECONDS),
       // Throwaway users' passwords hashed at N=2^12 (17 ms of CPU, not 140 ms at the local
@@ -187,7 +221,12 @@ async function startOffline(): Promise<OfflineStack> {
         lambdaEndpoint,
         functionName: 'weibo-local-fanout',
         batchSize: queues.settings.batchSize,
+        // Worker invocations at once: one unless E2E_FANOUT_CONCURRENCY asks for more (npm start
+        // runs 4, as the SQS event source runs several; a pressure run may want the same).
+        concurrency: Number(process.env.E2E_FANOUT_CONCURRENCY ?? '1'),
         waitSeconds: 1,
+        // POLLER_TRACE=1: every worker invocation in the log, for reading a failed run afterwards.
+        trace: process.env.POLLER_TRACE === '1',
         log: (line) => capture(Buffer.from(`[sqs-poller] ${line}\n`)),
       }),
       // The media worker's own queue, one picture per invocation (infra/queue-settings.cjs media).
@@ -232,7 +271,10 @@ async function startOffline(): Promise<OfflineStack> {
       rmSync(readyFile, { force: true });
       rmSync(`${ROOT}/${buildFolder}`, { recursive: true, force: true });
       await dropQueues();
-      await dropNamespace(hbase, namespace);
+      // E2E_KEEP_NAMESPACE=1 keeps the run's rows for a look after it (a failed model check's
+      // stored state, docs/testing.md); the log file stays in any case.
+      if (process.env.E2E_KEEP_NAMESPACE === '1') console.log(`[e2e] kept namespace ${namespace} (E2E_KEEP_NAMESPACE=1); its API log is ${logFile}`);
+      else await dropNamespace(hbase, namespace);
       await hbase.close();
     },
   };

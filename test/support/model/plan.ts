@@ -78,6 +78,7 @@ export interface Plan {
   waves: Group[][];
 }
 
+/** Users of a plan unless asked otherwise (MODEL_USERS): few, so edges and posts are raced often. */
 export const USERS = 6;
 /** The handle of a plan's user: bodies mention users by it before they are registered. */
 export const handleOf = (seed: number, user: number) => `m${seed}_u${user}`;
@@ -112,9 +113,11 @@ const slotKey = (slot: number) => `s:${slot}`;
 const LEAVE_SHARE = 0.15;
 const likeKey = (user: number, slot: number) => `${user}>${slot}`;
 
-export function makePlan(seed: number, groups: number): Plan {
+/** The plan of a seed: `groups` request groups among `users` users (at least 6: the first wave uses four, the hot pairs three). */
+export function makePlan(seed: number, groups: number, users = USERS): Plan {
+  if (!Number.isInteger(users) || users < 6) throw new RangeError(`a plan needs at least 6 users (got ${users})`);
   const rng = seededRng(seed);
-  const planner = new Planner(rng, seed);
+  const planner = new Planner(rng, seed, users);
   const waves = [planner.firstWave()];
   for (let planned = 0; planned < groups; ) {
     const size = Math.min(rng.int(3, 6), groups - planned);
@@ -123,7 +126,7 @@ export function makePlan(seed: number, groups: number): Plan {
     // Now and then a user leaves and comes back, in a wave of its own: nobody else acts on them meanwhile.
     if (rng.chance(LEAVE_SHARE)) waves.push(planner.leaveWave());
   }
-  return { seed, users: USERS, slots: planner.slots, comments: planner.comments, waves };
+  return { seed, users, slots: planner.slots, comments: planner.comments, waves };
 }
 
 /**
@@ -211,10 +214,11 @@ class Planner {
   constructor(
     private readonly rng: Rng,
     private readonly seed: number,
+    private readonly userCount: number,
   ) {
     // The star's first fan, and a mutual pair among the others.
-    const a = rng.int(2, USERS - 1);
-    const b = rng.pick(Array.from({ length: USERS - 1 }, (_, i) => i + 1).filter((u) => u !== a));
+    const a = rng.int(2, this.userCount - 1);
+    const b = rng.pick(Array.from({ length: this.userCount - 1 }, (_, i) => i + 1).filter((u) => u !== a));
     this.hot = [[1, STAR], [a, b], [b, a]];
   }
 
@@ -225,7 +229,7 @@ class Planner {
   firstWave(): Group[] {
     this.newWave();
     const groups = [1, 2, 3].map((fan) => this.edgeGroup('follow', this.claim([fan, STAR])));
-    for (let author = 0; author < USERS; author++) groups.push(this.publishGroup('publish with key', author, true));
+    for (let author = 0; author < this.userCount; author++) groups.push(this.publishGroup('publish with key', author, true));
     return groups.filter((g): g is Group => g !== undefined);
   }
 
@@ -241,7 +245,7 @@ class Planner {
    */
   leaveWave(): Group[] {
     this.newWave();
-    const user = this.rng.int(0, USERS - 1);
+    const user = this.rng.int(0, this.userCount - 1);
     const tasks: Step[][] = [[{ kind: 'leave', user }, { kind: 'restore', user }]];
     const slot = this.reactionSlot((s) => this.canReact(user, s) && !this.likes.has(likeKey(user, s)));
     if (slot !== undefined && this.users('like', 1, (u) => u === user).length === 1) {
@@ -397,8 +401,8 @@ class Planner {
   }
 
   private randomPair(): Pair {
-    const follower = this.rng.int(0, USERS - 1);
-    const followee = (follower + this.rng.int(1, USERS - 1)) % USERS;
+    const follower = this.rng.int(0, this.userCount - 1);
+    const followee = (follower + this.rng.int(1, this.userCount - 1)) % this.userCount;
     return [follower, followee];
   }
 
@@ -429,7 +433,7 @@ class Planner {
   }
 
   private author(): number | undefined {
-    const open = Array.from({ length: USERS }, (_, u) => u).filter((u) => this.postsBy(u) < MAX_POSTS_PER_AUTHOR);
+    const open = Array.from({ length: this.userCount }, (_, u) => u).filter((u) => this.postsBy(u) < MAX_POSTS_PER_AUTHOR);
     return open.length > 0 ? this.rng.pick(open) : undefined;
   }
 
@@ -455,7 +459,7 @@ class Planner {
   /** For reactions: half the time one of the first wave's posts, so some posts gather many. */
   private reactionSlot(fits: (slot: number) => boolean = () => true): number | undefined {
     if (this.rng.chance(HOT_POST_SHARE)) {
-      const hot = Array.from({ length: USERS }, (_, s) => s).filter((s) => this.live.has(s) && this.free(s) && fits(s));
+      const hot = Array.from({ length: this.userCount }, (_, s) => s).filter((s) => this.live.has(s) && this.free(s) && fits(s));
       if (hot.length > 0) return this.claimSlot(this.rng.pick(hot));
     }
     return this.liveSlot(fits);
@@ -542,7 +546,7 @@ class Planner {
   }
 
   private likersOf(slot: number): number[] {
-    return Array.from({ length: USERS }, (_, u) => u).filter((u) => this.likes.has(likeKey(u, slot)));
+    return Array.from({ length: this.userCount }, (_, u) => u).filter((u) => this.likes.has(likeKey(u, slot)));
   }
 
   // --- bookmarks (收藏) ---------------------------------------------------------------------------
@@ -587,7 +591,7 @@ class Planner {
   }
 
   private bookmarkersOf(slot: number): number[] {
-    return Array.from({ length: USERS }, (_, u) => u).filter((u) => this.bookmarks.has(likeKey(u, slot)));
+    return Array.from({ length: this.userCount }, (_, u) => u).filter((u) => this.bookmarks.has(likeKey(u, slot)));
   }
 
   // --- reactions: comments ---------------------------------------------------------------------
@@ -638,7 +642,7 @@ class Planner {
     if (slot === undefined) return undefined;
     const comment = this.rng.pick(this.commentsOn(slot));
     const allowed = [this.comments[comment]!.author, this.slots[slot]!.author];
-    const strangers = Array.from({ length: USERS }, (_, u) => u).filter((u) => !allowed.includes(u));
+    const strangers = Array.from({ length: this.userCount }, (_, u) => u).filter((u) => !allowed.includes(u));
     return { label: 'stranger deletes comment', tasks: [[{ kind: 'deleteComment', user: this.rng.pick(strangers), comment }]] };
   }
 
@@ -787,8 +791,8 @@ class Planner {
   /** Two users no group of this wave acts across and no block of it changes, in random order. */
   private quietUsers(fits: (a: number, b: number) => boolean): Pair | undefined {
     for (let attempt = 0; attempt < 30; attempt++) {
-      const a = this.rng.int(0, USERS - 1);
-      const b = (a + this.rng.int(1, USERS - 1)) % USERS;
+      const a = this.rng.int(0, this.userCount - 1);
+      const b = (a + this.rng.int(1, this.userCount - 1)) % this.userCount;
       const key = usersKey(a, b);
       if (!this.pairsUsed.has(key) && !this.blockBusy.has(key) && fits(a, b)) return [a, b];
     }
@@ -840,8 +844,8 @@ class Planner {
 
   /** a mutes b (mostly someone not muted yet); now and then twice at once. Nothing is refused to anyone. */
   private muteGroup(): Group | undefined {
-    const a = this.rng.int(0, USERS - 1);
-    const b = (a + this.rng.int(1, USERS - 1)) % USERS;
+    const a = this.rng.int(0, this.userCount - 1);
+    const b = (a + this.rng.int(1, this.userCount - 1)) % this.userCount;
     this.mutes.add(`${a}>${b}`);
     const step: Step = { kind: 'mute', pair: [a, b] };
     return { label: 'mute', tasks: this.rng.chance(0.2) ? [[step], [step]] : [[step]] };
@@ -861,9 +865,9 @@ class Planner {
     if (!this.rng.chance(MENTION_SHARE)) return '';
     const named = Array.from({ length: this.rng.int(1, 2) }, () => {
       const roll = this.rng.next();
-      if (roll < 0.1) return USERS + 3; // nobody has this handle: plain text
+      if (roll < 0.1) return this.userCount + 3; // nobody has this handle: plain text
       if (roll < 0.2) return author; // yourself: linked, but notifies nobody
-      return (author + this.rng.int(1, USERS - 1)) % USERS;
+      return (author + this.rng.int(1, this.userCount - 1)) % this.userCount;
     });
     return named.map((u) => ` @${handleOf(this.seed, u)}`).join('');
   }
@@ -875,7 +879,7 @@ class Planner {
    * `action` left in this seed's budget; the writes are taken.
    */
   private users(action: Quota, count: number, fits: (u: number) => boolean, times = 1): number[] {
-    const open = Array.from({ length: USERS }, (_, u) => u).filter((u) => (this.writes.get(`${action}:${u}`) ?? 0) + times <= WRITES_PER_USER[action] && fits(u));
+    const open = Array.from({ length: this.userCount }, (_, u) => u).filter((u) => (this.writes.get(`${action}:${u}`) ?? 0) + times <= WRITES_PER_USER[action] && fits(u));
     const chosen: number[] = [];
     while (chosen.length < count && open.length > 0) chosen.push(open.splice(this.rng.int(0, open.length - 1), 1)[0]!);
     for (const u of chosen) this.writes.set(`${action}:${u}`, (this.writes.get(`${action}:${u}`) ?? 0) + times);
