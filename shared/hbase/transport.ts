@@ -208,13 +208,19 @@ export class RestTransport {
     this.sent++;
     let status = 0;
     try {
+      // An idempotent call waits at most timeoutMs, then retries. A call that cannot be retried
+      // waits until the deadline: giving up sooner would only turn a slow answer (a gateway busy
+      // or paused for a few seconds) into an outcome the caller cannot know.
+      const attemptMs = req.idempotent || !Number.isFinite(left) ? Math.min(this.timeoutMs, left) : left;
       const options: GuardedRequest = {
         origin: this.origin,
         path: sentPath,
         method: req.method,
         headers,
         body,
-        signal: AbortSignal.timeout(Math.min(this.timeoutMs, left)),
+        headersTimeout: attemptMs,
+        bodyTimeout: attemptMs,
+        signal: AbortSignal.timeout(attemptMs),
         ...(deadline === undefined ? {} : { deadline }),
       };
       const res = await this.dispatcher.request(options);

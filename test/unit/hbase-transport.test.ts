@@ -118,6 +118,15 @@ describe('the invocation deadline (shared/runtime/deadline.ts)', () => {
     expect(events).toHaveLength(1);
   });
 
+  it('lets a call that cannot be retried wait past the attempt timeout, until the deadline', async () => {
+    const { c } = client({ timeoutMs: 300, deadline: () => Date.now() + 3_000 });
+    // A gateway that answers after 800 ms (paused, or busy): an increment cannot be sent twice,
+    // so cutting it at 300 ms would only leave its outcome unknown.
+    script = [(_req, res) => void setTimeout(() => res.writeHead(200).end(), 800)];
+    await expect(c.increment('t', new Uint8Array([1]), new TextEncoder().encode('c:n'), 1)).resolves.toBeUndefined();
+    expect(seen).toHaveLength(1);
+  });
+
   it('sends nothing when less than MIN_ATTEMPT_MS is left', async () => {
     const { c } = client({ deadline: () => Date.now() + 50 });
     script = [reply(200)];
