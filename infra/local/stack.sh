@@ -276,7 +276,7 @@ start_hbase() {
   # Its request threads bound its heap: a request in flight holds about twice its JSON body
   # (RowModel + CellModel + Put + Cell per row, the values twice; measured: 50 PUTs of 6.8 MB
   # held 500 MB), and Jetty's default of 100 threads let 100 such bodies in at once — the OOM of
-  # issue 22 (README "Operations: the REST gateway"). More requests wait in Jetty's queue, which
+  # README "Operations: the REST gateway". More requests wait in Jetty's queue, which
   # holds connections, not bodies. The scanner cache: a scanner a cut-off function never deleted
   # keeps its prefetched rows; expire those after 10 minutes, not the default hour.
   write_hbase_conf "$HB_DIR/conf-rest" "  <property><name>hbase.client.retries.number</name><value>5</value></property>

@@ -61,7 +61,7 @@ async function patchEmulator() {
  * Invocations of one function the emulator runs at once; more wait their turn on an instance
  * already loaded. Unbounded, serverless-offline starts a worker thread per concurrent call, each
  * loading its own copy of the bundle: a burst of 100 follows meant 100 bundle loads on 2 cores,
- * Lambda timeouts, and 8 GB of RSS kept for the idle time (issue 22). Deployed, Lambda's own
+ * Lambda timeouts, and 8 GB of RSS kept for the idle time. Deployed, Lambda's own
  * concurrency and the API's throttling bound the same thing.
  */
 const FUNCTION_CONCURRENCY = Math.max(1, Number(process.env.OFFLINE_FUNCTION_CONCURRENCY ?? 4));

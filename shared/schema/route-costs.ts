@@ -89,7 +89,7 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   suggestions: {
-    // At its designed bound (issue 21: at most 3), one over the reads' target of 2.
+    // At its designed bound (at most 3), one over the reads' target of 2.
     requests: 7,
     roundTrips: 3,
     why: [
