@@ -275,8 +275,8 @@ start_hbase() {
   # The REST JVM is an HBase client: fail in seconds, not minutes, while the master boots.
   # Its request threads bound its heap: a request in flight holds about twice its JSON body
   # (RowModel + CellModel + Put + Cell per row, the values twice; measured: 50 PUTs of 6.8 MB
-  # held 500 MB), and Jetty's default of 100 threads let 100 such bodies in at once — the OOM of
-  # README "Operations: the REST gateway". More requests wait in Jetty's queue, which
+  # held 500 MB), and Jetty's default of 100 threads let 100 such bodies in at once: an OOM
+  # (README "Operations: the REST gateway"). More requests wait in Jetty's queue, which
   # holds connections, not bodies. The scanner cache: a scanner a cut-off function never deleted
   # keeps its prefetched rows; expire those after 10 minutes, not the default hour.
   write_hbase_conf "$HB_DIR/conf-rest" "  <property><name>hbase.client.retries.number</name><value>5</value></property>
