@@ -113,6 +113,14 @@ const PRESSURE_FINDINGS: readonly { seeds: readonly number[]; ops: number; users
       'dcab5f1, npm start (CELEBRITY_FOLLOWERS=3): 9 fan-out messages dead-lettered (worker out of time on 5 receives); seed 804, comment c35 deleted ' +
       '(both DELETEs cut by the Lambda timeout after the tombstone, resent: 404) is still listed: m:d written, m:v never removed',
   },
+  {
+    seeds: [903, 904],
+    ops: 600,
+    users: 20,
+    found:
+      'dcab5f1, npm start (CELEBRITY_FOLLOWERS=3), PRESSURE_BURNERS=4: seed 903, an unfollow answered 500 internal_error after 10 s (middy’s ' +
+      'timeout) although every write of it had landed within 0.6 s of its start',
+  },
 ];
 
 /** Request groups per seed (one to three requests each): 4 seeds of 150 take 1–2 minutes, API start included. */
