@@ -100,7 +100,11 @@ async function main(): Promise<void> {
       },
       onRunStart: () => {
         logFrom = logSize(apiLog);
-        if (gateway !== undefined) pressure = startPressure({ seed, gatewayPid: gateway, log: (l) => console.log(`[load] pressure: ${l}`) });
+        // PRESSURE_BURNERS=<n>: that many CPU burners instead of one per core (a heavier machine).
+        const burners = Number(process.env.PRESSURE_BURNERS);
+        if (gateway !== undefined) {
+          pressure = startPressure({ seed, gatewayPid: gateway, ...(Number.isInteger(burners) && burners > 0 ? { burners } : {}), log: (l) => console.log(`[load] pressure: ${l}`) });
+        }
       },
       onRunEnd: async () => {
         await pressure?.stop();
