@@ -158,23 +158,28 @@ export interface GroupState {
 
 export const EMPTY_GROUP: GroupState = { count: 0, at: null, latest: [], clock: 0 };
 
-/** What one member's change does to its group: joined (or still in), or left (count −1 once it has no live instance). */
-export type GroupChange = { kind: 'join'; member: string; at: number; counted: boolean } | { kind: 'leave'; member: string; counted: boolean };
+/**
+ * What one member's change does to its group: joined (or still in), or left. `count`: how the
+ * count moves with it (+1 as the member comes to count, −1 as it stops, 0 when the group already
+ * says so). A leave may move it up: the member still holds another live fact the group had not
+ * counted yet.
+ */
+export type GroupChange = { kind: 'join'; member: string; at: number; count: -1 | 0 | 1 } | { kind: 'leave'; member: string; count: -1 | 0 | 1 };
 
 /**
  * The group after a member's change, or null when the change is already in it (a redelivery
- * finding its member counted and named). `counted`: this change moved the member in or out
- * (the winner of the member's conditional write), so the count moves with it, once.
+ * finding its member counted and named). A leaving member that stops counting leaves the latest
+ * actors too.
  */
 export function changedGroup(state: GroupState, change: GroupChange, now: number): GroupState | null {
-  const count = state.count + (change.counted ? (change.kind === 'join' ? 1 : -1) : 0);
+  const count = state.count + change.count;
   const at = change.kind === 'join' ? (state.at === null ? change.at : Math.max(state.at, change.at)) : state.at;
   // A member already named keeps its newest time (a late redelivery of an older fact must not age it).
   const named = change.kind === 'join' ? state.latest.find(([m]) => m === change.member)?.[1] : undefined;
   const latest =
     change.kind === 'join'
       ? withLatestMember(state.latest, change.member, named === undefined ? change.at : Math.max(named, change.at))
-      : change.counted
+      : change.count < 0
         ? state.latest.filter(([m]) => m !== change.member)
         : state.latest;
   if (count === state.count && at === state.at && JSON.stringify(latest) === JSON.stringify(state.latest)) return null;

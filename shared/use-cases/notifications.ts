@@ -169,8 +169,10 @@ type MemberChange = { kind: 'join'; member: string; at: number } | { kind: 'leav
  * together — by a conditional swap on the state read, retried until it lands; then lists the
  * group at its place. A group only moves forward in the list. The count moves when the group's
  * record of the member (counted or not, written in the same swap) differs from `member.counts`
- * (whether the member holds live facts now), so a delivery finishing another's cut work counts
- * exactly what is missing; a group with no record of the member falls back on `member.legacy`.
+ * (whether the member holds live facts now), towards `member.counts` whatever the change's kind:
+ * a delivery finishing another's cut work counts exactly what is missing, even a late fact taken
+ * back meeting a newer live one. A group with no record of the member falls back on
+ * `member.legacy`.
  */
 async function updateGroup(deps: FeedDeps, n: Notice, change: MemberChange, member: { counts: boolean; legacy: boolean }, excerpt?: string): Promise<void> {
   const store = deps.notifications;
@@ -179,8 +181,8 @@ async function updateGroup(deps: FeedDeps, n: Notice, change: MemberChange, memb
     await atStep(deps, 'notify.group-read', { recipient: n.recipient, member: n.member, attempt: String(attempt) });
     // A group that records its members and has no record of this one has not counted it.
     const was = seen.counts ?? (seen.value.recorded ? false : undefined);
-    const counted = was === undefined ? member.legacy : was !== member.counts;
-    const next = changedGroup(seen.value, { ...change, counted }, Date.now());
+    const count = was === undefined ? (member.legacy ? (change.kind === 'join' ? 1 : -1) : 0) : was === member.counts ? 0 : member.counts ? 1 : -1;
+    const next = changedGroup(seen.value, { ...change, count }, Date.now());
     if (next === null) {
       // Already in the state; list it again in case the writer that changed it stopped before listing.
       if (seen.value.at !== null) await store.list(n.recipient, n.groupKey, seen.value, null, excerpt);

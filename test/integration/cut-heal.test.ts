@@ -300,4 +300,21 @@ describe('F under a cut: a notify delivery stopped between its member and its gr
     for (const m of later) await handleFanoutMessage(deps, m);
     expect((await listNotifications(deps, ann, 10)).items).toMatchObject([{ type: 'like', count: 1, actors: [{ handle: bob }] }]);
   });
+
+  it('a like again, cut the same way, while the taken-back like is delivered late: the person is counted once', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    const t = Date.now();
+    await likePost(deps, bob, post.id, t);
+    await unlikePost(deps, bob, post.id, t + 1);
+    for (const m of queued.filter((m) => m.type === 'notify' && !m.tally)) await handleFanoutMessage(deps, m);
+    const earlier = delayed();
+    await likePost(deps, bob, post.id, t + 2);
+    const again = queued.filter((m) => m.type === 'notify' && !m.tally);
+    for (const m of again) await cutAt('notify.member-written', () => handleFanoutMessage(deps, m));
+    // The first like's fact, no longer live, now meets a member that counts (the second like's
+    // instance) in a group that has not counted it: the count must go up, not down.
+    for (const m of [...earlier, ...delayed()]) await handleFanoutMessage(deps, m);
+    expect((await listNotifications(deps, ann, 10)).items).toMatchObject([{ type: 'like', count: 1, actors: [{ handle: bob }] }]);
+  });
 });

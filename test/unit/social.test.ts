@@ -44,16 +44,18 @@ describe('a group’s one state', () => {
   });
 
   it('moves count, place and names together; a redelivery changes nothing; a leave takes the name; the clock only moves forward', () => {
-    const bob = changedGroup(EMPTY_GROUP, { kind: 'join', member: 'bob', at: 100, counted: true }, 5_000)!;
+    const bob = changedGroup(EMPTY_GROUP, { kind: 'join', member: 'bob', at: 100, count: 1 }, 5_000)!;
     expect(bob).toEqual({ count: 1, at: 100, latest: [['bob', 100]], clock: 5_000 });
-    expect(changedGroup(bob, { kind: 'join', member: 'bob', at: 100, counted: false }, 6_000)).toBeNull();
+    expect(changedGroup(bob, { kind: 'join', member: 'bob', at: 100, count: 0 }, 6_000)).toBeNull();
     // An older fact of a member already named (a late delivery) neither ages the name nor moves the place.
-    expect(changedGroup(bob, { kind: 'join', member: 'bob', at: 50, counted: false }, 6_000)).toBeNull();
-    const cat = changedGroup(bob, { kind: 'join', member: 'cat', at: 90, counted: true }, 4_000)!; // a clock behind: still forward
+    expect(changedGroup(bob, { kind: 'join', member: 'bob', at: 50, count: 0 }, 6_000)).toBeNull();
+    const cat = changedGroup(bob, { kind: 'join', member: 'cat', at: 90, count: 1 }, 4_000)!; // a clock behind: still forward
     expect(cat).toEqual({ count: 2, at: 100, latest: [['bob', 100], ['cat', 90]], clock: 5_001 });
-    expect(changedGroup(cat, { kind: 'leave', member: 'bob', counted: true }, 7_000)).toEqual({ count: 1, at: 100, latest: [['cat', 90]], clock: 7_000 });
+    expect(changedGroup(cat, { kind: 'leave', member: 'bob', count: -1 }, 7_000)).toEqual({ count: 1, at: 100, latest: [['cat', 90]], clock: 7_000 });
     // One of a member's facts gone while another lives: the member stays, nothing moves.
-    expect(changedGroup(cat, { kind: 'leave', member: 'bob', counted: false }, 7_000)).toBeNull();
+    expect(changedGroup(cat, { kind: 'leave', member: 'bob', count: 0 }, 7_000)).toBeNull();
+    // A late leave of a member whose other, newer fact the group had not counted yet: up, name kept.
+    expect(changedGroup(cat, { kind: 'leave', member: 'bob', count: 1 }, 7_000)).toEqual({ count: 3, at: 100, latest: [['bob', 100], ['cat', 90]], clock: 7_000 });
   });
 });
 
