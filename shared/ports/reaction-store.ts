@@ -94,7 +94,12 @@ export interface CommentStore {
   /** Removes that entry (a refused request's own, before it answers). */
   unlistWritten(comment: Pick<Comment, 'author' | 'postId' | 'id' | 'createdAt'>): Promise<void>;
   lookup(postId: string, commentId: string): Promise<CommentLookup>;
-  /** Tombstones the comment (of racing deletes exactly one gets true) and drops its content. */
+  /**
+   * Drops the comment's content: from then on it is neither listed nor looked up as live (its id
+   * stays taken). The first step of a delete, so a delete cut at any point is a delete.
+   */
+  dropContent(postId: string, commentId: string): Promise<void>;
+  /** Tombstones the emptied comment with its time; of racing deletes exactly one gets true (and uncounts it). */
   markDeleted(postId: string, commentId: string, at: number): Promise<boolean>;
   /** A post's live comments in either order, cursor = the last comment id of the previous page. One scan. */
   list(postId: string, order: CommentOrder, limit: number, cursor?: string): Promise<Page<Comment>>;

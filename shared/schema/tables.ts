@@ -430,12 +430,14 @@ row   = hex4(md5(postId)) + postId + '/' + commentId      (commentId = 13-digit 
 m:t   created-at millis (kept on delete: the id is never reused)
 m:v   the comment as JSON {a author, b body, r reply-to id, ra reply-to author, m @mentions
       [[handle, start, end]…] parsed at write time}
-m:d   deleted-at millis: the tombstone (put-if-absent: exactly one racing delete wins)
+m:d   deleted-at millis: the tombstone (put-if-absent: exactly one racing delete wins). A row
+      with m:t and no m:v reads as deleted, tombstone or not
 create  : the author's lists entry (kind W) beside the checks, and the mentions' (kinds N, n)
           right after the mentions' check, then PUT ?check=put
           put-if-absent on m:t (with m:v); the winner counts c:comments +1
-delete  : GET m:v (who may delete) → PUT ?check=put put-if-absent on m:d → the winner counts −1
-          and DELETEs m:v
+delete  : GET m:v (who may delete) → DELETE m:v (from here on it is deleted for every read, so a
+          delete cut after it is whole but for its count, which its delayed notify settles) →
+          PUT ?check=put put-if-absent on m:d → the winner counts −1
 oldest  : GET /comments/<salt+postId+'/'>*?column=m:v&limit=n+1[&startrow=<cursor row>+' ']
 newest  : the same with reversed=true&startrow=<cursor row or prefix+'~'> (inclusive: n+2, the
           cursor row dropped) — only m:v is asked for, so tombstones never take a slot

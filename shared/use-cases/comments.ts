@@ -172,6 +172,10 @@ export async function deleteComment(deps: FeedDeps, actor: string, postId: strin
   }
   const fact = commentFact(found.comment);
   await notifyLater(deps, fact, { at: now, removal: true });
+  // Content first: a delete cut anywhere after it is a delete, for every read and for the delayed
+  // notify, which then uncounts it and takes back its notifications.
+  await deps.comments.dropContent(postId, commentId);
+  await atStep(deps, 'comment.emptied', { actor, postId });
   if (!(await deps.comments.markDeleted(postId, commentId, now))) throw commentNotFound(commentId);
   await atStep(deps, 'comment.deleted', { actor, postId });
   // Its author's index entry (kind W) goes with it: the export and the erasure read only live comments' entries.

@@ -186,6 +186,7 @@ const PHASES: Record<ErasurePhase, Phase> = {
     batch(budget, (limit) => deps.remains.written(handle, limit), async ({ postId, commentId, since }) => {
       const found = await deps.comments.lookup(postId, commentId);
       if (found.state === 'live' && found.comment.author === handle) {
+        await deps.comments.dropContent(postId, commentId);
         if (await deps.comments.markDeleted(postId, commentId, Date.now())) await deps.posts.count(postId, 'comments', -1, commentId);
         await forgetGroups(deps, commentFact(found.comment));
         const named = found.comment.mentions ? mentionedHandles(found.comment.mentions) : [];

@@ -48,6 +48,8 @@ export type StepPoint =
   | 'comment.checked'
   /** comment: the comment row is written by this request; its count is next. */
   | 'comment.created'
+  /** comment delete: the content is dropped (the comment reads as deleted); the tombstone is next. */
+  | 'comment.emptied'
   /** comment delete: the tombstone is written by this request; the count is next. */
   | 'comment.deleted'
   /** publish / repost: the post row is written by this request; its counts are next. */

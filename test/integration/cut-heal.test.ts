@@ -10,7 +10,7 @@ import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 import { settleFactTally } from '../../shared/use-cases/background/tally.js';
-import { addComment, deleteComment } from '../../shared/use-cases/comments.js';
+import { addComment, deleteComment, listComments } from '../../shared/use-cases/comments.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { likePost, unlikePost } from '../../shared/use-cases/likes.js';
 import { listNotifications } from '../../shared/use-cases/notifications.js';
@@ -186,6 +186,22 @@ describe('M: a comment or its delete cut before the count', () => {
     await cutAt('comment.deleted', () => deleteComment(deps, bob, post.id, comment.id));
     await settleWindow();
     expect(await counts(post.id)).toMatchObject({ comments: 0 });
+  });
+
+  it('a delete cut after its content went, before its tombstone: deleted for every read at once, a retry answers 404, uncounted once', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    const comment = await addComment(deps, bob, post.id, { body: 'hi' });
+    await settleWindow();
+    await cutAt('comment.emptied', () => deleteComment(deps, bob, post.id, comment.id));
+    expect((await listComments(deps, post.id, 'newest', 10)).items).toEqual([]);
+    expect((await listComments(deps, post.id, 'oldest', 10)).items).toEqual([]);
+    expect((await stores.comments.writtenBy(bob, 10)).items).toEqual([]);
+    await expect(deleteComment(deps, bob, post.id, comment.id)).rejects.toMatchObject({ code: 'comment_not_found' });
+    const messages = delayed();
+    for (const m of [...messages, ...messages]) await handleFanoutMessage(deps, m);
+    expect(await counts(post.id)).toMatchObject({ comments: 0 });
+    expect((await listNotifications(deps, ann, 10)).items).toEqual([]);
   });
 });
 

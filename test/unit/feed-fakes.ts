@@ -670,8 +670,11 @@ export class FakeComments implements CommentStore {
     const row = this.rows.get(`${postId}/${id}`);
     if (!row || row.deleted !== undefined) return false;
     row.deleted = at;
-    delete row.comment;
     return true;
+  }
+  async dropContent(postId: string, id: string) {
+    const row = this.rows.get(`${postId}/${id}`);
+    if (row) delete row.comment;
   }
   async list(postId: string, order: CommentOrder, limit: number, cursor?: string): Promise<Page<Comment>> {
     const all = [...this.rows].filter(([k, r]) => k.startsWith(`${postId}/`) && r.comment).map(([, r]) => r.comment!);

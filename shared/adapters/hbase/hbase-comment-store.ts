@@ -101,12 +101,11 @@ export class HBaseCommentStore implements CommentStore {
   }
 
   async markDeleted(postId: string, commentId: string, at: number): Promise<boolean> {
-    const key = commentRowKey(postId, commentId);
-    const won = await this.client.checkAndPut(this.table, key, [{ column: DELETED, value: String(at) }], { column: DELETED, value: null });
-    // The content goes after the tombstone (a repeat finishes a half-done delete); list scans ask
-    // only for m:v, so from then on the row is never listed.
-    await this.client.deleteColumns(this.table, key, [VALUE]);
-    return won;
+    return this.client.checkAndPut(this.table, commentRowKey(postId, commentId), [{ column: DELETED, value: String(at) }], { column: DELETED, value: null });
+  }
+
+  async dropContent(postId: string, commentId: string): Promise<void> {
+    await this.client.deleteColumns(this.table, commentRowKey(postId, commentId), [VALUE]);
   }
 
   async list(postId: string, order: CommentOrder, limit: number, cursor?: string): Promise<Page<Comment>> {
