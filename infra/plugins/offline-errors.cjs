@@ -13,6 +13,13 @@
 //
 // It also bounds the emulator: at most OFFLINE_FUNCTION_CONCURRENCY invocations of one function at
 // once (patchPool, below); a burst waits its turn on instances already loaded.
+//
+// And it keeps a bundle's load out of a call's timeout, as Lambda does (its init phase is not part
+// of the invocation's timeout). serverless-offline loads the bundle inside the first call's timer,
+// while the handler's getRemainingTimeInMillis starts after the load: on a busy machine a cold
+// call ran out of the emulator's time while the handler still thought it had plenty, and answered
+// 504 whatever the handler's own deadline said. A fresh instance now first takes a load call
+// (loadCallOf, below) that does no work; then the real call gets the whole timeout.
 'use strict';
 
 const { realpathSync } = require('node:fs');
@@ -47,6 +54,29 @@ function emulatorFailure(err, functionName) {
   };
 }
 
+/** serverless-offline's own timeout: "[504] - Lambda timeout." (a LambdaTimeoutError). */
+function isEmulatorTimeout(err) {
+  return err?.constructor?.name === 'LambdaTimeoutError' || /\[504]/.test(String(err?.message ?? ''));
+}
+
+/**
+ * A call that loads a fresh instance's bundle and does no work, shaped after the call it comes
+ * before; undefined where there is none (a scheduled job: its timeout is minutes). An HTTP event
+ * loses its credentials, body and query, and its path parameters fail validation ('~'), so it is
+ * answered 4xx at the door (as the start-up warm-up's calls are); a queue batch is empty.
+ */
+function loadCallOf(event) {
+  if (isHttpApiEvent(event)) {
+    const params = event.pathParameters ? Object.fromEntries(Object.keys(event.pathParameters).map((k) => [k, '~'])) : undefined;
+    return { ...event, headers: {}, cookies: undefined, body: undefined, isBase64Encoded: false, queryStringParameters: undefined, rawQueryString: '', pathParameters: params };
+  }
+  if (Array.isArray(event?.Records)) return { Records: [] };
+  return undefined;
+}
+
+/** Load calls before a fresh instance's first real call gives up and lets the real call load it. */
+const LOAD_ATTEMPTS = 3;
+
 /** Wraps serverless-offline's classes once per process (its own module instances). */
 async function patchEmulator() {
   // The modules serverless-offline itself loads: same real path, so the same classes.
@@ -70,7 +100,7 @@ const FUNCTION_CONCURRENCY = Math.max(1, Number(process.env.OFFLINE_FUNCTION_CON
 const queues = new WeakMap();
 const queueOf = (fn) => {
   let q = queues.get(fn);
-  if (!q) queues.set(fn, (q = { pending: [], waiting: 0, tail: Promise.resolve(), clientContext: undefined, set: undefined }));
+  if (!q) queues.set(fn, (q = { pending: [], waiting: 0, tail: Promise.resolve(), clientContext: undefined, set: undefined, loaded: false }));
   return q;
 };
 const load = (fn) => queueOf(fn).waiting + (fn.status === 'BUSY' ? 1 : 0);
@@ -122,6 +152,21 @@ function patchLambdaFunction(LambdaFunction) {
     return cleanup.call(this);
   };
   const runHandler = proto.runHandler;
+  /** The load calls of a fresh instance (see the header); a load that outran the timeout is tried again. */
+  const loadBundle = async (fn, event) => {
+    const probe = loadCallOf(event);
+    if (probe === undefined) return;
+    for (let attempt = 1; attempt <= LOAD_ATTEMPTS; attempt++) {
+      setEvent.call(fn, probe);
+      try {
+        await runHandler.call(fn);
+      } catch (err) {
+        if (isEmulatorTimeout(err)) continue;
+      }
+      queueOf(fn).loaded = true;
+      return;
+    }
+  };
   proto.runHandler = async function () {
     const q = queueOf(this);
     const call = q.pending.shift() ?? { event: undefined, clientContext: undefined };
@@ -132,11 +177,16 @@ function patchLambdaFunction(LambdaFunction) {
     await before;
     q.waiting--;
     try {
+      if (!q.loaded) await loadBundle(this, call.event);
       if (call.clientContext !== undefined) setClientContext.call(this, call.clientContext);
       setEvent.call(this, call.event);
       // The Lambda timeout starts inside runHandler: a call's wait for its turn is not counted.
-      return await runHandler.call(this);
+      const result = await runHandler.call(this);
+      q.loaded = true;
+      return result;
     } catch (err) {
+      // On its timeout the emulator ends the instance's worker: its next call loads the bundle again.
+      q.loaded = !isEmulatorTimeout(err);
       if (!isHttpApiEvent(call.event)) throw err;
       return emulatorFailure(err, this.functionName);
     } finally {

@@ -68,6 +68,12 @@ describe('serverless-offline with infra/plugins/offline-errors.cjs', () => {
     expect(missing.json.error.code).toBe('EMULATOR_FAILURE');
   });
 
+  it('keeps a bundle’s load out of the first call’s timeout, as Lambda’s init phase is: load and work each fit, together they would not', async () => {
+    const res = await get('/cold/7?work=1');
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ worked: true });
+  });
+
   it('leaves a function’s own answer alone', async () => {
     const res = await get('/fine');
     expect(res.status).toBe(200);
