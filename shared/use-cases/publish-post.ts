@@ -110,15 +110,22 @@ export async function createOrReplay(deps: FeedDeps, post: Post, idempotencyKey?
   const found = await deps.posts.lookup(post.id);
   if (found.state === 'deleted') throw new GoneError('The post this Idempotency-Key created has been deleted', 'post_deleted');
   if (found.state === 'absent') throw new ConflictError('A request with this idempotency key is in progress', 'idempotency_in_progress');
-  // Finish what the first request may not have done (each step is idempotent). Nothing is
-  // counted again: only the creator counts.
+  return { post: await finishCreated(deps, found.post), replayed: true };
+}
+
+/**
+ * A retry's answer for a post an earlier request created: finishes what that request may not
+ * have done, since it may have been cut right after the row (each step is idempotent). Nothing
+ * is counted again: only the creator counts (and the delayed notify makes good a cut count).
+ */
+export async function finishCreated(deps: FeedDeps, post: Post): Promise<Post> {
   await Promise.all([
-    deps.inbox.add([post.author], found.post),
-    deps.outbox.add(post.author, found.post),
-    ...(found.post.repostOf ? [deps.reactions.addRepost(post.author, found.post.repostOf, post.id, found.post.createdAt)] : []),
+    deps.inbox.add([post.author], post),
+    deps.outbox.add(post.author, post),
+    ...(post.repostOf ? [deps.reactions.addRepost(post.author, post.repostOf, post.id, post.createdAt)] : []),
     deps.queue.send({ v: 1, type: 'fanout', postId: post.id }),
   ]);
-  return { post: found.post, replayed: true };
+  return post;
 }
 
 /**

@@ -16,7 +16,7 @@ import { authorOfPostId, newPostId, NO_COUNTS, POST_MAX_CODE_POINTS, type Post }
 import type { FeedDeps } from './feed-deps.js';
 import { describePosts, freshDetail, type PostDetail } from './post-details.js';
 import { faceOf } from './faces.js';
-import { createOrReplay, publishPost } from './publish-post.js';
+import { createOrReplay, finishCreated, publishPost } from './publish-post.js';
 import { refuseIfBlocked } from './block-guard.js';
 import { entitiesOf } from './entities.js';
 import { atStep } from './steps.js';
@@ -79,7 +79,8 @@ async function plainRepost(deps: FeedDeps, actor: string, rootId: string, body: 
   for (let round = 0; round < 2 && claim !== null; round++) {
     if (claim === false) break;
     const earlier = await deps.posts.lookup(claim);
-    if (earlier.state === 'live') return { post: earlier.post, replayed: true };
+    // Another request's repost, done or cut after its row: finished, then answered.
+    if (earlier.state === 'live') return { post: await finishCreated(deps, earlier.post), replayed: true };
     if (earlier.state === 'absent') {
       // The claiming request died before creating its post, or is creating it now: create it
       // under the claimed id (put-if-absent: exactly one of the two wins and counts).

@@ -9,6 +9,7 @@ import { hbaseFeedStores } from '../../shared/composition.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
+import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
 import { settleFactTally } from '../../shared/use-cases/background/tally.js';
 import { addComment, deleteComment, listComments } from '../../shared/use-cases/comments.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
@@ -215,6 +216,20 @@ describe('M: a repost or its delete cut before the count', () => {
     await settleWindow();
     expect(await counts(post.id)).toMatchObject({ reposts: 1 });
     expect(await getPost(deps, post.id, bob)).toMatchObject({ viewer: { reposted: true } });
+  });
+
+  it('a plain repost cut after its post row, then retried: the retry finishes it — in its reposter’s timeline, fanned out — and counts nothing twice', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    await cutAt('publish.created', () => repost(deps, bob, post.id, {}));
+    const before = queued.length;
+    const retried = await repost(deps, bob, post.id, {});
+    expect(retried.replayed).toBe(true);
+    expect((await homeTimeline(deps, bob, 10)).items.map((i) => i.id)).toContain(retried.post.id);
+    expect(queued.slice(before)).toContainEqual({ v: 1, type: 'fanout', postId: retried.post.id });
+    expect(await getPost(deps, post.id, bob)).toMatchObject({ viewer: { reposted: true } });
+    await settleWindow();
+    expect(await counts(post.id)).toMatchObject({ reposts: 1 });
   });
 
   it('a plain repost cut after its claim, before its post row: nothing counted; a retry makes it and counts it once', async () => {
