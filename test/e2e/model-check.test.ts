@@ -300,6 +300,10 @@ async function checkSeed(run: SeedRun, wavesDone: () => void): Promise<void> {
         `compare ${sent() - waves.requests} requests in ${((Date.now() - settled) / 1000).toFixed(0)} s: ${stats.views} post views, ${stats.commentLists} comments lists, ${stats.likerLists} likers lists, ` +
         `${stats.notifications} like/repost/mention notifications (${stats.notificationsSkipped} not exact, skipped)`,
     );
+    // A 5xx other than a 503 `timeout` is a defect anywhere; under MODEL_PRESSURE=1 (the bar of
+    // npm run test:pressure, whose settle window gives every request npm start's budget) a 503 is too.
+    const refused = answers.total5xx - (PRESSURE_ALL ? 0 : answers.api503);
+    if (refused > 0) findings.push(`${refused} answer(s) 5xx during the waves (${answers.describe()})${PRESSURE_ALL ? '' : ', beside the 503 timeouts an overloaded run may answer'}`);
     const dead = (await deadLetters()) - deadBefore;
     if (dead > 0) findings.push(`${dead} fan-out message(s) reached the DLQ during this seed: work the worker gave up on`);
   } catch (err) {
