@@ -24,7 +24,7 @@
 // register and its waves run (test/support/pressure.ts); 20 users. The suite runs
 // MODEL_PRESSURE_SEEDS (default 1) seed of MODEL_PRESSURE_OPS (default 100) that way beside the
 // others; MODEL_PRESSURE=1 puts every seed under it (npm run test:pressure). Replay one:
-//   MODEL_PRESSURE=1 MODEL_USERS=20 MODEL_OPS=<ops> MODEL_SEED=<seed> npx vitest run --project e2e-serial test/e2e/model-check.test.ts
+//   MODEL_PRESSURE=1 E2E_SETTLE_SECONDS=20 MODEL_USERS=20 MODEL_OPS=<ops> MODEL_SEED=<seed> npx vitest run --project e2e-serial test/e2e/model-check.test.ts
 // (MODEL_SEED takes a comma-separated list). A seed under pressure ends with a probe (MODEL_PROBE):
 // once settled, every user publishes once more, so a follower who lost a celebrity's marker (D)
 // misses that post even where the author's earlier posts all sit in the inbox already.
@@ -125,6 +125,15 @@ const PRESSURE_FINDINGS: readonly { seeds: readonly number[]; ops: number; users
     found:
       'dcab5f1, npm start (CELEBRITY_FOLLOWERS=3): 9 fan-out messages dead-lettered (worker out of time on 5 receives); seed 804, comment c35 deleted ' +
       '(both DELETEs cut by the Lambda timeout after the tombstone, resent: 404) is still listed: m:d written, m:v never removed',
+  },
+  {
+    seeds: [168967],
+    ops: 200,
+    users: 20,
+    found:
+      'd785c2d, the e2e stack (MODEL_PRESSURE=1): m168967_u16’s plain repost #34 of #9 missing from their own timeline for good — both requests of a ' +
+      'double plain repost answered 503 timeout after the row landed (the gateway stalled 6 s), and their retries found the claimed repost live and ' +
+      'answered 200 without finishing it (inbox, outbox, fan-out)',
   },
   {
     seeds: [903, 904],
@@ -315,7 +324,7 @@ async function checkSeed(run: SeedRun, wavesDone: () => void): Promise<void> {
   const traceFile = run.pressure || process.env.MODEL_TRACE === '1' ? `${LOG_DIR}/model-${seed}.requests.log` : undefined;
   if (traceFile) writeFileSync(traceFile, `${trace.join('\n')}\n`);
   if (all.length > 0) {
-    const recipe = `${run.pressure ? 'MODEL_PRESSURE=1 ' : ''}${run.users !== 6 ? `MODEL_USERS=${run.users} ` : ''}MODEL_SEED=${seed} MODEL_OPS=${ops}`;
+    const recipe = `${run.pressure ? 'MODEL_PRESSURE=1 ' : ''}${process.env.E2E_SETTLE_SECONDS ? `E2E_SETTLE_SECONDS=${process.env.E2E_SETTLE_SECONDS} ` : ''}${run.users !== 6 ? `MODEL_USERS=${run.users} ` : ''}MODEL_SEED=${seed} MODEL_OPS=${ops}`;
     const kept = traceFile ? `; its requests: ${traceFile}, the API's log: ${inject('offlineLogFile')}` : '';
     throw new Error(`seed ${seed}: ${all.length} mismatch(es) — replay with ${recipe}${kept}\n${all.map((m) => `  - ${m}`).join('\n')}`);
   }
