@@ -157,12 +157,17 @@ function patchLambdaFunction(LambdaFunction) {
     const probe = loadCallOf(event);
     if (probe === undefined) return;
     for (let attempt = 1; attempt <= LOAD_ATTEMPTS; attempt++) {
+      const started = Date.now();
       setEvent.call(fn, probe);
       try {
         await runHandler.call(fn);
       } catch (err) {
-        if (isEmulatorTimeout(err)) continue;
+        if (isEmulatorTimeout(err)) {
+          console.log(`[offline] ${fn.functionName}: load call ${attempt} ran out of the function's timeout (${Date.now() - started} ms)`);
+          continue;
+        }
       }
+      console.log(`[offline] ${fn.functionName}: bundle loaded by a load call in ${Date.now() - started} ms`);
       queueOf(fn).loaded = true;
       return;
     }
@@ -176,11 +181,13 @@ function patchLambdaFunction(LambdaFunction) {
     q.waiting++;
     await before;
     q.waiting--;
+    let started;
     try {
       if (!q.loaded) await loadBundle(this, call.event);
       if (call.clientContext !== undefined) setClientContext.call(this, call.clientContext);
       setEvent.call(this, call.event);
       // The Lambda timeout starts inside runHandler: a call's wait for its turn is not counted.
+      started = Date.now();
       const result = await runHandler.call(this);
       q.loaded = true;
       return result;
@@ -188,6 +195,8 @@ function patchLambdaFunction(LambdaFunction) {
       // On its timeout the emulator ends the instance's worker: its next call loads the bundle again.
       q.loaded = !isEmulatorTimeout(err);
       if (!isHttpApiEvent(call.event)) throw err;
+      // serverless-offline logs nothing for an HTTP call it failed; the log must show it.
+      console.log(`[offline] ${this.functionName}: ${isEmulatorTimeout(err) ? 'Lambda timeout' : 'failed'} after ${started === undefined ? '?' : Date.now() - started} ms, answered ${isEmulatorTimeout(err) ? 504 : 502}: ${String(err?.message ?? err)}`);
       return emulatorFailure(err, this.functionName);
     } finally {
       done();
