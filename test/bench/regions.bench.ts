@@ -43,6 +43,7 @@ import { regionsChartSvg, type ChartPanel } from './regions/chart.js';
 import { liveNodes, nodeLoad, settledNodeSnapshot, type NodeLoad } from './regions/node-requests.js';
 import { decimalStringSplit, quantileSplit } from './regions/seed-splits.js';
 import { printTable } from './stats.js';
+import { refreshBenchmarksPage } from '../../infra/docs/benchmarks-document.js';
 
 const TARGET = 1.25;
 const argv = process.argv.slice(2);
@@ -423,6 +424,7 @@ try {
   }));
   const subtitle = `${settings.profile} profile · ${machine.cores} cores · HBase ${hbaseVersion} via REST · ${nodes.length} RegionServers · ${settings.regions} regions per table · ${new Date().toISOString().slice(0, 16)}Z · wall ${wallSeconds} s`;
   writeFileSync(svgPath, regionsChartSvg('Load per RegionServer: salted keys vs the seed’s uid keys', subtitle, TARGET, panels));
+  if (refreshBenchmarksPage(settings.outDir)) console.log('rewrote docs/benchmarks.md');
   progress.done();
 
   printTable(
