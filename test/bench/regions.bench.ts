@@ -1,7 +1,7 @@
 // test/bench/regions.bench.ts — `npm run bench:regions` (`-- --smoke` for a short run): does the
 // salted row key spread load over several RegionServers? On a local cluster with several
-// RegionServers, beside the main stack in its own state dir and ports (README "Regions
-// benchmark"): the bench starts it through infra/local/stack.sh (HBASE_REGIONSERVERS=3,
+// RegionServers, beside the main stack in its own state dir and ports (docs/benchmarks.md,
+// "Regions"): the bench starts it through infra/local/stack.sh (HBASE_REGIONSERVERS=3,
 // .local-rs, REST 28080, ZooKeeper 22818) and stops it at the end, also when the run fails or is
 // interrupted; a gateway already answering there, or named by HBASE_REST_URL, is used as it is
 // and left running. In one run:
@@ -55,7 +55,7 @@ const int = (name: string, fallback: number, min = 1) => {
   if (!Number.isInteger(v) || v < min) throw new Error(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
   return v;
 };
-// The multi-RegionServer stack of the README, unless told otherwise. Its REST port is fixed
+// The multi-RegionServer stack of docs/local-stack.md, unless told otherwise. Its REST port is fixed
 // rather than read from HBASE_REST_PORT, which a shell may hold for the main stack (18080): the
 // bench must never start, stop or measure that one.
 const REST_PORT = '28080';
