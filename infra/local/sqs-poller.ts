@@ -1,7 +1,7 @@
 // infra/local/sqs-poller.ts — local stand-in for Lambda's SQS event source mapping: long-polls
 // the fan-out queue, invokes the worker through serverless-offline's Lambda endpoint with a
 // real-shaped SQS event, and deletes only the records the worker did not report in
-// batchItemFailures (serverless-offline-sqs deletes whole batches: see README / stack notes).
+// batchItemFailures (serverless-offline-sqs deletes whole batches: docs/adr/0003-own-sqs-poller.md).
 // Failed records come back after the visibility timeout; ElasticMQ's redrive policy moves a
 // message to the DLQ after maxReceiveCount receives, as SQS does.
 // Also: ensureQueues, which creates the local queues from infra/queue-settings.cjs.

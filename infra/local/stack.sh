@@ -24,7 +24,7 @@
 #                       exits without a stop (a crash, an OOM kill), logging both to
 #                       <state dir>/supervisor.log and the component's log; 0: bare processes
 #                       (default 1)
-#   REST_HEAP_MB        the REST gateway's heap                default 1024 (README "Operations")
+#   REST_HEAP_MB        the REST gateway's heap                default 1024 (docs/operations.md)
 #   REST_THREADS_MAX    the gateway's request threads          default 32 (hbase.rest.threads.max)
 #   HBASE_REGIONSERVERS RegionServers in the standalone JVM   default 1 (LocalHBaseCluster reads
 #                       hbase.regionservers; each gets its own random RPC port). For a second
@@ -274,9 +274,9 @@ start_hbase() {
   write_hbase_conf "$HB_DIR/conf" ""
   # The REST JVM is an HBase client: fail in seconds, not minutes, while the master boots.
   # Its request threads bound its heap: a request in flight holds about twice its JSON body
-  # (RowModel + CellModel + Put + Cell per row, the values twice; measured: 50 PUTs of 6.8 MB
-  # held 500 MB), and Jetty's default of 100 threads let 100 such bodies in at once: an OOM
-  # (README "Operations: the REST gateway"). More requests wait in Jetty's queue, which
+  # (RowModel + CellModel + Put + Cell per row, the values twice), and Jetty's default of 100
+  # threads lets 100 such bodies in at once: an OOM (docs/operations.md, "The REST gateway under
+  # bursts"). More requests wait in Jetty's queue, which
   # holds connections, not bodies. The scanner cache: a scanner a cut-off function never deleted
   # keeps its prefetched rows; expire those after 10 minutes, not the default hour.
   write_hbase_conf "$HB_DIR/conf-rest" "  <property><name>hbase.client.retries.number</name><value>5</value></property>

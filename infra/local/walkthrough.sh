@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# infra/local/walkthrough.sh — the README's curl walk-through of mentions, topics, notifications,
+# infra/local/walkthrough.sh — a curl walk-through of mentions, topics, notifications,
 # blocks and mutes, run for real against `npm start` (or any API: API_URL). It prints a console
-# transcript (command, body, status) ready to paste, so the README's examples are real output.
+# transcript (command, body, status) ready to paste, so examples in the docs are real output.
 # Handles get a random suffix, so it can run again on the same stack.
 #   bash infra/local/walkthrough.sh            # against http://localhost:13000
 set -euo pipefail

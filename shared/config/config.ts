@@ -42,7 +42,7 @@ const EnvSchema = z.object({
   // The settle window W: every request and fan-out invocation sends its last HBase call within
   // the operation budget derived from it (shared/runtime/deadline.ts), so work that read an edge
   // before a follow/unfollow has landed when that edge's settle
-  // message runs. Every reader's view converges within it (shared/schema/consistency.md).
+  // message runs. Every reader's view converges within it (docs/consistency.md).
   // At least 5 s: below it the budget, (W − 3.5 s) / 2, leaves a request no time at all.
   SETTLE_SECONDS: z.coerce.number().int().min(5).max(900).default(60),
   // Per-user write limits, per fixed one-minute window (429 + Retry-After past them). Likes count

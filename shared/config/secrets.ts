@@ -4,7 +4,7 @@
 // SECRETS_MAX_AGE_SECONDS — so a rotated key reaches every warm container within that time,
 // without a deploy. The local stage passes the values themselves as variables.
 //
-// Rotating the signing key (README "Deploy to AWS"): copy the current key to the previous-key
+// Rotating the signing key (docs/deploy.md, "Rotating the signing key"): copy the current key to the previous-key
 // parameter, wait SECRETS_MAX_AGE_SECONDS (every container now accepts both), write the new key
 // to the current parameter, and delete the previous one after max age + one token lifetime.
 //

@@ -1,6 +1,6 @@
 // shared/domain/leaving.ts — domain: leaving (注销). An account is active, deactivated (hidden
 // everywhere, restored by logging in), or erased (its data gone, the handle still reserved).
-// What each standing means for reads and writes: shared/schema/consistency.md Q.
+// What each standing means for reads and writes: docs/consistency.md Q.
 
 /** How long a deactivated account can still be restored by logging in before it is erased. */
 export const RESTORE_WINDOW_MS = 30 * 86_400_000;

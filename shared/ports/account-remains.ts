@@ -54,7 +54,7 @@ export interface AccountRemains {
   standing(handle: string): Promise<Standing | null>;
   /**
    * The erasure begins: standing deactivated at `from` → erased at `at`, ONE check-and-put on the
-   * standing (consistency.md Q): false when a restore or another leave moved it first.
+   * standing (docs/consistency.md Q): false when a restore or another leave moved it first.
    */
   beginErasure(handle: string, from: number, at: number): Promise<boolean>;
   /** Reduces the users row to the handle's reservation (the handle and the erased standing); idempotent. */

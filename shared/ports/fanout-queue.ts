@@ -53,7 +53,7 @@ export const FanoutMessage = z.discriminatedUnion('type', [
   /**
    * Sent (delayed by the settle window) by every follow and unfollow BEFORE its first write:
    * makes the reader's view of the followee agree with the edge as it stands then, after any
-   * work that read the old state has landed (shared/schema/consistency.md, "settle").
+   * work that read the old state has landed (docs/consistency.md, "settle").
    * `at`: when the operation began; a followers-side row newer than that belongs to a later follow.
    * `tally`: the follow (`since`) whose counts this operation changed or added (`removal`: an
    * unfollow); the settle then applies a change to followers / following that the operation

@@ -58,7 +58,7 @@ export interface PostStore extends PostCountTally {
   edit(id: string, from: number, next: { body: string; mentions?: MentionSpan[]; topics?: TopicSpan[]; editedAt: number }, replaced: PostVersion): Promise<boolean>;
   /**
    * Records that `place` (a post, or a comment on one) names `handles` with a link from `since`
-   * on: the mention index the erasure of a named user unlinks by (consistency.md R). Written
+   * on: the mention index the erasure of a named user unlinks by (docs/consistency.md R). Written
    * BEFORE the text names them, so no link lacks its entry; an entry whose text never landed, or
    * no longer names the user, is checked against the text and dropped when read. One put.
    */
@@ -83,7 +83,7 @@ export interface PostStore extends PostCountTally {
  * for that direction move in ONE atomic row mutation: a mark is there exactly when its change
  * was applied. So a request cut between its truth and its count is found out afterwards, and
  * its change applied once (shared/use-cases/background/tally.ts; invariant M in
- * shared/schema/consistency.md). Marks expire (TALLY_TTL_SECONDS): only recent facts are judged.
+ * docs/consistency.md). Marks expire (TALLY_TTL_SECONDS): only recent facts are judged.
  */
 export interface CountTally<C extends string> {
   /** Whether the fact's +1 (`added`) and −1 (`removed`) are in `id`'s count. One get. */

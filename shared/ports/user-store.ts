@@ -1,7 +1,7 @@
 // shared/ports/user-store.ts — what the account use cases need from storage. One HBase
 // implementation (shared/adapters/hbase/hbase-user-store.ts); unit tests may fake it.
 // Only an active account is anyone's face, mention, search result or profile: a deactivated or
-// erased one reads as nobody there (consistency.md Q), except to its own login.
+// erased one reads as nobody there (docs/consistency.md Q), except to its own login.
 import type { Standing } from '../domain/leaving.js';
 
 export interface NewUser {

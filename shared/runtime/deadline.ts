@@ -10,7 +10,7 @@
 //
 // 2. The operation budget B (`budgetMs`), for the invocations whose writes the consistency
 //    arguments bound in time — every HTTP request and the fan-out worker
-//    (shared/schema/consistency.md, "Time"): B = (W − LANDING_MS − CLOCK_SKEW_MS) / 2 for the
+//    (docs/consistency.md, "Time"): B = (W − LANDING_MS − CLOCK_SKEW_MS) / 2 for the
 //    settle window W. The transport sends nothing once the deadline has passed: it checks before
 //    each attempt and again at the moment the request would be written to the socket. So an
 //    invocation that answered early (middy's timeout response) or was frozen by Lambda and thawed
@@ -35,7 +35,7 @@ export const RESERVE_MS = 1_000;
 /**
  * How long a call the gateway has received may take to be applied in HBase: its queue and its
  * own HBase client's retries. An assumption about the gateway, not enforced here: an operator
- * keeps the gateway within it (consistency.md "Time").
+ * keeps the gateway within it (docs/consistency.md "Time").
  */
 export const LANDING_MS = 3_000;
 

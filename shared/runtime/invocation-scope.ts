@@ -87,7 +87,7 @@ export function runWithCorrelationId<T>(correlationId: string, fn: () => T): T {
 /**
  * Runs `fn` with no HBase call sent more than `budgetMs` from now (nor after the invocation's
  * own deadline): a part of a long invocation whose writes must land within a bound of its start
- * (a job's writes after the settles it queued, shared/schema/consistency.md "Time").
+ * (a job's writes after the settles it queued, docs/consistency.md "Time").
  */
 export function runWithinBudget<T>(budgetMs: number, fn: () => T): T {
   const parent = storage.getStore();

@@ -2,7 +2,7 @@
 // costs in HBase work, and why each step is there: the REST requests one call sends and their
 // sequential round trips (shared/observability/round-trips.ts), as the `Server-Timing` header of
 // every response reports them. Beside tables.ts because the costs follow from its layout and
-// access patterns; the invariants the writes keep are in consistency.md.
+// access patterns; the invariants the writes keep are in docs/consistency.md.
 //
 // The figures are upper bounds for one call on the success path in an ordinary small world (a
 // page of a few authors, a post with a comment, a like and a repost), as
@@ -14,7 +14,7 @@
 // A `why` walks the round trips in order; "a ∥ b" means a and b are sent side by side in one
 // round trip. Steps in [brackets] are off the measured path (another branch, or data the measured
 // world does not have) and say what they add. Letters (A, C, E, K…) name the invariants of
-// consistency.md a write's step keeps. Queue (SQS) and object-storage calls are not HBase requests.
+// docs/consistency.md a write's step keeps. Queue (SQS) and object-storage calls are not HBase requests.
 
 export interface RouteCost {
   /** REST requests one call sends, at most. */

@@ -27,7 +27,7 @@
 //    reads of those families; entries (inbox i, outbox o) and posts do not need it and keep the
 //    cheaper default.
 //  * The invariants every multi-row operation keeps, and why each interleaving keeps them:
-//    ./consistency.md.
+//    docs/consistency.md.
 
 import type { ColumnFamilySchema } from '../hbase/index.js';
 import { firstByteSplitPoints, hexSaltSplitPoints, saltAndHexSplitPoints, saltSplitPoints, termSplitPoints, trendShardSplitPoints } from './row-keys.js';
@@ -91,7 +91,7 @@ p:sv  the naming version: which rows of the people index (below) are the user's 
       before the index (not findable by name: no migration, the product has no users yet)
 p:av  the avatar's media id; '' once removed (overwritten, never deleted: a delete marker could
       mask a later set within the same millisecond). Absent or '' = none.
-p:x   the standing (invariant Q, consistency.md): '' or absent = active, 'd<millis>' deactivated
+p:x   the standing (invariant Q, docs/consistency.md): '' or absent = active, 'd<millis>' deactivated
       then (leave), 'e<millis>' erasure begun then. Overwritten, never deleted. Read with every
       face, mention check, search result and profile: only an active user is any of these
 a:    auth    — a:pw scrypt hash record (never returned by any API); a:se the session epoch (64
@@ -112,7 +112,7 @@ leave    : the login's password check, then PUT ?check=put p:x = d<now>, a:se = 
            '' (active) — one row: of a leave, a restore and the erasure racing, one moves it
 restore  : (a login of a deactivated account) PUT ?check=put p:x = '', check p:x == the value read
            (the leave writes its departure entry, lists '~departures/erase/…', before its check-and-put)
-erase    : (the erase-accounts job, consistency.md R) PUT the release entry, then PUT ?check=put
+erase    : (the erase-accounts job, docs/consistency.md R) PUT the release entry, then PUT ?check=put
            p:x = e<now>, check p:x == d<the leave's millis>; after the walk, DELETE every column
            but p:h and p:x (the handle's reservation)
 release  : RESERVATION_MS later, the walk again, then DELETE every cell up to the newest read
@@ -130,7 +130,7 @@ faces    : GET /users/multiget?row=…&column=p:h&column=p:n&column=p:av&column=
            (adapters/memory/caching-faces.ts) and read only the authors it lacks.
            Comments learn their authors from their scan and spend a second round trip.
 avatar   : PUT /users/<k>?check=put p:av=<new>, check p:av == <the avatar read> ('' = none), after
-           the picture's claim (media m:a=@<handle>); a loser reads again (consistency.md L)`,
+           the picture's claim (media m:a=@<handle>); a loser reads again (docs/consistency.md L)`,
   },
   content: {
     name: 'content',
@@ -215,7 +215,7 @@ away marks : PUT batch of 'R' rows {e:away = seen} per chunk of the reader's 'F'
              message); PUT batch {e:away = ''} per chunk when the reader is rebuilt
 row   = userKey(b) + 'P' + block (1 byte, 0..15 = the follower's salt >> 12)   b's PACKED AUDIENCE:
         the 'R' rows of one block of b's followers kept a second time in one cell, derived from
-        them (invariant N in ./consistency.md); 'P' sorts between 'F' and 'R', so no edge scan
+        them (invariant N in docs/consistency.md); 'P' sorts between 'F' and 'R', so no edge scan
         meets it, and the repair job's walk skips it (not an edge key)
 e:v   the block's version: random, put by every writer of an 'R' row of that block BEFORE it
       writes the row (follow, unfollow, settle, away marks, repair job), never deleted
@@ -534,7 +534,7 @@ row   = term + 0x00 + handle + 0x00 + naming version (row-keys.ts peopleKey) —
 e:a   '' (the row is the entry)
 The version in the key makes every naming's rows its own: a row is written before its version
 becomes the user's p:sv and deleted only once that version can never be current again, so no
-delete marker ever falls on a row that is put again (invariant P, consistency.md).
+delete marker ever falls on a row that is put again (invariant P, docs/consistency.md).
 find  : GET /people/<search form of q>*?limit=PEOPLE_SCAN (one stateless scan), then ONE
         parallel stage: users multi-get (face, c:followers, p:sv; and the query itself when it
         is a handle) ∥ the searcher's follow edges to them ∥ the visibility multi-get (blocks)
@@ -580,7 +580,7 @@ check (a follow, comment, repost, like, post read): ONE multi-get of (a,'B',b) a
     families: [family('e', LATER_WRITE_WINS)],
     design: `
 The newest-first lists — following, followers, likers, blocked, muted: a time-ordered index
-BESIDE each edge, DERIVED from it (invariant K in ./consistency.md). The edge rows stay keyed by
+BESIDE each edge, DERIVED from it (invariant K in docs/consistency.md). The edge rows stay keyed by
 the other user (every check is a point get; fan-out's segments need the salted order); this
 table only orders them. A table of its own, so no scan of relations, reactors or blocks (fan-out's
 audience segments, the repair job's walk, the recount) ever meets an index row.
@@ -602,10 +602,10 @@ row   = hex4(md5(owner)) + owner + '/' + kind + '/' + inv13 + '/' + other handle
         row), the edit (mentions it gains, beside its topic rows) and the comment (beside its
         checks); never removed by a request: each is checked against the text when read. Read
         only by the erasure: N to unlink the named account from every text, n to drop a
-        post's entries with it (consistency.md R)
+        post's entries with it (docs/consistency.md R)
 row   = '~departures/' + ('erase' | 'release') + '/' + 13-digit due + '/' + handle: the accounts
         on their way out (注销), oldest due first ('~' sorts above every hex4 salt); the erase-
-        accounts job reads what is due in ONE stateless scan (consistency.md R)
+        accounts job reads what is due in ONE stateless scan (docs/consistency.md R)
 e:t   '' (the key is the entry). NEW_VERSION_BEHAVIOR: an entry removed and written again with
       the same since (a remove, then a settle's restore) must stay.
 Written and removed by the adapter methods that write and remove the edge side each list reads,
@@ -664,7 +664,7 @@ m:r   the reason of a failure (a refusal code)
 m:d   what processing found, written with the move to ready: JSON {width, height, animated,
       placeholder, variants: [{name, width, height}]}
 m:a   who holds it: '-' free (written by create), the post id it is in (a picture is in one
-      post at most; consistency.md L), '@<handle>' an avatar, '!discard' being discarded.
+      post at most; docs/consistency.md L), '@<handle>' an avatar, '!discard' being discarded.
       Never absent on a live record: every claim checks a value that exists, because a check
       on an absent cell also passes on a missing row and would write a removed record back
 m:w   when m:a was last written: the claim's time (a retry's claim rewrites it), or the mark's
@@ -684,7 +684,7 @@ discard  : (the media worker) GET the record, the claiming post's lookup, then
            PUT ?check=put m:a='!discard' + m:w=now, check m:a == '-' (never claimed) or
            m:w == <the claim time read> (claimed; a claim since the read wins), then DELETE
            every object (uploads/<id>, media/<id>/<variant>.webp), THEN DELETE /media/<id> (the
-           row). Kept, nothing written, while the picture is in a live post (consistency.md L)
+           row). Kept, nothing written, while the picture is in a live post (docs/consistency.md L)
 cleanup  : (the media-cleanup job, every 6 h) the ONE walk of the table: a scan from the start
            row (or the position the last step handed on) to ff×17 (above every 16-byte key),
            family m, at most JOB_ROWS_PER_STEP rows a step (fetched 100 a round trip), then one

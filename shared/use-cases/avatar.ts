@@ -1,7 +1,7 @@
 // shared/use-cases/avatar.ts — set or remove your avatar: a picture uploaded with purpose
 // `avatar` (the worker makes it square, 96 and 400 px), through the same pipeline as a post's.
 //
-// Two rows move, so the order is what keeps invariant L (shared/schema/consistency.md): the
+// Two rows move, so the order is what keeps invariant L (docs/consistency.md): the
 // picture is CLAIMED for the user first (m:a = '@<handle>', a check-and-put: a picture is in at
 // most one post or avatar), THEN the user row's p:av is swapped from the avatar read to the new
 // one (a check-and-put: of two racing changes each swaps from what it saw, and a loser reads

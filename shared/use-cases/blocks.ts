@@ -5,7 +5,7 @@
 // for posts fanned out before it). Mute: you stop seeing their posts and notifications; they
 // notice nothing (nothing is refused to them, no follow is touched).
 //
-// Block vs a racing follow (invariant G in shared/schema/consistency.md): a follow writes its
+// Block vs a racing follow (invariant G in docs/consistency.md): a follow writes its
 // edge and THEN checks for a block (removing its own edge if it finds one); a block writes the
 // block row and THEN removes the edges. Per-row operations are linearizable, so whichever of the
 // two writes lands first, the other operation's later read sees it: no edge survives a block.

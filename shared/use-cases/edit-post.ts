@@ -6,7 +6,7 @@
 // EDIT_WINDOW_MS of publishing and at most MAX_EDITS edits (422) → the new text's topics indexed
 // (rows of topics the current text lacks, BEFORE the text names them: a topic page never misses a
 // post whose text has the topic), and beside them the mentions it gains (their index entries,
-// which the erasure of a named user unlinks by: consistency.md R) → the delayed notifies, queued
+// which the erasure of a named user unlinks by: docs/consistency.md R) → the delayed notifies, queued
 // before the write (invariant F): the mentions the edit adds or drops, and the edit for those
 // who reposted it (an `edit` notification, as Mastodon tells boosters; one group per post, its
 // latest edit standing for the earlier ones) → ONE check-and-put on the version: the text, the version, editedAt and the
@@ -16,7 +16,7 @@
 //
 // What does NOT move: timelines, outboxes and reposts hold post ids, never text, so every reader
 // sees the new text on the next read, and a repost shows its original as it is now. Topic rows
-// of topics the text dropped stay (the topic page checks the text: consistency.md F and the
+// of topics the text dropped stay (the topic page checks the text: docs/consistency.md F and the
 // topic index's read), as do mentions' notifications until the worker reads the new text.
 import { ForbiddenError, InvalidInputError, NotFoundError, PreconditionFailedError, PreconditionRequiredError } from '../domain/errors.js';
 import { authorOfPostId, EDIT_WINDOW_MS, MAX_EDITS, type Post, type PostVersion } from '../domain/post.js';

@@ -1,7 +1,7 @@
 // shared/use-cases/erase-account.ts — the erasure of an account that left (注销) and was not
 // restored within RESTORE_WINDOW_MS: everything it wrote or did goes, and every other user's row
 // it touched is put right (counts, edges' other sides, list entries, notifications), step by step
-// and resumable (consistency.md R).
+// and resumable (docs/consistency.md R).
 //
 // It begins with ONE check-and-put on the users row, standing deactivated at t → erased now: of
 // a restore and the erasure racing, exactly one moves the standing (Q), and an erasure that loses

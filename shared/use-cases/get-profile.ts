@@ -5,7 +5,7 @@ import { AVATAR_LARGE, AVATAR_SMALL, avatarUrl } from './faces.js';
 import type { Pictures } from './media/attach.js';
 
 /**
- * Counts are shown never below zero. They are exact but for the crash windows of consistency.md
+ * Counts are shown never below zero. They are exact but for the crash windows of docs/consistency.md
  * C: a follow stopped (a Lambda timeout) between its edge and its +1 leaves the counts one short
  * until the repair job's next run, and an unfollow of that edge meanwhile takes them to −1.
  */

@@ -1,5 +1,5 @@
 // shared/use-cases/idempotency.ts — what the creates with an Idempotency-Key share (Stripe's
-// semantics; invariant B in shared/schema/consistency.md): one key of a user names ONE request,
+// semantics; invariant B in docs/consistency.md): one key of a user names ONE request,
 // recognised by its fingerprint. Publish and repost keep the fingerprint they always had (a hash
 // of what they publish, publish-post.ts); a comment and an upload hash their operation with what
 // they ask for, so a key reused for another operation or another body is a mismatch (422).

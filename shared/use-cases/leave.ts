@@ -3,7 +3,7 @@
 // (log-in.ts checkPassword), a wrong one 403 `wrong_password` (a 401 would say the session is
 // over, and a client would drop it) → ONE check-and-put on the users row:
 // standing active → deactivated now, with a new session epoch.
-// From that write on (consistency.md Q): the profile is 404 to everyone; every view leaves out
+// From that write on (docs/consistency.md Q): the profile is 404 to everyone; every view leaves out
 // what the account wrote or did, since a face is read with every post, comment, list entry and
 // notification and a departed account has none (feeds read faces through a one-minute cache, so
 // a feed may show the account's posts for up to that minute); the account is nobody's new

@@ -7,7 +7,7 @@
 // check-and-delete of the truth on the since it read → only the winner counts −1 and removes the
 // entry while it holds that since (an entry a later like rewrote survives). So an entry may be
 // stale (its truth gone), never missing; "who liked" and the recount check entries against the
-// truth. Invariant E in shared/schema/consistency.md. The post's author is notified through the
+// truth. Invariant E in docs/consistency.md. The post's author is notified through the
 // queue (notifications.ts): a delayed notify before the truth is written, an immediate one after
 // the win; an unlike queues the same pair for the since it removes. A block between the two
 // users, either way, refuses the like (403).

@@ -1,6 +1,6 @@
 // shared/use-cases/lists.ts — what the newest-first lists (following, followers, likers, blocked,
 // muted) share: their cursor, and the rule that shows an entry only while its edge holds the
-// entry's since (invariant K in shared/schema/consistency.md).
+// entry's since (invariant K in docs/consistency.md).
 import { HANDLE_PATTERN } from '../domain/handle.js';
 import type { ListPage, ListPosition, Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';

@@ -6,7 +6,7 @@
 // fact agree with its source of truth — added while the fact is live, retracted once it is not
 // (an unlike, an unfollow, a deleted comment or post). So any number of deliveries, in any
 // order, converge: each one reads the truth when it runs (invariant F in
-// shared/schema/consistency.md). Every fact is queued twice: once right after its write (the
+// docs/consistency.md). Every fact is queued twice: once right after its write (the
 // notification shows within a second or so) and once BEFORE its first write, delayed by the
 // settle window: if the request dies after its write, or a slow delivery read the truth before
 // a later change and wrote after that change's own delivery, the delayed one still runs after

@@ -14,7 +14,7 @@
 // The same key with another body is a client mistake (422 idempotency_key_mismatch). A retry
 // after the post was deleted answers 410 post_deleted and creates nothing: the deleted post's
 // tombstone keeps its id taken for good, so neither this retry nor any later one can bring it
-// back (invariant B in shared/schema/consistency.md).
+// back (invariant B in docs/consistency.md).
 import { createHash } from 'node:crypto';
 import { ConflictError, GoneError, InvalidInputError } from '../domain/errors.js';
 import { authorOfPostId, isPostId, newPostId, type Post } from '../domain/post.js';

@@ -18,7 +18,7 @@ function notSelf(actor: string, target: string, verb: 'follow' | 'unfollow'): vo
 /**
  * The settle message, sent before the first write of every follow and unfollow (so it exists
  * even if the request dies half-way): after the settle window it makes the reader's view of the
- * target agree with the edge as it then stands (background/settle.ts; consistency.md).
+ * target agree with the edge as it then stands (background/settle.ts; docs/consistency.md).
  */
 function queueSettle(deps: FeedDeps, reader: string, followee: string, at: number, tally?: { since: number; removal: boolean }): Promise<void> {
   return deps.queue.send({ v: 1, type: 'settle', reader, followee, at, ...(tally ? { tally } : {}) }, { delaySeconds: deps.limits.settleSeconds });

@@ -15,7 +15,7 @@
 //    whatever was presented, so it tells nothing about tokens.
 //  * A session refreshes only while its account is active and still has the session epoch the
 //    session started under: leaving (./leave.ts) draws a new epoch, so every session of the
-//    account ends at once and a later restore brings none of them back (consistency.md Q).
+//    account ends at once and a later restore brings none of them back (docs/consistency.md Q).
 //    The check is read BESIDE the rotation (no round trip more); a refused refresh revokes the
 //    session it rotated and hands out nothing.
 // Requests per operation and the interleavings: shared/schema/tables.ts (sessions).

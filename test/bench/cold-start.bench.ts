@@ -7,7 +7,7 @@
 // public read of an empty namespace; a worker's batch of one invalid record; a job's step over an
 // empty namespace), medians of --runs processes. The AWS SDK clients the runtime provides resolve
 // from node_modules (NODE_PATH), as from /var/runtime in Lambda. Writes docs/bench/cold-start.json
-// and docs/bench/cold-start.md (the table the README quotes).
+// and docs/bench/cold-start.md (every function), then rewrites docs/benchmarks.md from docs/bench.
 //
 //   npm run bench:cold [-- --runs 5] [--before-dir <package dir>] [--after-dir <package dir>] [--only like,login]
 import { execFile, execFileSync, spawn } from 'node:child_process';
@@ -23,6 +23,7 @@ import { applySchema } from '../../infra/schema/apply-schema.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { zipEntries } from '../packaging/zip.js';
 import { dropNamespace } from '../support/namespace.js';
+import { refreshBenchmarksPage } from '../../infra/docs/benchmarks-document.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The packaging before this change: every bundle unminified, with the whole AWS SDK inside. */
@@ -326,6 +327,7 @@ function write(before: Map<string, Measured>, after: Map<string, Measured>, head
     '',
   ].join('\n');
   writeFileSync(join(args.out!, 'cold-start.md'), md);
+  if (refreshBenchmarksPage(args.out!)) say('rewrote docs/benchmarks.md');
   say(`wrote ${join(args.out!, 'cold-start.json')} and cold-start.md`);
   say(JSON.stringify(summary));
 }

@@ -20,7 +20,8 @@
 //      examined, measured from the region counters), at 100 k and 1 M posts
 //   7. fan-out worker peak memory at 1,000 vs 100,000 followers, each in a child process
 // Everything lives in a throwaway HBase namespace and queue, dropped at the end (also on Ctrl-C).
-// Output: a progress bar on stderr, a table on stdout, bench-results/feed-bench.json and .svg.
+// Output: a progress bar on stderr, a table on stdout, docs/bench/feed-bench.json and .svg (smoke:
+// bench-results/), and docs/benchmarks.md rewritten from docs/bench.
 // Knobs: test/bench/feed/settings.ts (BENCH_* variables; --smoke or BENCH_PROFILE=smoke).
 // The stack must already run: `bash infra/local/stack.sh start`.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -50,6 +51,7 @@ import { benchSettings, outPath } from './feed/settings.js';
 import { runTimeline, TIMELINE_FLOOR } from './feed/timeline.js';
 import { measureFloor, prepareFloorTable, printFloor } from './floor.js';
 import { printTable } from './stats.js';
+import { refreshBenchmarksPage } from '../../infra/docs/benchmarks-document.js';
 
 /** The machine's cores: the lag and throughput figures depend on them. */
 const CORES = availableParallelism();
@@ -613,6 +615,7 @@ try {
   writeFileSync(outPath(s, 'json'), `${JSON.stringify(result, null, 2)}\n`);
   const subtitle = `${s.profile} profile · ${CORES} cores · HBase ${hbaseVersion} via REST · ${graph.handles.length} users, ${graph.edges.toLocaleString('en-US')} follows · ${new Date().toISOString().slice(0, 16)}Z · wall ${wallSeconds} s`;
   writeFileSync(outPath(s, 'svg'), chartSvg('weibo-serverless feed benchmark: measured vs target', subtitle, targets));
+  if (refreshBenchmarksPage(s.outDir)) console.log('rewrote docs/benchmarks.md');
 
   printFloor(floor);
   printTable(

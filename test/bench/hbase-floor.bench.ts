@@ -2,10 +2,13 @@
 // product target is a ratio of (product.md "Performance"): one row-get round trip, a multi-get
 // of 20 rows, and batch-put throughput at 1 / 100 / 1000 cells per request. Runs against
 // HBASE_REST_URL (default: the local stack, which must be running: `npm run stack:start`).
-// Writes bench-results/hbase-floor.json and prints a table. The measurements live in ./floor.ts
+// Writes docs/bench/hbase-floor.json (BENCH_OUT_DIR elsewhere), rewrites docs/benchmarks.md from
+// docs/bench, and prints a table. The measurements live in ./floor.ts
 // (`npm run bench` runs the same ones inside its own run).
 //   BENCH_REPS (default 300) — timed repetitions for the latency figures
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { refreshBenchmarksPage } from '../../infra/docs/benchmarks-document.js';
 import { config } from '../../shared/config/config.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { measureFloor, prepareFloorTable, printFloor } from './floor.js';
@@ -22,10 +25,12 @@ try {
   const floor = await measureFloor(client, table, { reps });
 
   const result = { at: new Date().toISOString(), hbaseVersion: version, restUrl: cfg.HBASE_REST_URL, node: process.version, reps, ...floor };
-  mkdirSync('bench-results', { recursive: true });
-  writeFileSync('bench-results/hbase-floor.json', `${JSON.stringify(result, null, 2)}\n`);
+  const outDir = process.env.BENCH_OUT_DIR || 'docs/bench';
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'hbase-floor.json'), `${JSON.stringify(result, null, 2)}\n`);
   printFloor(floor);
-  console.log('\nJSON: bench-results/hbase-floor.json');
+  console.log(`\nJSON: ${join(outDir, 'hbase-floor.json')}`);
+  if (refreshBenchmarksPage(outDir)) console.log('rewrote docs/benchmarks.md');
 } finally {
   await client.deleteTable(table).catch(() => {});
   await client.close();

@@ -13,7 +13,8 @@
 //      graphs are written through the real post store, which the feed bench's raw loader is not.
 // Everything lives in throwaway HBase namespaces and a throwaway media queue, and the objects
 // it made are removed; all dropped at the end (also on Ctrl-C).
-// Output: a progress line on stderr, a table on stdout, bench-results/media-bench.json and .svg.
+// Output: a progress line on stderr, a table on stdout, docs/bench/media-bench.json and .svg (smoke:
+// bench-results/), and docs/benchmarks.md rewritten from docs/bench.
 // Knobs: test/bench/media/settings.ts (MEDIA_BENCH_* variables; --smoke or BENCH_PROFILE=smoke).
 // The stack must already run (HBase, ElasticMQ, the object store): `bash infra/local/stack.sh start`.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,6 +39,7 @@ import { mediaBenchSettings, mediaOutPath, workerFunctionSettings } from './medi
 import { runPictureTimelines } from './media/timeline.js';
 import type { QueueHandler } from './queue-consumer.js';
 import { printTable } from './stats.js';
+import { refreshBenchmarksPage } from '../../infra/docs/benchmarks-document.js';
 
 const CORES = availableParallelism();
 
@@ -342,6 +344,7 @@ try {
   writeFileSync(mediaOutPath(s, 'json'), `${JSON.stringify(result, null, 2)}\n`);
   const subtitle = `${s.profile} profile · ${CORES} cores · HBase ${hbaseVersion} via REST · s3rver · ${new Date().toISOString().slice(0, 16)}Z · wall ${wallSeconds} s`;
   writeFileSync(mediaOutPath(s, 'svg'), chartSvg('weibo-serverless pictures benchmark: measured vs floor', subtitle, targets));
+  if (refreshBenchmarksPage(s.outDir)) console.log('rewrote docs/benchmarks.md');
 
   const st = pipeline.stagesMedian;
   const ft = pipeline.floorStagesMedian;

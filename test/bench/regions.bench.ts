@@ -1,7 +1,7 @@
 // test/bench/regions.bench.ts — `npm run bench:regions` (`-- --smoke` for a short run): does the
 // salted row key spread load over several RegionServers? On a local cluster with several
-// RegionServers, beside the main stack in its own state dir and ports (README "Regions
-// benchmark"): the bench starts it through infra/local/stack.sh (HBASE_REGIONSERVERS=3,
+// RegionServers, beside the main stack in its own state dir and ports (docs/benchmarks.md,
+// "Regions"): the bench starts it through infra/local/stack.sh (HBASE_REGIONSERVERS=3,
 // .local-rs, REST 28080, ZooKeeper 22818) and stops it at the end, also when the run fails or is
 // interrupted; a gateway already answering there, or named by HBASE_REST_URL, is used as it is
 // and left running. In one run:
@@ -43,6 +43,7 @@ import { regionsChartSvg, type ChartPanel } from './regions/chart.js';
 import { liveNodes, nodeLoad, settledNodeSnapshot, type NodeLoad } from './regions/node-requests.js';
 import { decimalStringSplit, quantileSplit } from './regions/seed-splits.js';
 import { printTable } from './stats.js';
+import { refreshBenchmarksPage } from '../../infra/docs/benchmarks-document.js';
 
 const TARGET = 1.25;
 const argv = process.argv.slice(2);
@@ -54,7 +55,7 @@ const int = (name: string, fallback: number, min = 1) => {
   if (!Number.isInteger(v) || v < min) throw new Error(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
   return v;
 };
-// The multi-RegionServer stack of the README, unless told otherwise. Its REST port is fixed
+// The multi-RegionServer stack of docs/local-stack.md, unless told otherwise. Its REST port is fixed
 // rather than read from HBASE_REST_PORT, which a shell may hold for the main stack (18080): the
 // bench must never start, stop or measure that one.
 const REST_PORT = '28080';
@@ -423,6 +424,7 @@ try {
   }));
   const subtitle = `${settings.profile} profile · ${machine.cores} cores · HBase ${hbaseVersion} via REST · ${nodes.length} RegionServers · ${settings.regions} regions per table · ${new Date().toISOString().slice(0, 16)}Z · wall ${wallSeconds} s`;
   writeFileSync(svgPath, regionsChartSvg('Load per RegionServer: salted keys vs the seed’s uid keys', subtitle, TARGET, panels));
+  if (refreshBenchmarksPage(settings.outDir)) console.log('rewrote docs/benchmarks.md');
   progress.done();
 
   printTable(

@@ -1,6 +1,6 @@
 // test/browser/pages.test.ts — every page of the client, in 中文 and in English: rendered with
 // no page error, axe-core finds no serious or critical violation, and a screenshot is taken
-// (.local/screenshots; `SAVE_SCREENSHOTS=1` writes the README's docs/screenshots). Also: the
+// (.local/screenshots; `SAVE_SCREENSHOTS=1` writes docs/screenshots). Also: the
 // language switch, and the API reference page showing the served OpenAPI document.
 import { describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';

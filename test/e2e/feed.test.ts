@@ -46,7 +46,7 @@ const followUser = (u: User, target: string) => api.call('PUT', `/users/${u.hand
  * A follow whose queued work has all run: its backfill, and its settle W later. An unfollow
  * empties the timeline at once only when no such work is in flight; a follow's settle that read
  * "following" may write its backfill after the unfollow's purge, and the unfollow's own settle
- * removes it W later (consistency.md, A). The "at once" checks below wait it out first.
+ * removes it W later (docs/consistency.md, A). The "at once" checks below wait it out first.
  */
 async function followSettled(u: User, target: string): Promise<void> {
   const correlationId = newCorrelationId('follow');
@@ -162,7 +162,7 @@ describe('posts', () => {
     const listed = (await api.call('GET', `/users/${u.handle}/posts?limit=100`)).json.posts;
     expect(listed).toHaveLength(20);
     // Exact, unless a publish was stopped by its timeout: one stopped between writing its post and
-    // counting it leaves the count one short (the crash window of consistency.md C: only the
+    // counting it leaves the count one short (the crash window of docs/consistency.md C: only the
     // request that created a post counts it, and its retry finds it created).
     const counted = (await api.call('GET', `/users/${u.handle}`)).json.posts as number;
     if (timedOut === 0) expect(counted).toBe(20);

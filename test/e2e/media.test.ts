@@ -123,7 +123,7 @@ describe('pictures', () => {
     const photo = await photoWithExif();
     const { media: m, upload } = (await declare(amy, photo)).json;
     // S3 refuses it (the length is signed: 403) and completing answers 409 upload_missing; the
-    // local object store checks no signature (README "Object store") and stores it, and the
+    // local object store checks no signature (docs/local-stack.md, "The object store") and stores it, and the
     // completion's HEAD finds another size: failed, size_mismatch. Either way: no picture.
     const stored = (await put(upload, photo.subarray(0, photo.length - 10))).status === 200;
     const done = await complete(amy, m.id);

@@ -68,7 +68,7 @@ describe('celebrity hybrid (threshold 3 followers)', () => {
     expect(await inboxCells(fans[0]!)).toBe(3); // 'two' copied in by the demotion, 'three' fanned out
     // fans[1]'s inbox is purged through the queue, and a demotion walk that read fans[1] as a
     // follower may copy 'two' in after that purge: its settle, W later, purges again
-    // (consistency.md, "the settle message"). Converged within W, not at once.
+    // (docs/consistency.md, "the settle message"). Converged within W, not at once.
     await eventually(async () => expect(bodies(await timeline(fans[1]!))).toEqual([]), 30_000);
   });
 });

@@ -279,7 +279,7 @@ describe('blocks and mutes over HTTP', () => {
 
   it('a plain repost still shows when the only other way its original shows is hidden by a mute', async () => {
     // The timeline leaves out a plain repost whose original "already shows in the same window"
-    // (README). Here the other way it would show — bob's repost with a comment — is hidden from
+    // (docs/api.md, "Paging"). Here the other way it would show — bob's repost with a comment — is hidden from
     // ann by her mute, so the original shows nowhere unless carol's plain repost does.
     const [ann, bob, carol, dan] = await newUsers('q_ann', 'q_bob', 'q_carol', 'q_dan');
     for (const target of [bob, carol]) expect((await api.call('PUT', `/users/${ann.handle}/following/${target.handle}`, { token: ann.token })).status).toBe(200);

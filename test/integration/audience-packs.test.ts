@@ -1,5 +1,5 @@
 // test/integration/audience-packs.test.ts — the packed audience (tables.ts, relations 'P' rows;
-// invariant N in shared/schema/consistency.md) on the real HBase adapters: a fan-out's read of a
+// invariant N in docs/consistency.md) on the real HBase adapters: a fan-out's read of a
 // followers list through its packs equals a scan of the followers side at that moment, after
 // every kind of followers-side write, and under the two races forced inside the writer (held
 // between its pack version and its row; cut right after its row).

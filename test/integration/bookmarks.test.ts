@@ -1,7 +1,7 @@
 // test/integration/bookmarks.test.ts — 收藏 on the real HBase adapters: the private newest-first
 // list, `bookmarked` in the reader's view of a post, a deleted post leaving the list, the list's
 // two round trips, and the races of the entry and the truth forced step by step
-// (test/support/interleave.ts; invariant K in shared/schema/consistency.md).
+// (test/support/interleave.ts; invariant K in docs/consistency.md).
 import { performance } from 'node:perf_hooks';
 import { describe, expect, inject, it } from 'vitest';
 import { hbaseFeedStores } from '../../shared/composition.js';

@@ -2,7 +2,7 @@
 // version (If-Match), the history, the limits, timelines that need no rewrite, topics moving
 // between topic pages and counted once in trending, mentions notified and retracted, and the
 // races with a delete and with another edit forced step by step (test/support/interleave.ts;
-// invariant B and the edit's paragraph of E in shared/schema/consistency.md).
+// invariant B and the edit's paragraph of E in docs/consistency.md).
 import { performance } from 'node:perf_hooks';
 import { describe, expect, inject, it } from 'vitest';
 import { hbaseFeedStores } from '../../shared/composition.js';

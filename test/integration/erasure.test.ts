@@ -4,7 +4,7 @@
 // release frees the handle. The done-when check scans EVERY table's rows for any key naming the
 // account (its user key, its handle as a key segment, or one of its post ids) — a whole-table
 // scan, acceptable in a test only. The races (a restore against the job, a follow in flight
-// across the erasure) are forced step by step (consistency.md Q and R).
+// across the erasure) are forced step by step (docs/consistency.md Q and R).
 import { describe, expect, inject, it } from 'vitest';
 import { HBaseAccountRemains } from '../../shared/adapters/hbase/hbase-account-remains.js';
 import { RESTORE_WINDOW_MS } from '../../shared/domain/leaving.js';

@@ -42,7 +42,7 @@ describe('delete-then-write in one millisecond', () => {
 
   it('the same race on a family with the default version behaviour masks the write (the trap is real)', async () => {
     // Proves the check above would see the trap on this server. The inbox entries family keeps
-    // the default on purpose (consistency.md): no operation deletes an entry and then writes it
+    // the default on purpose (docs/consistency.md): no operation deletes an entry and then writes it
     // again expecting to win, except a settle, a whole settle window later.
     const out = await sameMillisecondRace(qualifiedTableName(ns, 'inbox'), 'i:x', 'race-i:x');
     expect(out).toEqual({ written: true, visible: null });

@@ -3,7 +3,7 @@
 // step (test/support/interleave.ts) while the other runs inside the gap, then released. Each
 // test first shows the bad intermediate state really happened, then delivers what is queued
 // (the settle messages included, as the worker would after the settle window) and asserts the
-// invariants of shared/schema/consistency.md. On the code before the settle design, the
+// invariants of docs/consistency.md. On the code before the settle design, the
 // tombstones and the idempotency fingerprints, every one of these ended in the bad state.
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { HBaseMaintenanceStore } from '../../shared/adapters/hbase/hbase-maintenance-store.js';

@@ -1,5 +1,5 @@
 // test/integration/late-writes.test.ts — writes that come late, forced on the real HBase: what an
-// overloaded machine does to the feed (shared/schema/consistency.md "Time"). An invocation held
+// overloaded machine does to the feed (docs/consistency.md "Time"). An invocation held
 // past its operation budget and then resumed (as Lambda thaws a frozen one, or as the local
 // emulator keeps running a handler past its timeout) must write nothing more; a settle that read
 // the celebrity flag in the middle of a promotion must not leave a follower unmarked for good.
@@ -62,7 +62,7 @@ async function celebrityFollowedBy(reader: string) {
   return star;
 }
 
-describe('an invocation resumed after its operation budget writes nothing (consistency.md "Time")', () => {
+describe('an invocation resumed after its operation budget writes nothing (docs/consistency.md "Time")', () => {
   // A 10 s function timeout, a settle window of 5 s: the budget (750 ms) cuts first, as it must.
   const settleMs = 5_000;
   const budget = operationBudgetMs(settleMs);

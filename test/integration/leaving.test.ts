@@ -1,7 +1,7 @@
 // test/integration/leaving.test.ts — leaving (注销) and coming back on the real HBase adapters: a
 // leave hides the account from every view at once and a login restores all of it; the races of
 // the standing and the session epoch with writes, follows, refreshes and logins in flight are
-// forced step by step (test/support/interleave.ts; invariant Q in shared/schema/consistency.md).
+// forced step by step (test/support/interleave.ts; invariant Q in docs/consistency.md).
 import { describe, expect, inject, it } from 'vitest';
 import type { HBasePeopleIndex } from '../../shared/adapters/hbase/hbase-people-index.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';

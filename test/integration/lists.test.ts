@@ -1,5 +1,5 @@
 // test/integration/lists.test.ts — the newest-first lists (following, followers, likers, blocked,
-// muted; tables.ts `lists`, invariant K in shared/schema/consistency.md) on the real HBase
+// muted; tables.ts `lists`, invariant K in docs/consistency.md) on the real HBase
 // adapters through the use cases: their order, paging while entries land, the cursor's checks,
 // the round trips, and the races forced inside the adapters' two writes (an HBase client that
 // holds, or stops, one named request: the use cases' step points lie outside the adapters).

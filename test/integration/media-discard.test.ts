@@ -3,7 +3,7 @@
 // from the bucket), then the record, and a duplicate delivery does nothing; a removed record is
 // never written back by a late claim; a publish held between its claim and its post row (forced,
 // test/support/interleave.ts) keeps its picture through the cleanup job and a discard; a discard
-// delivered while its post is live does nothing. Invariant L, shared/schema/consistency.md.
+// delivered while its post is live does nothing. Invariant L, docs/consistency.md.
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, inject, it } from 'vitest';
 import { localMediaBaseUrl, localS3Client } from '../../infra/local/object-store.js';

@@ -1,7 +1,7 @@
 // test/integration/people.test.ts — finding people (找人) on the real HBase adapters: prefixes of
 // handles and names (CJK, full-width), the ranking, the search's two round trips, and the races of
 // a rename's index rows and its user row forced step by step (test/support/interleave.ts;
-// invariant P in shared/schema/consistency.md).
+// invariant P in docs/consistency.md).
 import { performance } from 'node:perf_hooks';
 import { describe, expect, inject, it } from 'vitest';
 import { HBasePeopleIndex } from '../../shared/adapters/hbase/hbase-people-index.js';

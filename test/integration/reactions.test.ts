@@ -107,7 +107,7 @@ describe('likes', () => {
     const [author] = await users('hot');
     const id = await post(author);
     const fans = Array.from({ length: 150 }, (_, i) => `fan${i}_${author}`.slice(0, 30));
-    // Registered: only a user who has not left (has a face) is listed (consistency.md Q).
+    // Registered: only a user who has not left (has a face) is listed (docs/consistency.md Q).
     await Promise.all(fans.map((handle) => stores.users.create({ handle, displayName: handle, passwordHash: 'x', createdAt: 0 })));
     for (let i = 0; i < fans.length; i += 30) await Promise.all(fans.slice(i, i + 30).map((f) => likePost(deps, f, id)));
     expect((await getPost(deps, id)).counts.likes).toBe(150);

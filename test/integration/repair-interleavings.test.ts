@@ -3,7 +3,7 @@
 // job is held at a named step (test/support/interleave.ts) while a follow operation runs inside
 // the gap, then released. Each test first shows the bad intermediate state really happened, then
 // delivers what is queued (the settles, as the worker would after the settle window) and asserts
-// invariant C of shared/schema/consistency.md.
+// invariant C of docs/consistency.md.
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { HBaseMaintenanceStore } from '../../shared/adapters/hbase/hbase-maintenance-store.js';
 import { hbaseFeedStores } from '../../shared/composition.js';

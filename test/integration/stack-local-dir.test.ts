@@ -1,5 +1,5 @@
 // test/integration/stack-local-dir.test.ts — infra/local/stack.sh with a RELATIVE WEIBO_LOCAL_DIR
-// (the README's `WEIBO_LOCAL_DIR=.local-rs …` recipe): the state lands under the caller's working
+// (docs/local-stack.md's `WEIBO_LOCAL_DIR=.local-rs …` recipe): the state lands under the caller's working
 // directory, also for the steps that run elsewhere — Maven resolves -DoutputDirectory against the
 // pom's folder (infra/local/<component>/), and s3rver is launched from the repository root. It
 // runs private instances (a temporary cwd, free ports), so it never touches the shared stack.

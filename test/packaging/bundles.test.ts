@@ -2,7 +2,7 @@
 // serverless-esbuild, no AWS account) run as an operator runs it, with nothing overriding the
 // build folder, while a serverless-offline build tree exists in the same checkout. Asserts one
 // zip per function holding its own minified bundle (and map) and nothing any other function
-// needs, every AWS SDK client bundled at its pinned version (README "Packaging and cold starts"), sharp in the media
+// needs, every AWS SDK client bundled at its pinned version (docs/deploy.md, "Packaging"), sharp in the media
 // worker's zip alone, a size budget per zip, and that packaging leaves the offline tree alone
 // (infra/plugins/build-folders.cjs). Prints the packages, biggest first.
 import { existsSync, readFileSync, statSync } from 'node:fs';

@@ -121,7 +121,7 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
   expect(bad, `${label}: axe violations ${JSON.stringify(bad, null, 1)}`).toEqual([]);
 }
 
-/** Screenshots go to .local/screenshots; with SAVE_SCREENSHOTS=1 to docs/screenshots (README). */
+/** Screenshots go to .local/screenshots; with SAVE_SCREENSHOTS=1 to docs/screenshots (docs/web-client.md). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   const dir = process.env.SAVE_SCREENSHOTS === '1' ? `${ROOT}docs/screenshots` : `${ROOT}.local/screenshots`;
   mkdirSync(dir, { recursive: true });

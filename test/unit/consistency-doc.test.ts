@@ -1,4 +1,4 @@
-// test/unit/consistency-doc.test.ts — shared/schema/consistency.md names, for every invariant
+// test/unit/consistency-doc.test.ts — docs/consistency.md names, for every invariant
 // (A–R), the tests that force its interleavings. This keeps those names true: a named test that
 // is renamed or removed fails here, and so does an invariant that names none.
 import { existsSync, readFileSync } from 'node:fs';
@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const doc = readFileSync(`${ROOT}shared/schema/consistency.md`, 'utf8');
+const doc = readFileSync(`${ROOT}docs/consistency.md`, 'utf8');
 
 /** `## X. Title` sections of the invariants, each with its "Tests that force it" entries. */
 function invariants(text: string): { letter: string; tests: { file: string; name: string }[] }[] {
@@ -28,7 +28,7 @@ function testTitles(source: string): Set<string> {
   return titles;
 }
 
-describe('consistency.md names the tests that force each invariant', () => {
+describe('docs/consistency.md names the tests that force each invariant', () => {
   const found = invariants(doc);
 
   it('has the invariants A–R, each naming at least one test', () => {

@@ -1,5 +1,5 @@
 // shared/adapters/hbase/audience-packs.ts — the packed audience (tables.ts, relations 'P' rows;
-// invariant N in shared/schema/consistency.md): a user's followers side kept a second time as one
+// invariant N in docs/consistency.md): a user's followers side kept a second time as one
 // cell per block of followers, so a fan-out reads thousands of followers in one small multi-get
 // instead of a scan that costs the gateway and the region server a row per follower.
 //

@@ -1,6 +1,6 @@
 // shared/adapters/hbase/list-index.ts — the newest-first list index (tables.ts, lists) that the
 // relation, reaction and block adapters keep beside their edges, inside the methods that write
-// and remove those edges (invariant K in shared/schema/consistency.md).
+// and remove those edges (invariant K in docs/consistency.md).
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
 import type { ListPage, ListPosition } from '../../ports/feed-store.js';
 import type { BookmarkPosition } from '../../ports/reaction-store.js';

@@ -4,7 +4,7 @@
 // every page was one more multi-get in the page's parallel stage, and on the gateway that costs
 // the page its latency (the benchmark's timeline ratio). So a feed may show a name or avatar up
 // to `ttlMs` old; a profile page, a post's page, lists and notifications read them fresh.
-// That no face was found (an account that left: consistency.md Q) is kept as long, so a feed
+// That no face was found (an account that left: docs/consistency.md Q) is kept as long, so a feed
 // shows a departed author's posts at most `ttlMs` after the leave, and again at most `ttlMs`
 // after a restore — and a page full of them does not read their rows again every time.
 import type { FaceDirectory, UserFace } from '../../ports/user-store.js';

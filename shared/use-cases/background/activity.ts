@@ -1,7 +1,7 @@
 // shared/use-cases/background/activity.ts — readers who stopped reading, and their return: the
 // away message marks a reader's follows (so fan-out skips them at no cost), the rebuild of a
 // returning reader clears those marks and backfills. Keeps J (away readers miss nothing they
-// would have seen, shared/schema/consistency.md) — through the order of each step: marks are
+// would have seen, docs/consistency.md) — through the order of each step: marks are
 // cleared before the backfill reads, and the away walk reads the reader's activity again after
 // writing its marks.
 import type { FeedDeps } from '../feed-deps.js';

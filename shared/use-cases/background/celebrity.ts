@@ -1,6 +1,6 @@
 // shared/use-cases/background/celebrity.ts — an author crossing the celebrity threshold and
 // falling back below it: walks over the followers that set or drop each reader's celebrity
-// marker. Keeps D (celebrity markers agree with the edges, shared/schema/consistency.md) — no
+// marker. Keeps D (celebrity markers agree with the edges, docs/consistency.md) — no
 // follower misses a post at either switch, by the order of the flag and the markers; a walk
 // that read the followers before an unfollow is corrected by that unfollow's settle.
 import type { FeedDeps } from '../feed-deps.js';
@@ -18,7 +18,7 @@ const followersOf = (deps: FeedDeps, author: string, cursor: string | undefined)
  * A flag change has a settle of its own: a walk of the same kind again, a settle window after the
  * flag was written (promotion) or the walk ended (demotion). A follow's settle that read the flag
  * before the change, or a walk page of the opposite kind, can still write after this walk passed
- * its reader; every such write has landed when the recheck runs (consistency.md D and "Time").
+ * its reader; every such write has landed when the recheck runs (docs/consistency.md D and "Time").
  */
 const recheckLater = (deps: FeedDeps, msg: MessageOf<'promote' | 'demote'>) =>
   deps.queue.send({ v: 1, type: msg.type, author: msg.author, recheck: true }, { delaySeconds: deps.limits.settleSeconds });

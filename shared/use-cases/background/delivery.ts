@@ -3,7 +3,7 @@
 // settled timeline is exactly the truth: each of these is an in-flight writer bounded by the
 // settle window), B (a deleted post never comes back: a fan-out looks at its post again after
 // writing and retracts again) and J's segments (a big post's list split into segment messages),
-// as shared/schema/consistency.md states them.
+// as docs/consistency.md states them.
 //
 // Scale behaviour (product.md): posts by celebrities are not fanned out — readers merge the
 // celebrity's outbox at read time; followers marked away are skipped at no cost (the followers-

@@ -1,6 +1,6 @@
 // shared/use-cases/background/handlers.ts — what the SQS worker (functions/queue/fan-out.ts)
 // does with each message: one handler per message type, in modules named for the invariant of
-// shared/schema/consistency.md they keep. Every handler is idempotent (a re-delivered message
+// docs/consistency.md they keep. Every handler is idempotent (a re-delivered message
 // rewrites the same cells), its work per message is bounded (a walk covers at most
 // FANOUT_CHUNK_SIZE × FANOUT_CHUNKS_PER_MESSAGE entries and hands the rest on with a cursor,
 // pager.ts), and memory holds one page of a list at a time.

@@ -1,6 +1,6 @@
 // shared/use-cases/background/notify.ts — one fact's notifications made to agree with the fact's
 // source of truth (shared/use-cases/notifications.ts, reconcileFact). Keeps F (notifications
-// converge to the facts they report, shared/schema/consistency.md): any number of deliveries, in
+// converge to the facts they report, docs/consistency.md): any number of deliveries, in
 // any order, leave the same state. The delayed half also keeps M: a count change its request was
 // cut before is applied (tally.ts).
 import type { FeedDeps } from '../feed-deps.js';

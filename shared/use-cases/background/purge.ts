@@ -1,5 +1,5 @@
 // shared/use-cases/background/purge.ts — a deleted post's comment rows, removed a bounded batch
-// per message. Keeps E's "nothing outlives its post" (shared/schema/consistency.md): reads hide
+// per message. Keeps E's "nothing outlives its post" (docs/consistency.md): reads hide
 // those comments at once; this removes the rows later.
 import type { FeedDeps } from '../feed-deps.js';
 import type { Handled, MessageOf } from './message.js';

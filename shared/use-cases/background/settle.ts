@@ -1,6 +1,6 @@
 // shared/use-cases/background/settle.ts — the settle message every follow and unfollow queues
 // before its first write: makes the reader's view of the followee agree with the edge. The
-// mechanism behind A, C and D (shared/schema/consistency.md, "The settle message").
+// mechanism behind A, C and D (docs/consistency.md, "The settle message").
 import type { FeedDeps } from '../feed-deps.js';
 import { atStep } from '../steps.js';
 import { backfill } from './delivery.js';
@@ -30,7 +30,7 @@ export async function settleMessage(deps: FeedDeps, msg: MessageOf<'settle'>): P
  * restored, the celebrity marker set or the recent posts backfilled. Not following: the
  * followers side is removed (unless a later follow wrote it), the marker dropped, the inbox
  * purged of the followee's posts. Idempotent: any number of settles, in any order, after the
- * last operation on the pair, leave the same state (invariants A, C, D in consistency.md).
+ * last operation on the pair, leave the same state (invariants A, C, D in docs/consistency.md).
  */
 export async function settle(
   deps: FeedDeps,

@@ -1,5 +1,5 @@
 // shared/use-cases/background/tally.ts — a count change its request was cut before is applied by
-// the operation's own delayed message, once (invariant M in shared/schema/consistency.md).
+// the operation's own delayed message, once (invariant M in docs/consistency.md).
 //
 // A like, comment, repost or follow writes its truth, then moves its counts; a request cut in
 // between (a Lambda timeout, an out-of-memory, a crashed container) left a count wrong until the

@@ -6,7 +6,7 @@
 // older than the inactivity window — not already marked at that same read, and not being
 // rebuilt — queues one `away` message. The worker marks the reader's follows and then looks at
 // the last read again: a reader who came back meanwhile gets a rebuild that clears the marks
-// (invariant J, consistency.md). A reader never recorded is never marked: nothing says they left.
+// (invariant J, docs/consistency.md). A reader never recorded is never marked: nothing says they left.
 import type { FanoutQueue } from '../../ports/fanout-queue.js';
 import type { ActivityMark, MaintenanceStore } from '../../ports/maintenance-store.js';
 import type { JobDefinition } from './job-runner.js';

@@ -1,5 +1,5 @@
 // shared/use-cases/jobs/repair-post-counts.ts — makes every post's like, comment and repost count
-// agree with the truth (product.md "Scheduled jobs"; invariant E in shared/schema/consistency.md).
+// agree with the truth (product.md "Scheduled jobs"; invariant E in docs/consistency.md).
 //
 // Counts move by server-side increments, only by the request that won the conditional write the
 // count follows, so in a healthy system this job finds nothing. What it heals: a function

@@ -6,7 +6,7 @@
 // the truth and then the copy; unfollow deletes them in the same order. A crash in between leaves
 // a follow without its copy or a copy without its follow; counters move by increments and can
 // drift. In a healthy system the walk finds nothing: follow/unfollow keep counters exact and
-// their settles repair the copies (invariant C, shared/schema/consistency.md).
+// their settles repair the copies (invariant C, docs/consistency.md).
 //
 // WALK, in steps of rowsPerStep relation entries (MaintenanceStore.relationsBatch: consecutive
 // users with their follows, their followers-side copies, the other side of each, and their
@@ -143,7 +143,7 @@ export async function repairStep(store: MaintenanceStore, input: StepInput<Repai
 
   // 2. the settles first (they must exist even if this step dies after its writes), then the
   // writes — within the operation budget from the settles' time, so they land before the
-  // settles run (consistency.md "Time"); a step out of budget fails and is retried whole.
+  // settles run (docs/consistency.md "Time"); a step out of budget fails and is retried whole.
   let settlesDue = carry.settlesDue;
   const touched = [...copies, ...orphans];
   await runWithinBudget(operationBudgetMs(opts.settleMs), async () => {

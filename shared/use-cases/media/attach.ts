@@ -2,7 +2,7 @@
 // own post picture, processed (ready), and in no other post. A picture belongs to at most one
 // post: publish claims each with a check-and-put on its record (tables.ts media, m:a), so of two
 // posts racing for one picture exactly one gets it, and the loser gives back the others it had
-// claimed (invariant L, shared/schema/consistency.md).
+// claimed (invariant L, docs/consistency.md).
 import { ConflictError, InvalidInputError } from '../../domain/errors.js';
 import { isMediaId } from '../../domain/media-id.js';
 import type { PostMedia } from '../../domain/post.js';

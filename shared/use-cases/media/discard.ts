@@ -2,7 +2,7 @@
 // post's pictures (its delete queues one `discard` each), uploads no post claimed within a day,
 // claims whose post never appeared (both queued by the media-cleanup job). SQS delivers at least
 // once, late and out of order, so the message is only a hint: the worker decides again on what
-// it reads when it runs, and keeps anything still referenced (invariant L, consistency.md).
+// it reads when it runs, and keeps anything still referenced (invariant L, docs/consistency.md).
 import { VARIANT_NAMES } from '../../ports/image-processor.js';
 import type { PostLookup } from '../../ports/feed-store.js';
 import type { MediaClaim, MediaRecord } from '../../ports/media-store.js';

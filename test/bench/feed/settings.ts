@@ -164,7 +164,7 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env, argv: string
     hbaseLib: env.BENCH_HBASE_LIB || join(env.WEIBO_LOCAL_DIR || join(REPO_DIR, '.local'), 'hbase', 'lib'),
     zkHost: env.BENCH_ZK_HOST || '127.0.0.1',
     zkPort: int('HBASE_ZK_PORT', 21818),
-    outDir: env.BENCH_OUT_DIR || 'bench-results',
+    outDir: env.BENCH_OUT_DIR || (profile === 'smoke' ? 'bench-results' : 'docs/bench'),
     outName: env.BENCH_OUT_NAME || (profile === 'smoke' ? 'feed-bench-smoke' : 'feed-bench'),
   };
   if (env.BENCH_EXAMINED_PROBE && !['on', 'off'].includes(env.BENCH_EXAMINED_PROBE)) throw new Error('BENCH_EXAMINED_PROBE must be on or off');

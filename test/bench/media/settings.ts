@@ -76,7 +76,7 @@ export function mediaBenchSettings(env: NodeJS.ProcessEnv = process.env, argv: s
     timelinePostsPerUser: int(env, 'MEDIA_BENCH_TIMELINE_POSTS_PER_USER', p.timelinePostsPerUser, 2),
     timelineReaders: int(env, 'MEDIA_BENCH_TIMELINE_READERS', p.timelineReaders, 10),
     seedConcurrency: int(env, 'MEDIA_BENCH_SEED_CONCURRENCY', p.seedConcurrency, 1),
-    outDir: env.BENCH_OUT_DIR || 'bench-results',
+    outDir: env.BENCH_OUT_DIR || (profile === 'smoke' ? 'bench-results' : 'docs/bench'),
     outName: env.BENCH_OUT_NAME || (profile === 'smoke' ? 'media-bench-smoke' : 'media-bench'),
   };
 }

@@ -26,7 +26,7 @@ const COMMENT_PAGES = [['newest', 2], ['oldest', 3]] as const;
 const LIKERS_PAGE_SIZE = 2;
 /** Notification pages: small enough that paging runs. */
 const NOTIFICATIONS_PAGE_SIZE = 9;
-/** Entries a timeline page reads beyond its limit: its window for leaving out plain reposts (README). */
+/** Entries a timeline page reads beyond its limit: its window for leaving out plain reposts (docs/api.md, "Paging"). */
 const DEDUP_SPARE = 10;
 /** A cursor that never ends must not hang the test. */
 const MAX_PAGES = 500;
@@ -148,7 +148,7 @@ async function compareTimeline(api: Api, model: ReferenceModel, user: Actor, vie
 }
 
 /**
- * The settled timeline as the API pages it (README, "Every post…"): a page walks a window of the
+ * The settled timeline as the API pages it (docs/api.md, "Paging"): a page walks a window of the
  * next `limit` + DEDUP_SPARE entries, leaves out what the reader must not see (`hides`: blocks and
  * mutes), and leaves out a plain repost (no comment) whose original the window shows another
  * way — as itself, or inside a repost with a comment, anywhere in the window — or through a
