@@ -1,7 +1,8 @@
 // shared/hbase/transport.ts — the one request function of the HBase REST client: keep-alive agent, timeouts, retries, counting.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { HBaseError } from './hbase-error.js';
+import { Agent, request } from './undici-parts.js';
 import { PROTOBUF_MEDIA_TYPE } from './protobuf.js';
 import type { HBaseClientOptions, HBaseRequestEvent } from './types.js';
 
@@ -223,7 +224,7 @@ export class RestTransport {
         signal: AbortSignal.timeout(attemptMs),
         ...(deadline === undefined ? {} : { deadline }),
       };
-      const res = await this.dispatcher.request(options);
+      const res = await request(this.dispatcher, options);
       status = res.statusCode;
       if (req.accept === 'protobuf' && status === 200) {
         const bytes = new Uint8Array(await res.body.arrayBuffer());
