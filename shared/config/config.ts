@@ -1,6 +1,6 @@
 // shared/config/config.ts — the one place process.env is read. Parsed once with zod; a missing
 // or malformed variable fails fast with a message naming it, instead of failing later in HBase.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { WriteAction } from '../ports/reaction-store.js';
 import { operationBudgetMs } from '../runtime/deadline.js';
 import { SESSION_TTL_SECONDS } from '../schema/tables.js';

@@ -4,7 +4,7 @@
 // from them (infra/openapi/, committed as docs/openapi.json), infra/functions/http.yml must
 // list the same method + path (a unit test holds it to that), and the end-to-end suite checks
 // every response it receives against the generated document. Nothing is written twice.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ErrorCode } from '../domain/error-codes.js';
 import { avatarBody, handlePath, leaveBody, loginBody, peopleQuery, refreshBody, registerBody, sessionHeaders, updateProfileBody } from '../validation/accounts.schema.js';
 import {

@@ -2,7 +2,7 @@
 // document's response schemas are generated from these: docs/openapi.json) and the functions
 // that build them. Times are ISO 8601 strings whatever the storage keeps. Every schema is
 // strict: a field the contract does not name is a contract-test failure, not a silent extra.
-import { z } from 'zod';
+import * as z from 'zod';
 import { COMMENT_MAX_CODE_POINTS, type Comment } from '../domain/comment.js';
 import { POST_ID_PATTERN, POST_MAX_CODE_POINTS, type PostVersion } from '../domain/post.js';
 import type { Liker } from '../ports/reaction-store.js';

@@ -1,7 +1,7 @@
 // shared/ports/fanout-queue.ts — the messages the fan-out worker consumes, and the port that
 // sends them (SQS in production, ElasticMQ locally). Messages are validated with zod by the
 // worker; anything that does not parse is poison and ends in the DLQ.
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_MENTIONS } from '../domain/text-entities.js';
 
 const handle = z.string().max(30);

@@ -1,7 +1,7 @@
 // shared/ports/media-queue.ts — the media worker's queue (its own, beside the fan-out's: image
 // work needs other memory and time, and must not hold up timelines). Messages are validated with
 // zod by the worker; anything that does not parse is poison and ends in the media DLQ.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const MediaMessage = z.discriminatedUnion('type', [
   /** Process the upload of `mediaId` (sent by the completion call; idempotent). */

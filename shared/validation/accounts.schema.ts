@@ -1,5 +1,5 @@
 // shared/validation/accounts.schema.ts — edge validation for register, login and profile.
-import { z } from 'zod';
+import * as z from 'zod';
 import { HANDLE_MAX_LENGTH, HANDLE_PATTERN } from '../domain/handle.js';
 import { PEOPLE_DEFAULT, PEOPLE_MAX, QUERY_MAX_LENGTH, searchForm } from '../domain/people-search.js';
 import { humanText } from './text.js';

@@ -1,5 +1,5 @@
 // shared/validation/feed.schema.ts — edge validation for posts, relations and timelines.
-import { z } from 'zod';
+import * as z from 'zod';
 import { COMMENT_ID_PATTERN, COMMENT_MAX_CODE_POINTS } from '../domain/comment.js';
 import { POST_ID_PATTERN, POST_MAX_CODE_POINTS } from '../domain/post.js';
 import { handleSchema } from './accounts.schema.js';

@@ -1,6 +1,6 @@
 // shared/validation/media.schema.ts — edge validation for pictures. The use case applies the
 // product limits with their own error codes (type, 20 MB); the edge only checks the shapes.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const uploadBody = z.strictObject({
   contentType: z.string().min(1).max(100).meta({ description: 'The type the browser will upload: image/jpeg, image/png, image/webp or image/gif. Only a promise: the worker decides the format by the bytes' }),

@@ -1,6 +1,6 @@
 // shared/validation/text.ts — zod building blocks for user-supplied text. Lengths are counted
 // in Unicode code points (what a person sees as characters), not UTF-16 units.
-import { z } from 'zod';
+import * as z from 'zod';
 import { BIDI_CONTROL, CONTROL_CHARACTER } from '../domain/text-rules.js';
 
 export const codePoints = (s: string) => [...s].length;

@@ -1,7 +1,7 @@
 // shared/adapters/hbase/hbase-comment-store.ts — CommentStore on HBase (secondary adapter).
 // Layout and access patterns: shared/schema/tables.ts (comments: ASCII row keys, listed by the
 // REST stateless scan in either direction).
-import { z } from 'zod';
+import * as z from 'zod';
 import { forEachLimit } from '../../concurrency.js';
 import { COMMENT_ID_PATTERN, commentCreatedAt, type Comment } from '../../domain/comment.js';
 import { bytesToString, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';

@@ -7,7 +7,7 @@
 // with a plain type name); note the oldest sent time among them. SQS returns a sample, not the
 // oldest messages, so `oldestSentAt` is the oldest of the sample; the queue's alarm
 // (infra/resources/queue.yml) watches the total.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DeadLetterQueue } from '../../ports/dead-letter-queue.js';
 import type { JobDefinition, JobLog } from './job-runner.js';
 

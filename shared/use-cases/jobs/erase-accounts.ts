@@ -5,7 +5,7 @@
 // rowsPerStep removals and carries its place (the departure and the phase of its walk) to the
 // next step. Idempotent: a run stopped anywhere is finished by the next, the departure's entry
 // staying until its stage is over.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ERASURE_PHASES, eraseSome, type ErasureDeps, type ErasurePhase } from '../erase-account.js';
 import type { Departure } from '../../ports/account-remains.js';
 import type { JobDefinition, StepInput, StepResult } from './job-runner.js';

@@ -17,7 +17,7 @@
 // A stopped run's last log line carries the payload to resume it by hand (`serverless invoke`).
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { forEachLimit } from '../../concurrency.js';
 import type { FanoutMessage, FanoutQueue } from '../../ports/fanout-queue.js';
 import type { JobContinuation, JobContinuationPayload } from '../../ports/job-continuation.js';

@@ -12,7 +12,7 @@
 // comment rows). A post whose stored count differs becomes a SUSPECT. Nothing is written.
 // CONFIRM, after the walk: the quiet-snapshot step the relation repair uses too
 // (./quiet-snapshot.ts): a count is rewritten only from a recount no live operation overlapped.
-import { z } from 'zod';
+import * as z from 'zod';
 import { mapLimit } from '../../concurrency.js';
 import { POST_ID_PATTERN } from '../../domain/post.js';
 import type { PostCounter, PostCountStore } from '../../ports/maintenance-store.js';

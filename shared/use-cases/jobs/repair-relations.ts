@@ -30,7 +30,7 @@
 // Everything per step is bounded: a walk step by rowsPerStep (two scans, one multi-get, one
 // write, the settles, one check-and-delete per orphan copy); a confirm step by CONFIRM_PER_STEP.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { forEachLimit } from '../../concurrency.js';
 import { HANDLE_PATTERN } from '../../domain/handle.js';
 import type { FanoutMessage, FanoutQueue } from '../../ports/fanout-queue.js';

@@ -3,7 +3,7 @@
 // queue a message for those that need one. The messages are sent after the walk's scan has
 // closed, a few at a time; the worker does the work. Stateless between steps: the position is
 // the only thing carried. Idempotent as long as the messages are (both sweeps' are).
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FanoutMessage, FanoutQueue } from '../../ports/fanout-queue.js';
 import type { Cursor } from '../../ports/maintenance-store.js';
 import { sendAll, type JobDefinition, type StepInput, type StepResult } from './job-runner.js';

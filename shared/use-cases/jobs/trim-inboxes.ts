@@ -6,7 +6,7 @@
 // after the walk read it (a refollow's backfill) survives (MaintenanceStore.feeds). Feeds at or
 // under the cap are not touched. Idempotent: a re-run finds nothing past the cap. Cursor = the
 // walk's position; carry = which kind of feed the walk is in.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Feed, MaintenanceStore } from '../../ports/maintenance-store.js';
 import type { JobDefinition, StepInput, StepResult } from './job-runner.js';
 
