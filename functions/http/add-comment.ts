@@ -1,5 +1,5 @@
 // functions/http/add-comment.ts — POST /posts/{postId}/comments: comment as the token's user (201; 200 when an Idempotency-Key replays).
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { commentView } from '../../shared/http/views.js';

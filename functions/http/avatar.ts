@@ -1,6 +1,6 @@
 // functions/http/avatar.ts — PUT and DELETE /users/{handle}/avatar: the token's user sets their
 // avatar to a processed picture, or goes back to initials. One module, one handler per method.
-import { profileDependencies } from '../../shared/composition.js';
+import { profileDependencies } from '../../shared/wiring/profile.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { profileView } from '../../shared/http/views.js';

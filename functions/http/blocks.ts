@@ -1,7 +1,7 @@
 // functions/http/blocks.ts — block and mute: PUT/DELETE /users/{handle}/blocks/{target} and
 // /mutes/{target}, GET /users/{handle}/blocks/{target} (the state), GET /users/{handle}/blocks and
 // /mutes (the lists). Always as the token's user. One module, one handler per route.
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { blockedUserView, pageView } from '../../shared/http/views.js';

@@ -1,7 +1,7 @@
 // functions/http/bookmarks.ts — 收藏: PUT and DELETE /users/{handle}/bookmarks/{postId} (the
 // token's user keeps a post, or lets it go; idempotent) and GET /users/{handle}/bookmarks (that
 // user's own list, newest first; private).
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { pageView, postView } from '../../shared/http/views.js';

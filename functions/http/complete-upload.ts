@@ -1,5 +1,5 @@
 // functions/http/complete-upload.ts — POST /media/{id}/complete: the bytes are uploaded; queue the processing.
-import { mediaDependencies } from '../../shared/composition.js';
+import { mediaDependencies } from '../../shared/wiring/media.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { mediaView } from '../../shared/http/views.js';

@@ -1,5 +1,5 @@
 // functions/http/create-upload.ts — POST /media: start uploading a picture (a media record and a presigned PUT; 201, 200 when an Idempotency-Key replays).
-import { mediaDependencies } from '../../shared/composition.js';
+import { mediaDependencies } from '../../shared/wiring/media.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { uploadView } from '../../shared/http/views.js';

@@ -1,5 +1,5 @@
 // functions/http/delete-comment.ts — DELETE /posts/{postId}/comments/{commentId}: the comment's or the post's author deletes it (204).
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { deleteComment } from '../../shared/use-cases/comments.js';

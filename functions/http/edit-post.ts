@@ -1,5 +1,5 @@
 // functions/http/edit-post.ts — PATCH /posts/{postId}: the author edits the text, naming the version read (If-Match).
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { postView } from '../../shared/http/views.js';

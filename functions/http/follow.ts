@@ -1,5 +1,5 @@
 // functions/http/follow.ts — PUT /users/{handle}/following/{target}: the token's user follows target (idempotent).
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { follow } from '../../shared/use-cases/relations.js';

@@ -1,5 +1,5 @@
 // functions/http/get-media.ts — GET /media/{id}: the uploader's view of an upload (state; sizes and URLs once ready).
-import { mediaDependencies } from '../../shared/composition.js';
+import { mediaDependencies } from '../../shared/wiring/media.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { mediaView } from '../../shared/http/views.js';

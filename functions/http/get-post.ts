@@ -1,5 +1,5 @@
 // functions/http/get-post.ts — GET /posts/{postId}: one post (public; a token adds the reader's own state).
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { postView } from '../../shared/http/views.js';

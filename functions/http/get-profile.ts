@@ -1,5 +1,5 @@
 // functions/http/get-profile.ts — GET /users/{handle}: public profile with follower/following/post counts.
-import { profileDependencies } from '../../shared/composition.js';
+import { profileDependencies } from '../../shared/wiring/profile.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { profileView } from '../../shared/http/views.js';

@@ -1,5 +1,5 @@
 // functions/http/home-timeline.ts — GET /users/{handle}/timeline: the token's own home timeline, newest first, cursor-paged (206 while regenerating).
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { pageView, postView } from '../../shared/http/views.js';

@@ -1,5 +1,5 @@
 // functions/http/like.ts — PUT /users/{handle}/likes/{postId}: the token's user likes a post (idempotent).
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { likePost } from '../../shared/use-cases/likes.js';

@@ -1,5 +1,5 @@
 // functions/http/list-comments.ts — GET /posts/{postId}/comments: a post's comments, newest or oldest first, cursor-paged (public).
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { commentView, pageView } from '../../shared/http/views.js';

@@ -1,5 +1,5 @@
 // functions/http/list-likers.ts — GET /posts/{postId}/likes: who liked a post, cursor-paged (public).
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { likerView, pageView } from '../../shared/http/views.js';

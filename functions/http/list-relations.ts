@@ -1,6 +1,6 @@
 // functions/http/list-relations.ts — GET /users/{handle}/following and /followers: cursor-paged
 // handles with since-times (public). One module, one handler per direction.
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { edgeView, pageView } from '../../shared/http/views.js';

@@ -1,7 +1,7 @@
 // functions/http/notifications.ts — the token's user's notifications: GET …/notifications (grouped,
 // cursor-paged), GET …/notifications/unread (the badge), PUT …/notifications/read (the marker).
 // One module, one handler per route.
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { notificationView, pageView, readMarkerView } from '../../shared/http/views.js';

@@ -1,5 +1,5 @@
 // functions/http/post-history.ts — GET /posts/{postId}/history: every version of a post's text, newest first.
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { postHistoryView } from '../../shared/http/views.js';

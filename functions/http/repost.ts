@@ -1,5 +1,5 @@
 // functions/http/repost.ts — POST /posts/{postId}/reposts: repost as the token's user (201; 200 for an existing plain repost or a key replay).
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { postView } from '../../shared/http/views.js';

@@ -1,5 +1,5 @@
 // functions/http/search-users.ts — GET /users?q=: find people by the start of a handle or name (best first).
-import { peopleDependencies } from '../../shared/composition.js';
+import { peopleDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { personView } from '../../shared/http/views.js';

@@ -1,5 +1,5 @@
 // functions/http/suggestions.ts — GET /users/{handle}/suggestions: who the token's user might follow (people their followees follow), best first, kept a minute.
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { suggestionView } from '../../shared/http/views.js';

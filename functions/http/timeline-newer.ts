@@ -1,5 +1,5 @@
 // functions/http/timeline-newer.ts — GET /users/{handle}/timeline/newer?after=<postId>: how many home-timeline entries are newer than the one shown (one round trip; the page polls it).
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { countNewer } from '../../shared/use-cases/newer-posts.js';

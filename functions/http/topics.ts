@@ -1,6 +1,6 @@
 // functions/http/topics.ts — GET /topics/{topic}/posts (a topic page; optional token) and
 // GET /topics/trending (public). One module, one handler per route.
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { postView } from '../../shared/http/views.js';

@@ -1,5 +1,5 @@
 // functions/http/unfollow.ts — DELETE /users/{handle}/following/{target}: the token's user unfollows target (idempotent).
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { unfollow } from '../../shared/use-cases/relations.js';

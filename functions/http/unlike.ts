@@ -1,5 +1,5 @@
 // functions/http/unlike.ts — DELETE /users/{handle}/likes/{postId}: the token's user takes a like back (idempotent).
-import { feedDependencies } from '../../shared/composition.js';
+import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { unlikePost } from '../../shared/use-cases/likes.js';

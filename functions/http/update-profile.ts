@@ -1,5 +1,5 @@
 // functions/http/update-profile.ts — PATCH /users/{handle}: the token's user changes their own display name.
-import { profileDependencies } from '../../shared/composition.js';
+import { profileDependencies } from '../../shared/wiring/profile.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { profileView } from '../../shared/http/views.js';

@@ -7,7 +7,7 @@
 // live post) is logged and dropped.
 import type { SQSRecord } from 'aws-lambda';
 import { logger } from '../../shared/logging/logger.js';
-import { mediaWorkerDependencies } from '../../shared/media-worker-composition.js';
+import { mediaWorkerDependencies } from '../../shared/wiring/media-worker.js';
 import { recordCorrelationId } from '../../shared/observability/correlation-id.js';
 import { MediaMessage } from '../../shared/ports/media-queue.js';
 import { runWithCorrelationId } from '../../shared/runtime/invocation-scope.js';

@@ -1,5 +1,5 @@
 // functions/schedule/job-handler.ts — the glue every scheduled job handler shares: build the
-// job from the composition root, run ONE step for this invocation's event (an EventBridge
+// job from its ports (shared/wiring/jobs.ts), run ONE step for this invocation's event (an EventBridge
 // scheduled event, a `{cursor, carry, …}` continuation from the previous step, or `{}` for a
 // manual start; zod-validated in the runner) and hand the rest on to this same function.
 // Never throws (see shared/use-cases/jobs/job-runner.ts): failures are logged and returned.
@@ -11,7 +11,8 @@
 // answered for with a `stopped` outcome (reason `out-of-time`, the payload it was given to
 // resume by hand): the run ends there, and the next scheduled run starts over (every job is
 // idempotent).
-import { jobDependencies, type JobDependencies } from '../../shared/composition.js';
+import type { JobDependencies } from '../../shared/use-cases/jobs/job-deps.js';
+import { jobDependencies } from '../../shared/wiring/jobs.js';
 import { logger } from '../../shared/logging/logger.js';
 import { observedHandler } from '../../shared/observability/invocation.js';
 import { noteIfOutOfTime } from '../../shared/observability/out-of-time.js';

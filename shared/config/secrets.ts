@@ -10,18 +10,23 @@
 //
 // Values come back as they are stored, plain strings: what makes a usable signing key is the
 // token module's rule (shared/auth/tokens.ts tokenKeysFrom), applied by the composition root.
+import { SSMProvider } from '@aws-lambda-powertools/parameters/ssm';
 import type { Config } from './config.js';
 
 /** Reads one parameter, decrypted; undefined when it does not exist. */
 export type ParameterReader = (name: string) => Promise<string | undefined>;
 
-/** Powertools' SSM provider, loaded on first use (the local stage never loads it). */
+/**
+ * Powertools' SSM provider, built on first read (the local stage never builds it). Imported
+ * statically: esbuild keeps only what the provider calls of the SSM client, where a dynamic import
+ * would keep the whole package in every bundle.
+ */
 export function ssmParameterReader(maxAgeSeconds: number): ParameterReader {
-  let provider: Promise<{ get(name: string, opts: { decrypt: boolean; maxAge: number }): Promise<unknown> }> | undefined;
+  let provider: SSMProvider | undefined;
   return async (name) => {
-    provider ??= import('@aws-lambda-powertools/parameters/ssm').then(({ SSMProvider }) => new SSMProvider());
+    provider ??= new SSMProvider();
     try {
-      const value = await (await provider).get(name, { decrypt: true, maxAge: maxAgeSeconds });
+      const value = await provider.get(name, { decrypt: true, maxAge: maxAgeSeconds });
       return typeof value === 'string' ? value : undefined;
     } catch (err) {
       if (isParameterNotFound(err)) return undefined;

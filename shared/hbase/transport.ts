@@ -2,7 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { HBaseError } from './hbase-error.js';
-import { Agent, request } from './undici-parts.js';
+import type { Agent } from './undici-parts.js';
 import { PROTOBUF_MEDIA_TYPE } from './protobuf.js';
 import type { HBaseClientOptions, HBaseRequestEvent } from './types.js';
 
@@ -99,9 +99,19 @@ const guardDeadlines: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (o
   return dispatch(opts, deadline === undefined ? handler : new DeadlineGuard(handler, deadline));
 };
 
+/** The keep-alive agent, the same agent with the deadline guard, and undici's request on it. */
+interface Connection {
+  agent: Agent;
+  dispatcher: Dispatcher;
+  request(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+}
+
 export class RestTransport {
-  private readonly agent: Agent;
-  private readonly dispatcher: Dispatcher;
+  /**
+   * Built on the first request: undici is loaded then, not when a function's bundle is required,
+   * so a cold start that has not yet sent anything pays nothing for it.
+   */
+  private connection: Promise<Connection> | undefined;
   private readonly origin: string;
   private readonly basePath: string;
   private readonly timeoutMs: number;
@@ -127,15 +137,21 @@ export class RestTransport {
     this.onRequest = opts.onRequest;
     this.authorization = opts.authorization;
     this.deadline = opts.deadline ?? (() => undefined);
-    // TLS verification stays at undici's default (on); nothing here may turn it off.
-    this.agent = new Agent({
-      keepAliveTimeout: KEEP_ALIVE_MS,
-      keepAliveMaxTimeout: KEEP_ALIVE_MS,
-      headersTimeout: this.timeoutMs,
-      bodyTimeout: this.timeoutMs,
-      connect: { timeout: this.timeoutMs },
+  }
+
+  private connect(): Promise<Connection> {
+    this.connection ??= import('./undici-parts.js').then(({ Agent, request }) => {
+      // TLS verification stays at undici's default (on); nothing here may turn it off.
+      const agent = new Agent({
+        keepAliveTimeout: KEEP_ALIVE_MS,
+        keepAliveMaxTimeout: KEEP_ALIVE_MS,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        connect: { timeout: this.timeoutMs },
+      });
+      return { agent, dispatcher: agent.compose(guardDeadlines), request };
     });
-    this.dispatcher = this.agent.compose(guardDeadlines);
+    return this.connection;
   }
 
   get requestCount(): number {
@@ -183,7 +199,7 @@ export class RestTransport {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    if (this.connection) await (await this.connection).agent.close();
   }
 
   private async sendOnce(req: RestRequest): Promise<RestResponse> {
@@ -224,7 +240,8 @@ export class RestTransport {
         signal: AbortSignal.timeout(attemptMs),
         ...(deadline === undefined ? {} : { deadline }),
       };
-      const res = await request(this.dispatcher, options);
+      const { dispatcher, request } = await this.connect();
+      const res = await request(dispatcher, options);
       status = res.statusCode;
       if (req.accept === 'protobuf' && status === 200) {
         const bytes = new Uint8Array(await res.body.arrayBuffer());

@@ -2,9 +2,9 @@
 // handle on the request; use cases take the actor from here, never from body or path.
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { dependencies } from '../composition.js';
 import { AuthenticationError } from '../domain/errors.js';
 import { verifyToken } from '../auth/tokens.js';
+import { tokenKeys } from '../wiring/tokens.js';
 
 export interface AuthContext extends Context {
   actor?: string;
@@ -20,6 +20,6 @@ export const authenticate = (opts: { optional?: boolean } = {}): middy.Middlewar
     if (!header) throw new AuthenticationError('Missing bearer token', 'missing_token');
     const match = BEARER.exec(header.trim());
     if (!match) throw new AuthenticationError('Malformed Authorization header', 'invalid_token');
-    context.actor = await verifyToken(match[1]!, await dependencies().tokenKeys());
+    context.actor = await verifyToken(match[1]!, await tokenKeys());
   },
 });

@@ -20,7 +20,7 @@ import {
   PreconditionRequiredError,
   RateLimitedError,
 } from '../domain/errors.js';
-import { HBaseError } from '../hbase/index.js';
+import { HBaseError } from '../hbase/hbase-error.js';
 import { logger } from '../logging/logger.js';
 import { ranOutOfTime } from '../observability/out-of-time.js';
 

@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import type middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { HBaseError } from '../hbase/index.js';
+import { HBaseError } from '../hbase/hbase-error.js';
 import { logger } from '../logging/logger.js';
 import { OutOfTimeError } from '../runtime/deadline.js';
 import { currentScope } from '../runtime/invocation-scope.js';

@@ -3,7 +3,7 @@
 // Identifiers belong to the domain (handle format, post-id format, feed order); keys are built
 // from them and never the other way round.
 import { createHash, randomBytes } from 'node:crypto';
-import { concatBytes } from '../hbase/index.js';
+import { concatBytes } from '../hbase/codec.js';
 import { HANDLE_PATTERN } from '../domain/handle.js';
 import type { MentionPlace } from '../domain/text-entities.js';
 import { formatPostId, isPostId, parsePostId, POST_SUFFIX_BYTES } from '../domain/post.js';

@@ -31,7 +31,7 @@ import { DeleteQueueCommand } from '@aws-sdk/client-sqs';
 import { applySchema } from '../../infra/schema/apply-schema.js';
 import { ensureQueues, localSqsClient } from '../../infra/local/sqs-poller.js';
 import { feedLimits, loadConfig } from '../../shared/config/config.js';
-import { hbaseFeedStores } from '../../shared/composition.js';
+import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { deferToInvocation } from '../../shared/runtime/invocation-scope.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';

@@ -156,7 +156,8 @@ try {
   const bytes = new Uint8Array(readFileSync(photoFile));
 
   // Imported only now: the composition and the worker's logger read the environment set above.
-  const { mediaDependencies, mediaObjects } = await import('../../shared/composition.js');
+  const { mediaDependencies } = await import('../../shared/wiring/media.js');
+  const { mediaObjects } = await import('../../shared/wiring/objects.js');
   const { handler } = (await import('../../functions/queue/process-media.js')) as { handler: QueueHandler };
   const media = mediaDependencies();
 

@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { hbaseFeedStores } from '../../shared/composition.js';
+import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { forEachLimit, mapLimit } from '../../shared/concurrency.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { postKeyFromInboxQualifier, userKey } from '../../shared/schema/row-keys.js';

@@ -5,7 +5,7 @@
 // settle window, not at the next repair run. And no delivery counts anything twice: not a
 // repeated one, not two at once, not one racing a removal still in flight.
 import { beforeEach, describe, expect, inject, it } from 'vitest';
-import { hbaseFeedStores } from '../../shared/composition.js';
+import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';

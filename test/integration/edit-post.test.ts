@@ -5,7 +5,7 @@
 // invariant B and the edit's paragraph of E in docs/consistency.md).
 import { performance } from 'node:perf_hooks';
 import { describe, expect, inject, it } from 'vitest';
-import { hbaseFeedStores } from '../../shared/composition.js';
+import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { EDIT_WINDOW_MS } from '../../shared/domain/post.js';
 import { keyFromPostId } from '../../shared/schema/row-keys.js';
 import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';

@@ -4,7 +4,7 @@
 // build once (forced step by step: test/support/interleave.ts).
 import { describe, expect, inject, it } from 'vitest';
 import { S3MediaObjects } from '../../shared/adapters/s3/s3-media-objects.js';
-import { hbaseFeedStores } from '../../shared/composition.js';
+import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import type { ExportDocument } from '../../shared/domain/data-export.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';

@@ -4,7 +4,7 @@
 // SQS path is covered end to end in test/e2e/feed.test.ts.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { applySchema } from '../../infra/schema/apply-schema.js';
-import { hbaseFeedStores } from '../../shared/composition.js';
+import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
 import { requestRecorder, tableOf } from '../support/feed-harness.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';

@@ -4,7 +4,7 @@
 // written) and who to follow (shared/use-cases/suggestions.ts; at most 3 round trips).
 import { performance } from 'node:perf_hooks';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
-import { hbaseFeedStores } from '../../shared/composition.js';
+import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { listPrefix } from '../../shared/schema/row-keys.js';

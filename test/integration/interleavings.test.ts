@@ -7,7 +7,7 @@
 // tombstones and the idempotency fingerprints, every one of these ended in the bad state.
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { HBaseMaintenanceStore } from '../../shared/adapters/hbase/hbase-maintenance-store.js';
-import { hbaseFeedStores } from '../../shared/composition.js';
+import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { GoneError, NotFoundError } from '../../shared/domain/errors.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';

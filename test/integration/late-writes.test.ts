@@ -7,7 +7,7 @@
 import type { Context } from 'aws-lambda';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
-import { hbaseFeedStores } from '../../shared/composition.js';
+import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { inInvocation } from '../../shared/observability/invocation.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
@@ -23,7 +23,7 @@ import { useNamespace } from '../support/namespace.js';
 
 const ALL = { limit: 100_000 };
 const ns = `it_late_${Date.now().toString(36)}`;
-// As the functions build it (shared/composition.ts): every call obeys the invocation's deadline.
+// As the functions build it (shared/wiring/hbase.ts): every call obeys the invocation's deadline.
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, deadline: currentDeadline });
 const stores = hbaseFeedStores(hbase, ns);
 const gate = interleaver();

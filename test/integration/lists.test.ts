@@ -5,7 +5,7 @@
 // holds, or stops, one named request: the use cases' step points lie outside the adapters).
 import { performance } from 'node:perf_hooks';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
-import { hbaseFeedStores } from '../../shared/composition.js';
+import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { compareBytes, type HBaseRequestEvent } from '../../shared/hbase/index.js';
 import { GatedClient } from '../support/gated-client.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';

@@ -9,7 +9,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { localMediaBaseUrl, localS3Client } from '../../infra/local/object-store.js';
 import { HBaseMediaStore } from '../../shared/adapters/hbase/hbase-media-store.js';
 import { S3MediaObjects } from '../../shared/adapters/s3/s3-media-objects.js';
-import { hbaseFeedStores } from '../../shared/composition.js';
+import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { newMediaId } from '../../shared/domain/media-id.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';

@@ -9,7 +9,7 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { ensureQueues, localSqsClient, toRecord } from '../../infra/local/sqs-poller.js';
 import { SqsFanoutQueue } from '../../shared/adapters/sqs/sqs-queues.js';
-import { hbaseFeedStores } from '../../shared/composition.js';
+import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { runInvocation } from '../../shared/runtime/invocation-scope.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';

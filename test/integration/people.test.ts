@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, inject, it } from 'vitest';
 import { HBasePeopleIndex } from '../../shared/adapters/hbase/hbase-people-index.js';
-import { hbaseFeedStores } from '../../shared/composition.js';
+import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
 import { sequentialDepth } from '../../shared/observability/round-trips.js';
 import { findPeople, type PeopleDeps } from '../../shared/use-cases/people.js';

@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { HBasePostCountStore } from '../../shared/adapters/hbase/hbase-post-count-store.js';
-import { hbaseFeedStores } from '../../shared/composition.js';
+import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { RateLimitedError } from '../../shared/domain/errors.js';
 import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';

@@ -6,7 +6,7 @@
 // invariant C of docs/consistency.md.
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { HBaseMaintenanceStore } from '../../shared/adapters/hbase/hbase-maintenance-store.js';
-import { hbaseFeedStores } from '../../shared/composition.js';
+import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';

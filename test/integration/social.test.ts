@@ -5,7 +5,7 @@
 // with the block check added, measured as sequential depth.
 import { performance } from 'node:perf_hooks';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
-import { hbaseFeedStores } from '../../shared/composition.js';
+import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { ForbiddenError } from '../../shared/domain/errors.js';
 import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';

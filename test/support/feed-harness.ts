@@ -4,7 +4,7 @@
 import { HBasePeopleIndex } from '../../shared/adapters/hbase/hbase-people-index.js';
 import { HBaseSessionStore } from '../../shared/adapters/hbase/hbase-session-store.js';
 import { HBaseLoginThrottle } from '../../shared/adapters/hbase/hbase-user-store.js';
-import { hbaseFeedStores } from '../../shared/composition.js';
+import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import type { FeedLimits } from '../../shared/config/config.js';
 import type { HBaseRequestEvent, HBaseRestClient } from '../../shared/hbase/index.js';
 import { sequentialDepth } from '../../shared/observability/round-trips.js';

@@ -1,10 +1,10 @@
 // test/unit/secrets.test.ts — secrets read at run time (shared/config/secrets.ts), turned into
-// token keys by the composition root (tokenKeysOf), and signing-key rotation without downtime
+// token keys by the wiring (shared/wiring/tokens.ts tokenKeysOf), and signing-key rotation without downtime
 // (shared/auth/tokens.ts). The SSM reader is a fake of the project's own port (ParameterReader):
 // what is tested is the caching and the rotation rules.
 import { describe, expect, it } from 'vitest';
 import { issueToken, keyId, verifyToken } from '../../shared/auth/tokens.js';
-import { tokenKeysOf } from '../../shared/composition.js';
+import { tokenKeysOf } from '../../shared/wiring/tokens.js';
 import { loadConfig } from '../../shared/config/config.js';
 import { RuntimeSecrets, type ParameterReader } from '../../shared/config/secrets.js';
 

@@ -9,6 +9,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { MediaObjects, PresignedUpload } from '../../ports/media-objects.js';
 import type { ExportFiles } from '../../ports/export-files.js';
 import { awsEndpointConfig, LOCAL_S3_CREDENTIALS } from '../aws-endpoint.js';
+import { variantKey, variantUrls } from './variant-urls.js';
 
 export interface S3MediaObjectsOptions {
   bucket: string;
@@ -20,7 +21,6 @@ export interface S3MediaObjectsOptions {
 }
 
 const uploadKey = (id: string) => `uploads/${id}`;
-const variantKey = (id: string, name: string) => `media/${id}/${name}.webp`;
 
 /** Variants never change under their key (a new picture is a new id): cached for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -28,11 +28,11 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 export class S3MediaObjects implements MediaObjects, ExportFiles {
   readonly #client: S3Client;
   readonly #bucket: string;
-  readonly #base: string;
+  readonly #variantUrl: (id: string, name: string) => string;
 
   constructor(opts: S3MediaObjectsOptions) {
     this.#bucket = opts.bucket;
-    this.#base = opts.publicBaseUrl.replace(/\/+$/, '');
+    this.#variantUrl = variantUrls(opts.publicBaseUrl);
     this.#client = new S3Client({
       ...awsEndpointConfig(opts),
       ...(opts.endpoint ? { credentials: LOCAL_S3_CREDENTIALS, forcePathStyle: true } : {}),
@@ -89,7 +89,7 @@ export class S3MediaObjects implements MediaObjects, ExportFiles {
   }
 
   variantUrl(id: string, name: string): string {
-    return `${this.#base}/${variantKey(id, name)}`;
+    return this.#variantUrl(id, name);
   }
 
   async putExport(key: string, json: string): Promise<void> {

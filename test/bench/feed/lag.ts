@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { localSqsClient } from '../../../infra/local/sqs-poller.js';
-import { feedDependencies } from '../../../shared/composition.js';
+import { feedDependencies } from '../../../shared/wiring/feed.js';
 import { keyFromPostId } from '../../../shared/schema/row-keys.js';
 import { compareBytes, concatBytes } from '../../../shared/hbase/index.js';
 import { inboxQualifier, segmentOf } from '../../../shared/schema/row-keys.js';

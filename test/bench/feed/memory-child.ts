@@ -4,7 +4,7 @@
 //   BENCH_CHILD = {"restUrl","ns","postId","headers"}
 import { performance } from 'node:perf_hooks';
 import { feedLimits, loadConfig } from '../../../shared/config/config.js';
-import { hbaseFeedStores } from '../../../shared/composition.js';
+import { hbaseFeedStores } from '../../../shared/wiring/feed.js';
 import { HBaseRestClient } from '../../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../../shared/ports/fanout-queue.js';
 import { handleFanoutMessage } from '../../../shared/use-cases/background/handlers.js';
