@@ -1,11 +1,11 @@
 // functions/http/get-media.ts — GET /media/{id}: the uploader's view of an upload (state; sizes and URLs once ready).
-import { mediaDependencies } from '../../shared/wiring/media.js';
+import { pictureDependencies } from '../../shared/wiring/pictures.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { mediaView } from '../../shared/http/views.js';
 import { readMedia } from '../../shared/use-cases/media/uploads.js';
 
 export const { run, handler } = httpRoute(routes.getMedia, async ({ actor, params }) => {
-  const deps = mediaDependencies();
-  return json(200, mediaView(await readMedia(deps, actor, params.id), (id, v) => deps.objects.variantUrl(id, v)));
+  const pictures = pictureDependencies();
+  return json(200, mediaView(await readMedia(pictures, actor, params.id), pictures.variantUrl));
 });

@@ -20,3 +20,10 @@ export function picturesIfConfigured(): { pictures?: Pictures } {
   };
   return { pictures };
 }
+
+/** The pictures, where a function cannot do without them (reading a picture's state). */
+export function pictureDependencies(): Pictures {
+  const { pictures: configured } = picturesIfConfigured();
+  if (!configured) throw new Error('Invalid configuration: MEDIA_BUCKET and MEDIA_BASE_URL are required for pictures');
+  return configured;
+}

@@ -1,5 +1,5 @@
 // test/bench/cold-start.bench.ts — `npm run bench:cold`: what a cold start costs per function,
-// BEFORE (the packaging of commit 4e9cf43, built in a temp clone) → AFTER (this checkout).
+// BEFORE (the packaging of commit BEFORE_COMMIT, built in a temp clone) → AFTER (this checkout).
 // For every function's zip, as `serverless package --stage dev` builds it: its size, its
 // bundle's size, the bundle's require-to-ready time (a fresh `node` requiring the extracted
 // handler file) and its first invocation (the same fresh process invoking the handler once with a
@@ -26,8 +26,8 @@ import { dropNamespace } from '../support/namespace.js';
 import { refreshBenchmarksPage } from '../../infra/docs/benchmarks-document.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** The packaging before this change: every bundle unminified, with the whole AWS SDK inside. */
-const BEFORE_COMMIT = '4e9cf43';
+/** The packaging before per-capability wiring: every function reached one composition root. */
+const BEFORE_COMMIT = 'f5228fb';
 const run = promisify(execFile);
 
 const { values: args } = parseArgs({

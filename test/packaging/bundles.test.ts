@@ -3,7 +3,8 @@
 // build folder, while a serverless-offline build tree exists in the same checkout. Asserts one
 // zip per function holding its own minified bundle (and map) and nothing any other function
 // needs, every AWS SDK client bundled at its pinned version (docs/deploy.md, "Packaging"), sharp in the media
-// worker's zip alone, a size budget per zip, and that packaging leaves the offline tree alone
+// worker's zip alone, a size budget per zip and per bundle, the AWS clients only where a function
+// uses them (shared/wiring/), and that packaging leaves the offline tree alone
 // (infra/plugins/build-folders.cjs). Prints the packages, biggest first.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -19,8 +20,25 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The budget of one zip (compressed): a bundle and its map. The media worker adds sharp + libvips. */
 const ZIP_BUDGET_BYTES = 1_600_000;
 const MEDIA_ZIP_BUDGET_BYTES = 11_000_000;
-/** The budget of one bundle as Lambda loads it (uncompressed). */
-const BUNDLE_BUDGET_BYTES = 2_400_000;
+/**
+ * The budget of one function's JavaScript as Lambda loads it (the uncompressed bundle): what a
+ * cold start parses. A function carries only what its handler reaches (shared/wiring/).
+ */
+const BUNDLE_BUDGET_BYTES = 1_000_000;
+/**
+ * The functions that carry the S3 client (uploads, the data export and the fan-out worker that
+ * writes it) and the erasure job (the whole feed and the job runner), each on top of the HBase
+ * transport, the SSM and SQS clients and zod: over the budget, each under a ceiling of its own
+ * that only a smaller bundle may lower. Any other function over the budget fails.
+ */
+const OVER_BUDGET_CEILING_BYTES: Record<string, number> = {
+  exportData: 1_200_000,
+  createUpload: 1_150_000,
+  completeUpload: 1_150_000,
+  fanout: 1_150_000,
+  eraseAccounts: 1_080_000,
+  processMedia: 1_060_000,
+};
 
 /** A guarded optional require inside the S3 signer (try/catch): absent in Lambda, and fine so. */
 const OPTIONAL = ['@aws-sdk/signature-v4-crt'];
@@ -112,11 +130,34 @@ describe('serverless package: one zip per function, only what it imports', () =>
     expect(packaged.find((p) => p.name === 'publishPost')!.bundle).toContain('AmazonSQS');
   });
 
-  it(`keeps every zip under ${ZIP_BUDGET_BYTES / 1e6} MB and bundle under ${BUNDLE_BUDGET_BYTES / 1e6} MB (the media worker's zip under ${MEDIA_ZIP_BUDGET_BYTES / 1e6} MB)`, () => {
+  it(`keeps every zip under ${ZIP_BUDGET_BYTES / 1e6} MB (the media worker's under ${MEDIA_ZIP_BUDGET_BYTES / 1e6} MB)`, () => {
     for (const p of packaged) {
       expect(p.zipBytes, p.name).toBeLessThan(p.name === 'processMedia' ? MEDIA_ZIP_BUDGET_BYTES : ZIP_BUDGET_BYTES);
-      expect(p.bundleBytes, p.name).toBeLessThan(BUNDLE_BUDGET_BYTES);
     }
+  });
+
+  it(`keeps every function's JavaScript within ${BUNDLE_BUDGET_BYTES / 1e6} MB, but for the few named over it`, () => {
+    const over = packaged.filter((p) => p.bundleBytes > (OVER_BUDGET_CEILING_BYTES[p.name] ?? BUNDLE_BUDGET_BYTES)).map((p) => `${p.name}: ${p.bundleBytes} bytes`);
+    expect(over, 'functions whose bundle exceeds their budget').toEqual([]);
+    // A named function that came under the budget leaves the list.
+    const named = Object.keys(OVER_BUDGET_CEILING_BYTES);
+    expect(named.filter((name) => packaged.some((p) => p.name === name && p.bundleBytes <= BUNDLE_BUDGET_BYTES)), 'named but within the budget').toEqual([]);
+    expect(named.filter((name) => !packaged.some((p) => p.name === name)), 'named but not packaged').toEqual([]);
+  });
+
+  it('keeps the media, SQS and Lambda clients out of the functions that do not use them', () => {
+    const bundleOf = (name: string) => packaged.find((p) => p.name === name)!.bundle;
+    // Accounts and sessions: HBase and the token keys, no queue, no object store.
+    for (const name of ['login', 'register', 'refreshSession', 'logOut']) {
+      expect(bundleOf(name), name).not.toContain('AmazonSQS');
+      expect(bundleOf(name), name).not.toContain('AmazonS3');
+    }
+    // The feed shows pictures without the S3 client; only the scheduled jobs invoke Lambda.
+    for (const name of ['like', 'homeTimeline', 'publishPost', 'getProfile', 'getMedia']) expect(bundleOf(name), name).not.toContain('AmazonS3');
+    for (const p of packaged.filter((p) => !p.handlerFile.includes('/schedule/'))) expect(p.bundle, p.name).not.toContain('"InvokeCommand"');
+    // The markers are there where the clients are.
+    expect(bundleOf('createUpload')).toContain('AmazonS3');
+    expect(bundleOf('trimInboxes')).toContain('"InvokeCommand"');
   });
 });
 
