@@ -9,7 +9,7 @@
 // to the current parameter, and delete the previous one after max age + one token lifetime.
 //
 // Values come back as they are stored, plain strings: what makes a usable signing key is the
-// token module's rule (shared/auth/tokens.ts tokenKeysFrom), applied by the composition root.
+// token module's rule (shared/auth/tokens.ts tokenKeysFrom), applied by shared/wiring/tokens.ts.
 import { SSMProvider } from '@aws-lambda-powertools/parameters/ssm';
 import type { Config } from './config.js';
 

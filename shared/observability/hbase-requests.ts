@@ -1,6 +1,6 @@
 // shared/observability/hbase-requests.ts — what the HBase requests of an invocation tell an
 // operator: each request is charged to the invocation that sent it (the transport's onRequest
-// hook, wired in composition.ts), and read back as a cost (Server-Timing) and as failures by
+// hook, wired in wiring/hbase.ts), and read back as a cost (Server-Timing) and as failures by
 // status (the HBaseErrors metric). The list itself lives in the invocation scope
 // (shared/runtime/invocation-scope.ts); this module only writes to it and interprets it.
 import { performance } from 'node:perf_hooks';

@@ -2,7 +2,7 @@
 // queue batch, a job step) carries through its async calls, by AsyncLocalStorage: its
 // correlation id, the HBase requests it sent and its deadline. It imports nothing of ours, so
 // the deadline (deadline.ts), the logger and observability all build on it, never on each other.
-// The HBase transport's onRequest hook (composition.ts → observability/hbase-requests.ts) adds to
+// The HBase transport's onRequest hook (wiring/hbase.ts → observability/hbase-requests.ts) adds to
 // the list of whichever invocation is current, so concurrent invocations in one process
 // (serverless-offline, an in-process test) never mix their counts.
 import { AsyncLocalStorage } from 'node:async_hooks';

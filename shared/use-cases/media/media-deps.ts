@@ -1,7 +1,7 @@
 // shared/use-cases/media/media-deps.ts — what the picture use cases are built from: the media
 // records, the object storage, the media queue, the write limits, the idempotency keys, and (in the worker) the image
-// processor and the posts' states. Composed in shared/composition.ts and
-// shared/media-worker-composition.ts.
+// processor and the posts' states. Composed in shared/wiring/media.ts and
+// shared/wiring/media-worker.ts.
 import type { ImageProcessor } from '../../ports/image-processor.js';
 import type { MediaObjects } from '../../ports/media-objects.js';
 import type { MediaQueue } from '../../ports/media-queue.js';
