@@ -81,6 +81,14 @@ export function editFact(post: Post, editedAt: number, reposters: string[]): Not
 }
 
 /** The facts a post notifies by: its mentions, and for a repost the original's author. */
+/**
+ * A post's own fact: its @mentions' notifications, and its author's posts count (the delayed
+ * message of a publish or a delete settles it). A repost's count rides on its repost fact.
+ */
+export function postFact(post: Post): NotificationFact {
+  return { kind: 'post', actor: post.author, postId: post.id, since: post.createdAt, mentions: post.mentions ? mentionedHandles(post.mentions) : [] };
+}
+
 export function postFacts(post: Post): NotificationFact[] {
   const mentions = post.mentions ? mentionedHandles(post.mentions) : [];
   return [
