@@ -24,7 +24,7 @@ import { trendBucketOf } from '../domain/trending.js';
 import { entitiesOf, type BodyEntities } from './entities.js';
 import { faceOf, readFaces, type Face } from './faces.js';
 import { atStep } from './steps.js';
-import { notifyLater, postFact, repostFact } from './notifications.js';
+import { countedFact, notifyLater } from './notifications.js';
 import { attachPictures, checkPictures, postMediaOf, releasePictures, type PictureRequest } from './media/attach.js';
 
 const MAX_ID_ATTEMPTS = 3;
@@ -131,12 +131,13 @@ export async function finishCreated(deps: FeedDeps, post: Post): Promise<Post> {
 /**
  * The post row, put-if-absent. First the delayed notify of its fact (a repost's, or the post's
  * own), which tallies its author's posts count and a repost's count on its original (invariant
- * M): a request cut between this row and those counts is made good a settle window later. The mentions' index entries go before the row too
+ * M): a request cut between this row and those counts is made good a settle window later.
+ * The mentions' index entries go before the row too
  * (R: a post never links a user without the entry the erasure of that user unlinks it by).
  */
 async function createPost(deps: FeedDeps, post: Post, now: number, idempotencyKey?: string): Promise<boolean> {
   await Promise.all([
-    notifyLater(deps, post.repostOf ? repostFact(post, post.repostOf) : postFact(post), { at: now, removal: false }),
+    notifyLater(deps, countedFact(post), { at: now, removal: false }),
     post.mentions?.length ? deps.posts.listMentions({ postId: post.id }, mentionedHandles(post.mentions), post.createdAt) : undefined,
   ]);
   return deps.posts.create(post, idempotencyKey);
