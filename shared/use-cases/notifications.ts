@@ -81,6 +81,19 @@ export function editFact(post: Post, editedAt: number, reposters: string[]): Not
 }
 
 /** The facts a post notifies by: its mentions, and for a repost the original's author. */
+/**
+ * A post's own fact: its @mentions' notifications, and its author's posts count (the delayed
+ * message of a publish or a delete settles it).
+ */
+export function postFact(post: Post): NotificationFact {
+  return { kind: 'post', actor: post.author, postId: post.id, since: post.createdAt, mentions: post.mentions ? mentionedHandles(post.mentions) : [] };
+}
+
+/** The fact whose delayed notify settles a post's counts: a repost's (its original's count too), or the post's own. */
+export function countedFact(post: Post): NotificationFact {
+  return post.repostOf ? repostFact(post, post.repostOf) : postFact(post);
+}
+
 export function postFacts(post: Post): NotificationFact[] {
   const mentions = post.mentions ? mentionedHandles(post.mentions) : [];
   return [

@@ -11,7 +11,7 @@ import { hiddenFrom } from './visibility.js';
 import { authorsOf, describePosts, readPostDetails, type PostDetail } from './post-details.js';
 import { topicNames } from '../domain/text-entities.js';
 import { refuseIfBlocked } from './block-guard.js';
-import { notifyLater, notifyNow, postFacts, repostFact } from './notifications.js';
+import { countedFact, notifyLater, notifyNow, postFacts } from './notifications.js';
 import { atStep } from './steps.js';
 import { faceFrom, type Faces } from './faces.js';
 import { discardPictures } from './media/attach.js';
@@ -42,13 +42,14 @@ export async function deletePost(deps: FeedDeps, actor: string, id: string, now 
   await atStep(deps, 'delete.checked', { postId: id });
   const post = found.state === 'live' ? found.post : undefined;
   const original = post?.repostOf;
-  // A repost's delayed notify goes first: it also tallies the original's repost count (M).
-  if (post && original) await notifyLater(deps, repostFact(post, original), { at: now, removal: true });
+  // The delayed notify goes first: it tallies the author's posts count, and a repost's count on
+  // its original (M). A repeat of a delete (post undefined) has the first delete's.
+  if (post) await notifyLater(deps, countedFact(post), { at: now, removal: true });
   // Also for an already deleted post: a repeat finishes dropping the body of a delete that died half-way.
   if (!(await deps.posts.markDeleted(id, now))) throw new NotFoundError(`No post "${id}"`, 'post_not_found');
   await atStep(deps, 'delete.won', { postId: id });
   await Promise.all([
-    deps.counters.add(actor, 'posts', -1),
+    deps.counters.add(actor, 'posts', -1, id),
     deps.inbox.remove([actor], id),
     deps.outbox.remove(actor, id),
     // A repost: uncount it on its original, and the author's `reposted` state with it.

@@ -24,7 +24,7 @@ import { trendBucketOf } from '../domain/trending.js';
 import { entitiesOf, type BodyEntities } from './entities.js';
 import { faceOf, readFaces, type Face } from './faces.js';
 import { atStep } from './steps.js';
-import { notifyLater, repostFact } from './notifications.js';
+import { countedFact, notifyLater } from './notifications.js';
 import { attachPictures, checkPictures, postMediaOf, releasePictures, type PictureRequest } from './media/attach.js';
 
 const MAX_ID_ATTEMPTS = 3;
@@ -129,14 +129,15 @@ export async function finishCreated(deps: FeedDeps, post: Post): Promise<Post> {
 }
 
 /**
- * The post row, put-if-absent. A repost first queues its delayed repost notify, which also
- * tallies the original's repost count (invariant M): a request cut between this row and that
- * count is made good a settle window later. The mentions' index entries go before the row too
+ * The post row, put-if-absent. First the delayed notify of its fact (a repost's, or the post's
+ * own), which tallies its author's posts count and a repost's count on its original (invariant
+ * M): a request cut between this row and those counts is made good a settle window later.
+ * The mentions' index entries go before the row too
  * (R: a post never links a user without the entry the erasure of that user unlinks it by).
  */
 async function createPost(deps: FeedDeps, post: Post, now: number, idempotencyKey?: string): Promise<boolean> {
   await Promise.all([
-    post.repostOf ? notifyLater(deps, repostFact(post, post.repostOf), { at: now, removal: false }) : undefined,
+    notifyLater(deps, countedFact(post), { at: now, removal: false }),
     post.mentions?.length ? deps.posts.listMentions({ postId: post.id }, mentionedHandles(post.mentions), post.createdAt) : undefined,
   ]);
   return deps.posts.create(post, idempotencyKey);
@@ -146,7 +147,7 @@ async function createPost(deps: FeedDeps, post: Post, now: number, idempotencyKe
 async function afterCreate(deps: FeedDeps, post: Post): Promise<Post> {
   await atStep(deps, 'publish.created', { author: post.author, postId: post.id });
   await Promise.all([
-    deps.counters.add(post.author, 'posts', 1),
+    deps.counters.add(post.author, 'posts', 1, post.id),
     deps.inbox.add([post.author], post),
     deps.outbox.add(post.author, post), // what celebrity followers merge at read time
     // A repost (转发): counted on its original, and the reposter's `reposted` state set.

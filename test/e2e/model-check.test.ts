@@ -136,6 +136,14 @@ const PRESSURE_FINDINGS: readonly { seeds: readonly number[]; ops: number; users
       'answered 200 without finishing it (inbox, outbox, fan-out)',
   },
   {
+    seeds: [518572],
+    ops: 300,
+    users: 20,
+    found:
+      'f5228fb, the e2e stack (MODEL_PRESSURE=1 E2E_SETTLE_SECONDS=20, another job loading the machine): m518572_u11’s profile said 3 posts over a ' +
+      'list of 2 — the delete of #11 answered 503 timeout after its tombstone, and the posts counter, not tallied then, waited for the repair job',
+  },
+  {
     seeds: [903, 904],
     ops: 600,
     users: 20,

@@ -1,4 +1,4 @@
-// test/integration/cut-heal.test.ts — invariant M on the real stack: a like, unlike, comment,
+// test/integration/cut-heal.test.ts — invariant M on the real stack: a publish, delete, like, unlike, comment,
 // comment delete, repost, repost delete, follow and unfollow CUT after each of its writes (the
 // step hook throws there, as a Lambda timeout stops a function) leaves every count right once
 // the operation's own delayed message has run (the delayed notify, or the settle) — within the
@@ -138,7 +138,7 @@ describe('M: a like or unlike cut after any of its writes', () => {
     const [ann, bob] = await users('ann', 'bob');
     const { post } = await publishPost(deps, ann, { body: 'p' });
     await cutAt('like.won', () => likePost(deps, bob, post.id));
-    const [message] = delayed().filter((m) => m.type === 'notify');
+    const [message] = delayed().filter((m) => m.type === 'notify' && m.fact.kind === 'like');
     const first = gate.holdAt('tally.judged');
     const second = gate.holdAt('tally.judged');
     const both = Promise.all([handleFanoutMessage(deps, message!), handleFanoutMessage(deps, message!)]);
@@ -153,7 +153,7 @@ describe('M: a like or unlike cut after any of its writes', () => {
     const [ann, bob] = await users('ann', 'bob');
     const { post } = await publishPost(deps, ann, { body: 'p' });
     await cutAt('like.won', () => likePost(deps, bob, post.id));
-    const message = delayed().find((m) => m.type === 'notify')!;
+    const message = delayed().find((m) => m.type === 'notify' && m.fact.kind === 'like')!;
     if (message.type !== 'notify' || !message.tally) throw new Error('no delayed notify');
     await cutAt('tally.claimed', () => handleFanoutMessage(deps, message));
     const now = Date.now();
@@ -203,6 +203,40 @@ describe('M: a comment or its delete cut before the count', () => {
     for (const m of [...messages, ...messages]) await handleFanoutMessage(deps, m);
     expect(await counts(post.id)).toMatchObject({ comments: 0 });
     expect((await listNotifications(deps, ann, 10)).items).toEqual([]);
+  });
+});
+
+describe('M: a publish or a delete cut before its author’s posts count', () => {
+  const posts = (user: string) => stores.counters.get(user, 'posts');
+
+  it('a publish cut after its post row: counted once by its delayed notify, however often delivered', async () => {
+    const [ann] = await users('ann');
+    await cutAt('publish.created', () => publishPost(deps, ann, { body: 'p' }));
+    expect(await posts(ann)).toBe(0);
+    const messages = delayed();
+    for (const m of [...messages, ...messages]) await handleFanoutMessage(deps, m);
+    expect(await posts(ann)).toBe(1);
+  });
+
+  it('a delete cut after its tombstone: uncounted once; a whole publish is not counted again', async () => {
+    const [ann] = await users('ann');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    await settleWindow();
+    expect(await posts(ann)).toBe(1);
+    await cutAt('delete.won', () => deletePost(deps, ann, post.id));
+    expect(await posts(ann)).toBe(1);
+    const messages = delayed();
+    for (const m of [...messages, ...messages]) await handleFanoutMessage(deps, m);
+    expect(await posts(ann)).toBe(0);
+  });
+
+  it('a repost cut after its post row: its reposter’s count too', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const { post } = await publishPost(deps, ann, { body: 'p' });
+    await cutAt('publish.created', () => repost(deps, bob, post.id, { comment: 'yes' }));
+    expect(await posts(bob)).toBe(0);
+    await settleWindow();
+    expect(await posts(bob)).toBe(1);
   });
 });
 

@@ -27,7 +27,7 @@
 //   over, its holder timed out), and re-judged under it.
 // - Marks expire (TALLY_TTL_SECONDS); a fact older than the horizon counts as added (its own
 //   delivery ran long ago), and a delivery older than the horizon does nothing.
-import type { CountTally } from '../../ports/feed-store.js';
+import type { CountTally, UserCounter } from '../../ports/feed-store.js';
 import type { NotificationFact } from '../../domain/notification.js';
 import { TALLY_HORIZON_SECONDS } from '../../schema/tables.js';
 import type { FeedDeps } from '../feed-deps.js';
@@ -51,7 +51,7 @@ const postCount = (deps: FeedDeps, id: string, counter: 'likes' | 'comments' | '
   apply: (delta) => deps.posts.count(id, counter, delta, fact),
 });
 
-const userCount = (deps: FeedDeps, id: string, counter: 'following' | 'followers', fact: string): TalliedCount => ({
+const userCount = (deps: FeedDeps, id: string, counter: UserCounter, fact: string): TalliedCount => ({
   tally: deps.counters,
   id,
   counter,
@@ -63,7 +63,7 @@ const userCount = (deps: FeedDeps, id: string, counter: 'following' | 'followers
 export interface TallyHeal {
   /** When the operation that queued the message began. */
   at: number;
-  /** It took the fact back (unlike, comment or repost deleted, unfollow). */
+  /** It took the fact back (unlike, comment, post or repost deleted, unfollow). */
   removal: boolean;
 }
 
@@ -106,12 +106,15 @@ export async function settleFactTally(deps: FeedDeps, fact: NotificationFact, he
     }
     case 'repost': {
       const [original, repost] = await Promise.all([deps.posts.lookup(fact.original), deps.posts.lookup(fact.postId)]);
-      if (original.state !== 'live') return { applied: 0, skipped: 'gone' };
       const truth = { holds: repost.state === 'live' && repost.post.repostOf === fact.original, created: repost.state !== 'absent' };
+      // A repost is a post of its reposter's too. A deleted original's counts went with its body:
+      // only the reposter's count is left to settle then.
+      const posts = userCount(deps, fact.actor, 'posts', fact.postId);
+      if (original.state !== 'live') return settleCounts(deps, [posts], truth, fact.since, heal, now);
       // The reposter's `reposted` state is derived from the repost too: put back in line (idempotent
       // puts; a delete landing after this read runs its own delivery, a removal, after it).
       const [outcome] = await Promise.all([
-        settleCounts(deps, [postCount(deps, fact.original, 'reposts', fact.postId)], truth, fact.since, heal, now),
+        settleCounts(deps, [postCount(deps, fact.original, 'reposts', fact.postId), posts], truth, fact.since, heal, now),
         truth.holds
           ? deps.reactions.addRepost(fact.actor, fact.original, fact.postId, fact.since)
           : heal.removal
@@ -120,8 +123,13 @@ export async function settleFactTally(deps: FeedDeps, fact: NotificationFact, he
       ]);
       return outcome;
     }
+    case 'post': {
+      // Its author's posts count: the post row is the truth, and its tombstone stays.
+      const post = await deps.posts.lookup(fact.postId);
+      const truth = { holds: post.state === 'live', created: post.state !== 'absent' };
+      return settleCounts(deps, [userCount(deps, fact.actor, 'posts', fact.postId)], truth, fact.since, heal, now);
+    }
     case 'follow':
-    case 'post':
     case 'edit':
       return { applied: 0 };
   }
