@@ -21,7 +21,11 @@ const SERIAL_INTEGRATION = [
 // Packages the whole template with the real framework (two minutes of bundling): independent of
 // the stack, so it runs beside the integration files in `npm test`, in a project of its own that
 // `npm run test:fast` leaves out.
-const PACKAGING = ['test/integration/serverless-package.test.ts', 'test/packaging/bundles.test.ts', 'test/packaging/offline-errors.test.ts'];
+const PACKAGING = [
+  'test/integration/serverless-package.test.ts',
+  'test/packaging/bundles.test.ts',
+  'test/packaging/offline-errors.test.ts',
+];
 const SERIAL_E2E = [
   // Compares the world with a model once the whole queue has drained; counts the whole DLQ.
   'test/e2e/model-check.test.ts',

@@ -116,7 +116,9 @@ function functionEnvironment(stage, env = process.env) {
     MEDIA_QUEUE_URL: env.MEDIA_QUEUE_URL || localQueueUrl(endpoint, queueSettings(stage, { queue: 'media' }).queueName),
     SQS_ENDPOINT: endpoint,
     // The DLQ is always `<queueName>-dlq` in the same ElasticMQ, so it follows an overridden queue URL.
-    FANOUT_DLQ_URL: env.FANOUT_DLQ_URL || (env.FANOUT_QUEUE_URL ? `${env.FANOUT_QUEUE_URL}-dlq` : localQueueUrl(endpoint, settings.deadLetterQueueName)),
+    FANOUT_DLQ_URL:
+      env.FANOUT_DLQ_URL ||
+      (env.FANOUT_QUEUE_URL ? `${env.FANOUT_QUEUE_URL}-dlq` : localQueueUrl(endpoint, settings.deadLetterQueueName)),
     LAMBDA_ENDPOINT: env.LAMBDA_ENDPOINT || `http://127.0.0.1:${env.OFFLINE_LAMBDA_PORT || '13002'}`,
   };
 }
@@ -127,7 +129,11 @@ function functionEnvironment(stage, env = process.env) {
  */
 async function forStage({ resolveVariable }) {
   const stage = await resolveVariable('sls:stage');
-  return { ...queueSettings(stage), media: queueSettings(stage, { queue: 'media' }), environment: functionEnvironment(stage) };
+  return {
+    ...queueSettings(stage),
+    media: queueSettings(stage, { queue: 'media' }),
+    environment: functionEnvironment(stage),
+  };
 }
 
 module.exports = {

@@ -57,7 +57,8 @@ function stageSettings(stage, params, env = process.env) {
   const local = isLocalStage(stage);
   const problems = [];
   // A deployed stage names AWS resources, the media bucket among them (lowercase, at most 63 characters).
-  if (!local && !/^[a-z0-9][a-z0-9-]{0,39}$/.test(stage)) problems.push('the stage name must be 1–40 lowercase letters, digits or - (it names the media bucket)');
+  if (!local && !/^[a-z0-9][a-z0-9-]{0,39}$/.test(stage))
+    problems.push('the stage name must be 1–40 lowercase letters, digits or - (it names the media bucket)');
   const p = (name) => (params[name] === undefined || params[name] === null ? '' : String(params[name]).trim());
   const int = (name, min, max) => {
     const raw = p(name);
@@ -81,11 +82,16 @@ function stageSettings(stage, params, env = process.env) {
     }
     // Outside the local stage the gateway is reached over TLS, certificate verified (undici's
     // default; nothing in the client can turn it off): credentials and posts cross the network.
-    if (url && !local && url.protocol !== 'https:') problems.push(`hbaseRestUrl must be https:// outside the local stage (got "${hbaseRestUrl}")`);
-    if (url && (url.username || url.password)) problems.push('hbaseRestUrl must not carry credentials: put them in the SSM parameter named by hbaseAuthorizationParameter');
+    if (url && !local && url.protocol !== 'https:')
+      problems.push(`hbaseRestUrl must be https:// outside the local stage (got "${hbaseRestUrl}")`);
+    if (url && (url.username || url.password))
+      problems.push(
+        'hbaseRestUrl must not carry credentials: put them in the SSM parameter named by hbaseAuthorizationParameter',
+      );
   }
   const hbaseNamespace = p('hbaseNamespace');
-  if (!/^[A-Za-z0-9_]{1,64}$/.test(hbaseNamespace)) problems.push(`hbaseNamespace must be 1–64 letters, digits or _ (got "${hbaseNamespace}")`);
+  if (!/^[A-Za-z0-9_]{1,64}$/.test(hbaseNamespace))
+    problems.push(`hbaseNamespace must be 1–64 letters, digits or _ (got "${hbaseNamespace}")`);
 
   // Secrets: deployed stages name SSM parameters, read by the functions at cold start.
   const secretNames = {};
@@ -110,8 +116,10 @@ function stageSettings(stage, params, env = process.env) {
   if (subnetIds.length > 0 !== securityGroupIds.length > 0) {
     problems.push('vpcSubnetIds and vpcSecurityGroupIds go together: set both (comma-separated) or neither');
   }
-  if (subnetIds.some((s) => !/^subnet-[0-9a-f]{8,17}$/.test(s))) problems.push(`vpcSubnetIds must be subnet ids (got "${p('vpcSubnetIds')}")`);
-  if (securityGroupIds.some((s) => !/^sg-[0-9a-f]{8,17}$/.test(s))) problems.push(`vpcSecurityGroupIds must be security group ids (got "${p('vpcSecurityGroupIds')}")`);
+  if (subnetIds.some((s) => !/^subnet-[0-9a-f]{8,17}$/.test(s)))
+    problems.push(`vpcSubnetIds must be subnet ids (got "${p('vpcSubnetIds')}")`);
+  if (securityGroupIds.some((s) => !/^sg-[0-9a-f]{8,17}$/.test(s)))
+    problems.push(`vpcSecurityGroupIds must be security group ids (got "${p('vpcSecurityGroupIds')}")`);
 
   const workerMaxConcurrency = int('workerMaxConcurrency', 2, 1000); // the SQS event source's own bounds
   const mediaWorkerMaxConcurrency = int('mediaWorkerMaxConcurrency', 2, 1000);
@@ -133,9 +141,11 @@ function stageSettings(stage, params, env = process.env) {
   // reads it (REGIONS_PER_TABLE / --regions). Absent means 1.
   const regionsPerTable = p('regionsPerTable') === '' ? 1 : int('regionsPerTable', 1, 256);
   const schedulesEnabled = p('schedulesEnabled');
-  if (schedulesEnabled !== 'true' && schedulesEnabled !== 'false') problems.push(`schedulesEnabled must be true or false (got "${schedulesEnabled}")`);
+  if (schedulesEnabled !== 'true' && schedulesEnabled !== 'false')
+    problems.push(`schedulesEnabled must be true or false (got "${schedulesEnabled}")`);
   const logLevel = p('logLevel').toUpperCase();
-  if (!LOG_LEVELS.includes(logLevel)) problems.push(`logLevel must be one of ${LOG_LEVELS.join(', ')} (got "${p('logLevel')}")`);
+  if (!LOG_LEVELS.includes(logLevel))
+    problems.push(`logLevel must be one of ${LOG_LEVELS.join(', ')} (got "${p('logLevel')}")`);
 
   if (problems.length > 0) {
     throw new Error(
@@ -176,17 +186,35 @@ function stageSettings(stage, params, env = process.env) {
   } else {
     // Deployed: only the parameter NAMES; the values never enter the template or the environment.
     environment.JWT_SECRET_PARAMETER = secretNames.jwtSecretParameter;
-    if (secretNames.jwtPreviousSecretParameter) environment.JWT_PREVIOUS_SECRET_PARAMETER = secretNames.jwtPreviousSecretParameter;
-    if (secretNames.hbaseAuthorizationParameter) environment.HBASE_AUTHORIZATION_PARAMETER = secretNames.hbaseAuthorizationParameter;
+    if (secretNames.jwtPreviousSecretParameter)
+      environment.JWT_PREVIOUS_SECRET_PARAMETER = secretNames.jwtPreviousSecretParameter;
+    if (secretNames.hbaseAuthorizationParameter)
+      environment.HBASE_AUTHORIZATION_PARAMETER = secretNames.hbaseAuthorizationParameter;
     environment.SECRETS_MAX_AGE_SECONDS = String(secretsMaxAgeSeconds);
   }
 
   const parameterArn = (name) => ({
-    'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ssm:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':parameter', name]],
+    'Fn::Join': [
+      '',
+      [
+        'arn:',
+        { Ref: 'AWS::Partition' },
+        ':ssm:',
+        { Ref: 'AWS::Region' },
+        ':',
+        { Ref: 'AWS::AccountId' },
+        ':parameter',
+        name,
+      ],
+    ],
   });
   const roles = functionRoles(stage, {
-    tokenKeys: local ? [] : [secretNames.jwtSecretParameter, secretNames.jwtPreviousSecretParameter].filter(Boolean).map(parameterArn),
-    gatewayCredentials: secretNames.hbaseAuthorizationParameter ? [parameterArn(secretNames.hbaseAuthorizationParameter)] : [],
+    tokenKeys: local
+      ? []
+      : [secretNames.jwtSecretParameter, secretNames.jwtPreviousSecretParameter].filter(Boolean).map(parameterArn),
+    gatewayCredentials: secretNames.hbaseAuthorizationParameter
+      ? [parameterArn(secretNames.hbaseAuthorizationParameter)]
+      : [],
   });
   return {
     stage,
@@ -238,7 +266,9 @@ const LOCAL_MEDIA_BUCKET = 'weibo-local-media';
  * and a reference back would be a cycle.
  */
 function mediaBucketName(stage) {
-  const stackIdTail = { 'Fn::Select': [4, { 'Fn::Split': ['-', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] }] }] };
+  const stackIdTail = {
+    'Fn::Select': [4, { 'Fn::Split': ['-', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] }] }],
+  };
   return { 'Fn::Join': ['-', [`${SERVICE}-${stage}-media`, stackIdTail]] };
 }
 
@@ -299,10 +329,22 @@ function functionRoles(stage, arns) {
   const uploads = mediaObjectsArn(MEDIA_PREFIXES.uploads);
   const variants = mediaObjectsArn(MEDIA_PREFIXES.variants);
   const exportsArn = mediaObjectsArn(MEDIA_PREFIXES.exports);
-  const readParameters = (resources) => (resources.length > 0 ? [{ Effect: 'Allow', Action: ['ssm:GetParameter'], Resource: resources }] : []);
+  const readParameters = (resources) =>
+    resources.length > 0 ? [{ Effect: 'Allow', Action: ['ssm:GetParameter'], Resource: resources }] : [];
   const hbase = readParameters(arns.gatewayCredentials);
   const functionArn = (name) => ({
-    'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':lambda:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:function:${SERVICE}-${stage}-${name}`]],
+    'Fn::Join': [
+      '',
+      [
+        'arn:',
+        { Ref: 'AWS::Partition' },
+        ':lambda:',
+        { Ref: 'AWS::Region' },
+        ':',
+        { Ref: 'AWS::AccountId' },
+        `:function:${SERVICE}-${stage}-${name}`,
+      ],
+    ],
   });
   const jobs = {};
   for (const [name, needs] of Object.entries(JOBS)) {
@@ -312,7 +354,13 @@ function functionRoles(stage, arns) {
       ...(needs.sendsToQueue ? [send] : []),
       ...(needs.sendsToMediaQueue ? [sendMedia] : []),
       ...(needs.readsDeadLetters
-        ? [{ Effect: 'Allow', Action: ['sqs:GetQueueAttributes', 'sqs:ReceiveMessage'], Resource: [{ 'Fn::GetAtt': ['FanoutDeadLetterQueue', 'Arn'] }] }]
+        ? [
+            {
+              Effect: 'Allow',
+              Action: ['sqs:GetQueueAttributes', 'sqs:ReceiveMessage'],
+              Resource: [{ 'Fn::GetAtt': ['FanoutDeadLetterQueue', 'Arn'] }],
+            },
+          ]
         : []),
     ];
   }
@@ -325,13 +373,21 @@ function functionRoles(stage, arns) {
     deletePost: [...api, sendMedia],
     exportData: [...api, { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [exportsArn] }],
     fanout: [
-      { Effect: 'Allow', Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'], Resource: [queueArn] },
+      {
+        Effect: 'Allow',
+        Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'],
+        Resource: [queueArn],
+      },
       send,
       ...hbase,
       { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [exportsArn] },
     ],
     processMedia: [
-      { Effect: 'Allow', Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'], Resource: [mediaQueueArn] },
+      {
+        Effect: 'Allow',
+        Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'],
+        Resource: [mediaQueueArn],
+      },
       { Effect: 'Allow', Action: ['s3:GetObject', 's3:DeleteObject'], Resource: [uploads] },
       { Effect: 'Allow', Action: ['s3:PutObject', 's3:DeleteObject'], Resource: [variants] },
       ...hbase,

@@ -51,7 +51,8 @@
         Button: function (Original) {
           return function (props) {
             var label = props['aria-label'];
-            if (typeof label !== 'string' || typeof props.children !== 'string' || label.indexOf(props.children) >= 0) return h(Original, props);
+            if (typeof label !== 'string' || typeof props.children !== 'string' || label.indexOf(props.children) >= 0)
+              return h(Original, props);
             var named = Object.assign({}, props);
             delete named['aria-label'];
             return h(Original, named);
@@ -65,7 +66,8 @@
   // <select>), or a <label> with text of its own (a wrapping label's text includes the
   // control's: its options).
   function unnamed(control) {
-    if (control.getAttribute('aria-label') || control.getAttribute('aria-labelledby') || control.getAttribute('title')) return false;
+    if (control.getAttribute('aria-label') || control.getAttribute('aria-labelledby') || control.getAttribute('title'))
+      return false;
     if (control.tagName !== 'SELECT' && control.getAttribute('placeholder')) return false;
     return !Array.prototype.some.call(control.labels || [], function (label) {
       var own = label.cloneNode(true);
@@ -79,9 +81,12 @@
   function fixRendered() {
     var servers = root.querySelector('select#servers');
     if (servers && unnamed(servers)) servers.setAttribute('aria-label', 'Servers');
-    root.querySelectorAll('tr[data-param-name] select, tr[data-param-name] input, tr[data-param-name] textarea').forEach(function (control) {
-      if (control.type !== 'checkbox' && control.type !== 'file' && unnamed(control)) control.setAttribute('aria-label', control.closest('tr').dataset.paramName);
-    });
+    root
+      .querySelectorAll('tr[data-param-name] select, tr[data-param-name] input, tr[data-param-name] textarea')
+      .forEach(function (control) {
+        if (control.type !== 'checkbox' && control.type !== 'file' && unnamed(control))
+          control.setAttribute('aria-label', control.closest('tr').dataset.paramName);
+      });
     root.querySelectorAll('pre.microlight:not([tabindex]), pre.curl:not([tabindex])').forEach(function (pre) {
       pre.setAttribute('tabindex', '0');
     });
@@ -96,7 +101,13 @@
     })
     .then(function (spec) {
       spec.servers = [{ url: apiBase, description: 'The API this page is served with' }];
-      window.ui = SwaggerUIBundle({ spec: spec, dom_id: '#api-reference', deepLinking: true, syntaxHighlight: { theme: 'arta' }, plugins: [AccessibleReference] });
+      window.ui = SwaggerUIBundle({
+        spec: spec,
+        dom_id: '#api-reference',
+        deepLinking: true,
+        syntaxHighlight: { theme: 'arta' },
+        plugins: [AccessibleReference],
+      });
     })
     .catch(function (err) {
       root.textContent = 'The API description ' + documentUrl + ' could not be loaded (' + err.message + ').';

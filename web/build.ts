@@ -55,7 +55,8 @@ export async function buildWeb(opts: { apiUrl: string; outDir: string }): Promis
   writeFileSync(join(outDir, 'index.html'), html);
 
   const swagger = join(ROOT, 'node_modules/swagger-ui-dist');
-  for (const f of ['swagger-ui-bundle.js', 'swagger-ui.css']) copyFileSync(join(swagger, f), join(outDir, 'api-docs', f));
+  for (const f of ['swagger-ui-bundle.js', 'swagger-ui.css'])
+    copyFileSync(join(swagger, f), join(outDir, 'api-docs', f));
   copyFileSync(join(WEB, 'api-docs-init.js'), join(outDir, 'api-docs/init.js'));
   // Our contrast fixes to Swagger UI's colours (the page must pass axe as the client's do).
   copyFileSync(join(WEB, 'api-docs/reference.css'), join(outDir, 'api-docs/reference.css'));
@@ -65,7 +66,8 @@ export async function buildWeb(opts: { apiUrl: string; outDir: string }): Promis
   );
 
   const sizes: Record<string, number> = {};
-  for (const f of ['config.js', js, ...(css ? [css] : [])]) sizes[f] = gzipSync(readFileSync(join(outDir, f)), { level: 9 }).length;
+  for (const f of ['config.js', js, ...(css ? [css] : [])])
+    sizes[f] = gzipSync(readFileSync(join(outDir, f)), { level: 9 }).length;
   const total = Object.values(sizes).reduce((a, b) => a + b, 0);
   return { outDir, sizes, total };
 }
@@ -76,9 +78,12 @@ async function main(): Promise<void> {
     apiUrl: values['api-url'] ?? process.env.WEIBO_API_URL ?? 'http://127.0.0.1:13000',
     outDir: values.out ?? join(WEB, 'dist'),
   });
-  for (const [f, n] of Object.entries(out.sizes)) console.log(`  ${f.padEnd(24)} ${(n / 1024).toFixed(1).padStart(6)} KB gzipped`);
+  for (const [f, n] of Object.entries(out.sizes))
+    console.log(`  ${f.padEnd(24)} ${(n / 1024).toFixed(1).padStart(6)} KB gzipped`);
   const verdict = out.total <= BUDGET_BYTES ? 'within' : 'OVER';
-  console.log(`[web] ${out.outDir}: JS + CSS ${(out.total / 1024).toFixed(1)} KB gzipped, ${verdict} the ${BUDGET_BYTES / 1024} KB budget`);
+  console.log(
+    `[web] ${out.outDir}: JS + CSS ${(out.total / 1024).toFixed(1)} KB gzipped, ${verdict} the ${BUDGET_BYTES / 1024} KB budget`,
+  );
   if (out.total > BUDGET_BYTES) process.exit(1);
 }
 

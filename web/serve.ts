@@ -5,7 +5,13 @@
 // files carry the security headers of web/security-headers.ts (CSP, Referrer-Policy, HSTS), as
 // CloudFront's response-headers policy adds them deployed; API answers pass as the API sent them.
 import { createReadStream, statSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import { securityHeaders } from './security-headers.js';
@@ -46,7 +52,13 @@ function serveFile(root: string, security: Record<string, string>, req: Incoming
   // (the bundle is about a quarter of its size in gzip); Vary keeps caches from mixing them.
   const type = TYPES[extname(file)] ?? 'application/octet-stream';
   const accepts = String(req.headers['accept-encoding'] ?? '');
-  const encoding = !COMPRESSIBLE.test(type) ? null : /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : null;
+  const encoding = !COMPRESSIBLE.test(type)
+    ? null
+    : /\bbr\b/.test(accepts)
+      ? 'br'
+      : /\bgzip\b/.test(accepts)
+        ? 'gzip'
+        : null;
   res.writeHead(200, {
     ...security,
     'content-type': type,
@@ -58,7 +70,8 @@ function serveFile(root: string, security: Record<string, string>, req: Incoming
   // Brotli at quality 5, compressed per request as CloudFront does on the fly: the default (11)
   // spends about 5 s of CPU per request on the API reference's 1.7 MB Swagger UI bundle, for an
   // output only about 10 % smaller.
-  if (encoding === 'br') body.pipe(createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } })).pipe(res);
+  if (encoding === 'br')
+    body.pipe(createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } })).pipe(res);
   else if (encoding === 'gzip') body.pipe(createGzip()).pipe(res);
   else body.pipe(res);
 }
@@ -81,7 +94,13 @@ function proxy(apiUrl: URL, req: IncomingMessage, res: ServerResponse): void {
 }
 
 /** `objectStoreUrl`: the local object store (s3rver), where pictures are read and uploads PUT. */
-export function serveWeb(opts: { dir: string; apiUrl: string; port: number; objectStoreUrl: string; host?: string }): Promise<Server> {
+export function serveWeb(opts: {
+  dir: string;
+  apiUrl: string;
+  port: number;
+  objectStoreUrl: string;
+  host?: string;
+}): Promise<Server> {
   const root = normalize(opts.dir);
   const api = new URL(opts.apiUrl);
   const store = new URL(opts.objectStoreUrl).origin;

@@ -7,7 +7,11 @@ import { addComment } from '../../shared/use-cases/comments.js';
 
 export const { run, handler } = httpRoute(routes.addComment, async ({ actor, params, body, headers }) => {
   const key = headers['idempotency-key'];
-  const input = { body: body.body, ...(body.replyTo ? { replyTo: body.replyTo } : {}), ...(key ? { idempotencyKey: key } : {}) };
+  const input = {
+    body: body.body,
+    ...(body.replyTo ? { replyTo: body.replyTo } : {}),
+    ...(key ? { idempotencyKey: key } : {}),
+  };
   const comment = await addComment(feedDependencies(), actor, params.postId, input);
   return json(comment.replayed ? 200 : 201, commentView(comment));
 });

@@ -5,14 +5,26 @@ import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { blockedUserView, pageView } from '../../shared/http/views.js';
-import { block as blockUser, blockState, listBlocked, mute as muteUser, unblock as unblockUser, unmute as unmuteUser } from '../../shared/use-cases/blocks.js';
+import {
+  block as blockUser,
+  blockState,
+  listBlocked,
+  mute as muteUser,
+  unblock as unblockUser,
+  unmute as unmuteUser,
+} from '../../shared/use-cases/blocks.js';
 import { actAs } from '../../shared/use-cases/users.js';
 
 type Change = typeof blockUser;
 
 /** Every change answers with the whole state (the use case's BlockState). */
-const change = (route: typeof routes.block | typeof routes.unblock | typeof routes.mute | typeof routes.unmute, run: Change) =>
-  httpRoute(route, async ({ actor, params }) => json(200, await run(feedDependencies(), actAs(actor, params.handle), params.target))).handler;
+const change = (
+  route: typeof routes.block | typeof routes.unblock | typeof routes.mute | typeof routes.unmute,
+  run: Change,
+) =>
+  httpRoute(route, async ({ actor, params }) =>
+    json(200, await run(feedDependencies(), actAs(actor, params.handle), params.target)),
+  ).handler;
 
 export const block = change(routes.block, blockUser);
 export const unblock = change(routes.unblock, unblockUser);

@@ -7,5 +7,8 @@ import { completeUpload } from '../../shared/use-cases/media/uploads.js';
 
 export const { run, handler } = httpRoute(routes.completeUpload, async ({ actor, params }) => {
   const deps = mediaDependencies();
-  return json(200, mediaView(await completeUpload(deps, actor, params.id), (id, v) => deps.objects.variantUrl(id, v)));
+  return json(
+    200,
+    mediaView(await completeUpload(deps, actor, params.id), (id, v) => deps.objects.variantUrl(id, v)),
+  );
 });

@@ -9,5 +9,8 @@ export const { run, handler } = httpRoute(routes.createUpload, async ({ actor, b
   const deps = mediaDependencies();
   const key = headers['idempotency-key'];
   const started = await startUpload(deps, actor, { ...body, ...(key ? { idempotencyKey: key } : {}) });
-  return json(started.replayed ? 200 : 201, uploadView(started, (id, v) => deps.objects.variantUrl(id, v)));
+  return json(
+    started.replayed ? 200 : 201,
+    uploadView(started, (id, v) => deps.objects.variantUrl(id, v)),
+  );
 });

@@ -7,6 +7,9 @@ import { editPost } from '../../shared/use-cases/edit-post.js';
 
 export const { run, handler } = httpRoute(routes.editPost, async ({ actor, params, body, headers }) => {
   const ifMatch = headers['if-match'];
-  const post = await editPost(feedDependencies(), actor, params.postId, { body: body.body, ifMatch: ifMatch === undefined ? undefined : Number(ifMatch.replaceAll('"', '')) });
+  const post = await editPost(feedDependencies(), actor, params.postId, {
+    body: body.body,
+    ifMatch: ifMatch === undefined ? undefined : Number(ifMatch.replaceAll('"', '')),
+  });
   return json(200, postView(post));
 });

@@ -10,7 +10,8 @@ import { requestExport } from '../../shared/use-cases/export-data.js';
 
 export const { run, handler } = httpRoute(routes.exportData, async ({ actor, params }) => {
   const deps = feedWithExports();
-  if (!deps.exports) throw new Error('Invalid configuration: data exports need the media bucket (MEDIA_BUCKET, MEDIA_BASE_URL)');
+  if (!deps.exports)
+    throw new Error('Invalid configuration: data exports need the media bucket (MEDIA_BUCKET, MEDIA_BASE_URL)');
   const answer = await requestExport({ ...deps, exports: deps.exports }, actor, params.handle);
   return answer.state === 'ready'
     ? json(200, exportView(answer), { 'Cache-Control': 'no-store' })

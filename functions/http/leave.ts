@@ -9,6 +9,10 @@ import { leave } from '../../shared/use-cases/leave.js';
 
 export const { run, handler } = httpRoute(routes.leave, async ({ actor, params, body, sourceIp }) => {
   const deps = accountDependencies();
-  const departure = await leave({ ...deps, tokens: await deps.tokens(), policy: deps.loginPolicy }, actor, { handle: params.handle, password: body.password, sourceIp });
+  const departure = await leave({ ...deps, tokens: await deps.tokens(), policy: deps.loginPolicy }, actor, {
+    handle: params.handle,
+    password: body.password,
+    sourceIp,
+  });
   return json(200, departureView(departure));
 });

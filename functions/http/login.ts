@@ -11,6 +11,9 @@ import { logIn } from '../../shared/use-cases/log-in.js';
 
 export const { run, handler } = httpRoute(routes.login, async ({ body, headers, sourceIp }) => {
   const deps = accountDependencies();
-  const session = await logIn({ ...deps, tokens: await deps.tokens(), policy: deps.loginPolicy }, { ...body, sourceIp });
+  const session = await logIn(
+    { ...deps, tokens: await deps.tokens(), policy: deps.loginPolicy },
+    { ...body, sourceIp },
+  );
   return grantResult(session, { browser: isBrowserClient(headers), cookiePath: deps.sessionCookiePath });
 });

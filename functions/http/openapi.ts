@@ -4,4 +4,6 @@ import document from '../../docs/openapi.json' with { type: 'json' };
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 
-export const { run, handler } = httpRoute(routes.openapi, async () => json(200, document, { 'Cache-Control': 'public, max-age=300' }));
+export const { run, handler } = httpRoute(routes.openapi, async () =>
+  json(200, document, { 'Cache-Control': 'public, max-age=300' }),
+);

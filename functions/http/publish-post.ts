@@ -8,6 +8,10 @@ import { publishPost } from '../../shared/use-cases/publish-post.js';
 
 export const { run, handler } = httpRoute(routes.publishPost, async ({ actor, body, headers }) => {
   const key = headers['idempotency-key'];
-  const { post, replayed, face } = await publishPost(feedDependencies(), actor, { body: body.body, ...(body.media ? { media: body.media } : {}), ...(key ? { idempotencyKey: key } : {}) });
+  const { post, replayed, face } = await publishPost(feedDependencies(), actor, {
+    body: body.body,
+    ...(body.media ? { media: body.media } : {}),
+    ...(key ? { idempotencyKey: key } : {}),
+  });
   return json(replayed ? 200 : 201, postView(freshDetail(post, face)));
 });

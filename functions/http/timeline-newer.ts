@@ -6,5 +6,7 @@ import { countNewer } from '../../shared/use-cases/newer-posts.js';
 import { actAs } from '../../shared/use-cases/users.js';
 
 export const { run, handler } = httpRoute(routes.timelineNewer, async ({ actor, params, query }) =>
-  json(200, await countNewer(feedDependencies(), actAs(actor, params.handle), query.after), { 'Cache-Control': 'no-store' }),
+  json(200, await countNewer(feedDependencies(), actAs(actor, params.handle), query.after), {
+    'Cache-Control': 'no-store',
+  }),
 );

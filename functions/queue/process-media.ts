@@ -28,7 +28,12 @@ export async function recordHandler(record: SQSRecord): Promise<void> {
   await runWithCorrelationId(recordCorrelationId(record), async () => {
     const message = MediaMessage.parse(JSON.parse(record.body));
     const outcome = await handlers[message.type](mediaWorkerDependencies(), message.mediaId);
-    logger.info('media message handled', { messageId: record.messageId, type: message.type, mediaId: message.mediaId, ...outcome });
+    logger.info('media message handled', {
+      messageId: record.messageId,
+      type: message.type,
+      mediaId: message.mediaId,
+      ...outcome,
+    });
   });
 }
 

@@ -2,4 +2,6 @@
 import { awaySweepJob } from '../../shared/use-cases/jobs/away-sweep.js';
 import { scheduledJob } from './job-handler.js';
 
-export const handler = scheduledJob('away-sweep', (deps) => awaySweepJob({ store: deps.store, queue: deps.queue(), inactiveAfterMs: deps.limits.inactiveAfterMs }));
+export const handler = scheduledJob('away-sweep', (deps) =>
+  awaySweepJob({ store: deps.store, queue: deps.queue(), inactiveAfterMs: deps.limits.inactiveAfterMs }),
+);

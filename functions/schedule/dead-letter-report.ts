@@ -5,4 +5,6 @@ import { recordDeadLetterDepth } from '../../shared/observability/metrics.js';
 import { deadLetterReportJob } from '../../shared/use-cases/jobs/dead-letter-report.js';
 import { scheduledJob } from './job-handler.js';
 
-export const handler = scheduledJob('dead-letter-report', (deps) => deadLetterReportJob(deps.deadLetters(), logger, recordDeadLetterDepth));
+export const handler = scheduledJob('dead-letter-report', (deps) =>
+  deadLetterReportJob(deps.deadLetters(), logger, recordDeadLetterDepth),
+);

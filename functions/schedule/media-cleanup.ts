@@ -2,4 +2,6 @@
 import { mediaCleanupJob } from '../../shared/use-cases/jobs/media-cleanup.js';
 import { scheduledJob } from './job-handler.js';
 
-export const handler = scheduledJob('media-cleanup', (deps) => mediaCleanupJob({ media: deps.media, posts: deps.posts, users: deps.users, queue: deps.mediaQueue() }));
+export const handler = scheduledJob('media-cleanup', (deps) =>
+  mediaCleanupJob({ media: deps.media, posts: deps.posts, users: deps.users, queue: deps.mediaQueue() }),
+);

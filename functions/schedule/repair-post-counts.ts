@@ -2,4 +2,6 @@
 import { repairPostCountsJob } from '../../shared/use-cases/jobs/repair-post-counts.js';
 import { scheduledJob } from './job-handler.js';
 
-export const handler = scheduledJob('repair-post-counts', (deps) => repairPostCountsJob(deps.postCounts, { settleMs: deps.limits.settleMs }));
+export const handler = scheduledJob('repair-post-counts', (deps) =>
+  repairPostCountsJob(deps.postCounts, { settleMs: deps.limits.settleMs }),
+);

@@ -2,4 +2,6 @@
 import { repairRelationsJob } from '../../shared/use-cases/jobs/repair-relations.js';
 import { scheduledJob } from './job-handler.js';
 
-export const handler = scheduledJob('repair-relations', (deps) => repairRelationsJob(deps.store, { settleMs: deps.limits.settleMs, queue: deps.queue() }));
+export const handler = scheduledJob('repair-relations', (deps) =>
+  repairRelationsJob(deps.store, { settleMs: deps.limits.settleMs, queue: deps.queue() }),
+);

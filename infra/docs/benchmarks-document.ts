@@ -106,7 +106,8 @@ extracted handler in a fresh \`node\` (wall and CPU time; CPU is the steadier fi
 machine), and its first invocation with a minimal event; medians of 5 processes. Every function
 is in [\`bench/cold-start.md\`](bench/cold-start.md).`;
 
-const num = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const num = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 function formatValue(value: number, unit: string): string {
   if (unit === '%') return `${num(value * 100, 1)} %`;
@@ -144,17 +145,37 @@ const read = (dir: string, name: string): any => {
 
 function feed(d: any): string {
   const targets = (d.targets as (Target & { id: string })[]).filter((t) => !t.id.startsWith('route_'));
-  const routes = d.routes as { floor: { shape: string } & Latency; routes: { route: string; latency: Latency; p50Ratio: number; p99Ratio: number; requests: { mean: number; max: number }; sequentialRoundTrips: { max: number } }[] };
+  const routes = d.routes as {
+    floor: { shape: string } & Latency;
+    routes: {
+      route: string;
+      latency: Latency;
+      p50Ratio: number;
+      p99Ratio: number;
+      requests: { mean: number; max: number };
+      sequentialRoundTrips: { max: number };
+    }[];
+  };
   const routeRows = routes.routes.map(
     (r) =>
       `| ${r.route} | ${num(r.latency.medianMs, 1)} / ${num(r.latency.p99Ms, 1)} | ${num(r.p50Ratio, 2)}× | ${num(r.p99Ratio, 2)}× | ${num(r.requests.mean, 1)} (${r.requests.max}) | ${r.sequentialRoundTrips.max} |`,
   );
   return [
-    runLine(d.at, [`profile ${d.profile}`, `${d.cores} cores`, `Node ${d.node}`, `HBase ${d.hbaseVersion}`, `${num(d.wallSeconds)} s`]),
+    runLine(d.at, [
+      `profile ${d.profile}`,
+      `${d.cores} cores`,
+      `Node ${d.node}`,
+      `HBase ${d.hbaseVersion}`,
+      `${num(d.wallSeconds)} s`,
+    ]),
     '![feed benchmark chart](bench/feed-bench.svg)',
     targetsTable(targets),
     `Per route (floor: ${routes.floor.shape}, ${num(routes.floor.medianMs, 2)} / ${num(routes.floor.p99Ms, 2)} ms p50 / p99):`,
-    ['| route | p50 / p99 ms | p50 / floor | p99 / floor | requests (max) | round trips (max) |', '|---|---|---|---|---|---|', ...routeRows].join('\n'),
+    [
+      '| route | p50 / p99 ms | p50 / floor | p99 / floor | requests (max) | round trips (max) |',
+      '|---|---|---|---|---|---|',
+      ...routeRows,
+    ].join('\n'),
   ].join('\n\n');
 }
 
@@ -179,14 +200,31 @@ function regions(d: any): string {
     const spread = mean > 0 ? Math.max(...counts) / mean : 0;
     return `${counts.map((c) => num(c)).join(' / ')} — ${num(spread, 2)}×`;
   };
-  const rows = phases.filter(([id]) => d.phases[id]).map(([id, label]) => `| ${label} | ${layouts.map((l) => (d.phases[id][l.id] ? cell(d.phases[id][l.id]) : '–')).join(' | ')} |`);
-  const targets = (d.targets as { label: string; value: number; target: number; pass: boolean }[]).map((t) => `| ${t.label} | ${num(t.value, 2)} | ≤ ${num(t.target, 2)} | ${t.pass ? 'pass' : '**miss**'} |`);
+  const rows = phases
+    .filter(([id]) => d.phases[id])
+    .map(
+      ([id, label]) =>
+        `| ${label} | ${layouts.map((l) => (d.phases[id][l.id] ? cell(d.phases[id][l.id]) : '–')).join(' | ')} |`,
+    );
+  const targets = (d.targets as { label: string; value: number; target: number; pass: boolean }[]).map(
+    (t) => `| ${t.label} | ${num(t.value, 2)} | ≤ ${num(t.target, 2)} | ${t.pass ? 'pass' : '**miss**'} |`,
+  );
   return [
-    runLine(d.at, [`profile ${d.profile}`, `${d.regionServers.length} RegionServers`, `${d.settings.regions} regions per table`, `${num(d.settings.readers)} readers`, `${d.machine.cores} cores`]),
+    runLine(d.at, [
+      `profile ${d.profile}`,
+      `${d.regionServers.length} RegionServers`,
+      `${d.settings.regions} regions per table`,
+      `${num(d.settings.readers)} readers`,
+      `${d.machine.cores} cores`,
+    ]),
     '![regions chart](bench/regions-bench.svg)',
     ['| figure | measured | target | |', '|---|---|---|---|', ...targets].join('\n'),
     'Requests per RegionServer, then max / mean:',
-    [`| phase | ${layouts.map((l) => l.label).join(' | ')} |`, `|---|${layouts.map(() => '---|').join('')}`, ...rows].join('\n'),
+    [
+      `| phase | ${layouts.map((l) => l.label).join(' | ')} |`,
+      `|---|${layouts.map(() => '---|').join('')}`,
+      ...rows,
+    ].join('\n'),
   ].join('\n\n');
 }
 
@@ -194,8 +232,19 @@ function floor(d: any): string {
   const lat = (l: Latency) => `${num(l.medianMs, 2)} | ${num(l.p99Ms, 2)}`;
   return [
     runLine(d.at, [`${d.reps} repetitions`, `Node ${d.node}`, `HBase ${d.hbaseVersion}`]),
-    ['| operation | median ms | p99 ms |', '|---|---|---|', `| row get (1 round trip) | ${lat(d.rowGet)} |`, `| multi-get of 20 rows | ${lat(d.multiGet20)} |`].join('\n'),
-    ['| batch put, cells per request | cells/s |', '|---|---|', ...(d.batchPut as { batchSize: number; cellsPerSec: number }[]).map((b) => `| ${num(b.batchSize)} | ${num(b.cellsPerSec)} |`)].join('\n'),
+    [
+      '| operation | median ms | p99 ms |',
+      '|---|---|---|',
+      `| row get (1 round trip) | ${lat(d.rowGet)} |`,
+      `| multi-get of 20 rows | ${lat(d.multiGet20)} |`,
+    ].join('\n'),
+    [
+      '| batch put, cells per request | cells/s |',
+      '|---|---|',
+      ...(d.batchPut as { batchSize: number; cellsPerSec: number }[]).map(
+        (b) => `| ${num(b.batchSize)} | ${num(b.cellsPerSec)} |`,
+      ),
+    ].join('\n'),
   ].join('\n\n');
 }
 
@@ -204,7 +253,11 @@ function cold(d: any): string {
   const kb = (bytes: number) => `${num(bytes / 1_048_576, 1)} MB`;
   const each = (bytes: number) => `${num(bytes / s.functions / 1_048_576, 2)} MB each`;
   return [
-    runLine(d.measuredAt, [`${d.machine.cpus} cores`, `Node ${d.machine.node}`, `${d.runsPerFunction} processes per function`]),
+    runLine(d.measuredAt, [
+      `${d.machine.cpus} cores`,
+      `Node ${d.machine.node}`,
+      `${d.runsPerFunction} processes per function`,
+    ]),
     [
       `| all ${s.functions} functions | before | after |`,
       '|---|---|---|',

@@ -4,7 +4,15 @@
 // the code; this page is how people read it. test/unit/data-model-doc.test.ts holds the
 // committed page to what this renders.
 import type { ColumnFamilySchema } from '../../shared/hbase/index.js';
-import { NOTIFICATION_TTL_SECONDS, SESSION_TTL_SECONDS, SPLITS, TABLES, TALLY_TTL_SECONDS, TOPIC_TTL_SECONDS, type TableName } from '../../shared/schema/tables.js';
+import {
+  NOTIFICATION_TTL_SECONDS,
+  SESSION_TTL_SECONDS,
+  SPLITS,
+  TABLES,
+  TALLY_TTL_SECONDS,
+  TOPIC_TTL_SECONDS,
+  type TableName,
+} from '../../shared/schema/tables.js';
 
 const HEADER = `<!-- docs/data-model.md — written by npm run docs:data-model (infra/docs/write-data-model.ts) from shared/schema/tables.ts; do not edit. -->
 # Data model
@@ -87,7 +95,12 @@ RegionServers is measured by \`npm run bench:regions\` ([benchmarks.md](benchmar
 
 /** A TTL in the largest whole unit: "90 days", "1 hour", "5 minutes". */
 function duration(seconds: number): string {
-  const units: [number, string][] = [[86_400, 'day'], [3_600, 'hour'], [60, 'minute'], [1, 'second']];
+  const units: [number, string][] = [
+    [86_400, 'day'],
+    [3_600, 'hour'],
+    [60, 'minute'],
+    [1, 'second'],
+  ];
   const [size, unit] = units.find(([size]) => seconds % size === 0) ?? [1, 'second'];
   const n = seconds / size;
   return `${n} ${unit}${n === 1 ? '' : 's'}`;
@@ -117,7 +130,15 @@ export function renderDataModel(): string {
   ].join('\n');
   const sections = names.map((n) => {
     const t = TABLES[n];
-    return [`### ${n}`, '', `Families ${t.families.map(familyText).join(', ')}; split \`${SPLITS[n]}\`.`, '', '```text', t.design.trim(), '```'].join('\n');
+    return [
+      `### ${n}`,
+      '',
+      `Families ${t.families.map(familyText).join(', ')}; split \`${SPLITS[n]}\`.`,
+      '',
+      '```text',
+      t.design.trim(),
+      '```',
+    ].join('\n');
   });
   return `${[HEADER, index, ...sections, SPLITS_TEXT].join('\n\n')}\n`;
 }

@@ -12,10 +12,13 @@ const withoutLlhttpFallback = {
   name: 'without-llhttp-fallback',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/llhttp\/llhttp-wasm\.js$/ }, (args) =>
-      args.importer.includes(`${sep}undici${sep}lib${sep}`) ? { path: 'llhttp-wasm-fallback', namespace: 'without-llhttp-fallback' } : undefined,
+      args.importer.includes(`${sep}undici${sep}lib${sep}`)
+        ? { path: 'llhttp-wasm-fallback', namespace: 'without-llhttp-fallback' }
+        : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'without-llhttp-fallback' }, () => ({
-      contents: "throw new Error('undici: the WebAssembly SIMD build of llhttp failed to load, and its fallback is not bundled (infra/esbuild/plugins.cjs)');",
+      contents:
+        "throw new Error('undici: the WebAssembly SIMD build of llhttp failed to load, and its fallback is not bundled (infra/esbuild/plugins.cjs)');",
       loader: 'js',
     }));
   },

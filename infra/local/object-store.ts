@@ -18,7 +18,8 @@ type Env = Record<string, string | undefined>;
 
 export function localObjectStorePort(env: Env = process.env): number {
   const port = Number(env.S3_PORT || DEFAULT_S3_PORT);
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`S3_PORT must be a TCP port (got "${env.S3_PORT}")`);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535)
+    throw new Error(`S3_PORT must be a TCP port (got "${env.S3_PORT}")`);
   return port;
 }
 

@@ -148,7 +148,9 @@ function shutdown(exitCode: number): void {
       exitCode ||= 1;
     }
     if (apiLog) {
-      say(`invocations that ran out of time while up: ${timeouts.ranOutOfTime} '${RAN_OUT_OF_TIME}' log line(s), ${timeouts.workerTimeouts} worker Lambda timeout(s); log ${API_LOG}`);
+      say(
+        `invocations that ran out of time while up: ${timeouts.ranOutOfTime} '${RAN_OUT_OF_TIME}' log line(s), ${timeouts.workerTimeouts} worker Lambda timeout(s); log ${API_LOG}`,
+      );
       apiLog.end();
     }
     say(started.length ? `stopped; also stopped the stack components started here: ${started.join(', ')}` : 'stopped');
@@ -184,7 +186,11 @@ function watchLauncher(): void {
 }
 watchLauncher();
 
-for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+for (const [sig, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+] as const) {
   process.on(sig, () => {
     if (stopping) return say(`${sig}: already stopping`);
     say(`${sig}: stopping`);
@@ -205,11 +211,26 @@ async function ensureComponent(c: Component): Promise<void> {
   if (code !== 0) throw new Error(`stack.sh start ${c} failed (exit ${code})`);
 }
 
-async function stackEnv(): Promise<{ HBASE_REST_URL: string; SQS_ENDPOINT: string; S3_ENDPOINT: string; MEDIA_BUCKET: string }> {
+async function stackEnv(): Promise<{
+  HBASE_REST_URL: string;
+  SQS_ENDPOINT: string;
+  S3_ENDPOINT: string;
+  MEDIA_BUCKET: string;
+}> {
   const { code, stdout } = await runStack(['env'], true);
   if (code !== 0) throw new Error('stack.sh env failed');
-  const vars = Object.fromEntries(stdout.trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
-  return { HBASE_REST_URL: vars.HBASE_REST_URL!, SQS_ENDPOINT: vars.SQS_ENDPOINT!, S3_ENDPOINT: vars.S3_ENDPOINT!, MEDIA_BUCKET: vars.MEDIA_BUCKET! };
+  const vars = Object.fromEntries(
+    stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('=', 2) as [string, string]),
+  );
+  return {
+    HBASE_REST_URL: vars.HBASE_REST_URL!,
+    SQS_ENDPOINT: vars.SQS_ENDPOINT!,
+    S3_ENDPOINT: vars.S3_ENDPOINT!,
+    MEDIA_BUCKET: vars.MEDIA_BUCKET!,
+  };
 }
 
 /** A signing secret for local tokens, generated once and kept out of git (.local/). */
@@ -226,7 +247,8 @@ function devJwtSecret(): string {
 async function waitForApi(child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`serverless-offline exited (${child.exitCode ?? child.signalCode})`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`serverless-offline exited (${child.exitCode ?? child.signalCode})`);
     try {
       await fetch(`${API_URL}/users/probe`, { signal: AbortSignal.timeout(2_000) });
       return;
@@ -262,7 +284,12 @@ async function main(): Promise<void> {
 
   const queueName = (queue: 'fanout' | 'media') => namespaceQueueName(STAGE, NAMESPACE, queue);
   const queues = await ensureQueues({ sqsEndpoint: SQS_ENDPOINT, stage: STAGE, queueName: queueName('fanout') });
-  const mediaQueues = await ensureQueues({ sqsEndpoint: SQS_ENDPOINT, stage: STAGE, queue: 'media', queueName: queueName('media') });
+  const mediaQueues = await ensureQueues({
+    sqsEndpoint: SQS_ENDPOINT,
+    stage: STAGE,
+    queue: 'media',
+    queueName: queueName('media'),
+  });
   checkpoint();
 
   // The API's log, started afresh each run: its output passes through here on its way to the terminal.
@@ -270,31 +297,35 @@ async function main(): Promise<void> {
   apiLog = createWriteStream(API_LOG, { flags: 'w' });
   // `node …/serverless.js` directly, in its own process group: killing `npm run` or `npx` would
   // leave the offline server (and the workers it forks) behind.
-  const child = spawn(process.execPath, [`${ROOT}node_modules/serverless/bin/serverless.js`, 'offline', 'start', '--stage', STAGE], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      // Colours as when it wrote to the terminal itself.
-      ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
-      ...process.env,
-      JWT_SECRET: devJwtSecret(),
-      HBASE_REST_URL,
-      HBASE_NAMESPACE: NAMESPACE,
-      SQS_ENDPOINT,
-      FANOUT_QUEUE_URL: queues.queueUrl,
-      MEDIA_QUEUE_URL: mediaQueues.queueUrl,
-      // The local object store; the browser reads media path-style under MEDIA_BASE_URL.
-      S3_ENDPOINT,
-      MEDIA_BUCKET,
-      MEDIA_BASE_URL,
-      API_PORT,
-      OFFLINE_LAMBDA_PORT: LAMBDA_PORT,
-      // Views settle 20 s after a follow/unfollow instead of the deployed 60 s; it gives every
-      // request an operation budget of 8.25 s (shared/runtime/deadline.ts). Overridable.
-      SETTLE_SECONDS: process.env.SETTLE_SECONDS ?? '20',
+  const child = spawn(
+    process.execPath,
+    [`${ROOT}node_modules/serverless/bin/serverless.js`, 'offline', 'start', '--stage', STAGE],
+    {
+      cwd: ROOT,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        // Colours as when it wrote to the terminal itself.
+        ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
+        ...process.env,
+        JWT_SECRET: devJwtSecret(),
+        HBASE_REST_URL,
+        HBASE_NAMESPACE: NAMESPACE,
+        SQS_ENDPOINT,
+        FANOUT_QUEUE_URL: queues.queueUrl,
+        MEDIA_QUEUE_URL: mediaQueues.queueUrl,
+        // The local object store; the browser reads media path-style under MEDIA_BASE_URL.
+        S3_ENDPOINT,
+        MEDIA_BUCKET,
+        MEDIA_BASE_URL,
+        API_PORT,
+        OFFLINE_LAMBDA_PORT: LAMBDA_PORT,
+        // Views settle 20 s after a follow/unfollow instead of the deployed 60 s; it gives every
+        // request an operation budget of 8.25 s (shared/runtime/deadline.ts). Overridable.
+        SETTLE_SECONDS: process.env.SETTLE_SECONDS ?? '20',
+      },
     },
-  });
+  );
   offline = child;
   child.stdout!.on('data', logged(process.stdout));
   child.stderr!.on('data', logged(process.stderr));

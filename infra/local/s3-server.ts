@@ -11,7 +11,12 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Server } from 'node:http';
-import { localCorsConfigurationXml, localMediaBucket, localObjectStoreDataDir, localObjectStorePort } from './object-store.js';
+import {
+  localCorsConfigurationXml,
+  localMediaBucket,
+  localObjectStoreDataDir,
+  localObjectStorePort,
+} from './object-store.js';
 
 /** The part of s3rver 3.7's API used here (the package ships no types). */
 interface S3rverInstance {
@@ -65,7 +70,9 @@ for (const sig of ['SIGTERM', 'SIGINT'] as const) {
 
 try {
   const address = await server.run();
-  say(`listening on http://${address.address}:${address.port}; bucket ${bucket} (CORS: loopback origins); data ${directory}`);
+  say(
+    `listening on http://${address.address}:${address.port}; bucket ${bucket} (CORS: loopback origins); data ${directory}`,
+  );
 } catch (err) {
   say(`failed to start: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);

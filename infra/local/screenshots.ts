@@ -15,7 +15,12 @@ const OUT = `${ROOT}docs/screenshots`;
 const PASSWORD = `pw-${randomBytes(6).toString('hex')}`;
 const tag = randomBytes(2).toString('hex');
 
-async function call(method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; json: { token: string; id: string } }> {
+async function call(
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<{ status: number; json: { token: string; id: string } }> {
   const res = await fetch(API + path, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -30,14 +35,16 @@ async function user(handle: string, displayName: string): Promise<{ handle: stri
   await call('POST', '/users', undefined, { handle, displayName, password: PASSWORD });
   return { handle, token: (await call('POST', '/sessions', undefined, { handle, password: PASSWORD })).json.token };
 }
-const post = async (u: { token: string }, body: string): Promise<string> => (await call('POST', '/posts', u.token, { body })).json.id;
+const post = async (u: { token: string }, body: string): Promise<string> =>
+  (await call('POST', '/posts', u.token, { body })).json.id;
 
 // --- the story ---------------------------------------------------------------------------------
 const ann = await user(`ann_${tag}`, '安妮 Ann');
 const bob = await user(`bob_${tag}`, 'Bob 一个很长很长的名字 with a long display name');
 const carol = await user(`carol_${tag}`, '卡罗尔');
 const dave = await user(`dave_${tag}`, 'Dave');
-const follow = (a: { handle: string; token: string }, b: { handle: string }) => call('PUT', `/users/${a.handle}/following/${b.handle}`, a.token);
+const follow = (a: { handle: string; token: string }, b: { handle: string }) =>
+  call('PUT', `/users/${a.handle}/following/${b.handle}`, a.token);
 await follow(ann, bob);
 await follow(bob, ann);
 await follow(bob, carol);
@@ -45,7 +52,10 @@ await follow(carol, ann);
 const topic = `春天${tag}`;
 const first = await post(carol, `#${topic}# 公园里的花都开了 🌸 https://example.com/spring`);
 await post(bob, `早上好 @${ann.handle}！今天去 #${topic}# 看花吗？`);
-const long = await post(bob, Array.from({ length: 12 }, (_, i) => `第 ${i + 1} 行：一条很长的微博，折叠在六行左右。`).join('\n'));
+const long = await post(
+  bob,
+  Array.from({ length: 12 }, (_, i) => `第 ${i + 1} 行：一条很长的微博，折叠在六行左右。`).join('\n'),
+);
 await call('POST', `/posts/${first}/reposts`, bob.token, { comment: '转发一下，真好看' });
 const mine = await post(ann, `我的第一条微博 #${topic}#`);
 await call('PUT', `/users/${bob.handle}/likes/${mine}`, bob.token);
@@ -114,7 +124,10 @@ for (const [lang, locale] of LOCALES) {
 }
 await browser.close();
 
-const rows = PAGES.map(([name]) => `| ${name} | ${LOCALES.flatMap(([lang]) => WIDTHS.map(([width]) => `![${name}, ${lang}, ${width}](${lang}-${width}-${name}.png)`)).join(' | ')} |`);
+const rows = PAGES.map(
+  ([name]) =>
+    `| ${name} | ${LOCALES.flatMap(([lang]) => WIDTHS.map(([width]) => `![${name}, ${lang}, ${width}](${lang}-${width}-${name}.png)`)).join(' | ')} |`,
+);
 writeFileSync(
   `${OUT}/README.md`,
   `# Screenshots\n\nEvery page of the web client, at a phone's width (375 px) and a desktop's (1280 px), in 中文 and English. Made by \`npm run screenshots\` (infra/local/screenshots.ts) against \`npm start\`.\n\n| page | 中文, phone | 中文, desktop | English, phone | English, desktop |\n|---|---|---|---|---|\n${rows.join('\n')}\n`,

@@ -45,7 +45,11 @@ export function localSqsClient(sqsEndpoint: string): SQSClient {
  * default, as a load run uses) would otherwise feed each other's workers, and each worker writes
  * into its own namespace. `npm run load` derives the queue it waits on the same way.
  */
-export function namespaceQueueName(stage: string, namespace: string, queue: 'fanout' | 'media' = 'fanout'): string | undefined {
+export function namespaceQueueName(
+  stage: string,
+  namespace: string,
+  queue: 'fanout' | 'media' = 'fanout',
+): string | undefined {
   return namespace === 'weibo' ? undefined : `weibo-${stage}-${namespace}-${queue}`;
 }
 
@@ -61,8 +65,16 @@ export interface LocalQueues {
  * infra/queue-settings.cjs: the fan-out queue, or `queue: 'media'`. Idempotent. `queueName`
  * overrides the name (one queue per test run).
  */
-export async function ensureQueues(opts: { sqsEndpoint: string; stage: string; queue?: 'fanout' | 'media'; queueName?: string }): Promise<LocalQueues> {
-  const settings = queueSettings(opts.stage, { ...(opts.queue ? { queue: opts.queue } : {}), ...(opts.queueName ? { queueName: opts.queueName } : {}) });
+export async function ensureQueues(opts: {
+  sqsEndpoint: string;
+  stage: string;
+  queue?: 'fanout' | 'media';
+  queueName?: string;
+}): Promise<LocalQueues> {
+  const settings = queueSettings(opts.stage, {
+    ...(opts.queue ? { queue: opts.queue } : {}),
+    ...(opts.queueName ? { queueName: opts.queueName } : {}),
+  });
   const sqs = localSqsClient(opts.sqsEndpoint);
   try {
     const deadLetterQueueUrl = await createOrUpdate(sqs, settings.deadLetterQueueName, {
@@ -76,7 +88,10 @@ export async function ensureQueues(opts: { sqsEndpoint: string; stage: string; q
     const queueUrl = await createOrUpdate(sqs, settings.queueName, {
       VisibilityTimeout: String(settings.visibilityTimeoutSeconds),
       MessageRetentionPeriod: String(settings.messageRetentionSeconds),
-      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: deadLetterQueueArn, maxReceiveCount: settings.maxReceiveCount }),
+      RedrivePolicy: JSON.stringify({
+        deadLetterTargetArn: deadLetterQueueArn,
+        maxReceiveCount: settings.maxReceiveCount,
+      }),
     });
     return { queueUrl, deadLetterQueueUrl, deadLetterQueueArn, settings };
   } finally {
@@ -100,7 +115,8 @@ async function createOrUpdate(sqs: SQSClient, name: string, attributes: Record<s
 }
 
 const isQueueNameExists = (err: unknown) =>
-  err instanceof Error && /QueueNameExists|QueueAlreadyExists/.test(`${err.name} ${(err as { Code?: string }).Code ?? ''}`);
+  err instanceof Error &&
+  /QueueNameExists|QueueAlreadyExists/.test(`${err.name} ${(err as { Code?: string }).Code ?? ''}`);
 
 // --- poller ----------------------------------------------------------------------------------
 
@@ -164,7 +180,8 @@ export function startPoller(opts: PollerOptions): Poller {
   const abort = new AbortController();
   const { signal } = abort;
   const concurrency = opts.concurrency ?? 1;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`poller concurrency must be a positive integer (got ${concurrency})`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new RangeError(`poller concurrency must be a positive integer (got ${concurrency})`);
 
   const receive = async (): Promise<Message[]> => {
     const out = await sqs.send(
@@ -186,11 +203,25 @@ export function startPoller(opts: PollerOptions): Poller {
     if (!opts.trace) return invokeOnce(records);
     const started = Date.now();
     const id = (r: SQSRecord) => r.messageId.slice(0, 8);
-    log(`trace ${new Date(started).toISOString()} invoke ${opts.functionName}: ${records.map((r) => `${id(r)} #${r.attributes.ApproximateReceiveCount} ${r.body.slice(0, 300)}`).join(' | ')}`);
-    const ended = (how: string) => log(`trace ${new Date().toISOString()} ended after ${Date.now() - started} ms: ${records.map(id).join(',')} ${how}`);
+    log(
+      `trace ${new Date(started).toISOString()} invoke ${opts.functionName}: ${records.map((r) => `${id(r)} #${r.attributes.ApproximateReceiveCount} ${r.body.slice(0, 300)}`).join(' | ')}`,
+    );
+    const ended = (how: string) =>
+      log(
+        `trace ${new Date().toISOString()} ended after ${Date.now() - started} ms: ${records.map(id).join(',')} ${how}`,
+      );
     try {
       const failed = await invokeOnce(records);
-      ended(failed === 'all' ? 'all failed' : failed.size ? `failed ${records.filter((r) => failed.has(r.messageId)).map(id).join(',')}` : 'ok');
+      ended(
+        failed === 'all'
+          ? 'all failed'
+          : failed.size
+            ? `failed ${records
+                .filter((r) => failed.has(r.messageId))
+                .map(id)
+                .join(',')}`
+            : 'ok',
+      );
       return failed;
     } catch (err) {
       ended(`threw ${describe(err)}`);
@@ -282,7 +313,8 @@ export function startPoller(opts: PollerOptions): Poller {
         log(`delete from ${opts.queueUrl} failed: ${describe(err)}`);
         await backOff();
       }
-      if (failed.size > 0) log(`${failed.size} of ${records.length} message(s) failed; they come back after the visibility timeout`);
+      if (failed.size > 0)
+        log(`${failed.size} of ${records.length} message(s) failed; they come back after the visibility timeout`);
     }
   };
   const loop = Promise.all(Array.from({ length: concurrency }, consume));
@@ -391,7 +423,13 @@ function describe(err: unknown): string {
  * The media worker's poller (npm start and the e2e setup): the media queue's own batch size (one
  * picture per invocation) and timeout, two invocations at once.
  */
-export function startMediaPoller(opts: { sqsEndpoint: string; queues: LocalQueues; lambdaEndpoint: string; functionName: string; log: Log }): Poller {
+export function startMediaPoller(opts: {
+  sqsEndpoint: string;
+  queues: LocalQueues;
+  lambdaEndpoint: string;
+  functionName: string;
+  log: Log;
+}): Poller {
   return startPoller({
     sqsEndpoint: opts.sqsEndpoint,
     queueUrl: opts.queues.queueUrl,

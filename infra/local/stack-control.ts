@@ -106,6 +106,10 @@ export class StackSession {
     // Its own session (setsid -w waits for it): a Ctrl-C at the terminal does not reach it or the
     // JVMs it launches, and if this process is torn down meanwhile, a stop still runs to the end,
     // including its SIGKILL fallback for a JVM slow to shut down.
-    execFileSync('setsid', ['-w', 'bash', STACK_SH, cmd, component], { stdio: 'inherit', timeout: 600_000, env: this.env });
+    execFileSync('setsid', ['-w', 'bash', STACK_SH, cmd, component], {
+      stdio: 'inherit',
+      timeout: 600_000,
+      env: this.env,
+    });
   }
 }

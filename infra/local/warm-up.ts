@@ -17,7 +17,8 @@ export async function warmHttpFunctions(apiUrl: string): Promise<{ functions: nu
         const res = await fetch(`${apiUrl}${next.path}`, { method: next.method, signal: AbortSignal.timeout(60_000) });
         const text = await res.text();
         if (!text.includes('LambdaTimeoutError')) break;
-        if (attempt === 3) throw new Error(`serverless-offline: ${next.method} ${next.path} timed out 3 times while warming up`);
+        if (attempt === 3)
+          throw new Error(`serverless-offline: ${next.method} ${next.path} timed out 3 times while warming up`);
       }
     }
   };

@@ -4,7 +4,12 @@
 // @asteasolutions/zod-to-openapi's `extendZodWithOpenApi`), takes request parameters as the
 // same z.object the handler parses, and turns `.meta({ id })` into a named component.
 import { z } from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+} from 'zod-openapi';
 import { ERROR_CODES, type ErrorCode } from '../../shared/domain/error-codes.js';
 import { allErrors, RETRY_AFTER_HEADER, routes, type Route } from '../../shared/http/routes.js';
 
@@ -27,13 +32,17 @@ const ERROR_TEXT: Record<number, string> = {
  * Every code the API sends (shared/domain/error-codes.ts), one named component: a client types
  * its handling against it (the web client's messages must cover it, web/src/i18n/messages.ts).
  */
-const ErrorCodeSchema = z.enum(ERROR_CODES).meta({ id: 'ErrorCode', description: 'Every machine-readable error code this API sends' });
+const ErrorCodeSchema = z
+  .enum(ERROR_CODES)
+  .meta({ id: 'ErrorCode', description: 'Every machine-readable error code this API sends' });
 
 /** One error response per status; `code` is an ErrorCode, and exactly one of the codes this operation can send. */
 function errorResponse(status: number, codes: ErrorCode[]) {
   const schema = z.strictObject({
     error: z.strictObject({
-      code: z.intersection(ErrorCodeSchema, z.enum(codes)).meta({ description: 'Stable machine-readable code: clients branch on it' }),
+      code: z
+        .intersection(ErrorCodeSchema, z.enum(codes))
+        .meta({ description: 'Stable machine-readable code: clients branch on it' }),
       message: z.string().meta({ description: 'A human-readable English sentence; never echoes secrets or input' }),
     }),
   });

@@ -15,7 +15,13 @@ interface JsonSchema {
   properties?: Record<string, JsonSchema>;
 }
 interface Document {
-  paths: Record<string, Record<string, { operationId?: string; requestBody?: { content?: { 'application/json'?: { schema?: JsonSchema } } } }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      { operationId?: string; requestBody?: { content?: { 'application/json'?: { schema?: JsonSchema } } } }
+    >
+  >;
 }
 
 /** A request body field of the operation `operationId`; throws when the contract lacks it. */
@@ -30,14 +36,19 @@ function field(doc: Document, operationId: string, name: string): JsonSchema {
   throw new Error(`web limits: the contract has no body field "${name}" on ${operationId}`);
 }
 
-function need<K extends 'pattern' | 'minLength' | 'maxLength'>(schema: JsonSchema, key: K, what: string): NonNullable<JsonSchema[K]> {
+function need<K extends 'pattern' | 'minLength' | 'maxLength'>(
+  schema: JsonSchema,
+  key: K,
+  what: string,
+): NonNullable<JsonSchema[K]> {
   const value = schema[key];
   if (value === undefined) throw new Error(`web limits: ${what} has no ${key} in the contract`);
   return value as NonNullable<JsonSchema[K]>;
 }
 
 /** A TypeScript literal in the project's style (single quotes). */
-const literal = (value: string | number) => (typeof value === 'number' ? String(value) : `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`);
+const literal = (value: string | number) =>
+  typeof value === 'number' ? String(value) : `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** The file's text, from the document as committed (docs/openapi.json). */
 export function renderWebLimits(doc: Document): string {
@@ -50,11 +61,19 @@ export function renderWebLimits(doc: Document): string {
   const constants: [string, string, string | number][] = [
     ['HANDLE_PATTERN', 'A handle, as an HTML `pattern` (register.handle)', need(handle, 'pattern', 'register.handle')],
     ['HANDLE_MAX', 'The longest handle, in characters (register.handle)', need(handle, 'maxLength', 'register.handle')],
-    ['DISPLAY_NAME_MAX', 'The longest display name (register.displayName)', need(displayName, 'maxLength', 'register.displayName')],
+    [
+      'DISPLAY_NAME_MAX',
+      'The longest display name (register.displayName)',
+      need(displayName, 'maxLength', 'register.displayName'),
+    ],
     ['PASSWORD_MIN', 'The shortest password (register.password)', need(password, 'minLength', 'register.password')],
     ['PASSWORD_MAX', 'The longest password (register.password)', need(password, 'maxLength', 'register.password')],
     ['POST_MAX', 'The longest post (publishPost.body)', need(post, 'maxLength', 'publishPost.body')],
-    ['REPOST_COMMENT_MAX', 'The longest words on a repost (repost.comment)', need(repost, 'maxLength', 'repost.comment')],
+    [
+      'REPOST_COMMENT_MAX',
+      'The longest words on a repost (repost.comment)',
+      need(repost, 'maxLength', 'repost.comment'),
+    ],
     ['COMMENT_MAX', 'The longest comment (addComment.body)', need(comment, 'maxLength', 'addComment.body')],
     [
       'BIDI_CONTROL_PATTERN',

@@ -10,6 +10,15 @@ import { renderWebLimits } from './web-limits.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const document = renderOpenApi();
 writeFileSync(`${ROOT}docs/openapi.json`, document);
-execFileSync(process.execPath, [`${ROOT}node_modules/openapi-typescript/bin/cli.js`, `${ROOT}docs/openapi.json`, '-o', `${ROOT}web/src/api/schema.d.ts`], { stdio: 'inherit' });
+execFileSync(
+  process.execPath,
+  [
+    `${ROOT}node_modules/openapi-typescript/bin/cli.js`,
+    `${ROOT}docs/openapi.json`,
+    '-o',
+    `${ROOT}web/src/api/schema.d.ts`,
+  ],
+  { stdio: 'inherit' },
+);
 writeFileSync(`${ROOT}web/src/api/limits.ts`, renderWebLimits(JSON.parse(document)));
 console.log('wrote docs/openapi.json, web/src/api/schema.d.ts and web/src/api/limits.ts');

@@ -25,7 +25,10 @@ class BuildFolders {
     esbuild.outputWorkFolder = workFolderFor(serverless.processedInput?.commands ?? [], esbuild.outputWorkFolder || '');
     // After the bundling (serverless-esbuild's `before:offline:start:init`), and after each
     // rebuild of a watched change (it then spawns `offline:functionsUpdated`, whose cleanup we join).
-    this.hooks = { 'offline:start:init': () => stopEsbuildService(), 'offline:functionsUpdated:cleanup': () => stopEsbuildService() };
+    this.hooks = {
+      'offline:start:init': () => stopEsbuildService(),
+      'offline:functionsUpdated:cleanup': () => stopEsbuildService(),
+    };
   }
 }
 

@@ -10,7 +10,12 @@
 'use strict';
 
 const DEFAULT_ROLE = 'IamRoleLambdaExecution';
-const VPC_POLICY = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole']] };
+const VPC_POLICY = {
+  'Fn::Join': [
+    '',
+    ['arn:', { Ref: 'AWS::Partition' }, ':iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole'],
+  ],
+};
 
 class FunctionRoles {
   constructor(serverless) {
@@ -30,7 +35,9 @@ class FunctionRoles {
     for (const name of service.getAllFunctions()) {
       const fn = service.getFunction(name);
       if (!Array.isArray(fn.roleStatements)) {
-        throw new Error(`function-roles: function "${name}" declares no roleStatements; every function gets a role of its own`);
+        throw new Error(
+          `function-roles: function "${name}" declares no roleStatements; every function gets a role of its own`,
+        );
       }
       const fnId = provider.naming.getLambdaLogicalId(name);
       const roleId = `${provider.naming.getNormalizedFunctionName(name)}Role`;
@@ -40,7 +47,9 @@ class FunctionRoles {
         Properties: {
           AssumeRolePolicyDocument: {
             Version: '2012-10-17',
-            Statement: [{ Effect: 'Allow', Principal: { Service: ['lambda.amazonaws.com'] }, Action: ['sts:AssumeRole'] }],
+            Statement: [
+              { Effect: 'Allow', Principal: { Service: ['lambda.amazonaws.com'] }, Action: ['sts:AssumeRole'] },
+            ],
           },
           // The network interfaces a function in a VPC needs, only when it is in one.
           ManagedPolicyArns: inVpc ? [VPC_POLICY] : [],
@@ -53,7 +62,22 @@ class FunctionRoles {
                   {
                     Effect: 'Allow',
                     Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-                    Resource: [{ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':logs:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:log-group:${logGroup}:*`]] }],
+                    Resource: [
+                      {
+                        'Fn::Join': [
+                          '',
+                          [
+                            'arn:',
+                            { Ref: 'AWS::Partition' },
+                            ':logs:',
+                            { Ref: 'AWS::Region' },
+                            ':',
+                            { Ref: 'AWS::AccountId' },
+                            `:log-group:${logGroup}:*`,
+                          ],
+                        ],
+                      },
+                    ],
                   },
                   ...fn.roleStatements,
                 ],
@@ -63,7 +87,8 @@ class FunctionRoles {
         },
       };
       const fnResource = resources[fnId];
-      if (inVpc) fnResource.Properties.VpcConfig = { SubnetIds: network.subnetIds, SecurityGroupIds: network.securityGroupIds };
+      if (inVpc)
+        fnResource.Properties.VpcConfig = { SubnetIds: network.subnetIds, SecurityGroupIds: network.securityGroupIds };
       fnResource.Properties.Role = { 'Fn::GetAtt': [roleId, 'Arn'] };
       // The Fn::GetAtt on the role already orders it first; the shared role is gone.
       const dependsOn = [fnResource.DependsOn ?? []].flat().filter((d) => d !== DEFAULT_ROLE);

@@ -67,8 +67,19 @@ function isEmulatorTimeout(err) {
  */
 function loadCallOf(event) {
   if (isHttpApiEvent(event)) {
-    const params = event.pathParameters ? Object.fromEntries(Object.keys(event.pathParameters).map((k) => [k, '~'])) : undefined;
-    return { ...event, headers: {}, cookies: undefined, body: undefined, isBase64Encoded: false, queryStringParameters: undefined, rawQueryString: '', pathParameters: params };
+    const params = event.pathParameters
+      ? Object.fromEntries(Object.keys(event.pathParameters).map((k) => [k, '~']))
+      : undefined;
+    return {
+      ...event,
+      headers: {},
+      cookies: undefined,
+      body: undefined,
+      isBase64Encoded: false,
+      queryStringParameters: undefined,
+      rawQueryString: '',
+      pathParameters: params,
+    };
   }
   if (Array.isArray(event?.Records)) return { Records: [] };
   return undefined;
@@ -100,7 +111,18 @@ const FUNCTION_CONCURRENCY = Math.max(1, Number(process.env.OFFLINE_FUNCTION_CON
 const queues = new WeakMap();
 const queueOf = (fn) => {
   let q = queues.get(fn);
-  if (!q) queues.set(fn, (q = { pending: [], waiting: 0, tail: Promise.resolve(), clientContext: undefined, set: undefined, loaded: false }));
+  if (!q)
+    queues.set(
+      fn,
+      (q = {
+        pending: [],
+        waiting: 0,
+        tail: Promise.resolve(),
+        clientContext: undefined,
+        set: undefined,
+        loaded: false,
+      }),
+    );
   return q;
 };
 const load = (fn) => queueOf(fn).waiting + (fn.status === 'BUSY' ? 1 : 0);
@@ -163,7 +185,9 @@ function patchLambdaFunction(LambdaFunction) {
         await runHandler.call(fn);
       } catch (err) {
         if (isEmulatorTimeout(err)) {
-          console.log(`[offline] ${fn.functionName}: load call ${attempt} ran out of the function's timeout (${Date.now() - started} ms)`);
+          console.log(
+            `[offline] ${fn.functionName}: load call ${attempt} ran out of the function's timeout (${Date.now() - started} ms)`,
+          );
           continue;
         }
       }
@@ -196,7 +220,9 @@ function patchLambdaFunction(LambdaFunction) {
       q.loaded = !isEmulatorTimeout(err);
       if (!isHttpApiEvent(call.event)) throw err;
       // serverless-offline logs nothing for an HTTP call it failed; the log must show it.
-      console.log(`[offline] ${this.functionName}: ${isEmulatorTimeout(err) ? 'Lambda timeout' : 'failed'} after ${started === undefined ? '?' : Date.now() - started} ms, answered ${isEmulatorTimeout(err) ? 504 : 502}: ${String(err?.message ?? err)}`);
+      console.log(
+        `[offline] ${this.functionName}: ${isEmulatorTimeout(err) ? 'Lambda timeout' : 'failed'} after ${started === undefined ? '?' : Date.now() - started} ms, answered ${isEmulatorTimeout(err) ? 504 : 502}: ${String(err?.message ?? err)}`,
+      );
       return emulatorFailure(err, this.functionName);
     } finally {
       done();

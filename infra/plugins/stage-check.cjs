@@ -17,7 +17,9 @@ class StageCheck {
     const provider = this.serverless.getProvider('aws');
     // The configuration is resolved by now: the names stage-settings.cjs put in the environment.
     const env = this.serverless.service.provider.environment ?? {};
-    const names = [env.JWT_SECRET_PARAMETER, env.HBASE_AUTHORIZATION_PARAMETER].filter((n) => typeof n === 'string' && n !== '');
+    const names = [env.JWT_SECRET_PARAMETER, env.HBASE_AUTHORIZATION_PARAMETER].filter(
+      (n) => typeof n === 'string' && n !== '',
+    );
     await checkParameters(provider.getStage(), names, (params) => provider.request('SSM', 'getParameter', params));
   }
 }
@@ -28,11 +30,18 @@ async function checkParameters(stage, names, getParameter) {
   for (const name of names) {
     try {
       const res = await getParameter({ Name: name, WithDecryption: false });
-      if (res?.Parameter?.Type !== 'SecureString') problems.push(`${name} is a ${res?.Parameter?.Type ?? 'parameter of unknown type'}, not a SecureString`);
+      if (res?.Parameter?.Type !== 'SecureString')
+        problems.push(`${name} is a ${res?.Parameter?.Type ?? 'parameter of unknown type'}, not a SecureString`);
     } catch (err) {
       const code = err?.providerErrorCodeExtension ?? err?.code ?? err?.name ?? '';
-      if (!/ParameterNotFound|PARAMETER_NOT_FOUND/i.test(String(code)) && !/ParameterNotFound/.test(String(err?.message))) throw err;
-      problems.push(`${name} does not exist (create it: aws ssm put-parameter --type SecureString --name ${name} --value "…")`);
+      if (
+        !/ParameterNotFound|PARAMETER_NOT_FOUND/i.test(String(code)) &&
+        !/ParameterNotFound/.test(String(err?.message))
+      )
+        throw err;
+      problems.push(
+        `${name} does not exist (create it: aws ssm put-parameter --type SecureString --name ${name} --value "…")`,
+      );
     }
   }
   if (problems.length > 0) throw new Error(`Stage "${stage}" cannot be deployed: ${problems.join('; ')}`);

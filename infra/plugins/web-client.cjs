@@ -45,7 +45,8 @@ class WebClientPlugin {
     this.serverless = serverless;
     this.options = options || {};
     const fallback = (...args) => console.log('[web-client]', ...args);
-    this.log = utils.log || Object.assign(fallback, { notice: fallback, info: fallback, verbose: () => {}, warning: fallback });
+    this.log =
+      utils.log || Object.assign(fallback, { notice: fallback, info: fallback, verbose: () => {}, warning: fallback });
     this.hooks = {
       // After the functions are bundled, before the framework moves .serverless/ to --package.
       'after:package:createDeploymentArtifacts': () => this.build(),
@@ -94,7 +95,10 @@ class WebClientPlugin {
       child.on('close', (code, signal) => resolve({ code: code ?? signal, output }));
     });
     if (code !== 0) {
-      throw this.error(`web-client: the web client build failed (exit ${code}):\n${output.trim()}`, 'WEB_CLIENT_BUILD_FAILED');
+      throw this.error(
+        `web-client: the web client build failed (exit ${code}):\n${output.trim()}`,
+        'WEB_CLIENT_BUILD_FAILED',
+      );
     }
     for (const line of output.trim().split('\n')) this.log.verbose(line);
     for (const required of ['index.html', 'config.js']) {
@@ -110,7 +114,10 @@ class WebClientPlugin {
     if (this.options.function) return;
     const dir = this.webDir;
     if (!existsSync(path.join(dir, 'index.html'))) {
-      throw this.error(`web-client: no built client in ${dir}; package or deploy the service again`, 'WEB_CLIENT_NOT_BUILT');
+      throw this.error(
+        `web-client: no built client in ${dir}; package or deploy the service again`,
+        'WEB_CLIENT_NOT_BUILT',
+      );
     }
     const { CloudFormationClient, DescribeStacksCommand } = require('@aws-sdk/client-cloudformation');
     const { S3Client, ListObjectsV2Command, PutObjectCommand, DeleteObjectsCommand } = require('@aws-sdk/client-s3');
@@ -122,11 +129,19 @@ class WebClientPlugin {
 
     const cfn = new CloudFormationClient(config);
     const described = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
-    const outputs = Object.fromEntries(((described.Stacks && described.Stacks[0] && described.Stacks[0].Outputs) || []).map((o) => [o.OutputKey, o.OutputValue]));
+    const outputs = Object.fromEntries(
+      ((described.Stacks && described.Stacks[0] && described.Stacks[0].Outputs) || []).map((o) => [
+        o.OutputKey,
+        o.OutputValue,
+      ]),
+    );
     const bucket = outputs.WebBucketName;
     const distributionId = outputs.WebDistributionId;
     if (!bucket || !distributionId) {
-      throw this.error(`web-client: stack ${stackName} has no WebBucketName / WebDistributionId outputs (infra/resources/web.yml)`, 'WEB_CLIENT_NO_OUTPUTS');
+      throw this.error(
+        `web-client: stack ${stackName} has no WebBucketName / WebDistributionId outputs (infra/resources/web.yml)`,
+        'WEB_CLIENT_NO_OUTPUTS',
+      );
     }
 
     const s3 = new S3Client(config);
@@ -166,7 +181,10 @@ class WebClientPlugin {
       );
       if (result.Errors && result.Errors.length > 0) {
         const first = result.Errors[0];
-        throw this.error(`web-client: could not delete ${result.Errors.length} old objects (${first.Key}: ${first.Code} ${first.Message})`, 'WEB_CLIENT_DELETE_FAILED');
+        throw this.error(
+          `web-client: could not delete ${result.Errors.length} old objects (${first.Key}: ${first.Code} ${first.Message})`,
+          'WEB_CLIENT_DELETE_FAILED',
+        );
       }
     }
     if (plan.deletions.length > 0) this.log.info(`Deleted ${plan.deletions.length} objects the build no longer has`);
@@ -182,7 +200,9 @@ class WebClientPlugin {
           },
         }),
       );
-      this.log.info(`CloudFront invalidation ${Invalidation && Invalidation.Id} for ${plan.invalidationPaths.join(' ')}`);
+      this.log.info(
+        `CloudFront invalidation ${Invalidation && Invalidation.Id} for ${plan.invalidationPaths.join(' ')}`,
+      );
     }
     this.log.notice(`Web client: ${outputs.WebUrl || `(distribution ${distributionId})`}`);
   }

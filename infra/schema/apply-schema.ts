@@ -70,53 +70,64 @@ export async function applySchema(
   // second here; the schema's twenty one after another took 15–20 s of every test namespace).
   // What each reports is gathered per table and merged in TABLES order, so reports stay stable.
   const keys = Object.keys(TABLES) as TableName[];
-  const perTable = keys.map(() => ({ createdTables: [] as string[], addedFamilies: [] as string[], drift: [] as string[], fixedFamilies: [] as string[], toSplit: [] as PreSplitRequest[], lines: [] as string[] }));
-  await forEachLimit(keys.map((key, i) => ({ key, i })), TABLES_AT_ONCE, async ({ key, i }) => {
-    const out = perTable[i]!;
-    const note = (line: string) => out.lines.push(line);
-    const def = TABLES[key];
-    const table = qualifiedTableName(namespace, key);
-    const existing = await client.getTableSchema(table);
-    if (!existing) {
-      // createTable refuses to touch an existing table, so a concurrent creator is harmless.
-      if (await client.createTable(table, { columnFamilies: def.families })) {
-        out.createdTables.push(table);
-        note(`table ${table}: created with families ${def.families.map((f) => f.name).join(', ')}`);
-        const points = splitPoints(key, regions);
-        if (points.length > 0) out.toSplit.push({ table, points });
-        return;
+  const perTable = keys.map(() => ({
+    createdTables: [] as string[],
+    addedFamilies: [] as string[],
+    drift: [] as string[],
+    fixedFamilies: [] as string[],
+    toSplit: [] as PreSplitRequest[],
+    lines: [] as string[],
+  }));
+  await forEachLimit(
+    keys.map((key, i) => ({ key, i })),
+    TABLES_AT_ONCE,
+    async ({ key, i }) => {
+      const out = perTable[i]!;
+      const note = (line: string) => out.lines.push(line);
+      const def = TABLES[key];
+      const table = qualifiedTableName(namespace, key);
+      const existing = await client.getTableSchema(table);
+      if (!existing) {
+        // createTable refuses to touch an existing table, so a concurrent creator is harmless.
+        if (await client.createTable(table, { columnFamilies: def.families })) {
+          out.createdTables.push(table);
+          note(`table ${table}: created with families ${def.families.map((f) => f.name).join(', ')}`);
+          const points = splitPoints(key, regions);
+          if (points.length > 0) out.toSplit.push({ table, points });
+          return;
+        }
       }
-    }
-    const current = existing ?? (await client.getTableSchema(table));
-    const haveByName = new Map((current?.columnFamilies ?? []).map((f) => [f.name, f]));
+      const current = existing ?? (await client.getTableSchema(table));
+      const haveByName = new Map((current?.columnFamilies ?? []).map((f) => [f.name, f]));
 
-    const missing = def.families.filter((f) => !haveByName.has(f.name));
-    if (missing.length > 0) {
-      await client.addOrAlterFamilies(table, missing);
-      out.addedFamilies.push(...missing.map((f) => `${table}:${f.name}`));
-      note(`table ${table}: added families ${missing.map((f) => f.name).join(', ')}`);
-    }
-
-    const drifted: ColumnFamilySchema[] = [];
-    for (const want of def.families) {
-      const have = haveByName.get(want.name);
-      if (!have) continue;
-      const diffs = familyDrift(want, have);
-      if (diffs.length > 0) {
-        drifted.push(want);
-        for (const d of diffs) out.drift.push(`${table}:${want.name} ${d}`);
+      const missing = def.families.filter((f) => !haveByName.has(f.name));
+      if (missing.length > 0) {
+        await client.addOrAlterFamilies(table, missing);
+        out.addedFamilies.push(...missing.map((f) => `${table}:${f.name}`));
+        note(`table ${table}: added families ${missing.map((f) => f.name).join(', ')}`);
       }
-    }
-    const ours = new Set(def.families.map((f) => f.name));
-    for (const name of haveByName.keys()) {
-      if (!ours.has(name)) out.drift.push(`${table}:${name} exists in HBase but not in the schema (left alone)`);
-    }
-    if (opts.fixDrift && drifted.length > 0) {
-      await client.addOrAlterFamilies(table, drifted);
-      out.fixedFamilies.push(...drifted.map((f) => `${table}:${f.name}`));
-      note(`table ${table}: re-applied attributes of ${drifted.map((f) => f.name).join(', ')}`);
-    }
-  });
+
+      const drifted: ColumnFamilySchema[] = [];
+      for (const want of def.families) {
+        const have = haveByName.get(want.name);
+        if (!have) continue;
+        const diffs = familyDrift(want, have);
+        if (diffs.length > 0) {
+          drifted.push(want);
+          for (const d of diffs) out.drift.push(`${table}:${want.name} ${d}`);
+        }
+      }
+      const ours = new Set(def.families.map((f) => f.name));
+      for (const name of haveByName.keys()) {
+        if (!ours.has(name)) out.drift.push(`${table}:${name} exists in HBase but not in the schema (left alone)`);
+      }
+      if (opts.fixDrift && drifted.length > 0) {
+        await client.addOrAlterFamilies(table, drifted);
+        out.fixedFamilies.push(...drifted.map((f) => `${table}:${f.name}`));
+        note(`table ${table}: re-applied attributes of ${drifted.map((f) => f.name).join(', ')}`);
+      }
+    },
+  );
   for (const out of perTable) {
     report.createdTables.push(...out.createdTables);
     report.addedFamilies.push(...out.addedFamilies);

@@ -46,13 +46,18 @@ export function localPreSplitter(stack: LocalStackHBase): PreSplitter {
   return async (requests) => {
     const todo = requests.filter((r) => r.points.length > 0);
     if (todo.length === 0) return [];
-    if (!existsSync(stack.libDir)) throw new Error(`no HBase jars at ${stack.libDir} (start the stack with infra/local/stack.sh first)`);
+    if (!existsSync(stack.libDir))
+      throw new Error(`no HBase jars at ${stack.libDir} (start the stack with infra/local/stack.sh first)`);
     const args = [
       '-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true',
-      '--add-opens', 'java.base/java.lang=ALL-UNNAMED',
-      '--add-opens', 'java.base/java.nio=ALL-UNNAMED',
-      '--add-opens', 'java.base/sun.nio.ch=ALL-UNNAMED',
-      '-cp', `${stack.libDir}/*`,
+      '--add-opens',
+      'java.base/java.lang=ALL-UNNAMED',
+      '--add-opens',
+      'java.base/java.nio=ALL-UNNAMED',
+      '--add-opens',
+      'java.base/sun.nio.ch=ALL-UNNAMED',
+      '-cp',
+      `${stack.libDir}/*`,
       join(REPO, 'infra/local/PreSplit.java'),
       stack.zookeeper,
       ...todo.map((r) => `${r.table}=${r.points.map((p) => Buffer.from(p).toString('hex')).join(',')}`),

@@ -16,7 +16,8 @@ import { hbaseShellScript } from './shell-script.js';
 
 function regionsPerTable(argv: string[], env: NodeJS.ProcessEnv): number {
   const at = argv.findIndex((a) => a === '--regions' || a.startsWith('--regions='));
-  const raw = at < 0 ? (env.REGIONS_PER_TABLE ?? '1') : argv[at]!.includes('=') ? argv[at]!.split('=')[1]! : (argv[at + 1] ?? '');
+  const raw =
+    at < 0 ? (env.REGIONS_PER_TABLE ?? '1') : argv[at]!.includes('=') ? argv[at]!.split('=')[1]! : (argv[at + 1] ?? '');
   const n = Number(raw);
   if (raw.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_REGIONS_PER_TABLE) {
     throw new Error(`regions per table must be an integer from 1 to ${MAX_REGIONS_PER_TABLE} (got "${raw}")`);
@@ -46,17 +47,23 @@ const client = new HBaseRestClient({
 });
 
 try {
-  console.log(`schema: HBase ${await client.clusterVersion()} at ${cfg.HBASE_REST_URL}, namespace ${cfg.HBASE_NAMESPACE}, ${regions} region(s) per table`);
+  console.log(
+    `schema: HBase ${await client.clusterVersion()} at ${cfg.HBASE_REST_URL}, namespace ${cfg.HBASE_NAMESPACE}, ${regions} region(s) per table`,
+  );
   const report = await applySchema(client, cfg.HBASE_NAMESPACE, {
     fixDrift: argv.includes('--fix-drift'),
     log: (line) => console.log(`schema: ${line}`),
     regionsPerTable: regions,
     ...(isLoopbackGateway(cfg.HBASE_REST_URL) ? { preSplit: localPreSplitter(localStackHBase()) } : {}),
   });
-  const changed = report.createdNamespace || report.createdTables.length + report.addedFamilies.length + report.fixedFamilies.length > 0;
+  const changed =
+    report.createdNamespace ||
+    report.createdTables.length + report.addedFamilies.length + report.fixedFamilies.length > 0;
   console.log(changed ? 'schema: applied' : 'schema: already up to date');
   if (report.drift.length > 0 && !argv.includes('--fix-drift')) {
-    console.log(`schema: ${report.drift.length} drift item(s) reported above; run with --fix-drift to re-apply attributes`);
+    console.log(
+      `schema: ${report.drift.length} drift item(s) reported above; run with --fix-drift to re-apply attributes`,
+    );
   }
   if (report.notPreSplit.length > 0) {
     console.log(

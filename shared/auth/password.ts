@@ -48,7 +48,9 @@ function parse(stored: string): (ScryptParams & { salt: Buffer; key: Buffer }) |
   const [scheme, n, r, p, saltB64, keyB64, ...rest] = stored.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || !saltB64 || !keyB64 || rest.length > 0) return null;
   const params = { N: Number(n), r: Number(r), p: Number(p) };
-  const valid = (Object.keys(params) as (keyof ScryptParams)[]).every((k) => Number.isSafeInteger(params[k]) && params[k] >= 1 && params[k] <= LIMITS[k]);
+  const valid = (Object.keys(params) as (keyof ScryptParams)[]).every(
+    (k) => Number.isSafeInteger(params[k]) && params[k] >= 1 && params[k] <= LIMITS[k],
+  );
   return valid ? { ...params, salt: Buffer.from(saltB64, 'base64'), key: Buffer.from(keyB64, 'base64') } : null;
 }
 

@@ -25,7 +25,8 @@ export interface TokenSettings extends TokenKeys {
 /** Keys as read from configuration: each at least 32 characters (HS256 wants ≥ 256 bits). */
 export function tokenKeysFrom(secret: string, previousSecret?: string): TokenKeys {
   for (const key of [secret, previousSecret]) {
-    if (key !== undefined && key.length < 32) throw new Error('Invalid configuration: a token signing key must be at least 32 characters');
+    if (key !== undefined && key.length < 32)
+      throw new Error('Invalid configuration: a token signing key must be at least 32 characters');
   }
   return previousSecret === undefined || previousSecret === secret ? { secret } : { secret, previousSecret };
 }
@@ -33,7 +34,11 @@ export function tokenKeysFrom(secret: string, previousSecret?: string): TokenKey
 /** A key's public name: enough to pick the key, useless to forge with. */
 export const keyId = (secret: string): string => createHash('sha256').update(secret).digest('base64url').slice(0, 12);
 
-export async function issueToken(handle: string, s: TokenSettings, now = Date.now()): Promise<{ token: string; expiresAt: number }> {
+export async function issueToken(
+  handle: string,
+  s: TokenSettings,
+  now = Date.now(),
+): Promise<{ token: string; expiresAt: number }> {
   const iat = Math.floor(now / 1000);
   const exp = iat + s.ttlSeconds;
   const token = await new SignJWT({})

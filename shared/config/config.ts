@@ -38,7 +38,11 @@ const EnvSchema = z.object({
   // Celebrity hybrid: authors with at least this many followers are merged at read time.
   CELEBRITY_FOLLOWERS: z.coerce.number().int().min(1).default(10_000),
   // Readers who have not read their timeline for this long get no fan-out; their inbox is rebuilt on return.
-  INACTIVE_AFTER_SECONDS: z.coerce.number().int().min(60).default(30 * 24 * 3600),
+  INACTIVE_AFTER_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(30 * 24 * 3600),
   // The settle window W: every request and fan-out invocation sends its last HBase call within
   // the operation budget derived from it (shared/runtime/deadline.ts), so work that read an edge
   // before a follow/unfollow has landed when that edge's settle
@@ -82,7 +86,10 @@ const EnvSchema = z.object({
   // Where a browser sees the session routes: the web client's origin mounts the API under /api
   // (web/serve.ts locally, the /api/* behaviour of infra/resources/web.yml deployed), so the
   // refresh cookie is scoped to /api/sessions (shared/http/session-cookie.ts). Change both together.
-  SESSION_COOKIE_PATH: z.string().regex(/^\/[A-Za-z0-9/_-]*$/, 'SESSION_COOKIE_PATH: an absolute URL path').default('/api/sessions'),
+  SESSION_COOKIE_PATH: z
+    .string()
+    .regex(/^\/[A-Za-z0-9/_-]*$/, 'SESSION_COOKIE_PATH: an absolute URL path')
+    .default('/api/sessions'),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(SESSION_TTL_SECONDS).default(SESSION_TTL_SECONDS),
   // Pictures (shared/use-cases/media). The bucket of uploads and variants, the media worker's
   // queue, and the public URL variants are served under (`<base>/media/<id>/<name>.webp`: the

@@ -59,11 +59,18 @@ export class RuntimeSecrets {
   async signingSecrets(): Promise<SigningSecrets> {
     const { JWT_SECRET_PARAMETER: currentName, JWT_PREVIOUS_SECRET_PARAMETER: previousName } = this.cfg;
     if (currentName === undefined) {
-      if (!this.cfg.JWT_SECRET) throw new Error('Invalid configuration: JWT_SECRET (local) or JWT_SECRET_PARAMETER (deployed) is required to issue or verify tokens');
+      if (!this.cfg.JWT_SECRET)
+        throw new Error(
+          'Invalid configuration: JWT_SECRET (local) or JWT_SECRET_PARAMETER (deployed) is required to issue or verify tokens',
+        );
       return withPrevious(this.cfg.JWT_SECRET, this.cfg.JWT_PREVIOUS_SECRET);
     }
-    const [current, previous] = await Promise.all([this.parameter(currentName), previousName === undefined ? undefined : this.parameter(previousName)]);
-    if (current === undefined) throw new Error(`Invalid configuration: the SSM parameter ${currentName} (JWT_SECRET_PARAMETER) does not exist`);
+    const [current, previous] = await Promise.all([
+      this.parameter(currentName),
+      previousName === undefined ? undefined : this.parameter(previousName),
+    ]);
+    if (current === undefined)
+      throw new Error(`Invalid configuration: the SSM parameter ${currentName} (JWT_SECRET_PARAMETER) does not exist`);
     return withPrevious(current, previous);
   }
 
@@ -72,7 +79,10 @@ export class RuntimeSecrets {
     const name = this.cfg.HBASE_AUTHORIZATION_PARAMETER;
     if (name === undefined) return this.cfg.HBASE_AUTHORIZATION;
     const value = await this.parameter(name);
-    if (value === undefined) throw new Error(`Invalid configuration: the SSM parameter ${name} (HBASE_AUTHORIZATION_PARAMETER) does not exist`);
+    if (value === undefined)
+      throw new Error(
+        `Invalid configuration: the SSM parameter ${name} (HBASE_AUTHORIZATION_PARAMETER) does not exist`,
+      );
     return value;
   }
 
@@ -94,4 +104,5 @@ export class RuntimeSecrets {
   }
 }
 
-const withPrevious = (current: string, previous: string | undefined): SigningSecrets => (previous === undefined ? { current } : { current, previous });
+const withPrevious = (current: string, previous: string | undefined): SigningSecrets =>
+  previous === undefined ? { current } : { current, previous };

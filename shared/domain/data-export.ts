@@ -19,7 +19,14 @@ export interface ExportDocument {
   handle: string;
   exportedAt: string;
   profile: { displayName: string; createdAt: string };
-  posts: { id: string; body: string; createdAt: string; editedAt?: string; repostOf?: string; pictures: { url: string; alt?: string }[] }[];
+  posts: {
+    id: string;
+    body: string;
+    createdAt: string;
+    editedAt?: string;
+    repostOf?: string;
+    pictures: { url: string; alt?: string }[];
+  }[];
   comments: { id: string; postId: string; body: string; createdAt: string; replyTo?: string }[];
   likes: { postId: string; likedAt: string }[];
   bookmarks: { postId: string; bookmarkedAt: string }[];

@@ -14,60 +14,88 @@ export abstract class DomainError extends Error {
 
 /** Input is well-formed but breaks a rule (e.g. following yourself). */
 export class InvalidInputError extends DomainError {
-  constructor(message: string, readonly code: ErrorCode) {
+  constructor(
+    message: string,
+    readonly code: ErrorCode,
+  ) {
     super(message);
   }
 }
 
 export class NotFoundError extends DomainError {
-  constructor(message: string, readonly code: ErrorCode) {
+  constructor(
+    message: string,
+    readonly code: ErrorCode,
+  ) {
     super(message);
   }
 }
 
 export class ConflictError extends DomainError {
-  constructor(message: string, readonly code: ErrorCode) {
+  constructor(
+    message: string,
+    readonly code: ErrorCode,
+  ) {
     super(message);
   }
 }
 
 /** The thing existed and is gone for good (a deleted post an idempotent retry names). */
 export class GoneError extends DomainError {
-  constructor(message: string, readonly code: ErrorCode) {
+  constructor(
+    message: string,
+    readonly code: ErrorCode,
+  ) {
     super(message);
   }
 }
 
 /** The request named a version of the resource that is no longer its current one (If-Match). */
 export class PreconditionFailedError extends DomainError {
-  constructor(message: string, readonly code: ErrorCode) {
+  constructor(
+    message: string,
+    readonly code: ErrorCode,
+  ) {
     super(message);
   }
 }
 
 /** The change must name the version it was made on (If-Match), and did not. */
 export class PreconditionRequiredError extends DomainError {
-  constructor(message: string, readonly code: ErrorCode) {
+  constructor(
+    message: string,
+    readonly code: ErrorCode,
+  ) {
     super(message);
   }
 }
 
 /** Missing, bad or expired credentials. Deliberately vague: never says which part was wrong. */
 export class AuthenticationError extends DomainError {
-  constructor(message = 'Invalid credentials', readonly code: ErrorCode = 'unauthorized') {
+  constructor(
+    message = 'Invalid credentials',
+    readonly code: ErrorCode = 'unauthorized',
+  ) {
     super(message);
   }
 }
 
 /** Authenticated, but the acting user may not do this to that resource. */
 export class ForbiddenError extends DomainError {
-  constructor(message = 'Not allowed', readonly code: ErrorCode = 'forbidden') {
+  constructor(
+    message = 'Not allowed',
+    readonly code: ErrorCode = 'forbidden',
+  ) {
     super(message);
   }
 }
 
 export class RateLimitedError extends DomainError {
-  constructor(message: string, readonly retryAfterSeconds: number, readonly code: ErrorCode = 'rate_limited') {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+    readonly code: ErrorCode = 'rate_limited',
+  ) {
     super(message);
   }
 }

@@ -8,7 +8,8 @@ const MEDIA_ID = /^[A-Za-z0-9_-]{22}$/;
 
 export const newMediaId = (): string => randomBytes(MEDIA_ID_BYTES).toString('base64url');
 
-export const isMediaId = (id: string): boolean => MEDIA_ID.test(id) && Buffer.from(id, 'base64url').length === MEDIA_ID_BYTES;
+export const isMediaId = (id: string): boolean =>
+  MEDIA_ID.test(id) && Buffer.from(id, 'base64url').length === MEDIA_ID_BYTES;
 
 /** The id's bytes (a media row key), or null for anything that is not a media id. */
 export function mediaIdBytes(id: string): Uint8Array | null {

@@ -30,7 +30,14 @@ export const isImageFormat = (f: string): f is ImageFormat => (IMAGE_FORMATS as 
  */
 export const SNIFF_BYTES = 512;
 
-export const MEDIA_REFUSALS = ['unsupported_format', 'heic_unsupported', 'svg_refused', 'too_many_pixels', 'too_large', 'corrupt_image'] as const;
+export const MEDIA_REFUSALS = [
+  'unsupported_format',
+  'heic_unsupported',
+  'svg_refused',
+  'too_many_pixels',
+  'too_large',
+  'corrupt_image',
+] as const;
 /** Why an upload will never become a picture (the media record's `failed` reason). */
 export type MediaRefusal = (typeof MEDIA_REFUSALS)[number];
 
@@ -91,7 +98,8 @@ function isHeic(b: Uint8Array): boolean {
 // How markup starts: an SVG may open with an XML declaration, a doctype, a comment or the
 // element itself; an HTML page with any of the tags a browser's sniffer takes for HTML (the
 // WHATWG MIME Sniffing list). All of it is a script vector once a browser renders it.
-const MARKUP_START = /^<(?:!--|(?:\?xml|!doctype|svg|html|head|body|script|iframe|h1|div|font|table|a|style|title|b|br|p)(?:[\s>/:]|$))/i;
+const MARKUP_START =
+  /^<(?:!--|(?:\?xml|!doctype|svg|html|head|body|script|iframe|h1|div|font|table|a|style|title|b|br|p)(?:[\s>/:]|$))/i;
 
 /** The head as text with a BOM and leading whitespace dropped (UTF-8, or UTF-16 by its BOM). */
 function leadingText(b: Uint8Array): string {
@@ -116,7 +124,8 @@ export function sniffFormat(head: Uint8Array): SniffedFormat {
   if (startsWith(b, [0xff, 0xd8, 0xff])) return 'jpeg';
   if (startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
   if (b.length >= 6 && (ascii(b, 0, 6) === 'GIF87a' || ascii(b, 0, 6) === 'GIF89a')) return 'gif';
-  if (b.length >= 16 && ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 12) === 'WEBP' && /^VP8[ LX]$/.test(ascii(b, 12, 16))) return 'webp';
+  if (b.length >= 16 && ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 12) === 'WEBP' && /^VP8[ LX]$/.test(ascii(b, 12, 16)))
+    return 'webp';
   if (isHeic(b)) return 'heic';
   if (MARKUP_START.test(leadingText(b))) return 'svg';
   return 'unknown';

@@ -23,7 +23,15 @@ export type NotificationFact =
   | { kind: 'follow'; actor: string; target: string; since: number }
   /** `postId` is the repost, `original` the post it reposts (whose author is notified). */
   | { kind: 'repost'; actor: string; postId: string; original: string; since: number }
-  | { kind: 'comment'; actor: string; postId: string; commentId: string; since: number; replyTo?: string; mentions: string[] }
+  | {
+      kind: 'comment';
+      actor: string;
+      postId: string;
+      commentId: string;
+      since: number;
+      replyTo?: string;
+      mentions: string[];
+    }
   /** A post's (or repost's) @mentions. */
   | { kind: 'post'; actor: string; postId: string; since: number; mentions: string[] }
   /** An edit of a post (since = its editedAt), told to those who reposted it (as Mastodon does). */
@@ -52,7 +60,12 @@ const windowOf = (at: number) => Math.floor(at / GROUP_WINDOW_MS);
 export function noticesOf(fact: NotificationFact): Notice[] {
   const out: Notice[] = [];
   const seen = new Set<string>([fact.actor]); // no notification to yourself
-  const instance = fact.kind === 'like' || fact.kind === 'follow' || fact.kind === 'edit' ? String(fact.since) : fact.kind === 'comment' ? fact.commentId : fact.postId;
+  const instance =
+    fact.kind === 'like' || fact.kind === 'follow' || fact.kind === 'edit'
+      ? String(fact.since)
+      : fact.kind === 'comment'
+        ? fact.commentId
+        : fact.postId;
   const add = (recipient: string | null | undefined, type: NotificationType, groupKey: string) => {
     if (!recipient || seen.has(recipient)) return;
     seen.add(recipient);
@@ -126,7 +139,9 @@ export type LatestMembers = [string, number][];
  * itself below the cut: the group keeps the newest names.
  */
 export function withLatestMember(latest: LatestMembers, member: string, at: number): LatestMembers {
-  return [[member, at] as [string, number], ...latest.filter(([m]) => m !== member)].sort((a, b) => b[1] - a[1]).slice(0, LATEST_ACTORS);
+  return [[member, at] as [string, number], ...latest.filter(([m]) => m !== member)]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, LATEST_ACTORS);
 }
 
 /** The live instances of one member's facts in a group (present in the group iff not empty). */
@@ -164,7 +179,9 @@ export const EMPTY_GROUP: GroupState = { count: 0, at: null, latest: [], clock: 
  * says so). A leave may move it up: the member still holds another live fact the group had not
  * counted yet.
  */
-export type GroupChange = { kind: 'join'; member: string; at: number; count: -1 | 0 | 1 } | { kind: 'leave'; member: string; count: -1 | 0 | 1 };
+export type GroupChange =
+  | { kind: 'join'; member: string; at: number; count: -1 | 0 | 1 }
+  | { kind: 'leave'; member: string; count: -1 | 0 | 1 };
 
 /**
  * The group after a member's change, or null when the change is already in it (a redelivery

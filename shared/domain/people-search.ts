@@ -51,5 +51,8 @@ export interface PersonFound {
  */
 export function rankPeople<P extends PersonFound>(query: string, people: P[]): P[] {
   const exact = (p: P) => (p.handle === query || searchForm(p.displayName) === query ? 0 : 1);
-  return people.toSorted((a, b) => exact(a) - exact(b) || b.followers - a.followers || (a.handle < b.handle ? -1 : a.handle > b.handle ? 1 : 0));
+  return people.toSorted(
+    (a, b) =>
+      exact(a) - exact(b) || b.followers - a.followers || (a.handle < b.handle ? -1 : a.handle > b.handle ? 1 : 0),
+  );
 }

@@ -126,7 +126,8 @@ export class HBaseRestClient {
   }
 
   async deleteFamily(table: string, key: Bytes, family: string): Promise<void> {
-    if (family.length === 0 || family.includes(':')) throw new TypeError(`invalid column family: ${JSON.stringify(family)}`);
+    if (family.length === 0 || family.includes(':'))
+      throw new TypeError(`invalid column family: ${JSON.stringify(family)}`);
     await this.delete(rowPath(table, toBytes(key), [toBytes(family)]));
   }
 
@@ -142,14 +143,21 @@ export class HBaseRestClient {
    * column list, and with a timestamp the server calls addColumns(cf, q, TS) for each column.
    * Chunked so the URL stays far below Jetty's 64 KiB header limit (and a fronting gateway's).
    */
-  async deleteColumns(table: string, key: Bytes, columns: Bytes[], opts: { upToTimestamp?: number } = {}): Promise<void> {
+  async deleteColumns(
+    table: string,
+    key: Bytes,
+    columns: Bytes[],
+    opts: { upToTimestamp?: number } = {},
+  ): Promise<void> {
     if (columns.length === 0) return;
     const k = toBytes(key);
     const cols = columns.map((c) => requireQualifiedColumn(toBytes(c)));
     // Validate before the first request, so a bad timestamp never leaves a half-done delete.
     if (opts.upToTimestamp !== undefined) timestampSegment(opts.upToTimestamp);
     const chunks = chunkByBudget(cols, (c) => encodedSegment(c).length + 1 /* "," */, MAX_DELETE_COLUMNS_CHARS);
-    await mapLimit(chunks, DELETE_COLUMNS_CONCURRENCY, (chunk) => this.delete(rowPath(table, k, chunk, opts.upToTimestamp)));
+    await mapLimit(chunks, DELETE_COLUMNS_CONCURRENCY, (chunk) =>
+      this.delete(rowPath(table, k, chunk, opts.upToTimestamp)),
+    );
   }
 
   private async delete(path: string): Promise<void> {
@@ -245,9 +253,17 @@ export class HBaseRestClient {
     await this.mutateRow(table, key, [{ column, value }], 'append');
   }
 
-  private async mutateRow(table: string, key: Bytes, cells: { column: Bytes; value: Bytes }[], check: 'increment' | 'append'): Promise<void> {
+  private async mutateRow(
+    table: string,
+    key: Bytes,
+    cells: { column: Bytes; value: Bytes }[],
+    check: 'increment' | 'append',
+  ): Promise<void> {
     const k = toBytes(key);
-    const json = cells.map(({ column, value }) => ({ column: toBase64(requireQualifiedColumn(toBytes(column))), $: toBase64(value) }));
+    const json = cells.map(({ column, value }) => ({
+      column: toBase64(requireQualifiedColumn(toBytes(column))),
+      $: toBase64(value),
+    }));
     await this.transport.expect(
       {
         method: 'PUT',
@@ -288,8 +304,13 @@ export class HBaseRestClient {
     // The first character is always percent-escaped: routing sees the encoded path, so no prefix
     // can ever spell a sub-resource (schema, scanner, multiget…); the server decodes it after.
     const encoded = encodeURIComponent(opts.prefix);
-    const first = encoded.startsWith('%') ? encoded : `%${opts.prefix.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}${encoded.slice(1)}`;
-    const res = await this.transport.expect({ method: 'GET', path: `${tablePath(table)}/${first}*${buildQuery(params)}`, idempotent: true }, [200]);
+    const first = encoded.startsWith('%')
+      ? encoded
+      : `%${opts.prefix.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}${encoded.slice(1)}`;
+    const res = await this.transport.expect(
+      { method: 'GET', path: `${tablePath(table)}/${first}*${buildQuery(params)}`, idempotent: true },
+      [200],
+    );
     return parseCellSet(res.body);
   }
 
@@ -309,14 +330,20 @@ export class HBaseRestClient {
   /** true = created, false = it already existed (403). */
   async createNamespace(ns: string): Promise<boolean> {
     validateNamespace(ns);
-    const res = await this.transport.expect({ method: 'POST', path: `/namespaces/${ns}`, idempotent: false }, [201, 403]);
+    const res = await this.transport.expect(
+      { method: 'POST', path: `/namespaces/${ns}`, idempotent: false },
+      [201, 403],
+    );
     return res.status === 201;
   }
 
   /** true = dropped, false = did not exist. The namespace must hold no tables (else 503). */
   async deleteNamespace(ns: string): Promise<boolean> {
     validateNamespace(ns);
-    const res = await this.transport.expect({ method: 'DELETE', path: `/namespaces/${ns}`, idempotent: true }, [200, 404]);
+    const res = await this.transport.expect(
+      { method: 'DELETE', path: `/namespaces/${ns}`, idempotent: true },
+      [200, 404],
+    );
     return res.status === 200;
   }
 
@@ -356,7 +383,10 @@ export class HBaseRestClient {
   /** Adds or modifies the listed families, never drops one (creates the table if it is missing). */
   async addOrAlterFamilies(table: string, families: ColumnFamilySchema[]): Promise<void> {
     const json = schemaJson(table, { columnFamilies: families });
-    await this.transport.expect({ method: 'POST', path: `${tablePath(table)}/schema`, json, idempotent: false }, [200, 201]);
+    await this.transport.expect(
+      { method: 'POST', path: `${tablePath(table)}/schema`, json, idempotent: false },
+      [200, 201],
+    );
   }
 
   /** Disables and drops the table: true = dropped, false = did not exist. For tests and cleanup. */
@@ -370,12 +400,10 @@ export class HBaseRestClient {
 
   /** e.g. "2.6.1" (the HBase cluster behind the gateway, not the gateway's REST version). */
   async clusterVersion(): Promise<string> {
-    const res = await this.transport.expect(
-      { method: 'GET', path: '/version/cluster', idempotent: true },
-      [200],
-    );
+    const res = await this.transport.expect({ method: 'GET', path: '/version/cluster', idempotent: true }, [200]);
     const version = (JSON.parse(res.body) as { Version?: unknown }).Version;
-    if (typeof version !== 'string') throw errorFrom(res, `unexpected /version/cluster body: ${res.body.slice(0, 200)}`);
+    if (typeof version !== 'string')
+      throw errorFrom(res, `unexpected /version/cluster body: ${res.body.slice(0, 200)}`);
     return version;
   }
 
@@ -415,4 +443,3 @@ export function parseTableSchema(text: string): TableSchema {
   }
   return { columnFamilies: families, attributes };
 }
-

@@ -35,9 +35,12 @@ export class HBaseError extends Error {
     const shortPath =
       init.path.length > MAX_PATH_IN_MESSAGE ? `${init.path.slice(0, MAX_PATH_IN_MESSAGE)}…` : init.path;
     const firstLine = body.split(/\r?\n/, 1)[0]?.trim() ?? '';
-    super(init.message ?? `HBase REST ${init.method} ${shortPath} -> ${init.status}${firstLine ? `: ${firstLine}` : ''}`, {
-      cause: init.cause,
-    });
+    super(
+      init.message ?? `HBase REST ${init.method} ${shortPath} -> ${init.status}${firstLine ? `: ${firstLine}` : ''}`,
+      {
+        cause: init.cause,
+      },
+    );
     this.name = 'HBaseError';
     this.status = init.status;
     this.body = body;

@@ -173,7 +173,10 @@ export function encodeCellSet(rows: RowInput[]): Uint8Array {
       if (c.timestamp !== undefined && (!Number.isSafeInteger(c.timestamp) || c.timestamp < 0)) {
         throw new RangeError(`invalid HBase timestamp: ${c.timestamp}`);
       }
-      const cellSize = lenFieldSize(column.byteLength) + lenFieldSize(value.byteLength) + (c.timestamp === undefined ? 0 : 1 + varintSize(c.timestamp));
+      const cellSize =
+        lenFieldSize(column.byteLength) +
+        lenFieldSize(value.byteLength) +
+        (c.timestamp === undefined ? 0 : 1 + varintSize(c.timestamp));
       size += lenFieldSize(cellSize);
       return { column, value, timestamp: c.timestamp, size: cellSize };
     });

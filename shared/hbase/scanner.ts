@@ -36,7 +36,8 @@ export interface ScanPlan {
 export function planScan(opts: ScanOptions): ScanPlan {
   const limit = requirePositiveInt('limit', opts.limit);
   const pageSize = opts.pageSize === undefined ? DEFAULT_PAGE_SIZE : requirePositiveInt('pageSize', opts.pageSize);
-  const cellsPerPage = opts.cellsPerPage === undefined ? undefined : requirePositiveInt('cellsPerPage', opts.cellsPerPage);
+  const cellsPerPage =
+    opts.cellsPerPage === undefined ? undefined : requirePositiveInt('cellsPerPage', opts.cellsPerPage);
   const maxVersions = opts.maxVersions === undefined ? 1 : requirePositiveInt('maxVersions', opts.maxVersions);
 
   const prefix = opts.prefix === undefined ? undefined : toBytes(opts.prefix);
@@ -53,7 +54,10 @@ export function planScan(opts: ScanOptions): ScanPlan {
     // An all-0xff prefix has no upper key; only a filter can keep the scan inside it.
     if (end === null) {
       const prefixFilter = { type: 'PrefixFilter', value: toBase64(prefix) };
-      filter = filter === undefined ? prefixFilter : { type: 'FilterList', op: 'MUST_PASS_ALL', filters: [prefixFilter, filter] };
+      filter =
+        filter === undefined
+          ? prefixFilter
+          : { type: 'FilterList', op: 'MUST_PASS_ALL', filters: [prefixFilter, filter] };
     }
   }
   if (stop !== null && stop.byteLength === 0) throw new TypeError('scan stopRow must not be empty');
@@ -158,7 +162,10 @@ export class HBaseScanner implements AsyncIterable<HBaseRow> {
       // 404 = already gone (expired, or dropped by the server after a 410). The request goes
       // out on the next tick, by when the hand-off is decided.
       await Promise.resolve();
-      await this.transport.expect({ method: 'DELETE', path: scannerPath, idempotent: true, background: handedOff() }, [200, 404]);
+      await this.transport.expect(
+        { method: 'DELETE', path: scannerPath, idempotent: true, background: handedOff() },
+        [200, 404],
+      );
     } catch (err) {
       // Best effort: a failed cleanup must not mask the scan's own result or error; the server
       // expires the scanner anyway.

@@ -207,9 +207,19 @@ export class RestTransport {
     const left = this.timeLeft();
     if (left < MIN_ATTEMPT_MS) {
       // Nothing sent: the caller's invocation ends before an answer could arrive.
-      throw new HBaseError({ status: 0, deadline: true, body: '', method: req.method, path: sentPath, message: `HBase REST ${req.method} ${sentPath.slice(0, 200)} not sent: ${Math.max(0, Math.round(left))} ms left before the deadline` });
+      throw new HBaseError({
+        status: 0,
+        deadline: true,
+        body: '',
+        method: req.method,
+        path: sentPath,
+        message: `HBase REST ${req.method} ${sentPath.slice(0, 200)} not sent: ${Math.max(0, Math.round(left))} ms left before the deadline`,
+      });
     }
-    const headers: Record<string, string> = { ...this.extraHeaders, accept: req.accept === 'protobuf' ? PROTOBUF_MEDIA_TYPE : 'application/json' };
+    const headers: Record<string, string> = {
+      ...this.extraHeaders,
+      accept: req.accept === 'protobuf' ? PROTOBUF_MEDIA_TYPE : 'application/json',
+    };
     const authorization = await this.authorization?.();
     if (authorization) headers.authorization = authorization;
     let body: string | Uint8Array | undefined;
@@ -252,7 +262,15 @@ export class RestTransport {
     } catch (err) {
       status = 0;
       if (err instanceof PastDeadlineAtSend) {
-        throw new HBaseError({ status: 0, deadline: true, body: '', method: req.method, path: sentPath, message: `HBase REST ${req.method} ${sentPath.slice(0, 200)} not sent: ${err.message}`, cause: err });
+        throw new HBaseError({
+          status: 0,
+          deadline: true,
+          body: '',
+          method: req.method,
+          path: sentPath,
+          message: `HBase REST ${req.method} ${sentPath.slice(0, 200)} not sent: ${err.message}`,
+          cause: err,
+        });
       }
       // No time left now: the deadline cut this attempt short (its timeout was the time left),
       // or would refuse a retry. Either way the invocation ran out of time.
@@ -268,7 +286,13 @@ export class RestTransport {
       });
     } finally {
       try {
-        this.onRequest?.({ method: req.method, path: sentPath, status, durationMs: performance.now() - started, ...(req.background ? { background: true } : {}) });
+        this.onRequest?.({
+          method: req.method,
+          path: sentPath,
+          status,
+          durationMs: performance.now() - started,
+          ...(req.background ? { background: true } : {}),
+        });
       } catch {
         // An observer (metrics, logging) must never turn a good HBase answer into a failure.
       }

@@ -104,7 +104,12 @@ export function chunkRowSpecs(specs: string[], maxPerChunk: number, maxQueryChar
  * Groups items in order so each group's summed cost stays within maxChars and holds at most
  * maxPerChunk items (a lone item may exceed maxChars: it still has to be sent).
  */
-export function chunkByBudget<T>(items: T[], cost: (item: T) => number, maxChars: number, maxPerChunk = Infinity): T[][] {
+export function chunkByBudget<T>(
+  items: T[],
+  cost: (item: T) => number,
+  maxChars: number,
+  maxPerChunk = Infinity,
+): T[][] {
   const chunks: T[][] = [];
   let current: T[] = [];
   let chars = 0;

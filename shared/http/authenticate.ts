@@ -13,7 +13,9 @@ export interface AuthContext extends Context {
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/;
 
 /** `optional`: a request without a token passes as anonymous; a bad or expired token is still 401. */
-export const authenticate = (opts: { optional?: boolean } = {}): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, AuthContext> => ({
+export const authenticate = (
+  opts: { optional?: boolean } = {},
+): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, AuthContext> => ({
   before: async ({ event, context }) => {
     const header = event.headers?.authorization;
     if (!header && opts.optional) return;

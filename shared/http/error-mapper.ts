@@ -63,7 +63,8 @@ function isMiddyHttpError(err: unknown): err is { statusCode: number; message: s
 /** Seconds a client waits before retrying after a 503: long enough for an overload to ease. */
 export const RETRY_AFTER_503_SECONDS = 2;
 
-const UNKNOWN_OUTCOME = 'whether it took effect is not known. Retrying is safe (a create with the same Idempotency-Key)';
+const UNKNOWN_OUTCOME =
+  'whether it took effect is not known. Retrying is safe (a create with the same Idempotency-Key)';
 
 /**
  * `write`: the request may change something (any method but GET), so its 503 says the outcome is
@@ -78,8 +79,10 @@ export function mapError(err: unknown, { write = true }: { write?: boolean } = {
   }
   if (isMiddyHttpError(err) && err.statusCode < 500) {
     // @middy/http-json-body-parser reports unparsable JSON as 415; it is a malformed request.
-    if (/malformed JSON/i.test(err.message)) return { status: 400, code: 'malformed_json', message: 'Request body is not valid JSON' };
-    if (err.statusCode === 415) return { status: 415, code: 'unsupported_media_type', message: 'Content-Type must be application/json' };
+    if (/malformed JSON/i.test(err.message))
+      return { status: 400, code: 'malformed_json', message: 'Request body is not valid JSON' };
+    if (err.statusCode === 415)
+      return { status: 415, code: 'unsupported_media_type', message: 'Content-Type must be application/json' };
     return { status: err.statusCode, code: 'bad_request', message: err.message };
   }
   const retryAfter = { 'Retry-After': String(RETRY_AFTER_503_SECONDS) };
@@ -89,8 +92,15 @@ export function mapError(err: unknown, { write = true }: { write?: boolean } = {
     return { status: 503, code: 'timeout', message, headers: retryAfter };
   }
   if (err instanceof HBaseError) {
-    logger.error('HBase request failed', { status: err.status, method: err.method, path: err.path, error: err.message });
-    const message = write ? `Storage is temporarily unavailable: ${UNKNOWN_OUTCOME}` : 'Storage is temporarily unavailable; retry later';
+    logger.error('HBase request failed', {
+      status: err.status,
+      method: err.method,
+      path: err.path,
+      error: err.message,
+    });
+    const message = write
+      ? `Storage is temporarily unavailable: ${UNKNOWN_OUTCOME}`
+      : 'Storage is temporarily unavailable; retry later';
     return { status: 503, code: 'service_unavailable', message, headers: retryAfter };
   }
   logger.error('Unhandled error', err instanceof Error ? err : String(err));
@@ -103,7 +113,8 @@ export function mapError(err: unknown, { write = true }: { write?: boolean } = {
  */
 export const errorMapper = (): middy.MiddlewareObj => ({
   onError: async (request) => {
-    const method = (request.event as { requestContext?: { http?: { method?: string } } } | undefined)?.requestContext?.http?.method;
+    const method = (request.event as { requestContext?: { http?: { method?: string } } } | undefined)?.requestContext
+      ?.http?.method;
     const mapped = mapError(request.error, { write: method !== 'GET' && method !== 'HEAD' });
     request.response = {
       statusCode: mapped.status,

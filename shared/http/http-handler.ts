@@ -79,11 +79,16 @@ export function json(status: number, body?: unknown, headers?: Record<string, st
  * Builds `{ run, handler }`: `run` is the raw function (validated input in, HttpResult out) for
  * unit tests; `handler` is the middy-wrapped Lambda handler for deployment.
  */
-export function httpRoute<B extends z.ZodType, P extends z.ZodType, Q extends z.ZodType, H extends z.ZodType = z.ZodType>(
-  spec: RouteSpec<B, P, Q, H>,
-  run: (req: HttpRequest<Out<B>, Out<P>, Out<Q>, Out<H>>) => Promise<HttpResult>,
-) {
-  const core = async (event: APIGatewayProxyEventV2, context: AuthContext): Promise<APIGatewayProxyStructuredResultV2> => {
+export function httpRoute<
+  B extends z.ZodType,
+  P extends z.ZodType,
+  Q extends z.ZodType,
+  H extends z.ZodType = z.ZodType,
+>(spec: RouteSpec<B, P, Q, H>, run: (req: HttpRequest<Out<B>, Out<P>, Out<Q>, Out<H>>) => Promise<HttpResult>) {
+  const core = async (
+    event: APIGatewayProxyEventV2,
+    context: AuthContext,
+  ): Promise<APIGatewayProxyStructuredResultV2> => {
     const result = await run({
       body: parse(spec.body, event.body, 'body'),
       params: parse(spec.params, event.pathParameters, 'path'),
@@ -112,7 +117,8 @@ export function httpRoute<B extends z.ZodType, P extends z.ZodType, Q extends z.
   chain.use(errorMapper());
   // The invocation scope wraps the whole chain, error mapping included (middy has no "around"
   // hook, and AsyncLocalStorage needs one): the Server-Timing middleware reads it.
-  const correlationIdOf = (event: APIGatewayProxyEventV2, context: AuthContext) => httpCorrelationId(event, context.awsRequestId);
+  const correlationIdOf = (event: APIGatewayProxyEventV2, context: AuthContext) =>
+    httpCorrelationId(event, context.awsRequestId);
   // The operation budget bounds every request's writes in time (shared/runtime/deadline.ts).
   return { run, handler: inInvocation(correlationIdOf, chain.handler(core), { budgetMs: () => operationBudget() }) };
 }

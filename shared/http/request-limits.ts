@@ -13,10 +13,12 @@ export const requestLimits = (opts: { expectsBody: boolean }): middy.MiddlewareO
   before: async ({ event }) => {
     const body = event.body ?? '';
     const bytes = event.isBase64Encoded ? Math.floor((body.length * 3) / 4) : Buffer.byteLength(body, 'utf8');
-    if (bytes > MAX_BODY_BYTES) throw new RequestError(413, 'payload_too_large', `Request body exceeds ${MAX_BODY_BYTES} bytes`);
+    if (bytes > MAX_BODY_BYTES)
+      throw new RequestError(413, 'payload_too_large', `Request body exceeds ${MAX_BODY_BYTES} bytes`);
     if (!opts.expectsBody) return;
     if (body.length === 0) throw new RequestError(400, 'missing_body', 'A JSON request body is required');
     const type = event.headers?.['content-type'] ?? '';
-    if (!JSON_TYPE.test(type)) throw new RequestError(415, 'unsupported_media_type', 'Content-Type must be application/json');
+    if (!JSON_TYPE.test(type))
+      throw new RequestError(415, 'unsupported_media_type', 'Content-Type must be application/json');
   },
 });

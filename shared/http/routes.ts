@@ -6,7 +6,17 @@
 // every response it receives against the generated document. Nothing is written twice.
 import * as z from 'zod';
 import type { ErrorCode } from '../domain/error-codes.js';
-import { avatarBody, handlePath, leaveBody, loginBody, peopleQuery, refreshBody, registerBody, sessionHeaders, updateProfileBody } from '../validation/accounts.schema.js';
+import {
+  avatarBody,
+  handlePath,
+  leaveBody,
+  loginBody,
+  peopleQuery,
+  refreshBody,
+  registerBody,
+  sessionHeaders,
+  updateProfileBody,
+} from '../validation/accounts.schema.js';
 import {
   commentBody,
   commentPath,
@@ -75,7 +85,17 @@ export interface Route {
   path: string;
   summary: string;
   description?: string;
-  tag: 'accounts' | 'posts' | 'reactions' | 'relations' | 'timeline' | 'notifications' | 'topics' | 'safety' | 'media' | 'meta';
+  tag:
+    | 'accounts'
+    | 'posts'
+    | 'reactions'
+    | 'relations'
+    | 'timeline'
+    | 'notifications'
+    | 'topics'
+    | 'safety'
+    | 'media'
+    | 'meta';
   /** 'optional': anonymous requests pass; with a token the answer adds the reader's own state. */
   auth: boolean | 'optional';
   body?: z.ZodType;
@@ -98,8 +118,9 @@ const privateMinute = z.object({
 export const RETRY_AFTER_HEADER = z.object({
   'Retry-After': z.string().regex(/^\d+$/).meta({ description: 'Seconds to wait before trying again' }),
 });
-const countNoStore = z.object({ 'Cache-Control': z.literal('no-store').meta({ description: 'A count for now: never reused' }) });
-
+const countNoStore = z.object({
+  'Cache-Control': z.literal('no-store').meta({ description: 'A count for now: never reused' }),
+});
 
 export const routes = {
   register: route({
@@ -136,7 +157,11 @@ export const routes = {
     body: loginBody,
     headers: sessionHeaders,
     success: {
-      200: { description: 'An access token valid until `expiresAt` and a refresh token', schema: SessionSchema, headers: noStore },
+      200: {
+        description: 'An access token valid until `expiresAt` and a refresh token',
+        schema: SessionSchema,
+        headers: noStore,
+      },
     },
     errors: { 401: ['unauthorized'], 429: ['rate_limited'] },
   }),
@@ -151,7 +176,11 @@ export const routes = {
     body: refreshBody,
     headers: sessionHeaders,
     success: {
-      200: { description: 'New tokens; the presented refresh token no longer works', schema: SessionSchema, headers: noStore },
+      200: {
+        description: 'New tokens; the presented refresh token no longer works',
+        schema: SessionSchema,
+        headers: noStore,
+      },
     },
     errors: { 401: ['invalid_refresh_token', 'refresh_token_reused'], 403: ['client_header_required'] },
   }),
@@ -161,11 +190,13 @@ export const routes = {
     tag: 'accounts',
     summary: 'Log out: revoke the session of a refresh token',
     description:
-      'The refresh token is the body\'s, or for a browser client its cookie. No refresh token of that session works afterwards; access tokens already issued expire on their own (they live minutes). Idempotent: the answer is 204 whatever was presented.',
+      "The refresh token is the body's, or for a browser client its cookie. No refresh token of that session works afterwards; access tokens already issued expire on their own (they live minutes). Idempotent: the answer is 204 whatever was presented.",
     auth: false,
     body: refreshBody,
     headers: sessionHeaders,
-    success: { 204: { description: 'The session is revoked (or there was none); a browser client\'s cookie is cleared' } },
+    success: {
+      204: { description: "The session is revoked (or there was none); a browser client's cookie is cleared" },
+    },
     errors: { 403: ['client_header_required'] },
   }),
   getProfile: route({
@@ -183,7 +214,8 @@ export const routes = {
     path: '/users/{handle}',
     tag: 'accounts',
     summary: 'Change your own display name',
-    description: 'From the answer on, finding people (`GET /users?q=`) finds you by the new name and no longer by the old. Two renames at once: one wins, the other answers 409 `rename_conflict` if it lost three times.',
+    description:
+      'From the answer on, finding people (`GET /users?q=`) finds you by the new name and no longer by the old. Two renames at once: one wins, the other answers 409 `rename_conflict` if it lost three times.',
     auth: true,
     params: handlePath,
     body: updateProfileBody,
@@ -214,7 +246,11 @@ export const routes = {
     params: handlePath,
     success: {
       200: { description: 'Ready: the link to the file', schema: ExportReadySchema, headers: noStore },
-      202: { description: 'Being built: ask again after `Retry-After` seconds', schema: ExportBuildingSchema, headers: RETRY_AFTER_HEADER },
+      202: {
+        description: 'Being built: ask again after `Retry-After` seconds',
+        schema: ExportBuildingSchema,
+        headers: RETRY_AFTER_HEADER,
+      },
     },
     errors: { 403: ['forbidden'] },
   }),
@@ -229,7 +265,12 @@ export const routes = {
     params: handlePath,
     body: avatarBody,
     success: { 200: { description: 'The profile with its new avatar', schema: ProfileSchema } },
-    errors: { 403: ['forbidden'], 404: ['user_not_found'], 409: ['media_not_ready', 'media_in_use', 'avatar_conflict'], 422: ['media_not_found'] },
+    errors: {
+      403: ['forbidden'],
+      404: ['user_not_found'],
+      409: ['media_not_ready', 'media_in_use', 'avatar_conflict'],
+      422: ['media_not_found'],
+    },
   }),
   removeAvatar: route({
     method: 'DELETE',
@@ -253,9 +294,16 @@ export const routes = {
     headers: idempotencyHeaders,
     success: {
       201: { description: 'Published', schema: PostSchema },
-      200: { description: 'A retry with the same Idempotency-Key: the post the first request created', schema: PostSchema },
+      200: {
+        description: 'A retry with the same Idempotency-Key: the post the first request created',
+        schema: PostSchema,
+      },
     },
-    errors: { 409: ['idempotency_in_progress', 'publish_conflict', 'media_not_ready', 'media_in_use'], 410: ['post_deleted'], 422: ['idempotency_key_mismatch', 'media_not_found'] },
+    errors: {
+      409: ['idempotency_in_progress', 'publish_conflict', 'media_not_ready', 'media_in_use'],
+      410: ['post_deleted'],
+      422: ['idempotency_key_mismatch', 'media_not_found'],
+    },
   }),
   getPost: route({
     method: 'GET',
@@ -279,7 +327,13 @@ export const routes = {
     body: editBody,
     headers: editHeaders,
     success: { 200: { description: 'The post as edited', schema: PostSchema } },
-    errors: { 403: ['forbidden'], 404: ['post_not_found'], 412: ['version_mismatch'], 422: ['edit_window_closed', 'edit_limit_reached'], 428: ['version_required'] },
+    errors: {
+      403: ['forbidden'],
+      404: ['post_not_found'],
+      412: ['version_mismatch'],
+      422: ['edit_window_closed', 'edit_limit_reached'],
+      428: ['version_required'],
+    },
   }),
   postHistory: route({
     method: 'GET',
@@ -339,9 +393,19 @@ export const routes = {
     headers: idempotencyHeaders,
     success: {
       201: { description: 'Commented', schema: CommentSchema },
-      200: { description: 'A retry with the same Idempotency-Key: the comment the first request made', schema: CommentSchema },
+      200: {
+        description: 'A retry with the same Idempotency-Key: the comment the first request made',
+        schema: CommentSchema,
+      },
     },
-    errors: { 403: ['blocked'], 404: ['post_not_found', 'comment_not_found'], 409: ['idempotency_in_progress'], 410: ['comment_deleted'], 422: ['idempotency_key_mismatch'], 429: ['rate_limited'] },
+    errors: {
+      403: ['blocked'],
+      404: ['post_not_found', 'comment_not_found'],
+      409: ['idempotency_in_progress'],
+      410: ['comment_deleted'],
+      422: ['idempotency_key_mismatch'],
+      429: ['rate_limited'],
+    },
   }),
   deleteComment: route({
     method: 'DELETE',
@@ -392,7 +456,8 @@ export const routes = {
     path: '/users/{handle}/bookmarks/{postId}',
     tag: 'reactions',
     summary: 'Bookmark (收藏) a post, privately (idempotent)',
-    description: '`handle` must be the token’s user. Nobody else sees your bookmarks, and the author is not told. Bookmarking again changes nothing. Counted with likes against `LIKES_PER_MINUTE`.',
+    description:
+      '`handle` must be the token’s user. Nobody else sees your bookmarks, and the author is not told. Bookmarking again changes nothing. Counted with likes against `LIKES_PER_MINUTE`.',
     auth: true,
     params: likePath,
     success: { 200: { description: 'Bookmarked', schema: BookmarkStateSchema } },
@@ -414,7 +479,8 @@ export const routes = {
     path: '/users/{handle}/bookmarks',
     tag: 'reactions',
     summary: 'Your bookmarks (收藏), newest bookmarked first',
-    description: '`handle` must be the token’s user: the list is private. A bookmarked post that was deleted leaves the list.',
+    description:
+      '`handle` must be the token’s user: the list is private. A bookmarked post that was deleted leaves the list.',
     auth: true,
     params: handlePath,
     query: pageQuery,
@@ -434,7 +500,10 @@ export const routes = {
     headers: idempotencyHeaders,
     success: {
       201: { description: 'Reposted', schema: PostSchema },
-      200: { description: 'Your existing plain repost of this original, or an Idempotency-Key replay', schema: PostSchema },
+      200: {
+        description: 'Your existing plain repost of this original, or an Idempotency-Key replay',
+        schema: PostSchema,
+      },
     },
     errors: {
       403: ['blocked'],
@@ -500,7 +569,9 @@ export const routes = {
     auth: true,
     params: handlePath,
     query: suggestionsQuery,
-    success: { 200: { description: 'People to follow, best first', schema: SuggestionsSchema, headers: privateMinute } },
+    success: {
+      200: { description: 'People to follow, best first', schema: SuggestionsSchema, headers: privateMinute },
+    },
     errors: { 403: ['forbidden'] },
   }),
   listFollowers: route({
@@ -526,7 +597,10 @@ export const routes = {
     query: pageQuery,
     success: {
       200: { description: 'A page of the timeline', schema: TimelinePageSchema },
-      206: { description: 'The timeline is being regenerated: this page may be incomplete', schema: TimelinePageSchema },
+      206: {
+        description: 'The timeline is being regenerated: this page may be incomplete',
+        schema: TimelinePageSchema,
+      },
     },
     errors: { 403: ['forbidden'], 404: ['user_not_found'], 422: ['invalid_cursor'] },
   }),
@@ -583,7 +657,8 @@ export const routes = {
     path: '/topics/{topic}/posts',
     tag: 'topics',
     summary: 'Posts with a #topic#, newest first, cursor-paged',
-    description: 'Public (a token adds your own state and hides users you blocked or muted, and who blocked you). Reaches back 30 days.',
+    description:
+      'Public (a token adds your own state and hides users you blocked or muted, and who blocked you). Reaches back 30 days.',
     auth: 'optional',
     params: topicPath,
     query: pageQuery,
@@ -684,9 +759,18 @@ export const routes = {
     headers: idempotencyHeaders,
     success: {
       201: { description: 'The media record (uploading) and where to upload', schema: UploadSchema },
-      200: { description: 'A retry with the same Idempotency-Key: the upload the first request started, as it is now, and a fresh presigned PUT', schema: UploadSchema },
+      200: {
+        description:
+          'A retry with the same Idempotency-Key: the upload the first request started, as it is now, and a fresh presigned PUT',
+        schema: UploadSchema,
+      },
     },
-    errors: { 409: ['idempotency_in_progress'], 410: ['media_deleted'], 422: ['media_type_refused', 'media_too_large', 'idempotency_key_mismatch'], 429: ['rate_limited'] },
+    errors: {
+      409: ['idempotency_in_progress'],
+      410: ['media_deleted'],
+      422: ['media_type_refused', 'media_too_large', 'idempotency_key_mismatch'],
+      429: ['rate_limited'],
+    },
   }),
   completeUpload: route({
     method: 'POST',
@@ -705,7 +789,8 @@ export const routes = {
     path: '/media/{id}',
     tag: 'media',
     summary: 'An upload of yours: its state, and once ready its sizes, placeholder and variant URLs',
-    description: 'Only the uploader sees the record (404 for anyone else); once a picture is in a post, its post carries what readers need.',
+    description:
+      'Only the uploader sees the record (404 for anyone else); once a picture is in a post, its post carries what readers need.',
     auth: true,
     params: mediaPath,
     success: { 200: { description: 'The media', schema: MediaSchema } },
@@ -717,7 +802,9 @@ export const routes = {
     tag: 'meta',
     summary: 'This document',
     auth: false,
-    success: { 200: { description: 'The OpenAPI 3.1 document of this API', schema: z.record(z.string(), z.unknown()) } },
+    success: {
+      200: { description: 'The OpenAPI 3.1 document of this API', schema: z.record(z.string(), z.unknown()) },
+    },
   }),
 } as const satisfies Record<string, Route>;
 
@@ -730,7 +817,8 @@ export type RouteName = keyof typeof routes;
  */
 export function allErrors(r: Route): Record<number, ErrorCode[]> {
   const out: Record<number, ErrorCode[]> = {};
-  const add = (status: number, ...codes: ErrorCode[]) => (out[status] = [...new Set([...(out[status] ?? []), ...codes])]);
+  const add = (status: number, ...codes: ErrorCode[]) =>
+    (out[status] = [...new Set([...(out[status] ?? []), ...codes])]);
   add(413, 'payload_too_large');
   if (r.body) {
     add(400, 'missing_body', 'malformed_json');
@@ -744,4 +832,3 @@ export function allErrors(r: Route): Record<number, ErrorCode[]> {
   add(503, 'service_unavailable', 'timeout');
   return out;
 }
-

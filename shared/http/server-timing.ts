@@ -31,7 +31,10 @@ async function stamp(request: Request): Promise<void> {
  * Used before errorMapper in the chain: middy runs `onError` in reverse order, so this runs
  * after the error has become a response, and stamps that response too.
  */
-export const serverTimingHeaders = (): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> => ({
+export const serverTimingHeaders = (): middy.MiddlewareObj<
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2
+> => ({
   after: stamp,
   onError: stamp,
 });

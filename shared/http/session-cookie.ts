@@ -41,10 +41,17 @@ export function readRefreshCookie(cookies: readonly string[]): string | undefine
  * client header (403 `client_header_required` otherwise). '' when a browser has no cookie: the
  * use case then refuses it as any unknown token.
  */
-export function presentedRefreshToken(req: { bodyToken: string | undefined; browser: boolean; cookies: readonly string[] }): string {
+export function presentedRefreshToken(req: {
+  bodyToken: string | undefined;
+  browser: boolean;
+  cookies: readonly string[];
+}): string {
   if (req.bodyToken !== undefined) return req.bodyToken;
   if (!req.browser) {
-    throw new ForbiddenError(`Send the refresh token in the body, or the session cookie with the ${CLIENT_HEADER} header`, 'client_header_required');
+    throw new ForbiddenError(
+      `Send the refresh token in the body, or the session cookie with the ${CLIENT_HEADER} header`,
+      'client_header_required',
+    );
   }
   return readRefreshCookie(req.cookies) ?? '';
 }

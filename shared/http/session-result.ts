@@ -11,5 +11,10 @@ export function grantResult(g: Grant, opts: { browser: boolean; cookiePath: stri
   if (!opts.browser) return { status: 200, body: sessionView(g), headers };
   // Max-Age: the refresh token's own lifetime, so the browser drops the cookie when the API would refuse it.
   const maxAge = (g.refreshExpiresAt - (opts.now ?? Date.now())) / 1000;
-  return { status: 200, body: sessionView(g, { inCookie: true }), headers, cookies: [refreshCookie(g.refreshToken, maxAge, opts.cookiePath)] };
+  return {
+    status: 200,
+    body: sessionView(g, { inCookie: true }),
+    headers,
+    cookies: [refreshCookie(g.refreshToken, maxAge, opts.cookiePath)],
+  };
 }

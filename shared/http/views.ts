@@ -22,7 +22,10 @@ import type { MediaRecord } from '../ports/media-store.js';
 import { HANDLE_PATTERN } from '../domain/handle.js';
 
 const instant = z.iso.datetime().meta({ description: 'ISO 8601 instant (UTC)', example: '2026-11-22T08:30:00.000Z' });
-export const handleString = z.string().regex(HANDLE_PATTERN).meta({ description: 'A user handle: 1–30 of a–z, 0–9, _', example: 'ann' });
+export const handleString = z
+  .string()
+  .regex(HANDLE_PATTERN)
+  .meta({ description: 'A user handle: 1–30 of a–z, 0–9, _', example: 'ann' });
 export const postIdString = z.string().regex(POST_ID_PATTERN).meta({
   description: 'A post id: `<author>.<reversed time>.<random>`; opaque to clients',
   example: 'ann.8230174987654321.a1b2c3d4e5f6',
@@ -36,9 +39,15 @@ export const postIdString = z.string().regex(POST_ID_PATTERN).meta({
 const nextCursor = z
   .string()
   .nullable()
-  .meta({ description: 'Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors.' });
+  .meta({
+    description: 'Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors.',
+  });
 
-const count = (what: string) => z.int().min(0).meta({ description: `Exact number of ${what}` });
+const count = (what: string) =>
+  z
+    .int()
+    .min(0)
+    .meta({ description: `Exact number of ${what}` });
 
 /** Counts (read with the post, from its row) and the reading user's own state. */
 const reactionFields = {
@@ -46,8 +55,12 @@ const reactionFields = {
   commentCount: count('live comments'),
   repostCount: count('live reposts of this post'),
   liked: z.boolean().meta({ description: 'The reading user likes this post (always false without a token)' }),
-  reposted: z.boolean().meta({ description: 'The reading user has a live repost of this post (always false without a token)' }),
-  bookmarked: z.boolean().meta({ description: 'The reading user has bookmarked (收藏) this post (always false without a token)' }),
+  reposted: z
+    .boolean()
+    .meta({ description: 'The reading user has a live repost of this post (always false without a token)' }),
+  bookmarked: z
+    .boolean()
+    .meta({ description: 'The reading user has bookmarked (收藏) this post (always false without a token)' }),
 };
 
 const offsets = {
@@ -57,11 +70,19 @@ const offsets = {
 
 export const MentionSchema = z
   .strictObject({ handle: handleString, ...offsets })
-  .meta({ id: 'Mention', description: 'An `@handle` of a registered user in the text (link it to the profile); other `@words` are plain text' });
+  .meta({
+    id: 'Mention',
+    description:
+      'An `@handle` of a registered user in the text (link it to the profile); other `@words` are plain text',
+  });
 
 export const TopicSpanSchema = z
   .strictObject({
-    name: z.string().meta({ description: 'The normalised topic name (NFKC, lowercase, spaces collapsed): the `{topic}` of its topic page' }),
+    name: z
+      .string()
+      .meta({
+        description: 'The normalised topic name (NFKC, lowercase, spaces collapsed): the `{topic}` of its topic page',
+      }),
     ...offsets,
   })
   .meta({ id: 'TopicSpan', description: 'A `#话题#` or `#tag` in the text, `#` signs included' });
@@ -76,15 +97,23 @@ const PostMediaSchema = z
     width: z.int().min(1),
     height: z.int().min(1),
     animated: z.boolean(),
-    placeholder: z.string().regex(/^#[0-9a-f]{6}$/).meta({ description: 'Fill the reserved space with this colour until the bytes arrive' }),
-    variants: z.record(z.string(), z.strictObject({ width: z.int().min(1), height: z.int().min(1), url: z.string() })).meta({
-      description: '`thumb` (360 × 360, the grid), `feed` (about 690 px wide) and `large` (at most 2048 px), WebP',
-    }),
+    placeholder: z
+      .string()
+      .regex(/^#[0-9a-f]{6}$/)
+      .meta({ description: 'Fill the reserved space with this colour until the bytes arrive' }),
+    variants: z
+      .record(z.string(), z.strictObject({ width: z.int().min(1), height: z.int().min(1), url: z.string() }))
+      .meta({
+        description: '`thumb` (360 × 360, the grid), `feed` (about 690 px wide) and `large` (at most 2048 px), WebP',
+      }),
   })
   .meta({ id: 'PostMedia' });
 
 /** Where a user's small avatar is served (96 px square WebP), or null: draw initials instead. */
-const avatarField = z.string().nullable().meta({ description: 'The user’s avatar (96 × 96 WebP), or null when they have none: show initials' });
+const avatarField = z
+  .string()
+  .nullable()
+  .meta({ description: 'The user’s avatar (96 × 96 WebP), or null when they have none: show initials' });
 
 /** How every view that names a user shows them: the name to show and the avatar. */
 const faceFields = { displayName: z.string(), avatar: avatarField };
@@ -98,11 +127,18 @@ const postFields = {
     description: `The text as published: at most ${POST_MAX_CODE_POINTS} Unicode code points. A repost's body is the reposter's comment (empty for a plain repost), with Weibo's chain \`//@user: …\` when it reposted a repost`,
   }),
   createdAt: instant,
-  version: z.int().min(0).meta({ description: 'How many times the text was edited (0: never). Send it as `If-Match` to edit the post' }),
-  editedAt: instant.nullable().meta({ description: 'When the text was last edited (show 已编辑 / "edited"); null if never' }),
+  version: z
+    .int()
+    .min(0)
+    .meta({ description: 'How many times the text was edited (0: never). Send it as `If-Match` to edit the post' }),
+  editedAt: instant
+    .nullable()
+    .meta({ description: 'When the text was last edited (show 已编辑 / "edited"); null if never' }),
   mentions: mentionsField,
   topics: z.array(TopicSpanSchema).meta({ description: 'The text’s #topics#, in text order' }),
-  media: z.array(PostMediaSchema).meta({ description: 'Its pictures, up to nine, in the author’s order (empty for none)' }),
+  media: z
+    .array(PostMediaSchema)
+    .meta({ description: 'Its pictures, up to nine, in the author’s order (empty for none)' }),
   ...reactionFields,
 };
 
@@ -112,7 +148,10 @@ export const OriginalPostSchema = z
 
 export const DeletedOriginalSchema = z
   .strictObject({ state: z.literal('deleted'), id: postIdString })
-  .meta({ id: 'DeletedOriginal', description: 'The original has been deleted: show "original deleted", nothing of its content' });
+  .meta({
+    id: 'DeletedOriginal',
+    description: 'The original has been deleted: show "original deleted", nothing of its content',
+  });
 
 export const PostSchema = z
   .strictObject({
@@ -120,7 +159,10 @@ export const PostSchema = z
     repostOf: z
       .discriminatedUnion('state', [OriginalPostSchema, DeletedOriginalSchema])
       .nullable()
-      .meta({ description: 'For a repost (转发): its original (always the root original, never another repost); null for a post of its own' }),
+      .meta({
+        description:
+          'For a repost (转发): its original (always the root original, never another repost); null for a post of its own',
+      }),
   })
   .meta({ id: 'Post' });
 
@@ -143,7 +185,9 @@ export const PostHistorySchema = z
 
 export const CommentSchema = z
   .strictObject({
-    id: z.string().meta({ description: 'Unique within its post; sorts by creation time', example: '1795360124912-a1b2c3d4' }),
+    id: z
+      .string()
+      .meta({ description: 'Unique within its post; sorts by creation time', example: '1795360124912-a1b2c3d4' }),
     postId: postIdString,
     author: handleString,
     authorName: z.string().meta({ description: 'The author’s display name' }),
@@ -158,7 +202,9 @@ export const CommentSchema = z
   })
   .meta({ id: 'Comment' });
 
-export const CommentPageSchema = z.strictObject({ comments: z.array(CommentSchema), nextCursor }).meta({ id: 'CommentPage' });
+export const CommentPageSchema = z
+  .strictObject({ comments: z.array(CommentSchema), nextCursor })
+  .meta({ id: 'CommentPage' });
 
 export const LikeStateSchema = z
   .strictObject({ user: handleString, postId: postIdString, liked: z.boolean() })
@@ -181,7 +227,8 @@ export const TimelinePageSchema = z
     posts: z.array(PostSchema),
     nextCursor,
     regenerating: z.boolean().meta({
-      description: 'true (with status 206) while the inbox of a returning inactive reader is rebuilt: the page is correct but may be incomplete; ask again in a few seconds',
+      description:
+        'true (with status 206) while the inbox of a returning inactive reader is rebuilt: the page is correct but may be incomplete; ask again in a few seconds',
     }),
   })
   .meta({ id: 'TimelinePage' });
@@ -201,7 +248,10 @@ export const ProfileSchema = z
     following: z.int().min(0),
     posts: z.int().min(0),
     avatar: avatarField,
-    avatarLarge: z.string().nullable().meta({ description: 'The same avatar at 400 × 400, for the profile page; null when none' }),
+    avatarLarge: z
+      .string()
+      .nullable()
+      .meta({ description: 'The same avatar at 400 × 400, for the profile page; null when none' }),
   })
   .meta({ id: 'Profile' });
 
@@ -212,9 +262,12 @@ export const RegisteredUserSchema = z
 export const DepartureSchema = z
   .strictObject({
     handle: handleString,
-    deactivatedAt: instant.meta({ description: 'From this instant the account shows nowhere and no session of it refreshes' }),
+    deactivatedAt: instant.meta({
+      description: 'From this instant the account shows nowhere and no session of it refreshes',
+    }),
     erasableFrom: instant.meta({
-      description: 'Logging in before this instant restores everything; from it on the account is erased (posts, comments, likes, follows, notifications…) and cannot come back',
+      description:
+        'Logging in before this instant restores everything; from it on the account is erased (posts, comments, likes, follows, notifications…) and cannot come back',
     }),
   })
   .meta({ id: 'Departure' });
@@ -228,9 +281,16 @@ export const departureView = (d: Departure): z.output<typeof DepartureSchema> =>
 export const ExportReadySchema = z
   .strictObject({
     state: z.literal('ready'),
-    url: z.string().meta({ description: 'GET it for the JSON file (posts with their pictures, comments, likes, bookmarks, following, followers); works until `expiresAt` only' }),
+    url: z
+      .string()
+      .meta({
+        description:
+          'GET it for the JSON file (posts with their pictures, comments, likes, bookmarks, following, followers); works until `expiresAt` only',
+      }),
     expiresAt: instant,
-    builtAt: instant.meta({ description: 'What the file holds is as of this instant; a day later the next request builds a new one' }),
+    builtAt: instant.meta({
+      description: 'What the file holds is as of this instant; a day later the next request builds a new one',
+    }),
   })
   .meta({ id: 'ExportReady' });
 
@@ -239,26 +299,31 @@ export const ExportBuildingSchema = z
   .meta({ id: 'ExportBuilding' });
 
 export const exportView = (a: ExportAnswer) =>
-  a.state === 'ready' ? { state: a.state, url: a.url, expiresAt: iso(a.expiresAt), builtAt: iso(a.builtAt) } : { state: a.state, requestedAt: iso(a.requestedAt) };
+  a.state === 'ready'
+    ? { state: a.state, url: a.url, expiresAt: iso(a.expiresAt), builtAt: iso(a.builtAt) }
+    : { state: a.state, requestedAt: iso(a.requestedAt) };
 
 export const SessionSchema = z
   .strictObject({
     handle: handleString,
     token: z.string().meta({ description: 'Send as `Authorization: Bearer <token>`' }),
-    expiresAt: instant.meta({ description: 'After this instant the token is refused with 401 `token_expired`: exchange the refresh token for a new one (`POST /sessions/refresh`)' }),
+    expiresAt: instant.meta({
+      description:
+        'After this instant the token is refused with 401 `token_expired`: exchange the refresh token for a new one (`POST /sessions/refresh`)',
+    }),
     tokenType: z.literal('Bearer'),
-    refreshToken: z
-      .string()
-      .optional()
-      .meta({
-        description:
-          'Opaque, single use: `POST /sessions/refresh` spends it and answers a new one. Keep it secret; presenting a spent one again ends the whole session. Absent for a browser client (`X-Weibo-Client: web`), which gets it as an HttpOnly cookie instead',
-      }),
+    refreshToken: z.string().optional().meta({
+      description:
+        'Opaque, single use: `POST /sessions/refresh` spends it and answers a new one. Keep it secret; presenting a spent one again ends the whole session. Absent for a browser client (`X-Weibo-Client: web`), which gets it as an HttpOnly cookie instead',
+    }),
     refreshExpiresAt: instant.meta({ description: 'After this instant the refresh token is refused: log in again' }),
     restored: z
       .literal(true)
       .optional()
-      .meta({ description: 'Present when this login brought back an account that had left (`DELETE /users/{handle}`): everything it had shows again' }),
+      .meta({
+        description:
+          'Present when this login brought back an account that had left (`DELETE /users/{handle}`): everything it had shows again',
+      }),
   })
   .meta({ id: 'Session' });
 
@@ -270,22 +335,44 @@ export const BlockStateSchema = z
   .strictObject({
     handle: handleString,
     target: handleString,
-    blocking: z.boolean().meta({ description: '`handle` blocks `target`: neither sees the other’s posts, `target` cannot follow, comment, like, repost or notify `handle`' }),
-    muting: z.boolean().meta({ description: '`handle` mutes `target`: their posts and notifications are hidden from `handle`; `target` notices nothing' }),
+    blocking: z
+      .boolean()
+      .meta({
+        description:
+          '`handle` blocks `target`: neither sees the other’s posts, `target` cannot follow, comment, like, repost or notify `handle`',
+      }),
+    muting: z
+      .boolean()
+      .meta({
+        description:
+          '`handle` mutes `target`: their posts and notifications are hidden from `handle`; `target` notices nothing',
+      }),
   })
   .meta({ id: 'BlockState' });
 
 export const BlockedUserSchema = z
-  .strictObject({ handle: handleString, ...faceFields, since: instant.meta({ description: 'When the block (or mute) began' }) })
+  .strictObject({
+    handle: handleString,
+    ...faceFields,
+    since: instant.meta({ description: 'When the block (or mute) began' }),
+  })
   .meta({ id: 'BlockedUser' });
 
-export const BlockedUserPageSchema = z.strictObject({ users: z.array(BlockedUserSchema), nextCursor }).meta({ id: 'BlockedUserPage' });
+export const BlockedUserPageSchema = z
+  .strictObject({ users: z.array(BlockedUserSchema), nextCursor })
+  .meta({ id: 'BlockedUserPage' });
 
 export const NotificationSchema = z
   .strictObject({
-    id: z.string().meta({ description: 'The group at its current place in the list; give it to mark-read as `upTo`', example: '1795360124912.like/ann.1795360000000.a1b2c3d4e5f6/2493555' }),
+    id: z
+      .string()
+      .meta({
+        description: 'The group at its current place in the list; give it to mark-read as `upTo`',
+        example: '1795360124912.like/ann.1795360000000.a1b2c3d4e5f6/2493555',
+      }),
     type: z.enum(['like', 'repost', 'follow', 'comment', 'reply', 'mention', 'edit']).meta({
-      description: 'like / repost: of your post (grouped per post within 12 h); follow: new followers (grouped within 12 h); comment: on your post; reply: to your comment; mention: you, in a post or comment; edit: a post you reposted was edited (one per post: its latest edit)',
+      description:
+        'like / repost: of your post (grouped per post within 12 h); follow: new followers (grouped within 12 h); comment: on your post; reply: to your comment; mention: you, in a post or comment; edit: a post you reposted was edited (one per post: its latest edit)',
     }),
     count: z.int().min(1).meta({ description: 'Exact number of actions in the group ("ann and 12 others": 13)' }),
     latestAt: instant.meta({ description: 'The group’s latest activity' }),
@@ -297,15 +384,23 @@ export const NotificationSchema = z
     post: z
       .strictObject({ id: postIdString, body: z.string() })
       .nullable()
-      .meta({ description: 'The post it is about: yours (like, repost, comment, reply) or the one that mentions you; null for follows' }),
+      .meta({
+        description:
+          'The post it is about: yours (like, repost, comment, reply) or the one that mentions you; null for follows',
+      }),
     comment: z
-      .strictObject({ id: z.string(), body: z.string().meta({ description: 'The comment’s text, cut to 100 code points' }) })
+      .strictObject({
+        id: z.string(),
+        body: z.string().meta({ description: 'The comment’s text, cut to 100 code points' }),
+      })
       .nullable()
       .meta({ description: 'The comment, for a comment, a reply or a mention in a comment; otherwise null' }),
   })
   .meta({ id: 'Notification' });
 
-export const NotificationPageSchema = z.strictObject({ notifications: z.array(NotificationSchema), nextCursor }).meta({ id: 'NotificationPage' });
+export const NotificationPageSchema = z
+  .strictObject({ notifications: z.array(NotificationSchema), nextCursor })
+  .meta({ id: 'NotificationPage' });
 
 export const UnreadCountSchema = z
   .strictObject({
@@ -321,7 +416,13 @@ export const SuggestionsSchema = z
         .strictObject({
           handle: handleString,
           ...faceFields,
-          followedBy: z.int().min(0).meta({ description: 'How many of the people you follow (your newest 20) follow them; 0 for a suggestion from outside your circle' }),
+          followedBy: z
+            .int()
+            .min(0)
+            .meta({
+              description:
+                'How many of the people you follow (your newest 20) follow them; 0 for a suggestion from outside your circle',
+            }),
         })
         .meta({ id: 'Suggestion' }),
     ),
@@ -345,22 +446,39 @@ export const PeopleSchema = z
 
 export const NewerCountSchema = z
   .strictObject({
-    count: z.int().min(0).max(NEWER_COUNT_MAX).meta({ description: `Timeline entries newer than \`after\`, at most ${NEWER_COUNT_MAX}` }),
+    count: z
+      .int()
+      .min(0)
+      .max(NEWER_COUNT_MAX)
+      .meta({ description: `Timeline entries newer than \`after\`, at most ${NEWER_COUNT_MAX}` }),
     more: z.boolean().meta({ description: `true when there may be more than \`count\` (show "${NEWER_COUNT_MAX}+")` }),
   })
   .meta({ id: 'NewerCount' });
 
 export const ReadMarkerSchema = z
-  .strictObject({ readUpTo: instant.nullable().meta({ description: 'Everything at or before this instant is read (null: nothing marked yet)' }) })
+  .strictObject({
+    readUpTo: instant
+      .nullable()
+      .meta({ description: 'Everything at or before this instant is read (null: nothing marked yet)' }),
+  })
   .meta({ id: 'ReadMarker' });
 
 export const TopicPageSchema = z
-  .strictObject({ topic: z.string().meta({ description: 'The normalised topic name' }), posts: z.array(PostSchema), nextCursor })
+  .strictObject({
+    topic: z.string().meta({ description: 'The normalised topic name' }),
+    posts: z.array(PostSchema),
+    nextCursor,
+  })
   .meta({ id: 'TopicPage' });
 
 export const TrendingSchema = z
   .strictObject({
-    topics: z.array(z.strictObject({ name: z.string(), posts: z.int().min(1).meta({ description: 'Posts with this topic in the window' }) })),
+    topics: z.array(
+      z.strictObject({
+        name: z.string(),
+        posts: z.int().min(1).meta({ description: 'Posts with this topic in the window' }),
+      }),
+    ),
     windowSeconds: z.int().meta({ description: 'The window counted: the last hour, in five-minute steps' }),
   })
   .meta({ id: 'Trending' });
@@ -368,7 +486,9 @@ export const TrendingSchema = z
 export const ErrorSchema = z
   .strictObject({
     error: z.strictObject({
-      code: z.string().meta({ description: 'Stable machine-readable code, e.g. `handle_taken`; clients branch on this' }),
+      code: z
+        .string()
+        .meta({ description: 'Stable machine-readable code, e.g. `handle_taken`; clients branch on this' }),
       message: z.string().meta({ description: 'A human-readable English sentence; never echoes secrets or input' }),
     }),
   })
@@ -401,7 +521,11 @@ const fieldsOf = (p: PostWithViewer) => ({
 
 export const postView = (p: PostDetail): PostView => ({
   ...fieldsOf(p),
-  repostOf: !p.original ? null : p.original.state === 'live' ? { state: 'live', ...fieldsOf(p.original.post) } : { state: 'deleted', id: p.original.id },
+  repostOf: !p.original
+    ? null
+    : p.original.state === 'live'
+      ? { state: 'live', ...fieldsOf(p.original.post) }
+      : { state: 'deleted', id: p.original.id },
 });
 
 export const commentView = (c: Comment & { face: Face }): z.output<typeof CommentSchema> => ({
@@ -419,11 +543,21 @@ export const commentView = (c: Comment & { face: Face }): z.output<typeof Commen
 /** A user named by a list or a notification: handle, name and avatar. */
 const faceView = (f: Face) => ({ handle: f.handle, displayName: f.displayName, avatar: f.avatar });
 
-export const personView = (p: PersonView): z.output<typeof PeopleSchema>['users'][number] => ({ ...faceView(p.face), followers: p.followers, followedByYou: p.followedByYou });
+export const personView = (p: PersonView): z.output<typeof PeopleSchema>['users'][number] => ({
+  ...faceView(p.face),
+  followers: p.followers,
+  followedByYou: p.followedByYou,
+});
 
-export const suggestionView = (s: Suggestion): z.output<typeof SuggestionsSchema>['users'][number] => ({ ...faceView(s.face), followedBy: s.followedBy });
+export const suggestionView = (s: Suggestion): z.output<typeof SuggestionsSchema>['users'][number] => ({
+  ...faceView(s.face),
+  followedBy: s.followedBy,
+});
 
-export const blockedUserView = (e: BlockEdge & { face: Face }): z.output<typeof BlockedUserSchema> => ({ ...faceView(e.face), since: iso(e.since) });
+export const blockedUserView = (e: BlockEdge & { face: Face }): z.output<typeof BlockedUserSchema> => ({
+  ...faceView(e.face),
+  since: iso(e.since),
+});
 
 export const notificationView = (n: NotificationGroup): z.output<typeof NotificationSchema> => ({
   id: n.id,
@@ -436,16 +570,31 @@ export const notificationView = (n: NotificationGroup): z.output<typeof Notifica
   comment: n.comment ?? null,
 });
 
-export const readMarkerView = (at: number): z.output<typeof ReadMarkerSchema> => ({ readUpTo: at > 0 ? iso(at) : null });
+export const readMarkerView = (at: number): z.output<typeof ReadMarkerSchema> => ({
+  readUpTo: at > 0 ? iso(at) : null,
+});
 
-export const likerView = (l: Liker & { face: Face }): z.output<typeof LikerSchema> => ({ ...faceView(l.face), likedAt: iso(l.since) });
+export const likerView = (l: Liker & { face: Face }): z.output<typeof LikerSchema> => ({
+  ...faceView(l.face),
+  likedAt: iso(l.since),
+});
 
-export const edgeView = (e: Edge & { face: Face }): z.output<typeof EdgeSchema> => ({ ...faceView(e.face), since: iso(e.since) });
+export const edgeView = (e: Edge & { face: Face }): z.output<typeof EdgeSchema> => ({
+  ...faceView(e.face),
+  since: iso(e.since),
+});
 
 /** Use cases answer instants in millis; the API's are ISO 8601 (UTC), formatted here only. */
-export const profileView = <P extends { createdAt: number }>(p: P): Omit<P, 'createdAt'> & { createdAt: string } => ({ ...p, createdAt: iso(p.createdAt) });
+export const profileView = <P extends { createdAt: number }>(p: P): Omit<P, 'createdAt'> & { createdAt: string } => ({
+  ...p,
+  createdAt: iso(p.createdAt),
+});
 
-export const registeredUserView = (u: { handle: string; displayName: string; createdAt: number }): z.output<typeof RegisteredUserSchema> => ({
+export const registeredUserView = (u: {
+  handle: string;
+  displayName: string;
+  createdAt: number;
+}): z.output<typeof RegisteredUserSchema> => ({
   handle: u.handle,
   displayName: u.displayName,
   createdAt: iso(u.createdAt),
@@ -463,7 +612,9 @@ export const sessionView = (g: Grant, { inCookie = false } = {}): z.output<typeo
 });
 
 export const pageView = <T, V, K extends string>(page: Page<T>, key: K, view: (t: T) => V) =>
-  ({ [key]: page.items.map(view), nextCursor: page.nextCursor ?? null }) as { [P in K]: V[] } & { nextCursor: string | null };
+  ({ [key]: page.items.map(view), nextCursor: page.nextCursor ?? null }) as { [P in K]: V[] } & {
+    nextCursor: string | null;
+  };
 
 const MediaVariantSchema = z.strictObject({
   width: z.int().min(1),
@@ -476,16 +627,28 @@ export const MediaSchema = z
     id: z.string().meta({ description: 'The media id: random and unguessable, 22 characters' }),
     purpose: z.enum(['post', 'avatar']),
     state: z.enum(['uploading', 'processing', 'ready', 'failed']).meta({
-      description: '`uploading` until `POST /media/{id}/complete`; `processing` while the worker makes it safe and small; then `ready`, or `failed` with a `reason`',
+      description:
+        '`uploading` until `POST /media/{id}/complete`; `processing` while the worker makes it safe and small; then `ready`, or `failed` with a `reason`',
     }),
-    reason: z.string().optional().meta({ description: 'Why it failed: unsupported_format, heic_unsupported, svg_refused, too_many_pixels, too_large, corrupt_image, size_mismatch, upload_missing' }),
+    reason: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'Why it failed: unsupported_format, heic_unsupported, svg_refused, too_many_pixels, too_large, corrupt_image, size_mismatch, upload_missing',
+      }),
     createdAt: instant,
     width: z.int().min(1).optional().meta({ description: 'When ready: the picture’s width after orientation' }),
     height: z.int().min(1).optional(),
     animated: z.boolean().optional(),
-    placeholder: z.string().regex(/^#[0-9a-f]{6}$/).optional().meta({ description: 'When ready: a colour to fill the space with until the bytes arrive' }),
+    placeholder: z
+      .string()
+      .regex(/^#[0-9a-f]{6}$/)
+      .optional()
+      .meta({ description: 'When ready: a colour to fill the space with until the bytes arrive' }),
     variants: z.record(z.string(), MediaVariantSchema).optional().meta({
-      description: 'When ready, by name: a post picture has `thumb` (square, the grid), `feed` (about 690 px wide) and `large` (at most 2048 px); an avatar `avatar-96` and `avatar-400`',
+      description:
+        'When ready, by name: a post picture has `thumb` (square, the grid), `feed` (about 690 px wide) and `large` (at most 2048 px); an avatar `avatar-96` and `avatar-400`',
     }),
   })
   .meta({ id: 'Media' });
@@ -495,14 +658,21 @@ export const UploadSchema = z
     media: MediaSchema,
     upload: z.strictObject({
       method: z.literal('PUT'),
-      url: z.string().meta({ description: 'Presigned: PUT the file’s bytes here, straight to storage, before `expiresAt`' }),
-      headers: z.record(z.string(), z.string()).meta({ description: 'Send exactly these headers (the signature covers them and the declared length)' }),
+      url: z
+        .string()
+        .meta({ description: 'Presigned: PUT the file’s bytes here, straight to storage, before `expiresAt`' }),
+      headers: z
+        .record(z.string(), z.string())
+        .meta({ description: 'Send exactly these headers (the signature covers them and the declared length)' }),
       expiresAt: instant,
     }),
   })
   .meta({ id: 'Upload' });
 
-export const mediaView = (m: MediaRecord, urlOf: (id: string, variant: string) => string): z.output<typeof MediaSchema> => ({
+export const mediaView = (
+  m: MediaRecord,
+  urlOf: (id: string, variant: string) => string,
+): z.output<typeof MediaSchema> => ({
   id: m.id,
   purpose: m.purpose,
   state: m.state,
@@ -514,17 +684,28 @@ export const mediaView = (m: MediaRecord, urlOf: (id: string, variant: string) =
         height: m.descriptor.height,
         animated: m.descriptor.animated,
         placeholder: m.descriptor.placeholder,
-        variants: Object.fromEntries(m.descriptor.variants.map((v) => [v.name, { width: v.width, height: v.height, url: urlOf(m.id, v.name) }])),
+        variants: Object.fromEntries(
+          m.descriptor.variants.map((v) => [v.name, { width: v.width, height: v.height, url: urlOf(m.id, v.name) }]),
+        ),
       }
     : {}),
 });
 
-export const uploadView = (u: { media: MediaRecord; upload: PresignedUpload }, urlOf: (id: string, variant: string) => string): z.output<typeof UploadSchema> => ({
+export const uploadView = (
+  u: { media: MediaRecord; upload: PresignedUpload },
+  urlOf: (id: string, variant: string) => string,
+): z.output<typeof UploadSchema> => ({
   media: mediaView(u.media, urlOf),
   upload: { ...u.upload, expiresAt: iso(u.upload.expiresAt) },
 });
 
 export const postHistoryView = (postId: string, versions: PostVersion[]): z.output<typeof PostHistorySchema> => ({
   postId,
-  versions: versions.map((v) => ({ version: v.version, body: v.body, at: iso(v.at), mentions: v.mentions ?? [], topics: v.topics ?? [] })),
+  versions: versions.map((v) => ({
+    version: v.version,
+    body: v.body,
+    at: iso(v.at),
+    mentions: v.mentions ?? [],
+    topics: v.topics ?? [],
+  })),
 });

@@ -12,10 +12,15 @@ import type { LogItemExtraInput, LogItemMessage } from '@aws-lambda-powertools/l
 import { currentScope } from '../runtime/invocation-scope.js';
 
 class ScopedLogger extends Logger {
-  protected override createAndPopulateLogItem(logLevel: number, input: LogItemMessage, extraInput: LogItemExtraInput): LogItem {
+  protected override createAndPopulateLogItem(
+    logLevel: number,
+    input: LogItemMessage,
+    extraInput: LogItemExtraInput,
+  ): LogItem {
     const item = super.createAndPopulateLogItem(logLevel, input, extraInput);
     const id = currentScope()?.correlationId;
-    if (id !== undefined && item.getAttributes().correlation_id === undefined) item.addAttributes({ correlation_id: id });
+    if (id !== undefined && item.getAttributes().correlation_id === undefined)
+      item.addAttributes({ correlation_id: id });
     return item;
   }
 }

@@ -31,11 +31,20 @@ export function httpCorrelationId(
   event: { headers?: Record<string, string | undefined>; requestContext?: { requestId?: string } },
   fallback?: string,
 ): string {
-  const gatewayId = event.requestContext?.requestId === EMULATOR_REQUEST_ID ? undefined : event.requestContext?.requestId;
-  return parseCorrelationId(event.headers?.[CORRELATION_HEADER]) ?? parseCorrelationId(gatewayId) ?? parseCorrelationId(fallback) ?? randomUUID();
+  const gatewayId =
+    event.requestContext?.requestId === EMULATOR_REQUEST_ID ? undefined : event.requestContext?.requestId;
+  return (
+    parseCorrelationId(event.headers?.[CORRELATION_HEADER]) ??
+    parseCorrelationId(gatewayId) ??
+    parseCorrelationId(fallback) ??
+    randomUUID()
+  );
 }
 
 /** A queue record's id: the one its sender attached, else the record's own message id. */
-export function recordCorrelationId(record: { messageId: string; messageAttributes?: Record<string, { stringValue?: string } | undefined> }): string {
+export function recordCorrelationId(record: {
+  messageId: string;
+  messageAttributes?: Record<string, { stringValue?: string } | undefined>;
+}): string {
   return parseCorrelationId(record.messageAttributes?.[CORRELATION_ATTRIBUTE]?.stringValue) ?? record.messageId;
 }

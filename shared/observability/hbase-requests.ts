@@ -21,7 +21,12 @@ export function isFailure(status: number): boolean {
 /** The HBase transport's onRequest observer: charges the request to the current invocation. */
 export function recordHBaseRequest(e: HBaseRequestEvent): void {
   const end = performance.now();
-  currentScope()?.hbase.push({ start: end - e.durationMs, end, status: e.status, ...(e.background ? { background: true } : {}) });
+  currentScope()?.hbase.push({
+    start: end - e.durationMs,
+    end,
+    status: e.status,
+    ...(e.background ? { background: true } : {}),
+  });
 }
 
 export function hbaseCost(requests: readonly SentRequest[]): HBaseCost {
@@ -31,6 +36,7 @@ export function hbaseCost(requests: readonly SentRequest[]): HBaseCost {
 /** Failed answers by status ('0' = no answer). */
 export function hbaseFailures(requests: readonly SentRequest[]): Map<string, number> {
   const failures = new Map<string, number>();
-  for (const { status } of requests) if (isFailure(status)) failures.set(String(status), (failures.get(String(status)) ?? 0) + 1);
+  for (const { status } of requests)
+    if (isFailure(status)) failures.set(String(status), (failures.get(String(status)) ?? 0) + 1);
   return failures;
 }

@@ -53,7 +53,12 @@ export function inInvocation<E, C extends Context, R>(
   handler: (event: E, context: C) => Promise<R>,
   opts: InvocationOptions = {},
 ): (event: E, context: C) => Promise<R> {
-  return (event, context) => runInvocation(correlationIdOf(event, context), () => handler(event, context), deadlineOf(context, Date.now(), opts.budgetMs?.()));
+  return (event, context) =>
+    runInvocation(
+      correlationIdOf(event, context),
+      () => handler(event, context),
+      deadlineOf(context, Date.now(), opts.budgetMs?.()),
+    );
 }
 
 export interface ObservedOptions<E, R> extends InvocationOptions {
@@ -66,7 +71,10 @@ export interface ObservedOptions<E, R> extends InvocationOptions {
 }
 
 /** A non-HTTP handler (queue, schedule), fully instrumented; its correlation id is the invocation's request id. */
-export function observedHandler<E, R>(handler: (event: E, context: Context) => Promise<R>, options: ObservedOptions<E, R> = {}): (event: E, context: Context) => Promise<R> {
+export function observedHandler<E, R>(
+  handler: (event: E, context: Context) => Promise<R>,
+  options: ObservedOptions<E, R> = {},
+): (event: E, context: Context) => Promise<R> {
   const chain = middy<E, R, Error, Context>(answeredAtDeadline).use(invocationMiddlewares());
   const { whenOutOfTime } = options;
   // Used last: its onError runs first, and answers before the report and the metrics' flush.
@@ -77,5 +85,9 @@ export function observedHandler<E, R>(handler: (event: E, context: Context) => P
       },
     });
   }
-  return inInvocation((_event, context: Context) => context.awsRequestId || randomUUID(), chain.handler(handler), options);
+  return inInvocation(
+    (_event, context: Context) => context.awsRequestId || randomUUID(),
+    chain.handler(handler),
+    options,
+  );
 }

@@ -55,12 +55,17 @@ export const hbaseMetrics = (): middy.MiddlewareObj<unknown, unknown, Error, Con
  * was published. The message and the worker's outcome are typed by the fields read here, so
  * observability names nothing of the ports or use cases above it.
  */
-export function recordFanout(message: { type: string; postId?: string }, outcome: { inboxCells: number; skipped?: string }, now = Date.now()): void {
+export function recordFanout(
+  message: { type: string; postId?: string },
+  outcome: { inboxCells: number; skipped?: string },
+  now = Date.now(),
+): void {
   metrics.addMetric('InboxCellsWritten', MetricUnit.Count, outcome.inboxCells);
   if (message.type !== 'fanout' || outcome.skipped || message.postId === undefined) return;
   // The post id carries its publish time (shared/domain/post.ts): `<author>.<millis>.<hex>`.
   const published = Number(POST_ID_PATTERN.exec(message.postId)?.[2]);
-  if (Number.isSafeInteger(published)) metrics.addMetric('FanoutLag', MetricUnit.Milliseconds, Math.max(0, now - published));
+  if (Number.isSafeInteger(published))
+    metrics.addMetric('FanoutLag', MetricUnit.Milliseconds, Math.max(0, now - published));
 }
 
 /** The dead-letter report's counts (shared/use-cases/jobs/dead-letter-report.ts). */

@@ -22,7 +22,8 @@ export function sequentialDepth(spans: readonly Span[]): number {
   let max = 0;
   for (let i = 0; i < sorted.length; i++) {
     let d = 1;
-    for (let j = 0; j < i; j++) if (!sorted[j]!.background && sorted[j]!.end <= sorted[i]!.start) d = Math.max(d, depth[j]! + 1);
+    for (let j = 0; j < i; j++)
+      if (!sorted[j]!.background && sorted[j]!.end <= sorted[i]!.start) d = Math.max(d, depth[j]! + 1);
     depth.push(d);
     max = Math.max(max, d);
   }

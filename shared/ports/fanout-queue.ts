@@ -16,40 +16,86 @@ const Fact = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('like'), actor: handle, postId, since }),
   z.object({ kind: z.literal('follow'), actor: handle, target: handle, since }),
   z.object({ kind: z.literal('repost'), actor: handle, postId, original: postId, since }),
-  z.object({ kind: z.literal('comment'), actor: handle, postId, commentId: z.string().max(32), since, replyTo: handle.optional(), mentions }),
+  z.object({
+    kind: z.literal('comment'),
+    actor: handle,
+    postId,
+    commentId: z.string().max(32),
+    since,
+    replyTo: handle.optional(),
+    mentions,
+  }),
   z.object({ kind: z.literal('post'), actor: handle, postId, since, mentions }),
-  z.object({ kind: z.literal('edit'), actor: handle, postId, since, reposters: z.array(handle).max(EDIT_REPOSTERS_TOLD) }),
+  z.object({
+    kind: z.literal('edit'),
+    actor: handle,
+    postId,
+    since,
+    reposters: z.array(handle).max(EDIT_REPOSTERS_TOLD),
+  }),
 ]);
 
 /** One of `of` equal slices of the author's follower list (RelationStore.audience). */
-const segment = z.strictObject({ index: z.number().int().nonnegative(), of: z.number().int().min(1).max(256) }).refine((s) => s.index < s.of, 'segment index must be below its count');
+const segment = z
+  .strictObject({ index: z.number().int().nonnegative(), of: z.number().int().min(1).max(256) })
+  .refine((s) => s.index < s.of, 'segment index must be below its count');
 
 export const FanoutMessage = z.discriminatedUnion('type', [
   /**
    * Deliver a post to its author's followers, from `cursor` (the last follower handled) on. The
    * first message of a big author's post splits the list into segments, one message each.
    */
-  z.object({ v: z.literal(1), type: z.literal('fanout'), postId: z.string().max(64), cursor: z.string().max(64).optional(), segment: segment.optional() }),
+  z.object({
+    v: z.literal(1),
+    type: z.literal('fanout'),
+    postId: z.string().max(64),
+    cursor: z.string().max(64).optional(),
+    segment: segment.optional(),
+  }),
   /** Remove a deleted post from its author's followers' inboxes (split into segments alike). */
-  z.object({ v: z.literal(1), type: z.literal('retract'), postId: z.string().max(64), cursor: z.string().max(64).optional(), segment: segment.optional() }),
+  z.object({
+    v: z.literal(1),
+    type: z.literal('retract'),
+    postId: z.string().max(64),
+    cursor: z.string().max(64).optional(),
+    segment: segment.optional(),
+  }),
   /**
    * From the away sweep: `reader` last read their timeline at `seenAt`, longer ago than the
    * inactivity window. Marks them away on the followers side of each of their follows (so
    * fan-out skips them at no cost), unless they came back meanwhile.
    */
-  z.object({ v: z.literal(1), type: z.literal('away'), reader: z.string().max(30), seenAt: z.number().int().nonnegative(), cursor: z.string().max(64).optional() }),
+  z.object({
+    v: z.literal(1),
+    type: z.literal('away'),
+    reader: z.string().max(30),
+    seenAt: z.number().int().nonnegative(),
+    cursor: z.string().max(64).optional(),
+  }),
   /** After a follow: copy the followee's recent posts into the reader's inbox. */
   z.object({ v: z.literal(1), type: z.literal('backfill'), reader: z.string().max(30), followee: z.string().max(30) }),
   /**
    * An author crossed the celebrity threshold: mark every follower's inbox, then flag the author.
    * `recheck`: the same walk again, a settle window after the flag, while the author is still flagged.
    */
-  z.object({ v: z.literal(1), type: z.literal('promote'), author: z.string().max(30), cursor: z.string().max(64).optional(), recheck: z.literal(true).optional() }),
+  z.object({
+    v: z.literal(1),
+    type: z.literal('promote'),
+    author: z.string().max(30),
+    cursor: z.string().max(64).optional(),
+    recheck: z.literal(true).optional(),
+  }),
   /**
    * An author fell below it: unflag, then backfill followers' inboxes and drop their markers.
    * `recheck`: the same walk again, a settle window after it ended, while the author is still unflagged.
    */
-  z.object({ v: z.literal(1), type: z.literal('demote'), author: z.string().max(30), cursor: z.string().max(64).optional(), recheck: z.literal(true).optional() }),
+  z.object({
+    v: z.literal(1),
+    type: z.literal('demote'),
+    author: z.string().max(30),
+    cursor: z.string().max(64).optional(),
+    recheck: z.literal(true).optional(),
+  }),
   /**
    * Sent (delayed by the settle window) by every follow and unfollow BEFORE its first write:
    * makes the reader's view of the followee agree with the edge as it stands then, after any
@@ -77,11 +123,26 @@ export const FanoutMessage = z.discriminatedUnion('type', [
    * unlike, a deleted comment or repost); it then also applies a count change the operation was
    * cut before (shared/use-cases/background/tally.ts).
    */
-  z.object({ v: z.literal(1), type: z.literal('notify'), fact: Fact, tally: z.strictObject({ at: since, removal: z.boolean() }).optional() }),
+  z.object({
+    v: z.literal(1),
+    type: z.literal('notify'),
+    fact: Fact,
+    tally: z.strictObject({ at: since, removal: z.boolean() }).optional(),
+  }),
   /** Build the user's data export asked for at `requestedAt` (shared/use-cases/export-data.ts). */
-  z.object({ v: z.literal(1), type: z.literal('export'), user: z.string().max(30), requestedAt: z.number().int().nonnegative() }),
+  z.object({
+    v: z.literal(1),
+    type: z.literal('export'),
+    user: z.string().max(30),
+    requestedAt: z.number().int().nonnegative(),
+  }),
   /** A returning inactive reader: rebuild the inbox from the followees' recent posts. */
-  z.object({ v: z.literal(1), type: z.literal('regenerate'), reader: z.string().max(30), cursor: z.string().max(64).optional() }),
+  z.object({
+    v: z.literal(1),
+    type: z.literal('regenerate'),
+    reader: z.string().max(30),
+    cursor: z.string().max(64).optional(),
+  }),
 ]);
 export type FanoutMessage = z.infer<typeof FanoutMessage>;
 

@@ -55,7 +55,12 @@ export interface PostStore extends PostCountTally {
    * the history — all one row write. false when the version moved meanwhile or the post was
    * deleted (a delete moves it for good).
    */
-  edit(id: string, from: number, next: { body: string; mentions?: MentionSpan[]; topics?: TopicSpan[]; editedAt: number }, replaced: PostVersion): Promise<boolean>;
+  edit(
+    id: string,
+    from: number,
+    next: { body: string; mentions?: MentionSpan[]; topics?: TopicSpan[]; editedAt: number },
+    replaced: PostVersion,
+  ): Promise<boolean>;
   /**
    * Records that `place` (a post, or a comment on one) names `handles` with a link from `since`
    * on: the mention index the erasure of a named user unlinks by (docs/consistency.md R). Written
@@ -179,7 +184,10 @@ export interface RelationStore {
    * list goes on; it may hold up to a quarter page more instead, where that ends the list (no
    * message of its own for a few followers past the bound).
    */
-  audiencePages(author: string, opts: { cursor?: string; segment?: Segment; pageSize: number; pages: number }): AsyncIterable<Page<AudienceMember>>;
+  audiencePages(
+    author: string,
+    opts: { cursor?: string; segment?: Segment; pageSize: number; pages: number },
+  ): AsyncIterable<Page<AudienceMember>>;
   /** Marks `reader` away on the followers side of its edges to `followees` (one batch put). */
   markAway(reader: string, followees: string[], since: number): Promise<void>;
   /** Clears that mark (one batch put): fan-out reaches `reader` from these followees again. */

@@ -141,7 +141,10 @@ export interface CountedPost {
 /** What the post-count repair needs: a walk over counted posts, a recount from the truth, a guarded write. */
 export interface PostCountStore {
   /** Up to `limit` live posts that carry counts, from `start`. */
-  countedPosts(opts: { start?: Cursor; limit: number }): Promise<{ posts: CountedPost[]; next?: Cursor; exhausted: boolean }>;
+  countedPosts(opts: {
+    start?: Cursor;
+    limit: number;
+  }): Promise<{ posts: CountedPost[]; next?: Cursor; exhausted: boolean }>;
   /** Each live post's counts (absent: deleted or never counted). */
   countSnapshot(postIds: string[]): Promise<Map<string, Record<PostCounter, CounterReading>>>;
   /**

@@ -55,7 +55,10 @@ export interface MediaWalkPage {
   next?: string;
 }
 
-export type NewMedia = Omit<MediaRecord, 'state' | 'reason' | 'descriptor' | 'attachedTo' | 'attachedAt' | 'discarding'>;
+export type NewMedia = Omit<
+  MediaRecord,
+  'state' | 'reason' | 'descriptor' | 'attachedTo' | 'attachedAt' | 'discarding'
+>;
 
 export interface MediaStore {
   /**

@@ -34,7 +34,11 @@ export interface ReactionStore {
   /** The user's state on each post, in one multi-get (posts the user never touched are absent from the map). */
   viewerState(user: string, postIds: string[]): Promise<Map<string, ViewerState>>;
   /** The posts `user` likes, in post-key order, strictly after the post `after` (one bounded scan of their rows). */
-  likedBy(user: string, limit: number, after?: string): Promise<{ items: { postId: string; since: number }[]; next?: string }>;
+  likedBy(
+    user: string,
+    limit: number,
+    after?: string,
+  ): Promise<{ items: { postId: string; since: number }[]; next?: string }>;
 
   /**
    * Writes the post-side entry of a like ("who liked", and its place in the newest-first list)
@@ -66,14 +70,23 @@ export interface ReactionStore {
    * A page of the user's bookmarks, newest first, strictly after `after`: ONE scan. An entry may
    * be stale (its bookmark gone, or of another since): show one only when the truth agrees.
    */
-  bookmarks(user: string, limit: number, after?: BookmarkPosition): Promise<{ items: BookmarkPosition[]; next?: BookmarkPosition }>;
+  bookmarks(
+    user: string,
+    limit: number,
+    after?: BookmarkPosition,
+  ): Promise<{ items: BookmarkPosition[]; next?: BookmarkPosition }>;
 
   /**
    * Claims the user's plain (comment-less) repost of `originalId` for `repostId`: null if claimed
    * now, or the id an earlier claim holds. `replacing`: take the claim over from that earlier id
    * (its repost was deleted) — false if another request replaced it first.
    */
-  claimPlainRepost(user: string, originalId: string, repostId: string, replacing?: string): Promise<string | null | false>;
+  claimPlainRepost(
+    user: string,
+    originalId: string,
+    repostId: string,
+    replacing?: string,
+  ): Promise<string | null | false>;
   /** Records a live repost: the user's `reposted` state and the post-side "who reposted" entry, since `at` (the repost's creation). */
   addRepost(user: string, originalId: string, repostId: string, at: number): Promise<void>;
   removeRepost(user: string, originalId: string, repostId: string): Promise<void>;
@@ -109,7 +122,11 @@ export interface CommentStore {
    * The live comments `author` wrote, newest first, strictly after `after` (the author's index:
    * one scan, then one multi-get of the comments to confirm them; a deleted one is skipped).
    */
-  writtenBy(author: string, limit: number, after?: WrittenPosition): Promise<{ items: Comment[]; next?: WrittenPosition }>;
+  writtenBy(
+    author: string,
+    limit: number,
+    after?: WrittenPosition,
+  ): Promise<{ items: Comment[]; next?: WrittenPosition }>;
 }
 
 /** A place in an author's comments (newest first). */

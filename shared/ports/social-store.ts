@@ -59,7 +59,13 @@ export interface NotificationStore {
   /** The live instances a member holds in a group ([] for none), and what `swapMember` checks. */
   member(recipient: string, groupKey: string, member: string): Promise<Versioned<MemberInstances>>;
   /** Replaces the member's instances with `next` only while they are still what `seen` read (false: read again). */
-  swapMember(recipient: string, groupKey: string, member: string, next: MemberInstances, seen: Versioned<MemberInstances>): Promise<boolean>;
+  swapMember(
+    recipient: string,
+    groupKey: string,
+    member: string,
+    next: MemberInstances,
+    seen: Versioned<MemberInstances>,
+  ): Promise<boolean>;
   /**
    * The group's state (count, place, latest actors) as one value, and what `swapGroup` checks;
    * with whether the count includes `member` (undefined: the group has never recorded it — it was
@@ -70,15 +76,31 @@ export interface NotificationStore {
    * Replaces the group's state with `next` only while it is still what `seen` read (false: read
    * again), and records in the same row mutation whether the count now includes `member`.
    */
-  swapGroup(recipient: string, groupKey: string, next: GroupState, seen: Versioned<GroupState>, member: { handle: string; counts: boolean }): Promise<boolean>;
+  swapGroup(
+    recipient: string,
+    groupKey: string,
+    next: GroupState,
+    seen: Versioned<GroupState>,
+    member: { handle: string; counts: boolean },
+  ): Promise<boolean>;
   /**
    * Lists the group at `state.at` with its latest actors (and a comment's excerpt), then removes
    * the entry at `previousAt` if that was older: the group is listed throughout. Racing writers
    * can leave an extra entry; it is skipped at read (its time is not the group's).
    */
-  list(recipient: string, groupKey: string, state: GroupState, previousAt: number | null, excerpt?: string): Promise<void>;
+  list(
+    recipient: string,
+    groupKey: string,
+    state: GroupState,
+    previousAt: number | null,
+    excerpt?: string,
+  ): Promise<void>;
   /** Entries newest first, strictly after `after`; `more` if the scan found another. */
-  entries(recipient: string, limit: number, after?: { at: number; groupKey: string }): Promise<{ items: NotificationEntry[]; more: boolean }>;
+  entries(
+    recipient: string,
+    limit: number,
+    after?: { at: number; groupKey: string },
+  ): Promise<{ items: NotificationEntry[]; more: boolean }>;
   /** The groups' states, in ONE multi-get. */
   states(recipient: string, groupKeys: string[]): Promise<Map<string, GroupState>>;
   /** The read-up-to marker, 0 if never set. */

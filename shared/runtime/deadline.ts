@@ -73,9 +73,14 @@ export interface InvocationClock {
  * The deadline of an invocation that starts now: the function's timeout less the reserve, and
  * no later than `budgetMs` from now when it has a budget; none when it has neither.
  */
-export function deadlineOf(context: InvocationClock | undefined, now = Date.now(), budgetMs?: number): number | undefined {
+export function deadlineOf(
+  context: InvocationClock | undefined,
+  now = Date.now(),
+  budgetMs?: number,
+): number | undefined {
   const remaining = context?.getRemainingTimeInMillis?.();
-  const byTimeout = remaining === undefined || !Number.isFinite(remaining) || remaining <= 0 ? undefined : now + remaining - RESERVE_MS;
+  const byTimeout =
+    remaining === undefined || !Number.isFinite(remaining) || remaining <= 0 ? undefined : now + remaining - RESERVE_MS;
   const byBudget = budgetMs === undefined ? undefined : now + budgetMs;
   if (byTimeout === undefined) return byBudget;
   return byBudget === undefined ? byTimeout : Math.min(byTimeout, byBudget);

@@ -62,7 +62,11 @@ export function timestampFromReversed(bytes: Uint8Array, offset = 0): number {
  * userKey(author) + revTs8 + suffix6: a post's row key. The key's order within a millisecond is
  * the domain's feed order (domain/post.ts feedOrderKey): salt, handle, then suffix.
  */
-export function postKey(author: string, millis: number, suffix: Uint8Array = randomBytes(POST_SUFFIX_BYTES)): Uint8Array {
+export function postKey(
+  author: string,
+  millis: number,
+  suffix: Uint8Array = randomBytes(POST_SUFFIX_BYTES),
+): Uint8Array {
   if (suffix.length !== POST_SUFFIX_BYTES) throw new RangeError('post suffix must be 6 bytes');
   return concatBytes(userKey(author), reversedTimestamp(millis), suffix);
 }
@@ -107,14 +111,24 @@ const SALT_VALUES = 1 << (8 * SALT_BYTES);
  * about equal shares of a big follower list, and a big post's fan-out runs one message per
  * segment, side by side. `stopRow` is absent for the last segment (the prefix bounds it).
  */
-export function relationSegment(user: string, direction: EdgeDirection, index: number, of: number): { startRow: Uint8Array; stopRow?: Uint8Array } {
+export function relationSegment(
+  user: string,
+  direction: EdgeDirection,
+  index: number,
+  of: number,
+): { startRow: Uint8Array; stopRow?: Uint8Array } {
   return saltRows(relationPrefix(user, direction), segmentSalts(index, of));
 }
 
 /** The rows under `prefix` whose next two bytes (a user key's salt) are in [lo, hi). */
-function saltRows(prefix: Uint8Array, { lo, hi }: { lo: number; hi: number }): { startRow: Uint8Array; stopRow?: Uint8Array } {
+function saltRows(
+  prefix: Uint8Array,
+  { lo, hi }: { lo: number; hi: number },
+): { startRow: Uint8Array; stopRow?: Uint8Array } {
   const saltBytes = (v: number) => Uint8Array.of(v >> 8, v & 0xff);
-  return hi >= SALT_VALUES ? { startRow: concatBytes(prefix, saltBytes(lo)) } : { startRow: concatBytes(prefix, saltBytes(lo)), stopRow: concatBytes(prefix, saltBytes(hi)) };
+  return hi >= SALT_VALUES
+    ? { startRow: concatBytes(prefix, saltBytes(lo)) }
+    : { startRow: concatBytes(prefix, saltBytes(lo)), stopRow: concatBytes(prefix, saltBytes(hi)) };
 }
 
 /** The salts [lo, hi) of segment `index` of `of` (relationSegment's row range, as salt values). */
@@ -141,10 +155,14 @@ const BLOCK_SALTS = SALT_VALUES / AUDIENCE_BLOCKS;
 
 /** The block a salt falls in, and a block's salts [lo, hi). */
 export const audienceBlockOf = (salt: number): number => Math.floor(salt / BLOCK_SALTS);
-export const audienceBlockSalts = (block: number): { lo: number; hi: number } => ({ lo: block * BLOCK_SALTS, hi: (block + 1) * BLOCK_SALTS });
+export const audienceBlockSalts = (block: number): { lo: number; hi: number } => ({
+  lo: block * BLOCK_SALTS,
+  hi: (block + 1) * BLOCK_SALTS,
+});
 
 export function audiencePackKey(user: string, block: number): Uint8Array {
-  if (!Number.isInteger(block) || block < 0 || block >= AUDIENCE_BLOCKS) throw new RangeError(`invalid audience block ${block}`);
+  if (!Number.isInteger(block) || block < 0 || block >= AUDIENCE_BLOCKS)
+    throw new RangeError(`invalid audience block ${block}`);
   return concatBytes(userKey(user), utf8.encode('P'), Uint8Array.of(block));
 }
 
@@ -287,7 +305,8 @@ export function postIdOfTopicKey(prefix: string, key: string): string | null {
  */
 export function peopleKey(term: string, handle: string, naming: string): Uint8Array {
   assertHandle(handle);
-  if (term.length === 0 || term.includes('\0') || !isNaming(naming)) throw new RangeError(`invalid people index entry: ${JSON.stringify([term, naming])}`);
+  if (term.length === 0 || term.includes('\0') || !isNaming(naming))
+    throw new RangeError(`invalid people index entry: ${JSON.stringify([term, naming])}`);
   return concatBytes(utf8.encode(term), Uint8Array.of(0), utf8.encode(handle), Uint8Array.of(0), utf8.encode(naming));
 }
 
@@ -317,7 +336,8 @@ export function trendShardOf(name: string): number {
  * (trendShardSplitPoints) instead of landing on the one region that holds the newest bucket.
  */
 export function trendKey(shard: number, bucket: number): Uint8Array {
-  if (!Number.isInteger(shard) || shard < 0 || shard >= TREND_SHARDS) throw new RangeError(`invalid trend shard ${shard}`);
+  if (!Number.isInteger(shard) || shard < 0 || shard >= TREND_SHARDS)
+    throw new RangeError(`invalid trend shard ${shard}`);
   const out = new Uint8Array(5);
   out[0] = shard;
   new DataView(out.buffer).setUint32(1, bucket);
@@ -362,10 +382,14 @@ function parseWrittenOther(other: string): { postId: string; commentId: string }
 const isWrittenOther = (other: string) => parseWrittenOther(other) !== null;
 
 /** The row key of `author`'s entry for the comment `commentId` on `postId`, written at `at` (kind W). */
-export const writtenRowKey = (author: string, at: number, postId: string, commentId: string) => listRowKey(author, 'W', at, writtenOther(postId, commentId));
+export const writtenRowKey = (author: string, at: number, postId: string, commentId: string) =>
+  listRowKey(author, 'W', at, writtenOther(postId, commentId));
 
 /** A kind W row's comment (the inverse of writtenRowKey), or null. */
-export function parseWrittenRowKey(prefix: string, key: string): { since: number; postId: string; commentId: string } | null {
+export function parseWrittenRowKey(
+  prefix: string,
+  key: string,
+): { since: number; postId: string; commentId: string } | null {
   const row = parseListRow(prefix, key, isWrittenOther);
   const written = row && parseWrittenOther(row.other);
   return row && written ? { since: row.since, ...written } : null;
@@ -374,10 +398,13 @@ export function parseWrittenRowKey(prefix: string, key: string): { since: number
 /** A kind N entry's other: the place (a post id, or post id + '~' + comment id as for W). */
 const placeOther = (p: MentionPlace) => (p.commentId === undefined ? p.postId : writtenOther(p.postId, p.commentId));
 /** A kind n entry's other: the named handle, + '~' + the comment id for a comment's mention. */
-const namedOther = (handle: string, p: MentionPlace) => (p.commentId === undefined ? handle : `${handle}~${p.commentId}`);
+const namedOther = (handle: string, p: MentionPlace) =>
+  p.commentId === undefined ? handle : `${handle}~${p.commentId}`;
 const isNamedOther = (other: string) => {
   const [handle, commentId, ...rest] = other.split('~');
-  return rest.length === 0 && HANDLE_PATTERN.test(handle!) && (commentId === undefined || COMMENT_ID_PATTERN.test(commentId));
+  return (
+    rest.length === 0 && HANDLE_PATTERN.test(handle!) && (commentId === undefined || COMMENT_ID_PATTERN.test(commentId))
+  );
 };
 
 /**
@@ -396,11 +423,17 @@ export function parseNamedInRowKey(prefix: string, key: string): { since: number
   const row = parseListRow(prefix, key, (o) => isPostId(o) || isWrittenOther(o));
   if (!row) return null;
   const comment = parseWrittenOther(row.other);
-  return { since: row.since, place: comment ? { postId: comment.postId, commentId: comment.commentId } : { postId: row.other } };
+  return {
+    since: row.since,
+    place: comment ? { postId: comment.postId, commentId: comment.commentId } : { postId: row.other },
+  };
 }
 
 /** A kind n row of `postId` (the inverse of mentionRowKeys' second): who is named, and where; or null. */
-export function parseNamesRowKey(postId: string, key: string): { since: number; handle: string; place: MentionPlace } | null {
+export function parseNamesRowKey(
+  postId: string,
+  key: string,
+): { since: number; handle: string; place: MentionPlace } | null {
   const row = parseListRow(listPrefix(postId, 'n'), key, isNamedOther);
   if (!row) return null;
   const [handle, commentId] = row.other.split('~');
@@ -411,7 +444,8 @@ export function parseNamesRowKey(postId: string, key: string): { since: number; 
 export const LIST_TIME_MAX = 9_999_999_999_999;
 
 export function listPrefix(owner: string, kind: ListKind): string {
-  if (POST_OWNED.has(kind) ? !isPostId(owner) : !HANDLE_PATTERN.test(owner)) throw new RangeError(`invalid list owner for a row key: ${JSON.stringify(owner)}`);
+  if (POST_OWNED.has(kind) ? !isPostId(owner) : !HANDLE_PATTERN.test(owner))
+    throw new RangeError(`invalid list owner for a row key: ${JSON.stringify(owner)}`);
   return `${createHash('md5').update(owner).digest('hex').slice(0, 4)}${owner}/${kind}/`;
 }
 
@@ -419,15 +453,28 @@ export function listPrefix(owner: string, kind: ListKind): string {
 const inverted13 = (millis: number): string => String(LIST_TIME_MAX - millis).padStart(13, '0');
 
 export function listRowKey(owner: string, kind: ListKind, since: number, other: string): string {
-  if (!Number.isSafeInteger(since) || since < 0 || since > LIST_TIME_MAX) throw new RangeError(`since out of a list key's range: ${since}`);
+  if (!Number.isSafeInteger(since) || since < 0 || since > LIST_TIME_MAX)
+    throw new RangeError(`since out of a list key's range: ${since}`);
   const valid =
-    kind === 'K' ? isPostId(other) : kind === 'W' ? isWrittenOther(other) : kind === 'N' ? isPostId(other) || isWrittenOther(other) : kind === 'n' ? isNamedOther(other) : HANDLE_PATTERN.test(other);
+    kind === 'K'
+      ? isPostId(other)
+      : kind === 'W'
+        ? isWrittenOther(other)
+        : kind === 'N'
+          ? isPostId(other) || isWrittenOther(other)
+          : kind === 'n'
+            ? isNamedOther(other)
+            : HANDLE_PATTERN.test(other);
   if (!valid) throw new RangeError(`invalid list entry for a row key: ${JSON.stringify(other)}`);
   return `${listPrefix(owner, kind)}${inverted13(since)}/${other}`;
 }
 
 /** The since and the other of a list row (the inverse of listRowKey), if `valid` takes the other; else null. */
-function parseListRow(prefix: string, key: string, valid: (other: string) => boolean): { since: number; other: string } | null {
+function parseListRow(
+  prefix: string,
+  key: string,
+  valid: (other: string) => boolean,
+): { since: number; other: string } | null {
   if (!key.startsWith(prefix)) return null;
   const rest = key.slice(prefix.length);
   const other = rest.slice(14);
@@ -467,7 +514,9 @@ export function parseFollowListRowKey(key: string): { follower: string; followee
 /** The list rows' key space (hex4 salts, 16^4 of them) at `at` in [0, 1): where a sample starts. */
 export function listKeyAt(at: number): string {
   if (!(at >= 0 && at < 1)) throw new RangeError(`a point of the key space is in [0, 1), got ${at}`);
-  return Math.floor(at * 0x10000).toString(16).padStart(4, '0');
+  return Math.floor(at * 0x10000)
+    .toString(16)
+    .padStart(4, '0');
 }
 
 /**
@@ -485,14 +534,17 @@ export function departurePrefix(stage: DepartureStage): string {
 
 export function departureRowKey(stage: DepartureStage, due: number, handle: string): string {
   assertHandle(handle);
-  if (!Number.isSafeInteger(due) || due < 0 || due > LIST_TIME_MAX) throw new RangeError(`due out of a departure key's range: ${due}`);
+  if (!Number.isSafeInteger(due) || due < 0 || due > LIST_TIME_MAX)
+    throw new RangeError(`due out of a departure key's range: ${due}`);
   return `${departurePrefix(stage)}${String(due).padStart(13, '0')}/${handle}`;
 }
 
 /** The due time and handle of a departure row (the inverse of departureRowKey), or null. */
 export function parseDepartureRowKey(stage: DepartureStage, key: string): { due: number; handle: string } | null {
   const m = /^(\d{13})\/([a-z0-9_]{1,30})$/.exec(key.slice(departurePrefix(stage).length));
-  return key.startsWith(departurePrefix(stage)) && m && HANDLE_PATTERN.test(m[2]!) ? { due: Number(m[1]), handle: m[2]! } : null;
+  return key.startsWith(departurePrefix(stage)) && m && HANDLE_PATTERN.test(m[2]!)
+    ? { due: Number(m[1]), handle: m[2]! }
+    : null;
 }
 
 /**

@@ -30,7 +30,14 @@
 //    docs/consistency.md.
 
 import type { ColumnFamilySchema } from '../hbase/index.js';
-import { firstByteSplitPoints, hexSaltSplitPoints, saltAndHexSplitPoints, saltSplitPoints, termSplitPoints, trendShardSplitPoints } from './row-keys.js';
+import {
+  firstByteSplitPoints,
+  hexSaltSplitPoints,
+  saltAndHexSplitPoints,
+  saltSplitPoints,
+  termSplitPoints,
+  trendShardSplitPoints,
+} from './row-keys.js';
 
 export interface TableDefinition {
   /** Table name without namespace. */
@@ -81,11 +88,12 @@ const family = (name: string, attrs: Record<string, string | number> = {}): Colu
 
 // Built by a call esbuild may drop (PURE): a bundle that needs only this file's constants and
 // qualifiedTableName leaves the definitions and their prose out.
-export const TABLES = /* @__PURE__ */ (() => ({
-  users: {
-    name: 'users',
-    families: [family('p'), family('a'), family('c'), family(TALLY_FAMILY, { TTL: TALLY_TTL_SECONDS })],
-    design: `
+export const TABLES = /* @__PURE__ */ (() =>
+  ({
+    users: {
+      name: 'users',
+      families: [family('p'), family('a'), family('c'), family(TALLY_FAMILY, { TTL: TALLY_TTL_SECONDS })],
+      design: `
 row   = userKey(handle) = salt2 + handle + 0x00            (one row per user)
 p:    profile — p:h handle, p:n display name, p:t created-at millis
 p:sv  the naming version: which rows of the people index (below) are the user's (invariant P);
@@ -133,11 +141,11 @@ faces    : GET /users/multiget?row=…&column=p:h&column=p:n&column=p:av&column=
            Comments learn their authors from their scan and spend a second round trip.
 avatar   : PUT /users/<k>?check=put p:av=<new>, check p:av == <the avatar read> ('' = none), after
            the picture's claim (media m:a=@<handle>); a loser reads again (docs/consistency.md L)`,
-  },
-  content: {
-    name: 'content',
-    families: [family('p'), family('c'), family('h'), family(TALLY_FAMILY, { TTL: TALLY_TTL_SECONDS })],
-    design: `
+    },
+    content: {
+      name: 'content',
+      families: [family('p'), family('c'), family('h'), family(TALLY_FAMILY, { TTL: TALLY_TTL_SECONDS })],
+      design: `
 row   = postKey = userKey(author) + revTs8 + suffix6       (one row per post; an author's posts
         are contiguous and newest first)
 p:    p:b body text, p:t created-at millis, p:i idempotency key (if any),
@@ -181,11 +189,11 @@ timeline body: GET /content/multiget?row=..&e=b64 of p:b,p:d,p:r,p:e,c for the p
 backfill     : scanner startRow=userKey(followee), stopRow=userKey(followee)+revTs8(notOlderThan)
                (keys are newest first, so the stop row is the time bound), limit ≤ 200 —
                cost independent of table size and of the followee's history${TALLY_DESIGN}`,
-  },
-  relations: {
-    name: 'relations',
-    families: [family('e', LATER_WRITE_WINS)],
-    design: `
+    },
+    relations: {
+      name: 'relations',
+      families: [family('e', LATER_WRITE_WINS)],
+      design: `
 Tall: one row per edge and direction, so a celebrity's follower list spreads over many rows
 (and regions) and is paged by a bounded prefix scan — never one unbounded wide row (seed 001).
 row   = userKey(a) + 'F' + userKey(b)   "a follows b"  (following side — the source of truth)
@@ -229,11 +237,11 @@ audience   : GET /relations/multiget of the blocks a fan-out message covers (e:v
              (one multi-row put) when e:v landed more than W + 2 s before — so a 100,000-follower
              post reads its followers in ~32 small gets instead of 100,000 scanned rows. A block
              of more than 20,000 followers is never packed: its audience is scanned per message`,
-  },
-  inbox: {
-    name: 'inbox',
-    families: [family('i'), family('c', LATER_WRITE_WINS), family('m', LATER_WRITE_WINS)],
-    design: `
+    },
+    inbox: {
+      name: 'inbox',
+      families: [family('i'), family('c', LATER_WRITE_WINS), family('m', LATER_WRITE_WINS)],
+      design: `
 Wide but bounded: one row per reader, one cell per (reader, post), capped by the trim job.
 row   = userKey(reader)
 c:<celebrity handle>  value empty: the reader follows this celebrity, whose posts are not
@@ -275,11 +283,11 @@ stats         : GET the row: cell count, oldest = revTs of the last qualifier
 trim (job)    : a chunked scan over the table (the one whole-table walk, bounded per step and
                 resumable); per row over INBOX_CAP one DELETE of the oldest qualifiers, up to
                 the newest timestamp among them`,
-  },
-  outbox: {
-    name: 'outbox',
-    families: [family('o')],
-    design: `
+    },
+    outbox: {
+      name: 'outbox',
+      families: [family('o')],
+      design: `
 Every author's newest posts as one bounded wide row, for the celebrity read-time merge (a reader
 who follows k celebrities gets all k outboxes with ONE multi-get) and for the author's own posts
 page (one get instead of a scanner over the content rows).
@@ -297,11 +305,11 @@ author   : GET /outbox/<k>/o (the whole row, at most OUTBOX_CAP cells + what pub
            of a trimmed row the page comes from a content scan (use case: posts.ts listUserPosts)
 delete   : DELETE /outbox/<k>/o:<qualifier>
 trim     : the scheduled trim keeps the newest OUTBOX_CAP (200) cells`,
-  },
-  idempotency: {
-    name: 'idempotency',
-    families: [family('k', { TTL: 86_400 })],
-    design: `
+    },
+    idempotency: {
+      name: 'idempotency',
+      families: [family('k', { TTL: 86_400 })],
+      design: `
 row   = userKey(user) + idempotency key (client-chosen, safe charset): one key names one
         request of that user, whatever it creates (a post, a repost, a comment, an upload)
 k:p   the id of what the first request creates; k:h a hash of that request (another
@@ -312,11 +320,11 @@ claim  : PUT ?check=put put-if-absent on k:p (with k:h), beside the request's fi
          or is creating it now) → create it under the claimed id (put-if-absent: one wins)
 upload : a record is removed without a tombstone, so PUT k:c after its create: absent with k:c
          → 410, absent without → create it under the claimed id`,
-  },
-  throttle: {
-    name: 'throttle',
-    families: [family('t', { TTL: 86_400, ...LATER_WRITE_WINS })],
-    design: `
+    },
+    throttle: {
+      name: 'throttle',
+      families: [family('t', { TTL: 86_400, ...LATER_WRITE_WINS })],
+      design: `
 Login throttling, kept apart from users so an unknown handle is throttled exactly like a known
 one (a lockout must not reveal that a handle exists) and no users row is made. Every attempt is
 COUNTED BEFORE its password is verified (REST increments are atomic per row), so however many
@@ -336,11 +344,11 @@ count   : PUT source?check=increment t:f ∥ PUT global?check=increment t:f, the
 lock    : PUT source?check=put t:l = until, check t:l == the value read ("" when absent): of the
           attempts past the limit that saw the same lock, exactly one wins and is verified
 success : DELETE source ∥ PUT global?check=increment t:f by −1 (the global count is failures)`,
-  },
-  sessions: {
-    name: 'sessions',
-    families: [family('s', { TTL: SESSION_TTL_SECONDS }), family('t', { TTL: SESSION_TTL_SECONDS })],
-    design: `
+    },
+    sessions: {
+      name: 'sessions',
+      families: [family('s', { TTL: SESSION_TTL_SECONDS }), family('t', { TTL: SESSION_TTL_SECONDS })],
+      design: `
 Refresh-token sessions: one row per login (a token "family"); rotation replaces its current
 token, a revoked session accepts none. Tokens are opaque to clients:
   refresh token = base64url(session id 16 bytes ‖ 32 random bytes); stored only as SHA-256.
@@ -370,11 +378,11 @@ Interleavings (each forced in test/integration/accounts.test.ts):
    is set: h' is refused. Either way the session ends revoked and no refresh token issued
    after the revoke works (an access token issued before it lives out its ≤ 15 minutes).
  * reuse after rotation: s:c = h' ≠ h while t:<h> is present → revoke.`,
-  },
-  reactions: {
-    name: 'reactions',
-    families: [family('l', LATER_WRITE_WINS), family('r', LATER_WRITE_WINS), family('b', LATER_WRITE_WINS)],
-    design: `
+    },
+    reactions: {
+      name: 'reactions',
+      families: [family('l', LATER_WRITE_WINS), family('r', LATER_WRITE_WINS), family('b', LATER_WRITE_WINS)],
+      design: `
 The user side of likes and reposts — the SOURCE OF TRUTH, and the reader's own state. Tall: one
 row per (user, post) the user touched, so a user's likes are contiguous and never one wide row.
 row   = userKey(user) + postKey(post)
@@ -402,11 +410,11 @@ unbookmark  : GET b:t; PUT ?check=delete on that value; the winner DELETEs the e
 bookmarks   : the lists scan (kind K), then the page's posts and the reader's states in ONE stage
               (the viewer-state multi-get above carries b:t): an entry shows only while b:t holds
               its since and its post is live`,
-  },
-  reactors: {
-    name: 'reactors',
-    families: [family('e', LATER_WRITE_WINS)],
-    design: `
+    },
+    reactors: {
+      name: 'reactors',
+      families: [family('e', LATER_WRITE_WINS)],
+      design: `
 The post side ("who liked", "who reposted"), DERIVED from reactions and from reposts' p:r.
 Tall: a post with a million likes is a million small rows paged by a bounded prefix scan.
 row   = postKey(post) + 'L' + userKey(liker)      e:t liked-at millis
@@ -418,11 +426,11 @@ who liked : newest first from the lists table (kind L), then ONE multi-get of th
             and the list entry are written together (one round trip), before the truth
 recount   : the repair job counts these prefixes (verified against the truth) to heal a count
             left wrong by a function stopped between its two writes`,
-  },
-  comments: {
-    name: 'comments',
-    families: [family('m')],
-    design: `
+    },
+    comments: {
+      name: 'comments',
+      families: [family('m')],
+      design: `
 Tall: one row per comment. The key is ASCII on purpose: the REST gateway's stateless scan
 (GET /table/<prefix>*?reversed=true&limit=…) takes string rows and is the only REST scan that
 runs in reverse, so one layout serves oldest-first AND newest-first, each in ONE request.
@@ -445,21 +453,26 @@ newest  : the same with reversed=true&startrow=<cursor row or prefix+'~'> (inclu
           cursor row dropped) — only m:v is asked for, so tombstones never take a slot
           Both run in parallel with the post's get: a deleted post's comments are gone at once
 purge   : the same scan, then DELETE each row (the fan-out worker, after a post is deleted)`,
-  },
-  quota: {
-    name: 'quota',
-    families: [family('q', { TTL: 3600 })],
-    design: `
+    },
+    quota: {
+      name: 'quota',
+      families: [family('q', { TTL: 3600 })],
+      design: `
 Per-user write limits in fixed one-minute windows (comments, likes + unlikes, reposts).
 row   = userKey(user) + action + 0x00 + window4 (domain/quota.ts: minutes since the epoch, big-endian). TTL 1 h.
 q:n   the count, an 8-byte long (REST increment)
 take  : PUT ?check=increment q:n, then GET q:n: the value includes this request, so racing
         requests can only be refused early at the boundary, never let through past the limit`,
-  },
-  notifications: {
-    name: 'notifications',
-    families: [family('n'), family('m', LATER_WRITE_WINS), family('e', { ...LATER_WRITE_WINS, TTL: NOTIFICATION_TTL_SECONDS }), family('r')],
-    design: `
+    },
+    notifications: {
+      name: 'notifications',
+      families: [
+        family('n'),
+        family('m', LATER_WRITE_WINS),
+        family('e', { ...LATER_WRITE_WINS, TTL: NOTIFICATION_TTL_SECONDS }),
+        family('r'),
+      ],
+      design: `
 One user's notifications, grouped at write time (Mastodon's grouped notifications: likes and
 reposts of one post, and new followers, within a 12-hour window are ONE group; a comment, a reply
 and a mention are each a group of one). Written only by the worker (message notify), never in the
@@ -504,11 +517,11 @@ list      : GET /notifications/<entry prefix>*?reversed=true&startrow=<cursor's 
 unread    : GET marker ∥ the same reversed scan of the newest UNREAD_CAP entries, then the list's
             parallel stage for the newer ones (2 round trips): it counts only what the list shows
 mark read : PUT marker r:t (timestamp = the millis marked)`,
-  },
-  topics: {
-    name: 'topics',
-    families: [family('t', { TTL: TOPIC_TTL_SECONDS })],
-    design: `
+    },
+    topics: {
+      name: 'topics',
+      families: [family('t', { TTL: TOPIC_TTL_SECONDS })],
+      design: `
 The topic index (#话题#): tall, one row per (topic, post), newest first within a topic.
 row   = hex4(md5(name)) + name + '/' + inv13(post time) + '/' + post id — TEXT, like the list
         keys, so the REST stateless scan reads a page in ONE request (the salt spreads topics over
@@ -522,11 +535,11 @@ page    : GET /topics/<prefix>*?startrow=<cursor's row + ' '>&limit=n+spare+1 (o
           scan), then ONE parallel stage: content multi-get ∥ the reader's block/mute multi-get;
           a deleted post's entry is dropped at read (its row stays until the TTL) = 2 round trips
 delete  : DELETE each of the post's topic rows (≤ MAX_TOPICS) — reads already skip it`,
-  },
-  people: {
-    name: 'people',
-    families: [family('e')],
-    design: `
+    },
+    people: {
+      name: 'people',
+      families: [family('e')],
+      design: `
 Find people (GET /users?q=): a prefix index of handles and display names, one row per findable
 term of a user's current naming (domain/people-search.ts: the handle, the whole name, the name
 from each later word on; in their search form, NFKC and lowercased).
@@ -541,11 +554,11 @@ find  : GET /people/<search form of q>*?limit=PEOPLE_SCAN (one stateless scan), 
         parallel stage: users multi-get (face, c:followers, p:sv; and the query itself when it
         is a handle) ∥ the searcher's follow edges to them ∥ the visibility multi-get (blocks)
         = 2 round trips. A row shows its user only while the users row holds its version`,
-  },
-  trends: {
-    name: 'trends',
-    families: [family('n', { TTL: 7200 })],
-    design: `
+    },
+    trends: {
+      name: 'trends',
+      families: [family('n', { TTL: 7200 })],
+      design: `
 Trending topics: posts per topic in five-minute buckets, sharded so no single row is hot.
 row   = shard1 (md5(name)[0] mod TREND_SHARDS = 8, row-keys.ts) + bucket4 (five-minute buckets
         since the epoch, big-endian). The shard leads and the table is split on it (SPLITS): the
@@ -558,11 +571,11 @@ trending : ONE multi-get of the last hour's 12 buckets × 8 shards = 96 rows, su
            the store; what trending means (window, rank, tie-break, top 10) is domain/trending.ts
            (work bounded by the distinct topics of one hour), cached 30 s per container
            (use-cases/topics.ts). A deleted post stays counted until its bucket leaves the hour.`,
-  },
-  blocks: {
-    name: 'blocks',
-    families: [family('e', LATER_WRITE_WINS)],
-    design: `
+    },
+    blocks: {
+      name: 'blocks',
+      families: [family('e', LATER_WRITE_WINS)],
+      design: `
 Blocks and mutes, tall, one row per edge (the blocker's side only: every check is a point get,
 so no reverse side is needed).
 row   = userKey(a) + 'B' + userKey(b)   "a blocks b"
@@ -576,11 +589,11 @@ list             : newest first from the lists table (kind B or M), then ONE mul
 check (timeline, topic page, notifications): ONE multi-get of (reader,'B',x), (reader,'M',x) and
           (x,'B',reader) for the page's authors x, in parallel with the content multi-get
 check (a follow, comment, repost, like, post read): ONE multi-get of (a,'B',b) and (b,'B',a)`,
-  },
-  lists: {
-    name: 'lists',
-    families: [family('e', LATER_WRITE_WINS)],
-    design: `
+    },
+    lists: {
+      name: 'lists',
+      families: [family('e', LATER_WRITE_WINS)],
+      design: `
 The newest-first lists — following, followers, likers, blocked, muted: a time-ordered index
 BESIDE each edge, DERIVED from it (invariant K in docs/consistency.md). The edge rows stay keyed by
 the other user (every check is a point get; fan-out's segments need the salted order); this
@@ -650,11 +663,11 @@ stale : an entry whose edge is gone or holds another since — written by a requ
 data  : rows written before this table existed have no entries; the product has no production
         data yet, so there is no migration (a store with data would need one walk of relations,
         reactions and blocks writing the entries)`,
-  },
-  media: {
-    name: 'media',
-    families: [family('m')],
-    design: `
+    },
+    media: {
+      name: 'media',
+      families: [family('m')],
+      design: `
 Uploads and what became of them: one row per media id (pictures of posts, avatars). The bytes
 are never here: the original is the object uploads/<id>, the variants media/<id>/<name>.webp
 (shared/ports/media-objects.ts); this row says whose it is and how far it got.
@@ -709,8 +722,8 @@ ready or failed record never moves again):
    finds m:a neither '-' nor its post and loses (409). Objects go before the row: a worker
    that dies in between leaves a marked row (read as gone), which a redelivery or the job
    finishes; never an object without a row.`,
-  },
-}) satisfies Record<string, TableDefinition>)();
+    },
+  }) satisfies Record<string, TableDefinition>)();
 
 export type TableName = keyof typeof TABLES;
 

@@ -30,9 +30,15 @@ const SWAP_ATTEMPTS = 3;
 export const avatarClaim = (handle: string) => `@${handle}`;
 
 function usable(media: MediaRecord | null, owner: string): MediaRecord {
-  if (!media || media.owner !== owner || media.purpose !== 'avatar') throw new InvalidInputError('No avatar picture of yours with this id', 'media_not_found');
-  if (media.state !== 'ready') throw new ConflictError(`The picture is ${media.state === 'failed' ? 'refused' : 'not processed yet'}`, 'media_not_ready');
-  if (media.attachedTo !== undefined && media.attachedTo !== avatarClaim(owner)) throw new ConflictError('The picture is already in use', 'media_in_use');
+  if (!media || media.owner !== owner || media.purpose !== 'avatar')
+    throw new InvalidInputError('No avatar picture of yours with this id', 'media_not_found');
+  if (media.state !== 'ready')
+    throw new ConflictError(
+      `The picture is ${media.state === 'failed' ? 'refused' : 'not processed yet'}`,
+      'media_not_ready',
+    );
+  if (media.attachedTo !== undefined && media.attachedTo !== avatarClaim(owner))
+    throw new ConflictError('The picture is already in use', 'media_in_use');
   return media;
 }
 
@@ -46,10 +52,14 @@ function usable(media: MediaRecord | null, owner: string): MediaRecord {
 export async function setAvatar(deps: AvatarDeps, actor: string, handle: string, mediaId: string) {
   actAs(actor, handle);
   const pictures = requirePictures(deps);
-  const [profile, media] = await Promise.all([deps.users.profile(handle), isMediaId(mediaId) ? pictures.media.get(mediaId) : Promise.resolve(null)]);
+  const [profile, media] = await Promise.all([
+    deps.users.profile(handle),
+    isMediaId(mediaId) ? pictures.media.get(mediaId) : Promise.resolve(null),
+  ]);
   if (!profile) throw new NotFoundError(`No user "${handle}"`, 'user_not_found');
   usable(media, handle);
-  if (!(await pictures.media.attach(mediaId, avatarClaim(handle), Date.now()))) throw new ConflictError('The picture is already in use', 'media_in_use');
+  if (!(await pictures.media.attach(mediaId, avatarClaim(handle), Date.now())))
+    throw new ConflictError('The picture is already in use', 'media_in_use');
   await atStep(deps, 'avatar.claimed', { actor, mediaId });
   await swapAvatar(deps, pictures, handle, profile.avatar ?? null, mediaId);
   return getProfile(deps, handle);
@@ -65,7 +75,13 @@ export async function removeAvatar(deps: AvatarDeps, actor: string, handle: stri
   return getProfile(deps, handle);
 }
 
-async function swapAvatar(deps: AvatarDeps, pictures: Pictures, handle: string, seen: string | null, to: string | null): Promise<void> {
+async function swapAvatar(
+  deps: AvatarDeps,
+  pictures: Pictures,
+  handle: string,
+  seen: string | null,
+  to: string | null,
+): Promise<void> {
   let from = seen;
   for (let attempt = 0; attempt < SWAP_ATTEMPTS; attempt++) {
     if (from === to) return;

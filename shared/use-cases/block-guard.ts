@@ -8,7 +8,11 @@ import type { FeedDeps } from './feed-deps.js';
 export const blockedError = () => new ForbiddenError('You cannot do this: one of you has blocked the other', 'blocked');
 
 /** 403 `blocked` when either user blocks the other. One multi-get; nothing for an anonymous reader. */
-export async function refuseIfBlocked(deps: Pick<FeedDeps, 'blocks'>, a: string | undefined | null, b: string | undefined | null): Promise<void> {
+export async function refuseIfBlocked(
+  deps: Pick<FeedDeps, 'blocks'>,
+  a: string | undefined | null,
+  b: string | undefined | null,
+): Promise<void> {
   if (!a || !b || a === b) return;
   if (await deps.blocks.eitherBlocks(a, b)) throw blockedError();
 }

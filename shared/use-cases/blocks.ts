@@ -84,11 +84,20 @@ export async function blockState(deps: FeedDeps, actor: string, target: string):
  * Whom `actor` blocks (or mutes), newest first: a page of the list index, then the page's edges
  * in one multi-get — an entry shows only while its edge holds its since (lists.ts).
  */
-export async function listBlocked(deps: FeedDeps, actor: string, kind: BlockKind, limit: number, cursor?: string): Promise<Page<BlockEdge & { face: Face }>> {
+export async function listBlocked(
+  deps: FeedDeps,
+  actor: string,
+  kind: BlockKind,
+  limit: number,
+  cursor?: string,
+): Promise<Page<BlockEdge & { face: Face }>> {
   const after = decodeListCursor(cursor);
   const page = await deps.blocks.list(kind, actor, limit, after);
   const handles = page.items.map((e) => e.handle);
   const [sinces, faces] = await Promise.all([deps.blocks.sinces(kind, actor, handles), readFaces(deps, handles)]);
-  const shown = shownPage(page, page.items.map((e) => sinces.get(e.handle)));
+  const shown = shownPage(
+    page,
+    page.items.map((e) => sinces.get(e.handle)),
+  );
   return { ...shown, items: withFaces(shown.items, faces) };
 }

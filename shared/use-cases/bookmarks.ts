@@ -36,7 +36,11 @@ export async function bookmarkPost(deps: FeedDeps, actor: string, postId: string
 /** Idempotent: removing a bookmark that is not there changes nothing. Allowed on a deleted post; 404 only for an id never used. */
 export async function unbookmarkPost(deps: FeedDeps, actor: string, postId: string, now = Date.now()): Promise<void> {
   // The since beside the checks: the removal below holds only while the truth still has it.
-  const [, found, since] = await Promise.all([takeWriteQuota(deps, actor, 'like', now), deps.posts.lookup(postId), deps.reactions.bookmarkSince(actor, postId)]);
+  const [, found, since] = await Promise.all([
+    takeWriteQuota(deps, actor, 'like', now),
+    deps.posts.lookup(postId),
+    deps.reactions.bookmarkSince(actor, postId),
+  ]);
   if (found.state === 'absent') throw notFound(postId);
   if (since === null) return;
   if (!(await deps.reactions.unbookmark(actor, postId, since))) return;
@@ -59,10 +63,22 @@ function parsePosition(inner: string): BookmarkPosition | null {
  * only while the bookmark holds its since and its post is live: a deleted post leaves the list.
  * The cursor is the last entry READ, shown or not, so nothing is skipped or shown twice.
  */
-export async function listBookmarks(deps: FeedDeps, reader: string, limit: number, cursor?: string): Promise<Page<PostDetail>> {
+export async function listBookmarks(
+  deps: FeedDeps,
+  reader: string,
+  limit: number,
+  cursor?: string,
+): Promise<Page<PostDetail>> {
   const inner = decodeCursor(cursor, (s) => parsePosition(s) !== null);
   const page = await deps.reactions.bookmarks(reader, limit, inner === undefined ? undefined : parsePosition(inner)!);
-  const details = await readPostDetails(deps, reader, page.items.map((e) => e.postId), {}, [], 'feed');
+  const details = await readPostDetails(
+    deps,
+    reader,
+    page.items.map((e) => e.postId),
+    {},
+    [],
+    'feed',
+  );
   const items = page.items.flatMap((e) => {
     const post = details.get(e.postId);
     return post && post.viewer.bookmarkedAt === e.since ? [post] : [];

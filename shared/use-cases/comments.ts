@@ -47,7 +47,8 @@ export const commentFact = (c: Comment): NotificationFact => ({
 
 const postNotFound = (id: string) => new NotFoundError(`No post "${id}"`, 'post_not_found');
 const commentNotFound = (id: string) => new NotFoundError(`No comment "${id}" on this post`, 'comment_not_found');
-const commentDeleted = () => new GoneError('The comment this Idempotency-Key created has been deleted', 'comment_deleted');
+const commentDeleted = () =>
+  new GoneError('The comment this Idempotency-Key created has been deleted', 'comment_deleted');
 
 /** A comment as its request answers it: `replayed` when an earlier request with the same Idempotency-Key made it. */
 export type AddedComment = Comment & { face: Face; replayed?: true };
@@ -71,9 +72,13 @@ export async function addComment(
   const firstId = newCommentId(now);
   const entry = (id: string) => ({ author: actor, postId, id, createdAt: commentCreatedAt(id) });
   const named = (e: { mentions?: MentionSpan[] }) => (e.mentions ? mentionedHandles(e.mentions) : []);
-  const listMentions = (id: string, e: { mentions?: MentionSpan[] }) => deps.posts.listMentions({ postId, commentId: id }, named(e), commentCreatedAt(id));
+  const listMentions = (id: string, e: { mentions?: MentionSpan[] }) =>
+    deps.posts.listMentions({ postId, commentId: id }, named(e), commentCreatedAt(id));
   const unlisted = (id: string, e: { mentions?: MentionSpan[] }) =>
-    Promise.all([deps.comments.unlistWritten(entry(id)), deps.posts.unlistMentions({ postId, commentId: id }, named(e), commentCreatedAt(id))]);
+    Promise.all([
+      deps.comments.unlistWritten(entry(id)),
+      deps.posts.unlistMentions({ postId, commentId: id }, named(e), commentCreatedAt(id)),
+    ]);
   const mentioned = entitiesOf(deps, input.body, { topics: false }).then(async (entities) => {
     await listMentions(firstId, entities);
     return entities;
@@ -94,7 +99,8 @@ export async function addComment(
   const failed = [quota, post, target, entitiesRead, block, faces, listed].find((r) => r.status === 'rejected');
   let refusal: unknown = failed?.reason;
   if (refusal === undefined && post.status === 'fulfilled' && !post.value) refusal = postNotFound(postId);
-  if (refusal === undefined && target.status === 'fulfilled' && target.value && target.value.state !== 'live') refusal = commentNotFound(input.replyTo!);
+  if (refusal === undefined && target.status === 'fulfilled' && target.value && target.value.state !== 'live')
+    refusal = commentNotFound(input.replyTo!);
   const face = faces.status === 'fulfilled' ? faceOf(faces.value, actor) : faceOf(new Map(), actor);
 
   if (claim.status === 'rejected') {
@@ -108,7 +114,10 @@ export async function addComment(
     const matches = earlier.fingerprint === fingerprint && COMMENT_ID_PATTERN.test(earlier.id);
     // A deleted post's comments are gone with it (404), the claimed one too.
     const postGone = post.status === 'rejected' || !post.value;
-    const [found] = await Promise.all([matches && !postGone ? deps.comments.lookup(postId, earlier.id) : undefined, dropFirst()]);
+    const [found] = await Promise.all([
+      matches && !postGone ? deps.comments.lookup(postId, earlier.id) : undefined,
+      dropFirst(),
+    ]);
     if (!matches) throw keyMismatch();
     if (!found) throw refusal;
     if (found.state === 'live') return { ...found.comment, face, replayed: true };
@@ -134,11 +143,22 @@ export async function addComment(
    */
   async function createComment(claimedOrFresh: string, freshIdsOnLoss: boolean): Promise<AddedComment> {
     await atStep(deps, 'comment.checked', { actor, postId });
-    const reply = target.status === 'fulfilled' && target.value?.state === 'live' ? { replyTo: { id: target.value.comment.id, author: target.value.comment.author } } : {};
+    const reply =
+      target.status === 'fulfilled' && target.value?.state === 'live'
+        ? { replyTo: { id: target.value.comment.id, author: target.value.comment.author } }
+        : {};
     for (let attempt = 0; attempt < (freshIdsOnLoss ? MAX_ID_ATTEMPTS : 1); attempt++) {
       const id = attempt === 0 ? claimedOrFresh : newCommentId(now);
       if (attempt > 0) await Promise.all([deps.comments.listWritten(entry(id)), listMentions(id, entities)]);
-      const comment: Comment = { id, postId, author: actor, body: input.body, createdAt: commentCreatedAt(id), ...reply, ...(entities.mentions ? { mentions: entities.mentions } : {}) };
+      const comment: Comment = {
+        id,
+        postId,
+        author: actor,
+        body: input.body,
+        createdAt: commentCreatedAt(id),
+        ...reply,
+        ...(entities.mentions ? { mentions: entities.mentions } : {}),
+      };
       const fact = commentFact(comment);
       // The delayed notify first, before the row (notifications.ts; it also tallies the count,
       // invariant M); a lost id race leaves it naming an id that never existed, which the worker
@@ -164,7 +184,13 @@ export async function addComment(
 }
 
 /** The comment's author or the post's author; exactly once in its effects (a racing repeat is 404). */
-export async function deleteComment(deps: FeedDeps, actor: string, postId: string, commentId: string, now = Date.now()): Promise<void> {
+export async function deleteComment(
+  deps: FeedDeps,
+  actor: string,
+  postId: string,
+  commentId: string,
+  now = Date.now(),
+): Promise<void> {
   const found = await deps.comments.lookup(postId, commentId);
   if (found.state !== 'live') throw commentNotFound(commentId);
   if (actor !== found.comment.author && actor !== authorOfPostId(postId)) {
@@ -179,15 +205,28 @@ export async function deleteComment(deps: FeedDeps, actor: string, postId: strin
   if (!(await deps.comments.markDeleted(postId, commentId, now))) throw commentNotFound(commentId);
   await atStep(deps, 'comment.deleted', { actor, postId });
   // Its author's index entry (kind W) goes with it: the export and the erasure read only live comments' entries.
-  await Promise.all([deps.posts.count(postId, 'comments', -1, commentId), notifyNow(deps, fact), deps.comments.unlistWritten(found.comment)]);
+  await Promise.all([
+    deps.posts.count(postId, 'comments', -1, commentId),
+    notifyNow(deps, fact),
+    deps.comments.unlistWritten(found.comment),
+  ]);
 }
 
 /** The post and a page of its comments in one round trip, then their authors' faces (one multi-get). */
-export async function listComments(deps: FeedDeps, postId: string, order: CommentOrder, limit: number, cursor?: string): Promise<Page<Comment & { face: Face }>> {
+export async function listComments(
+  deps: FeedDeps,
+  postId: string,
+  order: CommentOrder,
+  limit: number,
+  cursor?: string,
+): Promise<Page<Comment & { face: Face }>> {
   const after = decodeCursor(cursor, (id) => COMMENT_ID_PATTERN.test(id));
   const [post, page] = await Promise.all([deps.posts.get(postId), deps.comments.list(postId, order, limit, after)]);
   if (!post) throw postNotFound(postId);
-  const faces = await readFaces(deps, page.items.map((c) => c.author));
+  const faces = await readFaces(
+    deps,
+    page.items.map((c) => c.author),
+  );
   // A comment whose author left (no face) is left out, as a deleted one is.
   const items = page.items.flatMap((c) => (faces.has(c.author) ? [{ ...c, face: faceOf(faces, c.author) }] : []));
   return { items, ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };

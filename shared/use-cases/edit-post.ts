@@ -18,7 +18,13 @@
 // sees the new text on the next read, and a repost shows its original as it is now. Topic rows
 // of topics the text dropped stay (the topic page checks the text: docs/consistency.md F and the
 // topic index's read), as do mentions' notifications until the worker reads the new text.
-import { ForbiddenError, InvalidInputError, NotFoundError, PreconditionFailedError, PreconditionRequiredError } from '../domain/errors.js';
+import {
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+  PreconditionFailedError,
+  PreconditionRequiredError,
+} from '../domain/errors.js';
 import { authorOfPostId, EDIT_WINDOW_MS, MAX_EDITS, type Post, type PostVersion } from '../domain/post.js';
 import { mentionedHandles, topicNames } from '../domain/text-entities.js';
 import { trendBucketOf } from '../domain/trending.js';
@@ -34,22 +40,42 @@ import { atStep } from './steps.js';
 const notFound = (id: string) => new NotFoundError(`No post "${id}"`, 'post_not_found');
 
 /** Edits `id`'s text as `actor`, on version `ifMatch` (the post's `version` the client saw). */
-export async function editPost(deps: FeedDeps, actor: string, id: string, change: { body: string; ifMatch: number | undefined }, now = Date.now()): Promise<PostDetail> {
-  if (change.ifMatch === undefined) throw new PreconditionRequiredError('Name the version you edit: send If-Match with the post’s version', 'version_required');
+export async function editPost(
+  deps: FeedDeps,
+  actor: string,
+  id: string,
+  change: { body: string; ifMatch: number | undefined },
+  now = Date.now(),
+): Promise<PostDetail> {
+  if (change.ifMatch === undefined)
+    throw new PreconditionRequiredError(
+      'Name the version you edit: send If-Match with the post’s version',
+      'version_required',
+    );
   // Who reposted it (told of the edit): a scanner (2 requests in a row), begun now so it ends
   // beside the topic rows' write, not after it.
   const reposters = deps.reactions.reposters(id, EDIT_REPOSTERS_TOLD);
   reposters.catch(() => {}); // awaited below; an edit refused first must not leave it unhandled
-  const [found, entities] = await Promise.all([deps.posts.versions(id), entitiesOf(deps, change.body, { topics: true })]);
+  const [found, entities] = await Promise.all([
+    deps.posts.versions(id),
+    entitiesOf(deps, change.body, { topics: true }),
+  ]);
   if (!found) throw notFound(id);
   const { post, earlier } = found;
   if (post.author !== actor) throw new ForbiddenError('Only the author can edit a post');
   const version = post.version ?? 0;
-  if (version !== change.ifMatch) throw new PreconditionFailedError(`The post is at version ${version}, not ${change.ifMatch}: read it again`, 'version_mismatch');
-  if (now - post.createdAt > EDIT_WINDOW_MS) throw new InvalidInputError('A post can be edited within 24 hours of publishing', 'edit_window_closed');
-  if (version >= MAX_EDITS) throw new InvalidInputError(`A post can be edited at most ${MAX_EDITS} times`, 'edit_limit_reached');
+  if (version !== change.ifMatch)
+    throw new PreconditionFailedError(
+      `The post is at version ${version}, not ${change.ifMatch}: read it again`,
+      'version_mismatch',
+    );
+  if (now - post.createdAt > EDIT_WINDOW_MS)
+    throw new InvalidInputError('A post can be edited within 24 hours of publishing', 'edit_window_closed');
+  if (version >= MAX_EDITS)
+    throw new InvalidInputError(`A post can be edited at most ${MAX_EDITS} times`, 'edit_limit_reached');
   // As at publish: some visible text, unless the post has pictures (or is a repost, whose text is optional).
-  if (visibleLength(change.body) < 1 && !post.media?.length && !post.repostOf) throw new InvalidInputError('body must have at least 1 visible character', 'validation_failed');
+  if (visibleLength(change.body) < 1 && !post.media?.length && !post.repostOf)
+    throw new InvalidInputError('body must have at least 1 visible character', 'validation_failed');
 
   await atStep(deps, 'edit.read', { postId: id });
   const next: Post = { ...withoutEntities(post), body: change.body, ...entities, version: version + 1, editedAt: now };
@@ -62,7 +88,12 @@ export async function editPost(deps: FeedDeps, actor: string, id: string, change
   const named = new Set(mentionedHandles(post.mentions ?? []));
   const gained = mentionedHandles(next.mentions ?? []).filter((h) => !named.has(h));
   const [, told] = await Promise.all([
-    deps.topics.add(id, post.createdAt, topics.filter((t) => !current.has(t)), null),
+    deps.topics.add(
+      id,
+      post.createdAt,
+      topics.filter((t) => !current.has(t)),
+      null,
+    ),
     reposters,
     gained.length ? deps.posts.listMentions({ postId: id }, gained, now) : undefined,
   ]);
@@ -89,7 +120,11 @@ export async function editPost(deps: FeedDeps, actor: string, id: string, change
 }
 
 /** Every version of a post's text, newest (the current one) first. A block either way hides it, as the post; an author who left, too. */
-export async function postHistory(deps: Pick<FeedDeps, 'posts' | 'blocks' | 'users'>, id: string, reader?: string): Promise<PostVersion[]> {
+export async function postHistory(
+  deps: Pick<FeedDeps, 'posts' | 'blocks' | 'users'>,
+  id: string,
+  reader?: string,
+): Promise<PostVersion[]> {
   const author = authorOfPostId(id);
   const [found, present] = await Promise.all([
     deps.posts.versions(id),
@@ -98,9 +133,17 @@ export async function postHistory(deps: Pick<FeedDeps, 'posts' | 'blocks' | 'use
   ]);
   if (!found || !present.has(found.post.author)) throw notFound(id);
   const { post, earlier } = found;
-  const current: PostVersion = { version: post.version ?? 0, body: post.body, ...pick(post), at: post.editedAt ?? post.createdAt };
+  const current: PostVersion = {
+    version: post.version ?? 0,
+    body: post.body,
+    ...pick(post),
+    at: post.editedAt ?? post.createdAt,
+  };
   return [current, ...earlier].sort((a, b) => b.version - a.version);
 }
 
-const pick = (p: Pick<Post, 'mentions' | 'topics'>) => ({ ...(p.mentions ? { mentions: p.mentions } : {}), ...(p.topics ? { topics: p.topics } : {}) });
+const pick = (p: Pick<Post, 'mentions' | 'topics'>) => ({
+  ...(p.mentions ? { mentions: p.mentions } : {}),
+  ...(p.topics ? { topics: p.topics } : {}),
+});
 const withoutEntities = ({ mentions: _m, topics: _t, ...rest }: Post): Post => rest;

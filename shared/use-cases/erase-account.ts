@@ -44,7 +44,17 @@ export interface ErasureDeps extends FeedDeps {
 }
 
 /** The walk's phases, in order (see the header). */
-export const ERASURE_PHASES = ['follows-out', 'follows-in', 'reactions', 'comments', 'posts', 'mentions', 'blocks', 'people', 'own-rows'] as const;
+export const ERASURE_PHASES = [
+  'follows-out',
+  'follows-in',
+  'reactions',
+  'comments',
+  'posts',
+  'mentions',
+  'blocks',
+  'people',
+  'own-rows',
+] as const;
 export type ErasurePhase = (typeof ERASURE_PHASES)[number];
 
 /** What one call of a phase did: how many items it removed, and whether the phase is done. */
@@ -68,7 +78,13 @@ export type StageOutcome =
  * `budget` removals of the walk from `phase` on. The job calls it again with the phase it returns
  * until the stage is over.
  */
-export async function eraseSome(deps: ErasureDeps, departure: Departure, phase: ErasurePhase | undefined, budget: number, now = Date.now()): Promise<StageOutcome> {
+export async function eraseSome(
+  deps: ErasureDeps,
+  departure: Departure,
+  phase: ErasurePhase | undefined,
+  budget: number,
+  now = Date.now(),
+): Promise<StageOutcome> {
   const { handle } = departure;
   const standing = await deps.remains.standing(handle);
   if (departure.stage === 'erase') {
@@ -101,7 +117,8 @@ export async function eraseSome(deps: ErasureDeps, departure: Departure, phase: 
     const result = await PHASES[current](deps, handle, budget - removed);
     removed += result.removed;
     if (!result.done) return { state: 'continue', phase: current, removed };
-    if (removed >= budget && i + 1 < ERASURE_PHASES.length) return { state: 'continue', phase: ERASURE_PHASES[i + 1]!, removed };
+    if (removed >= budget && i + 1 < ERASURE_PHASES.length)
+      return { state: 'continue', phase: ERASURE_PHASES[i + 1]!, removed };
   }
   if (departure.stage === 'erase') {
     await deps.remains.reserve(handle);
@@ -117,7 +134,11 @@ export async function eraseSome(deps: ErasureDeps, departure: Departure, phase: 
 type Phase = (deps: ErasureDeps, handle: string, budget: number) => Promise<PhaseResult>;
 
 /** Runs `each` on a batch of at most `budget` items; the phase is done when the batch was short. */
-async function batch<T>(budget: number, read: (limit: number) => Promise<T[]>, each: (item: T) => Promise<void>): Promise<PhaseResult> {
+async function batch<T>(
+  budget: number,
+  read: (limit: number) => Promise<T[]>,
+  each: (item: T) => Promise<void>,
+): Promise<PhaseResult> {
   const limit = Math.max(1, budget);
   const items = await read(limit);
   for (const item of items) await each(item);
@@ -131,19 +152,24 @@ async function retractAndForget(deps: ErasureDeps, fact: NotificationFact): Prom
 }
 
 /** Forgets whole groups about something that goes (a comment, a post's mentions): groups of one. */
-const forgetGroups = (deps: ErasureDeps, fact: NotificationFact) => Promise.all(noticesOf(fact).map((n) => deps.remains.forgetGroup(n.recipient, n.groupKey)));
+const forgetGroups = (deps: ErasureDeps, fact: NotificationFact) =>
+  Promise.all(noticesOf(fact).map((n) => deps.remains.forgetGroup(n.recipient, n.groupKey)));
 
 const PHASES: Record<ErasurePhase, Phase> = {
   /** Whom the account follows: each edge both sides, the followee's count, the follow notification. */
   'follows-out': (deps, handle, budget) =>
-    batch(budget, async (limit) => (await deps.relations.following(handle, limit)).items, async ({ handle: followee, since }) => {
-      if (await deps.relations.unfollow(handle, followee, since)) {
-        await deps.counters.add(followee, 'followers', -1, followFacts(handle, followee, since).followers);
-      }
-      // A followers side left by a cut follow goes too (the store removes it only on this since).
-      await deps.relations.removeFollowerSide(handle, followee, since);
-      await retractAndForget(deps, { kind: 'follow', actor: handle, target: followee, since });
-    }),
+    batch(
+      budget,
+      async (limit) => (await deps.relations.following(handle, limit)).items,
+      async ({ handle: followee, since }) => {
+        if (await deps.relations.unfollow(handle, followee, since)) {
+          await deps.counters.add(followee, 'followers', -1, followFacts(handle, followee, since).followers);
+        }
+        // A followers side left by a cut follow goes too (the store removes it only on this since).
+        await deps.relations.removeFollowerSide(handle, followee, since);
+        await retractAndForget(deps, { kind: 'follow', actor: handle, target: followee, since });
+      },
+    ),
   /**
    * Who follows the account, by the followers side AND its list entries (written before the
    * edge: a follow that was in flight shows here even before its edge does): each follower's
@@ -151,7 +177,10 @@ const PHASES: Record<ErasurePhase, Phase> = {
    */
   'follows-in': async (deps, handle, budget) => {
     const read = async (limit: number) => {
-      const [sides, listed] = await Promise.all([deps.relations.followers(handle, limit), deps.relations.listed(handle, 'followers', limit)]);
+      const [sides, listed] = await Promise.all([
+        deps.relations.followers(handle, limit),
+        deps.relations.listed(handle, 'followers', limit),
+      ]);
       const all = new Map([...sides.items, ...listed.items].map((e) => [`${e.handle}/${e.since}`, e]));
       return [...all.values()].slice(0, limit);
     };
@@ -169,47 +198,75 @@ const PHASES: Record<ErasurePhase, Phase> = {
   },
   /** The account's likes (the post's count and likers' list) and bookmarks; its reposts go with its posts. */
   reactions: (deps, handle, budget) =>
-    batch(budget, (limit) => deps.remains.reactions(handle, limit), async ({ postId, likedAt, bookmarkedAt }) => {
-      if (likedAt !== null) {
-        if (await deps.reactions.unlike(handle, postId, likedAt)) await deps.posts.count(postId, 'likes', -1, likeFact(handle, likedAt));
-        await deps.reactions.removeLiker(postId, handle, likedAt);
-        if (authorOfPostId(postId) !== handle) await retractAndForget(deps, { kind: 'like', actor: handle, postId, since: likedAt });
-      }
-      if (bookmarkedAt !== null) {
-        await deps.reactions.unbookmark(handle, postId, bookmarkedAt);
-        await deps.reactions.unlistBookmark(handle, postId, bookmarkedAt);
-      }
-      await deps.remains.dropReaction(handle, postId);
-    }),
+    batch(
+      budget,
+      (limit) => deps.remains.reactions(handle, limit),
+      async ({ postId, likedAt, bookmarkedAt }) => {
+        if (likedAt !== null) {
+          if (await deps.reactions.unlike(handle, postId, likedAt))
+            await deps.posts.count(postId, 'likes', -1, likeFact(handle, likedAt));
+          await deps.reactions.removeLiker(postId, handle, likedAt);
+          if (authorOfPostId(postId) !== handle)
+            await retractAndForget(deps, { kind: 'like', actor: handle, postId, since: likedAt });
+        }
+        if (bookmarkedAt !== null) {
+          await deps.reactions.unbookmark(handle, postId, bookmarkedAt);
+          await deps.reactions.unlistBookmark(handle, postId, bookmarkedAt);
+        }
+        await deps.remains.dropReaction(handle, postId);
+      },
+    ),
   /** The account's comments on any post (its index, kind W): deleted and uncounted, their notifications gone. */
   comments: (deps, handle, budget) =>
-    batch(budget, (limit) => deps.remains.written(handle, limit), async ({ postId, commentId, since }) => {
-      const found = await deps.comments.lookup(postId, commentId);
-      if (found.state === 'live' && found.comment.author === handle) {
-        await deps.comments.dropContent(postId, commentId);
-        if (await deps.comments.markDeleted(postId, commentId, Date.now())) await deps.posts.count(postId, 'comments', -1, commentId);
-        await forgetGroups(deps, commentFact(found.comment));
-        const named = found.comment.mentions ? mentionedHandles(found.comment.mentions) : [];
-        await Promise.all(named.map((h) => deps.remains.dropMention(h, { postId, commentId }, found.comment.createdAt)));
-      }
-      await deps.comments.unlistWritten({ author: handle, postId, id: commentId, createdAt: since });
-    }),
+    batch(
+      budget,
+      (limit) => deps.remains.written(handle, limit),
+      async ({ postId, commentId, since }) => {
+        const found = await deps.comments.lookup(postId, commentId);
+        if (found.state === 'live' && found.comment.author === handle) {
+          await deps.comments.dropContent(postId, commentId);
+          if (await deps.comments.markDeleted(postId, commentId, Date.now()))
+            await deps.posts.count(postId, 'comments', -1, commentId);
+          await forgetGroups(deps, commentFact(found.comment));
+          const named = found.comment.mentions ? mentionedHandles(found.comment.mentions) : [];
+          await Promise.all(
+            named.map((h) => deps.remains.dropMention(h, { postId, commentId }, found.comment.createdAt)),
+          );
+        }
+        await deps.comments.unlistWritten({ author: handle, postId, id: commentId, createdAt: since });
+      },
+    ),
   /** The account's posts, live or deleted: their effects on others undone, then every row of theirs. */
-  posts: (deps, handle, budget) => batch(budget, (limit) => deps.remains.posts(handle, limit), (id) => erasePost(deps, handle, id)),
+  posts: (deps, handle, budget) =>
+    batch(
+      budget,
+      (limit) => deps.remains.posts(handle, limit),
+      (id) => erasePost(deps, handle, id),
+    ),
   /**
    * Where others named it with a link (its mention index, kind N): each post, earlier version and
    * comment keeps its text and loses the link, so nobody who registers the handle later inherits it.
    */
   mentions: (deps, handle, budget) =>
-    batch(budget, (limit) => deps.remains.mentionsOf(handle, limit), async ({ place, since }) => {
-      await deps.remains.unlinkMention(handle, place);
-      await deps.remains.dropMention(handle, place, since);
-    }),
+    batch(
+      budget,
+      (limit) => deps.remains.mentionsOf(handle, limit),
+      async ({ place, since }) => {
+        await deps.remains.unlinkMention(handle, place);
+        await deps.remains.dropMention(handle, place, since);
+      },
+    ),
   /** Its blocks and mutes, and everyone's blocks and mutes of it (the reverse entries). */
   blocks: async (deps, handle, budget) => {
     const read = async (limit: number) => {
-      const [mine, theirs] = await Promise.all([deps.remains.blocking(handle, limit), deps.remains.blockedBy(handle, limit)]);
-      return [...mine.map((b) => ({ ...b, from: handle, to: b.user })), ...theirs.map((b) => ({ ...b, from: b.user, to: handle }))].slice(0, limit);
+      const [mine, theirs] = await Promise.all([
+        deps.remains.blocking(handle, limit),
+        deps.remains.blockedBy(handle, limit),
+      ]);
+      return [
+        ...mine.map((b) => ({ ...b, from: handle, to: b.user })),
+        ...theirs.map((b) => ({ ...b, from: b.user, to: handle })),
+      ].slice(0, limit);
     };
     return batch(budget, read, async (b) => {
       await deps.blocks.remove(b.kind, b.from, b.to);
@@ -245,7 +302,9 @@ async function erasePost(deps: ErasureDeps, handle: string, id: string): Promise
           ]
         : []),
       ...(post.topics?.length ? [deps.topics.remove(id, topicNames(post.topics))] : []),
-      ...postFacts(post).filter((f) => f.kind === 'post').map((f) => forgetGroups(deps, f)),
+      ...postFacts(post)
+        .filter((f) => f.kind === 'post')
+        .map((f) => forgetGroups(deps, f)),
       discardPictures(deps.pictures, post.media?.map((m) => m.id) ?? []),
     ]);
   }
@@ -264,7 +323,16 @@ async function erasePost(deps: ErasureDeps, handle: string, id: string): Promise
   for (;;) {
     const comments = await deps.remains.commentsOn(id, TRACE_BATCH);
     for (const c of comments) {
-      if (c.author) await forgetGroups(deps, { kind: 'comment', actor: c.author, postId: id, commentId: c.commentId, since: c.createdAt, ...(c.replyTo ? { replyTo: c.replyTo.author } : {}), mentions: c.mentions });
+      if (c.author)
+        await forgetGroups(deps, {
+          kind: 'comment',
+          actor: c.author,
+          postId: id,
+          commentId: c.commentId,
+          since: c.createdAt,
+          ...(c.replyTo ? { replyTo: c.replyTo.author } : {}),
+          mentions: c.mentions,
+        });
       await deps.remains.dropComment(id, c);
     }
     if (comments.length < TRACE_BATCH) break;

@@ -16,25 +16,39 @@
 // own). A redelivered message builds again under a new key; the last done wins, both are right.
 // Files expire with the bucket's lifecycle rule (exports/, one day).
 import { randomBytes } from 'node:crypto';
-import { EXPORT_FRESH_MS, EXPORT_ITEMS_MAX, EXPORT_LINK_SECONDS, EXPORT_STALE_MS, type ExportDocument } from '../domain/data-export.js';
+import {
+  EXPORT_FRESH_MS,
+  EXPORT_ITEMS_MAX,
+  EXPORT_LINK_SECONDS,
+  EXPORT_STALE_MS,
+  type ExportDocument,
+} from '../domain/data-export.js';
 import type { ExportFiles } from '../ports/export-files.js';
 import type { FeedDeps } from './feed-deps.js';
 import type { Handled, MessageOf } from './background/message.js';
 import { actAs } from './users.js';
 import { atStep } from './steps.js';
 
-export type ExportAnswer = { state: 'ready'; url: string; expiresAt: number; builtAt: number } | { state: 'building'; requestedAt: number };
+export type ExportAnswer =
+  | { state: 'ready'; url: string; expiresAt: number; builtAt: number }
+  | { state: 'building'; requestedAt: number };
 
 type ExportDeps = Pick<FeedDeps, 'users' | 'queue' | 'step'> & { exports: ExportFiles };
 
-export async function requestExport(deps: ExportDeps, actor: string, handle: string, now = Date.now()): Promise<ExportAnswer> {
+export async function requestExport(
+  deps: ExportDeps,
+  actor: string,
+  handle: string,
+  now = Date.now(),
+): Promise<ExportAnswer> {
   actAs(actor, handle);
   const { requestedAt, done } = await deps.users.exportState(handle);
   if (done && done.requestedAt === requestedAt && now - done.builtAt < EXPORT_FRESH_MS) {
     return { state: 'ready', ...(await deps.exports.exportUrl(done.key, EXPORT_LINK_SECONDS)), builtAt: done.builtAt };
   }
   await atStep(deps, 'export.read', { handle });
-  const building = requestedAt !== undefined && done?.requestedAt !== requestedAt && now - requestedAt < EXPORT_STALE_MS;
+  const building =
+    requestedAt !== undefined && done?.requestedAt !== requestedAt && now - requestedAt < EXPORT_STALE_MS;
   if (building) return { state: 'building', requestedAt };
   if (await deps.users.askExport(handle, requestedAt ?? null, now)) {
     await deps.queue.send({ v: 1, type: 'export', user: handle, requestedAt: now });
@@ -47,7 +61,9 @@ export async function requestExport(deps: ExportDeps, actor: string, handle: str
 const iso = (millis: number) => new Date(millis).toISOString();
 
 /** Every page of a list, up to EXPORT_ITEMS_MAX items; `cut` when there were more. */
-async function all<T, C>(page: (after: C | undefined) => Promise<{ items: T[]; next?: C | undefined }>): Promise<{ items: T[]; cut: boolean }> {
+async function all<T, C>(
+  page: (after: C | undefined) => Promise<{ items: T[]; next?: C | undefined }>,
+): Promise<{ items: T[]; cut: boolean }> {
   const items: T[] = [];
   let after: C | undefined;
   do {
@@ -61,7 +77,11 @@ async function all<T, C>(page: (after: C | undefined) => Promise<{ items: T[]; n
 const PAGE = 200;
 
 /** The worker's half: builds the file of the ask `msg` names, if that ask is still the latest. */
-export async function buildExport(deps: FeedDeps, msg: MessageOf<'export'>, now = Date.now()): Promise<Handled<'superseded' | 'no-store' | 'gone'>> {
+export async function buildExport(
+  deps: FeedDeps,
+  msg: MessageOf<'export'>,
+  now = Date.now(),
+): Promise<Handled<'superseded' | 'no-store' | 'gone'>> {
   const idle = { readers: 0, continued: false, inboxCells: 0 };
   const { user } = msg;
   if (!deps.exports) return { ...idle, skipped: 'no-store' };
@@ -70,18 +90,27 @@ export async function buildExport(deps: FeedDeps, msg: MessageOf<'export'>, now 
   if (!profile) return { ...idle, skipped: 'gone' };
   const pictureUrl = (id: string, stored?: string) => deps.pictures?.variantUrl(id, 'large') ?? stored ?? '';
   const [posts, comments, likes, bookmarks, following, followers] = await Promise.all([
-    all((after?: string) => deps.posts.listByAuthor(user, PAGE, after).then((p) => ({ items: p.items, next: p.nextCursor }))),
+    all((after?: string) =>
+      deps.posts.listByAuthor(user, PAGE, after).then((p) => ({ items: p.items, next: p.nextCursor })),
+    ),
     all((after?: Parameters<typeof deps.comments.writtenBy>[2]) => deps.comments.writtenBy(user, PAGE, after)),
     all((after?: string) => deps.reactions.likedBy(user, PAGE, after)),
     all((after?: Parameters<typeof deps.reactions.bookmarks>[2]) => deps.reactions.bookmarks(user, PAGE, after)),
-    ...(['following', 'followers'] as const).map((list) => all((after?: Parameters<typeof deps.relations.listed>[3]) => deps.relations.listed(user, list, PAGE, after))),
+    ...(['following', 'followers'] as const).map((list) =>
+      all((after?: Parameters<typeof deps.relations.listed>[3]) => deps.relations.listed(user, list, PAGE, after)),
+    ),
   ]);
   // A list entry shows only while its edge holds its since (K): the bookmarks' truth is read
   // with the posts' states, the edges' with one multi-get per list.
   const [followingSinces, followerSinces, bookmarkStates] = await Promise.all([
     deps.relations.followSinces(following!.items.map((e) => ({ follower: user, followee: e.handle }))),
     deps.relations.followSinces(followers!.items.map((e) => ({ follower: e.handle, followee: user }))),
-    bookmarks.items.length ? deps.reactions.viewerState(user, bookmarks.items.map((b) => b.postId)) : Promise.resolve(new Map()),
+    bookmarks.items.length
+      ? deps.reactions.viewerState(
+          user,
+          bookmarks.items.map((b) => b.postId),
+        )
+      : Promise.resolve(new Map()),
   ]);
   const doc: ExportDocument = {
     format: 'weibo-serverless export',
@@ -95,15 +124,32 @@ export async function buildExport(deps: FeedDeps, msg: MessageOf<'export'>, now 
       createdAt: iso(p.createdAt),
       ...(p.editedAt ? { editedAt: iso(p.editedAt) } : {}),
       ...(p.repostOf ? { repostOf: p.repostOf } : {}),
-      pictures: (p.media ?? []).map((m) => ({ url: pictureUrl(m.id, m.variants.large?.url), ...(m.alt ? { alt: m.alt } : {}) })),
+      pictures: (p.media ?? []).map((m) => ({
+        url: pictureUrl(m.id, m.variants.large?.url),
+        ...(m.alt ? { alt: m.alt } : {}),
+      })),
     })),
-    comments: comments.items.map((c) => ({ id: c.id, postId: c.postId, body: c.body, createdAt: iso(c.createdAt), ...(c.replyTo ? { replyTo: c.replyTo.id } : {}) })),
+    comments: comments.items.map((c) => ({
+      id: c.id,
+      postId: c.postId,
+      body: c.body,
+      createdAt: iso(c.createdAt),
+      ...(c.replyTo ? { replyTo: c.replyTo.id } : {}),
+    })),
     likes: likes.items.map((l) => ({ postId: l.postId, likedAt: iso(l.since) })),
-    bookmarks: bookmarks.items.filter((b) => bookmarkStates.get(b.postId)?.bookmarkedAt === b.since).map((b) => ({ postId: b.postId, bookmarkedAt: iso(b.since) })),
-    following: following!.items.filter((e, i) => followingSinces[i] === e.since).map((e) => ({ handle: e.handle, since: iso(e.since) })),
-    followers: followers!.items.filter((e, i) => followerSinces[i] === e.since).map((e) => ({ handle: e.handle, since: iso(e.since) })),
+    bookmarks: bookmarks.items
+      .filter((b) => bookmarkStates.get(b.postId)?.bookmarkedAt === b.since)
+      .map((b) => ({ postId: b.postId, bookmarkedAt: iso(b.since) })),
+    following: following!.items
+      .filter((e, i) => followingSinces[i] === e.since)
+      .map((e) => ({ handle: e.handle, since: iso(e.since) })),
+    followers: followers!.items
+      .filter((e, i) => followerSinces[i] === e.since)
+      .map((e) => ({ handle: e.handle, since: iso(e.since) })),
   };
-  const cut = Object.entries({ posts, comments, likes, bookmarks, following: following!, followers: followers! }).filter(([, r]) => r.cut).map(([k]) => k);
+  const cut = Object.entries({ posts, comments, likes, bookmarks, following: following!, followers: followers! })
+    .filter(([, r]) => r.cut)
+    .map(([k]) => k);
   if (cut.length > 0) doc.truncated = cut;
   const key = `exports/${user}/${user}-export-${new Date(now).toISOString().slice(0, 10)}-${randomBytes(8).toString('hex')}.json`;
   await deps.exports.putExport(key, JSON.stringify(doc, null, 1));

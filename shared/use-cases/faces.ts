@@ -39,7 +39,11 @@ export const faceFrom = (pictures: Pictures | undefined, u: UserFace): Face => (
 });
 
 /** The faces of `handles` (one multi-get, or none when empty; `from` another directory than `users`, e.g. the feeds' cache). */
-export async function readFaces(deps: FaceDeps, handles: Iterable<string>, from: FaceDirectory = deps.users): Promise<Faces> {
+export async function readFaces(
+  deps: FaceDeps,
+  handles: Iterable<string>,
+  from: FaceDirectory = deps.users,
+): Promise<Faces> {
   const wanted = [...new Set(handles)];
   if (wanted.length === 0) return new Map();
   const found = await from.faces(wanted);
@@ -47,7 +51,8 @@ export async function readFaces(deps: FaceDeps, handles: Iterable<string>, from:
 }
 
 /** A user's face, or a plain one (the handle as name, no avatar) for a user not found (the actor of a request, whose own answer shows it). */
-export const faceOf = (faces: Faces, handle: string): Face => faces.get(handle) ?? { handle, displayName: handle, avatar: null };
+export const faceOf = (faces: Faces, handle: string): Face =>
+  faces.get(handle) ?? { handle, displayName: handle, avatar: null };
 
 /** Each item with the face of the user it names (`handle`); an item naming no active user (one who left) is left out. */
 export const withFaces = <T extends { handle: string }>(items: T[], faces: Faces): (T & { face: Face })[] =>

@@ -2,7 +2,15 @@
 // so use cases stay free of configuration and can run on in-memory fakes in unit tests.
 import type { FeedLimits } from '../config/config.js';
 import type { FanoutQueue } from '../ports/fanout-queue.js';
-import type { CelebrityRegistry, CounterStore, IdempotencyStore, InboxStore, OutboxStore, PostStore, RelationStore } from '../ports/feed-store.js';
+import type {
+  CelebrityRegistry,
+  CounterStore,
+  IdempotencyStore,
+  InboxStore,
+  OutboxStore,
+  PostStore,
+  RelationStore,
+} from '../ports/feed-store.js';
 import type { CommentStore, ReactionStore, WriteQuota } from '../ports/reaction-store.js';
 import type { BlockStore, NotificationStore, TopicStore } from '../ports/social-store.js';
 import type { FaceDirectory, UserStore } from '../ports/user-store.js';

@@ -33,7 +33,13 @@ export interface TimelinePage extends Page<PostDetail> {
   regenerating: boolean;
 }
 
-export async function homeTimeline(deps: FeedDeps, reader: string, limit: number, cursor?: string, now = Date.now()): Promise<TimelinePage> {
+export async function homeTimeline(
+  deps: FeedDeps,
+  reader: string,
+  limit: number,
+  cursor?: string,
+  now = Date.now(),
+): Promise<TimelinePage> {
   const after = decodeCursor(cursor, isPostId);
   // The same window (strictly after the cursor, limit + spares) of every list: the first n of
   // a merge of sorted lists are among the first n of each.
@@ -54,7 +60,9 @@ export async function homeTimeline(deps: FeedDeps, reader: string, limit: number
   const side: Promise<unknown>[] = [];
   if (!regenerating && view.lastSeen !== undefined && now - view.lastSeen > deps.limits.inactiveAfterMs) {
     regenerating = true;
-    side.push(deps.inbox.markRegenerating(reader, now).then(() => deps.queue.send({ v: 1, type: 'regenerate', reader })));
+    side.push(
+      deps.inbox.markRegenerating(reader, now).then(() => deps.queue.send({ v: 1, type: 'regenerate', reader })),
+    );
   } else if (view.lastSeen === undefined || now - view.lastSeen > SEEN_RESOLUTION_MS) {
     side.push(deps.inbox.markSeen(reader, now));
   }

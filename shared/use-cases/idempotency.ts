@@ -8,7 +8,10 @@ import { InvalidInputError } from '../domain/errors.js';
 
 /** The fingerprint of a request under an Idempotency-Key: its operation and its fields, unambiguously encoded. */
 export function requestFingerprint(operation: 'comment' | 'upload', fields: readonly (string | number)[]): string {
-  return createHash('sha256').update(JSON.stringify([operation, ...fields]), 'utf8').digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify([operation, ...fields]), 'utf8')
+    .digest('base64url');
 }
 
-export const keyMismatch = () => new InvalidInputError('This Idempotency-Key was used with a different request body', 'idempotency_key_mismatch');
+export const keyMismatch = () =>
+  new InvalidInputError('This Idempotency-Key was used with a different request body', 'idempotency_key_mismatch');

@@ -25,9 +25,18 @@ export interface Departure {
   erasableFrom: number;
 }
 
-const departure = (handle: string, at: number): Departure => ({ handle, deactivatedAt: at, erasableFrom: erasableFrom(at) });
+const departure = (handle: string, at: number): Departure => ({
+  handle,
+  deactivatedAt: at,
+  erasableFrom: erasableFrom(at),
+});
 
-export async function leave(deps: LoginDeps, actor: string, input: { handle: string; password: string; sourceIp: string }, now = Date.now()): Promise<Departure> {
+export async function leave(
+  deps: LoginDeps,
+  actor: string,
+  input: { handle: string; password: string; sourceIp: string },
+  now = Date.now(),
+): Promise<Departure> {
   const handle = actAs(actor, input.handle);
   const credentials = await checkPassword(deps, input, now).catch((err: unknown) => {
     throw err instanceof AuthenticationError ? new ForbiddenError('Wrong password', 'wrong_password') : err;

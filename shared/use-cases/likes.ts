@@ -36,7 +36,10 @@ export async function likePost(deps: FeedDeps, actor: string, postId: string, no
   if (!post) throw notFound(postId);
   const fact = { kind: 'like', actor, postId, since: now } as const;
   // The delayed notify goes before the truth is written (notifications.ts), beside the entry.
-  await Promise.all([deps.reactions.addLiker(postId, actor, now), notifyLater(deps, fact, { at: now, removal: false })]);
+  await Promise.all([
+    deps.reactions.addLiker(postId, actor, now),
+    notifyLater(deps, fact, { at: now, removal: false }),
+  ]);
   await atStep(deps, 'like.listed', { actor, postId });
   if (await deps.reactions.like(actor, postId, now)) {
     await atStep(deps, 'like.won', { actor, postId });
@@ -60,7 +63,11 @@ export async function unlikePost(deps: FeedDeps, actor: string, postId: string, 
   await notifyLater(deps, fact, { at: now, removal: true });
   if (!(await deps.reactions.unlike(actor, postId, since))) return;
   await atStep(deps, 'unlike.won', { actor, postId });
-  await Promise.all([deps.posts.count(postId, 'likes', -1, likeFact(actor, since)), deps.reactions.removeLiker(postId, actor, since), notifyNow(deps, fact)]);
+  await Promise.all([
+    deps.posts.count(postId, 'likes', -1, likeFact(actor, since)),
+    deps.reactions.removeLiker(postId, actor, since),
+    notifyNow(deps, fact),
+  ]);
 }
 
 /**
@@ -70,13 +77,21 @@ export async function unlikePost(deps: FeedDeps, actor: string, postId: string, 
  * between its entry and its truth, an unlike between its truth delete and its entry removal), or
  * one a later like replaced, is never shown.
  */
-export async function listLikers(deps: FeedDeps, postId: string, limit: number, cursor?: string): Promise<Page<Liker & { face: Face }>> {
+export async function listLikers(
+  deps: FeedDeps,
+  postId: string,
+  limit: number,
+  cursor?: string,
+): Promise<Page<Liker & { face: Face }>> {
   const after = decodeListCursor(cursor);
   const [post, page] = await Promise.all([deps.posts.get(postId), deps.reactions.likers(postId, limit, after)]);
   if (!post) throw notFound(postId);
   const handles = page.items.map((l) => l.handle);
   // The likers' faces beside the truth check: no round trip of their own.
   const [sinces, faces] = await Promise.all([deps.reactions.likeSinces(postId, handles), readFaces(deps, handles)]);
-  const shown = shownPage(page, page.items.map((l) => sinces.get(l.handle)));
+  const shown = shownPage(
+    page,
+    page.items.map((l) => sinces.get(l.handle)),
+  );
   return { ...shown, items: withFaces(shown.items, faces) };
 }

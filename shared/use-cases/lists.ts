@@ -29,7 +29,10 @@ export const encodeListCursor = (p: ListPosition): string => encodeCursor(`${p.s
  * gone, or refollowed (liked, blocked) again with a new since — is left out, so nobody is shown
  * twice; the cursor is the position of the last entry READ, shown or not, so no entry is skipped.
  */
-export function shownPage<T extends { handle: string; since: number }>(page: ListPage<T>, truth: (number | null | undefined)[]): Page<T> {
+export function shownPage<T extends { handle: string; since: number }>(
+  page: ListPage<T>,
+  truth: (number | null | undefined)[],
+): Page<T> {
   return {
     items: page.items.filter((entry, i) => truth[i] === entry.since),
     ...(page.next ? { nextCursor: encodeListCursor(page.next) } : {}),

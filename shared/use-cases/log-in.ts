@@ -59,7 +59,11 @@ export interface LoginDeps extends SessionDeps {
 }
 
 /** Lock length doubles with every attempt past the limit, capped at one hour. */
-export function lockUntil(attempts: number, policy: Pick<LoginPolicy, 'maxFailures' | 'lockSeconds'>, now: number): number | null {
+export function lockUntil(
+  attempts: number,
+  policy: Pick<LoginPolicy, 'maxFailures' | 'lockSeconds'>,
+  now: number,
+): number | null {
   if (attempts < policy.maxFailures) return null;
   const doublings = Math.min(attempts - policy.maxFailures, 10);
   return now + Math.min(policy.lockSeconds * 2 ** doublings, 3600) * 1000;
@@ -80,14 +84,22 @@ export function throttleSource(sourceIp: string): string {
   const before = groups(head);
   const after = tail === undefined ? [] : groups(tail);
   const full = [...before, ...Array<string>(Math.max(0, 8 - before.length - after.length)).fill('0'), ...after];
-  return `${full.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+  return `${full
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 const lockedOut = (until: number, now: number) =>
   new RateLimitedError('Too many failed logins; try again later', Math.max(1, Math.ceil((until - now) / 1000)));
 
 /** Throws 429 unless this counted attempt may have its password verified. */
-async function admit(deps: LoginDeps, attempt: LoginAttempt, key: { handle: string; source: string }, now: number): Promise<void> {
+async function admit(
+  deps: LoginDeps,
+  attempt: LoginAttempt,
+  key: { handle: string; source: string },
+  now: number,
+): Promise<void> {
   const { policy } = deps;
   if (attempt.lockedUntil > now) throw lockedOut(attempt.lockedUntil, now);
   if (attempt.globalAttempts > policy.globalMaxFailures) {
@@ -97,7 +109,8 @@ async function admit(deps: LoginDeps, attempt: LoginAttempt, key: { handle: stri
   const until = lockUntil(attempt.sourceAttempts, policy, now);
   // At the limit: lock first, verify after. Of the attempts that saw the same (absent or
   // ended) lock, only the one whose check-and-put wins is verified.
-  if (until !== null && !(await deps.throttle.lock(key.handle, key.source, attempt.lockedUntil, until))) throw lockedOut(until, now);
+  if (until !== null && !(await deps.throttle.lock(key.handle, key.source, attempt.lockedUntil, until)))
+    throw lockedOut(until, now);
 }
 
 /**
@@ -105,7 +118,11 @@ async function admit(deps: LoginDeps, attempt: LoginAttempt, key: { handle: stri
  * for every failure — then clear the source's count and re-hash an outdated record. The
  * account's credentials as read, whatever its standing (the caller decides what that allows).
  */
-export async function checkPassword(deps: LoginDeps, input: { handle: string; password: string; sourceIp: string }, now: number): Promise<Credentials> {
+export async function checkPassword(
+  deps: LoginDeps,
+  input: { handle: string; password: string; sourceIp: string },
+  now: number,
+): Promise<Credentials> {
   // A handle that cannot exist gets the same answer as a wrong password, without storage.
   if (!HANDLE_PATTERN.test(input.handle)) {
     await verifyPassword(input.password, await dummyPasswordHash());
@@ -113,7 +130,10 @@ export async function checkPassword(deps: LoginDeps, input: { handle: string; pa
   }
   const key = { handle: input.handle, source: throttleSource(input.sourceIp) };
   const window = Math.floor(now / (deps.policy.globalWindowSeconds * 1000));
-  const [attempt, stored] = await Promise.all([deps.throttle.count(key.handle, key.source, window), deps.users.credentials(key.handle)]);
+  const [attempt, stored] = await Promise.all([
+    deps.throttle.count(key.handle, key.source, window),
+    deps.users.credentials(key.handle),
+  ]);
   await atStep(deps, 'login.counted', key);
   await admit(deps, attempt, key, now);
   await atStep(deps, 'login.verifying', key);
@@ -124,7 +144,9 @@ export async function checkPassword(deps: LoginDeps, input: { handle: string; pa
   await Promise.all([
     deps.throttle.succeeded(key.handle, key.source, window),
     // false = the record changed since it was read: that change stays.
-    needsRehash(stored.hash) ? hashPassword(input.password).then((fresh) => deps.users.replacePasswordHash(key.handle, stored.hash, fresh)) : undefined,
+    needsRehash(stored.hash)
+      ? hashPassword(input.password).then((fresh) => deps.users.replacePasswordHash(key.handle, stored.hash, fresh))
+      : undefined,
   ]);
   return stored;
 }
@@ -137,7 +159,11 @@ const RESTORE_TRIES = 3;
  * read, which an erasure that began meanwhile makes fail for good (Q). The session starts under
  * the epoch read with the password, so a leave that lands after that read ends it too.
  */
-export async function logIn(deps: LoginDeps, input: { handle: string; password: string; sourceIp: string }, now = Date.now()): Promise<Grant> {
+export async function logIn(
+  deps: LoginDeps,
+  input: { handle: string; password: string; sourceIp: string },
+  now = Date.now(),
+): Promise<Grant> {
   let credentials = await checkPassword(deps, input, now);
   let restored = false;
   for (let tries = 0; credentials.standing.state === 'deactivated'; tries++) {

@@ -32,8 +32,15 @@ export interface NewerCount {
   more: boolean;
 }
 
-export async function countNewer(deps: Pick<FeedDeps, 'inbox' | 'outbox' | 'blocks'>, reader: string, after: string): Promise<NewerCount> {
-  const [view, mutes] = await Promise.all([deps.inbox.newer(reader, after, NEWER_COUNT_MAX), deps.blocks.list('mute', reader, MUTES_READ)]);
+export async function countNewer(
+  deps: Pick<FeedDeps, 'inbox' | 'outbox' | 'blocks'>,
+  reader: string,
+  after: string,
+): Promise<NewerCount> {
+  const [view, mutes] = await Promise.all([
+    deps.inbox.newer(reader, after, NEWER_COUNT_MAX),
+    deps.blocks.list('mute', reader, MUTES_READ),
+  ]);
   let entries = view.entries;
   let more = view.more;
   if (view.celebrities.length > 0) {
@@ -45,7 +52,12 @@ export async function countNewer(deps: Pick<FeedDeps, 'inbox' | 'outbox' | 'bloc
   // The visibility rule itself, given the edges known to exist (the reader's mutes).
   const known: SafetyEdge[] = mutes.items.map((m) => ({ kind: 'mute', from: reader, to: m.handle }));
   const authors = [...new Set(entries.map((id) => authorOfPostId(id) ?? ''))];
-  const hidden = new Set(hiddenPairs(authors.map((other) => ({ viewer: reader, other })), known).map((p) => p.other));
+  const hidden = new Set(
+    hiddenPairs(
+      authors.map((other) => ({ viewer: reader, other })),
+      known,
+    ).map((p) => p.other),
+  );
   const shown = entries.filter((id) => !hidden.has(authorOfPostId(id) ?? ''));
   return { count: Math.min(shown.length, NEWER_COUNT_MAX), more: more || shown.length > NEWER_COUNT_MAX };
 }

@@ -17,7 +17,16 @@
 // it); the group's count, place and latest actors are ONE cell, moved by a conditional swap that
 // is retried until it lands, so they always move together (invariant F).
 import { InvalidInputError } from '../domain/errors.js';
-import { actorOfMember, changedGroup, noticesOf, parseGroupKey, type GroupChange, type Notice, type NotificationFact, type NotificationType } from '../domain/notification.js';
+import {
+  actorOfMember,
+  changedGroup,
+  noticesOf,
+  parseGroupKey,
+  type GroupChange,
+  type Notice,
+  type NotificationFact,
+  type NotificationType,
+} from '../domain/notification.js';
 import { isPostId, type Post } from '../domain/post.js';
 import { mentionedHandles } from '../domain/text-entities.js';
 import type { Page } from '../ports/feed-store.js';
@@ -52,7 +61,11 @@ const SWAP_BACKOFF_MAX_MS = 100;
  * applies a count change the request was cut before (`tally`: when the operation began, and
  * whether it takes the fact back; background/tally.ts).
  */
-export function notifyLater(deps: Pick<FeedDeps, 'queue' | 'limits'>, fact: NotificationFact, tally: TallyHeal): Promise<void> {
+export function notifyLater(
+  deps: Pick<FeedDeps, 'queue' | 'limits'>,
+  fact: NotificationFact,
+  tally: TallyHeal,
+): Promise<void> {
   return deps.queue.send({ v: 1, type: 'notify', fact, tally }, { delaySeconds: deps.limits.settleSeconds });
 }
 
@@ -62,22 +75,35 @@ export function notifyNow(deps: Pick<FeedDeps, 'queue'>, fact: NotificationFact)
 }
 
 /** A repost's fact: it notifies the original's author, and is what its repost count tallies. */
-export const repostFact = (post: Post, original: string): NotificationFact => ({ kind: 'repost', actor: post.author, postId: post.id, original, since: post.createdAt });
+export const repostFact = (post: Post, original: string): NotificationFact => ({
+  kind: 'repost',
+  actor: post.author,
+  postId: post.id,
+  original,
+  since: post.createdAt,
+});
 
 /**
  * An edit's mention fact: only those the edit added (notified as of the edit) or dropped
  * (retracted); those it kept are left as they are. null when the mentions did not change.
  */
 export function editedMentionsFact(before: Post, after: Post, at: number): NotificationFact | null {
-  const [was, now] = [new Set(before.mentions ? mentionedHandles(before.mentions) : []), new Set(after.mentions ? mentionedHandles(after.mentions) : [])];
+  const [was, now] = [
+    new Set(before.mentions ? mentionedHandles(before.mentions) : []),
+    new Set(after.mentions ? mentionedHandles(after.mentions) : []),
+  ];
   const changed = [...[...now].filter((h) => !was.has(h)), ...[...was].filter((h) => !now.has(h))];
-  return changed.length > 0 ? { kind: 'post', actor: after.author, postId: after.id, since: at, mentions: changed } : null;
+  return changed.length > 0
+    ? { kind: 'post', actor: after.author, postId: after.id, since: at, mentions: changed }
+    : null;
 }
 
 /** An edit's fact for those who reposted the post. null when nobody (else) did. */
 export function editFact(post: Post, editedAt: number, reposters: string[]): NotificationFact | null {
   const others = [...new Set(reposters)].filter((h) => h !== post.author);
-  return others.length > 0 ? { kind: 'edit', actor: post.author, postId: post.id, since: editedAt, reposters: others } : null;
+  return others.length > 0
+    ? { kind: 'edit', actor: post.author, postId: post.id, since: editedAt, reposters: others }
+    : null;
 }
 
 /** The facts a post notifies by: its mentions, and for a repost the original's author. */
@@ -86,7 +112,13 @@ export function editFact(post: Post, editedAt: number, reposters: string[]): Not
  * message of a publish or a delete settles it).
  */
 export function postFact(post: Post): NotificationFact {
-  return { kind: 'post', actor: post.author, postId: post.id, since: post.createdAt, mentions: post.mentions ? mentionedHandles(post.mentions) : [] };
+  return {
+    kind: 'post',
+    actor: post.author,
+    postId: post.id,
+    since: post.createdAt,
+    mentions: post.mentions ? mentionedHandles(post.mentions) : [],
+  };
 }
 
 /** The fact whose delayed notify settles a post's counts: a repost's (its original's count too), or the post's own. */
@@ -97,7 +129,9 @@ export function countedFact(post: Post): NotificationFact {
 export function postFacts(post: Post): NotificationFact[] {
   const mentions = post.mentions ? mentionedHandles(post.mentions) : [];
   return [
-    ...(mentions.length > 0 ? [{ kind: 'post' as const, actor: post.author, postId: post.id, since: post.createdAt, mentions }] : []),
+    ...(mentions.length > 0
+      ? [{ kind: 'post' as const, actor: post.author, postId: post.id, since: post.createdAt, mentions }]
+      : []),
     ...(post.repostOf ? [repostFact(post, post.repostOf)] : []),
   ];
 }
@@ -108,7 +142,10 @@ export function postFacts(post: Post): NotificationFact[] {
  * Whether the fact still holds by its source of truth, and for a comment its text. A post's
  * mentions hold per recipient: an edit can drop or add one (`mentioned`: whom the text names now).
  */
-async function truthOf(deps: FeedDeps, fact: NotificationFact): Promise<{ live: boolean; excerpt?: string; mentioned?: ReadonlySet<string> }> {
+async function truthOf(
+  deps: FeedDeps,
+  fact: NotificationFact,
+): Promise<{ live: boolean; excerpt?: string; mentioned?: ReadonlySet<string> }> {
   switch (fact.kind) {
     case 'like':
       return { live: (await deps.reactions.likeSince(fact.actor, fact.postId)) === fact.since };
@@ -125,7 +162,9 @@ async function truthOf(deps: FeedDeps, fact: NotificationFact): Promise<{ live: 
     }
     case 'comment': {
       const found = await deps.comments.lookup(fact.postId, fact.commentId);
-      return found.state === 'live' ? { live: true, excerpt: [...found.comment.body].slice(0, EXCERPT_CODE_POINTS).join('') } : { live: false };
+      return found.state === 'live'
+        ? { live: true, excerpt: [...found.comment.body].slice(0, EXCERPT_CODE_POINTS).join('') }
+        : { live: false };
     }
   }
 }
@@ -139,16 +178,38 @@ export interface ReconcileOutcome {
 export async function reconcileFact(deps: FeedDeps, fact: NotificationFact): Promise<ReconcileOutcome> {
   const notices = noticesOf(fact);
   if (notices.length === 0) return { added: 0, removed: 0 };
-  const [truth, silenced] = await Promise.all([truthOf(deps, fact), silencedRecipients(deps, fact.actor, notices.map((n) => n.recipient))]);
+  const [truth, silenced] = await Promise.all([
+    truthOf(deps, fact),
+    silencedRecipients(
+      deps,
+      fact.actor,
+      notices.map((n) => n.recipient),
+    ),
+  ]);
   await atStep(deps, 'notify.truth-read', { kind: fact.kind, actor: fact.actor });
   const outcomes = await Promise.all(
     // No notification from a user the recipient blocked or muted (or who blocks the recipient).
-    notices.map((n) => reconcileNotice(deps, n, truth.live && (truth.mentioned?.has(n.recipient) ?? true) && !silenced.has(n.recipient), n.type === 'like' || n.type === 'repost' || n.type === 'follow' ? undefined : truth.excerpt)),
+    notices.map((n) =>
+      reconcileNotice(
+        deps,
+        n,
+        truth.live && (truth.mentioned?.has(n.recipient) ?? true) && !silenced.has(n.recipient),
+        n.type === 'like' || n.type === 'repost' || n.type === 'follow' ? undefined : truth.excerpt,
+      ),
+    ),
   );
-  return { added: outcomes.filter((o) => o === 'added').length, removed: outcomes.filter((o) => o === 'removed').length };
+  return {
+    added: outcomes.filter((o) => o === 'added').length,
+    removed: outcomes.filter((o) => o === 'removed').length,
+  };
 }
 
-async function reconcileNotice(deps: FeedDeps, n: Notice, live: boolean, excerpt?: string): Promise<'added' | 'removed' | 'unchanged'> {
+async function reconcileNotice(
+  deps: FeedDeps,
+  n: Notice,
+  live: boolean,
+  excerpt?: string,
+): Promise<'added' | 'removed' | 'unchanged'> {
   const store = deps.notifications;
   for (let attempt = 1; ; attempt++) {
     const seen = await store.member(n.recipient, n.groupKey, n.member);
@@ -157,7 +218,13 @@ async function reconcileNotice(deps: FeedDeps, n: Notice, live: boolean, excerpt
       // Already as the truth says (a redelivery, or the delayed half). The group is made to agree
       // with the member: a delivery stopped between its member and its group is finished here
       // (its count too: the group records whom it counts).
-      await updateGroup(deps, n, live ? { kind: 'join', member: n.member, at: n.since } : { kind: 'leave', member: n.member }, { counts: seen.value.length > 0, legacy: false }, excerpt);
+      await updateGroup(
+        deps,
+        n,
+        live ? { kind: 'join', member: n.member, at: n.since } : { kind: 'leave', member: n.member },
+        { counts: seen.value.length > 0, legacy: false },
+        excerpt,
+      );
       return 'unchanged';
     }
     const next = live ? [...seen.value, n.instance] : seen.value.filter((i) => i !== n.instance);
@@ -169,7 +236,13 @@ async function reconcileNotice(deps: FeedDeps, n: Notice, live: boolean, excerpt
     // The count moves when the member comes or goes as a person: its first live instance, or its
     // last (`legacy`: the rule for a group that has not recorded whom it counts).
     const legacy = live ? seen.value.length === 0 : next.length === 0;
-    await updateGroup(deps, n, live ? { kind: 'join', member: n.member, at: n.since } : { kind: 'leave', member: n.member }, { counts: next.length > 0, legacy }, excerpt);
+    await updateGroup(
+      deps,
+      n,
+      live ? { kind: 'join', member: n.member, at: n.since } : { kind: 'leave', member: n.member },
+      { counts: next.length > 0, legacy },
+      excerpt,
+    );
     return live ? 'added' : 'removed';
   }
 }
@@ -187,14 +260,31 @@ type MemberChange = { kind: 'join'; member: string; at: number } | { kind: 'leav
  * back meeting a newer live one. A group with no record of the member falls back on
  * `member.legacy`.
  */
-async function updateGroup(deps: FeedDeps, n: Notice, change: MemberChange, member: { counts: boolean; legacy: boolean }, excerpt?: string): Promise<void> {
+async function updateGroup(
+  deps: FeedDeps,
+  n: Notice,
+  change: MemberChange,
+  member: { counts: boolean; legacy: boolean },
+  excerpt?: string,
+): Promise<void> {
   const store = deps.notifications;
   for (let attempt = 1; ; attempt++) {
     const seen = await store.group(n.recipient, n.groupKey, n.member);
     await atStep(deps, 'notify.group-read', { recipient: n.recipient, member: n.member, attempt: String(attempt) });
     // A group that records its members and has no record of this one has not counted it.
     const was = seen.counts ?? (seen.value.recorded ? false : undefined);
-    const count = was === undefined ? (member.legacy ? (change.kind === 'join' ? 1 : -1) : 0) : was === member.counts ? 0 : member.counts ? 1 : -1;
+    const count =
+      was === undefined
+        ? member.legacy
+          ? change.kind === 'join'
+            ? 1
+            : -1
+          : 0
+        : was === member.counts
+          ? 0
+          : member.counts
+            ? 1
+            : -1;
     const next = changedGroup(seen.value, { ...change, count }, Date.now());
     if (next === null) {
       // Already in the state; list it again in case the writer that changed it stopped before listing.
@@ -266,7 +356,10 @@ async function visibleGroups(
   // The entries name their latest actors, so the actors' blocks, mutes and faces are read in this same stage.
   const actorHandles = [...new Set(entries.flatMap((e) => e.latest.map(([member]) => actorOfMember(member))))];
   const [groups, posts, hidden, marker, faces] = await Promise.all([
-    deps.notifications.states(recipient, entries.map((e) => e.groupKey)),
+    deps.notifications.states(
+      recipient,
+      entries.map((e) => e.groupKey),
+    ),
     deps.posts.getMany(postIds),
     hiddenFrom(deps, recipient, actorHandles),
     readUpTo,
@@ -287,7 +380,8 @@ async function visibleGroups(
     const actors: NotificationActor[] = [];
     for (const [member, at] of group.latest) {
       const handle = actorOfMember(member);
-      if (!checked.has(handle) || hidden.has(handle) || !faces.has(handle) || actors.some((a) => a.handle === handle)) continue;
+      if (!checked.has(handle) || hidden.has(handle) || !faces.has(handle) || actors.some((a) => a.handle === handle))
+        continue;
       actors.push({ handle, at, face: faceOf(faces, handle) });
     }
     if (actors.length === 0 && group.count === 1) return null; // its one actor is gone, hidden or left
@@ -305,9 +399,18 @@ async function visibleGroups(
 }
 
 /** One page, newest first. Round trips: the entries scan, then visibleGroups' one parallel stage (the read marker in it too). */
-export async function listNotifications(deps: FeedDeps, recipient: string, limit: number, cursor?: string): Promise<Page<NotificationGroup>> {
+export async function listNotifications(
+  deps: FeedDeps,
+  recipient: string,
+  limit: number,
+  cursor?: string,
+): Promise<Page<NotificationGroup>> {
   const after = decodeCursor(cursor, (inner) => parseId(inner) !== null);
-  const { items: entries, more } = await deps.notifications.entries(recipient, limit + SPARE_ENTRIES, after === undefined ? undefined : parseId(after)!);
+  const { items: entries, more } = await deps.notifications.entries(
+    recipient,
+    limit + SPARE_ENTRIES,
+    after === undefined ? undefined : parseId(after)!,
+  );
   const shown = await visibleGroups(deps, recipient, entries, deps.notifications.readUpTo(recipient));
   const items: NotificationGroup[] = [];
   let consumed = 0; // entries walked, shown or not
@@ -327,15 +430,25 @@ export async function listNotifications(deps: FeedDeps, recipient: string, limit
  * deleted post is never counted (a badge the list cannot clear would be stuck).
  */
 export async function unreadCount(deps: FeedDeps, recipient: string): Promise<{ count: number; capped: boolean }> {
-  const [readUpTo, { items, more }] = await Promise.all([deps.notifications.readUpTo(recipient), deps.notifications.entries(recipient, UNREAD_CAP)]);
+  const [readUpTo, { items, more }] = await Promise.all([
+    deps.notifications.readUpTo(recipient),
+    deps.notifications.entries(recipient, UNREAD_CAP),
+  ]);
   const newer = items.filter((e) => e.at > readUpTo);
   if (newer.length === 0) return { count: 0, capped: false };
-  const count = (await visibleGroups(deps, recipient, newer, Promise.resolve(readUpTo))).filter((g) => g !== null).length;
+  const count = (await visibleGroups(deps, recipient, newer, Promise.resolve(readUpTo))).filter(
+    (g) => g !== null,
+  ).length;
   return { count, capped: more && newer.length === items.length };
 }
 
 /** Marks `upTo` (a notification id) and everything older as read. The marker never moves back. */
-export async function markNotificationsRead(deps: FeedDeps, recipient: string, upTo: string, now = Date.now()): Promise<{ readUpTo: number }> {
+export async function markNotificationsRead(
+  deps: FeedDeps,
+  recipient: string,
+  upTo: string,
+  now = Date.now(),
+): Promise<{ readUpTo: number }> {
   const parsed = parseId(upTo);
   if (!parsed) throw new InvalidInputError('upTo is not a notification id', 'invalid_notification_id');
   const at = Math.min(parsed.at, now);

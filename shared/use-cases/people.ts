@@ -30,7 +30,12 @@ export interface PersonView {
 export type PeopleDeps = Pick<FeedDeps, 'users' | 'relations' | 'blocks' | 'pictures'> & { people: PeopleIndex };
 
 /** Up to `limit` people `query` finds, best first; `searcher` '' for an anonymous search. */
-export async function findPeople(deps: PeopleDeps, searcher: string, query: string, limit: number): Promise<PersonView[]> {
+export async function findPeople(
+  deps: PeopleDeps,
+  searcher: string,
+  query: string,
+  limit: number,
+): Promise<PersonView[]> {
   const q = searchForm(query);
   if (q.length === 0) return [];
   const entries = await deps.people.find(q, PEOPLE_SCAN);
@@ -39,7 +44,9 @@ export async function findPeople(deps: PeopleDeps, searcher: string, query: stri
   const others = handles.filter((h) => h !== searcher);
   const [users, sinces, hidden] = await Promise.all([
     deps.users.findable(handles),
-    searcher ? deps.relations.followSinces(others.map((followee) => ({ follower: searcher, followee }))) : Promise.resolve([]),
+    searcher
+      ? deps.relations.followSinces(others.map((followee) => ({ follower: searcher, followee })))
+      : Promise.resolve([]),
     searcher ? hiddenFrom(deps, searcher, others) : Promise.resolve(new Set<string>()),
   ]);
   const followed = new Set(others.filter((_, i) => sinces[i] !== null && sinces[i] !== undefined));
@@ -49,5 +56,9 @@ export async function findPeople(deps: PeopleDeps, searcher: string, query: stri
   const found = [...current].flatMap((h) => (hidden.has(h) ? [] : [users.get(h)!]));
   return rankPeople(q, found)
     .slice(0, limit)
-    .map((u) => ({ face: faceFrom(deps.pictures, u), followers: Math.max(0, u.followers), followedByYou: followed.has(u.handle) }));
+    .map((u) => ({
+      face: faceFrom(deps.pictures, u),
+      followers: Math.max(0, u.followers),
+      followedByYou: followed.has(u.handle),
+    }));
 }

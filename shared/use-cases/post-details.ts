@@ -44,18 +44,37 @@ type Deps = Pick<FeedDeps, 'posts' | 'reactions' | 'users' | 'pictures' | 'feedF
 export type FacesFrom = 'fresh' | 'feed';
 
 /** A post just created by the reader: nothing counted yet (a replayed one keeps what it has). */
-export const freshDetail = (p: Post | StoredPost, face: Face): PostDetail => ({ counts: NO_COUNTS, ...p, viewer: NOT_REACTED, face });
+export const freshDetail = (p: Post | StoredPost, face: Face): PostDetail => ({
+  counts: NO_COUNTS,
+  ...p,
+  viewer: NOT_REACTED,
+  face,
+});
 
-async function readStage(deps: Deps, reader: string | undefined, ids: string[], alongside: Promise<unknown>[], facesFrom: FacesFrom): Promise<ReadStage> {
+async function readStage(
+  deps: Deps,
+  reader: string | undefined,
+  ids: string[],
+  alongside: Promise<unknown>[],
+  facesFrom: FacesFrom,
+): Promise<ReadStage> {
   const unique = [...new Set(ids)];
   const authors = authorsOf(unique);
   const [posts, states, faces] = await Promise.all([
     unique.length > 0 ? deps.posts.getMany(unique) : Promise.resolve([]),
-    reader && unique.length > 0 ? deps.reactions.viewerState(reader, unique) : Promise.resolve(new Map<string, ViewerState>()),
+    reader && unique.length > 0
+      ? deps.reactions.viewerState(reader, unique)
+      : Promise.resolve(new Map<string, ViewerState>()),
     readFaces(deps, authors, facesFrom === 'feed' ? (deps.feedFaces ?? deps.users) : deps.users),
     ...alongside,
   ]);
-  return { posts: new Map(posts.map((p) => [p.id, p])), states, asked: new Set(unique), faces, facesAsked: new Set(authors) };
+  return {
+    posts: new Map(posts.map((p) => [p.id, p])),
+    states,
+    asked: new Set(unique),
+    faces,
+    facesAsked: new Set(authors),
+  };
 }
 
 /**
@@ -72,7 +91,13 @@ export async function readPostDetails(
   alongside: Promise<unknown>[] = [],
   facesFrom: FacesFrom = 'fresh',
 ): Promise<Map<string, PostDetail>> {
-  const stage = await readStage(deps, reader, [...ids, ...ids.flatMap((id) => originals[id] ?? [])], alongside, facesFrom);
+  const stage = await readStage(
+    deps,
+    reader,
+    [...ids, ...ids.flatMap((id) => originals[id] ?? [])],
+    alongside,
+    facesFrom,
+  );
   const posts = ids.flatMap((id) => stage.posts.get(id) ?? []);
   const details = await describePosts(deps, reader, posts, stage);
   return new Map(details.map((d) => [d.id, d]));
@@ -94,10 +119,13 @@ export async function describePosts(
   const asked = known?.asked ?? new Set<string>();
   const knownFaces = known?.faces ?? new Map();
   const missingOriginals = posts.flatMap((p) => (p.repostOf && !asked.has(p.repostOf) ? [p.repostOf] : []));
-  const missingStates = reader ? [...posts.map((p) => p.id), ...posts.flatMap((p) => p.repostOf ?? [])].filter((id) => !asked.has(id)) : [];
-  const missingFaces = authorsOf(posts.map((p) => p.id), Object.fromEntries(posts.flatMap((p) => (p.repostOf ? [[p.id, p.repostOf]] : [])))).filter(
-    (h) => !knownFaces.has(h) && !known?.facesAsked?.has(h),
-  );
+  const missingStates = reader
+    ? [...posts.map((p) => p.id), ...posts.flatMap((p) => p.repostOf ?? [])].filter((id) => !asked.has(id))
+    : [];
+  const missingFaces = authorsOf(
+    posts.map((p) => p.id),
+    Object.fromEntries(posts.flatMap((p) => (p.repostOf ? [[p.id, p.repostOf]] : []))),
+  ).filter((h) => !knownFaces.has(h) && !known?.facesAsked?.has(h));
   let found: ReadStage = {
     posts: known?.posts ?? new Map<string, StoredPost>(),
     states: known?.states ?? new Map<string, ViewerState>(),
@@ -107,7 +135,9 @@ export async function describePosts(
   if (missingOriginals.length > 0 || missingStates.length > 0 || missingFaces.length > 0) {
     const [originals, states, faces] = await Promise.all([
       missingOriginals.length > 0 ? deps.posts.getMany([...new Set(missingOriginals)]) : Promise.resolve([]),
-      reader && missingStates.length > 0 ? deps.reactions.viewerState(reader, [...new Set(missingStates)]) : Promise.resolve(new Map<string, ViewerState>()),
+      reader && missingStates.length > 0
+        ? deps.reactions.viewerState(reader, [...new Set(missingStates)])
+        : Promise.resolve(new Map<string, ViewerState>()),
       readFaces(deps, missingFaces),
     ]);
     found = {
@@ -117,13 +147,22 @@ export async function describePosts(
       faces: mergeFaces(found.faces, faces),
     };
   }
-  const withViewer = (p: StoredPost): PostWithViewer => ({ ...p, viewer: found.states.get(p.id) ?? NOT_REACTED, face: faceOf(found.faces, p.author) });
+  const withViewer = (p: StoredPost): PostWithViewer => ({
+    ...p,
+    viewer: found.states.get(p.id) ?? NOT_REACTED,
+    face: faceOf(found.faces, p.author),
+  });
   const shown = (p: StoredPost | undefined) => (p && found.faces.has(p.author) ? p : undefined);
   return posts.flatMap((p) => {
     if (!shown(p)) return [];
     if (!p.repostOf) return [withViewer(p)];
     const original = shown(found.posts.get(p.repostOf));
-    return [{ ...withViewer(p), original: original ? { state: 'live', post: withViewer(original) } : { state: 'deleted', id: p.repostOf } }];
+    return [
+      {
+        ...withViewer(p),
+        original: original ? { state: 'live', post: withViewer(original) } : { state: 'deleted', id: p.repostOf },
+      },
+    ];
   });
 }
 

@@ -17,9 +17,16 @@ import { faceFrom, type Faces } from './faces.js';
 import { discardPictures } from './media/attach.js';
 
 /** One post: its get and the reader's state in parallel; a repost's original one stage later. */
-export async function getPost(deps: Pick<FeedDeps, 'posts' | 'reactions' | 'blocks' | 'users' | 'pictures'>, id: string, reader?: string): Promise<PostDetail> {
+export async function getPost(
+  deps: Pick<FeedDeps, 'posts' | 'reactions' | 'blocks' | 'users' | 'pictures'>,
+  id: string,
+  reader?: string,
+): Promise<PostDetail> {
   // A block either way hides the post from the other user (403 blocked), checked in parallel.
-  const [details] = await Promise.all([readPostDetails(deps, reader, [id]), refuseIfBlocked(deps, reader, authorOfPostId(id))]);
+  const [details] = await Promise.all([
+    readPostDetails(deps, reader, [id]),
+    refuseIfBlocked(deps, reader, authorOfPostId(id)),
+  ]);
   const post = details.get(id);
   if (!post) throw new NotFoundError(`No post "${id}"`, 'post_not_found');
   // A repost embeds its original: a block with the original's author hides it too (as timelines do).
@@ -53,7 +60,9 @@ export async function deletePost(deps: FeedDeps, actor: string, id: string, now 
     deps.inbox.remove([actor], id),
     deps.outbox.remove(actor, id),
     // A repost: uncount it on its original, and the author's `reposted` state with it.
-    ...(original ? [deps.posts.count(original, 'reposts', -1, id), deps.reactions.removeRepost(actor, original, id)] : []),
+    ...(original
+      ? [deps.posts.count(original, 'reposts', -1, id), deps.reactions.removeRepost(actor, original, id)]
+      : []),
     // Off its topic pages (reads skip it anyway), and its mention / repost notifications retracted.
     ...(post?.topics?.length ? [deps.topics.remove(id, topicNames(post.topics))] : []),
     ...(post ? postFacts(post).map((fact) => notifyNow(deps, fact)) : []),
@@ -82,11 +91,21 @@ const SPARE_ENTRIES = 10;
  * as the posts counter, it holds them all and a window it runs out in is the list's end; past
  * the tail of a trimmed outbox the page is read from the content table instead (listScanned).
  */
-export async function listUserPosts(deps: FeedDeps, author: string, limit: number, cursor?: string, reader?: string): Promise<Page<PostDetail>> {
+export async function listUserPosts(
+  deps: FeedDeps,
+  author: string,
+  limit: number,
+  cursor?: string,
+  reader?: string,
+): Promise<Page<PostDetail>> {
   const after = decodeCursor(cursor, (id) => POST_ID_PATTERN.exec(id)?.[1] === author);
   const span = { ...(after === undefined ? {} : { after }), limit: limit + SPARE_ENTRIES };
   // The author's row, one get: the face (for a scanned page), the posts count, and the 404.
-  const [row, outbox] = await Promise.all([deps.users.profile(author), deps.outbox.windowOf(author, span), refuseIfBlocked(deps, reader, author)]);
+  const [row, outbox] = await Promise.all([
+    deps.users.profile(author),
+    deps.outbox.windowOf(author, span),
+    refuseIfBlocked(deps, reader, author),
+  ]);
   const profile = shownProfile(row, author);
   const faces = new Map([[author, faceFrom(deps.pictures, profile)]]);
   const whole = outbox.held >= profile.posts;
@@ -95,7 +114,9 @@ export async function listUserPosts(deps: FeedDeps, author: string, limit: numbe
   const reposts = outbox.reposts ?? {};
   // Reposts of a post by someone the reader blocks or mutes, or who blocks the reader, are left
   // out (as timelines do); the check runs beside the posts' read.
-  const hiddenOriginals = reader ? hiddenFrom(deps, reader, authorsOf(Object.values(reposts))) : Promise.resolve(new Set<string>());
+  const hiddenOriginals = reader
+    ? hiddenFrom(deps, reader, authorsOf(Object.values(reposts)))
+    : Promise.resolve(new Set<string>());
   const found = await readPostDetails(deps, reader, outbox.entries, reposts, [hiddenOriginals]);
   const hidden = await hiddenOriginals;
   const items: PostDetail[] = [];
@@ -124,7 +145,9 @@ async function listScanned(
   const page = await deps.posts.listByAuthor(author, limit, after);
   const [described, hidden] = await Promise.all([
     describePosts(deps, reader, page.items, { faces }),
-    reader ? hiddenFrom(deps, reader, authorsOf(page.items.flatMap((p) => p.repostOf ?? []))) : Promise.resolve(new Set<string>()),
+    reader
+      ? hiddenFrom(deps, reader, authorsOf(page.items.flatMap((p) => p.repostOf ?? [])))
+      : Promise.resolve(new Set<string>()),
   ]);
   const items = described.filter((p) => !(p.repostOf && hidden.has(authorOfPostId(p.repostOf) ?? '')));
   return { items, ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };

@@ -46,7 +46,12 @@ function fingerprintOf(body: string, repostOf?: string, media: readonly PictureR
 type PublishInput = { body: string; idempotencyKey?: string; repostOf?: string; media?: readonly PictureRequest[] };
 
 /** Publishes, and answers the author's face with the post: read beside the first stage, no round trip of its own. */
-export async function publishPost(deps: FeedDeps, author: string, input: PublishInput, now = Date.now()): Promise<PublishResult & { face: Face }> {
+export async function publishPost(
+  deps: FeedDeps,
+  author: string,
+  input: PublishInput,
+  now = Date.now(),
+): Promise<PublishResult & { face: Face }> {
   const face = readFaces(deps, [author]).then((faces) => faceOf(faces, author));
   face.catch(() => {}); // awaited below; a publish that fails first must not leave it unhandled
   const result = await publish(deps, author, input, now);
@@ -56,7 +61,14 @@ export async function publishPost(deps: FeedDeps, author: string, input: Publish
 async function publish(deps: FeedDeps, author: string, input: PublishInput, now: number): Promise<PublishResult> {
   const repost = input.repostOf === undefined ? {} : { repostOf: input.repostOf };
   const wanted = input.media ?? [];
-  const fresh = (entities: BodyEntities): Post => ({ id: newPostId(author, now), author, body: input.body, createdAt: now, ...repost, ...entities });
+  const fresh = (entities: BodyEntities): Post => ({
+    id: newPostId(author, now),
+    author,
+    body: input.body,
+    createdAt: now,
+    ...repost,
+    ...entities,
+  });
   const withMedia = (post: Post, records: Awaited<ReturnType<typeof checkPictures>>): Post =>
     records.length ? { ...post, media: postMediaOf(deps.pictures, records, wanted) } : post;
 
@@ -70,13 +82,27 @@ async function publish(deps: FeedDeps, author: string, input: PublishInput, now:
     ]);
     if (earlier) {
       // A key names one request: another body, or a key a comment or an upload claimed, is a mismatch.
-      if ((earlier.fingerprint !== undefined && earlier.fingerprint !== fingerprint) || !isPostId(earlier.id) || authorOfPostId(earlier.id) !== author) {
-        throw new InvalidInputError('This Idempotency-Key was used with a different request body', 'idempotency_key_mismatch');
+      if (
+        (earlier.fingerprint !== undefined && earlier.fingerprint !== fingerprint) ||
+        !isPostId(earlier.id) ||
+        authorOfPostId(earlier.id) !== author
+      ) {
+        throw new InvalidInputError(
+          'This Idempotency-Key was used with a different request body',
+          'idempotency_key_mismatch',
+        );
       }
       // A retry: its pictures may already be claimed by this very post (forPost).
       const records = await checkPictures(deps.pictures, author, wanted, earlier.id);
       await attachPictures(deps.pictures, records, earlier.id, now);
-      const post = { id: earlier.id, author, body: input.body, createdAt: createdAtOf(earlier.id), ...repost, ...entities };
+      const post = {
+        id: earlier.id,
+        author,
+        body: input.body,
+        createdAt: createdAtOf(earlier.id),
+        ...repost,
+        ...entities,
+      };
       return createOrReplay(deps, withMedia(post, records), input.idempotencyKey, now);
     }
     await atStep(deps, 'publish.claimed', { author, postId: candidate.id });
@@ -86,7 +112,10 @@ async function publish(deps: FeedDeps, author: string, input: PublishInput, now:
     return createOrReplay(deps, withMedia({ ...candidate, ...entities }, records), input.idempotencyKey, now);
   }
 
-  const [entities, records] = await Promise.all([entitiesOf(deps, input.body, { topics: true }), checkPictures(deps.pictures, author, wanted)]);
+  const [entities, records] = await Promise.all([
+    entitiesOf(deps, input.body, { topics: true }),
+    checkPictures(deps.pictures, author, wanted),
+  ]);
   for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
     const post = withMedia(fresh(entities), records);
     await attachPictures(deps.pictures, records, post.id, now);
@@ -105,11 +134,19 @@ const createdAtOf = (postId: string) => Number(postId.split('.')[1]);
  * before writing it, or is writing it right now — put-if-absent lets exactly one of them win),
  * otherwise answer what is there: the live post, or 410 for a deleted one.
  */
-export async function createOrReplay(deps: FeedDeps, post: Post, idempotencyKey?: string, now = Date.now()): Promise<PublishResult> {
-  if (await createPost(deps, post, now, idempotencyKey)) return { post: await afterCreate(deps, post), replayed: false };
+export async function createOrReplay(
+  deps: FeedDeps,
+  post: Post,
+  idempotencyKey?: string,
+  now = Date.now(),
+): Promise<PublishResult> {
+  if (await createPost(deps, post, now, idempotencyKey))
+    return { post: await afterCreate(deps, post), replayed: false };
   const found = await deps.posts.lookup(post.id);
-  if (found.state === 'deleted') throw new GoneError('The post this Idempotency-Key created has been deleted', 'post_deleted');
-  if (found.state === 'absent') throw new ConflictError('A request with this idempotency key is in progress', 'idempotency_in_progress');
+  if (found.state === 'deleted')
+    throw new GoneError('The post this Idempotency-Key created has been deleted', 'post_deleted');
+  if (found.state === 'absent')
+    throw new ConflictError('A request with this idempotency key is in progress', 'idempotency_in_progress');
   return { post: await finishCreated(deps, found.post), replayed: true };
 }
 
@@ -138,7 +175,9 @@ export async function finishCreated(deps: FeedDeps, post: Post): Promise<Post> {
 async function createPost(deps: FeedDeps, post: Post, now: number, idempotencyKey?: string): Promise<boolean> {
   await Promise.all([
     notifyLater(deps, countedFact(post), { at: now, removal: false }),
-    post.mentions?.length ? deps.posts.listMentions({ postId: post.id }, mentionedHandles(post.mentions), post.createdAt) : undefined,
+    post.mentions?.length
+      ? deps.posts.listMentions({ postId: post.id }, mentionedHandles(post.mentions), post.createdAt)
+      : undefined,
   ]);
   return deps.posts.create(post, idempotencyKey);
 }
@@ -151,9 +190,16 @@ async function afterCreate(deps: FeedDeps, post: Post): Promise<Post> {
     deps.inbox.add([post.author], post),
     deps.outbox.add(post.author, post), // what celebrity followers merge at read time
     // A repost (转发): counted on its original, and the reposter's `reposted` state set.
-    ...(post.repostOf ? [deps.posts.count(post.repostOf, 'reposts', 1, post.id), deps.reactions.addRepost(post.author, post.repostOf, post.id, post.createdAt)] : []),
+    ...(post.repostOf
+      ? [
+          deps.posts.count(post.repostOf, 'reposts', 1, post.id),
+          deps.reactions.addRepost(post.author, post.repostOf, post.id, post.createdAt),
+        ]
+      : []),
     // Topic pages and trending (only the creator: the trend counts are increments).
-    ...(post.topics?.length ? [deps.topics.add(post.id, post.createdAt, topicNames(post.topics), trendBucketOf(post.createdAt))] : []),
+    ...(post.topics?.length
+      ? [deps.topics.add(post.id, post.createdAt, topicNames(post.topics), trendBucketOf(post.createdAt))]
+      : []),
   ]);
   await deps.queue.send({ v: 1, type: 'fanout', postId: post.id });
   return post;

@@ -27,7 +27,10 @@ export async function registerUser(deps: AccountDeps, input: RegisterInput, now 
   const displayName = input.displayName.trim();
   const naming = newNaming();
   // The entries are written while scrypt runs: registering costs no round trip more for them.
-  const [passwordHash] = await Promise.all([hashPassword(input.password), deps.people.add(input.handle, searchTerms(input.handle, displayName), naming)]);
+  const [passwordHash] = await Promise.all([
+    hashPassword(input.password),
+    deps.people.add(input.handle, searchTerms(input.handle, displayName), naming),
+  ]);
   await atStep(deps, 'register.indexed', { handle: input.handle });
   const created = await deps.users.create({ handle: input.handle, displayName, passwordHash, createdAt: now, naming });
   if (!created) {

@@ -20,8 +20,17 @@ function notSelf(actor: string, target: string, verb: 'follow' | 'unfollow'): vo
  * even if the request dies half-way): after the settle window it makes the reader's view of the
  * target agree with the edge as it then stands (background/settle.ts; docs/consistency.md).
  */
-function queueSettle(deps: FeedDeps, reader: string, followee: string, at: number, tally?: { since: number; removal: boolean }): Promise<void> {
-  return deps.queue.send({ v: 1, type: 'settle', reader, followee, at, ...(tally ? { tally } : {}) }, { delaySeconds: deps.limits.settleSeconds });
+function queueSettle(
+  deps: FeedDeps,
+  reader: string,
+  followee: string,
+  at: number,
+  tally?: { since: number; removal: boolean },
+): Promise<void> {
+  return deps.queue.send(
+    { v: 1, type: 'settle', reader, followee, at, ...(tally ? { tally } : {}) },
+    { delaySeconds: deps.limits.settleSeconds },
+  );
 }
 
 /**
@@ -37,16 +46,26 @@ function queueSettle(deps: FeedDeps, reader: string, followee: string, at: numbe
 export async function follow(deps: FeedDeps, actor: string, target: string, now = Date.now()) {
   notSelf(actor, target, 'follow');
   // Independent reads, one round trip: the target exists, how many the actor follows, no block.
-  const [, following] = await Promise.all([requireUser(deps.users, target), deps.counters.get(actor, 'following'), refuseIfBlocked(deps, actor, target)]);
+  const [, following] = await Promise.all([
+    requireUser(deps.users, target),
+    deps.counters.get(actor, 'following'),
+    refuseIfBlocked(deps, actor, target),
+  ]);
   if (following >= deps.limits.maxFollowing) {
     if (!(await deps.relations.isFollowing(actor, target))) {
-      throw new InvalidInputError(`You already follow ${deps.limits.maxFollowing} users, the maximum`, 'following_limit');
+      throw new InvalidInputError(
+        `You already follow ${deps.limits.maxFollowing} users, the maximum`,
+        'following_limit',
+      );
     }
   }
   await atStep(deps, 'follow.checked', { follower: actor, followee: target });
   const fact = { kind: 'follow', actor, target, since: now } as const;
   // The settle also tallies the counts below (invariant M): a cut before them is made good.
-  await Promise.all([queueSettle(deps, actor, target, now, { since: now, removal: false }), notifyLater(deps, fact, { at: now, removal: false })]);
+  await Promise.all([
+    queueSettle(deps, actor, target, now, { since: now, removal: false }),
+    notifyLater(deps, fact, { at: now, removal: false }),
+  ]);
   if (await deps.relations.follow(actor, target, now)) {
     await atStep(deps, 'follow.edge-written', { follower: actor, followee: target });
     // The counts (the winner's alone, C) beside the block check again, now that the edge exists:
@@ -63,7 +82,11 @@ export async function follow(deps: FeedDeps, actor: string, target: string, now 
       await unfollow(deps, actor, target, now);
       throw blockedError();
     }
-    const [followers, celebrity] = await Promise.all([deps.counters.get(target, 'followers'), deps.celebrities.isCelebrity(target), notifyNow(deps, fact)]);
+    const [followers, celebrity] = await Promise.all([
+      deps.counters.get(target, 'followers'),
+      deps.celebrities.isCelebrity(target),
+      notifyNow(deps, fact),
+    ]);
     if (celebrity || followers >= deps.limits.celebrityFollowers) {
       // Marked even before the promotion finishes: a follower the promotion's walk already
       // passed must not miss the celebrity's posts once fan-out stops for them.
@@ -126,7 +149,13 @@ export async function unfollow(deps: FeedDeps, actor: string, target: string, no
 }
 
 /** The edge read (only the request that removed it moves the counts, tallied: M), then the immediate retraction. */
-async function removeEdge(deps: FeedDeps, actor: string, target: string, since: number, fact: NotificationFact): Promise<boolean> {
+async function removeEdge(
+  deps: FeedDeps,
+  actor: string,
+  target: string,
+  since: number,
+  fact: NotificationFact,
+): Promise<boolean> {
   const removed = await deps.relations.unfollow(actor, target, since);
   await atStep(deps, 'unfollow.edge-removed', { follower: actor, followee: target });
   if (!removed) return false;
@@ -162,10 +191,21 @@ export async function listRelations(
   cursor?: string,
 ): Promise<Page<Edge & { face: Face }>> {
   const after = decodeListCursor(cursor);
-  const [, page] = await Promise.all([requireUser(deps.users, user), deps.relations.listed(user, direction, limit, after)]);
-  const edges = page.items.map((e) => (direction === 'following' ? { follower: user, followee: e.handle } : { follower: e.handle, followee: user }));
+  const [, page] = await Promise.all([
+    requireUser(deps.users, user),
+    deps.relations.listed(user, direction, limit, after),
+  ]);
+  const edges = page.items.map((e) =>
+    direction === 'following' ? { follower: user, followee: e.handle } : { follower: e.handle, followee: user },
+  );
   // The people's faces beside the edges' check: no round trip of their own.
-  const [sinces, faces] = await Promise.all([deps.relations.followSinces(edges), readFaces(deps, page.items.map((e) => e.handle))]);
+  const [sinces, faces] = await Promise.all([
+    deps.relations.followSinces(edges),
+    readFaces(
+      deps,
+      page.items.map((e) => e.handle),
+    ),
+  ]);
   const shown = shownPage(page, sinces);
   return { ...shown, items: withFaces(shown.items, faces) };
 }

@@ -51,14 +51,21 @@ export async function repost(
   if (!target) throw new NotFoundError(`No post "${targetId}"`, 'post_not_found');
   const rootId = target.repostOf ?? target.id;
   // A repost of a repost reposts the root: its author must not have blocked the reposter either.
-  const [root] = target.repostOf ? await Promise.all([deps.posts.get(rootId), refuseIfBlocked(deps, actor, authorOfPostId(rootId))]) : [target];
+  const [root] = target.repostOf
+    ? await Promise.all([deps.posts.get(rootId), refuseIfBlocked(deps, actor, authorOfPostId(rootId))])
+    : [target];
   if (!root) throw new NotFoundError('The original of this repost has been deleted', 'post_not_found');
   const comment = input.comment ?? '';
   const body = chainBody(comment, target.repostOf ? target : undefined);
 
   let result: { post: Post; replayed: boolean };
   if (comment.trim() !== '') {
-    result = await publishPost(deps, actor, { body, repostOf: rootId, ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}) }, now);
+    result = await publishPost(
+      deps,
+      actor,
+      { body, repostOf: rootId, ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}) },
+      now,
+    );
   } else {
     result = await plainRepost(deps, actor, rootId, body, now);
   }
@@ -69,10 +76,23 @@ export async function repost(
   return { post: post ?? freshDetail(result.post, faceOf(new Map(), actor)), replayed: result.replayed };
 }
 
-async function plainRepost(deps: FeedDeps, actor: string, rootId: string, body: string, now: number): Promise<{ post: Post; replayed: boolean }> {
+async function plainRepost(
+  deps: FeedDeps,
+  actor: string,
+  rootId: string,
+  body: string,
+  now: number,
+): Promise<{ post: Post; replayed: boolean }> {
   // A plain repost of a repost carries the chain (`//@bob: …`): its mentions count like any post's.
   const entities = await entitiesOf(deps, body, { topics: true });
-  const candidate: Post = { id: newPostId(actor, now), author: actor, body, createdAt: now, repostOf: rootId, ...entities };
+  const candidate: Post = {
+    id: newPostId(actor, now),
+    author: actor,
+    body,
+    createdAt: now,
+    repostOf: rootId,
+    ...entities,
+  };
   let claim = await deps.reactions.claimPlainRepost(actor, rootId, candidate.id);
   // Two rounds at most: a claim on a deleted repost is taken over once; losing that race to
   // another request means that request's repost is the answer next round.
@@ -89,7 +109,8 @@ async function plainRepost(deps: FeedDeps, actor: string, rootId: string, body: 
     const taken = await deps.reactions.claimPlainRepost(actor, rootId, candidate.id, claim);
     claim = taken === null ? null : await deps.reactions.claimPlainRepost(actor, rootId, candidate.id);
   }
-  if (claim !== null) throw new ConflictError('Another repost of this post is in progress; retry', 'repost_in_progress');
+  if (claim !== null)
+    throw new ConflictError('Another repost of this post is in progress; retry', 'repost_in_progress');
   await atStep(deps, 'repost.claimed', { actor, postId: candidate.id });
   return createOrReplay(deps, candidate, undefined, now);
 }

@@ -48,7 +48,13 @@ export interface Grant {
 
 const invalid = () => new AuthenticationError('Invalid refresh token: log in again', 'invalid_refresh_token');
 
-async function grant(deps: SessionDeps, handle: string, refreshToken: string, refreshExpiresAt: number, now: number): Promise<Grant> {
+async function grant(
+  deps: SessionDeps,
+  handle: string,
+  refreshToken: string,
+  refreshExpiresAt: number,
+  now: number,
+): Promise<Grant> {
   return { handle, ...(await issueToken(handle, deps.tokens, now)), refreshToken, refreshExpiresAt };
 }
 
@@ -66,17 +72,24 @@ export async function refreshSession(deps: SessionDeps, refreshToken: string, no
   if (!presented) throw invalid();
   const { sessionId: id, hash } = presented;
   const session = await deps.sessions.read(id, hash);
-  if (!session || session.presentedExpiresAt === null || session.presentedExpiresAt <= now || session.revoked) throw invalid();
+  if (!session || session.presentedExpiresAt === null || session.presentedExpiresAt <= now || session.revoked)
+    throw invalid();
   const reuse = async () => {
     await deps.sessions.revoke(id, now);
-    return new AuthenticationError('This refresh token was already used: the session is ended, log in again', 'refresh_token_reused');
+    return new AuthenticationError(
+      'This refresh token was already used: the session is ended, log in again',
+      'refresh_token_reused',
+    );
   };
   if (session.currentHash !== hash) throw await reuse();
   await atStep(deps, 'refresh.read', { handle: session.handle });
   const next = newRefreshToken(id);
   const expiresAt = now + deps.refreshTtlSeconds * 1000;
   const owner = { handle: session.handle, epoch: session.epoch };
-  const [rotated, gate] = await Promise.all([deps.sessions.rotate(id, owner, hash, { hash: next.hash, expiresAt }), deps.users.sessionGate(session.handle)]);
+  const [rotated, gate] = await Promise.all([
+    deps.sessions.rotate(id, owner, hash, { hash: next.hash, expiresAt }),
+    deps.users.sessionGate(session.handle),
+  ]);
   if (!gate || gate.standing.state !== 'active' || gate.epoch !== session.epoch) {
     // The account left (or left and came back) since this session began: it is over.
     await deps.sessions.revoke(id, now);
@@ -91,7 +104,11 @@ export async function refreshSession(deps: SessionDeps, refreshToken: string, no
 }
 
 /** Logout: the session of this refresh token accepts no token any more. Idempotent. */
-export async function endSession(deps: Pick<SessionDeps, 'sessions'>, refreshToken: string, now = Date.now()): Promise<void> {
+export async function endSession(
+  deps: Pick<SessionDeps, 'sessions'>,
+  refreshToken: string,
+  now = Date.now(),
+): Promise<void> {
   const presented = parseRefreshToken(refreshToken);
   if (!presented) return;
   const session = await deps.sessions.read(presented.sessionId, presented.hash);

@@ -83,7 +83,8 @@ interface Candidate {
   newest: number;
 }
 
-const byRank = (a: Candidate, b: Candidate) => b.followedBy - a.followedBy || b.newest - a.newest || (a.handle < b.handle ? -1 : a.handle > b.handle ? 1 : 0);
+const byRank = (a: Candidate, b: Candidate) =>
+  b.followedBy - a.followedBy || b.newest - a.newest || (a.handle < b.handle ? -1 : a.handle > b.handle ? 1 : 0);
 
 type SuggestionDeps = Pick<FeedDeps, 'relations' | 'blocks' | 'users' | 'pictures'>;
 
@@ -95,7 +96,12 @@ export interface SuggestionOptions {
 }
 
 /** Up to `limit` people `reader` might follow, best first. */
-export async function suggestFollows(deps: SuggestionDeps, reader: string, limit: number, opts: SuggestionOptions = {}): Promise<Suggestion[]> {
+export async function suggestFollows(
+  deps: SuggestionDeps,
+  reader: string,
+  limit: number,
+  opts: SuggestionOptions = {},
+): Promise<Suggestion[]> {
   const { now = Date.now(), cache = perContainer, random = Math.random } = opts;
   const cached = cache.get(reader, now);
   if (cached) return cached.slice(0, limit);
@@ -106,7 +112,10 @@ export async function suggestFollows(deps: SuggestionDeps, reader: string, limit
 
 async function rank(deps: SuggestionDeps, reader: string, at: number): Promise<Suggestion[]> {
   // 1. Your newest followees ∥ the fallback's sample.
-  const [mine, sample] = await Promise.all([deps.relations.listed(reader, 'following', FOLLOWEES_SAMPLED), deps.relations.sampleEdges(at, SAMPLE_EDGES)]);
+  const [mine, sample] = await Promise.all([
+    deps.relations.listed(reader, 'following', FOLLOWEES_SAMPLED),
+    deps.relations.sampleEdges(at, SAMPLE_EDGES),
+  ]);
   const followees = mine.items.map((e) => e.handle);
   // Known not to suggest before anything else is read: yourself and the followees just read.
   const known = new Set([reader, ...followees]);

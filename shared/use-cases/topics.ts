@@ -7,7 +7,13 @@
 import { InvalidInputError } from '../domain/errors.js';
 import { isPostId } from '../domain/post.js';
 import { normalizeTopic } from '../domain/text-entities.js';
-import { bucketsOfWindow, rankTrending, TRENDING_TOPICS, TRENDING_WINDOW_MS, type TrendingTopic } from '../domain/trending.js';
+import {
+  bucketsOfWindow,
+  rankTrending,
+  TRENDING_TOPICS,
+  TRENDING_WINDOW_MS,
+  type TrendingTopic,
+} from '../domain/trending.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
@@ -21,11 +27,21 @@ export const TRENDING_CACHE_MS = 30_000;
 
 export function requireTopic(raw: string): string {
   const name = normalizeTopic(raw);
-  if (name === null) throw new InvalidInputError('Not a topic name: 1–32 characters, at least one letter or digit, no # / ? %', 'invalid_topic');
+  if (name === null)
+    throw new InvalidInputError(
+      'Not a topic name: 1–32 characters, at least one letter or digit, no # / ? %',
+      'invalid_topic',
+    );
   return name;
 }
 
-export async function listTopicPosts(deps: FeedDeps, raw: string, limit: number, cursor?: string, reader?: string): Promise<Page<PostDetail> & { topic: string }> {
+export async function listTopicPosts(
+  deps: FeedDeps,
+  raw: string,
+  limit: number,
+  cursor?: string,
+  reader?: string,
+): Promise<Page<PostDetail> & { topic: string }> {
   const topic = requireTopic(raw);
   const after = decodeCursor(cursor, isPostId);
   const page = await deps.topics.posts(topic, limit + SPARE_ENTRIES, after);
@@ -66,7 +82,10 @@ export async function trendingTopics(
 ): Promise<{ items: TrendingTopic[]; windowSeconds: number }> {
   const cached = cache.entry;
   if (!cached || now - cached.at > TRENDING_CACHE_MS || now < cached.at) {
-    cache.entry = { at: now, value: rankTrending(await deps.topics.trendCounts(bucketsOfWindow(now, TRENDING_WINDOW_MS)), TRENDING_TOPICS) };
+    cache.entry = {
+      at: now,
+      value: rankTrending(await deps.topics.trendCounts(bucketsOfWindow(now, TRENDING_WINDOW_MS)), TRENDING_TOPICS),
+    };
   }
   return { items: cache.entry!.value, windowSeconds: TRENDING_WINDOW_MS / 1000 };
 }

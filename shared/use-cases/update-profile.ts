@@ -34,7 +34,10 @@ export async function updateProfile(
       await atStep(deps, 'rename.won', { handle });
       // The old naming can never be current again (versions never repeat): its entries go,
       // beside the read of the profile the answer shows.
-      const old = current.naming === null ? Promise.resolve() : deps.people.remove(handle, searchTerms(handle, current.displayName), current.naming);
+      const old =
+        current.naming === null
+          ? Promise.resolve()
+          : deps.people.remove(handle, searchTerms(handle, current.displayName), current.naming);
       const [, profile] = await Promise.all([old, getProfile(deps, handle)]);
       return profile;
     }

@@ -15,7 +15,11 @@ async function hidden<P extends ViewerPair>(deps: Pick<FeedDeps, 'blocks'>, pair
  * Of `others`, those `reader` must not see: the reader blocks or mutes them, or they block the
  * reader. One multi-get of three rows per other user.
  */
-export async function hiddenFrom(deps: Pick<FeedDeps, 'blocks'>, reader: string, others: string[]): Promise<Set<string>> {
+export async function hiddenFrom(
+  deps: Pick<FeedDeps, 'blocks'>,
+  reader: string,
+  others: string[],
+): Promise<Set<string>> {
   const pairs = [...new Set(others)].map((other) => ({ viewer: reader, other }));
   return new Set((await hidden(deps, pairs)).map((p) => p.other));
 }
@@ -24,7 +28,11 @@ export async function hiddenFrom(deps: Pick<FeedDeps, 'blocks'>, reader: string,
  * Of `recipients`, those who must get no notification from `actor`: the same rule with the
  * recipient as the viewer (they block or mute the actor, or the actor blocks them). One multi-get.
  */
-export async function silencedRecipients(deps: Pick<FeedDeps, 'blocks'>, actor: string, recipients: string[]): Promise<Set<string>> {
+export async function silencedRecipients(
+  deps: Pick<FeedDeps, 'blocks'>,
+  actor: string,
+  recipients: string[],
+): Promise<Set<string>> {
   const pairs = [...new Set(recipients)].map((viewer) => ({ viewer, other: actor }));
   return new Set((await hidden(deps, pairs)).map((p) => p.viewer));
 }

@@ -42,14 +42,10 @@ export const refreshBody = z.strictObject({
 
 /** Marks a browser client's session calls: its refresh token then travels in an HttpOnly cookie. */
 export const sessionHeaders = z.object({
-  'x-weibo-client': z
-    .string()
-    .max(32)
-    .optional()
-    .meta({
-      description:
-        '`web` from a browser: the refresh token is set as an HttpOnly cookie (Path = the session routes as the browser sees them) and left out of the JSON; refresh and logout without a body token read that cookie, and refuse a request without this header (403 `client_header_required`).',
-    }),
+  'x-weibo-client': z.string().max(32).optional().meta({
+    description:
+      '`web` from a browser: the refresh token is set as an HttpOnly cookie (Path = the session routes as the browser sees them) and left out of the JSON; refresh and logout without a body token read that cookie, and refuse a request without this header (403 `client_header_required`).',
+  }),
 });
 
 export const handlePath = z.object({ handle: handleSchema });
@@ -57,12 +53,26 @@ export const handlePath = z.object({ handle: handleSchema });
 export const updateProfileBody = z.strictObject({ displayName });
 
 export const avatarBody = z.strictObject({
-  mediaId: z.string().min(1).max(64).meta({ description: 'A picture uploaded with `purpose: avatar` (`POST /media`), processed (`ready`)' }),
+  mediaId: z
+    .string()
+    .min(1)
+    .max(64)
+    .meta({ description: 'A picture uploaded with `purpose: avatar` (`POST /media`), processed (`ready`)' }),
 });
 
 export const peopleQuery = z.strictObject({
   q: humanText({ min: 1, max: QUERY_MAX_LENGTH, label: 'q' })
     .refine((q) => searchForm(q).length > 0, 'q: a name or handle to look for')
-    .meta({ description: 'The start of a handle or display name (a leading @ is ignored); compared case-insensitively, in NFKC form', example: 'ann' }),
-  limit: z.coerce.number().int().min(1).max(PEOPLE_MAX).default(PEOPLE_DEFAULT).meta({ description: 'How many people, at most' }),
+    .meta({
+      description:
+        'The start of a handle or display name (a leading @ is ignored); compared case-insensitively, in NFKC form',
+      example: 'ann',
+    }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(PEOPLE_MAX)
+    .default(PEOPLE_DEFAULT)
+    .meta({ description: 'How many people, at most' }),
 });

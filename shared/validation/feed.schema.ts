@@ -9,7 +9,9 @@ import { MAX_ALT_LENGTH, MAX_MEDIA_PER_POST } from '../domain/media.js';
 
 const pictureRef = z.strictObject({
   id: z.string().min(1).max(64).meta({ description: 'A media id of yours, `ready` (`POST /media`, then `/complete`)' }),
-  alt: humanText({ min: 0, max: MAX_ALT_LENGTH, allowNewlines: true, label: 'alt' }).optional().meta({ description: `Alt text for screen readers, at most ${MAX_ALT_LENGTH} characters` }),
+  alt: humanText({ min: 0, max: MAX_ALT_LENGTH, allowNewlines: true, label: 'alt' })
+    .optional()
+    .meta({ description: `Alt text for screen readers, at most ${MAX_ALT_LENGTH} characters` }),
 });
 
 export const publishBody = z
@@ -20,9 +22,14 @@ export const publishBody = z
       .max(MAX_MEDIA_PER_POST)
       .refine((m) => new Set(m.map((p) => p.id)).size === m.length, 'media: each picture once')
       .optional()
-      .meta({ description: `Up to ${MAX_MEDIA_PER_POST} pictures (Weibo's 九宫格), in this order; each in one post only` }),
+      .meta({
+        description: `Up to ${MAX_MEDIA_PER_POST} pictures (Weibo's 九宫格), in this order; each in one post only`,
+      }),
   })
-  .refine((p) => visibleLength(p.body) >= 1 || (p.media?.length ?? 0) > 0, { path: ['body'], message: 'body must have at least 1 visible character, unless the post has pictures' });
+  .refine((p) => visibleLength(p.body) >= 1 || (p.media?.length ?? 0) > 0, {
+    path: ['body'],
+    message: 'body must have at least 1 visible character, unless the post has pictures',
+  });
 
 /**
  * Every create takes it (publish, repost, comment, upload): a retry with the same key and body
@@ -46,7 +53,10 @@ export const editHeaders = z.object({
     .string()
     .regex(/^"?\d{1,4}"?$/, 'If-Match: the post’s version, e.g. "0"')
     .optional()
-    .meta({ description: 'The post’s `version` as you read it, e.g. `"0"` (quotes optional). Required: without it 428 `version_required`; another version than the current one is 412 `version_mismatch`' }),
+    .meta({
+      description:
+        'The post’s `version` as you read it, e.g. `"0"` (quotes optional). Required: without it 428 `version_required`; another version than the current one is 412 `version_mismatch`',
+    }),
 });
 
 export const postPath = z.object({ postId: z.string().regex(POST_ID_PATTERN, 'postId: not a post id') });
@@ -55,7 +65,11 @@ export const relationPath = z.object({ handle: handleSchema, target: handleSchem
 
 export const pageQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Page size' }),
-  cursor: z.string().max(600).optional().meta({ description: 'The `nextCursor` of the previous page; omit for the first page' }),
+  cursor: z
+    .string()
+    .max(600)
+    .optional()
+    .meta({ description: 'The `nextCursor` of the previous page; omit for the first page' }),
 });
 
 export const commentBody = z.strictObject({
@@ -76,31 +90,58 @@ export const commentsQuery = pageQuery.extend({
   order: z.enum(['newest', 'oldest']).default('newest').meta({ description: 'newest first (default) or oldest first' }),
 });
 
-export const likePath = z.object({ handle: handleSchema, postId: z.string().regex(POST_ID_PATTERN, 'postId: not a post id') });
+export const likePath = z.object({
+  handle: handleSchema,
+  postId: z.string().regex(POST_ID_PATTERN, 'postId: not a post id'),
+});
 
 export const repostBody = z.strictObject({
   comment: humanText({ min: 1, max: POST_MAX_CODE_POINTS, allowNewlines: true, label: 'comment' })
     .optional()
-    .meta({ description: 'Your words on it (转发理由). Without one, reposting the same post again returns your earlier repost.' }),
+    .meta({
+      description:
+        'Your words on it (转发理由). Without one, reposting the same post again returns your earlier repost.',
+    }),
 });
 
 export const blockPath = relationPath;
 
 export const topicPath = z.object({
-  topic: z.string().min(1).max(200).meta({ description: 'A topic name as written (`#` signs left out); it is normalised like the posts’ topics (case, width)', example: '今天天气' }),
+  topic: z
+    .string()
+    .min(1)
+    .max(200)
+    .meta({
+      description:
+        'A topic name as written (`#` signs left out); it is normalised like the posts’ topics (case, width)',
+      example: '今天天气',
+    }),
 });
 
 export const markReadBody = z.strictObject({
-  upTo: z.string().min(1).max(200).meta({ description: 'The id of the newest notification you have shown: it and everything older become read' }),
+  upTo: z
+    .string()
+    .min(1)
+    .max(200)
+    .meta({ description: 'The id of the newest notification you have shown: it and everything older become read' }),
 });
 
 export const newerQuery = z.strictObject({
   after: z
     .string()
     .regex(POST_ID_PATTERN, 'after: not a post id')
-    .meta({ description: 'The id of the newest post you show (the first of the first page)', example: 'ann.1764000000000.a1b2c3d4e5f6' }),
+    .meta({
+      description: 'The id of the newest post you show (the first of the first page)',
+      example: 'ann.1764000000000.a1b2c3d4e5f6',
+    }),
 });
 
 export const suggestionsQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(SUGGESTIONS_MAX).default(SUGGESTIONS_DEFAULT).meta({ description: 'How many people, at most' }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(SUGGESTIONS_MAX)
+    .default(SUGGESTIONS_DEFAULT)
+    .meta({ description: 'How many people, at most' }),
 });

@@ -3,9 +3,25 @@
 import * as z from 'zod';
 
 export const uploadBody = z.strictObject({
-  contentType: z.string().min(1).max(100).meta({ description: 'The type the browser will upload: image/jpeg, image/png, image/webp or image/gif. Only a promise: the worker decides the format by the bytes' }),
-  size: z.number().int().min(1).meta({ description: 'The exact size in bytes of the file to upload (at most 20 MB); the upload must match it' }),
-  purpose: z.enum(['post', 'avatar']).default('post').meta({ description: 'A picture for a post (grid, feed and large sizes), or an avatar (square sizes)' }),
+  contentType: z
+    .string()
+    .min(1)
+    .max(100)
+    .meta({
+      description:
+        'The type the browser will upload: image/jpeg, image/png, image/webp or image/gif. Only a promise: the worker decides the format by the bytes',
+    }),
+  size: z
+    .number()
+    .int()
+    .min(1)
+    .meta({ description: 'The exact size in bytes of the file to upload (at most 20 MB); the upload must match it' }),
+  purpose: z
+    .enum(['post', 'avatar'])
+    .default('post')
+    .meta({ description: 'A picture for a post (grid, feed and large sizes), or an avatar (square sizes)' }),
 });
 
-export const mediaPath = z.object({ id: z.string().min(1).max(64).meta({ description: 'A media id, as `POST /media` answered it' }) });
+export const mediaPath = z.object({
+  id: z.string().min(1).max(64).meta({ description: 'A media id, as `POST /media` answered it' }),
+});

@@ -10,5 +10,9 @@ import { hbaseClient } from './hbase.js';
 export function erasureDependencies(): ErasureDeps {
   const hbase = hbaseClient();
   const ns = config().HBASE_NAMESPACE;
-  return { ...feedDependencies(), people: new HBasePeopleIndex(hbase, ns), remains: new HBaseAccountRemains(hbase, ns) };
+  return {
+    ...feedDependencies(),
+    people: new HBasePeopleIndex(hbase, ns),
+    remains: new HBaseAccountRemains(hbase, ns),
+  };
 }

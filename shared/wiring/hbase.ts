@@ -25,4 +25,3 @@ export function hbaseClient(): HBaseRestClient {
   });
   return client;
 }
-

@@ -18,6 +18,10 @@ export function profileDependencies(): ProfileDependencies {
   if (profile) return profile;
   const hbase = hbaseClient();
   const ns = config().HBASE_NAMESPACE;
-  profile = { users: new HBaseUserStore(hbase, ns), people: new HBasePeopleIndex(hbase, ns), ...picturesIfConfigured() };
+  profile = {
+    users: new HBaseUserStore(hbase, ns),
+    people: new HBasePeopleIndex(hbase, ns),
+    ...picturesIfConfigured(),
+  };
   return profile;
 }

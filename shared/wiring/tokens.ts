@@ -15,4 +15,7 @@ export async function tokenKeysOf(secrets: Pick<RuntimeSecrets, 'signingSecrets'
 export const tokenKeys = (): Promise<TokenKeys> => tokenKeysOf(runtimeSecrets());
 
 /** Signing and verifying keys and the access tokens' lifetime. */
-export const tokenSettings = async (): Promise<TokenSettings> => ({ ...(await tokenKeys()), ttlSeconds: config().TOKEN_TTL_SECONDS });
+export const tokenSettings = async (): Promise<TokenSettings> => ({
+  ...(await tokenKeys()),
+  ttlSeconds: config().TOKEN_TTL_SECONDS,
+});

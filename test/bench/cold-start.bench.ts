@@ -71,10 +71,22 @@ async function packageOf(dir: string): Promise<string> {
   const out = mkdtempSync(join(tmpdir(), 'weibo-cold-pkg-'));
   await run(
     process.execPath,
-    [join(dir, 'node_modules/serverless/bin/serverless.js'), 'package', '--stage', 'dev', '--package', out, '--param=hbaseRestUrl=https://hbase-rest.bench.internal:8443'],
+    [
+      join(dir, 'node_modules/serverless/bin/serverless.js'),
+      'package',
+      '--stage',
+      'dev',
+      '--package',
+      out,
+      '--param=hbaseRestUrl=https://hbase-rest.bench.internal:8443',
+    ],
     {
       cwd: dir,
-      env: { ...process.env, AWS_EC2_METADATA_DISABLED: 'true', ESBUILD_WORK_FOLDER: `.esbuild/bench-cold-${process.pid}` },
+      env: {
+        ...process.env,
+        AWS_EC2_METADATA_DISABLED: 'true',
+        ESBUILD_WORK_FOLDER: `.esbuild/bench-cold-${process.pid}`,
+      },
       timeout: 600_000,
       maxBuffer: 64 * 1024 * 1024,
     },
@@ -103,25 +115,42 @@ function functionsOf(packageDir: string): Fn[] {
   const resources = Object.entries(template.Resources);
   const routeOf = (logicalId: string) => {
     const integration = resources.find(
-      ([, r]) => r.Type === 'AWS::ApiGatewayV2::Integration' && JSON.stringify(r.Properties.IntegrationUri).includes(`"${logicalId}"`),
+      ([, r]) =>
+        r.Type === 'AWS::ApiGatewayV2::Integration' &&
+        JSON.stringify(r.Properties.IntegrationUri).includes(`"${logicalId}"`),
     )?.[0];
-    const route = resources.find(([, r]) => r.Type === 'AWS::ApiGatewayV2::Route' && integration && JSON.stringify(r.Properties.Target).includes(integration));
+    const route = resources.find(
+      ([, r]) =>
+        r.Type === 'AWS::ApiGatewayV2::Route' &&
+        integration &&
+        JSON.stringify(r.Properties.Target).includes(integration),
+    );
     return route?.[1].Properties.RouteKey as string | undefined;
   };
   const queueFed = new Set(
-    resources.filter(([, r]) => r.Type === 'AWS::Lambda::EventSourceMapping').map(([, r]) => (r.Properties.FunctionName['Fn::GetAtt'] as string[])[0]),
+    resources
+      .filter(([, r]) => r.Type === 'AWS::Lambda::EventSourceMapping')
+      .map(([, r]) => (r.Properties.FunctionName['Fn::GetAtt'] as string[])[0]),
   );
   return resources
     .filter(([, r]) => r.Type === 'AWS::Lambda::Function')
     .map(([id, r]) => {
       const zip = join(packageDir, (r.Properties.Code.S3Key as string).split('/').pop()!);
-      const name = zip.split('/').pop()!.replace(/\.zip$/, '');
+      const name = zip
+        .split('/')
+        .pop()!
+        .replace(/\.zip$/, '');
       const routeKey = routeOf(id);
       if (routeKey) {
         const [method, path] = routeKey === '$default' ? ['GET', '/no/such/route'] : routeKey.split(' ');
         return { name, handler: r.Properties.Handler as string, zip, event: 'http' as const, method, path };
       }
-      return { name, handler: r.Properties.Handler as string, zip, event: queueFed.has(id) ? ('sqs' as const) : ('schedule' as const) };
+      return {
+        name,
+        handler: r.Properties.Handler as string,
+        zip,
+        event: queueFed.has(id) ? ('sqs' as const) : ('schedule' as const),
+      };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -129,11 +158,36 @@ function functionsOf(packageDir: string): Fn[] {
 /** A minimal event of the function's trigger (see the header). */
 function eventFor(fn: Fn): unknown {
   if (fn.event === 'sqs') {
-    return { Records: [{ messageId: 'bench-1', receiptHandle: 'r', body: '{}', attributes: { ApproximateReceiveCount: '1' }, messageAttributes: {}, eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:eu-west-1:000000000000:bench' }] };
+    return {
+      Records: [
+        {
+          messageId: 'bench-1',
+          receiptHandle: 'r',
+          body: '{}',
+          attributes: { ApproximateReceiveCount: '1' },
+          messageAttributes: {},
+          eventSource: 'aws:sqs',
+          eventSourceARN: 'arn:aws:sqs:eu-west-1:000000000000:bench',
+        },
+      ],
+    };
   }
-  if (fn.event === 'schedule') return { version: '0', id: 'bench', 'detail-type': 'Scheduled Event', source: 'aws.events', time: new Date().toISOString(), resources: [], detail: {} };
+  if (fn.event === 'schedule')
+    return {
+      version: '0',
+      id: 'bench',
+      'detail-type': 'Scheduled Event',
+      source: 'aws.events',
+      time: new Date().toISOString(),
+      resources: [],
+      detail: {},
+    };
   const params: Record<string, string> = {};
-  const path = fn.path!.replace(/\{(\w+)\}/g, (_, name: string) => (params[name] = name === 'postId' ? 'not-a-post-id' : name === 'handle' ? 'bench_nobody' : 'bench'));
+  const path = fn.path!.replace(
+    /\{(\w+)\}/g,
+    (_, name: string) =>
+      (params[name] = name === 'postId' ? 'not-a-post-id' : name === 'handle' ? 'bench_nobody' : 'bench'),
+  );
   const writes = fn.method !== 'GET' && fn.method !== 'DELETE';
   return {
     version: '2.0',
@@ -170,9 +224,18 @@ Promise.resolve(mod[exportName](JSON.parse(eventJson), context)).then(
   (e) => { const t2 = performance.now(); process.stdout.write(JSON.stringify({ require: t1 - t0, requireCpu: (cpu.user + cpu.system) / 1000, invoke: t2 - t1, answer: 'threw ' + (e && e.name) })); process.exit(0); });
 `;
 
-function probe(file: string, exportName: string, event: unknown, name: string, env: NodeJS.ProcessEnv): Promise<{ require: number; requireCpu: number; invoke: number; answer: string }> {
+function probe(
+  file: string,
+  exportName: string,
+  event: unknown,
+  name: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ require: number; requireCpu: number; invoke: number; answer: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', PROBE, file, exportName, JSON.stringify(event), name], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['-e', PROBE, file, exportName, JSON.stringify(event), name], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -198,7 +261,12 @@ function extract(zip: string, dir: string): void {
   }
 }
 
-async function measure(label: string, packageDir: string, env: NodeJS.ProcessEnv, only: Set<string> | null): Promise<Map<string, Measured>> {
+async function measure(
+  label: string,
+  packageDir: string,
+  env: NodeJS.ProcessEnv,
+  only: Set<string> | null,
+): Promise<Map<string, Measured>> {
   const fns = functionsOf(packageDir).filter((f) => !only || only.has(f.name));
   const work = mkdtempSync(join(tmpdir(), `weibo-cold-${label}-`));
   const results = new Map<string, Measured>();
@@ -209,7 +277,8 @@ async function measure(label: string, packageDir: string, env: NodeJS.ProcessEnv
       const dot = fn.handler.lastIndexOf('.');
       const file = join(dir, `${fn.handler.slice(0, dot)}.cjs`);
       const samples = [];
-      for (let i = 0; i < RUNS; i++) samples.push(await probe(file, fn.handler.slice(dot + 1), eventFor(fn), `weibo-dev-${fn.name}`, env));
+      for (let i = 0; i < RUNS; i++)
+        samples.push(await probe(file, fn.handler.slice(dot + 1), eventFor(fn), `weibo-dev-${fn.name}`, env));
       const m: Measured = {
         zipBytes: statSync(fn.zip).size,
         bundleBytes: statSync(file).size,
@@ -219,7 +288,9 @@ async function measure(label: string, packageDir: string, env: NodeJS.ProcessEnv
         answer: samples[0]!.answer,
       };
       results.set(fn.name, m);
-      say(`${label.padEnd(6)} ${fn.name.padEnd(24)} zip ${(m.zipBytes / 1024).toFixed(0).padStart(5)} KB  require ${m.requireMs.toFixed(0).padStart(4)} ms (cpu ${m.requireCpuMs.toFixed(0).padStart(4)} ms)  first invocation ${m.firstInvokeMs.toFixed(0).padStart(5)} ms  (${m.answer})`);
+      say(
+        `${label.padEnd(6)} ${fn.name.padEnd(24)} zip ${(m.zipBytes / 1024).toFixed(0).padStart(5)} KB  require ${m.requireMs.toFixed(0).padStart(4)} ms (cpu ${m.requireCpuMs.toFixed(0).padStart(4)} ms)  first invocation ${m.firstInvokeMs.toFixed(0).padStart(5)} ms  (${m.answer})`,
+      );
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -236,13 +307,20 @@ async function main(): Promise<void> {
   const namespace = `cold_${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   const hbase = new HBaseRestClient({ baseUrl: hbaseUrl, timeoutMs: 60_000 });
 
-  say(`packaging AFTER (this checkout)${args['after-dir'] ? ': given' : ''} and BEFORE (${BEFORE_COMMIT})${args['before-dir'] ? ': given' : ''}`);
+  say(
+    `packaging AFTER (this checkout)${args['after-dir'] ? ': given' : ''} and BEFORE (${BEFORE_COMMIT})${args['before-dir'] ? ': given' : ''}`,
+  );
   const afterDir = args['after-dir'] ?? (await packageOf(ROOT));
   const beforeDir = args['before-dir'] ?? (await packageBefore());
 
   await applySchema(hbase, namespace);
   const queues = await ensureQueues({ sqsEndpoint, stage: 'local', queueName: `weibo-local-fanout-${namespace}` });
-  const mediaQueues = await ensureQueues({ sqsEndpoint, stage: 'local', queue: 'media', queueName: `weibo-local-media-${namespace}` });
+  const mediaQueues = await ensureQueues({
+    sqsEndpoint,
+    stage: 'local',
+    queue: 'media',
+    queueName: `weibo-local-media-${namespace}`,
+  });
   // The local stage's function environment (infra/stage-settings.cjs), on an empty namespace.
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -274,7 +352,12 @@ async function main(): Promise<void> {
     write(before, after, head);
   } finally {
     const sqs = localSqsClient(sqsEndpoint);
-    for (const url of [queues.queueUrl, queues.deadLetterQueueUrl, mediaQueues.queueUrl, mediaQueues.deadLetterQueueUrl]) {
+    for (const url of [
+      queues.queueUrl,
+      queues.deadLetterQueueUrl,
+      mediaQueues.queueUrl,
+      mediaQueues.deadLetterQueueUrl,
+    ]) {
       await sqs.send(new DeleteQueueCommand({ QueueUrl: url })).catch(() => {});
     }
     sqs.destroy();
@@ -289,7 +372,8 @@ function write(before: Map<string, Measured>, after: Map<string, Measured>, head
   const names = [...after.keys()].filter((n) => before.has(n));
   const rows = names.map((name) => ({ name, before: before.get(name)!, after: after.get(name)! }));
   const sum = (m: Map<string, Measured>, k: 'zipBytes' | 'bundleBytes') => names.reduce((s, n) => s + m.get(n)![k], 0);
-  const med = (m: Map<string, Measured>, k: 'requireMs' | 'requireCpuMs' | 'firstInvokeMs') => Math.round(median(names.map((n) => m.get(n)![k])));
+  const med = (m: Map<string, Measured>, k: 'requireMs' | 'requireCpuMs' | 'firstInvokeMs') =>
+    Math.round(median(names.map((n) => m.get(n)![k])));
   const summary = {
     functions: names.length,
     totalZipBytes: { before: sum(before, 'zipBytes'), after: sum(after, 'zipBytes') },

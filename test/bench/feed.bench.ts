@@ -56,7 +56,9 @@ import { refreshBenchmarksPage } from '../../infra/docs/benchmarks-document.js';
 /** The machine's cores: the lag and throughput figures depend on them. */
 const CORES = availableParallelism();
 /** The fan-out worker's configured memory (serverless.yml provider.memorySize): the RSS target's denominator. */
-const WORKER_MEMORY_MB = Number(/^\s*memorySize:\s*(\d+)/m.exec(readFileSync(new URL('../../serverless.yml', import.meta.url), 'utf8'))?.[1] ?? NaN);
+const WORKER_MEMORY_MB = Number(
+  /^\s*memorySize:\s*(\d+)/m.exec(readFileSync(new URL('../../serverless.yml', import.meta.url), 'utf8'))?.[1] ?? NaN,
+);
 const started = performance.now();
 const s = benchSettings();
 const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -77,7 +79,10 @@ const headers: Record<string, string> = cfg.HBASE_AUTHORIZATION ? { Authorizatio
 async function stackProblem(): Promise<string | null> {
   const problems: string[] = [];
   try {
-    const res = await fetch(`${restUrl}/version/cluster`, { headers: { ...headers, Accept: 'application/json' }, signal: AbortSignal.timeout(5_000) });
+    const res = await fetch(`${restUrl}/version/cluster`, {
+      headers: { ...headers, Accept: 'application/json' },
+      signal: AbortSignal.timeout(5_000),
+    });
     if (res.status !== 200) problems.push(`HBase REST gateway ${restUrl} answered ${res.status} to /version/cluster`);
   } catch (err) {
     problems.push(`HBase REST gateway ${restUrl} does not answer (${(err as Error).message})`);
@@ -103,7 +108,13 @@ if (problem) {
 const recorder = new RequestRecorder();
 // handOff as the functions' composition has it: inside an invocation (the fan-out's messages,
 // drainInProcess) a scanner's delete runs beside what follows; elsewhere it is awaited in place.
-const hb = new HBaseRestClient({ baseUrl: restUrl, timeoutMs: 300_000, headers, onRequest: recorder.onRequest, handOff: deferToInvocation });
+const hb = new HBaseRestClient({
+  baseUrl: restUrl,
+  timeoutMs: 300_000,
+  headers,
+  onRequest: recorder.onRequest,
+  handOff: deferToInvocation,
+});
 // The bench's likes are many per user per minute (the hot-post rounds, the timeline readers'
 // likes): the per-user like quota is set out of the way. Its requests are still made.
 const configured = feedLimits(cfg);
@@ -129,8 +140,14 @@ async function cleanup(): Promise<void> {
   if (cleaned) return;
   cleaned = true;
   try {
-    const res = await fetch(`${restUrl}/namespaces/${ns}/tables`, { headers: { ...headers, Accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
-    const names = res.status === 200 ? ((await res.json()) as { table?: { name: string }[] }).table?.map((t) => t.name) ?? [] : [];
+    const res = await fetch(`${restUrl}/namespaces/${ns}/tables`, {
+      headers: { ...headers, Accept: 'application/json' },
+      signal: AbortSignal.timeout(10_000),
+    });
+    const names =
+      res.status === 200
+        ? (((await res.json()) as { table?: { name: string }[] }).table?.map((t) => t.name) ?? [])
+        : [];
     for (const name of names) await hb.deleteTable(`${ns}:${name}`).catch(() => {});
     // The gateway refuses to drop a namespace while the master still lists a table in it: retry.
     let dropped = false;
@@ -144,7 +161,8 @@ async function cleanup(): Promise<void> {
       }
       if (!dropped) await new Promise((r) => setTimeout(r, 500));
     }
-    if (!dropped) process.stderr.write(`feed bench: could not drop namespace ${ns} (${String(lastError)}); drop it by hand\n`);
+    if (!dropped)
+      process.stderr.write(`feed bench: could not drop namespace ${ns} (${String(lastError)}); drop it by hand\n`);
   } catch (err) {
     process.stderr.write(`feed bench: cleanup of namespace ${ns} failed: ${String(err)}\n`);
   }
@@ -158,7 +176,6 @@ process.once('SIGINT', () => {
   process.stderr.write('\nfeed bench: interrupted, dropping the bench namespace and queue…\n');
   void cleanup().finally(() => process.exit(130));
 });
-
 
 try {
   progress.phase('setup', ns);
@@ -177,7 +194,11 @@ try {
   const scale = s.profile === 'smoke' ? 0.2 : 1;
   const floor = await measureFloor(hb, floorTable, {
     reps: s.floorReps,
-    batchPuts: [[1, Math.min(s.floorReps, 500)], [100, 20_000 * scale], [1000, 50_000 * scale]],
+    batchPuts: [
+      [1, Math.min(s.floorReps, 500)],
+      [100, 20_000 * scale],
+      [1000, 50_000 * scale],
+    ],
     onProgress: (f) => progress.update(f),
   });
 
@@ -373,7 +394,10 @@ try {
     // The per-route table: a read's depth against its issue-22 bound (2; 3 with a celebrity
     // merge), each route's p99 against the floor's row-get p99 as information.
     ...routes.routes.flatMap((r) => {
-      const slug = r.route.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+      const slug = r.route
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '_')
+        .replace(/^_|_$/g, '');
       return [
         target({
           id: `route_${slug}_round_trips`,
@@ -498,7 +522,10 @@ try {
     hot_post_exact: hotPost.exact ? 1 : 0,
     ...Object.fromEntries(
       routes.routes.flatMap((r) => {
-        const slug = r.route.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+        const slug = r.route
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '_')
+          .replace(/^_|_$/g, '');
         return [
           [`route_${slug}_p50_ms`, r.latency.medianMs],
           [`route_${slug}_p99_ms`, r.latency.p99Ms],
@@ -537,8 +564,12 @@ try {
     backfill_ours_wall_ms: backfill.final.oursWallMs,
     backfill_seed_rows_examined: backfill.final.seedRowsExamined,
     backfill_seed_rows_examined_measured: backfill.final.seedRowsExaminedMeasured ? 1 : 0,
-    ...(backfill.final.oursRowsExamined !== null ? { backfill_ours_rows_examined: backfill.final.oursRowsExamined } : {}),
-    ...(backfill.final.seedRowsFiltered !== null ? { backfill_seed_rows_filtered: backfill.final.seedRowsFiltered } : {}),
+    ...(backfill.final.oursRowsExamined !== null
+      ? { backfill_ours_rows_examined: backfill.final.oursRowsExamined }
+      : {}),
+    ...(backfill.final.seedRowsFiltered !== null
+      ? { backfill_seed_rows_filtered: backfill.final.seedRowsFiltered }
+      : {}),
     ...Object.fromEntries(
       backfill.checkpoints.flatMap((cp) => {
         const at = `at_${cp.tablePosts}`;
@@ -623,34 +654,96 @@ try {
     ['figure', 'measured', 'target', 'result'],
     [
       ...targets.map((t) => [t.label, formatValue(t), formatTarget(t), resultWord(t)]),
-      [`  timeline p50 / floor p50 (${timeline.useCase.medianMs} / ${timeline.floor.medianMs} ms)`, formatValue({ value: timeline.p50Ratio, unit: '×' }), '—', 'info'],
-      [`  timeline p99 / floor p99 (${timeline.useCase.p99Ms} / ${timeline.floor.p99Ms} ms; ${TIMELINE_FLOOR})`, formatValue({ value: timeline.p99Ratio, unit: '×' }), '—', 'info'],
-      [`  per page: ${timeline.likedPerPage.mean.toFixed(1)} posts liked by the reader, ${timeline.countedPerPage.mean.toFixed(1)} with counts (${timeline.seeded.likes} likes seeded)`, `${timeline.requestsPerPage.mean.toFixed(1)} req`, '—', 'info'],
-      [`Hot-post likes/s, ${hotPost.likers} users at once (${hotPost.first.requestsPerLike} requests per like)`, `${hotPost.first.likesPerSec}/s`, '—', 'info'],
+      [
+        `  timeline p50 / floor p50 (${timeline.useCase.medianMs} / ${timeline.floor.medianMs} ms)`,
+        formatValue({ value: timeline.p50Ratio, unit: '×' }),
+        '—',
+        'info',
+      ],
+      [
+        `  timeline p99 / floor p99 (${timeline.useCase.p99Ms} / ${timeline.floor.p99Ms} ms; ${TIMELINE_FLOOR})`,
+        formatValue({ value: timeline.p99Ratio, unit: '×' }),
+        '—',
+        'info',
+      ],
+      [
+        `  per page: ${timeline.likedPerPage.mean.toFixed(1)} posts liked by the reader, ${timeline.countedPerPage.mean.toFixed(1)} with counts (${timeline.seeded.likes} likes seeded)`,
+        `${timeline.requestsPerPage.mean.toFixed(1)} req`,
+        '—',
+        'info',
+      ],
+      [
+        `Hot-post likes/s, ${hotPost.likers} users at once (${hotPost.first.requestsPerLike} requests per like)`,
+        `${hotPost.first.likesPerSec}/s`,
+        '—',
+        'info',
+      ],
       [`  per like p50 / p99`, `${hotPost.first.perLike.medianMs} / ${hotPost.first.perLike.p99Ms} ms`, '—', 'info'],
-      [`  repeat round (idempotent): likes/s, p50 / p99`, `${hotPost.repeat.likesPerSec}/s, ${hotPost.repeat.perLike.medianMs} / ${hotPost.repeat.perLike.p99Ms} ms`, '—', 'info'],
-      [`  fan-out worker peak heap, ${memory.large.peakHeapUsedMB} / ${memory.small.peakHeapUsedMB} MB`, formatValue({ value: memory.peakHeapRatio, unit: '×' }), '—', 'info'],
-      [`  fan-out worker heap after GC, ${memory.large.heapAfterGcMB} / ${memory.small.heapAfterGcMB} MB`, formatValue({ value: memory.large.heapAfterGcMB / memory.small.heapAfterGcMB, unit: '×' }), '—', 'info'],
-      [`  backfill wall time: seed ${backfill.final.seedWallMs} ms / ours ${backfill.final.oursWallMs} ms`, formatValue({ value: backfill.final.wallRatio, unit: '×' }), '—', 'info'],
+      [
+        `  repeat round (idempotent): likes/s, p50 / p99`,
+        `${hotPost.repeat.likesPerSec}/s, ${hotPost.repeat.perLike.medianMs} / ${hotPost.repeat.perLike.p99Ms} ms`,
+        '—',
+        'info',
+      ],
+      [
+        `  fan-out worker peak heap, ${memory.large.peakHeapUsedMB} / ${memory.small.peakHeapUsedMB} MB`,
+        formatValue({ value: memory.peakHeapRatio, unit: '×' }),
+        '—',
+        'info',
+      ],
+      [
+        `  fan-out worker heap after GC, ${memory.large.heapAfterGcMB} / ${memory.small.heapAfterGcMB} MB`,
+        formatValue({ value: memory.large.heapAfterGcMB / memory.small.heapAfterGcMB, unit: '×' }),
+        '—',
+        'info',
+      ],
+      [
+        `  backfill wall time: seed ${backfill.final.seedWallMs} ms / ours ${backfill.final.oursWallMs} ms`,
+        formatValue({ value: backfill.final.wallRatio, unit: '×' }),
+        '—',
+        'info',
+      ],
       ...backfill.checkpoints.map((cp) => [
         `  backfill at ${cp.tablePosts.toLocaleString('en-US')} posts: ours read ${cp.oursRowsRead} rows${cp.oursRowsExamined !== null ? ` (examined ${cp.oursRowsExamined})` : ''}; seed examined ${cp.seedRowsExamined.toLocaleString('en-US')}${cp.seedRowsFiltered !== null ? ` (${cp.seedRowsFiltered.toLocaleString('en-US')} filtered out + ${cp.seedRowsPassed} passed)` : ' (table size, NOT measured)'}`,
         formatValue({ value: cp.rowsRatio, unit: '×' }),
         '—',
         'info',
       ]),
-      [`  seed read path: ${seedRead.seedPostsPerRead.mean} posts/read (${seedRead.versions} per followee, grouped by author: ${seedRead.seedGroupedByAuthor ? 'yes' : 'NO'}), ${seedRead.seedRequestsPerRead.mean} req; ours ${seedRead.oursPostsPerPage.mean} posts/page, ${seedRead.oursRequestsPerPage.mean} req`, `${seedRead.seed.medianMs} / ${seedRead.ours.medianMs} ms p50`, '—', 'info'],
-      [`Publish → visible in the last follower's inbox (${lag.followers} followers, median of ${lag.runs.length})`, `${lag.lastMsMedian} ms`, '—', 'info'],
+      [
+        `  seed read path: ${seedRead.seedPostsPerRead.mean} posts/read (${seedRead.versions} per followee, grouped by author: ${seedRead.seedGroupedByAuthor ? 'yes' : 'NO'}), ${seedRead.seedRequestsPerRead.mean} req; ours ${seedRead.oursPostsPerPage.mean} posts/page, ${seedRead.oursRequestsPerPage.mean} req`,
+        `${seedRead.seed.medianMs} / ${seedRead.ours.medianMs} ms p50`,
+        '—',
+        'info',
+      ],
+      [
+        `Publish → visible in the last follower's inbox (${lag.followers} followers, median of ${lag.runs.length})`,
+        `${lag.lastMsMedian} ms`,
+        '—',
+        'info',
+      ],
     ],
   );
   printTable(
     `Per route, through the real use cases (${s.routeSamples} calls each; floor: raw row get p50 ${routes.floor.medianMs} / p99 ${routes.floor.p99Ms} ms)`,
     ['route', 'p50 ms', 'p99 ms', 'p50 / floor', 'p99 / floor', 'requests (max)', 'round trips (max)'],
-    routes.routes.map((r) => [r.route, r.latency.medianMs, r.latency.p99Ms, `${r.p50Ratio}×`, `${r.p99Ratio}×`, `${r.requests.mean} (${r.requests.max})`, `${r.sequentialRoundTrips.mean} (${r.sequentialRoundTrips.max})`]),
+    routes.routes.map((r) => [
+      r.route,
+      r.latency.medianMs,
+      r.latency.p99Ms,
+      `${r.p50Ratio}×`,
+      `${r.p99Ratio}×`,
+      `${r.requests.mean} (${r.requests.max})`,
+      `${r.sequentialRoundTrips.mean} (${r.sequentialRoundTrips.max})`,
+    ]),
   );
   printTable(
     `Where one fan-out post's HBase time goes (${fanout.followers} followers, ${fanout.requestsPerPost} requests per post)`,
     ['request kind', 'requests/post', 'ms/post'],
-    fanout.requestKinds.map((k) => [k.kind, Math.round((k.requests / fanout.reps) * 10) / 10, Math.round((k.totalMs / fanout.reps) * 10) / 10]),
+    fanout.requestKinds.map((k) => [
+      k.kind,
+      Math.round((k.requests / fanout.reps) * 10) / 10,
+      Math.round((k.totalMs / fanout.reps) * 10) / 10,
+    ]),
   );
   printTable(
     `Where the hot post's likes spend HBase time (${hotPost.likers} likes, ${hotPost.concurrency} in flight; first round / repeat)`,
@@ -659,7 +752,13 @@ try {
       const first = hotPost.first.requestKinds.find((k) => k.kind === kind);
       const again = hotPost.repeat.requestKinds.find((k) => k.kind === kind);
       const per = (x: number) => Math.round((x / hotPost.likers) * 10) / 10;
-      return [kind, per(first?.requests ?? 0), per(first?.totalMs ?? 0), per(again?.requests ?? 0), per(again?.totalMs ?? 0)];
+      return [
+        kind,
+        per(first?.requests ?? 0),
+        per(first?.totalMs ?? 0),
+        per(again?.requests ?? 0),
+        per(again?.totalMs ?? 0),
+      ];
     }),
   );
   console.log(`\nwall time ${wallSeconds} s · JSON ${outPath(s, 'json')} · chart ${outPath(s, 'svg')}`);

@@ -24,7 +24,14 @@ try {
   await prepareFloorTable(client, table);
   const floor = await measureFloor(client, table, { reps });
 
-  const result = { at: new Date().toISOString(), hbaseVersion: version, restUrl: cfg.HBASE_REST_URL, node: process.version, reps, ...floor };
+  const result = {
+    at: new Date().toISOString(),
+    hbaseVersion: version,
+    restUrl: cfg.HBASE_REST_URL,
+    node: process.version,
+    reps,
+    ...floor,
+  };
   const outDir = process.env.BENCH_OUT_DIR || 'docs/bench';
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'hbase-floor.json'), `${JSON.stringify(result, null, 2)}\n`);

@@ -76,13 +76,21 @@ function vmHwmMB(): number | null {
 }
 
 export const fixtureFile = (c: Case) =>
-  join(tmpdir(), `weibo-media-bench-${c.width}x${c.height}${c.frames ? `x${c.frames}.gif` : c.exif ? '-exif.jpg' : '.jpg'}`);
+  join(
+    tmpdir(),
+    `weibo-media-bench-${c.width}x${c.height}${c.frames ? `x${c.frames}.gif` : c.exif ? '-exif.jpg' : '.jpg'}`,
+  );
 
 // What a phone writes (sharp's withExif: IFD0 the camera, IFD2 the shot, IFD3 the GPS position).
 const PHONE_EXIF = {
   IFD0: { Make: 'BenchPhone', Model: 'Model 12', Software: 'bench 1.0', DateTime: '2025:05:01 10:20:30' },
   IFD2: { ExposureTime: '1/120', FNumber: '1.8', ISOSpeedRatings: '100', DateTimeOriginal: '2025:05:01 10:20:30' },
-  IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '39/1 54/1 2700/100', GPSLongitudeRef: 'E', GPSLongitude: '116/1 23/1 3000/100' },
+  IFD3: {
+    GPSLatitudeRef: 'N',
+    GPSLatitude: '39/1 54/1 2700/100',
+    GPSLongitudeRef: 'E',
+    GPSLongitude: '116/1 23/1 3000/100',
+  },
 };
 
 async function makeFixture(c: Case): Promise<void> {
@@ -99,27 +107,46 @@ async function makeFixture(c: Case): Promise<void> {
           raw[at + 1] = (x - y) & 0xff;
           raw[at + 2] = (y + f * 4) & 0xff;
         }
-    bytes = await sharp(raw, { raw: { width: c.width, height: c.height * c.frames, channels: 3, pageHeight: c.height } })
+    bytes = await sharp(raw, {
+      raw: { width: c.width, height: c.height * c.frames, channels: 3, pageHeight: c.height },
+    })
       .gif({ delay: Array(c.frames).fill(40), loop: 0 })
       .toBuffer();
   } else {
-    let photo = sharp({ create: { width: c.width, height: c.height, channels: 3, background: '#4477aa', noise: { type: 'gaussian', mean: 128, sigma: 18 } } });
+    let photo = sharp({
+      create: {
+        width: c.width,
+        height: c.height,
+        channels: 3,
+        background: '#4477aa',
+        noise: { type: 'gaussian', mean: 128, sigma: 18 },
+      },
+    });
     if (c.exif) photo = photo.withMetadata({ orientation: 6 }).withExif(PHONE_EXIF);
     bytes = await photo.jpeg({ quality: 85 }).toBuffer();
   }
-  if (c.width * c.height * (c.frames ?? 1) > MAX_PIXELS || bytes.length > MAX_UPLOAD_BYTES) throw new Error(`fixture ${c.name} is over a limit (${bytes.length} bytes)`);
+  if (c.width * c.height * (c.frames ?? 1) > MAX_PIXELS || bytes.length > MAX_UPLOAD_BYTES)
+    throw new Error(`fixture ${c.name} is over a limit (${bytes.length} bytes)`);
   writeFileSync(fixtureFile(c), bytes);
 }
 
 /** The alternative measured against the processor: one full decode, the variants from its pixels. */
 async function decodeOnce(bytes: Uint8Array): Promise<string> {
-  const { data, info } = await sharp(bytes, { failOn: 'error', limitInputPixels: MAX_PIXELS, autoOrient: true }).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(bytes, { failOn: 'error', limitInputPixels: MAX_PIXELS, autoOrient: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
   const side = Math.min(360, info.width, info.height);
   const out = [
     await sharp(data, raw).resize({ width: side, height: side, fit: 'cover' }).webp({ quality: 80 }).toBuffer(),
-    await sharp(data, raw).resize({ width: 690, height: 16_383, fit: 'inside', withoutEnlargement: true }).webp({ quality: 80 }).toBuffer(),
-    await sharp(data, raw).resize({ width: 2048, height: 2048, fit: 'inside', withoutEnlargement: true }).webp({ quality: 80 }).toBuffer(),
+    await sharp(data, raw)
+      .resize({ width: 690, height: 16_383, fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 80 })
+      .toBuffer(),
+    await sharp(data, raw)
+      .resize({ width: 2048, height: 2048, fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 80 })
+      .toBuffer(),
   ];
   await sharp(out[1]!).stats();
   return out.map((b) => `${Math.round(b.length / 1024)} KB`).join(' / ');
@@ -137,14 +164,24 @@ async function child(file: string, mode: Mode): Promise<void> {
     if (mode === 'from-bytes') {
       const r = await processor.process(bytes, 'post');
       if (isRefusal(r)) throw new Error(`refused: ${r.refused}`);
-      variants = r.variants.map((v) => `${v.name} ${v.width}×${v.height} ${Math.round(v.bytes.length / 1024)} KB`).join(' / ');
+      variants = r.variants
+        .map((v) => `${v.name} ${v.width}×${v.height} ${Math.round(v.bytes.length / 1024)} KB`)
+        .join(' / ');
     } else {
       variants = await decodeOnce(bytes);
     }
     msPerImage.push(Math.round(performance.now() - t0));
     if (i === 0) firstPeakMB = mb(process.resourceUsage().maxRSS);
   }
-  const report: ChildReport = { node: process.version, floorMB, firstPeakMB, peakMB: mb(process.resourceUsage().maxRSS), hwmMB: vmHwmMB(), msPerImage, variants };
+  const report: ChildReport = {
+    node: process.version,
+    floorMB,
+    firstPeakMB,
+    peakMB: mb(process.resourceUsage().maxRSS),
+    hwmMB: vmHwmMB(),
+    msPerImage,
+    variants,
+  };
   process.stdout.write(JSON.stringify(report));
 }
 
@@ -164,7 +201,11 @@ export function ensureFixture(c: Case): string {
  * container; `env` is added to the child's environment (the function's MALLOC_ARENA_MAX, read
  * at process start).
  */
-export function measureInChild(c: Case, mode: Mode, opts: { repeat?: number; env?: Record<string, string> } = {}): ChildReport {
+export function measureInChild(
+  c: Case,
+  mode: Mode,
+  opts: { repeat?: number; env?: Record<string, string> } = {},
+): ChildReport {
   const file = ensureFixture(c);
   const run = spawnSync(process.execPath, ['--import', 'tsx', SELF, '--child', file, mode], {
     encoding: 'utf8',
@@ -196,5 +237,6 @@ async function main(): Promise<void> {
 
 // Run as a script (or as one of its own children); imported, it only lends its functions.
 if (process.argv[2] === '--child') await child(process.argv[3]!, process.argv[4] as Mode);
-else if (process.argv[2] === '--fixture') await makeFixture([...CASES, PHOTO_12MP].find((c) => c.name === process.argv[3])!);
+else if (process.argv[2] === '--fixture')
+  await makeFixture([...CASES, PHOTO_12MP].find((c) => c.name === process.argv[3])!);
 else if (process.argv[1] && realpathSync(process.argv[1]) === realpathSync(SELF)) await main();

@@ -22,7 +22,13 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { DeleteQueueCommand } from '@aws-sdk/client-sqs';
-import { localMediaBaseUrl, localMediaBucket, localObjectStoreEndpoint, localS3Client, objectStoreHealthy } from '../../infra/local/object-store.js';
+import {
+  localMediaBaseUrl,
+  localMediaBucket,
+  localObjectStoreEndpoint,
+  localS3Client,
+  objectStoreHealthy,
+} from '../../infra/local/object-store.js';
 import { ensureQueues, localSqsClient } from '../../infra/local/sqs-poller.js';
 import { applySchema } from '../../infra/schema/apply-schema.js';
 import { feedLimits, loadConfig } from '../../shared/config/config.js';
@@ -80,15 +86,20 @@ async function stackProblem(): Promise<string | null> {
       problems.push(`${what} ${url} does not answer (${(err as Error).message})`);
     }
   };
-  await answers('HBase REST gateway', `${restUrl}/version/cluster`, { headers: { ...headers, Accept: 'application/json' } });
+  await answers('HBase REST gateway', `${restUrl}/version/cluster`, {
+    headers: { ...headers, Accept: 'application/json' },
+  });
   await answers('ElasticMQ', `${sqsEndpoint}/health`);
-  if (!(await objectStoreHealthy(s3Endpoint, bucket))) problems.push(`the object store ${s3Endpoint} does not answer or has no bucket ${bucket}`);
+  if (!(await objectStoreHealthy(s3Endpoint, bucket)))
+    problems.push(`the object store ${s3Endpoint} does not answer or has no bucket ${bucket}`);
   return problems.length ? problems.join('; ') : null;
 }
 
 const problem = await stackProblem();
 if (problem) {
-  process.stderr.write(`media bench: the local stack is not running — ${problem}.\nStart it first with:  bash infra/local/stack.sh start   (or npm run stack:start), then run the bench again.\n`);
+  process.stderr.write(
+    `media bench: the local stack is not running — ${problem}.\nStart it first with:  bash infra/local/stack.sh start   (or npm run stack:start), then run the bench again.\n`,
+  );
   process.exit(2);
 }
 
@@ -112,8 +123,14 @@ const madeIds: string[] = [];
 let cleaned = false;
 async function dropNamespace(name: string): Promise<void> {
   try {
-    const res = await fetch(`${restUrl}/namespaces/${name}/tables`, { headers: { ...headers, Accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
-    const names = res.status === 200 ? (((await res.json()) as { table?: { name: string }[] }).table?.map((t) => t.name) ?? []) : [];
+    const res = await fetch(`${restUrl}/namespaces/${name}/tables`, {
+      headers: { ...headers, Accept: 'application/json' },
+      signal: AbortSignal.timeout(10_000),
+    });
+    const names =
+      res.status === 200
+        ? (((await res.json()) as { table?: { name: string }[] }).table?.map((t) => t.name) ?? [])
+        : [];
     for (const t of names) await hb.deleteTable(`${name}:${t}`).catch(() => {});
     // The gateway refuses to drop a namespace while the master still lists a table in it: retry.
     for (let attempt = 0; attempt < 10; attempt++) {
@@ -133,7 +150,9 @@ async function cleanup(): Promise<void> {
   // original is removed too).
   const keys = madeIds.flatMap((id) => [`uploads/${id}`, ...VARIANT_NAMES.post.map((n) => `media/${id}/${n}.webp`)]);
   for (let i = 0; i < keys.length; i += 16) {
-    await Promise.all(keys.slice(i, i + 16).map((Key) => s3.send(new DeleteObjectCommand({ Bucket: bucket, Key })).catch(() => {})));
+    await Promise.all(
+      keys.slice(i, i + 16).map((Key) => s3.send(new DeleteObjectCommand({ Bucket: bucket, Key })).catch(() => {})),
+    );
   }
   await dropNamespace(ns);
   await dropNamespace(nsPictures);
@@ -187,7 +206,12 @@ try {
 
   // c
   const big = CASES.find((c) => c.name === '40 MP')!;
-  progress.phase('memory', `${big.width}×${big.height}, ${s.memoryRepeat} image(s), ${Object.entries(worker.environment).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  progress.phase(
+    'memory',
+    `${big.width}×${big.height}, ${s.memoryRepeat} image(s), ${Object.entries(worker.environment)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}`,
+  );
   const memory = measureInChild(big, 'from-bytes', { repeat: s.memoryRepeat, env: worker.environment });
   // The child's own high-water mark (VmHWM, reset by exec): getrusage's maxRSS starts from this
   // parent's peak, which the 12 MP photos processed in process above have raised.
@@ -333,18 +357,36 @@ try {
     cores: CORES,
     wallSeconds,
     settings: s,
-    worker: { function: 'processMedia', from: worker.from, memorySizeMB: worker.memorySizeMB, environment: worker.environment, driven: 'functions/queue/process-media.ts handler, in process, fed from this run\'s media queue (test/bench/queue-consumer.ts)' },
+    worker: {
+      function: 'processMedia',
+      from: worker.from,
+      memorySizeMB: worker.memorySizeMB,
+      environment: worker.environment,
+      driven:
+        "functions/queue/process-media.ts handler, in process, fed from this run's media queue (test/bench/queue-consumer.ts)",
+    },
     metrics,
     targets,
-    pipeline: { ...pipeline, photo: { file: photoFile, width: PHOTO_12MP.width, height: PHOTO_12MP.height, exif: true } },
-    memory: { case: big, peakMB, measuredAs: memory.hwmMB === null ? 'getrusage maxRSS' : 'VmHWM of the child process', child: memory },
+    pipeline: {
+      ...pipeline,
+      photo: { file: photoFile, width: PHOTO_12MP.width, height: PHOTO_12MP.height, exif: true },
+    },
+    memory: {
+      case: big,
+      peakMB,
+      measuredAs: memory.hwmMB === null ? 'getrusage maxRSS' : 'VmHWM of the child process',
+      child: memory,
+    },
     timeline: { ...timelines, floorShape: TIMELINE_FLOOR },
   };
 
   mkdirSync(s.outDir, { recursive: true });
   writeFileSync(mediaOutPath(s, 'json'), `${JSON.stringify(result, null, 2)}\n`);
   const subtitle = `${s.profile} profile · ${CORES} cores · HBase ${hbaseVersion} via REST · s3rver · ${new Date().toISOString().slice(0, 16)}Z · wall ${wallSeconds} s`;
-  writeFileSync(mediaOutPath(s, 'svg'), chartSvg('weibo-serverless pictures benchmark: measured vs floor', subtitle, targets));
+  writeFileSync(
+    mediaOutPath(s, 'svg'),
+    chartSvg('weibo-serverless pictures benchmark: measured vs floor', subtitle, targets),
+  );
   if (refreshBenchmarksPage(s.outDir)) console.log('rewrote docs/benchmarks.md');
 
   const st = pipeline.stagesMedian;
@@ -354,12 +396,42 @@ try {
     ['figure', 'measured', 'target', 'result'],
     [
       ...targets.map((t) => [t.label, formatValue(t), formatTarget(t), resultWord(t)]),
-      [`  upload → ready p50 / p99`, `${Math.round(pipeline.pipeline.medianMs)} / ${Math.round(pipeline.pipeline.p99Ms)} ms`, '—', 'info'],
-      [`  pipeline stages (median): declare ${st.declare}, PUT ${st.put}, complete ${st.complete}, worker ${st.worker} (handler ${st.handler}), read ${st.confirm} ms`, '', '—', 'info'],
-      [`  floor stages (median): PUT ${ft.put}, GET ${ft.get}, process ${ft.process}, PUT variants ${ft.putVariants} ms`, '', '—', 'info'],
-      [`  worker handler per 12 MP photo p50 / p99`, `${Math.round(pipeline.handler.medianMs)} / ${Math.round(pipeline.handler.p99Ms)} ms`, '—', 'info'],
-      [`  worker 40 MP: peak RSS (VmHWM of the child) over ${memory.msPerImage.length} image(s), ms/image ${memory.msPerImage.join(', ')}`, `${peakMB} MB`, '—', 'info'],
-      [`  timeline p50 with / without pictures (${timelines.mediaCellBytes} B of p:m a post)`, `${pictures.useCase.medianMs.toFixed(1)} / ${plain.useCase.medianMs.toFixed(1)} ms`, '—', 'info'],
+      [
+        `  upload → ready p50 / p99`,
+        `${Math.round(pipeline.pipeline.medianMs)} / ${Math.round(pipeline.pipeline.p99Ms)} ms`,
+        '—',
+        'info',
+      ],
+      [
+        `  pipeline stages (median): declare ${st.declare}, PUT ${st.put}, complete ${st.complete}, worker ${st.worker} (handler ${st.handler}), read ${st.confirm} ms`,
+        '',
+        '—',
+        'info',
+      ],
+      [
+        `  floor stages (median): PUT ${ft.put}, GET ${ft.get}, process ${ft.process}, PUT variants ${ft.putVariants} ms`,
+        '',
+        '—',
+        'info',
+      ],
+      [
+        `  worker handler per 12 MP photo p50 / p99`,
+        `${Math.round(pipeline.handler.medianMs)} / ${Math.round(pipeline.handler.p99Ms)} ms`,
+        '—',
+        'info',
+      ],
+      [
+        `  worker 40 MP: peak RSS (VmHWM of the child) over ${memory.msPerImage.length} image(s), ms/image ${memory.msPerImage.join(', ')}`,
+        `${peakMB} MB`,
+        '—',
+        'info',
+      ],
+      [
+        `  timeline p50 with / without pictures (${timelines.mediaCellBytes} B of p:m a post)`,
+        `${pictures.useCase.medianMs.toFixed(1)} / ${plain.useCase.medianMs.toFixed(1)} ms`,
+        '—',
+        'info',
+      ],
     ],
   );
   console.log(`\nwall time ${wallSeconds} s · JSON ${mediaOutPath(s, 'json')} · chart ${mediaOutPath(s, 'svg')}`);

@@ -60,7 +60,13 @@ export class Consumer {
       while (!signal.aborted) {
         try {
           const out = await this.sqs.send(
-            new ReceiveMessageCommand({ QueueUrl: this.queueUrl, MaxNumberOfMessages: batchSize, WaitTimeSeconds: 1, AttributeNames: ['All'], MessageSystemAttributeNames: ['All'] }),
+            new ReceiveMessageCommand({
+              QueueUrl: this.queueUrl,
+              MaxNumberOfMessages: batchSize,
+              WaitTimeSeconds: 1,
+              AttributeNames: ['All'],
+              MessageSystemAttributeNames: ['All'],
+            }),
             { abortSignal: signal },
           );
           const records = (out.Messages ?? []).map((m) => toRecord(m, { arn, region: 'us-east-1' }));
@@ -76,7 +82,10 @@ export class Consumer {
           const done = records.filter((r) => !failedIds.has(r.messageId));
           if (done.length) {
             await this.sqs.send(
-              new DeleteMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })) }),
+              new DeleteMessageBatchCommand({
+                QueueUrl: this.queueUrl,
+                Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })),
+              }),
               { abortSignal: signal },
             );
           }

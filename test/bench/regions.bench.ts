@@ -52,7 +52,8 @@ const smoke = argv.includes('--smoke') || env.BENCH_PROFILE === 'smoke';
 const int = (name: string, fallback: number, min = 1) => {
   const raw = env[name];
   const v = raw === undefined || raw === '' ? fallback : Number(raw.replaceAll('_', ''));
-  if (!Number.isInteger(v) || v < min) throw new Error(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(v) || v < min)
+    throw new Error(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
   return v;
 };
 // The multi-RegionServer stack of docs/local-stack.md, unless told otherwise. Its REST port is fixed
@@ -108,7 +109,10 @@ try {
     process.stderr.write(`regions bench: using the gateway already answering at ${restUrl} (left running)\n`);
     nodes = await liveNodes(restUrl, headers);
   } else {
-    if (env.HBASE_REST_URL) throw new Error(`HBASE_REST_URL=${restUrl} does not answer /version/cluster; not starting a local stack in its place`);
+    if (env.HBASE_REST_URL)
+      throw new Error(
+        `HBASE_REST_URL=${restUrl} does not answer /version/cluster; not starting a local stack in its place`,
+      );
     const expected = Number(stackEnv.HBASE_REGIONSERVERS);
     process.stderr.write(
       `regions bench: starting its own stack — ${expected} RegionServers, REST ${restUrl}, ZooKeeper ${stack.zookeeper}, state ${stackEnv.WEIBO_LOCAL_DIR} (stopped again at the end)\n`,
@@ -117,11 +121,13 @@ try {
     try {
       ownStack.start('hbase'); // bounded by STACK_START_TIMEOUT (default 240 s)
     } catch {
-      throw new Error('the stack did not come up (stack.sh printed its logs\' tail above)');
+      throw new Error("the stack did not come up (stack.sh printed its logs' tail above)");
     }
     // The gateway takes writes once one RegionServer has meta; the others may still be reporting in.
     nodes = await regionServers(expected, 60_000);
-    process.stderr.write(`regions bench: stack up in ${((performance.now() - t0) / 1000).toFixed(1)} s, ${nodes.length} RegionServers\n`);
+    process.stderr.write(
+      `regions bench: stack up in ${((performance.now() - t0) / 1000).toFixed(1)} s, ${nodes.length} RegionServers\n`,
+    );
   }
 } catch (err) {
   process.stderr.write(`regions bench: no HBase cluster at ${restUrl}: ${(err as Error).message}\n`);
@@ -131,7 +137,9 @@ try {
 if (nodes.length < 2) {
   process.stderr.write(
     `regions bench: needs a cluster with several RegionServers; ${restUrl} has ${nodes.length}` +
-      (ownStack.startedHere.length ? ` (HBASE_REGIONSERVERS=${stackEnv.HBASE_REGIONSERVERS}).\n` : ' (it was already running: stop it, and npm run bench:regions starts its own).\n'),
+      (ownStack.startedHere.length
+        ? ` (HBASE_REGIONSERVERS=${stackEnv.HBASE_REGIONSERVERS}).\n`
+        : ' (it was already running: stop it, and npm run bench:regions starts its own).\n'),
   );
   ownStack.stop();
   process.exit(2);
@@ -242,10 +250,12 @@ try {
     await hb.createTable(l.inbox, { columnFamilies: [{ name: 'cf', VERSIONS: 1000 }] });
   }
   progress.update(0.3, 'PreSplit.java (Admin API over ZooKeeper)');
-  const preSplit = await localPreSplitter(stack)(layouts.flatMap((l) => [
-    { table: l.inbox, points: l.inboxPoints },
-    { table: l.content, points: l.contentPoints },
-  ]));
+  const preSplit = await localPreSplitter(stack)(
+    layouts.flatMap((l) => [
+      { table: l.inbox, points: l.inboxPoints },
+      { table: l.content, points: l.contentPoints },
+    ]),
+  );
   for (const line of preSplit) progress.note(`  pre-split: ${line}`);
 
   // The same data for every layout.
@@ -263,7 +273,10 @@ try {
 
   // 2. Fan-out writes.
   const before = await settledNodeSnapshot(restUrl, settings.statusWaitMs, headers);
-  progress.phase('fanout', `${settings.posts} posts × ${settings.readers.toLocaleString('en-US')} readers, chunks of ${chunkSize}`);
+  progress.phase(
+    'fanout',
+    `${settings.posts} posts × ${settings.readers.toLocaleString('en-US')} readers, chunks of ${chunkSize}`,
+  );
   const writeMs: Record<LayoutId, number> = { ours: 0, 'seed-space': 0, 'seed-data': 0 };
   const totalWrites = layouts.length * posts.length * chunks.length;
   let writesDone = 0;
@@ -273,20 +286,36 @@ try {
       const t0 = performance.now();
       // The post itself, then its inbox cells, chunk by chunk (several workers at once).
       if (l.id === 'ours') {
-        await hb.put(l.content, [{ key: p.key, cells: [{ column: 'p:b', value: p.body }, { column: 'p:t', value: String(p.millis) }] }]);
+        await hb.put(l.content, [
+          {
+            key: p.key,
+            cells: [
+              { column: 'p:b', value: p.body },
+              { column: 'p:t', value: String(p.millis) },
+            ],
+          },
+        ]);
       } else {
-        await hb.put(l.content, [{ key: `${p.author}_${p.millis}`, cells: [{ column: 'cf:content', value: p.body, timestamp: p.millis }] }]);
+        await hb.put(l.content, [
+          { key: `${p.author}_${p.millis}`, cells: [{ column: 'cf:content', value: p.body, timestamp: p.millis }] },
+        ]);
       }
       await inPool(chunks, settings.concurrency, async (readers) => {
         if (l.id === 'ours') {
           await inboxes.add(readers, { id: p.id });
         } else {
           // seed 000 publishContent: row = fan uid, column cf:<author uid>, version = post time, value = content row key.
-          const rows: RowInput[] = readers.map((uid) => ({ key: uid, cells: [{ column: `cf:${p.author}`, value: `${p.author}_${p.millis}`, timestamp: p.millis }] }));
+          const rows: RowInput[] = readers.map((uid) => ({
+            key: uid,
+            cells: [{ column: `cf:${p.author}`, value: `${p.author}_${p.millis}`, timestamp: p.millis }],
+          }));
           await hb.put(l.inbox, rows);
         }
         writesDone++;
-        progress.update(writesDone / totalWrites, `post ${k + 1}/${posts.length}, ${l.id}: ${Math.round((100 * writesDone) / totalWrites)} % of the batch puts`);
+        progress.update(
+          writesDone / totalWrites,
+          `post ${k + 1}/${posts.length}, ${l.id}: ${Math.round((100 * writesDone) / totalWrites)} % of the batch puts`,
+        );
       });
       writeMs[l.id] += performance.now() - t0;
     }
@@ -317,7 +346,11 @@ try {
           const row = await hb.getRow(l.inbox, uid, { versions: 5 });
           readCells[l.id] += row?.cells.length ?? 0;
         }
-        if (++readsDone % 500 === 0) progress.update(readsDone / totalReads, `${readsDone.toLocaleString('en-US')} / ${totalReads.toLocaleString('en-US')} reads`);
+        if (++readsDone % 500 === 0)
+          progress.update(
+            readsDone / totalReads,
+            `${readsDone.toLocaleString('en-US')} / ${totalReads.toLocaleString('en-US')} reads`,
+          );
       });
       readMs[l.id] += performance.now() - t0;
     }
@@ -325,8 +358,13 @@ try {
   const afterReads = await settledNodeSnapshot(restUrl, settings.statusWaitMs, headers);
 
   // 4. Readers who register after the split: the next uids, each one's first inbox row.
-  progress.phase('newcomers', `${settings.newReaders.toLocaleString('en-US')} new readers, ${posts.length} posts backfilled each`);
-  const newUids = Array.from({ length: settings.newReaders }, (_, i) => String(settings.readers + i).padStart(width, '0'));
+  progress.phase(
+    'newcomers',
+    `${settings.newReaders.toLocaleString('en-US')} new readers, ${posts.length} posts backfilled each`,
+  );
+  const newUids = Array.from({ length: settings.newReaders }, (_, i) =>
+    String(settings.readers + i).padStart(width, '0'),
+  );
   const newChunks: string[][] = [];
   const perChunk = Math.max(1, Math.floor(chunkSize / posts.length));
   for (let i = 0; i < newUids.length; i += perChunk) newChunks.push(newUids.slice(i, i + perChunk));
@@ -336,9 +374,22 @@ try {
     const t0 = performance.now();
     await inPool(newChunks, settings.concurrency, async (readers) => {
       if (l.id === 'ours') {
-        await inboxes.addManyToReaders(readers, posts.map((p) => ({ id: p.id })));
+        await inboxes.addManyToReaders(
+          readers,
+          posts.map((p) => ({ id: p.id })),
+        );
       } else {
-        await hb.put(l.inbox, readers.map((uid) => ({ key: uid, cells: posts.map((p) => ({ column: `cf:${p.author}`, value: `${p.author}_${p.millis}`, timestamp: p.millis })) })));
+        await hb.put(
+          l.inbox,
+          readers.map((uid) => ({
+            key: uid,
+            cells: posts.map((p) => ({
+              column: `cf:${p.author}`,
+              value: `${p.author}_${p.millis}`,
+              timestamp: p.millis,
+            })),
+          })),
+        );
       }
       progress.update(++newDone / (layouts.length * newChunks.length), l.id);
     });
@@ -364,17 +415,30 @@ try {
     };
   };
   const phases = Object.fromEntries(
-    PHASES.map((ph) => [ph, Object.fromEntries(layouts.map((l) => [l.id, result(l, ph)])) as Record<LayoutId, PhaseResult>]),
+    PHASES.map((ph) => [
+      ph,
+      Object.fromEntries(layouts.map((l) => [l.id, result(l, ph)])) as Record<LayoutId, PhaseResult>,
+    ]),
   ) as Record<PhaseId, Record<LayoutId, PhaseResult>>;
   for (const l of layouts) {
     if (readCells[l.id] === 0) throw new Error(`${l.id}: the reads found no inbox cells — the fan-out wrote nothing?`);
   }
   const targets = (['fanout', 'reads'] as const).map((ph) => {
     const v = phases[ph].ours.load.maxOverMean;
-    return { id: `${ph}_max_over_mean`, label: `${ph === 'fanout' ? 'fan-out writes' : 'home-timeline reads'}: requests per RegionServer, max / mean (ours)`, value: v, target: TARGET, pass: Number.isFinite(v) && v <= TARGET };
+    return {
+      id: `${ph}_max_over_mean`,
+      label: `${ph === 'fanout' ? 'fan-out writes' : 'home-timeline reads'}: requests per RegionServer, max / mean (ours)`,
+      value: v,
+      target: TARGET,
+      pass: Number.isFinite(v) && v <= TARGET,
+    };
   });
   const wallSeconds = Math.round((performance.now() - started) / 100) / 10;
-  const machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGB: Math.round(totalmem() / 2 ** 30) };
+  const machine = {
+    cores: cpus().length,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memoryGB: Math.round(totalmem() / 2 ** 30),
+  };
   const regionsPerNode = (t: string) => {
     const counts: Record<string, number> = Object.fromEntries(nodes.map((n) => [n, 0]));
     for (const r of afterReads.values()) if (r.table === t) counts[r.node] = (counts[r.node] ?? 0) + 1;
@@ -423,7 +487,10 @@ try {
     })),
   }));
   const subtitle = `${settings.profile} profile · ${machine.cores} cores · HBase ${hbaseVersion} via REST · ${nodes.length} RegionServers · ${settings.regions} regions per table · ${new Date().toISOString().slice(0, 16)}Z · wall ${wallSeconds} s`;
-  writeFileSync(svgPath, regionsChartSvg('Load per RegionServer: salted keys vs the seed’s uid keys', subtitle, TARGET, panels));
+  writeFileSync(
+    svgPath,
+    regionsChartSvg('Load per RegionServer: salted keys vs the seed’s uid keys', subtitle, TARGET, panels),
+  );
   if (refreshBenchmarksPage(settings.outDir)) console.log('rewrote docs/benchmarks.md');
   progress.done();
 

@@ -29,7 +29,11 @@ export function summarize(samples: number[]): LatencySummary {
 }
 
 /** Runs `op` `warmup` times untimed, then `reps` times timed, one after another. */
-export async function timeRepeated(reps: number, warmup: number, op: (i: number) => Promise<unknown>): Promise<number[]> {
+export async function timeRepeated(
+  reps: number,
+  warmup: number,
+  op: (i: number) => Promise<unknown>,
+): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await op(-1 - i);
   const samples: number[] = [];
   for (let i = 0; i < reps; i++) {

@@ -19,7 +19,13 @@ describe('the API reference page', () => {
     const page = t.page;
     // Every resource the page fails to load (the favicon was one) is reported on the console.
     const failedLoads: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && m.text().startsWith('Failed to load resource') && failedLoads.push(`${m.text()} ${m.location().url}`));
+    page.on(
+      'console',
+      (m) =>
+        m.type() === 'error' &&
+        m.text().startsWith('Failed to load resource') &&
+        failedLoads.push(`${m.text()} ${m.location().url}`),
+    );
 
     await page.goto('/api-docs/');
     await page.getByText('/users/{handle}/timeline').first().waitFor();
@@ -29,7 +35,8 @@ describe('the API reference page', () => {
     // icon Chromium asks for /favicon.ico, which the build has not.
     const icon = await page.locator('link[rel~="icon"]').getAttribute('href');
     expect(icon, 'the page declares an icon').toBeTruthy();
-    if (!icon!.startsWith('data:')) expect((await page.request.get(new URL(icon!, page.url()).href)).status()).toBe(200);
+    if (!icon!.startsWith('data:'))
+      expect((await page.request.get(new URL(icon!, page.url()).href)).status()).toBe(200);
 
     // Opening an operation: its summary is one button (no link inside), and the address follows.
     const operation = page.locator('#operations-accounts-getProfile');

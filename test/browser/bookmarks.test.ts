@@ -11,7 +11,6 @@ import { annAndBob, expectAccessible, postCard, screenshot, show, useBrowser } f
 const api = apiClient(inject('apiUrl'));
 const browser = useBrowser();
 
-
 describe('bookmarks (收藏), in Chromium', () => {
   it('bookmark from the timeline, find it in 我的收藏, take it out there; private to its owner', async () => {
     const { ann, bob, password, a, b } = await annAndBob(browser);
@@ -28,12 +27,19 @@ describe('bookmarks (收藏), in Chromium', () => {
     for (const body of [first, second]) {
       const button = postCard(a.page, body).getByRole('button', { name: '收藏' });
       expect(await button.getAttribute('aria-pressed')).toBe('false');
-      await Promise.all([a.page.waitForResponse((r) => r.request().method() === 'PUT' && /\/bookmarks\//.test(r.url()) && r.status() === 200), button.click()]);
+      await Promise.all([
+        a.page.waitForResponse(
+          (r) => r.request().method() === 'PUT' && /\/bookmarks\//.test(r.url()) && r.status() === 200,
+        ),
+        button.click(),
+      ]);
       expect(await button.getAttribute('aria-pressed')).toBe('true');
     }
     await a.page.reload();
     await postCard(a.page, first).waitFor();
-    expect(await postCard(a.page, first).getByRole('button', { name: '收藏' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await postCard(a.page, first).getByRole('button', { name: '收藏' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
     await expectAccessible(a.page, 'profile with bookmarked posts (zh)');
 
     // 我的收藏, from her own profile: newest bookmarked first.
@@ -48,7 +54,12 @@ describe('bookmarks (收藏), in Chromium', () => {
 
     // Taken out there: its button is off at once; read again, the list holds only the other.
     const out = postCard(a.page, first).getByRole('button', { name: '收藏' });
-    await Promise.all([a.page.waitForResponse((r) => r.request().method() === 'DELETE' && /\/bookmarks\//.test(r.url()) && r.status() === 200), out.click()]);
+    await Promise.all([
+      a.page.waitForResponse(
+        (r) => r.request().method() === 'DELETE' && /\/bookmarks\//.test(r.url()) && r.status() === 200,
+      ),
+      out.click(),
+    ]);
     expect(await out.getAttribute('aria-pressed')).toBe('false');
     await a.page.reload();
     await postCard(a.page, second).waitFor();
@@ -56,7 +67,9 @@ describe('bookmarks (收藏), in Chromium', () => {
 
     // Private: bob's view of his own post says nothing of ann's bookmark, and her list is hers.
     await show(b.page, `#/u/${bob}`, postCard(b.page, second));
-    expect(await postCard(b.page, second).getByRole('button', { name: 'Bookmark' }).getAttribute('aria-pressed')).toBe('false');
+    expect(await postCard(b.page, second).getByRole('button', { name: 'Bookmark' }).getAttribute('aria-pressed')).toBe(
+      'false',
+    );
     const eve = await api.newUser('eve');
     expect((await api.call('GET', `/users/${ann}/bookmarks`, { token: eve.token })).status).toBe(403);
     await show(b.page, '#/bookmarks', b.page.getByRole('heading', { name: 'Bookmarks' }));

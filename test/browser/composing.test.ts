@@ -30,7 +30,10 @@ function expectOneKey(keys: (string | undefined)[]): void {
 async function loseFirstAnswer(page: Page, path: RegExp) {
   const seen = { keys: [] as (string | undefined)[], lostStatus: undefined as number | undefined };
   const matches = (url: string) => path.test(new URL(url).pathname);
-  page.on('request', (r) => r.method() === 'POST' && matches(r.url()) && seen.keys.push(r.headers()['idempotency-key']));
+  page.on(
+    'request',
+    (r) => r.method() === 'POST' && matches(r.url()) && seen.keys.push(r.headers()['idempotency-key']),
+  );
   await page.route(
     (url) => path.test(url.pathname),
     async (route) => {
@@ -47,15 +50,29 @@ async function loseFirstAnswer(page: Page, path: RegExp) {
   return seen;
 }
 
-const commentsOn = async (postId: string) => (await api.call('GET', `/posts/${postId}/comments?order=oldest&limit=100`)).json.comments as { id: string; body: string; replyTo?: { id: string } }[];
-const postsOf = async (handle: string) => (await api.call('GET', `/users/${handle}/posts?limit=100`)).json.posts as { id: string; body: string }[];
-const publish = async (token: string, body: string) => (await setUp(() => api.call('POST', '/posts', { token, body: { body }, headers: { 'idempotency-key': `cp-${hex()}${hex()}` } }))).json.id as string;
+const commentsOn = async (postId: string) =>
+  (await api.call('GET', `/posts/${postId}/comments?order=oldest&limit=100`)).json.comments as {
+    id: string;
+    body: string;
+    replyTo?: { id: string };
+  }[];
+const postsOf = async (handle: string) =>
+  (await api.call('GET', `/users/${handle}/posts?limit=100`)).json.posts as { id: string; body: string }[];
+const publish = async (token: string, body: string) =>
+  (
+    await setUp(() =>
+      api.call('POST', '/posts', { token, body: { body }, headers: { 'idempotency-key': `cp-${hex()}${hex()}` } }),
+    )
+  ).json.id as string;
 
 /** The draft entries the page keeps in localStorage (their names). */
 const storedDrafts = (page: Page) =>
   page.evaluate(() => {
-    const s = (globalThis as unknown as { localStorage: { length: number; key(i: number): string | null } }).localStorage;
-    return Array.from({ length: s.length }, (_, i) => s.key(i)!).filter((k) => k.startsWith('weibo.draft.')).sort();
+    const s = (globalThis as unknown as { localStorage: { length: number; key(i: number): string | null } })
+      .localStorage;
+    return Array.from({ length: s.length }, (_, i) => s.key(i)!)
+      .filter((k) => k.startsWith('weibo.draft.'))
+      .sort();
   });
 
 describe('composing: a lost answer never makes two, a reload never loses a draft, in Chromium', () => {
@@ -94,7 +111,11 @@ describe('composing: a lost answer never makes two, a reload never loses a draft
   it('a reply whose answer was lost survives a reload (text, whom it answers, key): sent after it, one reply', async () => {
     const [author, other] = [await setUp(() => api.newUser('lr_a')), await setUp(() => api.newUser('lr_o'))];
     const postId = await publish(author.token, `reply on me ${hex()}`);
-    const first = (await setUp(() => api.call('POST', `/posts/${postId}/comments`, { token: other.token, body: { body: `first ${hex()}` } }))).json;
+    const first = (
+      await setUp(() =>
+        api.call('POST', `/posts/${postId}/comments`, { token: other.token, body: { body: `first ${hex()}` } }),
+      )
+    ).json;
     const t = await browser.open('zh-CN');
     await logIn(t.page, author.handle, author.password);
     await t.page.waitForSelector('#compose-text');
@@ -188,7 +209,10 @@ describe('composing: a lost answer never makes two, a reload never loses a draft
     await t.page.fill('#compose-text', post);
     await show(t.page, postPage, commentBox);
     await commentBox.fill(comment);
-    expect(await storedDrafts(t.page)).toEqual([`weibo.draft.v1:${ann.handle}:comment:${postId}`, `weibo.draft.v1:${ann.handle}:post`]);
+    expect(await storedDrafts(t.page)).toEqual([
+      `weibo.draft.v1:${ann.handle}:comment:${postId}`,
+      `weibo.draft.v1:${ann.handle}:post`,
+    ]);
 
     // ann's session ends without a logout (its cookie gone, as when it expires), and bob signs
     // in on the same browser: none of ann's words show to him.
@@ -218,7 +242,10 @@ describe('composing: a lost answer never makes two, a reload never loses a draft
       ([me, id]) => {
         const s = (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage;
         s.setItem(`weibo.draft.v1:${me}:post`, '{"text":"half');
-        s.setItem(`weibo.draft.v1:${me}:comment:${id}`, JSON.stringify({ text: 'bad key', key: 'not a key!', savedAt: Date.now() }));
+        s.setItem(
+          `weibo.draft.v1:${me}:comment:${id}`,
+          JSON.stringify({ text: 'bad key', key: 'not a key!', savedAt: Date.now() }),
+        );
         s.setItem(`weibo.draft.v1:${me}:repost:${id}`, JSON.stringify({ text: ['x'], key: 'k', savedAt: 'yesterday' }));
         s.setItem(`weibo.draft.v0:${me}:post`, 'an older shape');
       },

@@ -25,7 +25,10 @@ describe('editing a post (编辑), in Chromium', () => {
     await a.page.getByRole('menuitem', { name: '编辑' }).click();
     const box = a.page.getByRole('textbox', { name: '微博的新内容' });
     await box.fill(second);
-    await Promise.all([a.page.waitForResponse((r) => r.request().method() === 'PATCH' && r.status() === 200), a.page.getByRole('button', { name: '保存' }).click()]);
+    await Promise.all([
+      a.page.waitForResponse((r) => r.request().method() === 'PATCH' && r.status() === 200),
+      a.page.getByRole('button', { name: '保存' }).click(),
+    ]);
     const edited = postCard(a.page, second);
     await edited.getByRole('link', { name: '已编辑' }).waitFor();
     await expectAccessible(a.page, 'edited post (zh)');
@@ -51,11 +54,22 @@ describe('editing a post (编辑), in Chromium', () => {
     const postId = await postCard(a.page, second).getAttribute('data-post-id');
     const elsewhere = (await api.call('POST', '/sessions', { body: { handle: ann, password } })).json.token as string;
     const third = `第三版 ${tag}`;
-    expect((await api.call('PATCH', `/posts/${postId}`, { token: elsewhere, headers: { 'if-match': '"1"' }, body: { body: third } })).status).toBe(200);
+    expect(
+      (
+        await api.call('PATCH', `/posts/${postId}`, {
+          token: elsewhere,
+          headers: { 'if-match': '"1"' },
+          body: { body: third },
+        })
+      ).status,
+    ).toBe(200);
     await postCard(a.page, second).getByRole('button', { name: '更多操作', exact: true }).click();
     await a.page.getByRole('menuitem', { name: '编辑' }).click();
     await a.page.getByRole('textbox', { name: '微博的新内容' }).fill(`过时的 ${tag}`);
-    await Promise.all([a.page.waitForResponse((r) => r.request().method() === 'PATCH' && r.status() === 412), a.page.getByRole('button', { name: '保存' }).click()]);
+    await Promise.all([
+      a.page.waitForResponse((r) => r.request().method() === 'PATCH' && r.status() === 412),
+      a.page.getByRole('button', { name: '保存' }).click(),
+    ]);
     await a.page.getByText('这条微博在你打开后已被修改').waitFor();
     expect((await api.call('GET', `/posts/${postId}`)).json.body).toBe(third);
   });

@@ -50,12 +50,26 @@ describe('error paths, in Chromium', () => {
    */
   async function withSession(user: { handle: string }, token: string, refreshToken: string) {
     const t = await browser.open();
-    await t.context.addCookies([{ name: 'weibo_refresh', value: refreshToken, domain: '127.0.0.1', path: '/api/sessions', httpOnly: true, secure: true, sameSite: 'Strict' }]);
+    await t.context.addCookies([
+      {
+        name: 'weibo_refresh',
+        value: refreshToken,
+        domain: '127.0.0.1',
+        path: '/api/sessions',
+        httpOnly: true,
+        secure: true,
+        sameSite: 'Strict',
+      },
+    ]);
     await t.context.addInitScript((handle) => localStorage.setItem('weibo.user', handle), user.handle);
     const hour = new Date(Date.now() + 3_600_000).toISOString();
     await t.page.route(
       '**/api/sessions/refresh',
-      (route) => route.fulfill({ json: { handle: user.handle, token, expiresAt: hour, tokenType: 'Bearer', refreshExpiresAt: hour }, headers: { 'Cache-Control': 'no-store' } }),
+      (route) =>
+        route.fulfill({
+          json: { handle: user.handle, token, expiresAt: hour, tokenType: 'Bearer', refreshExpiresAt: hour },
+          headers: { 'Cache-Control': 'no-store' },
+        }),
       { times: 1 },
     );
     return t;
@@ -70,12 +84,16 @@ describe('error paths, in Chromium', () => {
     // The page believes its token is still valid (clock skew, a laptop lid closed for an hour):
     // the API's 401 must win. Its refresh token was revoked meanwhile (a logout elsewhere), so
     // the silent renewal fails too and the session is over.
-    expect((await api.call('POST', '/sessions/logout', { body: { refreshToken: user.refreshToken } })).status).toBe(204);
+    expect((await api.call('POST', '/sessions/logout', { body: { refreshToken: user.refreshToken } })).status).toBe(
+      204,
+    );
     const t = await withSession(user, await expiredToken(user.handle), user.refreshToken);
     await t.page.goto('/#/');
     await t.page.getByRole('status').filter({ hasText: '登录已过期，请重新登录。' }).waitFor();
     expect(new URL(t.page.url()).hash).toBe('#/login');
-    expect(await t.page.evaluate(() => (globalThis as unknown as { localStorage: { length: number } }).localStorage.length)).toBe(1); // the language alone
+    expect(
+      await t.page.evaluate(() => (globalThis as unknown as { localStorage: { length: number } }).localStorage.length),
+    ).toBe(1); // the language alone
     await t.close();
   });
 
@@ -112,7 +130,9 @@ describe('error paths, in Chromium', () => {
     expect((await revoked).status()).toBe(204);
     await t.page.getByRole('status').filter({ hasText: 'You have logged out.' }).waitFor();
     expect(await refreshCookie(t)).toBeNull(); // the API cleared it
-    expect((await api.call('POST', '/sessions/refresh', { body: { refreshToken } })).json.error.code).toBe('invalid_refresh_token');
+    expect((await api.call('POST', '/sessions/refresh', { body: { refreshToken } })).json.error.code).toBe(
+      'invalid_refresh_token',
+    );
     await t.close();
   });
 

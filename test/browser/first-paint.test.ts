@@ -33,10 +33,17 @@ describe('first content within the budget, in Chromium', () => {
     await setUp(() => api.call('PUT', `/users/${me.handle}/following/${friend.handle}`, { token: me.token }));
     let postId = '';
     for (let i = 0; i < 20; i++) {
-      const res = await setUp(() => api.call('POST', '/posts', { token: friend.token, body: { body: `budget ${i} ${randomBytes(3).toString('hex')}` } }));
+      const res = await setUp(() =>
+        api.call('POST', '/posts', {
+          token: friend.token,
+          body: { body: `budget ${i} ${randomBytes(3).toString('hex')}` },
+        }),
+      );
       postId = res.json.id;
     }
-    await eventually(async () => expect((await api.call('GET', `/users/${me.handle}/timeline`, { token: me.token })).json.posts).toHaveLength(20));
+    await eventually(async () =>
+      expect((await api.call('GET', `/users/${me.handle}/timeline`, { token: me.token })).json.posts).toHaveLength(20),
+    );
 
     const t = await browser.open('zh-CN');
     // Records when the first card appears, from the start of each page load.
@@ -46,7 +53,11 @@ describe('first content within the budget, in Chromium', () => {
     await logIn(t.page, me.handle, me.password);
 
     const measured: Record<string, number[]> = {};
-    for (const [name, hash] of [['home', '#/'], ['profile', `#/u/${friend.handle}`], ['post', `#/post/${encodeURIComponent(postId)}`]] as const) {
+    for (const [name, hash] of [
+      ['home', '#/'],
+      ['profile', `#/u/${friend.handle}`],
+      ['post', `#/post/${encodeURIComponent(postId)}`],
+    ] as const) {
       measured[name] = [];
       for (let i = 0; i < 3; i++) measured[name].push(Math.round(await timeToContent(t.page, hash)));
     }

@@ -13,7 +13,10 @@ import { expectAccessible, logIn, setUp, useBrowser } from '../support/browser.j
 const api = apiClient(inject('apiUrl'));
 const browser = useBrowser();
 const hex = () => randomBytes(3).toString('hex');
-const focused = (page: Page) => page.evaluate(`(() => { const e = document.activeElement; return e ? (e.id || e.className || e.tagName) : null; })()`);
+const focused = (page: Page) =>
+  page.evaluate(
+    `(() => { const e = document.activeElement; return e ? (e.id || e.className || e.tagName) : null; })()`,
+  );
 
 describe('keyboard and plain words, in Chromium', () => {
   it('skip link, Ctrl+Enter, Esc, focus after posting and after a link, a title per page, a refused character said before sending', async () => {
@@ -41,13 +44,19 @@ describe('keyboard and plain words, in Chromium', () => {
     expect(await focused(t.page)).toBe('compose-text');
     // The card says who wrote it as Weibo does: the display name in bold, then the muted @handle.
     const byline = t.page.locator('article.post').filter({ hasText: body }).locator('.author');
-    expect([await byline.locator('strong.name').textContent(), await byline.locator('.handle').textContent()]).toEqual([`User ${me.handle}`, `@${me.handle}`]);
+    expect([await byline.locator('strong.name').textContent(), await byline.locator('.handle').textContent()]).toEqual([
+      `User ${me.handle}`,
+      `@${me.handle}`,
+    ]);
 
     // A web address in a post is a link that opens apart (trailing punctuation left outside).
     const linked = `read https://example.com/a?b=1&c=%E4%B8%AD. ${hex()}`;
     await t.page.keyboard.type(linked);
     await t.page.keyboard.press('Control+Enter');
-    const url = t.page.locator('article.post').filter({ hasText: linked.slice(-6) }).locator('a.url');
+    const url = t.page
+      .locator('article.post')
+      .filter({ hasText: linked.slice(-6) })
+      .locator('a.url');
     await url.waitFor();
     expect([await url.textContent(), await url.getAttribute('href'), await url.getAttribute('rel')]).toEqual([
       'https://example.com/a?b=1&c=%E4%B8%AD',
@@ -74,7 +83,11 @@ describe('keyboard and plain words, in Chromium', () => {
     // A link to another page: its title, and the focus on its heading.
     await t.page.getByRole('navigation').getByRole('link', { name: 'Trending', exact: true }).click();
     // A function, not a string: the pages' CSP refuses the eval a string predicate needs.
-    await t.page.waitForFunction(() => (globalThis as unknown as { document: { activeElement: { tagName: string } | null } }).document.activeElement?.tagName === 'H1');
+    await t.page.waitForFunction(
+      () =>
+        (globalThis as unknown as { document: { activeElement: { tagName: string } | null } }).document.activeElement
+          ?.tagName === 'H1',
+    );
     expect(await t.page.title()).toMatch(/ - Weibo$/);
     expect(await t.page.title()).not.toBe('Home - Weibo');
     await expectAccessible(t.page, 'a page reached by a link');
@@ -83,9 +96,13 @@ describe('keyboard and plain words, in Chromium', () => {
 
   it('a post that is not there says so plainly with the way home; one hidden by a block offers the unblock', async () => {
     const [me, other] = [await api.newUser('kb'), await api.newUser('kb')];
-    const res = await setUp(() => api.call('POST', '/posts', { token: other.token, body: { body: `hidden ${hex()}` } }));
+    const res = await setUp(() =>
+      api.call('POST', '/posts', { token: other.token, body: { body: `hidden ${hex()}` } }),
+    );
     expect(res.status).toBe(201);
-    expect((await setUp(() => api.call('PUT', `/users/${me.handle}/blocks/${other.handle}`, { token: me.token }))).status).toBe(200);
+    expect(
+      (await setUp(() => api.call('PUT', `/users/${me.handle}/blocks/${other.handle}`, { token: me.token }))).status,
+    ).toBe(200);
     const t = await browser.open('zh-CN');
     await logIn(t.page, me.handle, me.password);
     await t.page.waitForSelector('#compose-text');
@@ -111,7 +128,10 @@ describe('keyboard and plain words, in Chromium', () => {
     await t.page.fill('#reg-handle', 'Not Valid!');
     await t.page.fill('#reg-password', 'short');
     const sent = { users: 0 };
-    t.page.on('request', (r) => void (r.method() === 'POST' && new URL(r.url()).pathname === '/api/users' && sent.users++));
+    t.page.on(
+      'request',
+      (r) => void (r.method() === 'POST' && new URL(r.url()).pathname === '/api/users' && sent.users++),
+    );
     await t.page.getByRole('button', { name: '创建账号' }).click();
     expect(await t.page.locator('#reg-handle-problem').textContent()).toBe('请使用 1–30 位小写字母、数字或下划线。');
     expect(await t.page.locator('#reg-name-problem').textContent()).toBe('请填写此项。');

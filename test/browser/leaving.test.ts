@@ -24,14 +24,19 @@ describe('leaving (注销) and coming back, in Chromium', () => {
     await a.page.getByRole('button', { name: '导出我的数据' }).click();
     const download = a.page.getByRole('link', { name: '下载我的数据（JSON）' });
     await download.waitFor({ timeout: 60_000 });
-    const file = (await (await fetch((await download.getAttribute('href'))!)).json()) as { handle: string; posts: { body: string }[] };
+    const file = (await (await fetch((await download.getAttribute('href'))!)).json()) as {
+      handle: string;
+      posts: { body: string }[];
+    };
     expect([file.handle, file.posts.map((p) => p.body)]).toEqual([ann, [words]]);
     await expectAccessible(a.page, 'export ready (zh)');
 
     // ann opens the flow on her own profile: the warning names the date.
     await a.page.getByRole('button', { name: '注销账号…' }).click();
     const form = a.page.getByRole('form', { name: '注销账号' });
-    const until = new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium' }).format(new Date(Date.now() + 30 * 86_400_000));
+    const until = new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium' }).format(
+      new Date(Date.now() + 30 * 86_400_000),
+    );
     await expect(form.locator('.warning').innerText()).resolves.toContain(`在 ${until} 前重新登录即可恢复`);
     await expectAccessible(a.page, 'leave form (zh)');
     await screenshot(a.page, 'leave-zh');
@@ -44,7 +49,10 @@ describe('leaving (注销) and coming back, in Chromium', () => {
 
     // The right one: logged out, and the login page says until when she can come back.
     await a.page.getByLabel('输入密码以确认').fill(password);
-    await Promise.all([a.page.waitForResponse((r) => r.request().method() === 'DELETE' && r.status() === 200), a.page.getByRole('button', { name: '确认注销' }).click()]);
+    await Promise.all([
+      a.page.waitForResponse((r) => r.request().method() === 'DELETE' && r.status() === 200),
+      a.page.getByRole('button', { name: '确认注销' }).click(),
+    ]);
     await a.page.getByText(`你的账号已注销。在 ${until} 前登录即可恢复`).waitFor();
     expect(new URL(a.page.url()).hash).toBe('#/login');
     await expectAccessible(a.page, 'login after leaving (zh)');

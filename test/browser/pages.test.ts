@@ -16,10 +16,16 @@ describe('every page, both languages', () => {
       const [me, friend] = [await api.newUser('pg_me'), await api.newUser('pg_fr')];
       await api.call('PUT', `/users/${me.handle}/following/${friend.handle}`, { token: me.token });
       await api.call('PUT', `/users/${friend.handle}/following/${me.handle}`, { token: friend.token });
-      const samples = locale === 'en' ? ['Morning run done, 5 km 🏃', 'Reading about HBase row keys today.'] : ['今天北京天气不错 ☀️', '刚读完《三体》，推荐！'];
+      const samples =
+        locale === 'en'
+          ? ['Morning run done, 5 km 🏃', 'Reading about HBase row keys today.']
+          : ['今天北京天气不错 ☀️', '刚读完《三体》，推荐！'];
       const ids: string[] = [];
-      for (const body of samples) ids.push((await api.call('POST', '/posts', { token: friend.token, body: { body } })).json.id);
-      await eventually(async () => expect((await api.call('GET', `/users/${me.handle}/timeline`, { token: me.token })).json.posts).toHaveLength(2));
+      for (const body of samples)
+        ids.push((await api.call('POST', '/posts', { token: friend.token, body: { body } })).json.id);
+      await eventually(async () =>
+        expect((await api.call('GET', `/users/${me.handle}/timeline`, { token: me.token })).json.posts).toHaveLength(2),
+      );
 
       const t = await browser.open(locale);
       const visit = async (name: string, hash: string, ready: string) => {
@@ -37,7 +43,13 @@ describe('every page, both languages', () => {
       await visit('own-profile', `#/u/${me.handle}`, '.list-end');
       await visit('followers', `#/u/${me.handle}/followers`, 'ul.users li');
       await visit('not-found', '#/nowhere', 'h1');
-      expect(await t.page.evaluate(() => (globalThis as unknown as { document: { documentElement: { lang: string } } }).document.documentElement.lang)).toBe(locale);
+      expect(
+        await t.page.evaluate(
+          () =>
+            (globalThis as unknown as { document: { documentElement: { lang: string } } }).document.documentElement
+              .lang,
+        ),
+      ).toBe(locale);
       await t.close();
     });
   }

@@ -30,7 +30,12 @@ describe('find people (找人), in Chromium', () => {
 
     // Follows him from the list; read again, the button says so.
     const follow = row.getByRole('button', { name: `关注 @${bob}` });
-    await Promise.all([a.page.waitForResponse((r) => r.request().method() === 'PUT' && /\/following\//.test(r.url()) && r.status() === 200), follow.click()]);
+    await Promise.all([
+      a.page.waitForResponse(
+        (r) => r.request().method() === 'PUT' && /\/following\//.test(r.url()) && r.status() === 200,
+      ),
+      follow.click(),
+    ]);
     const unfollow = row.getByRole('button', { name: `取消关注 @${bob}` });
     expect(await unfollow.getAttribute('aria-pressed')).toBe('true');
     await a.page.reload();
@@ -41,7 +46,10 @@ describe('find people (找人), in Chromium', () => {
     await show(b.page, `#/u/${bob}`, b.page.getByRole('button', { name: 'Edit display name' }));
     await b.page.getByRole('button', { name: 'Edit display name' }).click();
     await b.page.getByRole('textbox', { name: /display name/i }).fill(newName);
-    await Promise.all([b.page.waitForResponse((r) => r.request().method() === 'PATCH' && r.status() === 200), b.page.getByRole('button', { name: 'Save' }).click()]);
+    await Promise.all([
+      b.page.waitForResponse((r) => r.request().method() === 'PATCH' && r.status() === 200),
+      b.page.getByRole('button', { name: 'Save' }).click(),
+    ]);
     const search = b.page.getByRole('searchbox', { name: 'Find people' });
     await search.fill(`王${tag}`);
     await search.press('Enter');

@@ -12,7 +12,16 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
-import { expectAccessible, logIn, screenshot, setUp, show, signUp, uniqueHandle, useBrowser } from '../support/browser.js';
+import {
+  expectAccessible,
+  logIn,
+  screenshot,
+  setUp,
+  show,
+  signUp,
+  uniqueHandle,
+  useBrowser,
+} from '../support/browser.js';
 import { eventually } from '../support/eventually.js';
 
 const api = apiClient(inject('apiUrl'));
@@ -28,27 +37,53 @@ const MODEL = 'GPS-1';
 async function writeStoryFiles(): Promise<{ jpeg: string; png: string; gif: string }> {
   const files = { jpeg: join(dir, 'beijing.jpg'), png: join(dir, 'chart.png'), gif: join(dir, 'cat.gif') };
   // Noise keeps the JPEG large (about a megabyte), so its upload takes long enough to be watched.
-  await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+  await sharp({
+    create: {
+      width: 1600,
+      height: 1200,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 128, sigma: 40 },
+    },
+  })
     .jpeg({ quality: 85 })
     .withExif({
       IFD0: { Make: CAMERA, Model: MODEL },
-      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '39/1 54/1 2400/100', GPSLongitudeRef: 'E', GPSLongitude: '116/1 23/1 3000/100' },
+      IFD3: {
+        GPSLatitudeRef: 'N',
+        GPSLatitude: '39/1 54/1 2400/100',
+        GPSLongitudeRef: 'E',
+        GPSLongitude: '116/1 23/1 3000/100',
+      },
     })
     .toFile(files.jpeg);
-  await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 30, g: 120, b: 200 } } }).png().toFile(files.png);
-  await sharp({ create: { width: 400, height: 400, channels: 3, background: { r: 240, g: 180, b: 20 } } }).gif().toFile(files.gif);
+  await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 30, g: 120, b: 200 } } })
+    .png()
+    .toFile(files.png);
+  await sharp({ create: { width: 400, height: 400, channels: 3, background: { r: 240, g: 180, b: 20 } } })
+    .gif()
+    .toFile(files.gif);
   return files;
 }
 
 /** A ready picture through the API (the browser's own path: presigned PUT straight to storage). */
 async function readyPicture(token: string, width: number, height: number, seed: number): Promise<string> {
-  const bytes = await sharp({ create: { width, height, channels: 3, background: { r: (seed * 53) % 256, g: (seed * 97) % 256, b: 120 } } }).png().toBuffer();
-  const declared = await setUp(() => api.call('POST', '/media', { token, body: { contentType: 'image/png', size: bytes.length } }));
+  const bytes = await sharp({
+    create: { width, height, channels: 3, background: { r: (seed * 53) % 256, g: (seed * 97) % 256, b: 120 } },
+  })
+    .png()
+    .toBuffer();
+  const declared = await setUp(() =>
+    api.call('POST', '/media', { token, body: { contentType: 'image/png', size: bytes.length } }),
+  );
   expect(declared.status).toBe(201);
   const { media, upload } = declared.json;
   expect((await fetch(upload.url, { method: 'PUT', headers: upload.headers, body: bytes })).status).toBe(200);
   await setUp(() => api.call('POST', `/media/${media.id}/complete`, { token }));
-  await eventually(async () => expect((await api.call('GET', `/media/${media.id}`, { token })).json.state).toBe('ready'), 60_000);
+  await eventually(
+    async () => expect((await api.call('GET', `/media/${media.id}`, { token })).json.state).toBe('ready'),
+    60_000,
+  );
   return media.id;
 }
 
@@ -79,11 +114,15 @@ const boxesOf = (page: Page, postId: string): Promise<Box[]> =>
   );
 /** The post's own height: the text below its grid must not move either. */
 const heightOf = (page: Page, postId: string): Promise<number> =>
-  page.evaluate(`Math.round(document.querySelector('article.post[data-post-id="${postId}"]')?.getBoundingClientRect().height ?? 0)`);
+  page.evaluate(
+    `Math.round(document.querySelector('article.post[data-post-id="${postId}"]')?.getBoundingClientRect().height ?? 0)`,
+  );
 
 /** The media id of the element that has the focus (a grid box or the lightbox's picture), or null. */
-const focusedMediaId = (page: Page): Promise<string | null> => page.evaluate(`document.activeElement?.getAttribute('data-media-id') ?? null`);
-const focusInDialog = (page: Page): Promise<boolean> => page.evaluate(`!!document.activeElement?.closest('dialog.lightbox')`);
+const focusedMediaId = (page: Page): Promise<string | null> =>
+  page.evaluate(`document.activeElement?.getAttribute('data-media-id') ?? null`);
+const focusInDialog = (page: Page): Promise<boolean> =>
+  page.evaluate(`!!document.activeElement?.closest('dialog.lightbox')`);
 
 const distinct = (values: number[]) => [...new Set(values)].length;
 
@@ -98,7 +137,9 @@ describe('pictures, in Chromium', () => {
     const bob = await api.newUser('pic_bob');
     const a = await browser.open();
     await signUp(a.page, ann, '安妮', 'pictures please');
-    expect((await setUp(() => api.call('PUT', `/users/${bob.handle}/following/${ann}`, { token: bob.token }))).status).toBe(200);
+    expect(
+      (await setUp(() => api.call('PUT', `/users/${bob.handle}/following/${ann}`, { token: bob.token }))).status,
+    ).toBe(200);
 
     // Every state each picture shows, recorded in the page as it happens (the phases, and each
     // progress value), so "progress, then ready" is what the reader saw, not a guess.
@@ -116,7 +157,12 @@ describe('pictures, in Chromium', () => {
     // A slow uplink (512 KB/s) for the upload itself: the JPEG takes about two seconds.
     const cdp = await a.context.newCDPSession(a.page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 512 * 1024 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 512 * 1024,
+    });
 
     const text = `北京的三张照片 ${randomBytes(3).toString('hex')}`;
     await a.page.fill('#compose-text', text);
@@ -126,7 +172,9 @@ describe('pictures, in Chromium', () => {
     // While any picture is on its way, posting waits and says why.
     const post = a.page.getByRole('button', { name: '发布', exact: true });
     expect(await post.isDisabled()).toBe(true);
-    expect(await a.page.textContent('#compose-wait')).toMatch(/^所有图片就绪后才能发布（还有 [1-3] 张在上传或处理中）。$/);
+    expect(await a.page.textContent('#compose-wait')).toMatch(
+      /^所有图片就绪后才能发布（还有 [1-3] 张在上传或处理中）。$/,
+    );
 
     await a.page.getByLabel('图片 1 的描述（替代文本）').fill('故宫的红墙');
     await a.page.getByLabel('图片 3 的描述（替代文本）').fill('一只橘猫');
@@ -134,18 +182,32 @@ describe('pictures, in Chromium', () => {
     await a.page.getByRole('button', { name: '前移 图片 3' }).click();
     await expect.poll(() => focusedClass(a.page)).toContain('move-earlier'); // the focus follows the moved picture
     await a.page.locator('li.picture-item[data-phase="ready"]').nth(2).waitFor({ timeout: 60_000 });
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
 
     const seen = (await a.page.evaluate('window.seen')) as Record<string, { phases: string[]; progress: number[] }>;
-    const keys = await items.evaluateAll((els) => els.map((el) => (el as unknown as { dataset: { key: string } }).dataset.key));
+    const keys = await items.evaluateAll((els) =>
+      els.map((el) => (el as unknown as { dataset: { key: string } }).dataset.key),
+    );
     for (const key of keys) {
       expect(seen[key]!.phases, key).toEqual(['sending', 'processing', 'ready']);
       expect(seen[key]!.progress.at(-1), key).toBe(1);
     }
     // The JPEG (first in the list) went up in steps the reader could watch.
-    expect(seen[keys[0]!]!.progress.some((v) => v > 0 && v < 1), `progress seen: ${seen[keys[0]!]!.progress}`).toBe(true);
+    expect(
+      seen[keys[0]!]!.progress.some((v) => v > 0 && v < 1),
+      `progress seen: ${seen[keys[0]!]!.progress}`,
+    ).toBe(true);
     expect(await a.page.textContent('#compose-wait').catch(() => null)).toBeNull();
-    expect(await a.page.locator('li.picture-item .picture-state').allTextContents()).toEqual(['已就绪', '已就绪', '已就绪']);
+    expect(await a.page.locator('li.picture-item .picture-state').allTextContents()).toEqual([
+      '已就绪',
+      '已就绪',
+      '已就绪',
+    ]);
     await expectAccessible(a.page, 'composer with three pictures (zh)');
     await screenshot(a.page, 'zh-composer-pictures');
 
@@ -160,16 +222,30 @@ describe('pictures, in Chromium', () => {
     const card = b.page.locator('article.post', { hasText: text });
     await eventually(() => show(b.page, '#/', card), 60_000);
     const timeline = await api.call('GET', `/users/${bob.handle}/timeline`, { token: bob.token });
-    const view = (timeline.json.posts as { id: string; body: string; media: { id: string; alt: string | null; width: number; height: number; variants: Record<string, { url: string; width: number; height: number }> }[] }[]).find(
-      (p) => p.body === text,
-    )!;
+    const view = (
+      timeline.json.posts as {
+        id: string;
+        body: string;
+        media: {
+          id: string;
+          alt: string | null;
+          width: number;
+          height: number;
+          variants: Record<string, { url: string; width: number; height: number }>;
+        }[];
+      }[]
+    ).find((p) => p.body === text)!;
     expect(view.media.map((m) => [m.width, m.height, m.alt])).toEqual([
       [1600, 1200, '故宫的红墙'],
       [400, 400, '一只橘猫'],
       [800, 600, null],
     ]);
     expect(await card.locator('ul.picture-grid.grid-two > li').count()).toBe(3);
-    expect(await card.locator('.picture-cell img').evaluateAll((imgs) => imgs.map((i) => [i.getAttribute('alt'), i.getAttribute('loading')]))).toEqual([
+    expect(
+      await card
+        .locator('.picture-cell img')
+        .evaluateAll((imgs) => imgs.map((i) => [i.getAttribute('alt'), i.getAttribute('loading')])),
+    ).toEqual([
       ['故宫的红墙', 'lazy'],
       ['一只橘猫', 'lazy'],
       ['', 'lazy'],
@@ -213,7 +289,9 @@ describe('pictures, in Chromium', () => {
         expect([meta.format, meta.width, meta.height], name).toEqual(['webp', v.width, v.height]);
         expect([meta.exif, meta.icc, meta.xmp], `${m.id} ${name}`).toEqual([undefined, undefined, undefined]);
         // The photo's own markers (three bytes such as "GPS" turn up by chance in compressed data: once in a full run).
-        expect(bytes.includes(Buffer.from(CAMERA)) || bytes.includes(Buffer.from(MODEL)), `${m.id} ${name}`).toBe(false);
+        expect(bytes.includes(Buffer.from(CAMERA)) || bytes.includes(Buffer.from(MODEL)), `${m.id} ${name}`).toBe(
+          false,
+        );
       }
     }
   });
@@ -225,11 +303,24 @@ describe('pictures, in Chromium', () => {
     const ids: string[] = [];
     for (let i = 0; i < 14; i += 3) {
       const batch = Array.from({ length: Math.min(3, 14 - i) }, (_, j) => i + j);
-      ids.push(...(await Promise.all(batch.map((k) => (k === 13 ? readyPicture(me.token, 600, 900, k) : readyPicture(me.token, 320, 240, k))))));
+      ids.push(
+        ...(await Promise.all(
+          batch.map((k) => (k === 13 ? readyPicture(me.token, 600, 900, k) : readyPicture(me.token, 320, 240, k))),
+        )),
+      );
     }
     const postIds: Record<'nine' | 'four' | 'one', string> = { nine: '', four: '', one: '' };
-    for (const [name, media] of [['nine', ids.slice(0, 9)], ['four', ids.slice(9, 13)], ['one', ids.slice(13)]] as const) {
-      const res = await setUp(() => api.call('POST', '/posts', { token: me.token, body: { body: `${name} pictures`, media: media.map((id) => ({ id })) } }));
+    for (const [name, media] of [
+      ['nine', ids.slice(0, 9)],
+      ['four', ids.slice(9, 13)],
+      ['one', ids.slice(13)],
+    ] as const) {
+      const res = await setUp(() =>
+        api.call('POST', '/posts', {
+          token: me.token,
+          body: { body: `${name} pictures`, media: media.map((id) => ({ id })) },
+        }),
+      );
       expect(res.status).toBe(201);
       postIds[name] = res.json.id;
     }
@@ -238,7 +329,9 @@ describe('pictures, in Chromium', () => {
     // Hold every picture's bytes until the boxes are measured: the layout must not wait for them.
     const held: (() => Promise<void>)[] = [];
     let holding = true;
-    await t.page.route(/\/media\/[^/]+\/[a-z0-9-]+\.webp$/, (route) => (holding ? held.push(() => route.continue()) : route.continue()));
+    await t.page.route(/\/media\/[^/]+\/[a-z0-9-]+\.webp$/, (route) =>
+      holding ? held.push(() => route.continue()) : route.continue(),
+    );
     await logIn(t.page, me.handle, me.password);
     // The author's own posts (their list is written through the queue: all three, eventually).
     const cells = (id: string) => t.page.locator(`article.post[data-post-id="${id}"] .picture-cell`);
@@ -250,11 +343,19 @@ describe('pictures, in Chromium', () => {
     // still be rendering): the boxes, then that no picture's bytes have arrived.
     await t.page.locator('header.profile .counts').waitFor(); // the profile's own header, loaded in parallel
     const before = await eventually(async () => {
-      const boxes = { one: await boxesOf(t.page, postIds.one), four: await boxesOf(t.page, postIds.four), nine: await boxesOf(t.page, postIds.nine) };
+      const boxes = {
+        one: await boxesOf(t.page, postIds.one),
+        four: await boxesOf(t.page, postIds.four),
+        nine: await boxesOf(t.page, postIds.nine),
+      };
       expect([boxes.one.length, boxes.four.length, boxes.nine.length]).toEqual([1, 4, 9]);
       return boxes;
     }, 20_000);
-    expect(await t.page.evaluate(`[...document.querySelectorAll('.picture-cell img')].filter((i) => i.naturalWidth > 0).length`)).toBe(0);
+    expect(
+      await t.page.evaluate(
+        `[...document.querySelectorAll('.picture-cell img')].filter((i) => i.naturalWidth > 0).length`,
+      ),
+    ).toBe(0);
     const heightsBefore = await Promise.all(Object.values(postIds).map((id) => heightOf(t.page, id)));
 
     // One: large, at its own aspect ratio (600 × 900), no taller than 420 px.
@@ -263,7 +364,10 @@ describe('pictures, in Chromium', () => {
     expect(one.height).toBeLessThanOrEqual(420);
     expect(Math.abs(one.width / one.height - 600 / 900)).toBeLessThan(0.02);
     // Four: 2 × 2 squares. Nine: 3 × 3 squares.
-    for (const [name, side] of [['four', 2], ['nine', 3]] as const) {
+    for (const [name, side] of [
+      ['four', 2],
+      ['nine', 3],
+    ] as const) {
       const boxes = before[name];
       expect(boxes, name).toHaveLength(side * side);
       expect([distinct(boxes.map((b) => b.x)), distinct(boxes.map((b) => b.y))], name).toEqual([side, side]);
@@ -277,13 +381,23 @@ describe('pictures, in Chromium', () => {
     for (const id of Object.values(postIds)) await cells(id).last().scrollIntoViewIfNeeded();
     // A function, not a string: the page's CSP refuses eval, which a string predicate needs.
     await t.page.waitForFunction(() =>
-      [...(globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<{ complete: boolean; naturalWidth: number }> } }).document.querySelectorAll('.picture-cell img')].every(
-        (i) => i.complete && i.naturalWidth > 0,
-      ),
+      [
+        ...(
+          globalThis as unknown as {
+            document: { querySelectorAll(s: string): Iterable<{ complete: boolean; naturalWidth: number }> };
+          }
+        ).document.querySelectorAll('.picture-cell img'),
+      ].every((i) => i.complete && i.naturalWidth > 0),
     );
-    const after = { one: await boxesOf(t.page, postIds.one), four: await boxesOf(t.page, postIds.four), nine: await boxesOf(t.page, postIds.nine) };
+    const after = {
+      one: await boxesOf(t.page, postIds.one),
+      four: await boxesOf(t.page, postIds.four),
+      nine: await boxesOf(t.page, postIds.nine),
+    };
     // (Once, in a full run, a whole post was missing here: say which posts the page held.)
-    const present = await t.page.evaluate(`[...document.querySelectorAll('article.post')].map((a) => a.getAttribute('data-post-id'))`);
+    const present = await t.page.evaluate(
+      `[...document.querySelectorAll('article.post')].map((a) => a.getAttribute('data-post-id'))`,
+    );
     expect(after, `posts in the page: ${JSON.stringify(present)}; expected ${JSON.stringify(postIds)}`).toEqual(before);
     expect(await Promise.all(Object.values(postIds).map((id) => heightOf(t.page, id)))).toEqual(heightsBefore);
     await screenshot(t.page, 'en-picture-grids');
@@ -308,10 +422,12 @@ describe('pictures, in Chromium', () => {
     await t.page.goto('/#/');
     await t.page.setInputFiles('#compose-pictures', [join(dir, 'notes.txt'), join(dir, 'page.jpg')]);
     const states = t.page.locator('li.picture-item .picture-state');
-    await expect.poll(() => states.allTextContents(), { timeout: 60_000 }).toEqual([
-      'Pictures can be JPEG, PNG, WebP or GIF.',
-      'Cannot be used: SVG and other markup are refused: they can carry scripts.',
-    ]);
+    await expect
+      .poll(() => states.allTextContents(), { timeout: 60_000 })
+      .toEqual([
+        'Pictures can be JPEG, PNG, WebP or GIF.',
+        'Cannot be used: SVG and other markup are refused: they can carry scripts.',
+      ]);
     expect(await t.page.textContent('#compose-wait')).toBe('A picture cannot be used: remove it to post.');
     expect(await t.page.getByRole('button', { name: 'Post', exact: true }).isDisabled()).toBe(true);
     await t.page.getByRole('button', { name: 'Remove Picture 1' }).click();
@@ -334,9 +450,15 @@ describe('avatars, in Chromium', () => {
     const a = await browser.open();
     await signUp(a.page, amy, '艾米', 'avatar please');
     const file = join(dir, 'portrait.jpg');
-    await sharp({ create: { width: 900, height: 600, channels: 3, background: { r: 200, g: 60, b: 90 } } }).jpeg().toFile(file);
-    const token = (await setUp(() => api.call('POST', '/sessions', { body: { handle: amy, password: 'avatar please' } }))).json.token as string;
-    expect((await setUp(() => api.call('POST', '/posts', { token, body: { body: 'hello with a face' } }))).status).toBe(201);
+    await sharp({ create: { width: 900, height: 600, channels: 3, background: { r: 200, g: 60, b: 90 } } })
+      .jpeg()
+      .toFile(file);
+    const token = (
+      await setUp(() => api.call('POST', '/sessions', { body: { handle: amy, password: 'avatar please' } }))
+    ).json.token as string;
+    expect((await setUp(() => api.call('POST', '/posts', { token, body: { body: 'hello with a face' } }))).status).toBe(
+      201,
+    );
 
     const header = a.page.locator('header.profile');
     await show(a.page, `#/u/${amy}`, header.locator('.counts'));
@@ -368,6 +490,8 @@ const focusedClass = (page: Page): Promise<string> => page.evaluate(`document.ac
 
 async function pngFile(): Promise<string> {
   const path = join(dir, 'square.png');
-  await sharp({ create: { width: 300, height: 300, channels: 3, background: { r: 0, g: 90, b: 200 } } }).png().toFile(path);
+  await sharp({ create: { width: 300, height: 300, channels: 3, background: { r: 0, g: 90, b: 200 } } })
+    .png()
+    .toFile(path);
   return path;
 }

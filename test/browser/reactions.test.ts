@@ -11,7 +11,18 @@ import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
-import { annAndBob, expectAccessible, fromMenu, logIn, postCard, screenshot, setUp, show, shownBodies, useBrowser } from '../support/browser.js';
+import {
+  annAndBob,
+  expectAccessible,
+  fromMenu,
+  logIn,
+  postCard,
+  screenshot,
+  setUp,
+  show,
+  shownBodies,
+  useBrowser,
+} from '../support/browser.js';
 import { eventually } from '../support/eventually.js';
 
 const api = apiClient(inject('apiUrl'));
@@ -95,7 +106,9 @@ describe('comments, reposts and likes, in Chromium', () => {
     await b.page.getByText(`${500 - why.length} characters left`).waitFor();
     await expectAccessible(b.page, 'repost form open (en)');
     await screenshot(b.page, 'en-repost-form');
-    expect(await clickAndAnswer(b.page, bobsView.getByRole('button', { name: 'Repost', exact: true }), 'POST', /\/reposts$/)).toBe(201);
+    expect(
+      await clickAndAnswer(b.page, bobsView.getByRole('button', { name: 'Repost', exact: true }), 'POST', /\/reposts$/),
+    ).toBe(201);
     await bobsView.getByRole('button', { name: 'Reposted 1' }).waitFor();
     // The repost is on top of bob's timeline at once, ann's original embedded.
     const repostCard = postCard(b.page, why);
@@ -120,7 +133,9 @@ describe('comments, reposts and likes, in Chromium', () => {
     const said = 'Great post! 👍';
     await b.page.getByLabel('Write a comment').fill(said);
     await b.page.getByText(`${500 - [...said].length} characters left`).waitFor();
-    expect(await clickAndAnswer(b.page, b.page.getByRole('button', { name: 'Comment', exact: true }), 'POST', /\/comments$/)).toBe(201);
+    expect(
+      await clickAndAnswer(b.page, b.page.getByRole('button', { name: 'Comment', exact: true }), 'POST', /\/comments$/),
+    ).toBe(201);
     await b.page.locator('li.comment', { hasText: said }).waitFor();
     await postCard(b.page, text).getByRole('link', { name: 'Comments 1' }).waitFor();
     await expectAccessible(b.page, 'post page with a comment (en)');
@@ -132,7 +147,9 @@ describe('comments, reposts and likes, in Chromium', () => {
     const answer = '谢谢你！';
     await a.page.getByLabel(`回复 @${bob}`).fill(answer);
     await expectAccessible(a.page, 'replying to a comment (zh)');
-    expect(await clickAndAnswer(a.page, a.page.getByRole('button', { name: '评论', exact: true }), 'POST', /\/comments$/)).toBe(201);
+    expect(
+      await clickAndAnswer(a.page, a.page.getByRole('button', { name: '评论', exact: true }), 'POST', /\/comments$/),
+    ).toBe(201);
     const reply = a.page.locator('li.comment', { hasText: answer });
     expect(await reply.locator('.reply-to').textContent()).toBe(`回复 @${bob}`);
     await a.page.getByLabel('发表评论').waitFor(); // the box is back to a plain comment
@@ -157,7 +174,14 @@ describe('comments, reposts and likes, in Chromium', () => {
 
     // ann deletes bob's comment on her post: from its "⋯" menu, after the page's own question.
     await fromMenu(bobsComment, '评论的更多操作', '删除');
-    expect(await clickAndAnswer(a.page, a.page.getByRole('dialog').getByRole('button', { name: '删除', exact: true }), 'DELETE', /\/comments\//)).toBe(204);
+    expect(
+      await clickAndAnswer(
+        a.page,
+        a.page.getByRole('dialog').getByRole('button', { name: '删除', exact: true }),
+        'DELETE',
+        /\/comments\//,
+      ),
+    ).toBe(204);
     await bobsComment.waitFor({ state: 'detached' });
     expect(await commentBodies()).toEqual([answer]);
     await postCard(a.page, text).getByRole('link', { name: '评论 1' }).waitFor();
@@ -166,7 +190,14 @@ describe('comments, reposts and likes, in Chromium', () => {
 
     // ann deletes her post; bob's repost now says its original is gone, in both languages.
     await fromMenu(postCard(a.page, text), '更多操作', '删除');
-    expect(await clickAndAnswer(a.page, a.page.getByRole('dialog').getByRole('button', { name: '删除', exact: true }), 'DELETE', /^\/api\/posts\/[^/]+$/)).toBe(204);
+    expect(
+      await clickAndAnswer(
+        a.page,
+        a.page.getByRole('dialog').getByRole('button', { name: '删除', exact: true }),
+        'DELETE',
+        /^\/api\/posts\/[^/]+$/,
+      ),
+    ).toBe(204);
     await a.page.getByText('微博已删除。').waitFor();
     await show(b.page, `#/u/${bob}`, onProfile.getByText('The original post has been deleted.'));
     expect(await onProfile.locator('.original-body').count()).toBe(0);
@@ -205,22 +236,33 @@ describe('comments, reposts and likes, in Chromium', () => {
 
   it('pages comments with "load more" in either order; anonymous readers see counts and a way to log in', async () => {
     const [author, c1, c2] = [await api.newUser('cm_a'), await api.newUser('cm_1'), await api.newUser('cm_2')];
-    const { id } = (await setUp(() => api.call('POST', '/posts', { token: author.token, body: { body: '评论分页 📄' } })))!.json;
+    const { id } = (await setUp(() =>
+      api.call('POST', '/posts', { token: author.token, body: { body: '评论分页 📄' } }),
+    ))!.json;
     // 22 comments (more than a page of 20), alternating authors to stay under the per-user limit.
     // A comment whose Lambda timed out may or may not exist: the server's list is the expectation.
     for (let i = 1; i <= 22; i++) {
-      const res = await setUp(() => api.call('POST', `/posts/${id}/comments`, { token: (i % 2 ? c1 : c2).token, body: { body: `comment ${String(i).padStart(2, '0')}` } }));
+      const res = await setUp(() =>
+        api.call('POST', `/posts/${id}/comments`, {
+          token: (i % 2 ? c1 : c2).token,
+          body: { body: `comment ${String(i).padStart(2, '0')}` },
+        }),
+      );
       if (res) expect(res.status).toBe(201);
     }
     await setUp(() => api.call('PUT', `/users/${c1.handle}/likes/${id}`, { token: c1.token }));
-    const bodies: string[] = (await api.call('GET', `/posts/${id}/comments?order=oldest&limit=100`)).json.comments.map((c: { body: string }) => c.body);
+    const bodies: string[] = (await api.call('GET', `/posts/${id}/comments?order=oldest&limit=100`)).json.comments.map(
+      (c: { body: string }) => c.body,
+    );
     expect(bodies.length).toBeGreaterThan(20);
 
     const t = await browser.open('en');
     const shown = () => t.page.locator('li.comment .comment-body').allTextContents();
     await show(t.page, `#/post/${encodeURIComponent(id)}`, t.page.locator('li.comment').first());
     // Nobody is logged in: counts, no reply or delete, a link to log in instead of the box.
-    await postCard(t.page, '评论分页').getByRole('link', { name: `Comments ${bodies.length}` }).waitFor();
+    await postCard(t.page, '评论分页')
+      .getByRole('link', { name: `Comments ${bodies.length}` })
+      .waitFor();
     expect(await likeShown(postCard(t.page, '评论分页'))).toEqual({ pressed: 'false', count: 1 });
     await t.page.getByRole('link', { name: 'Log in to comment.' }).waitFor();
     expect(await t.page.getByRole('button', { name: 'Reply' }).count()).toBe(0);
@@ -231,7 +273,11 @@ describe('comments, reposts and likes, in Chromium', () => {
     expect(await shown()).toEqual([...bodies].reverse().slice(0, 20));
     await t.page.getByRole('button', { name: 'Load more' }).waitFor();
     await eventually(async () => {
-      if (!(await end.isVisible())) await t.page.getByRole('button', { name: 'Load more' }).click({ timeout: 1_000 }).catch(() => {});
+      if (!(await end.isVisible()))
+        await t.page
+          .getByRole('button', { name: 'Load more' })
+          .click({ timeout: 1_000 })
+          .catch(() => {});
       expect(await shown()).toEqual([...bodies].reverse());
     });
     await end.waitFor();
@@ -239,7 +285,11 @@ describe('comments, reposts and likes, in Chromium', () => {
     // Oldest first: the same comments, the other way round, paged the same.
     await t.page.getByRole('button', { name: 'Oldest first' }).click();
     await eventually(async () => {
-      if (!(await end.isVisible())) await t.page.getByRole('button', { name: 'Load more' }).click({ timeout: 1_000 }).catch(() => {});
+      if (!(await end.isVisible()))
+        await t.page
+          .getByRole('button', { name: 'Load more' })
+          .click({ timeout: 1_000 })
+          .catch(() => {});
       expect(await shown()).toEqual(bodies);
     });
 

@@ -25,7 +25,8 @@ describe('resilience, in Chromium', () => {
   it('a malformed post breaks its own card only; a malformed profile breaks its page only, and the header still works', async () => {
     const me = await api.newUser('rs');
     const bodies = [`first ${hex()}`, `second ${hex()}`, `third ${hex()}`];
-    for (const body of bodies) expect((await setUp(() => api.call('POST', '/posts', { token: me.token, body: { body } }))).status).toBe(201);
+    for (const body of bodies)
+      expect((await setUp(() => api.call('POST', '/posts', { token: me.token, body: { body } }))).status).toBe(201);
     const t = await browser.open('en');
     // The middle post's time is not a time ("RangeError: Invalid time value" used to blank the app).
     await rewrite(t.page, /\/api\/users\/[^/]+\/timeline/, (json) => {
@@ -55,7 +56,9 @@ describe('long names, in Chromium at 375 px', () => {
     const handle = `w${randomBytes(15).toString('hex')}`.slice(0, 30);
     const password = `pw-${randomBytes(8).toString('hex')}`;
     const displayName = '名'.repeat(20) + 'W'.repeat(30); // 50 code points, no space to break at
-    expect((await setUp(() => api.call('POST', '/users', { body: { handle, displayName, password } }))).status).toBe(201);
+    expect((await setUp(() => api.call('POST', '/users', { body: { handle, displayName, password } }))).status).toBe(
+      201,
+    );
     const t = await browser.open('zh-CN');
     await t.page.setViewportSize({ width: 375, height: 812 });
     await logIn(t.page, handle, password);

@@ -17,12 +17,14 @@ const readableByScripts = (page: Page) =>
   page.evaluate(() => {
     const g = globalThis as unknown as { document: { cookie: string }; localStorage: Storage; sessionStorage: Storage };
     type Storage = { length: number; key(i: number): string | null; getItem(k: string): string | null };
-    const dump = (s: Storage) => Array.from({ length: s.length }, (_, i) => `${s.key(i)}=${s.getItem(s.key(i)!)}`).join('\n');
+    const dump = (s: Storage) =>
+      Array.from({ length: s.length }, (_, i) => `${s.key(i)}=${s.getItem(s.key(i)!)}`).join('\n');
     return `${g.document.cookie}\n${dump(g.localStorage)}\n${dump(g.sessionStorage)}`;
   });
 
 /** The posts of `handle`, as the API lists them. */
-const bodiesOf = async (handle: string) => ((await api.call('GET', `/users/${handle}/posts`)).json.posts as { body: string }[]).map((p) => p.body);
+const bodiesOf = async (handle: string) =>
+  ((await api.call('GET', `/users/${handle}/posts`)).json.posts as { body: string }[]).map((p) => p.body);
 
 describe('the session in Chromium', () => {
   it('keeps every token out of reach of scripts; the cookie is HttpOnly, Secure, SameSite=Strict on /api/sessions; a reload stays logged in', async () => {
@@ -44,9 +46,15 @@ describe('the session in Chromium', () => {
     await t.page.waitForSelector('#compose-text');
     // Chromium took the Secure cookie over http://127.0.0.1 (a "potentially trustworthy" origin).
     const cookies = await t.context.cookies();
-    expect(cookies.map((c) => ({ name: c.name, path: c.path, httpOnly: c.httpOnly, secure: c.secure, sameSite: c.sameSite }))).toEqual([
-      { name: 'weibo_refresh', path: '/api/sessions', httpOnly: true, secure: true, sameSite: 'Strict' },
-    ]);
+    expect(
+      cookies.map((c) => ({
+        name: c.name,
+        path: c.path,
+        httpOnly: c.httpOnly,
+        secure: c.secure,
+        sameSite: c.sameSite,
+      })),
+    ).toEqual([{ name: 'weibo_refresh', path: '/api/sessions', httpOnly: true, secure: true, sameSite: 'Strict' }]);
     const token = cookies[0]!.value;
     const readable = await readableByScripts(t.page);
     expect(readable).not.toContain(token);
@@ -71,7 +79,8 @@ describe('the session in Chromium', () => {
     await second.waitForSelector('#compose-text');
 
     const refreshes: number[] = [];
-    for (const p of [t.page, second]) p.on('response', (r) => r.url().endsWith('/api/sessions/refresh') && refreshes.push(r.status()));
+    for (const p of [t.page, second])
+      p.on('response', (r) => r.url().endsWith('/api/sessions/refresh') && refreshes.push(r.status()));
     // Both reloads restore the session from the one cookie at the same moment: run in parallel,
     // the second refresh would present a spent token, which ends the session (reuse).
     await Promise.all([t.page.reload(), second.reload()]);
@@ -103,7 +112,10 @@ describe('the session in Chromium', () => {
     await tab2.waitForSelector('#compose-text');
 
     // Back in tab 1, without reloading: it says who it is now, visibly, before any write.
-    await tab1.getByRole('status').filter({ hasText: `You are now @${b.handle}` }).waitFor();
+    await tab1
+      .getByRole('status')
+      .filter({ hasText: `You are now @${b.handle}` })
+      .waitFor();
     await tab1.locator(`nav a[href="#/u/${b.handle}"]`).waitFor();
     expect(await tab1.locator(`nav a[href="#/u/${a.handle}"]`).count()).toBe(0);
     const text = `from tab one ${randomBytes(3).toString('hex')}`;
@@ -117,7 +129,9 @@ describe('the session in Chromium', () => {
 
   it('item 1: after a logout in another tab, this one shows logged out with a way on, and a like offers logging in (then comes back)', async () => {
     const [a, author] = [await setUp(() => api.newUser('lo')), await setUp(() => api.newUser('au'))];
-    const post = await setUp(() => api.call('POST', '/posts', { token: author.token, body: { body: `like me ${randomBytes(3).toString('hex')}` } }));
+    const post = await setUp(() =>
+      api.call('POST', '/posts', { token: author.token, body: { body: `like me ${randomBytes(3).toString('hex')}` } }),
+    );
     expect(post.status).toBe(201);
     const t = await browser.open('en');
     const tab1 = t.page;
@@ -150,7 +164,17 @@ describe('the session in Chromium', () => {
     await logIn(t.page, a.handle, a.password);
     await t.page.waitForSelector('#compose-text');
     // Another tab logged in as B and its message never arrived: the cookie is B's now.
-    await t.context.addCookies([{ name: 'weibo_refresh', value: b.refreshToken, domain: '127.0.0.1', path: '/api/sessions', httpOnly: true, secure: true, sameSite: 'Strict' }]);
+    await t.context.addCookies([
+      {
+        name: 'weibo_refresh',
+        value: b.refreshToken,
+        domain: '127.0.0.1',
+        path: '/api/sessions',
+        httpOnly: true,
+        secure: true,
+        sameSite: 'Strict',
+      },
+    ]);
     // A's access token runs out just as A posts: the renewal comes back as B.
     await t.page.route(
       '**/api/posts',
@@ -158,13 +182,19 @@ describe('the session in Chromium', () => {
       { times: 1 },
     );
     const posts: string[] = [];
-    t.page.on('request', (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/posts' && posts.push(r.url()));
+    t.page.on(
+      'request',
+      (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/posts' && posts.push(r.url()),
+    );
     // B's home asks for B's timeline only once the page has switched, after any retry of the post would have gone.
     const bHome = t.page.waitForRequest((r) => new URL(r.url()).pathname === `/api/users/${b.handle}/timeline`);
     const text = `not as b ${randomBytes(3).toString('hex')}`;
     await t.page.fill('#compose-text', text);
     await t.page.getByRole('button', { name: 'Post', exact: true }).click();
-    await t.page.getByRole('status').filter({ hasText: `You are now @${b.handle}` }).waitFor();
+    await t.page
+      .getByRole('status')
+      .filter({ hasText: `You are now @${b.handle}` })
+      .waitFor();
     await t.page.locator(`nav a[href="#/u/${b.handle}"]`).waitFor();
     await bHome;
     expect(posts).toHaveLength(1); // the one answered 401 above; never retried as B

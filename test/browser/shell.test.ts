@@ -17,9 +17,18 @@ const browser = useBrowser();
 const hex = () => randomBytes(3).toString('hex');
 
 type User = Awaited<ReturnType<typeof api.newUser>>;
-const follow = (a: User, b: User) => setUp(() => api.call('PUT', `/users/${a.handle}/following/${b.handle}`, { token: a.token }));
-const publish = (u: User, body: string) => setUp(() => api.call('POST', '/posts', { token: u.token, body: { body }, headers: { 'idempotency-key': `shell-${hex()}${hex()}` } }));
-const timelineSize = async (u: User) => (await api.call('GET', `/users/${u.handle}/timeline?limit=50`, { token: u.token })).json.posts.length as number;
+const follow = (a: User, b: User) =>
+  setUp(() => api.call('PUT', `/users/${a.handle}/following/${b.handle}`, { token: a.token }));
+const publish = (u: User, body: string) =>
+  setUp(() =>
+    api.call('POST', '/posts', {
+      token: u.token,
+      body: { body },
+      headers: { 'idempotency-key': `shell-${hex()}${hex()}` },
+    }),
+  );
+const timelineSize = async (u: User) =>
+  (await api.call('GET', `/users/${u.handle}/timeline?limit=50`, { token: u.token })).json.posts.length as number;
 const LONG = Array.from({ length: 14 }, (_, i) => `第 ${i + 1} 行：一条很长的微博。`).join('\n');
 
 /**
@@ -65,12 +74,20 @@ describe('the shell, in Chromium', () => {
 
       expect(await smallTargets(t.page)).toEqual([]);
       // The post's "⋯" menu open, on the post page (comment box, order buttons, who liked).
-      await t.page.locator('article.post').first().getByRole('link', { name: /^(评论|Comments) / }).click();
+      await t.page
+        .locator('article.post')
+        .first()
+        .getByRole('link', { name: /^(评论|Comments) / })
+        .click();
       await t.page.locator('.comment-order').waitFor();
       expect(await smallTargets(t.page)).toEqual([]);
       await t.page.goto(`/#/u/${friend.handle}`);
       await t.page.locator('article.post').first().waitFor();
-      await t.page.getByRole('button', { name: locale === 'en' ? `More actions for @${friend.handle}` : `对 @${friend.handle} 的更多操作` }).click();
+      await t.page
+        .getByRole('button', {
+          name: locale === 'en' ? `More actions for @${friend.handle}` : `对 @${friend.handle} 的更多操作`,
+        })
+        .click();
       await t.page.getByRole('menu').waitFor();
       expect(await smallTargets(t.page)).toEqual([]);
       expect(await t.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
@@ -80,7 +97,11 @@ describe('the shell, in Chromium', () => {
   });
 
   it('on a desktop: three columns with who to follow; equal reaction cells; a long post folds; ⋯ and the page’s own dialog', async () => {
-    const [me, friend, theirs] = [await api.newUser('sd_me'), await api.newUser('sd_friend'), await api.newUser('sd_theirs')];
+    const [me, friend, theirs] = [
+      await api.newUser('sd_me'),
+      await api.newUser('sd_friend'),
+      await api.newUser('sd_theirs'),
+    ];
     await follow(me, friend);
     await follow(friend, theirs);
     await publish(friend, LONG);
@@ -111,13 +132,17 @@ describe('the shell, in Chromium', () => {
 
     // The reaction bar: four cells of one width (repost, comments, like, bookmark).
     const long = t.page.locator('article.post', { hasText: '第 1 行' });
-    const cells = await long.locator('.reactions > li').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().width)));
+    const cells = await long
+      .locator('.reactions > li')
+      .evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().width)));
     expect(cells).toHaveLength(4);
     expect(new Set(cells).size).toBe(1);
 
     // The long post folds at six lines; 展开全文 shows it all, in place.
     const body = long.locator('.post-body');
-    const lineHeight = await body.evaluate((e) => parseFloat(e.ownerDocument.defaultView!.getComputedStyle(e).lineHeight));
+    const lineHeight = await body.evaluate((e) =>
+      parseFloat(e.ownerDocument.defaultView!.getComputedStyle(e).lineHeight),
+    );
     expect((await body.boundingBox())!.height).toBeLessThanOrEqual(lineHeight * 6.5);
     await long.getByRole('button', { name: '展开全文' }).click();
     expect((await body.boundingBox())!.height).toBeGreaterThan(lineHeight * 13);
@@ -138,7 +163,10 @@ describe('the shell, in Chromium', () => {
     expect(await more.evaluate((e) => e === e.ownerDocument.activeElement)).toBe(true);
     // Someone else's post offers mute and block instead of delete.
     await long.getByRole('button', { name: '更多操作', exact: true }).click();
-    expect(await t.page.getByRole('menuitem').allTextContents()).toEqual([`屏蔽 @${friend.handle}`, `拉黑 @${friend.handle}`]);
+    expect(await t.page.getByRole('menuitem').allTextContents()).toEqual([
+      `屏蔽 @${friend.handle}`,
+      `拉黑 @${friend.handle}`,
+    ]);
     await t.page.keyboard.press('Escape');
     expect(nativeDialogs).toBe(0);
     await t.close();
@@ -186,7 +214,10 @@ describe('the shell, in Chromium', () => {
     const top25 = (await card25.boundingBox())!.y;
     const loaded = await t.page.locator('article.post').count();
     let timelineAsked = 0;
-    t.page.on('request', (r) => void (/\/timeline(\?|$)/.test(new URL(r.url()).pathname + new URL(r.url()).search) && timelineAsked++));
+    t.page.on(
+      'request',
+      (r) => void (/\/timeline(\?|$)/.test(new URL(r.url()).pathname + new URL(r.url()).search) && timelineAsked++),
+    );
 
     await card25.locator('a.when').click();
     await t.page.getByRole('heading', { name: 'Post' }).waitFor();
@@ -207,11 +238,21 @@ describe('the shell, in Chromium', () => {
   });
 
   it('one post shown twice moves together (its card and a repost embedding it); an unknown profile costs two requests', async () => {
-    const [me, author, reposter] = [await api.newUser('sy_me'), await api.newUser('sy_author'), await api.newUser('sy_rep')];
+    const [me, author, reposter] = [
+      await api.newUser('sy_me'),
+      await api.newUser('sy_author'),
+      await api.newUser('sy_rep'),
+    ];
     await follow(me, author);
     await follow(me, reposter);
     const original = (await publish(author, `the original ${hex()}`)).json.id as string;
-    await setUp(() => api.call('POST', `/posts/${original}/reposts`, { token: reposter.token, body: { comment: 'look at this' }, headers: { 'idempotency-key': `sy-${hex()}` } }));
+    await setUp(() =>
+      api.call('POST', `/posts/${original}/reposts`, {
+        token: reposter.token,
+        body: { comment: 'look at this' },
+        headers: { 'idempotency-key': `sy-${hex()}` },
+      }),
+    );
     await eventually(async () => expect(await timelineSize(me)).toBe(2));
 
     const t = await browser.open('en');
@@ -226,11 +267,16 @@ describe('the shell, in Chromium', () => {
 
     // An unknown user: the profile and its posts are asked (in parallel), nothing more.
     const asked: string[] = [];
-    t.page.on('request', (r) => void (new URL(r.url()).pathname.startsWith('/api/users/') && asked.push(new URL(r.url()).pathname)));
+    t.page.on(
+      'request',
+      (r) => void (new URL(r.url()).pathname.startsWith('/api/users/') && asked.push(new URL(r.url()).pathname)),
+    );
     const nobody = `nobody_${hex()}`;
     await t.page.goto(`/#/u/${nobody}`);
     await t.page.getByRole('alert').waitFor();
-    await expect.poll(() => asked.filter((p) => p.includes(nobody)).sort()).toEqual([`/api/users/${nobody}`, `/api/users/${nobody}/posts`]);
+    await expect
+      .poll(() => asked.filter((p) => p.includes(nobody)).sort())
+      .toEqual([`/api/users/${nobody}`, `/api/users/${nobody}/posts`]);
     await t.close();
   });
 });

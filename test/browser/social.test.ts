@@ -14,7 +14,19 @@ import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
-import { answerDialog, expectAccessible, fromMenu, logIn, postCard, screenshot, setUp, show, shownBodies, type Locale, useBrowser } from '../support/browser.js';
+import {
+  answerDialog,
+  expectAccessible,
+  fromMenu,
+  logIn,
+  postCard,
+  screenshot,
+  setUp,
+  show,
+  shownBodies,
+  type Locale,
+  useBrowser,
+} from '../support/browser.js';
 import { eventually } from '../support/eventually.js';
 import { placeInTrending } from '../support/trending.js';
 
@@ -34,7 +46,9 @@ const alert = (page: Page, text: string) => page.getByRole('alert').filter({ has
 /** Publishes through the API with an idempotency key, so a retried setup never posts twice. */
 async function publish(token: string, body: string): Promise<string> {
   const key = `social-${hex(8)}`;
-  const res = await setUp(() => api.call('POST', '/posts', { token, body: { body }, headers: { 'idempotency-key': key } }));
+  const res = await setUp(() =>
+    api.call('POST', '/posts', { token, body: { body }, headers: { 'idempotency-key': key } }),
+  );
   expect([200, 201]).toContain(res.status);
   return res.json.id;
 }
@@ -161,9 +175,19 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
   it('a repost group counts people: bob reposts twice and dan once, and ann reads "User dan @dan 和另外 1 人转发了你的微博"', async () => {
     const [ann, bob, dan] = [await api.newUser('ann'), await api.newUser('bob'), await api.newUser('dan')];
     const postId = await publish(ann.token, `转发我 ${hex()}`);
-    for (const [who, comment] of [[bob, 'once'], [bob, 'twice'], [dan, 'me too']] as const) {
+    for (const [who, comment] of [
+      [bob, 'once'],
+      [bob, 'twice'],
+      [dan, 'me too'],
+    ] as const) {
       const key = `social-${hex(8)}`;
-      const res = await setUp(() => api.call('POST', `/posts/${postId}/reposts`, { token: who.token, body: { comment }, headers: { 'idempotency-key': key } }));
+      const res = await setUp(() =>
+        api.call('POST', `/posts/${postId}/reposts`, {
+          token: who.token,
+          body: { comment },
+          headers: { 'idempotency-key': key },
+        }),
+      );
       expect([200, 201]).toContain(res.status);
     }
     const a = await browser.open('zh-CN');
@@ -184,7 +208,9 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     const a = await browser.open('zh-CN');
     await logInTo(a.page, ann);
     await a.page.fill('#compose-text', text);
-    expect(await clickAndAnswer(a.page, a.page.getByRole('button', { name: '发布' }), 'POST', /^\/api\/posts$/)).toBe(201);
+    expect(await clickAndAnswer(a.page, a.page.getByRole('button', { name: '发布' }), 'POST', /^\/api\/posts$/)).toBe(
+      201,
+    );
 
     // The post's text: the mention and both topics are links, everything else plain text.
     const mine = card(a.page, `#${zhTopic}#`);
@@ -195,7 +221,10 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     expect(await mention.getAttribute('href')).toBe(`#/u/${carol.handle}`);
     const topics = mine.locator('.post-body a.topic');
     expect(await topics.allTextContents()).toEqual([`#${zhTopic}#`, `#${enTopic}`]);
-    expect(await topics.evaluateAll((els) => els.map((e) => e.getAttribute('href')))).toEqual([`#/topics/${encodeURIComponent(zhTopic)}`, `#/topics/${enTopic}`]);
+    expect(await topics.evaluateAll((els) => els.map((e) => e.getAttribute('href')))).toEqual([
+      `#/topics/${encodeURIComponent(zhTopic)}`,
+      `#/topics/${enTopic}`,
+    ]);
     expect(await mine.locator('.post-body a').count()).toBe(3);
     const postId = (await mine.getAttribute('data-post-id'))!;
 
@@ -217,10 +246,14 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     // these by the namespace's counts (test/support/trending.ts).
     await setUp(() => placeInTrending(api, inject('hbaseRestUrl'), inject('e2eNamespace'), [zhTopic, enTopic]));
     const trendingLink = a.page.locator('ol.trending a.topic', { hasText: `#${zhTopic}#` });
-    await eventually(async () => {
-      await show(a.page, '#/topics', a.page.getByRole('heading', { name: '热门话题' }));
-      await trendingLink.waitFor({ timeout: 2_000 });
-    }, 60_000, 2_000);
+    await eventually(
+      async () => {
+        await show(a.page, '#/topics', a.page.getByRole('heading', { name: '热门话题' }));
+        await trendingLink.waitFor({ timeout: 2_000 });
+      },
+      60_000,
+      2_000,
+    );
     expect(await a.page.locator('ol.trending a.topic', { hasText: `#${enTopic}#` }).count()).toBe(1);
     await expectAccessible(a.page, 'trending (zh)');
     await screenshot(a.page, 'zh-trending');
@@ -241,10 +274,15 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     await badgeBecomes(c.page, '2');
     await c.page.getByRole('link', { name: 'Notifications 2 unread', exact: true }).waitFor();
     await show(c.page, '#/notifications', c.page.locator('li.notification').nth(1));
-    expect(await sentences(c.page)).toEqual([`User ${bob.handle} @${bob.handle} mentioned you in a comment`, `User ${ann.handle} @${ann.handle} mentioned you in a post`]);
+    expect(await sentences(c.page)).toEqual([
+      `User ${bob.handle} @${bob.handle} mentioned you in a comment`,
+      `User ${ann.handle} @${ann.handle} mentioned you in a post`,
+    ]);
     const excerpts = c.page.locator('li.notification a.excerpt');
     expect(await excerpts.allTextContents()).toEqual([said, text]);
-    expect(await excerpts.evaluateAll((els) => els.map((e) => e.getAttribute('href')))).toEqual(Array(2).fill(`#/post/${encodeURIComponent(postId)}`));
+    expect(await excerpts.evaluateAll((els) => els.map((e) => e.getAttribute('href')))).toEqual(
+      Array(2).fill(`#/post/${encodeURIComponent(postId)}`),
+    );
     await expectAccessible(c.page, 'mention notifications (en)');
 
     // A topic nobody used says so; a name that cannot be a topic gets the API's sentence.
@@ -283,7 +321,14 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     expect(await a.page.evaluate('document.activeElement?.getAttribute("aria-haspopup")')).toBe('menu'); // back on ⋯
 
     await fromMenu(a.page, `对 @${bob.handle} 的更多操作`, `拉黑 @${bob.handle}`);
-    expect(await clickAndAnswer(a.page, a.page.getByRole('dialog').getByRole('button', { name: '拉黑', exact: true }), 'PUT', /\/blocks\//)).toBe(200);
+    expect(
+      await clickAndAnswer(
+        a.page,
+        a.page.getByRole('dialog').getByRole('button', { name: '拉黑', exact: true }),
+        'PUT',
+        /\/blocks\//,
+      ),
+    ).toBe(200);
     await a.page.getByRole('button', { name: '取消拉黑' }).waitFor();
     await a.page.getByText(`已拉黑 @${bob.handle}。`).waitFor();
     // The follow button shows the API's truth: the block ended ann's follow (and bob's: 0 followers, 0 following).
@@ -326,13 +371,22 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     expect(await a.page.locator('ul.users li').count()).toBe(1);
     await expectAccessible(a.page, 'blocked users (zh)');
     await screenshot(a.page, 'zh-blocked-users');
-    expect(await clickAndAnswer(a.page, listed.getByRole('button', { name: `取消拉黑 @${bob.handle}` }), 'DELETE', /\/blocks\//)).toBe(200);
+    expect(
+      await clickAndAnswer(
+        a.page,
+        listed.getByRole('button', { name: `取消拉黑 @${bob.handle}` }),
+        'DELETE',
+        /\/blocks\//,
+      ),
+    ).toBe(200);
     await listed.waitFor({ state: 'detached' });
     await a.page.getByText('你还没有拉黑任何人。').waitFor();
 
     // bob reads ann's posts again; the follows stay removed.
     await show(b.page, `#/u/${ann.handle}`, card(b.page, text));
-    expect(await b.page.getByRole('button', { name: 'Follow', exact: true }).getAttribute('aria-pressed')).toBe('false');
+    expect(await b.page.getByRole('button', { name: 'Follow', exact: true }).getAttribute('aria-pressed')).toBe(
+      'false',
+    );
 
     await a.close();
     await b.close();
@@ -344,7 +398,9 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     const [theirs, mine] = [`Carol's sunset photo ${hex()}`, `My own note ${hex()}`];
     await publish(carol.token, theirs);
     await publish(ann.token, mine);
-    await eventually(async () => expect((await api.call('GET', `/users/${ann.handle}/timeline`, { token: ann.token })).json.posts).toHaveLength(2));
+    await eventually(async () =>
+      expect((await api.call('GET', `/users/${ann.handle}/timeline`, { token: ann.token })).json.posts).toHaveLength(2),
+    );
 
     const a = await browser.open('en');
     await logInTo(a.page, ann);
@@ -355,7 +411,9 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     const menu = a.page.getByRole('button', { name: `More actions for @${carol.handle}`, exact: true });
     await show(a.page, `#/u/${carol.handle}`, menu);
     await menu.click();
-    expect(await clickAndAnswer(a.page, a.page.getByRole('menuitem', { name: `Mute @${carol.handle}` }), 'PUT', /\/mutes\//)).toBe(200);
+    expect(
+      await clickAndAnswer(a.page, a.page.getByRole('menuitem', { name: `Mute @${carol.handle}` }), 'PUT', /\/mutes\//),
+    ).toBe(200);
     await a.page.getByRole('button', { name: 'Unmute' }).waitFor();
     // Muting is not blocking: ann still follows carol.
     expect(await a.page.getByRole('button', { name: 'Unfollow' }).count()).toBe(1);
@@ -370,7 +428,14 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     await listed.waitFor();
     await expectAccessible(a.page, 'muted users (en)');
     await screenshot(a.page, 'en-muted-users');
-    expect(await clickAndAnswer(a.page, listed.getByRole('button', { name: `Unmute @${carol.handle}` }), 'DELETE', /\/mutes\//)).toBe(200);
+    expect(
+      await clickAndAnswer(
+        a.page,
+        listed.getByRole('button', { name: `Unmute @${carol.handle}` }),
+        'DELETE',
+        /\/mutes\//,
+      ),
+    ).toBe(200);
     await a.page.getByText('You have not muted anyone.').waitFor();
 
     await show(a.page, '#/', a.page.locator('.list-end'));
@@ -389,9 +454,21 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
         await expectAccessible(t.page, `${name} (${locale})`);
         await screenshot(t.page, `${zh ? 'zh' : 'en'}-${name}`);
       };
-      await visit('notifications-empty', '#/notifications', t.page.getByText(zh ? '还没有通知。' : 'No notifications yet.'));
-      await visit('blocked-empty', '#/blocks', t.page.getByText(zh ? '你还没有拉黑任何人。' : 'You have not blocked anyone.'));
-      await visit('muted-empty', '#/mutes', t.page.getByText(zh ? '你还没有屏蔽任何人。' : 'You have not muted anyone.'));
+      await visit(
+        'notifications-empty',
+        '#/notifications',
+        t.page.getByText(zh ? '还没有通知。' : 'No notifications yet.'),
+      );
+      await visit(
+        'blocked-empty',
+        '#/blocks',
+        t.page.getByText(zh ? '你还没有拉黑任何人。' : 'You have not blocked anyone.'),
+      );
+      await visit(
+        'muted-empty',
+        '#/mutes',
+        t.page.getByText(zh ? '你还没有屏蔽任何人。' : 'You have not muted anyone.'),
+      );
       await visit('trending', '#/topics', t.page.getByRole('heading', { name: zh ? '热门话题' : 'Trending topics' }));
       await t.close();
     });

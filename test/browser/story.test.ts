@@ -85,7 +85,12 @@ describe('the seeds’ story, in Chromium', () => {
     // The header's unread badge asks too, but only once the page's own requests have answered
     // (whenQuiet in web/src/api/client.ts): after the timeline's answer, never beside it.
     await page.locator('a.nav-notifications[data-unread]').waitFor();
-    expect(calls).toEqual(['POST /api/sessions', `GET ${timeline}`, 'timeline answered', `GET /api/users/${me}/notifications/unread`]);
+    expect(calls).toEqual([
+      'POST /api/sessions',
+      `GET ${timeline}`,
+      'timeline answered',
+      `GET /api/users/${me}/notifications/unread`,
+    ]);
     await t.close();
   });
 

@@ -18,7 +18,8 @@ afterAll(() => hbase.close());
 type User = Awaited<ReturnType<typeof api.newUser>>;
 const publish = (u: User, body: string) => api.call('POST', '/posts', { token: u.token, body: { body } });
 const follow = (u: User, t: User) => api.call('PUT', `/users/${u.handle}/following/${t.handle}`, { token: u.token });
-const timelineSize = async (u: User) => (await api.call('GET', `/users/${u.handle}/timeline?limit=100`, { token: u.token })).json.posts.length as number;
+const timelineSize = async (u: User) =>
+  (await api.call('GET', `/users/${u.handle}/timeline?limit=100`, { token: u.token })).json.posts.length as number;
 
 describe('the home timeline, in Chromium', () => {
   it('scrolls through a long timeline to its end: every post once, newest first', async () => {
@@ -40,7 +41,9 @@ describe('the home timeline, in Chromium', () => {
     for (let i = 0; i < 10 && !(await end.isVisible()); i++) {
       const before = await posts.count();
       await t.page.mouse.wheel(0, 20_000);
-      await expect.poll(async () => (await posts.count()) > before || (await end.isVisible()), { timeout: 15_000 }).toBe(true);
+      await expect
+        .poll(async () => (await posts.count()) > before || (await end.isVisible()), { timeout: 15_000 })
+        .toBe(true);
     }
     await t.page.getByText('已经到底了。').waitFor();
     expect(await shownBodies(t.page)).toEqual(bodies);
@@ -76,7 +79,9 @@ describe('the home timeline, in Chromium', () => {
 
     // Hidden (another tab in front): no checks at all; shown again: one at once.
     const setHidden = (hidden: boolean) =>
-      t.page.evaluate(`Object.defineProperty(document, 'hidden', { value: ${hidden}, configurable: true }); document.dispatchEvent(new Event('visibilitychange'))`);
+      t.page.evaluate(
+        `Object.defineProperty(document, 'hidden', { value: ${hidden}, configurable: true }); document.dispatchEvent(new Event('visibilitychange'))`,
+      );
     await setHidden(true);
     const before = asked.checks;
     await t.page.clock.fastForward(60_000);

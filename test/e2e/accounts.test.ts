@@ -51,7 +51,9 @@ describe('register', () => {
 
   it('answers 409 for a taken handle and keeps the first registration', async () => {
     const { handle } = await api.newUser('dup');
-    const res = await api.call('POST', '/users', { body: { handle, displayName: 'Impostor', password: 'another password' } });
+    const res = await api.call('POST', '/users', {
+      body: { handle, displayName: 'Impostor', password: 'another password' },
+    });
     expect(res.status).toBe(409);
     expect(res.json.error.code).toBe('handle_taken');
     expect((await api.call('GET', `/users/${handle}`)).json.displayName).toBe(`User ${handle}`);
@@ -76,7 +78,10 @@ describe('login', () => {
   it('issues a bearer token that authorizes the owner', async () => {
     const user = await api.newUser('login');
     secrets.push(user.password, user.token, user.refreshToken);
-    const res = await api.call('PATCH', `/users/${user.handle}`, { token: user.token, body: { displayName: 'Renamed' } });
+    const res = await api.call('PATCH', `/users/${user.handle}`, {
+      token: user.token,
+      body: { displayName: 'Renamed' },
+    });
     expect(res.status).toBe(200);
     expect(res.json.displayName).toBe('Renamed');
   });
@@ -84,7 +89,9 @@ describe('login', () => {
   it('gives the same 401 for an unknown handle and a wrong password', async () => {
     const user = await api.newUser('same401');
     const wrong = await api.call('POST', '/sessions', { body: { handle: user.handle, password: 'not the password' } });
-    const unknown = await api.call('POST', '/sessions', { body: { handle: `${user.handle}x`, password: 'not the password' } });
+    const unknown = await api.call('POST', '/sessions', {
+      body: { handle: `${user.handle}x`, password: 'not the password' },
+    });
     const impossible = await api.call('POST', '/sessions', { body: { handle: 'NOT/A*HANDLE', password: 'x' } });
     for (const r of [wrong, unknown, impossible]) expect(r.status).toBe(401);
     expect(wrong.text).toBe(unknown.text);
@@ -104,7 +111,9 @@ describe('login', () => {
       expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     }
     // While locked even the right password is refused: a guesser learns nothing.
-    expect((await api.call('POST', '/sessions', { body: { handle: user.handle, password: user.password } })).status).toBe(429);
+    expect(
+      (await api.call('POST', '/sessions', { body: { handle: user.handle, password: user.password } })).status,
+    ).toBe(429);
     // The throttle lives in its own table, so the unknown handle got no users row.
     const users = await allRows(hbase, namespace, 'users');
     expect(users.some((r) => Buffer.from(r.key).includes(Buffer.from(ghost)))).toBe(false);
@@ -122,7 +131,10 @@ describe('sessions: refresh and logout', () => {
     expect(res.json).toMatchObject({ handle: user.handle, tokenType: 'Bearer' });
     expect(res.json.refreshToken).not.toBe(user.refreshToken);
     secrets.push(res.json.token, res.json.refreshToken);
-    const patched = await api.call('PATCH', `/users/${user.handle}`, { token: res.json.token, body: { displayName: 'Refreshed' } });
+    const patched = await api.call('PATCH', `/users/${user.handle}`, {
+      token: res.json.token,
+      body: { displayName: 'Refreshed' },
+    });
     expect(patched.status).toBe(200);
     // Only the SHA-256 of a refresh token is stored.
     const stored = await allCellText(hbase, namespace);
@@ -142,21 +154,28 @@ describe('sessions: refresh and logout', () => {
 
   it('two refreshes of one token at once: exactly one gets new tokens', async () => {
     const user = await api.newUser('twice');
-    const results = await Promise.all([0, 1].map(() => api.call('POST', '/sessions/refresh', { body: { refreshToken: user.refreshToken } })));
+    const results = await Promise.all(
+      [0, 1].map(() => api.call('POST', '/sessions/refresh', { body: { refreshToken: user.refreshToken } })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
   });
 
   it('logout revokes the session, is idempotent, and answers 204 whatever it is given', async () => {
     const user = await api.newUser('bye');
     for (let i = 0; i < 2; i++) {
-      expect((await api.call('POST', '/sessions/logout', { body: { refreshToken: user.refreshToken } })).status).toBe(204);
+      expect((await api.call('POST', '/sessions/logout', { body: { refreshToken: user.refreshToken } })).status).toBe(
+        204,
+      );
     }
     expect((await api.call('POST', '/sessions/logout', { body: { refreshToken: 'not a token' } })).status).toBe(204);
     const refused = await api.call('POST', '/sessions/refresh', { body: { refreshToken: user.refreshToken } });
     expect(refused.status).toBe(401);
     expect(refused.json.error.code).toBe('invalid_refresh_token');
     // Access tokens are stateless and short-lived: the one in hand lives out its minutes.
-    expect((await api.call('PATCH', `/users/${user.handle}`, { token: user.token, body: { displayName: 'Still me' } })).status).toBe(200);
+    expect(
+      (await api.call('PATCH', `/users/${user.handle}`, { token: user.token, body: { displayName: 'Still me' } }))
+        .status,
+    ).toBe(200);
   });
 
   it('refuses a malformed or unknown refresh token with 401 and a well-formed body error with 422', async () => {
@@ -178,9 +197,12 @@ describe('sessions for a browser (X-Weibo-Client: web): the refresh token in an 
     return { attributes: all[0]!, sent: all[0]!.split(';')[0]! };
   };
 
-  it('login sets the cookie (HttpOnly, Secure, SameSite=Strict, Path=/api/sessions, the token\'s lifetime) and leaves the token out of the JSON', async () => {
+  it("login sets the cookie (HttpOnly, Secure, SameSite=Strict, Path=/api/sessions, the token's lifetime) and leaves the token out of the JSON", async () => {
     const user = await api.newUser('ck');
-    const res = await api.call('POST', '/sessions', { body: { handle: user.handle, password: user.password }, headers: WEB });
+    const res = await api.call('POST', '/sessions', {
+      body: { handle: user.handle, password: user.password },
+      headers: WEB,
+    });
     expect(res.status).toBe(200);
     expect(res.json).not.toHaveProperty('refreshToken');
     const cookie = setCookie(res).attributes;
@@ -194,7 +216,10 @@ describe('sessions for a browser (X-Weibo-Client: web): the refresh token in an 
 
   it('refreshes by cookie, refuses the cookie without the header (403), and logout clears it', async () => {
     const user = await api.newUser('cr');
-    const login = await api.call('POST', '/sessions', { body: { handle: user.handle, password: user.password }, headers: WEB });
+    const login = await api.call('POST', '/sessions', {
+      body: { handle: user.handle, password: user.password },
+      headers: WEB,
+    });
     const first = setCookie(login).sent;
 
     const renewed = await api.call('POST', '/sessions/refresh', { body: {}, headers: { ...WEB, cookie: first } });
@@ -216,7 +241,9 @@ describe('sessions for a browser (X-Weibo-Client: web): the refresh token in an 
     const cleared = setCookie(out).attributes.toLowerCase();
     expect(cleared).toMatch(/^weibo_refresh=;/);
     expect(cleared).toMatch(/max-age=0|expires=thu, 01 jan 1970/);
-    expect((await api.call('POST', '/sessions/refresh', { body: {}, headers: { ...WEB, cookie: second } })).json.error.code).toBe('invalid_refresh_token');
+    expect(
+      (await api.call('POST', '/sessions/refresh', { body: {}, headers: { ...WEB, cookie: second } })).json.error.code,
+    ).toBe('invalid_refresh_token');
   });
 });
 
@@ -237,7 +264,12 @@ describe('authorization', () => {
       missing: undefined,
       garbage: 'not-a-token',
       tampered: `${header}.${Buffer.from(JSON.stringify({ sub: 'someone_else' })).toString('base64url')}.${user.token.split('.')[2]}`,
-      algNone: new UnsecuredJWT({ sub: user.handle }).setIssuer('weibo-serverless').setAudience('weibo-api').setIssuedAt().setExpirationTime('15m').encode(),
+      algNone: new UnsecuredJWT({ sub: user.handle })
+        .setIssuer('weibo-serverless')
+        .setAudience('weibo-api')
+        .setIssuedAt()
+        .setExpirationTime('15m')
+        .encode(),
       wrongSecret: await signed({ sub: user.handle }, 'x'.repeat(40)),
       expired: await signed({ sub: user.handle }, secret, Math.floor(Date.now() / 1000) - 60),
       noSubject: `${header}.${payload}`,

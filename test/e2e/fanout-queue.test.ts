@@ -14,7 +14,11 @@ import { handledFor, handledTypes, newCorrelationId } from '../support/queue.js'
 
 const api = apiClient(inject('apiUrl'));
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl') });
-const sqs = new SQSClient({ endpoint: inject('sqsEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+const sqs = new SQSClient({
+  endpoint: inject('sqsEndpoint'),
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
 afterAll(async () => {
   sqs.destroy();
   await hbase.close();
@@ -26,7 +30,8 @@ const post = async (u: User, body: string) => {
   if (res.status !== 201 || typeof res.json?.id !== 'string') throw new Error(`publish: ${res.status} ${res.text}`);
   return res.json as { id: string };
 };
-const followUser = (u: User, target: string) => api.call('PUT', `/users/${u.handle}/following/${target}`, { token: u.token });
+const followUser = (u: User, target: string) =>
+  api.call('PUT', `/users/${u.handle}/following/${target}`, { token: u.token });
 const timeline = (u: User) => api.call('GET', `/users/${u.handle}/timeline`, { token: u.token });
 const bodies = (res: ApiResponse) => (res.json.posts as { body: string }[]).map((p) => p.body);
 
@@ -40,7 +45,13 @@ describe('the fan-out queue', () => {
   /** The worker handles a message under the correlation id its sender attached (the API's way). */
   const tagged = (correlationId: string) => ({ correlationId: { DataType: 'String', StringValue: correlationId } });
   const send = (body: unknown, correlationId: string) =>
-    sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(), MessageBody: JSON.stringify(body), MessageAttributes: tagged(correlationId) }));
+    sqs.send(
+      new SendMessageCommand({
+        QueueUrl: queueUrl(),
+        MessageBody: JSON.stringify(body),
+        MessageAttributes: tagged(correlationId),
+      }),
+    );
 
   it('a fan-out message delivered twice leaves exactly one inbox entry', async () => {
     const [author, reader] = [await api.newUser('dd_a'), await api.newUser('dd_r')];
@@ -51,7 +62,9 @@ describe('the fan-out queue', () => {
     await send({ v: 1, type: 'fanout', postId: p.id }, twice);
     await eventually(async () => expect(bodies(await timeline(reader))).toEqual(['delivered twice']));
     await handledFor(inject('offlineLogFile'), twice, { fanout: 2 }); // the duplicate has been processed too
-    const row = await hbase.getRow(qualifiedTableName(inject('e2eNamespace'), 'inbox'), userKey(reader.handle), { columns: ['i'] });
+    const row = await hbase.getRow(qualifiedTableName(inject('e2eNamespace'), 'inbox'), userKey(reader.handle), {
+      columns: ['i'],
+    });
     expect(row?.cells).toHaveLength(1);
     expect(bodies(await timeline(reader))).toEqual(['delivered twice']);
   });
@@ -66,9 +79,21 @@ describe('the fan-out queue', () => {
       new SendMessageBatchCommand({
         QueueUrl: queueUrl(),
         Entries: [
-          { Id: 'g1', MessageBody: JSON.stringify({ v: 1, type: 'fanout', postId: good[0]!.id }), MessageAttributes: tagged(batch) },
-          { Id: 'bad', MessageBody: JSON.stringify({ v: 1, type: 'explode', marker: poison }), MessageAttributes: tagged(batch) },
-          { Id: 'g2', MessageBody: JSON.stringify({ v: 1, type: 'fanout', postId: good[1]!.id }), MessageAttributes: tagged(batch) },
+          {
+            Id: 'g1',
+            MessageBody: JSON.stringify({ v: 1, type: 'fanout', postId: good[0]!.id }),
+            MessageAttributes: tagged(batch),
+          },
+          {
+            Id: 'bad',
+            MessageBody: JSON.stringify({ v: 1, type: 'explode', marker: poison }),
+            MessageAttributes: tagged(batch),
+          },
+          {
+            Id: 'g2',
+            MessageBody: JSON.stringify({ v: 1, type: 'fanout', postId: good[1]!.id }),
+            MessageAttributes: tagged(batch),
+          },
         ],
       }),
     );
@@ -76,7 +101,9 @@ describe('the fan-out queue', () => {
     // Only the poison message is redelivered until maxReceiveCount, then it sits in the DLQ.
     const dlq = inject('fanoutDlqUrl');
     const inDlq = await eventually(async () => {
-      const res = await sqs.send(new ReceiveMessageCommand({ QueueUrl: dlq, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 1 }));
+      const res = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: dlq, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 1 }),
+      );
       const hit = (res.Messages ?? []).find((m) => m.Body?.includes(poison));
       if (!hit) throw new Error('poison message not in the DLQ yet');
       return hit;

@@ -31,7 +31,11 @@ const STACK = `${ROOT}infra/local/stack.sh`;
 const ns = inject('e2eNamespace');
 const queueUrl = inject('fanoutQueueUrl');
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 30_000, retries: 6 });
-const sqs = new SQSClient({ endpoint: inject('sqsEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+const sqs = new SQSClient({
+  endpoint: inject('sqsEndpoint'),
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
 afterAll(async () => {
   sqs.destroy();
   await hbase.close();
@@ -49,7 +53,9 @@ const DELETED = 50;
 const ownsGateway = !process.env.HBASE_REST_URL?.startsWith('https://') && existsSync(`${ROOT}.local/hbase/rest.pid`);
 
 async function inboxPostIds(reader: string): Promise<string[]> {
-  const row = await hbase.getRow(qualifiedTableName(ns, 'inbox'), userKey(reader), { columns: ['i'] }).catch(() => null);
+  const row = await hbase
+    .getRow(qualifiedTableName(ns, 'inbox'), userKey(reader), { columns: ['i'] })
+    .catch(() => null);
   return (row?.cells ?? []).map((c) => postIdFromKey(postKeyFromInboxQualifier(c.qualifier)));
 }
 
@@ -62,12 +68,23 @@ describe.runIf(ownsGateway)('outage drill', () => {
     const deps: FeedDeps = {
       ...stores,
       queue: { send: async (m) => void held.push(m) },
-      limits: { fanoutChunkSize: 1000, fanoutChunksPerMessage: 5, backfillLimit: 200, inboxCap: 5000, maxFollowing: 5000, celebrityFollowers: 10_000, inactiveAfterMs: 30 * 86_400_000, settleSeconds: 1, writesPerMinute: { comment: 1000, like: 1000, repost: 1000 } },
+      limits: {
+        fanoutChunkSize: 1000,
+        fanoutChunksPerMessage: 5,
+        backfillLimit: 200,
+        inboxCap: 5000,
+        maxFollowing: 5000,
+        celebrityFollowers: 10_000,
+        inactiveAfterMs: 30 * 86_400_000,
+        settleSeconds: 1,
+        writesPerMinute: { comment: 1000, like: 1000, repost: 1000 },
+      },
     };
     const run = Date.now().toString(36);
     const author = `drill_${run}`;
     const followers = Array.from({ length: FOLLOWERS }, (_, i) => `drill_${run}_f${i}`);
-    for (const h of [author, ...followers]) await stores.users.create({ handle: h, displayName: h, passwordHash: 'x', createdAt: Date.now() });
+    for (const h of [author, ...followers])
+      await stores.users.create({ handle: h, displayName: h, passwordHash: 'x', createdAt: Date.now() });
     for (const f of followers) await stores.relations.follow(f, author, Date.now()); // an existing graph: no backfill messages
 
     // Every message in the DLQ, counted: visible, received by an earlier reader, or delayed.
@@ -84,7 +101,12 @@ describe.runIf(ownsGateway)('outage drill', () => {
     published.push(...(await mapLimit(indexes, 8, async (i) => (await publishPost(deps, author, request(i))).post.id)));
     for (let i = 0; i < held.length; i += 10) {
       const batch = held.slice(i, i + 10);
-      await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.map((m, j) => ({ Id: String(j), MessageBody: JSON.stringify(m) })) }));
+      await sqs.send(
+        new SendMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: batch.map((m, j) => ({ Id: String(j), MessageBody: JSON.stringify(m) })),
+        }),
+      );
     }
 
     // The outage, early in the fan-out: as soon as the first follower holds 50 posts. Right
@@ -107,7 +129,9 @@ describe.runIf(ownsGateway)('outage drill', () => {
     const row = await hbase.getRow(qualifiedTableName(ns, 'inbox'), userKey(followers[0]!), { columns: ['i'] });
     const atOutage = row?.cells.length ?? 0;
     const back = Date.now();
-    console.log(`[drill] gateway was down ~6 s; first follower had ${before} entries before the deletes, ${atOutage}/${POSTS} when it came back`);
+    console.log(
+      `[drill] gateway was down ~6 s; first follower had ${before} entries before the deletes, ${atOutage}/${POSTS} when it came back`,
+    );
     expect(atOutage).toBeGreaterThanOrEqual(before - DELETED); // the read is real (not an error read as empty)
     // The outage really hit with part of the fan-out ahead (one that came after it would find
     // all 600). The fan-out runs on while the 50 deletes are made, and faster since issue 22:

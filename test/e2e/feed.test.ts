@@ -38,10 +38,12 @@ async function named(handle: string): Promise<User> {
 const post = async (u: User, body: string, headers: Record<string, string> = {}) => {
   const res = await api.call('POST', '/posts', { token: u.token, body: { body }, headers });
   // serverless-offline answers a Lambda timeout with 200 and an errorMessage body: insist on a post.
-  if ((res.status !== 201 && res.status !== 200) || typeof res.json?.id !== 'string') throw new Error(`publish: ${res.status} ${res.text}`);
+  if ((res.status !== 201 && res.status !== 200) || typeof res.json?.id !== 'string')
+    throw new Error(`publish: ${res.status} ${res.text}`);
   return res.json as { id: string; author: string; body: string; createdAt: string };
 };
-const followUser = (u: User, target: string) => api.call('PUT', `/users/${u.handle}/following/${target}`, { token: u.token });
+const followUser = (u: User, target: string) =>
+  api.call('PUT', `/users/${u.handle}/following/${target}`, { token: u.token });
 /**
  * A follow whose queued work has all run: its backfill, and its settle W later. An unfollow
  * empties the timeline at once only when no such work is in flight; a follow's settle that read
@@ -50,14 +52,17 @@ const followUser = (u: User, target: string) => api.call('PUT', `/users/${u.hand
  */
 async function followSettled(u: User, target: string): Promise<void> {
   const correlationId = newCorrelationId('follow');
-  const res = await api.call('PUT', `/users/${u.handle}/following/${target}`, { token: u.token, headers: { 'x-correlation-id': correlationId } });
+  const res = await api.call('PUT', `/users/${u.handle}/following/${target}`, {
+    token: u.token,
+    headers: { 'x-correlation-id': correlationId },
+  });
   if (res.status !== 200) throw new Error(`follow ${target}: ${res.status} ${res.text}`);
   await handledFor(inject('offlineLogFile'), correlationId, { backfill: 1, settle: 1 });
 }
-const unfollowUser = (u: User, target: string) => api.call('DELETE', `/users/${u.handle}/following/${target}`, { token: u.token });
+const unfollowUser = (u: User, target: string) =>
+  api.call('DELETE', `/users/${u.handle}/following/${target}`, { token: u.token });
 const timeline = (u: User, query = '') => api.call('GET', `/users/${u.handle}/timeline${query}`, { token: u.token });
 const bodies = (res: ApiResponse) => (res.json.posts as { body: string }[]).map((p) => p.body);
-
 
 async function allTimeline(u: User, limit = 100): Promise<string[]> {
   const ids: string[] = [];
@@ -79,21 +84,31 @@ describe('the seeds’ scenario', () => {
     await post(u8, '0008 second');
     await post(u9, '0009 second');
 
-    expect((await followUser(u1, u8.handle)).json).toEqual({ follower: u1.handle, followee: u8.handle, following: true });
+    expect((await followUser(u1, u8.handle)).json).toEqual({
+      follower: u1.handle,
+      followee: u8.handle,
+      following: true,
+    });
     await followSettled(u1, u9.handle); // its settle has run: the unfollow below is checked at once
     // Backfill runs through the queue; then the four posts are merged by time, not grouped by author (seed 000's flaw).
-    await eventually(async () => expect(bodies(await timeline(u1))).toEqual(['0009 second', '0008 second', '0009 first', '0008 first']));
+    await eventually(async () =>
+      expect(bodies(await timeline(u1))).toEqual(['0009 second', '0008 second', '0009 first', '0008 first']),
+    );
 
     expect((await unfollowUser(u1, u9.handle)).json.following).toBe(false);
     expect(bodies(await timeline(u1))).toEqual(['0008 second', '0008 first']); // at once, not eventually
 
     await post(u8, '0008 third');
-    await eventually(async () => expect(bodies(await timeline(u1))).toEqual(['0008 third', '0008 second', '0008 first']));
+    await eventually(async () =>
+      expect(bodies(await timeline(u1))).toEqual(['0008 third', '0008 second', '0008 first']),
+    );
 
     const profile = (await api.call('GET', `/users/${u8.handle}`)).json;
     expect(profile).toMatchObject({ followers: 1, following: 0, posts: 3 });
     expect((await api.call('GET', `/users/${u1.handle}`)).json).toMatchObject({ following: 1, followers: 0 });
-    expect((await api.call('GET', `/users/${u8.handle}/followers`)).json.users.map((e: { handle: string }) => e.handle)).toEqual([u1.handle]);
+    expect(
+      (await api.call('GET', `/users/${u8.handle}/followers`)).json.users.map((e: { handle: string }) => e.handle),
+    ).toEqual([u1.handle]);
   });
 
   it('a refollow right after an unfollow brings the posts back (no HBASE-3300 masking)', async () => {
@@ -104,7 +119,9 @@ describe('the seeds’ scenario', () => {
     await unfollowUser(reader, author.handle);
     expect(bodies(await timeline(reader))).toEqual([]);
     await followUser(reader, author.handle);
-    await eventually(async () => expect((await timeline(reader)).json.posts.map((x: { id: string }) => x.id)).toEqual([p.id]));
+    await eventually(async () =>
+      expect((await timeline(reader)).json.posts.map((x: { id: string }) => x.id)).toEqual([p.id]),
+    );
   });
 });
 
@@ -132,7 +149,14 @@ describe('timeline paging', () => {
 
   it('rejects bad limits and forged cursors with 422, and someone else’s timeline with 403', async () => {
     const [u, other] = [await api.newUser('pg_x'), await api.newUser('pg_y')];
-    for (const q of ['?limit=0', '?limit=101', '?limit=abc', '?cursor=%2A%2A', '?cursor=bm90LWEtY3Vyc29y', '?other=1']) {
+    for (const q of [
+      '?limit=0',
+      '?limit=101',
+      '?limit=abc',
+      '?cursor=%2A%2A',
+      '?cursor=bm90LWEtY3Vyc29y',
+      '?other=1',
+    ]) {
       const res = await timeline(u, q);
       expect(res.status, q).toBe(422);
     }
@@ -176,7 +200,9 @@ describe('posts', () => {
     await post(one, 'from 1');
     await post(ten, 'from 10');
     await followUser(reader, one.handle);
-    const ones = (await api.call('GET', `/users/${one.handle}/posts`)).json.posts.map((p: { author: string }) => p.author);
+    const ones = (await api.call('GET', `/users/${one.handle}/posts`)).json.posts.map(
+      (p: { author: string }) => p.author,
+    );
     expect(ones).toEqual([one.handle]);
     await eventually(async () => expect(bodies(await timeline(reader))).toEqual(['from 1']));
     await post(ten, 'from 10 again');
@@ -188,8 +214,16 @@ describe('posts', () => {
 
   it('makes a retried publish with the same Idempotency-Key return the same post', async () => {
     const u = await api.newUser('idem');
-    const first = await api.call('POST', '/posts', { token: u.token, body: { body: 'once only' }, headers: { 'idempotency-key': 'abc-123' } });
-    const again = await api.call('POST', '/posts', { token: u.token, body: { body: 'once only' }, headers: { 'idempotency-key': 'abc-123' } });
+    const first = await api.call('POST', '/posts', {
+      token: u.token,
+      body: { body: 'once only' },
+      headers: { 'idempotency-key': 'abc-123' },
+    });
+    const again = await api.call('POST', '/posts', {
+      token: u.token,
+      body: { body: 'once only' },
+      headers: { 'idempotency-key': 'abc-123' },
+    });
     expect(first.status).toBe(201);
     expect(again.status).toBe(200);
     expect(again.json.id).toBe(first.json.id);
@@ -202,7 +236,11 @@ describe('posts', () => {
     const p = await post(author, 'to be deleted');
     expect(bodies(await timeline(author))).toEqual(['to be deleted']);
     await eventually(async () => expect(bodies(await timeline(reader))).toEqual(['to be deleted']));
-    expect((await api.call('GET', `/posts/${p.id}`)).json).toMatchObject({ id: p.id, author: author.handle, body: 'to be deleted' });
+    expect((await api.call('GET', `/posts/${p.id}`)).json).toMatchObject({
+      id: p.id,
+      author: author.handle,
+      body: 'to be deleted',
+    });
 
     expect((await api.call('DELETE', `/posts/${p.id}`, { token: reader.token })).status).toBe(403);
     expect((await api.call('DELETE', `/posts/${p.id}`, { token: author.token })).status).toBe(204);
@@ -210,7 +248,9 @@ describe('posts', () => {
     expect(bodies(await timeline(reader))).toEqual([]);
     // …and the retraction really removed the inbox cell, not only hid it.
     await eventually(async () => {
-      const row = await hbase.getRow(qualifiedTableName(inject('e2eNamespace'), 'inbox'), userKey(reader.handle), { columns: ['i'] });
+      const row = await hbase.getRow(qualifiedTableName(inject('e2eNamespace'), 'inbox'), userKey(reader.handle), {
+        columns: ['i'],
+      });
       expect(row?.cells ?? []).toHaveLength(0);
     });
     expect((await api.call('DELETE', `/posts/${p.id}`, { token: author.token })).status).toBe(404);

@@ -15,7 +15,8 @@ interface User {
   token: string;
 }
 
-const newUsers = <P extends string[]>(...prefixes: P) => Promise.all(prefixes.map((p) => api.newUser(p))) as Promise<{ [K in keyof P]: User }>;
+const newUsers = <P extends string[]>(...prefixes: P) =>
+  Promise.all(prefixes.map((p) => api.newUser(p))) as Promise<{ [K in keyof P]: User }>;
 
 async function publish(u: User, body: string): Promise<string> {
   const res = await api.call('POST', '/posts', { token: u.token, body: { body } });
@@ -34,7 +35,9 @@ describe('GET /users/{handle}/timeline/newer', () => {
     await followAs(reader, author);
     const shown = await publish(reader, 'the newest on my screen');
 
-    const none = await api.call('GET', `/users/${reader.handle}/timeline/newer?after=${shown}`, { token: reader.token });
+    const none = await api.call('GET', `/users/${reader.handle}/timeline/newer?after=${shown}`, {
+      token: reader.token,
+    });
     expect(none.status).toBe(200);
     expect(none.json).toEqual({ count: 0, more: false });
     expect(none.headers.get('cache-control')).toBe('no-store');
@@ -42,17 +45,23 @@ describe('GET /users/{handle}/timeline/newer', () => {
     await publish(author, 'one');
     await publish(author, 'two');
     await eventually(async () => {
-      const res = await api.call('GET', `/users/${reader.handle}/timeline/newer?after=${shown}`, { token: reader.token });
+      const res = await api.call('GET', `/users/${reader.handle}/timeline/newer?after=${shown}`, {
+        token: reader.token,
+      });
       expect(res.json).toEqual({ count: 2, more: false });
     });
     // What the timeline then shows above it.
     const page = await api.call('GET', `/users/${reader.handle}/timeline?limit=5`, { token: reader.token });
     expect(page.json.posts.map((p: { id: string }) => p.id).indexOf(shown)).toBe(2);
 
-    expect((await api.call('GET', `/users/${reader.handle}/timeline/newer?after=${shown}`, { token: other.token })).status).toBe(403);
+    expect(
+      (await api.call('GET', `/users/${reader.handle}/timeline/newer?after=${shown}`, { token: other.token })).status,
+    ).toBe(403);
     expect((await api.call('GET', `/users/${reader.handle}/timeline/newer?after=${shown}`)).status).toBe(401);
     for (const bad of ['', 'not-a-post', `${shown}x`]) {
-      const res = await api.call('GET', `/users/${reader.handle}/timeline/newer?after=${encodeURIComponent(bad)}`, { token: reader.token });
+      const res = await api.call('GET', `/users/${reader.handle}/timeline/newer?after=${encodeURIComponent(bad)}`, {
+        token: reader.token,
+      });
       expect(res.status, bad).toBe(422);
       expect(res.json.error.code).toBe('validation_failed');
     }
@@ -80,7 +89,8 @@ describe('GET /users/{handle}/suggestions', () => {
     // The default limit is 5 at most; never amy or whom she follows.
     const all = await api.call('GET', `/users/${amy.handle}/suggestions`, { token: amy.token });
     expect(all.json.users.length).toBeLessThanOrEqual(5);
-    for (const never of [amy, bob, cat]) expect(all.json.users.map((u: { handle: string }) => u.handle)).not.toContain(never.handle);
+    for (const never of [amy, bob, cat])
+      expect(all.json.users.map((u: { handle: string }) => u.handle)).not.toContain(never.handle);
 
     expect((await api.call('GET', `/users/${amy.handle}/suggestions`, { token: bob.token })).status).toBe(403);
     expect((await api.call('GET', `/users/${amy.handle}/suggestions`)).status).toBe(401);

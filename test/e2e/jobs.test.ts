@@ -30,7 +30,9 @@ afterAll(async () => {
 const tag = randomBytes(3).toString('hex');
 const BASE = 1_780_000_000_000;
 const qualifiers = (author: string, n: number) =>
-  Array.from({ length: n }, (_, i) => inboxQualifier(postKey(author, BASE - i * 1000, Uint8Array.of(0, 0, 0, 0, i >> 8, i & 0xff))));
+  Array.from({ length: n }, (_, i) =>
+    inboxQualifier(postKey(author, BASE - i * 1000, Uint8Array.of(0, 0, 0, 0, i >> 8, i & 0xff))),
+  );
 
 async function seed(table: 'inbox' | 'outbox', owner: string, qs: Uint8Array[]) {
   const family = table === 'inbox' ? 'i' : 'o';
@@ -46,7 +48,13 @@ async function stored(table: 'inbox' | 'outbox', owner: string): Promise<Uint8Ar
 }
 
 async function invoke(functionName: string, payload: unknown): Promise<any> {
-  const out = await lambda.send(new InvokeCommand({ FunctionName: functionName, InvocationType: 'RequestResponse', Payload: Buffer.from(JSON.stringify(payload)) }));
+  const out = await lambda.send(
+    new InvokeCommand({
+      FunctionName: functionName,
+      InvocationType: 'RequestResponse',
+      Payload: Buffer.from(JSON.stringify(payload)),
+    }),
+  );
   const text = Buffer.from(out.Payload ?? new Uint8Array()).toString('utf8');
   if (out.FunctionError) throw new Error(`${functionName} failed: ${text}`);
   return JSON.parse(text);
@@ -66,12 +74,12 @@ function runLog(runId: string): Record<string, any>[] {
     });
 }
 
-
 describe('scheduled jobs through the offline Lambda port', () => {
   it('trim: one invoke starts a run that continues through asynchronous self-invocations until every inbox and outbox is at its cap', async () => {
     const over = { [`jt_${tag}_a`]: 805, [`jt_${tag}_b`]: 900, [`jt_${tag}_c`]: 801, [`jt_${tag}_d`]: 850 };
     const under = { [`jt_${tag}_e`]: 800, [`jt_${tag}_f`]: 12 };
-    for (const [reader, n] of Object.entries({ ...over, ...under })) await seed('inbox', reader, qualifiers(`jt_${tag}_x`, n));
+    for (const [reader, n] of Object.entries({ ...over, ...under }))
+      await seed('inbox', reader, qualifiers(`jt_${tag}_x`, n));
     await seed('outbox', `jt_${tag}_star`, qualifiers(`jt_${tag}_star`, 260));
     await seed('outbox', `jt_${tag}_quiet`, qualifiers(`jt_${tag}_quiet`, 40));
 
@@ -113,12 +121,18 @@ describe('scheduled jobs through the offline Lambda port', () => {
   });
 
   it('dead-letter report: one invoke returns the report of this run’s DLQ', async () => {
-    const outcome = await invoke('weibo-local-deadLetterReport', { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} });
+    const outcome = await invoke('weibo-local-deadLetterReport', {
+      source: 'aws.events',
+      'detail-type': 'Scheduled Event',
+      detail: {},
+    });
     const dlqName = inject('fanoutDlqUrl').split('/').at(-1);
     expect(outcome).toMatchObject({ job: 'dead-letter-report', status: 'done', step: 1, detail: { queue: dlqName } });
     expect(outcome.detail.approximateMessages).toEqual(expect.any(Number));
     // …and logged it as one structured line.
-    const reportLines = readFileSync(inject('offlineLogFile'), 'utf8').split('\n').filter((l) => l.includes('"message":"dead-letter report"'));
+    const reportLines = readFileSync(inject('offlineLogFile'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"message":"dead-letter report"'));
     expect(reportLines.length).toBeGreaterThanOrEqual(1);
     expect(JSON.parse(reportLines.at(-1)!.slice(reportLines.at(-1)!.indexOf('{'))).report.queue).toBe(dlqName);
   });

@@ -19,7 +19,12 @@ async function photoWithExif(): Promise<Buffer> {
     .toBuffer();
 }
 
-async function declare(u: User, bytes: Uint8Array, contentType = 'image/jpeg', purpose: 'post' | 'avatar' = 'post'): Promise<ApiResponse> {
+async function declare(
+  u: User,
+  bytes: Uint8Array,
+  contentType = 'image/jpeg',
+  purpose: 'post' | 'avatar' = 'post',
+): Promise<ApiResponse> {
   return api.call('POST', '/media', { token: u.token, body: { contentType, size: bytes.length, purpose } });
 }
 
@@ -60,7 +65,9 @@ describe('pictures', () => {
     expect(ready.variants.thumb).toMatchObject({ width: 360, height: 360 });
     expect(ready.variants.feed.width).toBeLessThanOrEqual(690);
 
-    for (const [name, v] of Object.entries(ready.variants as Record<string, { url: string; width: number; height: number }>)) {
+    for (const [name, v] of Object.entries(
+      ready.variants as Record<string, { url: string; width: number; height: number }>,
+    )) {
       const res = await fetch(v.url);
       expect(res.status, name).toBe(200);
       expect(res.headers.get('content-type'), name).toBe('image/webp');
@@ -87,9 +94,15 @@ describe('pictures', () => {
 
   it('refuses what it must before any upload: a type no picture has, over 20 MB; 409 before the bytes arrive; 404 for others', async () => {
     const [amy, bob] = [await api.newUser('pic'), await api.newUser('pic')];
-    const svg = await api.call('POST', '/media', { token: amy.token, body: { contentType: 'image/svg+xml', size: 100 } });
+    const svg = await api.call('POST', '/media', {
+      token: amy.token,
+      body: { contentType: 'image/svg+xml', size: 100 },
+    });
     expect([svg.status, svg.json.error.code]).toEqual([422, 'media_type_refused']);
-    const big = await api.call('POST', '/media', { token: amy.token, body: { contentType: 'image/jpeg', size: 21 * 1024 * 1024 } });
+    const big = await api.call('POST', '/media', {
+      token: amy.token,
+      body: { contentType: 'image/jpeg', size: 21 * 1024 * 1024 },
+    });
     expect([big.status, big.json.error.code]).toEqual([422, 'media_too_large']);
     const anonymous = await api.call('POST', '/media', { body: { contentType: 'image/jpeg', size: 100 } });
     expect(anonymous.status).toBe(401);
@@ -106,7 +119,12 @@ describe('pictures', () => {
   it('an upload declared twice with one Idempotency-Key is one upload (201, then 200 with the same id and a working PUT); another declaration is 422', async () => {
     const amy = await api.newUser('pic');
     const bytes = await photoWithExif();
-    const declareKeyed = (size: number) => api.call('POST', '/media', { token: amy.token, body: { contentType: 'image/jpeg', size }, headers: { 'idempotency-key': 'pick-photo-1' } });
+    const declareKeyed = (size: number) =>
+      api.call('POST', '/media', {
+        token: amy.token,
+        body: { contentType: 'image/jpeg', size },
+        headers: { 'idempotency-key': 'pick-photo-1' },
+      });
     const first = await declareKeyed(bytes.length);
     expect(first.status).toBe(201);
     const again = await declareKeyed(bytes.length);
@@ -134,8 +152,15 @@ describe('pictures', () => {
 });
 
 /** A processed picture of `u`'s: a plain PNG of `color`, uploaded, completed and waited for. */
-async function readyPicture(u: User, color: { r: number; g: number; b: number }, size = [800, 600], purpose: 'post' | 'avatar' = 'post'): Promise<string> {
-  const bytes = await sharp({ create: { width: size[0]!, height: size[1]!, channels: 3, background: color } }).png().toBuffer();
+async function readyPicture(
+  u: User,
+  color: { r: number; g: number; b: number },
+  size = [800, 600],
+  purpose: 'post' | 'avatar' = 'post',
+): Promise<string> {
+  const bytes = await sharp({ create: { width: size[0]!, height: size[1]!, channels: 3, background: color } })
+    .png()
+    .toBuffer();
   const { media: m, upload } = (await declare(u, bytes, 'image/png', purpose)).json;
   expect((await put(upload, bytes)).status).toBe(200);
   await complete(u, m.id);
@@ -144,18 +169,29 @@ async function readyPicture(u: User, color: { r: number; g: number; b: number },
 }
 
 describe('pictures in posts', () => {
-
   it('a post of pictures only reaches a follower’s timeline with them, in order, with alt text; a picture cannot go in a second post', async () => {
     const [amy, bob] = [await api.newUser('pic'), await api.newUser('pic')];
-    expect((await api.call('PUT', `/users/${bob.handle}/following/${amy.handle}`, { token: bob.token })).status).toBe(200);
-    const [red, blue] = [await readyPicture(amy, { r: 220, g: 0, b: 0 }), await readyPicture(amy, { r: 0, g: 0, b: 220 }, [600, 900])];
-    const published = await api.call('POST', '/posts', { token: amy.token, body: { body: '', media: [{ id: blue, alt: '蓝色' }, { id: red }] } });
+    expect((await api.call('PUT', `/users/${bob.handle}/following/${amy.handle}`, { token: bob.token })).status).toBe(
+      200,
+    );
+    const [red, blue] = [
+      await readyPicture(amy, { r: 220, g: 0, b: 0 }),
+      await readyPicture(amy, { r: 0, g: 0, b: 220 }, [600, 900]),
+    ];
+    const published = await api.call('POST', '/posts', {
+      token: amy.token,
+      body: { body: '', media: [{ id: blue, alt: '蓝色' }, { id: red }] },
+    });
     expect(published.status).toBe(201);
     expect(published.json.media.map((p: { id: string; alt: string | null }) => [p.id, p.alt])).toEqual([
       [blue, '蓝色'],
       [red, null],
     ]);
-    expect(published.json.media[0]).toMatchObject({ width: 600, height: 900, placeholder: expect.stringMatching(/^#[0-9a-f]{6}$/) });
+    expect(published.json.media[0]).toMatchObject({
+      width: 600,
+      height: 900,
+      placeholder: expect.stringMatching(/^#[0-9a-f]{6}$/),
+    });
 
     const shown = await eventually(async () => {
       const res = await api.call('GET', `/users/${bob.handle}/timeline`, { token: bob.token });
@@ -174,7 +210,10 @@ describe('pictures in posts', () => {
 
     const again = await api.call('POST', '/posts', { token: amy.token, body: { body: 'again', media: [{ id: red }] } });
     expect([again.status, again.json.error.code]).toEqual([409, 'media_in_use']);
-    const theirs = await api.call('POST', '/posts', { token: bob.token, body: { body: 'mine', media: [{ id: blue }] } });
+    const theirs = await api.call('POST', '/posts', {
+      token: bob.token,
+      body: { body: 'mine', media: [{ id: blue }] },
+    });
     expect([theirs.status, theirs.json.error.code]).toEqual([422, 'media_not_found']);
     const empty = await api.call('POST', '/posts', { token: amy.token, body: { body: '' } });
     expect(empty.status).toBe(422);
@@ -182,10 +221,18 @@ describe('pictures in posts', () => {
 
   it('deleting a post removes its pictures through the media queue: every variant leaves the bucket, then the record is gone (404)', async () => {
     const amy = await api.newUser('pic');
-    const [green, grey] = [await readyPicture(amy, { r: 0, g: 200, b: 0 }), await readyPicture(amy, { r: 90, g: 90, b: 90 })];
-    const published = await api.call('POST', '/posts', { token: amy.token, body: { body: 'soon gone', media: [{ id: green }, { id: grey }] } });
+    const [green, grey] = [
+      await readyPicture(amy, { r: 0, g: 200, b: 0 }),
+      await readyPicture(amy, { r: 90, g: 90, b: 90 }),
+    ];
+    const published = await api.call('POST', '/posts', {
+      token: amy.token,
+      body: { body: 'soon gone', media: [{ id: green }, { id: grey }] },
+    });
     expect(published.status).toBe(201);
-    const urls = (published.json.media as { variants: Record<string, { url: string }> }[]).flatMap((p) => Object.values(p.variants).map((v) => v.url));
+    const urls = (published.json.media as { variants: Record<string, { url: string }> }[]).flatMap((p) =>
+      Object.values(p.variants).map((v) => v.url),
+    );
     expect(urls).toHaveLength(6);
     for (const url of urls) expect((await fetch(url)).status, url).toBe(200);
 
@@ -198,9 +245,15 @@ describe('pictures in posts', () => {
       for (const url of urls) expect((await fetch(url)).status, url).toBe(404);
     }, 60_000);
     // A deleted picture's id posts nothing; nor do ten pictures (nine at most), even of one id each.
-    const deleted = await api.call('POST', '/posts', { token: amy.token, body: { body: 'again?', media: [{ id: green }] } });
+    const deleted = await api.call('POST', '/posts', {
+      token: amy.token,
+      body: { body: 'again?', media: [{ id: green }] },
+    });
     expect([deleted.status, deleted.json.error.code]).toEqual([422, 'media_not_found']);
-    const ten = await api.call('POST', '/posts', { token: amy.token, body: { body: 'ten', media: Array.from({ length: 10 }, (_, i) => ({ id: `${'A'.repeat(21)}${i}` })) } });
+    const ten = await api.call('POST', '/posts', {
+      token: amy.token,
+      body: { body: 'ten', media: Array.from({ length: 10 }, (_, i) => ({ id: `${'A'.repeat(21)}${i}` })) },
+    });
     expect([ten.status, ten.json.error.code]).toEqual([422, 'validation_failed']);
   });
 });
@@ -211,53 +264,89 @@ describe('avatars', () => {
 
   it('an avatar is made square in two sizes; the profile, posts, comments, likers, lists and notifications all carry it', async () => {
     const [amy, bob] = [await api.newUser('ava'), await api.newUser('ava')];
-    const [amyAvatar, bobAvatar] = [await readyPicture(amy, { r: 10, g: 120, b: 60 }, [900, 600], 'avatar'), await readyPicture(bob, { r: 90, g: 0, b: 90 }, [300, 300], 'avatar')];
-    const set = await api.call('PUT', `/users/${amy.handle}/avatar`, { token: amy.token, body: { mediaId: amyAvatar } });
+    const [amyAvatar, bobAvatar] = [
+      await readyPicture(amy, { r: 10, g: 120, b: 60 }, [900, 600], 'avatar'),
+      await readyPicture(bob, { r: 90, g: 0, b: 90 }, [300, 300], 'avatar'),
+    ];
+    const set = await api.call('PUT', `/users/${amy.handle}/avatar`, {
+      token: amy.token,
+      body: { mediaId: amyAvatar },
+    });
     expect(set.status).toBe(200);
     const { avatar, avatarLarge } = set.json as { avatar: string; avatarLarge: string };
-    for (const [url, side] of [[avatar, 96], [avatarLarge, 400]] as const) {
+    for (const [url, side] of [
+      [avatar, 96],
+      [avatarLarge, 400],
+    ] as const) {
       const res = await fetch(url);
       expect([res.status, res.headers.get('content-type')]).toEqual([200, 'image/webp']);
       const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
       expect([meta.width, meta.height]).toEqual([side, side]);
     }
     expect((await api.call('GET', `/users/${amy.handle}`)).json).toMatchObject({ avatar, avatarLarge });
-    expect((await api.call('PUT', `/users/${bob.handle}/avatar`, { token: bob.token, body: { mediaId: bobAvatar } })).status).toBe(200);
+    expect(
+      (await api.call('PUT', `/users/${bob.handle}/avatar`, { token: bob.token, body: { mediaId: bobAvatar } })).status,
+    ).toBe(200);
     const bobs = (await api.call('GET', `/users/${bob.handle}`)).json.avatar as string;
 
     // Someone else's, and a post picture, are not avatars; nothing changes.
-    const refused = await api.call('PUT', `/users/${bob.handle}/avatar`, { token: bob.token, body: { mediaId: amyAvatar } });
+    const refused = await api.call('PUT', `/users/${bob.handle}/avatar`, {
+      token: bob.token,
+      body: { mediaId: amyAvatar },
+    });
     expect([refused.status, refused.json.error.code]).toEqual([422, 'media_not_found']);
     const postPicture = await readyPicture(amy, { r: 1, g: 2, b: 3 }, [64, 64]);
-    const notAvatar = await api.call('PUT', `/users/${amy.handle}/avatar`, { token: amy.token, body: { mediaId: postPicture } });
+    const notAvatar = await api.call('PUT', `/users/${amy.handle}/avatar`, {
+      token: amy.token,
+      body: { mediaId: postPicture },
+    });
     expect([notAvatar.status, notAvatar.json.error.code]).toEqual([422, 'media_not_found']);
-    expect((await api.call('PUT', `/users/${amy.handle}/avatar`, { token: bob.token, body: { mediaId: bobAvatar } })).status).toBe(403);
+    expect(
+      (await api.call('PUT', `/users/${amy.handle}/avatar`, { token: bob.token, body: { mediaId: bobAvatar } })).status,
+    ).toBe(403);
 
     // Bob follows amy, likes and comments on her post; each view names them with their avatars.
-    expect((await api.call('PUT', `/users/${bob.handle}/following/${amy.handle}`, { token: bob.token })).status).toBe(200);
-    const post = (await api.call('POST', '/posts', { token: amy.token, body: { body: 'with a face' } })).json as { id: string; authorAvatar: string; authorName: string };
+    expect((await api.call('PUT', `/users/${bob.handle}/following/${amy.handle}`, { token: bob.token })).status).toBe(
+      200,
+    );
+    const post = (await api.call('POST', '/posts', { token: amy.token, body: { body: 'with a face' } })).json as {
+      id: string;
+      authorAvatar: string;
+      authorName: string;
+    };
     expect(post).toMatchObject({ authorAvatar: avatar, authorName: `User ${amy.handle}` });
     expect((await api.call('PUT', `/users/${bob.handle}/likes/${post.id}`, { token: bob.token })).status).toBe(200);
-    expect((await api.call('POST', `/posts/${post.id}/comments`, { token: bob.token, body: { body: 'nice' } })).json.authorAvatar).toBe(bobs);
+    expect(
+      (await api.call('POST', `/posts/${post.id}/comments`, { token: bob.token, body: { body: 'nice' } })).json
+        .authorAvatar,
+    ).toBe(bobs);
     expect((await api.call('GET', `/posts/${post.id}/comments`)).json.comments[0].authorAvatar).toBe(bobs);
     expect(named((await api.call('GET', `/posts/${post.id}/likes`)).json.users, bob.handle)?.avatar).toBe(bobs);
     expect(named((await api.call('GET', `/users/${amy.handle}/followers`)).json.users, bob.handle)?.avatar).toBe(bobs);
-    expect(named((await api.call('GET', `/users/${bob.handle}/following`)).json.users, amy.handle)?.avatar).toBe(avatar);
+    expect(named((await api.call('GET', `/users/${bob.handle}/following`)).json.users, amy.handle)?.avatar).toBe(
+      avatar,
+    );
     const inTimeline = await eventually(async () => {
-      const found = ((await api.call('GET', `/users/${bob.handle}/timeline`, { token: bob.token })).json.posts as { id: string }[]).find((p) => p.id === post.id);
+      const found = (
+        (await api.call('GET', `/users/${bob.handle}/timeline`, { token: bob.token })).json.posts as { id: string }[]
+      ).find((p) => p.id === post.id);
       expect(found).toBeDefined();
       return found as unknown as { authorAvatar: string };
     });
     expect(inTimeline.authorAvatar).toBe(avatar);
     const actors = await eventually(async () => {
-      const groups = (await api.call('GET', `/users/${amy.handle}/notifications`, { token: amy.token })).json.notifications as { type: string; actors: Named[] }[];
+      const groups = (await api.call('GET', `/users/${amy.handle}/notifications`, { token: amy.token })).json
+        .notifications as { type: string; actors: Named[] }[];
       expect(groups.map((g) => g.type).sort()).toEqual(['comment', 'follow', 'like']);
       return groups.flatMap((g) => g.actors);
     });
     expect(actors.every((a) => a.handle === bob.handle && a.avatar === bobs)).toBe(true);
 
     // Removing it goes back to initials everywhere.
-    expect((await api.call('DELETE', `/users/${amy.handle}/avatar`, { token: amy.token })).json).toMatchObject({ avatar: null, avatarLarge: null });
+    expect((await api.call('DELETE', `/users/${amy.handle}/avatar`, { token: amy.token })).json).toMatchObject({
+      avatar: null,
+      avatarLarge: null,
+    });
     expect((await api.call('GET', `/posts/${post.id}`)).json.authorAvatar).toBeNull();
   });
 });

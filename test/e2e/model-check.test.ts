@@ -164,7 +164,11 @@ const PRESSURE_OPS = Number(process.env.MODEL_PRESSURE_OPS ?? 100);
 const PRESSURE_USERS = Number(process.env.MODEL_USERS ?? 20);
 /** MODEL_SEED=findings replays PRESSURE_FINDINGS, each with its own recipe. */
 const REPLAY_FINDINGS = process.env.MODEL_SEED === 'findings';
-const SEEDS = REPLAY_FINDINGS ? [] : process.env.MODEL_SEED ? process.env.MODEL_SEED.split(',').map(Number) : randomSeeds(Number(process.env.MODEL_SEEDS ?? 4));
+const SEEDS = REPLAY_FINDINGS
+  ? []
+  : process.env.MODEL_SEED
+    ? process.env.MODEL_SEED.split(',').map(Number)
+    : randomSeeds(Number(process.env.MODEL_SEEDS ?? 4));
 
 /** New seeds every run (a fixed plan would only ever test the interleavings it happens to cause). */
 function randomSeeds(count: number): number[] {
@@ -184,9 +188,13 @@ beforeAll(() => queueDrained(sqs, inject('fanoutQueueUrl'), 170_000, 1_000), 180
 const PARALLEL = Math.max(1, Number(process.env.MODEL_PARALLEL ?? (PRESSURE_ALL ? 1 : 2)));
 
 const runs: SeedRun[][] = [];
-for (let i = 0; i < SEEDS.length; i += PARALLEL) runs.push(SEEDS.slice(i, i + PARALLEL).map((seed) => ({ seed, ops: OPS, users: USERS, pressure: PRESSURE_ALL })));
-for (const seed of randomSeeds(PRESSURE_SEEDS)) runs.push([{ seed, ops: PRESSURE_OPS, users: PRESSURE_USERS, pressure: true }]);
-if (REPLAY_FINDINGS) for (const { seeds, ops, users } of PRESSURE_FINDINGS) runs.push(seeds.map((seed) => ({ seed, ops, users, pressure: true })));
+for (let i = 0; i < SEEDS.length; i += PARALLEL)
+  runs.push(SEEDS.slice(i, i + PARALLEL).map((seed) => ({ seed, ops: OPS, users: USERS, pressure: PRESSURE_ALL })));
+for (const seed of randomSeeds(PRESSURE_SEEDS))
+  runs.push([{ seed, ops: PRESSURE_OPS, users: PRESSURE_USERS, pressure: true }]);
+if (REPLAY_FINDINGS)
+  for (const { seeds, ops, users } of PRESSURE_FINDINGS)
+    runs.push(seeds.map((seed) => ({ seed, ops, users, pressure: true })));
 
 /** The pressure of the group running now: ended after the file whatever happened to the test. */
 let pressure: Pressure | undefined;
@@ -198,27 +206,34 @@ describe('model check: concurrent requests against a reference model', () => {
   for (const group of runs) {
     const underPressure = group.some((r) => r.pressure);
     const title = `seed${group.length > 1 ? 's' : ''} ${group.map((r) => r.seed).join(', ')}${underPressure ? ` under pressure (${group[0]!.users} users, ${group[0]!.ops} groups)` : ''}`;
-    it(title, async () => {
-      const logFrom = logSize();
-      // The group's first seed decides the pause schedule.
-      if (underPressure) pressure = startPressure({ seed: group[0]!.seed, ...gatewayToPause(), ...burners() });
-      const wavesDone = group.map(() => latch());
-      const stopPressure = Promise.all(wavesDone.map((w) => w.done)).then(async () => {
-        const report = await pressure?.stop();
-        pressure = undefined;
-        return report;
-      });
-      // Whatever ends a seed also ends its part of the pressure (a seed that threw before its waves too).
-      const checks = group.map((run, i) => checkSeed(run, wavesDone[i]!.open).finally(wavesDone[i]!.open));
-      const results = await Promise.allSettled(checks);
-      await stopPressure;
-      if (underPressure) {
-        const log = countLogTimeouts(readLog(logFrom));
-        console.log(`[model-check] ${title}: the API's log during the group: ${log.workerTimeouts} worker Lambda timeout(s), ${log.ranOutOfTime} 'Invocation ran out of time' line(s)`);
-      }
-      const failed = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
-      if (failed.length > 0) throw new Error(failed.map((e) => (e instanceof Error ? e.message : String(e))).join('\n'));
-    }, 180_000 + Math.max(...group.map((r) => r.ops)) * (underPressure ? 6_000 : 3_000) * group.length);
+    it(
+      title,
+      async () => {
+        const logFrom = logSize();
+        // The group's first seed decides the pause schedule.
+        if (underPressure) pressure = startPressure({ seed: group[0]!.seed, ...gatewayToPause(), ...burners() });
+        const wavesDone = group.map(() => latch());
+        const stopPressure = Promise.all(wavesDone.map((w) => w.done)).then(async () => {
+          const report = await pressure?.stop();
+          pressure = undefined;
+          return report;
+        });
+        // Whatever ends a seed also ends its part of the pressure (a seed that threw before its waves too).
+        const checks = group.map((run, i) => checkSeed(run, wavesDone[i]!.open).finally(wavesDone[i]!.open));
+        const results = await Promise.allSettled(checks);
+        await stopPressure;
+        if (underPressure) {
+          const log = countLogTimeouts(readLog(logFrom));
+          console.log(
+            `[model-check] ${title}: the API's log during the group: ${log.workerTimeouts} worker Lambda timeout(s), ${log.ranOutOfTime} 'Invocation ran out of time' line(s)`,
+          );
+        }
+        const failed = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+        if (failed.length > 0)
+          throw new Error(failed.map((e) => (e instanceof Error ? e.message : String(e))).join('\n'));
+      },
+      180_000 + Math.max(...group.map((r) => r.ops)) * (underPressure ? 6_000 : 3_000) * group.length,
+    );
   }
 });
 
@@ -230,7 +245,10 @@ describe('model check: concurrent requests against a reference model', () => {
 function gatewayToPause(): { gatewayPid?: number } {
   const found = findGateway(stackDir(), new URL(inject('hbaseRestUrl')).port || '80');
   if ('pid' in found) return { gatewayPid: found.pid };
-  if (PRESSURE_ALL) throw new Error(`MODEL_PRESSURE=1: cannot pause the REST gateway (${found.reason}); run on a stack of this checkout (WEIBO_LOCAL_DIR and its ports)`);
+  if (PRESSURE_ALL)
+    throw new Error(
+      `MODEL_PRESSURE=1: cannot pause the REST gateway (${found.reason}); run on a stack of this checkout (WEIBO_LOCAL_DIR and its ports)`,
+    );
   console.log(`[model-check] pressure without gateway pauses: ${found.reason}`);
   return {};
 }
@@ -306,7 +324,9 @@ async function checkSeed(run: SeedRun, wavesDone: () => void): Promise<void> {
       // Settled: every user publishes once more, and the queue drains again. A follower of a
       // celebrity whose marker is gone (D) misses that post, where every earlier post of the
       // author may sit in the inbox already (a settle's backfill) and hide the loss from the compare.
-      const groups = users.map((_, u): Group => ({ label: 'probe publish', tasks: [[{ kind: 'publish', slot: probeSlot(plan, u) }]] }));
+      const groups = users.map(
+        (_, u): Group => ({ label: 'probe publish', tasks: [[{ kind: 'publish', slot: probeSlot(plan, u) }]] }),
+      );
       await driver.runWave(plan.waves.length, groups);
       await queueDrained(sqs, inject('fanoutQueueUrl'), 120_000, 1_000);
     }
@@ -320,21 +340,30 @@ async function checkSeed(run: SeedRun, wavesDone: () => void): Promise<void> {
     // A 5xx other than a 503 `timeout` is a defect anywhere; under MODEL_PRESSURE=1 (the bar of
     // npm run test:pressure, whose settle window gives every request npm start's budget) a 503 is too.
     const refused = answers.total5xx - (PRESSURE_ALL ? 0 : answers.api503);
-    if (refused > 0) findings.push(`${refused} answer(s) 5xx during the waves (${answers.describe()})${PRESSURE_ALL ? '' : ', beside the 503 timeouts an overloaded run may answer'}`);
+    if (refused > 0)
+      findings.push(
+        `${refused} answer(s) 5xx during the waves (${answers.describe()})${PRESSURE_ALL ? '' : ', beside the 503 timeouts an overloaded run may answer'}`,
+      );
     const dead = (await deadLetters()) - deadBefore;
-    if (dead > 0) findings.push(`${dead} fan-out message(s) reached the DLQ during this seed: work the worker gave up on`);
+    if (dead > 0)
+      findings.push(`${dead} fan-out message(s) reached the DLQ during this seed: work the worker gave up on`);
   } catch (err) {
     // Whatever stopped the seed is reported with what the waves found before it.
-    findings.push(err instanceof ModelLost ? err.message : `stopped: ${err instanceof Error ? err.stack : String(err)}`);
+    findings.push(
+      err instanceof ModelLost ? err.message : `stopped: ${err instanceof Error ? err.stack : String(err)}`,
+    );
   }
   const all = [...driver.mismatches, ...findings];
   // Under pressure (or MODEL_TRACE=1) the seed's requests are kept, to read beside the API's log.
-  const traceFile = run.pressure || process.env.MODEL_TRACE === '1' ? `${LOG_DIR}/model-${seed}.requests.log` : undefined;
+  const traceFile =
+    run.pressure || process.env.MODEL_TRACE === '1' ? `${LOG_DIR}/model-${seed}.requests.log` : undefined;
   if (traceFile) writeFileSync(traceFile, `${trace.join('\n')}\n`);
   if (all.length > 0) {
     const recipe = `${run.pressure ? 'MODEL_PRESSURE=1 ' : ''}${process.env.E2E_SETTLE_SECONDS ? `E2E_SETTLE_SECONDS=${process.env.E2E_SETTLE_SECONDS} ` : ''}${run.users !== 6 ? `MODEL_USERS=${run.users} ` : ''}MODEL_SEED=${seed} MODEL_OPS=${ops}`;
     const kept = traceFile ? `; its requests: ${traceFile}, the API's log: ${inject('offlineLogFile')}` : '';
-    throw new Error(`seed ${seed}: ${all.length} mismatch(es) — replay with ${recipe}${kept}\n${all.map((m) => `  - ${m}`).join('\n')}`);
+    throw new Error(
+      `seed ${seed}: ${all.length} mismatch(es) — replay with ${recipe}${kept}\n${all.map((m) => `  - ${m}`).join('\n')}`,
+    );
   }
 }
 

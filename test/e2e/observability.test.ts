@@ -39,12 +39,17 @@ function linesSince(from: number): Record<string, any>[] {
     });
 }
 
-const emf = (l: Record<string, any>) => l._aws?.CloudWatchMetrics?.[0] as { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] } | undefined;
+const emf = (l: Record<string, any>) =>
+  l._aws?.CloudWatchMetrics?.[0] as
+    | { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }
+    | undefined;
 
 describe('Server-Timing', () => {
   it('the home timeline tells the caller its real HBase work: 2 round trips, as measured in the integration tests', async () => {
     const [author, reader] = [await api.newUser('st_a'), await api.newUser('st_r')];
-    expect((await api.call('PUT', `/users/${reader.handle}/following/${author.handle}`, { token: reader.token })).status).toBe(200);
+    expect(
+      (await api.call('PUT', `/users/${reader.handle}/following/${author.handle}`, { token: reader.token })).status,
+    ).toBe(200);
     const posted = await api.call('POST', '/posts', { token: author.token, body: { body: 'timed' } });
     expect(posted.status).toBe(201);
     const res = await eventually(async () => {
@@ -76,7 +81,8 @@ describe('Server-Timing', () => {
       timing(res);
     }
     // Refused before any use case ran: no HBase work at all.
-    for (const [res] of answers.slice(0, 3)) expect(timing(res)).toMatchObject({ requests: 0, roundTrips: 0, hbaseMs: 0 });
+    for (const [res] of answers.slice(0, 3))
+      expect(timing(res)).toMatchObject({ requests: 0, roundTrips: 0, hbaseMs: 0 });
     // The unknown user was looked up: one round trip.
     expect(timing(answers[3][0])).toMatchObject({ roundTrips: 1 });
   });
@@ -99,14 +105,22 @@ describe('correlation ids', () => {
   it('the worker logs the fan-out of a post under the id of the request that published it, and emits its EMF metrics', async () => {
     const from = statSync(logFile).size;
     const [author, reader] = [await api.newUser('cid_a'), await api.newUser('cid_r')];
-    expect((await api.call('PUT', `/users/${reader.handle}/following/${author.handle}`, { token: reader.token })).status).toBe(200);
+    expect(
+      (await api.call('PUT', `/users/${reader.handle}/following/${author.handle}`, { token: reader.token })).status,
+    ).toBe(200);
     const mine = `publish-${randomBytes(6).toString('hex')}`;
-    const posted = await api.call('POST', '/posts', { token: author.token, body: { body: 'follow my id' }, headers: { 'x-correlation-id': mine } });
+    const posted = await api.call('POST', '/posts', {
+      token: author.token,
+      body: { body: 'follow my id' },
+      headers: { 'x-correlation-id': mine },
+    });
     expect(posted.status).toBe(201);
     expect(posted.headers.get('x-correlation-id')).toBe(mine);
 
     const handled = await eventually(() => {
-      const found = linesSince(from).filter((l) => l.message === 'fan-out message handled' && l.correlation_id === mine && l.type === 'fanout');
+      const found = linesSince(from).filter(
+        (l) => l.message === 'fan-out message handled' && l.correlation_id === mine && l.type === 'fanout',
+      );
       if (found.length === 0) throw new Error('the worker has not logged the fan-out yet');
       return found;
     });
@@ -118,15 +132,21 @@ describe('correlation ids', () => {
     // EMF, namespace Weibo: the fan-out lag and the inbox cells of that invocation. The worker
     // runs one invocation at a time under the e2e poller, and flushes its metrics once at the
     // end of it: the first fan-out EMF line after our handled line is our invocation's.
-    const handledAt = linesSince(from).findIndex((l) => l.message === 'fan-out message handled' && l.correlation_id === mine);
+    const handledAt = linesSince(from).findIndex(
+      (l) => l.message === 'fan-out message handled' && l.correlation_id === mine,
+    );
     const metrics = await eventually(() => {
-      const found = linesSince(from).slice(handledAt + 1).filter((l) => emf(l)?.Namespace === 'Weibo' && 'FanoutLag' in l && /-fanout$/.test(l.function));
+      const found = linesSince(from)
+        .slice(handledAt + 1)
+        .filter((l) => emf(l)?.Namespace === 'Weibo' && 'FanoutLag' in l && /-fanout$/.test(l.function));
       if (found.length === 0) throw new Error('no fan-out EMF line yet');
       return found;
     });
     const line = metrics[0]!;
     const names = emf(line)!.Metrics.map((m) => `${m.Name}:${m.Unit}`);
-    expect(names).toEqual(expect.arrayContaining(['FanoutLag:Milliseconds', 'InboxCellsWritten:Count', 'HBaseRequests:Count']));
+    expect(names).toEqual(
+      expect.arrayContaining(['FanoutLag:Milliseconds', 'InboxCellsWritten:Count', 'HBaseRequests:Count']),
+    );
     expect(emf(line)!.Dimensions).toEqual([expect.arrayContaining(['service', 'function'])]);
     // Our post's lag is the time from its publish (the millis in its id) to the handled line,
     // give or take the few ms between the metric and the log call. Not merely ≥ 0: the metric
@@ -135,7 +155,10 @@ describe('correlation ids', () => {
     const expected = Date.parse(handled[0]!.timestamp) - published;
     expect(expected).toBeGreaterThan(0);
     const lags = ([] as number[]).concat(line.FanoutLag);
-    expect(lags.some((lag) => lag >= expected - 50 && lag <= expected + 50), `lags ${JSON.stringify(lags)}, expected ≈ ${expected} ms`).toBe(true);
+    expect(
+      lags.some((lag) => lag >= expected - 50 && lag <= expected + 50),
+      `lags ${JSON.stringify(lags)}, expected ≈ ${expected} ms`,
+    ).toBe(true);
     expect(([] as number[]).concat(line.InboxCellsWritten)).toContain(1);
   });
 });
@@ -144,14 +167,20 @@ describe('CORS', () => {
   it('is answered by the HTTP API (httpApi.cors), once, for preflights and for real requests', async () => {
     const origin = 'https://weibo.example';
     const preflight = await api.call('OPTIONS', '/posts', {
-      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,idempotency-key,x-correlation-id' },
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type,idempotency-key,x-correlation-id',
+      },
       notOurResponse: 'a CORS preflight is answered by the HTTP API before any handler runs',
     });
     expect(preflight.status).toBeLessThan(300);
     expect(preflight.headers.get('access-control-allow-origin')).toMatch(/^(\*|https:\/\/weibo\.example)$/);
     // A cross-origin client may send the headers the API reads (serverless.yml provider.httpApi.cors)…
     const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
-    expect(allowed).toEqual(expect.arrayContaining(['authorization', 'content-type', 'idempotency-key', 'x-correlation-id']));
+    expect(allowed).toEqual(
+      expect.arrayContaining(['authorization', 'content-type', 'idempotency-key', 'x-correlation-id']),
+    );
     const real = await api.call('GET', '/no/such/route', { headers: { origin } });
     expect(real.headers.get('access-control-allow-origin')).toMatch(/^(\*|https:\/\/weibo\.example)$/);
     // One value, not the API's and the function's side by side.

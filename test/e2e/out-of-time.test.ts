@@ -54,7 +54,10 @@ beforeAll(async () => {
     keepNames: true,
     logLevel: 'silent',
   });
-  writeFileSync(join(SERVICE, 'offline-errors-plugin.cjs'), `module.exports = require(${JSON.stringify(join(ROOT, 'infra/plugins/offline-errors.cjs'))});\n`);
+  writeFileSync(
+    join(SERVICE, 'offline-errors-plugin.cjs'),
+    `module.exports = require(${JSON.stringify(join(ROOT, 'infra/plugins/offline-errors.cjs'))});\n`,
+  );
   const [httpPort, lambdaPort] = [await freePort(), await freePort()];
   writeFileSync(
     join(SERVICE, 'serverless.yml'),
@@ -98,8 +101,14 @@ beforeAll(async () => {
   // Up, and the function loaded: an invalid body is refused by validation, before any HBase call.
   const deadline = Date.now() + 150_000;
   for (;;) {
-    if (offline.exitCode !== null) throw new Error(`serverless-offline exited (${offline.exitCode}):\n${output.slice(-4000)}`);
-    const res = await fetch(`${api}/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(20_000) }).catch(() => null);
+    if (offline.exitCode !== null)
+      throw new Error(`serverless-offline exited (${offline.exitCode}):\n${output.slice(-4000)}`);
+    const res = await fetch(`${api}/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+      signal: AbortSignal.timeout(20_000),
+    }).catch(() => null);
     if (res?.status === 422) break;
     if (Date.now() > deadline) throw new Error(`the fixture API did not answer 422 in time:\n${output.slice(-4000)}`);
     await new Promise((r) => setTimeout(r, 500));
@@ -127,10 +136,14 @@ describe('a write that runs out of time, through serverless-offline', () => {
     expect(res.status, text).toBe(503);
     expect(res.headers.get('retry-after')).toBe('2');
     const body = JSON.parse(text);
-    expect(body).toEqual({ error: { code: 'timeout', message: expect.stringMatching(/ran out of time.*not known.*Retrying is safe/) } });
+    expect(body).toEqual({
+      error: { code: 'timeout', message: expect.stringMatching(/ran out of time.*not known.*Retrying is safe/) },
+    });
     expect(text).not.toMatch(/HBase|127\.0\.0\.1|out_of_time/);
     // The answer the contract documents for this operation.
-    expect(contractViolations('POST', '/users', { status: res.status, headers: res.headers, text, json: body })).toEqual([]);
+    expect(
+      contractViolations('POST', '/users', { status: res.status, headers: res.headers, text, json: body }),
+    ).toEqual([]);
     // Before the emulator's timeout: it would have answered 504 at TIMEOUT_SECONDS.
     expect(took).toBeLessThan(TIMEOUT_SECONDS * 1000);
 
@@ -141,6 +154,11 @@ describe('a write that runs out of time, through serverless-offline', () => {
       .filter((l) => l.includes(OUT_OF_TIME_MESSAGE))
       .map((l) => JSON.parse(l.slice(l.indexOf('{'))) as Record<string, unknown>);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: 'WARN', message: OUT_OF_TIME_MESSAGE, route: 'POST /users', correlation_id: 'out-of-time-e2e-1' });
+    expect(lines[0]).toMatchObject({
+      level: 'WARN',
+      message: OUT_OF_TIME_MESSAGE,
+      route: 'POST /users',
+      correlation_id: 'out-of-time-e2e-1',
+    });
   });
 });

@@ -64,59 +64,107 @@ const ok = (res: ApiResponse, status = 200) => {
 };
 
 async function picture(token: string, purpose: 'post' | 'avatar'): Promise<string> {
-  const bytes = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 80, b: 40 } } }).png().toBuffer();
-  const declared = ok(await api.call('POST', '/media', { token, body: { contentType: 'image/png', size: bytes.length, purpose } }), 201);
+  const bytes = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 80, b: 40 } } })
+    .png()
+    .toBuffer();
+  const declared = ok(
+    await api.call('POST', '/media', { token, body: { contentType: 'image/png', size: bytes.length, purpose } }),
+    201,
+  );
   const { media, upload } = declared.json;
   expect((await fetch(upload.url, { method: 'PUT', headers: upload.headers, body: bytes })).status).toBe(200);
   return media.id as string;
 }
 
 async function buildWorld(): Promise<World> {
-  const [a, b, c, followed, blocked, muted, d] = await Promise.all(['rc_a', 'rc_b', 'rc_c', 'rc_f', 'rc_x', 'rc_m', 'rc_d'].map((p) => api.newUser(p)));
+  const [a, b, c, followed, blocked, muted, d] = await Promise.all(
+    ['rc_a', 'rc_b', 'rc_c', 'rc_f', 'rc_x', 'rc_m', 'rc_d'].map((p) => api.newUser(p)),
+  );
   const topic = `rc${Date.now().toString(36)}`;
   ok(await api.call('PUT', `/users/${a!.handle}/following/${b!.handle}`, { token: a!.token }));
   ok(await api.call('PUT', `/users/${c!.handle}/following/${b!.handle}`, { token: c!.token }));
-  const post = ok(await api.call('POST', '/posts', { token: b!.token, body: { body: `hello #${topic}# @${a!.handle}` } }), 201).json.id as string;
-  const liked = ok(await api.call('POST', '/posts', { token: b!.token, body: { body: 'second' } }), 201).json.id as string;
+  const post = ok(
+    await api.call('POST', '/posts', { token: b!.token, body: { body: `hello #${topic}# @${a!.handle}` } }),
+    201,
+  ).json.id as string;
+  const liked = ok(await api.call('POST', '/posts', { token: b!.token, body: { body: 'second' } }), 201).json
+    .id as string;
   const own = ok(await api.call('POST', '/posts', { token: a!.token, body: { body: 'mine' } }), 201).json.id as string;
   ok(await api.call('PUT', `/users/${a!.handle}/likes/${post}`, { token: a!.token }));
   ok(await api.call('PUT', `/users/${a!.handle}/likes/${liked}`, { token: a!.token }));
   // A's bookmarks list has one post (read); the bookmark and its removal are of another (written).
   ok(await api.call('PUT', `/users/${a!.handle}/bookmarks/${liked}`, { token: a!.token }));
-  const comment = ok(await api.call('POST', `/posts/${post}/comments`, { token: a!.token, body: { body: 'nice' } }), 201).json.id as string;
+  const comment = ok(
+    await api.call('POST', `/posts/${post}/comments`, { token: a!.token, body: { body: 'nice' } }),
+    201,
+  ).json.id as string;
   ok(await api.call('POST', `/posts/${post}/reposts`, { token: c!.token, body: { comment: 'look' } }), 201);
   ok(await api.call('PUT', `/users/${a!.handle}/following/${followed!.handle}`, { token: a!.token }));
   ok(await api.call('PUT', `/users/${a!.handle}/blocks/${blocked!.handle}`, { token: a!.token }));
   ok(await api.call('PUT', `/users/${a!.handle}/mutes/${muted!.handle}`, { token: a!.token }));
   const avatar = await picture(a!.token, 'avatar');
   ok(await api.call('POST', `/media/${avatar}/complete`, { token: a!.token }));
-  await eventually(async () => expect((await api.call('GET', `/media/${avatar}`, { token: a!.token })).json.state).toBe('ready'), 60_000);
+  await eventually(
+    async () => expect((await api.call('GET', `/media/${avatar}`, { token: a!.token })).json.state).toBe('ready'),
+    60_000,
+  );
   const upload = await picture(a!.token, 'post');
   // The fan-out and the notifications of the above have landed: reads see the steady state.
-  await eventually(async () => expect((await api.call('GET', `/users/${a!.handle}/timeline`, { token: a!.token })).json.posts.length).toBeGreaterThan(0), 30_000);
-  return { a: a!, b: b!, c: c!, d: d!, post, comment, topic, own, liked, followed: followed!, blocked: blocked!, muted: muted!, avatar, upload };
+  await eventually(
+    async () =>
+      expect(
+        (await api.call('GET', `/users/${a!.handle}/timeline`, { token: a!.token })).json.posts.length,
+      ).toBeGreaterThan(0),
+    30_000,
+  );
+  return {
+    a: a!,
+    b: b!,
+    c: c!,
+    d: d!,
+    post,
+    comment,
+    topic,
+    own,
+    liked,
+    followed: followed!,
+    blocked: blocked!,
+    muted: muted!,
+    avatar,
+    upload,
+  };
 }
 
 const web = { 'x-weibo-client': 'web' };
 
 /** One call per route, on its success path. */
 const CALLS: Record<RouteName, (w: World) => Promise<ApiResponse>> = {
-  register: () => api.call('POST', '/users', { body: { handle: `rc_n_${Date.now().toString(36)}`, displayName: 'New', password: 'a new password here' } }),
+  register: () =>
+    api.call('POST', '/users', {
+      body: { handle: `rc_n_${Date.now().toString(36)}`, displayName: 'New', password: 'a new password here' },
+    }),
   login: (w) => api.call('POST', '/sessions', { body: { handle: w.c.handle, password: w.c.password } }),
-  refreshSession: (w) => api.call('POST', '/sessions/refresh', { body: { refreshToken: w.c.refreshToken }, headers: web }),
+  refreshSession: (w) =>
+    api.call('POST', '/sessions/refresh', { body: { refreshToken: w.c.refreshToken }, headers: web }),
   logOut: (w) => api.call('POST', '/sessions/logout', { body: { refreshToken: w.b.refreshToken }, headers: web }),
   getProfile: (w) => api.call('GET', `/users/${w.b.handle}`),
   exportData: (w) => api.call('GET', `/users/${w.a.handle}/export`, { token: w.a.token }),
   leave: (w) => api.call('DELETE', `/users/${w.d.handle}`, { token: w.d.token, body: { password: w.d.password } }),
   searchUsers: (w) => api.call('GET', `/users?q=${w.b.handle.slice(0, 3)}`, { token: w.a.token }),
-  updateProfile: (w) => api.call('PATCH', `/users/${w.a.handle}`, { token: w.a.token, body: { displayName: 'Ann Renamed' } }),
+  updateProfile: (w) =>
+    api.call('PATCH', `/users/${w.a.handle}`, { token: w.a.token, body: { displayName: 'Ann Renamed' } }),
   setAvatar: (w) => api.call('PUT', `/users/${w.a.handle}/avatar`, { token: w.a.token, body: { mediaId: w.avatar } }),
   removeAvatar: (w) => api.call('DELETE', `/users/${w.a.handle}/avatar`, { token: w.a.token }),
   publishPost: (w) => api.call('POST', '/posts', { token: w.a.token, body: { body: `a new one #${w.topic}#` } }),
   getPost: (w) => api.call('GET', `/posts/${w.post}`, { token: w.a.token }),
   deletePost: (w) => api.call('DELETE', `/posts/${w.own}`, { token: w.a.token }),
   // A topic the post never had (its trend counted) beside the one it keeps, and the mention kept.
-  editPost: (w) => api.call('PATCH', `/posts/${w.post}`, { token: w.b.token, headers: { 'if-match': '"0"' }, body: { body: `hello again #${w.topic}# #${w.topic}x# @${w.a.handle}` } }),
+  editPost: (w) =>
+    api.call('PATCH', `/posts/${w.post}`, {
+      token: w.b.token,
+      headers: { 'if-match': '"0"' },
+      body: { body: `hello again #${w.topic}# #${w.topic}x# @${w.a.handle}` },
+    }),
   postHistory: (w) => api.call('GET', `/posts/${w.post}/history`, { token: w.a.token }),
   listUserPosts: (w) => api.call('GET', `/users/${w.b.handle}/posts`, { token: w.a.token }),
   listComments: (w) => api.call('GET', `/posts/${w.post}/comments`, { token: w.a.token }),
@@ -133,11 +181,13 @@ const CALLS: Record<RouteName, (w: World) => Promise<ApiResponse>> = {
   suggestions: (w) => api.call('GET', `/users/${w.a.handle}/suggestions`, { token: w.a.token }),
   listFollowers: (w) => api.call('GET', `/users/${w.b.handle}/followers`, { token: w.a.token }),
   homeTimeline: (w) => api.call('GET', `/users/${w.a.handle}/timeline`, { token: w.a.token }),
-  timelineNewer: (w) => api.call('GET', `/users/${w.a.handle}/timeline/newer?after=${encodeURIComponent(w.post)}`, { token: w.a.token }),
+  timelineNewer: (w) =>
+    api.call('GET', `/users/${w.a.handle}/timeline/newer?after=${encodeURIComponent(w.post)}`, { token: w.a.token }),
   notifications: (w) => api.call('GET', `/users/${w.b.handle}/notifications`, { token: w.b.token }),
   unreadNotifications: (w) => api.call('GET', `/users/${w.b.handle}/notifications/unread`, { token: w.b.token }),
   markNotificationsRead: async (w) => {
-    const newest = (await api.call('GET', `/users/${w.b.handle}/notifications`, { token: w.b.token })).json.notifications[0].id as string;
+    const newest = (await api.call('GET', `/users/${w.b.handle}/notifications`, { token: w.b.token })).json
+      .notifications[0].id as string;
     return api.call('PUT', `/users/${w.b.handle}/notifications/read`, { token: w.b.token, body: { upTo: newest } });
   },
   bookmark: (w) => api.call('PUT', `/users/${w.a.handle}/bookmarks/${w.post}`, { token: w.a.token }),
@@ -187,14 +237,24 @@ describe('what each route costs in HBase work', () => {
     for (const name of ORDER) {
       // A read is called twice and the dearer call counts: the first may fill a per-container
       // cache (faces, suggestions, trending), the second may find one cold in another container.
-      const calls = routes[name].method === 'GET' ? [await CALLS[name](w), await CALLS[name](w)] : [await CALLS[name](w)];
+      const calls =
+        routes[name].method === 'GET' ? [await CALLS[name](w), await CALLS[name](w)] : [await CALLS[name](w)];
       const res = calls.at(-1)!;
-      const m = calls.map(measured).reduce((x, y) => (y.roundTrips > x.roundTrips || (y.roundTrips === x.roundTrips && y.requests > x.requests) ? y : x));
+      const m = calls
+        .map(measured)
+        .reduce((x, y) =>
+          y.roundTrips > x.roundTrips || (y.roundTrips === x.roundTrips && y.requests > x.requests) ? y : x,
+        );
       seen.set(name, m);
-      expect(Object.keys(routes[name].success).map(Number), `${name}: ${res.status} ${res.text.slice(0, 300)}`).toContain(res.status);
+      expect(
+        Object.keys(routes[name].success).map(Number),
+        `${name}: ${res.status} ${res.text.slice(0, 300)}`,
+      ).toContain(res.status);
       const cost = costs[name];
       if (m.roundTrips > cost.roundTrips || m.requests > cost.requests) {
-        over.push(`${name}: ${m.requests} requests, ${m.roundTrips} round trips (written: ${cost.requests}, ${cost.roundTrips})`);
+        over.push(
+          `${name}: ${m.requests} requests, ${m.roundTrips} round trips (written: ${cost.requests}, ${cost.roundTrips})`,
+        );
       }
     }
     expect(over, 'routes costing more than their written figure').toEqual([]);

@@ -13,7 +13,11 @@ import { handledFor, newCorrelationId } from '../support/queue.js';
 const api = apiClient(inject('apiUrl'));
 const ns = inject('e2eNamespace');
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl') });
-const sqs = new SQSClient({ endpoint: inject('sqsEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+const sqs = new SQSClient({
+  endpoint: inject('sqsEndpoint'),
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
 afterAll(async () => {
   sqs.destroy();
   await hbase.close();
@@ -21,16 +25,24 @@ afterAll(async () => {
 
 type User = { handle: string; token: string };
 const post = async (u: User, body: string, correlationId?: string) =>
-  (await api.call('POST', '/posts', { token: u.token, body: { body }, ...(correlationId ? { headers: { 'x-correlation-id': correlationId } } : {}) })).json as { id: string };
+  (
+    await api.call('POST', '/posts', {
+      token: u.token,
+      body: { body },
+      ...(correlationId ? { headers: { 'x-correlation-id': correlationId } } : {}),
+    })
+  ).json as { id: string };
 const follow = (u: User, t: User) => api.call('PUT', `/users/${u.handle}/following/${t.handle}`, { token: u.token });
-const unfollow = (u: User, t: User) => api.call('DELETE', `/users/${u.handle}/following/${t.handle}`, { token: u.token });
+const unfollow = (u: User, t: User) =>
+  api.call('DELETE', `/users/${u.handle}/following/${t.handle}`, { token: u.token });
 const timeline = (u: User) => api.call('GET', `/users/${u.handle}/timeline`, { token: u.token });
 const bodies = (r: ApiResponse) => (r.json.posts as { body: string }[]).map((p) => p.body);
 
-
 /** The post ids fan-out actually wrote into a reader's inbox row (not what the read merges in). */
 async function inboxCells(u: User): Promise<number> {
-  const row = await hbase.getRow(qualifiedTableName(ns, 'inbox'), userKey(u.handle), { columns: ['i'] }).catch(() => null);
+  const row = await hbase
+    .getRow(qualifiedTableName(ns, 'inbox'), userKey(u.handle), { columns: ['i'] })
+    .catch(() => null);
   return row?.cells.length ?? 0;
 }
 const isCelebrity = async (u: User) => {
@@ -81,10 +93,17 @@ describe('inactive readers', () => {
     expect((await timeline(away)).status).toBe(200); // records activity
     // Forty days pass for `away` (the window is 30): move its last-seen mark back.
     const seenAt = Date.now() - 40 * 86_400_000;
-    await hbase.put(qualifiedTableName(ns, 'inbox'), [{ key: userKey(away.handle), cells: [{ column: 'm:seen', value: String(seenAt) }] }]);
+    await hbase.put(qualifiedTableName(ns, 'inbox'), [
+      { key: userKey(away.handle), cells: [{ column: 'm:seen', value: String(seenAt) }] },
+    ]);
     // What the daily away sweep queues for such a reader (its walk is tested in
     // test/integration/jobs.test.ts); the worker marks the follows, fan-out then skips them.
-    await sqs.send(new SendMessageCommand({ QueueUrl: inject('fanoutQueueUrl'), MessageBody: JSON.stringify({ v: 1, type: 'away', reader: away.handle, seenAt }) }));
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: inject('fanoutQueueUrl'),
+        MessageBody: JSON.stringify({ v: 1, type: 'away', reader: away.handle, seenAt }),
+      }),
+    );
     await eventually(async () => {
       const row = await hbase.getRow(qualifiedTableName(ns, 'inbox'), userKey(away.handle), { columns: ['m:away'] });
       expect(row ? bytesToString(row.cells[0]!.value) : null).toBe(String(seenAt));
@@ -92,7 +111,9 @@ describe('inactive readers', () => {
 
     const p1 = await post(author, 'while you were away 1');
     const p2 = await post(author, 'while you were away 2');
-    await eventually(async () => expect(bodies(await timeline(active))).toEqual(['while you were away 2', 'while you were away 1']));
+    await eventually(async () =>
+      expect(bodies(await timeline(active))).toEqual(['while you were away 2', 'while you were away 1']),
+    );
     expect(await inboxCells(away)).toBe(0); // skipped by fan-out
 
     const back = await timeline(away);

@@ -32,7 +32,8 @@ interface Span {
 }
 
 /** Fresh users, registered and logged in at once; one per prefix, in order. */
-const newUsers = <P extends string[]>(...prefixes: P) => Promise.all(prefixes.map((p) => api.newUser(p))) as Promise<{ [K in keyof P]: User }>;
+const newUsers = <P extends string[]>(...prefixes: P) =>
+  Promise.all(prefixes.map((p) => api.newUser(p))) as Promise<{ [K in keyof P]: User }>;
 
 async function publish(u: User, body: string): Promise<Record<string, any>> {
   const res = await api.call('POST', '/posts', { token: u.token, body: { body } });
@@ -49,7 +50,11 @@ async function notifications(u: User, limit = 20): Promise<Record<string, any>[]
   const out: Record<string, any>[] = [];
   let cursor: string | null = null;
   do {
-    const res: ApiResponse = await api.call('GET', `/users/${u.handle}/notifications?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, { token: u.token });
+    const res: ApiResponse = await api.call(
+      'GET',
+      `/users/${u.handle}/notifications?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`,
+      { token: u.token },
+    );
     expect(res.status).toBe(200);
     out.push(...res.json.notifications);
     cursor = res.json.nextCursor;
@@ -59,7 +64,9 @@ async function notifications(u: User, limit = 20): Promise<Record<string, any>[]
 
 /** `type:count:actor,actor:post id` per notification, newest first. */
 const summary = (list: Record<string, any>[]) =>
-  list.map((n) => `${n.type}:${n.count}:${n.actors.map((a: { handle: string }) => a.handle).join(',')}:${n.post?.id ?? '-'}`);
+  list.map(
+    (n) => `${n.type}:${n.count}:${n.actors.map((a: { handle: string }) => a.handle).join(',')}:${n.post?.id ?? '-'}`,
+  );
 
 const unread = async (u: User) => {
   const res = await api.call('GET', `/users/${u.handle}/notifications/unread`, { token: u.token });
@@ -93,14 +100,21 @@ describe('mentions and topics over HTTP', () => {
     // Stored with the post: every read answers the same spans.
     const read = await api.call('GET', `/posts/${post.id}`);
     expect(read.json).toMatchObject({ mentions: post.mentions, topics: post.topics });
-    expect((await api.call('GET', `/users/${ann.handle}/posts`)).json.posts[0]).toMatchObject({ id: post.id, mentions: post.mentions, topics: post.topics });
+    expect((await api.call('GET', `/users/${ann.handle}/posts`)).json.posts[0]).toMatchObject({
+      id: post.id,
+      mentions: post.mentions,
+      topics: post.topics,
+    });
 
     // The topic page, by the name as written, upper-cased, and in full-width letters: one topic.
     for (const form of [TOPIC, TOPIC.toUpperCase(), fullWidth(TOPIC.toUpperCase())]) {
       const page = await api.call('GET', `/topics/${encodeURIComponent(form)}/posts`);
       expect(page.status, form).toBe(200);
       expect(page.json.topic, form).toBe(TOPIC);
-      expect(page.json.posts.map((p: { id: string }) => p.id), form).toEqual([post.id]);
+      expect(
+        page.json.posts.map((p: { id: string }) => p.id),
+        form,
+      ).toEqual([post.id]);
       expect(page.json.posts[0]).toMatchObject({ author: ann.handle, mentions: post.mentions, topics: post.topics });
     }
     // A full-width `＃…＃` in a body is the same topic: the page lists both posts, newest first.
@@ -108,7 +122,10 @@ describe('mentions and topics over HTTP', () => {
     expect(wide.topics).toEqual([{ name: TOPIC, start: 0, end: [...TOPIC].length + 2 }]);
     const page = await api.call('GET', `/topics/${encodeURIComponent(TOPIC)}/posts?limit=1`);
     expect(page.json.posts.map((p: { id: string }) => p.id)).toEqual([wide.id]);
-    const rest = await api.call('GET', `/topics/${encodeURIComponent(TOPIC)}/posts?limit=1&cursor=${page.json.nextCursor}`);
+    const rest = await api.call(
+      'GET',
+      `/topics/${encodeURIComponent(TOPIC)}/posts?limit=1&cursor=${page.json.nextCursor}`,
+    );
     expect(rest.json.posts.map((p: { id: string }) => p.id)).toEqual([post.id]);
   });
 });
@@ -121,35 +138,81 @@ describe('notifications over HTTP', () => {
     // Each like and unlike goes with an id of its own, so the test can wait for exactly the
     // queue work it caused (support/queue.ts): a like or unlike that changes something queues
     // its notification twice, an immediate and a delayed half.
-    const ids = { bobLikes: newCorrelationId('bob-likes'), carolLikes: newCorrelationId('carol-likes'), annLikes: newCorrelationId('ann-likes'), bobUnlikes: newCorrelationId('bob-unlikes') };
+    const ids = {
+      bobLikes: newCorrelationId('bob-likes'),
+      carolLikes: newCorrelationId('carol-likes'),
+      annLikes: newCorrelationId('ann-likes'),
+      bobUnlikes: newCorrelationId('bob-unlikes'),
+    };
     const as = (id: string) => ({ 'x-correlation-id': id });
     const logFile = inject('offlineLogFile');
 
     const likedAt = Date.now();
-    expect((await api.call('PUT', `/users/${bob.handle}/likes/${post.id}`, { token: bob.token, headers: as(ids.bobLikes) })).status).toBe(200);
+    expect(
+      (await api.call('PUT', `/users/${bob.handle}/likes/${post.id}`, { token: bob.token, headers: as(ids.bobLikes) }))
+        .status,
+    ).toBe(200);
     await eventually(async () => expect(await unread(ann)).toEqual({ count: 1, capped: false }), 30_000, 100);
     const delay = Date.now() - likedAt;
-    console.log(`[social] like → unread notification: ${delay} ms (settle window ${E2E_SETTLE_SECONDS} s; bound ${DELIVERY_BOUND_MS} ms)`);
+    console.log(
+      `[social] like → unread notification: ${delay} ms (settle window ${E2E_SETTLE_SECONDS} s; bound ${DELIVERY_BOUND_MS} ms)`,
+    );
     expect(delay).toBeLessThanOrEqual(DELIVERY_BOUND_MS);
 
     const [first] = await notifications(ann);
-    expect(first).toMatchObject({ type: 'like', count: 1, unread: true, actors: [{ handle: bob.handle }], post: { id: post.id, body: 'like me' }, comment: null });
+    expect(first).toMatchObject({
+      type: 'like',
+      count: 1,
+      unread: true,
+      actors: [{ handle: bob.handle }],
+      post: { id: post.id, body: 'like me' },
+      comment: null,
+    });
     // The liker is notified of nothing: asserted once both halves of his like have run (before
     // that, an empty list proves nothing).
     await handledFor(logFile, ids.bobLikes, { notify: 2 });
     expect(await notifications(bob)).toEqual([]);
 
-    expect((await api.call('PUT', `/users/${carol.handle}/likes/${post.id}`, { token: carol.token, headers: as(ids.carolLikes) })).status).toBe(200);
+    expect(
+      (
+        await api.call('PUT', `/users/${carol.handle}/likes/${post.id}`, {
+          token: carol.token,
+          headers: as(ids.carolLikes),
+        })
+      ).status,
+    ).toBe(200);
     // Ann's own like notifies nobody.
-    expect((await api.call('PUT', `/users/${ann.handle}/likes/${post.id}`, { token: ann.token, headers: as(ids.annLikes) })).status).toBe(200);
-    await eventually(async () => expect(summary(await notifications(ann))).toEqual([`like:2:${carol.handle},${bob.handle}:${post.id}`]), 30_000, 200);
+    expect(
+      (await api.call('PUT', `/users/${ann.handle}/likes/${post.id}`, { token: ann.token, headers: as(ids.annLikes) }))
+        .status,
+    ).toBe(200);
+    await eventually(
+      async () =>
+        expect(summary(await notifications(ann))).toEqual([`like:2:${carol.handle},${bob.handle}:${post.id}`]),
+      30_000,
+      200,
+    );
     expect(await unread(ann)).toEqual({ count: 1, capped: false }); // one group
 
-    expect((await api.call('DELETE', `/users/${bob.handle}/likes/${post.id}`, { token: bob.token, headers: as(ids.bobUnlikes) })).status).toBe(200);
-    await eventually(async () => expect(summary(await notifications(ann))).toEqual([`like:1:${carol.handle}:${post.id}`]), 30_000, 200);
+    expect(
+      (
+        await api.call('DELETE', `/users/${bob.handle}/likes/${post.id}`, {
+          token: bob.token,
+          headers: as(ids.bobUnlikes),
+        })
+      ).status,
+    ).toBe(200);
+    await eventually(
+      async () => expect(summary(await notifications(ann))).toEqual([`like:1:${carol.handle}:${post.id}`]),
+      30_000,
+      200,
+    );
 
     const [group] = await notifications(ann);
-    const marked = await api.call('PUT', `/users/${ann.handle}/notifications/read`, { token: ann.token, body: { upTo: group!.id } });
+    const marked = await api.call('PUT', `/users/${ann.handle}/notifications/read`, {
+      token: ann.token,
+      body: { upTo: group!.id },
+    });
     expect(marked.status).toBe(200);
     expect(marked.json).toEqual({ readUpTo: group!.latestAt });
     expect(await unread(ann)).toEqual({ count: 0, capped: false });
@@ -160,7 +223,14 @@ describe('notifications over HTTP', () => {
     expect(summary(await notifications(ann))).toEqual([`like:1:${carol.handle}:${post.id}`]);
     // Acting as someone else is refused.
     expect((await api.call('GET', `/users/${ann.handle}/notifications`, { token: bob.token })).status).toBe(403);
-    expect((await api.call('PUT', `/users/${ann.handle}/notifications/read`, { token: bob.token, body: { upTo: group!.id } })).status).toBe(403);
+    expect(
+      (
+        await api.call('PUT', `/users/${ann.handle}/notifications/read`, {
+          token: bob.token,
+          body: { upTo: group!.id },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('a comment notifies the post’s author, a mention in it the mentioned user, and a reply the comment’s author', async () => {
@@ -170,16 +240,30 @@ describe('notifications over HTTP', () => {
     const comment = await api.call('POST', `/posts/${post.id}/comments`, { token: bob.token, body: { body } });
     expect(comment.status).toBe(201);
     expect(comment.json.mentions).toEqual([{ handle: carol.handle, start: 0, end: 1 + carol.handle.length }]);
-    const reply = await api.call('POST', `/posts/${post.id}/comments`, { token: ann.token, body: { body: '谢谢', replyTo: comment.json.id } });
+    const reply = await api.call('POST', `/posts/${post.id}/comments`, {
+      token: ann.token,
+      body: { body: '谢谢', replyTo: comment.json.id },
+    });
     expect(reply.status).toBe(201);
 
-    await eventually(async () => {
-      expect(summary(await notifications(carol))).toEqual([`mention:1:${bob.handle}:${post.id}`]);
-      expect(summary(await notifications(ann))).toEqual([`comment:1:${bob.handle}:${post.id}`]); // not for her own reply
-      expect(summary(await notifications(bob))).toEqual([`reply:1:${ann.handle}:${post.id}`]);
-    }, 30_000, 200);
-    expect((await notifications(carol))[0]).toMatchObject({ type: 'mention', post: { id: post.id }, comment: { id: comment.json.id, body } });
-    expect((await notifications(bob))[0]).toMatchObject({ type: 'reply', comment: { id: reply.json.id, body: '谢谢' } });
+    await eventually(
+      async () => {
+        expect(summary(await notifications(carol))).toEqual([`mention:1:${bob.handle}:${post.id}`]);
+        expect(summary(await notifications(ann))).toEqual([`comment:1:${bob.handle}:${post.id}`]); // not for her own reply
+        expect(summary(await notifications(bob))).toEqual([`reply:1:${ann.handle}:${post.id}`]);
+      },
+      30_000,
+      200,
+    );
+    expect((await notifications(carol))[0]).toMatchObject({
+      type: 'mention',
+      post: { id: post.id },
+      comment: { id: comment.json.id, body },
+    });
+    expect((await notifications(bob))[0]).toMatchObject({
+      type: 'reply',
+      comment: { id: reply.json.id, body: '谢谢' },
+    });
     expect(await unread(bob)).toEqual({ count: 1, capped: false });
   });
 });
@@ -188,17 +272,30 @@ describe('blocks and mutes over HTTP', () => {
   it('a block removes follows both ways and refuses follow, like, comment, repost and reads of the blocker’s posts (403 blocked); lists; unblock', async () => {
     const [ann, bob] = await newUsers('b_ann', 'b_bob');
     const post = await publish(ann, 'not for bob');
-    for (const [u, other] of [[bob, ann], [ann, bob]] as const) {
-      expect((await api.call('PUT', `/users/${u.handle}/following/${other.handle}`, { token: u.token })).json.following).toBe(true);
+    for (const [u, other] of [
+      [bob, ann],
+      [ann, bob],
+    ] as const) {
+      expect(
+        (await api.call('PUT', `/users/${u.handle}/following/${other.handle}`, { token: u.token })).json.following,
+      ).toBe(true);
     }
     const blocked = await api.call('PUT', `/users/${ann.handle}/blocks/${bob.handle}`, { token: ann.token });
     expect(blocked.status).toBe(200);
     expect(blocked.json).toEqual({ handle: ann.handle, target: bob.handle, blocking: true, muting: false });
     // Idempotent.
-    expect((await api.call('PUT', `/users/${ann.handle}/blocks/${bob.handle}`, { token: ann.token })).json.blocking).toBe(true);
+    expect(
+      (await api.call('PUT', `/users/${ann.handle}/blocks/${bob.handle}`, { token: ann.token })).json.blocking,
+    ).toBe(true);
 
-    for (const [a, b] of [[bob, ann], [ann, bob]] as const) {
-      expect((await api.call('GET', `/users/${a.handle}/following/${b.handle}`)).json.following, `${a.handle} → ${b.handle}`).toBe(false);
+    for (const [a, b] of [
+      [bob, ann],
+      [ann, bob],
+    ] as const) {
+      expect(
+        (await api.call('GET', `/users/${a.handle}/following/${b.handle}`)).json.following,
+        `${a.handle} → ${b.handle}`,
+      ).toBe(false);
     }
     expect((await api.call('GET', `/users/${ann.handle}`)).json).toMatchObject({ followers: 0, following: 0 });
 
@@ -215,36 +312,65 @@ describe('blocks and mutes over HTTP', () => {
       expect(`${method} ${path} → ${res.status} ${res.json?.error?.code}`).toBe(`${method} ${path} → 403 blocked`);
     }
     // Both ways: the blocker cannot follow the blocked user either.
-    expect((await api.call('PUT', `/users/${ann.handle}/following/${bob.handle}`, { token: ann.token })).json.error.code).toBe('blocked');
+    expect(
+      (await api.call('PUT', `/users/${ann.handle}/following/${bob.handle}`, { token: ann.token })).json.error.code,
+    ).toBe('blocked');
     // Anonymous reads stay public.
     expect((await api.call('GET', `/posts/${post.id}`)).status).toBe(200);
 
-    expect((await api.call('GET', `/users/${ann.handle}/blocks/${bob.handle}`, { token: ann.token })).json).toEqual({ handle: ann.handle, target: bob.handle, blocking: true, muting: false });
-    expect((await api.call('GET', `/users/${bob.handle}/blocks/${ann.handle}`, { token: bob.token })).json.blocking).toBe(false); // one-sided row
+    expect((await api.call('GET', `/users/${ann.handle}/blocks/${bob.handle}`, { token: ann.token })).json).toEqual({
+      handle: ann.handle,
+      target: bob.handle,
+      blocking: true,
+      muting: false,
+    });
+    expect(
+      (await api.call('GET', `/users/${bob.handle}/blocks/${ann.handle}`, { token: bob.token })).json.blocking,
+    ).toBe(false); // one-sided row
     const list = await api.call('GET', `/users/${ann.handle}/blocks`, { token: ann.token });
     expect(list.json.users.map((u: { handle: string }) => u.handle)).toEqual([bob.handle]);
     expect(list.json.nextCursor).toBeNull();
-    expect((await api.call('GET', `/users/${ann.handle}/mutes`, { token: ann.token })).json).toEqual({ users: [], nextCursor: null });
-    expect((await api.call('GET', `/users/${bob.handle}/blocks`, { token: bob.token })).json).toEqual({ users: [], nextCursor: null });
+    expect((await api.call('GET', `/users/${ann.handle}/mutes`, { token: ann.token })).json).toEqual({
+      users: [],
+      nextCursor: null,
+    });
+    expect((await api.call('GET', `/users/${bob.handle}/blocks`, { token: bob.token })).json).toEqual({
+      users: [],
+      nextCursor: null,
+    });
     // Only you see your lists; only you block as yourself.
-    expect((await api.call('GET', `/users/${ann.handle}/blocks`, { token: bob.token })).json.error.code).toBe('forbidden');
-    expect((await api.call('DELETE', `/users/${ann.handle}/blocks/${bob.handle}`, { token: bob.token })).json.error.code).toBe('forbidden');
-    expect((await api.call('PUT', `/users/${ann.handle}/blocks/${ann.handle}`, { token: ann.token })).json.error.code).toBe('cannot_block_self');
+    expect((await api.call('GET', `/users/${ann.handle}/blocks`, { token: bob.token })).json.error.code).toBe(
+      'forbidden',
+    );
+    expect(
+      (await api.call('DELETE', `/users/${ann.handle}/blocks/${bob.handle}`, { token: bob.token })).json.error.code,
+    ).toBe('forbidden');
+    expect(
+      (await api.call('PUT', `/users/${ann.handle}/blocks/${ann.handle}`, { token: ann.token })).json.error.code,
+    ).toBe('cannot_block_self');
 
     const unblocked = await api.call('DELETE', `/users/${ann.handle}/blocks/${bob.handle}`, { token: ann.token });
     expect(unblocked.json).toEqual({ handle: ann.handle, target: bob.handle, blocking: false, muting: false });
     expect((await api.call('GET', `/users/${ann.handle}/blocks`, { token: ann.token })).json.users).toEqual([]);
     // Removed follows stay removed; following again works.
     expect((await api.call('GET', `/users/${bob.handle}/following/${ann.handle}`)).json.following).toBe(false);
-    expect((await api.call('PUT', `/users/${bob.handle}/following/${ann.handle}`, { token: bob.token })).json.following).toBe(true);
+    expect(
+      (await api.call('PUT', `/users/${bob.handle}/following/${ann.handle}`, { token: bob.token })).json.following,
+    ).toBe(true);
     expect((await api.call('GET', `/posts/${post.id}`, { token: bob.token })).status).toBe(200);
   });
 
   it('a mute hides the muted user’s posts and reposts of them from the muter’s timeline at once; the muted user notices nothing; unmute brings them back', async () => {
     const [ann, carol, dan] = await newUsers('u_ann', 'u_carol', 'u_dan');
-    for (const target of [carol, dan]) expect((await api.call('PUT', `/users/${ann.handle}/following/${target.handle}`, { token: ann.token })).status).toBe(200);
+    for (const target of [carol, dan])
+      expect(
+        (await api.call('PUT', `/users/${ann.handle}/following/${target.handle}`, { token: ann.token })).status,
+      ).toBe(200);
     const pc = await publish(carol, 'carol speaks');
-    const rd = await api.call('POST', `/posts/${pc.id}/reposts`, { token: dan.token, body: { comment: 'dan passes it on' } });
+    const rd = await api.call('POST', `/posts/${pc.id}/reposts`, {
+      token: dan.token,
+      body: { comment: 'dan passes it on' },
+    });
     expect(rd.status).toBe(201);
     const pd = await publish(dan, 'dan speaks');
     await eventually(async () => expect(await timelineIds(ann)).toEqual([pd.id, rd.json.id, pc.id]));
@@ -253,27 +379,43 @@ describe('blocks and mutes over HTTP', () => {
     expect(muted.json).toEqual({ handle: ann.handle, target: carol.handle, blocking: false, muting: true });
     // At once: carol's post and dan's repost of it are hidden, dan's own post stays.
     expect(await timelineIds(ann)).toEqual([pd.id]);
-    expect((await api.call('GET', `/users/${ann.handle}/mutes`, { token: ann.token })).json.users.map((u: { handle: string }) => u.handle)).toEqual([carol.handle]);
+    expect(
+      (await api.call('GET', `/users/${ann.handle}/mutes`, { token: ann.token })).json.users.map(
+        (u: { handle: string }) => u.handle,
+      ),
+    ).toEqual([carol.handle]);
     // Carol notices nothing: she still follows, likes and reads ann; ann still follows her.
     const pa = await publish(ann, 'ann speaks');
-    expect((await api.call('PUT', `/users/${carol.handle}/following/${ann.handle}`, { token: carol.token })).status).toBe(200);
+    expect(
+      (await api.call('PUT', `/users/${carol.handle}/following/${ann.handle}`, { token: carol.token })).status,
+    ).toBe(200);
     expect((await api.call('PUT', `/users/${carol.handle}/likes/${pa.id}`, { token: carol.token })).status).toBe(200);
     expect((await api.call('GET', `/users/${ann.handle}/posts`, { token: carol.token })).status).toBe(200);
     expect((await api.call('GET', `/users/${ann.handle}/following/${carol.handle}`)).json.following).toBe(true);
     await eventually(async () => expect(await timelineIds(carol)).toContain(pa.id));
 
-    expect((await api.call('DELETE', `/users/${ann.handle}/mutes/${carol.handle}`, { token: ann.token })).json.muting).toBe(false);
+    expect(
+      (await api.call('DELETE', `/users/${ann.handle}/mutes/${carol.handle}`, { token: ann.token })).json.muting,
+    ).toBe(false);
     expect(await timelineIds(ann)).toEqual([pa.id, pd.id, rd.json.id, pc.id]);
   });
 
   it('a block hides, at once, the blocked user’s posts that were fanned out before it, and other users’ reposts of them', async () => {
     const [ann, bob, carol] = await newUsers('k_ann', 'k_bob', 'k_carol');
-    for (const target of [bob, carol]) expect((await api.call('PUT', `/users/${ann.handle}/following/${target.handle}`, { token: ann.token })).status).toBe(200);
+    for (const target of [bob, carol])
+      expect(
+        (await api.call('PUT', `/users/${ann.handle}/following/${target.handle}`, { token: ann.token })).status,
+      ).toBe(200);
     const pb = await publish(bob, 'bob speaks');
-    const rc = await api.call('POST', `/posts/${pb.id}/reposts`, { token: carol.token, body: { comment: 'carol passes it on' } });
+    const rc = await api.call('POST', `/posts/${pb.id}/reposts`, {
+      token: carol.token,
+      body: { comment: 'carol passes it on' },
+    });
     await eventually(async () => expect(await timelineIds(ann)).toEqual([rc.json.id, pb.id]));
     // bob blocks ann: his post and carol's repost of it leave ann's timeline at once.
-    expect((await api.call('PUT', `/users/${bob.handle}/blocks/${ann.handle}`, { token: bob.token })).json.blocking).toBe(true);
+    expect(
+      (await api.call('PUT', `/users/${bob.handle}/blocks/${ann.handle}`, { token: bob.token })).json.blocking,
+    ).toBe(true);
     expect(await timelineIds(ann)).toEqual([]);
   });
 
@@ -282,18 +424,26 @@ describe('blocks and mutes over HTTP', () => {
     // (docs/api.md, "Paging"). Here the other way it would show — bob's repost with a comment — is hidden from
     // ann by her mute, so the original shows nowhere unless carol's plain repost does.
     const [ann, bob, carol, dan] = await newUsers('q_ann', 'q_bob', 'q_carol', 'q_dan');
-    for (const target of [bob, carol]) expect((await api.call('PUT', `/users/${ann.handle}/following/${target.handle}`, { token: ann.token })).status).toBe(200);
+    for (const target of [bob, carol])
+      expect(
+        (await api.call('PUT', `/users/${ann.handle}/following/${target.handle}`, { token: ann.token })).status,
+      ).toBe(200);
     const original = await publish(dan, 'worth sharing');
     // The plain repost first, and seen in ann's timeline: fan-out is asynchronous, and waiting only
     // for the timeline below would pass before the plain repost reached ann's inbox (a CI failure).
     const plain = await api.call('POST', `/posts/${original.id}/reposts`, { token: carol.token, body: {} });
     expect(plain.status).toBe(201);
     await eventually(async () => expect(await timelineIds(ann)).toEqual([plain.json.id]));
-    const withWords = await api.call('POST', `/posts/${original.id}/reposts`, { token: bob.token, body: { comment: 'bob says look' } });
+    const withWords = await api.call('POST', `/posts/${original.id}/reposts`, {
+      token: bob.token,
+      body: { comment: 'bob says look' },
+    });
     expect(withWords.status).toBe(201);
     // Both in ann's timeline: the plain one is left out, the original shows inside bob's.
     await eventually(async () => expect(await timelineIds(ann)).toEqual([withWords.json.id]));
-    expect((await api.call('PUT', `/users/${ann.handle}/mutes/${bob.handle}`, { token: ann.token })).json.muting).toBe(true);
+    expect((await api.call('PUT', `/users/${ann.handle}/mutes/${bob.handle}`, { token: ann.token })).json.muting).toBe(
+      true,
+    );
     // A hidden post cannot stand in for its original: carol's plain repost shows again.
     expect(await timelineIds(ann)).toEqual([plain.json.id]);
   });
@@ -310,12 +460,16 @@ describe('trending topics over HTTP', () => {
     // The ranking is cached for 30 s per container (topics.ts), and the setup's warm-up call
     // may have filled that cache before the topic existed: poll past one cache period. The
     // answer is exactly the domain's ranking of the counts the route reads.
-    await eventually(async () => {
-      const res = await api.call('GET', '/topics/trending');
-      expect(res.status).toBe(200);
-      expect(res.json.windowSeconds).toBe(3600);
-      expect(res.json.topics).toContainEqual({ name: TOPIC, posts: 2 + more });
-      expect(res.json.topics).toEqual(expectedTrending(await trendCounts(hbaseRestUrl, namespace)));
-    }, 40_000, 1_000);
+    await eventually(
+      async () => {
+        const res = await api.call('GET', '/topics/trending');
+        expect(res.status).toBe(200);
+        expect(res.json.windowSeconds).toBe(3600);
+        expect(res.json.topics).toContainEqual({ name: TOPIC, posts: 2 + more });
+        expect(res.json.topics).toEqual(expectedTrending(await trendCounts(hbaseRestUrl, namespace)));
+      },
+      40_000,
+      1_000,
+    );
   });
 });

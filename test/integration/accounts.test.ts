@@ -39,7 +39,12 @@ function accountDeps(step?: StepHook, over: Partial<LoginDeps> = {}): LoginDeps 
 let n = 0;
 async function newUser(password = 'right password', params?: { N: number; r: number; p: number }): Promise<string> {
   const handle = `acct_${(n++).toString(36)}_${Date.now().toString(36)}`;
-  await users.create({ handle, displayName: handle, passwordHash: await hashPassword(password, params), createdAt: Date.now() });
+  await users.create({
+    handle,
+    displayName: handle,
+    passwordHash: await hashPassword(password, params),
+    createdAt: Date.now(),
+  });
   return handle;
 }
 
@@ -60,7 +65,8 @@ function barrier(point: StepPoint, count: number): { hook: StepHook; verified: (
   };
 }
 
-const attempt = (deps: LoginDeps, handle: string, password: string, sourceIp: string, now?: number) => logIn(deps, { handle, password, sourceIp }, now);
+const attempt = (deps: LoginDeps, handle: string, password: string, sourceIp: string, now?: number) =>
+  logIn(deps, { handle, password, sourceIp }, now);
 
 describe('login throttle (counted before the password is verified)', () => {
   it('20 parallel wrong guesses, all counted before any is decided, verify at most maxFailures passwords', async () => {
@@ -78,15 +84,21 @@ describe('login throttle (counted before the password is verified)', () => {
     expect(wrong).toHaveLength(gate.verified());
     expect(refused).toHaveLength(20 - gate.verified());
     // The lock is in place: even the right password is refused from there.
-    await expect(attempt(accountDeps(), handle, 'right password', '203.0.113.7')).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(attempt(accountDeps(), handle, 'right password', '203.0.113.7')).rejects.toBeInstanceOf(
+      RateLimitedError,
+    );
   });
 
   it('the same for a handle that does not exist: counted and locked alike, and no users row is made', async () => {
     const ghost = `ghost_${Date.now().toString(36)}`;
     const gate = barrier('login.counted', 12);
-    await Promise.allSettled(Array.from({ length: 12 }, (_, i) => attempt(accountDeps(gate.hook), ghost, `guess ${i}`, '203.0.113.8')));
+    await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) => attempt(accountDeps(gate.hook), ghost, `guess ${i}`, '203.0.113.8')),
+    );
     expect(gate.verified()).toBeLessThanOrEqual(policy.maxFailures);
-    await expect(attempt(accountDeps(), ghost, 'anything at all', '203.0.113.8')).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(attempt(accountDeps(), ghost, 'anything at all', '203.0.113.8')).rejects.toBeInstanceOf(
+      RateLimitedError,
+    );
     expect(await users.credentials(ghost)).toBeNull();
   });
 
@@ -94,10 +106,13 @@ describe('login throttle (counted before the password is verified)', () => {
     const victim = await newUser();
     const attackers = ['198.51.100.1', '198.51.100.2', '2001:db8:bad::1', '2001:db8:bad::2'];
     await Promise.allSettled(
-      attackers.flatMap((ip) => Array.from({ length: policy.maxFailures + 3 }, (_, i) => attempt(accountDeps(), victim, `guess ${i}`, ip))),
+      attackers.flatMap((ip) =>
+        Array.from({ length: policy.maxFailures + 3 }, (_, i) => attempt(accountDeps(), victim, `guess ${i}`, ip)),
+      ),
     );
     // Each attacker (the two IPv6 hosts share one /64) locked itself out…
-    for (const ip of attackers) await expect(attempt(accountDeps(), victim, 'right password', ip)).rejects.toBeInstanceOf(RateLimitedError);
+    for (const ip of attackers)
+      await expect(attempt(accountDeps(), victim, 'right password', ip)).rejects.toBeInstanceOf(RateLimitedError);
     // …and the victim, from their own address, logs in.
     expect((await attempt(accountDeps(), victim, 'right password', '192.0.2.44')).handle).toBe(victim);
   });
@@ -109,7 +124,9 @@ describe('login throttle (counted before the password is verified)', () => {
     // aligned to the clock), and a run that crosses a window's end starts a fresh count.
     const now = Date.now();
     const session = await attempt(deps, victim, 'right password', '192.0.2.44', now);
-    await Promise.allSettled(Array.from({ length: 8 }, (_, i) => attempt(deps, victim, 'wrong', `198.51.100.${10 + i}`, now)));
+    await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => attempt(deps, victim, 'wrong', `198.51.100.${10 + i}`, now)),
+    );
     const refused = await attempt(deps, victim, 'right password', '192.0.2.45', now).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(RateLimitedError);
     expect((refused as RateLimitedError).retryAfterSeconds).toBeGreaterThan(0);
@@ -119,9 +136,11 @@ describe('login throttle (counted before the password is verified)', () => {
 
   it('a success clears the source’s count', async () => {
     const handle = await newUser();
-    for (let i = 0; i < policy.maxFailures - 1; i++) await expect(attempt(accountDeps(), handle, 'wrong', '192.0.2.50')).rejects.toBeInstanceOf(AuthenticationError);
+    for (let i = 0; i < policy.maxFailures - 1; i++)
+      await expect(attempt(accountDeps(), handle, 'wrong', '192.0.2.50')).rejects.toBeInstanceOf(AuthenticationError);
     await attempt(accountDeps(), handle, 'right password', '192.0.2.50');
-    for (let i = 0; i < policy.maxFailures - 1; i++) await expect(attempt(accountDeps(), handle, 'wrong', '192.0.2.50')).rejects.toBeInstanceOf(AuthenticationError);
+    for (let i = 0; i < policy.maxFailures - 1; i++)
+      await expect(attempt(accountDeps(), handle, 'wrong', '192.0.2.50')).rejects.toBeInstanceOf(AuthenticationError);
     expect((await attempt(accountDeps(), handle, 'right password', '192.0.2.50')).handle).toBe(handle);
   });
 });
@@ -161,12 +180,17 @@ describe('refresh-token sessions', () => {
   it('two refreshes of one token at once: exactly one wins, and the session ends revoked', async () => {
     const grant = await signedIn();
     const gate = barrier('refresh.read', 2);
-    const results = await Promise.allSettled([refreshSession(accountDeps(gate.hook), grant.refreshToken), refreshSession(accountDeps(gate.hook), grant.refreshToken)]);
+    const results = await Promise.allSettled([
+      refreshSession(accountDeps(gate.hook), grant.refreshToken),
+      refreshSession(accountDeps(gate.hook), grant.refreshToken),
+    ]);
     const won = results.filter((r): r is PromiseFulfilledResult<Grant> => r.status === 'fulfilled');
     expect(won).toHaveLength(1);
     expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: 'refresh_token_reused' } });
     // Both read the token as current: one of the two holders is not the user — the whole session ends.
-    await expect(refreshSession(accountDeps(), won[0]!.value.refreshToken)).rejects.toMatchObject({ code: 'invalid_refresh_token' });
+    await expect(refreshSession(accountDeps(), won[0]!.value.refreshToken)).rejects.toMatchObject({
+      code: 'invalid_refresh_token',
+    });
   });
 
   it('a refresh held after its read while the same token is refreshed: the held one loses as a reuse', async () => {
@@ -178,15 +202,21 @@ describe('refresh-token sessions', () => {
     const second = await refreshSession(accountDeps(), grant.refreshToken);
     held.release();
     expect(await first).toMatchObject({ code: 'refresh_token_reused' });
-    await expect(refreshSession(accountDeps(), second.refreshToken)).rejects.toMatchObject({ code: 'invalid_refresh_token' });
+    await expect(refreshSession(accountDeps(), second.refreshToken)).rejects.toMatchObject({
+      code: 'invalid_refresh_token',
+    });
   });
 
   it('reuse after rotation revokes the session: the newest token stops working too', async () => {
     const grant = await signedIn();
     const next = await refreshSession(accountDeps(), grant.refreshToken);
     const newest = await refreshSession(accountDeps(), next.refreshToken);
-    await expect(refreshSession(accountDeps(), grant.refreshToken)).rejects.toMatchObject({ code: 'refresh_token_reused' });
-    await expect(refreshSession(accountDeps(), newest.refreshToken)).rejects.toMatchObject({ code: 'invalid_refresh_token' });
+    await expect(refreshSession(accountDeps(), grant.refreshToken)).rejects.toMatchObject({
+      code: 'refresh_token_reused',
+    });
+    await expect(refreshSession(accountDeps(), newest.refreshToken)).rejects.toMatchObject({
+      code: 'invalid_refresh_token',
+    });
   });
 
   it('a logout inside a refresh’s gap: the refresh issues nothing, the session ends revoked', async () => {
@@ -198,7 +228,9 @@ describe('refresh-token sessions', () => {
     await endSession(accountDeps(), grant.refreshToken);
     held.release();
     expect(await refresh).toMatchObject({ code: 'invalid_refresh_token' });
-    await expect(refreshSession(accountDeps(), grant.refreshToken)).rejects.toMatchObject({ code: 'invalid_refresh_token' });
+    await expect(refreshSession(accountDeps(), grant.refreshToken)).rejects.toMatchObject({
+      code: 'invalid_refresh_token',
+    });
   });
 
   it('a logout right after a refresh: the token that refresh issued does not work after the revoke', async () => {
@@ -206,6 +238,8 @@ describe('refresh-token sessions', () => {
     const next = await refreshSession(accountDeps(), grant.refreshToken);
     await endSession(accountDeps(), grant.refreshToken); // the spent token still names its session
     await endSession(accountDeps(), grant.refreshToken); // idempotent
-    await expect(refreshSession(accountDeps(), next.refreshToken)).rejects.toMatchObject({ code: 'invalid_refresh_token' });
+    await expect(refreshSession(accountDeps(), next.refreshToken)).rejects.toMatchObject({
+      code: 'invalid_refresh_token',
+    });
   });
 });

@@ -28,7 +28,13 @@ describe('applySchema', () => {
       ],
     });
     await client.put(qualifiedTableName(ns, 'users'), [
-      { key: 'k1', cells: [{ column: 'p:n', value: 'kept' }, { column: 'legacy:x', value: 'also kept' }] },
+      {
+        key: 'k1',
+        cells: [
+          { column: 'p:n', value: 'kept' },
+          { column: 'legacy:x', value: 'also kept' },
+        ],
+      },
     ]);
   });
 
@@ -36,7 +42,10 @@ describe('applySchema', () => {
     const report = await applySchema(client, ns);
     expect(report.createdNamespace).toBe(false);
     expect(report.createdTables.sort()).toEqual(
-      tableNames.filter((t) => t !== 'users').map((t) => qualifiedTableName(ns, t)).sort(),
+      tableNames
+        .filter((t) => t !== 'users')
+        .map((t) => qualifiedTableName(ns, t))
+        .sort(),
     );
     expect(report.addedFamilies.sort()).toEqual(['a', 'c', 't'].map((f) => `${qualifiedTableName(ns, 'users')}:${f}`));
     expect(report.drift).toContain(`${qualifiedTableName(ns, 'users')}:p VERSIONS: want 1, have 3`);
@@ -65,7 +74,9 @@ describe('applySchema', () => {
     const fixed = await applySchema(client, ns, { fixDrift: true });
     expect(fixed.fixedFamilies).toEqual([`${qualifiedTableName(ns, 'users')}:p`]);
     const after = await applySchema(client, ns);
-    expect(after.drift).toEqual([`${qualifiedTableName(ns, 'users')}:legacy exists in HBase but not in the schema (left alone)`]);
+    expect(after.drift).toEqual([
+      `${qualifiedTableName(ns, 'users')}:legacy exists in HBase but not in the schema (left alone)`,
+    ]);
     const row = await client.getRow(qualifiedTableName(ns, 'users'), 'k1');
     expect(row?.cells.map((c) => bytesToString(c.value)).sort()).toEqual(['also kept', 'kept']);
   });

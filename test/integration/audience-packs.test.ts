@@ -43,7 +43,8 @@ async function read(author: string): Promise<{ members: AudienceMember[]; reques
   return { members, requests: hb.requestCount - before };
 }
 
-const followersRow = (author: string, reader: string) => (keys: Uint8Array[]) => keys.some((k) => bytesEqual(k, relationKey(author, 'R', reader)));
+const followersRow = (author: string, reader: string) => (keys: Uint8Array[]) =>
+  keys.some((k) => bytesEqual(k, relationKey(author, 'R', reader)));
 
 async function followAll(author: string, n: number): Promise<string[]> {
   const readers = Array.from({ length: n }, (_, i) => `${author}_r${i}`);
@@ -69,8 +70,14 @@ describe('the packed audience (invariant N)', () => {
       ['an away mark cleared', () => relations.clearAway(readers[4]!, [author])],
       ['a settle removing a followers side', () => relations.removeFollowerSide(readers[5]!, author, T0)],
       ['a settle restoring it', () => relations.restoreFollowerSide(readers[5]!, author, T0)],
-      ['the repair job dropping a followers side', () => maintenance.dropFollowerSideIf({ follower: readers[6]!, followee: author, since: String(T0) })],
-      ['the repair job copying it back', () => maintenance.copyFollowerSides([{ follower: readers[6]!, followee: author, since: String(T0) }])],
+      [
+        'the repair job dropping a followers side',
+        () => maintenance.dropFollowerSideIf({ follower: readers[6]!, followee: author, since: String(T0) }),
+      ],
+      [
+        'the repair job copying it back',
+        () => maintenance.copyFollowerSides([{ follower: readers[6]!, followee: author, since: String(T0) }]),
+      ],
     ];
     for (const [what, write] of writes) {
       const before = await scanned(author);
@@ -110,7 +117,12 @@ describe('the packed audience (invariant N)', () => {
     // the first message (1,000) stops with the scan under way.
     const readers = Array.from({ length: 2_500 }, (_, i) => `pk_b${i}`);
     for (let at = 0; at < readers.length; at += 500) {
-      await hb.put(qualifiedTableName(ns, 'relations'), readers.slice(at, at + 500).map((r) => ({ key: relationKey(author, 'R', r), cells: [{ column: 'e:t', value: String(T0) }] })));
+      await hb.put(
+        qualifiedTableName(ns, 'relations'),
+        readers
+          .slice(at, at + 500)
+          .map((r) => ({ key: relationKey(author, 'R', r), cells: [{ column: 'e:t', value: String(T0) }] })),
+      );
     }
     const firstPage = await relations.audience(author, 1_000);
     expect(firstPage.items).toHaveLength(1_000);

@@ -29,7 +29,16 @@ async function readyAvatar(owner: string): Promise<string> {
   const id = newMediaId();
   await media.create({ id, owner, purpose: 'avatar', declaredType: 'image/png', declaredBytes: 10, createdAt: 1 });
   await media.move(id, 'uploading', 'processing');
-  await media.finish(id, { width: 400, height: 400, animated: false, placeholder: '#112233', variants: [{ name: 'avatar-96', width: 96, height: 96 }, { name: 'avatar-400', width: 400, height: 400 }] });
+  await media.finish(id, {
+    width: 400,
+    height: 400,
+    animated: false,
+    placeholder: '#112233',
+    variants: [
+      { name: 'avatar-96', width: 96, height: 96 },
+      { name: 'avatar-400', width: 400, height: 400 },
+    ],
+  });
   return id;
 }
 
@@ -44,7 +53,9 @@ describe('avatars on HBase', () => {
     expect(await users.replaceAvatar(h, a, null)).toBe(true);
     expect((await users.profile(h))!.avatar).toBeUndefined(); // '' is shown as none
     expect(await users.replaceAvatar(h, null, b)).toBe(true); // removed counts as none
-    expect((await users.faces([h, 'nobody_here']))).toEqual(new Map([[h, { handle: h, displayName: `Amy ${n}`, avatar: b }]]));
+    expect(await users.faces([h, 'nobody_here'])).toEqual(
+      new Map([[h, { handle: h, displayName: `Amy ${n}`, avatar: b }]]),
+    );
   });
 
   it('ten racing swaps from the same avatar: exactly one wins', async () => {
@@ -59,9 +70,16 @@ describe('avatars on HBase', () => {
     const h = await user();
     const deps: AvatarDeps = { users, pictures: { media, variantUrl: urlOf, queue: { send: async () => {} } } };
     const [a, b] = [await readyAvatar(h), await readyAvatar(h)];
-    expect(await setAvatar(deps, h, h, a)).toMatchObject({ avatar: urlOf(a, 'avatar-96'), avatarLarge: urlOf(a, 'avatar-400') });
+    expect(await setAvatar(deps, h, h, a)).toMatchObject({
+      avatar: urlOf(a, 'avatar-96'),
+      avatarLarge: urlOf(a, 'avatar-400'),
+    });
     await setAvatar(deps, h, h, b);
-    expect((await readFaces(deps, [h])).get(h)).toEqual({ handle: h, displayName: `Amy ${n}`, avatar: urlOf(b, 'avatar-96') });
+    expect((await readFaces(deps, [h])).get(h)).toEqual({
+      handle: h,
+      displayName: `Amy ${n}`,
+      avatar: urlOf(b, 'avatar-96'),
+    });
     expect((await media.get(a))!.attachedTo).toBeUndefined();
     expect((await media.get(b))!.attachedTo).toBe(avatarClaim(h));
     expect(await removeAvatar(deps, h, h)).toMatchObject({ avatar: null, avatarLarge: null });
@@ -71,7 +89,11 @@ describe('avatars on HBase', () => {
   it('forced: another change lands between a claim and its swap — the late swap wins from what it finds; the loser’s picture is given back', async () => {
     const h = await user();
     const gate = interleaver();
-    const deps: AvatarDeps = { users, pictures: { media, variantUrl: urlOf, queue: { send: async () => {} } }, step: gate.hook };
+    const deps: AvatarDeps = {
+      users,
+      pictures: { media, variantUrl: urlOf, queue: { send: async () => {} } },
+      step: gate.hook,
+    };
     const [a, b] = [await readyAvatar(h), await readyAvatar(h)];
     const held = gate.holdAt('avatar.claimed', (d) => d.mediaId === a);
     const first = setAvatar(deps, h, h, a);

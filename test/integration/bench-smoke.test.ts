@@ -68,7 +68,10 @@ describe('npm run bench:smoke', () => {
         likedPerPage: { mean: number };
         seeded: { likes: number };
       };
-      routes: { floor: { medianMs: number; p99Ms: number }; routes: { route: string; samples: number; requests: { max: number }; sequentialRoundTrips: { max: number } }[] };
+      routes: {
+        floor: { medianMs: number; p99Ms: number };
+        routes: { route: string; samples: number; requests: { max: number }; sequentialRoundTrips: { max: number } }[];
+      };
       hotPost: {
         likers: number;
         exact: boolean;
@@ -110,7 +113,13 @@ describe('npm run bench:smoke', () => {
       'hot_post_repeat_like_count',
       'newer_check_p50_ratio',
       'newer_check_sequential_round_trips_max',
-      ...ROUTES.flatMap((r) => [`route_${r}_p50_ms`, `route_${r}_p99_ms`, `route_${r}_p99_ratio`, `route_${r}_requests_max`, `route_${r}_round_trips_max`]),
+      ...ROUTES.flatMap((r) => [
+        `route_${r}_p50_ms`,
+        `route_${r}_p99_ms`,
+        `route_${r}_p99_ratio`,
+        `route_${r}_requests_max`,
+        `route_${r}_round_trips_max`,
+      ]),
     ]) {
       expect(result.metrics, name).toHaveProperty(name);
     }
@@ -147,10 +156,12 @@ describe('npm run bench:smoke', () => {
 
     // The timeline is compared with a floor of its own shape, on pages whose readers liked some posts.
     expect(result.timeline.floorShape).toBe('inbox get + 3 parallel multi-gets');
-    expect(result.timeline.floorRequestsPerPage.max, 'floor: inbox get, content, reactions and blocks multi-gets').toBe(4);
+    expect(result.timeline.floorRequestsPerPage.max, 'floor: inbox get, content, reactions and blocks multi-gets').toBe(
+      4,
+    );
     expect(result.timeline.floorSequentialRoundTrips.max, 'floor: the three multi-gets overlap').toBe(2);
     expect(result.timeline.seeded.likes).toBeGreaterThan(0);
-    expect(result.timeline.likedPerPage.mean, 'the state multi-get found the reader\'s likes').toBeGreaterThan(0);
+    expect(result.timeline.likedPerPage.mean, "the state multi-get found the reader's likes").toBeGreaterThan(0);
 
     // Every route class was driven and charged with what it sent (each reaches HBase at least once).
     expect(result.routes.floor.p99Ms).toBeGreaterThan(0);
@@ -164,8 +175,17 @@ describe('npm run bench:smoke', () => {
     const hot = result.hotPost;
     expect(hot.likers).toBe(result.settings.hotLikers);
     expect(hot.likers).toBeGreaterThanOrEqual(100);
-    for (const [name, r] of [['first round', hot.first], ['repeat round', hot.repeat]] as const) {
-      expect({ name, errors: r.errors, likeCount: r.likeCount, likersListed: r.likersListed, likersMatching: r.likersMatching }).toEqual({
+    for (const [name, r] of [
+      ['first round', hot.first],
+      ['repeat round', hot.repeat],
+    ] as const) {
+      expect({
+        name,
+        errors: r.errors,
+        likeCount: r.likeCount,
+        likersListed: r.likersListed,
+        likersMatching: r.likersMatching,
+      }).toEqual({
         name,
         errors: 0,
         likeCount: hot.likers,
@@ -175,7 +195,10 @@ describe('npm run bench:smoke', () => {
     }
     expect(hot.exact).toBe(true);
     for (const id of ['hot_post_like_count', 'hot_post_likers', 'hot_post_like_count_repeat']) {
-      expect(result.targets.find((t) => t.id === id), id).toMatchObject({ value: hot.likers, target: hot.likers, pass: true });
+      expect(
+        result.targets.find((t) => t.id === id),
+        id,
+      ).toMatchObject({ value: hot.likers, target: hot.likers, pass: true });
     }
 
     expect(readFileSync(join(outDir, 'feed-bench.svg'), 'utf8')).toMatch(/^<svg[\s\S]*<\/svg>\n$/);

@@ -18,16 +18,26 @@ import { useNamespace } from '../support/namespace.js';
 
 const ns = `it_bookmarks_${Date.now().toString(36)}`;
 const requests: (HBaseRequestEvent & { end: number })[] = [];
-const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest: (e) => requests.push({ ...e, end: performance.now() }) });
+const hbase = new HBaseRestClient({
+  baseUrl: inject('hbaseRestUrl'),
+  timeoutMs: 60_000,
+  onRequest: (e) => requests.push({ ...e, end: performance.now() }),
+});
 const stores = hbaseFeedStores(hbase, ns);
 const gate = interleaver();
 const queued: FanoutMessage[] = [];
-const deps: FeedDeps = { ...stores, queue: { send: async (m) => void queued.push(m) }, limits: { ...integrationLimits }, step: gate.hook };
+const deps: FeedDeps = {
+  ...stores,
+  queue: { send: async (m) => void queued.push(m) },
+  limits: { ...integrationLimits },
+  step: gate.hook,
+};
 useNamespace(hbase, ns);
 
 const users = userFactory(stores.users);
 const post = async (author: string, body = `by ${author}`) => (await publishPost(deps, author, { body })).post.id;
-const ids = async (reader: string, limit = 20, cursor?: string) => (await listBookmarks(deps, reader, limit, cursor)).items.map((p) => p.id);
+const ids = async (reader: string, limit = 20, cursor?: string) =>
+  (await listBookmarks(deps, reader, limit, cursor)).items.map((p) => p.id);
 
 describe('bookmarks (收藏)', () => {
   it('a private list, newest bookmarked first, paged; the view says bookmarked; idempotent; a removal takes it out', async () => {

@@ -24,13 +24,24 @@ const queued: FanoutMessage[] = [];
 const deps: FeedDeps = {
   ...stores,
   queue: { send: async (m) => void queued.push(m) },
-  limits: { fanoutChunkSize: 100, fanoutChunksPerMessage: 1, backfillLimit: 10, inboxCap: 800, maxFollowing: 5000, celebrityFollowers: 10_000, inactiveAfterMs: 30 * 86_400_000, settleSeconds: 1, writesPerMinute: { comment: 1000, like: 1000, repost: 1000 } },
+  limits: {
+    fanoutChunkSize: 100,
+    fanoutChunksPerMessage: 1,
+    backfillLimit: 10,
+    inboxCap: 800,
+    maxFollowing: 5000,
+    celebrityFollowers: 10_000,
+    inactiveAfterMs: 30 * 86_400_000,
+    settleSeconds: 1,
+    writesPerMinute: { comment: 1000, like: 1000, repost: 1000 },
+  },
 };
 const USERS = ['c0', 'c1', 'c2', 'c3', 'c4'];
 
 beforeAll(async () => {
   await applySchema(hbase, ns);
-  for (const h of USERS) await stores.users.create({ handle: h, displayName: h, passwordHash: 'x', createdAt: Date.now() });
+  for (const h of USERS)
+    await stores.users.create({ handle: h, displayName: h, passwordHash: 'x', createdAt: Date.now() });
 }, 120_000);
 
 afterAll(async () => {
@@ -40,7 +51,7 @@ afterAll(async () => {
 
 /** A small deterministic generator, so a failure can be replayed. */
 function rng(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 async function all<T>(list: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
@@ -73,13 +84,21 @@ describe('concurrent operations + repair', () => {
       }
     }
     // Repeat some pairs on purpose: racing duplicates of the same follow / unfollow.
-    ops.push(() => follow(deps, 'c0', 'c1'), () => follow(deps, 'c0', 'c1'), () => unfollow(deps, 'c2', 'c3'), () => unfollow(deps, 'c2', 'c3'));
+    ops.push(
+      () => follow(deps, 'c0', 'c1'),
+      () => follow(deps, 'c0', 'c1'),
+      () => unfollow(deps, 'c2', 'c3'),
+      () => unfollow(deps, 'c2', 'c3'),
+    );
     await Promise.all(ops.map((op) => op()));
     // Settled: what the operations queued (fan-out, backfills, settles) has run.
     while (queued.length > 0) await handleFanoutMessage(deps, queued.shift()!);
 
     await expectSymmetricAndExact(posted);
-    const { outcomes } = await runToCompletion(repairRelationsJob(new HBaseMaintenanceStore(hbase, ns), { settleMs: 500, queue: deps.queue }), { rowsPerStep: 7 });
+    const { outcomes } = await runToCompletion(
+      repairRelationsJob(new HBaseMaintenanceStore(hbase, ns), { settleMs: 500, queue: deps.queue }),
+      { rowsPerStep: 7 },
+    );
     expect(outcomes.at(-1)).toMatchObject({ status: 'done', totals: { fixed: 0 } });
     await expectSymmetricAndExact(posted);
   });

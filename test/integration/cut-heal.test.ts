@@ -68,7 +68,10 @@ async function settleWindow(): Promise<void> {
 }
 
 const counts = async (id: string) => (await stores.posts.get(id))!.counts;
-const follows = async (user: string) => ({ following: await stores.counters.get(user, 'following'), followers: await stores.counters.get(user, 'followers') });
+const follows = async (user: string) => ({
+  following: await stores.counters.get(user, 'following'),
+  followers: await stores.counters.get(user, 'followers'),
+});
 
 describe('M: a like or unlike cut after any of its writes', () => {
   it('cut after the truth, before the count: the delayed notify counts it once', async () => {
@@ -295,10 +298,16 @@ describe('M: a follow or unfollow cut before its counts', () => {
   it('a follow cut after its edge: the settle counts both sides once', async () => {
     const [ann, bob] = await users('ann', 'bob');
     await cutAt('follow.edge-written', () => follow(deps, ann, bob));
-    expect([await follows(ann), await follows(bob)]).toEqual([{ following: 0, followers: 0 }, { following: 0, followers: 0 }]);
+    expect([await follows(ann), await follows(bob)]).toEqual([
+      { following: 0, followers: 0 },
+      { following: 0, followers: 0 },
+    ]);
     const messages = delayed();
     for (const m of [...messages, ...messages]) await handleFanoutMessage(deps, m);
-    expect([await follows(ann), await follows(bob)]).toEqual([{ following: 1, followers: 0 }, { following: 0, followers: 1 }]);
+    expect([await follows(ann), await follows(bob)]).toEqual([
+      { following: 1, followers: 0 },
+      { following: 0, followers: 1 },
+    ]);
   });
 
   it('an unfollow cut after the edge is gone: the settle takes both sides off once', async () => {
@@ -308,7 +317,10 @@ describe('M: a follow or unfollow cut before its counts', () => {
     await cutAt('unfollow.edge-removed', () => unfollow(deps, ann, bob));
     expect((await follows(ann)).following).toBe(1);
     await settleWindow();
-    expect([await follows(ann), await follows(bob)]).toEqual([{ following: 0, followers: 0 }, { following: 0, followers: 0 }]);
+    expect([await follows(ann), await follows(bob)]).toEqual([
+      { following: 0, followers: 0 },
+      { following: 0, followers: 0 },
+    ]);
   });
 });
 
@@ -333,7 +345,10 @@ describe('M: two unfollows racing a follow', () => {
     await reading;
     await settleWindow();
     expect(await stores.relations.isFollowing(ann, bob)).toBe(false);
-    expect([await follows(ann), await follows(bob)]).toEqual([{ following: 1, followers: 0 }, { following: 0, followers: 1 }]);
+    expect([await follows(ann), await follows(bob)]).toEqual([
+      { following: 1, followers: 0 },
+      { following: 0, followers: 1 },
+    ]);
   });
 });
 
@@ -347,7 +362,9 @@ describe('F under a cut: a notify delivery stopped between its member and its gr
     for (const m of immediate) await cutAt('notify.member-written', () => handleFanoutMessage(deps, m));
     expect((await listNotifications(deps, ann, 10)).items).toEqual([]);
     for (const m of later) await handleFanoutMessage(deps, m);
-    expect((await listNotifications(deps, ann, 10)).items).toMatchObject([{ type: 'like', count: 1, actors: [{ handle: bob }] }]);
+    expect((await listNotifications(deps, ann, 10)).items).toMatchObject([
+      { type: 'like', count: 1, actors: [{ handle: bob }] },
+    ]);
   });
 
   it('a retraction cut the same way: the delayed half takes the person out of the count', async () => {
@@ -363,7 +380,9 @@ describe('F under a cut: a notify delivery stopped between its member and its gr
     for (const m of immediate) await cutAt('notify.member-written', () => handleFanoutMessage(deps, m));
     expect((await listNotifications(deps, ann, 10)).items).toMatchObject([{ type: 'like', count: 2 }]);
     for (const m of later) await handleFanoutMessage(deps, m);
-    expect((await listNotifications(deps, ann, 10)).items).toMatchObject([{ type: 'like', count: 1, actors: [{ handle: bob }] }]);
+    expect((await listNotifications(deps, ann, 10)).items).toMatchObject([
+      { type: 'like', count: 1, actors: [{ handle: bob }] },
+    ]);
   });
 
   it('a like again, cut the same way, while the taken-back like is delivered late: the person is counted once', async () => {
@@ -380,6 +399,8 @@ describe('F under a cut: a notify delivery stopped between its member and its gr
     // The first like's fact, no longer live, now meets a member that counts (the second like's
     // instance) in a group that has not counted it: the count must go up, not down.
     for (const m of [...earlier, ...delayed()]) await handleFanoutMessage(deps, m);
-    expect((await listNotifications(deps, ann, 10)).items).toMatchObject([{ type: 'like', count: 1, actors: [{ handle: bob }] }]);
+    expect((await listNotifications(deps, ann, 10)).items).toMatchObject([
+      { type: 'like', count: 1, actors: [{ handle: bob }] },
+    ]);
   });
 });

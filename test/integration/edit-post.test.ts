@@ -27,11 +27,20 @@ import { useNamespace } from '../support/namespace.js';
 
 const ns = `it_edit_${Date.now().toString(36)}`;
 const requests: (HBaseRequestEvent & { end: number })[] = [];
-const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest: (e) => requests.push({ ...e, end: performance.now() }) });
+const hbase = new HBaseRestClient({
+  baseUrl: inject('hbaseRestUrl'),
+  timeoutMs: 60_000,
+  onRequest: (e) => requests.push({ ...e, end: performance.now() }),
+});
 const stores = hbaseFeedStores(hbase, ns);
 const gate = interleaver();
 const queued: FanoutMessage[] = [];
-const deps: FeedDeps = { ...stores, queue: { send: async (m) => void queued.push(m) }, limits: { ...integrationLimits }, step: gate.hook };
+const deps: FeedDeps = {
+  ...stores,
+  queue: { send: async (m) => void queued.push(m) },
+  limits: { ...integrationLimits },
+  step: gate.hook,
+};
 useNamespace(hbase, ns);
 
 const users = userFactory(stores.users);
@@ -42,11 +51,15 @@ describe('editing a post (编辑)', () => {
   it('needs the version (428 without, 412 for an old one), keeps every version newest first, and only the author may', async () => {
     const [ann, bob] = await users('ann', 'bob');
     const p = await post(ann, 'first text');
-    await expect(editPost(deps, ann, p.id, { body: 'x', ifMatch: undefined })).rejects.toMatchObject({ code: 'version_required' });
+    await expect(editPost(deps, ann, p.id, { body: 'x', ifMatch: undefined })).rejects.toMatchObject({
+      code: 'version_required',
+    });
     await expect(editPost(deps, bob, p.id, { body: 'x', ifMatch: 0 })).rejects.toMatchObject({ code: 'forbidden' });
     const edited = await editPost(deps, ann, p.id, { body: 'second text', ifMatch: 0 }, p.createdAt + 1_000);
     expect(edited).toMatchObject({ body: 'second text', version: 1, editedAt: p.createdAt + 1_000 });
-    await expect(editPost(deps, ann, p.id, { body: 'lost', ifMatch: 0 })).rejects.toMatchObject({ code: 'version_mismatch' });
+    await expect(editPost(deps, ann, p.id, { body: 'lost', ifMatch: 0 })).rejects.toMatchObject({
+      code: 'version_mismatch',
+    });
     await editPost(deps, ann, p.id, { body: 'third text', ifMatch: 1 }, p.createdAt + 2_000);
     expect((await postHistory(deps, p.id)).map((v) => [v.version, v.body, v.at])).toEqual([
       [2, 'third text', p.createdAt + 2_000],
@@ -54,15 +67,21 @@ describe('editing a post (编辑)', () => {
       [0, 'first text', p.createdAt],
     ]);
     expect(await getPost(deps, p.id, bob)).toMatchObject({ body: 'third text', version: 2 });
-    await expect(editPost(deps, ann, `${ann}.1.0123456789ab`, { body: 'x', ifMatch: 0 })).rejects.toMatchObject({ code: 'post_not_found' });
+    await expect(editPost(deps, ann, `${ann}.1.0123456789ab`, { body: 'x', ifMatch: 0 })).rejects.toMatchObject({
+      code: 'post_not_found',
+    });
   });
 
   it('within 24 hours of publishing and at most 10 times', async () => {
     const [ann] = await users('ann');
     const p = await post(ann, 'v0');
-    await expect(editPost(deps, ann, p.id, { body: 'late', ifMatch: 0 }, p.createdAt + EDIT_WINDOW_MS + 1)).rejects.toMatchObject({ code: 'edit_window_closed' });
+    await expect(
+      editPost(deps, ann, p.id, { body: 'late', ifMatch: 0 }, p.createdAt + EDIT_WINDOW_MS + 1),
+    ).rejects.toMatchObject({ code: 'edit_window_closed' });
     for (let v = 0; v < 10; v++) await editPost(deps, ann, p.id, { body: `v${v + 1}`, ifMatch: v });
-    await expect(editPost(deps, ann, p.id, { body: 'v11', ifMatch: 10 })).rejects.toMatchObject({ code: 'edit_limit_reached' });
+    await expect(editPost(deps, ann, p.id, { body: 'v11', ifMatch: 10 })).rejects.toMatchObject({
+      code: 'edit_limit_reached',
+    });
     expect(await postHistory(deps, p.id)).toHaveLength(11);
   });
 
@@ -78,7 +97,9 @@ describe('editing a post (编辑)', () => {
     await drainQueue(deps, queued);
     const inbox = qualifiedTableName(ns, 'inbox');
     expect(requests.slice(from).filter((r) => decodeURIComponent(r.path).includes(inbox))).toEqual([]);
-    expect((await homeTimeline(deps, bob, 20)).items.map((x) => [x.body, x.editedAt !== undefined])).toEqual([['after the edit', true]]);
+    expect((await homeTimeline(deps, bob, 20)).items.map((x) => [x.body, x.editedAt !== undefined])).toEqual([
+      ['after the edit', true],
+    ]);
     const seen = await getPost(deps, shared.post.id, bob);
     expect(seen.body).toBe('my own words');
     expect(seen.original).toMatchObject({ state: 'live', post: { body: 'after the edit', version: 1 } });
@@ -127,7 +148,10 @@ describe('editing a post (编辑)', () => {
     expect(await edits(bob)).toEqual([]);
     await editPost(deps, ann, p.id, { body: 'worth sharing, fixed', ifMatch: 0 });
     await drainQueue(deps, queued);
-    for (const h of [bob, cat]) expect(await edits(h)).toMatchObject([{ type: 'edit', count: 1, actors: [{ handle: ann }], post: { id: p.id, body: 'worth sharing, fixed' } }]);
+    for (const h of [bob, cat])
+      expect(await edits(h)).toMatchObject([
+        { type: 'edit', count: 1, actors: [{ handle: ann }], post: { id: p.id, body: 'worth sharing, fixed' } },
+      ]);
     const first = (await edits(bob))[0]!;
     await editPost(deps, ann, p.id, { body: 'worth sharing, fixed again', ifMatch: 1 }, Date.now() + 1_000);
     await drainQueue(deps, queued);
@@ -150,7 +174,9 @@ describe('editing a post (编辑)', () => {
     held.release();
     await expect(loser).rejects.toMatchObject({ code: 'version_mismatch' });
     await drainQueue(deps, queued); // the loser's delayed notify too
-    expect((await listNotifications(deps, bob, 10)).items.filter((n) => n.type === 'edit').map((n) => n.latestAt)).toEqual([t + 1_000]);
+    expect(
+      (await listNotifications(deps, bob, 10)).items.filter((n) => n.type === 'edit').map((n) => n.latestAt),
+    ).toEqual([t + 1_000]);
   });
 
   it('forced: an edit held after its read while the post is deleted answers 404, and no text comes back into the tombstone', async () => {

@@ -41,7 +41,11 @@ const IP = '192.0.2.91';
 const users = accountFactory(deps, PASSWORD);
 const post = async (author: string, body = `by ${author}`) => (await publishPost(deps, author, { body })).post.id;
 /** The job as deployed, its clock at `now`, run to the end (a few rows a step, so phases cross steps). */
-const runJob = (now: number) => runToCompletion(eraseAccountsJob({ ...deps, now: () => now }), { rowsPerStep: 3, log: process.env.ERASURE_LOG ? { info() {}, warn: console.warn, error: console.error } : silentLog });
+const runJob = (now: number) =>
+  runToCompletion(eraseAccountsJob({ ...deps, now: () => now }), {
+    rowsPerStep: 3,
+    log: process.env.ERASURE_LOG ? { info() {}, warn: console.warn, error: console.error } : silentLog,
+  });
 
 /**
  * Every row of every table whose key names `handle`: its user key anywhere in a binary key, or
@@ -59,7 +63,10 @@ async function rowsNaming(handle: string): Promise<string[]> {
   for (const table of Object.keys(TABLES) as TableName[]) {
     for (const row of await allRows(hbase, ns, table)) {
       const key = Buffer.from(row.key);
-      if (names(key)) found.push(`${table}: ${bytesToString(row.key).replace(/[^\x20-\x7e]/g, '.')} [${row.cells.map((c) => bytesToString(c.column)).join(',')}]`);
+      if (names(key))
+        found.push(
+          `${table}: ${bytesToString(row.key).replace(/[^\x20-\x7e]/g, '.')} [${row.cells.map((c) => bytesToString(c.column)).join(',')}]`,
+        );
     }
   }
   return found.sort();
@@ -119,7 +126,9 @@ describe('erasure (注销, 30 days after leaving)', () => {
     expect(await stores.counters.get(cat, 'following')).toBe(0);
     const bobHears = (await listNotifications(deps, bob, 30)).items.flatMap((g) => g.actors.map((a) => a.handle));
     expect(bobHears).not.toContain(ann);
-    expect((await listNotifications(deps, cat, 30)).items.filter((g) => g.actors.some((a) => a.handle === ann))).toEqual([]);
+    expect(
+      (await listNotifications(deps, cat, 30)).items.filter((g) => g.actors.some((a) => a.handle === ann)),
+    ).toEqual([]);
     // Texts that named ann keep every word and lose only the link to ann: the post, its earlier
     // version, the comment. Cat's links stay; no entry of cat's names a place that went.
     const spans = (m: { handle: string }[] | undefined) => (m ?? []).map((x) => x.handle);
@@ -129,13 +138,22 @@ describe('erasure (注销, 30 days after leaving)', () => {
       [`ask @${ann}`, []],
     ]);
     const comment = await deps.comments.lookup(naming, namingComment);
-    expect(comment.state === 'live' && [comment.comment.body, spans(comment.comment.mentions)]).toEqual([`@${ann} and @${cat} see this`, [cat]]);
+    expect(comment.state === 'live' && [comment.comment.body, spans(comment.comment.mentions)]).toEqual([
+      `@${ann} and @${cat} see this`,
+      [cat],
+    ]);
     const catNamed = (await deps.remains.mentionsOf(cat, 10)).map((m) => m.place);
-    expect(catNamed).toEqual(expect.arrayContaining([{ postId: naming }, { postId: naming, commentId: namingComment }]));
+    expect(catNamed).toEqual(
+      expect.arrayContaining([{ postId: naming }, { postId: naming, commentId: namingComment }]),
+    );
     expect(catNamed).toHaveLength(2);
     // The handle stays taken, and nobody logs in to it.
-    await expect(logIn(deps, { handle: ann, password: PASSWORD, sourceIp: IP })).rejects.toMatchObject({ name: 'AuthenticationError' });
-    await expect(registerUser(deps, { handle: ann, displayName: 'Someone else', password: PASSWORD })).rejects.toMatchObject({ code: 'handle_taken' });
+    await expect(logIn(deps, { handle: ann, password: PASSWORD, sourceIp: IP })).rejects.toMatchObject({
+      name: 'AuthenticationError',
+    });
+    await expect(
+      registerUser(deps, { handle: ann, displayName: 'Someone else', password: PASSWORD }),
+    ).rejects.toMatchObject({ code: 'handle_taken' });
 
     // 30 days on, the release: no row names the account, and the handle is free.
     await runJob(erasedAt + RESERVATION_MS + 1);
@@ -163,7 +181,9 @@ describe('erasure (注销, 30 days after leaving)', () => {
     // Its release entry, written before the lost check, ends nothing when it falls due.
     await runJob(left + RESTORE_WINDOW_MS + RESERVATION_MS + 2);
     expect((await deps.remains.standing(ann))?.state).toBe('active');
-    expect(await deps.remains.due('release', Number.MAX_SAFE_INTEGER, 100).then((d) => d.filter((x) => x.handle === ann))).toEqual([]);
+    expect(
+      await deps.remains.due('release', Number.MAX_SAFE_INTEGER, 100).then((d) => d.filter((x) => x.handle === ann)),
+    ).toEqual([]);
   });
 
   it('forced: a restore racing the job — a login held after its password check loses to the erasure and answers 401', async () => {

@@ -31,7 +31,13 @@ const bucket = inject('mediaBucket');
 const exports = new S3MediaObjects({ bucket, publicBaseUrl: localMediaBaseUrl(endpoint, bucket), endpoint });
 const gate = interleaver();
 const queued: FanoutMessage[] = [];
-const deps: FeedDeps & { exports: S3MediaObjects } = { ...stores, exports, queue: { send: async (m) => void queued.push(m) }, limits: { ...integrationLimits }, step: gate.hook };
+const deps: FeedDeps & { exports: S3MediaObjects } = {
+  ...stores,
+  exports,
+  queue: { send: async (m) => void queued.push(m) },
+  limits: { ...integrationLimits },
+  step: gate.hook,
+};
 useNamespace(hbase, ns);
 const users = userFactory(stores.users);
 
@@ -58,7 +64,9 @@ describe('data export (导出数据)', () => {
     // A comment refused after its index entry went (the post is gone): the entry is skipped.
     const gone = (await publishPost(deps, bob, { body: 'soon gone' })).post.id;
     await deletePost(deps, bob, gone);
-    await expect(addComment(deps, ann, gone, { body: 'never landed' })).rejects.toMatchObject({ code: 'post_not_found' });
+    await expect(addComment(deps, ann, gone, { body: 'never landed' })).rejects.toMatchObject({
+      code: 'post_not_found',
+    });
     await likePost(deps, ann, theirs);
     await bookmarkPost(deps, ann, theirs);
     await follow(deps, ann, bob);
@@ -77,7 +85,12 @@ describe('data export (导出数据)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="ann_\w+-export-/);
     const doc = (await res.json()) as ExportDocument;
-    expect(doc).toMatchObject({ format: 'weibo-serverless export', version: 1, handle: ann, profile: { displayName: ann } });
+    expect(doc).toMatchObject({
+      format: 'weibo-serverless export',
+      version: 1,
+      handle: ann,
+      profile: { displayName: ann },
+    });
     expect(doc.posts.map((p) => [p.id, p.body, typeof p.editedAt])).toEqual([[mine.id, 'first, edited', 'string']]);
     expect(doc.comments.map((c) => [c.id, c.postId, c.body])).toEqual([[kept.id, theirs, 'kept comment']]);
     expect(doc.likes.map((l) => l.postId)).toEqual([theirs]);

@@ -171,7 +171,10 @@ describe('HBaseIdempotencyStore', () => {
   it('the first claim wins; a repeat answers the first post id and fingerprint; keys are per author', async () => {
     const first = idAt('ivy', T0);
     expect(await idempotency.claim('ivy', 'retry-key_1', claim(first, 'body-a'))).toBeNull();
-    expect(await idempotency.claim('ivy', 'retry-key_1', claim(idAt('ivy', T0 + 1), 'body-b'))).toEqual({ id: first, fingerprint: 'body-a' });
+    expect(await idempotency.claim('ivy', 'retry-key_1', claim(idAt('ivy', T0 + 1), 'body-b'))).toEqual({
+      id: first,
+      fingerprint: 'body-a',
+    });
     expect(await idempotency.claim('ivan', 'retry-key_1', claim(idAt('ivan', T0)))).toBeNull();
   });
 
@@ -181,7 +184,11 @@ describe('HBaseIdempotencyStore', () => {
     await idempotency.markCreated('ivy', 'made', 'm-2');
     expect(await idempotency.claim('ivy', 'made', claim('m-3'))).toEqual({ id: 'm-1', fingerprint: 'fp' });
     await idempotency.markCreated('ivy', 'made', 'm-1');
-    expect(await idempotency.claim('ivy', 'made', claim('m-4'))).toEqual({ id: 'm-1', fingerprint: 'fp', created: true });
+    expect(await idempotency.claim('ivy', 'made', claim('m-4'))).toEqual({
+      id: 'm-1',
+      fingerprint: 'fp',
+      created: true,
+    });
   });
 
   it('of concurrent claims exactly one wins and all others see its post id', async () => {
@@ -251,7 +258,12 @@ describe('HBaseRelationStore', () => {
     expect(await relations.listed('la', 'following', 10)).toEqual({ items: [{ handle: 'lb', since: T0 + 5 }] });
     expect(await relations.listed('lb', 'followers', 10)).toEqual({ items: [{ handle: 'la', since: T0 + 5 }] });
     expect(await relations.listed('la', 'followers', 10)).toEqual({ items: [] });
-    expect(await relations.followSinces([{ follower: 'la', followee: 'lb' }, { follower: 'lb', followee: 'la' }])).toEqual([T0 + 5, null]);
+    expect(
+      await relations.followSinces([
+        { follower: 'la', followee: 'lb' },
+        { follower: 'lb', followee: 'la' },
+      ]),
+    ).toEqual([T0 + 5, null]);
     const racing = await Promise.all(Array.from({ length: 5 }, (_, i) => relations.follow('lr', 'ls', T0 + 10 * i)));
     expect(racing.filter(Boolean)).toHaveLength(1);
     const won = T0 + 10 * racing.indexOf(true);
@@ -290,9 +302,19 @@ describe('HBaseRelationStore', () => {
     for (const f of fans) await relations.follow('celeb', f, T0);
     const followerPages = await allPages((c) => relations.followers('celeb', 3, c));
     expect(followerPages.map((p) => p.length)).toEqual([3, 3, 1]);
-    expect(followerPages.flat().map((e) => e.handle).sort()).toEqual(fans);
+    expect(
+      followerPages
+        .flat()
+        .map((e) => e.handle)
+        .sort(),
+    ).toEqual(fans);
     const followingPages = await allPages((c) => relations.following('celeb', 3, c));
-    expect(followingPages.flat().map((e: Edge) => e.handle).sort()).toEqual(fans);
+    expect(
+      followingPages
+        .flat()
+        .map((e: Edge) => e.handle)
+        .sort(),
+    ).toEqual(fans);
     expect(new Set(followingPages.flat().map((e) => e.handle)).size).toBe(7);
     // A cursor that is not a handle is refused by the use case (listRelations, test/unit/feed.test.ts).
   });
@@ -315,7 +337,12 @@ describe('HBaseRelationStore', () => {
     await relations.markAway('au_r1', ['au_star'], T0 - 1);
     const all = await relations.audience('au_star', 100);
     expect(all.items.map((m) => m.handle).sort()).toEqual([...readers].sort());
-    expect(all.items.filter((m) => m.away).map((m) => m.handle).sort()).toEqual(['au_r0', 'au_r1']);
+    expect(
+      all.items
+        .filter((m) => m.away)
+        .map((m) => m.handle)
+        .sort(),
+    ).toEqual(['au_r0', 'au_r1']);
     expect((await relations.audience('au_other', 10)).items).toEqual([{ handle: 'au_r0', away: true }]);
     // The followers list and its since are unchanged by the mark.
     expect((await relations.followers('au_star', 100)).items.every((e) => e.since === T0)).toBe(true);
@@ -325,7 +352,10 @@ describe('HBaseRelationStore', () => {
       for (let index = 0; index < of; index++) {
         let cursor: string | undefined;
         do {
-          const page = await relations.audience('au_star', 4, { ...(cursor ? { cursor } : {}), segment: { index, of } });
+          const page = await relations.audience('au_star', 4, {
+            ...(cursor ? { cursor } : {}),
+            segment: { index, of },
+          });
           for (const m of page.items) expect(segmentOf(m.handle, of)).toBe(index);
           seen.push(...page.items.map((m) => m.handle));
           cursor = page.nextCursor;
@@ -335,7 +365,9 @@ describe('HBaseRelationStore', () => {
     }
 
     await relations.clearAway('au_r0', ['au_star']);
-    expect((await relations.audience('au_star', 100)).items.filter((m) => m.away).map((m) => m.handle)).toEqual(['au_r1']);
+    expect((await relations.audience('au_star', 100)).items.filter((m) => m.away).map((m) => m.handle)).toEqual([
+      'au_r1',
+    ]);
     // An unfollow removes the row with its mark; a re-follow writes a row without one.
     await relations.unfollow('au_r1', 'au_star');
     await relations.follow('au_r1', 'au_star', T0 + 5);
@@ -361,9 +393,17 @@ describe('HBaseInboxStore', () => {
     const view = await counted(() => inbox.read('reader1', ALL));
     expect(view.requests).toBe(1);
     // By post time, whoever wrote it: T0+5, T0+4, T0+3, T0+2, T0+1.
-    expect(view.result).toEqual({ entries: [ids[3], ids[4], ids[0], ids[2], ids[1]], more: false, celebrities: ['star'], lastSeen: T0 + 9 });
+    expect(view.result).toEqual({
+      entries: [ids[3], ids[4], ids[0], ids[2], ids[1]],
+      more: false,
+      celebrities: ['star'],
+      lastSeen: T0 + 9,
+    });
     // A window: strictly after a post, at most `limit`, and whether more follow.
-    expect(await inbox.read('reader1', { after: ids[4]!, limit: 2 })).toMatchObject({ entries: [ids[0], ids[2]], more: true });
+    expect(await inbox.read('reader1', { after: ids[4]!, limit: 2 })).toMatchObject({
+      entries: [ids[0], ids[2]],
+      more: true,
+    });
     expect(await inbox.read('reader1', { after: ids[2]!, limit: 2 })).toMatchObject({ entries: [ids[1]], more: false });
     expect(await inbox.read('nobody_here', ALL)).toEqual({ entries: [], more: false, celebrities: [] });
   });

@@ -39,9 +39,18 @@ const users = stores.users;
 const deps: FeedDeps = {
   ...stores,
   queue: { send: async (m) => void queued.push(m) },
-  limits: { fanoutChunkSize: 3, fanoutChunksPerMessage: 2, backfillLimit: 200, inboxCap: 800, maxFollowing: 5000, celebrityFollowers: 10_000, inactiveAfterMs: 30 * 86_400_000, settleSeconds: 1, writesPerMinute: { comment: 1000, like: 1000, repost: 1000 } },
+  limits: {
+    fanoutChunkSize: 3,
+    fanoutChunksPerMessage: 2,
+    backfillLimit: 200,
+    inboxCap: 800,
+    maxFollowing: 5000,
+    celebrityFollowers: 10_000,
+    inactiveAfterMs: 30 * 86_400_000,
+    settleSeconds: 1,
+    writesPerMinute: { comment: 1000, like: 1000, repost: 1000 },
+  },
 };
-
 
 async function drain(): Promise<number> {
   let n = 0;
@@ -52,11 +61,13 @@ async function drain(): Promise<number> {
   return n;
 }
 
-const register = (handle: string) => users.create({ handle, displayName: handle, passwordHash: 'scrypt$x', createdAt: Date.now() });
+const register = (handle: string) =>
+  users.create({ handle, displayName: handle, passwordHash: 'scrypt$x', createdAt: Date.now() });
 
 beforeAll(async () => {
   await applySchema(hbase, ns);
-  for (const h of ['amy', 'bob', 'cat', 'big', 'small', ...Array.from({ length: 8 }, (_, i) => `fan${i}`)]) await register(h);
+  for (const h of ['amy', 'bob', 'cat', 'big', 'small', ...Array.from({ length: 8 }, (_, i) => `fan${i}`)])
+    await register(h);
 }, 120_000);
 
 afterAll(async () => {
@@ -65,11 +76,12 @@ afterAll(async () => {
 });
 
 describe('feed operations on HBase', () => {
-  it('an author\'s posts: two round trips from the outbox while it holds every post; past a trimmed outbox\'s tail, the content table — each live post once', async () => {
+  it("an author's posts: two round trips from the outbox while it holds every post; past a trimmed outbox's tail, the content table — each live post once", async () => {
     const author = 'small';
     const t0 = Date.now() - 60_000;
     const ids: string[] = [];
-    for (let i = 0; i < 30; i++) ids.unshift((await publishPost(deps, author, { body: `own ${i}` }, t0 + i * 1000)).post.id);
+    for (let i = 0; i < 30; i++)
+      ids.unshift((await publishPost(deps, author, { body: `own ${i}` }, t0 + i * 1000)).post.id);
     await drain();
     await deletePost(deps, author, ids[2]!);
     await drain();
@@ -99,7 +111,7 @@ describe('feed operations on HBase', () => {
     expect(Math.max(...trimmed.depths), 'the tail: a scanner (create, page) and its stage').toBeGreaterThan(2);
   });
 
-  it('publish: 5 HBase requests in 2 round trips (create ∥ the author\'s face; then count, own inbox, outbox in parallel), visible in the own timeline at once', async () => {
+  it("publish: 5 HBase requests in 2 round trips (create ∥ the author's face; then count, own inbox, outbox in parallel), visible in the own timeline at once", async () => {
     const { result, calls, depth } = await counted(() => publishPost(deps, 'amy', { body: 'first!' }));
     expect(calls).toHaveLength(5);
     expect(depth).toBe(2);
@@ -108,11 +120,14 @@ describe('feed operations on HBase', () => {
     expect(queued.map((m) => m.type)).toEqual(['notify', 'fanout']);
     expect(queued[1]).toEqual({ v: 1, type: 'fanout', postId: result.post.id });
     expect((await homeTimeline(deps, 'amy', 20)).items.map((p) => p.body)).toEqual(['first!']);
-    expect(await getPost(deps, result.post.id)).toMatchObject({ ...result.post, counts: { likes: 0, comments: 0, reposts: 0 } });
+    expect(await getPost(deps, result.post.id)).toMatchObject({
+      ...result.post,
+      counts: { likes: 0, comments: 0, reposts: 0 },
+    });
     queued.length = 0;
   });
 
-  it('home timeline page: 2 sequential HBase round trips, measured (inbox get, then posts ∥ the reader\'s reactions ∥ blocks ∥ the authors\' faces)', async () => {
+  it("home timeline page: 2 sequential HBase round trips, measured (inbox get, then posts ∥ the reader's reactions ∥ blocks ∥ the authors' faces)", async () => {
     await follow(deps, 'bob', 'amy');
     for (let i = 0; i < 25; i++) await publishPost(deps, 'amy', { body: `post ${i}` });
     await drain();
@@ -127,17 +142,21 @@ describe('feed operations on HBase', () => {
     const seen: string[] = [];
     do {
       const { result, calls, depth } = await counted(() => homeTimeline(d, 'bob', 20, cursor));
-      const spans = calls.map((c) => `${c.method} ${tableOf(c)} ${(c.end - c.durationMs).toFixed(1)}–${c.end.toFixed(1)}${c.background ? ' (background)' : ''}`);
+      const spans = calls.map(
+        (c) =>
+          `${c.method} ${tableOf(c)} ${(c.end - c.durationMs).toFixed(1)}–${c.end.toFixed(1)}${c.background ? ' (background)' : ''}`,
+      );
       expect(depth, spans.join('; ')).toBe(2);
       expect(calls.map((c) => c.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
       expect(calls[0]!.path).toContain(':inbox/');
       // The second stage: posts, the reader's reactions, the block/mute check of the page's
       // authors; their faces come from the feeds' cache (read on the first page, a minute fresh).
-      expect(calls.slice(1).map((c) => `${tableOf(c)} ${c.path.includes('/multiget') ? 'multiget' : ''}`).sort()).toEqual([
-        'blocks multiget',
-        'content multiget',
-        'reactions multiget',
-      ]);
+      expect(
+        calls
+          .slice(1)
+          .map((c) => `${tableOf(c)} ${c.path.includes('/multiget') ? 'multiget' : ''}`)
+          .sort(),
+      ).toEqual(['blocks multiget', 'content multiget', 'reactions multiget']);
       expect(result.items.every((p) => p.face.handle === 'amy' && p.face.displayName === 'amy')).toBe(true);
       seen.push(...result.items.map((p) => p.body));
       cursor = result.nextCursor;
@@ -233,12 +252,21 @@ describe('scale behaviour on HBase', () => {
     expect(await handleFanoutMessage(d, fanout)).toMatchObject({ skipped: 'celebrity' });
     for (const f of ['s1', 's2', 's3']) {
       const { result, calls, depth } = await counted(() => homeTimeline(d, f, 20));
-      expect(result.items.map((p) => p.body), f).toEqual(['two', 'one']);
+      expect(
+        result.items.map((p) => p.body),
+        f,
+      ).toEqual(['two', 'one']);
       // Reads in order: inbox row, the followed celebrities' outboxes, the posts ∥ the reader's
       // reactions ∥ blocks (∥ the authors' faces, unless the feeds' cache has them).
       const reads = calls.filter((c) => c.method === 'GET').map(tableOf);
       expect(reads.slice(0, 2), f).toEqual(['inbox', 'outbox']);
-      expect(reads.slice(2).filter((t) => t !== 'users').sort(), f).toEqual(['blocks', 'content', 'reactions']);
+      expect(
+        reads
+          .slice(2)
+          .filter((t) => t !== 'users')
+          .sort(),
+        f,
+      ).toEqual(['blocks', 'content', 'reactions']);
       expect(depth, f).toBe(3);
     }
     await unfollow(d, 's3', 'star');
@@ -252,7 +280,7 @@ describe('scale behaviour on HBase', () => {
     expect((await deps.inbox.stats('s1')).size).toBe(3);
   });
 
-  it('a merged timeline (inbox + two celebrities\' outboxes) pages with cursors on the real adapters: no duplicates, no gaps, 3 round trips a page', async () => {
+  it("a merged timeline (inbox + two celebrities' outboxes) pages with cursors on the real adapters: no duplicates, no gaps, 3 round trips a page", async () => {
     const limits = { ...deps.limits, celebrityFollowers: 2 };
     const d: FeedDeps = { ...deps, limits };
     const [c1, c2, plain, reader, other] = ['mc_c1', 'mc_c2', 'mc_plain', 'mc_reader', 'mc_other'];
@@ -265,7 +293,8 @@ describe('scale behaviour on HBase', () => {
     await drain();
     expect((await deps.inbox.read(reader, ALL)).celebrities.sort()).toEqual([c1, c2].sort());
     const ids: string[] = [];
-    for (let i = 0; i < 12; i++) ids.push((await publishPost(d, [c1, c2, plain, reader][i % 4]!, { body: `m${i}` })).post.id);
+    for (let i = 0; i < 12; i++)
+      ids.push((await publishPost(d, [c1, c2, plain, reader][i % 4]!, { body: `m${i}` })).post.id);
     await drain();
     // The same post in an inbox and an outbox (fanned out just before a promotion) shows once.
     await deps.inbox.add([reader], { id: ids[0]! });
@@ -275,7 +304,12 @@ describe('scale behaviour on HBase', () => {
     let pages = 0;
     do {
       const { result, calls, depth } = await counted(() => homeTimeline(d, reader, 5, cursor));
-      expect(calls.filter((c) => c.method === 'GET').map(tableOf).slice(0, 2)).toEqual(['inbox', 'outbox']);
+      expect(
+        calls
+          .filter((c) => c.method === 'GET')
+          .map(tableOf)
+          .slice(0, 2),
+      ).toEqual(['inbox', 'outbox']);
       expect(depth).toBe(3);
       seen.push(...result.items.map((p) => p.id));
       cursor = result.nextCursor;
@@ -296,8 +330,13 @@ describe('scale behaviour on HBase', () => {
     await homeTimeline(deps, 'away', 20, undefined, t0 - 40 * 86_400_000); // last seen 40 days ago
     // What the away sweep queues for her (shared/use-cases/jobs/away-sweep.ts): her follows get the mark.
     await handleFanoutMessage(deps, { v: 1, type: 'away', reader: 'away', seenAt: t0 - 40 * 86_400_000 });
-    expect((await deps.relations.audience('writer', 10)).items.filter((m) => m.away).map((m) => m.handle)).toEqual(['away']);
-    const ids = [(await publishPost(deps, 'writer', { body: 'w1' })).post.id, (await publishPost(deps, 'writer', { body: 'w2' })).post.id];
+    expect((await deps.relations.audience('writer', 10)).items.filter((m) => m.away).map((m) => m.handle)).toEqual([
+      'away',
+    ]);
+    const ids = [
+      (await publishPost(deps, 'writer', { body: 'w1' })).post.id,
+      (await publishPost(deps, 'writer', { body: 'w2' })).post.id,
+    ];
     await drain();
     expect((await deps.inbox.stats('away')).size).toBe(0);
     expect((await deps.inbox.stats('here')).size).toBe(2);

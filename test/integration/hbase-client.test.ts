@@ -73,7 +73,9 @@ beforeAll(async () => {
     }),
   ).toBe(true);
   expect(await hb.createNamespace(NS)).toBe(true);
-  expect(await hb.createTable(NS_TABLE, { columnFamilies: [{ name: 'cf', VERSIONS: 1, BLOOMFILTER: 'ROW' }] })).toBe(true);
+  expect(await hb.createTable(NS_TABLE, { columnFamilies: [{ name: 'cf', VERSIONS: 1, BLOOMFILTER: 'ROW' }] })).toBe(
+    true,
+  );
 });
 
 afterAll(async () => {
@@ -116,7 +118,9 @@ describe('admin', () => {
   });
 
   it('createTable on an existing table returns false and drops no family', async () => {
-    const sent = await requestsOf(async () => expect(await hb.createTable(TABLE, { columnFamilies: [{ name: 'cf' }] })).toBe(false));
+    const sent = await requestsOf(async () =>
+      expect(await hb.createTable(TABLE, { columnFamilies: [{ name: 'cf' }] })).toBe(false),
+    );
     expect(sent).toEqual([`GET /${TABLE}/exists 200`]);
     const families = (await hb.getTableSchema(TABLE))?.columnFamilies.map((f) => f.name);
     expect(families).toEqual(['cf', 'cnt', 'f2']);
@@ -133,7 +137,9 @@ describe('admin', () => {
 
   it('creates and drops a table, with table attributes', async () => {
     const scratch = `it_client_scratch_${SUFFIX}`;
-    expect(await hb.createTable(scratch, { columnFamilies: [{ name: 'a' }], attributes: { OWNER_NOTE: 'it' } })).toBe(true);
+    expect(await hb.createTable(scratch, { columnFamilies: [{ name: 'a' }], attributes: { OWNER_NOTE: 'it' } })).toBe(
+      true,
+    );
     expect((await hb.getTableSchema(scratch))?.attributes?.['OWNER_NOTE']).toBe('it');
     expect(await hb.deleteTable(scratch)).toBe(true);
     expect(await hb.tableExists(scratch)).toBe(false);
@@ -153,7 +159,14 @@ describe('rows', () => {
   it('batch-puts several rows in one request and reads them back', async () => {
     const sent = await requestsOf(() =>
       hb.put(TABLE, [
-        { key: 'rows:a', cells: [{ column: 'cf:x', value: '1' }, { column: 'f2:y', value: '2' }, { column: 'cf:', value: 'empty-qualifier' }] },
+        {
+          key: 'rows:a',
+          cells: [
+            { column: 'cf:x', value: '1' },
+            { column: 'f2:y', value: '2' },
+            { column: 'cf:', value: 'empty-qualifier' },
+          ],
+        },
         { key: 'rows:b', cells: [{ column: 'cf:x', value: '3', timestamp: 1_700_000_000_000 }] },
       ]),
     );
@@ -169,13 +182,19 @@ describe('rows', () => {
   it('getRow narrows to columns or families', async () => {
     expect(cellsOf(await hb.getRow(TABLE, 'rows:a', { columns: ['cf:x'] }))).toEqual({ 'cf:x': '1' });
     expect(cellsOf(await hb.getRow(TABLE, 'rows:a', { columns: ['f2'] }))).toEqual({ 'f2:y': '2' });
-    expect(cellsOf(await hb.getRow(TABLE, 'rows:a', { columns: ['cf:x', 'f2:y'] }))).toEqual({ 'cf:x': '1', 'f2:y': '2' });
+    expect(cellsOf(await hb.getRow(TABLE, 'rows:a', { columns: ['cf:x', 'f2:y'] }))).toEqual({
+      'cf:x': '1',
+      'f2:y': '2',
+    });
     // The row exists but has none of the requested columns: same as a missing row.
     expect(await hb.getRow(TABLE, 'rows:a', { columns: ['cf:nope'] })).toBeNull();
   });
 
   it('getRow returns newest-first versions on request, one by default', async () => {
-    await hb.put(TABLE, [1, 2, 3].map((i) => ({ key: 'rows:v', cells: [{ column: 'cf:v', value: `v${i}`, timestamp: 1000 * i }] })));
+    await hb.put(
+      TABLE,
+      [1, 2, 3].map((i) => ({ key: 'rows:v', cells: [{ column: 'cf:v', value: `v${i}`, timestamp: 1000 * i }] })),
+    );
     const one = await hb.getRow(TABLE, 'rows:v');
     expect(one?.cells.map((c) => str(c.value))).toEqual(['v3']);
     const three = await hb.getRow(TABLE, 'rows:v', { versions: 3 });
@@ -193,17 +212,24 @@ describe('rows', () => {
     expect(err).toBeInstanceOf(HBaseError);
     expect(err.status).toBe(404);
     await expect(hb.multiGet(MISSING_TABLE, ['a', 'b'])).rejects.toMatchObject({ status: 404 });
-    await expect(hb.put(MISSING_TABLE, [{ key: 'k', cells: [{ column: 'cf:a', value: 'v' }] }])).rejects.toMatchObject({ status: 404 });
+    await expect(hb.put(MISSING_TABLE, [{ key: 'k', cells: [{ column: 'cf:a', value: 'v' }] }])).rejects.toMatchObject({
+      status: 404,
+    });
     await expect(hb.deleteRow(MISSING_TABLE, 'k')).rejects.toMatchObject({ status: 404 });
   });
 
   it('a missing column family is an error, not an empty result', async () => {
     await expect(hb.getRow(TABLE, 'rows:a', { columns: ['nofam:x'] })).rejects.toBeInstanceOf(HBaseError);
-    await expect(hb.put(TABLE, [{ key: 'rows:a', cells: [{ column: 'nofam:x', value: 'v' }] }])).rejects.toMatchObject({ status: 404 });
+    await expect(hb.put(TABLE, [{ key: 'rows:a', cells: [{ column: 'nofam:x', value: 'v' }] }])).rejects.toMatchObject({
+      status: 404,
+    });
   });
 
   it('multiGet returns found rows in request order, skipping missing ones', async () => {
-    await hb.put(TABLE, ['m1', 'm2', 'm3', 'm4', 'm5'].map((k) => ({ key: `mg:${k}`, cells: [{ column: 'cf:k', value: k }] })));
+    await hb.put(
+      TABLE,
+      ['m1', 'm2', 'm3', 'm4', 'm5'].map((k) => ({ key: `mg:${k}`, cells: [{ column: 'cf:k', value: k }] })),
+    );
     const rows = await hb.multiGet(TABLE, ['mg:m3', 'mg:nope', 'mg:m1', 'mg:m5']);
     expect(rows.map((r) => str(r.key))).toEqual(['mg:m3', 'mg:m1', 'mg:m5']);
     expect(cellsOf(rows[0])).toEqual({ 'cf:k': 'm3' });
@@ -229,7 +255,14 @@ describe('rows', () => {
 
   it('deleteColumn removes all versions; deleteFamily removes the family; deleteRow removes the row', async () => {
     await hb.put(TABLE, [
-      { key: 'del:1', cells: [{ column: 'cf:a', value: 'a1', timestamp: 10 }, { column: 'cf:b', value: 'b' }, { column: 'f2:c', value: 'c' }] },
+      {
+        key: 'del:1',
+        cells: [
+          { column: 'cf:a', value: 'a1', timestamp: 10 },
+          { column: 'cf:b', value: 'b' },
+          { column: 'f2:c', value: 'c' },
+        ],
+      },
       { key: 'del:1', cells: [{ column: 'cf:a', value: 'a2', timestamp: 20 }] },
     ]);
     await hb.deleteColumn(TABLE, 'del:1', 'cf:a');
@@ -243,7 +276,10 @@ describe('rows', () => {
   });
 
   it('deleteColumn upToTimestamp removes every version <= ts and keeps newer ones', async () => {
-    await hb.put(TABLE, [1000, 2000, 3000].map((ts) => ({ key: 'del:ts', cells: [{ column: 'cf:a', value: `at${ts}`, timestamp: ts }] })));
+    await hb.put(
+      TABLE,
+      [1000, 2000, 3000].map((ts) => ({ key: 'del:ts', cells: [{ column: 'cf:a', value: `at${ts}`, timestamp: ts }] })),
+    );
     await hb.deleteColumn(TABLE, 'del:ts', 'cf:a', { upToTimestamp: 2000 });
     const row = await hb.getRow(TABLE, 'del:ts', { versions: 3 });
     expect(row?.cells.map((c) => [str(c.value), c.timestamp])).toEqual([['at3000', 3000]]);
@@ -262,7 +298,26 @@ describe('rows', () => {
 describe('binary-safe keys and qualifiers', () => {
   // Every byte that the path grammar, the form decoder, the glob rule or the router could misread.
   const keys: Uint8Array[] = [
-    ...['a/b', 'a+b', 'a b', 'a*b', 'a,b', 'a%b', '%2F', '%', '+', '/', ',', '*', 'ends*', 'a?b=1&c', '#frag', '.', '..', '日本語'].map(toBytes),
+    ...[
+      'a/b',
+      'a+b',
+      'a b',
+      'a*b',
+      'a,b',
+      'a%b',
+      '%2F',
+      '%',
+      '+',
+      '/',
+      ',',
+      '*',
+      'ends*',
+      'a?b=1&c',
+      '#frag',
+      '.',
+      '..',
+      '日本語',
+    ].map(toBytes),
     ...['exists', 'regions', 'schema', 'scanner', 'multiget', 'multigetx', 'multiget/cf:a', 'Multiget'].map(toBytes),
     fromBase64Url('multigetAAAA'), // bytes whose base64url segment starts with "multiget"
     fromBase64Url('bXVsdGlnZXQ'), // "multiget" again, but as raw binary key bytes
@@ -279,7 +334,16 @@ describe('binary-safe keys and qualifiers', () => {
   });
 
   it('round-trip through put and getRow (key and qualifier)', async () => {
-    await hb.put(NS_TABLE, keys.map((key) => ({ key, cells: [{ column: qualifierOf(key), value: key }, { column: 'cf:plain', value: 'p' }] })));
+    await hb.put(
+      NS_TABLE,
+      keys.map((key) => ({
+        key,
+        cells: [
+          { column: qualifierOf(key), value: key },
+          { column: 'cf:plain', value: 'p' },
+        ],
+      })),
+    );
     for (const key of keys) {
       const row = await hb.getRow(NS_TABLE, key);
       expect(row, hex(key)).not.toBeNull();
@@ -300,7 +364,9 @@ describe('binary-safe keys and qualifiers', () => {
   });
 
   it('round-trip through scan, in HBase byte order', async () => {
-    const rows = await drain(hb.scan(NS_TABLE, { startRow: u8(0x00), stopRow: u8(0xff, 0xff, 0xff), limit: 100, pageSize: 5 }));
+    const rows = await drain(
+      hb.scan(NS_TABLE, { startRow: u8(0x00), stopRow: u8(0xff, 0xff, 0xff), limit: 100, pageSize: 5 }),
+    );
     const expected = [...new Set(keys.map(hex))].sort();
     expect(rows.map((r) => hex(r.key))).toEqual(expected);
   });
@@ -324,7 +390,10 @@ describe('binary-safe keys and qualifiers', () => {
 
 describe('protobuf on the wire (batch puts, scanner pages)', () => {
   /** The same scanner read twice by hand, once per media type: what the gateway itself answers. */
-  async function scannerPage(accept: 'application/json' | 'application/x-protobuf', model: object): Promise<HBaseRow[]> {
+  async function scannerPage(
+    accept: 'application/json' | 'application/x-protobuf',
+    model: object,
+  ): Promise<HBaseRow[]> {
     const created = await request(`${BASE_URL}/${NS_TABLE}/scanner`, {
       method: 'POST',
       headers: { accept: 'application/json', 'content-type': 'application/json' },
@@ -337,18 +406,33 @@ describe('protobuf on the wire (batch puts, scanner pages)', () => {
       const page = await request(`${BASE_URL}${location.pathname}?n=100`, { headers: { accept } });
       expect(page.statusCode).toBe(200);
       expect(String(page.headers['content-type'])).toContain(accept);
-      return accept === 'application/json' ? parseCellSet(await page.body.text()) : decodeCellSet(new Uint8Array(await page.body.arrayBuffer()));
+      return accept === 'application/json'
+        ? parseCellSet(await page.body.text())
+        : decodeCellSet(new Uint8Array(await page.body.arrayBuffer()));
     } finally {
       await (await request(`${BASE_URL}${location.pathname}`, { method: 'DELETE' })).body.text();
     }
   }
-  const view = (rows: HBaseRow[]) => rows.map((r) => [Buffer.from(r.key).toString('hex'), r.cells.map((c) => [Buffer.from(c.column).toString('hex'), c.timestamp, Buffer.from(c.value).toString('hex')])]);
+  const view = (rows: HBaseRow[]) =>
+    rows.map((r) => [
+      Buffer.from(r.key).toString('hex'),
+      r.cells.map((c) => [Buffer.from(c.column).toString('hex'), c.timestamp, Buffer.from(c.value).toString('hex')]),
+    ]);
 
   it('a protobuf batch put lands binary keys and values; a cell without timestamp is stamped by the region server', async () => {
     const before = Date.now();
     await hb.put(NS_TABLE, [
-      { key: u8(0x70, 0x62, 0x00, 0xff), cells: [{ column: concatBytes('cf:', u8(0x00, 0x3a)), value: u8(0xfe, 0x00) }] },
-      { key: 'pb:stamped', cells: [{ column: 'cf:plain', value: 'x', timestamp: 1_700_000_000_123 }, { column: 'cf:now', value: '' }] },
+      {
+        key: u8(0x70, 0x62, 0x00, 0xff),
+        cells: [{ column: concatBytes('cf:', u8(0x00, 0x3a)), value: u8(0xfe, 0x00) }],
+      },
+      {
+        key: 'pb:stamped',
+        cells: [
+          { column: 'cf:plain', value: 'x', timestamp: 1_700_000_000_123 },
+          { column: 'cf:now', value: '' },
+        ],
+      },
     ]);
     const [binary, stamped] = await hb.multiGet(NS_TABLE, [u8(0x70, 0x62, 0x00, 0xff), 'pb:stamped']);
     expect([...binary!.cells[0]!.qualifier]).toEqual([0x00, 0x3a]);
@@ -360,13 +444,25 @@ describe('protobuf on the wire (batch puts, scanner pages)', () => {
     expect(stamped!.cells.find((c) => str(c.qualifier) === 'now')!.value.byteLength).toBe(0);
   });
 
-  it('a scanner page asked for as protobuf decodes to the rows the JSON answer holds (binary keys, the fan-out\'s filter)', async () => {
+  it("a scanner page asked for as protobuf decodes to the rows the JSON answer holds (binary keys, the fan-out's filter)", async () => {
     await hb.put(NS_TABLE, [
-      { key: u8(0x70, 0x62, 0x01, 0x80), cells: [{ column: 'cf:t', value: '1' }, { column: 'cf:away', value: '7' }] },
+      {
+        key: u8(0x70, 0x62, 0x01, 0x80),
+        cells: [
+          { column: 'cf:t', value: '1' },
+          { column: 'cf:away', value: '7' },
+        ],
+      },
       { key: u8(0x70, 0x62, 0x02), cells: [{ column: 'cf:t', value: '2' }] },
     ]);
     for (const filter of [undefined, JSON.stringify({ type: 'FirstKeyOnlyFilter' })]) {
-      const model = { startRow: toBase64(u8(0x70, 0x62)), endRow: toBase64(u8(0x70, 0x63)), caching: 100, maxVersions: 1, ...(filter ? { filter } : {}) };
+      const model = {
+        startRow: toBase64(u8(0x70, 0x62)),
+        endRow: toBase64(u8(0x70, 0x63)),
+        caching: 100,
+        maxVersions: 1,
+        ...(filter ? { filter } : {}),
+      };
       const json = await scannerPage('application/json', model);
       const protobuf = await scannerPage('application/x-protobuf', model);
       expect(json.length).toBeGreaterThanOrEqual(3);
@@ -378,7 +474,17 @@ describe('protobuf on the wire (batch puts, scanner pages)', () => {
 describe('server-side filters on a multi-get (filter_b64)', () => {
   // Qualifiers holding every byte the Filter Language could misread: quote, parentheses, comma,
   // space, NUL, and bytes that are not UTF-8. Ascending = the order the server keeps them in.
-  const quals = [u8(0x00), u8(0x20, 0x27), u8(0x27, 0x27, 0x29), u8(0x28, 0x2c), u8(0x41), u8(0x7f, 0x27), u8(0x80, 0xff), u8(0xc3, 0x27, 0x00), u8(0xff, 0xfe)];
+  const quals = [
+    u8(0x00),
+    u8(0x20, 0x27),
+    u8(0x27, 0x27, 0x29),
+    u8(0x28, 0x2c),
+    u8(0x41),
+    u8(0x7f, 0x27),
+    u8(0x80, 0xff),
+    u8(0xc3, 0x27, 0x00),
+    u8(0xff, 0xfe),
+  ];
   const rows = [u8(0xc3, 0x99, 0x27, 0x00), u8(0x29, 0x27, 0xff)];
   const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
@@ -399,9 +505,14 @@ describe('server-side filters on a multi-get (filter_b64)', () => {
 
   it('reads one family whole and a bounded key-only range of another, per row, in ONE request', async () => {
     const bound = quals[7]!; // strictly below it: quals[0..6]
-    const filter = or(family('f2'), and(family('cf'), columnRange('', false, bound, false), columnPagination(4), keyOnly()));
+    const filter = or(
+      family('f2'),
+      and(family('cf'), columnRange('', false, bound, false), columnPagination(4), keyOnly()),
+    );
     let found: HBaseRow[] = [];
-    const sent = await requestsOf(async () => (found = await hb.multiGet(TABLE, rows, { columns: ['f2', 'cf'], filter })));
+    const sent = await requestsOf(
+      async () => (found = await hb.multiGet(TABLE, rows, { columns: ['f2', 'cf'], filter })),
+    );
     expect(sent).toHaveLength(1);
     expect(sent[0]).toContain('filter_b64=');
     expect(found.map((r) => hex(r.key))).toEqual(rows.map(hex));
@@ -417,8 +528,14 @@ describe('server-side filters on a multi-get (filter_b64)', () => {
 
   it('an upper bound with quotes and non-UTF-8 bytes is read as the bytes it is', async () => {
     for (const [i, bound] of quals.entries()) {
-      const row = await hb.getRow(TABLE, rows[0]!, { columns: ['cf'], filter: and(columnRange('', false, bound, false), keyOnly()) });
-      expect((row?.cells ?? []).map((c) => hex(c.qualifier)), hex(bound)).toEqual(quals.slice(0, i).map(hex));
+      const row = await hb.getRow(TABLE, rows[0]!, {
+        columns: ['cf'],
+        filter: and(columnRange('', false, bound, false), keyOnly()),
+      });
+      expect(
+        (row?.cells ?? []).map((c) => hex(c.qualifier)),
+        hex(bound),
+      ).toEqual(quals.slice(0, i).map(hex));
     }
   });
 });
@@ -427,7 +544,9 @@ describe('check-and-mutate', () => {
   it('checkAndPut with value null is put-if-absent: of many racers exactly one wins', async () => {
     const racers = Array.from({ length: 6 }, (_, i) => `racer-${i}`);
     const results = await Promise.all(
-      racers.map((who) => hb.checkAndPut(TABLE, 'cas:claim', [{ column: 'cf:owner', value: who }], { column: 'cf:owner', value: null })),
+      racers.map((who) =>
+        hb.checkAndPut(TABLE, 'cas:claim', [{ column: 'cf:owner', value: who }], { column: 'cf:owner', value: null }),
+      ),
     );
     expect(results.filter(Boolean)).toHaveLength(1);
     const winner = racers[results.indexOf(true)];
@@ -438,34 +557,68 @@ describe('check-and-mutate', () => {
     await hb.put(TABLE, [{ key: 'cas:v', cells: [{ column: 'cf:state', value: 'draft' }] }]);
     const sent = await requestsOf(async () => {
       expect(
-        await hb.checkAndPut(TABLE, 'cas:v', [{ column: 'cf:state', value: 'live' }, { column: 'cf:by', value: 'x' }], { column: 'cf:state', value: 'other' }),
+        await hb.checkAndPut(
+          TABLE,
+          'cas:v',
+          [
+            { column: 'cf:state', value: 'live' },
+            { column: 'cf:by', value: 'x' },
+          ],
+          { column: 'cf:state', value: 'other' },
+        ),
       ).toBe(false);
     });
     expect(sent).toEqual([expect.stringMatching(/^PUT .*\?check=put&e=b64 304$/)]);
     expect(cellsOf(await hb.getRow(TABLE, 'cas:v'))).toEqual({ 'cf:state': 'draft' });
     expect(
-      await hb.checkAndPut(TABLE, 'cas:v', [{ column: 'cf:state', value: 'live' }, { column: 'cf:by', value: 'x' }], { column: 'cf:state', value: 'draft' }),
+      await hb.checkAndPut(
+        TABLE,
+        'cas:v',
+        [
+          { column: 'cf:state', value: 'live' },
+          { column: 'cf:by', value: 'x' },
+        ],
+        { column: 'cf:state', value: 'draft' },
+      ),
     ).toBe(true);
     expect(cellsOf(await hb.getRow(TABLE, 'cas:v'))).toEqual({ 'cf:by': 'x', 'cf:state': 'live' });
   });
 
   it('checkAndPut refuses a put that does not write the checked column (the server would 400)', async () => {
     const sent = await requestsOf(async () => {
-      await expect(hb.checkAndPut(TABLE, 'cas:v', [{ column: 'cf:by', value: 'y' }], { column: 'cf:state', value: 'live' })).rejects.toThrow(TypeError);
+      await expect(
+        hb.checkAndPut(TABLE, 'cas:v', [{ column: 'cf:by', value: 'y' }], { column: 'cf:state', value: 'live' }),
+      ).rejects.toThrow(TypeError);
     });
     expect(sent).toEqual([]);
   });
 
   it('checkAndDelete is a PUT ?check=delete; a failed check is false (304) and deletes nothing', async () => {
-    await hb.put(TABLE, [{ key: 'cad:1', cells: [{ column: 'cf:state', value: 'live' }, { column: 'cf:other', value: 'o' }] }]);
-    const sent = await requestsOf(async () => expect(await hb.checkAndDelete(TABLE, 'cad:1', { column: 'cf:state', value: 'draft' })).toBe(false));
+    await hb.put(TABLE, [
+      {
+        key: 'cad:1',
+        cells: [
+          { column: 'cf:state', value: 'live' },
+          { column: 'cf:other', value: 'o' },
+        ],
+      },
+    ]);
+    const sent = await requestsOf(async () =>
+      expect(await hb.checkAndDelete(TABLE, 'cad:1', { column: 'cf:state', value: 'draft' })).toBe(false),
+    );
     expect(sent).toEqual([expect.stringMatching(/^PUT .*\?check=delete&e=b64 304$/)]);
     expect(cellsOf(await hb.getRow(TABLE, 'cad:1'))).toEqual({ 'cf:other': 'o', 'cf:state': 'live' });
   });
 
   it('checkAndDelete with only the check deletes that column (all versions), not the row', async () => {
     await hb.put(TABLE, [
-      { key: 'cad:2', cells: [{ column: 'cf:state', value: 'old', timestamp: 5 }, { column: 'cf:other', value: 'o' }] },
+      {
+        key: 'cad:2',
+        cells: [
+          { column: 'cf:state', value: 'old', timestamp: 5 },
+          { column: 'cf:other', value: 'o' },
+        ],
+      },
       { key: 'cad:2', cells: [{ column: 'cf:state', value: 'live', timestamp: 6 }] },
     ]);
     expect(await hb.checkAndDelete(TABLE, 'cad:2', { column: 'cf:state', value: 'live' })).toBe(true);
@@ -474,10 +627,20 @@ describe('check-and-mutate', () => {
 
   it('checkAndDelete with deleteColumns deletes exactly those (cf:q newest version, bare cf the family)', async () => {
     await hb.put(TABLE, [
-      { key: 'cad:3', cells: [{ column: 'cf:state', value: 'live' }, { column: 'cf:b', value: 'b1', timestamp: 1 }, { column: 'f2:x', value: 'x' }, { column: 'f2:y', value: 'y' }] },
+      {
+        key: 'cad:3',
+        cells: [
+          { column: 'cf:state', value: 'live' },
+          { column: 'cf:b', value: 'b1', timestamp: 1 },
+          { column: 'f2:x', value: 'x' },
+          { column: 'f2:y', value: 'y' },
+        ],
+      },
       { key: 'cad:3', cells: [{ column: 'cf:b', value: 'b2', timestamp: 2 }] },
     ]);
-    expect(await hb.checkAndDelete(TABLE, 'cad:3', { column: 'cf:state', value: 'live' }, { deleteColumns: ['cf:b', 'f2'] })).toBe(true);
+    expect(
+      await hb.checkAndDelete(TABLE, 'cad:3', { column: 'cf:state', value: 'live' }, { deleteColumns: ['cf:b', 'f2'] }),
+    ).toBe(true);
     // cf:b lost only its newest version; the check column survives because it was not listed.
     expect(cellsOf(await hb.getRow(TABLE, 'cad:3'))).toEqual({ 'cf:b': 'b1', 'cf:state': 'live' });
   });
@@ -525,14 +688,24 @@ describe('scan', () => {
     const rows = [];
     for (let i = 0; i < 12; i++) {
       const key = `scan:p1/${String(i).padStart(2, '0')}`;
-      rows.push({ key, cells: [{ column: 'cf:a', value: `a${i}` }, { column: 'f2:b', value: `b${i}` }] });
+      rows.push({
+        key,
+        cells: [
+          { column: 'cf:a', value: `a${i}` },
+          { column: 'f2:b', value: `b${i}` },
+        ],
+      });
     }
     rows.push({ key: 'scan:p10/00', cells: [{ column: 'cf:a', value: 'neighbour' }] });
     rows.push({ key: 'scan:p0', cells: [{ column: 'cf:a', value: 'before' }] });
     // Three versions of one column in a family that keeps three.
-    for (const ts of [100, 200, 300]) rows.push({ key: 'scan:ver', cells: [{ column: 'cf:v', value: `v${ts}`, timestamp: ts }] });
+    for (const ts of [100, 200, 300])
+      rows.push({ key: 'scan:ver', cells: [{ column: 'cf:v', value: `v${ts}`, timestamp: ts }] });
     // One wide row, to be split across pages.
-    rows.push({ key: 'scan:wide/1', cells: Array.from({ length: 5 }, (_, i) => ({ column: `cf:q${i}`, value: `w${i}` })) });
+    rows.push({
+      key: 'scan:wide/1',
+      cells: Array.from({ length: 5 }, (_, i) => ({ column: `cf:q${i}`, value: `w${i}` })),
+    });
     rows.push({ key: 'scan:wide/2', cells: [{ column: 'cf:q0', value: 'x' }] });
     await hb.put(TABLE, rows);
   });
@@ -547,7 +720,9 @@ describe('scan', () => {
 
   it('scans a prefix in key order and stays inside it', async () => {
     const rows = await drain(hb.scan(TABLE, { prefix: 'scan:p1/', limit: 100 }));
-    expect(rows.map((r) => str(r.key))).toEqual(Array.from({ length: 12 }, (_, i) => `scan:p1/${String(i).padStart(2, '0')}`));
+    expect(rows.map((r) => str(r.key))).toEqual(
+      Array.from({ length: 12 }, (_, i) => `scan:p1/${String(i).padStart(2, '0')}`),
+    );
     expect(cellsOf(rows[3])).toEqual({ 'cf:a': 'a3', 'f2:b': 'b3' });
   });
 
@@ -577,10 +752,15 @@ describe('scan', () => {
     ]);
   });
 
-  it('hands the scanner\'s delete off when asked, so the rows arrive before it ends; it still ends', async () => {
+  it("hands the scanner's delete off when asked, so the rows arrive before it ends; it still ends", async () => {
     const handedOff: Promise<void>[] = [];
     const seen: HBaseRequestEvent[] = [];
-    const client = new HBaseRestClient({ baseUrl: BASE_URL, timeoutMs: 30_000, handOff: (work) => (handedOff.push(work), true), onRequest: (e) => seen.push(e) });
+    const client = new HBaseRestClient({
+      baseUrl: BASE_URL,
+      timeoutMs: 30_000,
+      handOff: (work) => (handedOff.push(work), true),
+      onRequest: (e) => seen.push(e),
+    });
     const rows = await drain(client.scan(TABLE, { prefix: 'scan:p1/', limit: 3, pageSize: 3 }));
     expect(rows).toHaveLength(3);
     expect(handedOff).toHaveLength(1);
@@ -633,7 +813,9 @@ describe('scan', () => {
   it('narrows by columns and applies scanner filters', async () => {
     const rows = await drain(hb.scan(TABLE, { prefix: 'scan:p1/', limit: 2, columns: ['f2'] }));
     expect(rows.map(cellsOf)).toEqual([{ 'f2:b': 'b0' }, { 'f2:b': 'b1' }]);
-    const keyOnly = await drain(hb.scan(TABLE, { prefix: 'scan:p1/', limit: 2, columns: ['cf:a'], filter: { type: 'KeyOnlyFilter' } }));
+    const keyOnly = await drain(
+      hb.scan(TABLE, { prefix: 'scan:p1/', limit: 2, columns: ['cf:a'], filter: { type: 'KeyOnlyFilter' } }),
+    );
     expect(keyOnly.map((r) => r.cells.map((c) => c.value.byteLength))).toEqual([[0], [0]]);
     const valueFilter = {
       type: 'ValueFilter',

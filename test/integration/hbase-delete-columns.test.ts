@@ -2,7 +2,13 @@
 // gateway: several columns (and a timestamp) in one DELETE do what RowSpec promises.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { HBaseRestClient, bytesToString, concatBytes, type HBaseRequestEvent, type HBaseRow } from '../../shared/hbase/index.js';
+import {
+  HBaseRestClient,
+  bytesToString,
+  concatBytes,
+  type HBaseRequestEvent,
+  type HBaseRow,
+} from '../../shared/hbase/index.js';
 
 const url = inject('hbaseRestUrl');
 const TABLE = `it_delcols_${randomBytes(4).toString('hex')}`;
@@ -23,7 +29,12 @@ async function sent(fn: () => Promise<unknown>): Promise<HBaseRequestEvent[]> {
 }
 
 beforeAll(async () => {
-  await hb.createTable(TABLE, { columnFamilies: [{ name: 'cf', VERSIONS: 5 }, { name: 'g', VERSIONS: 5 }] });
+  await hb.createTable(TABLE, {
+    columnFamilies: [
+      { name: 'cf', VERSIONS: 5 },
+      { name: 'g', VERSIONS: 5 },
+    ],
+  });
 });
 
 afterAll(async () => {
@@ -33,7 +44,8 @@ afterAll(async () => {
 
 describe('deleteColumns', () => {
   it('with upToTimestamp: one DELETE removes, in each listed column, every version <= TS and keeps newer ones', async () => {
-    const versions = (col: string) => [100, 200, 300].map((ts) => ({ column: col, value: `${col}@${ts}`, timestamp: ts }));
+    const versions = (col: string) =>
+      [100, 200, 300].map((ts) => ({ column: col, value: `${col}@${ts}`, timestamp: ts }));
     await hb.put(TABLE, [
       { key: 'r1', cells: versions('cf:a') },
       { key: 'r1', cells: versions('cf:b') },
@@ -53,7 +65,15 @@ describe('deleteColumns', () => {
   });
 
   it('the timestamp bound is inclusive and a later write at a newer timestamp stays visible', async () => {
-    await hb.put(TABLE, [{ key: 'r2', cells: [{ column: 'cf:x', value: 'old', timestamp: 1_000 }, { column: 'cf:y', value: 'old', timestamp: 999 }] }]);
+    await hb.put(TABLE, [
+      {
+        key: 'r2',
+        cells: [
+          { column: 'cf:x', value: 'old', timestamp: 1_000 },
+          { column: 'cf:y', value: 'old', timestamp: 999 },
+        ],
+      },
+    ]);
     await hb.deleteColumns(TABLE, 'r2', ['cf:x', 'cf:y'], { upToTimestamp: 1_000 });
     expect(await hb.getRow(TABLE, 'r2')).toBeNull();
     // The delete marker covers <= 1000 only: a re-write (server time, now) is not masked.
@@ -66,7 +86,14 @@ describe('deleteColumns', () => {
 
   it('without a timestamp removes every version of every listed column', async () => {
     await hb.put(TABLE, [
-      { key: 'r3', cells: [{ column: 'cf:a', value: 'a1', timestamp: 1 }, { column: 'cf:b', value: 'b' }, { column: 'g:k', value: 'kept' }] },
+      {
+        key: 'r3',
+        cells: [
+          { column: 'cf:a', value: 'a1', timestamp: 1 },
+          { column: 'cf:b', value: 'b' },
+          { column: 'g:k', value: 'kept' },
+        ],
+      },
       { key: 'r3', cells: [{ column: 'cf:a', value: 'a2' }] },
     ]);
     const requests = await sent(() => hb.deleteColumns(TABLE, 'r3', ['cf:a', 'cf:b']));
@@ -75,7 +102,9 @@ describe('deleteColumns', () => {
   });
 
   it('binary qualifiers with bytes special to RowSpec (, / * + % 0x00 0xff) are deleted exactly', async () => {
-    const specials = [',', '/', '*', '+', '%', '\u0000', 'multiget'].map((s, i) => concatBytes('cf:', Uint8Array.of(i, 0xff), s));
+    const specials = [',', '/', '*', '+', '%', '\u0000', 'multiget'].map((s, i) =>
+      concatBytes('cf:', Uint8Array.of(i, 0xff), s),
+    );
     const kept = concatBytes('cf:', Uint8Array.of(9, 0xff), ',');
     await hb.put(TABLE, [{ key: 'r4', cells: [...specials, kept].map((column) => ({ column, value: 'v' })) }]);
     await hb.deleteColumns(TABLE, 'r4', specials);

@@ -34,7 +34,10 @@ async function sameMillisecondRace(table: string, column: string, key: string) {
 
 describe('delete-then-write in one millisecond', () => {
   it('relations (edges) and inbox markers keep a write that reported success (NEW_VERSION_BEHAVIOR)', async () => {
-    for (const [table, column] of [['relations', 'e:t'], ['inbox', 'c:star']] as const) {
+    for (const [table, column] of [
+      ['relations', 'e:t'],
+      ['inbox', 'c:star'],
+    ] as const) {
       const out = await sameMillisecondRace(qualifiedTableName(ns, table), column, `race-${column}`);
       expect(out, `${table} ${column}`).toEqual({ written: true, visible: '2' });
     }

@@ -23,7 +23,11 @@ const { onRequest, counted } = requestRecorder();
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest });
 const stores = hbaseFeedStores(hbase, ns);
 const queued: FanoutMessage[] = [];
-const deps: FeedDeps = { ...stores, queue: { send: async (m) => void queued.push(m) }, limits: { ...integrationLimits } };
+const deps: FeedDeps = {
+  ...stores,
+  queue: { send: async (m) => void queued.push(m) },
+  limits: { ...integrationLimits },
+};
 
 useNamespace(hbase, ns);
 beforeEach(() => {
@@ -33,8 +37,6 @@ beforeEach(() => {
 const users = userFactory(stores.users);
 const drain = () => drainQueue(deps, queued);
 const post = async (author: string, body = `by ${author}`) => (await publishPost(deps, author, { body })).post.id;
-
-
 
 describe('anything newer? (GET /users/{handle}/timeline/newer)', () => {
   it('counts what the timeline shows above the post on screen in ONE round trip, and writes nothing', async () => {
@@ -102,7 +104,8 @@ describe('anything newer? (GET /users/{handle}/timeline/newer)', () => {
 });
 
 describe('who to follow (GET /users/{handle}/suggestions)', () => {
-  const suggest = (reader: string, limit = 10) => suggestFollows(deps, reader, limit, { cache: new SuggestionCache(), random: () => Math.random() });
+  const suggest = (reader: string, limit = 10) =>
+    suggestFollows(deps, reader, limit, { cache: new SuggestionCache(), random: () => Math.random() });
 
   it('people your followees follow, best first, none you follow, block or mute — in 3 round trips', async () => {
     const [amy, bob, cat, dan, eve, fay, gil] = await users('amy', 'bob', 'cat', 'dan', 'eve', 'fay', 'gil');
@@ -132,11 +135,12 @@ describe('who to follow (GET /users/{handle}/suggestions)', () => {
     expect(depth).toBe(3);
     // 1: amy's list ∥ the sample; 2: bob's, cat's and eve's lists; 3: edges ∥ blocks ∥ faces.
     expect(calls.filter((c) => tableOf(c) === 'lists')).toHaveLength(5);
-    expect(calls.filter((c) => tableOf(c) !== 'lists').map((c) => `${tableOf(c)} ${c.path.includes('/multiget') ? 'multiget' : c.method}`).sort()).toEqual([
-      'blocks multiget',
-      'relations multiget',
-      'users multiget',
-    ]);
+    expect(
+      calls
+        .filter((c) => tableOf(c) !== 'lists')
+        .map((c) => `${tableOf(c)} ${c.path.includes('/multiget') ? 'multiget' : c.method}`)
+        .sort(),
+    ).toEqual(['blocks multiget', 'relations multiget', 'users multiget']);
   });
 
   it('someone followed before your newest 20 is not suggested (the last stage checks your edges)', async () => {
@@ -158,7 +162,9 @@ describe('who to follow (GET /users/{handle}/suggestions)', () => {
     await drain();
     // The sample starts where dan's own entries do (his followers list: bob's and cat's edges).
     const at = parseInt(listPrefix(dan, 'R').slice(0, 4), 16) / 0x10000;
-    const { result, depth } = await counted(() => suggestFollows(deps, fresh, 5, { cache: new SuggestionCache(), random: () => at }));
+    const { result, depth } = await counted(() =>
+      suggestFollows(deps, fresh, 5, { cache: new SuggestionCache(), random: () => at }),
+    );
     expect(result[0]).toEqual({ face: { handle: dan, displayName: dan, avatar: null }, followedBy: 0 });
     expect(depth).toBe(2);
   });

@@ -35,7 +35,17 @@ const deps: FeedDeps = {
   ...stores,
   queue: { send: async (m) => void queued.push(m) },
   // Threshold 3: the celebrity races need a celebrity; every other test keeps authors below it.
-  limits: { fanoutChunkSize: 100, fanoutChunksPerMessage: 2, backfillLimit: 200, inboxCap: 800, maxFollowing: 5000, celebrityFollowers: 3, inactiveAfterMs: 30 * 86_400_000, settleSeconds: 1, writesPerMinute: { comment: 1000, like: 1000, repost: 1000 } },
+  limits: {
+    fanoutChunkSize: 100,
+    fanoutChunksPerMessage: 2,
+    backfillLimit: 200,
+    inboxCap: 800,
+    maxFollowing: 5000,
+    celebrityFollowers: 3,
+    inactiveAfterMs: 30 * 86_400_000,
+    settleSeconds: 1,
+    writesPerMinute: { comment: 1000, like: 1000, repost: 1000 },
+  },
   step: gate.hook,
 };
 
@@ -77,7 +87,9 @@ async function expectEdge(reader: string, author: string, following: boolean) {
   const followers = (await stores.relations.followers(author, 100)).items.map((e) => e.handle);
   expect(followers.includes(reader), `${reader} among ${author}'s followers`).toBe(following);
   expect(await stores.counters.get(author, 'followers')).toBe(followers.length);
-  expect(await stores.counters.get(reader, 'following')).toBe((await stores.relations.following(reader, 100)).items.length);
+  expect(await stores.counters.get(reader, 'following')).toBe(
+    (await stores.relations.following(reader, 100)).items.length,
+  );
 }
 
 async function publish(author: string, body: string) {
@@ -95,7 +107,9 @@ describe('idempotent publish and delete (invariant B)', () => {
     await settleAll();
 
     await expect(publishPost(deps, amy, { body: 'oops', idempotencyKey: 'k1' })).rejects.toBeInstanceOf(GoneError);
-    await expect(publishPost(deps, amy, { body: 'something else', idempotencyKey: 'k1' })).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
+    await expect(publishPost(deps, amy, { body: 'something else', idempotencyKey: 'k1' })).rejects.toMatchObject({
+      code: 'idempotency_key_mismatch',
+    });
     await settleAll();
     expect(await stores.posts.get(post.id)).toBeNull();
     expect(await timelineIds(bob)).toEqual([]);
@@ -232,7 +246,7 @@ describe('unfollow and refollow of the same edge (invariants A, C, D)', () => {
     await expectEdge(bob, star, true);
   });
 
-  it('normal author: the unfollow purge deletes the refollow\'s backfill; the settle backfills again', async () => {
+  it("normal author: the unfollow purge deletes the refollow's backfill; the settle backfills again", async () => {
     const [amy, bob] = await users('amy', 'bob');
     const ids = [await publish(amy, 'a1'), await publish(amy, 'a2')];
     await follow(deps, bob, amy);

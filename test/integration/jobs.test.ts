@@ -5,7 +5,13 @@
 // (test/support/job-driver.ts). The HBase requests each step makes are counted.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DeleteQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  DeleteQueueCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ensureQueues, localSqsClient } from '../../infra/local/sqs-poller.js';
 import { applySchema } from '../../infra/schema/apply-schema.js';
@@ -15,7 +21,15 @@ import { HBaseUserStore } from '../../shared/adapters/hbase/hbase-user-store.js'
 import { LambdaJobContinuation } from '../../shared/adapters/lambda/lambda-job-continuation.js';
 import { SqsDeadLetterQueue } from '../../shared/adapters/sqs/sqs-dead-letter-queue.js';
 import { SqsFanoutQueue } from '../../shared/adapters/sqs/sqs-queues.js';
-import { HBaseRestClient, bytesToString, compareBytes, concatBytes, decodeLong, encodeLong, type HBaseRequestEvent } from '../../shared/hbase/index.js';
+import {
+  HBaseRestClient,
+  bytesToString,
+  compareBytes,
+  concatBytes,
+  decodeLong,
+  encodeLong,
+  type HBaseRequestEvent,
+} from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import type { Feed, FeedVisit, RelationsBatch } from '../../shared/ports/maintenance-store.js';
 import { inboxQualifier, postKey, relationKey, userKey } from '../../shared/schema/row-keys.js';
@@ -32,7 +46,11 @@ import { dropNamespace } from '../support/namespace.js';
 
 const ns = `it_jobs_${Date.now().toString(36)}`;
 const requests: HBaseRequestEvent[] = [];
-const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest: (e) => requests.push(e) });
+const hbase = new HBaseRestClient({
+  baseUrl: inject('hbaseRestUrl'),
+  timeoutMs: 60_000,
+  onRequest: (e) => requests.push(e),
+});
 const store = new HBaseMaintenanceStore(hbase, ns);
 const t = (table: TableName) => qualifiedTableName(ns, table);
 const sqsEndpoint = inject('sqsEndpoint');
@@ -63,12 +81,23 @@ async function counted<T>(op: () => Promise<T>): Promise<{ result: T; calls: HBa
 const BASE = 1_780_000_000_000;
 /** n entry qualifiers of `author`'s posts, i = 0 the newest; the stored order is newest first. */
 const qualifiers = (author: string, n: number) =>
-  Array.from({ length: n }, (_, i) => inboxQualifier(postKey(author, BASE - i * 1000, Uint8Array.of(0, 0, 0, 0, i >> 8, i & 0xff))));
+  Array.from({ length: n }, (_, i) =>
+    inboxQualifier(postKey(author, BASE - i * 1000, Uint8Array.of(0, 0, 0, 0, i >> 8, i & 0xff))),
+  );
 
-async function seedWide(table: 'inbox' | 'outbox', owner: string, qs: Uint8Array[], extra: { column: string; value: string }[] = []) {
+async function seedWide(
+  table: 'inbox' | 'outbox',
+  owner: string,
+  qs: Uint8Array[],
+  extra: { column: string; value: string }[] = [],
+) {
   const family = table === 'inbox' ? 'i' : 'o';
   // Written with old explicit timestamps in shuffled order: the oldest entry is not the lowest timestamp.
-  const cells = qs.map((q, i) => ({ column: concatBytes(`${family}:`, q), value: new Uint8Array(0), timestamp: 1_000_000 + ((i * 7919) % qs.length) }));
+  const cells = qs.map((q, i) => ({
+    column: concatBytes(`${family}:`, q),
+    value: new Uint8Array(0),
+    timestamp: 1_000_000 + ((i * 7919) % qs.length),
+  }));
   await hbase.put(t(table), [{ key: userKey(owner), cells: [...cells, ...extra] }]);
 }
 
@@ -92,7 +121,9 @@ describe('trim inboxes (real HBase)', () => {
     await seedWide('outbox', 'star', qualifiers('star', 230));
     await seedWide('outbox', 'quiet', qualifiers('quiet', 150));
 
-    const { result, calls } = await counted(() => runToCompletion(trimInboxesJob(store, { inbox: 800, outbox: 200 }), { rowsPerStep: 2 }));
+    const { result, calls } = await counted(() =>
+      runToCompletion(trimInboxesJob(store, { inbox: 800, outbox: 200 }), { rowsPerStep: 2 }),
+    );
     const { outcomes, payloads } = result;
     expect(outcomes.at(-1)).toMatchObject({ status: 'done', totals: { seen: 8, fixed: 5 } });
     expect(payloads.length).toBeGreaterThanOrEqual(4); // 6 inbox rows / 2, then the outbox phase
@@ -111,7 +142,9 @@ describe('trim inboxes (real HBase)', () => {
     expect(meta?.cells.map((c) => `${c.family}:${bytesToString(c.qualifier)}`).sort()).toEqual(['c:star', 'm:seen']);
 
     // A trimmed entry written again later (a refollow's backfill) is not masked by the delete.
-    await hbase.put(t('inbox'), [{ key: userKey('heavy'), cells: [{ column: concatBytes('i:', heavy[849]!), value: new Uint8Array(0) }] }]);
+    await hbase.put(t('inbox'), [
+      { key: userKey('heavy'), cells: [{ column: concatBytes('i:', heavy[849]!), value: new Uint8Array(0) }] },
+    ]);
     expect(await familyQualifiers('inbox', 'heavy')).toHaveLength(801);
   });
 
@@ -125,21 +158,27 @@ describe('trim inboxes (real HBase)', () => {
             ...visit,
             async dropPastCap() {
               // The oldest doomed entry is rewritten (server timestamp = now) just before the delete lands.
-              await hbase.put(t('inbox'), [{ key: userKey('racer'), cells: [{ column: concatBytes('i:', qs[29]!), value: new Uint8Array(0) }] }]);
+              await hbase.put(t('inbox'), [
+                { key: userKey('racer'), cells: [{ column: concatBytes('i:', qs[29]!), value: new Uint8Array(0) }] },
+              ]);
               return visit.dropPastCap();
             },
           };
         }
       },
     });
-    const { calls } = await counted(() => runToCompletion(trimInboxesJob(racing, { inbox: 20, outbox: 200 }), { rowsPerStep: 100 }));
+    const { calls } = await counted(() =>
+      runToCompletion(trimInboxesJob(racing, { inbox: 20, outbox: 200 }), { rowsPerStep: 100 }),
+    );
     expect(await familyQualifiers('inbox', 'racer')).toEqual([...qs.slice(0, 20), qs[29]]);
     // The delete reaches up to the newest timestamp among the doomed cells (seedWide's shuffled
     // stamps: the oldest entry is not the newest write), not merely the oldest entry's.
     const upTo = Math.max(...qs.slice(20).map((_, j) => 1_000_000 + (((20 + j) * 7919) % qs.length)));
     // The racer's row only: the first test's inboxes (800 entries) are over this run's cap of 20 too.
     const racerRow = `:inbox/${encodedSegment(userKey('racer'))}/`;
-    const deletes = calls.filter((c) => c.method === 'DELETE' && c.path.includes(racerRow) && !c.path.includes('/scanner/'));
+    const deletes = calls.filter(
+      (c) => c.method === 'DELETE' && c.path.includes(racerRow) && !c.path.includes('/scanner/'),
+    );
     expect(deletes.length).toBeGreaterThanOrEqual(1);
     expect(deletes.every((c) => new RegExp(`/${upTo}(\\?|$)`).test(c.path))).toBe(true);
   });
@@ -158,7 +197,15 @@ describe('repair relations (real HBase)', () => {
     cells: [{ column: 'e:t', value: since }],
   });
   const setCounters = (h: string, following: number, followers: number) =>
-    hbase.put(t('users'), [{ key: userKey(h), cells: [{ column: 'c:following', value: encodeLong(following) }, { column: 'c:followers', value: encodeLong(followers) }] }]);
+    hbase.put(t('users'), [
+      {
+        key: userKey(h),
+        cells: [
+          { column: 'c:following', value: encodeLong(following) },
+          { column: 'c:followers', value: encodeLong(followers) },
+        ],
+      },
+    ]);
   const counters = async (h: string) => {
     const row = await hbase.getRow(t('users'), userKey(h), { columns: ['c:following', 'c:followers'] });
     const get = (q: string) => {
@@ -192,7 +239,8 @@ describe('repair relations (real HBase)', () => {
     await hbase.put(t('relations'), [edge('cat', 'R', 'ann', '999')]);
     // Counters off by N everywhere, and a user with stale counters and no relation rows at all.
     const offBy = [3, -1, 2, 5, 1, 4, 7, 0];
-    for (const [i, h] of handles.entries()) await setCounters(h, Math.max(0, 4 + offBy[i]!), Math.max(0, 2 * offBy[i]!));
+    for (const [i, h] of handles.entries())
+      await setCounters(h, Math.max(0, 4 + offBy[i]!), Math.max(0, 2 * offBy[i]!));
     await setCounters('zed', 7, 9);
   });
 
@@ -200,26 +248,36 @@ describe('repair relations (real HBase)', () => {
   const queue = { send: async (m: FanoutMessage) => void settles.push(m) };
 
   it('runs to completion across continuations: every F has its R, no R without F, counters exact', async () => {
-    const { result, calls } = await counted(() => runToCompletion(repairRelationsJob(store, { settleMs: 100, queue }), { rowsPerStep: 3 }));
+    const { result, calls } = await counted(() =>
+      runToCompletion(repairRelationsJob(store, { settleMs: 100, queue }), { rowsPerStep: 3 }),
+    );
     const { outcomes, payloads } = result;
     expect(outcomes.at(-1)).toMatchObject({ status: 'done' });
     expect(outcomes.length).toBeGreaterThan(5);
     // A user's rows were cut by a step boundary and their counts carried on.
     expect(payloads.some((p) => (p.carry as { open?: unknown } | undefined)?.open !== undefined)).toBe(true);
     const sum = (k: string) => outcomes.reduce((n, o) => n + (o.stats?.[k] ?? 0), 0);
-    expect({ added: sum('followerRowsAdded'), resynced: sum('followerRowsResynced'), deleted: sum('orphanFollowerRowsDeleted') }).toEqual({
+    expect({
+      added: sum('followerRowsAdded'),
+      resynced: sum('followerRowsResynced'),
+      deleted: sum('orphanFollowerRowsDeleted'),
+    }).toEqual({
       added: 2,
       resynced: 1,
       deleted: 3,
     });
     // One settle for each follow whose followers side the job wrote or removed.
-    expect(settles.map((m) => (m.type === 'settle' ? `${m.reader}>${m.followee}` : m.type)).sort()).toEqual(['ann>cat', 'dan>bob', 'eve>ann', 'gus>bob', 'gus>cat', 'ann>eve'].sort());
+    expect(settles.map((m) => (m.type === 'settle' ? `${m.reader}>${m.followee}` : m.type)).sort()).toEqual(
+      ['ann>cat', 'dan>bob', 'eve>ann', 'gus>bob', 'gus>cat', 'ann>eve'].sort(),
+    );
     // ONE multi-get of counterparts per step.
     const multigets = calls.filter((c) => c.path.includes(':relations/multiget'));
     expect(multigets.length).toBeLessThanOrEqual(outcomes.length);
 
     // Every row but the packed audience's (invariant N: its version and pack cells, e:v and e:p).
-    const rows = (await allRows(hbase, ns, 'relations')).filter((r) => !r.cells.every((c) => ['v', 'p'].includes(bytesToString(c.qualifier))));
+    const rows = (await allRows(hbase, ns, 'relations')).filter(
+      (r) => !r.cells.every((c) => ['v', 'p'].includes(bytesToString(c.qualifier))),
+    );
     const parsed = rows.map((r) => {
       const key = Buffer.from(r.key);
       const since = bytesToString(r.cells.find((c) => bytesToString(c.qualifier) === 't')!.value);
@@ -275,16 +333,32 @@ describe('regeneration sweep (real HBase + ElasticMQ)', () => {
     const q = await ensureQueues({ sqsEndpoint, stage: 'local', queueName: `it-jobs-${runId}-regen` });
     createdQueues.push(q.queueUrl, q.deadLetterQueueUrl);
     const now = Date.now();
-    const mark = (reader: string, value: string) => ({ key: userKey(reader), cells: [{ column: 'm:regen', value }, { column: 'm:seen', value }] });
-    await hbase.put(t('inbox'), [mark('stuck1', String(now - 700_000)), mark('stuck2', String(now - 86_400_000)), mark('busy', String(now - 5_000))]);
+    const mark = (reader: string, value: string) => ({
+      key: userKey(reader),
+      cells: [
+        { column: 'm:regen', value },
+        { column: 'm:seen', value },
+      ],
+    });
+    await hbase.put(t('inbox'), [
+      mark('stuck1', String(now - 700_000)),
+      mark('stuck2', String(now - 86_400_000)),
+      mark('busy', String(now - 5_000)),
+    ]);
 
-    const job = regenerationSweepJob({ store, queue: new SqsFanoutQueue({ queueUrl: q.queueUrl, endpoint: sqsEndpoint }), stuckAfterMs: 600_000 });
+    const job = regenerationSweepJob({
+      store,
+      queue: new SqsFanoutQueue({ queueUrl: q.queueUrl, endpoint: sqsEndpoint }),
+      stuckAfterMs: 600_000,
+    });
     const { outcomes } = await runToCompletion(job, { rowsPerStep: 1 });
     // Only inbox rows with m:regen are read (the trim test's rows have none): 3 rows, 1 per step.
     expect(outcomes.map((o) => o.status)).toEqual(['continued', 'continued', 'continued', 'done']);
     expect(outcomes.at(-1)!.totals).toEqual({ seen: 3, fixed: 2 });
 
-    const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: q.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+    const out = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: q.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+    );
     const bodies = (out.Messages ?? []).map((m) => JSON.parse(m.Body!) as { reader: string });
     expect(bodies.map((b) => b.reader).sort()).toEqual(['stuck1', 'stuck2']);
     expect(bodies[0]).toEqual({ v: 1, type: 'regenerate', reader: expect.any(String) });
@@ -303,16 +377,30 @@ describe('away sweep (real HBase + ElasticMQ)', () => {
     const old = String(now - 40 * 86_400_000);
     await hbase.put(t('inbox'), [
       { key: userKey('gone'), cells: [{ column: 'm:seen', value: old }] },
-      { key: userKey('marked'), cells: [{ column: 'm:seen', value: old }, { column: 'm:away', value: old }] },
+      {
+        key: userKey('marked'),
+        cells: [
+          { column: 'm:seen', value: old },
+          { column: 'm:away', value: old },
+        ],
+      },
       { key: userKey('fresh'), cells: [{ column: 'm:seen', value: String(now - 86_400_000) }] },
     ]);
-    const job = awaySweepJob({ store, queue: new SqsFanoutQueue({ queueUrl: q.queueUrl, endpoint: sqsEndpoint }), inactiveAfterMs: 30 * 86_400_000 });
+    const job = awaySweepJob({
+      store,
+      queue: new SqsFanoutQueue({ queueUrl: q.queueUrl, endpoint: sqsEndpoint }),
+      inactiveAfterMs: 30 * 86_400_000,
+    });
     const { outcomes } = await runToCompletion(job, { rowsPerStep: 2 });
-    const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: q.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+    const out = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: q.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+    );
     const bodies = (out.Messages ?? []).map((m) => JSON.parse(m.Body!) as { reader: string });
     expect(outcomes.at(-1)).toMatchObject({ status: 'done', totals: { fixed: bodies.length } });
     // Other rows of this namespace may be away too (the trim test's reader was last seen at 123).
-    expect(bodies.filter((b) => ['gone', 'marked', 'fresh'].includes(b.reader))).toEqual([{ v: 1, type: 'away', reader: 'gone', seenAt: Number(old) }]);
+    expect(bodies.filter((b) => ['gone', 'marked', 'fresh'].includes(b.reader))).toEqual([
+      { v: 1, type: 'away', reader: 'gone', seenAt: Number(old) },
+    ]);
   });
 });
 
@@ -329,11 +417,19 @@ describe('dead-letter report (real ElasticMQ)', () => {
       'definitely not json',
     ];
     const before = Date.now();
-    await sqs.send(new SendMessageBatchCommand({ QueueUrl: q.deadLetterQueueUrl, Entries: bodies.map((b, i) => ({ Id: `m${i}`, MessageBody: b })) }));
+    await sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: q.deadLetterQueueUrl,
+        Entries: bodies.map((b, i) => ({ Id: `m${i}`, MessageBody: b })),
+      }),
+    );
 
     const lines: unknown[] = [];
     const log = { ...silentLog, warn: (_m: string, attrs: Record<string, unknown>) => void lines.push(attrs) };
-    const report = await deadLetterReport(new SqsDeadLetterQueue({ queueUrl: q.deadLetterQueueUrl, endpoint: sqsEndpoint }), log);
+    const report = await deadLetterReport(
+      new SqsDeadLetterQueue({ queueUrl: q.deadLetterQueueUrl, endpoint: sqsEndpoint }),
+      log,
+    );
     expect(report).toMatchObject({
       queue: q.settings.deadLetterQueueName,
       approximateMessages: 4,
@@ -345,9 +441,14 @@ describe('dead-letter report (real ElasticMQ)', () => {
 
     // Peeked, not deleted: every message is still in the queue (hidden for a few seconds).
     const { Attributes = {} } = await sqs.send(
-      new GetQueueAttributesCommand({ QueueUrl: q.deadLetterQueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+      new GetQueueAttributesCommand({
+        QueueUrl: q.deadLetterQueueUrl,
+        AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+      }),
     );
-    expect(Number(Attributes.ApproximateNumberOfMessages) + Number(Attributes.ApproximateNumberOfMessagesNotVisible)).toBe(4);
+    expect(
+      Number(Attributes.ApproximateNumberOfMessages) + Number(Attributes.ApproximateNumberOfMessagesNotVisible),
+    ).toBe(4);
   });
 });
 
@@ -360,17 +461,33 @@ describe('LambdaJobContinuation', () => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        seen.push({ path: req.url ?? '', type: req.headers['x-amz-invocation-type'] as string | undefined, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-        res.writeHead(req.url?.includes('missing') ? 404 : 202, { 'Content-Type': 'application/json' }).end(req.url?.includes('missing') ? '{"Message":"Function not found"}' : '');
+        seen.push({
+          path: req.url ?? '',
+          type: req.headers['x-amz-invocation-type'] as string | undefined,
+          body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+        });
+        res
+          .writeHead(req.url?.includes('missing') ? 404 : 202, { 'Content-Type': 'application/json' })
+          .end(req.url?.includes('missing') ? '{"Message":"Function not found"}' : '');
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const continuation = new LambdaJobContinuation({ endpoint });
-      const payload = { runId: 'r1', step: 2, startedAt: 1, attempt: 0, cursor: 'AAE', carry: { table: 'inbox' }, totals: { seen: 2, fixed: 1 } };
+      const payload = {
+        runId: 'r1',
+        step: 2,
+        startedAt: 1,
+        attempt: 0,
+        cursor: 'AAE',
+        carry: { table: 'inbox' },
+        totals: { seen: 2, fixed: 1 },
+      };
       await continuation.continueWith('weibo-test-trimInboxes', payload);
-      expect(seen).toEqual([{ path: '/2015-03-31/functions/weibo-test-trimInboxes/invocations', type: 'Event', body: payload }]);
+      expect(seen).toEqual([
+        { path: '/2015-03-31/functions/weibo-test-trimInboxes/invocations', type: 'Event', body: payload },
+      ]);
       await expect(continuation.continueWith('weibo-test-missing', payload)).rejects.toThrow();
       expect(seen).toHaveLength(2); // one attempt, never retried (a retry could start a second chain)
     } finally {

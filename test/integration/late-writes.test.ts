@@ -44,7 +44,10 @@ const users = userFactory(stores.users);
 /** The worker, the settle messages included (as after the settle window), until nothing is queued. */
 const settleAll = () => drainQueue(deps, queued);
 const markers = async (reader: string) => (await stores.inbox.read(reader, ALL)).celebrities;
-function take<T extends FanoutMessage['type']>(type: T, match: (m: Extract<FanoutMessage, { type: T }>) => boolean = () => true) {
+function take<T extends FanoutMessage['type']>(
+  type: T,
+  match: (m: Extract<FanoutMessage, { type: T }>) => boolean = () => true,
+) {
   const i = queued.findIndex((m) => m.type === type && match(m as Extract<FanoutMessage, { type: T }>));
   if (i < 0) throw new Error(`no ${type} message queued`);
   return queued.splice(i, 1)[0] as Extract<FanoutMessage, { type: T }>;
@@ -67,7 +70,8 @@ describe('an invocation resumed after its operation budget writes nothing (docs/
   const settleMs = 5_000;
   const budget = operationBudgetMs(settleMs);
   const lambdaContext = { awsRequestId: 'late-unfollow', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
-  const asInvocation = <T>(fn: () => Promise<T>) => inInvocation(() => 'late-writes', fn, { budgetMs: () => budget })(undefined, lambdaContext);
+  const asInvocation = <T>(fn: () => Promise<T>) =>
+    inInvocation(() => 'late-writes', fn, { budgetMs: () => budget })(undefined, lambdaContext);
 
   it('forced: an unfollow frozen between its edge removal and its marker removal, thawed after a refollow and its settle, leaves the refollow marked', async () => {
     const bob = (await users('bob'))[0]!;
@@ -104,7 +108,10 @@ describe('a celebrity flag change has a settle of its own (invariant D)', () => 
     await held.reached;
     // Every follower is marked, the flag not yet written: bob's settle reads "not a celebrity"
     // and replaces the marker with a backfill.
-    await handleFanoutMessage(deps, take('settle', (m) => m.reader === bob && m.followee === star));
+    await handleFanoutMessage(
+      deps,
+      take('settle', (m) => m.reader === bob && m.followee === star),
+    );
     held.release();
     await promoting;
     expect(await stores.celebrities.isCelebrity(star)).toBe(true);

@@ -26,26 +26,36 @@ import { useNamespace } from '../support/namespace.js';
 
 const ns = `it_leaving_${Date.now().toString(36)}`;
 const recorder = requestRecorder();
-const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest: recorder.onRequest });
+const hbase = new HBaseRestClient({
+  baseUrl: inject('hbaseRestUrl'),
+  timeoutMs: 60_000,
+  onRequest: recorder.onRequest,
+});
 const { stores, gate, queued, deps: world } = accountWorld(hbase, ns);
 /** The feeds' faces cache (60 s, as deployed) on a clock the test moves. */
 let clock = Date.now();
-const deps: FeedDeps & LoginDeps & { people: HBasePeopleIndex } = { ...world, feedFaces: new CachingFaces(stores.users, 60_000, 10_000, () => clock) };
+const deps: FeedDeps & LoginDeps & { people: HBasePeopleIndex } = {
+  ...world,
+  feedFaces: new CachingFaces(stores.users, 60_000, 10_000, () => clock),
+};
 useNamespace(hbase, ns);
 
 const PASSWORD = 'a long password';
 const IP = '192.0.2.90';
 /** Registers `names` as `<name>_<n>` with PASSWORD, findable by name. */
 const users = accountFactory(deps, PASSWORD);
-const leaves = (handle: string, now = Date.now()) => leave(deps, handle, { handle, password: PASSWORD, sourceIp: IP }, now);
+const leaves = (handle: string, now = Date.now()) =>
+  leave(deps, handle, { handle, password: PASSWORD, sourceIp: IP }, now);
 const logsIn = (handle: string, now = Date.now()) => logIn(deps, { handle, password: PASSWORD, sourceIp: IP }, now);
 const post = async (author: string, body = `by ${author}`) => (await publishPost(deps, author, { body })).post.id;
 const timeline = async (reader: string) => (await homeTimeline(deps, reader, 30)).items;
 const followers = async (user: string) => (await listRelations(deps, user, 'followers', 30)).items.map((e) => e.handle);
 const following = async (user: string) => (await listRelations(deps, user, 'following', 30)).items.map((e) => e.handle);
-const commenters = async (postId: string) => (await listComments(deps, postId, 'oldest', 30)).items.map((c) => c.author);
+const commenters = async (postId: string) =>
+  (await listComments(deps, postId, 'oldest', 30)).items.map((c) => c.author);
 const likers = async (postId: string) => (await listLikers(deps, postId, 30)).items.map((l) => l.handle);
-const actorsOf = async (recipient: string) => (await listNotifications(deps, recipient, 30)).items.flatMap((g) => g.actors.map((a) => a.handle));
+const actorsOf = async (recipient: string) =>
+  (await listNotifications(deps, recipient, 30)).items.flatMap((g) => g.actors.map((a) => a.handle));
 
 describe('leaving (注销) and coming back', () => {
   it('a leave hides the account from every view at once; a login within the window restores all of it', async () => {
@@ -59,8 +69,14 @@ describe('leaving (注销) and coming back', () => {
     const shared = (await repost(deps, bob, own, { comment: 'look' })).post.id;
     await drainQueue(deps, queued);
     const seen = async () => ({
-      profile: await getProfile(deps, ann).then(() => true, () => false),
-      post: await getPost(deps, own, bob).then(() => true, () => false),
+      profile: await getProfile(deps, ann).then(
+        () => true,
+        () => false,
+      ),
+      post: await getPost(deps, own, bob).then(
+        () => true,
+        () => false,
+      ),
       inTimeline: (await timeline(bob)).some((p) => p.id === own),
       embedded: (await getPost(deps, shared, bob)).original?.state,
       commenter: (await commenters(theirs)).includes(ann),
@@ -69,17 +85,46 @@ describe('leaving (注销) and coming back', () => {
       followee: (await following(bob)).includes(ann),
       notifier: (await actorsOf(bob)).includes(ann),
       found: (await findPeople(deps, bob, ann, 10)).some((p) => p.face.handle === ann),
-      posts: await listUserPosts(deps, ann, 10).then(() => true, () => false),
-      history: await postHistory(deps, own).then(() => true, () => false),
+      posts: await listUserPosts(deps, ann, 10).then(
+        () => true,
+        () => false,
+      ),
+      history: await postHistory(deps, own).then(
+        () => true,
+        () => false,
+      ),
     });
-    const all = { profile: true, post: true, inTimeline: true, embedded: 'live', commenter: true, liker: true, follower: true, followee: true, notifier: true, found: true, posts: true, history: true };
+    const all = {
+      profile: true,
+      post: true,
+      inTimeline: true,
+      embedded: 'live',
+      commenter: true,
+      liker: true,
+      follower: true,
+      followee: true,
+      notifier: true,
+      found: true,
+      posts: true,
+      history: true,
+    };
     expect(await seen()).toEqual(all);
 
     const gone = await leaves(ann);
     expect(gone.erasableFrom - gone.deactivatedAt).toBe(30 * 86_400_000);
     const none = {
-      profile: false, post: false, inTimeline: false, embedded: 'deleted', commenter: false, liker: false,
-      follower: false, followee: false, notifier: false, found: false, posts: false, history: false,
+      profile: false,
+      post: false,
+      inTimeline: false,
+      embedded: 'deleted',
+      commenter: false,
+      liker: false,
+      follower: false,
+      followee: false,
+      notifier: false,
+      found: false,
+      posts: false,
+      history: false,
     };
     // Everywhere at once but in feeds, whose faces cache keeps ann's face its minute.
     expect(await seen()).toEqual({ ...none, inTimeline: true });
@@ -104,8 +149,16 @@ describe('leaving (注销) and coming back', () => {
   it('forced: a comment, a like and a follow by the account, held after their checks while it leaves, land hidden and show again on a restore', async () => {
     const [ann, bob, dan] = await users('ann', 'bob', 'dan');
     const theirs = await post(bob);
-    const held = [gate.holdAt('comment.checked', (d) => d.actor === ann), gate.holdAt('like.listed', (d) => d.actor === ann), gate.holdAt('follow.checked', (d) => d.follower === ann)];
-    const writes = [addComment(deps, ann, theirs, { body: 'in flight' }), likePost(deps, ann, theirs), follow(deps, ann, dan)];
+    const held = [
+      gate.holdAt('comment.checked', (d) => d.actor === ann),
+      gate.holdAt('like.listed', (d) => d.actor === ann),
+      gate.holdAt('follow.checked', (d) => d.follower === ann),
+    ];
+    const writes = [
+      addComment(deps, ann, theirs, { body: 'in flight' }),
+      likePost(deps, ann, theirs),
+      follow(deps, ann, dan),
+    ];
     await Promise.all(held.map((h) => h.reached));
     await leaves(ann);
     held.forEach((h) => h.release());
@@ -115,13 +168,19 @@ describe('leaving (注销) and coming back', () => {
     expect((await stores.relations.followSinces([{ follower: ann, followee: dan }]))[0]).not.toBeNull();
     expect((await getPost(deps, theirs, bob)).counts).toMatchObject({ likes: 1, comments: 1 });
     // ... and show nowhere.
-    expect([await commenters(theirs), await likers(theirs), await followers(dan), await actorsOf(bob), await actorsOf(dan)]).toEqual([[], [], [], [], []]);
+    expect([
+      await commenters(theirs),
+      await likers(theirs),
+      await followers(dan),
+      await actorsOf(bob),
+      await actorsOf(dan),
+    ]).toEqual([[], [], [], [], []]);
     await logsIn(ann);
     expect([await commenters(theirs), await likers(theirs), await followers(dan)]).toEqual([[ann], [ann], [ann]]);
     expect(await actorsOf(dan)).toContain(ann);
   });
 
-  it('forced: a follow of the account held after its check lands hidden from the follower\'s list, and shows on a restore', async () => {
+  it("forced: a follow of the account held after its check lands hidden from the follower's list, and shows on a restore", async () => {
     const [ann, bob] = await users('ann', 'bob');
     const checked = gate.holdAt('follow.checked', (d) => d.followee === ann);
     const following$ = follow(deps, bob, ann);
@@ -163,7 +222,7 @@ describe('leaving (注销) and coming back', () => {
     await expect(refreshSession(deps, grant.refreshToken)).rejects.toMatchObject({ code: 'invalid_refresh_token' });
   });
 
-  it('forced: a second leave held after its password check answers the first leave\'s dates', async () => {
+  it("forced: a second leave held after its password check answers the first leave's dates", async () => {
     const [ann] = await users('ann');
     const verified = gate.holdAt('leave.verified', (d) => d.handle === ann);
     const second = leaves(ann, 2_000_000_000_000);

@@ -23,10 +23,18 @@ import { withoutFaces } from '../support/faces.js';
 
 const ns = `it_lists_${Date.now().toString(36)}`;
 const requests: (HBaseRequestEvent & { end: number })[] = [];
-const hbase = new GatedClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest: (e) => requests.push({ ...e, end: performance.now() }) });
+const hbase = new GatedClient({
+  baseUrl: inject('hbaseRestUrl'),
+  timeoutMs: 60_000,
+  onRequest: (e) => requests.push({ ...e, end: performance.now() }),
+});
 const stores = hbaseFeedStores(hbase, ns);
 const queued: FanoutMessage[] = [];
-const deps: FeedDeps = { ...stores, queue: { send: async (m) => void queued.push(m) }, limits: { ...integrationLimits } };
+const deps: FeedDeps = {
+  ...stores,
+  queue: { send: async (m) => void queued.push(m) },
+  limits: { ...integrationLimits },
+};
 
 useNamespace(hbase, ns);
 beforeEach(() => {
@@ -38,7 +46,9 @@ const handles = (page: { items: { handle: string }[] }) => page.items.map((e) =>
 /** Salted key order: the order the lists had before they were newest first. */
 const bySalt = (hs: string[]) => [...hs].sort((a, b) => compareBytes(userKey(a), userKey(b)));
 
-async function allPages<T extends { handle: string }>(read: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>): Promise<{ pages: string[][]; all: T[] }> {
+async function allPages<T extends { handle: string }>(
+  read: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>,
+): Promise<{ pages: string[][]; all: T[] }> {
   const pages: string[][] = [];
   const all: T[] = [];
   let cursor: string | undefined;
@@ -89,9 +99,15 @@ describe('the lists are newest first', () => {
     for (const [name, read] of Object.entries(lists)) {
       const { pages, all } = await allPages(read);
       expect(pages.flat(), name).toEqual(newest);
-      expect(pages.map((p) => p.length), name).toEqual([3, 1]);
+      expect(
+        pages.map((p) => p.length),
+        name,
+      ).toEqual([3, 1]);
       // Each shown with the since its edge holds now.
-      expect(all.map((e) => (e as { since?: number }).since), name).toEqual(newest.map((o) => since[name as keyof typeof since] + salted.indexOf(o)));
+      expect(
+        all.map((e) => (e as { since?: number }).since),
+        name,
+      ).toEqual(newest.map((o) => since[name as keyof typeof since] + salted.indexOf(o)));
       expect(await depthOf(() => read()), `${name}: round trips`).toBe(2);
     }
   });
@@ -121,8 +137,17 @@ describe('the lists are newest first', () => {
   it('a cursor this API did not make is 422 invalid_cursor (the old handle cursor too), checked before any read', async () => {
     const [ann] = await users('ann');
     const post = (await publishPost(deps, ann, { body: 'x' })).post.id;
-    for (const bad of ['%%%', encodeCursor(ann), encodeCursor(`12345678901234.${ann}`), encodeCursor(`-1.${ann}`), encodeCursor('12.Not A Handle'), encodeCursor('.ann')]) {
-      await expect(listRelations(deps, ann, 'following', 5, bad), bad).rejects.toMatchObject({ code: 'invalid_cursor' });
+    for (const bad of [
+      '%%%',
+      encodeCursor(ann),
+      encodeCursor(`12345678901234.${ann}`),
+      encodeCursor(`-1.${ann}`),
+      encodeCursor('12.Not A Handle'),
+      encodeCursor('.ann'),
+    ]) {
+      await expect(listRelations(deps, ann, 'following', 5, bad), bad).rejects.toMatchObject({
+        code: 'invalid_cursor',
+      });
       await expect(listLikers(deps, post, 5, bad), bad).rejects.toMatchObject({ code: 'invalid_cursor' });
       await expect(listBlocked(deps, ann, 'mute', 5, bad), bad).rejects.toMatchObject({ code: 'invalid_cursor' });
     }
@@ -144,8 +169,12 @@ describe('invariant K: a list shows exactly the edges that hold, each once', () 
     // Its orphans stay, never shown; a later follow has entries of its own since.
     await follow(deps, ann, bob, 2_000);
     expect((await stores.relations.listed(ann, 'following', 10)).items).toHaveLength(2);
-    expect(withoutFaces((await listRelations(deps, ann, 'following', 10)).items)).toEqual([{ handle: bob, since: 2_000 }]);
-    expect(withoutFaces((await listRelations(deps, bob, 'followers', 10)).items)).toEqual([{ handle: ann, since: 2_000 }]);
+    expect(withoutFaces((await listRelations(deps, ann, 'following', 10)).items)).toEqual([
+      { handle: bob, since: 2_000 },
+    ]);
+    expect(withoutFaces((await listRelations(deps, bob, 'followers', 10)).items)).toEqual([
+      { handle: ann, since: 2_000 },
+    ]);
   });
 
   it('forced: an unfollow stopped between its edge delete and its entries’ removal, a refollow inside: shown once, with the new since', async () => {
@@ -158,7 +187,9 @@ describe('invariant K: a list shows exactly the edges that hold, each once', () 
     await follow(deps, ann, bob, 2_000);
     // Two entries (1000, 2000) and one edge (2000): one row shown.
     expect((await stores.relations.listed(ann, 'following', 10)).items).toHaveLength(2);
-    expect(withoutFaces((await listRelations(deps, ann, 'following', 10)).items)).toEqual([{ handle: bob, since: 2_000 }]);
+    expect(withoutFaces((await listRelations(deps, ann, 'following', 10)).items)).toEqual([
+      { handle: bob, since: 2_000 },
+    ]);
     held.release();
     await unfollowing; // removes the 1000 entries only; the followers side holds 2000 and stays
     expect((await stores.relations.listed(ann, 'following', 10)).items).toEqual([{ handle: bob, since: 2_000 }]);
@@ -193,8 +224,12 @@ describe('invariant K: a list shows exactly the edges that hold, each once', () 
     expect(handles(await listRelations(deps, ann, 'following', 10))).toEqual([]);
     await deps.queue.send({ v: 1, type: 'settle', reader: ann, followee: bob, at: 1_000 });
     await drainQueue(deps, queued);
-    expect(withoutFaces((await listRelations(deps, ann, 'following', 10)).items)).toEqual([{ handle: bob, since: 1_000 }]);
-    expect(withoutFaces((await listRelations(deps, bob, 'followers', 10)).items)).toEqual([{ handle: ann, since: 1_000 }]);
+    expect(withoutFaces((await listRelations(deps, ann, 'following', 10)).items)).toEqual([
+      { handle: bob, since: 1_000 },
+    ]);
+    expect(withoutFaces((await listRelations(deps, bob, 'followers', 10)).items)).toEqual([
+      { handle: ann, since: 1_000 },
+    ]);
   });
 
   it('a repeated like leaves no entry of its own; the unlike takes the entry with the truth', async () => {

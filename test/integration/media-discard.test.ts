@@ -41,7 +41,11 @@ const deps: FeedDeps = {
   ...stores,
   queue: { send: async (_m: FanoutMessage) => {} },
   limits: integrationLimits,
-  pictures: { media, variantUrl: (id, name) => objects.variantUrl(id, name), queue: { send: async (m) => void mediaQueued.push(m) } },
+  pictures: {
+    media,
+    variantUrl: (id, name) => objects.variantUrl(id, name),
+    queue: { send: async (m) => void mediaQueued.push(m) },
+  },
   step: gate.hook,
 };
 /** The media worker's ports for a discard: the same records, posts and bucket. */
@@ -53,17 +57,38 @@ const VARIANTS = ['thumb', 'feed', 'large'];
 /** A ready picture of `owner`'s, made `ageMs` ago: its original and its three variants in the bucket, as the worker leaves them mid-way. */
 async function readyPicture(owner: string, ageMs = 0): Promise<string> {
   const id = newMediaId();
-  await media.create({ id, owner, purpose: 'post', declaredType: 'image/png', declaredBytes: 3, createdAt: Date.now() - ageMs });
-  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `uploads/${id}`, Body: new Uint8Array([1, 2, 3]), ContentType: 'image/png' }));
+  await media.create({
+    id,
+    owner,
+    purpose: 'post',
+    declaredType: 'image/png',
+    declaredBytes: 3,
+    createdAt: Date.now() - ageMs,
+  });
+  await s3.send(
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: `uploads/${id}`,
+      Body: new Uint8Array([1, 2, 3]),
+      ContentType: 'image/png',
+    }),
+  );
   await media.move(id, 'uploading', 'processing');
   for (const name of VARIANTS) await objects.putVariant(id, name, 'image/webp', new Uint8Array([4, 5, 6]));
-  await media.finish(id, { width: 30, height: 20, animated: false, placeholder: '#102030', variants: VARIANTS.map((name) => ({ name, width: 30, height: 20 })) });
+  await media.finish(id, {
+    width: 30,
+    height: 20,
+    animated: false,
+    placeholder: '#102030',
+    variants: VARIANTS.map((name) => ({ name, width: 30, height: 20 })),
+  });
   return id;
 }
 
 /** Every key the bucket holds for the picture: its original and anything under media/<id>/. */
 async function storedKeys(id: string): Promise<string[]> {
-  const list = async (Prefix: string) => ((await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix }))).Contents ?? []).map((o) => o.Key!);
+  const list = async (Prefix: string) =>
+    ((await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix }))).Contents ?? []).map((o) => o.Key!);
   return [...(await list(`uploads/${id}`)), ...(await list(`media/${id}/`))].sort();
 }
 
@@ -81,12 +106,14 @@ describe('discarding pictures (real HBase + object store)', () => {
     await deletePost(deps, amy, post.id);
     expect(mediaQueued).toEqual(ids.map((mediaId) => ({ v: 1, type: 'discard', mediaId })));
 
-    for (const m of mediaQueued) expect(await discardMedia(worker, m.mediaId)).toEqual({ outcome: 'discarded', reason: 'post-deleted' });
+    for (const m of mediaQueued)
+      expect(await discardMedia(worker, m.mediaId)).toEqual({ outcome: 'discarded', reason: 'post-deleted' });
     for (const id of ids) {
       expect(await storedKeys(id)).toEqual([]);
       expect(await media.get(id)).toBeNull();
     }
-    for (const m of mediaQueued) expect(await discardMedia(worker, m.mediaId)).toEqual({ outcome: 'skipped', state: 'absent' });
+    for (const m of mediaQueued)
+      expect(await discardMedia(worker, m.mediaId)).toEqual({ outcome: 'skipped', state: 'absent' });
   });
 
   it('a removed record is never written back: a late claim, a retry’s claim, a give-back or a second mark all find nothing', async () => {
@@ -122,7 +149,15 @@ describe('discarding pictures (real HBase + object store)', () => {
     expect((await media.get(id))?.attachedTo).toBeDefined(); // claimed, and no post row yet
 
     const sent: MediaMessage[] = [];
-    await runToCompletion(mediaCleanupJob({ media, posts: stores.posts, users: stores.users, queue: { send: async (m) => void sent.push(m) } }), { rowsPerStep: 2 });
+    await runToCompletion(
+      mediaCleanupJob({
+        media,
+        posts: stores.posts,
+        users: stores.users,
+        queue: { send: async (m) => void sent.push(m) },
+      }),
+      { rowsPerStep: 2 },
+    );
     expect(sent.map((m) => m.mediaId)).not.toContain(id);
     expect(await discardMedia(worker, id)).toEqual({ outcome: 'kept', reason: 'claim-young' });
     expect(await storedKeys(id)).toEqual(allKeys(id));
@@ -141,7 +176,15 @@ describe('discarding pictures (real HBase + object store)', () => {
     const old = await readyPicture(amy, 25 * 3600_000);
     const young = await readyPicture(amy);
     const sent: MediaMessage[] = [];
-    const { outcomes } = await runToCompletion(mediaCleanupJob({ media, posts: stores.posts, users: stores.users, queue: { send: async (m) => void sent.push(m) } }), { rowsPerStep: 2 });
+    const { outcomes } = await runToCompletion(
+      mediaCleanupJob({
+        media,
+        posts: stores.posts,
+        users: stores.users,
+        queue: { send: async (m) => void sent.push(m) },
+      }),
+      { rowsPerStep: 2 },
+    );
     expect(outcomes.length).toBeGreaterThan(1);
     expect(outcomes.at(-1)?.status).toBe('done');
     const ids = sent.map((m) => m.mediaId);

@@ -33,7 +33,12 @@ const uploads: MediaDeps = {
   limits: { writesPerMinute: { upload: 1000 }, uploadUrlSeconds: 300 },
   step: gate.hook,
 };
-const png = (idempotencyKey: string, size = 4321) => ({ contentType: 'image/png', size, purpose: 'post' as const, idempotencyKey });
+const png = (idempotencyKey: string, size = 4321) => ({
+  contentType: 'image/png',
+  size,
+  purpose: 'post' as const,
+  idempotencyKey,
+});
 
 const T = 1_700_000_000_000;
 async function created(purpose: 'post' | 'avatar' = 'post') {
@@ -45,7 +50,15 @@ async function created(purpose: 'post' | 'avatar' = 'post') {
 describe('media records on HBase', () => {
   it('reads back what was created, uploading; an unknown id is null', async () => {
     const id = await created('avatar');
-    expect(await store.get(id)).toEqual({ id, owner: 'amy', purpose: 'avatar', declaredType: 'image/png', declaredBytes: 4321, createdAt: T, state: 'uploading' });
+    expect(await store.get(id)).toEqual({
+      id,
+      owner: 'amy',
+      purpose: 'avatar',
+      declaredType: 'image/png',
+      declaredBytes: 4321,
+      createdAt: T,
+      state: 'uploading',
+    });
     expect(await store.get(newMediaId())).toBeNull();
   });
 
@@ -59,8 +72,17 @@ describe('media records on HBase', () => {
   it('finish records the descriptor; a racing fail loses, and nothing moves a ready record again', async () => {
     const id = await created();
     await store.move(id, 'uploading', 'processing');
-    const descriptor = { width: 640, height: 480, animated: false, placeholder: '#112233', variants: [{ name: 'thumb', width: 360, height: 360 }] };
-    const [finished, failed] = await Promise.all([store.finish(id, descriptor), store.fail(id, 'processing', 'corrupt_image')]);
+    const descriptor = {
+      width: 640,
+      height: 480,
+      animated: false,
+      placeholder: '#112233',
+      variants: [{ name: 'thumb', width: 360, height: 360 }],
+    };
+    const [finished, failed] = await Promise.all([
+      store.finish(id, descriptor),
+      store.fail(id, 'processing', 'corrupt_image'),
+    ]);
     expect([finished, failed].filter(Boolean)).toHaveLength(1);
     const after = await store.get(id);
     if (finished) expect(after).toMatchObject({ state: 'ready', descriptor });
@@ -73,7 +95,9 @@ describe('media records on HBase', () => {
 
   it('fail from uploading carries the reason; finish needs processing first', async () => {
     const id = await created();
-    expect(await store.finish(id, { width: 1, height: 1, animated: false, placeholder: '#000000', variants: [] })).toBe(false);
+    expect(await store.finish(id, { width: 1, height: 1, animated: false, placeholder: '#000000', variants: [] })).toBe(
+      false,
+    );
     expect(await store.fail(id, 'uploading', 'size_mismatch')).toBe(true);
     expect(await store.get(id)).toMatchObject({ state: 'failed', reason: 'size_mismatch' });
   });
@@ -117,7 +141,9 @@ describe('starting an upload with an Idempotency-Key (real tables)', () => {
     await expect(startUpload(uploads, 'ike', png('pick-2'))).rejects.toMatchObject({ code: 'media_deleted' }); // being discarded
     await store.remove(media.id);
     await expect(startUpload(uploads, 'ike', png('pick-2'))).rejects.toMatchObject({ code: 'media_deleted' });
-    await expect(startUpload(uploads, 'ike', png('pick-2', 99))).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
+    await expect(startUpload(uploads, 'ike', png('pick-2', 99))).rejects.toMatchObject({
+      code: 'idempotency_key_mismatch',
+    });
     expect(await store.get(media.id)).toBeNull();
   });
 });

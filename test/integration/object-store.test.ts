@@ -9,7 +9,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../support/ports.js';
@@ -60,8 +67,16 @@ async function exists(client: S3Client, k: string): Promise<boolean> {
  * The presigner leaves content-type out of the signature unless asked (it adds it to its
  * unsignable headers); content-length it signs when ContentLength is set.
  */
-async function presignedPut(k: string, opts: { contentType: string; length: number; expiresIn?: number; signingDate?: Date; client?: S3Client }) {
-  const command = new PutObjectCommand({ Bucket: bucket, Key: k, ContentType: opts.contentType, ContentLength: opts.length });
+async function presignedPut(
+  k: string,
+  opts: { contentType: string; length: number; expiresIn?: number; signingDate?: Date; client?: S3Client },
+) {
+  const command = new PutObjectCommand({
+    Bucket: bucket,
+    Key: k,
+    ContentType: opts.contentType,
+    ContentLength: opts.length,
+  });
   return getSignedUrl(opts.client ?? presigner, command, {
     expiresIn: opts.expiresIn ?? 300,
     signableHeaders: new Set(['content-type']),
@@ -122,7 +137,9 @@ describe('the S3 client', () => {
 
   it('refuses keys it does not know (an unknown access key id)', async () => {
     const stranger = localS3Client(endpoint, { credentials: { accessKeyId: 'AKIASTRANGER', secretAccessKey: 'x' } });
-    const err = await stranger.send(new PutObjectCommand({ Bucket: bucket, Key: key('stranger'), Body: 'x' })).catch((e: unknown) => e);
+    const err = await stranger
+      .send(new PutObjectCommand({ Bucket: bucket, Key: key('stranger'), Body: 'x' }))
+      .catch((e: unknown) => e);
     stranger.destroy();
     expect((err as { name?: string }).name).toBe('InvalidAccessKeyId');
     expect(await exists(s3, `${prefix}/stranger`)).toBe(false);
@@ -139,7 +156,11 @@ describe('presigned PUT', () => {
     expect([...new URL(url).searchParams.keys()].filter((p) => /checksum/i.test(p))).toEqual([]);
 
     // As a browser on the web client's origin sends it.
-    const res = await fetch(url, { method: 'PUT', body: BODY, headers: { 'content-type': 'image/webp', origin: LOOPBACK_ORIGIN } });
+    const res = await fetch(url, {
+      method: 'PUT',
+      body: BODY,
+      headers: { 'content-type': 'image/webp', origin: LOOPBACK_ORIGIN },
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/);
     // The page may read the ETag (the CORS rule exposes it).
@@ -168,7 +189,11 @@ describe('presigned PUT', () => {
   it.fails('[differs from S3] refuses the URL with a body of another length', async () => {
     const k = key('wrong-length.webp');
     const url = await presignedPut(k, { contentType: 'image/webp', length: BODY.length });
-    const res = await fetch(url, { method: 'PUT', body: Buffer.concat([BODY, BODY]), headers: { 'content-type': 'image/webp' } });
+    const res = await fetch(url, {
+      method: 'PUT',
+      body: Buffer.concat([BODY, BODY]),
+      headers: { 'content-type': 'image/webp' },
+    });
     expect(res.status).toBe(403);
     expect(errorCode(await res.text())).toBe('SignatureDoesNotMatch');
   });
@@ -193,7 +218,12 @@ describe('presigned PUT', () => {
   it('refuses an expired URL, and stores nothing', async () => {
     const k = key('expired.webp');
     // Signed ten minutes ago for one minute: expired nine minutes ago, without waiting here.
-    const url = await presignedPut(k, { contentType: 'image/webp', length: BODY.length, expiresIn: 60, signingDate: new Date(Date.now() - 600_000) });
+    const url = await presignedPut(k, {
+      contentType: 'image/webp',
+      length: BODY.length,
+      expiresIn: 60,
+      signingDate: new Date(Date.now() - 600_000),
+    });
     const res = await fetch(url, { method: 'PUT', body: BODY, headers: { 'content-type': 'image/webp' } });
     expect(res.status).toBe(403);
     expect(errorCode(await res.text())).toBe('AccessDenied');
@@ -238,12 +268,19 @@ describe('CORS', () => {
 describe('restart', () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
-  const stack = (cmd: 'start' | 'stop') => execFileSync('bash', [STACK, cmd, 's3'], { env, stdio: 'pipe', timeout: 60_000 });
+  const stack = (cmd: 'start' | 'stop') =>
+    execFileSync('bash', [STACK, cmd, 's3'], { env, stdio: 'pipe', timeout: 60_000 });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'weibo-s3-restart-'));
     const port = await freePort();
-    env = { ...process.env, WEIBO_LOCAL_DIR: dir, S3_PORT: String(port), MEDIA_BUCKET: bucket, STACK_START_TIMEOUT: '60' };
+    env = {
+      ...process.env,
+      WEIBO_LOCAL_DIR: dir,
+      S3_PORT: String(port),
+      MEDIA_BUCKET: bucket,
+      STACK_START_TIMEOUT: '60',
+    };
     delete env.S3_ENDPOINT;
   });
 

@@ -23,16 +23,26 @@ const sqsEndpoint = inject('sqsEndpoint');
 const sqs = localSqsClient(sqsEndpoint);
 const queues = await ensureQueues({ sqsEndpoint, stage: 'local', queueName: `it-obs-${ns}` });
 // The worker builds its dependencies from the environment (shared/config/config.ts), once.
-Object.assign(process.env, { HBASE_REST_URL: inject('hbaseRestUrl'), HBASE_NAMESPACE: ns, FANOUT_QUEUE_URL: queues.queueUrl, SQS_ENDPOINT: sqsEndpoint });
+Object.assign(process.env, {
+  HBASE_REST_URL: inject('hbaseRestUrl'),
+  HBASE_NAMESPACE: ns,
+  FANOUT_QUEUE_URL: queues.queueUrl,
+  SQS_ENDPOINT: sqsEndpoint,
+});
 const { handler: worker } = await import('../../functions/queue/fan-out.js');
 
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000 });
 useNamespace(hbase, ns);
-const deps: FeedDeps = { ...hbaseFeedStores(hbase, ns), queue: new SqsFanoutQueue({ queueUrl: queues.queueUrl, endpoint: sqsEndpoint }), limits: integrationLimits };
+const deps: FeedDeps = {
+  ...hbaseFeedStores(hbase, ns),
+  queue: new SqsFanoutQueue({ queueUrl: queues.queueUrl, endpoint: sqsEndpoint }),
+  limits: integrationLimits,
+};
 const users = userFactory(deps.users);
 
 afterAll(async () => {
-  for (const url of [queues.queueUrl, queues.deadLetterQueueUrl]) await sqs.send(new DeleteQueueCommand({ QueueUrl: url })).catch(() => {});
+  for (const url of [queues.queueUrl, queues.deadLetterQueueUrl])
+    await sqs.send(new DeleteQueueCommand({ QueueUrl: url })).catch(() => {});
   sqs.destroy();
 });
 
@@ -40,7 +50,13 @@ afterAll(async () => {
 async function receive(wanted: (body: Record<string, unknown>) => boolean): Promise<Message> {
   for (let i = 0; i < 20; i++) {
     const out = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: queues.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageAttributeNames: ['All'], MessageSystemAttributeNames: ['All'] }),
+      new ReceiveMessageCommand({
+        QueueUrl: queues.queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 1,
+        MessageAttributeNames: ['All'],
+        MessageSystemAttributeNames: ['All'],
+      }),
     );
     const hit = (out.Messages ?? []).find((m) => wanted(JSON.parse(m.Body ?? '{}') as Record<string, unknown>));
     if (hit) return hit;
@@ -48,8 +64,14 @@ async function receive(wanted: (body: Record<string, unknown>) => boolean): Prom
   throw new Error('message not received');
 }
 
-const context = { functionName: 'weibo-it-fanout', awsRequestId: 'worker-invocation-1', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
-const sqsEvent = (m: Message): SQSEvent => ({ Records: [toRecord(m, { arn: `arn:aws:sqs:us-east-1:000000000000:it-obs-${ns}`, region: 'us-east-1' })] });
+const context = {
+  functionName: 'weibo-it-fanout',
+  awsRequestId: 'worker-invocation-1',
+  getRemainingTimeInMillis: () => 30_000,
+} as unknown as Context;
+const sqsEvent = (m: Message): SQSEvent => ({
+  Records: [toRecord(m, { arn: `arn:aws:sqs:us-east-1:000000000000:it-obs-${ns}`, region: 'us-east-1' })],
+});
 
 /** Runs the worker on one message with stdout captured; returns its response and its JSON lines. */
 async function runWorker(m: Message): Promise<{ response: SQSBatchResponse; lines: Record<string, any>[] }> {
@@ -75,7 +97,9 @@ describe('the fan-out worker, in-process on the real queue and HBase', () => {
 
   it('logs the fan-out under the correlation id of the request that published the post, and prints its EMF metrics', async () => {
     const publishedBy = 'publish-request-42';
-    const { post } = await runInvocation(publishedBy, () => publishPost(deps, author, { body: 'carried through the queue' }));
+    const { post } = await runInvocation(publishedBy, () =>
+      publishPost(deps, author, { body: 'carried through the queue' }),
+    );
     const message = await receive((b) => b.type === 'fanout' && b.postId === post.id);
     // The id rides beside the body, which is exactly what the worker has always parsed.
     expect(message.MessageAttributes?.correlationId?.StringValue).toBe(publishedBy);
@@ -85,7 +109,13 @@ describe('the fan-out worker, in-process on the real queue and HBase', () => {
     expect(response.batchItemFailures).toEqual([]);
     const handled = lines.filter((l) => l.message === 'fan-out message handled');
     expect(handled).toHaveLength(1);
-    expect(handled[0]).toMatchObject({ correlation_id: publishedBy, type: 'fanout', readers: 1, inboxCells: 1, function_request_id: 'worker-invocation-1' });
+    expect(handled[0]).toMatchObject({
+      correlation_id: publishedBy,
+      type: 'fanout',
+      readers: 1,
+      inboxCells: 1,
+      function_request_id: 'worker-invocation-1',
+    });
 
     const metrics = lines.filter((l) => l._aws?.CloudWatchMetrics?.[0]?.Namespace === 'Weibo' && 'FanoutLag' in l);
     expect(metrics).toHaveLength(1);
@@ -108,6 +138,10 @@ describe('the fan-out worker, in-process on the real queue and HBase', () => {
     await sqs.send(new SendMessageCommand({ QueueUrl: queues.queueUrl, MessageBody: body }));
     const message = await receive((b) => b.postId === `${author}.1700000000000.00000000abcd`);
     const { lines } = await runWorker(message);
-    expect(lines.find((l) => l.message === 'fan-out message handled')).toMatchObject({ correlation_id: message.MessageId, skipped: 'deleted', inboxCells: 0 });
+    expect(lines.find((l) => l.message === 'fan-out message handled')).toMatchObject({
+      correlation_id: message.MessageId,
+      skipped: 'deleted',
+      inboxCells: 0,
+    });
   });
 });

@@ -17,7 +17,11 @@ import { useNamespace } from '../support/namespace.js';
 
 const ns = `it_people_${Date.now().toString(36)}`;
 const requests: (HBaseRequestEvent & { end: number })[] = [];
-const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest: (e) => requests.push({ ...e, end: performance.now() }) });
+const hbase = new HBaseRestClient({
+  baseUrl: inject('hbaseRestUrl'),
+  timeoutMs: 60_000,
+  onRequest: (e) => requests.push({ ...e, end: performance.now() }),
+});
 const stores = hbaseFeedStores(hbase, ns);
 const people = new HBasePeopleIndex(hbase, ns);
 const gate = interleaver();
@@ -26,19 +30,30 @@ useNamespace(hbase, ns);
 
 let run = 0;
 /** Registers `names` (display names) under fresh handles `<base>_<run>`; returns the handles. */
-async function register<N extends [base: string, displayName: string][]>(...people: N): Promise<{ [K in keyof N]: string }> {
+async function register<N extends [base: string, displayName: string][]>(
+  ...people: N
+): Promise<{ [K in keyof N]: string }> {
   const tag = (run++).toString(36);
   const handles = people.map(([base]) => `${base}_${tag}`);
-  for (const [i, [, displayName]] of people.entries()) await registerUser(deps, { handle: handles[i]!, displayName, password: 'a long password' });
+  for (const [i, [, displayName]] of people.entries())
+    await registerUser(deps, { handle: handles[i]!, displayName, password: 'a long password' });
   return handles as { [K in keyof N]: string };
 }
 const found = async (q: string, searcher = '') => (await findPeople(deps, searcher, q, 30)).map((p) => p.face.handle);
 /** The index rows of `handle` under `term` (every naming), as stored. */
-const rowsOf = async (handle: string, term: string) => (await people.find(term, 1000)).filter((e) => e.handle === handle && e.term === term);
+const rowsOf = async (handle: string, term: string) =>
+  (await people.find(term, 1000)).filter((e) => e.handle === handle && e.term === term);
 
 describe('find people (找人)', () => {
   it('finds by prefixes of handles, names and later words of names; CJK and full-width; exact first, then followers', async () => {
-    const [wang, ann, annie, lee, hall, bell] = await register(['wang', '王小明'], ['ann', 'Ann Smith'], ['annie', 'Annie'], ['lee', 'Ｌｅｅ'], ['hall', 'Annie Hall'], ['bell', 'Annie Bell']);
+    const [wang, ann, annie, lee, hall, bell] = await register(
+      ['wang', '王小明'],
+      ['ann', 'Ann Smith'],
+      ['annie', 'Annie'],
+      ['lee', 'Ｌｅｅ'],
+      ['hall', 'Annie Hall'],
+      ['bell', 'Annie Bell'],
+    );
     expect(await found('王')).toContain(wang);
     expect(await found('王小明')).toContain(wang);
     expect(await found('小明')).not.toContain(wang); // a CJK name is one term
@@ -128,7 +143,10 @@ describe('find people (找人)', () => {
     const held = gate.holdAt('register.indexed', (d) => d.handle === h);
     const loser = registerUser(deps, { handle: h, displayName: 'Loser Name', password: 'a long password' });
     await held.reached;
-    await registerUser({ ...deps, step: async () => {} }, { handle: h, displayName: 'Winner Name', password: 'a long password' });
+    await registerUser(
+      { ...deps, step: async () => {} },
+      { handle: h, displayName: 'Winner Name', password: 'a long password' },
+    );
     held.release();
     await expect(loser).rejects.toMatchObject({ code: 'handle_taken' });
     expect(await found('loser')).toEqual([]);

@@ -35,10 +35,14 @@ afterAll(async () => {
 
 describe.skipIf(!isLoopbackGateway(url))('pre-split tables on the local stack', () => {
   it('npm run schema -- --regions 4 creates every table with its split keys and its families', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'infra/schema/schema-command.ts', '--regions', String(REGIONS)], {
-      env: { ...process.env, HBASE_REST_URL: url, HBASE_NAMESPACE: ns },
-      timeout: 100_000,
-    });
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'infra/schema/schema-command.ts', '--regions', String(REGIONS)],
+      {
+        env: { ...process.env, HBASE_REST_URL: url, HBASE_NAMESPACE: ns },
+        timeout: 100_000,
+      },
+    );
     expect(stdout).toContain(`${REGIONS} region(s) per table`);
     expect(stdout).not.toContain('cannot pre-split');
     for (const t of tableNames) {
@@ -46,7 +50,9 @@ describe.skipIf(!isLoopbackGateway(url))('pre-split tables on the local stack', 
       const want = ['', ...splitPoints(t, REGIONS).map((p) => Buffer.from(p).toString('hex'))].sort();
       expect(await regionStarts(table), table).toEqual(want);
       const schema = await client.getTableSchema(table);
-      expect(schema?.columnFamilies.map((f) => f.name).sort(), table).toEqual(TABLES[t].families.map((f) => f.name).sort());
+      expect(schema?.columnFamilies.map((f) => f.name).sort(), table).toEqual(
+        TABLES[t].families.map((f) => f.name).sort(),
+      );
       if (want.length > 1) expect(stdout).toContain(`pre-split: ${table}: created with ${REGIONS} regions`);
     }
     // Attributes survive the re-creation (NEW_VERSION_BEHAVIOR, TTL).
@@ -60,14 +66,20 @@ describe.skipIf(!isLoopbackGateway(url))('pre-split tables on the local stack', 
   it('serves rows in every region, and a second run changes and splits nothing', async () => {
     const table = qualifiedTableName(ns, 'users');
     const handles = Array.from({ length: 40 }, (_, i) => `split_${i}`);
-    await client.put(table, handles.map((h) => ({ key: userKey(h), cells: [{ column: 'p:h', value: h }] })));
+    await client.put(
+      table,
+      handles.map((h) => ({ key: userKey(h), cells: [{ column: 'p:h', value: h }] })),
+    );
     // The 40 keys fall in every one of the 4 regions (a region misses all 40 with p ≈ 4·0.75^40 ≈ 1e-5).
     const points = splitPoints('users', REGIONS).map((p) => Buffer.from(p));
     const regionOf = (k: Uint8Array) => points.filter((p) => Buffer.compare(p, Buffer.from(k)) <= 0).length;
     expect(new Set(handles.map((h) => regionOf(userKey(h)))).size).toBe(REGIONS);
     const rows = await client.multiGet(table, handles.map(userKey));
     expect(rows.map((r) => bytesToString(r.cells[0]!.value)).sort()).toEqual([...handles].sort());
-    const again = await applySchema(client, ns, { regionsPerTable: REGIONS, preSplit: localPreSplitter(localStackHBase()) });
+    const again = await applySchema(client, ns, {
+      regionsPerTable: REGIONS,
+      preSplit: localPreSplitter(localStackHBase()),
+    });
     expect(again.createdTables).toEqual([]);
     expect(again.preSplit).toEqual([]);
     expect(await regionStarts(table)).toHaveLength(REGIONS);
@@ -77,16 +89,22 @@ describe.skipIf(!isLoopbackGateway(url))('pre-split tables on the local stack', 
     if (!(await client.namespaceExists(ns))) await client.createNamespace(ns);
     await client.createTable(extra, { columnFamilies: [{ name: 'f' }] });
     await client.put(extra, [{ key: 'r1', cells: [{ column: 'f:a', value: 'kept' }] }]);
-    await expect(localPreSplitter(localStackHBase())([{ table: extra, points: splitPoints('inbox', REGIONS) }])).rejects.toThrow(/has rows, left alone/);
+    await expect(
+      localPreSplitter(localStackHBase())([{ table: extra, points: splitPoints('inbox', REGIONS) }]),
+    ).rejects.toThrow(/has rows, left alone/);
     expect(await regionStarts(extra)).toEqual(['']);
     expect(bytesToString((await client.getRow(extra, 'r1'))!.cells[0]!.value)).toBe('kept');
   });
 
   it('--shell prints the hbase shell script and touches nothing', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'infra/schema/schema-command.ts', '--shell', '--regions', '16'], {
-      env: { ...process.env, HBASE_REST_URL: 'http://127.0.0.1:1', HBASE_NAMESPACE: 'weibo' },
-      timeout: 30_000,
-    });
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'infra/schema/schema-command.ts', '--shell', '--regions', '16'],
+      {
+        env: { ...process.env, HBASE_REST_URL: 'http://127.0.0.1:1', HBASE_NAMESPACE: 'weibo' },
+        timeout: 30_000,
+      },
+    );
     expect(stdout).toBe(hbaseShellScript('weibo', 16));
     expect(stdout.split('\n').filter((l) => l.startsWith('create ')).length).toBe(tableNames.length);
     expect(stdout).toContain(`create 'weibo:inbox', {NAME => 'i'`);

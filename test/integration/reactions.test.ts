@@ -31,7 +31,11 @@ import { withoutFaces } from '../support/faces.js';
 
 const ns = `it_react_${Date.now().toString(36)}`;
 const requests: (HBaseRequestEvent & { end: number })[] = [];
-const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest: (e) => requests.push({ ...e, end: performance.now() }) });
+const hbase = new HBaseRestClient({
+  baseUrl: inject('hbaseRestUrl'),
+  timeoutMs: 60_000,
+  onRequest: (e) => requests.push({ ...e, end: performance.now() }),
+});
 const stores = hbaseFeedStores(hbase, ns);
 const gate = interleaver();
 const queued: FanoutMessage[] = [];
@@ -50,7 +54,9 @@ beforeEach(() => {
 const users = userFactory(stores.users);
 const drain = () => drainQueue(deps, queued);
 
-async function measured<T>(op: () => Promise<T>): Promise<{ result: T; requests: number; depth: number; tables: string[] }> {
+async function measured<T>(
+  op: () => Promise<T>,
+): Promise<{ result: T; requests: number; depth: number; tables: string[] }> {
   const from = requests.length;
   const result = await op();
   const calls = requests.slice(from);
@@ -67,14 +73,21 @@ const post = async (author: string, body = `by ${author}`) => (await publishPost
 describe('the client’s stateless scan (text row keys, both directions, one request)', () => {
   it('stays inside the prefix, honours the start row and runs in reverse', async () => {
     const table = qualifiedTableName(ns, 'comments');
-    for (const k of ['ab/1', 'ab/2', 'ab/3', 'abc/1', 'aa/9', 'multiget/x']) await hbase.put(table, [{ key: k, cells: [{ column: 'm:v', value: k }] }]);
+    for (const k of ['ab/1', 'ab/2', 'ab/3', 'abc/1', 'aa/9', 'multiget/x'])
+      await hbase.put(table, [{ key: k, cells: [{ column: 'm:v', value: k }] }]);
     const keys = (rows: { key: Uint8Array }[]) => rows.map((r) => Buffer.from(r.key).toString());
     const forward = await measured(() => hbase.scanText(table, { prefix: 'ab/', limit: 10, columns: ['m:v'] }));
     expect(forward.requests).toBe(1);
     expect(keys(forward.result)).toEqual(['ab/1', 'ab/2', 'ab/3']);
     expect(keys(await hbase.scanText(table, { prefix: 'ab/', startRow: 'ab/1 ', limit: 1 }))).toEqual(['ab/2']);
-    expect(keys(await hbase.scanText(table, { prefix: 'ab/', startRow: 'ab/~', reversed: true, limit: 2 }))).toEqual(['ab/3', 'ab/2']);
-    expect(keys(await hbase.scanText(table, { prefix: 'ab/', startRow: 'ab/2', reversed: true, limit: 5 }))).toEqual(['ab/2', 'ab/1']);
+    expect(keys(await hbase.scanText(table, { prefix: 'ab/', startRow: 'ab/~', reversed: true, limit: 2 }))).toEqual([
+      'ab/3',
+      'ab/2',
+    ]);
+    expect(keys(await hbase.scanText(table, { prefix: 'ab/', startRow: 'ab/2', reversed: true, limit: 5 }))).toEqual([
+      'ab/2',
+      'ab/1',
+    ]);
     // A prefix spelling a sub-resource is still a prefix (its first character is escaped).
     expect(keys(await hbase.scanText(table, { prefix: 'multiget/', limit: 5 }))).toEqual(['multiget/x']);
   });
@@ -108,8 +121,11 @@ describe('likes', () => {
     const id = await post(author);
     const fans = Array.from({ length: 150 }, (_, i) => `fan${i}_${author}`.slice(0, 30));
     // Registered: only a user who has not left (has a face) is listed (docs/consistency.md Q).
-    await Promise.all(fans.map((handle) => stores.users.create({ handle, displayName: handle, passwordHash: 'x', createdAt: 0 })));
-    for (let i = 0; i < fans.length; i += 30) await Promise.all(fans.slice(i, i + 30).map((f) => likePost(deps, f, id)));
+    await Promise.all(
+      fans.map((handle) => stores.users.create({ handle, displayName: handle, passwordHash: 'x', createdAt: 0 })),
+    );
+    for (let i = 0; i < fans.length; i += 30)
+      await Promise.all(fans.slice(i, i + 30).map((f) => likePost(deps, f, id)));
     expect((await getPost(deps, id)).counts.likes).toBe(150);
     const seen: string[] = [];
     let cursor: string | undefined;
@@ -147,11 +163,11 @@ describe('likes', () => {
     // The entry is there (the raw list shows it), the truth is not: nothing shows it.
     expect((await stores.reactions.likers(id, 10)).items.map((l) => l.handle)).toEqual([bob]);
     expect(withoutFaces((await listLikers(deps, id, 10)).items)).toEqual([]);
-    expect((await getPost(deps, id, bob))).toMatchObject({ counts: { likes: 0 }, viewer: { liked: false } });
+    expect(await getPost(deps, id, bob)).toMatchObject({ counts: { likes: 0 }, viewer: { liked: false } });
     held.release();
     await liking;
     expect((await listLikers(deps, id, 10)).items.map((l) => l.handle)).toEqual([bob]);
-    expect((await getPost(deps, id, bob))).toMatchObject({ counts: { likes: 1 }, viewer: { liked: true } });
+    expect(await getPost(deps, id, bob)).toMatchObject({ counts: { likes: 1 }, viewer: { liked: true } });
   });
 
   it('forced: a like that lands inside an unlike (after its truth delete, before its entry removal) keeps its entry', async () => {
@@ -165,7 +181,7 @@ describe('likes', () => {
     held.release();
     await unliking; // removes the entry only while it holds 1000: it holds 2000 and stays
     expect(withoutFaces((await listLikers(deps, id, 10)).items)).toEqual([{ handle: bob, since: 2_000 }]);
-    expect((await getPost(deps, id, bob))).toMatchObject({ counts: { likes: 1 }, viewer: { liked: true } });
+    expect(await getPost(deps, id, bob)).toMatchObject({ counts: { likes: 1 }, viewer: { liked: true } });
   });
 
   it('forced: an unlike between a repeated like’s two writes — the repeat then likes again; entry, truth and count agree', async () => {
@@ -179,7 +195,7 @@ describe('likes', () => {
     held.release();
     await repeat; // the truth is free: it writes 2000 and counts
     expect(withoutFaces((await listLikers(deps, id, 10)).items)).toEqual([{ handle: bob, since: 2_000 }]);
-    expect((await getPost(deps, id, bob))).toMatchObject({ counts: { likes: 1 }, viewer: { liked: true } });
+    expect(await getPost(deps, id, bob)).toMatchObject({ counts: { likes: 1 }, viewer: { liked: true } });
     // A repeat that loses puts the entry back to the truth's since.
     await likePost(deps, bob, id, 3_000);
     expect(withoutFaces((await listLikers(deps, id, 10)).items)).toEqual([{ handle: bob, since: 2_000 }]);
@@ -193,7 +209,9 @@ describe('likes', () => {
     await expect(likePost(deps, bob, id)).rejects.toMatchObject({ code: 'post_not_found' });
     await unlikePost(deps, bob, id);
     expect((await stores.reactions.viewerState(bob, [id])).get(id)?.liked ?? false).toBe(false);
-    await expect(unlikePost(deps, bob, `${bob}.1795000000000.a1b2c3d4e5f6`)).rejects.toMatchObject({ code: 'post_not_found' });
+    await expect(unlikePost(deps, bob, `${bob}.1795000000000.a1b2c3d4e5f6`)).rejects.toMatchObject({
+      code: 'post_not_found',
+    });
   });
 
   it('the write quota: past the per-minute limit, 429 with the seconds left in the window', async () => {
@@ -218,7 +236,9 @@ describe('comments', () => {
     for (let i = 0; i < 5; i++) made.push(await addComment(deps, [bob, cat][i % 2]!, id, { body: `c${i}` }, t + i));
     const reply = await addComment(deps, ann, id, { body: 'thanks', replyTo: made[0]!.id }, t + 10);
     expect(reply.replyTo).toEqual({ id: made[0]!.id, author: bob });
-    await expect(addComment(deps, ann, id, { body: 'x', replyTo: '1795000000000-00000000' })).rejects.toMatchObject({ code: 'comment_not_found' });
+    await expect(addComment(deps, ann, id, { body: 'x', replyTo: '1795000000000-00000000' })).rejects.toMatchObject({
+      code: 'comment_not_found',
+    });
     expect((await getPost(deps, id)).counts.comments).toBe(6);
 
     const pageThrough = async (order: 'newest' | 'oldest') => {
@@ -265,14 +285,22 @@ describe('comments', () => {
     expect(queued.map((m) => m.type)).toContain('purge-comments');
     await drain();
     expect((await stores.comments.list(id, 'oldest', 10)).items).toEqual([]);
-    expect((await hbase.scanText(qualifiedTableName(ns, 'comments'), { prefix: (await import('../../shared/schema/row-keys.js')).commentPrefix(id), limit: 10 })).length).toBe(0);
+    expect(
+      (
+        await hbase.scanText(qualifiedTableName(ns, 'comments'), {
+          prefix: (await import('../../shared/schema/row-keys.js')).commentPrefix(id),
+          limit: 10,
+        })
+      ).length,
+    ).toBe(0);
     expect((await listComments(deps, other, 'newest', 10)).items.map((c) => c.body)).toEqual(['stays']);
   });
 });
 
 describe('comments with an Idempotency-Key', () => {
   /** The raw rows of `author`'s comment index (kind W), stale entries included. */
-  const writtenEntries = async (author: string) => (await hbase.scanText(qualifiedTableName(ns, 'lists'), { prefix: listPrefix(author, 'W'), limit: 50 })).length;
+  const writtenEntries = async (author: string) =>
+    (await hbase.scanText(qualifiedTableName(ns, 'lists'), { prefix: listPrefix(author, 'W'), limit: 50 })).length;
 
   it('forced: a comment retry that runs while the first request is between its claim and its create makes one comment, counted once, indexed once', async () => {
     const [ann, bob] = await users('ann', 'bob');
@@ -297,10 +325,17 @@ describe('comments with an Idempotency-Key', () => {
     const [ann, bob] = await users('ann', 'bob');
     const id = await post(ann);
     const made = await addComment(deps, bob, id, { body: 'regret', idempotencyKey: 'tap-2' });
-    expect(await addComment(deps, bob, id, { body: 'regret', idempotencyKey: 'tap-2' })).toEqual({ ...made, replayed: true });
+    expect(await addComment(deps, bob, id, { body: 'regret', idempotencyKey: 'tap-2' })).toEqual({
+      ...made,
+      replayed: true,
+    });
     await deleteComment(deps, bob, id, made.id);
-    await expect(addComment(deps, bob, id, { body: 'regret', idempotencyKey: 'tap-2' })).rejects.toMatchObject({ code: 'comment_deleted' });
-    await expect(addComment(deps, bob, id, { body: 'something else', idempotencyKey: 'tap-2' })).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
+    await expect(addComment(deps, bob, id, { body: 'regret', idempotencyKey: 'tap-2' })).rejects.toMatchObject({
+      code: 'comment_deleted',
+    });
+    await expect(addComment(deps, bob, id, { body: 'something else', idempotencyKey: 'tap-2' })).rejects.toMatchObject({
+      code: 'idempotency_key_mismatch',
+    });
     await drain();
     expect((await getPost(deps, id)).counts.comments).toBe(0);
     expect((await listComments(deps, id, 'oldest', 10)).items).toEqual([]);
@@ -316,7 +351,12 @@ describe('reposts', () => {
     expect(new Set(racing.map((r) => r.post.id)).size).toBe(1);
     expect(racing.filter((r) => !r.replayed)).toHaveLength(1);
     const plain = racing[0]!.post;
-    expect(plain).toMatchObject({ author: bob, body: '', repostOf: id, original: { state: 'live', post: { id, body: 'original' } } });
+    expect(plain).toMatchObject({
+      author: bob,
+      body: '',
+      repostOf: id,
+      original: { state: 'live', post: { id, body: 'original' } },
+    });
     const commented = await repost(deps, bob, id, { comment: '说得好' });
     expect(commented.replayed).toBe(false);
     expect((await getPost(deps, id, bob)).counts.reposts).toBe(2);
@@ -384,7 +424,11 @@ describe('the timeline with reactions', () => {
     const { result, depth, tables } = await measured(() => homeTimeline(deps, reader, 20));
     expect(depth).toBe(2);
     expect(tables.filter((t) => t === 'content')).toHaveLength(1); // originals in the same multi-get as the page
-    const items = result.items.map((p) => ({ by: p.author, body: p.body, of: p.original?.state === 'live' ? p.original.post.body : null }));
+    const items = result.items.map((p) => ({
+      by: p.author,
+      body: p.body,
+      of: p.original?.state === 'live' ? p.original.post.body : null,
+    }));
     // bob's plain reposts are left out: both originals show in the window (cat's post itself; ann's
     // post itself and inside cat's repost with words).
     expect(items).toEqual([
@@ -395,7 +439,10 @@ describe('the timeline with reactions', () => {
     const shown = result.items.find((p) => p.id === original)!;
     expect(shown.counts).toEqual({ likes: 1, comments: 0, reposts: 2 });
     expect(shown.viewer).toEqual({ liked: true, reposted: false });
-    expect(result.items[1]!.original).toMatchObject({ state: 'live', post: { viewer: { liked: true, reposted: false } } });
+    expect(result.items[1]!.original).toMatchObject({
+      state: 'live',
+      post: { viewer: { liked: true, reposted: false } },
+    });
     // The embedded original of a repost whose original is not followed: bob's plain repost of an
     // unfollowed author's post shows it (nothing else in the window does).
     const [dan] = await users('dan');

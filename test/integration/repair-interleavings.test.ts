@@ -22,7 +22,12 @@ const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 
 const stores = hbaseFeedStores(hbase, ns);
 const gate = interleaver();
 const queued: FanoutMessage[] = [];
-const deps: FeedDeps = { ...stores, queue: { send: async (m) => void queued.push(m) }, limits: integrationLimits, step: gate.hook };
+const deps: FeedDeps = {
+  ...stores,
+  queue: { send: async (m) => void queued.push(m) },
+  limits: integrationLimits,
+  step: gate.hook,
+};
 const store = new HBaseMaintenanceStore(hbase, ns);
 
 useNamespace(hbase, ns);
@@ -42,7 +47,9 @@ async function expectEdge(reader: string, author: string, following: boolean) {
   const followers = await followersOf(author);
   expect(followers.includes(reader), `${reader} among ${author}'s followers`).toBe(following);
   expect(await stores.counters.get(author, 'followers')).toBe(followers.length);
-  expect(await stores.counters.get(reader, 'following')).toBe((await stores.relations.following(reader, 100)).items.length);
+  expect(await stores.counters.get(reader, 'following')).toBe(
+    (await stores.relations.following(reader, 100)).items.length,
+  );
 }
 
 describe('the repair job never leaves a followers side behind an unfollow (invariant C)', () => {
@@ -62,7 +69,10 @@ describe('the repair job never leaves a followers side behind an unfollow (invar
       duringTheWait ??= await followersOf(amy);
       await settleAll();
     };
-    const job = runToCompletion(repairRelationsJob(store, { settleMs: 100, step: gate.hook, queue: deps.queue, sleep: worker }), { rowsPerStep: 1000 });
+    const job = runToCompletion(
+      repairRelationsJob(store, { settleMs: 100, step: gate.hook, queue: deps.queue, sleep: worker }),
+      { rowsPerStep: 1000 },
+    );
     await held.reached;
     // …while bob unfollows amy, and that unfollow's settle runs: nothing to remove yet.
     await unfollow(deps, bob, amy);

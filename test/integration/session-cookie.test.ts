@@ -12,17 +12,34 @@ const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 
 useNamespace(hbase, ns);
 
 // The handlers read their configuration from the environment once (shared/config/config.ts).
-Object.assign(process.env, { HBASE_REST_URL: inject('hbaseRestUrl'), HBASE_NAMESPACE: ns, JWT_SECRET: 'c'.repeat(40), PASSWORD_SCRYPT_LOG2N: '15' });
+Object.assign(process.env, {
+  HBASE_REST_URL: inject('hbaseRestUrl'),
+  HBASE_NAMESPACE: ns,
+  JWT_SECRET: 'c'.repeat(40),
+  PASSWORD_SCRYPT_LOG2N: '15',
+});
 const { handler: register } = await import('../../functions/http/register.js');
 const { handler: login } = await import('../../functions/http/login.js');
 const { handler: refresh } = await import('../../functions/http/refresh-session.js');
 const { handler: logout } = await import('../../functions/http/log-out.js');
 
 type Handler = (e: APIGatewayProxyEventV2, c: Context) => Promise<unknown>;
-const context = { functionName: 'it', awsRequestId: 'r', invokedFunctionArn: 'arn:aws:lambda:eu-west-1:1:function:it', memoryLimitInMB: '512', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
+const context = {
+  functionName: 'it',
+  awsRequestId: 'r',
+  invokedFunctionArn: 'arn:aws:lambda:eu-west-1:1:function:it',
+  memoryLimitInMB: '512',
+  getRemainingTimeInMillis: () => 30_000,
+} as unknown as Context;
 const BROWSER = { 'x-weibo-client': 'web' };
 
-async function call(handler: Handler, path: string, body: unknown, headers: Record<string, string> = {}, cookies?: string[]) {
+async function call(
+  handler: Handler,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  cookies?: string[],
+) {
   const event = {
     version: '2.0',
     rawPath: path,
@@ -33,7 +50,11 @@ async function call(handler: Handler, path: string, body: unknown, headers: Reco
     isBase64Encoded: false,
   } as unknown as APIGatewayProxyEventV2;
   const res = (await handler(event, context)) as APIGatewayProxyStructuredResultV2;
-  return { status: res.statusCode, json: res.body ? (JSON.parse(res.body) as Record<string, any>) : undefined, cookies: res.cookies ?? [] };
+  return {
+    status: res.statusCode,
+    json: res.body ? (JSON.parse(res.body) as Record<string, any>) : undefined,
+    cookies: res.cookies ?? [],
+  };
 }
 
 /** The `name=value` a browser would send back from a Set-Cookie value. */
@@ -52,7 +73,9 @@ describe('a browser client (X-Weibo-Client: web)', () => {
     expect(res.json).toMatchObject({ handle, tokenType: 'Bearer' });
     expect(res.json).not.toHaveProperty('refreshToken');
     expect(res.cookies).toHaveLength(1);
-    expect(res.cookies[0]).toMatch(/^weibo_refresh=[A-Za-z0-9_-]{64}; Max-Age=(2591999|2592000); Path=\/api\/sessions; HttpOnly; Secure; SameSite=Strict$/);
+    expect(res.cookies[0]).toMatch(
+      /^weibo_refresh=[A-Za-z0-9_-]{64}; Max-Age=(2591999|2592000); Path=\/api\/sessions; HttpOnly; Secure; SameSite=Strict$/,
+    );
   });
 
   it('refreshes by cookie (rotating it), is refused without the header, and logs out clearing the cookie', async () => {
@@ -76,7 +99,9 @@ describe('a browser client (X-Weibo-Client: web)', () => {
     const out = await call(logout, '/sessions/logout', {}, BROWSER, [sent(third.cookies[0]!)]);
     expect(out.status).toBe(204);
     expect(out.cookies).toEqual(['weibo_refresh=; Max-Age=0; Path=/api/sessions; HttpOnly; Secure; SameSite=Strict']);
-    expect((await call(refresh, '/sessions/refresh', {}, BROWSER, [sent(third.cookies[0]!)])).json!.error.code).toBe('invalid_refresh_token');
+    expect((await call(refresh, '/sessions/refresh', {}, BROWSER, [sent(third.cookies[0]!)])).json!.error.code).toBe(
+      'invalid_refresh_token',
+    );
     // Idempotent, with or without a cookie left.
     expect((await call(logout, '/sessions/logout', {}, BROWSER, [sent(third.cookies[0]!)])).status).toBe(204);
     expect((await call(logout, '/sessions/logout', {}, BROWSER)).status).toBe(204);
@@ -100,6 +125,8 @@ describe('any other client', () => {
     expect(next.cookies).toEqual([]);
     expect(next.json!.refreshToken).not.toBe(token);
     expect((await call(logout, '/sessions/logout', { refreshToken: next.json!.refreshToken })).status).toBe(204);
-    expect((await call(refresh, '/sessions/refresh', { refreshToken: next.json!.refreshToken })).json!.error.code).toBe('invalid_refresh_token');
+    expect((await call(refresh, '/sessions/refresh', { refreshToken: next.json!.refreshToken })).json!.error.code).toBe(
+      'invalid_refresh_token',
+    );
   });
 });

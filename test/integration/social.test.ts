@@ -29,7 +29,11 @@ import { withoutFaces } from '../support/faces.js';
 
 const ns = `it_social_${Date.now().toString(36)}`;
 const requests: (HBaseRequestEvent & { end: number })[] = [];
-const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest: (e) => requests.push({ ...e, end: performance.now() }) });
+const hbase = new HBaseRestClient({
+  baseUrl: inject('hbaseRestUrl'),
+  timeoutMs: 60_000,
+  onRequest: (e) => requests.push({ ...e, end: performance.now() }),
+});
 const stores = hbaseFeedStores(hbase, ns);
 const gate = interleaver();
 const queued: FanoutMessage[] = [];
@@ -130,7 +134,12 @@ describe('notifications through the worker (real HBase)', () => {
     const r = await repost(deps, bob, p, { comment: 'look' });
     await follow(deps, cat, ann);
     await drain();
-    expect(await shown(ann)).toEqual([`follow:1:${cat}:-`, `repost:1:${bob}:${p}`, `comment:1:${cat}:${p}`, `comment:1:${bob}:${p}`]);
+    expect(await shown(ann)).toEqual([
+      `follow:1:${cat}:-`,
+      `repost:1:${bob}:${p}`,
+      `comment:1:${cat}:${p}`,
+      `comment:1:${bob}:${p}`,
+    ]);
     expect(await shown(bob)).toEqual([`reply:1:${cat}:${p}`, `reply:1:${ann}:${p}`]);
     expect(await shown(cat)).toEqual([`mention:1:${ann}:${p}`]);
     const page = await listNotifications(deps, bob, 10);
@@ -239,7 +248,9 @@ describe('notifications through the worker (real HBase)', () => {
     const firstMessages = queued.splice(0); // [delayed notify, immediate notify]
     // More rounds than an add used to try before it gave up placing its group (5).
     const rounds = others.length;
-    const holds = Array.from({ length: rounds + 1 }, (_, k) => gate.holdAt('notify.group-read', (d) => d.member === first && d.attempt === String(k + 1)));
+    const holds = Array.from({ length: rounds + 1 }, (_, k) =>
+      gate.holdAt('notify.group-read', (d) => d.member === first && d.attempt === String(k + 1)),
+    );
     const slow = handleFanoutMessage(deps, firstMessages[1]!);
     for (let k = 0; k < rounds; k++) {
       await holds[k]!.reached;
@@ -248,19 +259,27 @@ describe('notifications through the worker (real HBase)', () => {
       await handleFanoutMessage(deps, queued.splice(0)[1]!);
       // Meanwhile a reader sees one state: the members counted are the ones named and placed.
       const [group] = (await listNotifications(deps, ann, 5)).items;
-      expect([group!.count, group!.actors[0]!.handle, group!.latestAt], `round ${k + 1}`).toEqual([k + 1, others[k], group!.actors[0]!.at]);
+      expect([group!.count, group!.actors[0]!.handle, group!.latestAt], `round ${k + 1}`).toEqual([
+        k + 1,
+        others[k],
+        group!.actors[0]!.at,
+      ]);
       holds[k]!.release();
     }
     await holds[rounds]!.reached;
     holds[rounds]!.release();
     await slow;
-    expect(await shown(ann)).toEqual([`like:${rounds + 1}:${others[rounds - 1]},${others[rounds - 2]},${others[rounds - 3]}:${p}`]);
+    expect(await shown(ann)).toEqual([
+      `like:${rounds + 1}:${others[rounds - 1]},${others[rounds - 2]},${others[rounds - 3]}:${p}`,
+    ]);
     const [group] = (await listNotifications(deps, ann, 5)).items;
     await markNotificationsRead(deps, ann, group!.id);
     // The delayed halves change nothing: the group read stays read.
     for (const m of [firstMessages[0]!, ...sent.filter((m) => m.type === 'notify')]) await handleFanoutMessage(deps, m);
     expect(await unreadCount(deps, ann)).toEqual({ count: 0, capped: false });
-    expect(await shown(ann)).toEqual([`like:${rounds + 1}:${others[rounds - 1]},${others[rounds - 2]},${others[rounds - 3]}:${p}`]);
+    expect(await shown(ann)).toEqual([
+      `like:${rounds + 1}:${others[rounds - 1]},${others[rounds - 2]},${others[rounds - 3]}:${p}`,
+    ]);
   });
 });
 
@@ -411,7 +430,7 @@ describe('blocks and mutes', () => {
     await expect(racing).rejects.toMatchObject({ code: 'blocked' });
     await drain();
     expect((await followState(deps, bob, ann)).following).toBe(false);
-    expect((await stores.counters.get(ann, 'followers'))).toBe(0);
+    expect(await stores.counters.get(ann, 'followers')).toBe(0);
   });
 });
 
@@ -431,8 +450,19 @@ describe('topics', () => {
     expect(page2.nextCursor).toBeUndefined();
     await deletePost(deps, ann, ids[4]!);
     await block(deps, ann, bob);
-    expect((await listTopicPosts(deps, tag, 10, undefined, ann)).items.map((x) => x.id)).toEqual([ids[3], ids[2], ids[1], ids[0]]);
-    expect((await listTopicPosts(deps, tag, 10)).items.map((x) => x.id)).toEqual([ids[5], ids[3], ids[2], ids[1], ids[0]]);
+    expect((await listTopicPosts(deps, tag, 10, undefined, ann)).items.map((x) => x.id)).toEqual([
+      ids[3],
+      ids[2],
+      ids[1],
+      ids[0],
+    ]);
+    expect((await listTopicPosts(deps, tag, 10)).items.map((x) => x.id)).toEqual([
+      ids[5],
+      ids[3],
+      ids[2],
+      ids[1],
+      ids[0],
+    ]);
     await expect(listTopicPosts(deps, '#', 10)).rejects.toMatchObject({ code: 'invalid_topic' });
   });
 

@@ -14,7 +14,15 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ensureQueues, failedIds, localSqsClient, queueSettings, startPoller, type Poller, type PollerEvent } from '../../infra/local/sqs-poller.js';
+import {
+  ensureQueues,
+  failedIds,
+  localSqsClient,
+  queueSettings,
+  startPoller,
+  type Poller,
+  type PollerEvent,
+} from '../../infra/local/sqs-poller.js';
 
 const sqsEndpoint = inject('sqsEndpoint');
 const settings = queueSettings('local');
@@ -46,7 +54,9 @@ type Behaviour = (event: SQSEvent) => { status?: number; functionError?: string;
 /** Fails the records whose body contains "fail", like a Powertools record handler that throws. */
 const failWhereBodySaysFail: Behaviour = (event) => ({
   body: {
-    batchItemFailures: event.Records.filter((r) => r.body.includes('fail')).map((r) => ({ itemIdentifier: r.messageId })),
+    batchItemFailures: event.Records.filter((r) => r.body.includes('fail')).map((r) => ({
+      itemIdentifier: r.messageId,
+    })),
   } satisfies SQSBatchResponse,
 });
 
@@ -77,7 +87,8 @@ async function fakeLambda(behaviour: Behaviour) {
     endpoint: `http://127.0.0.1:${port}`,
     invocations,
     /** Every delivery of a message, in order. */
-    deliveries: (body: string) => invocations.flatMap((i) => i.records.filter((r) => r.body === body).map((r) => ({ at: i.at, r }))),
+    deliveries: (body: string) =>
+      invocations.flatMap((i) => i.records.filter((r) => r.body === body).map((r) => ({ at: i.at, r }))),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -89,10 +100,17 @@ async function queueDepth(queueUrl: string) {
       AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
     }),
   );
-  return { visible: Number(Attributes.ApproximateNumberOfMessages), inFlight: Number(Attributes.ApproximateNumberOfMessagesNotVisible) };
+  return {
+    visible: Number(Attributes.ApproximateNumberOfMessages),
+    inFlight: Number(Attributes.ApproximateNumberOfMessagesNotVisible),
+  };
 }
 
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs: number): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs: number,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -103,7 +121,12 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
 }
 
 const send = (queueUrl: string, bodies: string[]) =>
-  sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: bodies.map((b, i) => ({ Id: `m${i}`, MessageBody: b })) }));
+  sqs.send(
+    new SendMessageBatchCommand({
+      QueueUrl: queueUrl,
+      Entries: bodies.map((b, i) => ({ Id: `m${i}`, MessageBody: b })),
+    }),
+  );
 
 // --- lifecycle ---------------------------------------------------------------------------------
 
@@ -184,7 +207,11 @@ async function slowLambda(holdMs: number) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { endpoint: `http://127.0.0.1:${port}`, stats, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    stats,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 // --- tests -------------------------------------------------------------------------------------
@@ -198,7 +225,9 @@ describe('ensureQueues', () => {
     expect(first.queueUrl).toMatch(new RegExp(`/it-poller-${runId}-ensure$`));
     expect(first.deadLetterQueueUrl).toMatch(new RegExp(`/it-poller-${runId}-ensure-dlq$`));
 
-    const { Attributes = {} } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: first.queueUrl, AttributeNames: ['All'] }));
+    const { Attributes = {} } = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: first.queueUrl, AttributeNames: ['All'] }),
+    );
     expect(JSON.parse(Attributes.RedrivePolicy!)).toEqual({
       deadLetterTargetArn: first.deadLetterQueueArn,
       maxReceiveCount: settings.maxReceiveCount,
@@ -208,9 +237,15 @@ describe('ensureQueues', () => {
 
   it('derives the test stage numbers from the worker timeout', () => {
     expect(settings.maxReceiveCount).toBeGreaterThanOrEqual(5);
-    expect(settings.visibilityTimeoutSeconds).toBe(6 * settings.workerTimeoutSeconds + settings.maximumBatchingWindowSeconds);
+    expect(settings.visibilityTimeoutSeconds).toBe(
+      6 * settings.workerTimeoutSeconds + settings.maximumBatchingWindowSeconds,
+    );
     expect(settings.deadLetterRetentionSeconds).toBe(1_209_600);
-    expect(queueSettings('prod')).toMatchObject({ workerTimeoutSeconds: 30, maximumBatchingWindowSeconds: 1, visibilityTimeoutSeconds: 181 });
+    expect(queueSettings('prod')).toMatchObject({
+      workerTimeoutSeconds: 30,
+      maximumBatchingWindowSeconds: 1,
+      visibilityTimeoutSeconds: 181,
+    });
   });
 });
 
@@ -220,7 +255,10 @@ describe('startPoller', () => {
       const q = await queuesFor(`conc${concurrency}`);
       const slow = await slowLambda(700);
       try {
-        await send(q.queueUrl, Array.from({ length: 6 }, (_, i) => `m${i}`));
+        await send(
+          q.queueUrl,
+          Array.from({ length: 6 }, (_, i) => `m${i}`),
+        );
         pollWith(q.queueUrl, slow.endpoint, { batchSize: 1, concurrency });
         await until('six invocations', () => (slow.stats.handled() >= 6 ? true : undefined), 30_000);
         expect(slow.stats.maxInFlight).toBe(concurrency);
@@ -254,59 +292,80 @@ describe('startPoller', () => {
     expect(record.receiptHandle).toMatch(/\S/);
     expect(Number(record.attributes.SentTimestamp)).toBeGreaterThan(0);
     // A null response (a handler that returns nothing) means the whole batch succeeded.
-    await until('the queue to be empty', async () => {
-      const d = await queueDepth(q.queueUrl);
-      return d.visible + d.inFlight === 0 ? d : undefined;
-    }, 10_000);
+    await until(
+      'the queue to be empty',
+      async () => {
+        const d = await queueDepth(q.queueUrl);
+        return d.visible + d.inFlight === 0 ? d : undefined;
+      },
+      10_000,
+    );
   });
 
-  it('deletes what succeeded, redelivers only the failed record, which ends in the DLQ after maxReceiveCount', async () => {
-    const q = await queuesFor('partial');
-    // What is tested is the poller and the redrive, not the stage's visibility timeout (checked by
-    // the queue-settings tests above): a short one of this queue's own keeps the five
-    // redeliveries to seconds instead of a minute and a half.
-    await sqs.send(new SetQueueAttributesCommand({ QueueUrl: q.queueUrl, Attributes: { VisibilityTimeout: String(SHORT_VISIBILITY_SECONDS) } }));
-    lambda = await fakeLambda(failWhereBodySaysFail);
-    const good = [1, 2, 3, 4].map((i) => `ok-${i}`);
-    await send(q.queueUrl, ['ok-1', 'ok-2', 'please-fail', 'ok-3', 'ok-4']);
-    const started = Date.now();
-    pollWith(q.queueUrl, lambda.endpoint);
+  it(
+    'deletes what succeeded, redelivers only the failed record, which ends in the DLQ after maxReceiveCount',
+    async () => {
+      const q = await queuesFor('partial');
+      // What is tested is the poller and the redrive, not the stage's visibility timeout (checked by
+      // the queue-settings tests above): a short one of this queue's own keeps the five
+      // redeliveries to seconds instead of a minute and a half.
+      await sqs.send(
+        new SetQueueAttributesCommand({
+          QueueUrl: q.queueUrl,
+          Attributes: { VisibilityTimeout: String(SHORT_VISIBILITY_SECONDS) },
+        }),
+      );
+      lambda = await fakeLambda(failWhereBodySaysFail);
+      const good = [1, 2, 3, 4].map((i) => `ok-${i}`);
+      await send(q.queueUrl, ['ok-1', 'ok-2', 'please-fail', 'ok-3', 'ok-4']);
+      const started = Date.now();
+      pollWith(q.queueUrl, lambda.endpoint);
 
-    // The failing message reaches the DLQ once ElasticMQ sees it a (maxReceiveCount + 1)th time.
-    const dead = await until(
-      'the failed message in the DLQ',
-      async () => {
-        const res = await sqs.send(
-          new ReceiveMessageCommand({ QueueUrl: q.deadLetterQueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 1 }),
-        );
-        return res.Messages?.find((m) => m.Body === 'please-fail');
-      },
-      (settings.maxReceiveCount + 2) * SHORT_VISIBILITY_SECONDS * 1000,
-    );
-    expect(dead.Body).toBe('please-fail');
+      // The failing message reaches the DLQ once ElasticMQ sees it a (maxReceiveCount + 1)th time.
+      const dead = await until(
+        'the failed message in the DLQ',
+        async () => {
+          const res = await sqs.send(
+            new ReceiveMessageCommand({
+              QueueUrl: q.deadLetterQueueUrl,
+              MaxNumberOfMessages: 10,
+              WaitTimeSeconds: 1,
+              VisibilityTimeout: 1,
+            }),
+          );
+          return res.Messages?.find((m) => m.Body === 'please-fail');
+        },
+        (settings.maxReceiveCount + 2) * SHORT_VISIBILITY_SECONDS * 1000,
+      );
+      expect(dead.Body).toBe('please-fail');
 
-    // Each good message: one delivery, on the first receive, and gone from the queue.
-    for (const body of good) {
-      const deliveries = lambda.deliveries(body);
-      expect(deliveries, body).toHaveLength(1);
-      expect(deliveries[0]!.r.attributes.ApproximateReceiveCount).toBe('1');
-    }
-    // The failing one: exactly maxReceiveCount deliveries, counted 1..n, a visibility timeout apart.
-    const failing = lambda.deliveries('please-fail');
-    expect(failing.map((d) => d.r.attributes.ApproximateReceiveCount)).toEqual(
-      Array.from({ length: settings.maxReceiveCount }, (_, i) => String(i + 1)),
-    );
-    for (let i = 1; i < failing.length; i++) {
-      expect(failing[i]!.at - failing[i - 1]!.at).toBeGreaterThanOrEqual((SHORT_VISIBILITY_SECONDS - 1) * 1000);
-    }
-    expect(failing[0]!.at - started).toBeLessThan(5_000);
-    expect(await queueDepth(q.queueUrl)).toEqual({ visible: 0, inFlight: 0 });
-    expect(pollerLog.some((l) => /1 of \d+ message\(s\) failed/.test(l))).toBe(true);
-  }, (settings.maxReceiveCount + 3) * SHORT_VISIBILITY_SECONDS * 1000);
+      // Each good message: one delivery, on the first receive, and gone from the queue.
+      for (const body of good) {
+        const deliveries = lambda.deliveries(body);
+        expect(deliveries, body).toHaveLength(1);
+        expect(deliveries[0]!.r.attributes.ApproximateReceiveCount).toBe('1');
+      }
+      // The failing one: exactly maxReceiveCount deliveries, counted 1..n, a visibility timeout apart.
+      const failing = lambda.deliveries('please-fail');
+      expect(failing.map((d) => d.r.attributes.ApproximateReceiveCount)).toEqual(
+        Array.from({ length: settings.maxReceiveCount }, (_, i) => String(i + 1)),
+      );
+      for (let i = 1; i < failing.length; i++) {
+        expect(failing[i]!.at - failing[i - 1]!.at).toBeGreaterThanOrEqual((SHORT_VISIBILITY_SECONDS - 1) * 1000);
+      }
+      expect(failing[0]!.at - started).toBeLessThan(5_000);
+      expect(await queueDepth(q.queueUrl)).toEqual({ visible: 0, inFlight: 0 });
+      expect(pollerLog.some((l) => /1 of \d+ message\(s\) failed/.test(l))).toBe(true);
+    },
+    (settings.maxReceiveCount + 3) * SHORT_VISIBILITY_SECONDS * 1000,
+  );
 
   it('deletes nothing when the invocation itself fails, and backs off instead of spinning', async () => {
     const q = await queuesFor('crash');
-    lambda = await fakeLambda(() => ({ functionError: 'Unhandled', body: { errorType: 'Error', errorMessage: 'boom' } }));
+    lambda = await fakeLambda(() => ({
+      functionError: 'Unhandled',
+      body: { errorType: 'Error', errorMessage: 'boom' },
+    }));
     await send(q.queueUrl, ['a', 'b']);
     pollWith(q.queueUrl, lambda.endpoint);
 

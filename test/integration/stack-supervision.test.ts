@@ -21,41 +21,53 @@ const JSON_HEADERS = { Accept: 'application/json', 'Content-Type': 'application/
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 describe('stack supervision', () => {
-  it.skipIf(!existsSync(pidFile))('a gateway killed with SIGKILL is restarted, logged, and takes writes again', async () => {
-    const table = `supervised_${process.pid}_${Date.now().toString(36)}`;
-    const created = await fetch(`${REST_URL}/${table}/schema`, { method: 'PUT', headers: JSON_HEADERS, body: JSON.stringify({ ColumnSchema: [{ name: 'f' }] }) });
-    expect(created.status).toBe(201);
+  it.skipIf(!existsSync(pidFile))(
+    'a gateway killed with SIGKILL is restarted, logged, and takes writes again',
+    async () => {
+      const table = `supervised_${process.pid}_${Date.now().toString(36)}`;
+      const created = await fetch(`${REST_URL}/${table}/schema`, {
+        method: 'PUT',
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ ColumnSchema: [{ name: 'f' }] }),
+      });
+      expect(created.status).toBe(201);
 
-    const killed = Number(readFileSync(pidFile, 'utf8'));
-    process.kill(killed, 'SIGKILL');
-    await eventually(() => expect(isAlive(killed)).toBe(false), 10_000);
+      const killed = Number(readFileSync(pidFile, 'utf8'));
+      process.kill(killed, 'SIGKILL');
+      await eventually(() => expect(isAlive(killed)).toBe(false), 10_000);
 
-    // Back: a new process behind the pid file, answering.
-    await eventually(
-      async () => {
-        expect(Number(readFileSync(pidFile, 'utf8'))).not.toBe(killed);
-        expect(await clusterVersion(REST_URL)).not.toBeNull();
-      },
-      150_000,
-      1_000,
-    );
+      // Back: a new process behind the pid file, answering.
+      await eventually(
+        async () => {
+          expect(Number(readFileSync(pidFile, 'utf8'))).not.toBe(killed);
+          expect(await clusterVersion(REST_URL)).not.toBeNull();
+        },
+        150_000,
+        1_000,
+      );
 
-    const row = `${REST_URL}/${table}/row1`;
-    const put = await fetch(row, {
-      method: 'PUT',
-      headers: JSON_HEADERS,
-      body: JSON.stringify({ Row: [{ key: b64('row1'), Cell: [{ column: b64('f:q'), $: b64('after the restart') }] }] }),
-    });
-    expect(put.status).toBe(200);
-    const got = (await (await fetch(row, { headers: { Accept: 'application/json' } })).json()) as { Row: { Cell: { $: string }[] }[] };
-    expect(Buffer.from(got.Row[0]!.Cell[0]!.$, 'base64').toString()).toBe('after the restart');
+      const row = `${REST_URL}/${table}/row1`;
+      const put = await fetch(row, {
+        method: 'PUT',
+        headers: JSON_HEADERS,
+        body: JSON.stringify({
+          Row: [{ key: b64('row1'), Cell: [{ column: b64('f:q'), $: b64('after the restart') }] }],
+        }),
+      });
+      expect(put.status).toBe(200);
+      const got = (await (await fetch(row, { headers: { Accept: 'application/json' } })).json()) as {
+        Row: { Cell: { $: string }[] }[];
+      };
+      expect(Buffer.from(got.Row[0]!.Cell[0]!.$, 'base64').toString()).toBe('after the restart');
 
-    const log = existsSync(`${DIR}/supervisor.log`) ? readFileSync(`${DIR}/supervisor.log`, 'utf8') : '';
-    expect(log).toContain(`hbase REST: pid ${killed} exited (killed by signal 9)`);
-    expect(log).toMatch(/hbase REST: restarted \(pid \d+, restart \d+\)/);
+      const log = existsSync(`${DIR}/supervisor.log`) ? readFileSync(`${DIR}/supervisor.log`, 'utf8') : '';
+      expect(log).toContain(`hbase REST: pid ${killed} exited (killed by signal 9)`);
+      expect(log).toMatch(/hbase REST: restarted \(pid \d+, restart \d+\)/);
 
-    await fetch(`${REST_URL}/${table}/schema`, { method: 'DELETE' });
-  }, 240_000);
+      await fetch(`${REST_URL}/${table}/schema`, { method: 'DELETE' });
+    },
+    240_000,
+  );
 });
 
 function isAlive(pid: number): boolean {

@@ -6,7 +6,14 @@
 // this process (the load client). A process's children (esbuild, workers) count with it.
 import { readdirSync, readFileSync } from 'node:fs';
 
-export type Component = 'REST gateway' | 'HBase (master + region server)' | 'ElasticMQ' | 'serverless-offline' | 'run-local (SQS poller, web)' | 's3rver' | 'load client';
+export type Component =
+  | 'REST gateway'
+  | 'HBase (master + region server)'
+  | 'ElasticMQ'
+  | 'serverless-offline'
+  | 'run-local (SQS poller, web)'
+  | 's3rver'
+  | 'load client';
 
 interface Proc {
   pid: number;
@@ -59,21 +66,31 @@ function environ(pid: number): string {
 function findComponents(procs: Map<number, Proc>, restPort: string, apiPort: string): Map<Component, number> {
   const found = new Map<Component, number>();
   const all = [...procs.values()];
-  const gateway = all.find((p) => p.cmdline.includes('org.apache.hadoop.hbase.rest.RESTServer') && p.cmdline.includes(`-p ${restPort}`));
+  const gateway = all.find(
+    (p) => p.cmdline.includes('org.apache.hadoop.hbase.rest.RESTServer') && p.cmdline.includes(`-p ${restPort}`),
+  );
   if (gateway) {
     found.set('REST gateway', gateway.pid);
     // -cp <dir>/hbase/conf-rest:…: the same <dir> holds the master's conf and ElasticMQ's.
     const dir = /-cp (\S+)\/hbase\/conf-rest:/.exec(gateway.cmdline)?.[1];
     if (dir) {
-      const master = all.find((p) => p.cmdline.includes('org.apache.hadoop.hbase.master.HMaster') && p.cmdline.includes(`${dir}/hbase/conf:`));
+      const master = all.find(
+        (p) => p.cmdline.includes('org.apache.hadoop.hbase.master.HMaster') && p.cmdline.includes(`${dir}/hbase/conf:`),
+      );
       if (master) found.set('HBase (master + region server)', master.pid);
-      const mq = all.find((p) => p.cmdline.includes('org.elasticmq.server.Main') && p.cmdline.includes(`${dir}/elasticmq/`));
+      const mq = all.find(
+        (p) => p.cmdline.includes('org.elasticmq.server.Main') && p.cmdline.includes(`${dir}/elasticmq/`),
+      );
       if (mq) found.set('ElasticMQ', mq.pid);
-      const s3 = all.find((p) => p.cmdline.includes('s3-server.ts') && environ(p.pid).includes(`WEIBO_LOCAL_DIR=${dir}\0`));
+      const s3 = all.find(
+        (p) => p.cmdline.includes('s3-server.ts') && environ(p.pid).includes(`WEIBO_LOCAL_DIR=${dir}\0`),
+      );
       if (s3) found.set('s3rver', s3.pid);
     }
   }
-  const offline = all.find((p) => p.cmdline.includes('serverless.js offline') && environ(p.pid).includes(`\0API_PORT=${apiPort}\0`));
+  const offline = all.find(
+    (p) => p.cmdline.includes('serverless.js offline') && environ(p.pid).includes(`\0API_PORT=${apiPort}\0`),
+  );
   if (offline) {
     found.set('serverless-offline', offline.pid);
     found.set('run-local (SQS poller, web)', offline.ppid);

@@ -79,10 +79,12 @@ export class Recorder {
       if (res) this.answers.add(res);
       else this.answers.addThrown(thrown);
     }
-    const problem = thrown !== undefined ? (thrown instanceof Error ? thrown.message : String(thrown)) : res && failureOf(res);
+    const problem =
+      thrown !== undefined ? (thrown instanceof Error ? thrown.message : String(thrown)) : res && failureOf(res);
     if (!problem) return;
     this.failures[phase]++;
-    if (this.quoted.length < FAILURES_KEPT) this.quoted.push({ phase, at: Date.now(), what: `${method} ${path}: ${problem}`.slice(0, 300) });
+    if (this.quoted.length < FAILURES_KEPT)
+      this.quoted.push({ phase, at: Date.now(), what: `${method} ${path}: ${problem}`.slice(0, 300) });
   }
 
   get totalFailures(): number {
@@ -94,7 +96,8 @@ export class Recorder {
 export function failureOf(res: ApiResponse): string | undefined {
   if (res.status >= 500) return `${res.status} ${res.text.slice(0, 160)}`;
   if (res.status === 429) return `429 ${res.text.slice(0, 120)}`;
-  if (typeof res.json?.errorType === 'string') return `${res.status} with serverless-offline's ${res.json.errorType}: ${String(res.json.errorMessage).slice(0, 120)}`;
+  if (typeof res.json?.errorType === 'string')
+    return `${res.status} with serverless-offline's ${res.json.errorType}: ${String(res.json.errorMessage).slice(0, 120)}`;
   return undefined;
 }
 

@@ -55,7 +55,9 @@ const num = (name: string, value: string | undefined, min: number) => {
 async function main(): Promise<void> {
   const sqsEndpoint = process.env.SQS_ENDPOINT ?? `http://127.0.0.1:${process.env.ELASTICMQ_PORT ?? '19324'}`;
   const namespace = process.env.HBASE_NAMESPACE ?? 'weibo';
-  const queueUrl = flags['queue-url'] ?? localQueueUrl(sqsEndpoint, namespaceQueueName(STAGE, namespace) ?? queueSettings(STAGE).queueName);
+  const queueUrl =
+    flags['queue-url'] ??
+    localQueueUrl(sqsEndpoint, namespaceQueueName(STAGE, namespace) ?? queueSettings(STAGE).queueName);
   const restUrl = process.env.HBASE_REST_URL ?? `http://127.0.0.1:${process.env.HBASE_REST_PORT ?? '18080'}`;
   const seed = flags.seed ? num('seed', flags.seed, 0) : Math.floor(Math.random() * 1_000_000);
   const opts = {
@@ -75,13 +77,18 @@ async function main(): Promise<void> {
     const res = await fetch(`${opts.apiUrl}/openapi.json`, { signal: AbortSignal.timeout(5_000) });
     if (!res.ok) throw new Error(`status ${res.status}`);
   } catch (err) {
-    throw new Error(`no API answers on ${opts.apiUrl} (${err instanceof Error ? err.message : String(err)}): start it with npm start, or pass --url`);
+    throw new Error(
+      `no API answers on ${opts.apiUrl} (${err instanceof Error ? err.message : String(err)}): start it with npm start, or pass --url`,
+    );
   }
   console.log(
     `[load] ${opts.apiUrl}: ${opts.rate}/s for ${opts.durationSeconds} s, at most ${opts.concurrency} in flight, ${opts.users} users + a crowd of ${opts.burst}, seed ${seed}; queue ${queueUrl}`,
   );
   let cpu: CpuSample | undefined;
-  const sampler = startCpuSampler({ restPort: new URL(restUrl).port || '80', apiPort: new URL(opts.apiUrl).port || '80' });
+  const sampler = startCpuSampler({
+    restPort: new URL(restUrl).port || '80',
+    apiPort: new URL(opts.apiUrl).port || '80',
+  });
   const apiLog = flags['api-log'] ?? apiLogFile(stackDir(), new URL(opts.apiUrl).port || '80');
   let logFrom = 0;
   let logTimeouts: LogTimeouts | undefined;
@@ -103,7 +110,12 @@ async function main(): Promise<void> {
         // PRESSURE_BURNERS=<n>: that many CPU burners instead of one per core (a heavier machine).
         const burners = Number(process.env.PRESSURE_BURNERS);
         if (gateway !== undefined) {
-          pressure = startPressure({ seed, gatewayPid: gateway, ...(Number.isInteger(burners) && burners > 0 ? { burners } : {}), log: (l) => console.log(`[load] pressure: ${l}`) });
+          pressure = startPressure({
+            seed,
+            gatewayPid: gateway,
+            ...(Number.isInteger(burners) && burners > 0 ? { burners } : {}),
+            log: (l) => console.log(`[load] pressure: ${l}`),
+          });
         }
       },
       onRunEnd: async () => {
@@ -116,14 +128,18 @@ async function main(): Promise<void> {
   }
   print(report, cpu, logTimeouts, apiLog);
   summarized = true;
-  if (flags.json) writeFileSync(flags.json, `${JSON.stringify({ report, cpu, logTimeouts: logTimeouts ?? null }, null, 2)}\n`);
+  if (flags.json)
+    writeFileSync(flags.json, `${JSON.stringify({ report, cpu, logTimeouts: logTimeouts ?? null }, null, 2)}\n`);
   process.exitCode = report.errors === 0 && report.mismatches.length === 0 ? 0 : 1;
 }
 
 /** The REST gateway --pressure pauses: the one stack.sh started for this environment's stack, or none (an error). */
 function gatewayOf(restUrl: string): number {
   const found = findGateway(stackDir(), new URL(restUrl).port || '80');
-  if ('reason' in found) throw new Error(`--pressure: cannot pause the REST gateway (${found.reason}); run against a stack of this checkout (WEIBO_LOCAL_DIR and its ports)`);
+  if ('reason' in found)
+    throw new Error(
+      `--pressure: cannot pause the REST gateway (${found.reason}); run against a stack of this checkout (WEIBO_LOCAL_DIR and its ports)`,
+    );
   return found.pid;
 }
 
@@ -155,8 +171,12 @@ function print(r: LoadReport, cpu: CpuSample | undefined, log: LogTimeouts | und
   const lines = [
     '',
     `rate: target ${r.targetRate}/s, achieved ${r.achievedRate}/s (${r.arrivals - r.dropped} arrivals, ${r.dropped} dropped at the concurrency bound); ${r.requestRate} requests/s with the bursts; max ${r.maxInFlight} in flight`,
-    `requests: ${Object.entries(r.requests).map(([p, n]) => `${p} ${n}`).join(', ')}`,
-    `errors: ${r.errors} (${Object.entries(r.errorsByPhase).map(([p, n]) => `${p} ${n}`).join(', ')})`,
+    `requests: ${Object.entries(r.requests)
+      .map(([p, n]) => `${p} ${n}`)
+      .join(', ')}`,
+    `errors: ${r.errors} (${Object.entries(r.errorsByPhase)
+      .map(([p, n]) => `${p} ${n}`)
+      .join(', ')})`,
     ...r.errorSamples.slice(0, 15).map((e) => `  - ${e}`),
     `5xx answers of the run and bursts: ${Object.values(r.answers.status5xx).reduce((a, b) => a + b, 0)}${by5xx.length ? ` (${by5xx.join(', ')})` : ''} of ${r.answers.total}`,
     `${describeTimeouts({ api503: r.answers.api503Timeouts, emulator504: r.answers.emulator504Timeouts }, log)}${log ? '' : ` (no ${apiLog}: start the API with npm start from this checkout, or pass --api-log)`}`,
@@ -164,13 +184,25 @@ function print(r: LoadReport, cpu: CpuSample | undefined, log: LogTimeouts | und
     ...r.mismatches.slice(0, 30).map((m) => `  - ${m}`),
     '',
     'route class         n      p50 ms   p99 ms   max ms',
-    ...r.routes.map((x) => `${x.route.padEnd(18)} ${String(x.n).padStart(6)} ${String(x.p50Ms).padStart(9)} ${String(x.p99Ms).padStart(8)} ${String(x.maxMs).padStart(8)}`),
+    ...r.routes.map(
+      (x) =>
+        `${x.route.padEnd(18)} ${String(x.n).padStart(6)} ${String(x.p50Ms).padStart(9)} ${String(x.p99Ms).padStart(8)} ${String(x.maxMs).padStart(8)}`,
+    ),
     '',
-    ...r.bursts.map((b) => `burst: ${b.name}: ${b.requests} requests in ${(b.ms / 1000).toFixed(1)} s, p50 ${b.p50Ms} ms, p99 ${b.p99Ms} ms`),
+    ...r.bursts.map(
+      (b) =>
+        `burst: ${b.name}: ${b.requests} requests in ${(b.ms / 1000).toFixed(1)} s, p50 ${b.p50Ms} ms, p99 ${b.p99Ms} ms`,
+    ),
   ];
   if (cpu) {
-    lines.push('', `CPU during the run (${cpu.wallSeconds.toFixed(0)} s; 100 % = one core; machine ${cpu.cores} cores, ${cpu.machineBusyPercent} % busy overall):`);
-    for (const c of cpu.components) lines.push(`  ${c.component.padEnd(32)} ${String(c.cpuPercent).padStart(6)} %   RSS ${c.rssMb} MB   (pid ${c.pid})`);
+    lines.push(
+      '',
+      `CPU during the run (${cpu.wallSeconds.toFixed(0)} s; 100 % = one core; machine ${cpu.cores} cores, ${cpu.machineBusyPercent} % busy overall):`,
+    );
+    for (const c of cpu.components)
+      lines.push(
+        `  ${c.component.padEnd(32)} ${String(c.cpuPercent).padStart(6)} %   RSS ${c.rssMb} MB   (pid ${c.pid})`,
+      );
     lines.push(`  ${'everything else on the machine'.padEnd(32)} ${String(cpu.othersPercent).padStart(6)} %`);
   }
   console.log(lines.join('\n'));

@@ -122,7 +122,9 @@ export async function runLoad(opts: LoadOptions): Promise<LoadReport> {
   ];
   const t0 = performance.now();
   const users = await inBatches(handles, SETUP_CONCURRENCY, (h) => register(api, h));
-  log(`registered ${users.length} users (${opts.users} in the workload, ${opts.burst} in the bursts) in ${seconds(t0)} s`);
+  log(
+    `registered ${users.length} users (${opts.users} in the workload, ${opts.burst} in the bursts) in ${seconds(t0)} s`,
+  );
   const core = users.slice(0, opts.users);
   const crowd = users.slice(opts.users);
   const plan: Plan = { seed: opts.seed, users: users.length, slots: [], comments: [], waves: [] };
@@ -137,21 +139,29 @@ export async function runLoad(opts: LoadOptions): Promise<LoadReport> {
     try {
       await driver.runWave(wave++, [{ label, tasks: [[step]] }]);
     } catch (err) {
-      findings.push(err instanceof ModelLost ? err.message : `${label}: ${err instanceof Error ? err.message : String(err)}`);
+      findings.push(
+        err instanceof ModelLost ? err.message : `${label}: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   };
   const runBurstWave = async (groups: Group[]) => {
     try {
       await burstDriver.runWave(wave++, groups);
     } catch (err) {
-      findings.push(err instanceof ModelLost ? err.message : `${groups[0]?.label}: ${err instanceof Error ? err.message : String(err)}`);
+      findings.push(
+        err instanceof ModelLost
+          ? err.message
+          : `${groups[0]?.label}: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   };
 
   // --- seed: a post each, and each user follows the next three ------------------------------------
   const seeding: [string, Step][] = [
     ...core.map((_, u) => ['seed publish', { kind: 'publish', slot: state.newSlot(u) }] as [string, Step]),
-    ...core.flatMap((_, u) => [1, 2, 3].map((d) => ['seed follow', { kind: 'follow', pair: [u, (u + d) % core.length] }] as [string, Step])),
+    ...core.flatMap((_, u) =>
+      [1, 2, 3].map((d) => ['seed follow', { kind: 'follow', pair: [u, (u + d) % core.length] }] as [string, Step]),
+    ),
   ];
   await inBatches(seeding, SETUP_CONCURRENCY, ([label, step]) => runStep(label, step));
   // The like burst's post: the first user's seed post, never deleted (its 100 likers are compared).
@@ -172,7 +182,13 @@ export async function runLoad(opts: LoadOptions): Promise<LoadReport> {
     await runBurstWave(groups);
     const ms = performance.now() - start;
     const samples = (recorder.latencies.get(`burst ${route}`) ?? []).slice(before);
-    bursts.push({ name, requests: groups.length, ms: Math.round(ms), p50Ms: round(percentile(samples, 50)), p99Ms: round(percentile(samples, 99)) });
+    bursts.push({
+      name,
+      requests: groups.length,
+      ms: Math.round(ms),
+      p50Ms: round(percentile(samples, 50)),
+      p99Ms: round(percentile(samples, 99)),
+    });
     log(`burst: ${name} — ${groups.length} requests in ${(ms / 1000).toFixed(1)} s`);
   };
   const runStart = performance.now();
@@ -196,17 +212,25 @@ export async function runLoad(opts: LoadOptions): Promise<LoadReport> {
     if (!followBurst && elapsed >= opts.durationSeconds * FOLLOW_BURST_AT) {
       followBurst = true;
       const star = 0;
-      const groups = crowd.map((_, c) => ({ label: 'follow burst', tasks: [[{ kind: 'follow', pair: [opts.users + c, star] } as Step]] }));
+      const groups = crowd.map((_, c) => ({
+        label: 'follow burst',
+        tasks: [[{ kind: 'follow', pair: [opts.users + c, star] } as Step]],
+      }));
       burstRuns.push(runBurst(`follows of ${core[star]!.handle} by ${crowd.length} users at once`, 'follow', groups));
     }
     if (!likeBurst && elapsed >= opts.durationSeconds * LIKE_BURST_AT) {
       likeBurst = true;
-      const groups = crowd.map((_, c) => ({ label: 'like burst', tasks: [[{ kind: 'like', user: opts.users + c, slot: burstSlot } as Step]] }));
+      const groups = crowd.map((_, c) => ({
+        label: 'like burst',
+        tasks: [[{ kind: 'like', user: opts.users + c, slot: burstSlot } as Step]],
+      }));
       burstRuns.push(runBurst(`likes of post #${burstSlot} by ${crowd.length} users at once`, 'like', groups));
     }
     if (performance.now() - lastReport >= 10_000) {
       lastReport = performance.now();
-      log(`  ${elapsed.toFixed(0)} s: ${arrivals - dropped} sent, ${dropped} dropped, ${recorder.inFlight} in flight, ${recorder.failures.run + recorder.failures.burst} errors`);
+      log(
+        `  ${elapsed.toFixed(0)} s: ${arrivals - dropped} sent, ${dropped} dropped, ${recorder.inFlight} in flight, ${recorder.failures.run + recorder.failures.burst} errors`,
+      );
     }
     await sleep(Math.max(1, Math.min(20, 1000 / opts.rate)));
   }
@@ -214,7 +238,9 @@ export async function runLoad(opts: LoadOptions): Promise<LoadReport> {
   await Promise.all([...inFlight, ...burstRuns]);
   const runSeconds = (performance.now() - runStart) / 1000;
   await opts.onRunEnd?.();
-  log(`run: ${arrivals - dropped} arrivals sent in ${sentSeconds.toFixed(1)} s (${dropped} dropped at the concurrency bound), all answered after ${runSeconds.toFixed(1)} s`);
+  log(
+    `run: ${arrivals - dropped} arrivals sent in ${sentSeconds.toFixed(1)} s (${dropped} dropped at the concurrency bound), all answered after ${runSeconds.toFixed(1)} s`,
+  );
 
   // --- drain, then compare ---------------------------------------------------------------------------
   recorder.phase = 'compare';
@@ -298,12 +324,21 @@ class RunState {
 
   newSlot(author: number): number {
     const slot = this.plan.slots.length;
-    this.plan.slots.push({ author, body: `load ${this.tag} post ${slot} by user ${author}`, key: `${this.tag}-p${slot}` });
+    this.plan.slots.push({
+      author,
+      body: `load ${this.tag} post ${slot} by user ${author}`,
+      key: `${this.tag}-p${slot}`,
+    });
     return slot;
   }
 
   /** One arrival: a request chosen by the mix; a write whose subject is busy becomes a read. */
-  async nextOp(core: readonly Actor[], api: Api, runStep: (label: string, step: Step) => Promise<void>, findings: string[]): Promise<void> {
+  async nextOp(
+    core: readonly Actor[],
+    api: Api,
+    runStep: (label: string, step: Step) => Promise<void>,
+    findings: string[],
+  ): Promise<void> {
     const kind = this.pickKind();
     const u = this.rng.int(0, core.length - 1);
     const user = core[u]!;
@@ -322,7 +357,8 @@ class RunState {
         }
         case 'like': {
           const slot = this.livePost();
-          if (slot === undefined || !this.withinQuota(u, 'like') || !this.take([`post:${slot}`], [`like:${u}>${slot}`])) break;
+          if (slot === undefined || !this.withinQuota(u, 'like') || !this.take([`post:${slot}`], [`like:${u}>${slot}`]))
+            break;
           try {
             const liked = this.model.post(slot)!.likers.has(user.handle);
             return await runStep(liked ? 'unlike' : 'like', { kind: liked ? 'unlike' : 'like', user: u, slot });
@@ -386,13 +422,17 @@ class RunState {
         slot = this.livePost();
         if (slot === undefined || !this.take([`post:${slot}`], [])) return this.read('timeline', core, api);
         const id = this.model.post(slot)!.id;
-        path = kind === 'post' ? `/posts/${id}` : `/posts/${id}/${this.rng.chance(0.5) ? 'likes' : 'comments'}?limit=${READ_LIMIT}`;
+        path =
+          kind === 'post'
+            ? `/posts/${id}`
+            : `/posts/${id}/${this.rng.chance(0.5) ? 'likes' : 'comments'}?limit=${READ_LIMIT}`;
       }
     }
     try {
       const res = await callSafely(api, 'GET', path, token);
       // 0 and 5xx are the recorder's failures; any other answer but 200 is wrong here.
-      if (res.status !== 0 && res.status < 500 && res.status !== 200) this.readProblems.push(`GET ${path} by ${reader.handle} answered ${res.status}: ${res.text.slice(0, 160)}`);
+      if (res.status !== 0 && res.status < 500 && res.status !== 200)
+        this.readProblems.push(`GET ${path} by ${reader.handle} answered ${res.status}: ${res.text.slice(0, 160)}`);
     } finally {
       if (slot !== undefined) this.release([`post:${slot}`], []);
     }
@@ -445,15 +485,20 @@ async function compareCrowdMember(api: Api, model: ReferenceModel, handle: strin
   const out: string[] = [];
   const following = (await sendUntilAnswered(() => callSafely(api, 'GET', `/users/${handle}/following?limit=100`))).res;
   const expected = model.following(handle);
-  const listed = Array.isArray(following.json?.users) ? (following.json.users as { handle: string }[]).map((u) => u.handle) : undefined;
-  if (following.status !== 200 || !listed) out.push(`following of ${handle} answered ${following.status}: ${following.text.slice(0, 160)}`);
-  else if ([...listed].sort().join() !== [...expected].sort().join()) out.push(`following of ${handle} lists ${listed.join(', ') || 'nobody'}, model ${expected.join(', ') || 'nobody'}`);
+  const listed = Array.isArray(following.json?.users)
+    ? (following.json.users as { handle: string }[]).map((u) => u.handle)
+    : undefined;
+  if (following.status !== 200 || !listed)
+    out.push(`following of ${handle} answered ${following.status}: ${following.text.slice(0, 160)}`);
+  else if ([...listed].sort().join() !== [...expected].sort().join())
+    out.push(`following of ${handle} lists ${listed.join(', ') || 'nobody'}, model ${expected.join(', ') || 'nobody'}`);
   const profile = (await sendUntilAnswered(() => callSafely(api, 'GET', `/users/${handle}`))).res;
   const counts = model.counts(handle);
   if (profile.status !== 200) out.push(`profile of ${handle} answered ${profile.status}`);
   else {
     for (const count of ['followers', 'following', 'posts'] as const) {
-      if (profile.json[count] !== counts[count]) out.push(`profile of ${handle}: ${count} ${profile.json[count]}, model ${counts[count]}`);
+      if (profile.json[count] !== counts[count])
+        out.push(`profile of ${handle}: ${count} ${profile.json[count]}, model ${counts[count]}`);
     }
   }
   return out;

@@ -42,7 +42,8 @@ const OVER_BUDGET_CEILING_BYTES: Record<string, number> = {
 
 /** A guarded optional require inside the S3 signer (try/catch): absent in Lambda, and fine so. */
 const OPTIONAL = ['@aws-sdk/signature-v4-crt'];
-const SHARP_FILES = /^node_modules\/(sharp|@img\/sharp-linux-x64|@img\/sharp-libvips-linux-x64|@img\/colour|detect-libc|semver)\//;
+const SHARP_FILES =
+  /^node_modules\/(sharp|@img\/sharp-linux-x64|@img\/sharp-libvips-linux-x64|@img\/colour|detect-libc|semver)\//;
 
 interface Packaged {
   name: string;
@@ -61,7 +62,10 @@ beforeAll(async () => {
   const packageDir = made.dir;
   offlineTreeKept = made.offlineTreeKept;
   const template = JSON.parse(readFileSync(join(packageDir, 'cloudformation-template-update-stack.json'), 'utf8')) as {
-    Resources: Record<string, { Type: string; Properties: { FunctionName: string; Handler: string; Code: { S3Key: string } } }>;
+    Resources: Record<
+      string,
+      { Type: string; Properties: { FunctionName: string; Handler: string; Code: { S3Key: string } } }
+    >;
   };
   packaged = Object.values(template.Resources)
     .filter((r) => r.Type === 'AWS::Lambda::Function')
@@ -122,7 +126,11 @@ describe('serverless package: one zip per function, only what it imports', () =>
     for (const p of packaged) {
       const required = new Set([...p.bundle.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]!));
       const foreign = [...required].filter(
-        (r) => !r.startsWith('node:') && !builtinModules.includes(r) && !OPTIONAL.includes(r) && !(p.name === 'processMedia' && r === 'sharp'),
+        (r) =>
+          !r.startsWith('node:') &&
+          !builtinModules.includes(r) &&
+          !OPTIONAL.includes(r) &&
+          !(p.name === 'processMedia' && r === 'sharp'),
       );
       expect(foreign, p.name).toEqual([]);
     }
@@ -137,12 +145,20 @@ describe('serverless package: one zip per function, only what it imports', () =>
   });
 
   it(`keeps every function's JavaScript within ${BUNDLE_BUDGET_BYTES / 1e6} MB, but for the few named over it`, () => {
-    const over = packaged.filter((p) => p.bundleBytes > (OVER_BUDGET_CEILING_BYTES[p.name] ?? BUNDLE_BUDGET_BYTES)).map((p) => `${p.name}: ${p.bundleBytes} bytes`);
+    const over = packaged
+      .filter((p) => p.bundleBytes > (OVER_BUDGET_CEILING_BYTES[p.name] ?? BUNDLE_BUDGET_BYTES))
+      .map((p) => `${p.name}: ${p.bundleBytes} bytes`);
     expect(over, 'functions whose bundle exceeds their budget').toEqual([]);
     // A named function that came under the budget leaves the list.
     const named = Object.keys(OVER_BUDGET_CEILING_BYTES);
-    expect(named.filter((name) => packaged.some((p) => p.name === name && p.bundleBytes <= BUNDLE_BUDGET_BYTES)), 'named but within the budget').toEqual([]);
-    expect(named.filter((name) => !packaged.some((p) => p.name === name)), 'named but not packaged').toEqual([]);
+    expect(
+      named.filter((name) => packaged.some((p) => p.name === name && p.bundleBytes <= BUNDLE_BUDGET_BYTES)),
+      'named but within the budget',
+    ).toEqual([]);
+    expect(
+      named.filter((name) => !packaged.some((p) => p.name === name)),
+      'named but not packaged',
+    ).toEqual([]);
   });
 
   it('keeps the media, SQS and Lambda clients out of the functions that do not use them', () => {
@@ -153,8 +169,10 @@ describe('serverless package: one zip per function, only what it imports', () =>
       expect(bundleOf(name), name).not.toContain('AmazonS3');
     }
     // The feed shows pictures without the S3 client; only the scheduled jobs invoke Lambda.
-    for (const name of ['like', 'homeTimeline', 'publishPost', 'getProfile', 'getMedia']) expect(bundleOf(name), name).not.toContain('AmazonS3');
-    for (const p of packaged.filter((p) => !p.handlerFile.includes('/schedule/'))) expect(p.bundle, p.name).not.toContain('"InvokeCommand"');
+    for (const name of ['like', 'homeTimeline', 'publishPost', 'getProfile', 'getMedia'])
+      expect(bundleOf(name), name).not.toContain('AmazonS3');
+    for (const p of packaged.filter((p) => !p.handlerFile.includes('/schedule/')))
+      expect(p.bundle, p.name).not.toContain('"InvokeCommand"');
     // The markers are there where the clients are.
     expect(bundleOf('createUpload')).toContain('AmazonS3');
     expect(bundleOf('trimInboxes')).toContain('"InvokeCommand"');

@@ -44,7 +44,11 @@ afterAll(() => {
 
 async function get(path: string) {
   const res = await fetch(`${API}${path}`, { signal: AbortSignal.timeout(20_000) });
-  return { status: res.status, json: (await res.json()) as Record<string, any>, emulatorError: res.headers.get('x-emulator-error') };
+  return {
+    status: res.status,
+    json: (await res.json()) as Record<string, any>,
+    emulatorError: res.headers.get('x-emulator-error'),
+  };
 }
 
 describe('serverless-offline with infra/plugins/offline-errors.cjs', () => {
@@ -82,11 +86,14 @@ describe('serverless-offline with infra/plugins/offline-errors.cjs', () => {
   });
 
   it('leaves a Lambda invoke of a failing function a function error, as before', async () => {
-    const res = await fetch(`http://127.0.0.1:${LAMBDA_PORT}/2015-03-31/functions/offline-errors-fixture-local-broken/invocations`, {
-      method: 'POST',
-      body: '{}',
-      signal: AbortSignal.timeout(20_000),
-    });
+    const res = await fetch(
+      `http://127.0.0.1:${LAMBDA_PORT}/2015-03-31/functions/offline-errors-fixture-local-broken/invocations`,
+      {
+        method: 'POST',
+        body: '{}',
+        signal: AbortSignal.timeout(20_000),
+      },
+    );
     const body = (await res.json()) as Record<string, unknown>;
     expect(body.statusCode).toBeUndefined();
     expect(String(body.errorMessage)).toContain('the handler failed');

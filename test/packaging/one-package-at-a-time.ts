@@ -43,7 +43,12 @@ const run = promisify(execFile);
 /** `serverless package <args>` from the checkout's root (no lock); a failure names the framework's own output. */
 async function runPackage(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<void> {
   try {
-    await run(process.execPath, [SLS, 'package', ...args], { cwd: ROOT, env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 });
+    await run(process.execPath, [SLS, 'package', ...args], {
+      cwd: ROOT,
+      env,
+      timeout: timeoutMs,
+      maxBuffer: 16 * 1024 * 1024,
+    });
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
     throw new Error(`serverless package failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
@@ -87,7 +92,10 @@ export async function devPackage(cacheDir: string, timeoutMs: number): Promise<D
       const env: NodeJS.ProcessEnv = { ...process.env, AWS_EC2_METADATA_DISABLED: 'true' }; // nothing may reach AWS
       delete env.ESBUILD_WORK_FOLDER; // as an operator runs it: the folder the plugin chooses
       await runPackage(['--stage', 'dev', '--package', dir, `--param=hbaseRestUrl=${DEV_GATEWAY}`], env, timeoutMs);
-      const result: DevPackage = { dir, offlineTreeKept: existsSync(marker) && readFileSync(marker, 'utf8') === OFFLINE_MARKER };
+      const result: DevPackage = {
+        dir,
+        offlineTreeKept: existsSync(marker) && readFileSync(marker, 'utf8') === OFFLINE_MARKER,
+      };
       writeFileSync(made, JSON.stringify(result));
       return result;
     } finally {

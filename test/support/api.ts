@@ -50,7 +50,8 @@ export function apiClient(baseUrl: string) {
     const response = { status: res.status, headers: res.headers, text, json };
     // serverless-offline answers a Lambda timeout (a loaded 2-core machine) with 200 and this
     // body: name it for what it is rather than as a contract violation.
-    if ((json as { errorType?: unknown } | undefined)?.errorType === 'LambdaTimeoutError') throw new LambdaTimeout(`${method} ${path}`);
+    if ((json as { errorType?: unknown } | undefined)?.errorType === 'LambdaTimeoutError')
+      throw new LambdaTimeout(`${method} ${path}`);
     if (!opts.notOurResponse) assertContract(method, path, response);
     return response;
   }
@@ -62,7 +63,8 @@ export function apiClient(baseUrl: string) {
   async function retried(method: string, path: string, opts: RequestOptions): Promise<ApiResponse> {
     try {
       const res = await call(method, path, opts);
-      const outOfTime = res.status === 503 && (res.json as { error?: { code?: unknown } } | undefined)?.error?.code === 'timeout';
+      const outOfTime =
+        res.status === 503 && (res.json as { error?: { code?: unknown } } | undefined)?.error?.code === 'timeout';
       return outOfTime ? await call(method, path, opts) : res;
     } catch (err) {
       if (!(err instanceof LambdaTimeout)) throw err;
@@ -71,7 +73,9 @@ export function apiClient(baseUrl: string) {
   }
 
   /** Registers a fresh user and logs in; handles are unique per call. */
-  async function newUser(prefix = 'u'): Promise<{ handle: string; password: string; token: string; refreshToken: string }> {
+  async function newUser(
+    prefix = 'u',
+  ): Promise<{ handle: string; password: string; token: string; refreshToken: string }> {
     const handle = `${prefix}_${randomBytes(5).toString('hex')}`.slice(0, 30);
     const password = `pw-${randomBytes(8).toString('hex')}`;
     const reg = await retried('POST', '/users', { body: { handle, displayName: `User ${handle}`, password } });
@@ -90,7 +94,8 @@ export function isErrorShape(body: unknown): boolean {
   if (typeof body !== 'object' || body === null) return false;
   const err = (body as { error?: unknown }).error;
   return (
-    typeof err === 'object' && err !== null &&
+    typeof err === 'object' &&
+    err !== null &&
     typeof (err as { code?: unknown }).code === 'string' &&
     typeof (err as { message?: unknown }).message === 'string'
   );

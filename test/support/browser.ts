@@ -15,7 +15,8 @@ const AXE = readFileSync(`${ROOT}node_modules/axe-core/axe.min.js`, 'utf8');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export async function launch(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium fonts-noto-cjk (.ci/run does)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium fonts-noto-cjk (.ci/run does)`);
   return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 }
 
@@ -63,7 +64,10 @@ export async function newPage(browser: Browser, webUrl: string, locale: Locale =
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   // The pages' CSP (web/security-headers.ts) refusing something the client does is a bug too.
-  page.on('console', (m) => m.type() === 'error' && m.text().includes('Content Security Policy') && pageErrors.push(m.text()));
+  page.on(
+    'console',
+    (m) => m.type() === 'error' && m.text().includes('Content Security Policy') && pageErrors.push(m.text()),
+  );
   page.on('response', (res) => {
     const url = new URL(res.url());
     if (!url.pathname.startsWith('/api/')) return;
@@ -98,7 +102,10 @@ export async function newPage(browser: Browser, webUrl: string, locale: Locale =
   const close = async (allow?: RegExp) => {
     await Promise.all(pending);
     if (lambdaTimeouts === 0) errors.push(...pageErrors);
-    else console.warn(`[browser] ${lambdaTimeouts} Lambda timeout(s) under serverless-offline; page errors not counted: ${pageErrors.join('; ')}`);
+    else
+      console.warn(
+        `[browser] ${lambdaTimeouts} Lambda timeout(s) under serverless-offline; page errors not counted: ${pageErrors.join('; ')}`,
+      );
     expect(allow ? errors.filter((e) => !allow.test(e)) : errors).toEqual([]);
     await context.close();
   };
@@ -113,9 +120,19 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
   // Runs in the page (this file is type-checked without DOM types, hence the casts).
   type AxeResult = { violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] };
   const violations = await page.evaluate(async () => {
-    const g = globalThis as unknown as { axe: { run: (ctx: unknown, opts: object) => Promise<AxeResult> }; document: unknown };
-    const result = await g.axe.run(g.document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) }));
+    const g = globalThis as unknown as {
+      axe: { run: (ctx: unknown, opts: object) => Promise<AxeResult> };
+      document: unknown;
+    };
+    const result = await g.axe.run(g.document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3),
+    }));
   });
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad, `${label}: axe violations ${JSON.stringify(bad, null, 1)}`).toEqual([]);
@@ -170,7 +187,8 @@ export async function annAndBob(browser: { open: (locale?: Locale) => Promise<Te
 }
 
 /** The post card whose text contains `text`. */
-export const postCard = (page: Page, text: string) => page.locator('article.post').filter({ has: page.locator('.post-body', { hasText: text }) });
+export const postCard = (page: Page, text: string) =>
+  page.locator('article.post').filter({ has: page.locator('.post-body', { hasText: text }) });
 
 /** The bodies of the posts the page shows, top to bottom. */
 export const shownBodies = (page: Page) => page.locator('article.post .post-body').allTextContents();

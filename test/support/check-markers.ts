@@ -21,13 +21,21 @@ export async function checkMarkers(hbase: HBaseRestClient, ns: string, log: (lin
   let celebrities = 0;
   let followers = 0;
   let breaches = 0;
-  for await (const row of hbase.scan(qualifiedTableName(ns, 'users'), { ...ALL, limit: 1_000_000, columns: ['p:celeb'] })) {
+  for await (const row of hbase.scan(qualifiedTableName(ns, 'users'), {
+    ...ALL,
+    limit: 1_000_000,
+    columns: ['p:celeb'],
+  })) {
     const flag = row.cells.find((c) => bytesToString(c.column) === 'p:celeb');
     if (!flag || bytesToString(flag.value) !== '1') continue;
     const author = handleFromKey(row.key).handle;
     celebrities++;
     const prefix = relationPrefix(author, 'R');
-    for await (const r of hbase.scan(qualifiedTableName(ns, 'relations'), { startRow: prefix, stopRow: prefixEnd(prefix)!, limit: 1_000_000 })) {
+    for await (const r of hbase.scan(qualifiedTableName(ns, 'relations'), {
+      startRow: prefix,
+      stopRow: prefixEnd(prefix)!,
+      limit: 1_000_000,
+    })) {
       const reader = handleFromKey(r.key, prefix.length).handle;
       followers++;
       const [follows, inbox] = await Promise.all([
@@ -39,11 +47,15 @@ export async function checkMarkers(hbase: HBaseRestClient, ns: string, log: (lin
         log(`${ns}: ${author} R ${reader} (@${r.cells[0]?.timestamp}) without ${reader} F ${author}`);
       } else if (!inbox || inbox.cells.length === 0) {
         breaches++;
-        log(`${ns}: ${reader} follows celebrity ${author} (F @${follows.cells[0]?.timestamp}) without c:${author}; the flag @${flag.timestamp}`);
+        log(
+          `${ns}: ${reader} follows celebrity ${author} (F @${follows.cells[0]?.timestamp}) without c:${author}; the flag @${flag.timestamp}`,
+        );
       }
     }
   }
-  log(`${ns}: ${celebrities} flagged celebrit${celebrities === 1 ? 'y' : 'ies'}, ${followers} follower(s), ${breaches} breach(es)`);
+  log(
+    `${ns}: ${celebrities} flagged celebrit${celebrities === 1 ? 'y' : 'ies'}, ${followers} follower(s), ${breaches} breach(es)`,
+  );
   return breaches;
 }
 
@@ -53,7 +65,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error('usage: npx tsx test/support/check-markers.ts <namespace>…');
     process.exit(2);
   }
-  const hbase = new HBaseRestClient({ baseUrl: process.env.HBASE_REST_URL ?? `http://127.0.0.1:${process.env.HBASE_REST_PORT ?? '18080'}`, timeoutMs: 60_000 });
+  const hbase = new HBaseRestClient({
+    baseUrl: process.env.HBASE_REST_URL ?? `http://127.0.0.1:${process.env.HBASE_REST_PORT ?? '18080'}`,
+    timeoutMs: 60_000,
+  });
   let breaches = 0;
   try {
     for (const ns of namespaces) breaches += await checkMarkers(hbase, ns, (line) => console.log(line));

@@ -73,11 +73,18 @@ export function contractViolations(method: string, url: string, res: ObservedRes
   if (!found) {
     // API Gateway's `*` route: every unmatched method + path is our JSON 404.
     const body = res.json as { error?: { code?: unknown } } | undefined;
-    return res.status === 404 && body?.error?.code === 'route_not_found' ? [] : [`${where}: no operation matches, so only the catch-all 404 route_not_found may answer; got ${res.text.slice(0, 200)}`];
+    return res.status === 404 && body?.error?.code === 'route_not_found'
+      ? []
+      : [
+          `${where}: no operation matches, so only the catch-all 404 route_not_found may answer; got ${res.text.slice(0, 200)}`,
+        ];
   }
   const { template, op } = found;
   const documented = op.responses[String(res.status)];
-  if (!documented) return [`${where}: status ${res.status} is not documented for ${op.operationId} (${method} ${template}); documented: ${Object.keys(op.responses).join(', ')}`];
+  if (!documented)
+    return [
+      `${where}: status ${res.status} is not documented for ${op.operationId} (${method} ${template}); documented: ${Object.keys(op.responses).join(', ')}`,
+    ];
   const problems: string[] = [];
   for (const [name, h] of Object.entries(documented.headers ?? {})) {
     if (h.required && res.headers.get(name) === null) problems.push(`${where}: header ${name} is required`);
@@ -87,10 +94,13 @@ export function contractViolations(method: string, url: string, res: ObservedRes
     if (res.text !== '') problems.push(`${where}: documented without a body, got ${res.text.slice(0, 200)}`);
     return problems;
   }
-  if (!/^application\/json\b/.test(res.headers.get('content-type') ?? '')) problems.push(`${where}: content-type ${res.headers.get('content-type')} is not application/json`);
+  if (!/^application\/json\b/.test(res.headers.get('content-type') ?? ''))
+    problems.push(`${where}: content-type ${res.headers.get('content-type')} is not application/json`);
   const validate = validatorFor(`${op.operationId} ${res.status}`, schema);
   if (!validate(res.json)) {
-    problems.push(`${where}: body does not match ${op.operationId}'s ${res.status} schema: ${ajv.errorsText(validate.errors)}; body ${res.text.slice(0, 300)}`);
+    problems.push(
+      `${where}: body does not match ${op.operationId}'s ${res.status} schema: ${ajv.errorsText(validate.errors)}; body ${res.text.slice(0, 300)}`,
+    );
   }
   return problems;
 }
@@ -100,5 +110,6 @@ export class ContractViolation extends Error {}
 
 export function assertContract(method: string, url: string, res: ObservedResponse): void {
   const problems = contractViolations(method, url, res);
-  if (problems.length) throw new ContractViolation(`API contract violated (docs/openapi.json):\n  ${problems.join('\n  ')}`);
+  if (problems.length)
+    throw new ContractViolation(`API contract violated (docs/openapi.json):\n  ${problems.join('\n  ')}`);
 }

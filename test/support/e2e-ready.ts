@@ -11,7 +11,8 @@ beforeAll(async () => {
   const file = inject('e2eReadyFile');
   const deadline = Date.now() + READY_WITHIN_MS;
   while (!existsSync(file)) {
-    if (Date.now() > deadline) throw new Error(`the e2e API was not ready within ${READY_WITHIN_MS / 1000} s (no ${file})`);
+    if (Date.now() > deadline)
+      throw new Error(`the e2e API was not ready within ${READY_WITHIN_MS / 1000} s (no ${file})`);
     await new Promise((r) => setTimeout(r, 250));
   }
   const state = JSON.parse(readFileSync(file, 'utf8')) as { ready: boolean; error?: string };

@@ -22,7 +22,8 @@ export function userFactory(store: UserStore) {
   return async function users<N extends string[]>(...names: N): Promise<{ [K in keyof N]: string }> {
     const run = (n++).toString(36);
     const handles = names.map((x) => `${x}_${run}`);
-    for (const h of handles) await store.create({ handle: h, displayName: h, passwordHash: 'x', createdAt: Date.now() });
+    for (const h of handles)
+      await store.create({ handle: h, displayName: h, passwordHash: 'x', createdAt: Date.now() });
     return handles as { [K in keyof N]: string };
   };
 }
@@ -93,7 +94,9 @@ export const integrationLimits: FeedLimits = {
 export function requestRecorder() {
   const requests: (HBaseRequestEvent & { end: number })[] = [];
   const onRequest = (e: HBaseRequestEvent) => void requests.push({ ...e, end: performance.now() });
-  async function counted<T>(op: () => Promise<T>): Promise<{ result: T; calls: (HBaseRequestEvent & { end: number })[]; depth: number }> {
+  async function counted<T>(
+    op: () => Promise<T>,
+  ): Promise<{ result: T; calls: (HBaseRequestEvent & { end: number })[]; depth: number }> {
     const from = requests.length;
     const result = await op();
     const calls = requests.slice(from);

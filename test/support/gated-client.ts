@@ -32,12 +32,21 @@ export class GatedClient extends HBaseRestClient {
       arrived = resolve;
       setTimeout(() => reject(new Error(`no ${op} on ${table} within 15 s`)), 15_000).unref();
     });
-    this.holds.push({ op, table, when, ...(match ? { match } : {}), arrived, outcome: new Promise((resolve) => (decide = resolve)) });
+    this.holds.push({
+      op,
+      table,
+      when,
+      ...(match ? { match } : {}),
+      arrived,
+      outcome: new Promise((resolve) => (decide = resolve)),
+    });
     return { reached, release: () => decide('go'), stop: () => decide('stop') };
   }
 
   private async pass(op: GatedOp, table: string, keys: Uint8Array[], when: 'before' | 'after'): Promise<void> {
-    const i = this.holds.findIndex((h) => h.op === op && h.when === when && table.endsWith(`:${h.table}`) && (!h.match || h.match(keys)));
+    const i = this.holds.findIndex(
+      (h) => h.op === op && h.when === when && table.endsWith(`:${h.table}`) && (!h.match || h.match(keys)),
+    );
     if (i < 0) return;
     const [h] = this.holds.splice(i, 1);
     h!.arrived();
@@ -53,7 +62,12 @@ export class GatedClient extends HBaseRestClient {
   }
 
   override put(...args: Parameters<HBaseRestClient['put']>) {
-    return this.gated('put', args[0], args[1].map((r) => r.key), () => super.put(...args));
+    return this.gated(
+      'put',
+      args[0],
+      args[1].map((r) => r.key),
+      () => super.put(...args),
+    );
   }
   override checkAndPut(...args: Parameters<HBaseRestClient['checkAndPut']>) {
     return this.gated('checkAndPut', args[0], [args[1]], () => super.checkAndPut(...args));

@@ -23,19 +23,24 @@ export default async function setup(project: TestProject) {
     version = await clusterVersion(url);
     if (!version) {
       if (process.env.HBASE_REST_URL) {
-        throw new Error(`HBASE_REST_URL=${url} does not answer /version/cluster; not starting a local stack in its place`);
+        throw new Error(
+          `HBASE_REST_URL=${url} does not answer /version/cluster; not starting a local stack in its place`,
+        );
       }
       stack.start('hbase');
       version = await clusterVersion(url);
       if (!version) throw new Error(`local stack started but ${url}/version/cluster still does not answer`);
     }
     if (!(await queueHealthy(sqs))) {
-      if (process.env.SQS_ENDPOINT) throw new Error(`SQS_ENDPOINT=${sqs} is not healthy; not starting a local queue in its place`);
+      if (process.env.SQS_ENDPOINT)
+        throw new Error(`SQS_ENDPOINT=${sqs} is not healthy; not starting a local queue in its place`);
       stack.start('queue');
     }
     if (!(await objectStoreHealthy(s3, mediaBucket))) {
       if (process.env.S3_ENDPOINT) {
-        throw new Error(`S3_ENDPOINT=${s3} does not answer or has no bucket ${mediaBucket}; not starting a local object store in its place`);
+        throw new Error(
+          `S3_ENDPOINT=${s3} does not answer or has no bucket ${mediaBucket}; not starting a local object store in its place`,
+        );
       }
       stack.start('s3');
     }

@@ -5,7 +5,12 @@ import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/
 
 const ALL_KEYS = { startRow: new Uint8Array(0), stopRow: new Uint8Array(64).fill(0xff) };
 
-export async function allRows(client: HBaseRestClient, namespace: string, table: TableName, limit = 100_000): Promise<HBaseRow[]> {
+export async function allRows(
+  client: HBaseRestClient,
+  namespace: string,
+  table: TableName,
+  limit = 100_000,
+): Promise<HBaseRow[]> {
   const rows: HBaseRow[] = [];
   for await (const row of client.scan(qualifiedTableName(namespace, table), { ...ALL_KEYS, limit })) rows.push(row);
   return rows;
@@ -34,7 +39,11 @@ export async function allCellText(client: HBaseRestClient, namespace: string): P
  * (bytes in hex), sorted: two snapshots are equal only if no cell was added, removed, or written
  * again, even with the same value (which a row count, or a value comparison, would miss).
  */
-export async function cellSnapshot(client: HBaseRestClient, namespace: string, skip: TableName[] = []): Promise<string[]> {
+export async function cellSnapshot(
+  client: HBaseRestClient,
+  namespace: string,
+  skip: TableName[] = [],
+): Promise<string[]> {
   const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
   const lines: string[] = [];
   for (const t of Object.keys(TABLES) as TableName[]) {

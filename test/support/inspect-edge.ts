@@ -6,7 +6,14 @@
 //
 //   npx tsx test/support/inspect-edge.ts <namespace> <reader> <author>   (HBASE_REST_URL or HBASE_REST_PORT)
 import { HBaseRestClient, bytesToString, decodeLong, type HBaseRow } from '../../shared/hbase/index.js';
-import { audiencePackKey, postKeyFromInboxQualifier, relationKey, userKey, parsePostKey, postIdFromKey } from '../../shared/schema/row-keys.js';
+import {
+  audiencePackKey,
+  postKeyFromInboxQualifier,
+  relationKey,
+  userKey,
+  parsePostKey,
+  postIdFromKey,
+} from '../../shared/schema/row-keys.js';
 import { qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -17,7 +24,10 @@ function cells(row: HBaseRow | null, keep: (column: string) => boolean = () => t
     .filter((c) => keep(bytesToString(c.column)))
     .map((c) => {
       // Counters are 8-byte longs; everything else here is text.
-      const value = c.family === 'c' && c.value.length === 8 && table !== 'inbox' ? String(decodeLong(c.value)) : bytesToString(c.value);
+      const value =
+        c.family === 'c' && c.value.length === 8 && table !== 'inbox'
+          ? String(decodeLong(c.value))
+          : bytesToString(c.value);
       return `${bytesToString(c.column)} @${c.timestamp} (${iso(c.timestamp)}) = ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)}`;
     });
   return out.length ? out : ['(no such cells)'];
@@ -49,10 +59,16 @@ export async function inspectEdge(hbase: HBaseRestClient, ns: string, reader: st
   const salt = userKey(reader);
   const block = ((salt[0]! << 8) | salt[1]!) >> 12;
   const pack = await get('relations', audiencePackKey(author, block));
-  const authorEntries = (inbox?.cells ?? []).filter((c) => c.family === 'i').flatMap((c) => {
-    const { author: a, millis } = parsePostKey(postKeyFromInboxQualifier(c.qualifier));
-    return a === author ? [`${postIdFromKey(postKeyFromInboxQualifier(c.qualifier))} (post ${iso(millis)}) written @${c.timestamp} (${iso(c.timestamp)})`] : [];
-  });
+  const authorEntries = (inbox?.cells ?? [])
+    .filter((c) => c.family === 'i')
+    .flatMap((c) => {
+      const { author: a, millis } = parsePostKey(postKeyFromInboxQualifier(c.qualifier));
+      return a === author
+        ? [
+            `${postIdFromKey(postKeyFromInboxQualifier(c.qualifier))} (post ${iso(millis)}) written @${c.timestamp} (${iso(c.timestamp)})`,
+          ]
+        : [];
+    });
   const outboxPosts = (outbox?.cells ?? []).filter((c) => c.family === 'o').length;
   const lines = [
     `== ${reader} → ${author} in ${ns}`,

@@ -18,7 +18,13 @@ export interface Hold {
 }
 
 export function interleaver(timeoutMs = 15_000) {
-  const holds: { point: StepPoint; match: (d: Readonly<Record<string, string>>) => boolean; arrived: () => void; gate: Promise<void>; taken: boolean }[] = [];
+  const holds: {
+    point: StepPoint;
+    match: (d: Readonly<Record<string, string>>) => boolean;
+    arrived: () => void;
+    gate: Promise<void>;
+    taken: boolean;
+  }[] = [];
 
   const hook: StepHook = async (point, detail) => {
     const hold = holds.find((h) => !h.taken && h.point === point && h.match(detail));
@@ -36,7 +42,10 @@ export function interleaver(timeoutMs = 15_000) {
     holds.push({ point, match, arrived, gate, taken: false });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no operation reached step "${point}" within ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`no operation reached step "${point}" within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
     });
     const reached = Promise.race([reachedOrNot, timeout]).finally(() => clearTimeout(timer));
     return { reached, release };

@@ -2,7 +2,12 @@
 // deployed handlers chain: each step's continuation payload goes through JSON (as the Lambda
 // Invoke payload does) and becomes the next step's event.
 import type { JobContinuationPayload } from '../../shared/ports/job-continuation.js';
-import { runJobStep, type JobDefinition, type JobLog, type JobOutcome } from '../../shared/use-cases/jobs/job-runner.js';
+import {
+  runJobStep,
+  type JobDefinition,
+  type JobLog,
+  type JobOutcome,
+} from '../../shared/use-cases/jobs/job-runner.js';
 
 export const silentLog: JobLog = { info() {}, warn() {}, error() {} };
 

@@ -15,7 +15,16 @@ import type { TestProject } from 'vitest/node';
 import { localMediaBaseUrl } from '../../infra/local/object-store.js';
 import { warmHttpFunctions } from '../../infra/local/warm-up.js';
 import { apiLogFile } from '../../infra/local/api-log.js';
-import { ensureQueues, localQueueUrl, localSqsClient, namespaceQueueName, queueSettings, startMediaPoller, startPoller, type Poller } from '../../infra/local/sqs-poller.js';
+import {
+  ensureQueues,
+  localQueueUrl,
+  localSqsClient,
+  namespaceQueueName,
+  queueSettings,
+  startMediaPoller,
+  startPoller,
+  type Poller,
+} from '../../infra/local/sqs-poller.js';
 import { applySchema } from '../../infra/schema/apply-schema.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { E2E_CELEBRITY_FOLLOWERS, E2E_SETTLE_SECONDS } from './e2e-settings.js';
@@ -68,7 +77,10 @@ type Shared = { stack: Promise<OfflineStack>; users: number };
 const registry = globalThis as unknown as Record<symbol, Shared | undefined>;
 
 export default async function setup(project: TestProject) {
-  const shared = (registry[SHARED] ??= { stack: process.env.E2E_EXTERNAL_API_PORT ? runningApi(process.env.E2E_EXTERNAL_API_PORT) : startOffline(), users: 0 });
+  const shared = (registry[SHARED] ??= {
+    stack: process.env.E2E_EXTERNAL_API_PORT ? runningApi(process.env.E2E_EXTERNAL_API_PORT) : startOffline(),
+    users: 0,
+  });
   shared.users++;
   let stack: OfflineStack;
   try {
@@ -77,7 +89,8 @@ export default async function setup(project: TestProject) {
     registry[SHARED] = undefined;
     throw err;
   }
-  for (const [key, value] of Object.entries(stack.provided)) project.provide(key as keyof OfflineStack['provided'], value);
+  for (const [key, value] of Object.entries(stack.provided))
+    project.provide(key as keyof OfflineStack['provided'], value);
   return async () => {
     if (--shared.users > 0) return;
     registry[SHARED] = undefined;
@@ -101,7 +114,9 @@ async function runningApi(apiPort: string): Promise<OfflineStack> {
   const readyFile = `${ROOT}/.local/logs/external-${apiPort}.ready.json`;
   mkdirSync(`${ROOT}/.local/logs`, { recursive: true });
   writeFileSync(readyFile, JSON.stringify({ ready: true }));
-  console.log(`[e2e] API ${`http://127.0.0.1:${apiPort}`} (an npm start of namespace ${namespace}); fan-out queue ${queueUrl}`);
+  console.log(
+    `[e2e] API ${`http://127.0.0.1:${apiPort}`} (an npm start of namespace ${namespace}); fan-out queue ${queueUrl}`,
+  );
   return {
     provided: {
       apiUrl: `http://127.0.0.1:${apiPort}`,
@@ -132,10 +147,20 @@ async function startOffline(): Promise<OfflineStack> {
   const hbase = new HBaseRestClient({ baseUrl: hbaseRestUrl, timeoutMs: 60_000 });
   // A queue pair per run (local stage numbers), so runs never see each other's messages.
   const queues = await ensureQueues({ sqsEndpoint, stage: 'local', queueName: `weibo-local-fanout-${namespace}` });
-  const mediaQueues = await ensureQueues({ sqsEndpoint, stage: 'local', queue: 'media', queueName: `weibo-local-media-${namespace}` });
+  const mediaQueues = await ensureQueues({
+    sqsEndpoint,
+    stage: 'local',
+    queue: 'media',
+    queueName: `weibo-local-media-${namespace}`,
+  });
   const dropQueues = async () => {
     const sqs = localSqsClient(sqsEndpoint);
-    for (const url of [queues.queueUrl, queues.deadLetterQueueUrl, mediaQueues.queueUrl, mediaQueues.deadLetterQueueUrl]) {
+    for (const url of [
+      queues.queueUrl,
+      queues.deadLetterQueueUrl,
+      mediaQueues.queueUrl,
+      mediaQueues.deadLetterQueueUrl,
+    ]) {
       await sqs.send(new DeleteQueueCommand({ QueueUrl: url })).catch(() => {});
     }
     sqs.destroy();
@@ -148,45 +173,49 @@ async function startOffline(): Promise<OfflineStack> {
   const logFile = `${ROOT}/.local/logs/offline-${namespace}.log`;
   writeFileSync(logFile, '');
   // Its own process group, so teardown can end the offline server and every worker it forks.
-  const child = spawn(process.execPath, [`${ROOT}/node_modules/serverless/bin/serverless.js`, 'offline', 'start', '--stage', 'local'], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      HBASE_NAMESPACE: namespace,
-      JWT_SECRET: jwtSecret,
-      API_PORT: apiPort,
-      OFFLINE_LAMBDA_PORT: lambdaPort,
-      SQS_ENDPOINT: sqsEndpoint,
-      FANOUT_QUEUE_URL: queues.queueUrl,
-      MEDIA_QUEUE_URL: mediaQueues.queueUrl,
-      // The object store global-setup.ts made sure of (infra/queue-settings.cjs hands these to
-      // the local stage's functions); objects are read back path-style from <endpoint>/<bucket>.
-      S3_ENDPOINT: s3Endpoint,
-      MEDIA_BUCKET: mediaBucket,
-      MEDIA_BASE_URL: localMediaBaseUrl(s3Endpoint, mediaBucket),
-      // A tiny celebrity threshold so e2e tests can cross it both ways (scale.test.ts).
-      CELEBRITY_FOLLOWERS: String(E2E_CELEBRITY_FOLLOWERS),
-      // The settle window, and with it every request's operation budget (e2e-settings.ts).
-      SETTLE_SECONDS: String(E2E_SETTLE_SECONDS),
-      // Throwaway users' passwords hashed at N=2^12 (17 ms of CPU, not 140 ms at the local
-      // stage's 2^15): the suite registers and signs in hundreds of them (shared/config/config.ts).
-      PASSWORD_SCRYPT_LOG2N: '12',
-      // The jobs run when a test invokes them, never because the clock struck the hour mid-test.
-      WEIBO_SCHEDULES_ENABLED: 'false',
-      // Scheduled jobs (test/e2e/jobs.test.ts): a tiny step, so a job must continue through
-      // asynchronous invocations of itself on the offline Lambda port; the run's own DLQ.
-      JOB_ROWS_PER_STEP: '5',
-      LAMBDA_ENDPOINT: lambdaEndpoint,
-      FANOUT_DLQ_URL: queues.deadLetterQueueUrl,
-      // Logs from the handlers become test evidence (no secrets may appear in them).
-      POWERTOOLS_LOG_LEVEL: 'INFO',
-      // Bundles of its own (removed at teardown): an `npm start` of the same checkout keeps its
-      // .esbuild/offline (infra/plugins/build-folders.cjs), and no rebuild here touches it.
-      ESBUILD_WORK_FOLDER: buildFolder,
+  const child = spawn(
+    process.execPath,
+    [`${ROOT}/node_modules/serverless/bin/serverless.js`, 'offline', 'start', '--stage', 'local'],
+    {
+      cwd: ROOT,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        HBASE_NAMESPACE: namespace,
+        JWT_SECRET: jwtSecret,
+        API_PORT: apiPort,
+        OFFLINE_LAMBDA_PORT: lambdaPort,
+        SQS_ENDPOINT: sqsEndpoint,
+        FANOUT_QUEUE_URL: queues.queueUrl,
+        MEDIA_QUEUE_URL: mediaQueues.queueUrl,
+        // The object store global-setup.ts made sure of (infra/queue-settings.cjs hands these to
+        // the local stage's functions); objects are read back path-style from <endpoint>/<bucket>.
+        S3_ENDPOINT: s3Endpoint,
+        MEDIA_BUCKET: mediaBucket,
+        MEDIA_BASE_URL: localMediaBaseUrl(s3Endpoint, mediaBucket),
+        // A tiny celebrity threshold so e2e tests can cross it both ways (scale.test.ts).
+        CELEBRITY_FOLLOWERS: String(E2E_CELEBRITY_FOLLOWERS),
+        // The settle window, and with it every request's operation budget (e2e-settings.ts).
+        SETTLE_SECONDS: String(E2E_SETTLE_SECONDS),
+        // Throwaway users' passwords hashed at N=2^12 (17 ms of CPU, not 140 ms at the local
+        // stage's 2^15): the suite registers and signs in hundreds of them (shared/config/config.ts).
+        PASSWORD_SCRYPT_LOG2N: '12',
+        // The jobs run when a test invokes them, never because the clock struck the hour mid-test.
+        WEIBO_SCHEDULES_ENABLED: 'false',
+        // Scheduled jobs (test/e2e/jobs.test.ts): a tiny step, so a job must continue through
+        // asynchronous invocations of itself on the offline Lambda port; the run's own DLQ.
+        JOB_ROWS_PER_STEP: '5',
+        LAMBDA_ENDPOINT: lambdaEndpoint,
+        FANOUT_DLQ_URL: queues.deadLetterQueueUrl,
+        // Logs from the handlers become test evidence (no secrets may appear in them).
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        // Bundles of its own (removed at teardown): an `npm start` of the same checkout keeps its
+        // .esbuild/offline (infra/plugins/build-folders.cjs), and no rebuild here touches it.
+        ESBUILD_WORK_FOLDER: buildFolder,
+      },
     },
-  });
+  );
   const capture = (d: Buffer) => {
     log = (log + String(d)).slice(-20_000);
     appendFileSync(logFile, d);
@@ -212,7 +241,9 @@ async function startOffline(): Promise<OfflineStack> {
     const started = Date.now();
     const [, warmed] = await Promise.all([
       applySchema(hbase, namespace),
-      waitForHttp(`${apiUrl}/users/probe`, child, () => log.slice(-4000), 300_000).then(() => warmHttpFunctions(apiUrl)),
+      waitForHttp(`${apiUrl}/users/probe`, child, () => log.slice(-4000), 300_000).then(() =>
+        warmHttpFunctions(apiUrl),
+      ),
     ]);
     const pollers = [
       startPoller({
@@ -248,7 +279,10 @@ async function startOffline(): Promise<OfflineStack> {
     () => writeFileSync(readyFile, JSON.stringify({ ready: true })),
     (err: unknown) => {
       stop();
-      writeFileSync(readyFile, JSON.stringify({ ready: false, error: err instanceof Error ? err.message : String(err) }));
+      writeFileSync(
+        readyFile,
+        JSON.stringify({ ready: false, error: err instanceof Error ? err.message : String(err) }),
+      );
     },
   );
 
@@ -273,7 +307,8 @@ async function startOffline(): Promise<OfflineStack> {
       await dropQueues();
       // E2E_KEEP_NAMESPACE=1 keeps the run's rows for a look after it (a failed model check's
       // stored state, docs/testing.md); the log file stays in any case.
-      if (process.env.E2E_KEEP_NAMESPACE === '1') console.log(`[e2e] kept namespace ${namespace} (E2E_KEEP_NAMESPACE=1); its API log is ${logFile}`);
+      if (process.env.E2E_KEEP_NAMESPACE === '1')
+        console.log(`[e2e] kept namespace ${namespace} (E2E_KEEP_NAMESPACE=1); its API log is ${logFile}`);
       else await dropNamespace(hbase, namespace);
       await hbase.close();
     },

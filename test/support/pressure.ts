@@ -31,7 +31,12 @@ export interface ScheduleOptions {
 }
 
 /** Pauses of 0.5–2.5 s every 2–6 s: shorter than a function's timeout, long enough that many calls meet one. */
-export const DEFAULT_SCHEDULE: ScheduleOptions = { minGapMs: 2_000, maxGapMs: 6_000, minPauseMs: 500, maxPauseMs: 2_500 };
+export const DEFAULT_SCHEDULE: ScheduleOptions = {
+  minGapMs: 2_000,
+  maxGapMs: 6_000,
+  minPauseMs: 500,
+  maxPauseMs: 2_500,
+};
 
 /**
  * How long a watchdog lets a pause run past its end before it ends it itself: the in-process
@@ -48,8 +53,10 @@ export const BURNER_MAX_MS = 60 * 60_000;
  * seed (its own stream, not the plan's): the same seed pauses at the same offsets.
  */
 export function pauseSchedule(seed: number, untilMs: number, opts: ScheduleOptions = DEFAULT_SCHEDULE): PauseWindow[] {
-  if (opts.minGapMs <= WATCHDOG_SLACK_MS) throw new RangeError(`the gap between pauses must exceed the watchdog's slack (${WATCHDOG_SLACK_MS} ms)`);
-  if (opts.minGapMs > opts.maxGapMs || opts.minPauseMs > opts.maxPauseMs || opts.minPauseMs <= 0) throw new RangeError('pause schedule: min above max, or an empty pause');
+  if (opts.minGapMs <= WATCHDOG_SLACK_MS)
+    throw new RangeError(`the gap between pauses must exceed the watchdog's slack (${WATCHDOG_SLACK_MS} ms)`);
+  if (opts.minGapMs > opts.maxGapMs || opts.minPauseMs > opts.maxPauseMs || opts.minPauseMs <= 0)
+    throw new RangeError('pause schedule: min above max, or an empty pause');
   const rng = seededRng((seed ^ 0x5eed_0f_5) >>> 0);
   const between = (min: number, max: number) => Math.round(min + rng.next() * (max - min));
   const out: PauseWindow[] = [];
@@ -188,7 +195,9 @@ export function startPressure(opts: PressureOptions): Pressure {
 
   hookProcess();
   for (let i = 0; i < burnerCount; i++) {
-    const child = spawn(process.execPath, ['-e', BURNER_SOURCE, String(process.pid), String(started + BURNER_MAX_MS)], { stdio: 'ignore' });
+    const child = spawn(process.execPath, ['-e', BURNER_SOURCE, String(process.pid), String(started + BURNER_MAX_MS)], {
+      stdio: 'ignore',
+    });
     child.on('error', (err) => log(`a CPU burner could not start: ${err.message}`));
     child.unref();
     burners.push(child);
@@ -201,7 +210,9 @@ export function startPressure(opts: PressureOptions): Pressure {
     paused = undefined;
     const applied = { atMs, forMs: since() - atMs, plannedAtMs, plannedForMs };
     pauses.push(applied);
-    log(`pause ${pauses.length}: REST gateway (pid ${gateway}) stopped at +${s(applied.atMs)} s for ${s(applied.forMs)} s (planned +${s(plannedAtMs)} s for ${s(plannedForMs)} s)`);
+    log(
+      `pause ${pauses.length}: REST gateway (pid ${gateway}) stopped at +${s(applied.atMs)} s for ${s(applied.forMs)} s (planned +${s(plannedAtMs)} s for ${s(plannedForMs)} s)`,
+    );
   };
 
   // Synchronous and idempotent: safe from an exit handler.
@@ -218,10 +229,13 @@ export function startPressure(opts: PressureOptions): Pressure {
   live.add(release);
 
   const later = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => {
-      timers.delete(t);
-      fn();
-    }, Math.max(0, ms));
+    const t = setTimeout(
+      () => {
+        timers.delete(t);
+        fn();
+      },
+      Math.max(0, ms),
+    );
     timers.add(t);
   };
 
@@ -234,10 +248,19 @@ export function startPressure(opts: PressureOptions): Pressure {
     later(w.atMs - since(), () => {
       if (stopped) return;
       // The watchdog first: from the SIGSTOP on, something outside this process ends the pause.
-      const watchdog = spawn('sh', ['-c', 'sleep "$1"; kill -CONT "$0" 2>/dev/null', String(gateway), ((w.forMs + WATCHDOG_SLACK_MS) / 1000).toFixed(3)], {
-        detached: true,
-        stdio: 'ignore',
-      });
+      const watchdog = spawn(
+        'sh',
+        [
+          '-c',
+          'sleep "$1"; kill -CONT "$0" 2>/dev/null',
+          String(gateway),
+          ((w.forMs + WATCHDOG_SLACK_MS) / 1000).toFixed(3),
+        ],
+        {
+          detached: true,
+          stdio: 'ignore',
+        },
+      );
       // Without its watchdog the pause still ends by the timer below (and stop(), exit, signals).
       watchdog.on('error', (err) => log(`the watchdog of pause ${pauses.length + 1} could not start: ${err.message}`));
       watchdog.unref();
@@ -254,7 +277,9 @@ export function startPressure(opts: PressureOptions): Pressure {
   pauseNext(0);
   log(
     `${burnerCount} CPU burner(s)${opts.burners === undefined ? ' (one per core)' : ''} and ` +
-      (gateway === undefined ? 'no gateway pauses' : `pauses of the REST gateway (pid ${gateway}) of ${s(schedule.minPauseMs)}–${s(schedule.maxPauseMs)} s every ${s(schedule.minGapMs)}–${s(schedule.maxGapMs)} s, seed ${opts.seed}`),
+      (gateway === undefined
+        ? 'no gateway pauses'
+        : `pauses of the REST gateway (pid ${gateway}) of ${s(schedule.minPauseMs)}–${s(schedule.maxPauseMs)} s every ${s(schedule.minGapMs)}–${s(schedule.maxGapMs)} s, seed ${opts.seed}`),
   );
 
   return {
@@ -266,14 +291,26 @@ export function startPressure(opts: PressureOptions): Pressure {
       // it keeps the process alive until stop() settles (the burners' handles are unref'd).
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
-        Promise.all(burners.map((b) => (b.exitCode !== null || b.signalCode !== null ? undefined : new Promise((r) => b.once('exit', r))))),
+        Promise.all(
+          burners.map((b) =>
+            b.exitCode !== null || b.signalCode !== null ? undefined : new Promise((r) => b.once('exit', r)),
+          ),
+        ),
         new Promise((r) => (timer = setTimeout(r, 5_000))),
       ]);
       clearTimeout(timer);
       const ranMs = since();
       const total = pauses.reduce((sum, p) => sum + p.forMs, 0);
-      log(`stopped after ${s(ranMs)} s: ${pauses.length} pause(s), ${s(total)} s paused in all; ${burnerCount} burner(s) ended`);
-      return { seed: opts.seed, burners: burnerCount, ...(gateway === undefined ? {} : { gatewayPid: gateway }), ranMs, pauses };
+      log(
+        `stopped after ${s(ranMs)} s: ${pauses.length} pause(s), ${s(total)} s paused in all; ${burnerCount} burner(s) ended`,
+      );
+      return {
+        seed: opts.seed,
+        burners: burnerCount,
+        ...(gateway === undefined ? {} : { gatewayPid: gateway }),
+        ranMs,
+        pauses,
+      };
     },
   };
 }

@@ -10,11 +10,17 @@ import { readFileSync } from 'node:fs';
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { eventually } from './eventually.js';
 
-const COUNTS = ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] as const;
+const COUNTS = [
+  'ApproximateNumberOfMessages',
+  'ApproximateNumberOfMessagesNotVisible',
+  'ApproximateNumberOfMessagesDelayed',
+] as const;
 type QueueCounts = Record<(typeof COUNTS)[number], number>;
 
 export async function queueCounts(sqs: SQSClient, queueUrl: string): Promise<QueueCounts> {
-  const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: [...COUNTS] }));
+  const { Attributes } = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: [...COUNTS] }),
+  );
   return Object.fromEntries(COUNTS.map((name) => [name, Number(Attributes?.[name] ?? 0)])) as QueueCounts;
 }
 
@@ -23,13 +29,21 @@ export async function queueCounts(sqs: SQSClient, queueUrl: string): Promise<Que
  * zero, twice in a row. Messages are deleted only after the worker finished them. Only for files
  * that run alone (the serial e2e project): in a parallel run other files' work keeps it busy.
  */
-export async function queueDrained(sqs: SQSClient, queueUrl: string, timeoutMs = 120_000, intervalMs = 500): Promise<void> {
+export async function queueDrained(
+  sqs: SQSClient,
+  queueUrl: string,
+  timeoutMs = 120_000,
+  intervalMs = 500,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (let quietReads = 0; ; await new Promise((r) => setTimeout(r, intervalMs))) {
     const counts = await queueCounts(sqs, queueUrl);
     quietReads = Object.values(counts).every((n) => n === 0) ? quietReads + 1 : 0;
     if (quietReads === 2) return;
-    if (Date.now() > deadline) throw new Error(`the fan-out queue did not drain within ${timeoutMs / 1000} s: ${JSON.stringify(counts)} (${queueUrl})`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `the fan-out queue did not drain within ${timeoutMs / 1000} s: ${JSON.stringify(counts)} (${queueUrl})`,
+      );
   }
 }
 
@@ -59,11 +73,18 @@ export function handledTypes(logFile: string, correlationId: string): string[] {
  * `correlationId` (a delayed settle or notify included: it is handled when it has run), and
  * returns what it handled. Fails loudly on timeout, with what it did see.
  */
-export async function handledFor(logFile: string, correlationId: string, expected: Record<string, number>, timeoutMs = 60_000): Promise<string[]> {
+export async function handledFor(
+  logFile: string,
+  correlationId: string,
+  expected: Record<string, number>,
+  timeoutMs = 60_000,
+): Promise<string[]> {
   return eventually(() => {
     const types = handledTypes(logFile, correlationId);
     const count = (t: string) => types.filter((x) => x === t).length;
     if (Object.entries(expected).every(([t, n]) => count(t) >= n)) return types;
-    throw new Error(`the worker did not handle ${JSON.stringify(expected)} under ${correlationId} within ${timeoutMs / 1000} s; handled: ${JSON.stringify(types)}`);
+    throw new Error(
+      `the worker did not handle ${JSON.stringify(expected)} under ${correlationId} within ${timeoutMs / 1000} s; handled: ${JSON.stringify(types)}`,
+    );
   }, timeoutMs);
 }

@@ -8,7 +8,10 @@ import { LambdaTimeout } from './api.js';
 export { countLogTimeouts, type LogTimeouts } from '../../infra/local/api-log.js';
 
 /** Why an answer is a timeout: the API's own 503 `timeout`, or serverless-offline's Lambda timeout (infra/plugins/offline-errors.cjs). */
-export function answerTimeout(res: { status: number; json?: { error?: { code?: unknown } } | undefined }): 'api-503' | 'emulator-504' | undefined {
+export function answerTimeout(res: {
+  status: number;
+  json?: { error?: { code?: unknown } } | undefined;
+}): 'api-503' | 'emulator-504' | undefined {
   const code = res.json?.error?.code;
   if (res.status === 503 && code === 'timeout') return 'api-503';
   if (res.status === 504 && code === 'EMULATOR_TIMEOUT') return 'emulator-504';
@@ -62,9 +65,14 @@ export class AnswerTally {
  * One line for a run's summary, each witness apart: they overlap (an invocation that logs the
  * line may also answer 503), so they are not added up.
  */
-export function describeTimeouts(answers: { api503: number; emulator504: number }, log: LogTimeouts | undefined): string {
+export function describeTimeouts(
+  answers: { api503: number; emulator504: number },
+  log: LogTimeouts | undefined,
+): string {
   const logPart = log ? `${log.workerTimeouts} worker` : 'worker ones not counted (no API log)';
-  const lines = log ? `'${RAN_OUT_OF_TIME}' log lines ${log.ranOutOfTime}` : `'${RAN_OUT_OF_TIME}' log lines not counted (no API log)`;
+  const lines = log
+    ? `'${RAN_OUT_OF_TIME}' log lines ${log.ranOutOfTime}`
+    : `'${RAN_OUT_OF_TIME}' log lines not counted (no API log)`;
   return (
     `ran out of time: 503 timeout answers ${answers.api503}, serverless-offline Lambda timeouts ${answers.emulator504 + (log?.workerTimeouts ?? 0)} ` +
     `(${answers.emulator504} HTTP 504s + ${logPart}), ${lines}`

@@ -7,15 +7,27 @@
 // top 10 by those counts — computed, not raced against a leader.
 import { expect } from 'vitest';
 import { HBaseTopicStore } from '../../shared/adapters/hbase/hbase-topic-store.js';
-import { bucketsOfWindow, rankTrending, TRENDING_TOPICS, TRENDING_WINDOW_MS, type TrendingTopic } from '../../shared/domain/trending.js';
+import {
+  bucketsOfWindow,
+  rankTrending,
+  TRENDING_TOPICS,
+  TRENDING_WINDOW_MS,
+  type TrendingTopic,
+} from '../../shared/domain/trending.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { apiClient } from './api.js';
 
 type Api = ReturnType<typeof apiClient>;
 
 /** The namespace's posts per topic over the trending window ending now, as the route reads them. */
-export async function trendCounts(hbaseRestUrl: string, namespace: string, now = Date.now()): Promise<Map<string, number>> {
-  return new HBaseTopicStore(new HBaseRestClient({ baseUrl: hbaseRestUrl }), namespace).trendCounts(bucketsOfWindow(now, TRENDING_WINDOW_MS));
+export async function trendCounts(
+  hbaseRestUrl: string,
+  namespace: string,
+  now = Date.now(),
+): Promise<Map<string, number>> {
+  return new HBaseTopicStore(new HBaseRestClient({ baseUrl: hbaseRestUrl }), namespace).trendCounts(
+    bucketsOfWindow(now, TRENDING_WINDOW_MS),
+  );
 }
 
 /** What GET /topics/trending must answer for these counts. */
@@ -34,7 +46,12 @@ export function postsToPlace(counts: Map<string, number>, topics: string[]): num
 }
 
 /** Publishes (from a fresh user) the posts `postsToPlace` asks for; returns how many. */
-export async function placeInTrending(api: Api, hbaseRestUrl: string, namespace: string, topics: string[]): Promise<number> {
+export async function placeInTrending(
+  api: Api,
+  hbaseRestUrl: string,
+  namespace: string,
+  topics: string[],
+): Promise<number> {
   const count = postsToPlace(await trendCounts(hbaseRestUrl, namespace), topics);
   if (count === 0) return 0;
   const poster = await api.newUser('trend');

@@ -13,7 +13,8 @@ export default async function setup(project: TestProject) {
   const apiUrl = `http://127.0.0.1:${process.env.E2E_API_PORT ?? '13100'}`;
   const port = Number(process.env.E2E_WEB_PORT ?? '13104');
   const build = await buildWeb({ apiUrl: '/api', outDir: `${ROOT}.local/web-e2e` });
-  if (build.total > BUDGET_BYTES) throw new Error(`web client over budget: ${build.total} B gzipped > ${BUDGET_BYTES} B`);
+  if (build.total > BUDGET_BYTES)
+    throw new Error(`web client over budget: ${build.total} B gzipped > ${BUDGET_BYTES} B`);
   const server = await serveWeb({ dir: build.outDir, apiUrl, port, objectStoreUrl: localObjectStoreEndpoint() });
   const webUrl = `http://127.0.0.1:${port}`;
   console.log(`[e2e] web client ${webUrl} (JS + CSS ${(build.total / 1024).toFixed(1)} KB gzipped)`);

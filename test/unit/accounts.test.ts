@@ -43,13 +43,29 @@ class MemoryThrottle implements LoginThrottle {
 }
 
 class MemorySessions implements SessionStore {
-  readonly rows = new Map<string, { handle: string; epoch: string; current: string | null; revoked: boolean; issued: Map<string, number> }>();
+  readonly rows = new Map<
+    string,
+    { handle: string; epoch: string; current: string | null; revoked: boolean; issued: Map<string, number> }
+  >();
   async start(id: Uint8Array, owner: SessionOwner, t: IssuedToken) {
-    this.rows.set(Buffer.from(id).toString('hex'), { ...owner, current: t.hash, revoked: false, issued: new Map([[t.hash, t.expiresAt]]) });
+    this.rows.set(Buffer.from(id).toString('hex'), {
+      ...owner,
+      current: t.hash,
+      revoked: false,
+      issued: new Map([[t.hash, t.expiresAt]]),
+    });
   }
   async read(id: Uint8Array, presented: string): Promise<SessionView | null> {
     const r = this.rows.get(Buffer.from(id).toString('hex'));
-    return r ? { handle: r.handle, epoch: r.epoch, revoked: r.revoked, currentHash: r.current, presentedExpiresAt: r.issued.get(presented) ?? null } : null;
+    return r
+      ? {
+          handle: r.handle,
+          epoch: r.epoch,
+          revoked: r.revoked,
+          currentHash: r.current,
+          presentedExpiresAt: r.issued.get(presented) ?? null,
+        }
+      : null;
   }
   async rotate(id: Uint8Array, _owner: SessionOwner, from: string, next: IssuedToken) {
     const r = this.rows.get(Buffer.from(id).toString('hex'));
@@ -124,7 +140,14 @@ describe('tokens', () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{64}$/);
     expect(parseRefreshToken(token)).toEqual({ sessionId: new Uint8Array(id), hash });
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
-    for (const bad of ['', 'x'.repeat(63), `${token}A`, `${token.slice(0, 63)}+`, `${token.slice(0, 63)}=`, ` ${token.slice(1)}`]) {
+    for (const bad of [
+      '',
+      'x'.repeat(63),
+      `${token}A`,
+      `${token.slice(0, 63)}+`,
+      `${token.slice(0, 63)}=`,
+      ` ${token.slice(1)}`,
+    ]) {
       expect(parseRefreshToken(bad), bad).toBeNull();
     }
   });
@@ -133,10 +156,15 @@ describe('tokens', () => {
 describe('registerUser', { timeout: 30_000 }, () => {
   it('stores a hash, never the password, and refuses a taken handle', async () => {
     const users = new FakeUsers();
-    await registerUser({ users, people: new FakePeople() }, { handle: 'amy', displayName: ' Amy ', password: 'secret password' });
+    await registerUser(
+      { users, people: new FakePeople() },
+      { handle: 'amy', displayName: ' Amy ', password: 'secret password' },
+    );
     expect(users.rows.get('amy')?.passwordHash).not.toContain('secret password');
     expect(users.rows.get('amy')?.displayName).toBe('Amy');
-    await expect(registerUser({ users, people: new FakePeople() }, { handle: 'amy', displayName: 'B', password: 'another one' })).rejects.toBeInstanceOf(ConflictError);
+    await expect(
+      registerUser({ users, people: new FakePeople() }, { handle: 'amy', displayName: 'B', password: 'another one' }),
+    ).rejects.toBeInstanceOf(ConflictError);
   });
 });
 
@@ -147,10 +175,15 @@ describe('logIn', { timeout: 60_000 }, () => {
 
   it('locks a source out of a handle after maxFailures, the same for unknown handles, and resets on success', async () => {
     const { deps, users, throttle } = loginDeps();
-    await registerUser({ users, people: new FakePeople() }, { handle: 'amy', displayName: 'Amy', password: 'right password' });
+    await registerUser(
+      { users, people: new FakePeople() },
+      { handle: 'amy', displayName: 'Amy', password: 'right password' },
+    );
     const now = 1_000_000;
 
-    await expect(logIn(deps, { handle: 'amy', password: 'wrong', sourceIp: owner }, now)).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(logIn(deps, { handle: 'amy', password: 'wrong', sourceIp: owner }, now)).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
     const first = await logIn(deps, { handle: 'amy', password: 'right password', sourceIp: owner }, now);
     expect(first.handle).toBe('amy');
     expect(first.refreshToken).toMatch(/^[A-Za-z0-9_-]{64}$/);
@@ -158,49 +191,84 @@ describe('logIn', { timeout: 60_000 }, () => {
 
     for (const handle of ['amy', 'ghost']) {
       for (let i = 0; i < policy.maxFailures; i++) {
-        await expect(logIn(deps, { handle, password: 'wrong', sourceIp: attacker }, now)).rejects.toBeInstanceOf(AuthenticationError);
+        await expect(logIn(deps, { handle, password: 'wrong', sourceIp: attacker }, now)).rejects.toBeInstanceOf(
+          AuthenticationError,
+        );
       }
-      await expect(logIn(deps, { handle, password: 'right password', sourceIp: attacker }, now + 1)).rejects.toBeInstanceOf(RateLimitedError);
+      await expect(
+        logIn(deps, { handle, password: 'right password', sourceIp: attacker }, now + 1),
+      ).rejects.toBeInstanceOf(RateLimitedError);
     }
     // The attacker locked only themselves: the owner's address still logs in.
-    expect((await logIn(deps, { handle: 'amy', password: 'right password', sourceIp: owner }, now + 2)).handle).toBe('amy');
+    expect((await logIn(deps, { handle: 'amy', password: 'right password', sourceIp: owner }, now + 2)).handle).toBe(
+      'amy',
+    );
     // After the lock (doubled once by the refused attempt) the right password works again.
-    expect((await logIn(deps, { handle: 'amy', password: 'right password', sourceIp: attacker }, now + 121_000)).handle).toBe('amy');
+    expect(
+      (await logIn(deps, { handle: 'amy', password: 'right password', sourceIp: attacker }, now + 121_000)).handle,
+    ).toBe('amy');
   });
 
   it('verifies at most maxFailures of many parallel wrong guesses from one source', async () => {
     const { deps, users, verifying } = loginDeps();
-    await registerUser({ users, people: new FakePeople() }, { handle: 'amy', displayName: 'Amy', password: 'right password' });
+    await registerUser(
+      { users, people: new FakePeople() },
+      { handle: 'amy', displayName: 'Amy', password: 'right password' },
+    );
     const results = await Promise.allSettled(
-      Array.from({ length: 12 }, (_, i) => logIn(deps, { handle: 'amy', password: `guess ${i}`, sourceIp: attacker }, 5_000)),
+      Array.from({ length: 12 }, (_, i) =>
+        logIn(deps, { handle: 'amy', password: `guess ${i}`, sourceIp: attacker }, 5_000),
+      ),
     );
     expect(verifying.length).toBeLessThanOrEqual(policy.maxFailures);
-    expect(results.filter((r) => r.status === 'rejected' && r.reason instanceof RateLimitedError)).toHaveLength(12 - verifying.length);
+    expect(results.filter((r) => r.status === 'rejected' && r.reason instanceof RateLimitedError)).toHaveLength(
+      12 - verifying.length,
+    );
   });
 
   it('refuses every source once the handle passes its global ceiling, until the window ends', async () => {
     const { deps, users } = loginDeps();
-    await registerUser({ users, people: new FakePeople() }, { handle: 'amy', displayName: 'Amy', password: 'right password' });
+    await registerUser(
+      { users, people: new FakePeople() },
+      { handle: 'amy', displayName: 'Amy', password: 'right password' },
+    );
     const now = 900_000 * 10 + 1000;
     for (let i = 0; i < policy.globalMaxFailures; i++) {
-      await expect(logIn(deps, { handle: 'amy', password: 'wrong', sourceIp: `192.0.2.${i}` }, now)).rejects.toBeInstanceOf(AuthenticationError);
+      await expect(
+        logIn(deps, { handle: 'amy', password: 'wrong', sourceIp: `192.0.2.${i}` }, now),
+      ).rejects.toBeInstanceOf(AuthenticationError);
     }
     const refused = logIn(deps, { handle: 'amy', password: 'right password', sourceIp: owner }, now);
     await expect(refused).rejects.toMatchObject({ code: 'rate_limited', retryAfterSeconds: 899 });
-    expect((await logIn(deps, { handle: 'amy', password: 'right password', sourceIp: owner }, now + 900_000)).handle).toBe('amy');
+    expect(
+      (await logIn(deps, { handle: 'amy', password: 'right password', sourceIp: owner }, now + 900_000)).handle,
+    ).toBe('amy');
   });
 
   it('re-hashes a record with weaker parameters after a correct password, never over a changed record', async () => {
     const { deps, users } = loginDeps();
-    await users.create({ handle: 'amy', displayName: 'Amy', passwordHash: await hashPassword('right password', WEAK), createdAt: 0 });
+    await users.create({
+      handle: 'amy',
+      displayName: 'Amy',
+      passwordHash: await hashPassword('right password', WEAK),
+      createdAt: 0,
+    });
     await logIn(deps, { handle: 'amy', password: 'right password', sourceIp: owner });
     const upgraded = users.rows.get('amy')!.passwordHash;
     expect(needsRehash(upgraded)).toBe(false);
     expect(await verifyPassword('right password', upgraded)).toBe(true);
 
     const changed = await hashPassword('changed meanwhile', WEAK);
-    await users.create({ handle: 'bob', displayName: 'Bob', passwordHash: await hashPassword('right password', WEAK), createdAt: 0 });
-    const racing = loginDeps({ users, step: async (point) => void (point === 'login.verified' && (users.rows.get('bob')!.passwordHash = changed)) });
+    await users.create({
+      handle: 'bob',
+      displayName: 'Bob',
+      passwordHash: await hashPassword('right password', WEAK),
+      createdAt: 0,
+    });
+    const racing = loginDeps({
+      users,
+      step: async (point) => void (point === 'login.verified' && (users.rows.get('bob')!.passwordHash = changed)),
+    });
     await logIn(racing.deps, { handle: 'bob', password: 'right password', sourceIp: owner });
     expect(users.rows.get('bob')!.passwordHash).toBe(changed);
   });
@@ -220,7 +288,8 @@ describe('logIn', { timeout: 60_000 }, () => {
     expect(throttleSource('::1')).toBe('0:0:0:0::/64');
     expect(throttleSource('::ffff:198.51.100.7')).toBe('198.51.100.7');
     expect(throttleSource('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
-    for (const junk of ['', 'unknown', '1.2.3.4, 5.6.7.8', 'x'.repeat(100), '1.2.3.256']) expect(throttleSource(junk)).toBe('unknown');
+    for (const junk of ['', 'unknown', '1.2.3.4, 5.6.7.8', 'x'.repeat(100), '1.2.3.256'])
+      expect(throttleSource(junk)).toBe('unknown');
   });
 });
 
@@ -247,8 +316,12 @@ describe('sessions', () => {
   it('a spent refresh token presented again revokes the whole session', async () => {
     const { deps, grant } = await signedIn();
     const next = await refreshSession(deps, grant.refreshToken, T + 1_000);
-    await expect(refreshSession(deps, grant.refreshToken, T + 2_000)).rejects.toMatchObject({ code: 'refresh_token_reused' });
-    await expect(refreshSession(deps, next.refreshToken, T + 3_000)).rejects.toMatchObject({ code: 'invalid_refresh_token' });
+    await expect(refreshSession(deps, grant.refreshToken, T + 2_000)).rejects.toMatchObject({
+      code: 'refresh_token_reused',
+    });
+    await expect(refreshSession(deps, next.refreshToken, T + 3_000)).rejects.toMatchObject({
+      code: 'invalid_refresh_token',
+    });
   });
 
   it('refuses malformed, forged and expired refresh tokens without touching the session', async () => {
@@ -257,7 +330,9 @@ describe('sessions', () => {
     for (const bad of ['', 'nonsense', forged, newRefreshToken(newSessionId()).token]) {
       await expect(refreshSession(deps, bad, T + 1_000)).rejects.toMatchObject({ code: 'invalid_refresh_token' });
     }
-    await expect(refreshSession(deps, grant.refreshToken, T + 3600_000)).rejects.toMatchObject({ code: 'invalid_refresh_token' });
+    await expect(refreshSession(deps, grant.refreshToken, T + 3600_000)).rejects.toMatchObject({
+      code: 'invalid_refresh_token',
+    });
     expect([...sessions.rows.values()][0]!.revoked).toBe(false);
     expect((await refreshSession(deps, grant.refreshToken, T + 1_000)).handle).toBe('amy');
   });
@@ -269,7 +344,9 @@ describe('sessions', () => {
     expect([...sessions.rows.values()][0]!.revoked).toBe(false);
     await endSession(deps, grant.refreshToken);
     await endSession(deps, grant.refreshToken);
-    await expect(refreshSession(deps, grant.refreshToken, T + 1_000)).rejects.toMatchObject({ code: 'invalid_refresh_token' });
+    await expect(refreshSession(deps, grant.refreshToken, T + 1_000)).rejects.toMatchObject({
+      code: 'invalid_refresh_token',
+    });
   });
 });
 
@@ -278,7 +355,12 @@ describe('leaving (use-cases/leave.ts)', { timeout: 60_000 }, () => {
   const ip = '198.51.100.7';
   async function member() {
     const ctx = loginDeps();
-    await ctx.users.create({ handle: 'amy', displayName: 'Amy', passwordHash: await hashPassword('right password', WEAK), createdAt: 0 });
+    await ctx.users.create({
+      handle: 'amy',
+      displayName: 'Amy',
+      passwordHash: await hashPassword('right password', WEAK),
+      createdAt: 0,
+    });
     return { ...ctx, grant: await logIn(ctx.deps, { handle: 'amy', password: 'right password', sourceIp: ip }, T) };
   }
 
@@ -288,15 +370,23 @@ describe('leaving (use-cases/leave.ts)', { timeout: 60_000 }, () => {
     expect(gone).toEqual({ handle: 'amy', deactivatedAt: T + 1_000, erasableFrom: T + 1_000 + 30 * 86_400_000 });
     expect((await users.profile('amy'))!.standing).toEqual({ state: 'deactivated', at: T + 1_000 });
     expect(await users.faces(['amy'])).toEqual(new Map());
-    await expect(refreshSession(deps, grant.refreshToken, T + 2_000)).rejects.toMatchObject({ code: 'invalid_refresh_token' });
+    await expect(refreshSession(deps, grant.refreshToken, T + 2_000)).rejects.toMatchObject({
+      code: 'invalid_refresh_token',
+    });
     // Asked again: the same dates, nothing moved.
-    expect(await leave(deps, 'amy', { handle: 'amy', password: 'right password', sourceIp: ip }, T + 3_000)).toEqual(gone);
+    expect(await leave(deps, 'amy', { handle: 'amy', password: 'right password', sourceIp: ip }, T + 3_000)).toEqual(
+      gone,
+    );
   });
 
   it('refuses a wrong password (403 wrong_password: the session is fine) and anyone but yourself (403), changing nothing', async () => {
     const { deps, users } = await member();
-    await expect(leave(deps, 'amy', { handle: 'amy', password: 'wrong', sourceIp: ip }, T)).rejects.toMatchObject({ code: 'wrong_password' });
-    await expect(leave(deps, 'bob', { handle: 'amy', password: 'right password', sourceIp: ip }, T)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(leave(deps, 'amy', { handle: 'amy', password: 'wrong', sourceIp: ip }, T)).rejects.toMatchObject({
+      code: 'wrong_password',
+    });
+    await expect(
+      leave(deps, 'bob', { handle: 'amy', password: 'right password', sourceIp: ip }, T),
+    ).rejects.toBeInstanceOf(ForbiddenError);
     expect((await users.profile('amy'))!.standing).toEqual(ACTIVE);
   });
 
@@ -307,23 +397,36 @@ describe('leaving (use-cases/leave.ts)', { timeout: 60_000 }, () => {
     expect(back.restored).toBe(true);
     expect((await users.profile('amy'))!.standing).toEqual(ACTIVE);
     expect((await refreshSession(deps, back.refreshToken, T + 3_000)).handle).toBe('amy');
-    await expect(refreshSession(deps, before.refreshToken, T + 3_000)).rejects.toMatchObject({ code: 'invalid_refresh_token' });
-    expect((await logIn(deps, { handle: 'amy', password: 'right password', sourceIp: ip }, T + 4_000)).restored).toBeUndefined();
+    await expect(refreshSession(deps, before.refreshToken, T + 3_000)).rejects.toMatchObject({
+      code: 'invalid_refresh_token',
+    });
+    expect(
+      (await logIn(deps, { handle: 'amy', password: 'right password', sourceIp: ip }, T + 4_000)).restored,
+    ).toBeUndefined();
   });
 
   it('an erased account logs in as nobody: the same 401 as a wrong password', async () => {
     const { deps, users } = await member();
     users.rows.get('amy')!.standing = { state: 'erased', at: T };
-    await expect(logIn(deps, { handle: 'amy', password: 'right password', sourceIp: ip }, T + 1_000)).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(
+      logIn(deps, { handle: 'amy', password: 'right password', sourceIp: ip }, T + 1_000),
+    ).rejects.toBeInstanceOf(AuthenticationError);
   });
 });
 
 describe('updateProfile', () => {
   it('lets only the owner change a profile', async () => {
     const users = new FakeUsers();
-    await registerUser({ users, people: new FakePeople() }, { handle: 'amy', displayName: 'Amy', password: 'right password' });
-    await expect(updateProfile({ users, people: new FakePeople() }, 'bob', 'amy', { displayName: 'x' })).rejects.toBeInstanceOf(ForbiddenError);
-    expect((await updateProfile({ users, people: new FakePeople() }, 'amy', 'amy', { displayName: 'Amy 2' })).displayName).toBe('Amy 2');
+    await registerUser(
+      { users, people: new FakePeople() },
+      { handle: 'amy', displayName: 'Amy', password: 'right password' },
+    );
+    await expect(
+      updateProfile({ users, people: new FakePeople() }, 'bob', 'amy', { displayName: 'x' }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
+    expect(
+      (await updateProfile({ users, people: new FakePeople() }, 'amy', 'amy', { displayName: 'Amy 2' })).displayName,
+    ).toBe('Amy 2');
   });
 });
 
@@ -331,9 +434,18 @@ describe('mapError', () => {
   it('maps each error family to one status and hides internals of the rest', () => {
     expect(mapError(new ConflictError('x', 'handle_taken'))).toMatchObject({ status: 409, code: 'handle_taken' });
     expect(mapError(new ForbiddenError())).toMatchObject({ status: 403 });
-    expect(mapError(new RateLimitedError('slow down', 7))).toMatchObject({ status: 429, headers: { 'Retry-After': '7' } });
+    expect(mapError(new RateLimitedError('slow down', 7))).toMatchObject({
+      status: 429,
+      headers: { 'Retry-After': '7' },
+    });
     expect(mapError(new RequestError(413, 'payload_too_large', 'big'))).toMatchObject({ status: 413 });
-    expect(mapError(Object.assign(new Error('Invalid or malformed JSON was provided'), { statusCode: 415 }))).toMatchObject({ status: 400, code: 'malformed_json' });
-    expect(mapError(new Error('secret internals'))).toEqual({ status: 500, code: 'internal_error', message: 'Internal error' });
+    expect(
+      mapError(Object.assign(new Error('Invalid or malformed JSON was provided'), { statusCode: 415 })),
+    ).toMatchObject({ status: 400, code: 'malformed_json' });
+    expect(mapError(new Error('secret internals'))).toEqual({
+      status: 500,
+      code: 'internal_error',
+      message: 'Internal error',
+    });
   });
 });

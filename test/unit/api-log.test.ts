@@ -5,7 +5,8 @@ import { RAN_OUT_OF_TIME, countLogTimeouts, lineSplitter } from '../../infra/loc
 import { LambdaTimeout } from '../support/api.js';
 import { AnswerTally, answerTimeout, describeTimeouts } from '../support/timeouts.js';
 
-const warn = (message: string) => JSON.stringify({ level: 'WARN', message, service: 'weibo-serverless', function_name: 'weibo-local-follow' });
+const warn = (message: string) =>
+  JSON.stringify({ level: 'WARN', message, service: 'weibo-serverless', function_name: 'weibo-local-follow' });
 
 describe('the API log: invocations that ran out of time', () => {
   it('counts structured lines whose message is exactly the one, and the poller’s worker Lambda timeouts, each once', () => {
@@ -39,11 +40,19 @@ describe('answers that are timeouts', () => {
     expect(answerTimeout({ status: 503, json: { error: { code: 'storage_unavailable' } } })).toBeUndefined();
     expect(answerTimeout({ status: 500, json: undefined })).toBeUndefined();
     const tally = new AnswerTally();
-    for (const res of [{ status: 200 }, { status: 500 }, { status: 503, json: { error: { code: 'timeout' } } }, { status: 504, json: { error: { code: 'EMULATOR_TIMEOUT' } } }]) tally.add(res);
+    for (const res of [
+      { status: 200 },
+      { status: 500 },
+      { status: 503, json: { error: { code: 'timeout' } } },
+      { status: 504, json: { error: { code: 'EMULATOR_TIMEOUT' } } },
+    ])
+      tally.add(res);
     // The test client throws serverless-offline's 504 as LambdaTimeout: still a 504 answer.
     tally.addThrown(new LambdaTimeout('PUT /users/a/following/b'));
     tally.addThrown(new TypeError('fetch failed'));
-    expect(tally.describe()).toBe('5 answers, 5xx: 4 (500 ×1, 503 ×1, 504 ×2); timeouts among them: 503 timeout 1, serverless-offline 504 2; 1 request(s) without an answer');
+    expect(tally.describe()).toBe(
+      '5 answers, 5xx: 4 (500 ×1, 503 ×1, 504 ×2); timeouts among them: 503 timeout 1, serverless-offline 504 2; 1 request(s) without an answer',
+    );
     expect(describeTimeouts(tally, { ranOutOfTime: 2, workerTimeouts: 3 })).toBe(
       `ran out of time: 503 timeout answers 1, serverless-offline Lambda timeouts 5 (2 HTTP 504s + 3 worker), '${RAN_OUT_OF_TIME}' log lines 2`,
     );

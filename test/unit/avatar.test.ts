@@ -17,14 +17,29 @@ function world() {
   const users = new FakeUsers('amy', 'bob');
   const media = new FakeMediaStore();
   const gate = interleaver(5_000);
-  const deps: AvatarDeps = { users, pictures: { media, variantUrl: (id, name) => `${URL_BASE}/media/${id}/${name}.webp`, queue: { send: async () => {} } }, step: gate.hook };
+  const deps: AvatarDeps = {
+    users,
+    pictures: {
+      media,
+      variantUrl: (id, name) => `${URL_BASE}/media/${id}/${name}.webp`,
+      queue: { send: async () => {} },
+    },
+    step: gate.hook,
+  };
   /** A processed picture of `owner`'s, for `purpose`. */
   async function ready(owner: string, purpose: MediaPurpose = 'avatar', state: 'ready' | 'processing' = 'ready') {
     const id = newMediaId();
     await media.create({ id, owner, purpose, declaredType: 'image/png', declaredBytes: 10, createdAt: 0 });
     await media.move(id, 'uploading', 'processing');
     const square = (name: string, side: number) => ({ name, width: side, height: side });
-    if (state === 'ready') await media.finish(id, { width: 400, height: 400, animated: false, placeholder: '#112233', variants: [square('avatar-96', 96), square('avatar-400', 400)] });
+    if (state === 'ready')
+      await media.finish(id, {
+        width: 400,
+        height: 400,
+        animated: false,
+        placeholder: '#112233',
+        variants: [square('avatar-96', 96), square('avatar-400', 400)],
+      });
     return id;
   }
   return { users, media, deps, gate, ready };
@@ -35,9 +50,17 @@ describe('setAvatar', () => {
     const { deps, media, ready } = world();
     const id = await ready('amy');
     const profile = await setAvatar(deps, 'amy', 'amy', id);
-    expect(profile).toMatchObject({ handle: 'amy', avatar: `${URL_BASE}/media/${id}/avatar-96.webp`, avatarLarge: `${URL_BASE}/media/${id}/avatar-400.webp` });
+    expect(profile).toMatchObject({
+      handle: 'amy',
+      avatar: `${URL_BASE}/media/${id}/avatar-96.webp`,
+      avatarLarge: `${URL_BASE}/media/${id}/avatar-400.webp`,
+    });
     expect((await media.get(id))!.attachedTo).toBe(avatarClaim('amy'));
-    expect((await readFaces(deps, ['amy', 'bob', 'nobody'])).get('amy')).toEqual({ handle: 'amy', displayName: 'amy', avatar: `${URL_BASE}/media/${id}/avatar-96.webp` });
+    expect((await readFaces(deps, ['amy', 'bob', 'nobody'])).get('amy')).toEqual({
+      handle: 'amy',
+      displayName: 'amy',
+      avatar: `${URL_BASE}/media/${id}/avatar-96.webp`,
+    });
     // Setting it again changes nothing.
     expect(await setAvatar(deps, 'amy', 'amy', id)).toEqual(profile);
   });
@@ -60,8 +83,12 @@ describe('setAvatar', () => {
     const mine = await ready('amy');
     await expect(setAvatar(deps, 'bob', 'amy', mine)).rejects.toMatchObject({ code: 'forbidden' });
     await expect(setAvatar(deps, 'bob', 'bob', mine)).rejects.toMatchObject({ code: 'media_not_found' });
-    await expect(setAvatar(deps, 'amy', 'amy', await ready('amy', 'post'))).rejects.toMatchObject({ code: 'media_not_found' });
-    await expect(setAvatar(deps, 'amy', 'amy', await ready('amy', 'avatar', 'processing'))).rejects.toMatchObject({ code: 'media_not_ready' });
+    await expect(setAvatar(deps, 'amy', 'amy', await ready('amy', 'post'))).rejects.toMatchObject({
+      code: 'media_not_found',
+    });
+    await expect(setAvatar(deps, 'amy', 'amy', await ready('amy', 'avatar', 'processing'))).rejects.toMatchObject({
+      code: 'media_not_ready',
+    });
     const inPost = await ready('amy');
     await media.attach(inPost, 'amy.8230174987654321.a1b2c3d4e5f6', 0);
     await expect(setAvatar(deps, 'amy', 'amy', inPost)).rejects.toMatchObject({ code: 'media_in_use' });

@@ -23,9 +23,14 @@ describe('the background pager', () => {
   it('reads at most the bound of pages and hands on the last page’s cursor', async () => {
     const log: string[] = [];
     const written: string[][] = [];
-    const done = await writePages({}, cursorPages(pagedList(letters(10), log), undefined, { pageSize: 3, pages: 2 }), handlesOf, async (h) => {
-      written.push(h);
-    });
+    const done = await writePages(
+      {},
+      cursorPages(pagedList(letters(10), log), undefined, { pageSize: 3, pages: 2 }),
+      handlesOf,
+      async (h) => {
+        written.push(h);
+      },
+    );
     expect(done).toEqual({ readers: 6, written: 6, nextCursor: 'f' });
     expect(written).toEqual([letters(3), ['d', 'e', 'f']]);
     expect(log.filter((l) => l.startsWith('read'))).toEqual(['read after -', 'read after c']); // no read past the bound
@@ -33,27 +38,42 @@ describe('the background pager', () => {
 
   it('continues from a cursor and stops at the end of the list without a read past it', async () => {
     const log: string[] = [];
-    const done = await writePages({}, cursorPages(pagedList(letters(7), log), 'b', { pageSize: 3, pages: 5 }), handlesOf, async () => {});
+    const done = await writePages(
+      {},
+      cursorPages(pagedList(letters(7), log), 'b', { pageSize: 3, pages: 5 }),
+      handlesOf,
+      async () => {},
+    );
     expect(done).toEqual({ readers: 5, written: 5 });
     expect(log).toEqual(['read after b', 'read after e']);
   });
 
   it('reads the next page while the current one is written (pipelined)', async () => {
     const log: string[] = [];
-    await writePages({}, cursorPages(pagedList(letters(6), log), undefined, { pageSize: 3, pages: 2 }), handlesOf, async (h) => {
-      log.push(`write ${h.join('')}`);
-      await new Promise((resolve) => setImmediate(resolve));
-      log.push(`written ${h.join('')}`);
-    });
+    await writePages(
+      {},
+      cursorPages(pagedList(letters(6), log), undefined, { pageSize: 3, pages: 2 }),
+      handlesOf,
+      async (h) => {
+        log.push(`write ${h.join('')}`);
+        await new Promise((resolve) => setImmediate(resolve));
+        log.push(`written ${h.join('')}`);
+      },
+    );
     expect(log).toEqual(['read after -', 'read after c', 'write abc', 'written abc', 'write def', 'written def']);
   });
 
   it('writes only the handles the walk selects, and counts every entry read', async () => {
     const log: string[] = [];
     const written: string[] = [];
-    const done = await writePages({}, cursorPages(pagedList(letters(4), log), undefined, { pageSize: 2, pages: 2 }), (items) => handlesOf(items.filter((m) => m.handle !== 'b')), async (h) => {
-      written.push(...h);
-    });
+    const done = await writePages(
+      {},
+      cursorPages(pagedList(letters(4), log), undefined, { pageSize: 2, pages: 2 }),
+      (items) => handlesOf(items.filter((m) => m.handle !== 'b')),
+      async (h) => {
+        written.push(...h);
+      },
+    );
     expect(done).toEqual({ readers: 4, written: 3 });
     expect(written).toEqual(['a', 'c', 'd']);
   });
@@ -117,9 +137,11 @@ describe('the background pager', () => {
     process.on('unhandledRejection', onUnhandled);
     try {
       // eslint-disable-next-line require-yield
-      const failing = prefetched((async function* () {
-        throw new Error('gateway down');
-      })());
+      const failing = prefetched(
+        (async function* () {
+          throw new Error('gateway down');
+        })(),
+      );
       // Node reports an unhandled rejection once the microtasks of the turn are done, before
       // the next turn's immediates: one turn later it would have been reported.
       await new Promise((r) => setImmediate(r));

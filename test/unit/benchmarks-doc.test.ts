@@ -5,7 +5,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BENCH_DIR, BENCHMARKS_PAGE, refreshBenchmarksPage, renderBenchmarks } from '../../infra/docs/benchmarks-document.js';
+import {
+  BENCH_DIR,
+  BENCHMARKS_PAGE,
+  refreshBenchmarksPage,
+  renderBenchmarks,
+} from '../../infra/docs/benchmarks-document.js';
 
 const STALE = 'stale: run `npm run docs:benchmarks` and commit the result';
 
@@ -18,7 +23,13 @@ describe('docs/benchmarks.md', () => {
     const empty = mkdtempSync(join(tmpdir(), 'bench-empty-'));
     try {
       const page = renderBenchmarks(empty);
-      for (const command of ['npm run bench`', 'npm run bench:media', 'npm run bench:regions', 'npm run bench:hbase', 'npm run bench:cold']) {
+      for (const command of [
+        'npm run bench`',
+        'npm run bench:media',
+        'npm run bench:regions',
+        'npm run bench:hbase',
+        'npm run bench:cold',
+      ]) {
         expect(page).toContain(command);
       }
       expect(page).toContain('No result in `docs/bench/feed-bench.json` yet');

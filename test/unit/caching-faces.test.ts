@@ -14,7 +14,11 @@ function directory() {
   const source: FaceDirectory = {
     async faces(handles) {
       reads.push([...handles].sort());
-      return new Map(handles.flatMap((h): [string, UserFace][] => (names.has(h) ? [[h, { handle: h, displayName: names.get(h)! }]] : [])));
+      return new Map(
+        handles.flatMap((h): [string, UserFace][] =>
+          names.has(h) ? [[h, { handle: h, displayName: names.get(h)! }]] : [],
+        ),
+      );
     },
   };
   return { names, reads, source };
@@ -28,7 +32,10 @@ describe('CachingFaces', () => {
     expect([...(await cache.faces(['amy', 'bob', 'amy'])).keys()].sort()).toEqual(['amy', 'bob']);
     now = 59_999;
     expect([...(await cache.faces(['amy', 'bob', 'cat', 'nobody'])).keys()].sort()).toEqual(['amy', 'bob', 'cat']);
-    expect(reads).toEqual([['amy', 'bob'], ['cat', 'nobody']]);
+    expect(reads).toEqual([
+      ['amy', 'bob'],
+      ['cat', 'nobody'],
+    ]);
     expect(await cache.faces(['amy', 'cat'])).toHaveProperty('size', 2);
     expect(reads).toHaveLength(2); // all from memory
   });

@@ -15,7 +15,10 @@ function invariants(text: string): { letter: string; tests: { file: string; name
     .filter((s) => /^[A-Z]\. /.test(s))
     .map((s) => ({
       letter: s[0]!,
-      tests: [...s.matchAll(/^- `(test\/[^`]+\.test\.ts)` › (.+)$/gm)].map((m) => ({ file: m[1]!, name: m[2]!.trim() })),
+      tests: [...s.matchAll(/^- `(test\/[^`]+\.test\.ts)` › (.+)$/gm)].map((m) => ({
+        file: m[1]!,
+        name: m[2]!.trim(),
+      })),
     }));
 }
 
@@ -32,7 +35,24 @@ describe('docs/consistency.md names the tests that force each invariant', () => 
   const found = invariants(doc);
 
   it('has the invariants A–R, each naming at least one test', () => {
-    expect(found.map((s) => s.letter)).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'Q', 'R']);
+    expect(found.map((s) => s.letter)).toEqual([
+      'A',
+      'B',
+      'C',
+      'D',
+      'E',
+      'F',
+      'G',
+      'H',
+      'J',
+      'K',
+      'L',
+      'M',
+      'N',
+      'P',
+      'Q',
+      'R',
+    ]);
     for (const s of found) expect(s.tests.length, `invariant ${s.letter} names no test`).toBeGreaterThan(0);
   });
 
@@ -40,7 +60,9 @@ describe('docs/consistency.md names the tests that force each invariant', () => 
     it(`invariant ${letter}: every named test exists under that name`, () => {
       for (const { file, name } of tests) {
         expect(existsSync(`${ROOT}${file}`), `${letter}: ${file} does not exist`).toBe(true);
-        expect(testTitles(readFileSync(`${ROOT}${file}`, 'utf8')), `${letter}: no test "${name}" in ${file}`).toContain(name);
+        expect(testTitles(readFileSync(`${ROOT}${file}`, 'utf8')), `${letter}: no test "${name}" in ${file}`).toContain(
+          name,
+        );
       }
     });
   }

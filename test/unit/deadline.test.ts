@@ -5,10 +5,18 @@ import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { inInvocation } from '../../shared/observability/invocation.js';
 import { runWithCorrelationId } from '../../shared/runtime/invocation-scope.js';
-import { CLOCK_SKEW_MS, LANDING_MS, RESERVE_MS, currentDeadline, deadlineOf, operationBudgetMs } from '../../shared/runtime/deadline.js';
+import {
+  CLOCK_SKEW_MS,
+  LANDING_MS,
+  RESERVE_MS,
+  currentDeadline,
+  deadlineOf,
+  operationBudgetMs,
+} from '../../shared/runtime/deadline.js';
 import { runWithinBudget } from '../../shared/runtime/invocation-scope.js';
 
-const contextWith = (ms: number) => ({ awsRequestId: `r-${ms}`, getRemainingTimeInMillis: () => ms }) as unknown as Context;
+const contextWith = (ms: number) =>
+  ({ awsRequestId: `r-${ms}`, getRemainingTimeInMillis: () => ms }) as unknown as Context;
 
 describe('invocation deadline', () => {
   it('is the time Lambda gives minus the reserve; none without a clock', () => {

@@ -3,15 +3,66 @@
 import type { FeedLimits } from '../../shared/config/config.js';
 import type { Comment } from '../../shared/domain/comment.js';
 import { keyFromPostId, postIdFromKey } from '../../shared/schema/row-keys.js';
-import { feedOrderKey, NO_COUNTS, type FeedEntry, type Post, type PostCounts, type PostVersion, type StoredPost } from '../../shared/domain/post.js';
+import {
+  feedOrderKey,
+  NO_COUNTS,
+  type FeedEntry,
+  type Post,
+  type PostCounts,
+  type PostVersion,
+  type StoredPost,
+} from '../../shared/domain/post.js';
 import type { MentionPlace, MentionSpan, TopicSpan } from '../../shared/domain/text-entities.js';
-import type { WrittenPosition, BookmarkPosition, CommentLookup, CommentOrder, CommentStore, Liker, ReactionStore, ViewerState, WriteAction, WriteQuota } from '../../shared/ports/reaction-store.js';
+import type {
+  WrittenPosition,
+  BookmarkPosition,
+  CommentLookup,
+  CommentOrder,
+  CommentStore,
+  Liker,
+  ReactionStore,
+  ViewerState,
+  WriteAction,
+  WriteQuota,
+} from '../../shared/ports/reaction-store.js';
 import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue.js';
-import type { CelebrityRegistry, CounterStore, Edge, FeedSlice, FeedWindow, IdempotencyClaim, IdempotencyStore, InboxStore, InboxView, ListPage, NewerView, ListPosition, OutboxStore, Page, PostLookup, PostStore, RelationStore, Segment } from '../../shared/ports/feed-store.js';
-import type { ExportState, FindableUser, NewUser, UserFace, UserProfile, UserStore } from '../../shared/ports/user-store.js';
+import type {
+  CelebrityRegistry,
+  CounterStore,
+  Edge,
+  FeedSlice,
+  FeedWindow,
+  IdempotencyClaim,
+  IdempotencyStore,
+  InboxStore,
+  InboxView,
+  ListPage,
+  NewerView,
+  ListPosition,
+  OutboxStore,
+  Page,
+  PostLookup,
+  PostStore,
+  RelationStore,
+  Segment,
+} from '../../shared/ports/feed-store.js';
+import type {
+  ExportState,
+  FindableUser,
+  NewUser,
+  UserFace,
+  UserProfile,
+  UserStore,
+} from '../../shared/ports/user-store.js';
 import { ACTIVE, type Standing } from '../../shared/domain/leaving.js';
 import type { PeopleEntry, PeopleIndex } from '../../shared/ports/people-index.js';
-import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, segmentOf, userKey } from '../../shared/schema/row-keys.js';
+import {
+  inboxQualifier,
+  parsePostKey,
+  postKeyFromInboxQualifier,
+  segmentOf,
+  userKey,
+} from '../../shared/schema/row-keys.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import type { StepHook } from '../../shared/use-cases/steps.js';
@@ -22,7 +73,8 @@ const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64url');
 
 /** At most `limit` ids of a feed-ordered list strictly after `after` (what the HBase rows give). */
 function windowOf(ids: string[], window: FeedWindow): FeedSlice {
-  const from = window.after === undefined ? 0 : ids.filter((id) => feedOrderKey(id) <= feedOrderKey(window.after!)).length;
+  const from =
+    window.after === undefined ? 0 : ids.filter((id) => feedOrderKey(id) <= feedOrderKey(window.after!)).length;
   return { entries: ids.slice(from, from + window.limit), more: ids.length > from + window.limit };
 }
 /** At most `limit` ids of a feed-ordered list strictly before (newer than) `than`, and whether more are. */
@@ -131,7 +183,9 @@ export class FakeUsers implements UserStore {
     return new Map(
       handles.flatMap((h) => {
         const u = this.active(h);
-        return u ? [[h, { handle: h, displayName: u.displayName, ...(u.avatar ? { avatar: u.avatar } : {}) }] as const] : [];
+        return u
+          ? [[h, { handle: h, displayName: u.displayName, ...(u.avatar ? { avatar: u.avatar } : {}) }] as const]
+          : [];
       }),
     );
   }
@@ -155,7 +209,9 @@ export class FakePeople implements PeopleIndex {
     for (const term of terms) this.entries.delete(FakePeople.key({ term, handle, naming }));
   }
   async find(prefix: string, bound: number) {
-    const keys = [...this.entries.keys()].filter((k) => k.startsWith(prefix)).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    const keys = [...this.entries.keys()]
+      .filter((k) => k.startsWith(prefix))
+      .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     return keys.slice(0, bound).map((k) => this.entries.get(k)!);
   }
 }
@@ -220,7 +276,12 @@ export class FakePosts implements PostStore {
     const post = await this.get(id);
     return post ? { post, earlier: [...(this.history.get(id) ?? [])] } : null;
   }
-  async edit(id: string, from: number, next: { body: string; mentions?: MentionSpan[]; topics?: TopicSpan[]; editedAt: number }, replaced: PostVersion) {
+  async edit(
+    id: string,
+    from: number,
+    next: { body: string; mentions?: MentionSpan[]; topics?: TopicSpan[]; editedAt: number },
+    replaced: PostVersion,
+  ) {
     const post = await this.get(id);
     if (!post || (post.version ?? 0) !== from) return false;
     const { mentions: _m, topics: _t, ...rest } = post;
@@ -249,7 +310,10 @@ export class FakePosts implements PostStore {
     return out;
   }
   private byAuthor(author: string): StoredPost[] {
-    return [...this.rows.entries()].filter(([, p]) => p.author === author).sort(([a], [b]) => byKey(a, b)).map(([, p]) => p);
+    return [...this.rows.entries()]
+      .filter(([, p]) => p.author === author)
+      .sort(([a], [b]) => byKey(a, b))
+      .map(([, p]) => p);
   }
   async listByAuthor(author: string, limit: number, cursor?: string): Promise<Page<StoredPost>> {
     const all = this.byAuthor(author);
@@ -258,7 +322,9 @@ export class FakePosts implements PostStore {
     return { items, ...(start + limit < all.length ? { nextCursor: items.at(-1)!.id } : {}) };
   }
   async recentByAuthor(author: string, limit: number, notOlderThan?: number) {
-    return this.byAuthor(author).filter((p) => notOlderThan === undefined || p.createdAt > notOlderThan).slice(0, limit);
+    return this.byAuthor(author)
+      .filter((p) => notOlderThan === undefined || p.createdAt > notOlderThan)
+      .slice(0, limit);
   }
 }
 
@@ -302,7 +368,10 @@ export class FakeRelations implements RelationStore {
   async *audiencePages(author: string, opts: { cursor?: string; segment?: Segment; pageSize: number; pages: number }) {
     let cursor = opts.cursor;
     for (let i = 0; i < opts.pages; i++) {
-      const page = await this.audience(author, opts.pageSize, { ...(cursor === undefined ? {} : { cursor }), ...(opts.segment ? { segment: opts.segment } : {}) });
+      const page = await this.audience(author, opts.pageSize, {
+        ...(cursor === undefined ? {} : { cursor }),
+        ...(opts.segment ? { segment: opts.segment } : {}),
+      });
       if (page.items.length === 0) return;
       if (!page.nextCursor || i === opts.pages - 1) {
         yield page;
@@ -343,7 +412,12 @@ export class FakeRelations implements RelationStore {
     this.away.delete(`${a}>${b}`);
     return this.followerRows.delete(`${a}>${b}`);
   }
-  private list(rows: Map<string, number>, pick: (a: string, b: string) => string | null, limit: number, cursor?: string): Page<Edge> {
+  private list(
+    rows: Map<string, number>,
+    pick: (a: string, b: string) => string | null,
+    limit: number,
+    cursor?: string,
+  ): Page<Edge> {
     const all = [...rows.entries()]
       .map(([k, since]) => {
         const [a, b] = k.split('>') as [string, string];
@@ -371,7 +445,12 @@ export class FakeRelations implements RelationStore {
     });
   }
   /** The index as the edges dictate it (a fake never leaves a stale entry). */
-  async listed(user: string, list: 'following' | 'followers', limit: number, after?: ListPosition): Promise<ListPage<Edge>> {
+  async listed(
+    user: string,
+    list: 'following' | 'followers',
+    limit: number,
+    after?: ListPosition,
+  ): Promise<ListPage<Edge>> {
     const entries = [...this.edges].flatMap(([k, since]) => {
       const [a, b] = k.split('>') as [string, string];
       const other = list === 'following' ? (a === user ? b : null) : b === user ? a : null;
@@ -410,7 +489,14 @@ export class FakeOutbox implements OutboxStore {
       .map((id) => (this.originals.has(id) ? { id, repostOf: this.originals.get(id)! } : { id }));
   }
   async recentOf(authors: string[], window: FeedWindow): Promise<FeedSlice> {
-    const slices = await Promise.all([...new Set(authors)].map(async (a) => windowOf((await this.recent(a, Infinity)).map((e) => e.id), window)));
+    const slices = await Promise.all(
+      [...new Set(authors)].map(async (a) =>
+        windowOf(
+          (await this.recent(a, Infinity)).map((e) => e.id),
+          window,
+        ),
+      ),
+    );
     const entries = slices.flatMap((x) => x.entries);
     return { entries, more: slices.some((x) => x.more), ...repostsOf(entries, this.originals) };
   }
@@ -419,7 +505,15 @@ export class FakeOutbox implements OutboxStore {
   }
   /** Keys only, as the HBase filter reads them: no reposts' originals. */
   async newerOf(authors: string[], than: string, limit: number): Promise<FeedSlice> {
-    const slices = await Promise.all([...new Set(authors)].map(async (a) => newerOf((await this.recent(a, Infinity)).map((e) => e.id), than, limit)));
+    const slices = await Promise.all(
+      [...new Set(authors)].map(async (a) =>
+        newerOf(
+          (await this.recent(a, Infinity)).map((e) => e.id),
+          than,
+          limit,
+        ),
+      ),
+    );
     return { entries: slices.flatMap((x) => x.entries), more: slices.some((x) => x.more) };
   }
 }
@@ -495,7 +589,10 @@ export class FakeInbox implements InboxStore {
   async stats(reader: string) {
     const all = this.sorted(reader);
     const last = all.at(-1);
-    return { size: all.length, ...(last ? { oldestMillis: parsePostKey(postKeyFromInboxQualifier(Buffer.from(last, 'base64url'))).millis } : {}) };
+    return {
+      size: all.length,
+      ...(last ? { oldestMillis: parsePostKey(postKeyFromInboxQualifier(Buffer.from(last, 'base64url'))).millis } : {}),
+    };
   }
   async addCelebrity(readers: string[], c: string) {
     for (const r of readers) {
@@ -561,9 +658,13 @@ export class FakeReactions implements ReactionStore {
   readonly bookmarked = new Map<string, number>(); // "user>postId" → since (the truth)
   readonly bookmarkRows = new Map<string, number>(); // "user>postId>since" → since (the list)
   async likedBy(user: string, limit: number, after?: string) {
-    const all = [...this.likes].flatMap(([k, since]) => (k.startsWith(`${user}>`) ? [{ postId: k.slice(user.length + 1), since }] : []));
+    const all = [...this.likes].flatMap(([k, since]) =>
+      k.startsWith(`${user}>`) ? [{ postId: k.slice(user.length + 1), since }] : [],
+    );
     const key = (id: string) => b64(keyFromPostId(id)!);
-    const sorted = all.toSorted((a, b) => byKey(key(a.postId), key(b.postId))).filter((l) => !after || byKey(key(l.postId), key(after)) > 0);
+    const sorted = all
+      .toSorted((a, b) => byKey(key(a.postId), key(b.postId)))
+      .filter((l) => !after || byKey(key(l.postId), key(after)) > 0);
     const items = sorted.slice(0, limit);
     return sorted.length > limit ? { items, next: items.at(-1)!.postId } : { items };
   }
@@ -589,7 +690,11 @@ export class FakeReactions implements ReactionStore {
   }
   async bookmarks(user: string, limit: number, after?: BookmarkPosition) {
     const mine = [...this.bookmarkRows.keys()].filter((k) => k.startsWith(`${user}>`)).map((k) => k.split('>'));
-    const page = newestFirstPage(mine.map(([, postId, since]) => ({ handle: postId!, since: Number(since) })), limit, after && { since: after.since, handle: after.postId });
+    const page = newestFirstPage(
+      mine.map(([, postId, since]) => ({ handle: postId!, since: Number(since) })),
+      limit,
+      after && { since: after.since, handle: after.postId },
+    );
     const pos = (e: { handle: string; since: number }) => ({ postId: e.handle, since: e.since });
     return { items: page.items.map(pos), ...(page.next ? { next: pos(page.next) } : {}) };
   }
@@ -612,7 +717,8 @@ export class FakeReactions implements ReactionStore {
       const liked = this.likes.has(`${user}>${id}`);
       const reposted = (this.reposts.get(`${user}>${id}`)?.size ?? 0) > 0;
       const bookmarkedAt = this.bookmarked.get(`${user}>${id}`);
-      if (liked || reposted || bookmarkedAt !== undefined) out.set(id, { liked, reposted, ...(bookmarkedAt === undefined ? {} : { bookmarkedAt }) });
+      if (liked || reposted || bookmarkedAt !== undefined)
+        out.set(id, { liked, reposted, ...(bookmarkedAt === undefined ? {} : { bookmarkedAt }) });
     }
     return out;
   }
@@ -623,11 +729,15 @@ export class FakeReactions implements ReactionStore {
     if (this.likerRows.get(`${postId}>${user}`) === since) this.likerRows.delete(`${postId}>${user}`);
   }
   async likers(postId: string, limit: number, after?: ListPosition): Promise<ListPage<Liker>> {
-    const all = [...this.likerRows].filter(([k]) => k.startsWith(`${postId}>`)).map(([k, since]) => ({ handle: k.slice(postId.length + 1), since }));
+    const all = [...this.likerRows]
+      .filter(([k]) => k.startsWith(`${postId}>`))
+      .map(([k, since]) => ({ handle: k.slice(postId.length + 1), since }));
     return newestFirstPage(all, limit, after);
   }
   async likeSinces(postId: string, users: string[]) {
-    return new Map(users.flatMap((u) => (this.likes.has(`${u}>${postId}`) ? [[u, this.likes.get(`${u}>${postId}`)!] as const] : [])));
+    return new Map(
+      users.flatMap((u) => (this.likes.has(`${u}>${postId}`) ? [[u, this.likes.get(`${u}>${postId}`)!] as const] : [])),
+    );
   }
   async claimPlainRepost(user: string, original: string, repostId: string, replacing?: string) {
     const k = `${user}>${original}`;
@@ -650,7 +760,10 @@ export class FakeReactions implements ReactionStore {
     this.reposts.get(`${user}>${original}`)?.delete(repostId);
   }
   async reposters(original: string, limit: number) {
-    return [...this.reposts].filter(([k, ids]) => k.endsWith(`>${original}`) && ids.size > 0).map(([k]) => k.split('>')[0]!).slice(0, limit);
+    return [...this.reposts]
+      .filter(([k, ids]) => k.endsWith(`>${original}`) && ids.size > 0)
+      .map(([k]) => k.split('>')[0]!)
+      .slice(0, limit);
   }
 }
 
@@ -694,10 +807,14 @@ export class FakeComments implements CommentStore {
   async listWritten() {}
   async unlistWritten() {}
   async writtenBy(author: string, limit: number, after?: WrittenPosition) {
-    const mine = [...this.rows.values()].flatMap((r) => (r.comment?.author === author && r.deleted === undefined ? [r.comment] : []));
+    const mine = [...this.rows.values()].flatMap((r) =>
+      r.comment?.author === author && r.deleted === undefined ? [r.comment] : [],
+    );
     const pos = (c: Comment): WrittenPosition => ({ since: c.createdAt, postId: c.postId, commentId: c.id });
     const order = (a: WrittenPosition) => `${String(9e15 - a.since).padStart(16, '0')}/${a.postId}~${a.commentId}`;
-    const sorted = mine.toSorted((a, b) => (order(pos(a)) < order(pos(b)) ? -1 : 1)).filter((c) => !after || order(pos(c)) > order(after));
+    const sorted = mine
+      .toSorted((a, b) => (order(pos(a)) < order(pos(b)) ? -1 : 1))
+      .filter((c) => !after || order(pos(c)) > order(after));
     const items = sorted.slice(0, limit);
     return sorted.length > limit ? { items, next: pos(items.at(-1)!) } : { items };
   }

@@ -20,7 +20,6 @@ function takeFanout(deps: ReturnType<typeof fakeFeed>): MessageOf<'fanout'> {
   return deps.queue.sent.splice(i, 1)[0] as MessageOf<'fanout'>;
 }
 
-
 describe('publishPost', () => {
   it('stores, counts, shows in the own timeline at once, and queues the fan-out', async () => {
     const deps = fakeFeed('amy');
@@ -29,7 +28,13 @@ describe('publishPost', () => {
     expect(await deps.counters.get('amy', 'posts')).toBe(1);
     expect(deps.queue.sent.filter((m) => m.type !== 'notify')).toEqual([{ v: 1, type: 'fanout', postId: post.id }]);
     // Its delayed notify, queued before the row: it settles the posts count of a publish cut after its row.
-    expect(deps.queue.sent).toContainEqual(expect.objectContaining({ type: 'notify', fact: expect.objectContaining({ kind: 'post', postId: post.id }), tally: { at: 1_000, removal: false } }));
+    expect(deps.queue.sent).toContainEqual(
+      expect.objectContaining({
+        type: 'notify',
+        fact: expect.objectContaining({ kind: 'post', postId: post.id }),
+        tally: { at: 1_000, removal: false },
+      }),
+    );
   });
 
   it('keeps two posts of the same millisecond apart', async () => {
@@ -44,7 +49,11 @@ describe('publishPost', () => {
     const deps = fakeFeed('amy');
     const first = await publishPost(deps, 'amy', { body: 'once', idempotencyKey: 'k1' }, 1_000);
     const again = await publishPost(deps, 'amy', { body: 'once', idempotencyKey: 'k1' }, 2_000);
-    expect(again).toEqual({ post: { ...first.post, counts: { likes: 0, comments: 0, reposts: 0 } }, replayed: true, face: { handle: 'amy', displayName: 'amy', avatar: null } });
+    expect(again).toEqual({
+      post: { ...first.post, counts: { likes: 0, comments: 0, reposts: 0 } },
+      replayed: true,
+      face: { handle: 'amy', displayName: 'amy', avatar: null },
+    });
     expect(deps.posts.rows.size).toBe(1);
     expect(await deps.counters.get('amy', 'posts')).toBe(1);
   });
@@ -62,7 +71,9 @@ describe('publishPost', () => {
   it('answers 422 for the same key with another body, and changes nothing', async () => {
     const deps = fakeFeed('amy');
     await publishPost(deps, 'amy', { body: 'first', idempotencyKey: 'k3' }, 1_000);
-    await expect(publishPost(deps, 'amy', { body: 'second', idempotencyKey: 'k3' }, 2_000)).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
+    await expect(publishPost(deps, 'amy', { body: 'second', idempotencyKey: 'k3' }, 2_000)).rejects.toMatchObject({
+      code: 'idempotency_key_mismatch',
+    });
     expect(deps.posts.rows.size).toBe(1);
     expect(await deps.counters.get('amy', 'posts')).toBe(1);
   });
@@ -96,7 +107,12 @@ describe('fan-out', () => {
     const first = await handleFanoutMessage(deps, takeFanout(deps));
     const inFirst = followers.filter((f) => segmentOf(f, 2) === 0);
     expect(first).toMatchObject({ readers: Math.min(4, inFirst.length), continued: inFirst.length > 4, segments: 2 });
-    expect(deps.queue.sent.find((m) => m.type === 'fanout')).toEqual({ v: 1, type: 'fanout', postId: post.id, segment: { index: 1, of: 2 } });
+    expect(deps.queue.sent.find((m) => m.type === 'fanout')).toEqual({
+      v: 1,
+      type: 'fanout',
+      postId: post.id,
+      segment: { index: 1, of: 2 },
+    });
     await drain(deps);
     for (const f of followers) expect(deps.inbox.entries(f)).toEqual([post.id]);
   });
@@ -108,7 +124,9 @@ describe('fan-out', () => {
     await drain(deps);
     const { post } = await publishPost(deps, 'amy', { body: 'soon gone' });
     await handleFanoutMessage(deps, takeFanout(deps)); // splits; runs segment 0
-    const segment = deps.queue.sent.find((m): m is MessageOf<'fanout'> => m.type === 'fanout' && m.segment !== undefined && m.segment.index > 0)!;
+    const segment = deps.queue.sent.find(
+      (m): m is MessageOf<'fanout'> => m.type === 'fanout' && m.segment !== undefined && m.segment.index > 0,
+    )!;
     deps.queue.sent.splice(deps.queue.sent.indexOf(segment), 1);
     let deleted = false;
     deps.step = async (point) => {
@@ -123,7 +141,13 @@ describe('fan-out', () => {
     deps.step = undefined;
     expect(deleted).toBe(true);
     expect(out.retractedAgain).toBe(true);
-    expect(deps.queue.sent).toContainEqual(expect.objectContaining({ type: 'retract', postId: post.id, segment: segment.type === 'fanout' ? segment.segment : undefined }));
+    expect(deps.queue.sent).toContainEqual(
+      expect.objectContaining({
+        type: 'retract',
+        postId: post.id,
+        segment: segment.type === 'fanout' ? segment.segment : undefined,
+      }),
+    );
     await drain(deps);
     for (const f of followers) expect(deps.inbox.entries(f), f).toEqual([]);
   });
@@ -136,7 +160,9 @@ describe('fan-out', () => {
     const { post } = await publishPost(deps, 'amy', { body: 'hi' });
     const first = await handleFanoutMessage(deps, takeFanout(deps));
     expect(first.segments).toBe(MAX_SEGMENTS); // 90 / 4 per message > 16
-    const segments = deps.queue.sent.filter((m) => m.type === 'fanout' && m.segment && !m.cursor).map((m) => (m as { segment: { index: number } }).segment.index);
+    const segments = deps.queue.sent
+      .filter((m) => m.type === 'fanout' && m.segment && !m.cursor)
+      .map((m) => (m as { segment: { index: number } }).segment.index);
     expect(segments.sort((a, b) => a - b)).toEqual(Array.from({ length: MAX_SEGMENTS - 1 }, (_, i) => i + 1));
     let messages = 1;
     while (deps.queue.sent.length > 0) {
@@ -178,7 +204,12 @@ describe('fan-out', () => {
     await follow(deps, 'bob', 'amy');
     const { post } = await publishPost(deps, 'amy', { body: 'gone' });
     await deps.posts.markDeleted(post.id, 0);
-    expect(await handleFanoutMessage(deps, { v: 1, type: 'fanout', postId: post.id })).toEqual({ readers: 0, continued: false, inboxCells: 0, skipped: 'deleted' });
+    expect(await handleFanoutMessage(deps, { v: 1, type: 'fanout', postId: post.id })).toEqual({
+      readers: 0,
+      continued: false,
+      inboxCells: 0,
+      skipped: 'deleted',
+    });
   });
 });
 
@@ -231,7 +262,12 @@ describe('follow / unfollow', () => {
     await expect(follow(deps, 'amy', 'bob', 7_000)).rejects.toThrow('stopped');
     expect(deps.queue.sent).toEqual([
       { v: 1, type: 'settle', reader: 'amy', followee: 'bob', at: 7_000, tally: { since: 7_000, removal: false } },
-      { v: 1, type: 'notify', fact: { kind: 'follow', actor: 'amy', target: 'bob', since: 7_000 }, tally: { at: 7_000, removal: false } },
+      {
+        v: 1,
+        type: 'notify',
+        fact: { kind: 'follow', actor: 'amy', target: 'bob', since: 7_000 },
+        tally: { at: 7_000, removal: false },
+      },
     ]);
     expect(deps.queue.delays).toEqual([deps.limits.settleSeconds, deps.limits.settleSeconds]);
     // The unfollow of an edge it read: the settle carries the edge's since, for its counts.
@@ -244,7 +280,12 @@ describe('follow / unfollow', () => {
     await expect(unfollow(later, 'amy', 'bob', 8_000)).rejects.toThrow('stopped');
     expect(later.queue.sent).toEqual([
       { v: 1, type: 'settle', reader: 'amy', followee: 'bob', at: 8_000, tally: { since: 7_500, removal: true } },
-      { v: 1, type: 'notify', fact: { kind: 'follow', actor: 'amy', target: 'bob', since: 7_500 }, tally: { at: 8_000, removal: true } },
+      {
+        v: 1,
+        type: 'notify',
+        fact: { kind: 'follow', actor: 'amy', target: 'bob', since: 7_500 },
+        tally: { at: 8_000, removal: true },
+      },
     ]);
   });
 
@@ -274,7 +315,9 @@ describe('follow / unfollow', () => {
     const p2 = await listRelations(deps, 'amy', 'following', 2, p1.nextCursor);
     expect([...p1.items, ...p2.items].map((e) => e.handle)).toEqual(['b3', 'b2', 'b1']);
     expect(p2.nextCursor).toBeUndefined();
-    await expect(listRelations(deps, 'amy', 'following', 2, 'not a cursor!')).rejects.toMatchObject({ code: 'invalid_cursor' });
+    await expect(listRelations(deps, 'amy', 'following', 2, 'not a cursor!')).rejects.toMatchObject({
+      code: 'invalid_cursor',
+    });
   });
 });
 
@@ -285,7 +328,8 @@ describe('home timeline', () => {
     await follow(deps, 'amy', 'bob');
     await follow(deps, 'amy', 'cat');
     const ids: string[] = [];
-    for (let t = 1; t <= 6; t++) ids.push((await publishPost(deps, t % 2 ? 'bob' : 'cat', { body: `p${t}` }, t * 1000)).post.id);
+    for (let t = 1; t <= 6; t++)
+      ids.push((await publishPost(deps, t % 2 ? 'bob' : 'cat', { body: `p${t}` }, t * 1000)).post.id);
     await drain(deps);
 
     const page1 = await homeTimeline(deps, 'amy', 4);
@@ -325,11 +369,15 @@ describe('listUserPosts', () => {
     await expect(listUserPosts(deps, 'zed', 2)).rejects.toBeInstanceOf(NotFoundError);
   });
 
-  it('reads the outbox while it holds every post; past a trimmed outbox\'s tail, the content table: every live post once, newest first', async () => {
+  it("reads the outbox while it holds every post; past a trimmed outbox's tail, the content table: every live post once, newest first", async () => {
     const deps = fakeFeed('amy', 'bob');
     const original = await publishPost(deps, 'bob', { body: 'b' }, 1);
     const ids: string[] = [];
-    for (let t = 2; t <= 26; t++) ids.unshift((await publishPost(deps, 'amy', { body: `a${t}`, ...(t === 20 ? { repostOf: original.post.id } : {}) }, t)).post.id);
+    for (let t = 2; t <= 26; t++)
+      ids.unshift(
+        (await publishPost(deps, 'amy', { body: `a${t}`, ...(t === 20 ? { repostOf: original.post.id } : {}) }, t)).post
+          .id,
+      );
     await deletePost(deps, 'amy', ids[3]!);
     const live = ids.filter((id) => id !== ids[3]);
     let scans = 0;
@@ -398,7 +446,16 @@ describe('celebrity hybrid', () => {
     const p1 = await homeTimeline(deps, bob, 3);
     const p2 = await homeTimeline(deps, bob, 3, p1.nextCursor);
     const p3 = await homeTimeline(deps, bob, 3, p2.nextCursor);
-    expect([...p1.items, ...p2.items, ...p3.items].map((p) => p.body)).toEqual(['p8', 'p7', 'p6', 'p5', 'p4', 'p3', 'p2', 'p1']);
+    expect([...p1.items, ...p2.items, ...p3.items].map((p) => p.body)).toEqual([
+      'p8',
+      'p7',
+      'p6',
+      'p5',
+      'p4',
+      'p3',
+      'p2',
+      'p1',
+    ]);
     expect(p3.nextCursor).toBeUndefined();
   });
 
@@ -430,13 +487,16 @@ describe('inactive readers', () => {
     await drain(deps);
     await homeTimeline(deps, 'cat', 20, undefined, t0); // cat reads: seen at t0
     // The away sweep's message (shared/use-cases/jobs/away-sweep.ts): cat is marked away on both follows.
-    expect(await handleFanoutMessage(deps, { v: 1, type: 'away', reader: 'cat', seenAt: t0 })).toMatchObject({ continued: false });
+    expect(await handleFanoutMessage(deps, { v: 1, type: 'away', reader: 'cat', seenAt: t0 })).toMatchObject({
+      continued: false,
+    });
     expect([...deps.relations.away].sort()).toEqual(['cat>amy', 'cat>bob']);
     expect(deps.inbox.awayAt.get('cat')).toBe(t0);
 
     const later = t0 + 40 * day; // past the 30-day window
     const ids = [];
-    for (let i = 0; i < 4; i++) ids.push((await publishPost(deps, i % 2 ? 'amy' : 'bob', { body: `while away ${i}` }, later + i)).post.id);
+    for (let i = 0; i < 4; i++)
+      ids.push((await publishPost(deps, i % 2 ? 'amy' : 'bob', { body: `while away ${i}` }, later + i)).post.id);
     for (const msg of deps.queue.sent.splice(0)) await handleFanoutMessage(deps, msg);
     expect(deps.inbox.entries('cat')).toEqual([]); // nothing was fanned out to the inactive reader
 
@@ -530,7 +590,9 @@ describe('inactive readers', () => {
   it('the away message does nothing for a reader seen since the sweep read m:seen', async () => {
     const { deps, t0 } = await awayReader();
     await homeTimeline(deps, 'cat', 20, undefined, t0 + 2 * 3600_000); // a later read moved m:seen
-    expect(await handleFanoutMessage(deps, { v: 1, type: 'away', reader: 'cat', seenAt: t0 })).toMatchObject({ skipped: 'returned' });
+    expect(await handleFanoutMessage(deps, { v: 1, type: 'away', reader: 'cat', seenAt: t0 })).toMatchObject({
+      skipped: 'returned',
+    });
     expect(deps.relations.away.size).toBe(0);
   });
 

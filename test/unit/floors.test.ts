@@ -17,14 +17,19 @@ function importsOf(floor: string): { file: string; target: string }[] {
     if (!entry.endsWith('.ts')) continue;
     const file = path.join(dir, entry);
     for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
-      out.push({ file: path.relative(SHARED, file), target: path.relative(SHARED, path.resolve(path.dirname(file), m[1]!)) });
+      out.push({
+        file: path.relative(SHARED, file),
+        target: path.relative(SHARED, path.resolve(path.dirname(file), m[1]!)),
+      });
     }
   }
   return out;
 }
 
 const outside = (floor: string, allowed: (target: string) => boolean) =>
-  importsOf(floor).filter(({ target }) => !allowed(target)).map(({ file, target }) => `${file} → ${target}`);
+  importsOf(floor)
+    .filter(({ target }) => !allowed(target))
+    .map(({ file, target }) => `${file} → ${target}`);
 
 describe('the lowest floors import nothing above them', () => {
   it('runtime/ imports nothing of ours but itself', () => {

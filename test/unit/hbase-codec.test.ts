@@ -72,9 +72,11 @@ describe('longs (HBase counters)', () => {
   });
 
   it('round-trips through encodeLong', () => {
-    fc.assert(fc.property(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), (n) => {
-      expect(decodeLong(encodeLong(n))).toBe(n);
-    }));
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), (n) => {
+        expect(decodeLong(encodeLong(n))).toBe(n);
+      }),
+    );
   });
 
   it('refuses anything but 8 bytes', () => {

@@ -25,13 +25,18 @@ const GATEWAY_PAGE_JSON =
 const hex = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
 /** Plain arrays, so rows decoded from views and from copies compare equal. */
 const plain = (rows: ReturnType<typeof decodeCellSet>) =>
-  rows.map((r) => ({ key: [...r.key], cells: r.cells.map((c) => ({ ...c, column: [...c.column], qualifier: [...c.qualifier], value: [...c.value] })) }));
+  rows.map((r) => ({
+    key: [...r.key],
+    cells: r.cells.map((c) => ({ ...c, column: [...c.column], qualifier: [...c.qualifier], value: [...c.value] })),
+  }));
 
 describe('decodeCellSet', () => {
   it('reads a page the gateway sent exactly as the JSON of the same page', () => {
     const rows = decodeCellSet(hex(GATEWAY_PAGE_HEX));
     expect(rows.map((r) => bytesToString(r.key))).toEqual(['r00000', 'r00001', 'r00002', 'r00003', 'r00004']);
-    expect(rows[3]!.cells.map((c) => [c.family, bytesToString(c.qualifier), bytesToString(c.value), c.timestamp])).toEqual([['e', 'away', '17', 1795553766712]]);
+    expect(
+      rows[3]!.cells.map((c) => [c.family, bytesToString(c.qualifier), bytesToString(c.value), c.timestamp]),
+    ).toEqual([['e', 'away', '17', 1795553766712]]);
     expect(plain(rows)).toEqual(plain(parseCellSet(GATEWAY_PAGE_JSON)));
   });
 
@@ -44,7 +49,12 @@ describe('decodeCellSet', () => {
     const cell = '0d01020304' + '1203663a71' + '090102030405060708' + '220176';
     const row = '0a016b' + '4801' + '12' + (cell.length / 2).toString(16).padStart(2, '0') + cell;
     const rows = decodeCellSet(hex('0a' + (row.length / 2).toString(16).padStart(2, '0') + row + '2a0178'));
-    expect(rows.map((r) => [bytesToString(r.key), r.cells.map((c) => `${c.family}:${bytesToString(c.qualifier)}=${bytesToString(c.value)}`)])).toEqual([['k', ['f:q=v']]]);
+    expect(
+      rows.map((r) => [
+        bytesToString(r.key),
+        r.cells.map((c) => `${c.family}:${bytesToString(c.qualifier)}=${bytesToString(c.value)}`),
+      ]),
+    ).toEqual([['k', ['f:q=v']]]);
   });
 
   it('refuses truncated or malformed bytes instead of guessing', () => {
@@ -60,7 +70,11 @@ describe('encodeCellSet → decodeCellSet', () => {
   it('round-trips binary keys, qualifiers and values, and timestamps past 2^32', () => {
     const key = Uint8Array.of(0x00, 0xff, 0x3a, 0x80, 0x0a);
     const value = new Uint8Array(300).map((_, i) => i % 256); // a length that takes a 2-byte varint
-    const [row] = decodeCellSet(encodeCellSet([{ key, cells: [{ column: Uint8Array.of(0x69, 0x3a, 0x00, 0xfe), value, timestamp: 1_795_553_766_640 }] }]));
+    const [row] = decodeCellSet(
+      encodeCellSet([
+        { key, cells: [{ column: Uint8Array.of(0x69, 0x3a, 0x00, 0xfe), value, timestamp: 1_795_553_766_640 }] },
+      ]),
+    );
     expect([...row!.key]).toEqual([...key]);
     expect(row!.cells[0]!.family).toBe('i');
     expect([...row!.cells[0]!.qualifier]).toEqual([0x00, 0xfe]);

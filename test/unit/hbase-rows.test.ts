@@ -13,7 +13,9 @@ const b64 = (s: string) => toBase64(s);
 const cellJson = (col: string, val: string, ts = 1) => ({ column: b64(col), timestamp: ts, $: b64(val) });
 /** A scanner page as the gateway sends it (protobuf, the scanner's Accept). */
 const page = (...rows: Array<[string, Array<[string, string]>]>) =>
-  encodeCellSet(rows.map(([key, cells]) => ({ key, cells: cells.map(([column, value]) => ({ column, value, timestamp: 1 })) })));
+  encodeCellSet(
+    rows.map(([key, cells]) => ({ key, cells: cells.map(([column, value]) => ({ column, value, timestamp: 1 })) })),
+  );
 const keys = (rows: HBaseRow[]) => rows.map((r) => bytesToString(r.key));
 const quals = (row: HBaseRow | undefined) => row?.cells.map((c) => bytesToString(c.qualifier));
 
@@ -27,7 +29,9 @@ describe('parseCellSet', () => {
   });
 
   it('reads binary keys and empty values', () => {
-    const [row] = parseCellSet(JSON.stringify({ Row: [{ key: '/wCA', Cell: [{ column: b64('cf:'), timestamp: 1, $: '' }] }] }));
+    const [row] = parseCellSet(
+      JSON.stringify({ Row: [{ key: '/wCA', Cell: [{ column: b64('cf:'), timestamp: 1, $: '' }] }] }),
+    );
     expect(row?.key).toEqual(new Uint8Array([0xff, 0x00, 0x80]));
     expect(row?.cells[0]?.qualifier).toEqual(new Uint8Array());
     expect(row?.cells[0]?.value).toEqual(new Uint8Array());
@@ -41,9 +45,19 @@ describe('parseCellSet', () => {
 describe('encodeCellSet (batch put body)', () => {
   it('writes raw bytes, keeps explicit timestamps and leaves others to the server', () => {
     // CellSet{Row{key 'r', Cell{column 'cf:a', timestamp 5, data 'v'}, Cell{column 'cf:', data ''}}}
-    expect(Buffer.from(encodeCellSet([{ key: 'r', cells: [{ column: 'cf:a', value: 'v', timestamp: 5 }, { column: 'cf:', value: '' }] }])).toString('hex')).toBe(
-      '0a19' + '0a0172' + '120b' + '1204' + '63663a61' + '1805' + '220176' + '1207' + '120363663a' + '2200',
-    );
+    expect(
+      Buffer.from(
+        encodeCellSet([
+          {
+            key: 'r',
+            cells: [
+              { column: 'cf:a', value: 'v', timestamp: 5 },
+              { column: 'cf:', value: '' },
+            ],
+          },
+        ]),
+      ).toString('hex'),
+    ).toBe('0a19' + '0a0172' + '120b' + '1204' + '63663a61' + '1805' + '220176' + '1207' + '120363663a' + '2200');
   });
 
   it('refuses bare families, empty keys and rows without cells (the server would 400)', () => {
@@ -82,13 +96,23 @@ describe('planScan', () => {
   });
 
   it('passes cellsPerPage as batch and the filter as a JSON string', () => {
-    const { model } = planScan({ startRow: 'a', stopRow: 'b', limit: 3, cellsPerPage: 2, maxVersions: 3, filter: { type: 'KeyOnlyFilter' } });
+    const { model } = planScan({
+      startRow: 'a',
+      stopRow: 'b',
+      limit: 3,
+      cellsPerPage: 2,
+      maxVersions: 3,
+      filter: { type: 'KeyOnlyFilter' },
+    });
     expect(model).toMatchObject({ batch: 2, maxVersions: 3, caching: 3, filter: '{"type":"KeyOnlyFilter"}' });
   });
 
   it('narrows a prefix by a tighter stopRow, and adds a PrefixFilter when the prefix has no end key', () => {
     expect(planScan({ prefix: 'ab', stopRow: 'aa~', limit: 1 }).model.endRow).toBe(b64('aa~'));
-    expect(planScan({ prefix: 'ab', startRow: 'ab5', limit: 1 }).model).toMatchObject({ startRow: b64('ab5'), endRow: b64('ac') });
+    expect(planScan({ prefix: 'ab', startRow: 'ab5', limit: 1 }).model).toMatchObject({
+      startRow: b64('ab5'),
+      endRow: b64('ac'),
+    });
     const { model } = planScan({ prefix: new Uint8Array([0xff]), limit: 1, filter: { type: 'KeyOnlyFilter' } });
     expect(model.endRow).toBe('');
     expect(JSON.parse(model.filter!)).toEqual({
@@ -108,8 +132,17 @@ describe('planScan', () => {
 function scriptedTransport(pages: Array<Uint8Array | HBaseError>) {
   const calls: string[] = [];
   let next = 0;
-  const respond = (req: RestRequest, status: number, body = '', headers: RestResponse['headers'] = {}): RestResponse => ({
-    status, body, headers, method: req.method, sentPath: req.path,
+  const respond = (
+    req: RestRequest,
+    status: number,
+    body = '',
+    headers: RestResponse['headers'] = {},
+  ): RestResponse => ({
+    status,
+    body,
+    headers,
+    method: req.method,
+    sentPath: req.path,
   });
   return {
     calls,
@@ -123,7 +156,8 @@ function scriptedTransport(pages: Array<Uint8Array | HBaseError>) {
         if (p instanceof HBaseError) throw p;
         res = p === undefined ? respond(req, 204) : { ...respond(req, 200), bytes: p };
       }
-      if (!ok.includes(res.status)) throw new HBaseError({ status: res.status, body: res.body, method: req.method, path: req.path });
+      if (!ok.includes(res.status))
+        throw new HBaseError({ status: res.status, body: res.body, method: req.method, path: req.path });
       return res;
     },
   };
@@ -142,7 +176,16 @@ async function collect(pages: Array<Uint8Array | HBaseError>, opts: ScanOptions,
 describe('HBaseScanner', () => {
   it('stitches rows split by the cells-per-page budget and deletes the scanner at the end', async () => {
     const { rows, calls } = await collect(
-      [page(['a', [['cf:1', 'x'], ['cf:2', 'x']]]), page(['a', [['cf:3', 'x']]], ['b', [['cf:1', 'x']]])],
+      [
+        page([
+          'a',
+          [
+            ['cf:1', 'x'],
+            ['cf:2', 'x'],
+          ],
+        ]),
+        page(['a', [['cf:3', 'x']]], ['b', [['cf:1', 'x']]]),
+      ],
       { prefix: 'x', limit: 10, cellsPerPage: 2 },
     );
     expect(keys(rows)).toEqual(['a', 'b']);
@@ -162,21 +205,33 @@ describe('HBaseScanner', () => {
       { prefix: 'x', limit: 3, pageSize: 2 },
     );
     expect(keys(rows)).toEqual(['a', 'b', 'c']);
-    expect(calls).toEqual(['POST /t/scanner', 'GET /t/scanner/abc123?n=2', 'GET /t/scanner/abc123?n=1', 'DELETE /t/scanner/abc123']);
+    expect(calls).toEqual([
+      'POST /t/scanner',
+      'GET /t/scanner/abc123?n=2',
+      'GET /t/scanner/abc123?n=1',
+      'DELETE /t/scanner/abc123',
+    ]);
   });
 
   it('stops at the limit even when a page holds more rows', async () => {
-    const { rows, calls } = await collect([page(['a', [['cf:1', 'x']]], ['b', [['cf:1', 'x']]], ['c', [['cf:1', 'x']]])], {
-      prefix: 'x',
-      limit: 2,
-      cellsPerPage: 1,
-    });
+    const { rows, calls } = await collect(
+      [page(['a', [['cf:1', 'x']]], ['b', [['cf:1', 'x']]], ['c', [['cf:1', 'x']]])],
+      {
+        prefix: 'x',
+        limit: 2,
+        cellsPerPage: 1,
+      },
+    );
     expect(keys(rows)).toEqual(['a', 'b']);
     expect(calls.at(-1)).toBe('DELETE /t/scanner/abc123');
   });
 
   it('deletes the scanner when the consumer breaks early', async () => {
-    const { rows, calls } = await collect([page(['a', [['cf:1', 'x']]], ['b', [['cf:1', 'x']]])], { prefix: 'x', limit: 10 }, 1);
+    const { rows, calls } = await collect(
+      [page(['a', [['cf:1', 'x']]], ['b', [['cf:1', 'x']]])],
+      { prefix: 'x', limit: 10 },
+      1,
+    );
     expect(keys(rows)).toEqual(['a']);
     expect(calls).toEqual(['POST /t/scanner', 'GET /t/scanner/abc123?n=10', 'DELETE /t/scanner/abc123']);
   });
@@ -200,18 +255,30 @@ describe('HBaseScanner', () => {
 
 describe('table schema JSON', () => {
   it('puts families under ColumnSchema and table attributes at the top level', () => {
-    expect(schemaJson('ns:t', { columnFamilies: [{ name: 'cf', VERSIONS: 3, IN_MEMORY: true }], attributes: { OWNER: 'x' } })).toEqual({
+    expect(
+      schemaJson('ns:t', {
+        columnFamilies: [{ name: 'cf', VERSIONS: 3, IN_MEMORY: true }],
+        attributes: { OWNER: 'x' },
+      }),
+    ).toEqual({
       name: 'ns:t',
       ColumnSchema: [{ name: 'cf', VERSIONS: 3, IN_MEMORY: true }],
       OWNER: 'x',
     });
     expect(() => schemaJson('t', { columnFamilies: [] })).toThrow(TypeError);
     expect(() => schemaJson('t', { columnFamilies: [{ name: 'a:b' }] })).toThrow(TypeError);
-    expect(() => schemaJson('t', { columnFamilies: [{ name: 'a' }], attributes: { ColumnSchema: 'x' } })).toThrow(TypeError);
+    expect(() => schemaJson('t', { columnFamilies: [{ name: 'a' }], attributes: { ColumnSchema: 'x' } })).toThrow(
+      TypeError,
+    );
   });
 
   it('reads the server description back', () => {
-    const schema = parseTableSchema('{"name":"t","ColumnSchema":[{"name":"cf","VERSIONS":"3"}],"IS_META":"false","X":"y"}');
-    expect(schema).toEqual({ columnFamilies: [{ name: 'cf', VERSIONS: '3' }], attributes: { IS_META: 'false', X: 'y' } });
+    const schema = parseTableSchema(
+      '{"name":"t","ColumnSchema":[{"name":"cf","VERSIONS":"3"}],"IS_META":"false","X":"y"}',
+    );
+    expect(schema).toEqual({
+      columnFamilies: [{ name: 'cf', VERSIONS: '3' }],
+      attributes: { IS_META: 'false', X: 'y' },
+    });
   });
 });

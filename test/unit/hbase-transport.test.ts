@@ -59,7 +59,14 @@ const hang: Handler = () => {
 };
 
 function client(
-  opts: { path?: string; retries?: number; timeoutMs?: number; headers?: Record<string, string>; deadline?: () => number | undefined; authorization?: () => Promise<string | undefined> } = {},
+  opts: {
+    path?: string;
+    retries?: number;
+    timeoutMs?: number;
+    headers?: Record<string, string>;
+    deadline?: () => number | undefined;
+    authorization?: () => Promise<string | undefined>;
+  } = {},
 ) {
   const events: HBaseRequestEvent[] = [];
   const c = new HBaseRestClient({
@@ -110,7 +117,11 @@ describe('the invocation deadline (shared/runtime/deadline.ts)', () => {
     const { c, events } = client({ retries: 2, timeoutMs: 2_000, deadline: () => deadline });
     script = [hang, hang, hang];
     const started = Date.now();
-    await expect(c.tableExists('t')).rejects.toMatchObject({ status: 0, deadline: true, message: expect.stringContaining('by the deadline') });
+    await expect(c.tableExists('t')).rejects.toMatchObject({
+      status: 0,
+      deadline: true,
+      message: expect.stringContaining('by the deadline'),
+    });
     const took = Date.now() - started;
     // One attempt of at most the ~400 ms left (not the 2 s timeout); no retry could fit after it.
     expect(took).toBeLessThan(1_000);
@@ -189,7 +200,11 @@ describe('retries', () => {
   it.each([
     ['increment', (c: HBaseRestClient) => c.increment('t', 'k', 'cf:n', 1)],
     ['append', (c: HBaseRestClient) => c.append('t', 'k', 'cf:n', 'x')],
-    ['checkAndPut', (c: HBaseRestClient) => c.checkAndPut('t', 'k', [{ column: 'cf:n', value: 'x' }], { column: 'cf:n', value: null })],
+    [
+      'checkAndPut',
+      (c: HBaseRestClient) =>
+        c.checkAndPut('t', 'k', [{ column: 'cf:n', value: 'x' }], { column: 'cf:n', value: null }),
+    ],
     ['checkAndDelete', (c: HBaseRestClient) => c.checkAndDelete('t', 'k', { column: 'cf:n', value: 'x' })],
   ])('never retries %s', async (_name, call) => {
     const { c } = client();
@@ -253,7 +268,9 @@ describe('errors and 404s', () => {
       res.end();
     };
     script = [jetty304, jetty304, reply(200)];
-    await expect(c.checkAndPut('t', 'k', [{ column: 'cf:a', value: 'x' }], { column: 'cf:a', value: 'y' })).resolves.toBe(false);
+    await expect(
+      c.checkAndPut('t', 'k', [{ column: 'cf:a', value: 'x' }], { column: 'cf:a', value: 'y' }),
+    ).resolves.toBe(false);
     await expect(c.checkAndDelete('t', 'k', { column: 'cf:a', value: 'y' })).resolves.toBe(false);
     // The connection is dropped after such a reply; the next request must still go through.
     await expect(c.tableExists('t')).resolves.toBe(true);

@@ -27,9 +27,12 @@ describe('table names', () => {
     expect(() => validateTableName(name)).not.toThrow();
   });
 
-  it.each(['', 'a/b', 'a b', '.hidden', '-x', 'ns:', ':t', 'a:b:c', 'ns-x:t', 'é', 'a%2F', 't?x', '..'])('rejects %j', (name) => {
-    expect(() => validateTableName(name)).toThrow(TypeError);
-  });
+  it.each(['', 'a/b', 'a b', '.hidden', '-x', 'ns:', ':t', 'a:b:c', 'ns-x:t', 'é', 'a%2F', 't?x', '..'])(
+    'rejects %j',
+    (name) => {
+      expect(() => validateTableName(name)).toThrow(TypeError);
+    },
+  );
 
   it('routes names that RootResource owns through the default namespace', () => {
     expect(tablePath('version')).toBe('/default:version');
@@ -95,7 +98,12 @@ describe('rowPath', () => {
 
 describe('queries', () => {
   it('percent-encode values', () => {
-    expect(buildQuery([['e', 'b64'], ['row', 'YQ==/Y2Y6YQ==,Y2Y=']])).toBe('?e=b64&row=YQ%3D%3D%2FY2Y6YQ%3D%3D%2CY2Y%3D');
+    expect(
+      buildQuery([
+        ['e', 'b64'],
+        ['row', 'YQ==/Y2Y6YQ==,Y2Y='],
+      ]),
+    ).toBe('?e=b64&row=YQ%3D%3D%2FY2Y6YQ%3D%3D%2CY2Y%3D');
     expect(buildQuery([])).toBe('');
   });
 
@@ -118,7 +126,9 @@ describe('queries', () => {
 
 describe('scanner Location', () => {
   it('keeps only the id, so an internal host or missing path prefix is never followed', () => {
-    expect(scannerPathFromLocation('t', 'http://10.0.0.5:8080/t/scanner/17952485513446fec55dc')).toBe('/t/scanner/17952485513446fec55dc');
+    expect(scannerPathFromLocation('t', 'http://10.0.0.5:8080/t/scanner/17952485513446fec55dc')).toBe(
+      '/t/scanner/17952485513446fec55dc',
+    );
     expect(scannerPathFromLocation('ns:t', 'https://gw/hbase/ns:t/scanner/abc123/')).toBe('/ns:t/scanner/abc123');
     expect(scannerPathFromLocation('t', '/t/scanner/abc')).toBe('/t/scanner/abc');
   });

@@ -18,7 +18,12 @@ import {
   sniffFormat,
   type MediaRefusal,
 } from '../../shared/domain/media.js';
-import { isRefusal, VARIANT_NAMES, type ImageRefusal, type ProcessedImage } from '../../shared/ports/image-processor.js';
+import {
+  isRefusal,
+  VARIANT_NAMES,
+  type ImageRefusal,
+  type ProcessedImage,
+} from '../../shared/ports/image-processor.js';
 
 const processor = new SharpImageProcessor();
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
@@ -43,11 +48,14 @@ const variant = (p: ProcessedImage, name: string) => {
 
 // ---------- fixtures ----------
 
-const solid = (width: number, height: number, background: string) => sharp({ create: { width, height, channels: 3, background } });
+const solid = (width: number, height: number, background: string) =>
+  sharp({ create: { width, height, channels: 3, background } });
 
 /** A photo-like JPEG: two halves of different colours, so orientation shows in the pixels. */
 async function twoHalvesJpeg(width: number, height: number): Promise<sharp.Sharp> {
-  const right = await solid(Math.floor(width / 2), height, '#0000ff').png().toBuffer();
+  const right = await solid(Math.floor(width / 2), height, '#0000ff')
+    .png()
+    .toBuffer();
   return solid(width, height, '#ff0000').composite([{ input: right, left: Math.floor(width / 2), top: 0 }]);
 }
 
@@ -67,9 +75,13 @@ async function phoneJpeg(): Promise<Buffer> {
 
 /** Three frames of different colours, 100 ms apart. */
 async function animation(format: 'gif' | 'webp', width = 60, height = 40): Promise<Buffer> {
-  const frames = await Promise.all(['#ff0000', '#00ff00', '#0000ff'].map((c) => solid(width, height, c).raw().toBuffer()));
+  const frames = await Promise.all(
+    ['#ff0000', '#00ff00', '#0000ff'].map((c) => solid(width, height, c).raw().toBuffer()),
+  );
   const stacked = sharp(Buffer.concat(frames), { raw: { width, height: height * 3, channels: 3, pageHeight: height } });
-  return format === 'gif' ? stacked.gif({ delay: [100, 100, 100], loop: 0 }).toBuffer() : stacked.webp({ delay: [100, 100, 100], loop: 0 }).toBuffer();
+  return format === 'gif'
+    ? stacked.gif({ delay: [100, 100, 100], loop: 0 }).toBuffer()
+    : stacked.webp({ delay: [100, 100, 100], loop: 0 }).toBuffer();
 }
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
@@ -106,7 +118,8 @@ async function oneColourPng(width: number, height: number): Promise<Buffer> {
   const out: Buffer[] = [];
   deflate.on('data', (d: Buffer) => out.push(d));
   const done = new Promise((resolve, reject) => deflate.on('end', resolve).on('error', reject));
-  for (let row = 0; row < height; row += 1000) deflate.write(block.subarray(0, rowBytes * Math.min(1000, height - row)));
+  for (let row = 0; row < height; row += 1000)
+    deflate.write(block.subarray(0, rowBytes * Math.min(1000, height - row)));
   deflate.end();
   await done;
   return Buffer.concat([
@@ -193,7 +206,9 @@ function readExif(exif: Buffer): ExifFacts {
       facts.gpsTags.push(g.tag);
       if (g.tag === 0x0002 && g.type === 5) {
         const at = u32(g.value);
-        facts.latitude = Array.from({ length: g.count }, (_, i) => `${u32(at + i * 8)}/${u32(at + i * 8 + 4)}`).join(' ');
+        facts.latitude = Array.from({ length: g.count }, (_, i) => `${u32(at + i * 8)}/${u32(at + i * 8 + 4)}`).join(
+          ' ',
+        );
       }
     }
   }
@@ -266,8 +281,14 @@ describe('the format comes from the magic bytes', () => {
       expect(sniffFormat(utf8(text)), JSON.stringify(text)).toBe('svg');
     }
     // UTF-16 with its BOM, both byte orders.
-    expect(sniffFormat(new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`  ${svg}`, 'utf16le')])))).toBe('svg');
-    expect(sniffFormat(new Uint8Array(Buffer.from(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(svg, 'utf16le').swap16()]))))).toBe('svg');
+    expect(
+      sniffFormat(new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`  ${svg}`, 'utf16le')]))),
+    ).toBe('svg');
+    expect(
+      sniffFormat(
+        new Uint8Array(Buffer.from(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(svg, 'utf16le').swap16()]))),
+      ),
+    ).toBe('svg');
     // Text that is not markup, and a tag name that merely starts like one.
     expect(sniffFormat(utf8('hello <svg>'))).toBe('unknown');
     expect(sniffFormat(utf8('<svgx>'))).toBe('unknown');
@@ -322,7 +343,8 @@ describe('metadata never leaves with the picture', () => {
     expect([large.width, large.height]).toEqual([200, 400]);
     // Turned 90° clockwise: the left (red) half is now on top, the right (blue) one below.
     const { data, info } = await sharp(Buffer.from(large.bytes)).raw().toBuffer({ resolveWithObject: true });
-    const px = (x: number, y: number) => Array.from(data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3));
+    const px = (x: number, y: number) =>
+      Array.from(data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3));
     const [tr, , tb] = px(100, 50);
     const [br, , bb] = px(100, 350);
     expect(tr).toBeGreaterThan(200);
@@ -332,7 +354,13 @@ describe('metadata never leaves with the picture', () => {
   });
 
   it('drops ICC profiles and XMP too', async () => {
-    const input = await solid(300, 200, '#808080').jpeg().withIccProfile('p3').withXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/></x:xmpmeta>').toBuffer();
+    const input = await solid(300, 200, '#808080')
+      .jpeg()
+      .withIccProfile('p3')
+      .withXmp(
+        '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/></x:xmpmeta>',
+      )
+      .toBuffer();
     const inputMeta = await sharp(input).metadata();
     expect(inputMeta.icc).toBeDefined();
     expect(inputMeta.xmp).toBeDefined();
@@ -357,7 +385,11 @@ describe('accepted formats become WebP variants of the right sizes', () => {
   it('never upscales a small picture, and keeps a tall one within what WebP can encode', async () => {
     const small = await processed(new Uint8Array(await solid(300, 200, '#ffcc00').png().toBuffer()));
     expect(small.format).toBe('png');
-    expect(Object.fromEntries(small.variants.map((v) => [v.name, [v.width, v.height]]))).toEqual({ thumb: [200, 200], feed: [300, 200], large: [300, 200] });
+    expect(Object.fromEntries(small.variants.map((v) => [v.name, [v.width, v.height]]))).toEqual({
+      thumb: [200, 200],
+      feed: [300, 200],
+      large: [300, 200],
+    });
 
     // A long screenshot: 100 × 20,000 (2 megapixels), taller than WebP's 16,383.
     const tall = await processed(new Uint8Array(await oneColourPng(100, 20_000)));
@@ -415,7 +447,11 @@ describe('accepted formats become WebP variants of the right sizes', () => {
     expect(Math.abs(g! - 0x66)).toBeLessThanOrEqual(16);
     expect(Math.abs(b! - 0x99)).toBeLessThanOrEqual(16);
     // Transparent pixels are black underneath; the placeholder shows what the page will (white).
-    const clear = await sharp({ create: { width: 100, height: 100, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
+    const clear = await sharp({
+      create: { width: 100, height: 100, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
+      .png()
+      .toBuffer();
     const t = await processed(new Uint8Array(clear));
     expect(t.placeholder).toMatch(/^#f[0-9a-f]f[0-9a-f]f[0-9a-f]$/);
   });
@@ -423,21 +459,34 @@ describe('accepted formats become WebP variants of the right sizes', () => {
 
 describe('hostile and broken files get a reason, never an exception', () => {
   it('refuses an HTML page renamed .jpg, and SVG with or without an XML declaration', async () => {
-    expect(await refusal(utf8('<!DOCTYPE html><html><head><title>x.jpg</title></head><body><script>fetch("/steal")</script></body></html>'))).toBe('svg_refused');
+    expect(
+      await refusal(
+        utf8(
+          '<!DOCTYPE html><html><head><title>x.jpg</title></head><body><script>fetch("/steal")</script></body></html>',
+        ),
+      ),
+    ).toBe('svg_refused');
     expect(await refusal(utf8('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'))).toBe('svg_refused');
-    expect(await refusal(utf8('\uFEFF\n  <?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>'))).toBe('svg_refused');
+    expect(await refusal(utf8('\uFEFF\n  <?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>'))).toBe(
+      'svg_refused',
+    );
     // Even for an avatar.
     expect(await refusal(utf8('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'avatar')).toBe('svg_refused');
   });
 
   it('refuses HEIC with its own reason', async () => {
-    expect(await refusal(bytes('\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic\x00\x00\x00\x08free'))).toBe('heic_unsupported');
+    expect(await refusal(bytes('\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic\x00\x00\x00\x08free'))).toBe(
+      'heic_unsupported',
+    );
   });
 
   it('re-encodes a GIF/HTML polyglot: the script survives in no variant', async () => {
     const script = '<script>alert(document.cookie)</script>';
     const gif = await solid(64, 48, '#00ff00').gif().toBuffer();
-    for (const hostile of [Buffer.concat([gif, Buffer.from(`<html><body>${script}</body></html>`)]), withGifComment(gif, `*/=1;${script}/*`)]) {
+    for (const hostile of [
+      Buffer.concat([gif, Buffer.from(`<html><body>${script}</body></html>`)]),
+      withGifComment(gif, `*/=1;${script}/*`),
+    ]) {
       expect(hostile.includes(script)).toBe(true);
       expect(sniffFormat(hostile)).toBe('gif');
       const p = await processed(new Uint8Array(hostile));
@@ -457,8 +506,20 @@ describe('hostile and broken files get a reason, never an exception', () => {
     // The header is intact, the scan data stops halfway: the decoder's error, not a half-grey picture.
     expect(await refusal(new Uint8Array(jpeg.subarray(0, jpeg.length >> 1)))).toBe('corrupt_image');
     // A JPEG signature and then nothing readable: the header itself fails.
-    expect(await refusal(new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 0x41)])))).toBe('corrupt_image');
-    const png = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#000000', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
+    expect(
+      await refusal(new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 0x41)]))),
+    ).toBe('corrupt_image');
+    const png = await sharp({
+      create: {
+        width: 300,
+        height: 300,
+        channels: 3,
+        background: '#000000',
+        noise: { type: 'gaussian', mean: 128, sigma: 40 },
+      },
+    })
+      .png()
+      .toBuffer();
     expect(await refusal(new Uint8Array(png.subarray(0, png.length >> 1)))).toBe('corrupt_image');
     expect(await refusal(bytes('GIF89a'))).toBe('corrupt_image');
   });
@@ -524,12 +585,20 @@ describe('a libvips failure is a refusal only when it is about the file', () => 
   it('refuses what the file caused: it would fail the same way on every retry', () => {
     expect(errorOf('VipsJpeg: premature end of JPEG image')).toEqual({ refused: 'corrupt_image' });
     expect(errorOf('pngload_buffer: libspng read error')).toEqual({ refused: 'corrupt_image' });
-    expect(errorOf('Input buffer has corrupt header: gifload_buffer: Unexpected end of GIF source data')).toEqual({ refused: 'corrupt_image' });
+    expect(errorOf('Input buffer has corrupt header: gifload_buffer: Unexpected end of GIF source data')).toEqual({
+      refused: 'corrupt_image',
+    });
     expect(errorOf('Input image exceeds pixel limit')).toEqual({ refused: 'too_many_pixels' });
   });
 
   it('rethrows what may pass on a fresh instance, and our own mistakes', () => {
-    for (const message of ['vips_malloc: out of memory', 'VipsJpeg: Insufficient memory (case 4)', 'unable to allocate 120 MB', 'timeout: 42% complete', 'Expected positive integer for width but received -1 of type number']) {
+    for (const message of [
+      'vips_malloc: out of memory',
+      'VipsJpeg: Insufficient memory (case 4)',
+      'unable to allocate 120 MB',
+      'timeout: 42% complete',
+      'Expected positive integer for width but received -1 of type number',
+    ]) {
       expect(errorOf(message)).toBe(`thrown: ${message}`);
     }
     expect(() => classifyImageError(new TypeError('x is undefined'))).toThrow(TypeError);

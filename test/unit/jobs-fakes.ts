@@ -93,14 +93,19 @@ export class FakeMaintenanceStore implements MaintenanceStore {
     this.calls.push(`feeds:${feed}`);
     const map = this.feed[feed];
     // An empty feed does not exist for the walk.
-    const owners = keysAfter(map, opts.start === undefined ? undefined : dec<string>(opts.start)).filter((k) => map.get(k)!.length > 0);
+    const owners = keysAfter(map, opts.start === undefined ? undefined : dec<string>(opts.start)).filter(
+      (k) => map.get(k)!.length > 0,
+    );
     for (const owner of owners.slice(0, opts.limit)) {
       const doomed = new Set(map.get(owner)!.slice(opts.cap));
       yield {
         pastCap: doomed.size,
         dropPastCap: async () => {
           this.calls.push(`dropPastCap:${feed}`);
-          map.set(owner, map.get(owner)!.filter((e) => !doomed.has(e)));
+          map.set(
+            owner,
+            map.get(owner)!.filter((e) => !doomed.has(e)),
+          );
         },
         next: enc(owner),
       };
@@ -110,15 +115,27 @@ export class FakeMaintenanceStore implements MaintenanceStore {
   // --- sweeps
   async *regenerationMarks(opts: { start?: Cursor; limit: number }): AsyncIterable<RegenerationMark> {
     this.calls.push('regenerationMarks');
-    for (const key of keysAfter(this.regen, opts.start === undefined ? undefined : dec<string>(opts.start)).slice(0, opts.limit)) {
+    for (const key of keysAfter(this.regen, opts.start === undefined ? undefined : dec<string>(opts.start)).slice(
+      0,
+      opts.limit,
+    )) {
       yield { reader: isHandle(key) ? key : null, requestedAt: this.regen.get(key) ?? null, next: enc(key) };
     }
   }
   async *activityMarks(opts: { start?: Cursor; limit: number }): AsyncIterable<ActivityMark> {
     this.calls.push('activityMarks');
-    for (const key of keysAfter(this.activity, opts.start === undefined ? undefined : dec<string>(opts.start)).slice(0, opts.limit)) {
+    for (const key of keysAfter(this.activity, opts.start === undefined ? undefined : dec<string>(opts.start)).slice(
+      0,
+      opts.limit,
+    )) {
       const a = this.activity.get(key)!;
-      yield { reader: isHandle(key) ? key : null, seenAt: a.seenAt, awayAt: a.awayAt, regenerating: this.regen.has(key), next: enc(key) };
+      yield {
+        reader: isHandle(key) ? key : null,
+        seenAt: a.seenAt,
+        awayAt: a.awayAt,
+        regenerating: this.regen.has(key),
+        next: enc(key),
+      };
     }
   }
 
@@ -147,7 +164,12 @@ export class FakeMaintenanceStore implements MaintenanceStore {
     const relations = chunk.filter((e) => e.rank !== 1);
     const skipped = chunk.length - relations.length;
     if (!exhausted && relations.length === 0) {
-      return { users: [], read: chunk.length, skipped, next: enc({ after: positionOf(chunk.at(-1)!), ...(from.users ? { users: from.users } : {}) }) };
+      return {
+        users: [],
+        read: chunk.length,
+        skipped,
+        next: enc({ after: positionOf(chunk.at(-1)!), ...(from.users ? { users: from.users } : {}) }),
+      };
     }
     const last = relations.at(-1);
     const closing = [...this.accounts.keys()]
@@ -172,10 +194,23 @@ export class FakeMaintenanceStore implements MaintenanceStore {
       if (!p) parts.set(user, (p = { user, follows: [], followers: [], complete: user !== open }));
       return p;
     };
-    for (const u of closing) part(u).counters = { following: this.reading(u, 'following'), followers: this.reading(u, 'followers') };
+    for (const u of closing)
+      part(u).counters = { following: this.reading(u, 'following'), followers: this.reading(u, 'followers') };
     for (const e of kept) {
-      if (e.rank === 0) part(e.owner).follows.push({ follower: e.owner, followee: e.other, since: e.since, copy: this.copies.get(pair(e.owner, e.other)) ?? null });
-      else part(e.owner).followers.push({ follower: e.other, followee: e.owner, since: e.since, truth: this.follows.get(pair(e.other, e.owner)) ?? null });
+      if (e.rank === 0)
+        part(e.owner).follows.push({
+          follower: e.owner,
+          followee: e.other,
+          since: e.since,
+          copy: this.copies.get(pair(e.owner, e.other)) ?? null,
+        });
+      else
+        part(e.owner).followers.push({
+          follower: e.other,
+          followee: e.owner,
+          since: e.since,
+          truth: this.follows.get(pair(e.other, e.owner)) ?? null,
+        });
     }
     const users = [...parts.values()].sort((a, b) => cmp(a.user, b.user));
     return { users, read: chunk.length, skipped, ...(next ? { next: enc(next) } : {}) };
@@ -195,7 +230,9 @@ export class FakeMaintenanceStore implements MaintenanceStore {
   async counters(users: string[]): Promise<Map<string, Record<Counter, CounterReading>>> {
     this.calls.push('counters');
     const out = new Map<string, Record<Counter, CounterReading>>();
-    for (const u of users) if (this.accounts.has(u)) out.set(u, { following: this.reading(u, 'following'), followers: this.reading(u, 'followers') });
+    for (const u of users)
+      if (this.accounts.has(u))
+        out.set(u, { following: this.reading(u, 'following'), followers: this.reading(u, 'followers') });
     return out;
   }
   async recount(user: string, max: number): Promise<Record<Counter, number> | null> {
@@ -218,6 +255,9 @@ export class FakeMaintenanceStore implements MaintenanceStore {
     this.versions.set(`${user}/${counter}`, ++this.clock);
   }
   private reading(user: string, counter: Counter): CounterReading {
-    return { value: this.accounts.get(user)?.[counter] ?? 0, version: String(this.versions.get(`${user}/${counter}`) ?? 0) };
+    return {
+      value: this.accounts.get(user)?.[counter] ?? 0,
+      version: String(this.versions.get(`${user}/${counter}`) ?? 0),
+    };
   }
 }

@@ -8,7 +8,13 @@ import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import type { DeadLetter, DeadLetterQueue } from '../../shared/ports/dead-letter-queue.js';
 import type { JobContinuationPayload } from '../../shared/ports/job-continuation.js';
 import { deadLetterReport, deadLetterReportJob, messageType } from '../../shared/use-cases/jobs/dead-letter-report.js';
-import { MAX_ATTEMPTS, runJobStep, type JobDefinition, type JobLog, type JobRunnerDeps } from '../../shared/use-cases/jobs/job-runner.js';
+import {
+  MAX_ATTEMPTS,
+  runJobStep,
+  type JobDefinition,
+  type JobLog,
+  type JobRunnerDeps,
+} from '../../shared/use-cases/jobs/job-runner.js';
 import { regenerationSweepJob } from '../../shared/use-cases/jobs/regeneration-sweep.js';
 import { awaySweepJob } from '../../shared/use-cases/jobs/away-sweep.js';
 import { repairRelationsJob } from '../../shared/use-cases/jobs/repair-relations.js';
@@ -45,7 +51,10 @@ function runnerDeps(overrides: Partial<JobRunnerDeps> = {}) {
 }
 
 /** A job over the numbers 0..total-1: cursor = next number as text. */
-function countingJob(total: number, opts: { failTimes?: number; stuck?: boolean } = {}): JobDefinition<{ sum: number }> {
+function countingJob(
+  total: number,
+  opts: { failTimes?: number; stuck?: boolean } = {},
+): JobDefinition<{ sum: number }> {
   let failures = opts.failTimes ?? 0;
   return {
     name: 'counting',
@@ -60,7 +69,12 @@ function countingJob(total: number, opts: { failTimes?: number; stuck?: boolean 
       const to = Math.min(total, from + rowsPerStep);
       const sum = (carry?.sum ?? 0) + (to - from);
       if (to >= total) return { done: true, stats: { seen: to - from, fixed: 0 } };
-      return { done: false, cursor: opts.stuck ? cursor : `n${to}`, carry: opts.stuck ? carry : { sum }, stats: { seen: to - from, fixed: 1 } };
+      return {
+        done: false,
+        cursor: opts.stuck ? cursor : `n${to}`,
+        carry: opts.stuck ? carry : { sum },
+        stats: { seen: to - from, fixed: 1 },
+      };
     },
   } as JobDefinition<{ sum: number }>;
 }
@@ -76,10 +90,24 @@ describe('job runner', () => {
     const outcome = await runJobStep(countingJob(10), SCHEDULED_EVENT, deps);
     expect(outcome).toMatchObject({ status: 'continued', step: 1, cursor: 'n4', stats: { seen: 4, fixed: 1 } });
     expect(sent).toEqual([
-      { runId: outcome.runId, step: 2, startedAt: 5_000, attempt: 0, cursor: 'n4', carry: { sum: 4 }, totals: { seen: 4, fixed: 1 } },
+      {
+        runId: outcome.runId,
+        step: 2,
+        startedAt: 5_000,
+        attempt: 0,
+        cursor: 'n4',
+        carry: { sum: 4 },
+        totals: { seen: 4, fixed: 1 },
+      },
     ]);
     const progress = lines.find((l) => l.message === 'job step')!;
-    expect(progress.attrs).toMatchObject({ job: 'counting', runId: outcome.runId, step: 1, cursor: 'n4', stats: { seen: 4, fixed: 1 } });
+    expect(progress.attrs).toMatchObject({
+      job: 'counting',
+      runId: outcome.runId,
+      step: 1,
+      cursor: 'n4',
+      stats: { seen: 4, fixed: 1 },
+    });
     expect(progress.attrs).toHaveProperty('elapsedMs');
   });
 
@@ -97,25 +125,62 @@ describe('job runner', () => {
   it('accepts a manual start from a position, and rejects anything else without running', async () => {
     const { deps, sent } = runnerDeps({ rowsPerStep: 4 });
     expect(await runJobStep(countingJob(10), { cursor: 'n8' }, deps)).toMatchObject({ status: 'done', step: 1 });
-    for (const bad of [null, 'go', { cursor: 'no spaces allowed' }, { runId: 'x', step: 0, startedAt: 0, attempt: 0, totals: { seen: 0, fixed: 0 } }, { surprise: 1 }]) {
-      expect(await runJobStep(countingJob(10), bad, deps)).toMatchObject({ status: 'stopped', reason: 'invalid-event' });
+    for (const bad of [
+      null,
+      'go',
+      { cursor: 'no spaces allowed' },
+      { runId: 'x', step: 0, startedAt: 0, attempt: 0, totals: { seen: 0, fixed: 0 } },
+      { surprise: 1 },
+    ]) {
+      expect(await runJobStep(countingJob(10), bad, deps)).toMatchObject({
+        status: 'stopped',
+        reason: 'invalid-event',
+      });
     }
     expect(sent).toEqual([]);
   });
 
   it('refuses a continuation whose carry does not validate', async () => {
     const { deps } = runnerDeps();
-    const event = { runId: 'r1', step: 2, startedAt: Date.now(), attempt: 0, cursor: 'n4', carry: { sum: 'four' }, totals: { seen: 4, fixed: 0 } };
-    expect(await runJobStep(countingJob(10), event, deps)).toMatchObject({ status: 'stopped', reason: 'invalid-event' });
+    const event = {
+      runId: 'r1',
+      step: 2,
+      startedAt: Date.now(),
+      attempt: 0,
+      cursor: 'n4',
+      carry: { sum: 'four' },
+      totals: { seen: 4, fixed: 0 },
+    };
+    expect(await runJobStep(countingJob(10), event, deps)).toMatchObject({
+      status: 'stopped',
+      reason: 'invalid-event',
+    });
   });
 
   it('stops at maxSteps, at the deadline, and when a step makes no progress — never loops', async () => {
     const { deps, sent } = runnerDeps({ maxSteps: 3 });
     const t0 = Date.now();
-    const event = (step: number, startedAt = t0) => ({ runId: 'r1', step, startedAt, attempt: 0, cursor: 'n4', totals: { seen: 0, fixed: 0 } });
-    expect(await runJobStep(countingJob(100), event(4), deps)).toMatchObject({ status: 'stopped', reason: 'max-steps', next: event(4) });
-    expect(await runJobStep(countingJob(100), event(2, t0 - 61_000), deps)).toMatchObject({ status: 'stopped', reason: 'deadline' });
-    expect(await runJobStep(countingJob(100, { stuck: true }), event(2), deps)).toMatchObject({ status: 'stopped', reason: 'no-progress' });
+    const event = (step: number, startedAt = t0) => ({
+      runId: 'r1',
+      step,
+      startedAt,
+      attempt: 0,
+      cursor: 'n4',
+      totals: { seen: 0, fixed: 0 },
+    });
+    expect(await runJobStep(countingJob(100), event(4), deps)).toMatchObject({
+      status: 'stopped',
+      reason: 'max-steps',
+      next: event(4),
+    });
+    expect(await runJobStep(countingJob(100), event(2, t0 - 61_000), deps)).toMatchObject({
+      status: 'stopped',
+      reason: 'deadline',
+    });
+    expect(await runJobStep(countingJob(100, { stuck: true }), event(2), deps)).toMatchObject({
+      status: 'stopped',
+      reason: 'no-progress',
+    });
     expect(sent).toEqual([]);
     const { outcomes } = await runToCompletion(countingJob(1_000), { rowsPerStep: 1, maxSteps: 5 });
     expect(outcomes).toHaveLength(6);
@@ -131,9 +196,16 @@ describe('job runner', () => {
   });
 
   it('does not throw when the hand-on fails: it logs the payload to resume from', async () => {
-    const { deps, lines } = runnerDeps({ rowsPerStep: 4, continuation: { continueWith: async () => Promise.reject(new Error('throttled')) } });
+    const { deps, lines } = runnerDeps({
+      rowsPerStep: 4,
+      continuation: { continueWith: async () => Promise.reject(new Error('throttled')) },
+    });
     const outcome = await runJobStep(countingJob(10), SCHEDULED_EVENT, deps);
-    expect(outcome).toMatchObject({ status: 'stopped', reason: 'continuation-failed', next: { step: 2, cursor: 'n4' } });
+    expect(outcome).toMatchObject({
+      status: 'stopped',
+      reason: 'continuation-failed',
+      next: { step: 2, cursor: 'n4' },
+    });
     expect(lines.at(-1)).toMatchObject({ level: 'error', attrs: { next: { cursor: 'n4', carry: { sum: 4 } } } });
   });
 });
@@ -184,7 +256,10 @@ function symmetricAndExact(store: FakeMaintenanceStore, truth: Map<string, strin
 /** A queue that keeps what it is sent, with the delay. */
 function recordingQueue() {
   const sent: { message: FanoutMessage; delaySeconds?: number }[] = [];
-  return { sent, send: async (message: FanoutMessage, opts?: { delaySeconds?: number }) => void sent.push({ message, ...opts }) };
+  return {
+    sent,
+    send: async (message: FanoutMessage, opts?: { delaySeconds?: number }) => void sent.push({ message, ...opts }),
+  };
 }
 
 describe('repair relations', () => {
@@ -210,10 +285,13 @@ describe('repair relations', () => {
 
     const { log, lines } = recordingLog();
     const queue = recordingQueue();
-    const { outcomes } = await runToCompletion(repairRelationsJob(store, { settleMs: 0, queue }), { rowsPerStep: 2, log });
+    const { outcomes } = await runToCompletion(repairRelationsJob(store, { settleMs: 0, queue }), {
+      rowsPerStep: 2,
+      log,
+    });
     expect(outcomes.length).toBeGreaterThan(3);
     // The step lines name the counters they fixed (stored → exact), for the operator.
-    const fixes = lines.flatMap((l) => ((l.attrs.notes as { counterFixes?: string[] } | undefined)?.counterFixes ?? []));
+    const fixes = lines.flatMap((l) => (l.attrs.notes as { counterFixes?: string[] } | undefined)?.counterFixes ?? []);
     expect(fixes).toEqual(expect.arrayContaining(['ann following 3→2', 'cat following 3→0']));
     expect(outcomes.at(-1)).toMatchObject({ status: 'done' });
     symmetricAndExact(store, truth, users);
@@ -222,8 +300,19 @@ describe('repair relations', () => {
     // Exactly one batch read per step.
     expect(store.calls.filter((c) => c === 'relationsBatch').length).toBeLessThanOrEqual(outcomes.length);
     // One settle per follow written or removed, delayed by the settle window, as follow/unfollow send it.
-    expect(queue.sent.map(({ message: m }) => (m.type === 'settle' ? `${m.reader}>${m.followee}` : m.type)).sort()).toEqual(['ann>cat', 'dan>cat', 'eve>ann']);
-    expect(queue.sent[0]).toEqual({ message: { v: 1, type: 'settle', reader: expect.any(String), followee: expect.any(String), at: expect.any(Number) }, delaySeconds: 0 });
+    expect(
+      queue.sent.map(({ message: m }) => (m.type === 'settle' ? `${m.reader}>${m.followee}` : m.type)).sort(),
+    ).toEqual(['ann>cat', 'dan>cat', 'eve>ann']);
+    expect(queue.sent[0]).toEqual({
+      message: {
+        v: 1,
+        type: 'settle',
+        reader: expect.any(String),
+        followee: expect.any(String),
+        at: expect.any(Number),
+      },
+      delaySeconds: 0,
+    });
     // Idempotent: a second run changes nothing, and queues nothing.
     const again = await runToCompletion(repairRelationsJob(store, { settleMs: 0, queue }), { rowsPerStep: 3 });
     expect(again.outcomes.at(-1)!.totals.fixed).toBe(0);
@@ -236,14 +325,19 @@ describe('repair relations', () => {
     store.addUser('bob');
     store.addFollow('ann', 'bob', '1');
     const order: string[] = [];
-    const queue = { send: async (m: FanoutMessage, o?: { delaySeconds?: number }) => void order.push(`${m.type} +${o?.delaySeconds}s`) };
+    const queue = {
+      send: async (m: FanoutMessage, o?: { delaySeconds?: number }) =>
+        void order.push(`${m.type} +${o?.delaySeconds}s`),
+    };
     const watched = Object.assign(Object.create(store) as FakeMaintenanceStore, {
       copyFollowerSides: async (follows: Parameters<FakeMaintenanceStore['copyFollowerSides']>[0]) => {
         order.push('write');
         return store.copyFollowerSides(follows);
       },
     });
-    await runToCompletion(repairRelationsJob(watched, { settleMs: 60_000, queue, sleep: async () => {} }), { rowsPerStep: 10 });
+    await runToCompletion(repairRelationsJob(watched, { settleMs: 60_000, queue, sleep: async () => {} }), {
+      rowsPerStep: 10,
+    });
     expect(order).toEqual(['settle +60s', 'write']);
   });
 
@@ -268,11 +362,20 @@ describe('repair relations', () => {
     const arbitrary = fc.record({
       users: fc.subarray(handles, { minLength: 1 }),
       edges: fc.array(
-        fc.record({ a: fc.constantFrom(...handles), b: fc.constantFrom(...handles), damage: fc.constantFrom('none', 'no-r', 'other-since', 'none') }),
+        fc.record({
+          a: fc.constantFrom(...handles),
+          b: fc.constantFrom(...handles),
+          damage: fc.constantFrom('none', 'no-r', 'other-since', 'none'),
+        }),
         { maxLength: 30 },
       ),
-      orphans: fc.array(fc.record({ a: fc.constantFrom(...handles), b: fc.constantFrom(...handles) }), { maxLength: 6 }),
-      counters: fc.array(fc.record({ following: fc.integer({ min: 0, max: 5 }), followers: fc.integer({ min: 0, max: 5 }) }), { minLength: 9, maxLength: 9 }),
+      orphans: fc.array(fc.record({ a: fc.constantFrom(...handles), b: fc.constantFrom(...handles) }), {
+        maxLength: 6,
+      }),
+      counters: fc.array(
+        fc.record({ following: fc.integer({ min: 0, max: 5 }), followers: fc.integer({ min: 0, max: 5 }) }),
+        { minLength: 9, maxLength: 9 },
+      ),
       foreign: fc.array(fc.constantFrom('!', 'a', 'zzz', 'b'), { maxLength: 3 }),
       rowsPerStep: fc.integer({ min: 1, max: 8 }),
     });
@@ -292,7 +395,10 @@ describe('repair relations', () => {
         for (const { a, b } of g.orphans) if (a !== b && !truth.has(`${a}>${b}`)) store.addCopy(a, b, '5');
         g.foreign.forEach((at) => store.addForeign(at));
 
-        const { outcomes } = await runToCompletion(repairRelationsJob(store, { settleMs: 0, queue: recordingQueue() }), { rowsPerStep: g.rowsPerStep, maxSteps: 2_000 });
+        const { outcomes } = await runToCompletion(
+          repairRelationsJob(store, { settleMs: 0, queue: recordingQueue() }),
+          { rowsPerStep: g.rowsPerStep, maxSteps: 2_000 },
+        );
         expect(outcomes.at(-1)).toMatchObject({ status: 'done' });
         symmetricAndExact(store, truth, g.users);
       }),
@@ -313,7 +419,12 @@ describe('regeneration sweep', () => {
     store.regen.set('dan', now - 3_600_000);
     store.regen.set('not a reader', now - 3_600_000);
     const sent: FanoutMessage[] = [];
-    const job = regenerationSweepJob({ store, queue: { send: async (m) => void sent.push(m) }, stuckAfterMs: 600_000, now: () => now });
+    const job = regenerationSweepJob({
+      store,
+      queue: { send: async (m) => void sent.push(m) },
+      stuckAfterMs: 600_000,
+      now: () => now,
+    });
     const { outcomes } = await runToCompletion(job, { rowsPerStep: 2 });
     expect(outcomes.at(-1)).toMatchObject({ status: 'done', totals: { seen: 5, fixed: 3 } });
     expect(sent.map((m) => (m.type === 'regenerate' ? m.reader : m.type)).sort()).toEqual(['ann', 'cat', 'dan']);
@@ -337,7 +448,12 @@ describe('away sweep', () => {
     store.activity.set('fay', { seenAt: null, awayAt: null }); // unreadable
     store.activity.set('not a reader', { seenAt: now - 40 * day, awayAt: null });
     const sent: FanoutMessage[] = [];
-    const job = awaySweepJob({ store, queue: { send: async (m) => void sent.push(m) }, inactiveAfterMs: 30 * day, now: () => now });
+    const job = awaySweepJob({
+      store,
+      queue: { send: async (m) => void sent.push(m) },
+      inactiveAfterMs: 30 * day,
+      now: () => now,
+    });
     const { outcomes } = await runToCompletion(job, { rowsPerStep: 3 });
     expect(outcomes.at(-1)).toMatchObject({ status: 'done', totals: { seen: 7, fixed: 2 } });
     expect(sent.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual([
@@ -397,7 +513,10 @@ describe('dead-letter report', () => {
     const q = dlq([]);
     const { outcomes } = await runToCompletion(deadLetterReportJob(q, silentLog), { rowsPerStep: 500 });
     expect(outcomes).toHaveLength(1);
-    expect(outcomes[0]).toMatchObject({ status: 'done', detail: { approximateMessages: 0, byType: {}, oldestSentAt: null } });
+    expect(outcomes[0]).toMatchObject({
+      status: 'done',
+      detail: { approximateMessages: 0, byType: {}, oldestSentAt: null },
+    });
     expect(q.peeks).toBe(1);
   });
 });

@@ -27,19 +27,30 @@ describe('workerFunctionSettings', () => {
     const root = repo({
       'serverless.yml': 'functions:\n  - ${file(infra/functions/http.yml)}\n  - ${file(infra/functions/queue.yml)}\n',
       'infra/functions/http.yml': 'api:\n  handler: a.handler\n  memorySize: 512\n',
-      'infra/functions/queue.yml': "processMedia:\n  handler: b.handler\n  memorySize: 3008\n  environment:\n    MALLOC_ARENA_MAX: '2'\n",
+      'infra/functions/queue.yml':
+        "processMedia:\n  handler: b.handler\n  memorySize: 3008\n  environment:\n    MALLOC_ARENA_MAX: '2'\n",
     });
-    expect(workerFunctionSettings(root)).toEqual({ memorySizeMB: 3008, environment: { MALLOC_ARENA_MAX: '2' }, from: 'infra/functions/queue.yml' });
+    expect(workerFunctionSettings(root)).toEqual({
+      memorySizeMB: 3008,
+      environment: { MALLOC_ARENA_MAX: '2' },
+      from: 'infra/functions/queue.yml',
+    });
   });
 
   it('reads functions written inline too, and refuses a memorySize that is not a number or no processMedia', () => {
-    expect(workerFunctionSettings(repo({ 'serverless.yml': 'functions:\n  processMedia:\n    memorySize: 1024\n' }))).toEqual({
+    expect(
+      workerFunctionSettings(repo({ 'serverless.yml': 'functions:\n  processMedia:\n    memorySize: 1024\n' })),
+    ).toEqual({
       memorySizeMB: 1024,
       environment: {},
       from: 'serverless.yml',
     });
-    expect(() => workerFunctionSettings(repo({ 'serverless.yml': 'functions:\n  processMedia:\n    memorySize: ${param:mem}\n' }))).toThrow(/not a memory setting/);
-    expect(() => workerFunctionSettings(repo({ 'serverless.yml': 'functions:\n  api:\n    memorySize: 512\n' }))).toThrow(/no processMedia/);
+    expect(() =>
+      workerFunctionSettings(repo({ 'serverless.yml': 'functions:\n  processMedia:\n    memorySize: ${param:mem}\n' })),
+    ).toThrow(/not a memory setting/);
+    expect(() =>
+      workerFunctionSettings(repo({ 'serverless.yml': 'functions:\n  api:\n    memorySize: 512\n' })),
+    ).toThrow(/no processMedia/);
   });
 
   it('finds the repository’s own setting', () => {
@@ -54,7 +65,11 @@ describe('mediaBenchSettings', () => {
   it('--smoke is the small profile with its own output name; a variable overrides one value; a bad one is refused', () => {
     const smoke = mediaBenchSettings({}, ['--smoke']);
     expect(smoke).toMatchObject({ profile: 'smoke', samples: 3, outName: 'media-bench-smoke' });
-    expect(mediaBenchSettings({ MEDIA_BENCH_SAMPLES: '7' }, [])).toMatchObject({ profile: 'default', samples: 7, outName: 'media-bench' });
+    expect(mediaBenchSettings({ MEDIA_BENCH_SAMPLES: '7' }, [])).toMatchObject({
+      profile: 'default',
+      samples: 7,
+      outName: 'media-bench',
+    });
     expect(() => mediaBenchSettings({ MEDIA_BENCH_SAMPLES: '0' }, [])).toThrow(/MEDIA_BENCH_SAMPLES/);
   });
 });

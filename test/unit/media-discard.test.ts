@@ -41,7 +41,10 @@ async function uploadedPicture(m: ReturnType<typeof fakeMedia>, at = T): Promise
 }
 
 /** Every object of the picture that is still stored. */
-const objectsOf = (m: ReturnType<typeof fakeMedia>, id: string) => [...(m.objects.uploads.has(id) ? ['upload'] : []), ...[...m.objects.variants.keys()].filter((k) => k.startsWith(`${id}/`))];
+const objectsOf = (m: ReturnType<typeof fakeMedia>, id: string) => [
+  ...(m.objects.uploads.has(id) ? ['upload'] : []),
+  ...[...m.objects.variants.keys()].filter((k) => k.startsWith(`${id}/`)),
+];
 
 describe('discarding a deleted post’s pictures', () => {
   it('the delete that wins queues one discard per picture; the worker removes every object, then the record; a second delivery is a no-op', async () => {
@@ -54,7 +57,8 @@ describe('discarding a deleted post’s pictures', () => {
 
     let objectsAtRemove = -1;
     m.media.beforeRemove = (id) => void (objectsAtRemove = objectsOf(m, id).length);
-    for (const id of ids) expect(await discardMedia(m.worker, id, T + DAY + 3)).toEqual({ outcome: 'discarded', reason: 'post-deleted' });
+    for (const id of ids)
+      expect(await discardMedia(m.worker, id, T + DAY + 3)).toEqual({ outcome: 'discarded', reason: 'post-deleted' });
     expect(objectsAtRemove).toBe(0); // objects first, the record last
     for (const id of ids) {
       expect(objectsOf(m, id)).toEqual([]);
@@ -88,18 +92,24 @@ describe('the worker’s verdict, decided again when the message runs', () => {
     deps.step = async (point) => {
       if (point === 'publish.pictures-attached') throw new Error('the function stopped here');
     };
-    await expect(publishPost(deps, 'amy', { body: 'never written', media: [{ id: ids[0]! }] }, T + DAY)).rejects.toThrow('stopped here');
+    await expect(
+      publishPost(deps, 'amy', { body: 'never written', media: [{ id: ids[0]! }] }, T + DAY),
+    ).rejects.toThrow('stopped here');
     expect(await discardMedia(m.worker, ids[0]!, T + 2 * DAY - 1)).toEqual({ outcome: 'kept', reason: 'claim-young' });
     expect(objectsOf(m, ids[0]!)).toHaveLength(3);
     // The claim's age counts, not the picture's (made at T, claimed at T + DAY).
-    expect(await discardMedia(m.worker, ids[0]!, T + 2 * DAY)).toEqual({ outcome: 'discarded', reason: 'post-never-written' });
+    expect(await discardMedia(m.worker, ids[0]!, T + 2 * DAY)).toEqual({
+      outcome: 'discarded',
+      reason: 'post-never-written',
+    });
     expect(await m.media.get(ids[0]!)).toBeNull();
   });
 
   it('never claimed: kept for 24 h whatever its state, then discarded (the original too); a failed one at once', async () => {
     const { m, ids } = await world(1);
     const pending = await uploadedPicture(m, T);
-    for (const id of [ids[0]!, pending]) expect(await discardMedia(m.worker, id, T + DAY - 1)).toEqual({ outcome: 'kept', reason: 'young' });
+    for (const id of [ids[0]!, pending])
+      expect(await discardMedia(m.worker, id, T + DAY - 1)).toEqual({ outcome: 'kept', reason: 'young' });
     expect(await discardMedia(m.worker, ids[0]!, T + DAY)).toEqual({ outcome: 'discarded', reason: 'never-attached' });
     expect(await discardMedia(m.worker, pending, T + DAY)).toEqual({ outcome: 'discarded', reason: 'never-attached' });
     expect([...objectsOf(m, ids[0]!), ...objectsOf(m, pending)]).toEqual([]);
@@ -134,10 +144,15 @@ describe('the worker’s verdict, decided again when the message runs', () => {
     expect(objectsOf(m, ids[0]!)).toEqual([]);
     expect((await m.media.get(ids[0]!))?.discarding).toBe(true); // a record is left, never an object alone
     await expect(readMedia(m.api, 'amy', ids[0]!)).rejects.toMatchObject({ code: 'media_not_found' });
-    await expect(publishPost(deps, 'amy', { body: 'x', media: [{ id: ids[0]! }] }, T + DAY)).rejects.toMatchObject({ code: 'media_not_found' });
+    await expect(publishPost(deps, 'amy', { body: 'x', media: [{ id: ids[0]! }] }, T + DAY)).rejects.toMatchObject({
+      code: 'media_not_found',
+    });
     expect(await processMedia(m.worker, ids[0]!)).toEqual({ outcome: 'skipped', state: 'ready' });
     m.media.beforeRemove = undefined;
-    expect(await discardMedia(m.worker, ids[0]!, T + DAY + 1)).toEqual({ outcome: 'discarded', reason: 'being-discarded' });
+    expect(await discardMedia(m.worker, ids[0]!, T + DAY + 1)).toEqual({
+      outcome: 'discarded',
+      reason: 'being-discarded',
+    });
     expect(await m.media.get(ids[0]!)).toBeNull();
   });
 });
@@ -209,7 +224,16 @@ describe('a discard racing a claim (forced): whichever writes first wins, and no
 describe('the media-cleanup job', () => {
   it('queues a discard for the abandoned only — never claimed for 24 h, a claim whose post never appeared for 24 h, a deleted post’s, a half-done discard — across steps', async () => {
     const { deps, m, ids } = await world(8);
-    const [old, fresh, live, deleted, orphanOld, orphanYoung, half, avatar] = ids as [string, string, string, string, string, string, string, string];
+    const [old, fresh, live, deleted, orphanOld, orphanYoung, half, avatar] = ids as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     const now = T + 3 * DAY;
     await publishPost(deps, 'amy', { body: 'live', media: [{ id: live }] }, T);
     const gone = await publishPost(deps, 'amy', { body: 'deleted', media: [{ id: deleted }] }, T);
@@ -228,7 +252,10 @@ describe('the media-cleanup job', () => {
     await processMedia(m.worker, failedYoung);
     m.queue.sent.length = 0;
 
-    const { outcomes } = await runToCompletion(mediaCleanupJob({ media: m.media, posts: deps.posts, users: deps.users, queue: m.queue, now: () => now }), { rowsPerStep: 2 });
+    const { outcomes } = await runToCompletion(
+      mediaCleanupJob({ media: m.media, posts: deps.posts, users: deps.users, queue: m.queue, now: () => now }),
+      { rowsPerStep: 2 },
+    );
     expect(outcomes.length).toBeGreaterThan(3); // bounded pages, resumed through continuations
     expect(outcomes.at(-1)).toMatchObject({ status: 'done', totals: { seen: 9, fixed: 4 } });
     expect(m.queue.sent.map((s) => s.mediaId).sort()).toEqual([old, deleted, orphanOld, half].sort());

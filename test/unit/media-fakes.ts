@@ -5,7 +5,15 @@ import type { MediaPurpose } from '../../shared/domain/media-id.js';
 import type { ImageProcessor, ImageRefusal, ProcessedImage } from '../../shared/ports/image-processor.js';
 import type { MediaObjects, PresignedUpload } from '../../shared/ports/media-objects.js';
 import type { MediaMessage, MediaQueue } from '../../shared/ports/media-queue.js';
-import type { MediaClaim, MediaDescriptor, MediaRecord, MediaState, MediaStore, MediaWalkPage, NewMedia } from '../../shared/ports/media-store.js';
+import type {
+  MediaClaim,
+  MediaDescriptor,
+  MediaRecord,
+  MediaState,
+  MediaStore,
+  MediaWalkPage,
+  NewMedia,
+} from '../../shared/ports/media-store.js';
 import type { PostLookup } from '../../shared/ports/feed-store.js';
 import type { MediaDeps, MediaWorkerDeps } from '../../shared/use-cases/media/media-deps.js';
 import type { UserStore } from '../../shared/ports/user-store.js';
@@ -56,7 +64,8 @@ export class FakeMediaStore implements MediaStore {
     await this.beforeMark?.(id);
     const r = this.rows.get(id);
     if (!r || r.discarding) return false;
-    const same = claim === null ? r.attachedTo === undefined : r.attachedTo === claim.postId && r.attachedAt === claim.at;
+    const same =
+      claim === null ? r.attachedTo === undefined : r.attachedTo === claim.postId && r.attachedAt === claim.at;
     if (!same) return false;
     const { attachedTo: _, attachedAt: __, ...rest } = r;
     this.rows.set(id, { ...rest, discarding: true });
@@ -73,7 +82,10 @@ export class FakeMediaStore implements MediaStore {
     const ids = [...this.rows.keys()].sort().filter((id) => opts.start === undefined || id >= opts.start);
     const taken = ids.slice(0, opts.limit);
     const next = ids[opts.limit];
-    return { records: taken.map((id) => structuredClone(this.rows.get(id)!)), ...(taken.length === opts.limit && next !== undefined ? { next } : {}) };
+    return {
+      records: taken.map((id) => structuredClone(this.rows.get(id)!)),
+      ...(taken.length === opts.limit && next !== undefined ? { next } : {}),
+    };
   }
   private async cas(id: string, from: MediaState, to: MediaState, extra: Partial<MediaRecord> = {}) {
     await this.beforeMove?.(id, to);
@@ -99,7 +111,12 @@ export class FakeMediaObjects implements MediaObjects {
   readonly presigned: { id: string; contentType: string; bytes: number; seconds: number }[] = [];
   async presignUpload(id: string, contentType: string, bytes: number, seconds: number): Promise<PresignedUpload> {
     this.presigned.push({ id, contentType, bytes, seconds });
-    return { method: 'PUT', url: `https://storage.test/uploads/${id}?signed`, headers: { 'content-type': contentType }, expiresAt: seconds * 1000 };
+    return {
+      method: 'PUT',
+      url: `https://storage.test/uploads/${id}?signed`,
+      headers: { 'content-type': contentType },
+      expiresAt: seconds * 1000,
+    };
   }
   async uploadedBytes(id: string) {
     return this.uploads.get(id)?.length ?? null;
@@ -142,7 +159,13 @@ export class FakeImages implements ImageProcessor {
 }
 
 export function picture(): ProcessedImage {
-  const variant = (name: string, width: number, height: number) => ({ name, contentType: 'image/webp' as const, width, height, bytes: new Uint8Array([1, 2, 3]) });
+  const variant = (name: string, width: number, height: number) => ({
+    name,
+    contentType: 'image/webp' as const,
+    width,
+    height,
+    bytes: new Uint8Array([1, 2, 3]),
+  });
   return {
     format: 'jpeg',
     width: 1200,
@@ -162,12 +185,22 @@ export class FakePostStates {
   }
 }
 
-export function fakeMedia(posts: { lookup(id: string): Promise<PostLookup> } = new FakePostStates(), users: Pick<UserStore, 'profile'> = new FakeUsers()) {
+export function fakeMedia(
+  posts: { lookup(id: string): Promise<PostLookup> } = new FakePostStates(),
+  users: Pick<UserStore, 'profile'> = new FakeUsers(),
+) {
   const media = new FakeMediaStore();
   const objects = new FakeMediaObjects();
   const queue = new FakeMediaQueue();
   const images = new FakeImages();
-  const api: MediaDeps = { media, objects, queue, quota: new FakeQuota(), idempotency: new FakeIdempotency(), limits: { writesPerMinute: { upload: 3 }, uploadUrlSeconds: 300 } };
+  const api: MediaDeps = {
+    media,
+    objects,
+    queue,
+    quota: new FakeQuota(),
+    idempotency: new FakeIdempotency(),
+    limits: { writesPerMinute: { upload: 3 }, uploadUrlSeconds: 300 },
+  };
   const worker: MediaWorkerDeps = { media, objects, images, posts, users };
   return { media, objects, queue, images, api, worker, posts, users };
 }

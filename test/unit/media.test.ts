@@ -24,7 +24,14 @@ describe('starting an upload', () => {
   it('answers an uploading record and a presigned PUT of exactly the declared type and size', async () => {
     const m = fakeMedia();
     const { media, upload } = await startUpload(m.api, 'amy', jpeg(12_345), T);
-    expect(media).toMatchObject({ owner: 'amy', state: 'uploading', declaredType: 'image/jpeg', declaredBytes: 12_345, createdAt: T, purpose: 'post' });
+    expect(media).toMatchObject({
+      owner: 'amy',
+      state: 'uploading',
+      declaredType: 'image/jpeg',
+      declaredBytes: 12_345,
+      createdAt: T,
+      purpose: 'post',
+    });
     expect(media.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(m.objects.presigned).toEqual([{ id: media.id, contentType: 'image/jpeg', bytes: 12_345, seconds: 300 }]);
     expect(upload.headers).toEqual({ 'content-type': 'image/jpeg' });
@@ -33,9 +40,15 @@ describe('starting an upload', () => {
 
   it('refuses a type a picture cannot have and more than 20 MB, and writes nothing', async () => {
     const m = fakeMedia();
-    await expect(startUpload(m.api, 'amy', { ...jpeg(10), contentType: 'image/svg+xml' }, T)).rejects.toMatchObject({ code: 'media_type_refused' });
-    await expect(startUpload(m.api, 'amy', { ...jpeg(10), contentType: 'text/html' }, T)).rejects.toMatchObject({ code: 'media_type_refused' });
-    await expect(startUpload(m.api, 'amy', jpeg(MAX_UPLOAD_BYTES + 1), T)).rejects.toMatchObject({ code: 'media_too_large' });
+    await expect(startUpload(m.api, 'amy', { ...jpeg(10), contentType: 'image/svg+xml' }, T)).rejects.toMatchObject({
+      code: 'media_type_refused',
+    });
+    await expect(startUpload(m.api, 'amy', { ...jpeg(10), contentType: 'text/html' }, T)).rejects.toMatchObject({
+      code: 'media_type_refused',
+    });
+    await expect(startUpload(m.api, 'amy', jpeg(MAX_UPLOAD_BYTES + 1), T)).rejects.toMatchObject({
+      code: 'media_too_large',
+    });
     await startUpload(m.api, 'amy', jpeg(MAX_UPLOAD_BYTES), T); // exactly 20 MB is allowed
     expect(m.media.rows.size).toBe(1);
   });
@@ -61,8 +74,12 @@ describe('starting an upload with an Idempotency-Key', () => {
     const again = await startUpload(m.api, 'amy', keyed(1000, 'u-1'), T + 5_000);
     expect(again).toMatchObject({ replayed: true, media: { id: first.media.id, state: 'processing' } });
     expect(m.objects.presigned.map((p) => p.id)).toEqual([first.media.id, first.media.id]);
-    await expect(startUpload(m.api, 'amy', keyed(2000, 'u-1'), T + 6_000)).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
-    await expect(startUpload(m.api, 'amy', { ...keyed(1000, 'u-1'), purpose: 'avatar' }, T + 6_000)).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
+    await expect(startUpload(m.api, 'amy', keyed(2000, 'u-1'), T + 6_000)).rejects.toMatchObject({
+      code: 'idempotency_key_mismatch',
+    });
+    await expect(
+      startUpload(m.api, 'amy', { ...keyed(1000, 'u-1'), purpose: 'avatar' }, T + 6_000),
+    ).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
     expect(m.media.rows.size).toBe(1);
   });
 
@@ -80,7 +97,9 @@ describe('starting an upload with an Idempotency-Key', () => {
     const m = fakeMedia(); // 3 a minute
     const minute = Math.ceil(T / 60_000) * 60_000;
     for (let i = 0; i < 3; i++) await startUpload(m.api, 'amy', jpeg(10), minute + i);
-    await expect(startUpload(m.api, 'amy', keyed(10, 'u-3'), minute + 10)).rejects.toMatchObject({ code: 'rate_limited' });
+    await expect(startUpload(m.api, 'amy', keyed(10, 'u-3'), minute + 10)).rejects.toMatchObject({
+      code: 'rate_limited',
+    });
     const claimed = (m.api.idempotency as FakeIdempotency).claims.get('amy/u-3')!.id;
     const made = await startUpload(m.api, 'amy', keyed(10, 'u-3'), minute + 60_000);
     expect(made.media.id).toBe(claimed);
@@ -258,9 +277,24 @@ describe('pictures in posts (use-cases/media/attach.ts, publish-post.ts)', () =>
 
   it('a post carries its pictures in the author’s order, with alt text, sizes, placeholder and URLs; each is claimed by it', async () => {
     const { m, deps, ids } = await withPictures(2);
-    const { post } = await publishPost(deps, 'amy', { body: '', media: [{ id: ids[1]!, alt: 'a cat' }, { id: ids[0]! }] }, T);
+    const { post } = await publishPost(
+      deps,
+      'amy',
+      { body: '', media: [{ id: ids[1]!, alt: 'a cat' }, { id: ids[0]! }] },
+      T,
+    );
     expect(post.media).toEqual([
-      { id: ids[1], alt: 'a cat', width: 1200, height: 800, animated: false, placeholder: '#336699', variants: expect.objectContaining({ thumb: { width: 360, height: 360, url: `https://cdn.test/media/${ids[1]}/thumb.webp` } }) },
+      {
+        id: ids[1],
+        alt: 'a cat',
+        width: 1200,
+        height: 800,
+        animated: false,
+        placeholder: '#336699',
+        variants: expect.objectContaining({
+          thumb: { width: 360, height: 360, url: `https://cdn.test/media/${ids[1]}/thumb.webp` },
+        }),
+      },
       { id: ids[0], width: 1200, height: 800, animated: false, placeholder: '#336699', variants: expect.any(Object) },
     ]);
     expect((await deps.posts.get(post.id))?.media).toEqual(post.media); // stored with the post: a timeline page reads it in its one multi-get
@@ -269,11 +303,19 @@ describe('pictures in posts (use-cases/media/attach.ts, publish-post.ts)', () =>
 
   it('refuses someone else’s picture or an unknown id (422 media_not_found), one not ready (409 media_not_ready), and writes nothing', async () => {
     const { m, deps, ids } = await withPictures(1);
-    await expect(publishPost(deps, 'bob', { body: 'mine?', media: [{ id: ids[0]! }] }, T)).rejects.toMatchObject({ code: 'media_not_found' });
-    await expect(publishPost(deps, 'amy', { body: 'x', media: [{ id: 'C'.repeat(22) }] }, T)).rejects.toMatchObject({ code: 'media_not_found' });
-    await expect(publishPost(deps, 'amy', { body: 'x', media: [{ id: 'not an id' }] }, T)).rejects.toMatchObject({ code: 'media_not_found' });
+    await expect(publishPost(deps, 'bob', { body: 'mine?', media: [{ id: ids[0]! }] }, T)).rejects.toMatchObject({
+      code: 'media_not_found',
+    });
+    await expect(publishPost(deps, 'amy', { body: 'x', media: [{ id: 'C'.repeat(22) }] }, T)).rejects.toMatchObject({
+      code: 'media_not_found',
+    });
+    await expect(publishPost(deps, 'amy', { body: 'x', media: [{ id: 'not an id' }] }, T)).rejects.toMatchObject({
+      code: 'media_not_found',
+    });
     const pending = await uploaded(m); // uploaded, never completed
-    await expect(publishPost(deps, 'amy', { body: 'x', media: [{ id: ids[0]! }, { id: pending }] }, T)).rejects.toMatchObject({ code: 'media_not_ready' });
+    await expect(
+      publishPost(deps, 'amy', { body: 'x', media: [{ id: ids[0]! }, { id: pending }] }, T),
+    ).rejects.toMatchObject({ code: 'media_not_ready' });
     expect(deps.posts.rows.size).toBe(0);
     expect((await m.media.get(ids[0]!))?.attachedTo).toBeUndefined();
   });
@@ -281,7 +323,9 @@ describe('pictures in posts (use-cases/media/attach.ts, publish-post.ts)', () =>
   it('a picture is in one post only: a second post with it is 409 media_in_use, and its other picture is given back', async () => {
     const { m, deps, ids } = await withPictures(2);
     const first = await publishPost(deps, 'amy', { body: 'one', media: [{ id: ids[0]! }] }, T);
-    await expect(publishPost(deps, 'amy', { body: 'two', media: [{ id: ids[1]! }, { id: ids[0]! }] }, T + 1)).rejects.toMatchObject({ code: 'media_in_use' });
+    await expect(
+      publishPost(deps, 'amy', { body: 'two', media: [{ id: ids[1]! }, { id: ids[0]! }] }, T + 1),
+    ).rejects.toMatchObject({ code: 'media_in_use' });
     expect((await m.media.get(ids[0]!))?.attachedTo).toBe(first.post.id);
     expect((await m.media.get(ids[1]!))?.attachedTo).toBeUndefined();
     expect(deps.posts.rows.size).toBe(1);
@@ -326,16 +370,20 @@ describe('pictures in posts (use-cases/media/attach.ts, publish-post.ts)', () =>
     expect(post.media?.map((p) => p.id)).toEqual([ids[0]]);
     expect((await m.media.get(ids[0]!))?.attachedTo).toBe(post.id);
     // The same key with other pictures is another request.
-    await expect(publishPost(deps, 'amy', { ...request, media: [] }, T + 6)).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
+    await expect(publishPost(deps, 'amy', { ...request, media: [] }, T + 6)).rejects.toMatchObject({
+      code: 'idempotency_key_mismatch',
+    });
   });
 
   it('the request schema: pictures only is a post; no text and no picture is not; at most nine, each once', () => {
     const pic = (i: number) => ({ id: `${'A'.repeat(21)}${i}` });
     expect(publishBody.safeParse({ body: '', media: [pic(1)] }).success).toBe(true);
     expect(publishBody.safeParse({ body: '  ' }).success).toBe(false);
-    expect(publishBody.safeParse({ body: '' , media: [] }).success).toBe(false);
+    expect(publishBody.safeParse({ body: '', media: [] }).success).toBe(false);
     expect(publishBody.safeParse({ body: 'x', media: Array.from({ length: 9 }, (_, i) => pic(i)) }).success).toBe(true);
-    expect(publishBody.safeParse({ body: 'x', media: Array.from({ length: 10 }, (_, i) => pic(i)) }).success).toBe(false);
+    expect(publishBody.safeParse({ body: 'x', media: Array.from({ length: 10 }, (_, i) => pic(i)) }).success).toBe(
+      false,
+    );
     expect(publishBody.safeParse({ body: 'x', media: [pic(1), pic(1)] }).success).toBe(false);
     expect(publishBody.safeParse({ body: 'x', media: [{ ...pic(1), alt: 'x'.repeat(1501) }] }).success).toBe(false);
   });

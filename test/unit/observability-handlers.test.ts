@@ -24,7 +24,13 @@ beforeEach(() => {
 afterEach(() => vi.restoreAllMocks());
 
 const context = (name: string, requestId: string) =>
-  ({ functionName: name, awsRequestId: requestId, invokedFunctionArn: `arn:aws:lambda:eu-west-1:1:function:${name}`, memoryLimitInMB: '512', getRemainingTimeInMillis: () => 10_000 }) as unknown as Context;
+  ({
+    functionName: name,
+    awsRequestId: requestId,
+    invokedFunctionArn: `arn:aws:lambda:eu-west-1:1:function:${name}`,
+    memoryLimitInMB: '512',
+    getRemainingTimeInMillis: () => 10_000,
+  }) as unknown as Context;
 
 const event = (path: string, headers: Record<string, string> = {}, query?: Record<string, string>) =>
   ({
@@ -38,7 +44,8 @@ const event = (path: string, headers: Record<string, string> = {}, query?: Recor
     isBase64Encoded: false,
   }) as unknown as APIGatewayProxyEventV2;
 
-const emf = (name: string) => out.filter((l) => l._aws?.CloudWatchMetrics?.[0]?.Metrics.some((m: { Name: string }) => m.Name === name));
+const emf = (name: string) =>
+  out.filter((l) => l._aws?.CloudWatchMetrics?.[0]?.Metrics.some((m: { Name: string }) => m.Name === name));
 
 describe('HTTP responses', () => {
   // A route that "reads HBase" once, then twice in parallel: requests of 1 ms, the second stage
@@ -57,9 +64,14 @@ describe('HTTP responses', () => {
   });
 
   it('a success says its requests and round trips, and echoes the API request id', async () => {
-    const res = (await route.handler(event('/thing', {}, { n: '1' }), context('weibo-unit-thing', 'l-1'))) as APIGatewayProxyStructuredResultV2;
+    const res = (await route.handler(
+      event('/thing', {}, { n: '1' }),
+      context('weibo-unit-thing', 'l-1'),
+    )) as APIGatewayProxyStructuredResultV2;
     expect(res.statusCode).toBe(200);
-    expect(res.headers?.['Server-Timing']).toMatch(/^hbase;desc="3 requests, 2 round trips";dur=\d+(\.\d)?, app;dur=\d+(\.\d)?$/);
+    expect(res.headers?.['Server-Timing']).toMatch(
+      /^hbase;desc="3 requests, 2 round trips";dur=\d+(\.\d)?, app;dur=\d+(\.\d)?$/,
+    );
     expect(res.headers?.['x-correlation-id']).toBe('apigw-6');
     // EMF: 3 requests, no failures (404 is an answer), namespace Weibo, the function named.
     const [line, ...more] = emf('HBaseRequests');
@@ -70,11 +82,17 @@ describe('HTTP responses', () => {
   });
 
   it('a validation failure (422) and the catch-all 404 carry the headers too, with no HBase work', async () => {
-    const invalid = (await route.handler(event('/thing', { 'x-correlation-id': 'caller-7' }, { n: '0' }), context('weibo-unit-thing', 'l-2'))) as APIGatewayProxyStructuredResultV2;
+    const invalid = (await route.handler(
+      event('/thing', { 'x-correlation-id': 'caller-7' }, { n: '0' }),
+      context('weibo-unit-thing', 'l-2'),
+    )) as APIGatewayProxyStructuredResultV2;
     expect(invalid.statusCode).toBe(422);
     expect(invalid.headers?.['Server-Timing']).toMatch(/^hbase;desc="0 requests, 0 round trips";dur=0, app;dur=/);
     expect(invalid.headers?.['x-correlation-id']).toBe('caller-7');
-    const missing = (await notFound(event('/nowhere'), context('weibo-unit-notFound', 'l-3'))) as APIGatewayProxyStructuredResultV2;
+    const missing = (await notFound(
+      event('/nowhere'),
+      context('weibo-unit-notFound', 'l-3'),
+    )) as APIGatewayProxyStructuredResultV2;
     expect(missing.statusCode).toBe(404);
     expect(missing.headers?.['Server-Timing']).toMatch(/^hbase;desc="0 requests, 0 round trips"/);
     expect(missing.headers?.['x-correlation-id']).toBe('apigw-8');
@@ -86,12 +104,18 @@ describe('HTTP responses', () => {
 describe('queue and job invocations', () => {
   it('HBase failures become HBaseErrors metrics of their own, one per status, beside the request count', async () => {
     const handler = observedHandler(async () => {
-      for (const status of [200, 503, 503, 0, 304]) recordHBaseRequest({ method: 'GET', path: '/t', status, durationMs: 1 });
+      for (const status of [200, 503, 503, 0, 304])
+        recordHBaseRequest({ method: 'GET', path: '/t', status, durationMs: 1 });
       return 'done';
     });
     expect(await handler({}, context('weibo-unit-job', 'l-4'))).toBe('done');
     expect(emf('HBaseRequests')[0]).toMatchObject({ HBaseRequests: 5, function: 'weibo-unit-job' });
-    const errors = emf('HBaseErrors').map((l) => ({ status: l.status, count: l.HBaseErrors, dims: l._aws.CloudWatchMetrics[0].Dimensions[0], ns: l._aws.CloudWatchMetrics[0].Namespace }));
+    const errors = emf('HBaseErrors').map((l) => ({
+      status: l.status,
+      count: l.HBaseErrors,
+      dims: l._aws.CloudWatchMetrics[0].Dimensions[0],
+      ns: l._aws.CloudWatchMetrics[0].Namespace,
+    }));
     expect(errors).toEqual([
       { status: '503', count: 2, dims: expect.arrayContaining(['service', 'function', 'status']), ns: 'Weibo' },
       { status: '0', count: 1, dims: expect.arrayContaining(['service', 'function', 'status']), ns: 'Weibo' },
@@ -105,7 +129,11 @@ describe('queue and job invocations', () => {
     const handler = observedHandler(async () => {
       // Only the fields the metrics read (a message's type and post id, an outcome's cells and skip).
       recordFanout({ type: 'fanout', postId: `amy.${published}.00000000000a` }, { inboxCells: 3 }, published + 250);
-      recordFanout({ type: 'fanout', postId: `amy.${published}.00000000000b` }, { inboxCells: 0, skipped: 'deleted' }, published + 900);
+      recordFanout(
+        { type: 'fanout', postId: `amy.${published}.00000000000b` },
+        { inboxCells: 0, skipped: 'deleted' },
+        published + 900,
+      );
       recordFanout({ type: 'backfill' }, { inboxCells: 20 }, published + 300);
     });
     await handler({}, context('weibo-unit-fanout', 'l-5'));
@@ -123,7 +151,15 @@ describe('queue and job invocations', () => {
   });
 
   it('a dead-letter report prints the DLQ depth (visible + in flight) as DeadLetterMessages', async () => {
-    const report = { queue: 'weibo-dev-fanout-dlq', approximateMessages: 4, approximateInFlight: 1, peeked: 4, byType: { fanout: 4 }, oldestSentAt: null, oldestAgeSeconds: null };
+    const report = {
+      queue: 'weibo-dev-fanout-dlq',
+      approximateMessages: 4,
+      approximateInFlight: 1,
+      peeked: 4,
+      byType: { fanout: 4 },
+      oldestSentAt: null,
+      oldestAgeSeconds: null,
+    };
     await observedHandler(async () => recordDeadLetterDepth(report))({}, context('weibo-unit-deadLetterReport', 'l-8'));
     const [line] = emf('DeadLetterMessages');
     expect(line).toMatchObject({ DeadLetterMessages: 5, function: 'weibo-unit-deadLetterReport' });

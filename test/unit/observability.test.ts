@@ -4,19 +4,42 @@
 // scope keeping concurrent invocations' HBase tallies and log lines apart.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { logger } from '../../shared/logging/logger.js';
-import { httpCorrelationId, parseCorrelationId, recordCorrelationId } from '../../shared/observability/correlation-id.js';
+import {
+  httpCorrelationId,
+  parseCorrelationId,
+  recordCorrelationId,
+} from '../../shared/observability/correlation-id.js';
 import { busyMs, sequentialDepth } from '../../shared/observability/round-trips.js';
 import { hbaseCost, hbaseFailures, isFailure, recordHBaseRequest } from '../../shared/observability/hbase-requests.js';
 import { serverTiming } from '../../shared/observability/server-timing.js';
-import { currentScope, deferToInvocation, runInvocation, runWithCorrelationId, settleDeferred } from '../../shared/runtime/invocation-scope.js';
+import {
+  currentScope,
+  deferToInvocation,
+  runInvocation,
+  runWithCorrelationId,
+  settleDeferred,
+} from '../../shared/runtime/invocation-scope.js';
 
 describe('correlation ids', () => {
   it('takes well-formed ids: UUIDs, API Gateway request ids (base64), SQS message ids', () => {
-    for (const id of ['6f1c2a9e-3b1d-4c55-9d1e-0a4b2c3d4e5f', 'Jv4f4jL6IAMEbPw=', 'abc', 'trace.1:2_3+4/5']) expect(parseCorrelationId(id)).toBe(id);
+    for (const id of ['6f1c2a9e-3b1d-4c55-9d1e-0a4b2c3d4e5f', 'Jv4f4jL6IAMEbPw=', 'abc', 'trace.1:2_3+4/5'])
+      expect(parseCorrelationId(id)).toBe(id);
   });
 
   it('refuses what could forge or flood a log line, a header or a queue attribute', () => {
-    const refused = ['', ' leading-space', 'a b', 'line\nbreak', 'quote"d', 'comma,joined', 'semi;colon', '<script>', 'ü-not-ascii', 'x'.repeat(101), '-starts-with-dash'];
+    const refused = [
+      '',
+      ' leading-space',
+      'a b',
+      'line\nbreak',
+      'quote"d',
+      'comma,joined',
+      'semi;colon',
+      '<script>',
+      'ü-not-ascii',
+      'x'.repeat(101),
+      '-starts-with-dash',
+    ];
     for (const id of refused) expect(parseCorrelationId(id), JSON.stringify(id)).toBeUndefined();
     expect(parseCorrelationId('x'.repeat(100))).toBe('x'.repeat(100));
     expect(parseCorrelationId(42)).toBeUndefined();
@@ -25,11 +48,17 @@ describe('correlation ids', () => {
 
   it('HTTP: the caller’s header when well-formed, else API Gateway’s request id, else the Lambda request id', () => {
     const requestContext = { requestId: 'Jv4f4jL6IAMEbPw=' };
-    expect(httpCorrelationId({ headers: { 'x-correlation-id': 'mine-1' }, requestContext }, 'lambda-id')).toBe('mine-1');
-    expect(httpCorrelationId({ headers: { 'x-correlation-id': 'bad id' }, requestContext }, 'lambda-id')).toBe('Jv4f4jL6IAMEbPw=');
+    expect(httpCorrelationId({ headers: { 'x-correlation-id': 'mine-1' }, requestContext }, 'lambda-id')).toBe(
+      'mine-1',
+    );
+    expect(httpCorrelationId({ headers: { 'x-correlation-id': 'bad id' }, requestContext }, 'lambda-id')).toBe(
+      'Jv4f4jL6IAMEbPw=',
+    );
     expect(httpCorrelationId({ headers: {} }, 'lambda-id')).toBe('lambda-id');
     // serverless-offline's one requestId for every request would join them all into one.
-    expect(httpCorrelationId({ headers: {}, requestContext: { requestId: 'offlineContext_resourceId' } }, 'lambda-id')).toBe('lambda-id');
+    expect(
+      httpCorrelationId({ headers: {}, requestContext: { requestId: 'offlineContext_resourceId' } }, 'lambda-id'),
+    ).toBe('lambda-id');
     expect(httpCorrelationId({})).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -79,9 +108,15 @@ describe('round trips (the measured depth of the integration tests, and of Serve
 
 describe('the Server-Timing header', () => {
   it('names the requests, the round trips and the HBase time, then the whole invocation', () => {
-    expect(serverTiming({ requests: 4, roundTrips: 2, hbaseMs: 12.345 }, 30.06)).toBe('hbase;desc="4 requests, 2 round trips";dur=12.3, app;dur=30.1');
-    expect(serverTiming({ requests: 1, roundTrips: 1, hbaseMs: 3 }, 5)).toBe('hbase;desc="1 request, 1 round trip";dur=3, app;dur=5');
-    expect(serverTiming({ requests: 0, roundTrips: 0, hbaseMs: 0 }, 0.04)).toBe('hbase;desc="0 requests, 0 round trips";dur=0, app;dur=0');
+    expect(serverTiming({ requests: 4, roundTrips: 2, hbaseMs: 12.345 }, 30.06)).toBe(
+      'hbase;desc="4 requests, 2 round trips";dur=12.3, app;dur=30.1',
+    );
+    expect(serverTiming({ requests: 1, roundTrips: 1, hbaseMs: 3 }, 5)).toBe(
+      'hbase;desc="1 request, 1 round trip";dur=3, app;dur=5',
+    );
+    expect(serverTiming({ requests: 0, roundTrips: 0, hbaseMs: 0 }, 0.04)).toBe(
+      'hbase;desc="0 requests, 0 round trips";dur=0, app;dur=0',
+    );
   });
 });
 
@@ -100,7 +135,11 @@ describe('the invocation scope', () => {
           await tick();
           recordHBaseRequest({ method: 'GET', path: `/${id}`, status, durationMs: 0.2 });
         }
-        return { id: currentScope()!.correlationId, cost: hbaseCost(currentScope()!.hbase), errors: Object.fromEntries(hbaseFailures(currentScope()!.hbase)) };
+        return {
+          id: currentScope()!.correlationId,
+          cost: hbaseCost(currentScope()!.hbase),
+          errors: Object.fromEntries(hbaseFailures(currentScope()!.hbase)),
+        };
       });
     const [a, b] = await Promise.all([invocation('a', [200, 200, 200]), invocation('b', [200, 503])]);
     expect(a).toMatchObject({ id: 'a', cost: { requests: 3, roundTrips: 3 }, errors: {} });
@@ -125,10 +164,14 @@ describe('the invocation scope', () => {
 
   it('a queue record runs under its own correlation id and its HBase work still counts for the invocation', async () => {
     await runInvocation('batch', async () => {
-      await Promise.all(['r1', 'r2'].map((id) => runWithCorrelationId(id, async () => {
-        recordHBaseRequest({ method: 'PUT', path: '/x', status: 200, durationMs: 1 });
-        expect(currentScope()!.correlationId).toBe(id);
-      })));
+      await Promise.all(
+        ['r1', 'r2'].map((id) =>
+          runWithCorrelationId(id, async () => {
+            recordHBaseRequest({ method: 'PUT', path: '/x', status: 200, durationMs: 1 });
+            expect(currentScope()!.correlationId).toBe(id);
+          }),
+        ),
+      );
       expect(currentScope()!.correlationId).toBe('batch');
       expect(hbaseCost(currentScope()!.hbase).requests).toBe(2);
     });
@@ -141,7 +184,8 @@ describe('log lines', () => {
   it('carry the correlation id of the scope they were logged in, and none outside one', async () => {
     const lines: Record<string, unknown>[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      for (const l of String(chunk).split('\n')) if (l.startsWith('{')) lines.push(JSON.parse(l) as Record<string, unknown>);
+      for (const l of String(chunk).split('\n'))
+        if (l.startsWith('{')) lines.push(JSON.parse(l) as Record<string, unknown>);
       return true;
     });
     const tick = () => new Promise((r) => setTimeout(r, 1));

@@ -6,7 +6,13 @@
 // it stopped. Each writes exactly one `Invocation ran out of time` WARN line and one
 // InvocationTimeouts metric. stdout is captured (the logger's and the metrics' lines).
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2,
+  Context,
+  SQSEvent,
+  SQSRecord,
+} from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { sqsRecordWorker } from '../../functions/queue/record-batch.js';
@@ -34,7 +40,11 @@ afterEach(() => vi.restoreAllMocks());
 /** A Lambda context whose invocation ends `ms` from now (its clock runs). */
 const endingIn = (ms: number, name = 'weibo-unit-slow', requestId = 'l-1') => {
   const end = Date.now() + ms;
-  return { functionName: name, awsRequestId: requestId, getRemainingTimeInMillis: () => Math.max(0, end - Date.now()) } as unknown as Context;
+  return {
+    functionName: name,
+    awsRequestId: requestId,
+    getRemainingTimeInMillis: () => Math.max(0, end - Date.now()),
+  } as unknown as Context;
 };
 
 const httpEvent = (method: string, routeKey: string, correlationId: string) =>
@@ -49,7 +59,10 @@ const httpEvent = (method: string, routeKey: string, correlationId: string) =>
   }) as unknown as APIGatewayProxyEventV2;
 
 const warnings = () => out.filter((l) => l.message === OUT_OF_TIME_MESSAGE);
-const timeoutMetrics = () => out.filter((l) => l._aws?.CloudWatchMetrics?.[0]?.Metrics.some((m: { Name: string }) => m.Name === 'InvocationTimeouts'));
+const timeoutMetrics = () =>
+  out.filter((l) =>
+    l._aws?.CloudWatchMetrics?.[0]?.Metrics.some((m: { Name: string }) => m.Name === 'InvocationTimeouts'),
+  );
 
 /** The one WARN line and the one metric of an invocation that ran out of time. */
 function expectReportedOnce(fields: Record<string, unknown>) {
@@ -59,7 +72,10 @@ function expectReportedOnce(fields: Record<string, unknown>) {
   expect(metrics).toHaveLength(1);
   expect(metrics[0]).toMatchObject({ InvocationTimeouts: 1, service: 'weibo-serverless', function: fields.function });
   // Per function, and in total (`service` alone: what the alarm watches).
-  expect(metrics[0]!._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: 'Weibo', Dimensions: [['service', 'function'], ['service']] });
+  expect(metrics[0]!._aws.CloudWatchMetrics[0]).toMatchObject({
+    Namespace: 'Weibo',
+    Dimensions: [['service', 'function'], ['service']],
+  });
 }
 
 describe('an HTTP route that runs out of time', () => {
@@ -70,20 +86,38 @@ describe('an HTTP route that runs out of time', () => {
 
   it('still running at the deadline: middy answers 503 timeout with Retry-After, saying a write’s outcome is unknown — never 500', async () => {
     const started = Date.now();
-    const res = (await slow.handler(httpEvent('POST', 'POST /slow', 'slow-post-1'), endingIn(RESERVE_MS + 300))) as APIGatewayProxyStructuredResultV2;
+    const res = (await slow.handler(
+      httpEvent('POST', 'POST /slow', 'slow-post-1'),
+      endingIn(RESERVE_MS + 300),
+    )) as APIGatewayProxyStructuredResultV2;
     // Answered at the deadline (300 ms in), a whole RESERVE_MS before Lambda would stop it.
     expect(Date.now() - started).toBeLessThan(RESERVE_MS);
     expect(res.statusCode).toBe(503);
     expect(res.headers).toMatchObject({ 'Content-Type': 'application/json', 'Retry-After': '2' });
     const body = JSON.parse(res.body!);
-    expect(body).toEqual({ error: { code: 'timeout', message: expect.stringMatching(/ran out of time.*not known.*Retrying is safe.*same Idempotency-Key/) } });
-    expectReportedOnce({ function: 'weibo-unit-slow', route: 'POST /slow', cause: 'answered-at-deadline', correlation_id: 'slow-post-1' });
+    expect(body).toEqual({
+      error: {
+        code: 'timeout',
+        message: expect.stringMatching(/ran out of time.*not known.*Retrying is safe.*same Idempotency-Key/),
+      },
+    });
+    expectReportedOnce({
+      function: 'weibo-unit-slow',
+      route: 'POST /slow',
+      cause: 'answered-at-deadline',
+      correlation_id: 'slow-post-1',
+    });
   });
 
   it('a read out of time says to retry it', async () => {
-    const res = (await slow.handler(httpEvent('GET', 'GET /slow', 'slow-get-1'), endingIn(RESERVE_MS + 200))) as APIGatewayProxyStructuredResultV2;
+    const res = (await slow.handler(
+      httpEvent('GET', 'GET /slow', 'slow-get-1'),
+      endingIn(RESERVE_MS + 200),
+    )) as APIGatewayProxyStructuredResultV2;
     expect(res.statusCode).toBe(503);
-    expect(JSON.parse(res.body!)).toEqual({ error: { code: 'timeout', message: 'The request ran out of time; retry it' } });
+    expect(JSON.parse(res.body!)).toEqual({
+      error: { code: 'timeout', message: 'The request ran out of time; retry it' },
+    });
     expect(res.headers?.['Retry-After']).toBe('2');
   });
 
@@ -94,7 +128,10 @@ describe('an HTTP route that runs out of time', () => {
       await hbase.getRow('t', 'row');
       return json(200, {});
     });
-    const res = (await reading.handler(httpEvent('POST', 'POST /slow', 'refused-1'), endingIn(RESERVE_MS + 50))) as APIGatewayProxyStructuredResultV2;
+    const res = (await reading.handler(
+      httpEvent('POST', 'POST /slow', 'refused-1'),
+      endingIn(RESERVE_MS + 50),
+    )) as APIGatewayProxyStructuredResultV2;
     expect(res.statusCode).toBe(503);
     expect(JSON.parse(res.body!).error.code).toBe('timeout');
     expect(res.headers?.['Retry-After']).toBe('2');
@@ -104,7 +141,12 @@ describe('an HTTP route that runs out of time', () => {
   });
 
   it('any other storage failure stays 503 service_unavailable, with Retry-After and the unknown outcome of a write; nothing internal in the body', () => {
-    const failed = new HBaseError({ status: 500, body: 'java.io.IOException: region server at 10.0.0.7 …', method: 'PUT', path: '/weibo:content/row' });
+    const failed = new HBaseError({
+      status: 500,
+      body: 'java.io.IOException: region server at 10.0.0.7 …',
+      method: 'PUT',
+      path: '/weibo:content/row',
+    });
     const write = mapError(failed);
     expect(write).toMatchObject({ status: 503, code: 'service_unavailable', headers: { 'Retry-After': '2' } });
     expect(write.message).toMatch(/whether it took effect is not known.*Retrying is safe/);
@@ -115,7 +157,8 @@ describe('an HTTP route that runs out of time', () => {
 });
 
 describe('a queue worker that runs out of time', () => {
-  const record = (id: string): SQSRecord => ({ messageId: id, body: id, attributes: {}, messageAttributes: {} }) as unknown as SQSRecord;
+  const record = (id: string): SQSRecord =>
+    ({ messageId: id, body: id, attributes: {}, messageAttributes: {} }) as unknown as SQSRecord;
   const batch = (...ids: string[]): SQSEvent => ({ Records: ids.map(record) });
 
   it('still running at the deadline: reports the records it did not finish as failed, the finished ones not', async () => {
@@ -123,7 +166,10 @@ describe('a queue worker that runs out of time', () => {
       if (r.body === 'slow') await sleep(RESERVE_MS + 1_500);
     });
     const started = Date.now();
-    const res = await worker(batch('quick', 'slow', 'quick-too'), endingIn(RESERVE_MS + 300, 'weibo-unit-worker', 'w-1'));
+    const res = await worker(
+      batch('quick', 'slow', 'quick-too'),
+      endingIn(RESERVE_MS + 300, 'weibo-unit-worker', 'w-1'),
+    );
     expect(Date.now() - started).toBeLessThan(RESERVE_MS);
     expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: 'slow' }] });
     expectReportedOnce({ function: 'weibo-unit-worker', cause: 'answered-at-deadline', correlation_id: 'w-1' });
@@ -157,9 +203,24 @@ describe('a job step that runs out of time', () => {
         return { done: true, stats: { seen: 0, fixed: 0 } };
       },
     }));
-    const payload = { runId: 'run-1', step: 3, startedAt: Date.now(), attempt: 0, cursor: 'abc', totals: { seen: 10, fixed: 1 } };
+    const payload = {
+      runId: 'run-1',
+      step: 3,
+      startedAt: Date.now(),
+      attempt: 0,
+      cursor: 'abc',
+      totals: { seen: 10, fixed: 1 },
+    };
     const outcome = await handler(payload, endingIn(RESERVE_MS + 300, 'weibo-unit-job', 'j-1'));
-    expect(outcome).toEqual({ job: 'slow-job', status: 'stopped', reason: 'out-of-time', runId: 'run-1', step: 3, totals: { seen: 10, fixed: 1 }, next: payload });
+    expect(outcome).toEqual({
+      job: 'slow-job',
+      status: 'stopped',
+      reason: 'out-of-time',
+      runId: 'run-1',
+      step: 3,
+      totals: { seen: 10, fixed: 1 },
+      next: payload,
+    });
     expectReportedOnce({ function: 'weibo-unit-job', cause: 'answered-at-deadline', correlation_id: 'j-1' });
   });
 });

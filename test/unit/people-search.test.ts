@@ -68,7 +68,12 @@ describe('findPeople over the ports', () => {
     await updateProfile(deps, 'bob', 'bob', { displayName: 'Robert' });
     expect(await findPeople(deps, '', '王', 10)).toEqual([]);
     expect((await findPeople(deps, '', 'rob', 10)).map((p) => p.face.displayName)).toEqual(['Robert']);
-    expect([...deps.people.entries.values()].filter((e) => e.handle === 'bob').map((e) => e.term).sort()).toEqual(['bob', 'robert']);
+    expect(
+      [...deps.people.entries.values()]
+        .filter((e) => e.handle === 'bob')
+        .map((e) => e.term)
+        .sort(),
+    ).toEqual(['bob', 'robert']);
   });
 
   it('an entry whose naming is not the row’s never shows (a rename that died after its entries)', async () => {

@@ -8,7 +8,14 @@ import { tmpdir } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SCHEDULE, WATCHDOG_SLACK_MS, findGateway, pauseSchedule, restPidFile, startPressure } from '../support/pressure.js';
+import {
+  DEFAULT_SCHEDULE,
+  WATCHDOG_SLACK_MS,
+  findGateway,
+  pauseSchedule,
+  restPidFile,
+  startPressure,
+} from '../support/pressure.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -89,7 +96,9 @@ describe('pressure: the gateway it may pause', () => {
       expect(findGateway(dir, '18080')).toEqual({ reason: expect.stringContaining('was not started from') });
       mkdirSync(`${dir}/hbase`);
       writeFileSync(restPidFile(dir), String(standIn()));
-      expect(findGateway(dir, '18080')).toEqual({ reason: expect.stringContaining('is not a REST gateway on port 18080') });
+      expect(findGateway(dir, '18080')).toEqual({
+        reason: expect.stringContaining('is not a REST gateway on port 18080'),
+      });
       writeFileSync(restPidFile(dir), '2147483646');
       expect(findGateway(dir, '18080')).toEqual({ reason: expect.stringContaining('is not running') });
     } finally {
@@ -105,7 +114,13 @@ describe('pressure: nothing outlives it', () => {
   it('stop() resumes a paused process at once and ends every burner; the pauses it applied are reported', async () => {
     const target = standIn();
     const lines: string[] = [];
-    const pressure = startPressure({ seed: 5, gatewayPid: target, burners: 2, schedule: QUICK, log: (l) => lines.push(l) });
+    const pressure = startPressure({
+      seed: 5,
+      gatewayPid: target,
+      burners: 2,
+      schedule: QUICK,
+      log: (l) => lines.push(l),
+    });
     expect(pressure.burnerPids).toHaveLength(2);
     strays.push(...pressure.burnerPids);
     // Let one pause end on its own, then stop in the middle of the next.

@@ -4,7 +4,14 @@
 // window. The adapters only store and fetch; test/integration/social.test.ts runs them on HBase.
 import { describe, expect, it } from 'vitest';
 import { LATEST_ACTORS, withLatestMember } from '../../shared/domain/notification.js';
-import { bucketsOfWindow, rankTrending, TREND_BUCKET_MS, trendBucketOf, TRENDING_TOPICS, TRENDING_WINDOW_MS } from '../../shared/domain/trending.js';
+import {
+  bucketsOfWindow,
+  rankTrending,
+  TREND_BUCKET_MS,
+  trendBucketOf,
+  TRENDING_TOPICS,
+  TRENDING_WINDOW_MS,
+} from '../../shared/domain/trending.js';
 import { edgesThatHide, edgesToCheck, hiddenPairs, type SafetyEdge } from '../../shared/domain/visibility.js';
 import { listNotifications, reconcileFact } from '../../shared/use-cases/notifications.js';
 import { quotaWindowOf, secondsUntilNextWindow, WRITE_QUOTA_WINDOW_MS } from '../../shared/domain/quota.js';
@@ -122,7 +129,10 @@ describe('what trending means (domain/trending.ts)', () => {
     expect((await trendingTopics(deps, now + TRENDING_CACHE_MS, cache)).items[0]).toEqual({ name: 'hot', posts: 2 });
     expect((await trendingTopics(deps, now + 3, {})).items[0]).toEqual({ name: 'warm', posts: 3 });
     // Past it, or with the clock gone back: recomputed.
-    expect((await trendingTopics(deps, now + TRENDING_CACHE_MS + 1, cache)).items[0]).toEqual({ name: 'warm', posts: 3 });
+    expect((await trendingTopics(deps, now + TRENDING_CACHE_MS + 1, cache)).items[0]).toEqual({
+      name: 'warm',
+      posts: 3,
+    });
     const back: TrendingCache = { entry: { at: now + 60_000, value: [] } };
     expect((await trendingTopics(deps, now + 3, back)).items).toHaveLength(2);
     expect((await trendingTopics(deps, now, cache)).windowSeconds).toBe(3600);
@@ -138,10 +148,16 @@ describe('placing a test’s topics in the top ten (test/support/trending.ts), w
       const shown = rankTrending(after).map((t) => t.name);
       const short = new Map(counts);
       for (const t of topics) short.set(t, (short.get(t) ?? 0) + n - 1);
-      return { n, placed: topics.every((t) => shown.includes(t)), oneLessPlaced: n > 0 && topics.every((t) => rankTrending(short).some((x) => x.name === t)) };
+      return {
+        n,
+        placed: topics.every((t) => shown.includes(t)),
+        oneLessPlaced: n > 0 && topics.every((t) => rankTrending(short).some((x) => x.name === t)),
+      };
     };
     expect(place(new Map(), ['zz'])).toEqual({ n: 1, placed: true, oneLessPlaced: false });
-    const busy = new Map(Array.from({ length: 15 }, (_, i) => [`a${String(i).padStart(2, '0')}`, 20 - i] as [string, number]));
+    const busy = new Map(
+      Array.from({ length: 15 }, (_, i) => [`a${String(i).padStart(2, '0')}`, 20 - i] as [string, number]),
+    );
     expect(place(busy, ['zz'])).toMatchObject({ placed: true, oneLessPlaced: false });
     expect(place(busy, ['zz', 'yy'])).toMatchObject({ placed: true, oneLessPlaced: false });
     expect(place(new Map([...busy, ['zz', 30]]), ['zz']).n).toBe(0);
@@ -153,11 +169,23 @@ describe('which latest actors a notification shows (domain/notification.ts)', ()
     let latest = withLatestMember([], 'ann', 10);
     latest = withLatestMember(latest, 'bob', 30);
     latest = withLatestMember(latest, 'cat', 20);
-    expect(latest).toEqual([['bob', 30], ['cat', 20], ['ann', 10]]);
+    expect(latest).toEqual([
+      ['bob', 30],
+      ['cat', 20],
+      ['ann', 10],
+    ]);
     // ann again, later: moved to the front, not listed twice.
-    expect(withLatestMember(latest, 'ann', 40)).toEqual([['ann', 40], ['bob', 30], ['cat', 20]]);
+    expect(withLatestMember(latest, 'ann', 40)).toEqual([
+      ['ann', 40],
+      ['bob', 30],
+      ['cat', 20],
+    ]);
     // A late, older add falls below the cut: the newest names stay.
-    expect(withLatestMember(latest, 'dan', 5)).toEqual([['bob', 30], ['cat', 20], ['ann', 10]]);
+    expect(withLatestMember(latest, 'dan', 5)).toEqual([
+      ['bob', 30],
+      ['cat', 20],
+      ['ann', 10],
+    ]);
     expect(withLatestMember(latest, 'dan', 25)).toHaveLength(LATEST_ACTORS);
   });
 
@@ -167,7 +195,8 @@ describe('which latest actors a notification shows (domain/notification.ts)', ()
     const times: Record<string, number> = { bob: T + 4, cat: T + 1, dan: T + 3, eve: T + 2 };
     for (const [actor, since] of Object.entries(times)) await deps.reactions.like(actor, post.id, since);
     // Delivered out of time order: eve, bob, cat, dan.
-    for (const actor of ['eve', 'bob', 'cat', 'dan']) await reconcileFact(deps, { kind: 'like', actor, postId: post.id, since: times[actor]! });
+    for (const actor of ['eve', 'bob', 'cat', 'dan'])
+      await reconcileFact(deps, { kind: 'like', actor, postId: post.id, since: times[actor]! });
     const page = await listNotifications(deps, 'ann', 10);
     expect(page.items).toHaveLength(1);
     expect(page.items[0]).toMatchObject({ count: 4, latestAt: T + 4 });
@@ -200,7 +229,7 @@ describe('the write quota’s window (domain/quota.ts)', () => {
 });
 
 describe('cursors: the use case decides what a valid one is, before the store is asked', () => {
-  it('an author\'s posts refuse a cursor that is not a post of that author (moved from the store to listUserPosts)', async () => {
+  it("an author's posts refuse a cursor that is not a post of that author (moved from the store to listUserPosts)", async () => {
     const deps = fakeFeed('pager', 'pagea');
     let asked = 0;
     const list = deps.posts.listByAuthor.bind(deps.posts);
@@ -208,42 +237,90 @@ describe('cursors: the use case decides what a valid one is, before the store is
     const windowOf = deps.outbox.windowOf.bind(deps.outbox);
     deps.outbox.windowOf = (...args) => (asked++, windowOf(...args));
     const foreign = newPostId('pagea', T);
-    await expect(listUserPosts(deps, 'pager', 3, encodeCursor(foreign))).rejects.toMatchObject({ code: 'invalid_cursor' });
+    await expect(listUserPosts(deps, 'pager', 3, encodeCursor(foreign))).rejects.toMatchObject({
+      code: 'invalid_cursor',
+    });
     await expect(listUserPosts(deps, 'pager', 3, 'garbage')).rejects.toBeInstanceOf(InvalidInputError);
-    await expect(listUserPosts(deps, 'pager', 3, encodeCursor(newPostId('pager', T)))).resolves.toMatchObject({ items: [] });
+    await expect(listUserPosts(deps, 'pager', 3, encodeCursor(newPostId('pager', T)))).resolves.toMatchObject({
+      items: [],
+    });
     expect(asked).toBe(1);
   });
 
   it('comments take a comment id, likers a list position (since.handle)', async () => {
     const deps = fakeFeed('ann');
     const { post } = await publishPost(deps, 'ann', { body: 'p' }, T);
-    await expect(listComments(deps, post.id, 'newest', 10, encodeCursor('not-a-comment-id'))).rejects.toMatchObject({ code: 'invalid_cursor' });
-    await expect(listComments(deps, post.id, 'oldest', 10, encodeCursor('1700000000000-0123abcd'))).resolves.toMatchObject({ items: [] });
-    await expect(listLikers(deps, post.id, 10, encodeCursor('1700000000000.Not A Handle'))).rejects.toMatchObject({ code: 'invalid_cursor' });
+    await expect(listComments(deps, post.id, 'newest', 10, encodeCursor('not-a-comment-id'))).rejects.toMatchObject({
+      code: 'invalid_cursor',
+    });
+    await expect(
+      listComments(deps, post.id, 'oldest', 10, encodeCursor('1700000000000-0123abcd')),
+    ).resolves.toMatchObject({ items: [] });
+    await expect(listLikers(deps, post.id, 10, encodeCursor('1700000000000.Not A Handle'))).rejects.toMatchObject({
+      code: 'invalid_cursor',
+    });
     await expect(listLikers(deps, post.id, 10, encodeCursor('bob'))).rejects.toMatchObject({ code: 'invalid_cursor' });
-    await expect(listLikers(deps, post.id, 10, encodeCursor('1700000000000.bob'))).resolves.toMatchObject({ items: [] });
+    await expect(listLikers(deps, post.id, 10, encodeCursor('1700000000000.bob'))).resolves.toMatchObject({
+      items: [],
+    });
   });
 });
 
 describe('instants: use cases answer millis, the HTTP views format them', () => {
   it('profile, registration and session', async () => {
     const deps = fakeFeed();
-    const created = await registerUser({ users: deps.users, people: new FakePeople() }, { handle: 'newbie', displayName: ' New ', password: 'long enough password' }, T);
+    const created = await registerUser(
+      { users: deps.users, people: new FakePeople() },
+      { handle: 'newbie', displayName: ' New ', password: 'long enough password' },
+      T,
+    );
     expect(created).toEqual({ handle: 'newbie', displayName: 'New', createdAt: T });
-    expect(registeredUserView(created)).toEqual({ handle: 'newbie', displayName: 'New', createdAt: '2023-11-14T22:13:20.000Z' });
+    expect(registeredUserView(created)).toEqual({
+      handle: 'newbie',
+      displayName: 'New',
+      createdAt: '2023-11-14T22:13:20.000Z',
+    });
     const profile = await getProfile(deps, 'newbie');
     expect(typeof profile.createdAt).toBe('number');
     expect(profileView({ ...profile, createdAt: T })).toEqual({ ...profile, createdAt: '2023-11-14T22:13:20.000Z' });
-    const grant = { handle: 'newbie', token: 't', expiresAt: T + 900_000, refreshToken: 'r', refreshExpiresAt: T + 86_400_000 };
+    const grant = {
+      handle: 'newbie',
+      token: 't',
+      expiresAt: T + 900_000,
+      refreshToken: 'r',
+      refreshExpiresAt: T + 86_400_000,
+    };
     const view = sessionView(grant);
-    expect(SessionSchema.parse(view)).toEqual({ ...grant, tokenType: 'Bearer', expiresAt: '2023-11-14T22:28:20.000Z', refreshExpiresAt: '2023-11-15T22:13:20.000Z' });
+    expect(SessionSchema.parse(view)).toEqual({
+      ...grant,
+      tokenType: 'Bearer',
+      expiresAt: '2023-11-14T22:28:20.000Z',
+      refreshExpiresAt: '2023-11-15T22:13:20.000Z',
+    });
   });
 });
 
 describe('a profile’s counts (use-cases/get-profile.ts)', () => {
   it('are shown never below zero: a counter left one short by a crash window, then decremented, reads 0', async () => {
     const users = new FakeUsers('amy');
-    users.profile = async (h) => ({ handle: h, displayName: h, createdAt: T, followers: -1, following: -2, posts: 3, standing: ACTIVE });
-    expect(await getProfile({ users }, 'amy')).toEqual({ handle: 'amy', displayName: 'amy', createdAt: T, followers: 0, following: 0, posts: 3, avatar: null, avatarLarge: null });
+    users.profile = async (h) => ({
+      handle: h,
+      displayName: h,
+      createdAt: T,
+      followers: -1,
+      following: -2,
+      posts: 3,
+      standing: ACTIVE,
+    });
+    expect(await getProfile({ users }, 'amy')).toEqual({
+      handle: 'amy',
+      displayName: 'amy',
+      createdAt: T,
+      followers: 0,
+      following: 0,
+      posts: 3,
+      avatar: null,
+      avatarLarge: null,
+    });
   });
 });

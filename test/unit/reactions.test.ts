@@ -21,10 +21,15 @@ describe('likes', () => {
     const { post } = await publishPost(deps, 'ann', { body: 'p' }, T);
     await likePost(deps, 'bob', post.id, T + 1);
     await likePost(deps, 'bob', post.id, T + 2);
-    expect(await getPost(deps, post.id, 'bob')).toMatchObject({ counts: { likes: 1 }, viewer: { liked: true, reposted: false } });
+    expect(await getPost(deps, post.id, 'bob')).toMatchObject({
+      counts: { likes: 1 },
+      viewer: { liked: true, reposted: false },
+    });
     expect((await getPost(deps, post.id, 'ann')).viewer.liked).toBe(false);
     expect((await getPost(deps, post.id)).viewer.liked).toBe(false);
-    expect((await listLikers(deps, post.id, 10)).items).toEqual([{ handle: 'bob', since: T + 1, face: { handle: 'bob', displayName: 'bob', avatar: null } }]);
+    expect((await listLikers(deps, post.id, 10)).items).toEqual([
+      { handle: 'bob', since: T + 1, face: { handle: 'bob', displayName: 'bob', avatar: null } },
+    ]);
     await unlikePost(deps, 'bob', post.id, T + 3);
     await unlikePost(deps, 'bob', post.id, T + 4);
     expect(await getPost(deps, post.id, 'bob')).toMatchObject({ counts: { likes: 0 }, viewer: { liked: false } });
@@ -50,7 +55,9 @@ describe('comments', () => {
     const c1 = await addComment(deps, 'bob', post.id, { body: 'hi' }, T + 2);
     const c2 = await addComment(deps, 'cat', post.id, { body: 'yo', replyTo: c1.id }, T + 3);
     expect(c2.replyTo).toEqual({ id: c1.id, author: 'bob' });
-    await expect(addComment(deps, 'cat', other.id, { body: 'x', replyTo: c1.id }, T + 4)).rejects.toMatchObject({ code: 'comment_not_found' });
+    await expect(addComment(deps, 'cat', other.id, { body: 'x', replyTo: c1.id }, T + 4)).rejects.toMatchObject({
+      code: 'comment_not_found',
+    });
     expect((await listComments(deps, post.id, 'oldest', 10)).items.map((c) => c.body)).toEqual(['hi', 'yo']);
     await expect(deleteComment(deps, 'cat', post.id, c1.id)).rejects.toMatchObject({ code: 'forbidden' });
     await deleteComment(deps, 'ann', post.id, c1.id);
@@ -82,12 +89,19 @@ describe('comments with an Idempotency-Key', () => {
     expect((await listComments(deps, post.id, 'oldest', 10)).items.map((c) => c.id)).toEqual([first.id]);
     expect((await getPost(deps, post.id)).counts.comments).toBe(1);
     // The immediate notify is the creator's alone: a replay sends nothing.
-    const immediate = deps.queue.sent.filter((m, i) => m.type === 'notify' && m.fact.kind === 'comment' && m.fact.commentId === first.id && deps.queue.delays[i] === 0);
+    const immediate = deps.queue.sent.filter(
+      (m, i) =>
+        m.type === 'notify' && m.fact.kind === 'comment' && m.fact.commentId === first.id && deps.queue.delays[i] === 0,
+    );
     expect(immediate).toHaveLength(1);
-    await expect(addComment(deps, 'bob', post.id, { body: 'twice?', idempotencyKey: 'c-1' }, T + 6_000)).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
+    await expect(
+      addComment(deps, 'bob', post.id, { body: 'twice?', idempotencyKey: 'c-1' }, T + 6_000),
+    ).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
     // The same body on another post is another request.
     const { post: other } = await publishPost(deps, 'ann', { body: 'q' }, T + 2);
-    await expect(addComment(deps, 'bob', other.id, { body: 'once', idempotencyKey: 'c-1' }, T + 7_000)).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
+    await expect(
+      addComment(deps, 'bob', other.id, { body: 'once', idempotencyKey: 'c-1' }, T + 7_000),
+    ).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
     expect(deps.comments.rows.size).toBe(1);
   });
 
@@ -105,9 +119,13 @@ describe('comments with an Idempotency-Key', () => {
   it('a key a publish claimed is a mismatch for a comment, and a comment’s for a publish', async () => {
     const deps = fakeFeed('ann', 'bob');
     const { post } = await publishPost(deps, 'bob', { body: 'same words', idempotencyKey: 'shared' }, T);
-    await expect(addComment(deps, 'bob', post.id, { body: 'same words', idempotencyKey: 'shared' }, T + 1)).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
+    await expect(
+      addComment(deps, 'bob', post.id, { body: 'same words', idempotencyKey: 'shared' }, T + 1),
+    ).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
     await addComment(deps, 'bob', post.id, { body: 'hello', idempotencyKey: 'other' }, T + 2);
-    await expect(publishPost(deps, 'bob', { body: 'hello', idempotencyKey: 'other' }, T + 3)).rejects.toMatchObject({ code: 'idempotency_key_mismatch' });
+    await expect(publishPost(deps, 'bob', { body: 'hello', idempotencyKey: 'other' }, T + 3)).rejects.toMatchObject({
+      code: 'idempotency_key_mismatch',
+    });
   });
 
   it('a first request refused by the write limit keeps its claim: the retry in the next minute makes exactly that comment, under its id and time', async () => {
@@ -115,7 +133,9 @@ describe('comments with an Idempotency-Key', () => {
     const { post } = await publishPost(deps, 'ann', { body: 'p' }, T);
     const minute = Math.ceil(T / 60_000) * 60_000;
     for (let i = 0; i < 3; i++) await addComment(deps, 'bob', post.id, { body: `c${i}` }, minute + i);
-    await expect(addComment(deps, 'bob', post.id, { body: 'late', idempotencyKey: 'c-3' }, minute + 10)).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(
+      addComment(deps, 'bob', post.id, { body: 'late', idempotencyKey: 'c-3' }, minute + 10),
+    ).rejects.toBeInstanceOf(RateLimitedError);
     const claimed = deps.idempotency.claims.get('bob/c-3')!.id;
     const made = await addComment(deps, 'bob', post.id, { body: 'late', idempotencyKey: 'c-3' }, minute + 60_000);
     expect(made).toMatchObject({ id: claimed, createdAt: minute + 10, body: 'late' });
@@ -148,11 +168,15 @@ describe('reposts', () => {
     const { post } = await publishPost(deps, 'ann', { body: 'root' }, T);
     const bob = await repost(deps, 'bob', post.id, { comment: 'nice' }, T + 1);
     const cat = await repost(deps, 'cat', bob.post.id, {}, T + 2);
-    expect(cat.post).toMatchObject({ repostOf: post.id, body: ' //@bob: nice'.trimStart(), original: { state: 'live', post: { id: post.id } } });
+    expect(cat.post).toMatchObject({
+      repostOf: post.id,
+      body: ' //@bob: nice'.trimStart(),
+      original: { state: 'live', post: { id: post.id } },
+    });
     await likePost(deps, 'bob', cat.post.id, T + 2);
     const again = await repost(deps, 'cat', post.id, {}, T + 3);
     expect(again).toMatchObject({ replayed: true, post: { id: cat.post.id, counts: { likes: 1 } } }); // as it is now
-    expect((await getPost(deps, post.id, 'cat'))).toMatchObject({ counts: { reposts: 2 }, viewer: { reposted: true } });
+    expect(await getPost(deps, post.id, 'cat')).toMatchObject({ counts: { reposts: 2 }, viewer: { reposted: true } });
     await deletePost(deps, 'ann', post.id, T + 4);
     expect((await getPost(deps, cat.post.id)).original).toEqual({ state: 'deleted', id: post.id });
   });
@@ -170,7 +194,10 @@ describe('reposts', () => {
     const { post } = await publishPost(deps, 'ann', { body: 'root' }, T);
     await repost(deps, 'bob', post.id, {}, T + 1);
     await repost(deps, 'cat', post.id, {}, T + 2);
-    for (const id of [post.id, ...deps.queue.sent.filter((m) => m.type === 'fanout').map((m) => (m as { postId: string }).postId)]) {
+    for (const id of [
+      post.id,
+      ...deps.queue.sent.filter((m) => m.type === 'fanout').map((m) => (m as { postId: string }).postId),
+    ]) {
       const p = (await deps.posts.get(id))!;
       await deps.inbox.add(['me'], p);
     }

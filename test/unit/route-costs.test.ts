@@ -22,6 +22,7 @@ describe('what a read costs', () => {
       .filter((name) => costs[name].roundTrips > 2)
       .map((name) => `${name}: ${costs[name].roundTrips}`);
     expect(over).toEqual([]);
-    for (const name of Object.keys(THIRD_ROUND_TRIP) as RouteName[]) expect(costs[name].roundTrips, name).toBeLessThanOrEqual(3);
+    for (const name of Object.keys(THIRD_ROUND_TRIP) as RouteName[])
+      expect(costs[name].roundTrips, name).toBeLessThanOrEqual(3);
   });
 });

@@ -5,7 +5,32 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { feedOrderKey, newPostId } from '../../shared/domain/post.js';
 import { md5Salt } from '../../shared/schema/salt.js';
-import { LIST_TIME_MAX, handleFromKey, inboxQualifier, keyFromPostId, listPrefix, listKeyAt, listRowKey, mentionRowKeys, parseFollowListRowKey, parseNamedInRowKey, parseNamesRowKey, parseListRowKey, postIdFromKey, parsePostKey, postIdOfTopicKey, postKey, postKeyFromInboxQualifier, relationKey, topicEntryKey, topicPrefix, relationPrefix, reversedTimestamp, timestampFromReversed, userKey } from '../../shared/schema/row-keys.js';
+import {
+  LIST_TIME_MAX,
+  handleFromKey,
+  inboxQualifier,
+  keyFromPostId,
+  listPrefix,
+  listKeyAt,
+  listRowKey,
+  mentionRowKeys,
+  parseFollowListRowKey,
+  parseNamedInRowKey,
+  parseNamesRowKey,
+  parseListRowKey,
+  postIdFromKey,
+  parsePostKey,
+  postIdOfTopicKey,
+  postKey,
+  postKeyFromInboxQualifier,
+  relationKey,
+  topicEntryKey,
+  topicPrefix,
+  relationPrefix,
+  reversedTimestamp,
+  timestampFromReversed,
+  userKey,
+} from '../../shared/schema/row-keys.js';
 
 const hasPrefix = (key: Uint8Array, prefix: Uint8Array) =>
   key.length >= prefix.length && prefix.every((b, i) => key[i] === b);
@@ -35,10 +60,12 @@ describe('userKey', () => {
     expect(leads.size).toBeGreaterThan(4);
   });
 
-  it('salts with the first two bytes of node:crypto\'s MD5 of the handle (every key already stored was made so)', () => {
+  it("salts with the first two bytes of node:crypto's MD5 of the handle (every key already stored was made so)", () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[a-z0-9_]{1,30}$/), (handle) => {
-        expect([...userKey(handle).subarray(0, 2)]).toEqual([...createHash('md5').update(handle).digest().subarray(0, 2)]);
+        expect([...userKey(handle).subarray(0, 2)]).toEqual([
+          ...createHash('md5').update(handle).digest().subarray(0, 2),
+        ]);
       }),
       { numRuns: 2000 },
     );
@@ -106,13 +133,15 @@ describe('post ids and feed order (the domain) against the keys (storage)', () =
     // Same-millisecond posts by authors that share prefixes ("a", "ab", "a_") are where a
     // domain order that forgot the key's salt or terminator would part from the stored order.
     const author = fc.constantFrom('a', 'ab', 'abc', 'a_', 'b', 'z9', '0', 'carol');
-    const id = fc.tuple(author, fc.integer({ min: 0, max: 5 }), fc.uint8Array({ minLength: 6, maxLength: 6 })).map(([a, t, sfx]) =>
-      `${a}.${1_700_000_000_000 + t}.${Buffer.from(sfx).toString('hex')}`,
-    );
+    const id = fc
+      .tuple(author, fc.integer({ min: 0, max: 5 }), fc.uint8Array({ minLength: 6, maxLength: 6 }))
+      .map(([a, t, sfx]) => `${a}.${1_700_000_000_000 + t}.${Buffer.from(sfx).toString('hex')}`);
     fc.assert(
       fc.property(fc.uniqueArray(id, { minLength: 2, maxLength: 30 }), (ids) => {
         const byDomain = [...ids].sort((x, y) => (feedOrderKey(x) < feedOrderKey(y) ? -1 : 1));
-        const byKeys = [...ids].sort((x, y) => compareBytes(inboxQualifier(keyFromPostId(x)!), inboxQualifier(keyFromPostId(y)!)));
+        const byKeys = [...ids].sort((x, y) =>
+          compareBytes(inboxQualifier(keyFromPostId(x)!), inboxQualifier(keyFromPostId(y)!)),
+        );
         expect(byDomain).toEqual(byKeys);
       }),
     );
@@ -123,12 +152,19 @@ describe('topic keys (tables.ts, topics)', () => {
   const text = (s: string) => new TextEncoder().encode(s);
 
   it('sort a topic’s posts newest first (one millisecond by id) and parse back', () => {
-    const posts = fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: LIST_TIME_MAX }), fc.constantFrom('a', 'ab', 'a_', 'zed', '0')), { minLength: 2, maxLength: 30, selector: ([m, a]) => `${m}/${a}` });
+    const posts = fc.uniqueArray(
+      fc.tuple(fc.integer({ min: 0, max: LIST_TIME_MAX }), fc.constantFrom('a', 'ab', 'a_', 'zed', '0')),
+      { minLength: 2, maxLength: 30, selector: ([m, a]) => `${m}/${a}` },
+    );
     fc.assert(
       fc.property(posts, (list) => {
         const ids = list.map(([millis, author]) => `${author}.${millis}.0123456789ab`);
-        const byKey = [...ids].sort((x, y) => compareBytes(text(topicEntryKey('话题 one', x)), text(topicEntryKey('话题 one', y))));
-        const newestFirst = [...ids].sort((x, y) => Number(y.split('.')[1]) - Number(x.split('.')[1]) || (x < y ? -1 : x > y ? 1 : 0));
+        const byKey = [...ids].sort((x, y) =>
+          compareBytes(text(topicEntryKey('话题 one', x)), text(topicEntryKey('话题 one', y))),
+        );
+        const newestFirst = [...ids].sort(
+          (x, y) => Number(y.split('.')[1]) - Number(x.split('.')[1]) || (x < y ? -1 : x > y ? 1 : 0),
+        );
         expect(byKey).toEqual(newestFirst);
         for (const id of ids) expect(postIdOfTopicKey(topicPrefix('话题 one'), topicEntryKey('话题 one', id))).toBe(id);
       }),
@@ -138,13 +174,17 @@ describe('topic keys (tables.ts, topics)', () => {
   it('keep every topic to its own rows: "ab" does not list "ab c" or "abc", even with one salt', () => {
     const id = newPostId('ann', 1_700_000_000_000);
     const names = ['ab', 'ab c', 'abc', 'a', '话题'];
-    for (const a of names) for (const b of names) if (a !== b) expect(topicEntryKey(b, id).startsWith(topicPrefix(a)), `${a} / ${b}`).toBe(false);
+    for (const a of names)
+      for (const b of names)
+        if (a !== b) expect(topicEntryKey(b, id).startsWith(topicPrefix(a)), `${a} / ${b}`).toBe(false);
     // Not by luck of the salt: a row of "ab c" under "ab"'s salt still is not "ab"'s.
     const forged = `${topicPrefix('ab').slice(0, 4)}${topicEntryKey('ab c', id).slice(4)}`;
     expect(postIdOfTopicKey(topicPrefix('ab'), forged)).toBeNull();
     expect(() => topicEntryKey('ab', 'not a post id')).toThrow(RangeError);
     // A cursor naming a time past any key's reads from the newest: no error.
-    expect(topicEntryKey('ab', 'ann.99999999999999.0123456789ab').startsWith(`${topicPrefix('ab')}0000000000000/`)).toBe(true);
+    expect(
+      topicEntryKey('ab', 'ann.99999999999999.0123456789ab').startsWith(`${topicPrefix('ab')}0000000000000/`),
+    ).toBe(true);
   });
 });
 
@@ -152,24 +192,41 @@ describe('list keys (tables.ts, lists)', () => {
   const text = (s: string) => new TextEncoder().encode(s);
 
   it('sort newest first, one since by handle, and parse back', () => {
-    const entries = fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: LIST_TIME_MAX }), fc.constantFrom('a', 'ab', 'a_', 'b', 'z9', '0', 'carol')), {
-      minLength: 2,
-      maxLength: 30,
-      selector: ([since, h]) => `${since}/${h}`,
-    });
+    const entries = fc.uniqueArray(
+      fc.tuple(fc.integer({ min: 0, max: LIST_TIME_MAX }), fc.constantFrom('a', 'ab', 'a_', 'b', 'z9', '0', 'carol')),
+      {
+        minLength: 2,
+        maxLength: 30,
+        selector: ([since, h]) => `${since}/${h}`,
+      },
+    );
     fc.assert(
       fc.property(entries, (list) => {
-        const byKey = [...list].sort(([s1, h1], [s2, h2]) => compareBytes(text(listRowKey('ann', 'R', s1, h1)), text(listRowKey('ann', 'R', s2, h2))));
+        const byKey = [...list].sort(([s1, h1], [s2, h2]) =>
+          compareBytes(text(listRowKey('ann', 'R', s1, h1)), text(listRowKey('ann', 'R', s2, h2))),
+        );
         const newestFirst = [...list].sort(([s1, h1], [s2, h2]) => s2 - s1 || (h1 < h2 ? -1 : h1 > h2 ? 1 : 0));
         expect(byKey).toEqual(newestFirst);
-        for (const [since, handle] of list) expect(parseListRowKey(listPrefix('ann', 'R'), listRowKey('ann', 'R', since, handle))).toEqual({ since, handle });
+        for (const [since, handle] of list)
+          expect(parseListRowKey(listPrefix('ann', 'R'), listRowKey('ann', 'R', since, handle))).toEqual({
+            since,
+            handle,
+          });
       }),
     );
   });
 
   it('keep every owner and kind to its own rows: user 1 is not user 10, a post’s likers are not its author’s lists', () => {
     const post = newPostId('ann', 1_700_000_000_000);
-    const prefixes = [listPrefix('1', 'F'), listPrefix('10', 'F'), listPrefix('1', 'R'), listPrefix('ann', 'F'), listPrefix('ann', 'B'), listPrefix('ann', 'M'), listPrefix(post, 'L')];
+    const prefixes = [
+      listPrefix('1', 'F'),
+      listPrefix('10', 'F'),
+      listPrefix('1', 'R'),
+      listPrefix('ann', 'F'),
+      listPrefix('ann', 'B'),
+      listPrefix('ann', 'M'),
+      listPrefix(post, 'L'),
+    ];
     for (const a of prefixes) for (const b of prefixes) if (a !== b) expect(b.startsWith(a), `${a} / ${b}`).toBe(false);
     // Not by luck of the salt: an owner whose salt equals '1''s and whose handle starts with '1'.
     const salt = (h: string) => createHash('md5').update(h).digest('hex').slice(0, 4);
@@ -182,9 +239,18 @@ describe('list keys (tables.ts, lists)', () => {
   });
 
   it('read any owner’s follow entry back as the edge it indexes (the graph sample); other kinds are not edges', () => {
-    expect(parseFollowListRowKey(listRowKey('ann', 'F', 42, 'bob'))).toEqual({ follower: 'ann', followee: 'bob', since: 42 });
-    expect(parseFollowListRowKey(listRowKey('bob', 'R', 42, 'ann'))).toEqual({ follower: 'ann', followee: 'bob', since: 42 });
-    for (const kind of ['B', 'M'] as const) expect(parseFollowListRowKey(listRowKey('ann', kind, 42, 'bob'))).toBeNull();
+    expect(parseFollowListRowKey(listRowKey('ann', 'F', 42, 'bob'))).toEqual({
+      follower: 'ann',
+      followee: 'bob',
+      since: 42,
+    });
+    expect(parseFollowListRowKey(listRowKey('bob', 'R', 42, 'ann'))).toEqual({
+      follower: 'ann',
+      followee: 'bob',
+      since: 42,
+    });
+    for (const kind of ['B', 'M'] as const)
+      expect(parseFollowListRowKey(listRowKey('ann', kind, 42, 'bob'))).toBeNull();
     expect(parseFollowListRowKey(listRowKey(newPostId('ann', 1), 'L', 42, 'bob'))).toBeNull();
     // A salt that is not the owner's: not a row of ours.
     expect(parseFollowListRowKey(`0000${listRowKey('ann', 'F', 42, 'bob').slice(4)}`)).toBeNull();

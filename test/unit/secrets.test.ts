@@ -34,7 +34,10 @@ describe('runtime secrets', () => {
     let now = 1_000_000;
     const secrets = new RuntimeSecrets(deployed, ssm.read, () => now);
     expect(await tokenKeysOf(secrets)).toEqual({ secret: KEY_A });
-    expect(await Promise.all([tokenKeysOf(secrets), tokenKeysOf(secrets)])).toEqual([{ secret: KEY_A }, { secret: KEY_A }]);
+    expect(await Promise.all([tokenKeysOf(secrets), tokenKeysOf(secrets)])).toEqual([
+      { secret: KEY_A },
+      { secret: KEY_A },
+    ]);
     // Two parameters (current, previous — absent), each read once.
     expect(ssm.reads).toEqual(['/weibo/prod/jwt-secret', '/weibo/prod/jwt-secret-previous']);
 
@@ -56,8 +59,12 @@ describe('runtime secrets', () => {
     const secrets = new RuntimeSecrets(deployed, failing);
     await expect(tokenKeysOf(secrets)).rejects.toThrow('throttled');
     const ssm = fakeSsm({});
-    await expect(tokenKeysOf(new RuntimeSecrets(deployed, ssm.read))).rejects.toThrow('/weibo/prod/jwt-secret (JWT_SECRET_PARAMETER) does not exist');
-    await expect(new RuntimeSecrets(deployed, ssm.read).hbaseAuthorization()).rejects.toThrow('/weibo/prod/hbase-authorization');
+    await expect(tokenKeysOf(new RuntimeSecrets(deployed, ssm.read))).rejects.toThrow(
+      '/weibo/prod/jwt-secret (JWT_SECRET_PARAMETER) does not exist',
+    );
+    await expect(new RuntimeSecrets(deployed, ssm.read).hbaseAuthorization()).rejects.toThrow(
+      '/weibo/prod/hbase-authorization',
+    );
     let calls = 0;
     const flaky: ParameterReader = async () => {
       calls++;
@@ -76,7 +83,9 @@ describe('runtime secrets', () => {
     expect(await local.hbaseAuthorization()).toBe('Basic x');
     expect(ssm.reads).toEqual([]);
     await expect(tokenKeysOf(new RuntimeSecrets(loadConfig({}), ssm.read))).rejects.toThrow('JWT_SECRET');
-    await expect(tokenKeysOf(new RuntimeSecrets(deployed, async () => 'short'))).rejects.toThrow('at least 32 characters');
+    await expect(tokenKeysOf(new RuntimeSecrets(deployed, async () => 'short'))).rejects.toThrow(
+      'at least 32 characters',
+    );
   });
 });
 

@@ -6,18 +6,39 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { describe, expect, it } from 'vitest';
 import { httpRoute } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
-import { clearedRefreshCookie, isBrowserClient, presentedRefreshToken, readRefreshCookie, refreshCookie } from '../../shared/http/session-cookie.js';
+import {
+  clearedRefreshCookie,
+  isBrowserClient,
+  presentedRefreshToken,
+  readRefreshCookie,
+  refreshCookie,
+} from '../../shared/http/session-cookie.js';
 import { grantResult } from '../../shared/http/session-result.js';
 import type { Grant } from '../../shared/use-cases/sessions.js';
 
 const T = Date.UTC(2025, 0, 1);
-const grant: Grant = { handle: 'amy', token: 'access.jwt', expiresAt: T + 900_000, refreshToken: 'r'.repeat(64), refreshExpiresAt: T + 30 * 86_400_000 };
+const grant: Grant = {
+  handle: 'amy',
+  token: 'access.jwt',
+  expiresAt: T + 900_000,
+  refreshToken: 'r'.repeat(64),
+  refreshExpiresAt: T + 30 * 86_400_000,
+};
 
 describe('the refresh cookie', () => {
   it('is HttpOnly, Secure, SameSite=Strict, scoped to the session routes, and lives as long as the token', () => {
     const cookie = refreshCookie('tok', 2_592_000.7, '/api/sessions');
-    expect(cookie.split('; ')).toEqual(['weibo_refresh=tok', 'Max-Age=2592000', 'Path=/api/sessions', 'HttpOnly', 'Secure', 'SameSite=Strict']);
-    expect(clearedRefreshCookie('/api/sessions')).toMatch(/^weibo_refresh=; Max-Age=0; Path=\/api\/sessions; HttpOnly; Secure; SameSite=Strict$/);
+    expect(cookie.split('; ')).toEqual([
+      'weibo_refresh=tok',
+      'Max-Age=2592000',
+      'Path=/api/sessions',
+      'HttpOnly',
+      'Secure',
+      'SameSite=Strict',
+    ]);
+    expect(clearedRefreshCookie('/api/sessions')).toMatch(
+      /^weibo_refresh=; Max-Age=0; Path=\/api\/sessions; HttpOnly; Secure; SameSite=Strict$/,
+    );
   });
 
   it('is found among the request cookies by name only', () => {
@@ -42,7 +63,9 @@ describe('which refresh token a refresh or logout presents', () => {
   });
   it('without one, the cookie, only with the client header: else 403 client_header_required', () => {
     expect(presentedRefreshToken({ bodyToken: undefined, browser: true, cookies })).toBe('from-cookie');
-    expect(() => presentedRefreshToken({ bodyToken: undefined, browser: false, cookies })).toThrow(expect.objectContaining({ code: 'client_header_required' }));
+    expect(() => presentedRefreshToken({ bodyToken: undefined, browser: false, cookies })).toThrow(
+      expect.objectContaining({ code: 'client_header_required' }),
+    );
     // A browser without its cookie presents nothing the use case could accept.
     expect(presentedRefreshToken({ bodyToken: undefined, browser: true, cookies: [] })).toBe('');
   });
@@ -53,7 +76,9 @@ describe('the answer to a login or refresh', () => {
     const res = grantResult(grant, { browser: true, cookiePath: '/api/sessions', now: T });
     expect(res.body).not.toHaveProperty('refreshToken');
     expect(res.body).toMatchObject({ handle: 'amy', token: 'access.jwt', tokenType: 'Bearer' });
-    expect(res.cookies).toEqual([`weibo_refresh=${grant.refreshToken}; Max-Age=2592000; Path=/api/sessions; HttpOnly; Secure; SameSite=Strict`]);
+    expect(res.cookies).toEqual([
+      `weibo_refresh=${grant.refreshToken}; Max-Age=2592000; Path=/api/sessions; HttpOnly; Secure; SameSite=Strict`,
+    ]);
     expect(res.headers).toEqual({ 'Cache-Control': 'no-store' });
   });
   it('for any other client: the token in the JSON, no cookie', () => {
@@ -64,9 +89,18 @@ describe('the answer to a login or refresh', () => {
 });
 
 describe('the handler chain', () => {
-  const context = { functionName: 'unit', awsRequestId: 'r-1', invokedFunctionArn: 'arn:aws:lambda:eu-west-1:1:function:unit', memoryLimitInMB: '512', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+  const context = {
+    functionName: 'unit',
+    awsRequestId: 'r-1',
+    invokedFunctionArn: 'arn:aws:lambda:eu-west-1:1:function:unit',
+    memoryLimitInMB: '512',
+    getRemainingTimeInMillis: () => 10_000,
+  } as unknown as Context;
   it('hands the request cookies and the client header to the route, and sends its cookies as payload 2.0 `cookies`', async () => {
-    const route = httpRoute(routes.logOut, async ({ cookies, headers }) => ({ status: 204, cookies: [`seen=${readRefreshCookie(cookies)}-${headers['x-weibo-client']}`] }));
+    const route = httpRoute(routes.logOut, async ({ cookies, headers }) => ({
+      status: 204,
+      cookies: [`seen=${readRefreshCookie(cookies)}-${headers['x-weibo-client']}`],
+    }));
     const event = {
       version: '2.0',
       rawPath: '/sessions/logout',

@@ -4,16 +4,30 @@
 import { feedOrderKey } from '../../shared/domain/post.js';
 import type { SafetyEdge } from '../../shared/domain/visibility.js';
 import type { ListPage, ListPosition, Page } from '../../shared/ports/feed-store.js';
-import type { BlockEdge, BlockKind, BlockStore, NotificationEntry, NotificationStore, TopicStore, Versioned } from '../../shared/ports/social-store.js';
+import type {
+  BlockEdge,
+  BlockKind,
+  BlockStore,
+  NotificationEntry,
+  NotificationStore,
+  TopicStore,
+  Versioned,
+} from '../../shared/ports/social-store.js';
 import { EMPTY_GROUP, type GroupState, type MemberInstances } from '../../shared/domain/notification.js';
 import { userKey } from '../../shared/schema/row-keys.js';
 
 const byUserKey = (a: string, b: string) => Buffer.compare(Buffer.from(userKey(a)), Buffer.from(userKey(b)));
 
 /** A newest-first list page as the list index gives it: by since descending, then handle; strictly after `after`. */
-export function newestFirstPage<T extends { handle: string; since: number }>(entries: T[], limit: number, after?: ListPosition): ListPage<T> {
+export function newestFirstPage<T extends { handle: string; since: number }>(
+  entries: T[],
+  limit: number,
+  after?: ListPosition,
+): ListPage<T> {
   const later = (e: T, p: ListPosition) => e.since < p.since || (e.since === p.since && e.handle > p.handle);
-  const all = [...entries].sort((x, y) => y.since - x.since || (x.handle < y.handle ? -1 : x.handle > y.handle ? 1 : 0)).filter((e) => !after || later(e, after));
+  const all = [...entries]
+    .sort((x, y) => y.since - x.since || (x.handle < y.handle ? -1 : x.handle > y.handle ? 1 : 0))
+    .filter((e) => !after || later(e, after));
   const items = all.slice(0, limit);
   const last = items.at(-1);
   return all.length > limit && last ? { items, next: { since: last.since, handle: last.handle } } : { items };
@@ -34,10 +48,20 @@ export class FakeBlocks implements BlockStore {
   }
   async list(kind: BlockKind, a: string, limit: number, after?: ListPosition): Promise<ListPage<BlockEdge>> {
     const prefix = `${kind}:${a}>`;
-    return newestFirstPage([...this.edges].filter(([k]) => k.startsWith(prefix)).map(([k, since]) => ({ handle: k.slice(prefix.length), since })), limit, after);
+    return newestFirstPage(
+      [...this.edges]
+        .filter(([k]) => k.startsWith(prefix))
+        .map(([k, since]) => ({ handle: k.slice(prefix.length), since })),
+      limit,
+      after,
+    );
   }
   async sinces(kind: BlockKind, a: string, others: string[]) {
-    return new Map(others.flatMap((o) => (this.edges.has(`${kind}:${a}>${o}`) ? [[o, this.edges.get(`${kind}:${a}>${o}`)!] as const] : [])));
+    return new Map(
+      others.flatMap((o) =>
+        this.edges.has(`${kind}:${a}>${o}`) ? [[o, this.edges.get(`${kind}:${a}>${o}`)!] as const] : [],
+      ),
+    );
   }
   async eitherBlocks(a: string, b: string) {
     return this.edges.has(`block:${a}>${b}`) || this.edges.has(`block:${b}>${a}`);
@@ -67,9 +91,19 @@ export class FakeNotifications implements NotificationStore {
   async group(r: string, g: string, m: string) {
     const value = this.groups.get(`${r}|${g}`);
     const counts = this.counted.get(`${r}|${g}|${m}`);
-    return { value: value ?? { ...EMPTY_GROUP, recorded: true as const }, version: value ? JSON.stringify(value) : null, ...(counts === undefined ? {} : { counts }) };
+    return {
+      value: value ?? { ...EMPTY_GROUP, recorded: true as const },
+      version: value ? JSON.stringify(value) : null,
+      ...(counts === undefined ? {} : { counts }),
+    };
   }
-  async swapGroup(r: string, g: string, next: GroupState, seen: Versioned<GroupState>, member: { handle: string; counts: boolean }) {
+  async swapGroup(
+    r: string,
+    g: string,
+    next: GroupState,
+    seen: Versioned<GroupState>,
+    member: { handle: string; counts: boolean },
+  ) {
     const k = `${r}|${g}`;
     const now = this.groups.get(k);
     if ((now ? JSON.stringify(now) : null) !== seen.version) return false;
@@ -82,7 +116,13 @@ export class FakeNotifications implements NotificationStore {
     const k = `${r}|${state.at}|${g}`;
     // As the cell timestamp does on HBase: the newest state's names stay.
     if ((this.listed.get(k)?.clock ?? -1) <= state.clock) {
-      this.listed.set(k, { groupKey: g, at: state.at, latest: state.latest, clock: state.clock, ...(excerpt === undefined ? {} : { excerpt }) });
+      this.listed.set(k, {
+        groupKey: g,
+        at: state.at,
+        latest: state.latest,
+        clock: state.clock,
+        ...(excerpt === undefined ? {} : { excerpt }),
+      });
     }
     if (previousAt !== null && previousAt < state.at) this.listed.delete(`${r}|${previousAt}|${g}`);
   }
@@ -91,7 +131,9 @@ export class FakeNotifications implements NotificationStore {
       .filter(([k]) => k.startsWith(`${r}|`))
       .map(([, e]) => e)
       .sort((a, b) => b.at - a.at || (a.groupKey < b.groupKey ? 1 : -1)); // a reversed scan of the text keys
-    const start = after ? all.findIndex((e) => e.at < after.at || (e.at === after.at && e.groupKey < after.groupKey)) : 0;
+    const start = after
+      ? all.findIndex((e) => e.at < after.at || (e.at === after.at && e.groupKey < after.groupKey))
+      : 0;
     const from = start < 0 ? all.length : start;
     return { items: all.slice(from, from + limit), more: from + limit < all.length };
   }
@@ -116,12 +158,22 @@ export class FakeTopics implements TopicStore {
   readonly counts = new Map<string, number>(); // "bucket|topic" → posts
   async add(postId: string, _createdAt: number, topics: string[], trendBucket: number | null) {
     for (const t of topics) {
-      this.index.set(t, [...new Set([...(this.index.get(t) ?? []), postId])].sort((a, b) => (feedOrderKey(a) < feedOrderKey(b) ? -1 : 1)));
-      if (trendBucket !== null) this.counts.set(`${trendBucket}|${t}`, (this.counts.get(`${trendBucket}|${t}`) ?? 0) + 1);
+      this.index.set(
+        t,
+        [...new Set([...(this.index.get(t) ?? []), postId])].sort((a, b) =>
+          feedOrderKey(a) < feedOrderKey(b) ? -1 : 1,
+        ),
+      );
+      if (trendBucket !== null)
+        this.counts.set(`${trendBucket}|${t}`, (this.counts.get(`${trendBucket}|${t}`) ?? 0) + 1);
     }
   }
   async remove(postId: string, topics: string[]) {
-    for (const t of topics) this.index.set(t, (this.index.get(t) ?? []).filter((id) => id !== postId));
+    for (const t of topics)
+      this.index.set(
+        t,
+        (this.index.get(t) ?? []).filter((id) => id !== postId),
+      );
   }
   async posts(topic: string, limit: number, cursor?: string): Promise<Page<string>> {
     const all = this.index.get(topic) ?? [];

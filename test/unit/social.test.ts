@@ -2,7 +2,14 @@
 // in-memory fakes of the ports (test/unit/feed-fakes.ts, social-fakes.ts). The same operations
 // run on HBase in test/integration/social.test.ts and over HTTP in test/e2e/social.test.ts.
 import { describe, expect, it } from 'vitest';
-import { changedGroup, EMPTY_GROUP, GROUP_WINDOW_MS, noticesOf, parseGroupKey, type NotificationFact } from '../../shared/domain/notification.js';
+import {
+  changedGroup,
+  EMPTY_GROUP,
+  GROUP_WINDOW_MS,
+  noticesOf,
+  parseGroupKey,
+  type NotificationFact,
+} from '../../shared/domain/notification.js';
 import { block, mute, unblock } from '../../shared/use-cases/blocks.js';
 import { addComment } from '../../shared/use-cases/comments.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
@@ -17,29 +24,50 @@ import { drain, fakeFeed } from './feed-fakes.js';
 const T = 1_795_000_000_000;
 
 const shown = async (deps: ReturnType<typeof fakeFeed>, who: string) =>
-  (await listNotifications(deps, who, 50)).items.map((n) => `${n.type}:${n.count}:${n.actors.map((a) => a.handle).join(',')}`);
+  (await listNotifications(deps, who, 50)).items.map(
+    (n) => `${n.type}:${n.count}:${n.actors.map((a) => a.handle).join(',')}`,
+  );
 
 describe('who a fact notifies', () => {
   it('never the actor; a reply to the post author’s comment once (as a reply); mentions once per person', () => {
-    const fact: NotificationFact = { kind: 'comment', actor: 'bob', postId: 'ann.1.aaaaaaaaaaaa', commentId: '0000000000001-aaaaaaaa', since: T, replyTo: 'ann', mentions: ['ann', 'bob', 'cat', 'cat'] };
+    const fact: NotificationFact = {
+      kind: 'comment',
+      actor: 'bob',
+      postId: 'ann.1.aaaaaaaaaaaa',
+      commentId: '0000000000001-aaaaaaaa',
+      since: T,
+      replyTo: 'ann',
+      mentions: ['ann', 'bob', 'cat', 'cat'],
+    };
     expect(noticesOf(fact).map((n) => `${n.recipient}:${n.type}`)).toEqual(['ann:reply', 'cat:mention']);
     expect(noticesOf({ kind: 'like', actor: 'ann', postId: 'ann.1.aaaaaaaaaaaa', since: T })).toEqual([]);
   });
 
   it('groups likes, reposts and follows by 12-hour window of the fact; comments are groups of one', () => {
-    const like = (since: number) => noticesOf({ kind: 'like', actor: 'bob', postId: 'ann.1.aaaaaaaaaaaa', since })[0]!.groupKey;
+    const like = (since: number) =>
+      noticesOf({ kind: 'like', actor: 'bob', postId: 'ann.1.aaaaaaaaaaaa', since })[0]!.groupKey;
     const start = Math.floor(T / GROUP_WINDOW_MS) * GROUP_WINDOW_MS;
     expect(like(start)).toBe(like(start + GROUP_WINDOW_MS - 1));
     expect(like(start)).not.toBe(like(start + GROUP_WINDOW_MS));
     expect(parseGroupKey(like(start))).toEqual({ type: 'like', postId: 'ann.1.aaaaaaaaaaaa' });
-    expect(parseGroupKey('comment/ann.1.aaaaaaaaaaaa/0000000000001-aaaaaaaa')).toEqual({ type: 'comment', postId: 'ann.1.aaaaaaaaaaaa', commentId: '0000000000001-aaaaaaaa' });
+    expect(parseGroupKey('comment/ann.1.aaaaaaaaaaaa/0000000000001-aaaaaaaa')).toEqual({
+      type: 'comment',
+      postId: 'ann.1.aaaaaaaaaaaa',
+      commentId: '0000000000001-aaaaaaaa',
+    });
     expect(parseGroupKey('nonsense/x')).toBeNull();
   });
 });
 
 describe('a group’s one state', () => {
   it('a repost’s member is the reposter (a group counts people) and its instance the repost', () => {
-    const [n] = noticesOf({ kind: 'repost', actor: 'bob', postId: 'bob.5.bbbbbbbbbbbb', original: 'ann.1.aaaaaaaaaaaa', since: T });
+    const [n] = noticesOf({
+      kind: 'repost',
+      actor: 'bob',
+      postId: 'bob.5.bbbbbbbbbbbb',
+      original: 'ann.1.aaaaaaaaaaaa',
+      since: T,
+    });
     expect([n!.member, n!.instance]).toEqual(['bob', 'bob.5.bbbbbbbbbbbb']);
   });
 
@@ -50,12 +78,33 @@ describe('a group’s one state', () => {
     // An older fact of a member already named (a late delivery) neither ages the name nor moves the place.
     expect(changedGroup(bob, { kind: 'join', member: 'bob', at: 50, count: 0 }, 6_000)).toBeNull();
     const cat = changedGroup(bob, { kind: 'join', member: 'cat', at: 90, count: 1 }, 4_000)!; // a clock behind: still forward
-    expect(cat).toEqual({ count: 2, at: 100, latest: [['bob', 100], ['cat', 90]], clock: 5_001 });
-    expect(changedGroup(cat, { kind: 'leave', member: 'bob', count: -1 }, 7_000)).toEqual({ count: 1, at: 100, latest: [['cat', 90]], clock: 7_000 });
+    expect(cat).toEqual({
+      count: 2,
+      at: 100,
+      latest: [
+        ['bob', 100],
+        ['cat', 90],
+      ],
+      clock: 5_001,
+    });
+    expect(changedGroup(cat, { kind: 'leave', member: 'bob', count: -1 }, 7_000)).toEqual({
+      count: 1,
+      at: 100,
+      latest: [['cat', 90]],
+      clock: 7_000,
+    });
     // One of a member's facts gone while another lives: the member stays, nothing moves.
     expect(changedGroup(cat, { kind: 'leave', member: 'bob', count: 0 }, 7_000)).toBeNull();
     // A late leave of a member whose other, newer fact the group had not counted yet: up, name kept.
-    expect(changedGroup(cat, { kind: 'leave', member: 'bob', count: 1 }, 7_000)).toEqual({ count: 3, at: 100, latest: [['bob', 100], ['cat', 90]], clock: 7_000 });
+    expect(changedGroup(cat, { kind: 'leave', member: 'bob', count: 1 }, 7_000)).toEqual({
+      count: 3,
+      at: 100,
+      latest: [
+        ['bob', 100],
+        ['cat', 90],
+      ],
+      clock: 7_000,
+    });
   });
 });
 
@@ -106,7 +155,9 @@ describe('notifications', () => {
     await markNotificationsRead(deps, 'ann', newest!.id, T + 10);
     expect(await unreadCount(deps, 'ann')).toEqual({ count: 0, capped: false });
     expect((await markNotificationsRead(deps, 'ann', older!.id, T + 10)).readUpTo).toBe(T + 2);
-    await expect(markNotificationsRead(deps, 'ann', 'not-an-id')).rejects.toMatchObject({ code: 'invalid_notification_id' });
+    await expect(markNotificationsRead(deps, 'ann', 'not-an-id')).rejects.toMatchObject({
+      code: 'invalid_notification_id',
+    });
   });
 
   it('none from a muted or blocked user, none about a deleted post', async () => {

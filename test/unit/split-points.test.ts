@@ -6,12 +6,26 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { hbaseShellScript, rubyBytes } from '../../infra/schema/shell-script.js';
 import { compareBytes } from '../../shared/hbase/index.js';
-import { MAX_REGIONS_PER_TABLE, TREND_SHARDS, commentPrefix, notificationEntryKey, notificationGroupKey, notificationMemberKey, postKey, relationKey, trendKey, trendShardOf, userKey } from '../../shared/schema/row-keys.js';
+import {
+  MAX_REGIONS_PER_TABLE,
+  TREND_SHARDS,
+  commentPrefix,
+  notificationEntryKey,
+  notificationGroupKey,
+  notificationMemberKey,
+  postKey,
+  relationKey,
+  trendKey,
+  trendShardOf,
+  userKey,
+} from '../../shared/schema/row-keys.js';
 import { SPLITS, TABLES, splitPoints, type TableName } from '../../shared/schema/tables.js';
 import { decimalStringSplit, quantileSplit } from '../bench/regions/seed-splits.js';
 
 const require = createRequire(import.meta.url);
-const { stageSettings } = require('../../infra/stage-settings.cjs') as { stageSettings: (stage: string, params: Record<string, unknown>) => { regionsPerTable: number } };
+const { stageSettings } = require('../../infra/stage-settings.cjs') as {
+  stageSettings: (stage: string, params: Record<string, unknown>) => { regionsPerTable: number };
+};
 
 const tables = Object.keys(TABLES) as TableName[];
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -39,7 +53,8 @@ describe('split points', () => {
       for (const n of [2, 3, 16, 100, MAX_REGIONS_PER_TABLE]) {
         const points = splitPoints(t, n);
         expect(points, `${t} ${n}`).toHaveLength((SPLITS[t] === 'shard' ? Math.min(n, TREND_SHARDS) : n) - 1);
-        for (let i = 1; i < points.length; i++) expect(compareBytes(points[i - 1]!, points[i]!), `${t} ${n} #${i}`).toBeLessThan(0);
+        for (let i = 1; i < points.length; i++)
+          expect(compareBytes(points[i - 1]!, points[i]!), `${t} ${n} #${i}`).toBeLessThan(0);
       }
     }
   });
@@ -53,7 +68,8 @@ describe('split points', () => {
   });
 
   it('rejects a region count outside 1..256', () => {
-    for (const n of [0, -1, 1.5, 257, Number.NaN]) expect(() => splitPoints('inbox', n), String(n)).toThrow(/from 1 to 256/);
+    for (const n of [0, -1, 1.5, 257, Number.NaN])
+      expect(() => splitPoints('inbox', n), String(n)).toThrow(/from 1 to 256/);
     expect(() => splitPoints('trends', 0)).toThrow(/from 1 to 256/);
     expect(() => splitPoints('notifications', 257)).toThrow(/from 1 to 256/);
   });
@@ -65,21 +81,39 @@ describe('split points', () => {
       ['inbox', handles.map(userKey)],
       ['content', handles.map((h, i) => postKey(h, 1_700_000_000_000 + i))],
       ['relations', handles.map((h, i) => relationKey(h, 'F', handles[(i * 7919) % handles.length]!))],
-      ['comments', handles.map((h) => new TextEncoder().encode(`${commentPrefix(`${h}.1700000000000.abcdef012345`)}1700000000000-0000`))],
+      [
+        'comments',
+        handles.map((h) =>
+          new TextEncoder().encode(`${commentPrefix(`${h}.1700000000000.abcdef012345`)}1700000000000-0000`),
+        ),
+      ],
       ['sessions', handles.map(() => randomBytes(16))],
     ];
     for (const [t, keys] of cases) {
       const counts = spread(keys, splitPoints(t, n));
-      expect(counts.every((c) => c > 0), t).toBe(true);
+      expect(
+        counts.every((c) => c > 0),
+        t,
+      ).toBe(true);
       // 20,000 uniform keys over 16 regions: 1,250 each, σ ≈ 34; 1.15 is > 6 σ.
       expect(maxOverMean(counts), `${t}: ${counts.join(',')}`).toBeLessThan(1.15);
     }
     // The seed's unsalted uid keys with the split an operator has at creation: the population
     // fills the low end of the uid space, most regions stay empty.
-    const seed = spread(handles.map((h) => new TextEncoder().encode(h)), decimalStringSplit(n));
+    const seed = spread(
+      handles.map((h) => new TextEncoder().encode(h)),
+      decimalStringSplit(n),
+    );
     expect(seed.filter((c) => c > 0).length).toBeLessThanOrEqual(4);
     // Split at the quantiles of the uids that exist: even, for those uids.
-    expect(maxOverMean(spread(handles.map((h) => new TextEncoder().encode(h)), quantileSplit(handles, n)))).toBeLessThan(1.01);
+    expect(
+      maxOverMean(
+        spread(
+          handles.map((h) => new TextEncoder().encode(h)),
+          quantileSplit(handles, n),
+        ),
+      ),
+    ).toBeLessThan(1.01);
   }, 30_000); // 20,000 handles: seconds of CPU on a loaded 2-core machine
 
   it('trends: the shard leads the key and the table splits on it, so the current bucket spreads over the regions', () => {
@@ -89,7 +123,10 @@ describe('split points', () => {
     // Every topic posted in the same five minutes: one bucket, yet every region takes a share.
     const bucket = 5_900_000;
     const names = Array.from({ length: 4_000 }, (_, i) => `topic${i}`);
-    const counts = spread(names.map((name) => trendKey(trendShardOf(name), bucket)), splitPoints('trends', 16));
+    const counts = spread(
+      names.map((name) => trendKey(trendShardOf(name), bucket)),
+      splitPoints('trends', 16),
+    );
     expect(counts).toHaveLength(TREND_SHARDS);
     // 4,000 uniform names over 8 shards: 500 each, σ ≈ 21; 1.2 is > 4 σ.
     expect(maxOverMean(counts), counts.join(',')).toBeLessThan(1.2);
@@ -103,8 +140,14 @@ describe('split points', () => {
     const points = splitPoints('notifications', n);
     const handles = Array.from({ length: 20_000 }, (_, i) => String(i).padStart(5, '0'));
     const text = new TextEncoder();
-    const entries = spread(handles.map((h, i) => text.encode(notificationEntryKey(h, 1_700_000_000_000 + i, `follow/${i}`))), points);
-    const binary = spread(handles.flatMap((h) => [notificationGroupKey(h, 'follow/1'), notificationMemberKey(h, 'follow/1', 'ann')]), points);
+    const entries = spread(
+      handles.map((h, i) => text.encode(notificationEntryKey(h, 1_700_000_000_000 + i, `follow/${i}`))),
+      points,
+    );
+    const binary = spread(
+      handles.flatMap((h) => [notificationGroupKey(h, 'follow/1'), notificationMemberKey(h, 'follow/1', 'ann')]),
+      points,
+    );
     // Split on the binary salt alone, the entries sat in 2 of 16 regions; now in half of them, evenly.
     const holding = entries.filter((c) => c > 0);
     expect(holding.length, entries.join(',')).toBeGreaterThanOrEqual(n / 2);
@@ -152,14 +195,19 @@ describe('the hbase shell script', () => {
     expect(lines[1]).toBe("create_namespace 'weibo'");
     const creates = lines.slice(2);
     expect(creates).toHaveLength(tables.length);
-    const grammar = /^create '(weibo:[a-z_]+)'((?:, \{NAME => '[a-z]+'(?:, [A-Z_]+ => (?:\d+|'[A-Za-z_]+'))*\})+)(?:, SPLITS => \[((?:"[^"]*")(?:, "[^"]*")*)\])?$/;
+    const grammar =
+      /^create '(weibo:[a-z_]+)'((?:, \{NAME => '[a-z]+'(?:, [A-Z_]+ => (?:\d+|'[A-Za-z_]+'))*\})+)(?:, SPLITS => \[((?:"[^"]*")(?:, "[^"]*")*)\])?$/;
     for (const [i, line] of creates.entries()) {
       const t = tables[i]!;
       const m = grammar.exec(line);
       expect(m, line).not.toBeNull();
       expect(m![1]).toBe(`weibo:${TABLES[t].name}`);
-      expect([...m![2]!.matchAll(/NAME => '([a-z]+)'/g)].map((x) => x[1])).toEqual(TABLES[t].families.map((f) => f.name));
-      for (const f of TABLES[t].families) for (const [k, v] of Object.entries(f)) if (k !== 'name') expect(m![2], `${t} ${k}`).toContain(`${k} => ${typeof v === 'number' ? v : `'${v}'`}`);
+      expect([...m![2]!.matchAll(/NAME => '([a-z]+)'/g)].map((x) => x[1])).toEqual(
+        TABLES[t].families.map((f) => f.name),
+      );
+      for (const f of TABLES[t].families)
+        for (const [k, v] of Object.entries(f))
+          if (k !== 'name') expect(m![2], `${t} ${k}`).toContain(`${k} => ${typeof v === 'number' ? v : `'${v}'`}`);
       const points = m![3] ? m![3].split(', ').map(parseRuby) : [];
       expect(points.map(hex), t).toEqual(splitPoints(t, 16).map(hex));
     }
@@ -170,10 +218,25 @@ describe('the hbase shell script', () => {
 
 describe('the stage param regionsPerTable', () => {
   const params = {
-    hbaseRestUrl: 'https://hbase-rest.internal:8443', hbaseNamespace: 'weibo', jwtSecretParameter: '/weibo/prod/jwt-secret',
-    secretsMaxAgeSeconds: 300, workerMaxConcurrency: 10, mediaWorkerMaxConcurrency: 10, jobReservedConcurrency: 1, apiThrottleRate: 100, apiThrottleBurst: 200,
-    celebrityFollowers: 10000, inactiveAfterSeconds: 2592000, inboxCap: 800, outboxCap: 200, backfillLimit: 200, settleSeconds: 60,
-    jobRowsPerStep: 500, regenStuckSeconds: 600, schedulesEnabled: true, logLevel: 'INFO',
+    hbaseRestUrl: 'https://hbase-rest.internal:8443',
+    hbaseNamespace: 'weibo',
+    jwtSecretParameter: '/weibo/prod/jwt-secret',
+    secretsMaxAgeSeconds: 300,
+    workerMaxConcurrency: 10,
+    mediaWorkerMaxConcurrency: 10,
+    jobReservedConcurrency: 1,
+    apiThrottleRate: 100,
+    apiThrottleBurst: 200,
+    celebrityFollowers: 10000,
+    inactiveAfterSeconds: 2592000,
+    inboxCap: 800,
+    outboxCap: 200,
+    backfillLimit: 200,
+    settleSeconds: 60,
+    jobRowsPerStep: 500,
+    regenStuckSeconds: 600,
+    schedulesEnabled: true,
+    logLevel: 'INFO',
   };
 
   it('is an integer from 1 to 256, 1 when absent', () => {
@@ -181,7 +244,9 @@ describe('the stage param regionsPerTable', () => {
     expect(stageSettings('prod', { ...params, regionsPerTable: 16 }).regionsPerTable).toBe(16);
     expect(stageSettings('prod', { ...params, regionsPerTable: '256' }).regionsPerTable).toBe(256);
     for (const bad of [0, 257, 2.5, 'many']) {
-      expect(() => stageSettings('prod', { ...params, regionsPerTable: bad }), String(bad)).toThrow(/Stage "prod" is not configured: regionsPerTable must be an integer from 1 to 256/);
+      expect(() => stageSettings('prod', { ...params, regionsPerTable: bad }), String(bad)).toThrow(
+        /Stage "prod" is not configured: regionsPerTable must be an integer from 1 to 256/,
+      );
     }
   });
 

@@ -5,14 +5,26 @@
 import { describe, expect, it } from 'vitest';
 import { block, mute } from '../../shared/use-cases/blocks.js';
 import { follow } from '../../shared/use-cases/relations.js';
-import { CACHE_MS, FOLLOWEES_SAMPLED, SUGGESTIONS_MAX, SuggestionCache, suggestFollows, type Suggestion } from '../../shared/use-cases/suggestions.js';
+import {
+  CACHE_MS,
+  FOLLOWEES_SAMPLED,
+  SUGGESTIONS_MAX,
+  SuggestionCache,
+  suggestFollows,
+  type Suggestion,
+} from '../../shared/use-cases/suggestions.js';
 import { drain, fakeFeed } from './feed-fakes.js';
 
 const T = 1_000_000;
 const names = (list: Suggestion[]) => list.map((s) => `${s.face.handle}:${s.followedBy}`);
 /** A fresh cache per call unless a test shares one; the sample starts at the beginning. */
-const suggest = (deps: ReturnType<typeof fakeFeed>, reader: string, limit = 5, cache = new SuggestionCache(), now = T) =>
-  suggestFollows(deps, reader, limit, { now, cache, random: () => 0 });
+const suggest = (
+  deps: ReturnType<typeof fakeFeed>,
+  reader: string,
+  limit = 5,
+  cache = new SuggestionCache(),
+  now = T,
+) => suggestFollows(deps, reader, limit, { now, cache, random: () => 0 });
 
 let clock = 1;
 /** `edges` as [follower, followee] pairs, each a millisecond after the previous one made. */
@@ -36,7 +48,11 @@ describe('suggestFollows', () => {
       ['cat', 'gil'],
     ]);
     expect(names(await suggest(deps, 'amy'))).toEqual(['gil:2', 'dan:2', 'fay:1', 'eve:1']);
-    expect((await suggest(deps, 'amy')).map((s) => s.face)).toContainEqual({ handle: 'dan', displayName: 'dan', avatar: null });
+    expect((await suggest(deps, 'amy')).map((s) => s.face)).toContainEqual({
+      handle: 'dan',
+      displayName: 'dan',
+      avatar: null,
+    });
     expect(names(await suggest(deps, 'amy', 1))).toEqual(['gil:2']);
   });
 
@@ -45,7 +61,10 @@ describe('suggestFollows', () => {
     const deps = fakeFeed('amy', 'bob', 'cat', 'dan', 'eve', 'fay', 'gil', 'old', ...fillers);
     // amy's newest 20 followees: bob and f1…f19; old and f0 are older than the sample.
     await graph(deps, [['amy', 'old'], ...fillers.map((f): [string, string] => ['amy', f]), ['amy', 'bob']]);
-    await graph(deps, [...['amy', 'old', 'f0', 'cat', 'dan', 'eve', 'fay', 'gil'].map((x): [string, string] => ['bob', x]), ['f1', 'cat']]);
+    await graph(deps, [
+      ...['amy', 'old', 'f0', 'cat', 'dan', 'eve', 'fay', 'gil'].map((x): [string, string] => ['bob', x]),
+      ['f1', 'cat'],
+    ]);
     await block(deps, 'amy', 'dan', T);
     await mute(deps, 'amy', 'eve', T);
     await block(deps, 'fay', 'amy', T);

@@ -15,7 +15,8 @@ import {
 const handles = (text: string, max?: number) => mentionedHandles(parseMentions(text, max));
 const topics = (text: string, max?: number) => topicNames(parseTopics(text, max));
 /** The text a span covers, cut by code points (what the offsets promise). */
-const cut = (text: string, span: { start: number; end: number }) => Array.from(text).slice(span.start, span.end).join('');
+const cut = (text: string, span: { start: number; end: number }) =>
+  Array.from(text).slice(span.start, span.end).join('');
 /**
  * Runs `parse` three times and keeps the fastest time: one GC pause or a busy machine must not fail
  * the test, while a quadratic scan (seconds at this size) fails every run.
@@ -337,7 +338,18 @@ describe('normalizeTopic', () => {
   });
 
   it('refuses characters that break a URL path, controls and bidi controls', () => {
-    for (const bad of ['a#b', 'a＃b', 'a/b', 'a?b', 'a%b', 'a\u0000b', 'a\u007fb', 'a\u202eb', 'a\u2066b', '\u202aab']) {
+    for (const bad of [
+      'a#b',
+      'a＃b',
+      'a/b',
+      'a?b',
+      'a%b',
+      'a\u0000b',
+      'a\u007fb',
+      'a\u202eb',
+      'a\u2066b',
+      '\u202aab',
+    ]) {
       expect(normalizeTopic(bad), JSON.stringify(bad)).toBeNull();
     }
     expect(normalizeTopic('a﹟b')).toBeNull(); // small number sign becomes '#' under NFKC

@@ -25,7 +25,10 @@ const T0 = Date.parse('2026-11-22T10:00:00Z');
 function setup(initial: Record<string, string> = {}) {
   const storage = memoryStorage(initial);
   let now = T0;
-  const store = draftStore(() => storage, () => now);
+  const store = draftStore(
+    () => storage,
+    () => now,
+  );
   return { storage, store, later: (ms: number) => (now += ms) };
 }
 
@@ -34,7 +37,11 @@ describe('drafts', () => {
     const { storage, store } = setup();
     const key = newKey();
     store.save('ann', 'comment:p1', { text: '你好 🌞', key, meta: { replyTo: 'c1', replyAuthor: 'bob' } });
-    expect(store.load('ann', 'comment:p1')).toEqual({ text: '你好 🌞', key, meta: { replyTo: 'c1', replyAuthor: 'bob' } });
+    expect(store.load('ann', 'comment:p1')).toEqual({
+      text: '你好 🌞',
+      key,
+      meta: { replyTo: 'c1', replyAuthor: 'bob' },
+    });
     // Another user on the same browser, or another target, finds nothing.
     expect(store.load('bob', 'comment:p1')).toBeNull();
     expect(store.load('ann', 'comment:p2')).toBeNull();
@@ -82,7 +89,10 @@ describe('drafts', () => {
     expect(store.load('ann', 'post')?.text).toBe('kept');
     later(2);
     expect(store.load('ann', 'post')).toBeNull();
-    storage.setItem('weibo.draft.v1:ann:post', JSON.stringify({ text: 'ahead', key: 'k2', savedAt: T0 + DRAFT_TTL_MS * 3 }));
+    storage.setItem(
+      'weibo.draft.v1:ann:post',
+      JSON.stringify({ text: 'ahead', key: 'k2', savedAt: T0 + DRAFT_TTL_MS * 3 }),
+    );
     expect(store.load('ann', 'post')?.text).toBe('ahead');
   });
 
@@ -122,7 +132,13 @@ describe('drafts', () => {
         throw new Error('SecurityError');
       },
     };
-    for (const storage of [() => refusing, () => null, (): DraftStorage => { throw new Error('SecurityError'); }]) {
+    for (const storage of [
+      () => refusing,
+      () => null,
+      (): DraftStorage => {
+        throw new Error('SecurityError');
+      },
+    ]) {
       const store = draftStore(storage);
       expect(() => store.save('ann', 'post', { text: 'x', key: 'k' })).not.toThrow();
       expect(store.load('ann', 'post')).toBeNull();

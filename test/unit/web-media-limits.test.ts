@@ -3,7 +3,13 @@
 // limit, same count and alt length, and the same error code for each refusal.
 import { describe, expect, it } from 'vitest';
 import { DECLARABLE_TYPES, MAX_ALT_LENGTH, MAX_MEDIA_PER_POST, MAX_UPLOAD_BYTES } from '../../shared/domain/media.js';
-import { ALT_MAX, PICTURES_PER_POST, PICTURE_MAX_BYTES, PICTURE_TYPES, precheck } from '../../web/src/features/media/limits.js';
+import {
+  ALT_MAX,
+  PICTURES_PER_POST,
+  PICTURE_MAX_BYTES,
+  PICTURE_TYPES,
+  precheck,
+} from '../../web/src/features/media/limits.js';
 
 describe('the web client’s picture limits', () => {
   it('are the API’s', () => {

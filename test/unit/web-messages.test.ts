@@ -19,7 +19,10 @@ interface CodeSchema {
 /** Every error body's `code` schema, by operation and status. */
 function codeSchemas(): { where: string; schema: CodeSchema }[] {
   const out: { where: string; schema: CodeSchema }[] = [];
-  for (const ops of Object.values(doc.paths) as Record<string, { operationId: string; responses: Record<string, any> }>[]) {
+  for (const ops of Object.values(doc.paths) as Record<
+    string,
+    { operationId: string; responses: Record<string, any> }
+  >[]) {
     for (const op of Object.values(ops)) {
       for (const [status, res] of Object.entries(op.responses)) {
         const schema = res.content?.['application/json']?.schema?.properties?.error?.properties?.code;
@@ -48,7 +51,10 @@ describe('error codes', () => {
       expect(schema.allOf?.[0]?.$ref, where).toBe(ERROR_CODE_REF);
       const own = enumOf(schema);
       expect(own.length, where).toBeGreaterThan(0);
-      expect(own.filter((c) => !(ERROR_CODES as readonly string[]).includes(c)), where).toEqual([]);
+      expect(
+        own.filter((c) => !(ERROR_CODES as readonly string[]).includes(c)),
+        where,
+      ).toEqual([]);
     }
   });
 });

@@ -7,7 +7,15 @@ const counts = { likeCount: 0, commentCount: 0, repostCount: 0, liked: false, re
 type Live = typeof counts & { id: string; state: 'live' };
 type Post = typeof counts & { id: string; body: string; repostOf?: Live };
 const post = (id: string, extra: Partial<Post> = {}): Post => ({ id, body: id, ...counts, ...extra });
-const live = (p: Post): Live => ({ id: p.id, likeCount: p.likeCount, commentCount: p.commentCount, repostCount: p.repostCount, liked: p.liked, reposted: p.reposted, state: 'live' });
+const live = (p: Post): Live => ({
+  id: p.id,
+  likeCount: p.likeCount,
+  commentCount: p.commentCount,
+  repostCount: p.repostCount,
+  liked: p.liked,
+  reposted: p.reposted,
+  state: 'live',
+});
 
 describe('withChanged', () => {
   it('a like on the original moves the counts in every repost that embeds it', () => {
@@ -17,7 +25,11 @@ describe('withChanged', () => {
     const liked = { ...original, likeCount: 1, liked: true };
     const [r, o, x] = withChanged([repost, original, other], liked);
     expect(o).toBe(liked);
-    expect((r!.repostOf as { likeCount: number; liked: boolean })).toMatchObject({ likeCount: 1, liked: true, state: 'live' });
+    expect(r!.repostOf as { likeCount: number; liked: boolean }).toMatchObject({
+      likeCount: 1,
+      liked: true,
+      state: 'live',
+    });
     expect(x).toBe(other); // untouched, same object
   });
 

@@ -10,7 +10,8 @@ const bidi = new RegExp(BIDI_CONTROL_PATTERN, 'u');
 const control = new RegExp(CONTROL_PATTERN, 'u');
 
 /** What a form would say with the generated patterns (multi-line: newlines and CRLF allowed, as the API allows them). */
-const webRefuses = (s: string, multiLine: boolean) => bidi.test(s) || control.test(multiLine ? s.replace(/\r?\n/g, '') : s);
+const webRefuses = (s: string, multiLine: boolean) =>
+  bidi.test(s) || control.test(multiLine ? s.replace(/\r?\n/g, '') : s);
 
 /** Whether the API refuses the text for a bidi or control character (other rules kept out: the text is otherwise fine). */
 function apiRefuses(s: string, multiLine: boolean): boolean {
@@ -20,8 +21,8 @@ function apiRefuses(s: string, multiLine: boolean): boolean {
 
 // Every boundary of both ranges, newlines alone and in pairs, and characters that must pass.
 const samples = [
-  0x00, 0x09, 0x0a, 0x0d, 0x1f, 0x20, 0x7e, 0x7f, 0x80, 0x9f, 0xa0, 0x200b, 0x200d, 0x2029,
-  0x2029, 0x202a, 0x202e, 0x202f, 0x2065, 0x2066, 0x2069, 0x206a, 0xfeff, 0x4e2d, 0x1f600,
+  0x00, 0x09, 0x0a, 0x0d, 0x1f, 0x20, 0x7e, 0x7f, 0x80, 0x9f, 0xa0, 0x200b, 0x200d, 0x2029, 0x2029, 0x202a, 0x202e,
+  0x202f, 0x2065, 0x2066, 0x2069, 0x206a, 0xfeff, 0x4e2d, 0x1f600,
 ].map((cp) => `ok${String.fromCodePoint(cp)}ok`);
 
 describe('the web client’s text rules', () => {

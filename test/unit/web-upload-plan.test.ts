@@ -5,7 +5,8 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
-const webPlan = require('../../infra/plugins/web-upload-plan.cjs') as typeof import('../../infra/plugins/web-upload-plan.cjs');
+const webPlan =
+  require('../../infra/plugins/web-upload-plan.cjs') as typeof import('../../infra/plugins/web-upload-plan.cjs');
 const { planUpload, toKey, contentTypeFor, cacheControlFor, CACHE_IMMUTABLE, CACHE_NO_CACHE, CACHE_ONE_DAY } = webPlan;
 
 /** What `tsx web/build.ts` writes (names as esbuild hashes them). */
@@ -27,15 +28,30 @@ describe('planUpload: one object per built file', () => {
     const plan = byKey(BUILD);
     expect(Object.keys(plan).sort()).toEqual([...BUILD].sort());
     expect(plan['index.html']).toMatchObject({ contentType: 'text/html; charset=utf-8', cacheControl: 'no-cache' });
-    expect(plan['config.js']).toMatchObject({ contentType: 'text/javascript; charset=utf-8', cacheControl: 'no-cache' });
-    expect(plan['api-docs/index.html']).toMatchObject({ contentType: 'text/html; charset=utf-8', cacheControl: 'no-cache' });
+    expect(plan['config.js']).toMatchObject({
+      contentType: 'text/javascript; charset=utf-8',
+      cacheControl: 'no-cache',
+    });
+    expect(plan['api-docs/index.html']).toMatchObject({
+      contentType: 'text/html; charset=utf-8',
+      cacheControl: 'no-cache',
+    });
     expect(plan['app-SY4UK2H3.js']).toMatchObject({
       contentType: 'text/javascript; charset=utf-8',
       cacheControl: 'public, max-age=31536000, immutable',
     });
-    expect(plan['app-OP7BYY7T.css']).toMatchObject({ contentType: 'text/css; charset=utf-8', cacheControl: CACHE_IMMUTABLE });
-    expect(plan['api-docs/swagger-ui-bundle.js']).toMatchObject({ contentType: 'text/javascript; charset=utf-8', cacheControl: 'public, max-age=86400' });
-    expect(plan['api-docs/swagger-ui.css']).toMatchObject({ contentType: 'text/css; charset=utf-8', cacheControl: CACHE_ONE_DAY });
+    expect(plan['app-OP7BYY7T.css']).toMatchObject({
+      contentType: 'text/css; charset=utf-8',
+      cacheControl: CACHE_IMMUTABLE,
+    });
+    expect(plan['api-docs/swagger-ui-bundle.js']).toMatchObject({
+      contentType: 'text/javascript; charset=utf-8',
+      cacheControl: 'public, max-age=86400',
+    });
+    expect(plan['api-docs/swagger-ui.css']).toMatchObject({
+      contentType: 'text/css; charset=utf-8',
+      cacheControl: CACHE_ONE_DAY,
+    });
     for (const u of Object.values(plan)) expect(u.file).toBe(u.key);
   });
 
@@ -63,7 +79,10 @@ describe('planUpload: one object per built file', () => {
   it('turns Windows separators into S3 keys and refuses paths that leave the folder', () => {
     expect(toKey('api-docs\\index.html')).toBe('api-docs/index.html');
     expect(toKey('./config.js')).toBe('config.js');
-    expect(planUpload({ files: ['api-docs\\swagger-ui.css'] }).uploads[0]).toMatchObject({ file: 'api-docs\\swagger-ui.css', key: 'api-docs/swagger-ui.css' });
+    expect(planUpload({ files: ['api-docs\\swagger-ui.css'] }).uploads[0]).toMatchObject({
+      file: 'api-docs\\swagger-ui.css',
+      key: 'api-docs/swagger-ui.css',
+    });
     for (const bad of ['../secret', '/etc/passwd', 'a//b', 'a/./b', '']) expect(() => toKey(bad), bad).toThrow();
     expect(() => planUpload({ files: ['a/b.js', 'a\\b.js'] })).toThrow(/two files/);
   });
@@ -88,7 +107,15 @@ describe('planUpload: one object per built file', () => {
 
 describe('planUpload: the diff against the bucket', () => {
   it('deletes exactly the keys the build no longer has (an old bundle, a removed file)', () => {
-    const existing = ['index.html', 'config.js', 'app-OLDHASH1.js', 'app-OLDHASH2.css', 'app-SY4UK2H3.js', 'api-docs/index.html', 'robots.txt'];
+    const existing = [
+      'index.html',
+      'config.js',
+      'app-OLDHASH1.js',
+      'app-OLDHASH2.css',
+      'app-SY4UK2H3.js',
+      'api-docs/index.html',
+      'robots.txt',
+    ];
     const { deletions } = planUpload({ files: BUILD, existingKeys: existing });
     expect(deletions).toEqual(['app-OLDHASH1.js', 'app-OLDHASH2.css', 'robots.txt']);
   });

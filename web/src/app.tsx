@@ -31,7 +31,10 @@ import { session, type Session } from './session';
 
 export function App({ restoring }: { restoring: Promise<Restored> }) {
   const [locale, setLocale] = useState<Locale>(initialLocale);
-  const i18n = useMemo(() => ({ locale, t: translator(locale), setLocale: (l: Locale) => (saveLocale(l), setLocale(l)) }), [locale]);
+  const i18n = useMemo(
+    () => ({ locale, t: translator(locale), setLocale: (l: Locale) => (saveLocale(l), setLocale(l)) }),
+    [locale],
+  );
   const [ready, setReady] = useState(false);
   const [current, setCurrent] = useState<Session | null>(() => session.get());
   const [notice, setNotice] = useState<MessageKey | undefined>();
@@ -48,7 +51,13 @@ export function App({ restoring }: { restoring: Promise<Restored> }) {
     const off = session.subscribe((s, { reason, remote }) => {
       setCurrent(s);
       setNotice(s ? undefined : reason === 'expired' ? 'auth.sessionExpired' : 'auth.loggedOut');
-      setElsewhere(remote ? (s ? { key: 'auth.switchedElsewhere', handle: s.handle } : { key: 'auth.loggedOutElsewhere' }) : undefined);
+      setElsewhere(
+        remote
+          ? s
+            ? { key: 'auth.switchedElsewhere', handle: s.handle }
+            : { key: 'auth.loggedOutElsewhere' }
+          : undefined,
+      );
       if (s) return;
       // An expired session may come back after a login: to the page it ended on.
       if (reason === 'expired') rememberReturn(location.hash);
@@ -69,7 +78,8 @@ export function App({ restoring }: { restoring: Promise<Restored> }) {
   // out under another user than this one.
   useLayoutEffect(() => session.shown(current?.handle ?? null), [current]);
 
-  const needsSession = route.page === 'home' || route.page === 'notifications' || route.page === 'hidden' || route.page === 'bookmarks';
+  const needsSession =
+    route.page === 'home' || route.page === 'notifications' || route.page === 'hidden' || route.page === 'bookmarks';
   useEffect(() => {
     if (!ready) return;
     if (needsSession && !current) {
@@ -94,30 +104,30 @@ export function App({ restoring }: { restoring: Promise<Restored> }) {
       <Header current={current} route={route} />
       <PageTitle routeKey={`${current?.handle ?? ''} ${JSON.stringify(route)}`} appName={i18n.t('app.name')} />
       <div class="layout">
-      <Navigation current={current} route={route} />
-      <div class="center">
-      {elsewhere && (
-        <p class="notice session-notice" role="status">
-          {i18n.t(elsewhere.key, { handle: elsewhere.handle ?? '' })}
-          {!current && (
-            <>
-              {' '}
-              <a href={href.login()} onClick={() => rememberReturn(location.hash)}>
-                {i18n.t('nav.login')}
-              </a>
-            </>
+        <Navigation current={current} route={route} />
+        <div class="center">
+          {elsewhere && (
+            <p class="notice session-notice" role="status">
+              {i18n.t(elsewhere.key, { handle: elsewhere.handle ?? '' })}
+              {!current && (
+                <>
+                  {' '}
+                  <a href={href.login()} onClick={() => rememberReturn(location.hash)}>
+                    {i18n.t('nav.login')}
+                  </a>
+                </>
+              )}
+            </p>
           )}
-        </p>
-      )}
-      {/* Keyed by the user: a switch of user (or a logout) mounts every page afresh for the new one. */}
-      <main id="main" key={current?.handle ?? ''} tabIndex={-1}>
-        {/* A page that fails to render says so, and the header and language switch still work. */}
-        <Boundary key={JSON.stringify(route)} fallback={(retry) => <BrokenPage retry={retry} />}>
-          {ready ? page(route, current, notice ? i18n.t(notice) : undefined) : null}
-        </Boundary>
-      </main>
-      </div>
-      {wide && ready && <Sidebar current={current} />}
+          {/* Keyed by the user: a switch of user (or a logout) mounts every page afresh for the new one. */}
+          <main id="main" key={current?.handle ?? ''} tabIndex={-1}>
+            {/* A page that fails to render says so, and the header and language switch still work. */}
+            <Boundary key={JSON.stringify(route)} fallback={(retry) => <BrokenPage retry={retry} />}>
+              {ready ? page(route, current, notice ? i18n.t(notice) : undefined) : null}
+            </Boundary>
+          </main>
+        </div>
+        {wide && ready && <Sidebar current={current} />}
       </div>
       <ConfirmHost />
       <footer class="site-foot">
@@ -144,7 +154,9 @@ function page(route: Route, current: Session | null, notice: string | undefined)
     case 'profile':
       return <ProfilePage key={route.handle} handle={route.handle} />;
     case 'relations':
-      return <RelationsPage key={`${route.handle}/${route.direction}`} handle={route.handle} direction={route.direction} />;
+      return (
+        <RelationsPage key={`${route.handle}/${route.direction}`} handle={route.handle} direction={route.direction} />
+      );
     case 'notifications':
       return current ? <NotificationsPage key={current.handle} handle={current.handle} /> : null;
     case 'trending':
@@ -152,7 +164,9 @@ function page(route: Route, current: Session | null, notice: string | undefined)
     case 'topic':
       return <TopicPage key={route.name} name={route.name} />;
     case 'hidden':
-      return current ? <HiddenPage key={`${current.handle}/${route.kind}`} handle={current.handle} kind={route.kind} /> : null;
+      return current ? (
+        <HiddenPage key={`${current.handle}/${route.kind}`} handle={current.handle} kind={route.kind} />
+      ) : null;
     case 'bookmarks':
       return current ? <BookmarksPage key={current.handle} handle={current.handle} /> : null;
     case 'search':
@@ -203,7 +217,14 @@ function PeopleSearchBox({ initial }: { initial: string }) {
         if (q.trim()) navigate(href.search(q.trim()));
       }}
     >
-      <input type="search" value={q} maxLength={50} aria-label={t('search.label')} placeholder={t('search.placeholder')} onInput={(e) => setQ((e.target as HTMLInputElement).value)} />
+      <input
+        type="search"
+        value={q}
+        maxLength={50}
+        aria-label={t('search.label')}
+        placeholder={t('search.placeholder')}
+        onInput={(e) => setQ((e.target as HTMLInputElement).value)}
+      />
     </form>
   );
 }
@@ -225,7 +246,12 @@ function Navigation({ current, route }: { current: Session | null; route: Route 
           {item(href.home(), 'home', t('nav.home'), route.page === 'home')}
           <NotificationsLink handle={current.handle} route={route} />
           {item(href.trending(), 'topic', t('nav.trending'), route.page === 'trending' || route.page === 'topic')}
-          {item(href.profile(current.handle), 'user', t('nav.profile'), route.page === 'profile' && route.handle === current.handle)}
+          {item(
+            href.profile(current.handle),
+            'user',
+            t('nav.profile'),
+            route.page === 'profile' && route.handle === current.handle,
+          )}
         </>
       ) : (
         <>

@@ -30,7 +30,10 @@ const PATTERNS: [RegExp, (m: string[]) => Route][] = [
   [/^\/post\/([^/]+)\/likes$/, (m) => ({ page: 'likers', id: m[1]! })],
   [/^\/post\/([^/]+)\/history$/, (m) => ({ page: 'history', id: m[1]! })],
   [/^\/u\/([^/]+)$/, (m) => ({ page: 'profile', handle: m[1]! })],
-  [/^\/u\/([^/]+)\/(following|followers)$/, (m) => ({ page: 'relations', handle: m[1]!, direction: m[2] as 'following' | 'followers' })],
+  [
+    /^\/u\/([^/]+)\/(following|followers)$/,
+    (m) => ({ page: 'relations', handle: m[1]!, direction: m[2] as 'following' | 'followers' }),
+  ],
   [/^\/notifications$/, () => ({ page: 'notifications' })],
   [/^\/topics$/, () => ({ page: 'trending' })],
   // A topic name never holds '/' (the API refuses it), so one segment is the whole name.

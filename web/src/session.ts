@@ -61,10 +61,13 @@ const endsAt = (s: Session) => Date.parse(s.refreshExpiresAt ?? s.expiresAt);
 function armExpiry(s: Session): void {
   clearTimeout(expiryTimer);
   // Timers fire early beyond ~24.8 days (refresh tokens live 30): clamp, and check again then.
-  expiryTimer = setTimeout(() => {
-    if (current && endsAt(current) > Date.now()) armExpiry(current);
-    else end('expired', { remote: false });
-  }, Math.min(Math.max(endsAt(s) - Date.now(), 0), 2 ** 31 - 1));
+  expiryTimer = setTimeout(
+    () => {
+      if (current && endsAt(current) > Date.now()) armExpiry(current);
+      else end('expired', { remote: false });
+    },
+    Math.min(Math.max(endsAt(s) - Date.now(), 0), 2 ** 31 - 1),
+  );
 }
 
 /** `remote`: another tab did it. `elsewhere`: it happened outside this tab (said as such on the page). */
@@ -105,7 +108,12 @@ export const session = {
    * never came): the page says so as it switches.
    */
   start(s: Session, { elsewhere = false } = {}): void {
-    const shared: Session = { handle: s.handle, token: s.token, expiresAt: s.expiresAt, ...(s.refreshExpiresAt ? { refreshExpiresAt: s.refreshExpiresAt } : {}) };
+    const shared: Session = {
+      handle: s.handle,
+      token: s.token,
+      expiresAt: s.expiresAt,
+      ...(s.refreshExpiresAt ? { refreshExpiresAt: s.refreshExpiresAt } : {}),
+    };
     adopt(shared, false, elsewhere);
     channel?.postMessage({ kind: 'session', session: shared } satisfies Message);
   },

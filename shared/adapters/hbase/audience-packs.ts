@@ -56,7 +56,8 @@ export interface AudiencePosition {
   handle: string;
 }
 
-const after = (m: AudiencePosition, p: AudiencePosition): boolean => m.salt > p.salt || (m.salt === p.salt && m.handle > p.handle);
+const after = (m: AudiencePosition, p: AudiencePosition): boolean =>
+  m.salt > p.salt || (m.salt === p.salt && m.handle > p.handle);
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
@@ -87,7 +88,11 @@ function decodePack(value: string): { tag: string; members: () => PackedMember[]
  * writing those followers-side rows: a pack built from a scan that missed the row then no longer
  * matches its block. One multi-row put.
  */
-export async function invalidateAudience(client: HBaseRestClient, relations: string, pairs: { followee: string; follower: string }[]): Promise<void> {
+export async function invalidateAudience(
+  client: HBaseRestClient,
+  relations: string,
+  pairs: { followee: string; follower: string }[],
+): Promise<void> {
   const rows = new Map<string, RowInput>();
   for (const { followee, follower } of pairs) {
     const key = audiencePackKey(followee, audienceBlockOf(saltOfKey(userKey(follower))));
@@ -113,7 +118,11 @@ export class AudiencePacks {
    * The scanned blocks whose version is quiet are packed: a caller that stops early still has the
    * rest of such a block read (for its pack) when it ends the walk, and the packs written.
    */
-  async *members(author: string, salts: { lo: number; hi: number }, from?: AudiencePosition): AsyncGenerator<PackedMember[], void, undefined> {
+  async *members(
+    author: string,
+    salts: { lo: number; hi: number },
+    from?: AudiencePosition,
+  ): AsyncGenerator<PackedMember[], void, undefined> {
     const lo = from ? Math.max(salts.lo, from.salt) : salts.lo;
     if (lo >= salts.hi) return;
     const keep = (m: PackedMember) => m.salt >= lo && m.salt < salts.hi && (!from || after(m, from));
@@ -157,7 +166,9 @@ export class AudiencePacks {
   private async blocks(author: string, first: number, last: number): Promise<BlockState[]> {
     const keys: Uint8Array[] = [];
     for (let b = first; b <= last; b++) keys.push(audiencePackKey(author, b));
-    const rows = new Map((await this.client.multiGet(this.table, keys, { columns: [VERSION, PACK] })).map((r) => [hex(r.key), r]));
+    const rows = new Map(
+      (await this.client.multiGet(this.table, keys, { columns: [VERSION, PACK] })).map((r) => [hex(r.key), r]),
+    );
     // Before any scan: a version that landed more than the quiet window before this instant
     // belongs to a writer whose row landed before the scan starts.
     const startedAt = this.now();
@@ -168,7 +179,12 @@ export class AudiencePacks {
       const pack = cellOf(row, PACK);
       const decoded = pack ? decodePack(bytesToString(pack.value)) : undefined;
       const packed = decoded?.tag === tag ? decoded.members() : undefined;
-      return { block: first + i, tag, quiet: !version || version.timestamp + this.quietMs < startedAt, ...(packed ? { packed } : {}) };
+      return {
+        block: first + i,
+        tag,
+        quiet: !version || version.timestamp + this.quietMs < startedAt,
+        ...(packed ? { packed } : {}),
+      };
     });
   }
 
@@ -207,7 +223,11 @@ export class AudiencePacks {
       }
       const salt = saltOfKey(r.value.key, prefix.length);
       const away = cellOf(r.value, AWAY);
-      const member = { salt, handle: handleFromKey(r.value.key, prefix.length).handle, away: away !== undefined && away.value.byteLength > 0 };
+      const member = {
+        salt,
+        handle: handleFromKey(r.value.key, prefix.length).handle,
+        away: away !== undefined && away.value.byteLength > 0,
+      };
       const block = byBlock.get(audienceBlockOf(salt))!;
       if (block.collected && block.collected.push(member) > PACK_MAX_MEMBERS) delete block.collected; // too big to pack
       return member;
@@ -228,7 +248,13 @@ export class AudiencePacks {
     const built = blocks.filter((b) => b.collected);
     if (built.length === 0) return;
     await this.client
-      .put(this.table, built.map((b) => ({ key: audiencePackKey(author, b.block), cells: [{ column: PACK, value: encodePack(b.tag, b.collected!) }] })))
+      .put(
+        this.table,
+        built.map((b) => ({
+          key: audiencePackKey(author, b.block),
+          cells: [{ column: PACK, value: encodePack(b.tag, b.collected!) }],
+        })),
+      )
       .catch(() => {}); // the old pack (or none) stays, and does not match: the next read scans again
   }
 }

@@ -2,7 +2,17 @@
 // HBase adapter needs (a column's value, as text, as a counter; a window of feed cells).
 import { keyFromPostId, postIdFromKey } from '../../schema/row-keys.js';
 import { type FeedEntry } from '../../domain/post.js';
-import { bytesToString, compareBytes, concatBytes, decodeLong, filters, type FilterString, type HBaseCell, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
+import {
+  bytesToString,
+  compareBytes,
+  concatBytes,
+  decodeLong,
+  filters,
+  type FilterString,
+  type HBaseCell,
+  type HBaseRestClient,
+  type HBaseRow,
+} from '../../hbase/index.js';
 import type { FeedSlice, FeedWindow, Page } from '../../ports/feed-store.js';
 import { handleFromKey, inboxQualifier, keyAfter, postKeyFromInboxQualifier, userKey } from '../../schema/row-keys.js';
 
@@ -82,7 +92,12 @@ export function feedSlice(cells: HBaseCell[], window: FeedWindow): FeedSlice {
  * only, at most `limit` per row: the answer stays small however full the row is.
  */
 export function newerThanFilter(family: string, than: Uint8Array, limit: number): FilterString {
-  return filters.and(filters.family(family), filters.columnRange('', false, inboxQualifier(than), false), filters.columnPagination(limit), filters.keyOnly());
+  return filters.and(
+    filters.family(family),
+    filters.columnRange('', false, inboxQualifier(than), false),
+    filters.columnPagination(limit),
+    filters.keyOnly(),
+  );
 }
 
 /**
@@ -104,13 +119,22 @@ export async function edgePage(
   const startRow = cursor === undefined ? undefined : keyAfter(concatBytes(prefix, userKey(cursor)));
   const items: { handle: string; since: number }[] = [];
   let more = false;
-  for await (const row of client.scan(table, { prefix, ...(startRow ? { startRow } : {}), limit: limit + 1, columns: [column], pageSize: limit + 1 })) {
+  for await (const row of client.scan(table, {
+    prefix,
+    ...(startRow ? { startRow } : {}),
+    limit: limit + 1,
+    columns: [column],
+    pageSize: limit + 1,
+  })) {
     if (items.length === limit) {
       more = true;
       break;
     }
     const since = Number(cellText(row, column));
-    items.push({ handle: handleFromKey(row.key, prefix.length).handle, since: Number.isSafeInteger(since) ? since : 0 });
+    items.push({
+      handle: handleFromKey(row.key, prefix.length).handle,
+      since: Number.isSafeInteger(since) ? since : 0,
+    });
   }
   const last = items.at(-1);
   return more && last ? { items, nextCursor: last.handle } : { items };

@@ -14,7 +14,9 @@ const ABSENT = 'absent';
 export function counterReading(row: HBaseRow, column: string): CounterReading {
   const [family, qualifier] = column.split(':');
   // The newest version first: a row may carry more than one when the scan asks for versions.
-  const cell = row.cells.filter((c) => c.family === family && bytesToString(c.qualifier) === qualifier).sort((a, b) => b.timestamp - a.timestamp)[0];
+  const cell = row.cells
+    .filter((c) => c.family === family && bytesToString(c.qualifier) === qualifier)
+    .sort((a, b) => b.timestamp - a.timestamp)[0];
   if (!cell) return { value: 0, version: ABSENT };
   const version = `${cell.timestamp}.${Buffer.from(cell.value).toString('hex')}`;
   return { value: cell.value.length === 8 ? Number(decodeLong(cell.value)) : null, version };
@@ -25,7 +27,10 @@ export function counterReading(row: HBaseRow, column: string): CounterReading {
  * that count. null when the stored value is not a count: it is never overwritten (left for a
  * human to look at).
  */
-export function unchanged(column: string, expected: CounterReading): { column: string; value: Uint8Array | null } | null {
+export function unchanged(
+  column: string,
+  expected: CounterReading,
+): { column: string; value: Uint8Array | null } | null {
   if (expected.value === null) return null;
   return { column, value: expected.version === ABSENT ? null : encodeLong(expected.value) };
 }

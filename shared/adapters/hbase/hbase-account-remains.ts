@@ -7,7 +7,14 @@ import { forEachLimit } from '../../concurrency.js';
 import { type Standing } from '../../domain/leaving.js';
 import { mentionedHandles, type MentionPlace } from '../../domain/text-entities.js';
 import { bytesToString, concatBytes, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
-import type { AccountRemains, CommentTrace, Departure, DepartureStage, OwnReaction, TraceOnPost } from '../../ports/account-remains.js';
+import type {
+  AccountRemains,
+  CommentTrace,
+  Departure,
+  DepartureStage,
+  OwnReaction,
+  TraceOnPost,
+} from '../../ports/account-remains.js';
 import {
   blockKey,
   blockPrefix,
@@ -54,7 +61,19 @@ const OWN_KINDS: ListKind[] = ['F', 'R', 'B', 'M', 'K', 'W', 'b', 'm', 'N'];
 /** How often an unlink reads again after an edit moved the text first (an edit closes 24 h after publishing: practically never). */
 const UNLINK_ATTEMPTS = 5;
 /** Tables whose rows of the account all start with its user key (a post key starts with its author's). */
-const KEYED_BY_USER: TableName[] = ['content', 'relations', 'inbox', 'outbox', 'idempotency', 'throttle', 'reactions', 'reactors', 'quota', 'notifications', 'blocks'];
+const KEYED_BY_USER: TableName[] = [
+  'content',
+  'relations',
+  'inbox',
+  'outbox',
+  'idempotency',
+  'throttle',
+  'reactions',
+  'reactors',
+  'quota',
+  'notifications',
+  'blocks',
+];
 
 const since = (text: string | undefined): number | null => {
   const n = text === undefined ? NaN : Number(text);
@@ -67,7 +86,16 @@ export class HBaseAccountRemains implements AccountRemains {
     private readonly client: HBaseRestClient,
     namespace: string,
   ) {
-    const names: TableName[] = ['users', 'lists', 'comments', 'notifications', 'reactions', 'reactors', 'blocks', ...KEYED_BY_USER];
+    const names: TableName[] = [
+      'users',
+      'lists',
+      'comments',
+      'notifications',
+      'reactions',
+      'reactors',
+      'blocks',
+      ...KEYED_BY_USER,
+    ];
     this.t = Object.fromEntries(names.map((n) => [n, qualifiedTableName(namespace, n)])) as Record<TableName, string>;
   }
 
@@ -80,7 +108,9 @@ export class HBaseAccountRemains implements AccountRemains {
   }
 
   async schedule(d: Departure): Promise<void> {
-    await this.client.put(this.t.lists, [{ key: departureRowKey(d.stage, d.due, d.handle), cells: [{ column: ENTRY, value: '' }] }]);
+    await this.client.put(this.t.lists, [
+      { key: departureRowKey(d.stage, d.due, d.handle), cells: [{ column: ENTRY, value: '' }] },
+    ]);
   }
 
   async unschedule(d: Departure): Promise<void> {
@@ -93,10 +123,15 @@ export class HBaseAccountRemains implements AccountRemains {
   }
 
   beginErasure(handle: string, from: number, at: number): Promise<boolean> {
-    return this.client.checkAndPut(this.t.users, userKey(handle), [{ column: STANDING, value: standingCell({ state: 'erased', at }) }], {
-      column: STANDING,
-      value: standingCell({ state: 'deactivated', at: from }),
-    });
+    return this.client.checkAndPut(
+      this.t.users,
+      userKey(handle),
+      [{ column: STANDING, value: standingCell({ state: 'erased', at }) }],
+      {
+        column: STANDING,
+        value: standingCell({ state: 'deactivated', at: from }),
+      },
+    );
   }
 
   async reserve(handle: string): Promise<void> {
@@ -111,13 +146,23 @@ export class HBaseAccountRemains implements AccountRemains {
     // Up to the newest cell read, not "now": a registration of the freed handle in the same
     // millisecond writes after it, and a delete marker at LATEST would mask it (HBASE-3300).
     const newest = Math.max(...row.cells.map((c) => c.timestamp));
-    await this.client.deleteColumns(this.t.users, userKey(handle), row.cells.map((c) => c.column), { upToTimestamp: newest });
+    await this.client.deleteColumns(
+      this.t.users,
+      userKey(handle),
+      row.cells.map((c) => c.column),
+      { upToTimestamp: newest },
+    );
     return true;
   }
 
   async posts(handle: string, limit: number): Promise<string[]> {
     const rows: HBaseRow[] = [];
-    for await (const row of this.client.scan(this.t.content, { prefix: userKey(handle), limit, columns: ['p:t', 'p:d'] })) rows.push(row);
+    for await (const row of this.client.scan(this.t.content, {
+      prefix: userKey(handle),
+      limit,
+      columns: ['p:t', 'p:d'],
+    }))
+      rows.push(row);
     // Newest first (the key order); the erasure removes every post it is handed, so order does not matter.
     return rows.flatMap((r) => {
       try {
@@ -131,8 +176,13 @@ export class HBaseAccountRemains implements AccountRemains {
   async tracesOn(postId: string, limit: number): Promise<TraceOnPost[]> {
     const post = postKeyOf(postId);
     const reactors: HBaseRow[] = [];
-    for await (const row of this.client.scan(this.t.reactors, { prefix: post, limit, columns: [ENTRY] })) reactors.push(row);
-    const bookmarks = await this.client.scanText(this.t.lists, { prefix: listPrefix(postId, 'k'), limit, columns: [ENTRY] });
+    for await (const row of this.client.scan(this.t.reactors, { prefix: post, limit, columns: [ENTRY] }))
+      reactors.push(row);
+    const bookmarks = await this.client.scanText(this.t.lists, {
+      prefix: listPrefix(postId, 'k'),
+      limit,
+      columns: [ENTRY],
+    });
     const out: TraceOnPost[] = [];
     for (const r of reactors) {
       const kind = r.key[post.length];
@@ -176,7 +226,11 @@ export class HBaseAccountRemains implements AccountRemains {
     const post = postKeyOf(postId);
     // Whom it and its comments name: the named users' entries first, then its own (kind n).
     for (;;) {
-      const rows = await this.client.scanText(this.t.lists, { prefix: listPrefix(postId, 'n'), limit: 1000, columns: [ENTRY] });
+      const rows = await this.client.scanText(this.t.lists, {
+        prefix: listPrefix(postId, 'n'),
+        limit: 1000,
+        columns: [ENTRY],
+      });
       await forEachLimit(rows, DELETES_AT_ONCE, async (r) => {
         const m = parseNamesRowKey(postId, bytesToString(r.key));
         if (m) await this.client.deleteRow(this.t.lists, mentionRowKeys(m.handle, m.place, m.since)[0]);
@@ -203,8 +257,12 @@ export class HBaseAccountRemains implements AccountRemains {
           : [];
     await Promise.all([
       this.client.deleteRow(this.t.reactions, reactionKey(trace.user, post)),
-      ...(trace.kind === 'like' ? [this.client.deleteRow(this.t.reactors, concatBytes(reactorPrefix(post, 'L'), userKey(trace.user)))] : []),
-      ...(trace.repostId ? [this.client.deleteRow(this.t.reactors, concatBytes(reactorPrefix(post, 'R'), postKeyOf(trace.repostId)))] : []),
+      ...(trace.kind === 'like'
+        ? [this.client.deleteRow(this.t.reactors, concatBytes(reactorPrefix(post, 'L'), userKey(trace.user)))]
+        : []),
+      ...(trace.repostId
+        ? [this.client.deleteRow(this.t.reactors, concatBytes(reactorPrefix(post, 'R'), postKeyOf(trace.repostId)))]
+        : []),
       ...entries.map((k) => this.client.deleteRow(this.t.lists, k)),
     ]);
   }
@@ -212,7 +270,12 @@ export class HBaseAccountRemains implements AccountRemains {
   async dropComment(postId: string, comment: Pick<CommentTrace, 'commentId' | 'author' | 'createdAt'>): Promise<void> {
     await Promise.all([
       this.client.deleteRow(this.t.comments, commentRowKey(postId, comment.commentId)),
-      comment.author ? this.client.deleteRow(this.t.lists, writtenRowKey(comment.author, comment.createdAt, postId, comment.commentId)) : undefined,
+      comment.author
+        ? this.client.deleteRow(
+            this.t.lists,
+            writtenRowKey(comment.author, comment.createdAt, postId, comment.commentId),
+          )
+        : undefined,
     ]);
   }
 
@@ -253,9 +316,13 @@ export class HBaseAccountRemains implements AccountRemains {
 
   async unlinkMention(handle: string, place: MentionPlace): Promise<void> {
     const [table, key, column] =
-      place.commentId === undefined ? [this.t.content, postKeyOf(place.postId), ENTITIES] : [this.t.comments, commentRowKey(place.postId, place.commentId), COMMENT];
+      place.commentId === undefined
+        ? [this.t.content, postKeyOf(place.postId), ENTITIES]
+        : [this.t.comments, commentRowKey(place.postId, place.commentId), COMMENT];
     for (let attempt = 0; attempt < UNLINK_ATTEMPTS; attempt++) {
-      const row = await this.client.getRow(table, key, { columns: place.commentId === undefined ? [ENTITIES, HISTORY] : [COMMENT] });
+      const row = await this.client.getRow(table, key, {
+        columns: place.commentId === undefined ? [ENTITIES, HISTORY] : [COMMENT],
+      });
       const read = cellText(row, column);
       const cells = (row?.cells ?? []).flatMap((cell) => {
         const name = bytesToString(cell.column);
@@ -277,23 +344,41 @@ export class HBaseAccountRemains implements AccountRemains {
 
   async blockedBy(handle: string, limit: number): Promise<{ kind: 'block' | 'mute'; user: string; since: number }[]> {
     const [blocks, mutes] = await Promise.all((['b', 'm'] as const).map((k) => this.listed(handle, k, limit)));
-    return [...blocks!.map((e) => ({ kind: 'block' as const, user: e.other, since: e.since })), ...mutes!.map((e) => ({ kind: 'mute' as const, user: e.other, since: e.since }))].slice(0, limit);
+    return [
+      ...blocks!.map((e) => ({ kind: 'block' as const, user: e.other, since: e.since })),
+      ...mutes!.map((e) => ({ kind: 'mute' as const, user: e.other, since: e.since })),
+    ].slice(0, limit);
   }
 
   async blocking(handle: string, limit: number): Promise<{ kind: 'block' | 'mute'; user: string; since: number }[]> {
     const [blocks, mutes] = await Promise.all((['B', 'M'] as const).map((k) => this.listed(handle, k, limit)));
     const edges: { kind: 'block' | 'mute'; user: string; since: number }[] = [];
     // The edges too, not only the entries: an edge whose entry a crash lost still goes.
-    for (const [kind, letter] of [['block', 'B'], ['mute', 'M']] as const) {
-      for await (const row of this.client.scan(this.t.blocks, { prefix: blockPrefix(handle, letter), limit, columns: [ENTRY] })) {
+    for (const [kind, letter] of [
+      ['block', 'B'],
+      ['mute', 'M'],
+    ] as const) {
+      for await (const row of this.client.scan(this.t.blocks, {
+        prefix: blockPrefix(handle, letter),
+        limit,
+        columns: [ENTRY],
+      })) {
         try {
-          edges.push({ kind, user: userOfKey(row.key.subarray(blockPrefix(handle, letter).length)), since: since(cellText(row, ENTRY)) ?? 0 });
+          edges.push({
+            kind,
+            user: userOfKey(row.key.subarray(blockPrefix(handle, letter).length)),
+            since: since(cellText(row, ENTRY)) ?? 0,
+          });
         } catch {
           // not of the layout
         }
       }
     }
-    return [...blocks!.map((e) => ({ kind: 'block' as const, user: e.other, since: e.since })), ...mutes!.map((e) => ({ kind: 'mute' as const, user: e.other, since: e.since })), ...edges].slice(0, limit);
+    return [
+      ...blocks!.map((e) => ({ kind: 'block' as const, user: e.other, since: e.since })),
+      ...mutes!.map((e) => ({ kind: 'mute' as const, user: e.other, since: e.since })),
+      ...edges,
+    ].slice(0, limit);
   }
 
   async dropBlock(kind: 'block' | 'mute', from: string, to: string, at: number): Promise<void> {
@@ -318,16 +403,23 @@ export class HBaseAccountRemains implements AccountRemains {
     const state = cellText(row, 'n:s');
     let at: number | null = since(cellText(row, 'n:t'));
     try {
-      at = state ? (JSON.parse(state) as { t?: number }).t ?? at : at;
+      at = state ? ((JSON.parse(state) as { t?: number }).t ?? at) : at;
     } catch {
       // an unreadable state: no entry to find
     }
     // The group row and its members: the group key + 0x00 + member; a longer group key (another
     // group) never continues with 0x00, so only this group's rows are taken.
     const members: HBaseRow[] = [];
-    for await (const r of this.client.scan(this.t.notifications, { prefix: concatBytes(group, Uint8Array.of(0)), limit: 1000, columns: ['m:t'] })) members.push(r);
+    for await (const r of this.client.scan(this.t.notifications, {
+      prefix: concatBytes(group, Uint8Array.of(0)),
+      limit: 1000,
+      columns: ['m:t'],
+    }))
+      members.push(r);
     await Promise.all([
-      ...(typeof at === 'number' && Number.isSafeInteger(at) ? [this.client.deleteRow(this.t.notifications, notificationEntryKey(recipient, at, groupKey))] : []),
+      ...(typeof at === 'number' && Number.isSafeInteger(at)
+        ? [this.client.deleteRow(this.t.notifications, notificationEntryKey(recipient, at, groupKey))]
+        : []),
       forEachLimit(members, DELETES_AT_ONCE, (r) => this.client.deleteRow(this.t.notifications, r.key)),
     ]);
     await this.client.deleteRow(this.t.notifications, group);

@@ -26,7 +26,10 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 export class HBaseBlockStore implements BlockStore {
   private readonly table: string;
   private readonly lists: ListIndex;
-  constructor(private readonly client: HBaseRestClient, namespace: string) {
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+  ) {
     this.table = qualifiedTableName(namespace, 'blocks');
     this.lists = new ListIndex(client, namespace);
   }
@@ -37,7 +40,13 @@ export class HBaseBlockStore implements BlockStore {
     // The list entry first: no step rebuilds it later (blocks have no settle), so it must never
     // be missing; one left stale by a crash before the edge is skipped when the list is read.
     await this.lists.put(entry);
-    if (await this.client.checkAndPut(this.table, key, [{ column: SINCE, value: String(at) }], { column: SINCE, value: null })) return true;
+    if (
+      await this.client.checkAndPut(this.table, key, [{ column: SINCE, value: String(at) }], {
+        column: SINCE,
+        value: null,
+      })
+    )
+      return true;
     // A repeat: our entry goes unless the edge holds our since (a racing add in the same
     // millisecond wrote the same entry and won).
     if ((await this.since(key)) !== at) await this.lists.remove(entry);
@@ -74,7 +83,11 @@ export class HBaseBlockStore implements BlockStore {
     const out = new Map<string, number>();
     if (others.length === 0) return out;
     const prefix = blockPrefix(from, KIND[kind]);
-    for (const row of await this.client.multiGet(this.table, others.map((o) => blockKey(from, KIND[kind], o)), { columns: [SINCE] })) {
+    for (const row of await this.client.multiGet(
+      this.table,
+      others.map((o) => blockKey(from, KIND[kind], o)),
+      { columns: [SINCE] },
+    )) {
       const value = cellValue(row, SINCE);
       const since = value === undefined ? NaN : Number(bytesToString(value));
       if (Number.isSafeInteger(since)) out.set(handleFromKey(row.key, prefix.length).handle, since);
@@ -83,7 +96,9 @@ export class HBaseBlockStore implements BlockStore {
   }
 
   async eitherBlocks(a: string, b: string): Promise<boolean> {
-    const rows = await this.client.multiGet(this.table, [blockKey(a, 'B', b), blockKey(b, 'B', a)], { columns: [SINCE] });
+    const rows = await this.client.multiGet(this.table, [blockKey(a, 'B', b), blockKey(b, 'B', a)], {
+      columns: [SINCE],
+    });
     return rows.length > 0;
   }
 

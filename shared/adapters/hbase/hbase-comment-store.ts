@@ -59,7 +59,10 @@ export class HBaseCommentStore implements CommentStore {
   private readonly table: string;
   /** The lists table, where each author's comments are indexed (kind W, tables.ts lists). */
   private readonly lists: string;
-  constructor(private readonly client: HBaseRestClient, namespace: string) {
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+  ) {
     this.table = qualifiedTableName(namespace, 'comments');
     this.lists = qualifiedTableName(namespace, 'lists');
   }
@@ -67,7 +70,9 @@ export class HBaseCommentStore implements CommentStore {
   async listWritten(c: Pick<Comment, 'author' | 'postId' | 'id' | 'createdAt'>): Promise<void> {
     // K: an entry never lacks for a comment that exists (the use case writes it first, beside its
     // checks); one whose comment never landed is skipped at read.
-    await this.client.put(this.lists, [{ key: writtenRowKey(c.author, c.createdAt, c.postId, c.id), cells: [{ column: 'e:t', value: '' }] }]);
+    await this.client.put(this.lists, [
+      { key: writtenRowKey(c.author, c.createdAt, c.postId, c.id), cells: [{ column: 'e:t', value: '' }] },
+    ]);
   }
 
   async unlistWritten(c: Pick<Comment, 'author' | 'postId' | 'id' | 'createdAt'>): Promise<void> {
@@ -101,7 +106,12 @@ export class HBaseCommentStore implements CommentStore {
   }
 
   async markDeleted(postId: string, commentId: string, at: number): Promise<boolean> {
-    return this.client.checkAndPut(this.table, commentRowKey(postId, commentId), [{ column: DELETED, value: String(at) }], { column: DELETED, value: null });
+    return this.client.checkAndPut(
+      this.table,
+      commentRowKey(postId, commentId),
+      [{ column: DELETED, value: String(at) }],
+      { column: DELETED, value: null },
+    );
   }
 
   async dropContent(postId: string, commentId: string): Promise<void> {
@@ -114,27 +124,56 @@ export class HBaseCommentStore implements CommentStore {
     if (order === 'oldest') {
       // Forward from just after the cursor's row: keys are fixed-length ASCII, so `row + ' '` is
       // above the cursor's row and below every later one.
-      rows = await this.client.scanText(this.table, { prefix, ...(cursor ? { startRow: `${prefix}${cursor} ` } : {}), limit: limit + 1, columns: [VALUE] });
+      rows = await this.client.scanText(this.table, {
+        prefix,
+        ...(cursor ? { startRow: `${prefix}${cursor} ` } : {}),
+        limit: limit + 1,
+        columns: [VALUE],
+      });
     } else {
       // Reversed, from the top of the post's range ('~' sorts above every id character) or from
       // the cursor's row, which a reversed start includes: one row more, and it is dropped.
       const startRow = cursor ? `${prefix}${cursor}` : `${prefix}~`;
-      const found = await this.client.scanText(this.table, { prefix, startRow, reversed: true, limit: limit + 2, columns: [VALUE] });
+      const found = await this.client.scanText(this.table, {
+        prefix,
+        startRow,
+        reversed: true,
+        limit: limit + 2,
+        columns: [VALUE],
+      });
       rows = found.filter((r) => bytesToString(r.key) !== startRow).slice(0, limit + 1);
     }
     const page = rows.slice(0, limit);
     const items = page.flatMap((r) => commentFromRow(postId, r) ?? []);
     const last = page.at(-1);
-    return rows.length > limit && last ? { items, nextCursor: bytesToString(last.key).slice(prefix.length) } : { items };
+    return rows.length > limit && last
+      ? { items, nextCursor: bytesToString(last.key).slice(prefix.length) }
+      : { items };
   }
 
-  async writtenBy(author: string, limit: number, after?: WrittenPosition): Promise<{ items: Comment[]; next?: WrittenPosition }> {
+  async writtenBy(
+    author: string,
+    limit: number,
+    after?: WrittenPosition,
+  ): Promise<{ items: Comment[]; next?: WrittenPosition }> {
     const prefix = listPrefix(author, 'W');
     // ' ' sorts below every key character: the cursor's row + ' ' is the first row after it.
     const startRow = after ? `${writtenRowKey(author, after.since, after.postId, after.commentId)} ` : undefined;
-    const rows = await this.client.scanText(this.lists, { prefix, ...(startRow ? { startRow } : {}), limit: limit + 1, columns: ['e:t'] });
+    const rows = await this.client.scanText(this.lists, {
+      prefix,
+      ...(startRow ? { startRow } : {}),
+      limit: limit + 1,
+      columns: ['e:t'],
+    });
     const entries = rows.slice(0, limit).flatMap((r) => parseWrittenRowKey(prefix, bytesToString(r.key)) ?? []);
-    const found = entries.length === 0 ? [] : await this.client.multiGet(this.table, entries.map((e) => commentRowKey(e.postId, e.commentId)), { columns: ['m'] });
+    const found =
+      entries.length === 0
+        ? []
+        : await this.client.multiGet(
+            this.table,
+            entries.map((e) => commentRowKey(e.postId, e.commentId)),
+            { columns: ['m'] },
+          );
     const byKey = new Map(found.map((row) => [bytesToString(row.key), row]));
     const items = entries.flatMap((e) => {
       const row = byKey.get(commentRowKey(e.postId, e.commentId));

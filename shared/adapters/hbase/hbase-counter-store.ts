@@ -10,9 +10,17 @@ import { HBaseTallyMarks } from './tally-marks.js';
 export class HBaseCounterStore implements CounterStore {
   private readonly table: string;
   private readonly tally: HBaseTallyMarks<UserCounter>;
-  constructor(private readonly client: HBaseRestClient, namespace: string) {
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+  ) {
     this.table = qualifiedTableName(namespace, 'users');
-    this.tally = new HBaseTallyMarks(client, this.table, (user) => userKey(user), (name) => `c:${name}`);
+    this.tally = new HBaseTallyMarks(
+      client,
+      this.table,
+      (user) => userKey(user),
+      (name) => `c:${name}`,
+    );
   }
 
   /**

@@ -3,9 +3,22 @@
 import { forEachLimit } from '../../concurrency.js';
 import { keyFromPostId } from '../../schema/row-keys.js';
 import { type FeedEntry } from '../../domain/post.js';
-import { bytesToString, concatBytes, filters, type HBaseCell, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
+import {
+  bytesToString,
+  concatBytes,
+  filters,
+  type HBaseCell,
+  type HBaseRestClient,
+  type HBaseRow,
+} from '../../hbase/index.js';
 import type { FeedWindow, InboxStore, InboxView, NewerView } from '../../ports/feed-store.js';
-import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, timestampFromReversed, userKey } from '../../schema/row-keys.js';
+import {
+  inboxQualifier,
+  parsePostKey,
+  postKeyFromInboxQualifier,
+  timestampFromReversed,
+  userKey,
+} from '../../schema/row-keys.js';
 import { HANDLE_PATTERN } from '../../domain/handle.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText, feedCell, feedSlice, newerThanFilter, postKeyOf } from './cells.js';
@@ -34,11 +47,12 @@ function celebritiesOf(row: HBaseRow | null): string[] {
     .filter((h) => HANDLE_PATTERN.test(h));
 }
 
-
-
 export class HBaseInboxStore implements InboxStore {
   private readonly table: string;
-  constructor(private readonly client: HBaseRestClient, namespace: string) {
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+  ) {
     this.table = qualifiedTableName(namespace, 'inbox');
   }
 
@@ -47,7 +61,10 @@ export class HBaseInboxStore implements InboxStore {
     if (!cell || readers.length === 0) return;
     // No timestamp: the region server stamps the cell now, so a delete marker left by an
     // earlier purge (which covers only older timestamps) can never hide it (HBASE-3300).
-    await this.client.put(this.table, [...new Set(readers)].map((r) => ({ key: userKey(r), cells: [cell] })));
+    await this.client.put(
+      this.table,
+      [...new Set(readers)].map((r) => ({ key: userKey(r), cells: [cell] })),
+    );
   }
 
   async addMany(reader: string, entries: FeedEntry[]): Promise<void> {
@@ -60,7 +77,9 @@ export class HBaseInboxStore implements InboxStore {
     const post = keyFromPostId(postId);
     if (!post) return;
     const col = column(inboxQualifier(post));
-    await forEachLimit([...new Set(readers)], REMOVE_CONCURRENCY, (r) => this.client.deleteColumn(this.table, userKey(r), col));
+    await forEachLimit([...new Set(readers)], REMOVE_CONCURRENCY, (r) =>
+      this.client.deleteColumn(this.table, userKey(r), col),
+    );
   }
 
   async purgeAuthor(reader: string, author: string): Promise<number> {
@@ -76,7 +95,12 @@ export class HBaseInboxStore implements InboxStore {
     // Only versions up to the newest one we saw: an entry re-added after our read (a refollow's
     // backfill) carries a newer server timestamp and survives.
     const upToTimestamp = Math.max(...doomed.map((c) => c.timestamp));
-    await this.client.deleteColumns(this.table, userKey(reader), doomed.map((c) => c.column), { upToTimestamp });
+    await this.client.deleteColumns(
+      this.table,
+      userKey(reader),
+      doomed.map((c) => c.column),
+      { upToTimestamp },
+    );
     return doomed.length;
   }
 
@@ -120,14 +144,20 @@ export class HBaseInboxStore implements InboxStore {
     const perPut = Math.max(1, Math.floor(CELLS_PER_PUT / cells.length));
     const unique = [...new Set(readers)];
     for (let at = 0; at < unique.length; at += perPut) {
-      await this.client.put(this.table, unique.slice(at, at + perPut).map((r) => ({ key: userKey(r), cells })));
+      await this.client.put(
+        this.table,
+        unique.slice(at, at + perPut).map((r) => ({ key: userKey(r), cells })),
+      );
     }
   }
 
   async addCelebrity(readers: string[], celebrity: string): Promise<void> {
     if (readers.length === 0) return;
     const cell = { column: `${CELEBRITIES}:${celebrity}`, value: EMPTY };
-    await this.client.put(this.table, [...new Set(readers)].map((r) => ({ key: userKey(r), cells: [cell] })));
+    await this.client.put(
+      this.table,
+      [...new Set(readers)].map((r) => ({ key: userKey(r), cells: [cell] })),
+    );
   }
 
   async removeCelebrity(readers: string[], celebrity: string): Promise<void> {
@@ -137,7 +167,9 @@ export class HBaseInboxStore implements InboxStore {
   }
 
   async markSeen(reader: string, at: number): Promise<void> {
-    await this.client.put(this.table, [{ key: userKey(reader), cells: [{ column: `${META}:seen`, value: String(at) }] }]);
+    await this.client.put(this.table, [
+      { key: userKey(reader), cells: [{ column: `${META}:seen`, value: String(at) }] },
+    ]);
   }
 
   async lastSeen(readers: string[]): Promise<Map<string, number>> {
@@ -154,13 +186,21 @@ export class HBaseInboxStore implements InboxStore {
   }
 
   async markAway(reader: string, seenAt: number): Promise<void> {
-    await this.client.put(this.table, [{ key: userKey(reader), cells: [{ column: `${META}:away`, value: String(seenAt) }] }]);
+    await this.client.put(this.table, [
+      { key: userKey(reader), cells: [{ column: `${META}:away`, value: String(seenAt) }] },
+    ]);
   }
 
   async markRegenerating(reader: string, at: number): Promise<void> {
     // Seen and regen together: the reader is back, and the rebuild is under way.
     await this.client.put(this.table, [
-      { key: userKey(reader), cells: [{ column: `${META}:seen`, value: String(at) }, { column: `${META}:regen`, value: String(at) }] },
+      {
+        key: userKey(reader),
+        cells: [
+          { column: `${META}:seen`, value: String(at) },
+          { column: `${META}:regen`, value: String(at) },
+        ],
+      },
     ]);
   }
 

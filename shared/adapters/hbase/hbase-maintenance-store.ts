@@ -23,7 +23,17 @@
 // userKey order, so a user's relation rows ('F' rows, then 'R' rows, each by the other user)
 // are contiguous and sit where that user's users row sits. Its position holds both walks'.
 import { invalidateAudience } from './audience-packs.js';
-import { bytesEqual, bytesToString, compareBytes, concatBytes, decodeLong, encodeLong, prefixEnd, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
+import {
+  bytesEqual,
+  bytesToString,
+  compareBytes,
+  concatBytes,
+  decodeLong,
+  encodeLong,
+  prefixEnd,
+  type HBaseRestClient,
+  type HBaseRow,
+} from '../../hbase/index.js';
 import type {
   ActivityMark,
   Counter,
@@ -37,7 +47,14 @@ import type {
   RelationsBatch,
   UserRelations,
 } from '../../ports/maintenance-store.js';
-import { handleFromKey, keyAfter, relationKey, relationPrefix, userKey, type EdgeDirection } from '../../schema/row-keys.js';
+import {
+  handleFromKey,
+  keyAfter,
+  relationKey,
+  relationPrefix,
+  userKey,
+  type EdgeDirection,
+} from '../../schema/row-keys.js';
 import { HANDLE_PATTERN } from '../../domain/handle.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellValue } from './cells.js';
@@ -91,7 +108,9 @@ function parseEdgeKey(key: Uint8Array): Edge | null {
 
 /** The follow an edge row stands for: an 'F' row is the follower's, an 'R' row the followee's. */
 const followOf = (e: Edge, since: string): Follow =>
-  e.direction === 'F' ? { follower: e.owner, followee: e.other, since } : { follower: e.other, followee: e.owner, since };
+  e.direction === 'F'
+    ? { follower: e.owner, followee: e.other, since }
+    : { follower: e.other, followee: e.owner, since };
 
 /** m:regen: millis as decimal text (as every time cell of the schema), or an 8-byte long. */
 function parseMillis(value: Uint8Array | undefined): number | null {
@@ -129,7 +148,10 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 export class HBaseMaintenanceStore implements MaintenanceStore {
   private readonly tables: Record<'inbox' | 'outbox' | 'relations' | 'users', string>;
 
-  constructor(private readonly client: HBaseRestClient, namespace: string) {
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+  ) {
     this.tables = {
       inbox: qualifiedTableName(namespace, 'inbox'),
       outbox: qualifiedTableName(namespace, 'outbox'),
@@ -138,7 +160,10 @@ export class HBaseMaintenanceStore implements MaintenanceStore {
     };
   }
 
-  private walk(table: string, opts: { start?: Cursor; limit: number; columns: string[]; pageSize: number }): AsyncIterable<HBaseRow> {
+  private walk(
+    table: string,
+    opts: { start?: Cursor; limit: number; columns: string[]; pageSize: number },
+  ): AsyncIterable<HBaseRow> {
     return this.client.scan(table, {
       startRow: opts.start === undefined ? EMPTY : decodeCursor(opts.start),
       stopRow: TABLE_END,
@@ -167,7 +192,12 @@ export class HBaseMaintenanceStore implements MaintenanceStore {
         pastCap: doomed.length,
         dropPastCap: async () => {
           if (doomed.length === 0) return;
-          await this.client.deleteColumns(table, row.key, doomed.map((c) => concatBytes(`${family}:`, c.qualifier)), { upToTimestamp });
+          await this.client.deleteColumns(
+            table,
+            row.key,
+            doomed.map((c) => concatBytes(`${family}:`, c.qualifier)),
+            { upToTimestamp },
+          );
         },
         next: encodeCursor(keyAfter(row.key)),
       };
@@ -179,14 +209,22 @@ export class HBaseMaintenanceStore implements MaintenanceStore {
   async *regenerationMarks(opts: { start?: Cursor; limit: number }): AsyncIterable<RegenerationMark> {
     // Only rows holding m:regen come back; the scan reads the small m store, never the entries.
     for await (const row of this.walk(this.tables.inbox, { ...opts, columns: [REGEN], pageSize: NARROW_PAGE_ROWS })) {
-      yield { reader: userOfRow(row.key), requestedAt: parseMillis(cellValue(row, REGEN)), next: encodeCursor(keyAfter(row.key)) };
+      yield {
+        reader: userOfRow(row.key),
+        requestedAt: parseMillis(cellValue(row, REGEN)),
+        next: encodeCursor(keyAfter(row.key)),
+      };
     }
   }
 
   // --- away sweep ---------------------------------------------------------------------------
 
   async *activityMarks(opts: { start?: Cursor; limit: number }): AsyncIterable<ActivityMark> {
-    for await (const row of this.walk(this.tables.inbox, { ...opts, columns: [SEEN, AWAY, REGEN], pageSize: NARROW_PAGE_ROWS })) {
+    for await (const row of this.walk(this.tables.inbox, {
+      ...opts,
+      columns: [SEEN, AWAY, REGEN],
+      pageSize: NARROW_PAGE_ROWS,
+    })) {
       yield {
         reader: userOfRow(row.key),
         seenAt: parseMillis(cellValue(row, SEEN)),
@@ -200,7 +238,8 @@ export class HBaseMaintenanceStore implements MaintenanceStore {
   // --- relation repair ----------------------------------------------------------------------
 
   async relationsBatch(opts: { start?: Cursor; limit: number }): Promise<RelationsBatch> {
-    const from: BatchPosition = opts.start === undefined ? { relations: EMPTY, users: EMPTY } : decodeBatchPosition(opts.start);
+    const from: BatchPosition =
+      opts.start === undefined ? { relations: EMPTY, users: EMPTY } : decodeBatchPosition(opts.start);
     const limit = opts.limit;
 
     // 1. Up to `limit` relation rows.
@@ -208,7 +247,13 @@ export class HBaseMaintenanceStore implements MaintenanceStore {
     let read = 0;
     let skipped = 0;
     let after: Uint8Array | undefined;
-    const rows = this.client.scan(this.tables.relations, { startRow: from.relations, stopRow: TABLE_END, limit, columns: [SINCE], pageSize: Math.min(NARROW_PAGE_ROWS, limit) });
+    const rows = this.client.scan(this.tables.relations, {
+      startRow: from.relations,
+      stopRow: TABLE_END,
+      limit,
+      columns: [SINCE],
+      pageSize: Math.min(NARROW_PAGE_ROWS, limit),
+    });
     for await (const row of rows) {
       read++;
       after = keyAfter(row.key);
@@ -232,16 +277,28 @@ export class HBaseMaintenanceStore implements MaintenanceStore {
     const accounts: { handle: string; counters: Record<Counter, CounterReading> }[] = [];
     let usersRead = 0;
     if (compareBytes(from.users, usersStop) < 0) {
-      const userRows = this.client.scan(this.tables.users, { startRow: from.users, stopRow: usersStop, limit, columns: COUNTERS, pageSize: Math.min(NARROW_PAGE_ROWS, limit) });
+      const userRows = this.client.scan(this.tables.users, {
+        startRow: from.users,
+        stopRow: usersStop,
+        limit,
+        columns: COUNTERS,
+        pageSize: Math.min(NARROW_PAGE_ROWS, limit),
+      });
       for await (const row of userRows) {
         usersRead++;
         const handle = userOfRow(row.key);
-        if (handle) accounts.push({ handle, counters: { following: counterReading(row, 'c:following'), followers: counterReading(row, 'c:followers') } });
+        if (handle)
+          accounts.push({
+            handle,
+            counters: { following: counterReading(row, 'c:following'), followers: counterReading(row, 'c:followers') },
+          });
       }
     }
     if (usersRead === limit && accounts.length === 0) {
       // Only hand-written junk keys could do this; without a user there is no position to resume from.
-      throw new Error(`users table: ${usersRead} consecutive rows that are not user rows; relation repair cannot go on`);
+      throw new Error(
+        `users table: ${usersRead} consecutive rows that are not user rows; relation repair cannot go on`,
+      );
     }
 
     let kept = edges;
@@ -286,7 +343,10 @@ export class HBaseMaintenanceStore implements MaintenanceStore {
     await invalidateAudience(this.client, this.tables.relations, follows); // before the rows (invariant N)
     await this.client.put(
       this.tables.relations,
-      follows.map((f) => ({ key: relationKey(f.followee, 'R', f.follower), cells: [{ column: SINCE, value: f.since }] })),
+      follows.map((f) => ({
+        key: relationKey(f.followee, 'R', f.follower),
+        cells: [{ column: SINCE, value: f.since }],
+      })),
     );
   }
 
@@ -313,13 +373,21 @@ export class HBaseMaintenanceStore implements MaintenanceStore {
   }
 
   async recount(user: string, max: number): Promise<Record<Counter, number> | null> {
-    const [following, followers] = await Promise.all([this.countEdges(user, 'F', max), this.countEdges(user, 'R', max)]);
+    const [following, followers] = await Promise.all([
+      this.countEdges(user, 'F', max),
+      this.countEdges(user, 'R', max),
+    ]);
     return following === null || followers === null ? null : { following, followers };
   }
 
   private async countEdges(user: string, direction: EdgeDirection, max: number): Promise<number | null> {
     let n = 0;
-    const rows = this.client.scan(this.tables.relations, { prefix: relationPrefix(user, direction), limit: max + 1, columns: [SINCE], pageSize: 1000 });
+    const rows = this.client.scan(this.tables.relations, {
+      prefix: relationPrefix(user, direction),
+      limit: max + 1,
+      columns: [SINCE],
+      pageSize: 1000,
+    });
     for await (const row of rows) if (parseEdgeKey(row.key)) n++;
     return n > max ? null : n;
   }

@@ -3,7 +3,15 @@
 // Layout, requests and interleavings: shared/schema/tables.ts (media).
 import type { HBaseRestClient, HBaseRow } from '../../hbase/index.js';
 import type { MediaPurpose } from '../../domain/media-id.js';
-import type { MediaClaim, MediaDescriptor, MediaRecord, MediaState, MediaStore, MediaWalkPage, NewMedia } from '../../ports/media-store.js';
+import type {
+  MediaClaim,
+  MediaDescriptor,
+  MediaRecord,
+  MediaState,
+  MediaStore,
+  MediaWalkPage,
+  NewMedia,
+} from '../../ports/media-store.js';
 import { mediaKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText as text } from './cells.js';
@@ -32,7 +40,10 @@ const MEDIA_TABLE_END = new Uint8Array(17).fill(0xff);
 
 export class HBaseMediaStore implements MediaStore {
   private readonly table: string;
-  constructor(private readonly client: HBaseRestClient, namespace: string) {
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+  ) {
     this.table = qualifiedTableName(namespace, 'media');
   }
 
@@ -82,7 +93,10 @@ export class HBaseMediaStore implements MediaStore {
   }
 
   async detach(id: string, postId: string): Promise<void> {
-    await this.client.checkAndPut(this.table, mediaKey(id), [{ column: ATTACHED, value: FREE }], { column: ATTACHED, value: postId });
+    await this.client.checkAndPut(this.table, mediaKey(id), [{ column: ATTACHED, value: FREE }], {
+      column: ATTACHED,
+      value: postId,
+    });
   }
 
   markDiscarding(id: string, claim: MediaClaim, at: number): Promise<boolean> {
@@ -92,7 +106,10 @@ export class HBaseMediaStore implements MediaStore {
     ];
     // Unclaimed: m:a still free. Claimed: the claim time as read (every claim, a retry's too,
     // rewrites it), so a claim made since the read wins over this mark.
-    const check = claim === null ? { column: ATTACHED, value: FREE } : { column: CLAIMED_AT, value: claim.at === undefined ? null : String(claim.at) };
+    const check =
+      claim === null
+        ? { column: ATTACHED, value: FREE }
+        : { column: CLAIMED_AT, value: claim.at === undefined ? null : String(claim.at) };
     return this.client.checkAndPut(this.table, mediaKey(id), mark, check);
   }
 
@@ -121,7 +138,10 @@ export class HBaseMediaStore implements MediaStore {
   }
 
   move(id: string, from: MediaState, to: 'processing'): Promise<boolean> {
-    return this.client.checkAndPut(this.table, mediaKey(id), [{ column: STATE, value: to }], { column: STATE, value: from });
+    return this.client.checkAndPut(this.table, mediaKey(id), [{ column: STATE, value: to }], {
+      column: STATE,
+      value: from,
+    });
   }
 
   finish(id: string, descriptor: MediaDescriptor): Promise<boolean> {
@@ -168,7 +188,9 @@ function recordOf(id: string, row: HBaseRow | null): MediaRecord | null {
     state: text(row, STATE) as MediaState,
     ...(reason !== undefined ? { reason } : {}),
     ...(descriptor !== undefined ? { descriptor: JSON.parse(descriptor) as MediaDescriptor } : {}),
-    ...(attachedTo !== undefined ? { attachedTo, ...(claimedAt !== undefined ? { attachedAt: Number(claimedAt) } : {}) } : {}),
+    ...(attachedTo !== undefined
+      ? { attachedTo, ...(claimedAt !== undefined ? { attachedAt: Number(claimedAt) } : {}) }
+      : {}),
     ...(holder === DISCARDING ? { discarding: true as const } : {}),
   };
 }

@@ -8,12 +8,14 @@ import { inboxQualifier, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText, feedCell, feedSlice, newerThanFilter, postKeyOf } from './cells.js';
 
-
 const column = (qualifier: Uint8Array) => concatBytes('o:', qualifier);
 
 export class HBaseOutboxStore implements OutboxStore {
   private readonly table: string;
-  constructor(private readonly client: HBaseRestClient, namespace: string) {
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+  ) {
     this.table = qualifiedTableName(namespace, 'outbox');
   }
 
@@ -29,14 +31,22 @@ export class HBaseOutboxStore implements OutboxStore {
 
   async recent(author: string, limit: number): Promise<FeedEntry[]> {
     const row = await this.client.getRow(this.table, userKey(author), { columns: ['o'] });
-    const { entries, reposts } = feedSlice((row?.cells ?? []).filter((c) => c.family === 'o'), { limit });
+    const { entries, reposts } = feedSlice(
+      (row?.cells ?? []).filter((c) => c.family === 'o'),
+      { limit },
+    );
     return entries.map((id) => (reposts?.[id] ? { id, repostOf: reposts[id] } : { id }));
   }
 
   async recentOf(authors: string[], window: FeedWindow): Promise<FeedSlice> {
     if (authors.length === 0) return { entries: [], more: false };
     const rows = await this.client.multiGet(this.table, [...new Set(authors)].map(userKey), { columns: ['o'] });
-    const slices = rows.map((r) => feedSlice(r.cells.filter((c) => c.family === 'o'), window));
+    const slices = rows.map((r) =>
+      feedSlice(
+        r.cells.filter((c) => c.family === 'o'),
+        window,
+      ),
+    );
     const reposts: Record<string, string> = Object.assign({}, ...slices.map((x) => x.reposts));
     const slice = { entries: slices.flatMap((x) => x.entries), more: slices.some((x) => x.more) };
     return Object.keys(reposts).length > 0 ? { ...slice, reposts } : slice;
@@ -53,14 +63,22 @@ export class HBaseOutboxStore implements OutboxStore {
     // The same filter as the inbox's newer check, per row: keys only, limit + 1 to tell "more".
     const filter = newerThanFilter('o', postKeyOf(than), limit + 1);
     const rows = await this.client.multiGet(this.table, [...new Set(authors)].map(userKey), { columns: ['o'], filter });
-    const slices = rows.map((r) => feedSlice(r.cells.filter((c) => c.family === 'o'), { limit }));
+    const slices = rows.map((r) =>
+      feedSlice(
+        r.cells.filter((c) => c.family === 'o'),
+        { limit },
+      ),
+    );
     return { entries: slices.flatMap((x) => x.entries), more: slices.some((x) => x.more) };
   }
 }
 
 export class HBaseCelebrityRegistry implements CelebrityRegistry {
   private readonly table: string;
-  constructor(private readonly client: HBaseRestClient, namespace: string) {
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+  ) {
     this.table = qualifiedTableName(namespace, 'users');
   }
 
@@ -71,6 +89,8 @@ export class HBaseCelebrityRegistry implements CelebrityRegistry {
 
   async setCelebrity(author: string, celebrity: boolean): Promise<void> {
     // Overwritten, never deleted: a delete marker could mask a promotion in the same millisecond.
-    await this.client.put(this.table, [{ key: userKey(author), cells: [{ column: 'p:celeb', value: celebrity ? '1' : '0' }] }]);
+    await this.client.put(this.table, [
+      { key: userKey(author), cells: [{ column: 'p:celeb', value: celebrity ? '1' : '0' }] },
+    ]);
   }
 }

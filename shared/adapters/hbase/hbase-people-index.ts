@@ -7,13 +7,19 @@ import { qualifiedTableName } from '../../schema/tables.js';
 
 export class HBasePeopleIndex implements PeopleIndex {
   private readonly table: string;
-  constructor(private readonly client: HBaseRestClient, namespace: string) {
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+  ) {
     this.table = qualifiedTableName(namespace, 'people');
   }
 
   async add(handle: string, terms: string[], naming: string): Promise<void> {
     if (terms.length === 0) return;
-    await this.client.put(this.table, terms.map((term) => ({ key: peopleKey(term, handle, naming), cells: [{ column: 'e:a', value: '' }] })));
+    await this.client.put(
+      this.table,
+      terms.map((term) => ({ key: peopleKey(term, handle, naming), cells: [{ column: 'e:a', value: '' }] })),
+    );
   }
 
   async remove(handle: string, terms: string[], naming: string): Promise<void> {

@@ -12,7 +12,13 @@
 //   setCountIf     1 check-and-put
 import { keyFromPostId, postIdFromKey } from '../../schema/row-keys.js';
 import { encodeLong, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
-import type { CountedPost, CounterReading, Cursor, PostCounter, PostCountStore } from '../../ports/maintenance-store.js';
+import type {
+  CountedPost,
+  CounterReading,
+  Cursor,
+  PostCounter,
+  PostCountStore,
+} from '../../ports/maintenance-store.js';
 import { commentPrefix, handleFromKey, reactionKey, reactorPrefix } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText, cellValue } from './cells.js';
@@ -22,7 +28,11 @@ import { TABLE_END, decodeCursor, encodeCursor } from './cursor.js';
 const DELETED = 'p:d';
 
 function countsOf(row: HBaseRow): Record<PostCounter, CounterReading> {
-  return { likes: counterReading(row, 'c:likes'), comments: counterReading(row, 'c:comments'), reposts: counterReading(row, 'c:reposts') };
+  return {
+    likes: counterReading(row, 'c:likes'),
+    comments: counterReading(row, 'c:comments'),
+    reposts: counterReading(row, 'c:reposts'),
+  };
 }
 
 function postIdOf(key: Uint8Array): string | null {
@@ -35,7 +45,10 @@ function postIdOf(key: Uint8Array): string | null {
 
 export class HBasePostCountStore implements PostCountStore {
   private readonly t: Record<'content' | 'reactions' | 'reactors' | 'comments', string>;
-  constructor(private readonly client: HBaseRestClient, namespace: string) {
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+  ) {
     this.t = {
       content: qualifiedTableName(namespace, 'content'),
       reactions: qualifiedTableName(namespace, 'reactions'),
@@ -44,7 +57,10 @@ export class HBasePostCountStore implements PostCountStore {
     };
   }
 
-  async countedPosts(opts: { start?: Cursor; limit: number }): Promise<{ posts: CountedPost[]; next?: Cursor; exhausted: boolean }> {
+  async countedPosts(opts: {
+    start?: Cursor;
+    limit: number;
+  }): Promise<{ posts: CountedPost[]; next?: Cursor; exhausted: boolean }> {
     const posts: CountedPost[] = [];
     let last: Uint8Array | undefined;
     let read = 0;
@@ -81,7 +97,11 @@ export class HBasePostCountStore implements PostCountStore {
   async recount(postId: string, max: number): Promise<Record<PostCounter, number> | null> {
     const post = keyFromPostId(postId);
     if (!post) return null;
-    const [likes, reposts, comments] = await Promise.all([this.countLikes(post, max), this.countReposts(post, postId, max), this.countComments(postId, max)]);
+    const [likes, reposts, comments] = await Promise.all([
+      this.countLikes(post, max),
+      this.countReposts(post, postId, max),
+      this.countComments(postId, max),
+    ]);
     return likes === null || reposts === null || comments === null ? null : { likes, reposts, comments };
   }
 
@@ -89,7 +109,12 @@ export class HBasePostCountStore implements PostCountStore {
   private async countLikes(post: Uint8Array, max: number): Promise<number | null> {
     const prefix = reactorPrefix(post, 'L');
     const users: string[] = [];
-    for await (const row of this.client.scan(this.t.reactors, { prefix, limit: max + 1, columns: ['e:t'], pageSize: 1000 })) {
+    for await (const row of this.client.scan(this.t.reactors, {
+      prefix,
+      limit: max + 1,
+      columns: ['e:t'],
+      pageSize: 1000,
+    })) {
       try {
         users.push(handleFromKey(row.key, prefix.length).handle);
       } catch {
@@ -98,7 +123,11 @@ export class HBasePostCountStore implements PostCountStore {
     }
     if (users.length > max) return null;
     if (users.length === 0) return 0;
-    const rows = await this.client.multiGet(this.t.reactions, users.map((u) => reactionKey(u, post)), { columns: ['l:t'] });
+    const rows = await this.client.multiGet(
+      this.t.reactions,
+      users.map((u) => reactionKey(u, post)),
+      { columns: ['l:t'] },
+    );
     return rows.filter((r) => cellValue(r, 'l:t') !== undefined).length;
   }
 
@@ -106,7 +135,13 @@ export class HBasePostCountStore implements PostCountStore {
   private async countReposts(post: Uint8Array, postId: string, max: number): Promise<number | null> {
     const prefix = reactorPrefix(post, 'R');
     const keys: Uint8Array[] = [];
-    for await (const row of this.client.scan(this.t.reactors, { prefix, limit: max + 1, columns: ['e:t'], pageSize: 1000 })) keys.push(row.key.slice(prefix.length));
+    for await (const row of this.client.scan(this.t.reactors, {
+      prefix,
+      limit: max + 1,
+      columns: ['e:t'],
+      pageSize: 1000,
+    }))
+      keys.push(row.key.slice(prefix.length));
     if (keys.length > max) return null;
     if (keys.length === 0) return 0;
     const rows = await this.client.multiGet(this.t.content, keys, { columns: ['p:b', 'p:r', DELETED] });
@@ -114,7 +149,11 @@ export class HBasePostCountStore implements PostCountStore {
   }
 
   private async countComments(postId: string, max: number): Promise<number | null> {
-    const rows = await this.client.scanText(this.t.comments, { prefix: commentPrefix(postId), limit: max + 1, columns: ['m:v'] });
+    const rows = await this.client.scanText(this.t.comments, {
+      prefix: commentPrefix(postId),
+      limit: max + 1,
+      columns: ['m:v'],
+    });
     return rows.length > max ? null : rows.length;
   }
 

@@ -5,7 +5,14 @@ import { type Post, type PostCounts, type PostMedia, type PostVersion, type Stor
 import type { MentionPlace, MentionSpan, TopicSpan } from '../../domain/text-entities.js';
 import { bytesToString, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { IdempotencyClaim, IdempotencyStore, Page, PostLookup, PostStore } from '../../ports/feed-store.js';
-import { authorPostsBoundary, idempotencyKey, keyAfter, mentionRowKeys, parsePostKey, userKey } from '../../schema/row-keys.js';
+import {
+  authorPostsBoundary,
+  idempotencyKey,
+  keyAfter,
+  mentionRowKeys,
+  parsePostKey,
+  userKey,
+} from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText, cellValue, counter, postKeyOf } from './cells.js';
 import { HBaseTallyMarks } from './tally-marks.js';
@@ -82,7 +89,8 @@ function decodeMedia(text: string | undefined): Pick<Post, 'media'> {
 }
 
 type Span = [string, number, number];
-const isSpan = (v: unknown): v is Span => Array.isArray(v) && v.length === 3 && typeof v[0] === 'string' && Number.isInteger(v[1]) && Number.isInteger(v[2]);
+const isSpan = (v: unknown): v is Span =>
+  Array.isArray(v) && v.length === 3 && typeof v[0] === 'string' && Number.isInteger(v[1]) && Number.isInteger(v[2]);
 
 function encodeEntities(post: Pick<Post, 'mentions' | 'topics'>): string | undefined {
   if (!post.mentions?.length && !post.topics?.length) return undefined;
@@ -111,10 +119,18 @@ export class HBasePostStore implements PostStore {
   /** The lists table, where mentions are indexed (kinds N and n, tables.ts lists). */
   private readonly lists: string;
   private readonly tally: HBaseTallyMarks<keyof PostCounts>;
-  constructor(private readonly client: HBaseRestClient, namespace: string) {
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+  ) {
     this.table = qualifiedTableName(namespace, 'content');
     this.lists = qualifiedTableName(namespace, 'lists');
-    this.tally = new HBaseTallyMarks(client, this.table, (id) => keyFromPostId(id) ?? null, (name) => COUNT_COLUMNS[name]);
+    this.tally = new HBaseTallyMarks(
+      client,
+      this.table,
+      (id) => keyFromPostId(id) ?? null,
+      (name) => COUNT_COLUMNS[name],
+    );
   }
 
   async create(post: Post, idempotencyKey?: string): Promise<boolean> {
@@ -141,7 +157,11 @@ export class HBasePostStore implements PostStore {
 
   async listMentions(place: MentionPlace, handles: readonly string[], since: number): Promise<void> {
     const keys = [...new Set(handles)].flatMap((h) => mentionRowKeys(h, place, since));
-    if (keys.length) await this.client.put(this.lists, keys.map((key) => ({ key, cells: [{ column: 'e:t', value: '' }] })));
+    if (keys.length)
+      await this.client.put(
+        this.lists,
+        keys.map((key) => ({ key, cells: [{ column: 'e:t', value: '' }] })),
+      );
   }
 
   async unlistMentions(place: MentionPlace, handles: readonly string[], since: number): Promise<void> {
@@ -176,7 +196,15 @@ export class HBasePostStore implements PostStore {
     // it). Reads treat a row with a tombstone as deleted whatever else it holds; list scans skip
     // it once none of the columns they ask for is left.
     await Promise.all([
-      this.client.deleteColumns(this.table, key, [BODY, 'p:i', REPOST_OF, ENTITIES, MEDIA, EDITED, ...Object.values(COUNT_COLUMNS)]),
+      this.client.deleteColumns(this.table, key, [
+        BODY,
+        'p:i',
+        REPOST_OF,
+        ENTITIES,
+        MEDIA,
+        EDITED,
+        ...Object.values(COUNT_COLUMNS),
+      ]),
       this.client.deleteFamily(this.table, key, HISTORY),
     ]);
     return won;
@@ -194,7 +222,14 @@ export class HBasePostStore implements PostStore {
       try {
         const v = JSON.parse(bytesToString(cell.value)) as { b?: unknown; e?: unknown; at?: unknown };
         if (typeof v.b !== 'string' || typeof v.at !== 'number') return [];
-        return [{ version: Number(qualifier), body: v.b, at: v.at, ...decodeEntities(typeof v.e === 'string' ? v.e : undefined) }];
+        return [
+          {
+            version: Number(qualifier),
+            body: v.b,
+            at: v.at,
+            ...decodeEntities(typeof v.e === 'string' ? v.e : undefined),
+          },
+        ];
       } catch {
         return [];
       }
@@ -202,7 +237,12 @@ export class HBasePostStore implements PostStore {
     return { post, earlier: earlier.sort((a, b) => a.version - b.version) };
   }
 
-  async edit(id: string, from: number, next: { body: string; mentions?: MentionSpan[]; topics?: TopicSpan[]; editedAt: number }, replaced: PostVersion): Promise<boolean> {
+  async edit(
+    id: string,
+    from: number,
+    next: { body: string; mentions?: MentionSpan[]; topics?: TopicSpan[]; editedAt: number },
+    replaced: PostVersion,
+  ): Promise<boolean> {
     const key = keyFromPostId(id);
     if (!key) return false;
     const old = encodeEntities(replaced);
@@ -217,7 +257,10 @@ export class HBasePostStore implements PostStore {
         { column: ENTITIES, value: encodeEntities(next) ?? '' },
         { column: VERSION, value: String(from + 1) },
         { column: EDITED, value: String(next.editedAt) },
-        { column: `${HISTORY}:${from}`, value: JSON.stringify({ b: replaced.body, ...(old ? { e: old } : {}), at: replaced.at }) },
+        {
+          column: `${HISTORY}:${from}`,
+          value: JSON.stringify({ b: replaced.body, ...(old ? { e: old } : {}), at: replaced.at }),
+        },
       ],
       { column: VERSION, value: from === 0 ? null : String(from) },
     );
@@ -275,7 +318,13 @@ export class HBasePostStore implements PostStore {
     // increment racing a delete can leave a counts-only row: it is not shown, and the page and
     // cursor are cut by rows, not by posts, so such a row never ends the list early.
     const rows: HBaseRow[] = [];
-    for await (const row of this.client.scan(this.table, { prefix, ...(startRow ? { startRow } : {}), columns: [BODY, REPOST_OF, ENTITIES, MEDIA, VERSION, EDITED, COUNTS], limit: limit + 1, pageSize: limit + 1 })) {
+    for await (const row of this.client.scan(this.table, {
+      prefix,
+      ...(startRow ? { startRow } : {}),
+      columns: [BODY, REPOST_OF, ENTITIES, MEDIA, VERSION, EDITED, COUNTS],
+      limit: limit + 1,
+      pageSize: limit + 1,
+    })) {
       rows.push(row);
     }
     const page = rows.slice(0, limit);
@@ -296,11 +345,20 @@ export class HBasePostStore implements PostStore {
     });
   }
 
-  private async scanPosts(opts: { prefix: Uint8Array; startRow?: Uint8Array; stopRow?: Uint8Array; limit: number }): Promise<Post[]> {
+  private async scanPosts(opts: {
+    prefix: Uint8Array;
+    startRow?: Uint8Array;
+    stopRow?: Uint8Array;
+    limit: number;
+  }): Promise<Post[]> {
     const posts: Post[] = [];
     // Only the body (and a repost's original): the server never returns a tombstoned row (both
     // are gone), so deleted posts cost no slot of the limit.
-    for await (const row of this.client.scan(this.table, { ...opts, columns: [BODY, REPOST_OF], pageSize: opts.limit })) {
+    for await (const row of this.client.scan(this.table, {
+      ...opts,
+      columns: [BODY, REPOST_OF],
+      pageSize: opts.limit,
+    })) {
       const post = postFromRow(row);
       if (post) {
         const { counts: _counts, ...plain } = post;
@@ -313,7 +371,10 @@ export class HBasePostStore implements PostStore {
 
 export class HBaseIdempotencyStore implements IdempotencyStore {
   private readonly table: string;
-  constructor(private readonly client: HBaseRestClient, namespace: string) {
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+  ) {
     this.table = qualifiedTableName(namespace, 'idempotency');
   }
 
@@ -331,7 +392,11 @@ export class HBaseIdempotencyStore implements IdempotencyStore {
       const id = cellText(earlier, 'k:p');
       const fingerprint = cellText(earlier, 'k:h');
       if (id !== undefined && id.length > 0) {
-        return { id, ...(fingerprint === undefined ? {} : { fingerprint }), ...(cellText(earlier, 'k:c') === id ? { created: true as const } : {}) };
+        return {
+          id,
+          ...(fingerprint === undefined ? {} : { fingerprint }),
+          ...(cellText(earlier, 'k:c') === id ? { created: true as const } : {}),
+        };
       }
     }
     throw new Error('idempotency key could be neither claimed nor read');

@@ -5,7 +5,15 @@ import { keyFromPostId } from '../../schema/row-keys.js';
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
 import type { ListPage, ListPosition } from '../../ports/feed-store.js';
 import type { BookmarkPosition, Liker, ReactionStore, ViewerState } from '../../ports/reaction-store.js';
-import { keyAfter, parsePostKey, postIdFromKey, reactionKey, reactorKey, reactorPrefix, userKey } from '../../schema/row-keys.js';
+import {
+  keyAfter,
+  parsePostKey,
+  postIdFromKey,
+  reactionKey,
+  reactorKey,
+  reactorPrefix,
+  userKey,
+} from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText, cellValue, postKeyOf } from './cells.js';
 import { ListIndex } from './list-index.js';
@@ -33,7 +41,10 @@ export class HBaseReactionStore implements ReactionStore {
   private readonly reactions: string;
   private readonly reactors: string;
   private readonly lists: ListIndex;
-  constructor(private readonly client: HBaseRestClient, namespace: string) {
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+  ) {
     this.reactions = qualifiedTableName(namespace, 'reactions');
     this.reactors = qualifiedTableName(namespace, 'reactors');
     this.lists = new ListIndex(client, namespace);
@@ -41,19 +52,32 @@ export class HBaseReactionStore implements ReactionStore {
 
   like(user: string, postId: string, at: number): Promise<boolean> {
     // Put-if-absent: of racing likes by one user (the author too) exactly one wins and counts.
-    return this.client.checkAndPut(this.reactions, reactionKey(user, postKeyOf(postId)), [{ column: LIKED, value: String(at) }], {
-      column: LIKED,
-      value: null,
-    });
+    return this.client.checkAndPut(
+      this.reactions,
+      reactionKey(user, postKeyOf(postId)),
+      [{ column: LIKED, value: String(at) }],
+      {
+        column: LIKED,
+        value: null,
+      },
+    );
   }
 
   async likeSince(user: string, postId: string): Promise<number | null> {
-    return sinceOf(cellValue(await this.client.getRow(this.reactions, reactionKey(user, postKeyOf(postId)), { columns: [LIKED] }), LIKED));
+    return sinceOf(
+      cellValue(
+        await this.client.getRow(this.reactions, reactionKey(user, postKeyOf(postId)), { columns: [LIKED] }),
+        LIKED,
+      ),
+    );
   }
 
   unlike(user: string, postId: string, since: number): Promise<boolean> {
     // Only while l:t still holds the since read: of racing unlikes exactly one wins and uncounts.
-    return this.client.checkAndDelete(this.reactions, reactionKey(user, postKeyOf(postId)), { column: LIKED, value: String(since) });
+    return this.client.checkAndDelete(this.reactions, reactionKey(user, postKeyOf(postId)), {
+      column: LIKED,
+      value: String(since),
+    });
   }
 
   async viewerState(user: string, postIds: string[]): Promise<Map<string, ViewerState>> {
@@ -80,47 +104,80 @@ export class HBaseReactionStore implements ReactionStore {
 
   bookmark(user: string, postId: string, at: number): Promise<boolean> {
     // Put-if-absent: of racing bookmarks by one user exactly one wins (its list entry is the one kept).
-    return this.client.checkAndPut(this.reactions, reactionKey(user, postKeyOf(postId)), [{ column: BOOKMARKED, value: String(at) }], {
-      column: BOOKMARKED,
-      value: null,
-    });
+    return this.client.checkAndPut(
+      this.reactions,
+      reactionKey(user, postKeyOf(postId)),
+      [{ column: BOOKMARKED, value: String(at) }],
+      {
+        column: BOOKMARKED,
+        value: null,
+      },
+    );
   }
 
   async bookmarkSince(user: string, postId: string): Promise<number | null> {
-    return sinceOf(cellValue(await this.client.getRow(this.reactions, reactionKey(user, postKeyOf(postId)), { columns: [BOOKMARKED] }), BOOKMARKED));
+    return sinceOf(
+      cellValue(
+        await this.client.getRow(this.reactions, reactionKey(user, postKeyOf(postId)), { columns: [BOOKMARKED] }),
+        BOOKMARKED,
+      ),
+    );
   }
 
   unbookmark(user: string, postId: string, since: number): Promise<boolean> {
-    return this.client.checkAndDelete(this.reactions, reactionKey(user, postKeyOf(postId)), { column: BOOKMARKED, value: String(since) });
+    return this.client.checkAndDelete(this.reactions, reactionKey(user, postKeyOf(postId)), {
+      column: BOOKMARKED,
+      value: String(since),
+    });
   }
 
   async listBookmark(user: string, postId: string, since: number, replacing?: number): Promise<void> {
-    await Promise.all([this.lists.put(bookmarkEntries(user, postId, since)), replacing === undefined || replacing === since ? undefined : this.lists.remove(bookmarkEntries(user, postId, replacing))]);
+    await Promise.all([
+      this.lists.put(bookmarkEntries(user, postId, since)),
+      replacing === undefined || replacing === since
+        ? undefined
+        : this.lists.remove(bookmarkEntries(user, postId, replacing)),
+    ]);
   }
 
   unlistBookmark(user: string, postId: string, since: number): Promise<void> {
     return this.lists.remove(bookmarkEntries(user, postId, since));
   }
 
-  async likedBy(user: string, limit: number, after?: string): Promise<{ items: { postId: string; since: number }[]; next?: string }> {
+  async likedBy(
+    user: string,
+    limit: number,
+    after?: string,
+  ): Promise<{ items: { postId: string; since: number }[]; next?: string }> {
     const prefix = userKey(user);
     const startRow = after ? keyAfter(reactionKey(user, postKeyOf(after))) : prefix;
     const items: { postId: string; since: number }[] = [];
     let more = false;
     // Only l:t is asked for: a row of a repost or a bookmark alone has none and is not returned.
-    for await (const row of this.client.scan(this.reactions, { prefix, startRow, columns: [LIKED], limit: limit + 1, pageSize: Math.min(limit + 1, 500) })) {
+    for await (const row of this.client.scan(this.reactions, {
+      prefix,
+      startRow,
+      columns: [LIKED],
+      limit: limit + 1,
+      pageSize: Math.min(limit + 1, 500),
+    })) {
       if (items.length === limit) {
         more = true;
         break;
       }
       const since = cellText(row, LIKED);
-      if (since !== undefined) items.push({ postId: postIdFromKey(row.key.subarray(prefix.length)), since: Number(since) });
+      if (since !== undefined)
+        items.push({ postId: postIdFromKey(row.key.subarray(prefix.length)), since: Number(since) });
     }
     const last = items.at(-1);
     return more && last ? { items, next: last.postId } : { items };
   }
 
-  bookmarks(user: string, limit: number, after?: BookmarkPosition): Promise<{ items: BookmarkPosition[]; next?: BookmarkPosition }> {
+  bookmarks(
+    user: string,
+    limit: number,
+    after?: BookmarkPosition,
+  ): Promise<{ items: BookmarkPosition[]; next?: BookmarkPosition }> {
     return this.lists.bookmarkPage(user, limit, after);
   }
 
@@ -129,7 +186,9 @@ export class HBaseReactionStore implements ReactionStore {
     // before the truth (likes.ts), so neither is ever missing for a true like.
     const entry = (at: number) => ({ owner: postId, kind: 'L' as const, since: at, other: user });
     await Promise.all([
-      this.client.put(this.reactors, [{ key: reactorKey(postKeyOf(postId), 'L', userKey(user)), cells: [{ column: SINCE, value: String(since) }] }]),
+      this.client.put(this.reactors, [
+        { key: reactorKey(postKeyOf(postId), 'L', userKey(user)), cells: [{ column: SINCE, value: String(since) }] },
+      ]),
       this.lists.put([entry(since)]),
       replacing === undefined || replacing === since ? undefined : this.lists.remove([entry(replacing)]),
     ]);
@@ -139,7 +198,10 @@ export class HBaseReactionStore implements ReactionStore {
     // On the since the unlike removed: a like that slipped in after it has its own and keeps it
     // (its list entry, too: the since is part of the entry's key).
     await Promise.all([
-      this.client.checkAndDelete(this.reactors, reactorKey(postKeyOf(postId), 'L', userKey(user)), { column: SINCE, value: String(since) }),
+      this.client.checkAndDelete(this.reactors, reactorKey(postKeyOf(postId), 'L', userKey(user)), {
+        column: SINCE,
+        value: String(since),
+      }),
       this.lists.remove([{ owner: postId, kind: 'L', since, other: user }]),
     ]);
   }
@@ -151,7 +213,14 @@ export class HBaseReactionStore implements ReactionStore {
   async likeSinces(postId: string, users: string[]): Promise<Map<string, number>> {
     const post = postKeyOf(postId);
     const byKey = new Map(users.map((u) => [hex(reactionKey(u, post)), u]));
-    const rows = users.length === 0 ? [] : await this.client.multiGet(this.reactions, users.map((u) => reactionKey(u, post)), { columns: [LIKED] });
+    const rows =
+      users.length === 0
+        ? []
+        : await this.client.multiGet(
+            this.reactions,
+            users.map((u) => reactionKey(u, post)),
+            { columns: [LIKED] },
+          );
     const out = new Map<string, number>();
     for (const row of rows) {
       const user = byKey.get(hex(row.key));
@@ -161,12 +230,19 @@ export class HBaseReactionStore implements ReactionStore {
     return out;
   }
 
-  async claimPlainRepost(user: string, originalId: string, repostId: string, replacing?: string): Promise<string | null | false> {
+  async claimPlainRepost(
+    user: string,
+    originalId: string,
+    repostId: string,
+    replacing?: string,
+  ): Promise<string | null | false> {
     const key = reactionKey(user, postKeyOf(originalId));
     const cells = [{ column: PLAIN_REPOST, value: repostId }];
     if (replacing !== undefined) {
       // Check-and-put on the old id: of racing replacements exactly one takes the claim over.
-      return (await this.client.checkAndPut(this.reactions, key, cells, { column: PLAIN_REPOST, value: replacing })) ? null : false;
+      return (await this.client.checkAndPut(this.reactions, key, cells, { column: PLAIN_REPOST, value: replacing }))
+        ? null
+        : false;
     }
     if (await this.client.checkAndPut(this.reactions, key, cells, { column: PLAIN_REPOST, value: null })) return null;
     return cellText(await this.client.getRow(this.reactions, key, { columns: [PLAIN_REPOST] }), PLAIN_REPOST) ?? false;
@@ -176,8 +252,12 @@ export class HBaseReactionStore implements ReactionStore {
     const original = postKeyOf(originalId);
     const since = String(at);
     await Promise.all([
-      this.client.put(this.reactions, [{ key: reactionKey(user, original), cells: [{ column: `r:${repostId}`, value: '' }] }]),
-      this.client.put(this.reactors, [{ key: reactorKey(original, 'R', postKeyOf(repostId)), cells: [{ column: SINCE, value: since }] }]),
+      this.client.put(this.reactions, [
+        { key: reactionKey(user, original), cells: [{ column: `r:${repostId}`, value: '' }] },
+      ]),
+      this.client.put(this.reactors, [
+        { key: reactorKey(original, 'R', postKeyOf(repostId)), cells: [{ column: SINCE, value: since }] },
+      ]),
     ]);
   }
 

@@ -2,8 +2,23 @@
 // Layout and access patterns: shared/schema/tables.ts (relations, and lists for the
 // newest-first following / followers lists).
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
-import type { AudienceMember, Edge, ListPage, ListPosition, Page, RelationStore, Segment } from '../../ports/feed-store.js';
-import { relationKey, relationPrefix, saltOfKey, segmentSalts, userKey, type EdgeDirection } from '../../schema/row-keys.js';
+import type {
+  AudienceMember,
+  Edge,
+  ListPage,
+  ListPosition,
+  Page,
+  RelationStore,
+  Segment,
+} from '../../ports/feed-store.js';
+import {
+  relationKey,
+  relationPrefix,
+  saltOfKey,
+  segmentSalts,
+  userKey,
+  type EdgeDirection,
+} from '../../schema/row-keys.js';
 import { HANDLE_PATTERN } from '../../domain/handle.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { AudiencePacks, CLOCK_SKEW_MS, invalidateAudience } from './audience-packs.js';
@@ -35,7 +50,11 @@ export class HBaseRelationStore implements RelationStore {
    * `settleMs`: the settle window W, which bounds how long a writer takes from a pack's version to
    * its row (invariant N); `now`: the clock that judges a version quiet (tests move it).
    */
-  constructor(private readonly client: HBaseRestClient, namespace: string, opts: { settleMs?: number; now?: () => number } = {}) {
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+    opts: { settleMs?: number; now?: () => number } = {},
+  ) {
     this.table = qualifiedTableName(namespace, 'relations');
     this.lists = new ListIndex(client, namespace);
     this.packs = new AudiencePacks(client, this.table, (opts.settleMs ?? DEPLOYED_SETTLE_MS) + CLOCK_SKEW_MS, opts.now);
@@ -51,26 +70,39 @@ export class HBaseRelationStore implements RelationStore {
     // The 'F' row is the source of truth and its put-if-absent picks exactly one winner among
     // racing follows, so counters and backfill run once. Only the winner writes the 'R' side;
     // if it dies in between, the pair's settle restores 'R' from 'F' (HBase is atomic per row only).
-    if (!(await this.client.checkAndPut(this.table, forward, [{ column: SINCE, value: String(at) }], { column: SINCE, value: null }))) {
+    if (
+      !(await this.client.checkAndPut(this.table, forward, [{ column: SINCE, value: String(at) }], {
+        column: SINCE,
+        value: null,
+      }))
+    ) {
       // A repeat: our entries go, unless the edge holds our since (a racing follow in the same
       // millisecond wrote the same entries and won).
       if ((await this.since(forward)) !== at) await this.lists.remove(entries);
       return false;
     }
-    await this.client.put(this.table, [{ key: relationKey(followee, 'R', follower), cells: [{ column: SINCE, value: String(at) }] }]);
+    await this.client.put(this.table, [
+      { key: relationKey(followee, 'R', follower), cells: [{ column: SINCE, value: String(at) }] },
+    ]);
     return true;
   }
 
   async unfollow(follower: string, followee: string, known?: number): Promise<boolean> {
     const forward = relationKey(follower, 'F', followee);
     // The since exactly as follow() wrote it (String(at)): the check below compares bytes.
-    const since = known !== undefined ? new TextEncoder().encode(String(known)) : cellValue(await this.client.getRow(this.table, forward, { columns: [SINCE] }), SINCE);
+    const since =
+      known !== undefined
+        ? new TextEncoder().encode(String(known))
+        : cellValue(await this.client.getRow(this.table, forward, { columns: [SINCE] }), SINCE);
     if (since === undefined) return false;
     // Deleting only while e:t still holds what we read makes exactly one of several racing
     // unfollows the winner (the others see 304), so the counters move once. The followee's
     // packed audience is told beside it, well before 'R' goes (invariant N); a loser's telling
     // costs a pack rebuild, nothing else.
-    const [won] = await Promise.all([this.client.checkAndDelete(this.table, forward, { column: SINCE, value: since }), this.invalidate([{ followee, follower }])]);
+    const [won] = await Promise.all([
+      this.client.checkAndDelete(this.table, forward, { column: SINCE, value: since }),
+      this.invalidate([{ followee, follower }]),
+    ]);
     if (!won) return false;
     // Same condition on the 'R' side: if a refollow slipped in after our delete of 'F', it has
     // rewritten 'R' with its own since, and a plain delete would drop the new edge from fan-out
@@ -78,7 +110,12 @@ export class HBaseRelationStore implements RelationStore {
     // The entries first, as in removeFollowerSide: a crash before 'R' leaves it to the settle.
     const at = Number(bytesToString(since));
     if (Number.isSafeInteger(at)) await this.lists.remove(listEntries(follower, followee, at));
-    await this.client.checkAndDelete(this.table, relationKey(followee, 'R', follower), { column: SINCE, value: since }, WHOLE_ROW);
+    await this.client.checkAndDelete(
+      this.table,
+      relationKey(followee, 'R', follower),
+      { column: SINCE, value: since },
+      WHOLE_ROW,
+    );
     return true;
   }
 
@@ -103,15 +140,28 @@ export class HBaseRelationStore implements RelationStore {
   async restoreFollowerSide(follower: string, followee: string, since: number): Promise<void> {
     // The follow wrote the list entries before the edge; written again here (idempotent), an
     // entry lost some other way (a same-millisecond unfollow → refollow) comes back with 'R'.
-    await Promise.all([this.lists.put(listEntries(follower, followee, since)), this.invalidate([{ followee, follower }])]);
-    await this.client.put(this.table, [{ key: relationKey(followee, 'R', follower), cells: [{ column: SINCE, value: String(since) }] }]);
+    await Promise.all([
+      this.lists.put(listEntries(follower, followee, since)),
+      this.invalidate([{ followee, follower }]),
+    ]);
+    await this.client.put(this.table, [
+      { key: relationKey(followee, 'R', follower), cells: [{ column: SINCE, value: String(since) }] },
+    ]);
   }
 
   async removeFollowerSide(follower: string, followee: string, since: number): Promise<boolean> {
     // The entries first, 'R' last: if we die in between, 'R' is still there for the settle to
     // find and remove (with the entries again). Only this since's entries go: a refollow's stay.
-    await Promise.all([this.lists.remove(listEntries(follower, followee, since)), this.invalidate([{ followee, follower }])]);
-    return this.client.checkAndDelete(this.table, relationKey(followee, 'R', follower), { column: SINCE, value: String(since) }, WHOLE_ROW);
+    await Promise.all([
+      this.lists.remove(listEntries(follower, followee, since)),
+      this.invalidate([{ followee, follower }]),
+    ]);
+    return this.client.checkAndDelete(
+      this.table,
+      relationKey(followee, 'R', follower),
+      { column: SINCE, value: String(since) },
+      WHOLE_ROW,
+    );
   }
 
   private async since(key: Uint8Array): Promise<number | null> {
@@ -148,17 +198,25 @@ export class HBaseRelationStore implements RelationStore {
     return keys.map((k) => found.get(hex(k)) ?? null);
   }
 
-  async audience(author: string, limit: number, opts: { cursor?: string; segment?: Segment } = {}): Promise<Page<AudienceMember>> {
+  async audience(
+    author: string,
+    limit: number,
+    opts: { cursor?: string; segment?: Segment } = {},
+  ): Promise<Page<AudienceMember>> {
     for await (const page of this.audiencePages(author, { ...opts, pageSize: limit, pages: 1 })) return page;
     return { items: [] };
   }
 
-  async *audiencePages(author: string, opts: { cursor?: string; segment?: Segment; pageSize: number; pages: number }): AsyncIterable<Page<AudienceMember>> {
+  async *audiencePages(
+    author: string,
+    opts: { cursor?: string; segment?: Segment; pageSize: number; pages: number },
+  ): AsyncIterable<Page<AudienceMember>> {
     const salts = opts.segment ? segmentSalts(opts.segment.index, opts.segment.of) : segmentSalts(0, 1);
     let from: { salt: number; handle: string } | undefined;
     if (opts.cursor !== undefined) {
       // The cursor is this adapter's own (a fan-out message carries it on): not a client's input.
-      if (!HANDLE_PATTERN.test(opts.cursor)) throw new RangeError(`audience cursor is not a handle: ${JSON.stringify(opts.cursor)}`);
+      if (!HANDLE_PATTERN.test(opts.cursor))
+        throw new RangeError(`audience cursor is not a handle: ${JSON.stringify(opts.cursor)}`);
       from = { salt: saltOfKey(userKey(opts.cursor)), handle: opts.cursor };
     }
     // The packed audience (invariant N): one multi-get of the blocks' packs, a scan only where a
@@ -197,7 +255,10 @@ export class HBaseRelationStore implements RelationStore {
   async markAway(reader: string, followees: string[], since: number): Promise<void> {
     if (followees.length === 0) return;
     await this.invalidate(followees.map((followee) => ({ followee, follower: reader }))); // before the rows (invariant N)
-    await this.client.put(this.table, followees.map((f) => ({ key: relationKey(f, 'R', reader), cells: [{ column: AWAY, value: String(since) }] })));
+    await this.client.put(
+      this.table,
+      followees.map((f) => ({ key: relationKey(f, 'R', reader), cells: [{ column: AWAY, value: String(since) }] })),
+    );
   }
 
   async clearAway(reader: string, followees: string[]): Promise<void> {
@@ -205,7 +266,10 @@ export class HBaseRelationStore implements RelationStore {
     // multi-row delete), and a put can never be masked the way a delete masks (HBASE-3300).
     if (followees.length === 0) return;
     await this.invalidate(followees.map((followee) => ({ followee, follower: reader }))); // before the rows (invariant N)
-    await this.client.put(this.table, followees.map((f) => ({ key: relationKey(f, 'R', reader), cells: [{ column: AWAY, value: '' }] })));
+    await this.client.put(
+      this.table,
+      followees.map((f) => ({ key: relationKey(f, 'R', reader), cells: [{ column: AWAY, value: '' }] })),
+    );
   }
 
   /** One scan over `user`'s rows of one direction, ordered by the other user's key (salted, so not alphabetical). */

@@ -17,7 +17,10 @@ const tokenColumn = (hash: string) => `t:${hash}`;
 
 export class HBaseSessionStore implements SessionStore {
   private readonly table: string;
-  constructor(private readonly client: HBaseRestClient, namespace: string) {
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+  ) {
     this.table = qualifiedTableName(namespace, 'sessions');
   }
 
@@ -43,7 +46,10 @@ export class HBaseSessionStore implements SessionStore {
   async rotate(id: Uint8Array, owner: SessionOwner, from: string, next: IssuedToken): Promise<boolean> {
     // One atomic row mutation: the successor becomes current only if `from` still is. A revoke
     // writes s:c too, so it is ordered against every rotation by this same check.
-    return this.client.checkAndPut(this.table, sessionKey(id), this.currentCells(owner, next), { column: CURRENT, value: from });
+    return this.client.checkAndPut(this.table, sessionKey(id), this.currentCells(owner, next), {
+      column: CURRENT,
+      value: from,
+    });
   }
 
   async revoke(id: Uint8Array, now: number): Promise<void> {

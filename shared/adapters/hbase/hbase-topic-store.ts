@@ -3,13 +3,23 @@
 import { bytesToString, decodeLong, type HBaseRestClient } from '../../hbase/index.js';
 import type { Page } from '../../ports/feed-store.js';
 import type { TopicStore } from '../../ports/social-store.js';
-import { postIdOfTopicKey, topicEntryKey, topicPrefix, TREND_SHARDS, trendKey, trendShardOf } from '../../schema/row-keys.js';
+import {
+  postIdOfTopicKey,
+  topicEntryKey,
+  topicPrefix,
+  TREND_SHARDS,
+  trendKey,
+  trendShardOf,
+} from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 
 export class HBaseTopicStore implements TopicStore {
   private readonly topics: string;
   private readonly trends: string;
-  constructor(private readonly client: HBaseRestClient, namespace: string) {
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+  ) {
     this.topics = qualifiedTableName(namespace, 'topics');
     this.trends = qualifiedTableName(namespace, 'trends');
   }
@@ -17,10 +27,17 @@ export class HBaseTopicStore implements TopicStore {
   async add(postId: string, createdAt: number, topics: string[], trendBucket: number | null): Promise<void> {
     if (topics.length === 0) return;
     await Promise.all([
-      this.client.put(this.topics, topics.map((name) => ({ key: topicEntryKey(name, postId), cells: [{ column: 't:a', value: '' }] }))),
+      this.client.put(
+        this.topics,
+        topics.map((name) => ({ key: topicEntryKey(name, postId), cells: [{ column: 't:a', value: '' }] })),
+      ),
       // One increment per topic (≤ MAX_TOPICS): bounded work per post. Not idempotent: a
       // replayed publish never reaches here (only the request that created the post does).
-      ...(trendBucket === null ? [] : topics.map((name) => this.client.increment(this.trends, trendKey(trendShardOf(name), trendBucket), `n:${name}`, 1))),
+      ...(trendBucket === null
+        ? []
+        : topics.map((name) =>
+            this.client.increment(this.trends, trendKey(trendShardOf(name), trendBucket), `n:${name}`, 1),
+          )),
     ]);
   }
 
@@ -33,7 +50,12 @@ export class HBaseTopicStore implements TopicStore {
     // on. ' ' sorts below every character of a key, so the cursor's row + ' ' is the next row.
     const prefix = topicPrefix(topic);
     const startRow = cursor === undefined ? undefined : `${topicEntryKey(topic, cursor)} `;
-    const rows = await this.client.scanText(this.topics, { prefix, ...(startRow ? { startRow } : {}), limit: limit + 1, columns: ['t:a'] });
+    const rows = await this.client.scanText(this.topics, {
+      prefix,
+      ...(startRow ? { startRow } : {}),
+      limit: limit + 1,
+      columns: ['t:a'],
+    });
     const items: string[] = [];
     for (const row of rows.slice(0, limit)) {
       const id = postIdOfTopicKey(prefix, bytesToString(row.key));

@@ -1,7 +1,17 @@
 // shared/adapters/hbase/hbase-user-store.ts — UserStore and LoginThrottle on HBase (secondary
 // adapters). Layout and access patterns: shared/schema/tables.ts (users, throttle).
 import type { HBaseRestClient } from '../../hbase/index.js';
-import type { Credentials, ExportState, FindableUser, LoginAttempt, LoginThrottle, NewUser, UserFace, UserProfile, UserStore } from '../../ports/user-store.js';
+import type {
+  Credentials,
+  ExportState,
+  FindableUser,
+  LoginAttempt,
+  LoginThrottle,
+  NewUser,
+  UserFace,
+  UserProfile,
+  UserStore,
+} from '../../ports/user-store.js';
 import { ACTIVE, erasableFrom, type Standing } from '../../domain/leaving.js';
 import type { HBaseRow } from '../../hbase/index.js';
 import { departureRowKey, throttleGlobalKey, throttleSourceKey, userKey } from '../../schema/row-keys.js';
@@ -25,7 +35,8 @@ const avatarOf = (row: Parameters<typeof text>[0]): { avatar?: string } => {
 const STANDING = 'p:x';
 /** a:se holds the session epoch: a session started under another one is over. */
 const EPOCH = 'a:se';
-export const standingCell = (s: Standing): string => (s.state === 'active' ? '' : `${s.state === 'deactivated' ? 'd' : 'e'}${s.at}`);
+export const standingCell = (s: Standing): string =>
+  s.state === 'active' ? '' : `${s.state === 'deactivated' ? 'd' : 'e'}${s.at}`;
 export function standingOf(row: HBaseRow | null): Standing {
   const v = text(row, STANDING) ?? '';
   const at = Number(v.slice(1));
@@ -40,12 +51,16 @@ export function standingOf(row: HBaseRow | null): Standing {
 const EXPORT_ASKED = 'a:er';
 const EXPORT_DONE = 'a:ed';
 /** The rows of active users among `rows` (a missing row has no p:h). */
-const activeRows = (rows: HBaseRow[]) => rows.filter((row) => text(row, 'p:h') !== undefined && standingOf(row).state === 'active');
+const activeRows = (rows: HBaseRow[]) =>
+  rows.filter((row) => text(row, 'p:h') !== undefined && standingOf(row).state === 'active');
 
 export class HBaseUserStore implements UserStore {
   private readonly table: string;
   private readonly lists: string;
-  constructor(private readonly client: HBaseRestClient, namespace: string) {
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+  ) {
     this.table = qualifiedTableName(namespace, 'users');
     this.lists = qualifiedTableName(namespace, 'lists');
   }
@@ -87,16 +102,24 @@ export class HBaseUserStore implements UserStore {
     ];
     // Its departure entry first (the erasure job finds the account by it): a deactivation never
     // lacks one. An entry whose deactivation lost, or was restored, is dropped by the job (Q).
-    await this.client.put(this.lists, [{ key: departureRowKey('erase', erasableFrom(at), handle), cells: [{ column: 'e:t', value: '' }] }]);
+    await this.client.put(this.lists, [
+      { key: departureRowKey('erase', erasableFrom(at), handle), cells: [{ column: 'e:t', value: '' }] },
+    ]);
     return this.client.checkAndPut(this.table, userKey(handle), cells, { column: STANDING, value: '' });
   }
 
   async restore(handle: string, from: Standing): Promise<boolean> {
-    return this.client.checkAndPut(this.table, userKey(handle), [{ column: STANDING, value: '' }], { column: STANDING, value: standingCell(from) });
+    return this.client.checkAndPut(this.table, userKey(handle), [{ column: STANDING, value: '' }], {
+      column: STANDING,
+      value: standingCell(from),
+    });
   }
 
   async replacePasswordHash(handle: string, from: string, to: string): Promise<boolean> {
-    return this.client.checkAndPut(this.table, userKey(handle), [{ column: 'a:pw', value: to }], { column: 'a:pw', value: from });
+    return this.client.checkAndPut(this.table, userKey(handle), [{ column: 'a:pw', value: to }], {
+      column: 'a:pw',
+      value: from,
+    });
   }
 
   async exportState(handle: string): Promise<ExportState> {
@@ -105,13 +128,18 @@ export class HBaseUserStore implements UserStore {
     const [doneAsked, key, builtAt] = (text(row, EXPORT_DONE) ?? '').split(' ');
     return {
       ...(asked ? { requestedAt: Number(asked) } : {}),
-      ...(doneAsked && key && builtAt ? { done: { requestedAt: Number(doneAsked), key, builtAt: Number(builtAt) } } : {}),
+      ...(doneAsked && key && builtAt
+        ? { done: { requestedAt: Number(doneAsked), key, builtAt: Number(builtAt) } }
+        : {}),
     };
   }
 
   async askExport(handle: string, from: number | null, at: number): Promise<boolean> {
     // '' matches an absent cell: the first ask. The row exists (the caller is its signed-in user).
-    return this.client.checkAndPut(this.table, userKey(handle), [{ column: EXPORT_ASKED, value: String(at) }], { column: EXPORT_ASKED, value: from === null ? '' : String(from) });
+    return this.client.checkAndPut(this.table, userKey(handle), [{ column: EXPORT_ASKED, value: String(at) }], {
+      column: EXPORT_ASKED,
+      value: from === null ? '' : String(from),
+    });
   }
 
   async exportDone(handle: string, requestedAt: number, key: string, builtAt: number): Promise<boolean> {
@@ -120,12 +148,19 @@ export class HBaseUserStore implements UserStore {
       { column: EXPORT_ASKED, value: String(requestedAt) },
       { column: EXPORT_DONE, value: `${requestedAt} ${key} ${builtAt}` },
     ];
-    return this.client.checkAndPut(this.table, userKey(handle), cells, { column: EXPORT_ASKED, value: String(requestedAt) });
+    return this.client.checkAndPut(this.table, userKey(handle), cells, {
+      column: EXPORT_ASKED,
+      value: String(requestedAt),
+    });
   }
 
   async existing(handles: string[]): Promise<Set<string>> {
     if (handles.length === 0) return new Set();
-    const rows = await this.client.multiGet(this.table, handles.map((h) => userKey(h)), { columns: ['p:h', STANDING] });
+    const rows = await this.client.multiGet(
+      this.table,
+      handles.map((h) => userKey(h)),
+      { columns: ['p:h', STANDING] },
+    );
     return new Set(activeRows(rows).flatMap((row) => text(row, 'p:h') ?? []));
   }
 
@@ -148,11 +183,17 @@ export class HBaseUserStore implements UserStore {
   async faces(handles: string[]): Promise<Map<string, UserFace>> {
     const unique = [...new Set(handles)];
     if (unique.length === 0) return new Map();
-    const rows = await this.client.multiGet(this.table, unique.map((h) => userKey(h)), { columns: ['p:h', 'p:n', AVATAR, STANDING] });
+    const rows = await this.client.multiGet(
+      this.table,
+      unique.map((h) => userKey(h)),
+      { columns: ['p:h', 'p:n', AVATAR, STANDING] },
+    );
     return new Map(
       activeRows(rows).flatMap((row) => {
         const handle = text(row, 'p:h');
-        return handle === undefined ? [] : [[handle, { handle, displayName: text(row, 'p:n') ?? handle, ...avatarOf(row) }] as const];
+        return handle === undefined
+          ? []
+          : [[handle, { handle, displayName: text(row, 'p:n') ?? handle, ...avatarOf(row) }] as const];
       }),
     );
   }
@@ -161,9 +202,11 @@ export class HBaseUserStore implements UserStore {
     // An empty check value matches an absent cell too (never set) — and '' is how "none" is
     // stored once removed. The row is known to exist: the caller read the profile first, and a
     // users row is never deleted, so this cannot make a row that has only p:av.
-    return this.client.checkAndPut(this.table, userKey(handle), [{ column: AVATAR, value: to ?? '' }], { column: AVATAR, value: from ?? '' });
+    return this.client.checkAndPut(this.table, userKey(handle), [{ column: AVATAR, value: to ?? '' }], {
+      column: AVATAR,
+      value: from ?? '',
+    });
   }
-
 
   async naming(handle: string): Promise<{ displayName: string; naming: string | null } | null> {
     const row = await this.client.getRow(this.table, userKey(handle), { columns: ['p:h', 'p:n', NAMING] });
@@ -189,12 +232,22 @@ export class HBaseUserStore implements UserStore {
   async findable(handles: string[]): Promise<Map<string, FindableUser>> {
     const unique = [...new Set(handles)];
     if (unique.length === 0) return new Map();
-    const rows = await this.client.multiGet(this.table, unique.map((h) => userKey(h)), { columns: ['p:h', 'p:n', AVATAR, NAMING, STANDING, 'c:followers'] });
+    const rows = await this.client.multiGet(
+      this.table,
+      unique.map((h) => userKey(h)),
+      { columns: ['p:h', 'p:n', AVATAR, NAMING, STANDING, 'c:followers'] },
+    );
     return new Map(
       activeRows(rows).flatMap((row) => {
         const handle = text(row, 'p:h');
         if (handle === undefined) return [];
-        const user = { handle, displayName: text(row, 'p:n') ?? handle, ...avatarOf(row), followers: counter(row, 'c:followers'), naming: text(row, NAMING) ?? null };
+        const user = {
+          handle,
+          displayName: text(row, 'p:n') ?? handle,
+          ...avatarOf(row),
+          followers: counter(row, 'c:followers'),
+          naming: text(row, NAMING) ?? null,
+        };
         return [[handle, user] as const];
       }),
     );
@@ -206,7 +259,10 @@ const LOCK = 't:l';
 
 export class HBaseLoginThrottle implements LoginThrottle {
   private readonly table: string;
-  constructor(private readonly client: HBaseRestClient, namespace: string) {
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+  ) {
     this.table = qualifiedTableName(namespace, 'throttle');
   }
 
@@ -215,7 +271,10 @@ export class HBaseLoginThrottle implements LoginThrottle {
     const globalKey = throttleGlobalKey(handle, window);
     // Increment first, then read: the value read includes this attempt (the REST increment
     // cannot return the new value: with rr=true 2.6 echoes the delta).
-    await Promise.all([this.client.increment(this.table, sourceKey, ATTEMPTS, 1), this.client.increment(this.table, globalKey, ATTEMPTS, 1)]);
+    await Promise.all([
+      this.client.increment(this.table, sourceKey, ATTEMPTS, 1),
+      this.client.increment(this.table, globalKey, ATTEMPTS, 1),
+    ]);
     const rows = await this.client.multiGet(this.table, [sourceKey, globalKey]);
     const row = (key: Uint8Array) => rows.find((r) => Buffer.compare(r.key, key) === 0) ?? null;
     return {
@@ -226,10 +285,15 @@ export class HBaseLoginThrottle implements LoginThrottle {
   }
 
   async lock(handle: string, source: string, seen: number, until: number): Promise<boolean> {
-    return this.client.checkAndPut(this.table, throttleSourceKey(handle, source), [{ column: LOCK, value: String(until) }], {
-      column: LOCK,
-      value: seen === 0 ? null : String(seen),
-    });
+    return this.client.checkAndPut(
+      this.table,
+      throttleSourceKey(handle, source),
+      [{ column: LOCK, value: String(until) }],
+      {
+        column: LOCK,
+        value: seen === 0 ? null : String(seen),
+      },
+    );
   }
 
   async succeeded(handle: string, source: string, window: number): Promise<void> {

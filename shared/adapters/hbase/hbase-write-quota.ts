@@ -11,7 +11,10 @@ const COUNT = 'q:n';
 
 export class HBaseWriteQuota implements WriteQuota {
   private readonly table: string;
-  constructor(private readonly client: HBaseRestClient, namespace: string) {
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+  ) {
     this.table = qualifiedTableName(namespace, 'quota');
   }
 

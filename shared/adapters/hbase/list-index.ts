@@ -4,7 +4,15 @@
 import { bytesToString, type HBaseRestClient } from '../../hbase/index.js';
 import type { ListPage, ListPosition } from '../../ports/feed-store.js';
 import type { BookmarkPosition } from '../../ports/reaction-store.js';
-import { listKeyAt, listPrefix, listRowKey, parseBookmarkRowKey, parseFollowListRowKey, parseListRowKey, type ListKind } from '../../schema/row-keys.js';
+import {
+  listKeyAt,
+  listPrefix,
+  listRowKey,
+  parseBookmarkRowKey,
+  parseFollowListRowKey,
+  parseListRowKey,
+  type ListKind,
+} from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 
 const ENTRY = 'e:t';
@@ -47,25 +55,57 @@ export class ListIndex {
    * stateless scan of limit + 1 rows (the extra row says whether the list goes on). Entries are
    * returned as stored: the caller confirms them against the edge.
    */
-  async page(owner: string, kind: ListKind, limit: number, after?: ListPosition): Promise<ListPage<{ handle: string; since: number }>> {
-    const { items, more } = await this.rows(owner, kind, limit, after && { since: after.since, other: after.handle }, parseListRowKey);
+  async page(
+    owner: string,
+    kind: ListKind,
+    limit: number,
+    after?: ListPosition,
+  ): Promise<ListPage<{ handle: string; since: number }>> {
+    const { items, more } = await this.rows(
+      owner,
+      kind,
+      limit,
+      after && { since: after.since, other: after.handle },
+      parseListRowKey,
+    );
     const last = items.at(-1);
     return more && last ? { items, next: { since: last.since, handle: last.handle } } : { items };
   }
 
   /** `owner`'s bookmarks (kind 'K', the other a post id), as `page` reads a list. */
-  async bookmarkPage(owner: string, limit: number, after?: BookmarkPosition): Promise<{ items: BookmarkPosition[]; next?: BookmarkPosition }> {
-    const { items, more } = await this.rows(owner, 'K', limit, after && { since: after.since, other: after.postId }, parseBookmarkRowKey);
+  async bookmarkPage(
+    owner: string,
+    limit: number,
+    after?: BookmarkPosition,
+  ): Promise<{ items: BookmarkPosition[]; next?: BookmarkPosition }> {
+    const { items, more } = await this.rows(
+      owner,
+      'K',
+      limit,
+      after && { since: after.since, other: after.postId },
+      parseBookmarkRowKey,
+    );
     const last = items.at(-1);
     return more && last ? { items, next: last } : { items };
   }
 
   /** ONE stateless scan of limit + 1 rows strictly after `after` (the extra row says whether the list goes on). */
-  private async rows<T>(owner: string, kind: ListKind, limit: number, after: { since: number; other: string } | undefined, parse: (prefix: string, key: string) => T | null): Promise<{ items: T[]; more: boolean }> {
+  private async rows<T>(
+    owner: string,
+    kind: ListKind,
+    limit: number,
+    after: { since: number; other: string } | undefined,
+    parse: (prefix: string, key: string) => T | null,
+  ): Promise<{ items: T[]; more: boolean }> {
     const prefix = listPrefix(owner, kind);
     // ' ' sorts below every character of a key, so cursor row + ' ' is the first row after it.
     const startRow = after ? `${listRowKey(owner, kind, after.since, after.other)} ` : undefined;
-    const rows = await this.client.scanText(this.table, { prefix, ...(startRow ? { startRow } : {}), limit: limit + 1, columns: [ENTRY] });
+    const rows = await this.client.scanText(this.table, {
+      prefix,
+      ...(startRow ? { startRow } : {}),
+      limit: limit + 1,
+      columns: [ENTRY],
+    });
     const items: T[] = [];
     for (const row of rows.slice(0, limit)) {
       const entry = parse(prefix, bytesToString(row.key));
@@ -81,7 +121,12 @@ export class ListIndex {
    */
   async followSample(at: number, limit: number): Promise<{ follower: string; followee: string; since: number }[]> {
     const start = listKeyAt(at);
-    const rows = await this.client.scanText(this.table, { prefix: start.slice(0, 1), startRow: start, limit, columns: [ENTRY] });
+    const rows = await this.client.scanText(this.table, {
+      prefix: start.slice(0, 1),
+      startRow: start,
+      limit,
+      columns: [ENTRY],
+    });
     return rows.flatMap((row) => parseFollowListRowKey(bytesToString(row.key)) ?? []);
   }
 }

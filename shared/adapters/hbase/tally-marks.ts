@@ -7,7 +7,8 @@ import { TALLY_FAMILY } from '../../schema/tables.js';
 import { cellText, cellValue } from './cells.js';
 
 /** The qualifier of a fact's mark in one direction; its claim adds `.c`. No ':' (cells.ts splits on it). */
-const markOf = (counter: string, fact: string, sign: 1 | -1) => `${TALLY_FAMILY}:${counter}.${fact}.${sign > 0 ? '+' : '-'}`;
+const markOf = (counter: string, fact: string, sign: 1 | -1) =>
+  `${TALLY_FAMILY}:${counter}.${fact}.${sign > 0 ? '+' : '-'}`;
 const claimOf = (counter: string, fact: string, sign: 1 | -1) => `${markOf(counter, fact, sign)}.c`;
 
 export class HBaseTallyMarks<C extends string> implements CountTally<C> {

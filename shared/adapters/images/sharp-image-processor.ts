@@ -3,7 +3,15 @@
 // header (dimensions without decoding a pixel), and only then a decode — so a hostile file is
 // refused before it can cost memory. Every variant is WebP with no metadata at all.
 import sharp from 'sharp';
-import { formatRefusal, MAX_PIXELS, MAX_UPLOAD_BYTES, pixelRefusal, sniffFormat, type ImageFormat, type MediaRefusal } from '../../domain/media.js';
+import {
+  formatRefusal,
+  MAX_PIXELS,
+  MAX_UPLOAD_BYTES,
+  pixelRefusal,
+  sniffFormat,
+  type ImageFormat,
+  type MediaRefusal,
+} from '../../domain/media.js';
 import type { MediaPurpose } from '../../domain/media-id.js';
 import type { ImageProcessor, ImageRefusal, ImageVariant, ProcessedImage } from '../../ports/image-processor.js';
 
@@ -51,7 +59,10 @@ export interface SharpImageProcessorOptions {
 
 const refuse = (refused: MediaRefusal): ImageRefusal => ({ refused });
 
-const hex = (n: number) => Math.max(0, Math.min(255, Math.round(n))).toString(16).padStart(2, '0');
+const hex = (n: number) =>
+  Math.max(0, Math.min(255, Math.round(n)))
+    .toString(16)
+    .padStart(2, '0');
 
 export class SharpImageProcessor implements ImageProcessor {
   constructor(opts: SharpImageProcessorOptions = {}) {
@@ -102,7 +113,13 @@ export class SharpImageProcessor implements ImageProcessor {
     }
   }
 
-  async #variant(bytes: Uint8Array, spec: VariantSpec, animated: boolean, width: number, height: number): Promise<ImageVariant> {
+  async #variant(
+    bytes: Uint8Array,
+    spec: VariantSpec,
+    animated: boolean,
+    width: number,
+    height: number,
+  ): Promise<ImageVariant> {
     const image = sharp(bytes, {
       // 'error', not 'truncated': a file the decoder calls broken is refused rather than stored
       // half grey; warnings (recoverable corrupt data, stray bytes before the end marker, which
@@ -140,8 +157,13 @@ export class SharpImageProcessor implements ImageProcessor {
 /** `#rrggbb` of the most frequent colour, transparency flattened onto white (the page's background). */
 async function dominantColour(webp: Uint8Array): Promise<string> {
   // stats() reads the input, not the pipeline: flatten first, into raw pixels of the small variant.
-  const { data, info } = await sharp(webp).flatten({ background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
-  const { dominant } = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).stats();
+  const { data, info } = await sharp(webp)
+    .flatten({ background: '#ffffff' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const { dominant } = await sharp(data, {
+    raw: { width: info.width, height: info.height, channels: info.channels },
+  }).stats();
   return `#${hex(dominant.r)}${hex(dominant.g)}${hex(dominant.b)}`;
 }
 

@@ -14,7 +14,6 @@ export interface LambdaJobContinuationOptions {
   region?: string;
 }
 
-
 export class LambdaJobContinuation implements JobContinuation {
   readonly #client: LambdaClient;
 
@@ -38,7 +37,9 @@ export class LambdaJobContinuation implements JobContinuation {
       }),
     );
     if (out.StatusCode !== 202 || out.FunctionError) {
-      throw new Error(`asynchronous invoke of ${functionName} answered ${out.StatusCode ?? '?'}${out.FunctionError ? ` (${out.FunctionError})` : ''}`);
+      throw new Error(
+        `asynchronous invoke of ${functionName} answered ${out.StatusCode ?? '?'}${out.FunctionError ? ` (${out.FunctionError})` : ''}`,
+      );
     }
   }
 }

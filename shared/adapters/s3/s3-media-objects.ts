@@ -4,7 +4,14 @@
 // `media/<id>/<name>.webp` (served under /media/* by CloudFront; locally straight from the
 // bucket). Ids are random, so keys cannot be guessed. Data exports live in the same bucket under
 // `exports/<handle>/…` (ports/export-files.ts): private, read only through a presigned GET.
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { MediaObjects, PresignedUpload } from '../../ports/media-objects.js';
 import type { ExportFiles } from '../../ports/export-files.js';
@@ -45,9 +52,17 @@ export class S3MediaObjects implements MediaObjects, ExportFiles {
   }
 
   async presignUpload(id: string, contentType: string, bytes: number, seconds: number): Promise<PresignedUpload> {
-    const command = new PutObjectCommand({ Bucket: this.#bucket, Key: uploadKey(id), ContentType: contentType, ContentLength: bytes });
+    const command = new PutObjectCommand({
+      Bucket: this.#bucket,
+      Key: uploadKey(id),
+      ContentType: contentType,
+      ContentLength: bytes,
+    });
     // Both headers are signed: storage refuses an upload of another type or length.
-    const url = await getSignedUrl(this.#client, command, { expiresIn: seconds, signableHeaders: new Set(['content-type', 'content-length']) });
+    const url = await getSignedUrl(this.#client, command, {
+      expiresIn: seconds,
+      signableHeaders: new Set(['content-type', 'content-length']),
+    });
     return { method: 'PUT', url, headers: { 'content-type': contentType }, expiresAt: Date.now() + seconds * 1000 };
   }
 
@@ -73,7 +88,13 @@ export class S3MediaObjects implements MediaObjects, ExportFiles {
 
   async putVariant(id: string, name: string, contentType: string, bytes: Uint8Array): Promise<void> {
     await this.#client.send(
-      new PutObjectCommand({ Bucket: this.#bucket, Key: variantKey(id, name), Body: bytes, ContentType: contentType, CacheControl: IMMUTABLE }),
+      new PutObjectCommand({
+        Bucket: this.#bucket,
+        Key: variantKey(id, name),
+        Body: bytes,
+        ContentType: contentType,
+        CacheControl: IMMUTABLE,
+      }),
     );
   }
 
@@ -93,15 +114,31 @@ export class S3MediaObjects implements MediaObjects, ExportFiles {
   }
 
   async putExport(key: string, json: string): Promise<void> {
-    await this.#client.send(new PutObjectCommand({ Bucket: this.#bucket, Key: key, Body: json, ContentType: 'application/json; charset=utf-8', CacheControl: 'private, no-store' }));
+    await this.#client.send(
+      new PutObjectCommand({
+        Bucket: this.#bucket,
+        Key: key,
+        Body: json,
+        ContentType: 'application/json; charset=utf-8',
+        CacheControl: 'private, no-store',
+      }),
+    );
   }
 
   async exportUrl(key: string, seconds: number): Promise<{ url: string; expiresAt: number }> {
     // Saved as a file named for the export, not shown in the tab.
-    const command = new GetObjectCommand({ Bucket: this.#bucket, Key: key, ResponseContentDisposition: `attachment; filename="${key.split('/').at(-1)}"` });
-    return { url: await getSignedUrl(this.#client, command, { expiresIn: seconds }), expiresAt: Date.now() + seconds * 1000 };
+    const command = new GetObjectCommand({
+      Bucket: this.#bucket,
+      Key: key,
+      ResponseContentDisposition: `attachment; filename="${key.split('/').at(-1)}"`,
+    });
+    return {
+      url: await getSignedUrl(this.#client, command, { expiresIn: seconds }),
+      expiresAt: Date.now() + seconds * 1000,
+    };
   }
 }
 
 const isNotFound = (err: unknown) =>
-  err instanceof S3ServiceException && (err.$metadata.httpStatusCode === 404 || err.name === 'NotFound' || err.name === 'NoSuchKey');
+  err instanceof S3ServiceException &&
+  (err.$metadata.httpStatusCode === 404 || err.name === 'NotFound' || err.name === 'NoSuchKey');

@@ -14,7 +14,6 @@ export interface SqsDeadLetterQueueOptions {
   visibilityTimeoutSeconds?: number;
 }
 
-
 const count = (v: string | undefined) => {
   const n = Number(v ?? '0');
   return Number.isSafeInteger(n) && n >= 0 ? n : 0;
@@ -44,7 +43,10 @@ export class SqsDeadLetterQueue implements DeadLetterQueue {
         AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
       }),
     );
-    return { visible: count(out.Attributes?.ApproximateNumberOfMessages), inFlight: count(out.Attributes?.ApproximateNumberOfMessagesNotVisible) };
+    return {
+      visible: count(out.Attributes?.ApproximateNumberOfMessages),
+      inFlight: count(out.Attributes?.ApproximateNumberOfMessagesNotVisible),
+    };
   }
 
   async peek(max: number): Promise<DeadLetter[]> {

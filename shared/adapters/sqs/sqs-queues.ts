@@ -32,12 +32,24 @@ class SqsQueue<M> {
   }
 
   async send(message: M, opts: { delaySeconds?: number } = {}): Promise<void> {
-    const delay = opts.delaySeconds === undefined ? {} : { DelaySeconds: Math.min(900, Math.max(0, Math.round(opts.delaySeconds))) };
+    const delay =
+      opts.delaySeconds === undefined
+        ? {}
+        : { DelaySeconds: Math.min(900, Math.max(0, Math.round(opts.delaySeconds))) };
     // The sender's correlation id rides as a message attribute, not in the body: the body is what
     // the worker parses and what makes a redelivery rewrite the same cells, and it stays as it was.
     const correlationId = currentScope()?.correlationId;
-    const attributes = correlationId ? { MessageAttributes: { [CORRELATION_ATTRIBUTE]: { DataType: 'String', StringValue: correlationId } } } : {};
-    await this.#client.send(new SendMessageCommand({ QueueUrl: this.#queueUrl, MessageBody: JSON.stringify(message), ...delay, ...attributes }));
+    const attributes = correlationId
+      ? { MessageAttributes: { [CORRELATION_ATTRIBUTE]: { DataType: 'String', StringValue: correlationId } } }
+      : {};
+    await this.#client.send(
+      new SendMessageCommand({
+        QueueUrl: this.#queueUrl,
+        MessageBody: JSON.stringify(message),
+        ...delay,
+        ...attributes,
+      }),
+    );
   }
 }
 

@@ -17,8 +17,14 @@ const REGENERATE_FOLLOWEES_PER_MESSAGE = 100;
 export async function markAway(deps: FeedDeps, msg: MessageOf<'away'>): Promise<Handled<'returned'>> {
   const seen = async () => (await deps.inbox.lastSeen([msg.reader])).get(msg.reader);
   if ((await seen()) !== msg.seenAt) return { readers: 0, continued: false, inboxCells: 0, skipped: 'returned' };
-  const followees = cursorPages((limit, cursor) => deps.relations.following(msg.reader, limit, cursor), msg.cursor, perMessage(deps));
-  const done = await writePages(deps, followees, handlesOf, (handles) => deps.relations.markAway(msg.reader, handles, msg.seenAt));
+  const followees = cursorPages(
+    (limit, cursor) => deps.relations.following(msg.reader, limit, cursor),
+    msg.cursor,
+    perMessage(deps),
+  );
+  const done = await writePages(deps, followees, handlesOf, (handles) =>
+    deps.relations.markAway(msg.reader, handles, msg.seenAt),
+  );
   await atStep(deps, 'away.marked', { reader: msg.reader });
   // Back while we wrote: our marks may have landed after the return's rebuild cleared them.
   // Another rebuild clears every mark, then backfills what they hid (invariant J).

@@ -21,15 +21,21 @@ const followersOf = (deps: FeedDeps, author: string, cursor: string | undefined)
  * its reader; every such write has landed when the recheck runs (docs/consistency.md D and "Time").
  */
 const recheckLater = (deps: FeedDeps, msg: MessageOf<'promote' | 'demote'>) =>
-  deps.queue.send({ v: 1, type: msg.type, author: msg.author, recheck: true }, { delaySeconds: deps.limits.settleSeconds });
+  deps.queue.send(
+    { v: 1, type: msg.type, author: msg.author, recheck: true },
+    { delaySeconds: deps.limits.settleSeconds },
+  );
 
 /** Promotion: every follower's marker, then the flag; a settle window later, the markers again. */
 export async function promote(deps: FeedDeps, msg: MessageOf<'promote'>): Promise<Handled<'flag-changed'>> {
   // A recheck marks only while the author is a celebrity: after a demotion its markers would be stale.
-  if (msg.recheck && !(await deps.celebrities.isCelebrity(msg.author))) return { readers: 0, continued: false, inboxCells: 0, skipped: 'flag-changed' };
+  if (msg.recheck && !(await deps.celebrities.isCelebrity(msg.author)))
+    return { readers: 0, continued: false, inboxCells: 0, skipped: 'flag-changed' };
   // Markers first, the flag last: until every follower can merge the outbox, posts keep being
   // fanned out, so no follower ever misses one (duplicates merge away).
-  const done = await writePages(deps, followersOf(deps, msg.author, msg.cursor), handlesOf, (handles) => deps.inbox.addCelebrity(handles, msg.author));
+  const done = await writePages(deps, followersOf(deps, msg.author, msg.cursor), handlesOf, (handles) =>
+    deps.inbox.addCelebrity(handles, msg.author),
+  );
   if (!done.nextCursor && !msg.recheck) {
     await atStep(deps, 'promote.marked', { author: msg.author });
     await deps.celebrities.setCelebrity(msg.author, true);
@@ -44,12 +50,17 @@ export async function demote(deps: FeedDeps, msg: MessageOf<'demote'>): Promise<
   // their chunk has the recent posts copied in and the marker removed. A part of the walk that
   // finds the author flagged again (a promotion since) stops: its markers are the promotion's.
   if (!msg.cursor && !msg.recheck) await deps.celebrities.setCelebrity(msg.author, false);
-  else if (await deps.celebrities.isCelebrity(msg.author)) return { readers: 0, continued: false, inboxCells: 0, skipped: 'flag-changed' };
+  else if (await deps.celebrities.isCelebrity(msg.author))
+    return { readers: 0, continued: false, inboxCells: 0, skipped: 'flag-changed' };
   const recent = await deps.outbox.recent(msg.author, DEMOTE_BACKFILL);
   const done = await writePages(deps, followersOf(deps, msg.author, msg.cursor), handlesOf, async (handles) => {
     await deps.inbox.addManyToReaders(handles, recent);
     await deps.inbox.removeCelebrity(handles, msg.author);
   });
   if (!done.nextCursor && !msg.recheck) await recheckLater(deps, msg);
-  return { readers: done.readers, continued: await continueWith(deps, msg, done.nextCursor), inboxCells: done.written * recent.length };
+  return {
+    readers: done.readers,
+    continued: await continueWith(deps, msg, done.nextCursor),
+    inboxCells: done.written * recent.length,
+  };
 }

@@ -65,7 +65,13 @@ export async function deliverPost(deps: FeedDeps, msg: MessageOf<'fanout'>): Pro
   const rest = { ...msg, ...(segment ? { segment } : {}) };
   const [still, continued] = await Promise.all([deps.posts.get(post.id), continueWith(deps, rest, done.nextCursor)]);
   if (!still) {
-    await deps.queue.send({ v: 1, type: 'retract', postId: post.id, ...(msg.cursor ? { cursor: msg.cursor } : {}), ...(segment ? { segment } : {}) });
+    await deps.queue.send({
+      v: 1,
+      type: 'retract',
+      postId: post.id,
+      ...(msg.cursor ? { cursor: msg.cursor } : {}),
+      ...(segment ? { segment } : {}),
+    });
     return { readers: done.readers, continued, inboxCells: done.written, retractedAgain: true, ...split };
   }
   return { readers: done.readers, continued, inboxCells: done.written, ...split };
@@ -76,16 +82,28 @@ export async function retractPost(deps: FeedDeps, msg: MessageOf<'retract'>): Pr
   const author = authorOfPostId(msg.postId);
   if (!author) return { readers: 0, continued: false, inboxCells: 0 };
   // Away readers too: a cell written before they were marked must go.
-  const segment = await splitIntoSegments(deps, msg, isFirst(msg) ? await deps.counters.get(author, 'followers') : undefined);
-  const done = await audience(deps, author, segment, msg.cursor, false).write((handles) => deps.inbox.remove(handles, msg.postId));
+  const segment = await splitIntoSegments(
+    deps,
+    msg,
+    isFirst(msg) ? await deps.counters.get(author, 'followers') : undefined,
+  );
+  const done = await audience(deps, author, segment, msg.cursor, false).write((handles) =>
+    deps.inbox.remove(handles, msg.postId),
+  );
   const split = msg.segment === undefined && segment ? { segments: segment.of } : {};
-  return { readers: done.readers, continued: await continueWith(deps, { ...msg, ...(segment ? { segment } : {}) }, done.nextCursor), inboxCells: 0, ...split };
+  return {
+    readers: done.readers,
+    continued: await continueWith(deps, { ...msg, ...(segment ? { segment } : {}) }, done.nextCursor),
+    inboxCells: 0,
+    ...split,
+  };
 }
 
 /** After a follow: the followee's recent posts into the reader's inbox. */
 export async function backfillFollow(deps: FeedDeps, msg: MessageOf<'backfill'>): Promise<Handled<'unfollowed'>> {
   // An unfollow may have overtaken this message: backfill only a still-current edge.
-  if (!(await deps.relations.isFollowing(msg.reader, msg.followee))) return { readers: 0, continued: false, inboxCells: 0, skipped: 'unfollowed' };
+  if (!(await deps.relations.isFollowing(msg.reader, msg.followee)))
+    return { readers: 0, continued: false, inboxCells: 0, skipped: 'unfollowed' };
   return { readers: 1, continued: false, inboxCells: await backfill(deps, msg.reader, msg.followee) };
 }
 
@@ -128,13 +146,15 @@ function audience(
   });
   const started = prefetched(pages);
   return {
-    write: (write) => writePages(deps, started, (members) => handlesOf(present ? members.filter((m) => !m.away) : members), write),
+    write: (write) =>
+      writePages(deps, started, (members) => handlesOf(present ? members.filter((m) => !m.away) : members), write),
     close: () => started.close(),
   };
 }
 
 /** The first message of a post: no cursor, no segment (it decides the segments and notifies). */
-const isFirst = (msg: MessageOf<'fanout' | 'retract'>): boolean => msg.cursor === undefined && msg.segment === undefined;
+const isFirst = (msg: MessageOf<'fanout' | 'retract'>): boolean =>
+  msg.cursor === undefined && msg.segment === undefined;
 
 /**
  * The first message of a post (no cursor, no segment) by an author with more followers than one
@@ -142,11 +162,17 @@ const isFirst = (msg: MessageOf<'fanout' | 'retract'>): boolean => msg.cursor ==
  * itself. `followers` is the author's counter, read by the first message only (beside its other
  * reads); smaller lists stay one message chain.
  */
-async function splitIntoSegments(deps: FeedDeps, msg: MessageOf<'fanout' | 'retract'>, followers: number | undefined): Promise<Segment | undefined> {
+async function splitIntoSegments(
+  deps: FeedDeps,
+  msg: MessageOf<'fanout' | 'retract'>,
+  followers: number | undefined,
+): Promise<Segment | undefined> {
   if (!isFirst(msg) || followers === undefined) return msg.segment;
   const { pageSize, pages } = perMessage(deps);
   if (followers <= pageSize * pages) return undefined;
   const of = Math.min(MAX_SEGMENTS, Math.ceil(followers / (pageSize * pages)));
-  await Promise.all(Array.from({ length: of - 1 }, (_, i) => deps.queue.send({ ...msg, segment: { index: i + 1, of } })));
+  await Promise.all(
+    Array.from({ length: of - 1 }, (_, i) => deps.queue.send({ ...msg, segment: { index: i + 1, of } })),
+  );
   return { index: 0, of };
 }

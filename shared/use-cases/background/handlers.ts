@@ -35,7 +35,10 @@ const handlers = {
 /** What handling a message of type K reports (each handler's own outcome). */
 export type OutcomeOf<K extends MessageType> = Awaited<ReturnType<(typeof handlers)[K]>>;
 
-export async function handleFanoutMessage<M extends FanoutMessage>(deps: FeedDeps, msg: M): Promise<OutcomeOf<M['type']>> {
+export async function handleFanoutMessage<M extends FanoutMessage>(
+  deps: FeedDeps,
+  msg: M,
+): Promise<OutcomeOf<M['type']>> {
   // The table pairs each type with its handler; indexing it with the message's (generic) type
   // loses that pairing in TypeScript's eyes, so it is restated here.
   const handle = handlers[msg.type] as unknown as (deps: FeedDeps, msg: M) => Promise<OutcomeOf<M['type']>>;

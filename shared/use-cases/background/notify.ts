@@ -14,6 +14,9 @@ export interface NotifyOutcome extends Handled {
 }
 
 export async function notify(deps: FeedDeps, msg: MessageOf<'notify'>): Promise<NotifyOutcome> {
-  const [, tally] = await Promise.all([reconcileFact(deps, msg.fact), msg.tally ? settleFactTally(deps, msg.fact, msg.tally) : undefined]);
+  const [, tally] = await Promise.all([
+    reconcileFact(deps, msg.fact),
+    msg.tally ? settleFactTally(deps, msg.fact, msg.tally) : undefined,
+  ]);
   return { readers: 0, continued: false, inboxCells: 0, tallied: tally?.applied ?? 0 };
 }

@@ -52,7 +52,10 @@ export function prefetched<T>(pages: AsyncIterable<T>): AsyncIterable<T> & { clo
   let first: Promise<IteratorResult<T>> | undefined = iterator.next();
   // Handled here, so a failed first read is no unhandled rejection while no one iterates yet;
   // whoever iterates still sees it.
-  const settled = first.then(() => {}, () => {});
+  const settled = first.then(
+    () => {},
+    () => {},
+  );
   const rest: AsyncIterator<T> = {
     next: () => {
       const page = first ?? iterator.next();

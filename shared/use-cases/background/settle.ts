@@ -17,7 +17,12 @@ export interface SettleOutcome extends Handled {
 export async function settleMessage(deps: FeedDeps, msg: MessageOf<'settle'>): Promise<SettleOutcome> {
   const { settled, inboxCells, edgeSince } = await settle(deps, msg.reader, msg.followee, msg.at);
   // After the view: the counts of the follow the operation wrote or removed (tally.ts).
-  const tally = msg.tally ? await settleFollowTally(deps, msg.reader, msg.followee, msg.tally.since, edgeSince, { at: msg.at, removal: msg.tally.removal }) : undefined;
+  const tally = msg.tally
+    ? await settleFollowTally(deps, msg.reader, msg.followee, msg.tally.since, edgeSince, {
+        at: msg.at,
+        removal: msg.tally.removal,
+      })
+    : undefined;
   return { readers: 1, continued: false, inboxCells, settled, tallied: tally?.applied ?? 0 };
 }
 
@@ -57,7 +62,9 @@ export async function settle(
   }
   await Promise.all([
     // A followers-side row newer than the operation that queued this belongs to a later follow.
-    followerSide !== null && followerSide <= at ? deps.relations.removeFollowerSide(reader, followee, followerSide) : undefined,
+    followerSide !== null && followerSide <= at
+      ? deps.relations.removeFollowerSide(reader, followee, followerSide)
+      : undefined,
     deps.inbox.removeCelebrity([reader], followee),
     deps.inbox.purgeAuthor(reader, followee),
   ]);

@@ -43,7 +43,12 @@ interface TalliedCount {
   apply(delta: 1 | -1): Promise<void>;
 }
 
-const postCount = (deps: FeedDeps, id: string, counter: 'likes' | 'comments' | 'reposts', fact: string): TalliedCount => ({
+const postCount = (
+  deps: FeedDeps,
+  id: string,
+  counter: 'likes' | 'comments' | 'reposts',
+  fact: string,
+): TalliedCount => ({
   tally: deps.posts,
   id,
   counter,
@@ -82,31 +87,62 @@ export interface TallyOutcome {
 /** The fact a like names in the post's `likes` tally. */
 export const likeFact = (actor: string, since: number) => `${actor}.${since}`;
 /** A follow's fact in the follower's `following` tally and in the followee's `followers` tally. */
-export const followFacts = (follower: string, followee: string, since: number) => ({ following: `${followee}.${since}`, followers: `${follower}.${since}` });
+export const followFacts = (follower: string, followee: string, since: number) => ({
+  following: `${followee}.${since}`,
+  followers: `${follower}.${since}`,
+});
 
 const horizonMs = TALLY_HORIZON_SECONDS * 1000;
 
 /** The like, comment or repost of a delayed notify: its post-side count. Follows settle elsewhere (settleFollowTally). */
-export async function settleFactTally(deps: FeedDeps, fact: NotificationFact, heal: TallyHeal, now = Date.now()): Promise<TallyOutcome> {
+export async function settleFactTally(
+  deps: FeedDeps,
+  fact: NotificationFact,
+  heal: TallyHeal,
+  now = Date.now(),
+): Promise<TallyOutcome> {
   if (now - heal.at > horizonMs) return { applied: 0, skipped: 'too-old' };
   switch (fact.kind) {
     case 'like': {
-      const [post, since] = await Promise.all([deps.posts.lookup(fact.postId), deps.reactions.likeSince(fact.actor, fact.postId)]);
+      const [post, since] = await Promise.all([
+        deps.posts.lookup(fact.postId),
+        deps.reactions.likeSince(fact.actor, fact.postId),
+      ]);
       // A deleted post's counts went with its body: nothing to count into.
       if (post.state !== 'live') return { applied: 0, skipped: 'gone' };
       const holds = since === fact.since;
-      return settleCounts(deps, [postCount(deps, fact.postId, 'likes', likeFact(fact.actor, fact.since))], { holds, created: holds }, fact.since, heal, now);
+      return settleCounts(
+        deps,
+        [postCount(deps, fact.postId, 'likes', likeFact(fact.actor, fact.since))],
+        { holds, created: holds },
+        fact.since,
+        heal,
+        now,
+      );
     }
     case 'comment': {
-      const [post, comment] = await Promise.all([deps.posts.lookup(fact.postId), deps.comments.lookup(fact.postId, fact.commentId)]);
+      const [post, comment] = await Promise.all([
+        deps.posts.lookup(fact.postId),
+        deps.comments.lookup(fact.postId, fact.commentId),
+      ]);
       if (post.state !== 'live') return { applied: 0, skipped: 'gone' };
       // The comment row is the truth, and its tombstone stays: it tells a deleted comment from one never written.
       const truth = { holds: comment.state === 'live', created: comment.state !== 'absent' };
-      return settleCounts(deps, [postCount(deps, fact.postId, 'comments', fact.commentId)], truth, fact.since, heal, now);
+      return settleCounts(
+        deps,
+        [postCount(deps, fact.postId, 'comments', fact.commentId)],
+        truth,
+        fact.since,
+        heal,
+        now,
+      );
     }
     case 'repost': {
       const [original, repost] = await Promise.all([deps.posts.lookup(fact.original), deps.posts.lookup(fact.postId)]);
-      const truth = { holds: repost.state === 'live' && repost.post.repostOf === fact.original, created: repost.state !== 'absent' };
+      const truth = {
+        holds: repost.state === 'live' && repost.post.repostOf === fact.original,
+        created: repost.state !== 'absent',
+      };
       // A repost is a post of its reposter's too. A deleted original's counts went with its body:
       // only the reposter's count is left to settle then.
       const posts = userCount(deps, fact.actor, 'posts', fact.postId);
@@ -114,7 +150,14 @@ export async function settleFactTally(deps: FeedDeps, fact: NotificationFact, he
       // The reposter's `reposted` state is derived from the repost too: put back in line (idempotent
       // puts; a delete landing after this read runs its own delivery, a removal, after it).
       const [outcome] = await Promise.all([
-        settleCounts(deps, [postCount(deps, fact.original, 'reposts', fact.postId), posts], truth, fact.since, heal, now),
+        settleCounts(
+          deps,
+          [postCount(deps, fact.original, 'reposts', fact.postId), posts],
+          truth,
+          fact.since,
+          heal,
+          now,
+        ),
         truth.holds
           ? deps.reactions.addRepost(fact.actor, fact.original, fact.postId, fact.since)
           : heal.removal
@@ -136,7 +179,15 @@ export async function settleFactTally(deps: FeedDeps, fact: NotificationFact, he
 }
 
 /** A follow's two counts, from its settle message; `edgeSince` is the edge the settle read. */
-export function settleFollowTally(deps: FeedDeps, follower: string, followee: string, since: number, edgeSince: number | null, heal: TallyHeal, now = Date.now()): Promise<TallyOutcome> {
+export function settleFollowTally(
+  deps: FeedDeps,
+  follower: string,
+  followee: string,
+  since: number,
+  edgeSince: number | null,
+  heal: TallyHeal,
+  now = Date.now(),
+): Promise<TallyOutcome> {
   if (now - heal.at > horizonMs) return Promise.resolve({ applied: 0, skipped: 'too-old' });
   const facts = followFacts(follower, followee, since);
   const holds = edgeSince === since;
@@ -151,7 +202,14 @@ export function settleFollowTally(deps: FeedDeps, follower: string, followee: st
 }
 
 /** Judges every count of one fact (see the header) and applies what is owed. */
-async function settleCounts(deps: FeedDeps, counts: TalliedCount[], truth: Truth, factSince: number, heal: TallyHeal, now: number): Promise<TallyOutcome> {
+async function settleCounts(
+  deps: FeedDeps,
+  counts: TalliedCount[],
+  truth: Truth,
+  factSince: number,
+  heal: TallyHeal,
+  now: number,
+): Promise<TallyOutcome> {
   const marks = await Promise.all(counts.map((c) => c.tally.tallied(c.id, c.counter, c.fact)));
   // Any mark of the fact, on any of its counts, shows it existed; so does a removal's read.
   const created = truth.created || heal.removal || marks.some((m) => m.added || m.removed);

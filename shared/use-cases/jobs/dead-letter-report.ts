@@ -35,7 +35,11 @@ export function messageType(body: string): string {
   }
 }
 
-export async function deadLetterReport(dlq: DeadLetterQueue, log: JobLog, now: () => number = Date.now): Promise<DeadLetterReport> {
+export async function deadLetterReport(
+  dlq: DeadLetterQueue,
+  log: JobLog,
+  now: () => number = Date.now,
+): Promise<DeadLetterReport> {
   // Counts first: a peek makes the peeked messages invisible for a moment, and counted after
   // (or alongside) it they would vanish from `visible` — the report would call a full DLQ empty.
   const counts = await dlq.counts();
@@ -62,7 +66,11 @@ export async function deadLetterReport(dlq: DeadLetterQueue, log: JobLog, now: (
 }
 
 /** `onReport`: hands each report on (the handler turns it into the DLQ depth metric). */
-export function deadLetterReportJob(dlq: DeadLetterQueue, log: JobLog, onReport?: (report: DeadLetterReport) => void): JobDefinition<Record<string, never>> {
+export function deadLetterReportJob(
+  dlq: DeadLetterQueue,
+  log: JobLog,
+  onReport?: (report: DeadLetterReport) => void,
+): JobDefinition<Record<string, never>> {
   return {
     name: 'dead-letter-report',
     carry: z.strictObject({}) as z.ZodType<Record<string, never>>,
@@ -71,7 +79,11 @@ export function deadLetterReportJob(dlq: DeadLetterQueue, log: JobLog, onReport?
     step: async () => {
       const report = await deadLetterReport(dlq, log);
       onReport?.(report);
-      return { done: true, stats: { seen: report.peeked, fixed: 0, approximateMessages: report.approximateMessages }, detail: report };
+      return {
+        done: true,
+        stats: { seen: report.peeked, fixed: 0, approximateMessages: report.approximateMessages },
+        detail: report,
+      };
     },
   };
 }

@@ -18,7 +18,9 @@ import type { JobDefinition, StepInput, StepResult } from './job-runner.js';
 const Place = z.strictObject({
   n: z.number().int().min(0),
   r: z.number().int().min(0).optional(),
-  d: z.strictObject({ stage: z.enum(['erase', 'release']), handle: z.string(), due: z.number().int().min(0) }).optional(),
+  d: z
+    .strictObject({ stage: z.enum(['erase', 'release']), handle: z.string(), due: z.number().int().min(0) })
+    .optional(),
   p: z.enum(ERASURE_PHASES).optional(),
 });
 type Place = z.infer<typeof Place>;
@@ -26,13 +28,24 @@ type Place = z.infer<typeof Place>;
 const encode = (place: Place) => Buffer.from(JSON.stringify(place)).toString('base64url');
 function decode(cursor: string | undefined): Place {
   if (!cursor) return { n: 0 };
-  const parsed = Place.safeParse((() => { try { return JSON.parse(Buffer.from(cursor, 'base64url').toString()); } catch { return null; } })());
+  const parsed = Place.safeParse(
+    (() => {
+      try {
+        return JSON.parse(Buffer.from(cursor, 'base64url').toString());
+      } catch {
+        return null;
+      }
+    })(),
+  );
   return parsed.success ? parsed.data : { n: 0 };
 }
 
 export const EraseCarry = z.strictObject({});
 
-export async function eraseAccountsStep(deps: ErasureDeps & { now?: () => number }, input: StepInput<z.infer<typeof EraseCarry>>): Promise<StepResult<z.infer<typeof EraseCarry>>> {
+export async function eraseAccountsStep(
+  deps: ErasureDeps & { now?: () => number },
+  input: StepInput<z.infer<typeof EraseCarry>>,
+): Promise<StepResult<z.infer<typeof EraseCarry>>> {
   const now = (deps.now ?? Date.now)();
   const place = decode(input.cursor);
   let departure: Departure | undefined = place.d;
@@ -42,11 +55,33 @@ export async function eraseAccountsStep(deps: ErasureDeps & { now?: () => number
   }
   if (!departure) return { done: true, stats: { seen: 0, fixed: 0, erased: 0, released: 0, stale: 0 } };
   const outcome = await eraseSome(deps, departure, place.p as ErasurePhase | undefined, input.rowsPerStep, now);
-  const stats = { seen: 1, fixed: 'removed' in outcome ? outcome.removed : 0, erased: outcome.state === 'erased' ? 1 : 0, released: outcome.state === 'released' ? 1 : 0, stale: outcome.state === 'stale' ? 1 : 0 };
-  const next: Place = outcome.state === 'continue' ? { n: place.n, r: (place.r ?? 0) + outcome.removed, d: departure, p: outcome.phase } : { n: place.n + 1 };
-  return { done: false, cursor: encode(next), carry: {}, stats, notes: { handle: departure.handle, stage: departure.stage, outcome: outcome.state } };
+  const stats = {
+    seen: 1,
+    fixed: 'removed' in outcome ? outcome.removed : 0,
+    erased: outcome.state === 'erased' ? 1 : 0,
+    released: outcome.state === 'released' ? 1 : 0,
+    stale: outcome.state === 'stale' ? 1 : 0,
+  };
+  const next: Place =
+    outcome.state === 'continue'
+      ? { n: place.n, r: (place.r ?? 0) + outcome.removed, d: departure, p: outcome.phase }
+      : { n: place.n + 1 };
+  return {
+    done: false,
+    cursor: encode(next),
+    carry: {},
+    stats,
+    notes: { handle: departure.handle, stage: departure.stage, outcome: outcome.state },
+  };
 }
 
-export function eraseAccountsJob(deps: ErasureDeps & { now?: () => number }): JobDefinition<z.infer<typeof EraseCarry>> {
-  return { name: 'erase-accounts', carry: EraseCarry, maxRunMs: 23 * 3600_000, step: (input) => eraseAccountsStep(deps, input) };
+export function eraseAccountsJob(
+  deps: ErasureDeps & { now?: () => number },
+): JobDefinition<z.infer<typeof EraseCarry>> {
+  return {
+    name: 'erase-accounts',
+    carry: EraseCarry,
+    maxRunMs: 23 * 3600_000,
+    step: (input) => eraseAccountsStep(deps, input),
+  };
 }

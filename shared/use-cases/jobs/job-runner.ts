@@ -84,7 +84,14 @@ export interface JobOutcome {
   runId: string;
   step: number;
   /** Why a run stopped before it was done. */
-  reason?: 'invalid-event' | 'max-steps' | 'deadline' | 'no-progress' | 'failed' | 'continuation-failed' | 'out-of-time';
+  reason?:
+    | 'invalid-event'
+    | 'max-steps'
+    | 'deadline'
+    | 'no-progress'
+    | 'failed'
+    | 'continuation-failed'
+    | 'out-of-time';
   /** The last error, when a step or the hand-on failed. */
   error?: string;
   cursor?: string;
@@ -99,7 +106,10 @@ export const MAX_ATTEMPTS = 3;
 const DEFAULT_RETRY_PAUSE_MS = 1_000;
 
 const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
-const CURSOR = z.string().regex(/^[A-Za-z0-9_-]+$/).max(4096);
+const CURSOR = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]+$/)
+  .max(4096);
 const Count = z.number().int().min(0);
 
 /** The payload a job passes to the next invocation of itself (JobContinuationPayload). */
@@ -117,7 +127,10 @@ export const ContinuationEvent = z.strictObject({
 export const ManualStartEvent = z.strictObject({ cursor: CURSOR.optional(), carry: z.unknown().optional() });
 
 /** What EventBridge sends on a `schedule` event (more fields may come; only these matter). */
-export const ScheduledEvent = z.looseObject({ source: z.literal('aws.events'), 'detail-type': z.literal('Scheduled Event') });
+export const ScheduledEvent = z.looseObject({
+  source: z.literal('aws.events'),
+  'detail-type': z.literal('Scheduled Event'),
+});
 
 export const JobEvent = z.union([ScheduledEvent, ContinuationEvent, ManualStartEvent]);
 
@@ -140,13 +153,26 @@ const describe = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.m
 /** Runs one step of `job` for one invocation's `event`; see the file comment. Never throws. */
 export async function runJobStep<C>(job: JobDefinition<C>, event: unknown, deps: JobRunnerDeps): Promise<JobOutcome> {
   const now = deps.now ?? Date.now;
-  const log = (level: 'info' | 'warn' | 'error', message: string, outcome: JobOutcome, extra: Record<string, unknown> = {}) =>
-    deps.log[level](message, { ...outcome, ...extra, detail: undefined });
+  const log = (
+    level: 'info' | 'warn' | 'error',
+    message: string,
+    outcome: JobOutcome,
+    extra: Record<string, unknown> = {},
+  ) => deps.log[level](message, { ...outcome, ...extra, detail: undefined });
 
   const parsed = JobEvent.safeParse(event);
   if (!parsed.success) {
-    const outcome: JobOutcome = { job: job.name, status: 'stopped', reason: 'invalid-event', runId: '-', step: 0, totals: { seen: 0, fixed: 0 } };
-    log('error', 'job event rejected', outcome, { issues: parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`) });
+    const outcome: JobOutcome = {
+      job: job.name,
+      status: 'stopped',
+      reason: 'invalid-event',
+      runId: '-',
+      step: 0,
+      totals: { seen: 0, fixed: 0 },
+    };
+    log('error', 'job event rejected', outcome, {
+      issues: parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`),
+    });
     return outcome;
   }
   const input = parsed.data;
@@ -157,14 +183,26 @@ export async function runJobStep<C>(job: JobDefinition<C>, event: unknown, deps:
         ? firstPayload(undefined, undefined, now())
         : firstPayload((input as { cursor?: string }).cursor, (input as { carry?: unknown }).carry, now());
   const base = { job: job.name, runId: payload.runId, step: payload.step, totals: payload.totals } as const;
-  const stop = (reason: NonNullable<JobOutcome['reason']>, message: string, extra: Partial<JobOutcome> = {}): JobOutcome => {
-    const outcome: JobOutcome = { ...base, status: 'stopped', reason, ...(payload.cursor ? { cursor: payload.cursor } : {}), next: payload, ...extra };
+  const stop = (
+    reason: NonNullable<JobOutcome['reason']>,
+    message: string,
+    extra: Partial<JobOutcome> = {},
+  ): JobOutcome => {
+    const outcome: JobOutcome = {
+      ...base,
+      status: 'stopped',
+      reason,
+      ...(payload.cursor ? { cursor: payload.cursor } : {}),
+      next: payload,
+      ...extra,
+    };
     log('error', message, outcome);
     return outcome;
   };
 
   if (payload.step > deps.maxSteps) return stop('max-steps', `job stopped: more than ${deps.maxSteps} steps`);
-  if (now() - payload.startedAt > job.maxRunMs) return stop('deadline', `job stopped: past its ${job.maxRunMs} ms deadline`);
+  if (now() - payload.startedAt > job.maxRunMs)
+    return stop('deadline', `job stopped: past its ${job.maxRunMs} ms deadline`);
   const carry = payload.carry === undefined ? undefined : job.carry.safeParse(payload.carry);
   if (carry && !carry.success) return stop('invalid-event', 'job stopped: the continuation carry does not validate');
 
@@ -177,7 +215,8 @@ export async function runJobStep<C>(job: JobDefinition<C>, event: unknown, deps:
       rowsPerStep: deps.rowsPerStep,
     });
   } catch (err) {
-    if (payload.attempt + 1 >= MAX_ATTEMPTS) return stop('failed', `job stopped: step failed ${MAX_ATTEMPTS} times`, { error: describe(err) });
+    if (payload.attempt + 1 >= MAX_ATTEMPTS)
+      return stop('failed', `job stopped: step failed ${MAX_ATTEMPTS} times`, { error: describe(err) });
     const retry: JobContinuationPayload = { ...payload, attempt: payload.attempt + 1 };
     const outcome: JobOutcome = { ...base, status: 'retrying', error: describe(err), next: retry };
     log('warn', 'job step failed; retrying in a fresh invocation', outcome);
@@ -219,7 +258,13 @@ export async function runJobStep<C>(job: JobDefinition<C>, event: unknown, deps:
       await deps.continuation.continueWith(deps.functionName, nextPayload);
       return outcome;
     } catch (err) {
-      const stopped: JobOutcome = { ...outcome, status: 'stopped', reason: 'continuation-failed', error: describe(err), next: nextPayload };
+      const stopped: JobOutcome = {
+        ...outcome,
+        status: 'stopped',
+        reason: 'continuation-failed',
+        error: describe(err),
+        next: nextPayload,
+      };
       log('error', 'job stopped: could not hand the rest to a new invocation', stopped);
       return stopped;
     }
@@ -230,7 +275,11 @@ export async function runJobStep<C>(job: JobDefinition<C>, event: unknown, deps:
 const SEND_CONCURRENCY = 8;
 
 /** Sends every message, a few at a time; returns how many were sent (a failed send throws). */
-export async function sendAll(queue: FanoutQueue, messages: FanoutMessage[], opts?: { delaySeconds?: number }): Promise<number> {
+export async function sendAll(
+  queue: FanoutQueue,
+  messages: FanoutMessage[],
+  opts?: { delaySeconds?: number },
+): Promise<number> {
   await forEachLimit(messages, SEND_CONCURRENCY, (m) => queue.send(m, opts));
   return messages.length;
 }

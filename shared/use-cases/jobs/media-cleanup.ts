@@ -37,16 +37,42 @@ const LOOKUP_CONCURRENCY = 8;
 const SEND_CONCURRENCY = 8;
 
 type Stat = DiscardReason | KeepReason;
-const STATS: readonly Stat[] = ['being-discarded', 'post-deleted', 'post-never-written', 'avatar-replaced', 'never-attached', 'failed', 'in-live-post', 'avatar', 'claim-young', 'young'];
+const STATS: readonly Stat[] = [
+  'being-discarded',
+  'post-deleted',
+  'post-never-written',
+  'avatar-replaced',
+  'never-attached',
+  'failed',
+  'in-live-post',
+  'avatar',
+  'claim-young',
+  'young',
+];
 
-export async function mediaCleanupStep(deps: MediaCleanupDeps, input: StepInput<SweepCarry>): Promise<StepResult<SweepCarry>> {
+export async function mediaCleanupStep(
+  deps: MediaCleanupDeps,
+  input: StepInput<SweepCarry>,
+): Promise<StepResult<SweepCarry>> {
   const now = (deps.now ?? Date.now)();
-  const page = await deps.media.walk({ ...(input.cursor === undefined ? {} : { start: input.cursor }), limit: input.rowsPerStep });
+  const page = await deps.media.walk({
+    ...(input.cursor === undefined ? {} : { start: input.cursor }),
+    limit: input.rowsPerStep,
+  });
   // The claiming posts in one multi-get; only those not live are looked up again (deleted or absent?).
-  const live = new Set((await deps.posts.getMany([...new Set(page.records.flatMap((m) => (m.attachedTo && isPostId(m.attachedTo) ? [m.attachedTo] : [])))])).map((p) => p.id));
-  const postState = async (postId: string): Promise<PostState> => (live.has(postId) ? 'live' : (await deps.posts.lookup(postId)).state);
+  const live = new Set(
+    (
+      await deps.posts.getMany([
+        ...new Set(page.records.flatMap((m) => (m.attachedTo && isPostId(m.attachedTo) ? [m.attachedTo] : []))),
+      ])
+    ).map((p) => p.id),
+  );
+  const postState = async (postId: string): Promise<PostState> =>
+    live.has(postId) ? 'live' : (await deps.posts.lookup(postId)).state;
   const avatarOf = async (handle: string) => (await deps.users.profile(handle))?.avatar ?? null;
-  const verdicts = await mapLimit(page.records, LOOKUP_CONCURRENCY, (m) => discardVerdict(m, { postState, avatarOf }, now));
+  const verdicts = await mapLimit(page.records, LOOKUP_CONCURRENCY, (m) =>
+    discardVerdict(m, { postState, avatarOf }, now),
+  );
 
   const stats: StepResult<SweepCarry>['stats'] = { seen: page.records.length, fixed: 0 };
   for (const s of STATS) stats[s] = 0;
@@ -55,7 +81,8 @@ export async function mediaCleanupStep(deps: MediaCleanupDeps, input: StepInput<
     const reason = 'discard' in v ? v.discard : v.keep;
     stats[reason]! += 1;
     // A young failed upload is the worker's to remove if asked, not the job's (see above).
-    if ('discard' in v && v.discard !== 'failed') messages.push({ v: 1, type: 'discard', mediaId: page.records[i]!.id });
+    if ('discard' in v && v.discard !== 'failed')
+      messages.push({ v: 1, type: 'discard', mediaId: page.records[i]!.id });
   });
   await forEachLimit(messages, SEND_CONCURRENCY, (m) => deps.queue.send(m));
   stats.fixed = messages.length;
@@ -64,5 +91,10 @@ export async function mediaCleanupStep(deps: MediaCleanupDeps, input: StepInput<
 
 export function mediaCleanupJob(deps: MediaCleanupDeps): JobDefinition<SweepCarry> {
   // Scheduled every 6 hours: a run never overlaps the next one.
-  return { name: 'media-cleanup', carry: SweepCarry, maxRunMs: 5.5 * 3600_000, step: (input) => mediaCleanupStep(deps, input) };
+  return {
+    name: 'media-cleanup',
+    carry: SweepCarry,
+    maxRunMs: 5.5 * 3600_000,
+    step: (input) => mediaCleanupStep(deps, input),
+  };
 }

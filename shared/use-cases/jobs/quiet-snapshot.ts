@@ -60,7 +60,15 @@ export async function confirmQuietly<K extends string>(
 ): Promise<StepResult<ConfirmCarry>> {
   const batch = suspects.slice(0, CONFIRM_PER_STEP);
   const rest = suspects.slice(CONFIRM_PER_STEP);
-  const stats: Record<string, number> & { seen: number; fixed: number } = { seen: batch.length, fixed: 0, [names.written]: 0, busy: 0, tooLarge: 0, alreadyExact: 0, [names.missing]: 0 };
+  const stats: Record<string, number> & { seen: number; fixed: number } = {
+    seen: batch.length,
+    fixed: 0,
+    [names.written]: 0,
+    busy: 0,
+    tooLarge: 0,
+    alreadyExact: 0,
+    [names.missing]: 0,
+  };
   const bump = (stat: string) => (stats[stat] = (stats[stat] ?? 0) + 1);
   const before = await counted.read(batch);
   const recounts = await mapLimit(batch, RECOUNT_CONCURRENCY, (id) => counted.recount(id));

@@ -23,7 +23,11 @@ export interface RegenerationSweepDeps {
 
 type RegenerationStat = 'fresh' | 'unreadable' | 'foreignRows';
 
-export function judgeRegeneration(mark: RegenerationMark, now: number, stuckAfterMs: number): Verdict<RegenerationStat> {
+export function judgeRegeneration(
+  mark: RegenerationMark,
+  now: number,
+  stuckAfterMs: number,
+): Verdict<RegenerationStat> {
   if (mark.reader === null) return { count: 'foreignRows' };
   const send = { v: 1, type: 'regenerate', reader: mark.reader } as const;
   if (mark.requestedAt === null) return { count: 'unreadable', send };

@@ -36,7 +36,10 @@ export type PostCountRepairOptions = SettleWait;
 
 async function walkStep(store: PostCountStore, input: StepInput<PostCountCarry>): Promise<StepResult<PostCountCarry>> {
   const suspects = new Set(input.carry?.suspects ?? []);
-  const chunk = await store.countedPosts({ ...(input.cursor === undefined ? {} : { start: input.cursor }), limit: Math.min(input.rowsPerStep, POSTS_PER_STEP) });
+  const chunk = await store.countedPosts({
+    ...(input.cursor === undefined ? {} : { start: input.cursor }),
+    limit: Math.min(input.rowsPerStep, POSTS_PER_STEP),
+  });
   const stats = { seen: chunk.posts.length, fixed: 0, suspects: 0, suspectsDeferred: 0, tooLarge: 0 };
   const recounts = await mapLimit(chunk.posts, RECOUNT_CONCURRENCY, (p) => store.recount(p.postId, RECOUNT_MAX_ROWS));
   chunk.posts.forEach((p, i) => {
@@ -65,7 +68,10 @@ const countedPosts = (store: PostCountStore): Counted<PostCounter> => ({
   setIf: (id, counter, expected, value) => store.setCountIf(id, counter, expected, value),
 });
 
-export function repairPostCountsJob(store: PostCountStore, opts: PostCountRepairOptions): JobDefinition<PostCountCarry> {
+export function repairPostCountsJob(
+  store: PostCountStore,
+  opts: PostCountRepairOptions,
+): JobDefinition<PostCountCarry> {
   return {
     name: 'repair-post-counts',
     carry: PostCountCarry,
@@ -73,7 +79,11 @@ export function repairPostCountsJob(store: PostCountStore, opts: PostCountRepair
     maxRunMs: 5.5 * 3600_000,
     step: (input) =>
       input.carry?.confirming
-        ? confirmQuietly(countedPosts(store), input.carry.suspects ?? [], opts, { written: 'countsWritten', missing: 'gone', notes: 'countFixes' })
+        ? confirmQuietly(countedPosts(store), input.carry.suspects ?? [], opts, {
+            written: 'countsWritten',
+            missing: 'gone',
+            notes: 'countFixes',
+          })
         : walkStep(store, input),
   };
 }

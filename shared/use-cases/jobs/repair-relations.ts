@@ -39,7 +39,14 @@ import { operationBudgetMs } from '../../runtime/deadline.js';
 import { runWithinBudget } from '../../runtime/invocation-scope.js';
 import { atStep, type StepHook } from '../steps.js';
 import { sendAll, type JobDefinition, type StepInput, type StepResult } from './job-runner.js';
-import { MAX_SUSPECTS, NOTED_FIXES, RECOUNT_MAX_ROWS, confirmQuietly, type Counted, type SettleWait } from './quiet-snapshot.js';
+import {
+  MAX_SUSPECTS,
+  NOTED_FIXES,
+  RECOUNT_MAX_ROWS,
+  confirmQuietly,
+  type Counted,
+  type SettleWait,
+} from './quiet-snapshot.js';
 
 const Handle = z.string().regex(HANDLE_PATTERN);
 const Count = z.number().int().min(0);
@@ -77,12 +84,20 @@ const countedUsers = (store: MaintenanceStore): Counted<Counter> => ({
   setIf: (user, counter, expected, value) => store.setCounterIf(user, counter, expected, value),
 });
 
-export async function repairStep(store: MaintenanceStore, input: StepInput<RepairCarry>, opts: RepairOptions): Promise<StepResult<RepairCarry>> {
+export async function repairStep(
+  store: MaintenanceStore,
+  input: StepInput<RepairCarry>,
+  opts: RepairOptions,
+): Promise<StepResult<RepairCarry>> {
   const now = opts.now ?? Date.now;
   if (input.carry?.confirming) {
     const due = input.carry.settlesDue;
     if (due !== undefined) await (opts.sleep ?? sleep)(Math.max(0, due - now()));
-    return confirmQuietly(countedUsers(store), input.carry.suspects ?? [], opts, { written: 'countersWritten', missing: 'noUser', notes: 'counterFixes' });
+    return confirmQuietly(countedUsers(store), input.carry.suspects ?? [], opts, {
+      written: 'countersWritten',
+      missing: 'noUser',
+      notes: 'counterFixes',
+    });
   }
   const carry = input.carry ?? {};
   const suspects = new Set(carry.suspects ?? []);
@@ -107,7 +122,10 @@ export async function repairStep(store: MaintenanceStore, input: StepInput<Repai
     }
   };
 
-  const batch = await store.relationsBatch({ ...(input.cursor === undefined ? {} : { start: input.cursor }), limit: input.rowsPerStep });
+  const batch = await store.relationsBatch({
+    ...(input.cursor === undefined ? {} : { start: input.cursor }),
+    limit: input.rowsPerStep,
+  });
   stats.seen = batch.read;
   stats.skippedRows = batch.skipped;
   if (batch.users.length === 0 && batch.next !== undefined) {
@@ -149,8 +167,16 @@ export async function repairStep(store: MaintenanceStore, input: StepInput<Repai
   await runWithinBudget(operationBudgetMs(opts.settleMs), async () => {
     if (touched.length > 0) {
       const at = now();
-      const settles: FanoutMessage[] = touched.map((f) => ({ v: 1, type: 'settle', reader: f.follower, followee: f.followee, at }));
-      await sendAll(opts.queue, settles, { delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.ceil(opts.settleMs / 1000)) });
+      const settles: FanoutMessage[] = touched.map((f) => ({
+        v: 1,
+        type: 'settle',
+        reader: f.follower,
+        followee: f.followee,
+        at,
+      }));
+      await sendAll(opts.queue, settles, {
+        delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.ceil(opts.settleMs / 1000)),
+      });
       settlesDue = Math.max(settlesDue ?? 0, at + opts.settleMs);
     }
     if (copies.length > 0) await store.copyFollowerSides(copies);
@@ -174,7 +200,9 @@ export async function repairStep(store: MaintenanceStore, input: StepInput<Repai
     if (c.following !== stored.following.value || c.followers !== stored.followers.value) {
       suspect(part.user);
       const shown = (v: number | null) => (v === null ? 'unreadable' : String(v));
-      mismatches.push(`${part.user} ${shown(stored.following.value)}/${shown(stored.followers.value)} stored, ${c.following}/${c.followers} counted`);
+      mismatches.push(
+        `${part.user} ${shown(stored.following.value)}/${shown(stored.followers.value)} stored, ${c.following}/${c.followers} counted`,
+      );
     }
   }
   const notes = mismatches.length === 0 ? undefined : { counterMismatches: mismatches.slice(0, NOTED_FIXES) };
@@ -186,11 +214,19 @@ export async function repairStep(store: MaintenanceStore, input: StepInput<Repai
   };
   if (batch.next === undefined) {
     // The walk is over: confirm the suspects (if any) in the steps that follow.
-    return suspects.size > 0 ? { done: false, carry: { ...later, confirming: true }, stats, ...(notes ? { notes } : {}) } : { done: true, stats, ...(notes ? { notes } : {}) };
+    return suspects.size > 0
+      ? { done: false, carry: { ...later, confirming: true }, stats, ...(notes ? { notes } : {}) }
+      : { done: true, stats, ...(notes ? { notes } : {}) };
   }
   const openPart = batch.users.find((u) => !u.complete);
   const open = openPart ? { user: openPart.user, ...counts.get(openPart.user)! } : undefined;
-  return { done: false, cursor: batch.next, carry: { ...(open ? { open } : {}), ...later }, stats, ...(notes ? { notes } : {}) };
+  return {
+    done: false,
+    cursor: batch.next,
+    carry: { ...(open ? { open } : {}), ...later },
+    stats,
+    ...(notes ? { notes } : {}),
+  };
 }
 
 export function repairRelationsJob(store: MaintenanceStore, opts: RepairOptions): JobDefinition<RepairCarry> {

@@ -42,7 +42,10 @@ export async function sweepStep<M extends { next: Cursor }, S extends string>(
   for (const c of sweep.counts) stats[c] = 0;
   let cursor = input.cursor;
   const messages: FanoutMessage[] = [];
-  for await (const mark of sweep.marks({ ...(input.cursor === undefined ? {} : { start: input.cursor }), limit: input.rowsPerStep })) {
+  for await (const mark of sweep.marks({
+    ...(input.cursor === undefined ? {} : { start: input.cursor }),
+    limit: input.rowsPerStep,
+  })) {
     stats.seen++;
     cursor = mark.next;
     const verdict = sweep.judge(mark, now);
@@ -51,10 +54,19 @@ export async function sweepStep<M extends { next: Cursor }, S extends string>(
   }
   stats.fixed = await sendAll(deps.queue, messages);
   // Fewer marks than asked: the walk is over.
-  if (stats.seen === input.rowsPerStep) return { done: false, ...(cursor === undefined ? {} : { cursor }), carry: {}, stats };
+  if (stats.seen === input.rowsPerStep)
+    return { done: false, ...(cursor === undefined ? {} : { cursor }), carry: {}, stats };
   return { done: true, stats };
 }
 
-export function sweepJob<M extends { next: Cursor }, S extends string>(sweep: Sweep<M, S>, deps: SweepDeps): JobDefinition<SweepCarry> {
-  return { name: sweep.name, carry: SweepCarry, maxRunMs: sweep.maxRunMs, step: (input) => sweepStep(sweep, deps, input) };
+export function sweepJob<M extends { next: Cursor }, S extends string>(
+  sweep: Sweep<M, S>,
+  deps: SweepDeps,
+): JobDefinition<SweepCarry> {
+  return {
+    name: sweep.name,
+    carry: SweepCarry,
+    maxRunMs: sweep.maxRunMs,
+    step: (input) => sweepStep(sweep, deps, input),
+  };
 }

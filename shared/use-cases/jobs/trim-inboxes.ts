@@ -18,11 +18,19 @@ export interface TrimCaps {
   outbox: number;
 }
 
-export async function trimStep(store: MaintenanceStore, caps: TrimCaps, input: StepInput<TrimCarry>): Promise<StepResult<TrimCarry>> {
+export async function trimStep(
+  store: MaintenanceStore,
+  caps: TrimCaps,
+  input: StepInput<TrimCarry>,
+): Promise<StepResult<TrimCarry>> {
   const feed: Feed = input.carry?.table ?? 'inbox';
   const stats = { seen: 0, fixed: 0, cellsDeleted: 0 };
   let cursor = input.cursor;
-  for await (const visit of store.feeds(feed, { ...(input.cursor === undefined ? {} : { start: input.cursor }), limit: input.rowsPerStep, cap: caps[feed] })) {
+  for await (const visit of store.feeds(feed, {
+    ...(input.cursor === undefined ? {} : { start: input.cursor }),
+    limit: input.rowsPerStep,
+    cap: caps[feed],
+  })) {
     stats.seen++;
     cursor = visit.next;
     if (visit.pastCap === 0) continue;
@@ -31,7 +39,8 @@ export async function trimStep(store: MaintenanceStore, caps: TrimCaps, input: S
     stats.cellsDeleted += visit.pastCap;
   }
   // Fewer feeds than asked: this kind is done.
-  if (stats.seen === input.rowsPerStep) return { done: false, ...(cursor === undefined ? {} : { cursor }), carry: { table: feed }, stats };
+  if (stats.seen === input.rowsPerStep)
+    return { done: false, ...(cursor === undefined ? {} : { cursor }), carry: { table: feed }, stats };
   if (feed === 'inbox') return { done: false, carry: { table: 'outbox' }, stats };
   return { done: true, stats };
 }

@@ -30,7 +30,12 @@ export interface PictureRequest {
  * `media_not_ready`: still processing, or failed), and in no post but `forPost` (409
  * `media_in_use`). One multi-get.
  */
-export async function checkPictures(pictures: Pictures | undefined, author: string, wanted: readonly PictureRequest[], forPost?: string): Promise<MediaRecord[]> {
+export async function checkPictures(
+  pictures: Pictures | undefined,
+  author: string,
+  wanted: readonly PictureRequest[],
+  forPost?: string,
+): Promise<MediaRecord[]> {
   if (wanted.length === 0) return [];
   if (!pictures) throw new Error('pictures are not configured (MEDIA_BUCKET, MEDIA_BASE_URL)');
   const ids = wanted.map((w) => w.id);
@@ -38,9 +43,15 @@ export async function checkPictures(pictures: Pictures | undefined, author: stri
   return ids.map((id) => {
     const m = found.get(id);
     // One being discarded is as good as gone.
-    if (!m || m.discarding || m.owner !== author || m.purpose !== 'post') throw new InvalidInputError(`No picture ${id} of yours to post`, 'media_not_found');
-    if (m.state !== 'ready') throw new ConflictError(`Picture ${id} is ${m.state === 'failed' ? 'refused' : 'not processed yet'}`, 'media_not_ready');
-    if (m.attachedTo !== undefined && m.attachedTo !== forPost) throw new ConflictError(`Picture ${id} is already in another post`, 'media_in_use');
+    if (!m || m.discarding || m.owner !== author || m.purpose !== 'post')
+      throw new InvalidInputError(`No picture ${id} of yours to post`, 'media_not_found');
+    if (m.state !== 'ready')
+      throw new ConflictError(
+        `Picture ${id} is ${m.state === 'failed' ? 'refused' : 'not processed yet'}`,
+        'media_not_ready',
+      );
+    if (m.attachedTo !== undefined && m.attachedTo !== forPost)
+      throw new ConflictError(`Picture ${id} is already in another post`, 'media_in_use');
     return m;
   });
 }
@@ -51,17 +62,30 @@ export async function checkPictures(pictures: Pictures | undefined, author: stri
  * post holds one of them, the ones claimed here are given back and the answer is 409
  * `media_in_use`: nothing is left half-claimed by a publish that fails.
  */
-export async function attachPictures(pictures: Pictures | undefined, records: readonly MediaRecord[], postId: string, at: number): Promise<void> {
+export async function attachPictures(
+  pictures: Pictures | undefined,
+  records: readonly MediaRecord[],
+  postId: string,
+  at: number,
+): Promise<void> {
   if (records.length === 0) return;
   const media = pictures!.media;
   const won = await Promise.all(records.map((m) => media.attach(m.id, postId, at)));
   if (won.every(Boolean)) return;
-  await releasePictures(pictures, records.filter((_, i) => won[i]), postId);
+  await releasePictures(
+    pictures,
+    records.filter((_, i) => won[i]),
+    postId,
+  );
   throw new ConflictError('One of these pictures is already in another post', 'media_in_use');
 }
 
 /** Gives back pictures claimed for a post that will not exist (a publish that stopped). */
-export async function releasePictures(pictures: Pictures | undefined, records: readonly MediaRecord[], postId: string): Promise<void> {
+export async function releasePictures(
+  pictures: Pictures | undefined,
+  records: readonly MediaRecord[],
+  postId: string,
+): Promise<void> {
   if (records.length === 0) return;
   await Promise.all(records.map((m) => pictures!.media.detach(m.id, postId)));
 }
@@ -76,7 +100,11 @@ export async function discardPictures(pictures: Pictures | undefined, mediaIds: 
 }
 
 /** The pictures as the post carries them, in the author's order, with their alt text. */
-export function postMediaOf(pictures: Pictures | undefined, records: readonly MediaRecord[], wanted: readonly PictureRequest[]): PostMedia[] {
+export function postMediaOf(
+  pictures: Pictures | undefined,
+  records: readonly MediaRecord[],
+  wanted: readonly PictureRequest[],
+): PostMedia[] {
   return records.map((m, i) => {
     const d = m.descriptor!;
     const alt = wanted[i]?.alt;
@@ -87,7 +115,9 @@ export function postMediaOf(pictures: Pictures | undefined, records: readonly Me
       height: d.height,
       animated: d.animated,
       placeholder: d.placeholder,
-      variants: Object.fromEntries(d.variants.map((v) => [v.name, { width: v.width, height: v.height, url: pictures!.variantUrl(m.id, v.name) }])),
+      variants: Object.fromEntries(
+        d.variants.map((v) => [v.name, { width: v.width, height: v.height, url: pictures!.variantUrl(m.id, v.name) }]),
+      ),
     };
   });
 }

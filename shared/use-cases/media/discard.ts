@@ -18,7 +18,13 @@ export const UNCLAIMED_FOR_MS = 24 * 3600_000;
 
 export type PostState = PostLookup['state'];
 
-export type DiscardReason = 'being-discarded' | 'post-deleted' | 'post-never-written' | 'avatar-replaced' | 'never-attached' | 'failed';
+export type DiscardReason =
+  | 'being-discarded'
+  | 'post-deleted'
+  | 'post-never-written'
+  | 'avatar-replaced'
+  | 'never-attached'
+  | 'failed';
 export type KeepReason = 'in-live-post' | 'avatar' | 'claim-young' | 'young';
 
 /** What the verdict reads about a picture's holder: the claiming post's state, a user's current avatar. */
@@ -83,7 +89,10 @@ export async function discardMedia(deps: DiscardDeps, id: string, now = Date.now
     const verdict = await discardVerdict(m, holders, now);
     if ('keep' in verdict) return { outcome: 'kept', reason: verdict.keep };
     if (!m.discarding && !(await deps.media.markDiscarding(id, claimOf(m), now))) continue;
-    await Promise.all([deps.objects.removeUpload(id), ...variantNames(m).map((name) => deps.objects.removeVariant(id, name))]);
+    await Promise.all([
+      deps.objects.removeUpload(id),
+      ...variantNames(m).map((name) => deps.objects.removeVariant(id, name)),
+    ]);
     await deps.media.remove(id);
     return { outcome: 'discarded', reason: verdict.discard };
   }
@@ -97,7 +106,9 @@ export const holdersFrom = (deps: Pick<DiscardDeps, 'posts' | 'users'>): Holders
 });
 
 const claimOf = (m: MediaRecord): MediaClaim =>
-  m.attachedTo === undefined ? null : { postId: m.attachedTo, ...(m.attachedAt === undefined ? {} : { at: m.attachedAt }) };
+  m.attachedTo === undefined
+    ? null
+    : { postId: m.attachedTo, ...(m.attachedAt === undefined ? {} : { at: m.attachedAt }) };
 
 /** Every variant object the record may have: its purpose's, and any its descriptor names. */
 function variantNames(m: MediaRecord): string[] {

@@ -20,7 +20,8 @@ export type ProcessOutcome =
  */
 export async function processMedia(deps: MediaWorkerDeps, id: string): Promise<ProcessOutcome> {
   const media = await deps.media.get(id);
-  if (!media || media.state === 'ready' || media.state === 'failed') return { outcome: 'skipped', state: media?.state ?? 'absent' };
+  if (!media || media.state === 'ready' || media.state === 'failed')
+    return { outcome: 'skipped', state: media?.state ?? 'absent' };
   if (media.discarding) return { outcome: 'skipped', state: 'discarding' };
   if (media.state === 'uploading' && !(await deps.media.move(id, 'uploading', 'processing'))) {
     const now = await deps.media.get(id);

@@ -48,18 +48,38 @@ const mediaDeleted = () => new GoneError('The upload this Idempotency-Key starte
  * exact length (storage refuses any other upload). The declared type is only the client's
  * word: the worker decides the format by the bytes.
  */
-export async function startUpload(deps: MediaDeps, owner: string, req: UploadRequest & { idempotencyKey?: string }, now = Date.now()): Promise<StartedUpload> {
+export async function startUpload(
+  deps: MediaDeps,
+  owner: string,
+  req: UploadRequest & { idempotencyKey?: string },
+  now = Date.now(),
+): Promise<StartedUpload> {
   if (!(DECLARABLE_TYPES as readonly string[]).includes(req.contentType)) {
-    throw new InvalidInputError(`Pictures are JPEG, PNG, WebP or GIF; "${req.contentType}" is not accepted`, 'media_type_refused');
+    throw new InvalidInputError(
+      `Pictures are JPEG, PNG, WebP or GIF; "${req.contentType}" is not accepted`,
+      'media_type_refused',
+    );
   }
   if (req.size > MAX_UPLOAD_BYTES) {
     throw new InvalidInputError(`A picture is at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`, 'media_too_large');
   }
   const key = req.idempotencyKey;
-  const record = (id: string): NewMedia => ({ id, owner, purpose: req.purpose, declaredType: req.contentType, declaredBytes: req.size, createdAt: now });
+  const record = (id: string): NewMedia => ({
+    id,
+    owner,
+    purpose: req.purpose,
+    declaredType: req.contentType,
+    declaredBytes: req.size,
+    createdAt: now,
+  });
   const started = async (media: MediaRecord, replayed: boolean): Promise<StartedUpload> => ({
     media,
-    upload: await deps.objects.presignUpload(media.id, media.declaredType, media.declaredBytes, deps.limits.uploadUrlSeconds),
+    upload: await deps.objects.presignUpload(
+      media.id,
+      media.declaredType,
+      media.declaredBytes,
+      deps.limits.uploadUrlSeconds,
+    ),
     ...(replayed ? { replayed: true as const } : {}),
   });
 
@@ -73,7 +93,10 @@ export async function startUpload(deps: MediaDeps, owner: string, req: UploadReq
 
   const fingerprint = requestFingerprint('upload', [req.purpose, req.contentType, req.size]);
   const candidate = newMediaId();
-  const [quota, claim] = await Promise.allSettled([takeWriteQuota(deps, owner, 'upload', now), deps.idempotency.claim(owner, key, { id: candidate, fingerprint })]);
+  const [quota, claim] = await Promise.allSettled([
+    takeWriteQuota(deps, owner, 'upload', now),
+    deps.idempotency.claim(owner, key, { id: candidate, fingerprint }),
+  ]);
   if (claim.status === 'rejected') throw quota.status === 'rejected' ? quota.reason : claim.reason;
   const earlier = claim.value;
   if (earlier) {
@@ -91,7 +114,8 @@ export async function startUpload(deps: MediaDeps, owner: string, req: UploadReq
   if (!(await deps.media.create(media))) {
     // A request with the same key made it inside our gap: that upload is the answer.
     const found = await deps.media.get(id);
-    if (!found) throw new ConflictError('A request with this idempotency key is in progress', 'idempotency_in_progress');
+    if (!found)
+      throw new ConflictError('A request with this idempotency key is in progress', 'idempotency_in_progress');
     return replay(found, true);
   }
   await deps.idempotency.markCreated(owner, key, id);

@@ -30,7 +30,13 @@ import { postKey } from '../../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../../shared/schema/tables.js';
 import { handleFanoutMessage } from '../../../shared/use-cases/background/handlers.js';
 import { follow } from '../../../shared/use-cases/relations.js';
-import { ExaminedProbe, examinedDelta, readDelta, settledReadRequests, type ExaminedCounters } from './cluster-status.js';
+import {
+  ExaminedProbe,
+  examinedDelta,
+  readDelta,
+  settledReadRequests,
+  type ExaminedCounters,
+} from './cluster-status.js';
 import type { BenchContext } from './context.js';
 import { bodyText, handleWidth, userRow } from './graph.js';
 import { prng, randomBytes } from './random.js';
@@ -98,7 +104,12 @@ export async function createSeedTables(client: HBaseRestClient, ns: string): Pro
 }
 
 /** seed 000 addAttends(uid, attend), faithfully, over REST. Returns the row keys it found. */
-export async function seedAddAttends(client: HBaseRestClient, ns: string, uid: string, attend: string): Promise<number> {
+export async function seedAddAttends(
+  client: HBaseRestClient,
+  ns: string,
+  uid: string,
+  attend: string,
+): Promise<number> {
   const t = seedTables(ns);
   // a + b: relations, both rows in one batch.
   await client.put(t.relations, [
@@ -108,7 +119,12 @@ export async function seedAddAttends(client: HBaseRestClient, ns: string, uid: s
   // c.1: scan the whole content table for row keys containing "<attend>_".
   const rowkeys: Uint8Array[] = [];
   const filter = { type: 'RowFilter', op: 'EQUAL', comparator: { type: 'SubstringComparator', value: `${attend}_` } };
-  for await (const row of client.scan(t.content, { ...ALL_KEYS, limit: Number.MAX_SAFE_INTEGER, pageSize: 1000, filter })) {
+  for await (const row of client.scan(t.content, {
+    ...ALL_KEYS,
+    limit: Number.MAX_SAFE_INTEGER,
+    pageSize: 1000,
+    filter,
+  })) {
     for (let i = 0; i < row.cells.length; i++) rowkeys.push(row.key);
   }
   if (rowkeys.length === 0) return 0;
@@ -165,13 +181,24 @@ export async function runBackfill(ctx: BenchContext): Promise<BackfillResult> {
         const { author, millis } = post(written + k);
         const body = bodyText(rand, `seed post ${written + k}`);
         seedRows.push({ key: `${author}_${millis}`, cells: [{ column: 'cf:content', value: body }] });
-        ourRows.push({ key: postKey(author, millis, randomBytes(rand, 6)), cells: [{ column: 'p:b', value: body }, { column: 'p:t', value: String(millis) }] });
+        ourRows.push({
+          key: postKey(author, millis, randomBytes(rand, 6)),
+          cells: [
+            { column: 'p:b', value: body },
+            { column: 'p:t', value: String(millis) },
+          ],
+        });
       }
       written += n;
       while (inFlight.size >= s.writeConcurrency) await Promise.race(inFlight);
       if (failure) throw failure;
       const p: Promise<void> = Promise.all([hb.put(tables.content, seedRows), hb.put(ourContent, ourRows)])
-        .then(() => ctx.progress.update((0.8 * written) / total, `${Math.round(written / 1000)}k/${Math.round(total / 1000)}k posts written (both layouts)`))
+        .then(() =>
+          ctx.progress.update(
+            (0.8 * written) / total,
+            `${Math.round(written / 1000)}k/${Math.round(total / 1000)}k posts written (both layouts)`,
+          ),
+        )
         .catch((err: unknown) => {
           failure ??= err;
         })
@@ -229,13 +256,17 @@ export async function runBackfill(ctx: BenchContext): Promise<BackfillResult> {
       if (probe && !sameCluster) {
         seedRowsExaminedSource = `NOT measured — the table's size (rows written): the probe's HBase (ZooKeeper ${s.zkHost}:${s.zkPort}) has no ${tables.content}, so it is not the gateway's cluster`;
       }
-      const seedDelta = examinedBefore && examinedAfter && sameCluster ? examinedDelta(examinedBefore, examinedAfter, (t) => t === tables.content) : undefined;
+      const seedDelta =
+        examinedBefore && examinedAfter && sameCluster
+          ? examinedDelta(examinedBefore, examinedAfter, (t) => t === tables.content)
+          : undefined;
       // A split in between resets the counters of the regions involved: then nothing was measured.
       const seedEx = seedDelta && !seedDelta.regionsChanged ? seedDelta : undefined;
       if (seedDelta?.regionsChanged) {
         seedRowsExaminedSource = `NOT measured at ${size} posts — the table's size (rows written): ${tables.content} split during the scan (region counters reset)`;
       }
-      const oursDelta = examinedBefore && examinedAfter && sameCluster ? examinedDelta(examinedBefore, examinedAfter, ours) : undefined;
+      const oursDelta =
+        examinedBefore && examinedAfter && sameCluster ? examinedDelta(examinedBefore, examinedAfter, ours) : undefined;
       const oursEx = oursDelta && !oursDelta.regionsChanged ? oursDelta : undefined;
       const seedRowsExamined = seedEx ? seedEx.examined : size;
       const cp: BackfillCheckpoint = {
@@ -259,7 +290,10 @@ export async function runBackfill(ctx: BenchContext): Promise<BackfillResult> {
         wallRatio: seedWallMs / oursWallMs,
       };
       results.push(cp);
-      ctx.progress.update((0.8 * written) / total + 0.2 * ((k + 1) / checkpoints.length), `checkpoint ${size} posts done`);
+      ctx.progress.update(
+        (0.8 * written) / total + 0.2 * ((k + 1) / checkpoints.length),
+        `checkpoint ${size} posts done`,
+      );
     }
   } finally {
     probe?.close();

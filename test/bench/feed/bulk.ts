@@ -14,7 +14,12 @@ export interface BulkOptions {
 }
 
 /** Writes every row; returns the number of PUT requests. Rejects on the first failed put. */
-export async function bulkPut(client: HBaseRestClient, table: string, rows: Iterable<RowInput>, opts: BulkOptions): Promise<number> {
+export async function bulkPut(
+  client: HBaseRestClient,
+  table: string,
+  rows: Iterable<RowInput>,
+  opts: BulkOptions,
+): Promise<number> {
   const maxRows = opts.maxRows ?? 1000;
   const maxCells = opts.maxCells ?? 4000;
   const inFlight = new Set<Promise<void>>();
@@ -54,7 +59,11 @@ export async function bulkPut(client: HBaseRestClient, table: string, rows: Iter
  * Runs `op` on every item with at most `concurrency` in flight (a worker per slot pulling the
  * next item). Resolves once all are done; the first rejection rejects (the others still finish).
  */
-export async function inPool<T>(items: readonly T[], concurrency: number, op: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function inPool<T>(
+  items: readonly T[],
+  concurrency: number,
+  op: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
@@ -62,7 +71,9 @@ export async function inPool<T>(items: readonly T[], concurrency: number, op: (i
       await op(items[i]!, i);
     }
   };
-  const results = await Promise.allSettled(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
+  const results = await Promise.allSettled(
+    Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker),
+  );
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
 }

@@ -19,7 +19,10 @@ interface StatusJson {
 }
 
 /** Sum of readRequestsCount over every region, by table (`ns:table`). */
-export async function readRequestsByTable(baseUrl: string, headers: Record<string, string> = {}): Promise<Map<string, number>> {
+export async function readRequestsByTable(
+  baseUrl: string,
+  headers: Record<string, string> = {},
+): Promise<Map<string, number>> {
   const res = await fetch(`${baseUrl.replace(/\/+$/, '')}/status/cluster`, {
     headers: { ...headers, Accept: 'application/json' },
     signal: AbortSignal.timeout(10_000),
@@ -39,13 +42,21 @@ export async function readRequestsByTable(baseUrl: string, headers: Record<strin
 }
 
 /** Waits for a fresh load report, then reads the counters. */
-export async function settledReadRequests(baseUrl: string, waitMs: number, headers: Record<string, string> = {}): Promise<Map<string, number>> {
+export async function settledReadRequests(
+  baseUrl: string,
+  waitMs: number,
+  headers: Record<string, string> = {},
+): Promise<Map<string, number>> {
   await sleep(waitMs);
   return readRequestsByTable(baseUrl, headers);
 }
 
 /** after − before, summed over the tables `pick` accepts. */
-export function readDelta(before: Map<string, number>, after: Map<string, number>, pick: (table: string) => boolean): number {
+export function readDelta(
+  before: Map<string, number>,
+  after: Map<string, number>,
+  pick: (table: string) => boolean,
+): number {
   let sum = 0;
   for (const [table, n] of after) if (pick(table)) sum += n - (before.get(table) ?? 0);
   return sum;
@@ -93,11 +104,14 @@ export class ExaminedProbe {
 
   /** Starts the probe, or explains why it cannot run here. */
   static async start(opts: ExaminedProbeOptions): Promise<{ probe: ExaminedProbe } | { unavailable: string }> {
-    if (!existsSync(opts.hbaseLib)) return { unavailable: `no HBase jars at ${opts.hbaseLib} (set BENCH_HBASE_LIB to the HBase lib directory)` };
+    if (!existsSync(opts.hbaseLib))
+      return { unavailable: `no HBase jars at ${opts.hbaseLib} (set BENCH_HBASE_LIB to the HBase lib directory)` };
     const source = join(dirname(fileURLToPath(import.meta.url)), 'RegionReadCounters.java');
     let child: ChildProcessWithoutNullStreams;
     try {
-      child = spawn('java', ['-Xmx128m', '-cp', join(opts.hbaseLib, '*'), source, opts.zkHost, String(opts.zkPort)], { stdio: 'pipe' });
+      child = spawn('java', ['-Xmx128m', '-cp', join(opts.hbaseLib, '*'), source, opts.zkHost, String(opts.zkPort)], {
+        stdio: 'pipe',
+      });
     } catch (err) {
       return { unavailable: `cannot start java: ${(err as Error).message}` };
     }
@@ -135,7 +149,8 @@ export class ExaminedProbe {
   async read(): Promise<ExaminedCounters> {
     this.child.stdin.write('read\n');
     const line = await this.nextLine(30_000);
-    if (typeof line !== 'string') throw new Error(`rows-examined probe: ${line.error}; stderr: ${this.stderr.slice(-500)}`);
+    if (typeof line !== 'string')
+      throw new Error(`rows-examined probe: ${line.error}; stderr: ${this.stderr.slice(-500)}`);
     const json = JSON.parse(line) as Record<string, [number, number, number]>;
     return new Map(Object.entries(json).map(([t, [read, filtered, regions]]) => [t, { read, filtered, regions }]));
   }

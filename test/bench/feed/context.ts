@@ -33,7 +33,10 @@ export interface BenchContext {
  * Runs `first` and every message it queues (continuations) through the real worker logic, in
  * process, until nothing is left. Returns the readers reached and the messages handled.
  */
-export async function drainInProcess(ctx: BenchContext, first: FanoutMessage): Promise<{ readers: number; messages: number }> {
+export async function drainInProcess(
+  ctx: BenchContext,
+  first: FanoutMessage,
+): Promise<{ readers: number; messages: number }> {
   const todo: FanoutMessage[] = [first];
   let readers = 0;
   let messages = 0;

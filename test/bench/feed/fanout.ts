@@ -36,16 +36,17 @@ export interface FanoutResult {
 }
 
 /** `author`: one of the pool's big authors (default the lag author, s.lagFollowers followers); `reps` default s.fanoutReps. */
-export async function runFanout(ctx: BenchContext, author = ctx.pool.authors[0]!, reps = ctx.s.fanoutReps): Promise<FanoutResult> {
+export async function runFanout(
+  ctx: BenchContext,
+  author = ctx.pool.authors[0]!,
+  reps = ctx.s.fanoutReps,
+): Promise<FanoutResult> {
   const { deps, hb, recorder, pool } = ctx;
   const s = { fanoutReps: reps };
   const batchSize = ctx.limits.fanoutChunkSize;
   const inboxTable = qualifiedTableName(ctx.ns, 'inbox');
   // The worker walks followers in 'R'-row order = the followers' salted key order.
-  const followerKeys = pool.handles
-    .slice(0, author.followers)
-    .map(cachedUserKey)
-    .sort(compareBytes);
+  const followerKeys = pool.handles.slice(0, author.followers).map(cachedUserKey).sort(compareBytes);
 
   let fanoutCells = 0;
   let fanoutSec = 0;
@@ -73,7 +74,8 @@ export async function runFanout(ctx: BenchContext, author = ctx.pool.authors[0]!
     const t0 = performance.now();
     const rec = await recorder.record(() => drainInProcess(ctx, first));
     const ms = performance.now() - t0;
-    if (rec.result.readers === 0) throw new Error(`fan-out of ${author.handle}'s post reached no reader (celebrity or inactive followers?)`);
+    if (rec.result.readers === 0)
+      throw new Error(`fan-out of ${author.handle}'s post reached no reader (celebrity or inactive followers?)`);
     fanoutCells += rec.result.readers;
     fanoutSec += ms / 1000;
     fanoutMs.push(Math.round(ms));
@@ -87,7 +89,9 @@ export async function runFanout(ctx: BenchContext, author = ctx.pool.authors[0]!
     const column = concatBytes('i:', reversedTimestamp(millis), postKey(author.handle, millis));
     const t1 = performance.now();
     for (let at = 0; at < followerKeys.length; at += batchSize) {
-      const rows: RowInput[] = followerKeys.slice(at, at + batchSize).map((key) => ({ key, cells: [{ column, value: new Uint8Array(0) }] }));
+      const rows: RowInput[] = followerKeys
+        .slice(at, at + batchSize)
+        .map((key) => ({ key, cells: [{ column, value: new Uint8Array(0) }] }));
       await hb.put(inboxTable, rows);
     }
     const rms = performance.now() - t1;
@@ -111,6 +115,10 @@ export async function runFanout(ctx: BenchContext, author = ctx.pool.authors[0]!
     messagesPerPost: messages / s.fanoutReps,
     requestsPerPost: requests / s.fanoutReps,
     requestKinds: breakdown(spans),
-    cold: { ms: Math.round(coldMs), ratio: coldRec.result.readers / (coldMs / 1000) / rawPutCellsPerSec, requests: coldRec.requests },
+    cold: {
+      ms: Math.round(coldMs),
+      ratio: coldRec.result.readers / (coldMs / 1000) / rawPutCellsPerSec,
+      requests: coldRec.requests,
+    },
   };
 }

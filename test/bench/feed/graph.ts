@@ -4,7 +4,13 @@
 // every reader's inbox in its steady state (the newest INBOX_CAP entries, as fan-out + trim
 // leave it). Plus a pool of follower-only users for the big authors of the fan-out, lag and
 // memory measurements.
-import { concatBytes, encodeLong, type CellInput, type HBaseRestClient, type RowInput } from '../../../shared/hbase/index.js';
+import {
+  concatBytes,
+  encodeLong,
+  type CellInput,
+  type HBaseRestClient,
+  type RowInput,
+} from '../../../shared/hbase/index.js';
 import { postKey, relationKey, reversedTimestamp, userKey } from '../../../shared/schema/row-keys.js';
 import { TABLES, qualifiedTableName, type TableName } from '../../../shared/schema/tables.js';
 import { bulkPut } from './bulk.js';
@@ -134,7 +140,11 @@ export interface LoadStats {
   seconds: number;
 }
 
-export function userRow(handle: string, createdAt: number, counts: { followers?: number; following?: number; posts?: number }): RowInput {
+export function userRow(
+  handle: string,
+  createdAt: number,
+  counts: { followers?: number; following?: number; posts?: number },
+): RowInput {
   const cells: CellInput[] = [
     { column: 'p:h', value: handle },
     { column: 'p:n', value: `Bench ${handle}` },
@@ -143,7 +153,8 @@ export function userRow(handle: string, createdAt: number, counts: { followers?:
     { column: 'a:pw', value: 'bench$no-login' },
   ];
   // Counters as the REST increments leave them: 8-byte big-endian longs.
-  for (const [name, n] of Object.entries(counts)) if (n !== undefined) cells.push({ column: `c:${name}`, value: encodeLong(n) });
+  for (const [name, n] of Object.entries(counts))
+    if (n !== undefined) cells.push({ column: `c:${name}`, value: encodeLong(n) });
   return { key: cachedUserKey(handle), cells };
 }
 
@@ -176,10 +187,17 @@ export async function loadGraph(
   const since = String(now - 90 * 24 * 3600_000);
   const created = now - 365 * 24 * 3600_000;
   const poolEdges = pool.authors.reduce((n, a) => n + a.followers, 0);
-  const inboxSizes = g.handles.map((_, u) => Math.min(inboxCap, g.posts[u]!.length + g.following[u]!.reduce((m, v) => m + g.posts[v]!.length, 0)));
+  const inboxSizes = g.handles.map((_, u) =>
+    Math.min(inboxCap, g.posts[u]!.length + g.following[u]!.reduce((m, v) => m + g.posts[v]!.length, 0)),
+  );
   // Cells we are about to write, for the progress bar only.
   const expected =
-    7 * g.handles.length + 4 * pool.handles.length + 2 * g.edges + 2 * poolEdges + g.postCount * ((hasOutbox ? 1 : 0) + (opts.content === false ? 0 : 2)) + inboxSizes.reduce((a, b) => a + b, 0);
+    7 * g.handles.length +
+    4 * pool.handles.length +
+    2 * g.edges +
+    2 * poolEdges +
+    g.postCount * ((hasOutbox ? 1 : 0) + (opts.content === false ? 0 : 2)) +
+    inboxSizes.reduce((a, b) => a + b, 0);
   const stats: LoadStats = { rows: 0, cells: 0, requests: 0, seconds: 0 };
 
   const put = async (t: TableName, source: Iterable<RowInput>, detail: string) => {
@@ -199,12 +217,17 @@ export async function loadGraph(
     'users',
     (function* () {
       for (let u = 0; u < g.handles.length; u++) {
-        yield userRow(g.handles[u]!, created, { followers: g.followers[u]!, following: g.following[u]!.length, posts: g.posts[u]!.length });
+        yield userRow(g.handles[u]!, created, {
+          followers: g.followers[u]!,
+          following: g.following[u]!.length,
+          posts: g.posts[u]!.length,
+        });
       }
       for (let i = 0; i < pool.handles.length; i++) {
         yield userRow(pool.handles[i]!, created, { following: pool.authors.filter((a) => i < a.followers).length });
       }
-      for (const a of pool.authors) yield userRow(a.handle, created, { followers: a.followers, following: 0, posts: 0 });
+      for (const a of pool.authors)
+        yield userRow(a.handle, created, { followers: a.followers, following: 0, posts: 0 });
     })(),
     'users',
   );
@@ -212,8 +235,10 @@ export async function loadGraph(
   await put(
     'relations',
     (function* () {
-      for (let u = 0; u < g.handles.length; u++) for (const v of g.following[u]!) yield* edgeRows(g.handles[u]!, g.handles[v]!, since);
-      for (const a of pool.authors) for (let i = 0; i < a.followers; i++) yield* edgeRows(pool.handles[i]!, a.handle, since);
+      for (let u = 0; u < g.handles.length; u++)
+        for (const v of g.following[u]!) yield* edgeRows(g.handles[u]!, g.handles[v]!, since);
+      for (const a of pool.authors)
+        for (let i = 0; i < a.followers; i++) yield* edgeRows(pool.handles[i]!, a.handle, since);
     })(),
     'relations (both directions)',
   );
@@ -222,7 +247,15 @@ export async function loadGraph(
     await put(
       'content',
       (function* () {
-        for (const mine of g.posts) for (const p of mine) yield { key: p.key, cells: [{ column: 'p:b', value: p.body }, { column: 'p:t', value: String(p.millis) }] };
+        for (const mine of g.posts)
+          for (const p of mine)
+            yield {
+              key: p.key,
+              cells: [
+                { column: 'p:b', value: p.body },
+                { column: 'p:t', value: String(p.millis) },
+              ],
+            };
       })(),
       'posts',
     );
@@ -235,7 +268,11 @@ export async function loadGraph(
       (function* () {
         for (let u = 0; u < g.handles.length; u++) {
           const mine = g.posts[u]!.slice(0, OUTBOX_CAP);
-          if (mine.length) yield { key: cachedUserKey(g.handles[u]!), cells: mine.map((p) => ({ column: concatBytes('o:', p.qualifier), value: EMPTY })) };
+          if (mine.length)
+            yield {
+              key: cachedUserKey(g.handles[u]!),
+              cells: mine.map((p) => ({ column: concatBytes('o:', p.qualifier), value: EMPTY })),
+            };
         }
       })(),
       'outboxes',
@@ -247,7 +284,11 @@ export async function loadGraph(
     (function* () {
       for (let u = 0; u < g.handles.length; u++) {
         const entries = inboxOf(g, u, inboxCap);
-        if (entries.length) yield { key: cachedUserKey(g.handles[u]!), cells: entries.map((p) => ({ column: concatBytes('i:', p.qualifier), value: EMPTY })) };
+        if (entries.length)
+          yield {
+            key: cachedUserKey(g.handles[u]!),
+            cells: entries.map((p) => ({ column: concatBytes('i:', p.qualifier), value: EMPTY })),
+          };
       }
     })(),
     'inboxes',

@@ -51,7 +51,11 @@ export interface HotPostResult {
   exact: boolean;
 }
 
-async function likersOf(ctx: BenchContext, postId: string, expected: Set<string>): Promise<{ listed: number; matching: number }> {
+async function likersOf(
+  ctx: BenchContext,
+  postId: string,
+  expected: Set<string>,
+): Promise<{ listed: number; matching: number }> {
   const seen = new Set<string>();
   let listed = 0;
   let cursor: string | undefined;
@@ -65,7 +69,12 @@ async function likersOf(ctx: BenchContext, postId: string, expected: Set<string>
   return { listed, matching: seen.size };
 }
 
-async function round(ctx: BenchContext, postId: string, likers: string[], onProgress: (f: number) => void): Promise<LikeRound> {
+async function round(
+  ctx: BenchContext,
+  postId: string,
+  likers: string[],
+  onProgress: (f: number) => void,
+): Promise<LikeRound> {
   const samples: number[] = [];
   let errors = 0;
   let firstError: string | undefined;
@@ -105,7 +114,9 @@ async function round(ctx: BenchContext, postId: string, likers: string[], onProg
 export async function runHotPost(ctx: BenchContext): Promise<HotPostResult> {
   const { s, graph, pool, deps } = ctx;
   if (s.hotLikers > pool.handles.length) {
-    throw new Error(`BENCH_HOT_LIKERS (${s.hotLikers}) exceeds the follower pool (${pool.handles.length}); raise BENCH_LAG_FOLLOWERS or BENCH_MEM_LARGE`);
+    throw new Error(
+      `BENCH_HOT_LIKERS (${s.hotLikers}) exceeds the follower pool (${pool.handles.length}); raise BENCH_LAG_FOLLOWERS or BENCH_MEM_LARGE`,
+    );
   }
   // A fresh post by the most-followed user, created through the real store: nothing else in
   // the run likes it, so its count is exactly what this phase does.
@@ -117,8 +128,23 @@ export async function runHotPost(ctx: BenchContext): Promise<HotPostResult> {
   }
   // Distinct users of the pool (real users rows), none of whom liked anything yet.
   const likers = pool.handles.slice(0, s.hotLikers);
-  const first = await round(ctx, postId, likers, (f) => ctx.progress.update(0.5 * f, `first round ${Math.round(f * likers.length)}/${likers.length}`));
-  const repeat = await round(ctx, postId, likers, (f) => ctx.progress.update(0.5 + 0.5 * f, `repeat round ${Math.round(f * likers.length)}/${likers.length}`));
-  const exactRound = (r: LikeRound) => r.errors === 0 && r.likeCount === likers.length && r.likersListed === likers.length && r.likersMatching === likers.length;
-  return { postId, likers: likers.length, concurrency: s.hotConcurrency, first, repeat, exact: exactRound(first) && exactRound(repeat) };
+  const first = await round(ctx, postId, likers, (f) =>
+    ctx.progress.update(0.5 * f, `first round ${Math.round(f * likers.length)}/${likers.length}`),
+  );
+  const repeat = await round(ctx, postId, likers, (f) =>
+    ctx.progress.update(0.5 + 0.5 * f, `repeat round ${Math.round(f * likers.length)}/${likers.length}`),
+  );
+  const exactRound = (r: LikeRound) =>
+    r.errors === 0 &&
+    r.likeCount === likers.length &&
+    r.likersListed === likers.length &&
+    r.likersMatching === likers.length;
+  return {
+    postId,
+    likers: likers.length,
+    concurrency: s.hotConcurrency,
+    first,
+    repeat,
+    exact: exactRound(first) && exactRound(repeat),
+  };
 }

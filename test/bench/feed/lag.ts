@@ -70,7 +70,9 @@ export async function runLag(ctx: BenchContext, queueUrl: string, big = ctx.pool
 
   let sampled = 0;
   const measure = async (author: { handle: string; followers: number }, label: string): Promise<LagRun> => {
-    const ordered = pool.handles.slice(0, author.followers).sort((a, b) => compareBytes(cachedUserKey(a), cachedUserKey(b)));
+    const ordered = pool.handles
+      .slice(0, author.followers)
+      .sort((a, b) => compareBytes(cachedUserKey(a), cachedUserKey(b)));
     // The last follower of each segment, split as the worker splits (shared/use-cases/background/delivery.ts),
     // and the first follower.
     const perMessage = ctx.limits.fanoutChunkSize * ctx.limits.fanoutChunksPerMessage;
@@ -97,12 +99,17 @@ export async function runLag(ctx: BenchContext, queueUrl: string, big = ctx.pool
         samples
           .filter((h) => !visibleAt.has(h))
           .map(async (h) => {
-            if (await hb.getRow(inboxTable, cachedUserKey(h), { columns: [column] })) visibleAt.set(h, performance.now() - t0);
+            if (await hb.getRow(inboxTable, cachedUserKey(h), { columns: [column] }))
+              visibleAt.set(h, performance.now() - t0);
           }),
       );
       if (visibleAt.size < samples.length) await sleep(10);
     }
-    return { lastMs: Math.round(Math.max(...visibleAt.values())), firstMs: Math.round(visibleAt.get(first)!), publishMs: Math.round(publishMs) };
+    return {
+      lastMs: Math.round(Math.max(...visibleAt.values())),
+      firstMs: Math.round(visibleAt.get(first)!),
+      publishMs: Math.round(publishMs),
+    };
   };
 
   try {
@@ -123,7 +130,9 @@ export async function runLag(ctx: BenchContext, queueUrl: string, big = ctx.pool
       runs,
       lastMsMedian: median(runs.map((r) => r.lastMs)),
       lastMsMax: Math.max(...runs.map((r) => r.lastMs)),
-      lastMsP99: [...runs.map((r) => r.lastMs)].sort((a, b) => a - b)[Math.min(runs.length - 1, Math.ceil(0.99 * runs.length) - 1)]!,
+      lastMsP99: [...runs.map((r) => r.lastMs)].sort((a, b) => a - b)[
+        Math.min(runs.length - 1, Math.ceil(0.99 * runs.length) - 1)
+      ]!,
       workerConcurrency: s.workerConcurrency,
       firstMsMedian: median(runs.map((r) => r.firstMs)),
       publishMsMedian: median(runs.map((r) => r.publishMs)),

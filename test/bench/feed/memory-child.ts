@@ -10,7 +10,12 @@ import type { FanoutMessage } from '../../../shared/ports/fanout-queue.js';
 import { handleFanoutMessage } from '../../../shared/use-cases/background/handlers.js';
 import type { FeedDeps } from '../../../shared/use-cases/feed-deps.js';
 
-const input = JSON.parse(process.env.BENCH_CHILD ?? '{}') as { restUrl: string; ns: string; postId: string; headers: Record<string, string> };
+const input = JSON.parse(process.env.BENCH_CHILD ?? '{}') as {
+  restUrl: string;
+  ns: string;
+  postId: string;
+  headers: Record<string, string>;
+};
 const client = new HBaseRestClient({ baseUrl: input.restUrl, timeoutMs: 120_000, headers: input.headers });
 const queue: FanoutMessage[] = [];
 const deps: FeedDeps = {

@@ -33,7 +33,10 @@ const CHILD = fileURLToPath(new URL('./memory-child.ts', import.meta.url));
 function runChild(ctx: BenchContext, postId: string): Promise<ChildMemory> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', CHILD], {
-      env: { ...process.env, BENCH_CHILD: JSON.stringify({ restUrl: ctx.restUrl, ns: ctx.ns, postId, headers: ctx.headers }) },
+      env: {
+        ...process.env,
+        BENCH_CHILD: JSON.stringify({ restUrl: ctx.restUrl, ns: ctx.ns, postId, headers: ctx.headers }),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -66,7 +69,10 @@ export async function runMemory(ctx: BenchContext): Promise<MemoryResult> {
   const s = await runChild(ctx, smallPost);
   ctx.progress.update(0.3, `${small!.followers} followers: peak RSS ${s.peakRssMB} MB`);
   const l = await runChild(ctx, largePost);
-  for (const [m, want] of [[s, small!.followers], [l, large!.followers]] as const) {
+  for (const [m, want] of [
+    [s, small!.followers],
+    [l, large!.followers],
+  ] as const) {
     if (m.readers !== want) throw new Error(`memory child reached ${m.readers} readers, expected ${want}`);
   }
   return {

@@ -36,7 +36,10 @@ export class Progress {
     this.fraction = 0;
     this.detail = detail;
     this.lastQuarter = 0;
-    if (!this.tty) process.stderr.write(`[bench ${this.elapsed()}] ${this.percent()}% ${spec.label}${detail ? ` — ${detail}` : ''}\n`);
+    if (!this.tty)
+      process.stderr.write(
+        `[bench ${this.elapsed()}] ${this.percent()}% ${spec.label}${detail ? ` — ${detail}` : ''}\n`,
+      );
     this.draw(true);
   }
 
@@ -48,7 +51,9 @@ export class Progress {
       const quarter = Math.floor(this.fraction * 4);
       if (quarter > this.lastQuarter && quarter < 4) {
         this.lastQuarter = quarter;
-        process.stderr.write(`[bench ${this.elapsed()}] ${this.percent()}% ${this.current?.label ?? ''} ${this.detail}\n`);
+        process.stderr.write(
+          `[bench ${this.elapsed()}] ${this.percent()}% ${this.current?.label ?? ''} ${this.detail}\n`,
+        );
       }
       return;
     }

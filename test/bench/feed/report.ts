@@ -28,13 +28,13 @@ export function target(t: Omit<TargetResult, 'pass'>): TargetResult {
   const pass =
     t.kind === 'info' ||
     (ok &&
-    (t.kind === 'max'
-      ? t.value <= t.target
-      : t.kind === 'min'
-        ? t.value >= t.target
-        : t.kind === 'exact'
-          ? t.value === t.target
-          : Math.abs(t.value - 1) <= t.target));
+      (t.kind === 'max'
+        ? t.value <= t.target
+        : t.kind === 'min'
+          ? t.value >= t.target
+          : t.kind === 'exact'
+            ? t.value === t.target
+            : Math.abs(t.value - 1) <= t.target));
   return { ...t, pass };
 }
 
@@ -86,7 +86,11 @@ export function chartSvg(title: string, subtitle: string, targets: TargetResult[
     const hi =
       t.kind === 'band'
         ? Math.max(1 + t.target * 3, finite ? t.value * 1.15 : 0)
-        : Math.max(t.target * (t.log ? 10 : 1.6), finite ? t.value * (t.log ? 3 : 1.15) : 0, t.kind === 'info' ? (t.log ? 10 : 1) : 0);
+        : Math.max(
+            t.target * (t.log ? 10 : 1.6),
+            finite ? t.value * (t.log ? 3 : 1.15) : 0,
+            t.kind === 'info' ? (t.log ? 10 : 1) : 0,
+          );
     const lo = t.log ? 1 : 0;
     const x = (v: number) => {
       const f = t.log ? Math.log10(Math.max(v, 1)) / Math.log10(hi) : (v - lo) / (hi - lo);
@@ -94,20 +98,31 @@ export function chartSvg(title: string, subtitle: string, targets: TargetResult[
     };
     const colour = t.kind === 'info' ? '#607d8b' : t.pass ? '#2e7d32' : '#c62828';
     out.push(`<text x="${left}" y="${y0 + 18}" font-size="13" font-weight="bold" fill="#222">${esc(t.label)}</text>`);
-    out.push(`<text x="${W - 20}" y="${y0 + 18}" font-size="12" text-anchor="end" fill="#555">${esc(t.formula)}</text>`);
+    out.push(
+      `<text x="${W - 20}" y="${y0 + 18}" font-size="12" text-anchor="end" fill="#555">${esc(t.formula)}</text>`,
+    );
     out.push(`<rect x="${left}" y="${barY}" width="${plotW}" height="${barH}" fill="#f3f3f3"/>`);
     if (t.kind === 'band') {
       const a = x(1 - t.target);
       const b = x(1 + t.target);
-      out.push(`<rect x="${a}" y="${barY - 6}" width="${b - a}" height="${barH + 12}" fill="#1565c0" fill-opacity="0.12"/>`);
+      out.push(
+        `<rect x="${a}" y="${barY - 6}" width="${b - a}" height="${barH + 12}" fill="#1565c0" fill-opacity="0.12"/>`,
+      );
       for (const v of [1 - t.target, 1 + t.target]) {
-        out.push(`<line x1="${x(v)}" y1="${barY - 6}" x2="${x(v)}" y2="${barY + barH + 6}" stroke="#1565c0" stroke-width="2" stroke-dasharray="5,3"/>`);
+        out.push(
+          `<line x1="${x(v)}" y1="${barY - 6}" x2="${x(v)}" y2="${barY + barH + 6}" stroke="#1565c0" stroke-width="2" stroke-dasharray="5,3"/>`,
+        );
       }
     }
-    if (finite) out.push(`<rect x="${left}" y="${barY + 3}" width="${Math.max(1, x(t.value) - left)}" height="${barH - 6}" fill="${colour}"/>`);
+    if (finite)
+      out.push(
+        `<rect x="${left}" y="${barY + 3}" width="${Math.max(1, x(t.value) - left)}" height="${barH - 6}" fill="${colour}"/>`,
+      );
     if (t.kind !== 'band' && t.kind !== 'info') {
       const tx = x(t.target);
-      out.push(`<line x1="${tx}" y1="${barY - 6}" x2="${tx}" y2="${barY + barH + 6}" stroke="#1565c0" stroke-width="2" stroke-dasharray="5,3"/>`);
+      out.push(
+        `<line x1="${tx}" y1="${barY - 6}" x2="${tx}" y2="${barY + barH + 6}" stroke="#1565c0" stroke-width="2" stroke-dasharray="5,3"/>`,
+      );
     }
     if (t.kind !== 'info') {
       out.push(
@@ -125,9 +140,13 @@ export function chartSvg(title: string, subtitle: string, targets: TargetResult[
     );
     // Axis ends.
     out.push(`<text x="${left}" y="${barY + barH + 20}" font-size="10" fill="#888">${t.log ? '1×' : '0'}</text>`);
-    out.push(`<text x="${left + plotW}" y="${barY + barH + 20}" font-size="10" text-anchor="end" fill="#888">${esc(formatValue({ value: hi, unit: t.unit }))}${t.log ? ' (log)' : ''}</text>`);
+    out.push(
+      `<text x="${left + plotW}" y="${barY + barH + 20}" font-size="10" text-anchor="end" fill="#888">${esc(formatValue({ value: hi, unit: t.unit }))}${t.log ? ' (log)' : ''}</text>`,
+    );
   });
-  out.push(`<text x="${left}" y="${H - 10}" font-size="11" fill="#888">bars: measured in this run · dashed: target from product.md "Performance" (= : an exact count) · green pass, red miss, grey info (no target)</text>`);
+  out.push(
+    `<text x="${left}" y="${H - 10}" font-size="11" fill="#888">bars: measured in this run · dashed: target from product.md "Performance" (= : an exact count) · green pass, red miss, grey info (no target)</text>`,
+  );
   out.push('</svg>');
   return `${out.join('\n')}\n`;
 }

@@ -55,5 +55,7 @@ export function breakdown(spans: Span[]): RequestKind[] {
     k.totalMs += s.end - s.start;
     by.set(kind, k);
   }
-  return [...by.values()].map((k) => ({ ...k, totalMs: Math.round(k.totalMs * 10) / 10 })).sort((a, b) => b.totalMs - a.totalMs);
+  return [...by.values()]
+    .map((k) => ({ ...k, totalMs: Math.round(k.totalMs * 10) / 10 }))
+    .sort((a, b) => b.totalMs - a.totalMs);
 }

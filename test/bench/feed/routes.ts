@@ -42,7 +42,14 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** `samples` calls of `call(i)`, one after another, each recorded. */
-async function measure(ctx: BenchContext, route: string, kind: RouteFigure['kind'], samples: number, floor: LatencySummary, call: (i: number) => Promise<unknown>): Promise<RouteFigure> {
+async function measure(
+  ctx: BenchContext,
+  route: string,
+  kind: RouteFigure['kind'],
+  samples: number,
+  floor: LatencySummary,
+  call: (i: number) => Promise<unknown>,
+): Promise<RouteFigure> {
   // Warm the code path (and the gateway's connection) before timing.
   for (let i = 0; i < Math.min(5, samples); i++) await call(samples + i);
   const ms: number[] = [];
@@ -95,33 +102,65 @@ export async function runRoutes(ctx: BenchContext, floor: LatencySummary, hotPos
   await deps.celebrities.setCelebrity(star, true);
   await deps.inbox.addCelebrity(starReaders, star);
   try {
-    figures.push(await measure(ctx, 'GET home timeline, celebrity reader', 'read', n, floor, (i) => homeTimeline(deps, starReaders[i % starReaders.length]!, PAGE)));
+    figures.push(
+      await measure(ctx, 'GET home timeline, celebrity reader', 'read', n, floor, (i) =>
+        homeTimeline(deps, starReaders[i % starReaders.length]!, PAGE),
+      ),
+    );
   } finally {
     await deps.celebrities.setCelebrity(star, false);
   }
   step(2);
 
-  figures.push(await measure(ctx, 'GET profile page', 'read', n, floor, () => getProfile({ users: deps.users }, anyUser())));
+  figures.push(
+    await measure(ctx, 'GET profile page', 'read', n, floor, () => getProfile({ users: deps.users }, anyUser())),
+  );
   step(3);
-  figures.push(await measure(ctx, "GET an author's posts", 'read', n, floor, () => listUserPosts(deps, withPosts[randomInt(rand, 0, withPosts.length - 1)]!, PAGE, undefined, anyUser())));
+  figures.push(
+    await measure(ctx, "GET an author's posts", 'read', n, floor, () =>
+      listUserPosts(deps, withPosts[randomInt(rand, 0, withPosts.length - 1)]!, PAGE, undefined, anyUser()),
+    ),
+  );
   step(4);
-  figures.push(await measure(ctx, 'GET post detail', 'read', n, floor, (i) => getPost(deps, postIds[i % postIds.length]!, anyUser())));
+  figures.push(
+    await measure(ctx, 'GET post detail', 'read', n, floor, (i) =>
+      getPost(deps, postIds[i % postIds.length]!, anyUser()),
+    ),
+  );
   step(5);
   figures.push(await measure(ctx, 'GET likers (hot post)', 'read', n, floor, () => listLikers(deps, hotPostId, PAGE)));
   step(6);
-  figures.push(await measure(ctx, 'GET followers list', 'read', n, floor, () => listRelations(deps, users[randomInt(rand, 0, Math.min(50, users.length - 1))]!, 'followers', PAGE)));
+  figures.push(
+    await measure(ctx, 'GET followers list', 'read', n, floor, () =>
+      listRelations(deps, users[randomInt(rand, 0, Math.min(50, users.length - 1))]!, 'followers', PAGE),
+    ),
+  );
   step(7);
-  figures.push(await measure(ctx, 'GET notifications', 'read', n, floor, () => listNotifications(deps, anyUser(), PAGE)));
+  figures.push(
+    await measure(ctx, 'GET notifications', 'read', n, floor, () => listNotifications(deps, anyUser(), PAGE)),
+  );
   step(8);
 
-  figures.push(await measure(ctx, 'POST publish', 'write', n, floor, (i) => publishPost(deps, anyUser(), { body: `route bench ${i}` })));
+  figures.push(
+    await measure(ctx, 'POST publish', 'write', n, floor, (i) =>
+      publishPost(deps, anyUser(), { body: `route bench ${i}` }),
+    ),
+  );
   ctx.queued.length = 0; // their fan-out is measured elsewhere
   step(9);
-  figures.push(await measure(ctx, 'PUT like', 'write', n, floor, (i) => likePost(deps, pool.handles[i]!, postIds[i % postIds.length]!)));
+  figures.push(
+    await measure(ctx, 'PUT like', 'write', n, floor, (i) =>
+      likePost(deps, pool.handles[i]!, postIds[i % postIds.length]!),
+    ),
+  );
   ctx.queued.length = 0;
   step(10);
   // Pool users follow graph users: every (follower, followee) pair is new, so each is a first follow.
-  figures.push(await measure(ctx, 'PUT follow', 'write', n, floor, (i) => follow(deps, pool.handles[pool.handles.length - 1 - i]!, users[(i * 7) % users.length]!)));
+  figures.push(
+    await measure(ctx, 'PUT follow', 'write', n, floor, (i) =>
+      follow(deps, pool.handles[pool.handles.length - 1 - i]!, users[(i * 7) % users.length]!),
+    ),
+  );
   ctx.queued.length = 0;
   step(11);
 

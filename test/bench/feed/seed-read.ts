@@ -88,7 +88,11 @@ export async function seedGetAttendsContents(
     for (const cell of res.cells) {
       const rowkey = Buffer.from(res.key).toString('utf8');
       const i = rowkey.indexOf('_');
-      messages.push({ uid: rowkey.slice(0, i), timestamp: rowkey.slice(i + 1), content: Buffer.from(cell.value).toString('utf8') });
+      messages.push({
+        uid: rowkey.slice(0, i),
+        timestamp: rowkey.slice(i + 1),
+        content: Buffer.from(cell.value).toString('utf8'),
+      });
     }
   }
   return messages;
@@ -97,7 +101,11 @@ export async function seedGetAttendsContents(
 export async function runSeedRead(ctx: BenchContext): Promise<SeedReadResult> {
   const { s, graph, deps, hb, recorder } = ctx;
   // timeline.ts's readers: the same first draw of the same PRNG.
-  const distinct = sampleDistinct(prng(s.seed + 1), graph.handles.length, Math.min(s.timelineReaders, graph.handles.length));
+  const distinct = sampleDistinct(
+    prng(s.seed + 1),
+    graph.handles.length,
+    Math.min(s.timelineReaders, graph.handles.length),
+  );
   const readers = [...distinct];
   while (readers.length < s.timelineReaders) readers.push(readers[readers.length % graph.handles.length]!);
   const t = seedReadTables(ctx.ns);
@@ -121,7 +129,11 @@ export async function runSeedRead(ctx: BenchContext): Promise<SeedReadResult> {
         }
       }
     })(),
-    { concurrency: s.writeConcurrency, onBatch: () => ctx.progress.update(0.15 * (contentRows / Math.max(1, authors.size * s.postsPerUser)), 'seed layout: content') },
+    {
+      concurrency: s.writeConcurrency,
+      onBatch: () =>
+        ctx.progress.update(0.15 * (contentRows / Math.max(1, authors.size * s.postsPerUser)), 'seed layout: content'),
+    },
   );
   await bulkPut(
     hb,
@@ -129,13 +141,21 @@ export async function runSeedRead(ctx: BenchContext): Promise<SeedReadResult> {
     (function* (): Generator<RowInput> {
       for (const r of distinct) {
         const cells = graph.following[r]!.flatMap((v) =>
-          graph.posts[v]!.map((p) => ({ column: `cf:${graph.handles[v]}`, value: seedKey(v, p.millis), timestamp: p.millis })),
+          graph.posts[v]!.map((p) => ({
+            column: `cf:${graph.handles[v]}`,
+            value: seedKey(v, p.millis),
+            timestamp: p.millis,
+          })),
         );
         inboxCells += cells.length;
         if (cells.length) yield { key: graph.handles[r]!, cells };
       }
     })(),
-    { concurrency: s.writeConcurrency, maxCells: 8000, onBatch: () => ctx.progress.update(0.3, 'seed layout: inboxes') },
+    {
+      concurrency: s.writeConcurrency,
+      maxCells: 8000,
+      onBatch: () => ctx.progress.update(0.3, 'seed layout: inboxes'),
+    },
   );
   const loaded = { contentRows, inboxCells, seconds: Math.round((performance.now() - loadStarted) / 100) / 10 };
 
@@ -193,7 +213,10 @@ export async function runSeedRead(ctx: BenchContext): Promise<SeedReadResult> {
 
   const seed = summarize(seedMs);
   const ours = summarize(oursMs);
-  const stat = (xs: number[]) => ({ mean: Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10, max: Math.max(...xs) });
+  const stat = (xs: number[]) => ({
+    mean: Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10,
+    max: Math.max(...xs),
+  });
   return {
     readers: readers.length,
     versions: s.seedReadVersions,

@@ -67,7 +67,10 @@ export interface BenchSettings {
   outName: string;
 }
 
-const PROFILES: Record<Profile, Omit<BenchSettings, 'profile' | 'outDir' | 'outName' | 'examinedProbe' | 'hbaseLib' | 'zkHost' | 'zkPort'>> = {
+const PROFILES: Record<
+  Profile,
+  Omit<BenchSettings, 'profile' | 'outDir' | 'outName' | 'examinedProbe' | 'hbaseLib' | 'zkHost' | 'zkPort'>
+> = {
   default: {
     seed: 20261121,
     users: 2000,
@@ -130,9 +133,13 @@ function num(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   return v;
 }
 
-export function benchSettings(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): BenchSettings {
+export function benchSettings(
+  env: NodeJS.ProcessEnv = process.env,
+  argv: string[] = process.argv.slice(2),
+): BenchSettings {
   const profile: Profile = argv.includes('--smoke') || env.BENCH_PROFILE === 'smoke' ? 'smoke' : 'default';
-  if (env.BENCH_PROFILE && !['smoke', 'default'].includes(env.BENCH_PROFILE)) throw new Error(`BENCH_PROFILE must be default or smoke`);
+  if (env.BENCH_PROFILE && !['smoke', 'default'].includes(env.BENCH_PROFILE))
+    throw new Error(`BENCH_PROFILE must be default or smoke`);
   const p = PROFILES[profile];
   const int = (name: string, fallback: number, min = 1) => Math.round(num(env, name, fallback, min));
   const s: BenchSettings = {
@@ -167,7 +174,8 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env, argv: string
     outDir: env.BENCH_OUT_DIR || (profile === 'smoke' ? 'bench-results' : 'docs/bench'),
     outName: env.BENCH_OUT_NAME || (profile === 'smoke' ? 'feed-bench-smoke' : 'feed-bench'),
   };
-  if (env.BENCH_EXAMINED_PROBE && !['on', 'off'].includes(env.BENCH_EXAMINED_PROBE)) throw new Error('BENCH_EXAMINED_PROBE must be on or off');
+  if (env.BENCH_EXAMINED_PROBE && !['on', 'off'].includes(env.BENCH_EXAMINED_PROBE))
+    throw new Error('BENCH_EXAMINED_PROBE must be on or off');
   if (s.timelineLikedShare > 1) throw new Error('BENCH_TIMELINE_LIKED_SHARE must be between 0 and 1');
   if (s.seedFolloweePosts >= s.seedPosts) throw new Error('BENCH_SEED_FOLLOWEE_POSTS must be below BENCH_SEED_POSTS');
   return s;

@@ -103,19 +103,31 @@ export async function runTimeline(ctx: BenchContext): Promise<TimelineResult> {
   }
   const counted = [...pagePosts.keys()].filter(() => rand() < COUNTED_SHARE);
   const countOps: (() => Promise<void>)[] = [
-    ...likes.map(([reader, id]) => () => likePost(deps, reader, id)),
+    ...likes.map(
+      ([reader, id]) =>
+        () =>
+          likePost(deps, reader, id),
+    ),
     ...counted.map((id) => {
       const comments = randomInt(rand, 1, 40);
       const reposts = randomInt(rand, 1, 15);
-      return () => Promise.all([deps.posts.count(id, 'comments', comments), deps.posts.count(id, 'reposts', reposts)]).then(() => {});
+      return () =>
+        Promise.all([deps.posts.count(id, 'comments', comments), deps.posts.count(id, 'reposts', reposts)]).then(
+          () => {},
+        );
     }),
   ];
   let seededOps = 0;
   await inPool(countOps, SEED_CONCURRENCY, async (op) => {
     await op();
-    if (++seededOps % 100 === 0) ctx.progress.update((0.3 * seededOps) / countOps.length, `likes and counts ${seededOps}/${countOps.length}`);
+    if (++seededOps % 100 === 0)
+      ctx.progress.update((0.3 * seededOps) / countOps.length, `likes and counts ${seededOps}/${countOps.length}`);
   });
-  const seeded = { likes: likes.length, countedPosts: counted.length, seconds: Math.round((performance.now() - seedStarted) / 100) / 10 };
+  const seeded = {
+    likes: likes.length,
+    countedPosts: counted.length,
+    seconds: Math.round((performance.now() - seedStarted) / 100) / 10,
+  };
 
   // The floor: the use case's shape — inbox get, then content ∥ reactions ∥ blocks multi-gets — raw.
   const pageKeys = new Map(
@@ -128,7 +140,11 @@ export async function runTimeline(ctx: BenchContext): Promise<TimelineResult> {
         {
           content: page.map((p) => p.key),
           reactions: page.map((p) => reactionKey(reader, p.key)),
-          blocks: authors.flatMap((a) => [blockKey(reader, 'B', a), blockKey(reader, 'M', a), blockKey(a, 'B', reader)]),
+          blocks: authors.flatMap((a) => [
+            blockKey(reader, 'B', a),
+            blockKey(reader, 'M', a),
+            blockKey(a, 'B', reader),
+          ]),
         },
       ] as const;
     }),
@@ -137,7 +153,11 @@ export async function runTimeline(ctx: BenchContext): Promise<TimelineResult> {
     await hb.getRow(inboxTable, cachedUserKey(graph.handles[r]!));
     const keys = pageKeys.get(r)!;
     if (keys.content.length) {
-      await Promise.all([hb.multiGet(contentTable, keys.content), hb.multiGet(reactionsTable, keys.reactions), hb.multiGet(blocksTable, keys.blocks)]);
+      await Promise.all([
+        hb.multiGet(contentTable, keys.content),
+        hb.multiGet(reactionsTable, keys.reactions),
+        hb.multiGet(blocksTable, keys.blocks),
+      ]);
     }
   };
 
@@ -185,7 +205,9 @@ export async function runTimeline(ctx: BenchContext): Promise<TimelineResult> {
       sequential.push(rec.sequential);
       if (rec.result.items.length < Math.min(LIMIT, inboxes.get(r)!.length)) shortPages++;
       likedOnPage.push(rec.result.items.filter((p) => p.viewer.liked).length);
-      countedOnPage.push(rec.result.items.filter((p) => p.counts.likes + p.counts.comments + p.counts.reposts > 0).length);
+      countedOnPage.push(
+        rec.result.items.filter((p) => p.counts.likes + p.counts.comments + p.counts.reposts > 0).length,
+      );
     };
     const timeNewer = async () => {
       const after = newerAfter(r);

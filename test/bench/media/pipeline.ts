@@ -86,7 +86,12 @@ export interface PipelineResult {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
-export async function runPipeline(rig: PipelineRig, samples: number, warmup: number, throughputImages: number): Promise<PipelineResult> {
+export async function runPipeline(
+  rig: PipelineRig,
+  samples: number,
+  warmup: number,
+  throughputImages: number,
+): Promise<PipelineResult> {
   const processor = new SharpImageProcessor();
   const { ids } = rig;
   // mediaId → resolve, called when the worker's handler returns for its message.
@@ -109,7 +114,15 @@ export async function runPipeline(rig: PipelineRig, samples: number, warmup: num
   const workerDone = (id: string) =>
     new Promise<number>((resolve, reject) => {
       if (handled.has(id)) return resolve(handled.get(id)!);
-      const timer = setTimeout(() => reject(new Error(`media ${id}: the worker did not finish within 120 s (${consumer.errors.at(-1) ?? 'no consumer errors'})`)), 120_000);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `media ${id}: the worker did not finish within 120 s (${consumer.errors.at(-1) ?? 'no consumer errors'})`,
+            ),
+          ),
+        120_000,
+      );
       waiting.set(id, (ms) => {
         clearTimeout(timer);
         waiting.delete(id);
@@ -118,40 +131,64 @@ export async function runPipeline(rig: PipelineRig, samples: number, warmup: num
     });
 
   const upload = async () => {
-    const { media, upload } = await startUpload(rig.media, rig.owner, { contentType: 'image/jpeg', size: rig.bytes.length, purpose: 'post' });
+    const { media, upload } = await startUpload(rig.media, rig.owner, {
+      contentType: 'image/jpeg',
+      size: rig.bytes.length,
+      purpose: 'post',
+    });
     ids.push(media.id);
     const res = await fetch(upload.url, { method: upload.method, headers: upload.headers, body: rig.bytes });
-    if (res.status !== 200) throw new Error(`presigned PUT answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+    if (res.status !== 200)
+      throw new Error(`presigned PUT answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
     return media.id;
   };
 
   let descriptor: MediaDescriptor | undefined;
   const pipelineOnce = async (): Promise<{ ms: number; stages: PipelineStages }> => {
     const t0 = performance.now();
-    const { media, upload: put } = await startUpload(rig.media, rig.owner, { contentType: 'image/jpeg', size: rig.bytes.length, purpose: 'post' });
+    const { media, upload: put } = await startUpload(rig.media, rig.owner, {
+      contentType: 'image/jpeg',
+      size: rig.bytes.length,
+      purpose: 'post',
+    });
     ids.push(media.id);
     const t1 = performance.now();
     const res = await fetch(put.url, { method: put.method, headers: put.headers, body: rig.bytes });
-    if (res.status !== 200) throw new Error(`presigned PUT answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+    if (res.status !== 200)
+      throw new Error(`presigned PUT answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
     const t2 = performance.now();
     const worker = workerDone(media.id);
     const completed = await completeUpload(rig.media, rig.owner, media.id);
-    if (completed.state !== 'processing') throw new Error(`completeUpload: ${media.id} is ${completed.state}, not processing`);
+    if (completed.state !== 'processing')
+      throw new Error(`completeUpload: ${media.id} is ${completed.state}, not processing`);
     const t3 = performance.now();
     const handlerMs = await worker;
     const t4 = performance.now();
     const record = await readMedia(rig.media, rig.owner, media.id);
-    if (record.state !== 'ready' || !record.descriptor) throw new Error(`media ${media.id} ended ${record.state} (${record.reason ?? ''})`);
+    if (record.state !== 'ready' || !record.descriptor)
+      throw new Error(`media ${media.id} ended ${record.state} (${record.reason ?? ''})`);
     descriptor = record.descriptor;
     const t5 = performance.now();
-    return { ms: t5 - t0, stages: { declare: t1 - t0, put: t2 - t1, complete: t3 - t2, worker: t4 - t3, handler: handlerMs, confirm: t5 - t4 } };
+    return {
+      ms: t5 - t0,
+      stages: {
+        declare: t1 - t0,
+        put: t2 - t1,
+        complete: t3 - t2,
+        worker: t4 - t3,
+        handler: handlerMs,
+        confirm: t5 - t4,
+      },
+    };
   };
 
   let floorN = 0;
   const floorOnce = async () => {
     const key = `${rig.floorPrefix}/${floorN++}`;
     const t0 = performance.now();
-    await rig.s3.send(new PutObjectCommand({ Bucket: rig.bucket, Key: key, Body: rig.bytes, ContentType: 'image/jpeg' }));
+    await rig.s3.send(
+      new PutObjectCommand({ Bucket: rig.bucket, Key: key, Body: rig.bytes, ContentType: 'image/jpeg' }),
+    );
     const t1 = performance.now();
     const got = await rig.s3.send(new GetObjectCommand({ Bucket: rig.bucket, Key: key }));
     const bytes = await got.Body!.transformToByteArray();
@@ -159,9 +196,24 @@ export async function runPipeline(rig: PipelineRig, samples: number, warmup: num
     const out = await processor.process(bytes, 'post');
     if (isRefusal(out)) throw new Error(`floor: the processor refused the photo (${out.refused})`);
     const t3 = performance.now();
-    await Promise.all(out.variants.map((v) => rig.s3.send(new PutObjectCommand({ Bucket: rig.bucket, Key: `${key}/${v.name}.webp`, Body: v.bytes, ContentType: v.contentType }))));
+    await Promise.all(
+      out.variants.map((v) =>
+        rig.s3.send(
+          new PutObjectCommand({
+            Bucket: rig.bucket,
+            Key: `${key}/${v.name}.webp`,
+            Body: v.bytes,
+            ContentType: v.contentType,
+          }),
+        ),
+      ),
+    );
     const t4 = performance.now();
-    await Promise.all([key, ...out.variants.map((v) => `${key}/${v.name}.webp`)].map((Key) => rig.s3.send(new DeleteObjectCommand({ Bucket: rig.bucket, Key }))));
+    await Promise.all(
+      [key, ...out.variants.map((v) => `${key}/${v.name}.webp`)].map((Key) =>
+        rig.s3.send(new DeleteObjectCommand({ Bucket: rig.bucket, Key })),
+      ),
+    );
     return { ms: t4 - t0, stages: { put: t1 - t0, get: t2 - t1, process: t3 - t2, putVariants: t4 - t3 } };
   };
 
@@ -197,11 +249,15 @@ export async function runPipeline(rig: PipelineRig, samples: number, warmup: num
     const seconds = (performance.now() - t0) / 1000;
     const states = await Promise.all(burst.map((id) => readMedia(rig.media, rig.owner, id)));
     const notReady = states.filter((m) => m.state !== 'ready');
-    if (notReady.length) throw new Error(`throughput: ${notReady.length} photos not ready (${notReady.map((m) => `${m.state} ${m.reason ?? ''}`).join(', ')})`);
+    if (notReady.length)
+      throw new Error(
+        `throughput: ${notReady.length} photos not ready (${notReady.map((m) => `${m.state} ${m.reason ?? ''}`).join(', ')})`,
+      );
 
     const p = summarize(pipeline.map((x) => x.ms));
     const f = summarize(floor.map((x) => x.ms));
-    const stage = <K extends string>(rows: Record<K, number>[], k: K) => Math.round(median(rows.map((r) => r[k])) * 10) / 10;
+    const stage = <K extends string>(rows: Record<K, number>[], k: K) =>
+      Math.round(median(rows.map((r) => r[k])) * 10) / 10;
     const st = pipeline.map((x) => x.stages);
     const ft = floor.map((x) => x.stages);
     const processOnlyPerSecond = 1000 / median(ft.map((x) => x.process));
@@ -221,7 +277,12 @@ export async function runPipeline(rig: PipelineRig, samples: number, warmup: num
         handler: stage(st, 'handler'),
         confirm: stage(st, 'confirm'),
       },
-      floorStagesMedian: { put: stage(ft, 'put'), get: stage(ft, 'get'), process: stage(ft, 'process'), putVariants: stage(ft, 'putVariants') },
+      floorStagesMedian: {
+        put: stage(ft, 'put'),
+        get: stage(ft, 'get'),
+        process: stage(ft, 'process'),
+        putVariants: stage(ft, 'putVariants'),
+      },
       handler: summarize(st.map((x) => x.handler)),
       descriptor: descriptor!,
       variants: descriptor!.variants,

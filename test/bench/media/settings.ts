@@ -57,12 +57,17 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const v = Number(raw.replaceAll('_', ''));
-  if (!Number.isInteger(v) || v < min) throw new Error(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(v) || v < min)
+    throw new Error(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
   return v;
 }
 
-export function mediaBenchSettings(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): MediaBenchSettings {
-  if (env.BENCH_PROFILE && !['smoke', 'default'].includes(env.BENCH_PROFILE)) throw new Error('BENCH_PROFILE must be default or smoke');
+export function mediaBenchSettings(
+  env: NodeJS.ProcessEnv = process.env,
+  argv: string[] = process.argv.slice(2),
+): MediaBenchSettings {
+  if (env.BENCH_PROFILE && !['smoke', 'default'].includes(env.BENCH_PROFILE))
+    throw new Error('BENCH_PROFILE must be default or smoke');
   const profile: MediaProfile = argv.includes('--smoke') || env.BENCH_PROFILE === 'smoke' ? 'smoke' : 'default';
   const p = PROFILES[profile];
   return {
@@ -90,16 +95,27 @@ const ROOT = new URL('../../../', import.meta.url);
  * denominator) and its environment (MALLOC_ARENA_MAX, given to the memory child). serverless.yml
  * lists its functions as `${file(…)}` includes, followed here; `root` is the repository.
  */
-export function workerFunctionSettings(root: URL = ROOT): { memorySizeMB: number; environment: Record<string, string>; from: string } {
-  const sls = yaml.load(readFileSync(new URL('serverless.yml', root), 'utf8')) as { functions?: (string | Record<string, unknown>)[] | Record<string, unknown> };
+export function workerFunctionSettings(root: URL = ROOT): {
+  memorySizeMB: number;
+  environment: Record<string, string>;
+  from: string;
+} {
+  const sls = yaml.load(readFileSync(new URL('serverless.yml', root), 'utf8')) as {
+    functions?: (string | Record<string, unknown>)[] | Record<string, unknown>;
+  };
   const entries = Array.isArray(sls.functions) ? sls.functions : [sls.functions ?? {}];
   for (const entry of entries) {
     const file = typeof entry === 'string' ? /^\$\{file\(([^)]+)\)\}$/.exec(entry)?.[1] : undefined;
-    const fns = file ? (yaml.load(readFileSync(new URL(file, root), 'utf8')) as Record<string, unknown>) : (entry as Record<string, unknown>);
+    const fns = file
+      ? (yaml.load(readFileSync(new URL(file, root), 'utf8')) as Record<string, unknown>)
+      : (entry as Record<string, unknown>);
     const fn = fns.processMedia as { memorySize?: unknown; environment?: Record<string, string> } | undefined;
     if (!fn) continue;
     const memorySizeMB = Number(fn.memorySize);
-    if (!Number.isInteger(memorySizeMB) || memorySizeMB < 128) throw new Error(`processMedia.memorySize in ${file ?? 'serverless.yml'} is not a memory setting: ${String(fn.memorySize)}`);
+    if (!Number.isInteger(memorySizeMB) || memorySizeMB < 128)
+      throw new Error(
+        `processMedia.memorySize in ${file ?? 'serverless.yml'} is not a memory setting: ${String(fn.memorySize)}`,
+      );
     return { memorySizeMB, environment: fn.environment ?? {}, from: file ?? 'serverless.yml' };
   }
   throw new Error('serverless.yml: no processMedia function');

@@ -69,18 +69,46 @@ function ninePictures(pictures: Pictures, descriptor: MediaDescriptor, author: s
   return postMediaOf(pictures, records, wanted);
 }
 
-async function seedGraph(rig: TimelineRig, ns: string, s: BenchSettings, graph: GraphModel, media: ((p: Post) => Post['media']) | null, concurrency: number, share: [number, number]) {
+async function seedGraph(
+  rig: TimelineRig,
+  ns: string,
+  s: BenchSettings,
+  graph: GraphModel,
+  media: ((p: Post) => Post['media']) | null,
+  concurrency: number,
+  share: [number, number],
+) {
   const pool: PoolModel = { handles: [], authors: [] };
   const now = Date.now();
-  await loadGraph(rig.hb, ns, s, graph, pool, rig.limits.inboxCap, now, (f, d) => rig.progress.update(share[0] + (share[1] - share[0]) * 0.4 * f, d), { content: false });
+  await loadGraph(
+    rig.hb,
+    ns,
+    s,
+    graph,
+    pool,
+    rig.limits.inboxCap,
+    now,
+    (f, d) => rig.progress.update(share[0] + (share[1] - share[0]) * 0.4 * f, d),
+    { content: false },
+  );
   const stores = hbaseFeedStores(rig.hb, ns);
   const posts = graph.posts.flat();
   let done = 0;
   await inPool(posts, concurrency, async (p) => {
-    const post: Post = { id: postIdFromKey(p.key), author: graph.handles[p.author]!, body: p.body, createdAt: p.millis };
+    const post: Post = {
+      id: postIdFromKey(p.key),
+      author: graph.handles[p.author]!,
+      body: p.body,
+      createdAt: p.millis,
+    };
     const pics = media?.(post);
-    if (!(await stores.posts.create(pics ? { ...post, media: pics } : post))) throw new Error(`post ${post.id} existed already`);
-    if (++done % 200 === 0) rig.progress.update(share[0] + (share[1] - share[0]) * (0.4 + (0.6 * done) / posts.length), `${done}/${posts.length} posts through the post store`);
+    if (!(await stores.posts.create(pics ? { ...post, media: pics } : post)))
+      throw new Error(`post ${post.id} existed already`);
+    if (++done % 200 === 0)
+      rig.progress.update(
+        share[0] + (share[1] - share[0]) * (0.4 + (0.6 * done) / posts.length),
+        `${done}/${posts.length} posts through the post store`,
+      );
   });
   const queued: FanoutMessage[] = [];
   const ctx: BenchContext = {
@@ -120,7 +148,7 @@ export async function runPictureTimelines(
   const plainGraph = buildGraph(s, rig.limits.maxFollowing, now);
   const pictureGraph = buildGraph(s, rig.limits.maxFollowing, now);
   let seed = 0x9e3779b9;
-  const rand = () => ((seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32);
+  const rand = () => (seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32;
   let mediaCellBytes = 0;
   const plainCtx = await seedGraph(rig, namespaces.plain, s, plainGraph, null, seedConcurrency, [0, 0.5]);
   const pictureCtx = await seedGraph(

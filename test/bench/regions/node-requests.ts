@@ -50,13 +50,20 @@ export async function nodeSnapshot(baseUrl: string, headers: Record<string, stri
   return out;
 }
 
-export async function settledNodeSnapshot(baseUrl: string, waitMs: number, headers: Record<string, string> = {}): Promise<NodeSnapshot> {
+export async function settledNodeSnapshot(
+  baseUrl: string,
+  waitMs: number,
+  headers: Record<string, string> = {},
+): Promise<NodeSnapshot> {
   await sleep(waitMs);
   return nodeSnapshot(baseUrl, headers);
 }
 
 export async function liveNodes(baseUrl: string, headers: Record<string, string> = {}): Promise<string[]> {
-  const res = await fetch(`${baseUrl.replace(/\/+$/, '')}/status/cluster`, { headers: { ...headers, Accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
+  const res = await fetch(`${baseUrl.replace(/\/+$/, '')}/status/cluster`, {
+    headers: { ...headers, Accept: 'application/json' },
+    signal: AbortSignal.timeout(10_000),
+  });
   if (res.status !== 200) throw new Error(`GET /status/cluster answered ${res.status}`);
   return ((await res.json()) as StatusJson).LiveNodes?.map((n) => n.name).sort() ?? [];
 }
@@ -84,10 +91,19 @@ export function nodeLoad(before: NodeSnapshot, after: NodeSnapshot, tables: stri
     perNode[r.node] = (perNode[r.node] ?? 0) + requests;
     perRegion.push({ table: r.table, startKey: r.startKey, node: r.node, requests });
   }
-  perRegion.sort((a, b) => (a.table === b.table ? a.startKey.localeCompare(b.startKey) : a.table.localeCompare(b.table)));
+  perRegion.sort((a, b) =>
+    a.table === b.table ? a.startKey.localeCompare(b.startKey) : a.table.localeCompare(b.table),
+  );
   const values = Object.values(perNode);
   const total = values.reduce((a, b) => a + b, 0);
   const max = Math.max(...values);
   const mean = total / Math.max(1, values.length);
-  return { perNode, perRegion, total, max, mean: Math.round(mean * 10) / 10, maxOverMean: mean > 0 ? Math.round((max / mean) * 1000) / 1000 : Number.NaN };
+  return {
+    perNode,
+    perRegion,
+    total,
+    max,
+    mean: Math.round(mean * 10) / 10,
+    maxOverMean: mean > 0 ? Math.round((max / mean) * 1000) / 1000 : Number.NaN,
+  };
 }

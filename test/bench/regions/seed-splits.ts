@@ -22,5 +22,7 @@ export function decimalStringSplit(regions: number): Uint8Array[] {
 /** The uids at the i/n quantiles of the sorted uids (i = 1 … n−1). */
 export function quantileSplit(uids: string[], regions: number): Uint8Array[] {
   const sorted = [...uids].sort();
-  return Array.from({ length: regions - 1 }, (_, i) => utf8.encode(sorted[Math.floor(((i + 1) * sorted.length) / regions)]!));
+  return Array.from({ length: regions - 1 }, (_, i) =>
+    utf8.encode(sorted[Math.floor(((i + 1) * sorted.length) / regions)]!),
+  );
 }

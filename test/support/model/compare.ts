@@ -22,7 +22,10 @@ const RELATIONS_PAGE_SIZE = 2;
 /** Each user reads every author's list once for its own state: one page (40 posts at most per author). */
 const STATE_PAGE_SIZE = 50;
 /** Newest-first and oldest-first comments with two page sizes; likers in small pages. */
-const COMMENT_PAGES = [['newest', 2], ['oldest', 3]] as const;
+const COMMENT_PAGES = [
+  ['newest', 2],
+  ['oldest', 3],
+] as const;
 const LIKERS_PAGE_SIZE = 2;
 /** Notification pages: small enough that paging runs. */
 const NOTIFICATIONS_PAGE_SIZE = 9;
@@ -47,7 +50,12 @@ export interface CompareStats {
   notificationsSkipped: number;
 }
 
-export async function compareWithModel(api: Api, model: ReferenceModel, users: readonly Actor[], stats?: CompareStats): Promise<string[]> {
+export async function compareWithModel(
+  api: Api,
+  model: ReferenceModel,
+  users: readonly Actor[],
+  stats?: CompareStats,
+): Promise<string[]> {
   // Comments whose create got no answer first: every comment count depends on them.
   await resolveUnknownComments(api, model);
   const views = new ViewChecks(model);
@@ -86,11 +94,20 @@ async function compareUser(api: Api, model: ReferenceModel, user: Actor, views: 
       // Across a block the author's posts are refused to the reader.
       const res = await read(api, `/users/${author}/posts?limit=${STATE_PAGE_SIZE}`, { token: user.token });
       if (res.status !== 403 || res.json?.error?.code !== 'blocked') {
-        out.push(`posts of ${author} read by ${h} answered ${res.status} ${res.text.slice(0, 120)}, expected 403 blocked ${model.history(pairSubject(h, author))} ${model.history(pairSubject(author, h))}`);
+        out.push(
+          `posts of ${author} read by ${h} answered ${res.status} ${res.text.slice(0, 120)}, expected 403 blocked ${model.history(pairSubject(h, author))} ${model.history(pairSubject(author, h))}`,
+        );
       }
       continue;
     }
-    const mine = await readPages(api, `posts of ${author} read by ${h}`, `/users/${author}/posts`, 'posts', STATE_PAGE_SIZE, user.token);
+    const mine = await readPages(
+      api,
+      `posts of ${author} read by ${h}`,
+      `/users/${author}/posts`,
+      'posts',
+      STATE_PAGE_SIZE,
+      user.token,
+    );
     if (mine.problem) out.push(mine.problem);
     for (const item of mine.items) views.check(item, h, `posts of ${author} read by ${h}`);
   }
@@ -99,7 +116,11 @@ async function compareUser(api: Api, model: ReferenceModel, user: Actor, views: 
     const read = await readPages(api, `${direction} of ${h}`, `/users/${h}/${direction}`, 'users', RELATIONS_PAGE_SIZE);
     const handles = read.items.map((u) => String(u.handle));
     if (read.problem) out.push(read.problem);
-    else out.push(...diffEdges(model, h, direction, handles), ...notNewestFirst(`${direction} of ${h}`, read.items, 'since'));
+    else
+      out.push(
+        ...diffEdges(model, h, direction, handles),
+        ...notNewestFirst(`${direction} of ${h}`, read.items, 'since'),
+      );
     listed[direction] = handles.length;
   }
   out.push(...(await compareCounts(api, model, h, listed)));
@@ -118,8 +139,14 @@ async function compareBookmarks(api: Api, model: ReferenceModel, user: Actor, vi
   const out: string[] = [];
   const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
   if (twice.length > 0) out.push(`bookmarks of ${h} list ${twice.map((id) => label(model, id)).join(', ')} twice`);
-  for (const id of expected) if (!ids.includes(id)) out.push(`bookmarks of ${h} miss ${label(model, id)} ${model.history(slotSubject(model.byId(id)!.slot))}`);
-  for (const id of new Set(ids)) if (!expected.has(id)) out.push(`bookmarks of ${h} list ${label(model, id)}, which the model says ${h} does not keep ${model.history(slotSubject(model.byId(id)?.slot ?? -1))}`);
+  for (const id of expected)
+    if (!ids.includes(id))
+      out.push(`bookmarks of ${h} miss ${label(model, id)} ${model.history(slotSubject(model.byId(id)!.slot))}`);
+  for (const id of new Set(ids))
+    if (!expected.has(id))
+      out.push(
+        `bookmarks of ${h} list ${label(model, id)}, which the model says ${h} does not keep ${model.history(slotSubject(model.byId(id)?.slot ?? -1))}`,
+      );
   return out;
 }
 
@@ -157,7 +184,11 @@ async function compareTimeline(api: Api, model: ReferenceModel, user: Actor, vie
  * entries are exactly the model's timeline (hidden ones included). `why`: for each post left
  * out, the reason, quoted if the API shows it anyway.
  */
-function pagedTimeline(entries: ModelPost[], limit: number, hides: (p: ModelPost) => string | undefined): { expected: ModelPost[]; why: Map<string, string> } {
+function pagedTimeline(
+  entries: ModelPost[],
+  limit: number,
+  hides: (p: ModelPost) => string | undefined,
+): { expected: ModelPost[]; why: Map<string, string> } {
   const isPlain = (p: ModelPost) => p.repostOf !== undefined && p.body === '';
   const expected: ModelPost[] = [];
   const why = new Map<string, string>();
@@ -178,7 +209,10 @@ function pagedTimeline(entries: ModelPost[], limit: number, hides: (p: ModelPost
       if (isPlain(post)) {
         const other = otherwise.get(post.repostOf!) ?? plainShown.get(post.repostOf!);
         if (other) {
-          why.set(post.id, `a plain repost whose original shows in the same window (limit ${limit}) as #${other.slot}: left out`);
+          why.set(
+            post.id,
+            `a plain repost whose original shows in the same window (limit ${limit}) as #${other.slot}: left out`,
+          );
           continue;
         }
         plainShown.set(post.repostOf!, post);
@@ -195,14 +229,24 @@ function pagedTimeline(entries: ModelPost[], limit: number, hides: (p: ModelPost
  * All pages, following nextCursor. A failed page is the problem reported (the items so far
  * are not compared). A timeline must answer 200: 206 (regenerating) is wrong here.
  */
-async function readPages(api: Api, what: string, path: string, field: 'posts' | 'users' | 'comments' | 'notifications', limit: number, token?: string) {
+async function readPages(
+  api: Api,
+  what: string,
+  path: string,
+  field: 'posts' | 'users' | 'comments' | 'notifications',
+  limit: number,
+  token?: string,
+) {
   const items: Item[] = [];
   let cursor: string | null = null;
   for (let page = 1; page <= MAX_PAGES; page++) {
     const query = `${path.includes('?') ? '&' : '?'}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
     const res = await read(api, `${path}${query}`, token ? { token } : {});
     if (res.status !== 200 || !Array.isArray(res.json?.[field]) || res.json.regenerating === true) {
-      return { items, problem: `${what} (limit ${limit}) page ${page} answered ${res.status}: ${res.text.slice(0, 160)}` };
+      return {
+        items,
+        problem: `${what} (limit ${limit}) page ${page} answered ${res.status}: ${res.text.slice(0, 160)}`,
+      };
     }
     items.push(...(res.json[field] as Item[]));
     cursor = res.json.nextCursor ?? null;
@@ -218,7 +262,15 @@ const idOf = (post: Item) => String(post.id);
  * all of one unfollowed author's) on one line. Order only once the sets agree.
  */
 /** `context`: why a post the list shows was expected to be left out, when that is not the model's usual reason. */
-function diffPosts(model: ReferenceModel, what: string, expected: ModelPost[], actual: string[], reader: string, scope: 'timeline' | 'posts', context = new Map<string, string>()): string[] {
+function diffPosts(
+  model: ReferenceModel,
+  what: string,
+  expected: ModelPost[],
+  actual: string[],
+  reader: string,
+  scope: 'timeline' | 'posts',
+  context = new Map<string, string>(),
+): string[] {
   const out: string[] = [];
   const wanted = new Set(expected.map((p) => p.id));
   const seen = new Set<string>();
@@ -228,11 +280,21 @@ function diffPosts(model: ReferenceModel, what: string, expected: ModelPost[], a
     else if (!wanted.has(id)) extra.push(id);
     seen.add(id);
   }
-  for (const [why, ids] of byReason(extra, (id) => context.get(id) ?? whyNotShown(model, id, reader, scope))) out.push(`${what} has extra ${labels(model, ids)}: ${why}`);
+  for (const [why, ids] of byReason(extra, (id) => context.get(id) ?? whyNotShown(model, id, reader, scope)))
+    out.push(`${what} has extra ${labels(model, ids)}: ${why}`);
   const missing = expected.filter((p) => !seen.has(p.id));
-  for (const [why, posts] of byReason(missing, (p) => whyShown(model, p, reader))) out.push(`${what} is missing ${labels(model, posts.map((p) => p.id))}: ${why}`);
+  for (const [why, posts] of byReason(missing, (p) => whyShown(model, p, reader)))
+    out.push(
+      `${what} is missing ${labels(
+        model,
+        posts.map((p) => p.id),
+      )}: ${why}`,
+    );
   const at = expected.findIndex((p, i) => p.id !== actual[i]);
-  if (out.length === 0 && at >= 0) out.push(`${what} is out of order at position ${at + 1}: expected ${label(model, expected[at]!.id)}, got ${label(model, actual[at]!)}`);
+  if (out.length === 0 && at >= 0)
+    out.push(
+      `${what} is out of order at position ${at + 1}: expected ${label(model, expected[at]!.id)}, got ${label(model, actual[at]!)}`,
+    );
   return out;
 }
 
@@ -280,17 +342,30 @@ const labels = (model: ReferenceModel, ids: string[]) => {
 function notNewestFirst(what: string, items: Item[], field: 'since' | 'likedAt'): string[] {
   const times = items.map((u) => Date.parse(String(u[field])));
   const i = times.findIndex((t, k) => Number.isNaN(t) || (k > 0 && t > times[k - 1]!));
-  return i < 0 ? [] : [`${what} is not newest first at item ${i}: ${items.map((u) => `${String(u.handle)}@${String(u[field])}`).join(', ')}`];
+  return i < 0
+    ? []
+    : [
+        `${what} is not newest first at item ${i}: ${items.map((u) => `${String(u.handle)}@${String(u[field])}`).join(', ')}`,
+      ];
 }
 
 /** The lists' members as sets (their order is checked by notNewestFirst). */
-function diffEdges(model: ReferenceModel, user: string, direction: 'following' | 'followers', listed: string[]): string[] {
+function diffEdges(
+  model: ReferenceModel,
+  user: string,
+  direction: 'following' | 'followers',
+  listed: string[],
+): string[] {
   const expected = direction === 'following' ? model.following(user) : model.followers(user);
   const subject = (other: string) => (direction === 'following' ? pairSubject(user, other) : pairSubject(other, user));
   const out: string[] = [];
-  if (new Set(listed).size !== listed.length) out.push(`${direction} of ${user} lists a user twice: ${listed.join(', ')}`);
+  if (new Set(listed).size !== listed.length)
+    out.push(`${direction} of ${user} lists a user twice: ${listed.join(', ')}`);
   for (const other of new Set(listed)) {
-    if (!expected.includes(other)) out.push(`${direction} of ${user} lists ${other}, but the model has no such edge ${model.history(subject(other))}`);
+    if (!expected.includes(other))
+      out.push(
+        `${direction} of ${user} lists ${other}, but the model has no such edge ${model.history(subject(other))}`,
+      );
   }
   for (const other of expected) {
     if (!listed.includes(other)) out.push(`${direction} of ${user} lacks ${other} ${model.history(subject(other))}`);
@@ -299,15 +374,19 @@ function diffEdges(model: ReferenceModel, user: string, direction: 'following' |
 }
 
 /** The profile's counters against the model; beside a wrong one, what its list showed and the races behind it. */
-async function compareCounts(api: Api, model: ReferenceModel, user: string, listed: Record<Count, number>): Promise<string[]> {
+async function compareCounts(
+  api: Api,
+  model: ReferenceModel,
+  user: string,
+  listed: Record<Count, number>,
+): Promise<string[]> {
   const res = await read(api, `/users/${user}`);
   if (res.status !== 200) return [`profile of ${user} answered ${res.status}: ${res.text.slice(0, 160)}`];
   const expected = model.counts(user);
   return (['followers', 'following', 'posts'] as const)
     .filter((count) => res.json[count] !== expected[count])
-    .map(
-      (count) =>
-        `profile of ${user}: ${count} ${res.json[count]}, model ${expected[count]} (its ${count} list shows ${listed[count]}) ${model.flaggedHistories(user, count)}`.trimEnd(),
+    .map((count) =>
+      `profile of ${user}: ${count} ${res.json[count]}, model ${expected[count]} (its ${count} list shows ${listed[count]}) ${model.flaggedHistories(user, count)}`.trimEnd(),
     );
 }
 
@@ -315,7 +394,12 @@ async function compareCounts(api: Api, model: ReferenceModel, user: string, list
  * Every post the model knows: a live one reads back as published, a deleted one is gone. Read
  * with the users' tokens in turn, so GET /posts/{id} shows each one's own state.
  */
-async function comparePosts(api: Api, model: ReferenceModel, users: readonly Actor[], views: ViewChecks): Promise<string[]> {
+async function comparePosts(
+  api: Api,
+  model: ReferenceModel,
+  users: readonly Actor[],
+  views: ViewChecks,
+): Promise<string[]> {
   const posts = model.allPosts();
   const out: string[] = [];
   for (let at = 0; at < posts.length; at += POST_READS_AT_ONCE) {
@@ -329,7 +413,9 @@ async function comparePosts(api: Api, model: ReferenceModel, users: readonly Act
       if (model.eitherBlocks(reader, post.author)) {
         // A block either way refuses the post to the reader, deleted or not.
         if (res.status !== 403 || res.json?.error?.code !== 'blocked') {
-          out.push(`${model.describe(post)} read by ${reader} across a block answers GET ${res.status}, expected 403 blocked ${model.history(pairSubject(reader, post.author))} ${model.history(pairSubject(post.author, reader))}`);
+          out.push(
+            `${model.describe(post)} read by ${reader} across a block answers GET ${res.status}, expected 403 blocked ${model.history(pairSubject(reader, post.author))} ${model.history(pairSubject(post.author, reader))}`,
+          );
         }
         return;
       }
@@ -337,16 +423,21 @@ async function comparePosts(api: Api, model: ReferenceModel, users: readonly Act
       if (original && model.eitherBlocks(reader, original.author)) {
         // A live repost embeds its original: a block with the original's author refuses it too.
         if (res.status !== 403 || res.json?.error?.code !== 'blocked') {
-          out.push(`${model.describe(post)} read by ${reader} across a block with its original's author answers GET ${res.status}, expected 403 blocked ${model.history(pairSubject(reader, original.author))} ${model.history(pairSubject(original.author, reader))}`);
+          out.push(
+            `${model.describe(post)} read by ${reader} across a block with its original's author answers GET ${res.status}, expected 403 blocked ${model.history(pairSubject(reader, original.author))} ${model.history(pairSubject(original.author, reader))}`,
+          );
         }
         return;
       }
-      if (!post.live && res.status !== 404) out.push(`deleted ${model.describe(post)} answers GET ${res.status}, expected 404 ${history}`);
-      if (post.live && res.status !== 200) out.push(`live ${model.describe(post)} answers GET ${res.status}, expected 200 ${history}`);
+      if (!post.live && res.status !== 404)
+        out.push(`deleted ${model.describe(post)} answers GET ${res.status}, expected 404 ${history}`);
+      if (post.live && res.status !== 200)
+        out.push(`live ${model.describe(post)} answers GET ${res.status}, expected 200 ${history}`);
       if (post.live && res.status === 200 && (res.json?.author !== post.author || res.json?.body !== post.body)) {
         out.push(`live ${model.describe(post)} reads back as ${res.text.slice(0, 160)} ${history}`);
       }
-      if (post.live && res.status === 200) views.check(res.json, readers[i]!.handle, `GET /posts/{id} by ${readers[i]!.handle}`);
+      if (post.live && res.status === 200)
+        views.check(res.json, readers[i]!.handle, `GET /posts/{id} by ${readers[i]!.handle}`);
     });
   }
   return out;
@@ -369,26 +460,45 @@ class ViewChecks {
     if (!post) return; // a post the model never saw is reported by the list's diff
     this.fields(post, item, reader, where);
     if (item.body !== post.body || item.author !== post.author) {
-      this.add(`${this.model.describe(post)} reads as author ${String(item.author)}, body ${JSON.stringify(item.body)}: model ${post.author}, ${JSON.stringify(post.body)}`, where);
+      this.add(
+        `${this.model.describe(post)} reads as author ${String(item.author)}, body ${JSON.stringify(item.body)}: model ${post.author}, ${JSON.stringify(post.body)}`,
+        where,
+      );
     }
     const original = item.repostOf as Item | null | undefined;
     if (!post.repostOf) {
-      if (original !== null) this.add(`${this.model.describe(post)} shows repostOf ${JSON.stringify(original).slice(0, 120)}: it is no repost`, where);
+      if (original !== null)
+        this.add(
+          `${this.model.describe(post)} shows repostOf ${JSON.stringify(original).slice(0, 120)}: it is no repost`,
+          where,
+        );
       return;
     }
     const modelled = this.model.byId(post.repostOf);
     const history = this.model.history(slotSubject(modelled?.slot ?? post.slot));
     if (!original || original.id !== post.repostOf) {
-      this.add(`${this.model.describe(post)} shows repostOf ${JSON.stringify(original ?? null).slice(0, 120)}, expected original ${label(this.model, post.repostOf)}`, where);
+      this.add(
+        `${this.model.describe(post)} shows repostOf ${JSON.stringify(original ?? null).slice(0, 120)}, expected original ${label(this.model, post.repostOf)}`,
+        where,
+      );
     } else if (!modelled?.live) {
       if (original.state !== 'deleted' || Object.keys(original).length !== 2) {
-        this.add(`${this.model.describe(post)} shows its deleted original ${label(this.model, post.repostOf)} as ${JSON.stringify(original).slice(0, 120)}, expected {state: 'deleted', id} ${history}`, where);
+        this.add(
+          `${this.model.describe(post)} shows its deleted original ${label(this.model, post.repostOf)} as ${JSON.stringify(original).slice(0, 120)}, expected {state: 'deleted', id} ${history}`,
+          where,
+        );
       }
     } else if (original.state !== 'live') {
-      this.add(`${this.model.describe(post)} shows its live original ${this.model.describe(modelled)} as state ${String(original.state)} ${history}`, where);
+      this.add(
+        `${this.model.describe(post)} shows its live original ${this.model.describe(modelled)} as state ${String(original.state)} ${history}`,
+        where,
+      );
     } else {
       if (original.author !== modelled.author || original.body !== modelled.body) {
-        this.add(`${this.model.describe(post)} embeds its original as author ${String(original.author)}, body ${JSON.stringify(original.body)}: model ${modelled.author}, ${JSON.stringify(modelled.body)}`, where);
+        this.add(
+          `${this.model.describe(post)} embeds its original as author ${String(original.author)}, body ${JSON.stringify(original.body)}: model ${modelled.author}, ${JSON.stringify(modelled.body)}`,
+          where,
+        );
       }
       this.fields(modelled, original, reader, `${where}, embedded in #${post.slot}`);
     }
@@ -401,21 +511,38 @@ class ViewChecks {
     const named = (mentions ?? []).map((m) => m.handle);
     const covers = (mentions ?? []).every((m) => chars.slice(m.start, m.end).join('').toLowerCase() === `@${m.handle}`);
     if (named.join() !== post.mentions.join() || !covers) {
-      this.add(`${this.model.describe(post)} shows mentions ${JSON.stringify(mentions).slice(0, 160)}, model ${JSON.stringify(post.mentions)} (the registered users its body names)`, where);
+      this.add(
+        `${this.model.describe(post)} shows mentions ${JSON.stringify(mentions).slice(0, 160)}, model ${JSON.stringify(post.mentions)} (the registered users its body names)`,
+        where,
+      );
     }
     const version = post.version ?? 0;
-    if (item.version !== version || (version > 0) !== (typeof item.editedAt === 'string')) {
-      this.add(`${this.model.describe(post)} shows version ${String(item.version)}, editedAt ${String(item.editedAt)}: model version ${version}`, where);
+    if (item.version !== version || version > 0 !== (typeof item.editedAt === 'string')) {
+      this.add(
+        `${this.model.describe(post)} shows version ${String(item.version)}, editedAt ${String(item.editedAt)}: model version ${version}`,
+        where,
+      );
     }
-    if (!Array.isArray(item.topics) || item.topics.length > 0) this.add(`${this.model.describe(post)} shows topics ${JSON.stringify(item.topics).slice(0, 120)}: its body has none`, where);
+    if (!Array.isArray(item.topics) || item.topics.length > 0)
+      this.add(
+        `${this.model.describe(post)} shows topics ${JSON.stringify(item.topics).slice(0, 120)}: its body has none`,
+        where,
+      );
     const expected = this.model.engagement(post, reader);
     const history = this.model.history(slotSubject(post.slot));
     for (const count of ['likeCount', 'commentCount', 'repostCount'] as const) {
-      if (item[count] !== expected[count]) this.add(`${this.model.describe(post)}: ${count} ${String(item[count])}, model ${expected[count]} ${history}`, where);
+      if (item[count] !== expected[count])
+        this.add(
+          `${this.model.describe(post)}: ${count} ${String(item[count])}, model ${expected[count]} ${history}`,
+          where,
+        );
     }
     for (const state of ['liked', 'reposted', 'bookmarked'] as const) {
       if (item[state] !== expected[state]) {
-        this.add(`${this.model.describe(post)} shows ${state}: ${String(item[state])} ${reader ? `to ${reader}` : 'anonymously'}, model ${expected[state]} ${history}`, where);
+        this.add(
+          `${this.model.describe(post)} shows ${state}: ${String(item[state])} ${reader ? `to ${reader}` : 'anonymously'}, model ${expected[state]} ${history}`,
+          where,
+        );
       }
     }
   }
@@ -440,9 +567,21 @@ class ViewChecks {
  * repost group's count of people, and its mention group. Only what the model states exactly is compared (reference-model.ts
  * `expectedNotifications`); other types are not modelled.
  */
-async function compareNotifications(api: Api, model: ReferenceModel, user: Actor, tally: { compared: number; skipped: number }): Promise<string[]> {
+async function compareNotifications(
+  api: Api,
+  model: ReferenceModel,
+  user: Actor,
+  tally: { compared: number; skipped: number },
+): Promise<string[]> {
   const h = user.handle;
-  const read = await readPages(api, `notifications of ${h}`, `/users/${h}/notifications`, 'notifications', NOTIFICATIONS_PAGE_SIZE, user.token);
+  const read = await readPages(
+    api,
+    `notifications of ${h}`,
+    `/users/${h}/notifications`,
+    'notifications',
+    NOTIFICATIONS_PAGE_SIZE,
+    user.token,
+  );
   if (read.problem) return [read.problem];
   const out: string[] = [];
   const listed = new Map<string, number>();
@@ -465,18 +604,34 @@ async function compareNotifications(api: Api, model: ReferenceModel, user: Actor
     const post = model.byId(postId)!;
     const got = listed.get(key) ?? 0;
     if (count > 0 || got > 0) tally.compared++;
-    if (type === 'mention' && (groups.get(key) ?? 0) > 1) out.push(`notifications of ${h} list the mention in ${model.describe(post)} ${groups.get(key)} times`);
+    if (type === 'mention' && (groups.get(key) ?? 0) > 1)
+      out.push(`notifications of ${h} list the mention in ${model.describe(post)} ${groups.get(key)} times`);
     if (got === count) continue;
-    const reposters = () => model.allPosts().filter((r) => r.repostOf === post.id && r.live).map((r) => r.author);
+    const reposters = () =>
+      model
+        .allPosts()
+        .filter((r) => r.repostOf === post.id && r.live)
+        .map((r) => r.author);
     const likers =
-      type === 'like' ? ` (likers in the model: ${[...post.likers].join(', ') || 'none'})` : type === 'repost' ? ` (live reposts by: ${reposters().join(', ') || 'none'})` : '';
-    const what = count === 0 ? `lists ${type} ×${got} for ${model.describe(post)}, model: not listed` : `shows ${type} ×${got} for ${model.describe(post)}, model ×${count}`;
-    out.push(`notifications of ${h} ${what}${likers}${post.live ? '' : ' (deleted)'} ${model.history(slotSubject(post.slot))}`);
+      type === 'like'
+        ? ` (likers in the model: ${[...post.likers].join(', ') || 'none'})`
+        : type === 'repost'
+          ? ` (live reposts by: ${reposters().join(', ') || 'none'})`
+          : '';
+    const what =
+      count === 0
+        ? `lists ${type} ×${got} for ${model.describe(post)}, model: not listed`
+        : `shows ${type} ×${got} for ${model.describe(post)}, model ×${count}`;
+    out.push(
+      `notifications of ${h} ${what}${likers}${post.live ? '' : ' (deleted)'} ${model.history(slotSubject(post.slot))}`,
+    );
   }
   for (const key of listed.keys()) {
     if (expected.has(key) || inexact.has(key)) continue;
     const post = model.byId(key.split(':')[1]!);
-    out.push(`notifications of ${h} list ${key.split(':')[0]} of ${post ? model.describe(post) : `post ${key.split(':')[1]} the model never saw`}, which should not notify ${h}`);
+    out.push(
+      `notifications of ${h} list ${key.split(':')[0]} of ${post ? model.describe(post) : `post ${key.split(':')[1]} the model never saw`}, which should not notify ${h}`,
+    );
   }
   return out;
 }
@@ -491,11 +646,20 @@ async function resolveUnknownComments(api: Api, model: ReferenceModel): Promise<
       model.resolveComment(comment.index);
       continue;
     }
-    const all = await readPages(api, `comments of #${post.slot}`, `/posts/${post.id}/comments?order=oldest`, 'comments', 100);
+    const all = await readPages(
+      api,
+      `comments of #${post.slot}`,
+      `/posts/${post.id}/comments?order=oldest`,
+      'comments',
+      100,
+    );
     const found = all.items.find((c) => c.body === comment.body && c.author === comment.author);
     const replyTo = found?.replyTo as { id: string; author: string } | null | undefined;
     model.resolveComment(comment.index, found ? { id: String(found.id), ...(replyTo ? { replyTo } : {}) } : undefined);
-    model.note(slotSubject(post.slot), `after settling: c${comment.index} (no answer when created) ${found ? 'exists' : 'does not exist'}`);
+    model.note(
+      slotSubject(post.slot),
+      `after settling: c${comment.index} (no answer when created) ${found ? 'exists' : 'does not exist'}`,
+    );
   }
 }
 
@@ -509,13 +673,15 @@ async function compareReactionLists(api: Api, model: ReferenceModel): Promise<st
     ...model.postsWithLikes().map((post) => () => compareLikers(api, model, post)),
   ];
   const out: string[] = [];
-  for (let at = 0; at < jobs.length; at += POST_READS_AT_ONCE) out.push(...(await Promise.all(jobs.slice(at, at + POST_READS_AT_ONCE).map((job) => job()))).flat());
+  for (let at = 0; at < jobs.length; at += POST_READS_AT_ONCE)
+    out.push(...(await Promise.all(jobs.slice(at, at + POST_READS_AT_ONCE).map((job) => job()))).flat());
   return out;
 }
 
 async function compareComments(api: Api, model: ReferenceModel, post: ModelPost): Promise<string[]> {
   const history = model.history(slotSubject(post.slot));
-  if (!post.live) return gone(await read(api, `/posts/${post.id}/comments`), `comments of deleted ${model.describe(post)}`, history);
+  if (!post.live)
+    return gone(await read(api, `/posts/${post.id}/comments`), `comments of deleted ${model.describe(post)}`, history);
   const out: string[] = [];
   const oldest = model.liveComments(post.slot);
   for (const [order, limit] of COMMENT_PAGES) {
@@ -531,7 +697,14 @@ async function compareComments(api: Api, model: ReferenceModel, post: ModelPost)
   return out;
 }
 
-function diffComments(model: ReferenceModel, what: string, expected: ModelComment[], listed: Item[], post: ModelPost, history: string): string[] {
+function diffComments(
+  model: ReferenceModel,
+  what: string,
+  expected: ModelComment[],
+  listed: Item[],
+  post: ModelPost,
+  history: string,
+): string[] {
   const out: string[] = [];
   const ids = listed.map((c) => String(c.id));
   const wanted = new Map(expected.map((c) => [c.id!, c]));
@@ -542,10 +715,14 @@ function diffComments(model: ReferenceModel, what: string, expected: ModelCommen
   for (const id of extra) {
     const c = known.get(id);
     const text = listed.find((x) => x.id === id);
-    out.push(`${what} has extra ${c ? `${model.describeComment(c)} (${c.state}) ${model.history(`c${c.index}`)}` : `comment ${JSON.stringify(text).slice(0, 160)}, which the model never saw created`} ${history}`);
+    out.push(
+      `${what} has extra ${c ? `${model.describeComment(c)} (${c.state}) ${model.history(`c${c.index}`)}` : `comment ${JSON.stringify(text).slice(0, 160)}, which the model never saw created`} ${history}`,
+    );
   }
-  if (missing.length > 0) out.push(`${what} is missing ${missing.map((c) => model.describeComment(c)).join(', ')} ${history}`);
-  if (out.length === 0 && ids.join() !== expected.map((c) => c.id).join()) out.push(`${what} is out of order: ${ids.join(', ')}, expected ${expected.map((c) => c.id).join(', ')}`);
+  if (missing.length > 0)
+    out.push(`${what} is missing ${missing.map((c) => model.describeComment(c)).join(', ')} ${history}`);
+  if (out.length === 0 && ids.join() !== expected.map((c) => c.id).join())
+    out.push(`${what} is out of order: ${ids.join(', ')}, expected ${expected.map((c) => c.id).join(', ')}`);
   for (const item of listed) {
     const c = wanted.get(String(item.id));
     if (!c) continue;
@@ -561,7 +738,8 @@ function diffComments(model: ReferenceModel, what: string, expected: ModelCommen
 /** Who liked a live post: exactly the model's likers, newest first. */
 async function compareLikers(api: Api, model: ReferenceModel, post: ModelPost): Promise<string[]> {
   const history = model.history(slotSubject(post.slot));
-  if (!post.live) return gone(await read(api, `/posts/${post.id}/likes`), `likers of deleted ${model.describe(post)}`, history);
+  if (!post.live)
+    return gone(await read(api, `/posts/${post.id}/likes`), `likers of deleted ${model.describe(post)}`, history);
   const what = `likers of ${model.describe(post)}`;
   const listed = await readPages(api, what, `/posts/${post.id}/likes`, 'users', LIKERS_PAGE_SIZE);
   if (listed.problem) return [listed.problem];
@@ -576,6 +754,12 @@ async function compareLikers(api: Api, model: ReferenceModel, post: ModelPost): 
   return out;
 }
 
-function gone(res: { status: number; text: string; json?: { error?: { code?: string } } }, what: string, history: string): string[] {
-  return res.status === 404 && res.json?.error?.code === 'post_not_found' ? [] : [`${what} answered ${res.status}, expected 404 post_not_found: ${res.text.slice(0, 120)} ${history}`];
+function gone(
+  res: { status: number; text: string; json?: { error?: { code?: string } } },
+  what: string,
+  history: string,
+): string[] {
+  return res.status === 404 && res.json?.error?.code === 'post_not_found'
+    ? []
+    : [`${what} answered ${res.status}, expected 404 post_not_found: ${res.text.slice(0, 120)} ${history}`];
 }

@@ -15,9 +15,25 @@
 import { COMMENT_ID_PATTERN } from '../../../shared/domain/comment.js';
 import { POST_ID_PATTERN } from '../../../shared/domain/post.js';
 import type { ApiResponse } from '../api.js';
-import { callSafely, describeAnswer as describe, errorCode, isNoAnswer, isSuccess, sendUntilAnswered, type Api } from './http.js';
+import {
+  callSafely,
+  describeAnswer as describe,
+  errorCode,
+  isNoAnswer,
+  isSuccess,
+  sendUntilAnswered,
+  type Api,
+} from './http.js';
 import type { Group, Pair, Plan, Step } from './plan.js';
-import { chainBody, commentSubject, pairSubject, slotSubject, type ModelComment, type ModelPost, type ReferenceModel } from './reference-model.js';
+import {
+  chainBody,
+  commentSubject,
+  pairSubject,
+  slotSubject,
+  type ModelComment,
+  type ModelPost,
+  type ReferenceModel,
+} from './reference-model.js';
 
 export interface Actor {
   handle: string;
@@ -72,7 +88,14 @@ export class Driver {
     const deletes = new Map<number, DeleteOutcome>();
     const commentDeletes = new Map<number, DeleteOutcome>();
     const plainReposts = new Map<string, RepostOutcome>();
-    const ctx = (g: Group, label = g.label): Ctx => ({ wave, label, racing: g.tasks.length > 1, deletes, commentDeletes, plainReposts });
+    const ctx = (g: Group, label = g.label): Ctx => ({
+      wave,
+      label,
+      racing: g.tasks.length > 1,
+      deletes,
+      commentDeletes,
+      plainReposts,
+    });
     await settleAll(groups.flatMap((g) => g.tasks.map((task) => this.runTask(task, ctx(g)))));
     this.judgeDeletes(wave, deletes);
     this.judgeDeletes(wave, commentDeletes, 'comment c', (c) => ` ${this.model.history(commentSubject(c))}`);
@@ -136,18 +159,26 @@ export class Driver {
   private async leave(userIndex: number, ctx: Ctx): Promise<void> {
     const user = this.users[userIndex]!;
     const what = `leave of ${user.handle}`;
-    const { res } = await this.sendIdempotent(ctx, `user ${user.handle}`, what, () => this.call('DELETE', `/users/${user.handle}`, user.token, { password: user.password }));
+    const { res } = await this.sendIdempotent(ctx, `user ${user.handle}`, what, () =>
+      this.call('DELETE', `/users/${user.handle}`, user.token, { password: user.password }),
+    );
     if (res.status !== 200) return this.clientError(res, ctx, what, '200');
-    if (Date.parse(res.json.erasableFrom) - Date.parse(res.json.deactivatedAt) !== 30 * 86_400_000) this.mismatch(ctx, `${what}: answered ${res.text}, expected dates 30 days apart`);
+    if (Date.parse(res.json.erasableFrom) - Date.parse(res.json.deactivatedAt) !== 30 * 86_400_000)
+      this.mismatch(ctx, `${what}: answered ${res.text}, expected dates 30 days apart`);
     const profile = await this.call('GET', `/users/${user.handle}`, '');
-    if (profile.status !== 404) this.mismatch(ctx, `${what}: the profile answered ${describe(profile)} after the leave, expected 404`);
+    if (profile.status !== 404)
+      this.mismatch(ctx, `${what}: the profile answered ${describe(profile)} after the leave, expected 404`);
     const own = this.plan.slots.flatMap((_, slot) => {
       const post = this.model.post(slot);
       return post?.live && post.author === user.handle ? [post] : [];
     });
     for (const post of own.slice(0, 2)) {
       const res = await this.call('GET', `/posts/${post.id}`, '');
-      if (res.status !== 404) this.mismatch(ctx, `${what}: ${this.model.describe(post)} answered ${describe(res)} after the leave, expected 404`);
+      if (res.status !== 404)
+        this.mismatch(
+          ctx,
+          `${what}: ${this.model.describe(post)} answered ${describe(res)} after the leave, expected 404`,
+        );
     }
   }
 
@@ -155,7 +186,9 @@ export class Driver {
   private async restore(userIndex: number, ctx: Ctx): Promise<void> {
     const user = this.users[userIndex]!;
     const what = `restoring login of ${user.handle}`;
-    const { res, resent } = await this.sendIdempotent(ctx, `user ${user.handle}`, what, () => callSafely(this.api, 'POST', '/sessions', { body: { handle: user.handle, password: user.password } }));
+    const { res, resent } = await this.sendIdempotent(ctx, `user ${user.handle}`, what, () =>
+      callSafely(this.api, 'POST', '/sessions', { body: { handle: user.handle, password: user.password } }),
+    );
     if (res.status !== 200) return this.clientError(res, ctx, what, '200');
     // A resend after a lost answer finds the account restored already.
     if (res.json.restored !== true && !resent) this.mismatch(ctx, `${what}: answered without restored: true`);
@@ -174,7 +207,8 @@ export class Driver {
       : { res: await this.sendPublish(slot, body), resent: false };
     this.model.note(subject, `w${ctx.wave} ${ctx.label}: publish ${res.status}`);
     const id = this.postIdIn(res, author, body, ctx, `publish #${slot}`);
-    if (res.status !== 201 && !resent) this.mismatch(ctx, `publish #${slot} answered ${res.status}, expected 201 (a new post)`);
+    if (res.status !== 201 && !resent)
+      this.mismatch(ctx, `publish #${slot} answered ${res.status}, expected 201 (a new post)`);
     this.model.created(slot, id, author.handle, body, undefined, { sent, answered: Date.now() });
   }
 
@@ -183,16 +217,28 @@ export class Driver {
     const post = this.published(slot);
     const subject = slotSubject(slot);
     // The body as first sent (an edit since changed the post's text, not the request's).
-    const { res } = await this.sendIdempotent(ctx, subject, `retry of #${slot}`, () => this.sendPublish(slot, this.slot(slot).body));
+    const { res } = await this.sendIdempotent(ctx, subject, `retry of #${slot}`, () =>
+      this.sendPublish(slot, this.slot(slot).body),
+    );
     this.model.note(subject, `w${ctx.wave} ${ctx.label}: retry ${res.status}`, ctx.racing || !post.live);
     if (!post.live && res.status === 410 && errorCode(res) === 'post_deleted') return;
     if (isSuccess(res)) {
       this.samePost(res, post, ctx, `retry of #${slot}`);
-      if (!post.live) this.mismatch(ctx, `retry of deleted ${this.model.describe(post)} answered ${res.status} with it again — resurrected (expected 410 post_deleted)`);
-      else if (res.status !== 200) this.mismatch(ctx, `retry of live post #${slot} answered ${res.status}, expected 200 with the same post`);
+      if (!post.live)
+        this.mismatch(
+          ctx,
+          `retry of deleted ${this.model.describe(post)} answered ${res.status} with it again — resurrected (expected 410 post_deleted)`,
+        );
+      else if (res.status !== 200)
+        this.mismatch(ctx, `retry of live post #${slot} answered ${res.status}, expected 200 with the same post`);
       return;
     }
-    this.clientError(res, ctx, `retry of ${post.live ? 'live' : 'deleted'} post #${slot}`, post.live ? '200 with the same post' : '410 post_deleted');
+    this.clientError(
+      res,
+      ctx,
+      `retry of ${post.live ? 'live' : 'deleted'} post #${slot}`,
+      post.live ? '200 with the same post' : '410 post_deleted',
+    );
   }
 
   /** The same key with another body is a client bug: 422 idempotency_key_mismatch, nothing changes. */
@@ -200,12 +246,17 @@ export class Driver {
     const post = this.published(slot);
     const subject = slotSubject(slot);
     const what = `same key, other body for #${slot}`;
-    const { res } = await this.sendIdempotent(ctx, subject, what, () => this.sendPublish(slot, `${this.slot(slot).body} (other)`));
+    const { res } = await this.sendIdempotent(ctx, subject, what, () =>
+      this.sendPublish(slot, `${this.slot(slot).body} (other)`),
+    );
     this.model.note(subject, `w${ctx.wave} ${ctx.label}: same key, other body ${res.status}`);
     if (res.status === 422 && errorCode(res) === 'idempotency_key_mismatch') return;
     if (isSuccess(res)) {
       this.samePost(res, post, ctx, what);
-      this.mismatch(ctx, `${what} answered ${res.status} with the original post (expected 422 idempotency_key_mismatch)`);
+      this.mismatch(
+        ctx,
+        `${what} answered ${res.status} with the original post (expected 422 idempotency_key_mismatch)`,
+      );
       return;
     }
     this.clientError(res, ctx, what, '422 idempotency_key_mismatch');
@@ -223,15 +274,21 @@ export class Driver {
     const body = `${this.slot(slot).body} ✎${from + 1}`;
     const token = this.slot(slot).author.token;
     const what = `edit of #${slot} from version ${from}`;
-    const { res, resent } = await this.sendIdempotent(ctx, subject, what, () => this.call('PATCH', `/posts/${post.id}`, token, { body }, { 'if-match': `"${from}"` }));
+    const { res, resent } = await this.sendIdempotent(ctx, subject, what, () =>
+      this.call('PATCH', `/posts/${post.id}`, token, { body }, { 'if-match': `"${from}"` }),
+    );
     this.model.note(subject, `w${ctx.wave} ${ctx.label}: edit from ${from} ${res.status}`, racing !== undefined);
     const landed = () => {
-      if ((post.version ?? 0) !== from) this.mismatch(ctx, `${what} answered 200, but an edit from version ${from} had landed already (a lost update)`);
+      if ((post.version ?? 0) !== from)
+        this.mismatch(ctx, `${what} answered 200, but an edit from version ${from} had landed already (a lost update)`);
       this.model.edited(slot, body, from + 1);
     };
     if (res.status === 200) {
       if (res.json?.body !== body || res.json?.version !== from + 1 || typeof res.json?.editedAt !== 'string') {
-        this.mismatch(ctx, `${what} answered 200 with version ${String(res.json?.version)}, body ${JSON.stringify(res.json?.body)}: expected ${from + 1}, ${JSON.stringify(body)}`);
+        this.mismatch(
+          ctx,
+          `${what} answered 200 with version ${String(res.json?.version)}, body ${JSON.stringify(res.json?.body)}: expected ${from + 1}, ${JSON.stringify(body)}`,
+        );
       }
       return landed();
     }
@@ -239,12 +296,22 @@ export class Driver {
       const now = await this.call('GET', `/posts/${post.id}`, token);
       if (resent && now.json?.body === body && now.json?.version === from + 1) return landed();
       if (racing !== 'edit') this.mismatch(ctx, `${what} answered 412 with no other edit of it`);
-      else if (now.status === 200 && !((now.json?.version ?? 0) > from)) this.mismatch(ctx, `${what} answered 412, but the post is still at version ${String(now.json?.version)}`);
+      else if (now.status === 200 && !((now.json?.version ?? 0) > from))
+        this.mismatch(ctx, `${what} answered 412, but the post is still at version ${String(now.json?.version)}`);
       return;
     }
     // The delete of the same group may answer after this 404: the plan deletes the post either way.
     if (res.status === 404 && errorCode(res) === 'post_not_found' && racing === 'delete') return;
-    this.clientError(res, ctx, what, racing === 'edit' ? '200, or 412 version_mismatch after the other edit' : racing === 'delete' ? '200, or 404 after the delete' : '200 with the new text');
+    this.clientError(
+      res,
+      ctx,
+      what,
+      racing === 'edit'
+        ? '200, or 412 version_mismatch after the other edit'
+        : racing === 'delete'
+          ? '200, or 404 after the delete'
+          : '200 with the new text',
+    );
   }
 
   private async delete(slot: number, ctx: Ctx): Promise<void> {
@@ -253,7 +320,9 @@ export class Driver {
     const outcome = ctx.deletes.get(slot) ?? { label: ctx.label, liveBefore: post.live, statuses: [], resent: false };
     ctx.deletes.set(slot, outcome);
     const token = this.slot(slot).author.token;
-    const { res, resent } = await this.sendIdempotent(ctx, subject, `delete #${slot}`, () => this.call('DELETE', `/posts/${post.id}`, token));
+    const { res, resent } = await this.sendIdempotent(ctx, subject, `delete #${slot}`, () =>
+      this.call('DELETE', `/posts/${post.id}`, token),
+    );
     this.model.note(subject, `w${ctx.wave} ${ctx.label}: delete ${res.status}`, ctx.racing);
     if (res.status !== 204 && res.status !== 404) throw this.lost(ctx, `delete #${slot}`, res);
     outcome.statuses.push(res.status);
@@ -266,12 +335,22 @@ export class Driver {
    * At least one 204 for a live post, none for a deleted one. A racing loser may answer 204 as
    * well as 404; whether the delete then counted twice shows in the author's posts count.
    */
-  private judgeDeletes(wave: number, deletes: Map<number, DeleteOutcome>, thing = 'post #', history: (n: number) => string = () => ''): void {
+  private judgeDeletes(
+    wave: number,
+    deletes: Map<number, DeleteOutcome>,
+    thing = 'post #',
+    history: (n: number) => string = () => '',
+  ): void {
     for (const [slot, { label, liveBefore, statuses, resent }] of deletes) {
       const ctx = { wave, label };
       const wins = statuses.filter((s) => s === 204).length;
-      if (liveBefore && wins === 0 && !resent) this.mismatch(ctx, `delete of live ${thing}${slot} answered ${statuses.join(' and ')}, expected a 204${history(slot)}`);
-      if (!liveBefore && wins > 0) this.mismatch(ctx, `delete of deleted ${thing}${slot} answered 204, expected 404${history(slot)}`);
+      if (liveBefore && wins === 0 && !resent)
+        this.mismatch(
+          ctx,
+          `delete of live ${thing}${slot} answered ${statuses.join(' and ')}, expected a 204${history(slot)}`,
+        );
+      if (!liveBefore && wins > 0)
+        this.mismatch(ctx, `delete of deleted ${thing}${slot} answered 204, expected 404${history(slot)}`);
     }
   }
 
@@ -282,7 +361,9 @@ export class Driver {
     const on = kind === 'follow';
     const subject = pairSubject(follower.handle, followee.handle);
     const path = `/users/${follower.handle}/following/${followee.handle}`;
-    const { res } = await this.sendIdempotent(ctx, subject, `${kind} ${subject}`, () => this.call(on ? 'PUT' : 'DELETE', path, follower.token));
+    const { res } = await this.sendIdempotent(ctx, subject, `${kind} ${subject}`, () =>
+      this.call(on ? 'PUT' : 'DELETE', path, follower.token),
+    );
     this.model.note(subject, `w${ctx.wave} ${ctx.label}: ${kind} ${res.status}`, ctx.racing);
     if (res.status !== 200 || res.json?.following !== on) throw this.lost(ctx, `${kind} ${subject}`, res);
     // In a refollow the last answer to arrive wins here; the decider then sets the real state.
@@ -302,16 +383,27 @@ export class Driver {
     const path = `/users/${user.handle}/likes/${post.id}`;
     const silencedAtSend = this.model.silenced(post.author, user.handle);
     const sent = Date.now();
-    const { res } = await this.sendIdempotent(ctx, subject, what, () => this.call(on ? 'PUT' : 'DELETE', path, user.token));
+    const { res } = await this.sendIdempotent(ctx, subject, what, () =>
+      this.call(on ? 'PUT' : 'DELETE', path, user.token),
+    );
     this.model.likeFact(slot, user.handle, { sent, answered: Date.now() }, silencedAtSend);
     this.model.note(subject, `w${ctx.wave} ${ctx.label}: ${user.handle} ${kind} ${res.status}`, ctx.racing);
     if (on && !post.live) {
       if (res.status === 404 && errorCode(res) === 'post_not_found') return;
-      if (isSuccess(res)) this.mismatch(ctx, `${what}: liking deleted ${this.model.describe(post)} answered ${res.status}, expected 404 post_not_found`);
+      if (isSuccess(res))
+        this.mismatch(
+          ctx,
+          `${what}: liking deleted ${this.model.describe(post)} answered ${res.status}, expected 404 post_not_found`,
+        );
       else this.clientError(res, ctx, what, '404 post_not_found');
       return;
     }
-    if (res.status === 200 && res.json?.liked === on && res.json?.user === user.handle && res.json?.postId === post.id) {
+    if (
+      res.status === 200 &&
+      res.json?.liked === on &&
+      res.json?.user === user.handle &&
+      res.json?.postId === post.id
+    ) {
       // In a relike the last answer to arrive wins here; the decider then sets the real state.
       this.model.setLike(slot, user.handle, on);
       return;
@@ -327,15 +419,26 @@ export class Driver {
     const on = kind === 'bookmark';
     const subject = slotSubject(slot);
     const what = `${kind} of #${slot} by ${user.handle}`;
-    const { res } = await this.sendIdempotent(ctx, subject, what, () => this.call(on ? 'PUT' : 'DELETE', `/users/${user.handle}/bookmarks/${post.id}`, user.token));
+    const { res } = await this.sendIdempotent(ctx, subject, what, () =>
+      this.call(on ? 'PUT' : 'DELETE', `/users/${user.handle}/bookmarks/${post.id}`, user.token),
+    );
     this.model.note(subject, `w${ctx.wave} ${ctx.label}: ${user.handle} ${kind} ${res.status}`, ctx.racing);
     if (on && !post.live) {
       if (res.status === 404 && errorCode(res) === 'post_not_found') return;
-      if (isSuccess(res)) this.mismatch(ctx, `${what}: bookmarking deleted ${this.model.describe(post)} answered ${res.status}, expected 404 post_not_found`);
+      if (isSuccess(res))
+        this.mismatch(
+          ctx,
+          `${what}: bookmarking deleted ${this.model.describe(post)} answered ${res.status}, expected 404 post_not_found`,
+        );
       else this.clientError(res, ctx, what, '404 post_not_found');
       return;
     }
-    if (res.status === 200 && res.json?.bookmarked === on && res.json?.user === user.handle && res.json?.postId === post.id) {
+    if (
+      res.status === 200 &&
+      res.json?.bookmarked === on &&
+      res.json?.user === user.handle &&
+      res.json?.postId === post.id
+    ) {
       // In a race the last answer to arrive wins here; the decider then sets the real state.
       this.model.setBookmark(slot, user.handle, on);
       return;
@@ -363,13 +466,22 @@ export class Driver {
         return;
       }
     }
-    const expected = !post.live ? 'post_not_found' : replyTo && replyTo.state !== 'live' ? 'comment_not_found' : undefined;
+    const expected = !post.live
+      ? 'post_not_found'
+      : replyTo && replyTo.state !== 'live'
+        ? 'comment_not_found'
+        : undefined;
     const reply = replyTo ? { replyTo: replyTo.id } : {};
     const res = await this.call('POST', `/posts/${post.id}/comments`, author.token, { body: planned.body, ...reply });
     const created = `w${ctx.wave} ${ctx.label}: c${index} by ${author.handle}${replyTo ? ` → c${replyTo.index}` : ''} ${describe(res)}`;
     this.model.note(subject, created, ctx.racing);
     this.model.note(commentSubject(index), `${created}${res.status === 201 ? ` ${res.json?.id}` : ''}`);
-    const modelled = { post: planned.post, author: author.handle, body: planned.body, ...(replyTo ? { replyTo: { id: replyTo.id!, author: replyTo.author } } : {}) };
+    const modelled = {
+      post: planned.post,
+      author: author.handle,
+      body: planned.body,
+      ...(replyTo ? { replyTo: { id: replyTo.id!, author: replyTo.author } } : {}),
+    };
     if (isNoAnswer(res)) {
       // Created or not: the settled comments list tells (by the unique body).
       if (!expected) this.model.commented(index, { ...modelled, state: 'unknown' });
@@ -378,11 +490,17 @@ export class Driver {
     if (res.status === 201) {
       const c = res.json;
       if (typeof c?.id !== 'string' || !COMMENT_ID_PATTERN.test(c.id)) throw this.lost(ctx, what, res);
-      const replyOk = replyTo ? c.replyTo?.id === replyTo.id && c.replyTo?.author === replyTo.author : c.replyTo === null;
+      const replyOk = replyTo
+        ? c.replyTo?.id === replyTo.id && c.replyTo?.author === replyTo.author
+        : c.replyTo === null;
       if (c.postId !== post.id || c.author !== author.handle || c.body !== planned.body || !replyOk) {
         this.mismatch(ctx, `${what} answered 201 with ${res.text.slice(0, 200)}: not the comment sent`);
       }
-      if (expected) this.mismatch(ctx, `${what} answered 201, expected 404 ${expected} (${expected === 'post_not_found' ? `${this.model.describe(post)} is deleted` : `c${replyTo!.index} is deleted`})`);
+      if (expected)
+        this.mismatch(
+          ctx,
+          `${what} answered 201, expected 404 ${expected} (${expected === 'post_not_found' ? `${this.model.describe(post)} is deleted` : `c${replyTo!.index} is deleted`})`,
+        );
       if (post.live) this.model.commented(index, { ...modelled, id: c.id, state: 'live' });
       return;
     }
@@ -403,7 +521,12 @@ export class Driver {
       return;
     }
     const allowed = user.handle === comment.author || user.handle === post.author;
-    const outcome = ctx.commentDeletes.get(index) ?? { label: ctx.label, liveBefore: comment.state === 'live', statuses: [], resent: false };
+    const outcome = ctx.commentDeletes.get(index) ?? {
+      label: ctx.label,
+      liveBefore: comment.state === 'live',
+      statuses: [],
+      resent: false,
+    };
     if (allowed) ctx.commentDeletes.set(index, outcome);
     const path = `/posts/${post.id}/comments/${comment.id}`;
     const { res, resent } = await this.sendIdempotent(ctx, subject, what, () => this.call('DELETE', path, user.token));
@@ -412,13 +535,17 @@ export class Driver {
     if (!allowed) {
       if (res.status === 403 && errorCode(res) === 'forbidden') return;
       if (res.status === 204) {
-        this.mismatch(ctx, `${what}: a stranger deleted ${this.model.describeComment(comment)} (204), expected 403 forbidden`);
+        this.mismatch(
+          ctx,
+          `${what}: a stranger deleted ${this.model.describeComment(comment)} (204), expected 403 forbidden`,
+        );
         this.model.commentDeleted(index);
       } else this.clientError(res, ctx, what, '403 forbidden');
       return;
     }
     if (res.status !== 204 && !(res.status === 404 && errorCode(res) === 'comment_not_found')) {
-      if (res.status >= 400 && res.status < 500) this.mismatch(ctx, `${what} answered ${describe(res)}, expected 204 or 404 comment_not_found`);
+      if (res.status >= 400 && res.status < 500)
+        this.mismatch(ctx, `${what} answered ${describe(res)}, expected 204 or 404 comment_not_found`);
       else throw this.lost(ctx, what, res);
       return;
     }
@@ -441,7 +568,14 @@ export class Driver {
     const plain = step.comment === undefined;
     const what = `${plain ? 'plain repost' : 'repost with comment'} of #${step.target} by ${user.handle}`;
     const subject = slotSubject(step.target);
-    const send = () => this.call('POST', `/posts/${target.id}/reposts`, user.token, plain ? {} : { comment: step.comment }, step.key ? { 'idempotency-key': step.key } : {});
+    const send = () =>
+      this.call(
+        'POST',
+        `/posts/${target.id}/reposts`,
+        user.token,
+        plain ? {} : { comment: step.comment },
+        step.key ? { 'idempotency-key': step.key } : {},
+      );
     const notes = (res: ApiResponse) => {
       const text = `w${ctx.wave} ${ctx.label}: ${what} ${describe(res)}`;
       this.model.note(subject, text, ctx.racing);
@@ -453,35 +587,65 @@ export class Driver {
       notes(res);
       if (res.status === 404 && errorCode(res) === 'post_not_found') return;
       const gone = !target.live ? this.model.describe(target) : `its original ${this.model.describe(root)}`;
-      if (isSuccess(res)) this.mismatch(ctx, `${what} answered ${res.status} although ${gone} is deleted, expected 404 post_not_found`);
+      if (isSuccess(res))
+        this.mismatch(ctx, `${what} answered ${res.status} although ${gone} is deleted, expected 404 post_not_found`);
       else this.clientError(res, ctx, what, '404 post_not_found');
       return;
     }
     if (step.slot === undefined) throw new Error(`plan bug: ${what} has no slot, but its original is live`);
     const body = chainBody(step.comment ?? '', target.repostOf ? target : undefined);
     const existing = plain ? this.model.plainRepostOf(user.handle, root.id) : undefined;
-    if (existing && existing.slot !== step.slot) throw new Error(`plan bug: ${what} names #${step.slot}, the model has #${existing.slot}`);
+    if (existing && existing.slot !== step.slot)
+      throw new Error(`plan bug: ${what} names #${step.slot}, the model has #${existing.slot}`);
     const outcomeKey = `${user.handle}>${root.id}`;
-    const outcome = plain ? (ctx.plainReposts.get(outcomeKey) ?? { label: ctx.label, what, existedBefore: existing !== undefined, statuses: [], resent: false }) : undefined;
+    const outcome = plain
+      ? (ctx.plainReposts.get(outcomeKey) ?? {
+          label: ctx.label,
+          what,
+          existedBefore: existing !== undefined,
+          statuses: [],
+          resent: false,
+        })
+      : undefined;
     if (outcome) ctx.plainReposts.set(outcomeKey, outcome);
 
     const sent = Date.now();
-    const { res, resent } = plain || step.key ? await this.sendIdempotent(ctx, subject, what, send) : { res: await send(), resent: false };
+    const { res, resent } =
+      plain || step.key ? await this.sendIdempotent(ctx, subject, what, send) : { res: await send(), resent: false };
     const answered = Date.now();
     notes(res);
     this.model.note(slotSubject(step.slot), `w${ctx.wave} ${ctx.label}: ${what} ${describe(res)}`, ctx.racing);
     const p = res.json;
-    if (!isSuccess(res)) return this.clientError(res, ctx, what, plain && existing ? `200 with #${existing.slot}` : '201 with the new repost');
-    if (typeof p?.id !== 'string' || !POST_ID_PATTERN.test(p.id) || p.author !== user.handle || p.repostOf?.id !== root.id) throw this.lost(ctx, what, res);
-    if (p.repostOf?.state !== 'live') this.mismatch(ctx, `${what} answered with its original ${this.model.describe(root)} as ${JSON.stringify(p.repostOf).slice(0, 120)}, expected state 'live'`);
+    if (!isSuccess(res))
+      return this.clientError(
+        res,
+        ctx,
+        what,
+        plain && existing ? `200 with #${existing.slot}` : '201 with the new repost',
+      );
+    if (
+      typeof p?.id !== 'string' ||
+      !POST_ID_PATTERN.test(p.id) ||
+      p.author !== user.handle ||
+      p.repostOf?.id !== root.id
+    )
+      throw this.lost(ctx, what, res);
+    if (p.repostOf?.state !== 'live')
+      this.mismatch(
+        ctx,
+        `${what} answered with its original ${this.model.describe(root)} as ${JSON.stringify(p.repostOf).slice(0, 120)}, expected state 'live'`,
+      );
     const known = this.model.post(step.slot);
-    if (known && known.id !== p.id) throw this.lost(ctx, `${what} (another repost than #${step.slot} ${known.id})`, res);
+    if (known && known.id !== p.id)
+      throw this.lost(ctx, `${what} (another repost than #${step.slot} ${known.id})`, res);
     const expectedBody = known?.body ?? body;
-    if (p.body !== expectedBody) this.mismatch(ctx, `${what} answered body ${JSON.stringify(p.body)}, expected ${JSON.stringify(expectedBody)}`);
+    if (p.body !== expectedBody)
+      this.mismatch(ctx, `${what} answered body ${JSON.stringify(p.body)}, expected ${JSON.stringify(expectedBody)}`);
     if (outcome) {
       outcome.statuses.push(res.status);
       outcome.resent ||= resent;
-    } else if (res.status !== 201 && !resent) this.mismatch(ctx, `${what} answered ${res.status}, expected 201 (a new repost)`);
+    } else if (res.status !== 201 && !resent)
+      this.mismatch(ctx, `${what} answered ${res.status}, expected 201 (a new repost)`);
     if (!known) this.model.created(step.slot, p.id, user.handle, body, { of: root.id, plain }, { sent, answered });
   }
 
@@ -496,15 +660,26 @@ export class Driver {
     const what = `${kind} ${subject}`;
     const path = `/users/${actor.handle}/${blocking ? 'blocks' : 'mutes'}/${target.handle}`;
     const sent = Date.now();
-    const { res } = await this.sendIdempotent(ctx, subject, what, () => this.call(on ? 'PUT' : 'DELETE', path, actor.token));
+    const { res } = await this.sendIdempotent(ctx, subject, what, () =>
+      this.call(on ? 'PUT' : 'DELETE', path, actor.token),
+    );
     // Whatever it answered, the two users' notifications around now are no longer exact.
     this.model.silencingChanged(actor.handle, target.handle, { sent, answered: Date.now() });
     const text = `w${ctx.wave} ${ctx.label}: ${kind} by ${actor.handle} ${describe(res)}`;
     this.model.note(subject, text, true);
     if (blocking) this.model.note(pairSubject(target.handle, actor.handle), text, true);
     const state = res.json;
-    if (res.status !== 200 || state?.handle !== actor.handle || state?.target !== target.handle || state?.[blocking ? 'blocking' : 'muting'] !== on) {
-      if (res.status >= 400 && res.status < 500) this.mismatch(ctx, `${what} answered ${describe(res)}, expected 200 ${blocking ? 'blocking' : 'muting'}: ${on}`);
+    if (
+      res.status !== 200 ||
+      state?.handle !== actor.handle ||
+      state?.target !== target.handle ||
+      state?.[blocking ? 'blocking' : 'muting'] !== on
+    ) {
+      if (res.status >= 400 && res.status < 500)
+        this.mismatch(
+          ctx,
+          `${what} answered ${describe(res)}, expected 200 ${blocking ? 'blocking' : 'muting'}: ${on}`,
+        );
       throw this.lost(ctx, what, res);
     }
     if (!blocking) return this.model.setMute(actor.handle, target.handle, on);
@@ -521,7 +696,9 @@ export class Driver {
     const [follower, followee] = [this.users[a]!, this.users[b]!];
     const subject = pairSubject(follower.handle, followee.handle);
     const what = `follow ${subject} racing a block`;
-    const { res } = await this.sendIdempotent(ctx, subject, what, () => this.call('PUT', `/users/${follower.handle}/following/${followee.handle}`, follower.token));
+    const { res } = await this.sendIdempotent(ctx, subject, what, () =>
+      this.call('PUT', `/users/${follower.handle}/following/${followee.handle}`, follower.token),
+    );
     this.model.note(subject, `w${ctx.wave} ${ctx.label}: follow racing a block ${describe(res)}`, true);
     if (res.status === 200 && res.json?.following === true) return;
     if (res.status === 403 && errorCode(res) === 'blocked') return;
@@ -537,26 +714,43 @@ export class Driver {
     let res: ApiResponse;
     switch (step.action) {
       case 'follow':
-        res = (await this.sendIdempotent(ctx, subject, what, () => this.call('PUT', `/users/${user.handle}/following/${other.handle}`, user.token))).res;
+        res = (
+          await this.sendIdempotent(ctx, subject, what, () =>
+            this.call('PUT', `/users/${user.handle}/following/${other.handle}`, user.token),
+          )
+        ).res;
         break;
       case 'like':
         this.model.touchedLikes(post!.slot);
-        res = (await this.sendIdempotent(ctx, subject, what, () => this.call('PUT', `/users/${user.handle}/likes/${post!.id}`, user.token))).res;
+        res = (
+          await this.sendIdempotent(ctx, subject, what, () =>
+            this.call('PUT', `/users/${user.handle}/likes/${post!.id}`, user.token),
+          )
+        ).res;
         break;
       case 'comment':
         // Should it be created after all, the post's comments list (read back) shows it.
         this.model.touchedComments(post!.slot);
-        res = await this.call('POST', `/posts/${post!.id}/comments`, user.token, { body: `seed ${this.plan.seed} refused comment by ${user.handle} in w${ctx.wave}` });
+        res = await this.call('POST', `/posts/${post!.id}/comments`, user.token, {
+          body: `seed ${this.plan.seed} refused comment by ${user.handle} in w${ctx.wave}`,
+        });
         if (isNoAnswer(res)) return;
         break;
       case 'repost':
-        res = (await this.sendIdempotent(ctx, subject, what, () => this.call('POST', `/posts/${post!.id}/reposts`, user.token, {}))).res;
+        res = (
+          await this.sendIdempotent(ctx, subject, what, () =>
+            this.call('POST', `/posts/${post!.id}/reposts`, user.token, {}),
+          )
+        ).res;
         break;
     }
     this.model.note(subject, `w${ctx.wave} ${ctx.label}: ${what} ${describe(res)}`, true);
     if (res.status === 403 && errorCode(res) === 'blocked') return;
     if (isSuccess(res)) {
-      this.mismatch(ctx, `${what} answered ${res.status} (${this.model.blocks(user.handle, other.handle) ? `${user.handle} blocks ${other.handle}` : `${other.handle} blocks ${user.handle}`}), expected 403 blocked`);
+      this.mismatch(
+        ctx,
+        `${what} answered ${res.status} (${this.model.blocks(user.handle, other.handle) ? `${user.handle} blocks ${other.handle}` : `${other.handle} blocks ${user.handle}`}), expected 403 blocked`,
+      );
       // Keep the model with what happened, where it can follow.
       if (step.action === 'follow') return this.model.setEdge(user.handle, other.handle, true);
       if (step.action === 'like') return this.model.setLike(post!.slot, user.handle, true);
@@ -571,9 +765,18 @@ export class Driver {
     for (const { label, what, existedBefore, statuses, resent } of outcomes.values()) {
       const ctx = { wave, label };
       const created = statuses.filter((s) => s === 201).length;
-      if (existedBefore && created > 0) this.mismatch(ctx, `${what} answered ${statuses.join(' and ')}: 201 although that plain repost existed (expected 200 with it)`);
-      if (!existedBefore && created > 1) this.mismatch(ctx, `${what} answered ${statuses.join(' and ')}: created twice (expected one 201, the others 200)`);
-      if (!existedBefore && created === 0 && !resent && statuses.length > 0) this.mismatch(ctx, `${what} answered ${statuses.join(' and ')}, expected a 201 (a new repost)`);
+      if (existedBefore && created > 0)
+        this.mismatch(
+          ctx,
+          `${what} answered ${statuses.join(' and ')}: 201 although that plain repost existed (expected 200 with it)`,
+        );
+      if (!existedBefore && created > 1)
+        this.mismatch(
+          ctx,
+          `${what} answered ${statuses.join(' and ')}: created twice (expected one 201, the others 200)`,
+        );
+      if (!existedBefore && created === 0 && !resent && statuses.length > 0)
+        this.mismatch(ctx, `${what} answered ${statuses.join(' and ')}, expected a 201 (a new repost)`);
     }
   }
 
@@ -581,7 +784,9 @@ export class Driver {
 
   /** Sent again while the machine gives no answer, and noted in the subject's history. */
   private sendIdempotent(ctx: Ctx, subject: string, what: string, request: () => Promise<ApiResponse>) {
-    return sendUntilAnswered(request, (res) => this.model.note(subject, `w${ctx.wave} ${ctx.label}: no answer to ${what} (${describe(res)}), sent again`));
+    return sendUntilAnswered(request, (res) =>
+      this.model.note(subject, `w${ctx.wave} ${ctx.label}: no answer to ${what} (${describe(res)}), sent again`),
+    );
   }
 
   private slot(slot: number): { author: Actor; body: string; key?: string } {
@@ -601,21 +806,33 @@ export class Driver {
     return this.call('POST', '/posts', author.token, { body }, key ? { 'idempotency-key': key } : {});
   }
 
-  private call(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> {
+  private call(
+    method: string,
+    path: string,
+    token: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse> {
     return callSafely(this.api, method, path, { token, body, headers });
   }
 
   /** The id of the post a 2xx publish answered, checked against what was sent. */
   private postIdIn(res: ApiResponse, author: Actor, body: string, ctx: Ctx, what: string): string {
     const post = res.json;
-    const ok = isSuccess(res) && typeof post?.id === 'string' && POST_ID_PATTERN.test(post.id) && post.author === author.handle && post.body === body;
+    const ok =
+      isSuccess(res) &&
+      typeof post?.id === 'string' &&
+      POST_ID_PATTERN.test(post.id) &&
+      post.author === author.handle &&
+      post.body === body;
     if (!ok) throw this.lost(ctx, what, res);
     return post.id;
   }
 
   /** A 2xx to a retry must be the post the key belongs to; another one is a post the model cannot place. */
   private samePost(res: ApiResponse, post: ModelPost, ctx: Ctx, what: string): void {
-    if (this.postIdIn(res, this.slot(post.slot).author, post.body, ctx, what) !== post.id) throw this.lost(ctx, `${what} (another post id)`, res);
+    if (this.postIdIn(res, this.slot(post.slot).author, post.body, ctx, what) !== post.id)
+      throw this.lost(ctx, `${what} (another post id)`, res);
   }
 
   /** A 4xx changed nothing: a mismatch. Anything else may have changed state: the seed ends. */
@@ -629,7 +846,9 @@ export class Driver {
   }
 
   private lost(ctx: Ctx, what: string, res: ApiResponse): ModelLost {
-    return new ModelLost(`w${ctx.wave} ${ctx.label}: ${what} answered ${describe(res)} ${res.text.slice(0, 200)} — the model cannot tell what happened, so the seed stops here`);
+    return new ModelLost(
+      `w${ctx.wave} ${ctx.label}: ${what} answered ${describe(res)} ${res.text.slice(0, 200)} — the model cannot tell what happened, so the seed stops here`,
+    );
   }
 }
 
@@ -641,8 +860,11 @@ async function settleAll(work: Promise<void>[]): Promise<void> {
 
 /** Registers and logs in, sent again when the machine gives no answer (a 409 then means an earlier send registered it). */
 export async function registerActor(api: Api, handle: string, password: string): Promise<Actor> {
-  const reg = await sendUntilAnswered(() => callSafely(api, 'POST', '/users', { body: { handle, displayName: handle, password } }));
-  if (reg.res.status !== 201 && !(reg.resent && reg.res.status === 409)) throw new Error(`register ${handle}: ${reg.res.status} ${reg.res.text}`);
+  const reg = await sendUntilAnswered(() =>
+    callSafely(api, 'POST', '/users', { body: { handle, displayName: handle, password } }),
+  );
+  if (reg.res.status !== 201 && !(reg.resent && reg.res.status === 409))
+    throw new Error(`register ${handle}: ${reg.res.status} ${reg.res.text}`);
   const login = await sendUntilAnswered(() => callSafely(api, 'POST', '/sessions', { body: { handle, password } }));
   if (login.res.status !== 200) throw new Error(`login ${handle}: ${login.res.status} ${login.res.text}`);
   return { handle, token: login.res.json.token, password };

@@ -10,7 +10,12 @@ export type Api = ReturnType<typeof apiClient>;
 /** Sends of a request that gets no answer (Lambda timeouts happen on a loaded machine). */
 const MAX_SENDS = 3;
 
-export async function callSafely(api: Api, method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
+export async function callSafely(
+  api: Api,
+  method: string,
+  path: string,
+  opts: RequestOptions = {},
+): Promise<ApiResponse> {
   try {
     return await api.call(method, path, opts);
   } catch (err) {
@@ -25,13 +30,17 @@ export async function callSafely(api: Api, method: string, path: string, opts: R
  * serverless-offline's 200 with {errorMessage, errorType} for a Lambda timeout. The request may
  * or may not have taken effect. A 500 is not in this list: it is the product failing, reported.
  */
-export const isNoAnswer = (res: ApiResponse) => res.status === 0 || res.status > 500 || typeof res.json?.errorType === 'string';
+export const isNoAnswer = (res: ApiResponse) =>
+  res.status === 0 || res.status > 500 || typeof res.json?.errorType === 'string';
 
 /**
  * Sends an idempotent request again while it gets no answer (after 1 s, then 2 s: long enough
  * for a Lambda to warm up); the next answer tells as much as the lost one would have.
  */
-export async function sendUntilAnswered(request: () => Promise<ApiResponse>, onNoAnswer: (res: ApiResponse) => void = () => {}) {
+export async function sendUntilAnswered(
+  request: () => Promise<ApiResponse>,
+  onNoAnswer: (res: ApiResponse) => void = () => {},
+) {
   let res = await request();
   let resent = false;
   for (let send = 2; send <= MAX_SENDS && isNoAnswer(res); send++) {

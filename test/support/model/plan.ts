@@ -219,7 +219,11 @@ class Planner {
     // The star's first fan, and a mutual pair among the others.
     const a = rng.int(2, this.userCount - 1);
     const b = rng.pick(Array.from({ length: this.userCount - 1 }, (_, i) => i + 1).filter((u) => u !== a));
-    this.hot = [[1, STAR], [a, b], [b, a]];
+    this.hot = [
+      [1, STAR],
+      [a, b],
+      [b, a],
+    ];
   }
 
   /**
@@ -229,7 +233,8 @@ class Planner {
   firstWave(): Group[] {
     this.newWave();
     const groups = [1, 2, 3].map((fan) => this.edgeGroup('follow', this.claim([fan, STAR])));
-    for (let author = 0; author < this.userCount; author++) groups.push(this.publishGroup('publish with key', author, true));
+    for (let author = 0; author < this.userCount; author++)
+      groups.push(this.publishGroup('publish with key', author, true));
     return groups.filter((g): g is Group => g !== undefined);
   }
 
@@ -246,7 +251,12 @@ class Planner {
   leaveWave(): Group[] {
     this.newWave();
     const user = this.rng.int(0, this.userCount - 1);
-    const tasks: Step[][] = [[{ kind: 'leave', user }, { kind: 'restore', user }]];
+    const tasks: Step[][] = [
+      [
+        { kind: 'leave', user },
+        { kind: 'restore', user },
+      ],
+    ];
     const slot = this.reactionSlot((s) => this.canReact(user, s) && !this.likes.has(likeKey(user, s)));
     if (slot !== undefined && this.users('like', 1, (u) => u === user).length === 1) {
       this.likes.add(likeKey(user, slot));
@@ -290,7 +300,15 @@ class Planner {
     const author = this.author();
     if (author === undefined) return undefined;
     const slot = this.newSlot(author, true);
-    return { label: 'publish + retry', tasks: [[{ kind: 'publish', slot }, { kind: 'retry', slot }]] };
+    return {
+      label: 'publish + retry',
+      tasks: [
+        [
+          { kind: 'publish', slot },
+          { kind: 'retry', slot },
+        ],
+      ],
+    };
   }
 
   /** The key again with another body once the first answer is in: a client bug to refuse. */
@@ -298,7 +316,15 @@ class Planner {
     const author = this.author();
     if (author === undefined) return undefined;
     const slot = this.newSlot(author, true);
-    return { label: 'publish + same key, other body', tasks: [[{ kind: 'publish', slot }, { kind: 'reuseKey', slot }]] };
+    return {
+      label: 'publish + same key, other body',
+      tasks: [
+        [
+          { kind: 'publish', slot },
+          { kind: 'reuseKey', slot },
+        ],
+      ],
+    };
   }
 
   private deleteOnce(): Group | undefined {
@@ -320,9 +346,16 @@ class Planner {
     this.versions.set(slot, from + 1);
     const roll = this.rng.next();
     if (roll < 0.5) return { label: 'edit', tasks: [[{ kind: 'edit', slot, from }]] };
-    if (roll < 0.8) return { label: 'edits at once', tasks: [[{ kind: 'edit', slot, from, racing: 'edit' }], [{ kind: 'edit', slot, from, racing: 'edit' }]] };
+    if (roll < 0.8)
+      return {
+        label: 'edits at once',
+        tasks: [[{ kind: 'edit', slot, from, racing: 'edit' }], [{ kind: 'edit', slot, from, racing: 'edit' }]],
+      };
     this.markDeleted(slot);
-    return { label: 'edit racing a delete', tasks: [[{ kind: 'edit', slot, from, racing: 'delete' }], [{ kind: 'delete', slot }]] };
+    return {
+      label: 'edit racing a delete',
+      tasks: [[{ kind: 'edit', slot, from, racing: 'delete' }], [{ kind: 'delete', slot }]],
+    };
   }
 
   private deleteTwiceAtOnce(): Group | undefined {
@@ -349,7 +382,15 @@ class Planner {
     if (slot === undefined) return undefined;
     this.markDeleted(slot);
     this.deletedWithKey.delete(slot);
-    return { label: 'delete → retry', tasks: [[{ kind: 'delete', slot }, { kind: 'retry', slot }]] };
+    return {
+      label: 'delete → retry',
+      tasks: [
+        [
+          { kind: 'delete', slot },
+          { kind: 'retry', slot },
+        ],
+      ],
+    };
   }
 
   // --- edges ---------------------------------------------------------------------------------
@@ -374,11 +415,21 @@ class Planner {
 
   /** The followee publishes and, as soon as that answers, a follower unfollows: fan-out is in flight. */
   private publishThenFollowerUnfollows(): Group | undefined {
-    const pair = this.pair((p) => this.follows(p) && !this.celebrity(p[1]) && this.postsBy(p[1]) < MAX_POSTS_PER_AUTHOR);
+    const pair = this.pair(
+      (p) => this.follows(p) && !this.celebrity(p[1]) && this.postsBy(p[1]) < MAX_POSTS_PER_AUTHOR,
+    );
     if (!pair) return undefined;
     const slot = this.newSlot(pair[1], this.rng.chance(0.3));
     this.setEdge(pair, false);
-    return { label: 'publish → follower unfollows', tasks: [[{ kind: 'publish', slot }, { kind: 'unfollow', pair }]] };
+    return {
+      label: 'publish → follower unfollows',
+      tasks: [
+        [
+          { kind: 'publish', slot },
+          { kind: 'unfollow', pair },
+        ],
+      ],
+    };
   }
 
   /** Unfollow as soon as the follow answers: its backfill is still queued. */
@@ -386,7 +437,15 @@ class Planner {
     const pair = this.pair((p) => !this.follows(p) && this.followers(p[1]) + 1 < CELEBRITY_FOLLOWERS) ?? this.pair();
     if (!pair) return undefined;
     this.setEdge(pair, false);
-    return { label: 'follow → unfollow', tasks: [[{ kind: 'follow', pair }, { kind: 'unfollow', pair }]] };
+    return {
+      label: 'follow → unfollow',
+      tasks: [
+        [
+          { kind: 'follow', pair },
+          { kind: 'unfollow', pair },
+        ],
+      ],
+    };
   }
 
   // --- planned state ---------------------------------------------------------------------------
@@ -433,14 +492,21 @@ class Planner {
   }
 
   private author(): number | undefined {
-    const open = Array.from({ length: this.userCount }, (_, u) => u).filter((u) => this.postsBy(u) < MAX_POSTS_PER_AUTHOR);
+    const open = Array.from({ length: this.userCount }, (_, u) => u).filter(
+      (u) => this.postsBy(u) < MAX_POSTS_PER_AUTHOR,
+    );
     return open.length > 0 ? this.rng.pick(open) : undefined;
   }
 
   private newSlot(author: number, keyed: boolean, repost?: Slot['repost'], comment?: string): number {
     const slot = this.slots.length;
     const body = repost ? (comment ?? '') : `seed ${this.seed} post ${slot} by u${author}${this.mentions(author)}`;
-    this.slots.push({ author, body, ...(keyed ? { key: `s${this.seed}-p${slot}` } : {}), ...(repost ? { repost } : {}) });
+    this.slots.push({
+      author,
+      body,
+      ...(keyed ? { key: `s${this.seed}-p${slot}` } : {}),
+      ...(repost ? { repost } : {}),
+    });
     this.live.add(slot);
     this.busy.add(slotKey(slot)); // not deletable by another group of the wave that publishes it
     return slot;
@@ -459,7 +525,9 @@ class Planner {
   /** For reactions: half the time one of the first wave's posts, so some posts gather many. */
   private reactionSlot(fits: (slot: number) => boolean = () => true): number | undefined {
     if (this.rng.chance(HOT_POST_SHARE)) {
-      const hot = Array.from({ length: this.userCount }, (_, s) => s).filter((s) => this.live.has(s) && this.free(s) && fits(s));
+      const hot = Array.from({ length: this.userCount }, (_, s) => s).filter(
+        (s) => this.live.has(s) && this.free(s) && fits(s),
+      );
       if (hot.length > 0) return this.claimSlot(this.rng.pick(hot));
     }
     return this.liveSlot(fits);
@@ -485,7 +553,8 @@ class Planner {
     const { key, repost, author } = this.slots[slot]!;
     if (key !== undefined && !repost) this.deletedWithKey.add(slot);
     // Once deleted, the next plain repost of that original is a new one.
-    if (repost && this.plainReposts.get(likeKey(author, repost.root)) === slot) this.plainReposts.delete(likeKey(author, repost.root));
+    if (repost && this.plainReposts.get(likeKey(author, repost.root)) === slot)
+      this.plainReposts.delete(likeKey(author, repost.root));
   }
 
   // --- reactions: likes ------------------------------------------------------------------------
@@ -494,10 +563,17 @@ class Planner {
   private likes1to3(): Group | undefined {
     const slot = this.reactionSlot();
     if (slot === undefined) return undefined;
-    const users = this.users('like', this.rng.int(1, 3), (u) => this.canReact(u, slot) && (!this.likes.has(likeKey(u, slot)) || this.rng.chance(0.2)));
+    const users = this.users(
+      'like',
+      this.rng.int(1, 3),
+      (u) => this.canReact(u, slot) && (!this.likes.has(likeKey(u, slot)) || this.rng.chance(0.2)),
+    );
     if (users.length === 0) return undefined;
     for (const u of users) this.likes.add(likeKey(u, slot));
-    return { label: users.length > 1 ? 'likes at once' : 'like', tasks: users.map((user) => [{ kind: 'like', user, slot }]) };
+    return {
+      label: users.length > 1 ? 'likes at once' : 'like',
+      tasks: users.map((user) => [{ kind: 'like', user, slot }]),
+    };
   }
 
   /** The same user likes one post twice at once: the count moves once. */
@@ -516,7 +592,9 @@ class Planner {
     const slot = this.reactionSlot((s) => this.likersOf(s).length > 0);
     if (slot === undefined) return undefined;
     const likers = this.likersOf(slot);
-    const [user] = this.rng.chance(0.15) ? this.users('like', 1, (u) => !likers.includes(u), twice ? 2 : 1) : this.users('like', 1, (u) => likers.includes(u), twice ? 2 : 1);
+    const [user] = this.rng.chance(0.15)
+      ? this.users('like', 1, (u) => !likers.includes(u), twice ? 2 : 1)
+      : this.users('like', 1, (u) => likers.includes(u), twice ? 2 : 1);
     if (user === undefined) return undefined;
     this.likes.delete(likeKey(user, slot));
     const step: Step = { kind: 'unlike', user, slot };
@@ -542,7 +620,15 @@ class Planner {
     if (slot === undefined) return undefined;
     const [user] = this.users('like', 1, (u) => this.canReact(u, slot) && !this.likes.has(likeKey(u, slot)), 2);
     if (user === undefined) return undefined;
-    return { label: 'like → unlike', tasks: [[{ kind: 'like', user, slot }, { kind: 'unlike', user, slot }]] };
+    return {
+      label: 'like → unlike',
+      tasks: [
+        [
+          { kind: 'like', user, slot },
+          { kind: 'unlike', user, slot },
+        ],
+      ],
+    };
   }
 
   private likersOf(slot: number): number[] {
@@ -569,7 +655,12 @@ class Planner {
     if (slot === undefined) return undefined;
     const keepers = this.bookmarkersOf(slot);
     const twice = this.rng.chance(0.3);
-    const [user] = this.users('like', 1, (u) => (this.rng.chance(0.15) ? !keepers.includes(u) : keepers.includes(u)), twice ? 2 : 1);
+    const [user] = this.users(
+      'like',
+      1,
+      (u) => (this.rng.chance(0.15) ? !keepers.includes(u) : keepers.includes(u)),
+      twice ? 2 : 1,
+    );
     if (user === undefined) return undefined;
     this.bookmarks.delete(likeKey(user, slot));
     const step: Step = { kind: 'unbookmark', user, slot };
@@ -619,7 +710,15 @@ class Planner {
     const comment = this.newComment(slot, user);
     this.liveComments.delete(comment);
     const deleter = this.rng.chance(0.5) ? user : this.slots[slot]!.author;
-    return { label: 'comment → delete it', tasks: [[{ kind: 'comment', comment }, { kind: 'deleteComment', user: deleter, comment }]] };
+    return {
+      label: 'comment → delete it',
+      tasks: [
+        [
+          { kind: 'comment', comment },
+          { kind: 'deleteComment', user: deleter, comment },
+        ],
+      ],
+    };
   }
 
   /** A live comment deleted by its author or the post's author; or by both at once (one wins). */
@@ -632,7 +731,11 @@ class Planner {
       { kind: 'deleteComment', user: this.comments[comment]!.author, comment },
       { kind: 'deleteComment', user: this.slots[slot]!.author, comment },
     ];
-    if (twice) return { label: 'double delete comment', tasks: this.rng.chance(0.5) ? [[byAuthor!], [byPostAuthor!]] : [[byAuthor!], [byAuthor!]] };
+    if (twice)
+      return {
+        label: 'double delete comment',
+        tasks: this.rng.chance(0.5) ? [[byAuthor!], [byPostAuthor!]] : [[byAuthor!], [byAuthor!]],
+      };
     return { label: 'delete comment', tasks: [[this.rng.chance(0.6) ? byAuthor! : byPostAuthor!]] };
   }
 
@@ -643,7 +746,10 @@ class Planner {
     const comment = this.rng.pick(this.commentsOn(slot));
     const allowed = [this.comments[comment]!.author, this.slots[slot]!.author];
     const strangers = Array.from({ length: this.userCount }, (_, u) => u).filter((u) => !allowed.includes(u));
-    return { label: 'stranger deletes comment', tasks: [[{ kind: 'deleteComment', user: this.rng.pick(strangers), comment }]] };
+    return {
+      label: 'stranger deletes comment',
+      tasks: [[{ kind: 'deleteComment', user: this.rng.pick(strangers), comment }]],
+    };
   }
 
   /** A reply to a deleted comment: 404 comment_not_found, nothing is written. */
@@ -661,7 +767,12 @@ class Planner {
 
   private newComment(post: number, author: number, replyTo?: number): number {
     const index = this.comments.length;
-    this.comments.push({ post, author, body: `seed ${this.seed} comment ${index} by u${author}`, ...(replyTo === undefined ? {} : { replyTo }) });
+    this.comments.push({
+      post,
+      author,
+      body: `seed ${this.seed} comment ${index} by u${author}`,
+      ...(replyTo === undefined ? {} : { replyTo }),
+    });
     this.liveComments.add(index);
     return index;
   }
@@ -681,12 +792,22 @@ class Planner {
     const target = opts.ofRepost ? this.liveSlot((s) => this.slots[s]!.repost !== undefined) : this.reactionSlot();
     if (target === undefined) return undefined;
     const root = this.rootOf(target);
-    const [user] = this.users('repost', 1, (u) => this.canReact(u, target) && this.postsBy(u) < MAX_POSTS_PER_AUTHOR, opts.twice ? 2 : 1);
+    const [user] = this.users(
+      'repost',
+      1,
+      (u) => this.canReact(u, target) && this.postsBy(u) < MAX_POSTS_PER_AUTHOR,
+      opts.twice ? 2 : 1,
+    );
     if (user === undefined) return undefined;
     const label = `${opts.twice ? 'double ' : ''}${opts.plain ? 'plain repost' : 'repost with comment'}${opts.ofRepost ? ' of a repost' : ''}`;
     let step: Step;
     if (!this.live.has(root)) {
-      step = { kind: 'repost', user, target, ...(opts.plain ? {} : { comment: `seed ${this.seed} repost of #${target} by u${user}` }) };
+      step = {
+        kind: 'repost',
+        user,
+        target,
+        ...(opts.plain ? {} : { comment: `seed ${this.seed} repost of #${target} by u${user}` }),
+      };
     } else if (opts.plain) {
       const claim = likeKey(user, root);
       let slot = this.plainReposts.get(claim);
@@ -697,7 +818,12 @@ class Planner {
       step = { kind: 'repost', user, target, slot };
     } else {
       const keyed = this.rng.chance(0.7);
-      const slot = this.newSlot(user, keyed, { target, root, plain: false }, `seed ${this.seed} repost ${this.slots.length} by u${user}`);
+      const slot = this.newSlot(
+        user,
+        keyed,
+        { target, root, plain: false },
+        `seed ${this.seed} repost ${this.slots.length} by u${user}`,
+      );
       const { body, key } = this.slots[slot]!;
       step = { kind: 'repost', user, target, slot, comment: body, ...(key ? { key } : {}) };
     }
@@ -737,12 +863,16 @@ class Planner {
 
   /** Whether a block stands between two users (either way), or one of this wave changes it. */
   private separated(a: number, b: number): boolean {
-    return a !== b && (this.blocks.has(`${a}>${b}`) || this.blocks.has(`${b}>${a}`) || this.blockBusy.has(usersKey(a, b)));
+    return (
+      a !== b && (this.blocks.has(`${a}>${b}`) || this.blocks.has(`${b}>${a}`) || this.blockBusy.has(usersKey(a, b)))
+    );
   }
 
   /** May `user` like, comment on or repost `slot`: no block with its author, nor with its original's. */
   private canReact(user: number, slot: number): boolean {
-    return !this.separated(user, this.slots[slot]!.author) && !this.separated(user, this.slots[this.rootOf(slot)]!.author);
+    return (
+      !this.separated(user, this.slots[slot]!.author) && !this.separated(user, this.slots[this.rootOf(slot)]!.author)
+    );
   }
 
   /** The user pairs a group acts across: a block of the same wave must not touch them. */
@@ -807,7 +937,9 @@ class Planner {
     // Mostly across a follow, so the block has edges to remove (random pairs rarely have one).
     const followed = (a: number, b: number) => this.follows([a, b]) || this.follows([b, a]);
     const fresh = (a: number, b: number) => !this.blocks.has(`${a}>${b}`) || this.rng.chance(0.15);
-    const pair = (this.rng.chance(0.6) ? this.quietUsers((a, b) => followed(a, b) && fresh(a, b)) : undefined) ?? this.quietUsers(fresh);
+    const pair =
+      (this.rng.chance(0.6) ? this.quietUsers((a, b) => followed(a, b) && fresh(a, b)) : undefined) ??
+      this.quietUsers(fresh);
     if (!pair) return undefined;
     const [a, b] = pair;
     this.blockBusy.add(usersKey(a, b));
@@ -826,7 +958,10 @@ class Planner {
     this.blockBusy.add(usersKey(pair[0], pair[1]));
     this.blocks.delete(`${pair[0]}>${pair[1]}`);
     const step: Step = { kind: 'unblock', pair };
-    return { label: this.rng.chance(0.2) ? 'double unblock' : 'unblock', tasks: this.rng.chance(0.2) ? [[step], [step]] : [[step]] };
+    return {
+      label: this.rng.chance(0.2) ? 'double unblock' : 'unblock',
+      tasks: this.rng.chance(0.2) ? [[step], [step]] : [[step]],
+    };
   }
 
   /** Across a block: a follow, or a like, comment or plain repost of the other's live post — 403 blocked. */
@@ -835,10 +970,12 @@ class Planner {
     if (!pair) return undefined;
     const [user, other] = this.rng.chance(0.5) ? pair : ([pair[1], pair[0]] as const);
     const action = this.rng.pick(['follow', 'like', 'comment', 'repost'] as const);
-    if (action === 'follow') return { label: 'follow across a block', tasks: [[{ kind: 'refused', action, user, other }]] };
+    if (action === 'follow')
+      return { label: 'follow across a block', tasks: [[{ kind: 'refused', action, user, other }]] };
     const slot = this.liveSlot((s) => this.slots[s]!.author === other);
     // A refused write still counts against the quota (abuse that fails is still abuse).
-    if (slot === undefined || this.users(action, 1, (u) => u === user).length === 0) return { label: 'follow across a block', tasks: [[{ kind: 'refused', action: 'follow', user, other }]] };
+    if (slot === undefined || this.users(action, 1, (u) => u === user).length === 0)
+      return { label: 'follow across a block', tasks: [[{ kind: 'refused', action: 'follow', user, other }]] };
     return { label: `${action} across a block`, tasks: [[{ kind: 'refused', action, user, other, slot }]] };
   }
 
@@ -879,7 +1016,9 @@ class Planner {
    * `action` left in this seed's budget; the writes are taken.
    */
   private users(action: Quota, count: number, fits: (u: number) => boolean, times = 1): number[] {
-    const open = Array.from({ length: this.userCount }, (_, u) => u).filter((u) => (this.writes.get(`${action}:${u}`) ?? 0) + times <= WRITES_PER_USER[action] && fits(u));
+    const open = Array.from({ length: this.userCount }, (_, u) => u).filter(
+      (u) => (this.writes.get(`${action}:${u}`) ?? 0) + times <= WRITES_PER_USER[action] && fits(u),
+    );
     const chosen: number[] = [];
     while (chosen.length < count && open.length > 0) chosen.push(open.splice(this.rng.int(0, open.length - 1), 1)[0]!);
     for (const u of chosen) this.writes.set(`${action}:${u}`, (this.writes.get(`${action}:${u}`) ?? 0) + times);

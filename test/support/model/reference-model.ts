@@ -77,7 +77,9 @@ export interface ModelComment {
 export function chainBody(comment: string, via?: { author: string; body: string }): string {
   if (!via || via.body === '') return comment;
   const chained = [...`${comment} //@${via.author}: ${via.body}`.trimStart()];
-  return chained.length <= POST_MAX_CODE_POINTS ? chained.join('') : `${chained.slice(0, POST_MAX_CODE_POINTS - 1).join('')}…`;
+  return chained.length <= POST_MAX_CODE_POINTS
+    ? chained.join('')
+    : `${chained.slice(0, POST_MAX_CODE_POINTS - 1).join('')}…`;
 }
 
 /** How many of a subject's history entries a mismatch line quotes (the most recent ones). */
@@ -116,11 +118,28 @@ export class ReferenceModel {
   // --- updates, from responses ----------------------------------------------------------------
 
   /** `fact`: when the request that created it ran (its mentions notify from then on). */
-  created(slot: number, id: string, author: string, body: string, repost?: { of: string; plain: boolean }, fact?: FactWindow): void {
+  created(
+    slot: number,
+    id: string,
+    author: string,
+    body: string,
+    repost?: { of: string; plain: boolean },
+    fact?: FactWindow,
+  ): void {
     const key = keyFromPostId(id);
     if (!key) throw new Error(`model: ${id} is not a post id`);
     const mentions = this.mentionsIn(body);
-    const post: ModelPost = { slot, id, author, body, live: true, order: Buffer.from(inboxQualifier(key)), likers: new Set(), bookmarkers: new Set(), mentions };
+    const post: ModelPost = {
+      slot,
+      id,
+      author,
+      body,
+      live: true,
+      order: Buffer.from(inboxQualifier(key)),
+      likers: new Set(),
+      bookmarkers: new Set(),
+      mentions,
+    };
     if (repost) Object.assign(post, { repostOf: repost.of, plain: repost.plain });
     if (fact) post.mentionFact = { ...fact, silenced: new Set(mentions.filter((m) => this.silenced(m, author))) };
     const originalAuthor = repost ? this.byId(repost.of)?.author : undefined;
@@ -170,7 +189,8 @@ export class ReferenceModel {
   resolveComment(index: number, found?: { id: string; replyTo?: { id: string; author: string } }): void {
     const comment = this.comments.get(index);
     if (!comment || comment.state !== 'unknown') return;
-    if (found) Object.assign(comment, { state: 'live', id: found.id, ...(found.replyTo ? { replyTo: found.replyTo } : {}) });
+    if (found)
+      Object.assign(comment, { state: 'live', id: found.id, ...(found.replyTo ? { replyTo: found.replyTo } : {}) });
     else comment.state = 'deleted';
   }
 
@@ -189,7 +209,10 @@ export class ReferenceModel {
   likeFact(slot: number, user: string, fact: FactWindow, silencedAtSend: boolean): void {
     const key = `${slot}|${user}`;
     const known = this.likeFacts.get(key);
-    this.likeFacts.set(key, known ? { ...known, answered: Math.max(known.answered, fact.answered) } : { ...fact, silenced: silencedAtSend });
+    this.likeFacts.set(
+      key,
+      known ? { ...known, answered: Math.max(known.answered, fact.answered) } : { ...fact, silenced: silencedAtSend },
+    );
   }
 
   setBlock(actor: string, target: string, on: boolean): void {
@@ -256,7 +279,9 @@ export class ReferenceModel {
    * hidden ones included (a page walks them, and leaves them out: `hides`).
    */
   timeline(reader: string): ModelPost[] {
-    return newestFirst(this.allPosts().filter((p) => p.live && (p.author === reader || this.follows(reader, p.author))));
+    return newestFirst(
+      this.allPosts().filter((p) => p.live && (p.author === reader || this.follows(reader, p.author))),
+    );
   }
 
   blocks(actor: string, target: string): boolean {
@@ -284,9 +309,16 @@ export class ReferenceModel {
   /** Why a timeline leaves `post` out for `reader` (by a hidden author, or a repost of one), or undefined. */
   hides(reader: string, post: ModelPost): string | undefined {
     const original = post.repostOf ? this.byId(post.repostOf) : undefined;
-    for (const [who, what] of [[post.author, 'its author'], [original?.author, 'its original’s author']] as const) {
+    for (const [who, what] of [
+      [post.author, 'its author'],
+      [original?.author, 'its original’s author'],
+    ] as const) {
       if (!who || !this.hidden(reader, who)) continue;
-      const why = this.blocks(reader, who) ? `${reader} blocks` : this.mutes(reader, who) ? `${reader} mutes` : 'is blocked by';
+      const why = this.blocks(reader, who)
+        ? `${reader} blocks`
+        : this.mutes(reader, who)
+          ? `${reader} mutes`
+          : 'is blocked by';
       return `hidden: ${why} ${what} ${who} ${this.history(pairSubject(reader, who))} ${this.history(pairSubject(who, reader))}`;
     }
     return undefined;
@@ -294,7 +326,9 @@ export class ReferenceModel {
 
   /** Whether no block or mute between the two changed while a fact's deliveries could run. */
   exactAround(a: string, b: string, fact: FactWindow): boolean {
-    return (this.silencingChanges.get(usersKey(a, b)) ?? []).every((c) => c.answered < fact.sent || c.sent > fact.answered + DELIVERY_HORIZON_MS);
+    return (this.silencingChanges.get(usersKey(a, b)) ?? []).every(
+      (c) => c.answered < fact.sent || c.sent > fact.answered + DELIVERY_HORIZON_MS,
+    );
   }
 
   /**
@@ -307,7 +341,8 @@ export class ReferenceModel {
     const inexact = new Map<string, string>();
     // A group is listed while its count is positive — except a group of one whose one actor the
     // recipient now hides (listNotifications leaves it out).
-    const shown = (count: number, sole?: string) => (count === 1 && sole !== undefined && this.hidden(recipient, sole) ? 0 : count);
+    const shown = (count: number, sole?: string) =>
+      count === 1 && sole !== undefined && this.hidden(recipient, sole) ? 0 : count;
     for (const post of this.allPosts()) {
       const likeKey = `like:${post.id}`;
       if (post.author === recipient) {
@@ -316,7 +351,11 @@ export class ReferenceModel {
           const likers = [...post.likers].filter((l) => l !== recipient);
           const facts = likers.map((l) => [l, this.likeFacts.get(`${post.slot}|${l}`)] as const);
           const unsure = facts.find(([l, f]) => !f || !this.exactAround(recipient, l, f));
-          if (unsure) inexact.set(likeKey, `a block or mute between ${recipient} and ${unsure[0]} changed while the like's notification was delivered`);
+          if (unsure)
+            inexact.set(
+              likeKey,
+              `a block or mute between ${recipient} and ${unsure[0]} changed while the like's notification was delivered`,
+            );
           else {
             const counted = facts.filter(([, f]) => !f!.silenced).map(([l]) => l);
             expected.set(likeKey, shown(counted.length, counted[0]));
@@ -330,7 +369,11 @@ export class ReferenceModel {
         const unsure = reposts.find((r) => !r.repostFact || !this.exactAround(recipient, r.author, r.repostFact));
         const windows = new Set(reposts.map((r) => Math.floor(parsePostId(r.id)!.millis / GROUP_WINDOW_MS)));
         if (!post.live) expected.set(repostKey, 0);
-        else if (unsure) inexact.set(repostKey, `a block or mute between ${recipient} and ${unsure.author} changed while the repost's notification was delivered`);
+        else if (unsure)
+          inexact.set(
+            repostKey,
+            `a block or mute between ${recipient} and ${unsure.author} changed while the repost's notification was delivered`,
+          );
         else if (windows.size > 1) inexact.set(repostKey, 'the reposts fall in two 12-hour groups');
         else {
           const people = [...new Set(reposts.filter((r) => r.live && !r.repostFact!.silenced).map((r) => r.author))];
@@ -341,7 +384,10 @@ export class ReferenceModel {
       if (post.author === recipient || !post.mentions.includes(recipient)) continue;
       if (!post.live) expected.set(mentionKey, 0);
       else if (!post.mentionFact || !this.exactAround(recipient, post.author, post.mentionFact)) {
-        inexact.set(mentionKey, `a block or mute between ${recipient} and ${post.author} changed while the mention's notification was delivered`);
+        inexact.set(
+          mentionKey,
+          `a block or mute between ${recipient} and ${post.author} changed while the mention's notification was delivered`,
+        );
       } else expected.set(mentionKey, post.mentionFact.silenced.has(recipient) ? 0 : shown(1, post.author));
     }
     return { expected, inexact };
@@ -353,7 +399,11 @@ export class ReferenceModel {
   }
 
   counts(user: string): { followers: number; following: number; posts: number } {
-    return { followers: this.followers(user).length, following: this.following(user).length, posts: this.livePostsOf(user).length };
+    return {
+      followers: this.followers(user).length,
+      following: this.following(user).length,
+      posts: this.livePostsOf(user).length,
+    };
   }
 
   /** The live post a plain repost of `original` by `user` answers again (200), if any. */
@@ -375,7 +425,9 @@ export class ReferenceModel {
 
   /** A post's live comments, oldest first (comment ids sort by creation time). */
   liveComments(slot: number): ModelComment[] {
-    return [...this.comments.values()].filter((c) => c.post === slot && c.state === 'live').sort((a, b) => (a.id! < b.id! ? -1 : a.id! > b.id! ? 1 : 0));
+    return [...this.comments.values()]
+      .filter((c) => c.post === slot && c.state === 'live')
+      .sort((a, b) => (a.id! < b.id! ? -1 : a.id! > b.id! ? 1 : 0));
   }
 
   /** Posts whose comments or likers lists are read back. */
@@ -388,7 +440,17 @@ export class ReferenceModel {
   }
 
   /** What every view of a post must show: exact counts, and the reader's own state (none: anonymous). */
-  engagement(post: ModelPost, reader?: string): { likeCount: number; commentCount: number; repostCount: number; liked: boolean; reposted: boolean; bookmarked: boolean } {
+  engagement(
+    post: ModelPost,
+    reader?: string,
+  ): {
+    likeCount: number;
+    commentCount: number;
+    repostCount: number;
+    liked: boolean;
+    reposted: boolean;
+    bookmarked: boolean;
+  } {
     const reposts = this.allPosts().filter((p) => p.live && p.repostOf === post.id);
     return {
       likeCount: post.likers.size,
@@ -411,12 +473,16 @@ export class ReferenceModel {
   /** Histories of the flagged subjects behind one of `user`'s counts: its posts, or its edges in that direction. */
   flaggedHistories(user: string, count: 'followers' | 'following' | 'posts'): string {
     const behind = [...this.flagged].filter((subject) => {
-      if (count === 'posts') return subject.startsWith('#') && this.posts.get(Number(subject.slice(1)))?.author === user;
+      if (count === 'posts')
+        return subject.startsWith('#') && this.posts.get(Number(subject.slice(1)))?.author === user;
       const [follower, followee] = subject.split('→');
       return count === 'following' ? follower === user : followee === user;
     });
     const quoted = behind.slice(-HISTORIES_QUOTED).map((subject) => this.history(subject));
-    return [...(behind.length > HISTORIES_QUOTED ? [`(${behind.length - HISTORIES_QUOTED} more)`] : []), ...quoted].join(' ');
+    return [
+      ...(behind.length > HISTORIES_QUOTED ? [`(${behind.length - HISTORIES_QUOTED} more)`] : []),
+      ...quoted,
+    ].join(' ');
   }
 
   describe(post: ModelPost): string {

@@ -70,8 +70,14 @@ api.use({
     const sent = unsent.get(id);
     unsent.delete(id);
     if (response.status !== 401 || !sent) return response;
-    const code = ((await response.clone().json().catch(() => null)) as { error?: { code?: string } } | null)?.error?.code;
-    const next = code === 'token_expired' ? await renew(request.headers.get('Authorization')!.slice('Bearer '.length)) : null;
+    const code = (
+      (await response
+        .clone()
+        .json()
+        .catch(() => null)) as { error?: { code?: string } } | null
+    )?.error?.code;
+    const next =
+      code === 'token_expired' ? await renew(request.headers.get('Authorization')!.slice('Bearer '.length)) : null;
     if (next === null) {
       session.expire();
       return response;
@@ -216,7 +222,10 @@ export function whenQuiet(): Promise<void> {
  * otherwise. A fetch that never reached the server is `network`. `background` requests (a
  * badge's refresh) are not counted as the page's own (see whenQuiet).
  */
-export async function call<T>(request: Promise<Result<T>>, { background = false } = {}): Promise<{ data: T; status: number }> {
+export async function call<T>(
+  request: Promise<Result<T>>,
+  { background = false } = {},
+): Promise<{ data: T; status: number }> {
   let result: Result<T>;
   if (!background) pageRequests++;
   try {

@@ -19,7 +19,10 @@ export interface Person {
 
 /** The first user-perceived character (an emoji with its modifiers, a CJK character, a letter). */
 export function initial(name: string): string {
-  const first = new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(name.trim())[Symbol.iterator]().next();
+  const first = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+    .segment(name.trim())
+    [Symbol.iterator]()
+    .next();
   return first.done ? '?' : first.value.segment.toLocaleUpperCase();
 }
 
@@ -71,7 +74,12 @@ export function profileFace(profile: Profile): Person {
 export function Byline({ handle, displayName }: Person) {
   return (
     <a class="author" href={href.profile(handle)}>
-      {displayName && <strong class="name" dir="auto">{displayName}</strong>} <span class="handle">@{handle}</span>
+      {displayName && (
+        <strong class="name" dir="auto">
+          {displayName}
+        </strong>
+      )}{' '}
+      <span class="handle">@{handle}</span>
     </a>
   );
 }

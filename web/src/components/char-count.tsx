@@ -35,7 +35,11 @@ export function CharCount({ id, text, max }: { id: string; text: string; max: nu
   const problem = textProblem(text);
   return (
     <span id={id} class={remaining < 0 || problem ? 'count over' : 'count'} aria-live="polite">
-      {problem ? t(problem) : remaining < 0 ? t('compose.over', { n: -remaining }) : t('compose.remaining', { n: remaining })}
+      {problem
+        ? t(problem)
+        : remaining < 0
+          ? t('compose.over', { n: -remaining })
+          : t('compose.remaining', { n: remaining })}
     </span>
   );
 }

@@ -18,10 +18,21 @@ const PATHS = {
 
 export type IconName = keyof typeof PATHS;
 
-export function Icon({ name, filled = false, ...rest }: { name: IconName; filled?: boolean } & JSX.SVGAttributes<SVGSVGElement>) {
+export function Icon({
+  name,
+  filled = false,
+  ...rest
+}: { name: IconName; filled?: boolean } & JSX.SVGAttributes<SVGSVGElement>) {
   return (
     <svg class="icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false" {...rest}>
-      <path d={PATHS[name]} fill={filled ? 'currentColor' : 'none'} stroke="currentColor" stroke-width={name === 'more' ? 3.2 : 1.8} stroke-linecap="round" stroke-linejoin="round" />
+      <path
+        d={PATHS[name]}
+        fill={filled ? 'currentColor' : 'none'}
+        stroke="currentColor"
+        stroke-width={name === 'more' ? 3.2 : 1.8}
+        stroke-linecap="round"
+        stroke-linejoin="round"
+      />
     </svg>
   );
 }

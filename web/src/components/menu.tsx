@@ -36,9 +36,9 @@ export function MoreMenu({ label, items }: { label: string; items: MenuItem[] })
     const all = entries();
     const at = all.indexOf(document.activeElement as HTMLButtonElement);
     if (!open) return;
-    if (e.key === 'Escape') (e.preventDefault(), close());
-    else if (e.key === 'ArrowDown') (e.preventDefault(), all[(at + 1) % all.length]?.focus());
-    else if (e.key === 'ArrowUp') (e.preventDefault(), all[(at - 1 + all.length) % all.length]?.focus());
+    if (e.key === 'Escape') e.preventDefault(), close();
+    else if (e.key === 'ArrowDown') e.preventDefault(), all[(at + 1) % all.length]?.focus();
+    else if (e.key === 'ArrowUp') e.preventDefault(), all[(at - 1 + all.length) % all.length]?.focus();
     else if (e.key === 'Tab') setOpen(false);
   };
 
@@ -46,7 +46,15 @@ export function MoreMenu({ label, items }: { label: string; items: MenuItem[] })
   return (
     // Keys on the whole widget: Esc closes whether the focus is on an item or still on the button.
     <span class="more-menu" onKeyDown={keys}>
-      <button ref={button} type="button" class="icon-button" aria-haspopup="menu" aria-expanded={open} aria-label={label} onClick={() => setOpen(!open)}>
+      <button
+        ref={button}
+        type="button"
+        class="icon-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-label={label}
+        onClick={() => setOpen(!open)}
+      >
         <Icon name="more" />
       </button>
       {open && (

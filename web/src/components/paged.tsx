@@ -69,7 +69,8 @@ export function usePaged<T>(fetchPage: (cursor?: string) => Promise<PageOf<T>>, 
 
   const restored = useRef(saved !== undefined);
   useEffect(() => {
-    if (restored.current) restored.current = false; // Back: shown as left, not asked again
+    if (restored.current)
+      restored.current = false; // Back: shown as left, not asked again
     else reload();
   }, [reload]);
 
@@ -120,7 +121,12 @@ export function PagedFooter<T>({ list, empty }: { list: Paged<T>; empty: Compone
       </>
     );
   }
-  if (list.loading) return <p class="muted" role="status">{t('timeline.loading')}</p>;
+  if (list.loading)
+    return (
+      <p class="muted" role="status">
+        {t('timeline.loading')}
+      </p>
+    );
   if (list.done) return <p class="muted list-end">{list.items.length ? t('timeline.end') : empty}</p>;
   return (
     <div ref={sentinel} class="load-more">

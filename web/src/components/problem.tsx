@@ -13,7 +13,8 @@ export function problemText(err: unknown, t: Translate): string {
 }
 
 /** Worth another try as it is: the server was unreachable or busy, not a refusal. */
-export const retryable = (err: unknown) => err instanceof ApiProblem && (err.status === 0 || err.status >= 500 || err.status === 429);
+export const retryable = (err: unknown) =>
+  err instanceof ApiProblem && (err.status === 0 || err.status >= 500 || err.status === 429);
 
 export function ErrorMessage({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const { t } = useI18n();

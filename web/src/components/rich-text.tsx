@@ -38,7 +38,15 @@ function withLinks(text: string, key: number): ComponentChild[] {
   return out;
 }
 
-export function RichText({ text, mentions = [], topics = [] }: { text: string; mentions?: Mention[]; topics?: TopicSpan[] }) {
+export function RichText({
+  text,
+  mentions = [],
+  topics = [],
+}: {
+  text: string;
+  mentions?: Mention[];
+  topics?: TopicSpan[];
+}) {
   const chars = Array.from(text);
   const spans: Span[] = [
     ...mentions.map((m) => ({ start: m.start, end: m.end, to: href.profile(m.handle), kind: 'mention' as const })),

@@ -53,8 +53,10 @@ export function relativeTime(iso: string, locale: Locale, t: Translate, now = Da
   return absoluteDate(iso, locale);
 }
 
-export const absoluteDate = (iso: string, locale: Locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(new Date(iso));
-export const absoluteTime = (iso: string, locale: Locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(new Date(iso));
+export const absoluteDate = (iso: string, locale: Locale) =>
+  new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(new Date(iso));
+export const absoluteTime = (iso: string, locale: Locale) =>
+  new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(new Date(iso));
 
 export interface I18n {
   locale: Locale;

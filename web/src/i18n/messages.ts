@@ -50,7 +50,8 @@ export const en = {
   'compose.bidi': 'Remove the hidden characters that change the text direction (they can disguise text), then send.',
   'compose.control': 'Remove the hidden control characters, then send.',
   'compose.published': 'Posted.',
-  'send.unknown': 'The server did not answer, so this may or may not have been sent. What you wrote is kept here: sending it again is safe, it will not appear twice.',
+  'send.unknown':
+    'The server did not answer, so this may or may not have been sent. What you wrote is kept here: sending it again is safe, it will not appear twice.',
   'send.keySpent': 'An earlier version of this was already sent. Send again to send this text as a new one.',
   'send.inProgress': 'This is still being sent. Wait a moment, then send again: it will not appear twice.',
   'send.deletedSince': 'This was sent earlier and has been deleted since. Send again to send it as a new one.',
@@ -58,7 +59,8 @@ export const en = {
   'timeline.empty': 'Nothing here yet. Follow someone, or write your first post.',
   'timeline.newPosts': '{n} new posts — show them',
   'timeline.newPost': '1 new post — show it',
-  'timeline.regenerating': 'Welcome back! Your timeline is being rebuilt; what is shown may be incomplete. Refreshing in a few seconds…',
+  'timeline.regenerating':
+    'Welcome back! Your timeline is being rebuilt; what is shown may be incomplete. Refreshing in a few seconds…',
   'timeline.loadMore': 'Load more',
   'timeline.end': 'You’ve reached the end.',
   'timeline.loading': 'Loading…',
@@ -199,7 +201,8 @@ export const en = {
   'blocks.mute': 'Mute',
   'blocks.unmute': 'Unmute',
   'blocks.blockTitle': 'Block @{handle}?',
-  'blocks.blockDetail': 'You will stop following each other, and they will no longer be able to follow you, see your posts, or comment on, like or repost them. Unblocking does not restore the follows.',
+  'blocks.blockDetail':
+    'You will stop following each other, and they will no longer be able to follow you, see your posts, or comment on, like or repost them. Unblocking does not restore the follows.',
   'blocks.muteHandle': 'Mute @{handle}',
   'profile.more': 'More actions for @{handle}',
   'blocks.blockHandle': 'Block @{handle}',
@@ -209,12 +212,14 @@ export const en = {
   'blocks.done.unmute': 'You unmuted @{handle}.',
   'blocks.blockedTitle': 'Blocked users',
   'blocks.mutedTitle': 'Muted users',
-  'blocks.blockedIntro': 'They cannot follow you, see your posts, or comment on, like or repost them; you do not see theirs.',
+  'blocks.blockedIntro':
+    'They cannot follow you, see your posts, or comment on, like or repost them; you do not see theirs.',
   'blocks.mutedIntro': 'Their posts and notifications are hidden from you. They are not told.',
   'blocks.noneBlocked': 'You have not blocked anyone.',
   'blocks.noneMuted': 'You have not muted anyone.',
   'media.add': 'Add pictures',
-  'media.addHint': 'Up to {max} pictures (JPEG, PNG, WebP or GIF, at most 20 MB each); you can also drop or paste them into this box.',
+  'media.addHint':
+    'Up to {max} pictures (JPEG, PNG, WebP or GIF, at most 20 MB each); you can also drop or paste them into this box.',
   'media.list': 'Pictures to post',
   'media.picture': 'Picture {n}',
   'media.sending': 'Uploading… {percent}%',
@@ -272,7 +277,8 @@ export const en = {
   'error.invalid_token': 'Your session is no longer valid. Please log in again.',
   'error.token_expired': 'Your session has expired. Please log in again.',
   'error.invalid_refresh_token': 'Your session has ended. Please log in again.',
-  'error.refresh_token_reused': 'For your safety this session was ended: it was used from somewhere else. Please log in again.',
+  'error.refresh_token_reused':
+    'For your safety this session was ended: it was used from somewhere else. Please log in again.',
   'error.client_header_required': 'This request did not come from the Weibo app. Please reload the page.',
   'error.session_changed': 'Not sent: the account was changed in another tab. Check who you are now and try again.',
   'error.unauthorized': 'Wrong handle or password.',
@@ -320,7 +326,8 @@ export const en = {
   'error.invalid_cursor': 'This list has changed. Reload the page.',
   'error.internal_error': 'The server had a problem. Please try again later.',
   'error.service_unavailable': 'The service is temporarily unavailable. Please try again in a moment.',
-  'error.timeout': 'The server took too long to answer, so it is not known whether this went through. Trying again is safe.',
+  'error.timeout':
+    'The server took too long to answer, so it is not known whether this went through. Trying again is safe.',
 } as const satisfies ErrorMessages & Record<string, string>;
 
 export type MessageKey = keyof typeof en;
@@ -513,7 +520,8 @@ export const zh: Record<MessageKey, string> = {
   'blocks.mute': '屏蔽',
   'blocks.unmute': '取消屏蔽',
   'blocks.blockTitle': '确定拉黑 @{handle} 吗？',
-  'blocks.blockDetail': '你们将互相取消关注，TA 将无法关注你、看到你的微博，也无法评论、赞或转发。取消拉黑后关注不会恢复。',
+  'blocks.blockDetail':
+    '你们将互相取消关注，TA 将无法关注你、看到你的微博，也无法评论、赞或转发。取消拉黑后关注不会恢复。',
   'blocks.muteHandle': '屏蔽 @{handle}',
   'profile.more': '对 @{handle} 的更多操作',
   'blocks.blockHandle': '拉黑 @{handle}',

@@ -49,7 +49,15 @@ const invalid = (problems: FieldProblems, id: string, hint?: string) => ({
   'aria-describedby': [hint, problems[id] ? `${id}-problem` : undefined].filter(Boolean).join(' ') || undefined,
 });
 
-function FieldProblem({ problems, id, vars }: { problems: FieldProblems; id: string; vars?: Record<string, string | number> }) {
+function FieldProblem({
+  problems,
+  id,
+  vars,
+}: {
+  problems: FieldProblems;
+  id: string;
+  vars?: Record<string, string | number>;
+}) {
   const { t } = useI18n();
   const key = problems[id];
   return key ? (
@@ -70,7 +78,10 @@ export function LoginPage({ notice }: { notice?: string }) {
   const [password, setPassword] = useState('');
   const { busy, error, submit, problems, tried } = useSubmit(
     async () => void ((await logIn(handle.trim(), password)) && markRestored()),
-    () => ({ ...(handle.trim() ? {} : { 'login-handle': 'form.required' as const }), ...(password ? {} : { 'login-password': 'form.required' as const }) }),
+    () => ({
+      ...(handle.trim() ? {} : { 'login-handle': 'form.required' as const }),
+      ...(password ? {} : { 'login-password': 'form.required' as const }),
+    }),
   );
   return (
     <section class="auth" aria-labelledby="page-title">
@@ -83,10 +94,27 @@ export function LoginPage({ notice }: { notice?: string }) {
       )}
       <form onSubmit={submit} noValidate>
         <label for="login-handle">{t('auth.handle')}</label>
-        <input id="login-handle" name="handle" autocomplete="username" required {...invalid(problems, 'login-handle')} value={handle} onInput={(e) => setHandle((e.target as HTMLInputElement).value)} />
+        <input
+          id="login-handle"
+          name="handle"
+          autocomplete="username"
+          required
+          {...invalid(problems, 'login-handle')}
+          value={handle}
+          onInput={(e) => setHandle((e.target as HTMLInputElement).value)}
+        />
         <FieldProblem problems={problems} id="login-handle" />
         <label for="login-password">{t('auth.password')}</label>
-        <input id="login-password" name="password" type="password" autocomplete="current-password" required {...invalid(problems, 'login-password')} value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+        <input
+          id="login-password"
+          name="password"
+          type="password"
+          autocomplete="current-password"
+          required
+          {...invalid(problems, 'login-password')}
+          value={password}
+          onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+        />
         <FieldProblem problems={problems} id="login-password" />
         <button type="submit" disabled={busy}>
           {t('auth.login')}
@@ -125,14 +153,44 @@ export function RegisterPage() {
       <h1 id="page-title">{t('auth.registerTitle')}</h1>
       <form onSubmit={submit} noValidate>
         <label for="reg-handle">{t('auth.handle')}</label>
-        <input id="reg-handle" name="handle" autocomplete="username" required pattern={HANDLE_PATTERN} maxLength={HANDLE_MAX} {...invalid(problems, 'reg-handle', 'reg-handle-hint')} value={handle} onInput={(e) => setHandle((e.target as HTMLInputElement).value)} />
+        <input
+          id="reg-handle"
+          name="handle"
+          autocomplete="username"
+          required
+          pattern={HANDLE_PATTERN}
+          maxLength={HANDLE_MAX}
+          {...invalid(problems, 'reg-handle', 'reg-handle-hint')}
+          value={handle}
+          onInput={(e) => setHandle((e.target as HTMLInputElement).value)}
+        />
         <small id="reg-handle-hint">{t('auth.handleHint', { max: HANDLE_MAX })}</small>
         <FieldProblem problems={problems} id="reg-handle" vars={{ max: HANDLE_MAX }} />
         <label for="reg-name">{t('auth.displayName')}</label>
-        <input id="reg-name" name="displayName" autocomplete="nickname" required maxLength={DISPLAY_NAME_MAX} {...invalid(problems, 'reg-name')} value={displayName} onInput={(e) => setDisplayName((e.target as HTMLInputElement).value)} />
+        <input
+          id="reg-name"
+          name="displayName"
+          autocomplete="nickname"
+          required
+          maxLength={DISPLAY_NAME_MAX}
+          {...invalid(problems, 'reg-name')}
+          value={displayName}
+          onInput={(e) => setDisplayName((e.target as HTMLInputElement).value)}
+        />
         <FieldProblem problems={problems} id="reg-name" />
         <label for="reg-password">{t('auth.password')}</label>
-        <input id="reg-password" name="password" type="password" autocomplete="new-password" required minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} {...invalid(problems, 'reg-password', 'reg-password-hint')} value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+        <input
+          id="reg-password"
+          name="password"
+          type="password"
+          autocomplete="new-password"
+          required
+          minLength={PASSWORD_MIN}
+          maxLength={PASSWORD_MAX}
+          {...invalid(problems, 'reg-password', 'reg-password-hint')}
+          value={password}
+          onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+        />
         <small id="reg-password-hint">{t('auth.passwordHint', { min: PASSWORD_MIN })}</small>
         <FieldProblem problems={problems} id="reg-password" vars={{ min: PASSWORD_MIN }} />
         <button type="submit" disabled={busy}>

@@ -12,7 +12,15 @@ import { useI18n } from '../../i18n/i18n';
 export type BlockAction = 'block' | 'unblock' | 'mute' | 'unmute';
 
 /** `onChange`: the state as first read ('loaded'), then after each change. */
-export function BlockButtons({ me, handle, onChange }: { me: string; handle: string; onChange: (state: BlockState, action: BlockAction | 'loaded') => void }) {
+export function BlockButtons({
+  me,
+  handle,
+  onChange,
+}: {
+  me: string;
+  handle: string;
+  onChange: (state: BlockState, action: BlockAction | 'loaded') => void;
+}) {
   const { t } = useI18n();
   const [state, setState] = useState<BlockState | null>(null);
   const [busy, setBusy] = useState(false);
@@ -30,7 +38,15 @@ export function BlockButtons({ me, handle, onChange }: { me: string; handle: str
   }, [me, handle]);
 
   async function act(action: BlockAction) {
-    if (action === 'block' && !(await ask({ title: t('blocks.blockTitle', { handle }), detail: t('blocks.blockDetail'), action: t('blocks.block') }))) return;
+    if (
+      action === 'block' &&
+      !(await ask({
+        title: t('blocks.blockTitle', { handle }),
+        detail: t('blocks.blockDetail'),
+        action: t('blocks.block'),
+      }))
+    )
+      return;
     setBusy(true);
     setError(null);
     setStatus('');

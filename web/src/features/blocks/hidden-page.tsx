@@ -14,11 +14,17 @@ export function HiddenPage({ handle, kind }: { handle: string; kind: HiddenKind 
   const [status, setStatus] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState<string | null>(null);
-  const list = usePaged<BlockedUser>(async (cursor?: string) => {
-    const params = { path: { handle }, query: { limit: 50, ...(cursor ? { cursor } : {}) } };
-    const { data } = kind === 'blocks' ? await call(api.GET('/users/{handle}/blocks', { params })) : await call(api.GET('/users/{handle}/mutes', { params }));
-    return { items: data.users, nextCursor: data.nextCursor };
-  }, [handle, kind]);
+  const list = usePaged<BlockedUser>(
+    async (cursor?: string) => {
+      const params = { path: { handle }, query: { limit: 50, ...(cursor ? { cursor } : {}) } };
+      const { data } =
+        kind === 'blocks'
+          ? await call(api.GET('/users/{handle}/blocks', { params }))
+          : await call(api.GET('/users/{handle}/mutes', { params }));
+      return { items: data.users, nextCursor: data.nextCursor };
+    },
+    [handle, kind],
+  );
 
   async function undo(target: string) {
     setBusy(target);

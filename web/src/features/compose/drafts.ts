@@ -124,7 +124,8 @@ export function draftStore(storage: () => DraftStorage | null, now: () => number
     sweep(): void {
       attempt((s) => {
         const current = `${PREFIX}${VERSION}:`;
-        for (const k of keysWith(s, PREFIX)) if (!k.startsWith(current) || parse(s.getItem(k), now()) === null) s.removeItem(k);
+        for (const k of keysWith(s, PREFIX))
+          if (!k.startsWith(current) || parse(s.getItem(k), now()) === null) s.removeItem(k);
       }, undefined);
     },
   };

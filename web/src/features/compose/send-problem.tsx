@@ -12,7 +12,8 @@ import type { MessageKey } from '../../i18n/messages';
  * `service_unavailable`, a gateway's 502/504…) or a request that got no answer. A request the
  * client held back (`session_changed`) was never sent: that one is known.
  */
-export const outcomeUnknown = (err: unknown): boolean => err instanceof ApiProblem && (err.status >= 500 || (err.status === 0 && err.code !== 'session_changed'));
+export const outcomeUnknown = (err: unknown): boolean =>
+  err instanceof ApiProblem && (err.status >= 500 || (err.status === 0 && err.code !== 'session_changed'));
 
 function sentence(err: unknown): MessageKey | null {
   if (outcomeUnknown(err)) return 'send.unknown';

@@ -34,7 +34,8 @@ session.subscribe((s, { reason, remote }) => {
 export type Meta = Record<string, string>;
 
 /** The API will never make a new item under this key again (see the file's head). */
-const keySpent = (err: unknown) => err instanceof ApiProblem && (err.code === 'idempotency_key_mismatch' || err.status === 410);
+const keySpent = (err: unknown) =>
+  err instanceof ApiProblem && (err.code === 'idempotency_key_mismatch' || err.status === 410);
 
 export interface Composed {
   text: string;
@@ -59,7 +60,9 @@ export interface Composed {
 export function useComposed(target: string): Composed {
   // The user the page was drawn for: another user signing in draws every page anew (app.tsx).
   const [owner] = useState(() => session.get()?.handle ?? null);
-  const [draft, setDraft] = useState<Draft>(() => (owner ? drafts.load(owner, target) : null) ?? { text: '', key: newKey() });
+  const [draft, setDraft] = useState<Draft>(
+    () => (owner ? drafts.load(owner, target) : null) ?? { text: '', key: newKey() },
+  );
   const current = useRef(draft);
   const sending = useRef(false);
   const [busy, setBusy] = useState(false);

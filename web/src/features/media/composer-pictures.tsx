@@ -46,7 +46,8 @@ export function usePictures(): Pictures {
   current.current = items;
   const uploads = useRef(new Map<string, AbortController>());
 
-  const patch = (key: string, change: Partial<Picture>) => setItems((list) => list.map((p) => (p.key === key ? { ...p, ...change } : p)));
+  const patch = (key: string, change: Partial<Picture>) =>
+    setItems((list) => list.map((p) => (p.key === key ? { ...p, ...change } : p)));
 
   function start(p: Picture) {
     const abort = new AbortController();
@@ -56,7 +57,10 @@ export function usePictures(): Pictures {
       (s) => patch(p.key, s.step === 'sending' ? { phase: 'sending', sent: s.sent } : { phase: 'processing', sent: 1 }),
       abort.signal,
     )
-      .then((media) => !abort.signal.aborted && patch(p.key, { phase: media.state === 'ready' ? 'ready' : 'failed', media }))
+      .then(
+        (media) =>
+          !abort.signal.aborted && patch(p.key, { phase: media.state === 'ready' ? 'ready' : 'failed', media }),
+      )
       .catch((problem: unknown) => !abort.signal.aborted && patch(p.key, { phase: 'failed', problem }))
       .finally(() => uploads.current.delete(p.key));
   }
@@ -151,7 +155,10 @@ export function PicturePicker({ pictures, onStatus }: { pictures: Pictures; onSt
     if (!focusAfterMove) return;
     const li = list.current?.querySelector<HTMLElement>(`[data-key="${focusAfterMove.key}"]`);
     const wanted = li?.querySelector<HTMLButtonElement>(focusAfterMove.by < 0 ? '.move-earlier' : '.move-later');
-    (wanted && !wanted.disabled ? wanted : li?.querySelector<HTMLButtonElement>('.move-earlier:not(:disabled), .move-later:not(:disabled)'))?.focus();
+    (wanted && !wanted.disabled
+      ? wanted
+      : li?.querySelector<HTMLButtonElement>('.move-earlier:not(:disabled), .move-later:not(:disabled)')
+    )?.focus();
     setFocusAfterMove(null);
   }, [focusAfterMove]);
 
@@ -179,7 +186,14 @@ export function PicturePicker({ pictures, onStatus }: { pictures: Pictures; onSt
         }}
       />
       <div class="pictures-add">
-        <button ref={addButton} type="button" class="secondary" aria-describedby="compose-pictures-hint" disabled={full} onClick={() => input.current?.click()}>
+        <button
+          ref={addButton}
+          type="button"
+          class="secondary"
+          aria-describedby="compose-pictures-hint"
+          disabled={full}
+          onClick={() => input.current?.click()}
+        >
           {t('media.add')}
         </button>
         <small id="compose-pictures-hint">{t('media.addHint', { max: PICTURES_PER_POST })}</small>
@@ -224,7 +238,11 @@ export function PicturePicker({ pictures, onStatus }: { pictures: Pictures; onSt
                       type="button"
                       class="secondary small move-earlier"
                       disabled={i === 0}
-                      onClick={() => (pictures.move(p.key, -1), setFocusAfterMove({ key: p.key, by: -1 }), onStatus(t('media.moved', { n: n - 1 })))}
+                      onClick={() => (
+                        pictures.move(p.key, -1),
+                        setFocusAfterMove({ key: p.key, by: -1 }),
+                        onStatus(t('media.moved', { n: n - 1 }))
+                      )}
                     >
                       {t('media.moveEarlier')}
                       <span class="sr-only"> {t('media.picture', { n })}</span>
@@ -233,7 +251,11 @@ export function PicturePicker({ pictures, onStatus }: { pictures: Pictures; onSt
                       type="button"
                       class="secondary small move-later"
                       disabled={i === total - 1}
-                      onClick={() => (pictures.move(p.key, 1), setFocusAfterMove({ key: p.key, by: 1 }), onStatus(t('media.moved', { n: n + 1 })))}
+                      onClick={() => (
+                        pictures.move(p.key, 1),
+                        setFocusAfterMove({ key: p.key, by: 1 }),
+                        onStatus(t('media.moved', { n: n + 1 }))
+                      )}
                     >
                       {t('media.moveLater')}
                       <span class="sr-only"> {t('media.picture', { n })}</span>

@@ -53,7 +53,15 @@ export function Lightbox({ media, start, onClose }: { media: PostMedia[]; start:
         {t('media.position', { n: at + 1, total: media.length })}
       </p>
       {v && (
-        <img class="lightbox-picture" data-media-id={m.id} src={v.url} width={v.width} height={v.height} alt={m.alt ?? ''} style={{ backgroundColor: m.placeholder }} />
+        <img
+          class="lightbox-picture"
+          data-media-id={m.id}
+          src={v.url}
+          width={v.width}
+          height={v.height}
+          alt={m.alt ?? ''}
+          style={{ backgroundColor: m.placeholder }}
+        />
       )}
       <div class="lightbox-nav">
         {many && (

@@ -15,7 +15,8 @@ export type GridLayout = 'one' | 'two' | 'three';
 export const gridLayout = (count: number): GridLayout => (count <= 1 ? 'one' : count <= 4 ? 'two' : 'three');
 
 /** The variant a box shows: the feed size for a lone picture, the square thumbnail in a grid. */
-const shown = (m: PostMedia, layout: GridLayout) => (layout === 'one' ? (m.variants.feed ?? m.variants.thumb) : (m.variants.thumb ?? m.variants.feed));
+const shown = (m: PostMedia, layout: GridLayout) =>
+  layout === 'one' ? (m.variants.feed ?? m.variants.thumb) : (m.variants.thumb ?? m.variants.feed);
 
 export function PictureGrid({ media }: { media: PostMedia[] }) {
   const { t } = useI18n();
@@ -40,7 +41,10 @@ export function PictureGrid({ media }: { media: PostMedia[] }) {
           // A lone picture keeps its shape: as wide as the card allows, no taller than ONE_MAX_HEIGHT.
           const box =
             layout === 'one'
-              ? { aspectRatio: `${m.width} / ${m.height}`, width: `min(100%, ${Math.round((ONE_MAX_HEIGHT * m.width) / m.height)}px)` }
+              ? {
+                  aspectRatio: `${m.width} / ${m.height}`,
+                  width: `min(100%, ${Math.round((ONE_MAX_HEIGHT * m.width) / m.height)}px)`,
+                }
               : { aspectRatio: '1 / 1' };
           return (
             <li key={m.id}>
@@ -54,7 +58,16 @@ export function PictureGrid({ media }: { media: PostMedia[] }) {
                 data-media-id={m.id}
                 onClick={() => setOpen(i)}
               >
-                {v && <img src={v.url} width={v.width} height={v.height} loading="lazy" decoding="async" alt={m.alt ?? ''} />}
+                {v && (
+                  <img
+                    src={v.url}
+                    width={v.width}
+                    height={v.height}
+                    loading="lazy"
+                    decoding="async"
+                    alt={m.alt ?? ''}
+                  />
+                )}
                 <span class="sr-only">{t('media.open', { n: i + 1, total: media.length })}</span>
               </button>
             </li>

@@ -24,17 +24,28 @@ const BROWSER_SET = new Set(['content-length', 'host']);
  * or `failed` (a failed one carries its reason); rejects with an ApiProblem when the API or
  * storage refuses or cannot be reached, or with an AbortError when `signal` aborts.
  */
-export async function uploadPicture(file: File, onStep: (s: UploadStep) => void, signal: AbortSignal, purpose: 'post' | 'avatar' = 'post'): Promise<Media> {
+export async function uploadPicture(
+  file: File,
+  onStep: (s: UploadStep) => void,
+  signal: AbortSignal,
+  purpose: 'post' | 'avatar' = 'post',
+): Promise<Media> {
   const refused = precheck(file);
   if (refused) throw new ApiProblem(422, refused);
-  const { data } = await call(api.POST('/media', { body: { contentType: file.type, size: file.size, purpose }, signal }));
+  const { data } = await call(
+    api.POST('/media', { body: { contentType: file.type, size: file.size, purpose }, signal }),
+  );
   const id = data.media.id;
   onStep({ step: 'sending', sent: 0 });
   await put(data.upload, file, (sent) => onStep({ step: 'sending', sent }), signal);
   onStep({ step: 'processing' });
   let record = (await call(api.POST('/media/{id}/complete', { params: { path: { id } }, signal }))).data;
   const giveUpAt = Date.now() + POLL_GIVE_UP_MS;
-  for (let wait = POLL_FIRST_MS; record.state !== 'ready' && record.state !== 'failed'; wait = Math.min(POLL_MAX_MS, wait * POLL_GROWTH)) {
+  for (
+    let wait = POLL_FIRST_MS;
+    record.state !== 'ready' && record.state !== 'failed';
+    wait = Math.min(POLL_MAX_MS, wait * POLL_GROWTH)
+  ) {
     if (Date.now() + wait > giveUpAt) throw new ApiProblem(0, 'media_timeout');
     await sleep(wait, signal);
     // Background: the page's own requests (a timeline page) go first, as for the unread badge.
@@ -43,13 +54,22 @@ export async function uploadPicture(file: File, onStep: (s: UploadStep) => void,
   return record;
 }
 
-function put(upload: { url: string; headers: Record<string, string> }, file: File, progress: (sent: number) => void, signal: AbortSignal): Promise<void> {
+function put(
+  upload: { url: string; headers: Record<string, string> },
+  file: File,
+  progress: (sent: number) => void,
+  signal: AbortSignal,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('PUT', upload.url);
-    for (const [name, value] of Object.entries(upload.headers)) if (!BROWSER_SET.has(name.toLowerCase())) xhr.setRequestHeader(name, value);
+    for (const [name, value] of Object.entries(upload.headers))
+      if (!BROWSER_SET.has(name.toLowerCase())) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (e) => e.lengthComputable && progress(e.loaded / e.total);
-    xhr.onload = () => (xhr.status >= 200 && xhr.status < 300 ? (progress(1), resolve()) : reject(new ApiProblem(xhr.status, 'upload_failed')));
+    xhr.onload = () =>
+      xhr.status >= 200 && xhr.status < 300
+        ? (progress(1), resolve())
+        : reject(new ApiProblem(xhr.status, 'upload_failed'));
     xhr.onerror = () => reject(new ApiProblem(0, 'network'));
     xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
     signal.addEventListener('abort', () => xhr.abort(), { once: true });
@@ -60,6 +80,8 @@ function put(upload: { url: string; headers: Record<string, string> }, file: Fil
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), reject(new DOMException('aborted', 'AbortError'))), { once: true });
+    signal.addEventListener('abort', () => (clearTimeout(timer), reject(new DOMException('aborted', 'AbortError'))), {
+      once: true,
+    });
   });
 }

@@ -22,10 +22,17 @@ const EXCERPT = 100;
 
 export function NotificationsPage({ handle }: { handle: string }) {
   const { t } = useI18n();
-  const list = usePaged<Notification>(async (cursor?: string) => {
-    const { data } = await call(api.GET('/users/{handle}/notifications', { params: { path: { handle }, query: { limit: PAGE, ...(cursor ? { cursor } : {}) } } }));
-    return { items: data.notifications, nextCursor: data.nextCursor };
-  }, [handle]);
+  const list = usePaged<Notification>(
+    async (cursor?: string) => {
+      const { data } = await call(
+        api.GET('/users/{handle}/notifications', {
+          params: { path: { handle }, query: { limit: PAGE, ...(cursor ? { cursor } : {}) } },
+        }),
+      );
+      return { items: data.notifications, nextCursor: data.nextCursor };
+    },
+    [handle],
+  );
 
   // The first page is on screen: mark read up to its newest entry (the marker only moves forward).
   const newest = list.items[0];
@@ -56,8 +63,18 @@ export function NotificationsPage({ handle }: { handle: string }) {
 // only a count (every actor in the group hidden: blocked, muted or gone).
 const GROUPED = {
   like: ['notifications.like', 'notifications.likeOther', 'notifications.likeOthers', 'notifications.likePeople'],
-  repost: ['notifications.repost', 'notifications.repostOther', 'notifications.repostOthers', 'notifications.repostPeople'],
-  follow: ['notifications.follow', 'notifications.followOther', 'notifications.followOthers', 'notifications.followPeople'],
+  repost: [
+    'notifications.repost',
+    'notifications.repostOther',
+    'notifications.repostOthers',
+    'notifications.repostPeople',
+  ],
+  follow: [
+    'notifications.follow',
+    'notifications.followOther',
+    'notifications.followOthers',
+    'notifications.followPeople',
+  ],
 } as const satisfies Record<string, readonly MessageKey[]>;
 
 function sentenceKey(n: Notification): MessageKey {

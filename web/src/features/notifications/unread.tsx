@@ -30,7 +30,9 @@ export async function refreshUnread(): Promise<void> {
   const me = session.get()?.handle;
   if (mine !== asked || !me) return; // a newer refresh is under way, or nobody is logged in
   try {
-    const { data } = await call(api.GET('/users/{handle}/notifications/unread', { params: { path: { handle: me } } }), { background: true });
+    const { data } = await call(api.GET('/users/{handle}/notifications/unread', { params: { path: { handle: me } } }), {
+      background: true,
+    });
     if (mine === asked && typeof data.count === 'number') publish({ handle: me, unread: data });
   } catch {
     /* a missed refresh is not worth a message; the next one asks again */
@@ -69,7 +71,12 @@ export function NotificationsLink({ handle, route }: { handle: string; route: Ro
   const shown = unread && unread.count > 0 ? (unread.capped ? '99+' : String(unread.count)) : null;
   return (
     // data-unread: the count as last answered (absent before the first answer), for tests and styles.
-    <a class="nav-notifications" href={href.notifications()} data-unread={unread ? (shown ?? '0') : undefined} aria-current={route.page === 'notifications' ? 'page' : undefined}>
+    <a
+      class="nav-notifications"
+      href={href.notifications()}
+      data-unread={unread ? (shown ?? '0') : undefined}
+      aria-current={route.page === 'notifications' ? 'page' : undefined}
+    >
       <Icon name="bell" />
       <span class="label">{t('nav.notifications')}</span>
       {shown && (

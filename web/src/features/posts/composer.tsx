@@ -7,7 +7,13 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, call, type Post } from '../../api/client';
 import { POST_MAX } from '../../api/limits';
-import { CharCount, codePoints, hasVisible as visible, sendOnCtrlEnter, textProblem } from '../../components/char-count';
+import {
+  CharCount,
+  codePoints,
+  hasVisible as visible,
+  sendOnCtrlEnter,
+  textProblem,
+} from '../../components/char-count';
 import { useI18n } from '../../i18n/i18n';
 import { SendProblem } from '../compose/send-problem';
 import { useComposed } from '../compose/use-composed';
@@ -23,8 +29,14 @@ export function Composer({ onPublished }: { onPublished: (post: Post) => void })
   const box = useRef<HTMLTextAreaElement>(null);
   const remaining = POST_MAX - codePoints(text);
   // A post may be pictures only; it waits for every picture to be ready (the API refuses others).
-  const waiting = pictures.failed > 0 ? t('media.waitFailed') : pictures.pending > 0 ? t('media.waitPending', { n: pictures.pending }) : '';
-  const postable = remaining >= 0 && !textProblem(text) && (visible(text) || pictures.items.length > 0) && waiting === '';
+  const waiting =
+    pictures.failed > 0
+      ? t('media.waitFailed')
+      : pictures.pending > 0
+        ? t('media.waitPending', { n: pictures.pending })
+        : '';
+  const postable =
+    remaining >= 0 && !textProblem(text) && (visible(text) || pictures.items.length > 0) && waiting === '';
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -32,7 +44,9 @@ export function Composer({ onPublished }: { onPublished: (post: Post) => void })
     setStatus('');
     const media = pictures.items.map((p) => ({ id: p.media!.id, ...(p.alt.trim() ? { alt: p.alt.trim() } : {}) }));
     const body = { body: text, ...(media.length > 0 ? { media } : {}) };
-    const answer = await item.send((key, signal) => call(api.POST('/posts', { body, params: { header: { 'idempotency-key': key } }, signal })));
+    const answer = await item.send((key, signal) =>
+      call(api.POST('/posts', { body, params: { header: { 'idempotency-key': key } }, signal })),
+    );
     if (!answer) return; // text, pictures and key kept: pressing Post again is a safe retry
     pictures.clear();
     setStatus(t('compose.published'));

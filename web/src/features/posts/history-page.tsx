@@ -32,7 +32,11 @@ export function HistoryPage({ id }: { id: string }) {
           {history.versions.map((v) => (
             <li key={v.version} class="post">
               <p class="muted small">
-                {v.version === newest ? t('history.current') : v.version === 0 ? t('history.original') : t('history.version', { n: v.version })}
+                {v.version === newest
+                  ? t('history.current')
+                  : v.version === 0
+                    ? t('history.original')
+                    : t('history.version', { n: v.version })}
                 {' · '}
                 <RelativeTime iso={v.at} />
               </p>

@@ -7,7 +7,15 @@ import { PagedFooter, type Paged } from '../../components/paged';
 import { PostCard } from './post-card';
 import { withChanged } from './sync';
 
-export function PagedPosts({ list, empty, onReposted }: { list: Paged<Post>; empty: ComponentChildren; onReposted?: (repost: Post) => void }) {
+export function PagedPosts({
+  list,
+  empty,
+  onReposted,
+}: {
+  list: Paged<Post>;
+  empty: ComponentChildren;
+  onReposted?: (repost: Post) => void;
+}) {
   return (
     <>
       <div class="feed">

@@ -83,11 +83,23 @@ function Card({ post: given, onDeleted, onChange, onReposted, detail = false }: 
 
   async function keepAway(action: 'mute' | 'block') {
     if (!me) return;
-    if (action === 'block' && !(await ask({ title: t('blocks.blockTitle', { handle: post.author }), detail: t('blocks.blockDetail'), action: t('blocks.block') }))) return;
+    if (
+      action === 'block' &&
+      !(await ask({
+        title: t('blocks.blockTitle', { handle: post.author }),
+        detail: t('blocks.blockDetail'),
+        action: t('blocks.block'),
+      }))
+    )
+      return;
     setError(null);
     try {
       const params = { path: { handle: me, target: post.author } };
-      await call(action === 'block' ? api.PUT('/users/{handle}/blocks/{target}', { params }) : api.PUT('/users/{handle}/mutes/{target}', { params }));
+      await call(
+        action === 'block'
+          ? api.PUT('/users/{handle}/blocks/{target}', { params })
+          : api.PUT('/users/{handle}/mutes/{target}', { params }),
+      );
       setHidden(action);
     } catch (err) {
       setError(err);
@@ -107,11 +119,14 @@ function Card({ post: given, onDeleted, onChange, onReposted, detail = false }: 
     ...(post.body || !post.repostOf ? [{ label: t('post.edit'), run: () => setEditing(true) }] : []),
     ...(onDeleted ? [{ label: t('post.delete'), run: remove, danger: true }] : []),
   ];
-  const menu: MenuItem[] =
-    !me ? [] : me === post.author ? own : [
-      { label: t('blocks.muteHandle', { handle: post.author }), run: () => keepAway('mute') },
-      { label: t('blocks.blockHandle', { handle: post.author }), run: () => keepAway('block'), danger: true },
-    ];
+  const menu: MenuItem[] = !me
+    ? []
+    : me === post.author
+      ? own
+      : [
+          { label: t('blocks.muteHandle', { handle: post.author }), run: () => keepAway('mute') },
+          { label: t('blocks.blockHandle', { handle: post.author }), run: () => keepAway('block'), danger: true },
+        ];
   return (
     <article class="post" aria-label={t('post.by', { handle: post.author })} data-post-id={post.id}>
       <header class="post-head">
@@ -145,7 +160,9 @@ function Card({ post: given, onDeleted, onChange, onReposted, detail = false }: 
           <RichText text={post.body} mentions={post.mentions} topics={post.topics} />
         </Folding>
       ) : (
-        <p class="post-body" dir="auto">{post.repostOf ? t('repost.plain') : ''}</p>
+        <p class="post-body" dir="auto">
+          {post.repostOf ? t('repost.plain') : ''}
+        </p>
       )}
       <PictureGrid media={post.media} />
       {post.repostOf && <OriginalPost original={post.repostOf} />}
@@ -178,7 +195,10 @@ function EditForm({ post, onDone }: { post: Post; onDone: (edited: Post | null) 
     setError(null);
     try {
       const { data } = await call(
-        api.PATCH('/posts/{postId}', { params: { path: { postId: post.id }, header: { 'if-match': `"${post.version}"` } }, body: { body: text } }),
+        api.PATCH('/posts/{postId}', {
+          params: { path: { postId: post.id }, header: { 'if-match': `"${post.version}"` } },
+          body: { body: text },
+        }),
       );
       onDone(data);
     } catch (err) {
@@ -193,7 +213,14 @@ function EditForm({ post, onDone }: { post: Post; onDone: (edited: Post | null) 
       <label for={id} class="sr-only">
         {t('post.editLabel')}
       </label>
-      <textarea id={id} ref={box} value={text} rows={3} dir="auto" onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
+      <textarea
+        id={id}
+        ref={box}
+        value={text}
+        rows={3}
+        dir="auto"
+        onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+      />
       <p class="muted small">{t('post.editNote')}</p>
       <div class="row">
         <button type="submit" disabled={busy || text === post.body}>

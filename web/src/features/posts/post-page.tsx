@@ -36,7 +36,10 @@ export function PostPage({ id }: { id: string }) {
       ) : post ? (
         <>
           <PostCard post={post} detail onChange={setPost} onDeleted={() => setDeleted(true)} />
-          <Comments post={post} onCount={(d) => setPost((p) => p && { ...p, commentCount: Math.max(0, p.commentCount + d) })} />
+          <Comments
+            post={post}
+            onCount={(d) => setPost((p) => p && { ...p, commentCount: Math.max(0, p.commentCount + d) })}
+          />
         </>
       ) : error instanceof ApiProblem && (error.status === 404 || error.code === 'validation_failed') ? (
         // An id that cannot be a post's is as absent as a deleted one.
@@ -48,7 +51,9 @@ export function PostPage({ id }: { id: string }) {
       ) : error ? (
         <ErrorMessage error={error} onRetry={load} />
       ) : (
-        <p class="muted" role="status">{t('timeline.loading')}</p>
+        <p class="muted" role="status">
+          {t('timeline.loading')}
+        </p>
       )}
     </section>
   );

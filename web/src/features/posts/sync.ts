@@ -17,7 +17,13 @@ interface Shown extends Counts {
   repostOf?: Live | { state: 'deleted' } | null;
 }
 
-const countsOf = (p: Counts): Counts => ({ likeCount: p.likeCount, commentCount: p.commentCount, repostCount: p.repostCount, liked: p.liked, reposted: p.reposted });
+const countsOf = (p: Counts): Counts => ({
+  likeCount: p.likeCount,
+  commentCount: p.commentCount,
+  repostCount: p.repostCount,
+  liked: p.liked,
+  reposted: p.reposted,
+});
 
 /** The list with `changed` in its place and its counts (or its original's) copied wherever shown. */
 export function withChanged<P extends Shown>(items: P[], changed: P): P[] {
@@ -29,7 +35,8 @@ export function withChanged<P extends Shown>(items: P[], changed: P): P[] {
     if (original && p.id === original.id) next = { ...next, ...countsOf(original) };
     const embedded = next.repostOf?.state === 'live' ? next.repostOf : undefined;
     if (embedded && embedded.id === changed.id) next = { ...next, repostOf: { ...embedded, ...countsOf(changed) } };
-    else if (embedded && original && embedded.id === original.id) next = { ...next, repostOf: { ...embedded, ...countsOf(original) } };
+    else if (embedded && original && embedded.id === original.id)
+      next = { ...next, repostOf: { ...embedded, ...countsOf(original) } };
     return next;
   });
 }

@@ -68,7 +68,11 @@ export function EditAvatar({ profile, onSaved }: { profile: Profile; onSaved: (p
         </button>
       )}
       {step && (
-        <progress max={1} value={step.step === 'sending' ? step.sent : undefined} aria-label={t(step.step === 'sending' ? 'avatar.uploading' : 'avatar.processing')} />
+        <progress
+          max={1}
+          value={step.step === 'sending' ? step.sent : undefined}
+          aria-label={t(step.step === 'sending' ? 'avatar.uploading' : 'avatar.processing')}
+        />
       )}
       <p class="avatar-status" role="status">
         {status}

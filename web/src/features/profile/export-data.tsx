@@ -40,7 +40,12 @@ export function ExportData({ handle }: { handle: string }) {
   return (
     <div class="export-data">
       <p>
-        <button type="button" class="secondary" disabled={phase === 'building'} onClick={() => (setError(null), void ask(Date.now()))}>
+        <button
+          type="button"
+          class="secondary"
+          disabled={phase === 'building'}
+          onClick={() => (setError(null), void ask(Date.now()))}
+        >
           {t('export.open')}
         </button>{' '}
         <span role="status">

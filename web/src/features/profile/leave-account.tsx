@@ -64,7 +64,14 @@ export function LeaveAccount({ handle }: { handle: string }) {
       <h2 id="leave-title">{t('leave.title')}</h2>
       <p class="warning">{t('leave.warning', { date: until })}</p>
       <label for="leave-password">{t('leave.password')}</label>
-      <input id="leave-password" type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+      <input
+        id="leave-password"
+        type="password"
+        autocomplete="current-password"
+        required
+        value={password}
+        onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+      />
       <p>
         <button type="submit" class="danger" disabled={busy || password === ''}>
           {t('leave.confirm')}

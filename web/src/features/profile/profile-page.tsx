@@ -49,10 +49,17 @@ export function ProfilePage({ handle }: { handle: string }) {
     void loadProfile().then((found) => found && loadFollowing());
   }, [handle, me]);
 
-  const posts = usePaged(async (cursor?: string) => {
-    const { data } = await call(api.GET('/users/{handle}/posts', { params: { path: { handle }, query: { limit: 20, ...(cursor ? { cursor } : {}) } } }));
-    return { items: data.posts, nextCursor: data.nextCursor };
-  }, [handle]);
+  const posts = usePaged(
+    async (cursor?: string) => {
+      const { data } = await call(
+        api.GET('/users/{handle}/posts', {
+          params: { path: { handle }, query: { limit: 20, ...(cursor ? { cursor } : {}) } },
+        }),
+      );
+      return { items: data.posts, nextCursor: data.nextCursor };
+    },
+    [handle],
+  );
 
   // A repost made on your own page is one of your posts: on top at once, and the count moves.
   const addOwn = (repost: Post) => {
@@ -131,7 +138,13 @@ export function ProfilePage({ handle }: { handle: string }) {
           <div class="profile-actions">
             {following !== null && (
               // While you block them you cannot follow them (the API would refuse): unblock first.
-              <button type="button" class={following ? 'secondary' : ''} onClick={toggleFollow} disabled={busy || blocking} aria-pressed={following}>
+              <button
+                type="button"
+                class={following ? 'secondary' : ''}
+                onClick={toggleFollow}
+                disabled={busy || blocking}
+                aria-pressed={following}
+              >
                 {following ? t('profile.unfollow') : t('profile.follow')}
               </button>
             )}
@@ -143,7 +156,8 @@ export function ProfilePage({ handle }: { handle: string }) {
             <EditName profile={profile} onSaved={setProfile} />
             <EditAvatar profile={profile} onSaved={setProfile} />
             <p class="hidden-links">
-              <a href={href.bookmarks()}>{t('bookmarks.title')}</a> · <a href={href.hidden('blocks')}>{t('blocks.blockedTitle')}</a> ·{' '}
+              <a href={href.bookmarks()}>{t('bookmarks.title')}</a> ·{' '}
+              <a href={href.hidden('blocks')}>{t('blocks.blockedTitle')}</a> ·{' '}
               <a href={href.hidden('mutes')}>{t('blocks.mutedTitle')}</a>
             </p>
             <ExportData handle={handle} />
@@ -169,7 +183,9 @@ function EditName({ profile, onSaved }: { profile: Profile; onSaved: (p: Profile
     e.preventDefault();
     setError(null);
     try {
-      const { data } = await call(api.PATCH('/users/{handle}', { params: { path: { handle: profile.handle } }, body: { displayName: name } }));
+      const { data } = await call(
+        api.PATCH('/users/{handle}', { params: { path: { handle: profile.handle } }, body: { displayName: name } }),
+      );
       onSaved(data);
       setEditing(false);
       setStatus(t('profile.saved'));
@@ -181,7 +197,11 @@ function EditName({ profile, onSaved }: { profile: Profile; onSaved: (p: Profile
   if (!editing) {
     return (
       <p>
-        <button type="button" class="secondary" onClick={() => (setName(profile.displayName), setEditing(true), setStatus(''))}>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => (setName(profile.displayName), setEditing(true), setStatus(''))}
+        >
           {t('profile.edit')}
         </button>{' '}
         <span role="status">{status}</span>
@@ -191,7 +211,13 @@ function EditName({ profile, onSaved }: { profile: Profile; onSaved: (p: Profile
   return (
     <form class="inline-form" onSubmit={save}>
       <label for="display-name">{t('auth.displayName')}</label>
-      <input id="display-name" value={name} maxLength={DISPLAY_NAME_MAX} required onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+      <input
+        id="display-name"
+        value={name}
+        maxLength={DISPLAY_NAME_MAX}
+        required
+        onInput={(e) => setName((e.target as HTMLInputElement).value)}
+      />
       <button type="submit">{t('profile.save')}</button>
       <button type="button" class="secondary" onClick={() => setEditing(false)}>
         {t('profile.cancel')}

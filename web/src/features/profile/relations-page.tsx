@@ -8,18 +8,23 @@ import { href } from '../../router';
 
 export function RelationsPage({ handle, direction }: { handle: string; direction: 'following' | 'followers' }) {
   const { t, locale } = useI18n();
-  const list = usePaged<RelationEdge>(async (cursor?: string) => {
-    const params = { path: { handle }, query: { limit: 50, ...(cursor ? { cursor } : {}) } };
-    const { data } =
-      direction === 'following'
-        ? await call(api.GET('/users/{handle}/following', { params }))
-        : await call(api.GET('/users/{handle}/followers', { params }));
-    return { items: data.users, nextCursor: data.nextCursor };
-  }, [handle, direction]);
+  const list = usePaged<RelationEdge>(
+    async (cursor?: string) => {
+      const params = { path: { handle }, query: { limit: 50, ...(cursor ? { cursor } : {}) } };
+      const { data } =
+        direction === 'following'
+          ? await call(api.GET('/users/{handle}/following', { params }))
+          : await call(api.GET('/users/{handle}/followers', { params }));
+      return { items: data.users, nextCursor: data.nextCursor };
+    },
+    [handle, direction],
+  );
 
   return (
     <section aria-labelledby="page-title">
-      <h1 id="page-title">{direction === 'following' ? t('relations.followingOf', { handle }) : t('relations.followersOf', { handle })}</h1>
+      <h1 id="page-title">
+        {direction === 'following' ? t('relations.followingOf', { handle }) : t('relations.followersOf', { handle })}
+      </h1>
       <p>
         <a href={href.profile(handle)}>@{handle}</a>
       </p>

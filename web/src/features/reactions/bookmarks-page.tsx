@@ -9,10 +9,17 @@ import { PagedPosts } from '../posts/paged-posts';
 
 export function BookmarksPage({ handle }: { handle: string }) {
   const { t } = useI18n();
-  const list = usePaged<Post>(async (cursor?: string) => {
-    const { data } = await call(api.GET('/users/{handle}/bookmarks', { params: { path: { handle }, query: { limit: 20, ...(cursor ? { cursor } : {}) } } }));
-    return { items: data.posts, nextCursor: data.nextCursor };
-  }, [handle]);
+  const list = usePaged<Post>(
+    async (cursor?: string) => {
+      const { data } = await call(
+        api.GET('/users/{handle}/bookmarks', {
+          params: { path: { handle }, query: { limit: 20, ...(cursor ? { cursor } : {}) } },
+        }),
+      );
+      return { items: data.posts, nextCursor: data.nextCursor };
+    },
+    [handle],
+  );
 
   return (
     <section aria-labelledby="page-title">

@@ -29,8 +29,10 @@ type Order = 'newest' | 'oldest';
 type ReplyTarget = Pick<Comment, 'id' | 'author'>;
 
 // The reply target travels in the draft's meta, so a kept reply is still a reply after a reload.
-const replyOf = (meta: Meta | undefined): ReplyTarget | null => (meta?.replyTo && meta.replyAuthor ? { id: meta.replyTo, author: meta.replyAuthor } : null);
-const replyMeta = (c: ReplyTarget | null): Meta | undefined => (c ? { replyTo: c.id, replyAuthor: c.author } : undefined);
+const replyOf = (meta: Meta | undefined): ReplyTarget | null =>
+  meta?.replyTo && meta.replyAuthor ? { id: meta.replyTo, author: meta.replyAuthor } : null;
+const replyMeta = (c: ReplyTarget | null): Meta | undefined =>
+  c ? { replyTo: c.id, replyAuthor: c.author } : undefined;
 
 /** `onCount`: the post's comment count moved by this much (a comment added or deleted). */
 export function Comments({ post, onCount }: { post: Post; onCount: (delta: number) => void }) {
@@ -44,11 +46,16 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
   const [error, setError] = useState<unknown>(null);
   const box = useRef<HTMLTextAreaElement>(null);
 
-  const list = usePaged<Comment>(async (cursor?: string) => {
-    const query = { order, limit: PAGE, ...(cursor ? { cursor } : {}) };
-    const { data } = await call(api.GET('/posts/{postId}/comments', { params: { path: { postId: post.id }, query } }));
-    return { items: data.comments, nextCursor: data.nextCursor };
-  }, [post.id, order]);
+  const list = usePaged<Comment>(
+    async (cursor?: string) => {
+      const query = { order, limit: PAGE, ...(cursor ? { cursor } : {}) };
+      const { data } = await call(
+        api.GET('/posts/{postId}/comments', { params: { path: { postId: post.id }, query } }),
+      );
+      return { items: data.comments, nextCursor: data.nextCursor };
+    },
+    [post.id, order],
+  );
 
   function added(comment: Comment) {
     setStatus(t('comments.posted'));
@@ -72,7 +79,11 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
     setError(null);
     setStatus('');
     try {
-      await call(api.DELETE('/posts/{postId}/comments/{commentId}', { params: { path: { postId: post.id, commentId: comment.id } } }));
+      await call(
+        api.DELETE('/posts/{postId}/comments/{commentId}', {
+          params: { path: { postId: post.id, commentId: comment.id } },
+        }),
+      );
     } catch (err) {
       setError(err);
       // Already gone (deleted elsewhere): the sentence says so, and the list stops showing it.
@@ -85,7 +96,12 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
   }
 
   const choose = (o: Order) => (
-    <button type="button" class={order === o ? 'secondary on' : 'secondary'} aria-pressed={order === o} onClick={() => setOrder(o)}>
+    <button
+      type="button"
+      class={order === o ? 'secondary on' : 'secondary'}
+      aria-pressed={order === o}
+      onClick={() => setOrder(o)}
+    >
       {t(o === 'newest' ? 'comments.newest' : 'comments.oldest')}
     </button>
   );
@@ -94,7 +110,14 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
     <section class="comments" aria-labelledby="comments-title">
       <h2 id="comments-title">{t('comments.title')}</h2>
       {me ? (
-        <CommentForm postId={post.id} item={item} replyTo={replyTo} box={box} onAdded={added} onCancelReply={() => setReplyTo(null)} />
+        <CommentForm
+          postId={post.id}
+          item={item}
+          replyTo={replyTo}
+          box={box}
+          onAdded={added}
+          onCancelReply={() => setReplyTo(null)}
+        />
       ) : (
         <p>
           <a href={href.login()} onClick={() => rememberReturn(location.hash)}>
@@ -132,7 +155,10 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
                   <RelativeTime iso={c.createdAt} />
                 </span>
                 {me && (me === c.author || me === post.author) && (
-                  <MoreMenu label={t('comments.more')} items={[{ label: t('comments.delete'), run: () => remove(c), danger: true }]} />
+                  <MoreMenu
+                    label={t('comments.more')}
+                    items={[{ label: t('comments.delete'), run: () => remove(c), danger: true }]}
+                  />
                 )}
               </span>
             </div>
@@ -172,13 +198,23 @@ function CommentForm({ postId, item, replyTo, box, onAdded, onCancelReply }: Com
     e.preventDefault();
     if (busy || over || !hasVisible(text)) return;
     const body = { body: text, ...(replyTo ? { replyTo: replyTo.id } : {}) };
-    const answer = await item.send((key, signal) => call(api.POST('/posts/{postId}/comments', { params: { path: { postId }, header: { 'idempotency-key': key } }, body, signal })));
+    const answer = await item.send((key, signal) =>
+      call(
+        api.POST('/posts/{postId}/comments', {
+          params: { path: { postId }, header: { 'idempotency-key': key } },
+          body,
+          signal,
+        }),
+      ),
+    );
     if (answer) onAdded(answer.data); // otherwise text and key stay: pressing Comment again is a safe retry
   }
 
   return (
     <form class="composer" onSubmit={submit}>
-      <label for="comment-text">{replyTo ? t('comments.replyLabel', { handle: replyTo.author }) : t('comments.label')}</label>
+      <label for="comment-text">
+        {replyTo ? t('comments.replyLabel', { handle: replyTo.author }) : t('comments.label')}
+      </label>
       <textarea
         ref={box}
         id="comment-text"

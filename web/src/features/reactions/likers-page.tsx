@@ -9,10 +9,17 @@ import { href } from '../../router';
 
 export function LikersPage({ id }: { id: string }) {
   const { t } = useI18n();
-  const list = usePaged<Liker>(async (cursor?: string) => {
-    const { data } = await call(api.GET('/posts/{postId}/likes', { params: { path: { postId: id }, query: { limit: 20, ...(cursor ? { cursor } : {}) } } }));
-    return { items: data.users, nextCursor: data.nextCursor };
-  }, [id]);
+  const list = usePaged<Liker>(
+    async (cursor?: string) => {
+      const { data } = await call(
+        api.GET('/posts/{postId}/likes', {
+          params: { path: { postId: id }, query: { limit: 20, ...(cursor ? { cursor } : {}) } },
+        }),
+      );
+      return { items: data.users, nextCursor: data.nextCursor };
+    },
+    [id],
+  );
 
   return (
     <section aria-labelledby="page-title">

@@ -19,7 +19,11 @@ export function OriginalPost({ original }: { original: Original }) {
     );
   }
   return (
-    <article class="original" aria-label={t('repost.originalBy', { handle: original.author })} data-post-id={original.id}>
+    <article
+      class="original"
+      aria-label={t('repost.originalBy', { handle: original.author })}
+      data-post-id={original.id}
+    >
       <header class="post-head">
         <span class="who">
           <Avatar {...authorOf(original)} />
@@ -35,7 +39,11 @@ export function OriginalPost({ original }: { original: Original }) {
       <PictureGrid media={original.media} />
       <p class="original-counts">
         <a href={href.post(original.id)}>
-          {t('repost.originalCounts', { reposts: original.repostCount, comments: original.commentCount, likes: original.likeCount })}
+          {t('repost.originalCounts', {
+            reposts: original.repostCount,
+            comments: original.commentCount,
+            likes: original.likeCount,
+          })}
         </a>
       </p>
     </article>

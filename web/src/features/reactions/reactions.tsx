@@ -42,7 +42,9 @@ export function Reactions({ post, update, onReposted }: ReactionsProps) {
   const currentUser = () => session.get()?.handle;
   const [liking, setLiking] = useState(false);
   // A repost comment kept from before a reload shows in its open form, where it was left.
-  const [reposting, setReposting] = useState(() => post.repostOf?.state !== 'deleted' && hasDraft(repostTarget(post.id)));
+  const [reposting, setReposting] = useState(
+    () => post.repostOf?.state !== 'deleted' && hasDraft(repostTarget(post.id)),
+  );
   const [openedHere, setOpenedHere] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [status, setStatus] = useState('');
@@ -63,14 +65,19 @@ export function Reactions({ post, update, onReposted }: ReactionsProps) {
     setError(null);
     try {
       const params = { path: { handle: me, postId: post.id } };
-      const { data } = want ? await call(api.PUT('/users/{handle}/likes/{postId}', { params })) : await call(api.DELETE('/users/{handle}/likes/{postId}', { params }));
+      const { data } = want
+        ? await call(api.PUT('/users/{handle}/likes/{postId}', { params }))
+        : await call(api.DELETE('/users/{handle}/likes/{postId}', { params }));
       if (data.liked !== want) update((p) => ({ ...p, liked: data.liked, likeCount: p.likeCount - delta }));
     } catch (err) {
       // Not done (or not known to be): take the change back, then ask the post for the truth.
       update((p) => ({ ...p, liked: !want, likeCount: p.likeCount - delta }));
       setError(err);
       call(api.GET('/posts/{postId}', { params: { path: { postId: post.id } } }))
-        .then(({ data }) => click === likeClicks.current && update((p) => ({ ...p, likeCount: data.likeCount, liked: data.liked })))
+        .then(
+          ({ data }) =>
+            click === likeClicks.current && update((p) => ({ ...p, likeCount: data.likeCount, liked: data.liked })),
+        )
         .catch(() => {}); // the sentence above already says it went wrong
     } finally {
       setLiking(false);
@@ -87,7 +94,9 @@ export function Reactions({ post, update, onReposted }: ReactionsProps) {
     setError(null);
     try {
       const params = { path: { handle: me, postId: post.id } };
-      const { data } = want ? await call(api.PUT('/users/{handle}/bookmarks/{postId}', { params })) : await call(api.DELETE('/users/{handle}/bookmarks/{postId}', { params }));
+      const { data } = want
+        ? await call(api.PUT('/users/{handle}/bookmarks/{postId}', { params }))
+        : await call(api.DELETE('/users/{handle}/bookmarks/{postId}', { params }));
       setStatus(data.bookmarked ? t('reaction.bookmarked') : '');
       if (data.bookmarked !== want) update((p) => ({ ...p, bookmarked: data.bookmarked }));
     } catch (err) {
@@ -103,7 +112,14 @@ export function Reactions({ post, update, onReposted }: ReactionsProps) {
     setStatus(t('repost.done'));
     // The API reposts the root original and answers with its counts as they are now.
     const o = repost.repostOf;
-    if (o?.state === 'live') update((p) => (p.id === o.id ? { ...p, ...countsOf(o) } : p.repostOf?.state === 'live' && p.repostOf.id === o.id ? { ...p, repostOf: o } : p));
+    if (o?.state === 'live')
+      update((p) =>
+        p.id === o.id
+          ? { ...p, ...countsOf(o) }
+          : p.repostOf?.state === 'live' && p.repostOf.id === o.id
+            ? { ...p, repostOf: o }
+            : p,
+      );
     onReposted?.(repost);
   }
 
@@ -202,7 +218,15 @@ function RepostForm({ post, focus, onDone, onCancel }: RepostFormProps) {
     if (busy || over) return;
     // Without visible words it is a plain repost (the API refuses a blank comment).
     const body = hasVisible(text) ? { comment: text } : {};
-    const answer = await item.send((key, signal) => call(api.POST('/posts/{postId}/reposts', { params: { path: { postId: post.id }, header: { 'idempotency-key': key } }, body, signal })));
+    const answer = await item.send((key, signal) =>
+      call(
+        api.POST('/posts/{postId}/reposts', {
+          params: { path: { postId: post.id }, header: { 'idempotency-key': key } },
+          body,
+          signal,
+        }),
+      ),
+    );
     if (answer) onDone(answer.data);
   }
 
@@ -211,11 +235,20 @@ function RepostForm({ post, focus, onDone, onCancel }: RepostFormProps) {
       class="repost-form"
       onSubmit={submit}
       onKeyDown={(e) => {
-        if (e.key === 'Escape') (e.preventDefault(), cancel());
+        if (e.key === 'Escape') e.preventDefault(), cancel();
       }}
     >
       <label for={id}>{t('repost.label')}</label>
-      <textarea ref={box} id={id} rows={2} value={text} placeholder={t('repost.placeholder')} aria-describedby={`${id}-count`} onInput={(e) => item.edit((e.target as HTMLTextAreaElement).value)} onKeyDown={sendOnCtrlEnter} />
+      <textarea
+        ref={box}
+        id={id}
+        rows={2}
+        value={text}
+        placeholder={t('repost.placeholder')}
+        aria-describedby={`${id}-count`}
+        onInput={(e) => item.edit((e.target as HTMLTextAreaElement).value)}
+        onKeyDown={sendOnCtrlEnter}
+      />
       <div class="composer-foot">
         <CharCount id={`${id}-count`} text={text} max={REPOST_COMMENT_MAX} />
         <span>

@@ -78,7 +78,9 @@ function WhoToFollow({ me }: { me: string }) {
   useEffect(() => {
     let live = true;
     whenQuiet()
-      .then(() => call(api.GET('/users/{handle}/suggestions', { params: { path: { handle: me } } }), { background: true }))
+      .then(() =>
+        call(api.GET('/users/{handle}/suggestions', { params: { path: { handle: me } } }), { background: true }),
+      )
       .then(({ data }) => live && setUsers(data.users))
       .catch(() => {});
     return () => void (live = false);
@@ -111,7 +113,13 @@ function WhoToFollow({ me }: { me: string }) {
                 {u.followedBy > 0 && <small class="because">{t('side.followedBy', { n: u.followedBy })}</small>}
               </span>
             </span>
-            <button type="button" class="secondary small" disabled={busy === u.handle} aria-label={t('side.follow', { handle: u.handle })} onClick={() => follow(u.handle)}>
+            <button
+              type="button"
+              class="secondary small"
+              disabled={busy === u.handle}
+              aria-label={t('side.follow', { handle: u.handle })}
+              onClick={() => follow(u.handle)}
+            >
               {t('profile.follow')}
             </button>
           </li>

@@ -27,7 +27,9 @@ export function HomePage({ handle }: { handle: string }) {
 
   const fetchPage = async (cursor?: string) => {
     const { data, status } = await call(
-      api.GET('/users/{handle}/timeline', { params: { path: { handle }, query: { limit: PAGE, ...(cursor ? { cursor } : {}) } } }),
+      api.GET('/users/{handle}/timeline', {
+        params: { path: { handle }, query: { limit: PAGE, ...(cursor ? { cursor } : {}) } },
+      }),
     );
     if (!cursor) setRegenerating(status === 206);
     return { items: data.posts, nextCursor: data.nextCursor };
@@ -56,9 +58,13 @@ export function HomePage({ handle }: { handle: string }) {
       if (stopped || document.hidden) return; // visibilitychange starts it again
       if (newest) {
         try {
-          const { data } = await call(api.GET('/users/{handle}/timeline/newer', { params: { path: { handle }, query: { after: newest.id } } }), { background: true });
+          const { data } = await call(
+            api.GET('/users/{handle}/timeline/newer', { params: { path: { handle }, query: { after: newest.id } } }),
+            { background: true },
+          );
           // Counted against the top post now shown: the reader may have reloaded meanwhile.
-          if (shown.current[0]?.id === newest.id) setFresh(data.count === 0 ? null : data.more ? `${data.count}+` : data.count);
+          if (shown.current[0]?.id === newest.id)
+            setFresh(data.count === 0 ? null : data.more ? `${data.count}+` : data.count);
           wait = CHECK_MS;
         } catch {
           wait = Math.min(wait * 2, MAX_CHECK_MS); // a missed check is not worth a message

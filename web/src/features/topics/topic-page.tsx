@@ -12,11 +12,18 @@ export function TopicPage({ name }: { name: string }) {
   const { t } = useI18n();
   // `#Tag` and `#tag` are one topic: show the API's spelling once it has answered.
   const [topic, setTopic] = useState(name);
-  const list = usePaged<Post>(async (cursor?: string) => {
-    const { data } = await call(api.GET('/topics/{topic}/posts', { params: { path: { topic: name }, query: { limit: 20, ...(cursor ? { cursor } : {}) } } }));
-    setTopic(data.topic);
-    return { items: data.posts, nextCursor: data.nextCursor };
-  }, [name]);
+  const list = usePaged<Post>(
+    async (cursor?: string) => {
+      const { data } = await call(
+        api.GET('/topics/{topic}/posts', {
+          params: { path: { topic: name }, query: { limit: 20, ...(cursor ? { cursor } : {}) } },
+        }),
+      );
+      setTopic(data.topic);
+      return { items: data.posts, nextCursor: data.nextCursor };
+    },
+    [name],
+  );
 
   return (
     <section aria-labelledby="page-title">

@@ -32,7 +32,9 @@ export function TrendingPage() {
                   <a class="topic" href={href.topic(topic.name)}>
                     #{topic.name}#
                   </a>{' '}
-                  <span class="muted">{topic.posts === 1 ? t('topics.post') : t('topics.posts', { n: topic.posts })}</span>
+                  <span class="muted">
+                    {topic.posts === 1 ? t('topics.post') : t('topics.posts', { n: topic.posts })}
+                  </span>
                 </li>
               ))}
             </ol>
@@ -43,7 +45,9 @@ export function TrendingPage() {
       ) : error ? (
         <ErrorMessage error={error} onRetry={load} />
       ) : (
-        <p class="muted" role="status">{t('timeline.loading')}</p>
+        <p class="muted" role="status">
+          {t('timeline.loading')}
+        </p>
       )}
     </section>
   );
