@@ -20,7 +20,7 @@
 // And "Try it out" sends to the API this page was served with, which the CSP allows
 // (connect-src 'self' when it is /api, as npm start and CloudFront serve it), not to the
 // document's own servers entry (the local default port).
-(function () {
+(() => {
   var root = document.getElementById('api-reference');
   var documentUrl = root.dataset.openapiUrl;
   var apiBase = new URL(documentUrl.replace(/\/openapi\.json$/, ''), location.href).href;
@@ -32,32 +32,20 @@
       wrapComponents: {
         // Operation paths are `tag/operationId`; a tag's own deep link (in its heading, not in a
         // button) stays a link.
-        DeepLink: function (Original) {
-          return function (props) {
-            return String(props.path).indexOf('/') >= 0 ? h('span', null, props.text) : h(Original, props);
-          };
-        },
-        TextArea: function (Original) {
-          return function (props) {
+        DeepLink: (Original) => (props) => String(props.path).indexOf('/') >= 0 ? h('span', null, props.text) : h(Original, props),
+        TextArea: (Original) => (props) => {
             var body = !props['aria-label'] && String(props.className).indexOf('body-param__text') >= 0;
             return h(Original, body ? Object.assign({ 'aria-label': 'Request body' }, props) : props);
-          };
-        },
-        CloseIcon: function (Original) {
-          return function (props) {
-            return h(React.Fragment, null, h(Original, props), h('span', { className: 'visually-hidden' }, 'Close'));
-          };
-        },
-        Button: function (Original) {
-          return function (props) {
+          },
+        CloseIcon: (Original) => (props) => h(React.Fragment, null, h(Original, props), h('span', { className: 'visually-hidden' }, 'Close')),
+        Button: (Original) => (props) => {
             var label = props['aria-label'];
             if (typeof label !== 'string' || typeof props.children !== 'string' || label.indexOf(props.children) >= 0)
               return h(Original, props);
             var named = Object.assign({}, props);
             delete named['aria-label'];
             return h(Original, named);
-          };
-        },
+          },
       },
     };
   }
@@ -69,9 +57,9 @@
     if (control.getAttribute('aria-label') || control.getAttribute('aria-labelledby') || control.getAttribute('title'))
       return false;
     if (control.tagName !== 'SELECT' && control.getAttribute('placeholder')) return false;
-    return !Array.prototype.some.call(control.labels || [], function (label) {
+    return !Array.prototype.some.call(control.labels || [], (label) => {
       var own = label.cloneNode(true);
-      own.querySelectorAll('select, input, textarea').forEach(function (c) {
+      own.querySelectorAll('select, input, textarea').forEach((c) => {
         c.remove();
       });
       return own.textContent.trim() !== '';
@@ -83,11 +71,11 @@
     if (servers && unnamed(servers)) servers.setAttribute('aria-label', 'Servers');
     root
       .querySelectorAll('tr[data-param-name] select, tr[data-param-name] input, tr[data-param-name] textarea')
-      .forEach(function (control) {
+      .forEach((control) => {
         if (control.type !== 'checkbox' && control.type !== 'file' && unnamed(control))
           control.setAttribute('aria-label', control.closest('tr').dataset.paramName);
       });
-    root.querySelectorAll('pre.microlight:not([tabindex]), pre.curl:not([tabindex])').forEach(function (pre) {
+    root.querySelectorAll('pre.microlight:not([tabindex]), pre.curl:not([tabindex])').forEach((pre) => {
       pre.setAttribute('tabindex', '0');
     });
   }
@@ -95,11 +83,11 @@
   new MutationObserver(fixRendered).observe(root, { childList: true, subtree: true });
 
   fetch(documentUrl)
-    .then(function (res) {
+    .then((res) => {
       if (!res.ok) throw new Error('HTTP ' + res.status);
       return res.json();
     })
-    .then(function (spec) {
+    .then((spec) => {
       spec.servers = [{ url: apiBase, description: 'The API this page is served with' }];
       window.ui = SwaggerUIBundle({
         spec: spec,
@@ -109,7 +97,7 @@
         plugins: [AccessibleReference],
       });
     })
-    .catch(function (err) {
+    .catch((err) => {
       root.textContent = 'The API description ' + documentUrl + ' could not be loaded (' + err.message + ').';
       root.setAttribute('role', 'alert');
     });

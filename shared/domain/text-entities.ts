@@ -179,7 +179,6 @@ export function parseTopics(text: string, max = MAX_TOPICS): TopicSpan[] {
       const name = TAG_NEEDS.test(raw) ? normalizeTopic(raw) : null;
       if (name !== null) {
         take(name, at, 1 + codePointLength(raw), end);
-        continue;
       }
     }
     // A lone '#', `##`, `#1`: plain text; the next '#' may still start a topic (`##abc`).

@@ -8,7 +8,7 @@ import { HBaseInboxStore } from '../../shared/adapters/hbase/hbase-inbox-store.j
 import { HBaseIdempotencyStore, HBasePostStore } from '../../shared/adapters/hbase/hbase-post-store.js';
 import { HBaseRelationStore } from '../../shared/adapters/hbase/hbase-relation-store.js';
 import { postIdFromKey } from '../../shared/schema/row-keys.js';
-import { type Post } from '../../shared/domain/post.js';
+import type { Post } from '../../shared/domain/post.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { Edge, Page } from '../../shared/ports/feed-store.js';
 import { postKey, segmentOf, userKey } from '../../shared/schema/row-keys.js';

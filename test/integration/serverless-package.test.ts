@@ -610,9 +610,9 @@ describe('secrets at run time, network and pressure on the gateway', () => {
     }
     // Deployed stages take nothing from the deployer's environment: only the local stage does.
     const yml = readFileSync(join(ROOT, 'serverless.yml'), 'utf8');
-    const deployed = yml.slice(yml.indexOf('params:'), yml.indexOf('provider:')).split(/\n  local:\n/);
+    const deployed = yml.slice(yml.indexOf('params:'), yml.indexOf('provider:')).split(/\n {2}local:\n/);
     expect(deployed[0]).not.toContain('${env:');
-    expect(deployed[1]!.split(/\n  dev:\n/)[1]).not.toContain('${env:');
+    expect(deployed[1]!.split(/\n {2}dev:\n/)[1]).not.toContain('${env:');
   });
 
   it('bounds the pressure: at most workerMaxConcurrency workers (mediaWorkerMaxConcurrency media workers), one step per job, API throttled at the edge', () => {

@@ -1,6 +1,6 @@
 // test/support/hbase-rows.ts — test-only helpers that read whole tables of a test namespace
 // (production code never scans a whole table; tests do it to prove nothing was written).
-import { HBaseRestClient, bytesToString, type HBaseRow } from '../../shared/hbase/index.js';
+import { type HBaseRestClient, bytesToString, type HBaseRow } from '../../shared/hbase/index.js';
 import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
 
 const ALL_KEYS = { startRow: new Uint8Array(0), stopRow: new Uint8Array(64).fill(0xff) };

@@ -7,7 +7,7 @@ import { processMedia } from '../../shared/use-cases/media/process-media.js';
 import { completeUpload, readMedia, startUpload } from '../../shared/use-cases/media/uploads.js';
 import { fakeMedia } from './media-fakes.js';
 import { interleaver } from '../support/interleave.js';
-import { FakeIdempotency, fakeFeed } from './feed-fakes.js';
+import { type FakeIdempotency, fakeFeed } from './feed-fakes.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { publishBody } from '../../shared/validation/feed.schema.js';
 

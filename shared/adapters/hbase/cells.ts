@@ -1,7 +1,7 @@
 // shared/adapters/hbase/cells.ts — reading cells out of a fetched row: the few helpers every
 // HBase adapter needs (a column's value, as text, as a counter; a window of feed cells).
 import { keyFromPostId, postIdFromKey } from '../../schema/row-keys.js';
-import { type FeedEntry } from '../../domain/post.js';
+import type { FeedEntry } from '../../domain/post.js';
 import {
   bytesToString,
   compareBytes,

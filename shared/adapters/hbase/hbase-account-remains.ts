@@ -4,7 +4,7 @@
 // Every read is one bounded prefix scan of the account's own keys (or of one of its posts');
 // nothing here walks a table.
 import { forEachLimit } from '../../concurrency.js';
-import { type Standing } from '../../domain/leaving.js';
+import type { Standing } from '../../domain/leaving.js';
 import { mentionedHandles, type MentionPlace } from '../../domain/text-entities.js';
 import { bytesToString, concatBytes, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type {

@@ -2,7 +2,7 @@
 // row per reader. Layout and access patterns: shared/schema/tables.ts (inbox).
 import { forEachLimit } from '../../concurrency.js';
 import { keyFromPostId } from '../../schema/row-keys.js';
-import { type FeedEntry } from '../../domain/post.js';
+import type { FeedEntry } from '../../domain/post.js';
 import {
   bytesToString,
   concatBytes,

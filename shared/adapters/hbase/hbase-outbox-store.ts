@@ -1,7 +1,7 @@
 // shared/adapters/hbase/hbase-outbox-store.ts — OutboxStore and CelebrityRegistry on HBase
 // (secondary adapters). Layout: shared/schema/tables.ts (outbox; users p:celeb).
 import { keyFromPostId } from '../../schema/row-keys.js';
-import { type FeedEntry } from '../../domain/post.js';
+import type { FeedEntry } from '../../domain/post.js';
 import { concatBytes, type HBaseRestClient } from '../../hbase/index.js';
 import type { CelebrityRegistry, FeedSlice, FeedWindow, OutboxStore } from '../../ports/feed-store.js';
 import { inboxQualifier, userKey } from '../../schema/row-keys.js';

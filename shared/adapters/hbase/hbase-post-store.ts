@@ -1,7 +1,7 @@
 // shared/adapters/hbase/hbase-post-store.ts — PostStore and IdempotencyStore on HBase (secondary
 // adapters). Layout and access patterns: shared/schema/tables.ts (content, idempotency).
 import { keyFromPostId, postIdFromKey } from '../../schema/row-keys.js';
-import { type Post, type PostCounts, type PostMedia, type PostVersion, type StoredPost } from '../../domain/post.js';
+import type { Post, PostCounts, PostMedia, PostVersion, StoredPost } from '../../domain/post.js';
 import type { MentionPlace, MentionSpan, TopicSpan } from '../../domain/text-entities.js';
 import { bytesToString, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { IdempotencyClaim, IdempotencyStore, Page, PostLookup, PostStore } from '../../ports/feed-store.js';
