@@ -79,6 +79,13 @@ class LongFilesFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     sequence: { sequencer: LongFilesFirst },
+    // npm run test:coverage: the unit and integration projects' coverage of the server code.
+    coverage: {
+      provider: 'v8',
+      include: ['shared/**/*.ts', 'functions/**/*.ts'],
+      reporter: ['text-summary', 'html'],
+      reportsDirectory: 'coverage',
+    },
     projects: [
       {
         test: {

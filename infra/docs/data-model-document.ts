@@ -4,15 +4,13 @@
 // the code; this page is how people read it. test/unit/data-model-doc.test.ts holds the
 // committed page to what this renders.
 import type { ColumnFamilySchema } from '../../shared/hbase/index.js';
+import { SPLITS, TABLES, type TableName } from '../../shared/schema/tables.js';
 import {
   NOTIFICATION_TTL_SECONDS,
   SESSION_TTL_SECONDS,
-  SPLITS,
-  TABLES,
   TALLY_TTL_SECONDS,
   TOPIC_TTL_SECONDS,
-  type TableName,
-} from '../../shared/schema/tables.js';
+} from '../../shared/domain/limits.js';
 
 const HEADER = `<!-- docs/data-model.md — written by npm run docs:data-model (infra/docs/write-data-model.ts) from shared/schema/tables.ts; do not edit. -->
 # Data model

@@ -10,7 +10,7 @@
 //
 // Why not PUT /t/schema for existing tables: on the REST gateway that is a full replace that
 // drops every family missing from the body. Missing families are added with POST instead.
-import { forEachLimit } from '../../shared/concurrency.js';
+import { forEachLimit } from '../../shared/runtime/concurrency.js';
 import type { ColumnFamilySchema, HBaseRestClient } from '../../shared/hbase/index.js';
 import { TABLES, qualifiedTableName, splitPoints, type TableName } from '../../shared/schema/tables.js';
 import type { PreSplitRequest, PreSplitter } from './local-pre-split.js';

@@ -5,6 +5,7 @@
 // Comparison is constant-time.
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { config } from '../config/config.js';
+import type { Passwords } from '../ports/credentials.js';
 
 const scrypt = (password: string, salt: Buffer, keylen: number, opts: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) =>
@@ -79,3 +80,11 @@ export function dummyPasswordHash(): Promise<string> {
   dummy ??= hashPassword('dummy password for timing equalisation');
   return dummy;
 }
+
+/** The Passwords port on scrypt. */
+export const scryptPasswords: Passwords = {
+  hash: (password) => hashPassword(password),
+  verify: verifyPassword,
+  needsRehash,
+  dummy: dummyPasswordHash,
+};

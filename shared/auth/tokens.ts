@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { AuthenticationError } from '../domain/errors.js';
+import type { AccessTokens } from '../ports/credentials.js';
 
 const ISSUER = 'weibo-serverless';
 const AUDIENCE = 'weibo-api';
@@ -78,3 +79,8 @@ export async function verifyToken(token: string, keys: TokenKeys): Promise<strin
     throw new AuthenticationError('Invalid token', 'invalid_token');
   }
 }
+
+/** The AccessTokens port: JWTs signed with the current key of `settings`. */
+export const jwtAccessTokens = (settings: TokenSettings): AccessTokens => ({
+  issue: (handle, now) => issueToken(handle, settings, now),
+});

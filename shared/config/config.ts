@@ -1,9 +1,9 @@
 // shared/config/config.ts — the one place process.env is read. Parsed once with zod; a missing
 // or malformed variable fails fast with a message naming it, instead of failing later in HBase.
 import * as z from 'zod';
-import type { WriteAction } from '../ports/reaction-store.js';
+import type { FeedLimits } from '../domain/limits.js';
 import { operationBudgetMs } from '../runtime/deadline.js';
-import { SESSION_TTL_SECONDS } from '../schema/tables.js';
+import { SESSION_TTL_SECONDS } from '../domain/limits.js';
 
 const EnvSchema = z.object({
   HBASE_REST_URL: z.url().default('http://127.0.0.1:18080'),
@@ -129,20 +129,6 @@ export function operationBudget(cfg: Config = config()): number {
 export function config(): Config {
   cached ??= loadConfig();
   return cached;
-}
-
-export interface FeedLimits {
-  fanoutChunkSize: number;
-  fanoutChunksPerMessage: number;
-  backfillLimit: number;
-  inboxCap: number;
-  maxFollowing: number;
-  celebrityFollowers: number;
-  inactiveAfterMs: number;
-  /** Delay of the settle message every follow/unfollow sends (see SETTLE_SECONDS). */
-  settleSeconds: number;
-  /** Writes per user per one-minute window. */
-  writesPerMinute: Record<Exclude<WriteAction, 'upload'>, number>;
 }
 
 export function feedLimits(cfg: Config = config()): FeedLimits {

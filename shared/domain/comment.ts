@@ -3,9 +3,6 @@
 import { randomBytes } from 'node:crypto';
 import type { MentionSpan } from './text-entities.js';
 
-/** The documented limit on a comment body, in Unicode code points (as for posts). */
-export const COMMENT_MAX_CODE_POINTS = 500;
-
 export const COMMENT_ID_PATTERN = /^(\d{13})-([0-9a-f]{8})$/;
 
 export interface Comment {

@@ -18,3 +18,6 @@ export const isActive = (s: Standing): boolean => s.state === 'active';
 
 /** When a deactivation made at `at` becomes due for erasure (restorable until the erasure begins). */
 export const erasableFrom = (at: number): number => at + RESTORE_WINDOW_MS;
+
+/** The two queues a departure waits in: its erasure, then its handle's release. */
+export type DepartureStage = 'erase' | 'release';

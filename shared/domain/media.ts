@@ -2,15 +2,7 @@
 // declare, what the worker accepts, the limits, and the words for every refusal. The format is
 // decided here from the file's first bytes only: a client's declared type and a file name are
 // its word, and an HTML page renamed .jpg must not become a "picture" served from our domain.
-
-/** Weibo's limit on one file. */
-export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
-/** Decoded pixels (all frames of an animation): what bounds the worker's memory, not the file size. */
-export const MAX_PIXELS = 40_000_000;
-/** Weibo's 九宫格: a 3×3 grid. */
-export const MAX_MEDIA_PER_POST = 9;
-/** Alt text, in code points (Mastodon's figure). */
-export const MAX_ALT_LENGTH = 1500;
+import { MAX_PIXELS, MAX_UPLOAD_BYTES } from './limits.js';
 
 /** The content types a client may declare for an upload (the presigned request enforces it). */
 export const DECLARABLE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const;

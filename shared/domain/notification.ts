@@ -7,11 +7,9 @@
 // from the fact alone (its since fixes the window), so a redelivered message lands in the same
 // group, and the message that retracts a fact finds the group its add used.
 import { authorOfPostId } from './post.js';
+import { GROUP_WINDOW_MS } from './limits.js';
 
 export type NotificationType = 'like' | 'repost' | 'follow' | 'comment' | 'reply' | 'mention' | 'edit';
-
-/** Likes, reposts and follows within one window of this length form one group. */
-export const GROUP_WINDOW_MS = 12 * 3600_000;
 
 /**
  * A fact that notifies someone, as the queue message carries it. `since` identifies the fact's

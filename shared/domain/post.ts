@@ -4,9 +4,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { MentionSpan, TopicSpan } from './text-entities.js';
 
-/** The documented limit on a post body, in Unicode code points. */
-export const POST_MAX_CODE_POINTS = 500;
-
 export interface Post {
   id: string;
   author: string;

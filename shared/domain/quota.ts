@@ -1,8 +1,7 @@
 // shared/domain/quota.ts — the per-user write limits' window (a product rule; no storage here):
 // fixed one-minute windows. Simple — one counter per (user, action, window) — and the
 // Retry-After is exact: the seconds until the window turns.
-
-export const WRITE_QUOTA_WINDOW_MS = 60_000;
+import { WRITE_QUOTA_WINDOW_MS } from './limits.js';
 
 /** The window a write at `now` is counted in. */
 export const quotaWindowOf = (now: number): number => Math.floor(now / WRITE_QUOTA_WINDOW_MS);

@@ -14,3 +14,13 @@ export const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u;
  * `\r\n`): those are taken out before this test, never added to it.
  */
 export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/u;
+
+/** Length in Unicode code points: what a person sees as characters, not UTF-16 units. */
+export const codePoints = (s: string): number => [...s].length;
+
+// Invisible format characters (zero-width space/joiners, BOM, …): allowed inside text (emoji
+// sequences need ZWJ) but they do not count as visible characters.
+export const INVISIBLE = /[\p{Cf}\s]/gu;
+
+/** Code points that show (invisible ones, such as zero-width spaces, not counted). */
+export const visibleLength = (s: string): number => codePoints(s.replace(INVISIBLE, ''));

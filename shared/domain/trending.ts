@@ -1,13 +1,7 @@
 // shared/domain/trending.ts — what "trending" means (a product rule; no storage here): posts per
 // topic counted in five-minute buckets of their creation time, summed over the last hour, the
 // topics with the most posts first (ties by name, so the order never flickers), the top ten.
-
-/** Posts are counted in buckets of this length, by creation time… */
-export const TREND_BUCKET_MS = 5 * 60_000;
-/** …summed over this window… */
-export const TRENDING_WINDOW_MS = 3600_000;
-/** …and the top this many topics shown. */
-export const TRENDING_TOPICS = 10;
+import { TRENDING_TOPICS, TRENDING_WINDOW_MS, TREND_BUCKET_MS } from './limits.js';
 
 export interface TrendingTopic {
   name: string;

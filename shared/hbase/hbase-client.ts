@@ -2,7 +2,7 @@
 import { columnSeparatorIndex, toBase64, toBytes, type Bytes } from './codec.js';
 import { cellJson, parseCellSet, requireQualifiedColumn, rowJson } from './cellset.js';
 import { encodeCellSet } from './protobuf.js';
-import { mapLimit } from '../concurrency.js';
+import { mapLimit } from '../runtime/concurrency.js';
 import { HBaseScanner, planScan } from './scanner.js';
 import { RestTransport, errorFrom } from './transport.js';
 import type {

@@ -4,7 +4,7 @@
 // still there; the erasure removes each item it is handed, so the
 // next read starts at the beginning again and no position is carried. One HBase implementation
 // (shared/adapters/hbase/hbase-account-remains.ts); the layouts it knows are in tables.ts.
-import type { DepartureStage } from '../schema/row-keys.js';
+import type { DepartureStage } from '../domain/leaving.js';
 import type { Standing } from '../domain/leaving.js';
 import type { MentionPlace } from '../domain/text-entities.js';
 

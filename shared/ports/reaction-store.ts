@@ -4,6 +4,7 @@
 // requests: shared/schema/tables.ts, tables reactions, reactors, comments, quota).
 import type { Comment } from '../domain/comment.js';
 import type { ListPage, ListPosition, Page } from './feed-store.js';
+import type { WriteAction } from '../domain/limits.js';
 
 /** The reading user's own state on one post. */
 export interface ViewerState {
@@ -135,9 +136,6 @@ export interface WrittenPosition {
   postId: string;
   commentId: string;
 }
-
-/** What the per-user write limits count: reactions, and picture uploads (media). */
-export type WriteAction = 'comment' | 'like' | 'repost' | 'upload';
 
 /** Per-user write counters, one per window (what a window is: domain/quota.ts). */
 export interface WriteQuota {

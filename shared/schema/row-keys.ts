@@ -10,6 +10,8 @@ import { formatPostId, isPostId, parsePostId, POST_SUFFIX_BYTES } from '../domai
 import { COMMENT_ID_PATTERN } from '../domain/comment.js';
 import { mediaIdBytes } from '../domain/media-id.js';
 import { isNaming } from '../domain/people-search.js';
+import type { DepartureStage } from '../domain/leaving.js';
+import { SESSION_ID_BYTES } from '../domain/limits.js';
 import { md5Salt } from './salt.js';
 
 const SALT_BYTES = 2;
@@ -526,7 +528,6 @@ export function listKeyAt(at: number): string {
  * oldest due first and ONE stateless scan reads what is due. '~' sorts above every hex4 salt:
  * no owner's list ever meets these rows (they all fall in the table's last region: a few a day).
  */
-export type DepartureStage = 'erase' | 'release';
 
 export function departurePrefix(stage: DepartureStage): string {
   return `~departures/${stage}/`;
@@ -561,8 +562,6 @@ export function throttleGlobalKey(handle: string, window: number): Uint8Array {
   new DataView(w.buffer).setUint32(0, window);
   return concatBytes(userKey(handle), utf8.encode('G'), w);
 }
-
-export const SESSION_ID_BYTES = 16;
 
 /** sessions: the session id itself (16 random bytes: already spread over regions, no salt needed). */
 export function sessionKey(sessionId: Uint8Array): Uint8Array {

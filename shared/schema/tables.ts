@@ -38,6 +38,12 @@ import {
   termSplitPoints,
   trendShardSplitPoints,
 } from './row-keys.js';
+import {
+  NOTIFICATION_TTL_SECONDS,
+  SESSION_TTL_SECONDS,
+  TALLY_TTL_SECONDS,
+  TOPIC_TTL_SECONDS,
+} from '../domain/limits.js';
 
 export interface TableDefinition {
   /** Table name without namespace. */
@@ -50,17 +56,6 @@ export interface TableDefinition {
 /** See the header: for families whose cells are deleted and then written again. */
 const LATER_WRITE_WINS = { NEW_VERSION_BEHAVIOR: 'true' } as const;
 
-/** How long a notification entry stays listed (HBase TTL on the entry family). */
-export const NOTIFICATION_TTL_SECONDS = 90 * 86_400;
-/** The longest a refresh token lives (HBase TTL of the sessions table; REFRESH_TOKEN_TTL_SECONDS ≤ it). */
-export const SESSION_TTL_SECONDS = 30 * 86_400;
-/**
- * How long a tally mark lives (HBase TTL on the `t` family): far beyond the settle window and
- * the fan-out queue's redeliveries, so a delayed message always finds the marks of its fact. A
- * fact older than TALLY_HORIZON_SECONDS is never judged by its marks (tally.ts).
- */
-export const TALLY_TTL_SECONDS = 2 * 86_400;
-export const TALLY_HORIZON_SECONDS = TALLY_TTL_SECONDS / 2;
 /** The tally family of every row that keeps exact counts in `c` (users, content). */
 export const TALLY_FAMILY = 't';
 const TALLY_DESIGN = `
@@ -74,9 +69,6 @@ tally      : PUT ?check=increment c:<counter> ± 1 AND t:<mark> +1            (o
 judge      : GET /<table>/<k>/t:<mark +>,t:<mark ->                          (one get, delayed
              message only)
 claim      : PUT ?check=put put-if-absent on t:<mark>.c (or check-and-put on a stale claim)`;
-
-/** How far back a topic page reaches (HBase TTL on the topic index). */
-export const TOPIC_TTL_SECONDS = 30 * 86_400;
 
 const family = (name: string, attrs: Record<string, string | number> = {}): ColumnFamilySchema => ({
   name,

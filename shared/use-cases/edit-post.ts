@@ -28,7 +28,7 @@ import {
 import { authorOfPostId, EDIT_WINDOW_MS, MAX_EDITS, type Post, type PostVersion } from '../domain/post.js';
 import { mentionedHandles, topicNames } from '../domain/text-entities.js';
 import { trendBucketOf } from '../domain/trending.js';
-import { visibleLength } from '../validation/text.js';
+import { visibleLength } from '../domain/text-rules.js';
 import { refuseIfBlocked } from './block-guard.js';
 import { entitiesOf } from './entities.js';
 import type { FeedDeps } from './feed-deps.js';

@@ -34,9 +34,7 @@ import { discardPictures } from './media/attach.js';
 import { postFacts, reconcileFact, repostFact } from './notifications.js';
 import { atStep } from './steps.js';
 import { commentFact } from './comments.js';
-
-/** How long an erased account's handle stays reserved before anyone may register it again. */
-export const RESERVATION_MS = 30 * 86_400_000;
+import { RESERVATION_MS } from '../domain/limits.js';
 
 export interface ErasureDeps extends FeedDeps {
   remains: AccountRemains;

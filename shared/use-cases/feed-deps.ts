@@ -1,6 +1,6 @@
 // shared/use-cases/feed-deps.ts — the ports every feed use case may use, passed in as one value
 // so use cases stay free of configuration and can run on in-memory fakes in unit tests.
-import type { FeedLimits } from '../config/config.js';
+import type { FeedLimits } from '../domain/limits.js';
 import type { FanoutQueue } from '../ports/fanout-queue.js';
 import type {
   CelebrityRegistry,

@@ -11,7 +11,7 @@
 // within RESTORE_WINDOW_MS restores all of it (log-in.ts), nothing having been deleted; after
 // that the erasure may begin, and nothing brings the account back.
 // Leaving again while deactivated answers the same deactivation (idempotent).
-import { newSessionEpoch } from '../auth/refresh-tokens.js';
+import { newSessionEpoch } from '../domain/session.js';
 import { AuthenticationError, ForbiddenError } from '../domain/errors.js';
 import { erasableFrom } from '../domain/leaving.js';
 import { checkPassword, type LoginDeps } from './log-in.js';

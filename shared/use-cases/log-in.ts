@@ -35,7 +35,7 @@
 //    verifies faster than an unknown handle (the old, cheaper parameters): the upgrade closes
 //    that at the owner's next login.
 import { isIPv4, isIPv6 } from 'node:net';
-import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../auth/password.js';
+import type { Passwords } from '../ports/credentials.js';
 import { AuthenticationError, RateLimitedError } from '../domain/errors.js';
 import type { Credentials, LoginAttempt, LoginThrottle, UserStore } from '../ports/user-store.js';
 import { HANDLE_PATTERN } from '../domain/handle.js';
@@ -54,6 +54,7 @@ export interface LoginPolicy {
 
 export interface LoginDeps extends SessionDeps {
   users: UserStore;
+  passwords: Passwords;
   throttle: LoginThrottle;
   policy: LoginPolicy;
 }
@@ -125,7 +126,7 @@ export async function checkPassword(
 ): Promise<Credentials> {
   // A handle that cannot exist gets the same answer as a wrong password, without storage.
   if (!HANDLE_PATTERN.test(input.handle)) {
-    await verifyPassword(input.password, await dummyPasswordHash());
+    await deps.passwords.verify(input.password, await deps.passwords.dummy());
     throw new AuthenticationError();
   }
   const key = { handle: input.handle, source: throttleSource(input.sourceIp) };
@@ -137,15 +138,17 @@ export async function checkPassword(
   await atStep(deps, 'login.counted', key);
   await admit(deps, attempt, key, now);
   await atStep(deps, 'login.verifying', key);
-  const ok = await verifyPassword(input.password, stored?.hash ?? (await dummyPasswordHash()));
+  const ok = await deps.passwords.verify(input.password, stored?.hash ?? (await deps.passwords.dummy()));
   // An erased account answers as a handle nobody has (its record stays only to hold the handle).
   if (!stored || !ok || stored.standing.state === 'erased') throw new AuthenticationError();
   await atStep(deps, 'login.verified', key);
   await Promise.all([
     deps.throttle.succeeded(key.handle, key.source, window),
     // false = the record changed since it was read: that change stays.
-    needsRehash(stored.hash)
-      ? hashPassword(input.password).then((fresh) => deps.users.replacePasswordHash(key.handle, stored.hash, fresh))
+    deps.passwords.needsRehash(stored.hash)
+      ? deps.passwords
+          .hash(input.password)
+          .then((fresh) => deps.users.replacePasswordHash(key.handle, stored.hash, fresh))
       : undefined,
   ]);
   return stored;

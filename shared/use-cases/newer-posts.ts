@@ -19,9 +19,8 @@
 import { authorOfPostId, mergeFeed } from '../domain/post.js';
 import { hiddenPairs, type SafetyEdge } from '../domain/visibility.js';
 import type { FeedDeps } from './feed-deps.js';
+import { NEWER_COUNT_MAX } from '../domain/limits.js';
 
-/** The count stops here; `more` says there may be more. A badge says "20+". */
-export const NEWER_COUNT_MAX = 20;
 /** The newest mutes checked against the authors: one stateless scan of the mute list. */
 export const MUTES_READ = 100;
 

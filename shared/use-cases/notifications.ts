@@ -37,11 +37,10 @@ import { faceOf, readFaces, type Face, type Faces } from './faces.js';
 import { hiddenFrom, silencedRecipients } from './visibility.js';
 import { atStep } from './steps.js';
 import type { TallyHeal } from './background/tally.js';
+import { UNREAD_CAP } from '../domain/limits.js';
 
 /** Entries read beyond the page, to fill in for groups hidden at read (stale, emptied, deleted post, blocked). */
 const SPARE_ENTRIES = 10;
-/** The unread badge counts up to this many groups ("99+"). */
-export const UNREAD_CAP = 99;
 /** A comment's text kept with its notification, in code points. */
 const EXCERPT_CODE_POINTS = 100;
 /**

@@ -3,12 +3,12 @@
 // naming (handle and name, findable once the row holds that naming: invariant P) → put-if-absent
 // the user row with that naming → 409 on a taken handle, after deleting the entries this request
 // wrote (their naming never becomes current, so they would never show anyway).
-import { hashPassword } from '../auth/password.js';
 import { ConflictError } from '../domain/errors.js';
 import { newNaming, searchTerms } from '../domain/people-search.js';
 import type { PeopleIndex } from '../ports/people-index.js';
 import type { UserStore } from '../ports/user-store.js';
 import { atStep, type StepHook } from './steps.js';
+import type { Passwords } from '../ports/credentials.js';
 
 export interface RegisterInput {
   handle: string;
@@ -18,6 +18,7 @@ export interface RegisterInput {
 
 export interface AccountDeps {
   users: UserStore;
+  passwords: Pick<Passwords, 'hash'>;
   people: PeopleIndex;
   /** Tests only (./steps.ts). */
   step?: StepHook;
@@ -28,7 +29,7 @@ export async function registerUser(deps: AccountDeps, input: RegisterInput, now 
   const naming = newNaming();
   // The entries are written while scrypt runs: registering costs no round trip more for them.
   const [passwordHash] = await Promise.all([
-    hashPassword(input.password),
+    deps.passwords.hash(input.password),
     deps.people.add(input.handle, searchTerms(input.handle, displayName), naming),
   ]);
   await atStep(deps, 'register.indexed', { handle: input.handle });

@@ -10,9 +10,9 @@
 // the claim and answers the same repost (or finishes creating it, exactly like an idempotency
 // key). Once that repost is deleted, the next plain repost takes the claim over. With a comment
 // every repost is a new post (an Idempotency-Key makes its retries safe, as for publish).
-import { codePoints } from '../validation/text.js';
+import { codePoints } from '../domain/text-rules.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
-import { authorOfPostId, newPostId, NO_COUNTS, POST_MAX_CODE_POINTS, type Post } from '../domain/post.js';
+import { authorOfPostId, newPostId, NO_COUNTS, type Post } from '../domain/post.js';
 import type { FeedDeps } from './feed-deps.js';
 import { describePosts, freshDetail, type PostDetail } from './post-details.js';
 import { faceOf } from './faces.js';
@@ -21,6 +21,7 @@ import { refuseIfBlocked } from './block-guard.js';
 import { entitiesOf } from './entities.js';
 import { atStep } from './steps.js';
 import { takeWriteQuota } from './write-limits.js';
+import { POST_MAX_CODE_POINTS } from '../domain/limits.js';
 
 export interface RepostResult {
   post: PostDetail;

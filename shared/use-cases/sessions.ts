@@ -19,8 +19,8 @@
 //    The check is read BESIDE the rotation (no round trip more); a refused refresh revokes the
 //    session it rotated and hands out nothing.
 // Requests per operation and the interleavings: shared/schema/tables.ts (sessions).
-import { newRefreshToken, newSessionId, parseRefreshToken } from '../auth/refresh-tokens.js';
-import { issueToken, type TokenSettings } from '../auth/tokens.js';
+import { newRefreshToken, newSessionId, parseRefreshToken } from '../domain/session.js';
+import type { AccessTokens } from '../ports/credentials.js';
 import { AuthenticationError } from '../domain/errors.js';
 import type { SessionOwner, SessionStore } from '../ports/session-store.js';
 import type { UserStore } from '../ports/user-store.js';
@@ -29,7 +29,7 @@ import { atStep, type StepHook } from './steps.js';
 export interface SessionDeps {
   sessions: SessionStore;
   users: Pick<UserStore, 'sessionGate'>;
-  tokens: TokenSettings;
+  tokens: AccessTokens;
   refreshTtlSeconds: number;
   /** Tests only: called between the steps of a refresh (./steps.ts). */
   step?: StepHook;
@@ -55,7 +55,7 @@ async function grant(
   refreshExpiresAt: number,
   now: number,
 ): Promise<Grant> {
-  return { handle, ...(await issueToken(handle, deps.tokens, now)), refreshToken, refreshExpiresAt };
+  return { handle, ...(await deps.tokens.issue(handle, now)), refreshToken, refreshExpiresAt };
 }
 
 /** After a correct password: a new session under the account's current epoch, and its first tokens. */

@@ -25,10 +25,8 @@
 import type { FeedDeps } from './feed-deps.js';
 import { readFaces, type Face } from './faces.js';
 import { hiddenFrom } from './visibility.js';
+import { SUGGESTIONS_MAX } from '../domain/limits.js';
 
-/** The most suggestions an answer holds (`limit` 1..SUGGESTIONS_MAX). */
-export const SUGGESTIONS_MAX = 10;
-export const SUGGESTIONS_DEFAULT = 5;
 /** Your newest followees whose following lists are read. */
 export const FOLLOWEES_SAMPLED = 20;
 /** Each one's newest followees read. */

@@ -7,18 +7,13 @@
 import { InvalidInputError } from '../domain/errors.js';
 import { isPostId } from '../domain/post.js';
 import { normalizeTopic } from '../domain/text-entities.js';
-import {
-  bucketsOfWindow,
-  rankTrending,
-  TRENDING_TOPICS,
-  TRENDING_WINDOW_MS,
-  type TrendingTopic,
-} from '../domain/trending.js';
+import { bucketsOfWindow, rankTrending, type TrendingTopic } from '../domain/trending.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
 import { hiddenFrom } from './visibility.js';
 import { authorsOf, isHidden, readPostDetails, type PostDetail } from './post-details.js';
+import { TRENDING_TOPICS, TRENDING_WINDOW_MS } from '../domain/limits.js';
 
 /** Entries read beyond the page, to fill in for deleted and hidden posts (same round trips). */
 const SPARE_ENTRIES = 10;

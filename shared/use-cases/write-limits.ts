@@ -3,7 +3,8 @@
 // window is domain/quota.ts; the store only counts per (user, action, window) it is given.
 import { quotaWindowOf, secondsUntilNextWindow } from '../domain/quota.js';
 import { RateLimitedError } from '../domain/errors.js';
-import type { WriteAction, WriteQuota } from '../ports/reaction-store.js';
+import type { WriteAction } from '../domain/limits.js';
+import type { WriteQuota } from '../ports/reaction-store.js';
 
 export async function takeWriteQuota<A extends WriteAction>(
   deps: { quota: WriteQuota; limits: { writesPerMinute: Record<A, number> } },

@@ -3,15 +3,13 @@ import * as z from 'zod';
 import { HANDLE_MAX_LENGTH, HANDLE_PATTERN } from '../domain/handle.js';
 import { PEOPLE_DEFAULT, PEOPLE_MAX, QUERY_MAX_LENGTH, searchForm } from '../domain/people-search.js';
 import { humanText } from './text.js';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../domain/limits.js';
 
 export const handleSchema = z
   .string()
   .regex(HANDLE_PATTERN, 'handle: 1–30 characters of a–z, 0–9 and _ (lowercase)')
   // For the OpenAPI document (the pattern already bounds it): forms take their maxLength from it.
   .meta({ maxLength: HANDLE_MAX_LENGTH });
-
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
 
 const passwordSchema = humanText({ min: PASSWORD_MIN, max: PASSWORD_MAX, label: 'password' });
 

@@ -1,11 +1,18 @@
 // shared/validation/feed.schema.ts — edge validation for posts, relations and timelines.
 import * as z from 'zod';
-import { COMMENT_ID_PATTERN, COMMENT_MAX_CODE_POINTS } from '../domain/comment.js';
-import { POST_ID_PATTERN, POST_MAX_CODE_POINTS } from '../domain/post.js';
+import { COMMENT_ID_PATTERN } from '../domain/comment.js';
+import { POST_ID_PATTERN } from '../domain/post.js';
 import { handleSchema } from './accounts.schema.js';
-import { SUGGESTIONS_DEFAULT, SUGGESTIONS_MAX } from '../use-cases/suggestions.js';
-import { humanText, visibleLength } from './text.js';
-import { MAX_ALT_LENGTH, MAX_MEDIA_PER_POST } from '../domain/media.js';
+import { visibleLength } from '../domain/text-rules.js';
+import { humanText } from './text.js';
+import {
+  COMMENT_MAX_CODE_POINTS,
+  MAX_ALT_LENGTH,
+  MAX_MEDIA_PER_POST,
+  POST_MAX_CODE_POINTS,
+  SUGGESTIONS_DEFAULT,
+  SUGGESTIONS_MAX,
+} from '../domain/limits.js';
 
 const pictureRef = z.strictObject({
   id: z.string().min(1).max(64).meta({ description: 'A media id of yours, `ready` (`POST /media`, then `/complete`)' }),
@@ -96,26 +103,18 @@ export const likePath = z.object({
 });
 
 export const repostBody = z.strictObject({
-  comment: humanText({ min: 1, max: POST_MAX_CODE_POINTS, allowNewlines: true, label: 'comment' })
-    .optional()
-    .meta({
-      description:
-        'Your words on it (转发理由). Without one, reposting the same post again returns your earlier repost.',
-    }),
+  comment: humanText({ min: 1, max: POST_MAX_CODE_POINTS, allowNewlines: true, label: 'comment' }).optional().meta({
+    description: 'Your words on it (转发理由). Without one, reposting the same post again returns your earlier repost.',
+  }),
 });
 
 export const blockPath = relationPath;
 
 export const topicPath = z.object({
-  topic: z
-    .string()
-    .min(1)
-    .max(200)
-    .meta({
-      description:
-        'A topic name as written (`#` signs left out); it is normalised like the posts’ topics (case, width)',
-      example: '今天天气',
-    }),
+  topic: z.string().min(1).max(200).meta({
+    description: 'A topic name as written (`#` signs left out); it is normalised like the posts’ topics (case, width)',
+    example: '今天天气',
+  }),
 });
 
 export const markReadBody = z.strictObject({
@@ -127,13 +126,10 @@ export const markReadBody = z.strictObject({
 });
 
 export const newerQuery = z.strictObject({
-  after: z
-    .string()
-    .regex(POST_ID_PATTERN, 'after: not a post id')
-    .meta({
-      description: 'The id of the newest post you show (the first of the first page)',
-      example: 'ann.1764000000000.a1b2c3d4e5f6',
-    }),
+  after: z.string().regex(POST_ID_PATTERN, 'after: not a post id').meta({
+    description: 'The id of the newest post you show (the first of the first page)',
+    example: 'ann.1764000000000.a1b2c3d4e5f6',
+  }),
 });
 
 export const suggestionsQuery = z.strictObject({

@@ -1,18 +1,9 @@
 // shared/validation/text.ts — zod building blocks for user-supplied text. Lengths are counted
 // in Unicode code points (what a person sees as characters), not UTF-16 units.
 import * as z from 'zod';
-import { BIDI_CONTROL, CONTROL_CHARACTER } from '../domain/text-rules.js';
-
-export const codePoints = (s: string) => [...s].length;
-
-// Invisible format characters (zero-width space/joiners, BOM, …): allowed inside text (emoji
-// sequences need ZWJ) but they do not count as visible characters.
-const INVISIBLE = /[\p{Cf}\s]/gu;
+import { BIDI_CONTROL, CONTROL_CHARACTER, INVISIBLE, codePoints } from '../domain/text-rules.js';
 
 /** Text a person typed: well-formed UTF-16 (no lone surrogates), no control characters. */
-/** Code points that show (invisible ones, such as zero-width spaces, not counted). */
-export const visibleLength = (s: string): number => codePoints(s.replace(INVISIBLE, ''));
-
 export function humanText(opts: { min: number; max: number; allowNewlines?: boolean; label: string }) {
   return (
     z

@@ -5,18 +5,20 @@ import { HBasePeopleIndex } from '../adapters/hbase/hbase-people-index.js';
 import { HBaseSessionStore } from '../adapters/hbase/hbase-session-store.js';
 import { HBaseLoginThrottle, HBaseUserStore } from '../adapters/hbase/hbase-user-store.js';
 import { config } from '../config/config.js';
-import type { TokenSettings } from '../auth/tokens.js';
+import { scryptPasswords } from '../auth/password.js';
+import type { AccessTokens, Passwords } from '../ports/credentials.js';
 import type { LoginPolicy } from '../use-cases/log-in.js';
 import { hbaseClient } from './hbase.js';
-import { tokenSettings } from './tokens.js';
+import { accessTokens } from './tokens.js';
 
 export interface AccountDependencies {
   users: HBaseUserStore;
   people: HBasePeopleIndex;
   throttle: HBaseLoginThrottle;
   sessions: HBaseSessionStore;
-  /** Signing and verifying keys and the access tokens' lifetime. */
-  tokens(): Promise<TokenSettings>;
+  passwords: Passwords;
+  /** The access tokens, signed with the current key (read at run time). */
+  tokens(): Promise<AccessTokens>;
   refreshTtlSeconds: number;
   /** The refresh cookie's Path (shared/http/session-cookie.ts). */
   sessionCookiePath: string;
@@ -34,7 +36,8 @@ export function accountDependencies(): AccountDependencies {
     people: new HBasePeopleIndex(hbase, ns),
     throttle: new HBaseLoginThrottle(hbase, ns),
     sessions: new HBaseSessionStore(hbase, ns),
-    tokens: tokenSettings,
+    passwords: scryptPasswords,
+    tokens: accessTokens,
     refreshTtlSeconds: cfg.REFRESH_TOKEN_TTL_SECONDS,
     sessionCookiePath: cfg.SESSION_COOKIE_PATH,
     loginPolicy: {

@@ -1,6 +1,7 @@
 // shared/wiring/tokens.ts — the access tokens' keys and lifetime (config/ reads the secrets;
 // auth/ says what a usable key is). What authentication needs, and nothing of the data.
-import { tokenKeysFrom, type TokenKeys, type TokenSettings } from '../auth/tokens.js';
+import { jwtAccessTokens, tokenKeysFrom, type TokenKeys, type TokenSettings } from '../auth/tokens.js';
+import type { AccessTokens } from '../ports/credentials.js';
 import { config } from '../config/config.js';
 import type { RuntimeSecrets } from '../config/secrets.js';
 import { runtimeSecrets } from './secrets.js';
@@ -19,3 +20,6 @@ export const tokenSettings = async (): Promise<TokenSettings> => ({
   ...(await tokenKeys()),
   ttlSeconds: config().TOKEN_TTL_SECONDS,
 });
+
+/** The access tokens a session issues, with the keys as read now. */
+export const accessTokens = async (): Promise<AccessTokens> => jwtAccessTokens(await tokenSettings());

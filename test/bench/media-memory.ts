@@ -25,8 +25,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { SharpImageProcessor } from '../../shared/adapters/images/sharp-image-processor.js';
-import { MAX_PIXELS, MAX_UPLOAD_BYTES } from '../../shared/domain/media.js';
 import { isRefusal } from '../../shared/ports/image-processor.js';
+import { MAX_PIXELS, MAX_UPLOAD_BYTES } from '../../shared/domain/limits.js';
 
 const REPEAT = Number(process.env.MEDIA_BENCH_REPEAT ?? 5);
 const SELF = fileURLToPath(import.meta.url);

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { hbaseFeedStores } from '../../shared/wiring/feed.js';
-import { forEachLimit, mapLimit } from '../../shared/concurrency.js';
+import { forEachLimit, mapLimit } from '../../shared/runtime/concurrency.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { postKeyFromInboxQualifier, userKey } from '../../shared/schema/row-keys.js';
 import { postIdFromKey } from '../../shared/schema/row-keys.js';

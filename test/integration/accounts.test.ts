@@ -14,6 +14,8 @@ import { endSession, refreshSession, type Grant } from '../../shared/use-cases/s
 import type { StepHook, StepPoint } from '../../shared/use-cases/steps.js';
 import { interleaver } from '../support/interleave.js';
 import { useNamespace } from '../support/namespace.js';
+import { scryptPasswords } from '../../shared/auth/password.js';
+import { jwtAccessTokens } from '../../shared/auth/tokens.js';
 
 const ns = `it_acct_${Date.now().toString(36)}`;
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000 });
@@ -28,7 +30,8 @@ function accountDeps(step?: StepHook, over: Partial<LoginDeps> = {}): LoginDeps 
     users,
     throttle: new HBaseLoginThrottle(hbase, ns),
     sessions: new HBaseSessionStore(hbase, ns),
-    tokens: { secret: 'i'.repeat(40), ttlSeconds: 900 },
+    passwords: scryptPasswords,
+    tokens: jwtAccessTokens({ secret: 'i'.repeat(40), ttlSeconds: 900 }),
     refreshTtlSeconds: 3600,
     policy,
     ...(step ? { step } : {}),

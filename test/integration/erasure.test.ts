@@ -14,7 +14,7 @@ import { userKey } from '../../shared/schema/row-keys.js';
 import { mute, block } from '../../shared/use-cases/blocks.js';
 import { bookmarkPost } from '../../shared/use-cases/bookmarks.js';
 import { addComment } from '../../shared/use-cases/comments.js';
-import { RESERVATION_MS, type ErasureDeps } from '../../shared/use-cases/erase-account.js';
+import { type ErasureDeps } from '../../shared/use-cases/erase-account.js';
 import { editPost, postHistory } from '../../shared/use-cases/edit-post.js';
 import { eraseAccountsJob } from '../../shared/use-cases/jobs/erase-accounts.js';
 import { leave } from '../../shared/use-cases/leave.js';
@@ -29,6 +29,7 @@ import { accountFactory, accountWorld, drainQueue } from '../support/feed-harnes
 import { allRows } from '../support/hbase-rows.js';
 import { runToCompletion, silentLog } from '../support/job-driver.js';
 import { useNamespace } from '../support/namespace.js';
+import { RESERVATION_MS } from '../../shared/domain/limits.js';
 
 const ns = `it_erasure_${Date.now().toString(36)}`;
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000 });

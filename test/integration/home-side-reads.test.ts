@@ -11,12 +11,13 @@ import { listPrefix } from '../../shared/schema/row-keys.js';
 import { block, mute } from '../../shared/use-cases/blocks.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
-import { countNewer, NEWER_COUNT_MAX } from '../../shared/use-cases/newer-posts.js';
+import { countNewer } from '../../shared/use-cases/newer-posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';
 import { SuggestionCache, suggestFollows } from '../../shared/use-cases/suggestions.js';
 import { drainQueue, integrationLimits, requestRecorder, tableOf, userFactory } from '../support/feed-harness.js';
 import { useNamespace } from '../support/namespace.js';
+import { NEWER_COUNT_MAX } from '../../shared/domain/limits.js';
 
 const ns = `it_side_${Date.now().toString(36)}`;
 const { onRequest, counted } = requestRecorder();

@@ -14,6 +14,8 @@ import type { StepHook } from '../../shared/use-cases/steps.js';
 import { updateProfile } from '../../shared/use-cases/update-profile.js';
 import { interleaver } from '../support/interleave.js';
 import { useNamespace } from '../support/namespace.js';
+import { scryptPasswords } from '../../shared/auth/password.js';
+import type { Passwords } from '../../shared/ports/credentials.js';
 
 const ns = `it_people_${Date.now().toString(36)}`;
 const requests: (HBaseRequestEvent & { end: number })[] = [];
@@ -25,7 +27,12 @@ const hbase = new HBaseRestClient({
 const stores = hbaseFeedStores(hbase, ns);
 const people = new HBasePeopleIndex(hbase, ns);
 const gate = interleaver();
-const deps: PeopleDeps & { step: StepHook } = { ...stores, people, step: gate.hook };
+const deps: PeopleDeps & { step: StepHook; passwords: Passwords } = {
+  ...stores,
+  people,
+  passwords: scryptPasswords,
+  step: gate.hook,
+};
 useNamespace(hbase, ns);
 
 let run = 0;

@@ -5,7 +5,7 @@ import { HBasePeopleIndex } from '../../shared/adapters/hbase/hbase-people-index
 import { HBaseSessionStore } from '../../shared/adapters/hbase/hbase-session-store.js';
 import { HBaseLoginThrottle } from '../../shared/adapters/hbase/hbase-user-store.js';
 import { hbaseFeedStores } from '../../shared/wiring/feed.js';
-import type { FeedLimits } from '../../shared/config/config.js';
+import type { FeedLimits } from '../../shared/domain/limits.js';
 import type { HBaseRequestEvent, HBaseRestClient } from '../../shared/hbase/index.js';
 import { sequentialDepth } from '../../shared/observability/round-trips.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
@@ -15,6 +15,8 @@ import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import type { LoginDeps } from '../../shared/use-cases/log-in.js';
 import { registerUser, type AccountDeps } from '../../shared/use-cases/register-user.js';
 import { interleaver } from './interleave.js';
+import { scryptPasswords } from '../../shared/auth/password.js';
+import { jwtAccessTokens } from '../../shared/auth/tokens.js';
 
 /** `users('ann', 'bob')` registers `ann_<n>`, `bob_<n>` (a new n per call) and returns the handles. */
 export function userFactory(store: UserStore) {
@@ -59,7 +61,8 @@ export function accountWorld(hbase: HBaseRestClient, ns: string) {
     step: gate.hook,
     throttle: new HBaseLoginThrottle(hbase, ns),
     sessions: new HBaseSessionStore(hbase, ns),
-    tokens: { secret: `${ns}-token-secret-of-the-tests`.padEnd(40, '.'), ttlSeconds: 900 },
+    passwords: scryptPasswords,
+    tokens: jwtAccessTokens({ secret: `${ns}-token-secret-of-the-tests`.padEnd(40, '.'), ttlSeconds: 900 }),
     refreshTtlSeconds: 3600,
     policy: { maxFailures: 50, lockSeconds: 60, globalMaxFailures: 500, globalWindowSeconds: 900 },
   } satisfies FeedDeps & LoginDeps & { people: HBasePeopleIndex };

@@ -2,7 +2,7 @@
 // file: created before its tests, dropped (tables first) after them.
 import { afterAll, beforeAll } from 'vitest';
 import { applySchema } from '../../infra/schema/apply-schema.js';
-import { forEachLimit } from '../../shared/concurrency.js';
+import { forEachLimit } from '../../shared/runtime/concurrency.js';
 import type { HBaseRestClient } from '../../shared/hbase/index.js';
 import { TABLES, qualifiedTableName, type TableName } from '../../shared/schema/tables.js';
 

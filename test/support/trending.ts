@@ -7,15 +7,10 @@
 // top 10 by those counts — computed, not raced against a leader.
 import { expect } from 'vitest';
 import { HBaseTopicStore } from '../../shared/adapters/hbase/hbase-topic-store.js';
-import {
-  bucketsOfWindow,
-  rankTrending,
-  TRENDING_TOPICS,
-  TRENDING_WINDOW_MS,
-  type TrendingTopic,
-} from '../../shared/domain/trending.js';
+import { bucketsOfWindow, rankTrending, type TrendingTopic } from '../../shared/domain/trending.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { apiClient } from './api.js';
+import { TRENDING_TOPICS, TRENDING_WINDOW_MS } from '../../shared/domain/limits.js';
 
 type Api = ReturnType<typeof apiClient>;
 

@@ -1,9 +1,15 @@
 // test/unit/accounts.test.ts — account use cases, tokens, passwords and the error mapper, with
 // in-memory fakes of the project's own ports (the same flows run on HBase in test/e2e).
 import { describe, expect, it } from 'vitest';
-import { hashPassword, needsRehash, PASSWORD_PARAMS, verifyPassword } from '../../shared/auth/password.js';
-import { newRefreshToken, newSessionId, parseRefreshToken } from '../../shared/auth/refresh-tokens.js';
-import { issueToken, verifyToken } from '../../shared/auth/tokens.js';
+import {
+  hashPassword,
+  needsRehash,
+  PASSWORD_PARAMS,
+  scryptPasswords,
+  verifyPassword,
+} from '../../shared/auth/password.js';
+import { newRefreshToken, newSessionId, parseRefreshToken } from '../../shared/domain/session.js';
+import { issueToken, jwtAccessTokens, verifyToken } from '../../shared/auth/tokens.js';
 import { AuthenticationError, ConflictError, ForbiddenError, RateLimitedError } from '../../shared/domain/errors.js';
 import { mapError, RequestError } from '../../shared/http/error-mapper.js';
 import type { IssuedToken, SessionOwner, SessionStore, SessionView } from '../../shared/ports/session-store.js';
@@ -93,7 +99,8 @@ function loginDeps(over: Partial<LoginDeps> = {}) {
     users,
     throttle,
     sessions,
-    tokens,
+    passwords: scryptPasswords,
+    tokens: jwtAccessTokens(tokens),
     policy,
     refreshTtlSeconds: 3600,
     step: async (point: StepPoint, d) => void (point === 'login.verifying' && verifying.push(d.source!)),
@@ -157,13 +164,16 @@ describe('registerUser', { timeout: 30_000 }, () => {
   it('stores a hash, never the password, and refuses a taken handle', async () => {
     const users = new FakeUsers();
     await registerUser(
-      { users, people: new FakePeople() },
+      { users, people: new FakePeople(), passwords: scryptPasswords },
       { handle: 'amy', displayName: ' Amy ', password: 'secret password' },
     );
     expect(users.rows.get('amy')?.passwordHash).not.toContain('secret password');
     expect(users.rows.get('amy')?.displayName).toBe('Amy');
     await expect(
-      registerUser({ users, people: new FakePeople() }, { handle: 'amy', displayName: 'B', password: 'another one' }),
+      registerUser(
+        { users, people: new FakePeople(), passwords: scryptPasswords },
+        { handle: 'amy', displayName: 'B', password: 'another one' },
+      ),
     ).rejects.toBeInstanceOf(ConflictError);
   });
 });
@@ -176,7 +186,7 @@ describe('logIn', { timeout: 60_000 }, () => {
   it('locks a source out of a handle after maxFailures, the same for unknown handles, and resets on success', async () => {
     const { deps, users, throttle } = loginDeps();
     await registerUser(
-      { users, people: new FakePeople() },
+      { users, people: new FakePeople(), passwords: scryptPasswords },
       { handle: 'amy', displayName: 'Amy', password: 'right password' },
     );
     const now = 1_000_000;
@@ -212,7 +222,7 @@ describe('logIn', { timeout: 60_000 }, () => {
   it('verifies at most maxFailures of many parallel wrong guesses from one source', async () => {
     const { deps, users, verifying } = loginDeps();
     await registerUser(
-      { users, people: new FakePeople() },
+      { users, people: new FakePeople(), passwords: scryptPasswords },
       { handle: 'amy', displayName: 'Amy', password: 'right password' },
     );
     const results = await Promise.allSettled(
@@ -229,7 +239,7 @@ describe('logIn', { timeout: 60_000 }, () => {
   it('refuses every source once the handle passes its global ceiling, until the window ends', async () => {
     const { deps, users } = loginDeps();
     await registerUser(
-      { users, people: new FakePeople() },
+      { users, people: new FakePeople(), passwords: scryptPasswords },
       { handle: 'amy', displayName: 'Amy', password: 'right password' },
     );
     const now = 900_000 * 10 + 1000;
@@ -418,7 +428,7 @@ describe('updateProfile', () => {
   it('lets only the owner change a profile', async () => {
     const users = new FakeUsers();
     await registerUser(
-      { users, people: new FakePeople() },
+      { users, people: new FakePeople(), passwords: scryptPasswords },
       { handle: 'amy', displayName: 'Amy', password: 'right password' },
     );
     await expect(

@@ -1,7 +1,8 @@
 // test/unit/feed-fakes.ts — in-memory fakes of the feed ports, for unit tests of the use cases.
 // Ordering uses the real row-key codec, so "newest first" here means what it means in HBase.
-import type { FeedLimits } from '../../shared/config/config.js';
+import type { FeedLimits } from '../../shared/domain/limits.js';
 import type { Comment } from '../../shared/domain/comment.js';
+import type { WriteAction } from '../../shared/domain/limits.js';
 import { keyFromPostId, postIdFromKey } from '../../shared/schema/row-keys.js';
 import {
   feedOrderKey,
@@ -22,7 +23,6 @@ import type {
   Liker,
   ReactionStore,
   ViewerState,
-  WriteAction,
   WriteQuota,
 } from '../../shared/ports/reaction-store.js';
 import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue.js';

@@ -9,8 +9,6 @@ import { describe, expect, it } from 'vitest';
 import { classifyImageError, SharpImageProcessor } from '../../shared/adapters/images/sharp-image-processor.js';
 import {
   DECLARABLE_TYPES,
-  MAX_PIXELS,
-  MAX_UPLOAD_BYTES,
   MEDIA_REFUSALS,
   formatRefusal,
   pixelRefusal,
@@ -24,6 +22,7 @@ import {
   type ImageRefusal,
   type ProcessedImage,
 } from '../../shared/ports/image-processor.js';
+import { MAX_PIXELS, MAX_UPLOAD_BYTES } from '../../shared/domain/limits.js';
 
 const processor = new SharpImageProcessor();
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));

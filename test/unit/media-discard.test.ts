@@ -4,13 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import { deletePost } from '../../shared/use-cases/posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
-import { discardMedia, UNCLAIMED_FOR_MS } from '../../shared/use-cases/media/discard.js';
+import { discardMedia } from '../../shared/use-cases/media/discard.js';
 import { processMedia } from '../../shared/use-cases/media/process-media.js';
 import { completeUpload, readMedia, startUpload } from '../../shared/use-cases/media/uploads.js';
 import { mediaCleanupJob } from '../../shared/use-cases/jobs/media-cleanup.js';
 import { runToCompletion } from '../support/job-driver.js';
 import { fakeFeed } from './feed-fakes.js';
 import { fakeMedia } from './media-fakes.js';
+import { UNCLAIMED_FOR_MS } from '../../shared/domain/limits.js';
 
 const T = 1_700_000_000_000;
 const DAY = UNCLAIMED_FOR_MS;

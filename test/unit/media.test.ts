@@ -2,7 +2,6 @@
 // the product rules (types, 20 MB, the write limit, who may see what), the state machine, and
 // the interleavings of tables.ts (media) forced step by step.
 import { describe, expect, it } from 'vitest';
-import { MAX_UPLOAD_BYTES } from '../../shared/domain/media.js';
 import { processMedia } from '../../shared/use-cases/media/process-media.js';
 import { completeUpload, readMedia, startUpload } from '../../shared/use-cases/media/uploads.js';
 import { fakeMedia } from './media-fakes.js';
@@ -10,6 +9,7 @@ import { interleaver } from '../support/interleave.js';
 import { type FakeIdempotency, fakeFeed } from './feed-fakes.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { publishBody } from '../../shared/validation/feed.schema.js';
+import { MAX_UPLOAD_BYTES } from '../../shared/domain/limits.js';
 
 const T = 1_700_000_000_000;
 const jpeg = (size: number) => ({ contentType: 'image/jpeg', size, purpose: 'post' as const });

@@ -7,6 +7,7 @@ import { findPeople } from '../../shared/use-cases/people.js';
 import { registerUser } from '../../shared/use-cases/register-user.js';
 import { updateProfile } from '../../shared/use-cases/update-profile.js';
 import { fakeFeed, FakePeople } from './feed-fakes.js';
+import { scryptPasswords } from '../../shared/auth/password.js';
 
 describe('the search form and the terms a user is found by', () => {
   it('folds width and case (NFKC, no locale), collapses spaces, drops a leading @', () => {
@@ -37,7 +38,7 @@ describe('the search form and the terms a user is found by', () => {
 
 describe('findPeople over the ports', () => {
   const world = async () => {
-    const deps = { ...fakeFeed(), people: new FakePeople() };
+    const deps = { ...fakeFeed(), people: new FakePeople(), passwords: scryptPasswords };
     for (const [handle, displayName] of [
       ['ann', 'Ann Lee'],
       ['bob', '王小明'],

@@ -4,17 +4,10 @@
 // window. The adapters only store and fetch; test/integration/social.test.ts runs them on HBase.
 import { describe, expect, it } from 'vitest';
 import { LATEST_ACTORS, withLatestMember } from '../../shared/domain/notification.js';
-import {
-  bucketsOfWindow,
-  rankTrending,
-  TREND_BUCKET_MS,
-  trendBucketOf,
-  TRENDING_TOPICS,
-  TRENDING_WINDOW_MS,
-} from '../../shared/domain/trending.js';
+import { bucketsOfWindow, rankTrending, trendBucketOf } from '../../shared/domain/trending.js';
 import { edgesThatHide, edgesToCheck, hiddenPairs, type SafetyEdge } from '../../shared/domain/visibility.js';
 import { listNotifications, reconcileFact } from '../../shared/use-cases/notifications.js';
-import { quotaWindowOf, secondsUntilNextWindow, WRITE_QUOTA_WINDOW_MS } from '../../shared/domain/quota.js';
+import { quotaWindowOf, secondsUntilNextWindow } from '../../shared/domain/quota.js';
 import { takeWriteQuota } from '../../shared/use-cases/write-limits.js';
 import { InvalidInputError } from '../../shared/domain/errors.js';
 import { ACTIVE } from '../../shared/domain/leaving.js';
@@ -31,6 +24,13 @@ import { TRENDING_CACHE_MS, trendingTopics, type TrendingCache } from '../../sha
 import { hiddenFrom, silencedRecipients } from '../../shared/use-cases/visibility.js';
 import { postsToPlace } from '../support/trending.js';
 import { fakeFeed, FakePeople, FakeUsers } from './feed-fakes.js';
+import {
+  TRENDING_TOPICS,
+  TRENDING_WINDOW_MS,
+  TREND_BUCKET_MS,
+  WRITE_QUOTA_WINDOW_MS,
+} from '../../shared/domain/limits.js';
+import { scryptPasswords } from '../../shared/auth/password.js';
 
 const T = 1_700_000_000_000;
 
@@ -270,7 +270,7 @@ describe('instants: use cases answer millis, the HTTP views format them', () => 
   it('profile, registration and session', async () => {
     const deps = fakeFeed();
     const created = await registerUser(
-      { users: deps.users, people: new FakePeople() },
+      { users: deps.users, people: new FakePeople(), passwords: scryptPasswords },
       { handle: 'newbie', displayName: ' New ', password: 'long enough password' },
       T,
     );

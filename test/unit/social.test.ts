@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import {
   changedGroup,
   EMPTY_GROUP,
-  GROUP_WINDOW_MS,
   noticesOf,
   parseGroupKey,
   type NotificationFact,
@@ -20,6 +19,7 @@ import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';
 import { listTopicPosts, requireTopic } from '../../shared/use-cases/topics.js';
 import { drain, fakeFeed } from './feed-fakes.js';
+import { GROUP_WINDOW_MS } from '../../shared/domain/limits.js';
 
 const T = 1_795_000_000_000;
 

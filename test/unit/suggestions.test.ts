@@ -8,12 +8,12 @@ import { follow } from '../../shared/use-cases/relations.js';
 import {
   CACHE_MS,
   FOLLOWEES_SAMPLED,
-  SUGGESTIONS_MAX,
   SuggestionCache,
   suggestFollows,
   type Suggestion,
 } from '../../shared/use-cases/suggestions.js';
 import { drain, fakeFeed } from './feed-fakes.js';
+import { SUGGESTIONS_MAX } from '../../shared/domain/limits.js';
 
 const T = 1_000_000;
 const names = (list: Suggestion[]) => list.map((s) => `${s.face.handle}:${s.followedBy}`);

@@ -2,7 +2,7 @@
 // limits.ts) say no exactly where the API does (shared/domain/media.ts): same types, same size
 // limit, same count and alt length, and the same error code for each refusal.
 import { describe, expect, it } from 'vitest';
-import { DECLARABLE_TYPES, MAX_ALT_LENGTH, MAX_MEDIA_PER_POST, MAX_UPLOAD_BYTES } from '../../shared/domain/media.js';
+import { DECLARABLE_TYPES } from '../../shared/domain/media.js';
 import {
   ALT_MAX,
   PICTURES_PER_POST,
@@ -10,6 +10,7 @@ import {
   PICTURE_TYPES,
   precheck,
 } from '../../web/src/features/media/limits.js';
+import { MAX_ALT_LENGTH, MAX_MEDIA_PER_POST, MAX_UPLOAD_BYTES } from '../../shared/domain/limits.js';
 
 describe('the web client’s picture limits', () => {
   it('are the API’s', () => {

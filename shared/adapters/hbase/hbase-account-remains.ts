@@ -3,18 +3,12 @@
 // (users "erase", lists "departures", the reverse kinds b, m, k and the mention kinds N, n).
 // Every read is one bounded prefix scan of the account's own keys (or of one of its posts');
 // nothing here walks a table.
-import { forEachLimit } from '../../concurrency.js';
+import { forEachLimit } from '../../runtime/concurrency.js';
 import type { Standing } from '../../domain/leaving.js';
 import { mentionedHandles, type MentionPlace } from '../../domain/text-entities.js';
 import { bytesToString, concatBytes, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
-import type {
-  AccountRemains,
-  CommentTrace,
-  Departure,
-  DepartureStage,
-  OwnReaction,
-  TraceOnPost,
-} from '../../ports/account-remains.js';
+import type { DepartureStage } from '../../domain/leaving.js';
+import type { AccountRemains, CommentTrace, Departure, OwnReaction, TraceOnPost } from '../../ports/account-remains.js';
 import {
   blockKey,
   blockPrefix,

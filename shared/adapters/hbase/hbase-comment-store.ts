@@ -2,7 +2,7 @@
 // Layout and access patterns: shared/schema/tables.ts (comments: ASCII row keys, listed by the
 // REST stateless scan in either direction).
 import * as z from 'zod';
-import { forEachLimit } from '../../concurrency.js';
+import { forEachLimit } from '../../runtime/concurrency.js';
 import { COMMENT_ID_PATTERN, commentCreatedAt, type Comment } from '../../domain/comment.js';
 import { bytesToString, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { Page } from '../../ports/feed-store.js';

@@ -1,6 +1,6 @@
 // shared/adapters/hbase/hbase-inbox-store.ts — InboxStore on HBase (secondary adapter): one wide
 // row per reader. Layout and access patterns: shared/schema/tables.ts (inbox).
-import { forEachLimit } from '../../concurrency.js';
+import { forEachLimit } from '../../runtime/concurrency.js';
 import { keyFromPostId } from '../../schema/row-keys.js';
 import type { FeedEntry } from '../../domain/post.js';
 import {

@@ -2,7 +2,8 @@
 // counter row per (user, action, window); the window is the caller's (domain/quota.ts).
 // Layout: shared/schema/tables.ts (quota).
 import type { HBaseRestClient } from '../../hbase/index.js';
-import type { WriteAction, WriteQuota } from '../../ports/reaction-store.js';
+import type { WriteAction } from '../../domain/limits.js';
+import type { WriteQuota } from '../../ports/reaction-store.js';
 import { quotaKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { counter } from './cells.js';

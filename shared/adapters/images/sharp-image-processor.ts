@@ -3,17 +3,10 @@
 // header (dimensions without decoding a pixel), and only then a decode — so a hostile file is
 // refused before it can cost memory. Every variant is WebP with no metadata at all.
 import sharp from 'sharp';
-import {
-  formatRefusal,
-  MAX_PIXELS,
-  MAX_UPLOAD_BYTES,
-  pixelRefusal,
-  sniffFormat,
-  type ImageFormat,
-  type MediaRefusal,
-} from '../../domain/media.js';
+import { formatRefusal, pixelRefusal, sniffFormat, type ImageFormat, type MediaRefusal } from '../../domain/media.js';
 import type { MediaPurpose } from '../../domain/media-id.js';
 import type { ImageProcessor, ImageRefusal, ImageVariant, ProcessedImage } from '../../ports/image-processor.js';
+import { MAX_PIXELS, MAX_UPLOAD_BYTES } from '../../domain/limits.js';
 
 /** How a variant is cut: a centred square, or the whole picture fitted inside a box. */
 type Cut = { kind: 'square'; side: number } | { kind: 'inside'; width: number; height: number };

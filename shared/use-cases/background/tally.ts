@@ -29,9 +29,9 @@
 //   delivery ran long ago), and a delivery older than the horizon does nothing.
 import type { CountTally, UserCounter } from '../../ports/feed-store.js';
 import type { NotificationFact } from '../../domain/notification.js';
-import { TALLY_HORIZON_SECONDS } from '../../schema/tables.js';
 import type { FeedDeps } from '../feed-deps.js';
 import { atStep } from '../steps.js';
+import { TALLY_HORIZON_SECONDS } from '../../domain/limits.js';
 
 /** One count a fact moves: whose (`id`), which counter, and the fact's name in its tally. */
 interface TalliedCount {

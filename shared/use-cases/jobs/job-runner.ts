@@ -18,7 +18,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
-import { forEachLimit } from '../../concurrency.js';
+import { forEachLimit } from '../../runtime/concurrency.js';
 import type { FanoutMessage, FanoutQueue } from '../../ports/fanout-queue.js';
 import type { JobContinuation, JobContinuationPayload } from '../../ports/job-continuation.js';
 

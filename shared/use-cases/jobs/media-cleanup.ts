@@ -12,7 +12,7 @@
 // the worker judges again when the message runs, so a record claimed meanwhile stays. A failed
 // upload younger than 24 h is left: its owner may still be reading why it failed.
 // Stateless between steps: the position is the only thing carried; idempotent like its messages.
-import { forEachLimit, mapLimit } from '../../concurrency.js';
+import { forEachLimit, mapLimit } from '../../runtime/concurrency.js';
 import { isPostId } from '../../domain/post.js';
 import type { PostStore } from '../../ports/feed-store.js';
 import type { MediaMessage, MediaQueue } from '../../ports/media-queue.js';

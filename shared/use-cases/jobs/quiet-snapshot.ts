@@ -11,7 +11,7 @@
 // job cannot trust a snapshot of is never overwritten (a plain write could undo an increment).
 // Bounded: CONFIRM_PER_STEP suspects per step, one wait shared by all of them.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { mapLimit } from '../../concurrency.js';
+import { mapLimit } from '../../runtime/concurrency.js';
 import type { CounterReading } from '../../ports/maintenance-store.js';
 import type { StepResult } from './job-runner.js';
 

@@ -13,7 +13,7 @@
 // CONFIRM, after the walk: the quiet-snapshot step the relation repair uses too
 // (./quiet-snapshot.ts): a count is rewritten only from a recount no live operation overlapped.
 import * as z from 'zod';
-import { mapLimit } from '../../concurrency.js';
+import { mapLimit } from '../../runtime/concurrency.js';
 import { POST_ID_PATTERN } from '../../domain/post.js';
 import type { PostCounter, PostCountStore } from '../../ports/maintenance-store.js';
 import type { JobDefinition, StepInput, StepResult } from './job-runner.js';

@@ -31,7 +31,7 @@
 // write, the settles, one check-and-delete per orphan copy); a confirm step by CONFIRM_PER_STEP.
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
-import { forEachLimit } from '../../concurrency.js';
+import { forEachLimit } from '../../runtime/concurrency.js';
 import { HANDLE_PATTERN } from '../../domain/handle.js';
 import type { FanoutMessage, FanoutQueue } from '../../ports/fanout-queue.js';
 import type { Counter, Follow, MaintenanceStore } from '../../ports/maintenance-store.js';

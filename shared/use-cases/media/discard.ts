@@ -7,14 +7,7 @@ import { VARIANT_NAMES } from '../../ports/image-processor.js';
 import type { PostLookup } from '../../ports/feed-store.js';
 import type { MediaClaim, MediaRecord } from '../../ports/media-store.js';
 import type { DiscardDeps } from './media-deps.js';
-
-/**
- * How long an upload may stay unclaimed, and a claim may wait for its post, before it counts as
- * abandoned. Far above anything in flight: a publish runs from its claims to its post row within
- * one API invocation (10 s), a process message reaches the media DLQ within maxReceiveCount ×
- * the visibility timeout (minutes), a presigned upload expires in minutes.
- */
-export const UNCLAIMED_FOR_MS = 24 * 3600_000;
+import { UNCLAIMED_FOR_MS } from '../../domain/limits.js';
 
 export type PostState = PostLookup['state'];
 

@@ -15,7 +15,7 @@
 // marked once its record is made: a retry that finds no record tells "removed since" (marked: 410)
 // from "never made" (the first request was refused, died, or is between its claim and its create
 // right now: made under the claimed id, put-if-absent, one of the two creates wins).
-import { DECLARABLE_TYPES, MAX_UPLOAD_BYTES } from '../../domain/media.js';
+import { DECLARABLE_TYPES } from '../../domain/media.js';
 import { ConflictError, GoneError, InvalidInputError, NotFoundError } from '../../domain/errors.js';
 import { isMediaId, newMediaId, type MediaPurpose } from '../../domain/media-id.js';
 import type { PresignedUpload } from '../../ports/media-objects.js';
@@ -24,6 +24,7 @@ import { keyMismatch, requestFingerprint } from '../idempotency.js';
 import { atStep } from '../steps.js';
 import { takeWriteQuota } from '../write-limits.js';
 import type { MediaDeps } from './media-deps.js';
+import { MAX_UPLOAD_BYTES } from '../../domain/limits.js';
 
 export interface UploadRequest {
   contentType: string;

@@ -1,5 +1,5 @@
 // test/bench/feed/context.ts — what every phase of the feed benchmark shares.
-import type { FeedLimits } from '../../../shared/config/config.js';
+import type { FeedLimits } from '../../../shared/domain/limits.js';
 import type { HBaseRestClient } from '../../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../../shared/ports/fanout-queue.js';
 import { runInvocation } from '../../../shared/runtime/invocation-scope.js';

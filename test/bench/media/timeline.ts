@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { newMediaId } from '../../../shared/domain/media-id.js';
 import type { Post } from '../../../shared/domain/post.js';
 import { hbaseFeedStores } from '../../../shared/wiring/feed.js';
-import type { FeedLimits } from '../../../shared/config/config.js';
+import type { FeedLimits } from '../../../shared/domain/limits.js';
 import type { HBaseRestClient } from '../../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../../shared/ports/fanout-queue.js';
 import type { MediaDescriptor, MediaRecord } from '../../../shared/ports/media-store.js';

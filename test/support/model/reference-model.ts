@@ -15,10 +15,10 @@
 // no block or mute between the two users changed while the fact's deliveries could run
 // (FactWindow, `exactAround`); elsewhere the model states nothing.
 import { keyFromPostId } from '../../../shared/schema/row-keys.js';
-import { parsePostId, POST_MAX_CODE_POINTS } from '../../../shared/domain/post.js';
-import { GROUP_WINDOW_MS } from '../../../shared/domain/notification.js';
+import { parsePostId } from '../../../shared/domain/post.js';
 import { inboxQualifier } from '../../../shared/schema/row-keys.js';
 import { E2E_SETTLE_SECONDS } from '../e2e-settings.js';
+import { GROUP_WINDOW_MS, POST_MAX_CODE_POINTS } from '../../../shared/domain/limits.js';
 
 export interface ModelPost {
   slot: number;

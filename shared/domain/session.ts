@@ -1,9 +1,9 @@
-// shared/auth/refresh-tokens.ts — opaque refresh tokens. A token is base64url(session id 16
-// bytes ‖ 32 random bytes): the id names the session row (so a refresh needs one get, no
-// index), the random part is the secret. Only the token's SHA-256 is ever stored; 256 random
-// bits need no slow hash and no throttle — they cannot be guessed.
+// shared/domain/session.ts — domain: a session's id and its opaque refresh tokens. A token is
+// base64url(session id 16 bytes ‖ 32 random bytes): the id names the session (so a refresh
+// needs one read, no index), the random part is the secret. Only the token's SHA-256 is ever
+// stored; 256 random bits need no slow hash and no throttle — they cannot be guessed.
 import { createHash, randomBytes } from 'node:crypto';
-import { SESSION_ID_BYTES } from '../schema/row-keys.js';
+import { SESSION_ID_BYTES } from './limits.js';
 
 const SECRET_BYTES = 32;
 const TOKEN_BYTES = SESSION_ID_BYTES + SECRET_BYTES;

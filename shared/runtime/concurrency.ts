@@ -1,4 +1,4 @@
-// shared/concurrency.ts — bounded parallelism: run `fn` over `items` with at most `limit` in
+// shared/runtime/concurrency.ts — bounded parallelism: run `fn` over `items` with at most `limit` in
 // flight, so a long list never opens unbounded sockets to the gateway.
 
 /** Results in the order of `items`. */
