@@ -80,7 +80,7 @@ function stageSettings(stage, params, env = process.env) {
     } catch {
       problems.push(`hbaseRestUrl is not a URL ("${hbaseRestUrl}")`);
     }
-    // Outside the local stage the gateway is reached over TLS, certificate verified (undici's
+    // Outside the local stage the gateway is reached over TLS, certificate verified (Node's
     // default; nothing in the client can turn it off): credentials and posts cross the network.
     if (url && !local && url.protocol !== 'https:')
       problems.push(`hbaseRestUrl must be https:// outside the local stage (got "${hbaseRestUrl}")`);

@@ -1,8 +1,10 @@
 // shared/hbase/transport.ts — the one request function of the HBase REST client: keep-alive agent, timeouts, retries, counting.
+// Node's own http/https: nothing to bundle, and the request's bytes are written only after the
+// last deadline check (`send` below), on the socket the agent hands over.
+import { Agent as HttpAgent, type ClientRequest, type IncomingHttpHeaders, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Dispatcher } from 'undici';
 import { HBaseError } from './hbase-error.js';
-import type { Agent } from './undici-parts.js';
 import { PROTOBUF_MEDIA_TYPE } from './protobuf.js';
 import type { HBaseClientOptions, HBaseRequestEvent } from './types.js';
 
@@ -59,60 +61,67 @@ class PastDeadlineAtSend extends Error {
   }
 }
 
-/**
- * The last check before a request leaves: undici calls onRequestStart synchronously just before
- * it writes the request to the socket, so a request queued before its deadline (waiting for a
- * connection, or in an invocation that Lambda froze and thawed later) is aborted unsent once the
- * deadline has passed, instead of reaching the gateway late.
- */
-class DeadlineGuard implements Dispatcher.DispatchHandler {
-  constructor(
-    private readonly inner: Dispatcher.DispatchHandler,
-    private readonly deadline: number,
-  ) {}
-  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
-    if (Date.now() >= this.deadline) return controller.abort(new PastDeadlineAtSend(this.deadline));
-    this.inner.onRequestStart?.(controller, context);
-  }
-  onRequestUpgrade(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestUpgrade']>>): void {
-    this.inner.onRequestUpgrade?.(...args);
-  }
-  onResponseStart(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>): void {
-    this.inner.onResponseStart?.(...args);
-  }
-  onResponseData(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseData']>>): void {
-    this.inner.onResponseData?.(...args);
-  }
-  onResponseEnd(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseEnd']>>): void {
-    this.inner.onResponseEnd?.(...args);
-  }
-  onResponseError(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseError']>>): void {
-    this.inner.onResponseError?.(...args);
-  }
+/** One exchange on the wire: what came back, the body whole. */
+interface Exchange {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
 }
 
-/** Options of one request: undici's, plus the deadline the guard checks at the socket. */
-type GuardedRequest = Dispatcher.RequestOptions & { deadline?: number };
-
-const guardDeadlines: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
-  const deadline = (opts as GuardedRequest).deadline;
-  return dispatch(opts, deadline === undefined ? handler : new DeadlineGuard(handler, deadline));
-};
-
-/** The keep-alive agent, the same agent with the deadline guard, and undici's request on it. */
-interface Connection {
-  agent: Agent;
-  dispatcher: Dispatcher;
-  request(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+/**
+ * Sends one request and reads its whole answer. Nothing is written until the agent has handed
+ * over a connected socket; then, synchronously before the first byte, the deadline is checked
+ * once more: a request that waited (for a connection, or in an invocation that Lambda froze and
+ * thawed later) is destroyed unsent once its deadline has passed, instead of reaching the
+ * gateway late.
+ */
+function exchange(
+  send: typeof httpRequest,
+  agent: HttpAgent,
+  target: { origin: URL; path: string },
+  opts: {
+    method: string;
+    headers: Record<string, string>;
+    body: string | Uint8Array | undefined;
+    signal: AbortSignal;
+    deadline: number | undefined;
+  },
+): Promise<Exchange> {
+  return new Promise<Exchange>((resolve, reject) => {
+    const headers =
+      opts.body === undefined
+        ? opts.headers
+        : { ...opts.headers, 'content-length': String(Buffer.byteLength(opts.body)) };
+    const { hostname, port } = target.origin;
+    const options = { hostname, port, path: target.path, method: opts.method, headers, agent, signal: opts.signal };
+    const req: ClientRequest = send(options, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+      // Settled already when whole; otherwise the connection ended inside the body.
+      res.on('close', () => res.complete || reject(new Error('the connection closed before the response ended')));
+    });
+    req.on('error', reject);
+    const write = () => {
+      if (opts.deadline !== undefined && Date.now() >= opts.deadline) {
+        req.destroy(new PastDeadlineAtSend(opts.deadline));
+        return;
+      }
+      req.end(opts.body);
+    };
+    req.once('socket', (socket) => {
+      if (socket.connecting) socket.once('connect', write);
+      else write();
+    });
+  });
 }
 
 export class RestTransport {
-  /**
-   * Built on the first request: undici is loaded then, not when a function's bundle is required,
-   * so a cold start that has not yet sent anything pays nothing for it.
-   */
-  private connection: Promise<Connection> | undefined;
-  private readonly origin: string;
+  /** Keep-alive connections to the gateway, made on the first request. */
+  private agent: HttpAgent | undefined;
+  private readonly secure: boolean;
+  private readonly origin: URL;
   private readonly basePath: string;
   private readonly timeoutMs: number;
   private readonly retries: number;
@@ -128,7 +137,8 @@ export class RestTransport {
       throw new TypeError(`HBase REST baseUrl must be http(s): ${opts.baseUrl}`);
     }
     if (url.search || url.hash) throw new TypeError(`HBase REST baseUrl must not carry a query or fragment`);
-    this.origin = url.origin;
+    this.secure = url.protocol === 'https:';
+    this.origin = new URL(url.origin);
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.retries = opts.retries ?? DEFAULT_RETRIES;
@@ -139,19 +149,12 @@ export class RestTransport {
     this.deadline = opts.deadline ?? (() => undefined);
   }
 
-  private connect(): Promise<Connection> {
-    this.connection ??= import('./undici-parts.js').then(({ Agent, request }) => {
-      // TLS verification stays at undici's default (on); nothing here may turn it off.
-      const agent = new Agent({
-        keepAliveTimeout: KEEP_ALIVE_MS,
-        keepAliveMaxTimeout: KEEP_ALIVE_MS,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-        connect: { timeout: this.timeoutMs },
-      });
-      return { agent, dispatcher: agent.compose(guardDeadlines), request };
-    });
-    return this.connection;
+  private connect(): HttpAgent {
+    // Idle sockets close after KEEP_ALIVE_MS (the agent destroys a free socket on its timeout).
+    // TLS verification stays at Node's default (on); nothing here may turn it off.
+    const options = { keepAlive: true, keepAliveMsecs: 1_000, timeout: KEEP_ALIVE_MS, scheduling: 'lifo' as const };
+    this.agent ??= this.secure ? new HttpsAgent(options) : new HttpAgent(options);
+    return this.agent;
   }
 
   get requestCount(): number {
@@ -199,7 +202,8 @@ export class RestTransport {
   }
 
   async close(): Promise<void> {
-    if (this.connection) await (await this.connection).agent.close();
+    this.agent?.destroy();
+    this.agent = undefined;
   }
 
   private async sendOnce(req: RestRequest): Promise<RestResponse> {
@@ -239,26 +243,26 @@ export class RestTransport {
       // waits until the deadline: giving up sooner would only turn a slow answer (a gateway busy
       // or paused for a few seconds) into an outcome the caller cannot know.
       const attemptMs = req.idempotent || !Number.isFinite(left) ? Math.min(this.timeoutMs, left) : left;
-      const options: GuardedRequest = {
-        origin: this.origin,
-        path: sentPath,
+      const target = { origin: this.origin, path: sentPath };
+      const res = await exchange(this.secure ? httpsRequest : httpRequest, this.connect(), target, {
         method: req.method,
         headers,
         body,
-        headersTimeout: attemptMs,
-        bodyTimeout: attemptMs,
         signal: AbortSignal.timeout(attemptMs),
-        ...(deadline === undefined ? {} : { deadline }),
-      };
-      const { dispatcher, request } = await this.connect();
-      const res = await request(dispatcher, options);
-      status = res.statusCode;
+        deadline,
+      });
+      status = res.status;
       if (req.accept === 'protobuf' && status === 200) {
-        const bytes = new Uint8Array(await res.body.arrayBuffer());
-        return { status, headers: res.headers, body: '', bytes, sentPath, method: req.method };
+        return {
+          status,
+          headers: res.headers,
+          body: '',
+          bytes: new Uint8Array(res.body),
+          sentPath,
+          method: req.method,
+        };
       }
-      const text = await readBody(res.statusCode, res.body);
-      return { status, headers: res.headers, body: text, sentPath, method: req.method };
+      return { status, headers: res.headers, body: res.body.toString('utf8'), sentPath, method: req.method };
     } catch (err) {
       status = 0;
       if (err instanceof PastDeadlineAtSend) {
@@ -297,21 +301,6 @@ export class RestTransport {
         // An observer (metrics, logging) must never turn a good HBase answer into a failure.
       }
     }
-  }
-}
-
-/**
- * Jetty answers a failed check-and-mutate with `304` plus `Content-Length: 20` and, as HTTP
- * demands, no body. undici counts 0 of 20 bytes and fails the body with a length mismatch after
- * the status has arrived; for a bodiless status that mismatch carries no information.
- */
-async function readBody(status: number, body: { text(): Promise<string> }): Promise<string> {
-  try {
-    return await body.text();
-  } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    if ((status === 304 || status === 204) && code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return '';
-    throw err;
   }
 }
 

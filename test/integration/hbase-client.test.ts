@@ -1,6 +1,5 @@
 // test/integration/hbase-client.test.ts — HBaseRestClient against the real HBase REST gateway (HBASE_REST_URL): every operation and every A17 surprise.
 import { randomBytes } from 'node:crypto';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   HBaseError,
@@ -52,12 +51,12 @@ async function drain(rows: AsyncIterable<HBaseRow>): Promise<HBaseRow[]> {
 
 /** A raw request, bypassing the client, to pin down what the server itself does. */
 async function raw(method: 'GET' | 'PUT' | 'DELETE', path: string, json?: unknown) {
-  const res = await request(`${BASE_URL}${path}`, {
+  const res = await fetch(`${BASE_URL}${path}`, {
     method,
     headers: { accept: 'application/json', ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(json === undefined ? {} : { body: JSON.stringify(json) }),
   });
-  return { status: res.statusCode, body: await res.body.text() };
+  return { status: res.status, body: await res.text() };
 }
 
 beforeAll(async () => {
@@ -394,23 +393,23 @@ describe('protobuf on the wire (batch puts, scanner pages)', () => {
     accept: 'application/json' | 'application/x-protobuf',
     model: object,
   ): Promise<HBaseRow[]> {
-    const created = await request(`${BASE_URL}/${NS_TABLE}/scanner`, {
+    const created = await fetch(`${BASE_URL}/${NS_TABLE}/scanner`, {
       method: 'POST',
       headers: { accept: 'application/json', 'content-type': 'application/json' },
       body: JSON.stringify(model),
     });
-    await created.body.text();
-    expect(created.statusCode).toBe(201);
-    const location = new URL(String(created.headers['location']));
+    await created.text();
+    expect(created.status).toBe(201);
+    const location = new URL(String(created.headers.get('location')));
     try {
-      const page = await request(`${BASE_URL}${location.pathname}?n=100`, { headers: { accept } });
-      expect(page.statusCode).toBe(200);
-      expect(String(page.headers['content-type'])).toContain(accept);
+      const page = await fetch(`${BASE_URL}${location.pathname}?n=100`, { headers: { accept } });
+      expect(page.status).toBe(200);
+      expect(String(page.headers.get('content-type'))).toContain(accept);
       return accept === 'application/json'
-        ? parseCellSet(await page.body.text())
-        : decodeCellSet(new Uint8Array(await page.body.arrayBuffer()));
+        ? parseCellSet(await page.text())
+        : decodeCellSet(new Uint8Array(await page.arrayBuffer()));
     } finally {
-      await (await request(`${BASE_URL}${location.pathname}`, { method: 'DELETE' })).body.text();
+      await (await fetch(`${BASE_URL}${location.pathname}`, { method: 'DELETE' })).text();
     }
   }
   const view = (rows: HBaseRow[]) =>

@@ -25,21 +25,6 @@ const MEDIA_ZIP_BUDGET_BYTES = 11_000_000;
  * cold start parses. A function carries only what its handler reaches (shared/wiring/).
  */
 const BUNDLE_BUDGET_BYTES = 1_000_000;
-/**
- * The functions that carry the S3 client (uploads, the data export and the fan-out worker that
- * writes it) and the erasure job (the whole feed and the job runner), each on top of the HBase
- * transport, the SSM and SQS clients and zod: over the budget, each under a ceiling of its own
- * that only a smaller bundle may lower. Any other function over the budget fails.
- */
-const OVER_BUDGET_CEILING_BYTES: Record<string, number> = {
-  exportData: 1_200_000,
-  createUpload: 1_150_000,
-  completeUpload: 1_150_000,
-  fanout: 1_150_000,
-  eraseAccounts: 1_080_000,
-  processMedia: 1_060_000,
-};
-
 /** A guarded optional require inside the S3 signer (try/catch): absent in Lambda, and fine so. */
 const OPTIONAL = ['@aws-sdk/signature-v4-crt'];
 const SHARP_FILES =
@@ -144,21 +129,11 @@ describe('serverless package: one zip per function, only what it imports', () =>
     }
   });
 
-  it(`keeps every function's JavaScript within ${BUNDLE_BUDGET_BYTES / 1e6} MB, but for the few named over it`, () => {
+  it(`keeps every function's JavaScript within ${BUNDLE_BUDGET_BYTES / 1e6} MB`, () => {
     const over = packaged
-      .filter((p) => p.bundleBytes > (OVER_BUDGET_CEILING_BYTES[p.name] ?? BUNDLE_BUDGET_BYTES))
+      .filter((p) => p.bundleBytes > BUNDLE_BUDGET_BYTES)
       .map((p) => `${p.name}: ${p.bundleBytes} bytes`);
-    expect(over, 'functions whose bundle exceeds their budget').toEqual([]);
-    // A named function that came under the budget leaves the list.
-    const named = Object.keys(OVER_BUDGET_CEILING_BYTES);
-    expect(
-      named.filter((name) => packaged.some((p) => p.name === name && p.bundleBytes <= BUNDLE_BUDGET_BYTES)),
-      'named but within the budget',
-    ).toEqual([]);
-    expect(
-      named.filter((name) => !packaged.some((p) => p.name === name)),
-      'named but not packaged',
-    ).toEqual([]);
+    expect(over, 'functions whose bundle exceeds the budget').toEqual([]);
   });
 
   it('keeps the media, SQS and Lambda clients out of the functions that do not use them', () => {
