@@ -758,7 +758,10 @@ describe('scan', () => {
     const client = new HBaseRestClient({
       baseUrl: BASE_URL,
       timeoutMs: 30_000,
-      handOff: (work) => (handedOff.push(work), true),
+      handOff: (work) => {
+        handedOff.push(work);
+        return true;
+      },
       onRequest: (e) => seen.push(e),
     });
     const rows = await drain(client.scan(TABLE, { prefix: 'scan:p1/', limit: 3, pageSize: 3 }));

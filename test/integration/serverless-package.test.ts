@@ -857,7 +857,13 @@ describe('the web client: S3 + CloudFront (infra/resources/web.yml) and its buil
     const [sep, parts] = csp.ContentSecurityPolicy['Fn::Join'] as [string, unknown[]];
     const BUCKET = 'media-bucket.s3.region.amazonaws.com';
     const bucketDomain = origin('media-bucket')!.DomainName;
-    const text = parts.map((p) => (typeof p === 'string' ? p : (expect(p).toEqual(bucketDomain), BUCKET))).join(sep);
+    const text = parts
+      .map((p) => {
+        if (typeof p === 'string') return p;
+        expect(p).toEqual(bucketDomain);
+        return BUCKET;
+      })
+      .join(sep);
     expect(text).toBe(contentSecurityPolicy({ images: [], connect: [`https://${BUCKET}`] }));
     expect(text).toContain("script-src 'self';");
     expect(text).toContain("frame-ancestors 'none'");

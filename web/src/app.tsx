@@ -32,7 +32,14 @@ import { session, type Session } from './session';
 export function App({ restoring }: { restoring: Promise<Restored> }) {
   const [locale, setLocale] = useState<Locale>(initialLocale);
   const i18n = useMemo(
-    () => ({ locale, t: translator(locale), setLocale: (l: Locale) => (saveLocale(l), setLocale(l)) }),
+    () => ({
+      locale,
+      t: translator(locale),
+      setLocale: (l: Locale) => {
+        saveLocale(l);
+        setLocale(l);
+      },
+    }),
     [locale],
   );
   const [ready, setReady] = useState(false);

@@ -57,7 +57,10 @@ export function ConfirmHost() {
       class="confirm"
       aria-labelledby="confirm-title"
       aria-describedby={pending?.detail ? 'confirm-detail' : undefined}
-      onCancel={(e) => (e.preventDefault(), close(false))}
+      onCancel={(e) => {
+        e.preventDefault();
+        close(false);
+      }}
       onClick={(e) => e.target === dialog.current && close(false)}
     >
       {pending && (

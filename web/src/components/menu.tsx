@@ -36,10 +36,16 @@ export function MoreMenu({ label, items }: { label: string; items: MenuItem[] })
     const all = entries();
     const at = all.indexOf(document.activeElement as HTMLButtonElement);
     if (!open) return;
-    if (e.key === 'Escape') e.preventDefault(), close();
-    else if (e.key === 'ArrowDown') e.preventDefault(), all[(at + 1) % all.length]?.focus();
-    else if (e.key === 'ArrowUp') e.preventDefault(), all[(at - 1 + all.length) % all.length]?.focus();
-    else if (e.key === 'Tab') setOpen(false);
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      close();
+    } else if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      all[(at + 1) % all.length]?.focus();
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      all[(at - 1 + all.length) % all.length]?.focus();
+    } else if (e.key === 'Tab') setOpen(false);
   };
 
   if (items.length === 0) return null;

@@ -76,7 +76,15 @@ export function LeaveAccount({ handle }: { handle: string }) {
         <button type="submit" class="danger" disabled={busy || password === ''}>
           {t('leave.confirm')}
         </button>{' '}
-        <button type="button" class="secondary" onClick={() => (setOpen(false), setPassword(''), setError(null))}>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => {
+            setOpen(false);
+            setPassword('');
+            setError(null);
+          }}
+        >
           {t('profile.cancel')}
         </button>
       </p>
