@@ -32,20 +32,22 @@
       wrapComponents: {
         // Operation paths are `tag/operationId`; a tag's own deep link (in its heading, not in a
         // button) stays a link.
-        DeepLink: (Original) => (props) => String(props.path).indexOf('/') >= 0 ? h('span', null, props.text) : h(Original, props),
+        DeepLink: (Original) => (props) =>
+          String(props.path).indexOf('/') >= 0 ? h('span', null, props.text) : h(Original, props),
         TextArea: (Original) => (props) => {
-            var body = !props['aria-label'] && String(props.className).indexOf('body-param__text') >= 0;
-            return h(Original, body ? Object.assign({ 'aria-label': 'Request body' }, props) : props);
-          },
-        CloseIcon: (Original) => (props) => h(React.Fragment, null, h(Original, props), h('span', { className: 'visually-hidden' }, 'Close')),
+          var body = !props['aria-label'] && String(props.className).indexOf('body-param__text') >= 0;
+          return h(Original, body ? Object.assign({ 'aria-label': 'Request body' }, props) : props);
+        },
+        CloseIcon: (Original) => (props) =>
+          h(React.Fragment, null, h(Original, props), h('span', { className: 'visually-hidden' }, 'Close')),
         Button: (Original) => (props) => {
-            var label = props['aria-label'];
-            if (typeof label !== 'string' || typeof props.children !== 'string' || label.indexOf(props.children) >= 0)
-              return h(Original, props);
-            var named = Object.assign({}, props);
-            delete named['aria-label'];
-            return h(Original, named);
-          },
+          var label = props['aria-label'];
+          if (typeof label !== 'string' || typeof props.children !== 'string' || label.indexOf(props.children) >= 0)
+            return h(Original, props);
+          var named = Object.assign({}, props);
+          delete named['aria-label'];
+          return h(Original, named);
+        },
       },
     };
   }

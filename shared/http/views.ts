@@ -36,12 +36,9 @@ export const postIdString = z.string().regex(POST_ID_PATTERN).meta({
  * `nextCursor`, or `null` on the last page. A cursor is opaque, tied to its list, and stays valid
  * while items are added above it (newer items never shift a later page).
  */
-const nextCursor = z
-  .string()
-  .nullable()
-  .meta({
-    description: 'Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors.',
-  });
+const nextCursor = z.string().nullable().meta({
+  description: 'Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors.',
+});
 
 const count = (what: string) =>
   z
@@ -68,21 +65,16 @@ const offsets = {
   end: z.int().min(0).meta({ description: 'Unicode code point index just past the token (exclusive)' }),
 };
 
-export const MentionSchema = z
-  .strictObject({ handle: handleString, ...offsets })
-  .meta({
-    id: 'Mention',
-    description:
-      'An `@handle` of a registered user in the text (link it to the profile); other `@words` are plain text',
-  });
+export const MentionSchema = z.strictObject({ handle: handleString, ...offsets }).meta({
+  id: 'Mention',
+  description: 'An `@handle` of a registered user in the text (link it to the profile); other `@words` are plain text',
+});
 
 export const TopicSpanSchema = z
   .strictObject({
-    name: z
-      .string()
-      .meta({
-        description: 'The normalised topic name (NFKC, lowercase, spaces collapsed): the `{topic}` of its topic page',
-      }),
+    name: z.string().meta({
+      description: 'The normalised topic name (NFKC, lowercase, spaces collapsed): the `{topic}` of its topic page',
+    }),
     ...offsets,
   })
   .meta({ id: 'TopicSpan', description: 'A `#话题#` or `#tag` in the text, `#` signs included' });
@@ -146,23 +138,18 @@ export const OriginalPostSchema = z
   .strictObject({ state: z.literal('live'), ...postFields })
   .meta({ id: 'OriginalPost', description: 'The original a repost points at, as the reader sees it' });
 
-export const DeletedOriginalSchema = z
-  .strictObject({ state: z.literal('deleted'), id: postIdString })
-  .meta({
-    id: 'DeletedOriginal',
-    description: 'The original has been deleted: show "original deleted", nothing of its content',
-  });
+export const DeletedOriginalSchema = z.strictObject({ state: z.literal('deleted'), id: postIdString }).meta({
+  id: 'DeletedOriginal',
+  description: 'The original has been deleted: show "original deleted", nothing of its content',
+});
 
 export const PostSchema = z
   .strictObject({
     ...postFields,
-    repostOf: z
-      .discriminatedUnion('state', [OriginalPostSchema, DeletedOriginalSchema])
-      .nullable()
-      .meta({
-        description:
-          'For a repost (转发): its original (always the root original, never another repost); null for a post of its own',
-      }),
+    repostOf: z.discriminatedUnion('state', [OriginalPostSchema, DeletedOriginalSchema]).nullable().meta({
+      description:
+        'For a repost (转发): its original (always the root original, never another repost); null for a post of its own',
+    }),
   })
   .meta({ id: 'Post' });
 
@@ -281,12 +268,10 @@ export const departureView = (d: Departure): z.output<typeof DepartureSchema> =>
 export const ExportReadySchema = z
   .strictObject({
     state: z.literal('ready'),
-    url: z
-      .string()
-      .meta({
-        description:
-          'GET it for the JSON file (posts with their pictures, comments, likes, bookmarks, following, followers); works until `expiresAt` only',
-      }),
+    url: z.string().meta({
+      description:
+        'GET it for the JSON file (posts with their pictures, comments, likes, bookmarks, following, followers); works until `expiresAt` only',
+    }),
     expiresAt: instant,
     builtAt: instant.meta({
       description: 'What the file holds is as of this instant; a day later the next request builds a new one',
@@ -317,13 +302,10 @@ export const SessionSchema = z
         'Opaque, single use: `POST /sessions/refresh` spends it and answers a new one. Keep it secret; presenting a spent one again ends the whole session. Absent for a browser client (`X-Weibo-Client: web`), which gets it as an HttpOnly cookie instead',
     }),
     refreshExpiresAt: instant.meta({ description: 'After this instant the refresh token is refused: log in again' }),
-    restored: z
-      .literal(true)
-      .optional()
-      .meta({
-        description:
-          'Present when this login brought back an account that had left (`DELETE /users/{handle}`): everything it had shows again',
-      }),
+    restored: z.literal(true).optional().meta({
+      description:
+        'Present when this login brought back an account that had left (`DELETE /users/{handle}`): everything it had shows again',
+    }),
   })
   .meta({ id: 'Session' });
 
@@ -335,18 +317,14 @@ export const BlockStateSchema = z
   .strictObject({
     handle: handleString,
     target: handleString,
-    blocking: z
-      .boolean()
-      .meta({
-        description:
-          '`handle` blocks `target`: neither sees the other’s posts, `target` cannot follow, comment, like, repost or notify `handle`',
-      }),
-    muting: z
-      .boolean()
-      .meta({
-        description:
-          '`handle` mutes `target`: their posts and notifications are hidden from `handle`; `target` notices nothing',
-      }),
+    blocking: z.boolean().meta({
+      description:
+        '`handle` blocks `target`: neither sees the other’s posts, `target` cannot follow, comment, like, repost or notify `handle`',
+    }),
+    muting: z.boolean().meta({
+      description:
+        '`handle` mutes `target`: their posts and notifications are hidden from `handle`; `target` notices nothing',
+    }),
   })
   .meta({ id: 'BlockState' });
 
@@ -364,12 +342,10 @@ export const BlockedUserPageSchema = z
 
 export const NotificationSchema = z
   .strictObject({
-    id: z
-      .string()
-      .meta({
-        description: 'The group at its current place in the list; give it to mark-read as `upTo`',
-        example: '1795360124912.like/ann.1795360000000.a1b2c3d4e5f6/2493555',
-      }),
+    id: z.string().meta({
+      description: 'The group at its current place in the list; give it to mark-read as `upTo`',
+      example: '1795360124912.like/ann.1795360000000.a1b2c3d4e5f6/2493555',
+    }),
     type: z.enum(['like', 'repost', 'follow', 'comment', 'reply', 'mention', 'edit']).meta({
       description:
         'like / repost: of your post (grouped per post within 12 h); follow: new followers (grouped within 12 h); comment: on your post; reply: to your comment; mention: you, in a post or comment; edit: a post you reposted was edited (one per post: its latest edit)',
@@ -381,13 +357,10 @@ export const NotificationSchema = z
       .array(z.strictObject({ handle: handleString, ...faceFields, at: instant }))
       .max(3)
       .meta({ description: 'The latest actors, newest first (at most 3; users you blocked or muted are left out)' }),
-    post: z
-      .strictObject({ id: postIdString, body: z.string() })
-      .nullable()
-      .meta({
-        description:
-          'The post it is about: yours (like, repost, comment, reply) or the one that mentions you; null for follows',
-      }),
+    post: z.strictObject({ id: postIdString, body: z.string() }).nullable().meta({
+      description:
+        'The post it is about: yours (like, repost, comment, reply) or the one that mentions you; null for follows',
+    }),
     comment: z
       .strictObject({
         id: z.string(),
@@ -416,13 +389,10 @@ export const SuggestionsSchema = z
         .strictObject({
           handle: handleString,
           ...faceFields,
-          followedBy: z
-            .int()
-            .min(0)
-            .meta({
-              description:
-                'How many of the people you follow (your newest 20) follow them; 0 for a suggestion from outside your circle',
-            }),
+          followedBy: z.int().min(0).meta({
+            description:
+              'How many of the people you follow (your newest 20) follow them; 0 for a suggestion from outside your circle',
+          }),
         })
         .meta({ id: 'Suggestion' }),
     ),
@@ -630,13 +600,10 @@ export const MediaSchema = z
       description:
         '`uploading` until `POST /media/{id}/complete`; `processing` while the worker makes it safe and small; then `ready`, or `failed` with a `reason`',
     }),
-    reason: z
-      .string()
-      .optional()
-      .meta({
-        description:
-          'Why it failed: unsupported_format, heic_unsupported, svg_refused, too_many_pixels, too_large, corrupt_image, size_mismatch, upload_missing',
-      }),
+    reason: z.string().optional().meta({
+      description:
+        'Why it failed: unsupported_format, heic_unsupported, svg_refused, too_many_pixels, too_large, corrupt_image, size_mismatch, upload_missing',
+    }),
     createdAt: instant,
     width: z.int().min(1).optional().meta({ description: 'When ready: the picture’s width after orientation' }),
     height: z.int().min(1).optional(),

@@ -96,26 +96,18 @@ export const likePath = z.object({
 });
 
 export const repostBody = z.strictObject({
-  comment: humanText({ min: 1, max: POST_MAX_CODE_POINTS, allowNewlines: true, label: 'comment' })
-    .optional()
-    .meta({
-      description:
-        'Your words on it (转发理由). Without one, reposting the same post again returns your earlier repost.',
-    }),
+  comment: humanText({ min: 1, max: POST_MAX_CODE_POINTS, allowNewlines: true, label: 'comment' }).optional().meta({
+    description: 'Your words on it (转发理由). Without one, reposting the same post again returns your earlier repost.',
+  }),
 });
 
 export const blockPath = relationPath;
 
 export const topicPath = z.object({
-  topic: z
-    .string()
-    .min(1)
-    .max(200)
-    .meta({
-      description:
-        'A topic name as written (`#` signs left out); it is normalised like the posts’ topics (case, width)',
-      example: '今天天气',
-    }),
+  topic: z.string().min(1).max(200).meta({
+    description: 'A topic name as written (`#` signs left out); it is normalised like the posts’ topics (case, width)',
+    example: '今天天气',
+  }),
 });
 
 export const markReadBody = z.strictObject({
@@ -127,13 +119,10 @@ export const markReadBody = z.strictObject({
 });
 
 export const newerQuery = z.strictObject({
-  after: z
-    .string()
-    .regex(POST_ID_PATTERN, 'after: not a post id')
-    .meta({
-      description: 'The id of the newest post you show (the first of the first page)',
-      example: 'ann.1764000000000.a1b2c3d4e5f6',
-    }),
+  after: z.string().regex(POST_ID_PATTERN, 'after: not a post id').meta({
+    description: 'The id of the newest post you show (the first of the first page)',
+    example: 'ann.1764000000000.a1b2c3d4e5f6',
+  }),
 });
 
 export const suggestionsQuery = z.strictObject({

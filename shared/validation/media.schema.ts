@@ -3,14 +3,10 @@
 import * as z from 'zod';
 
 export const uploadBody = z.strictObject({
-  contentType: z
-    .string()
-    .min(1)
-    .max(100)
-    .meta({
-      description:
-        'The type the browser will upload: image/jpeg, image/png, image/webp or image/gif. Only a promise: the worker decides the format by the bytes',
-    }),
+  contentType: z.string().min(1).max(100).meta({
+    description:
+      'The type the browser will upload: image/jpeg, image/png, image/webp or image/gif. Only a promise: the worker decides the format by the bytes',
+  }),
   size: z
     .number()
     .int()

@@ -172,25 +172,21 @@ const register: fc.Arbitrary<BadRequest> = fc.oneof(
   fc
     .record({ handle: notAString, displayName: notAString, password: notAString }, { requiredKeys: [] })
     .map((body) => ({ kind: 'register wrong types / missing', method: 'POST', path: '/users', opts: { body } })),
-  fc
-    .record({ extra: fc.string() })
-    .map((extra) => ({
-      kind: 'register unknown field',
-      method: 'POST',
-      path: '/users',
-      opts: { body: { handle: 'fine_handle_zz', displayName: 'Fine', password: 'a fine password', ...extra } },
-    })),
-  fc
-    .constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml', '')
-    .map((type) => ({
-      kind: 'register content-type',
-      method: 'POST',
-      path: '/users',
-      opts: {
-        rawBody: '{"handle":"fine_handle_zz","displayName":"F","password":"a fine password"}',
-        headers: (type ? { 'content-type': type } : {}) as Record<string, string>,
-      },
-    })),
+  fc.record({ extra: fc.string() }).map((extra) => ({
+    kind: 'register unknown field',
+    method: 'POST',
+    path: '/users',
+    opts: { body: { handle: 'fine_handle_zz', displayName: 'Fine', password: 'a fine password', ...extra } },
+  })),
+  fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml', '').map((type) => ({
+    kind: 'register content-type',
+    method: 'POST',
+    path: '/users',
+    opts: {
+      rawBody: '{"handle":"fine_handle_zz","displayName":"F","password":"a fine password"}',
+      headers: (type ? { 'content-type': type } : {}) as Record<string, string>,
+    },
+  })),
   fc.constant({
     kind: 'register json null',
     method: 'POST',
@@ -249,14 +245,12 @@ const sessionRequests: fc.Arbitrary<BadRequest> = fc.oneof(
       fc
         .record({ refreshToken: notAString, extra: fc.string() }, { requiredKeys: [] })
         .map((body) => ({ kind: `${path} wrong shape`, method: 'POST', path, opts: { body } })),
-      fc
-        .string({ minLength: 257, maxLength: 400 })
-        .map((refreshToken) => ({
-          kind: `${path} token too long`,
-          method: 'POST',
-          path,
-          opts: { body: { refreshToken } },
-        })),
+      fc.string({ minLength: 257, maxLength: 400 }).map((refreshToken) => ({
+        kind: `${path} token too long`,
+        method: 'POST',
+        path,
+        opts: { body: { refreshToken } },
+      })),
       fc.constant({
         kind: `${path} text/plain`,
         method: 'POST',
@@ -301,22 +295,18 @@ function patchRequests(): fc.Arbitrary<BadRequest> {
       path: `/users/${alice.handle}`,
       opts: { body: { displayName: 'Hacked' }, headers: { authorization: `Bearer ${t}` } },
     })),
-    fc
-      .constantFrom('Basic YWxpY2U6cGFzcw==', 'bearer', `Token ${'x'}`, '')
-      .map((h) => ({
-        kind: 'patch odd auth header',
-        method: 'PATCH',
-        path: `/users/${alice.handle}`,
-        opts: { body: { displayName: 'Hacked' }, headers: { authorization: h } },
-      })),
-    fc
-      .constant(null)
-      .map(() => ({
-        kind: 'patch other user',
-        method: 'PATCH',
-        path: `/users/${bob.handle}`,
-        opts: { body: { displayName: 'Hacked' }, token: alice.token },
-      })),
+    fc.constantFrom('Basic YWxpY2U6cGFzcw==', 'bearer', `Token ${'x'}`, '').map((h) => ({
+      kind: 'patch odd auth header',
+      method: 'PATCH',
+      path: `/users/${alice.handle}`,
+      opts: { body: { displayName: 'Hacked' }, headers: { authorization: h } },
+    })),
+    fc.constant(null).map(() => ({
+      kind: 'patch other user',
+      method: 'PATCH',
+      path: `/users/${bob.handle}`,
+      opts: { body: { displayName: 'Hacked' }, token: alice.token },
+    })),
     badDisplayName.map((displayName) => ({
       kind: 'patch bad display name',
       method: 'PATCH',
@@ -379,14 +369,12 @@ function feedRequests(): fc.Arbitrary<BadRequest> {
       path: '/posts',
       opts: { body: { body }, token: alice.token },
     })),
-    fc
-      .record({ body: fc.constant('fine'), extra: fc.string() })
-      .map((body) => ({
-        kind: 'publish unknown field',
-        method: 'POST',
-        path: '/posts',
-        opts: { body, token: alice.token },
-      })),
+    fc.record({ body: fc.constant('fine'), extra: fc.string() }).map((body) => ({
+      kind: 'publish unknown field',
+      method: 'POST',
+      path: '/posts',
+      opts: { body, token: alice.token },
+    })),
     fc
       .oneof(
         fc.constantFrom('', 'a/b', 'a,b', 'a+b', 'a*', 'a%', 'k'.repeat(65), 'ключ'),
@@ -417,14 +405,12 @@ function feedRequests(): fc.Arbitrary<BadRequest> {
       path: `/posts/${pathSegment(id)}`,
       opts: { token: alice.token },
     })),
-    fc
-      .constant(null)
-      .map(() => ({
-        kind: 'delete someone else’s post',
-        method: 'DELETE',
-        path: `/posts/${bobPostId}`,
-        opts: { token: alice.token },
-      })),
+    fc.constant(null).map(() => ({
+      kind: 'delete someone else’s post',
+      method: 'DELETE',
+      path: `/posts/${bobPostId}`,
+      opts: { token: alice.token },
+    })),
     fc
       .constant(null)
       .map(() => ({ kind: 'delete post no token', method: 'DELETE', path: `/posts/${bobPostId}`, opts: {} })),
@@ -434,46 +420,36 @@ function feedRequests(): fc.Arbitrary<BadRequest> {
       path: `/users/${me()}/following/${pathSegment(h)}`,
       opts: { token: alice.token },
     })),
-    fc
-      .constantFrom('PUT', 'DELETE')
-      .map((m) => ({
-        kind: 'follow/unfollow self',
-        method: m,
-        path: `/users/${me()}/following/${me()}`,
-        opts: { token: alice.token },
-      })),
-    fc
-      .constantFrom('PUT', 'DELETE')
-      .map((m) => ({
-        kind: 'follow/unfollow unknown user',
-        method: m,
-        path: `/users/${me()}/following/no_such_user_zz`,
-        opts: { token: alice.token },
-      })),
-    fc
-      .constantFrom('PUT', 'DELETE')
-      .map((m) => ({
-        kind: 'follow/unfollow as someone else',
-        method: m,
-        path: `/users/${bob.handle}/following/${me()}`,
-        opts: { token: alice.token },
-      })),
-    fc
-      .constantFrom('PUT', 'DELETE')
-      .map((m) => ({
-        kind: 'follow/unfollow no token',
-        method: m,
-        path: `/users/${me()}/following/${bob.handle}`,
-        opts: {},
-      })),
-    fc
-      .constant(null)
-      .map(() => ({
-        kind: 'timeline of someone else',
-        method: 'GET',
-        path: `/users/${bob.handle}/timeline`,
-        opts: { token: alice.token },
-      })),
+    fc.constantFrom('PUT', 'DELETE').map((m) => ({
+      kind: 'follow/unfollow self',
+      method: m,
+      path: `/users/${me()}/following/${me()}`,
+      opts: { token: alice.token },
+    })),
+    fc.constantFrom('PUT', 'DELETE').map((m) => ({
+      kind: 'follow/unfollow unknown user',
+      method: m,
+      path: `/users/${me()}/following/no_such_user_zz`,
+      opts: { token: alice.token },
+    })),
+    fc.constantFrom('PUT', 'DELETE').map((m) => ({
+      kind: 'follow/unfollow as someone else',
+      method: m,
+      path: `/users/${bob.handle}/following/${me()}`,
+      opts: { token: alice.token },
+    })),
+    fc.constantFrom('PUT', 'DELETE').map((m) => ({
+      kind: 'follow/unfollow no token',
+      method: m,
+      path: `/users/${me()}/following/${bob.handle}`,
+      opts: {},
+    })),
+    fc.constant(null).map(() => ({
+      kind: 'timeline of someone else',
+      method: 'GET',
+      path: `/users/${bob.handle}/timeline`,
+      opts: { token: alice.token },
+    })),
     badQuery.map((q) => ({
       kind: 'timeline bad query',
       method: 'GET',
@@ -541,22 +517,18 @@ function reactionRequests(): fc.Arbitrary<BadRequest> {
       path: comments(),
       opts: { body: { body: 'fine', replyTo }, token: alice.token },
     })),
-    fc
-      .constant(null)
-      .map(() => ({
-        kind: 'comment replyTo unknown comment',
-        method: 'POST',
-        path: comments(),
-        opts: { body: { body: 'fine', replyTo: '1795000000000-00000000' }, token: alice.token },
-      })),
-    fc
-      .record({ body: fc.constant('fine'), extra: fc.string() })
-      .map((body) => ({
-        kind: 'comment unknown field',
-        method: 'POST',
-        path: comments(),
-        opts: { body, token: alice.token },
-      })),
+    fc.constant(null).map(() => ({
+      kind: 'comment replyTo unknown comment',
+      method: 'POST',
+      path: comments(),
+      opts: { body: { body: 'fine', replyTo: '1795000000000-00000000' }, token: alice.token },
+    })),
+    fc.record({ body: fc.constant('fine'), extra: fc.string() }).map((body) => ({
+      kind: 'comment unknown field',
+      method: 'POST',
+      path: comments(),
+      opts: { body, token: alice.token },
+    })),
     malformedJson.map((raw) => ({
       kind: 'comment malformed json',
       method: 'POST',
@@ -578,14 +550,12 @@ function reactionRequests(): fc.Arbitrary<BadRequest> {
       path: `/posts/${pathSegment(id)}/comments`,
       opts: { body: { body: 'fine' }, token: alice.token },
     })),
-    fc
-      .constant(null)
-      .map(() => ({
-        kind: 'comment on unknown post',
-        method: 'POST',
-        path: '/posts/alice.1795000000000.000000000000/comments',
-        opts: { body: { body: 'fine' }, token: alice.token },
-      })),
+    fc.constant(null).map(() => ({
+      kind: 'comment on unknown post',
+      method: 'POST',
+      path: '/posts/alice.1795000000000.000000000000/comments',
+      opts: { body: { body: 'fine' }, token: alice.token },
+    })),
     badCommentQuery.map((q) => ({ kind: 'comments bad query', method: 'GET', path: `${comments()}${q}`, opts: {} })),
     badPostId.map((id) => ({
       kind: 'comments of bad post id',
@@ -599,67 +569,53 @@ function reactionRequests(): fc.Arbitrary<BadRequest> {
       path: `${comments()}/${pathSegment(id)}`,
       opts: { token: alice.token },
     })),
-    fc
-      .constant(null)
-      .map(() => ({
-        kind: 'delete unknown comment',
-        method: 'DELETE',
-        path: `${comments()}/1795000000000-00000000`,
-        opts: { token: alice.token },
-      })),
-    fc
-      .constant(null)
-      .map(() => ({
-        kind: 'delete comment no token',
-        method: 'DELETE',
-        path: `${comments()}/1795000000000-00000000`,
-        opts: {},
-      })),
+    fc.constant(null).map(() => ({
+      kind: 'delete unknown comment',
+      method: 'DELETE',
+      path: `${comments()}/1795000000000-00000000`,
+      opts: { token: alice.token },
+    })),
+    fc.constant(null).map(() => ({
+      kind: 'delete comment no token',
+      method: 'DELETE',
+      path: `${comments()}/1795000000000-00000000`,
+      opts: {},
+    })),
     // likes
-    fc
-      .constantFrom('PUT', 'DELETE')
-      .map((m) => ({
-        kind: 'like as someone else',
-        method: m,
-        path: `/users/${bob.handle}/likes/${bobPostId}`,
-        opts: { token: alice.token },
-      })),
+    fc.constantFrom('PUT', 'DELETE').map((m) => ({
+      kind: 'like as someone else',
+      method: m,
+      path: `/users/${bob.handle}/likes/${bobPostId}`,
+      opts: { token: alice.token },
+    })),
     fc
       .constantFrom('PUT', 'DELETE')
       .map((m) => ({ kind: 'like no token', method: m, path: `/users/${me()}/likes/${bobPostId}`, opts: {} })),
-    fc
-      .tuple(fc.constantFrom('PUT', 'DELETE'), badPostId)
-      .map(([m, id]) => ({
-        kind: 'like bad post id',
-        method: m,
-        path: `/users/${me()}/likes/${pathSegment(id)}`,
-        opts: { token: alice.token },
-      })),
-    fc
-      .constantFrom('PUT', 'DELETE')
-      .map((m) => ({
-        kind: 'like unknown post',
-        method: m,
-        path: `/users/${me()}/likes/alice.1795000000000.000000000000`,
-        opts: { token: alice.token },
-      })),
-    fc
-      .tuple(fc.constantFrom('PUT', 'DELETE'), badHandle)
-      .map(([m, h]) => ({
-        kind: 'like bad handle',
-        method: m,
-        path: `/users/${pathSegment(h)}/likes/${bobPostId}`,
-        opts: { token: alice.token },
-      })),
+    fc.tuple(fc.constantFrom('PUT', 'DELETE'), badPostId).map(([m, id]) => ({
+      kind: 'like bad post id',
+      method: m,
+      path: `/users/${me()}/likes/${pathSegment(id)}`,
+      opts: { token: alice.token },
+    })),
+    fc.constantFrom('PUT', 'DELETE').map((m) => ({
+      kind: 'like unknown post',
+      method: m,
+      path: `/users/${me()}/likes/alice.1795000000000.000000000000`,
+      opts: { token: alice.token },
+    })),
+    fc.tuple(fc.constantFrom('PUT', 'DELETE'), badHandle).map(([m, h]) => ({
+      kind: 'like bad handle',
+      method: m,
+      path: `/users/${pathSegment(h)}/likes/${bobPostId}`,
+      opts: { token: alice.token },
+    })),
     badQuery.map((q) => ({ kind: 'likers bad query', method: 'GET', path: `/posts/${bobPostId}/likes${q}`, opts: {} })),
-    fc
-      .constant(null)
-      .map(() => ({
-        kind: 'likers of unknown post',
-        method: 'GET',
-        path: '/posts/alice.1795000000000.000000000000/likes',
-        opts: {},
-      })),
+    fc.constant(null).map(() => ({
+      kind: 'likers of unknown post',
+      method: 'GET',
+      path: '/posts/alice.1795000000000.000000000000/likes',
+      opts: {},
+    })),
     // reposts
     badPostBody
       .filter((b) => b !== undefined)
@@ -669,30 +625,24 @@ function reactionRequests(): fc.Arbitrary<BadRequest> {
         path: `/posts/${bobPostId}/reposts`,
         opts: { body: { comment }, token: alice.token },
       })),
-    fc
-      .record({ extra: fc.string() })
-      .map((body) => ({
-        kind: 'repost unknown field',
-        method: 'POST',
-        path: `/posts/${bobPostId}/reposts`,
-        opts: { body, token: alice.token },
-      })),
-    fc
-      .constant(null)
-      .map(() => ({
-        kind: 'repost unknown post',
-        method: 'POST',
-        path: '/posts/alice.1795000000000.000000000000/reposts',
-        opts: { body: {}, token: alice.token },
-      })),
-    fc
-      .constant(null)
-      .map(() => ({
-        kind: 'repost no token',
-        method: 'POST',
-        path: `/posts/${bobPostId}/reposts`,
-        opts: { body: {} },
-      })),
+    fc.record({ extra: fc.string() }).map((body) => ({
+      kind: 'repost unknown field',
+      method: 'POST',
+      path: `/posts/${bobPostId}/reposts`,
+      opts: { body, token: alice.token },
+    })),
+    fc.constant(null).map(() => ({
+      kind: 'repost unknown post',
+      method: 'POST',
+      path: '/posts/alice.1795000000000.000000000000/reposts',
+      opts: { body: {}, token: alice.token },
+    })),
+    fc.constant(null).map(() => ({
+      kind: 'repost no token',
+      method: 'POST',
+      path: `/posts/${bobPostId}/reposts`,
+      opts: { body: {} },
+    })),
     badPostId.map((id) => ({
       kind: 'repost bad post id',
       method: 'POST',
@@ -898,33 +848,27 @@ function socialRequests(): fc.Arbitrary<BadRequest> {
   // Three families, equally likely; within each, every kind.
   const notificationRequests = fc.oneof(
     // notifications: the list, the unread count, mark-read
-    fc
-      .constantFrom('', '/unread')
-      .map((tail) => ({
-        kind: 'notifications of someone else',
-        method: 'GET',
-        path: `/users/${bob.handle}/notifications${tail}`,
-        opts: { token: alice.token },
-      })),
+    fc.constantFrom('', '/unread').map((tail) => ({
+      kind: 'notifications of someone else',
+      method: 'GET',
+      path: `/users/${bob.handle}/notifications${tail}`,
+      opts: { token: alice.token },
+    })),
     fc
       .constantFrom('', '/unread')
       .map((tail) => ({ kind: 'notifications no token', method: 'GET', path: `${notifications()}${tail}`, opts: {} })),
-    fc
-      .tuple(fc.constantFrom('', '/unread'), forgedToken)
-      .map(([tail, t]) => ({
-        kind: 'notifications forged token',
-        method: 'GET',
-        path: `${notifications()}${tail}`,
-        opts: { headers: { authorization: `Bearer ${t}` } },
-      })),
-    fc
-      .tuple(fc.constantFrom('', '/unread', '/read'), badHandle)
-      .map(([tail, h]) => ({
-        kind: 'notifications bad handle',
-        method: tail === '/read' ? 'PUT' : 'GET',
-        path: `/users/${pathSegment(h)}/notifications${tail}`,
-        opts: tail === '/read' ? byAlice({ upTo: validId }) : { token: alice.token },
-      })),
+    fc.tuple(fc.constantFrom('', '/unread'), forgedToken).map(([tail, t]) => ({
+      kind: 'notifications forged token',
+      method: 'GET',
+      path: `${notifications()}${tail}`,
+      opts: { headers: { authorization: `Bearer ${t}` } },
+    })),
+    fc.tuple(fc.constantFrom('', '/unread', '/read'), badHandle).map(([tail, h]) => ({
+      kind: 'notifications bad handle',
+      method: tail === '/read' ? 'PUT' : 'GET',
+      path: `/users/${pathSegment(h)}/notifications${tail}`,
+      opts: tail === '/read' ? byAlice({ upTo: validId }) : { token: alice.token },
+    })),
     badListCursor.map((q) => ({
       kind: 'notifications bad query / cursor',
       method: 'GET',
@@ -958,64 +902,52 @@ function socialRequests(): fc.Arbitrary<BadRequest> {
         opts: byAlice(body),
       })),
     // An unknown field beside a well-formed id: the strict body is refused before anything is marked.
-    fc
-      .record({ extra: fc.oneof(fc.string(), notAString) })
-      .map((extra) => ({
-        kind: 'mark read unknown field',
-        method: 'PUT',
-        path: `${notifications()}/read`,
-        opts: byAlice({ upTo: validId, ...extra }),
-      })),
+    fc.record({ extra: fc.oneof(fc.string(), notAString) }).map((extra) => ({
+      kind: 'mark read unknown field',
+      method: 'PUT',
+      path: `${notifications()}/read`,
+      opts: byAlice({ upTo: validId, ...extra }),
+    })),
     malformedJson.map((raw) => ({
       kind: 'mark read malformed json',
       method: 'PUT',
       path: `${notifications()}/read`,
       opts: { rawBody: raw, token: alice.token, headers: { 'content-type': 'application/json' } },
     })),
-    fc
-      .constantFrom('null', '', '""', 'true')
-      .map((raw) => ({
-        kind: 'mark read empty / scalar body',
-        method: 'PUT',
-        path: `${notifications()}/read`,
-        opts: { rawBody: raw, token: alice.token, headers: { 'content-type': 'application/json' } },
-      })),
-    fc
-      .constant(null)
-      .map(() => ({
-        kind: 'mark read no body',
-        method: 'PUT',
-        path: `${notifications()}/read`,
-        opts: { token: alice.token },
-      })),
-    fc
-      .constantFrom('text/plain', 'application/x-www-form-urlencoded', '')
-      .map((type) => ({
-        kind: 'mark read content-type',
-        method: 'PUT',
-        path: `${notifications()}/read`,
-        opts: {
-          rawBody: JSON.stringify({ upTo: validId }),
-          token: alice.token,
-          headers: (type ? { 'content-type': type } : {}) as Record<string, string>,
-        },
-      })),
-    fc
-      .constant(null)
-      .map(() => ({
-        kind: 'mark read as someone else',
-        method: 'PUT',
-        path: `/users/${bob.handle}/notifications/read`,
-        opts: byAlice({ upTo: validId }),
-      })),
-    fc
-      .constant(null)
-      .map(() => ({
-        kind: 'mark read no token',
-        method: 'PUT',
-        path: `${notifications()}/read`,
-        opts: { body: { upTo: validId } },
-      })),
+    fc.constantFrom('null', '', '""', 'true').map((raw) => ({
+      kind: 'mark read empty / scalar body',
+      method: 'PUT',
+      path: `${notifications()}/read`,
+      opts: { rawBody: raw, token: alice.token, headers: { 'content-type': 'application/json' } },
+    })),
+    fc.constant(null).map(() => ({
+      kind: 'mark read no body',
+      method: 'PUT',
+      path: `${notifications()}/read`,
+      opts: { token: alice.token },
+    })),
+    fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', '').map((type) => ({
+      kind: 'mark read content-type',
+      method: 'PUT',
+      path: `${notifications()}/read`,
+      opts: {
+        rawBody: JSON.stringify({ upTo: validId }),
+        token: alice.token,
+        headers: (type ? { 'content-type': type } : {}) as Record<string, string>,
+      },
+    })),
+    fc.constant(null).map(() => ({
+      kind: 'mark read as someone else',
+      method: 'PUT',
+      path: `/users/${bob.handle}/notifications/read`,
+      opts: byAlice({ upTo: validId }),
+    })),
+    fc.constant(null).map(() => ({
+      kind: 'mark read no token',
+      method: 'PUT',
+      path: `${notifications()}/read`,
+      opts: { body: { upTo: validId } },
+    })),
   );
   const topicRequests = fc.oneof(
     {
@@ -1055,14 +987,12 @@ function socialRequests(): fc.Arbitrary<BadRequest> {
   );
   const blockRequests = fc.oneof(
     // blocks and mutes
-    fc
-      .tuple(fc.constantFrom('blocks', 'mutes'), fc.constantFrom('PUT', 'DELETE'), badHandle)
-      .map(([what, m, h]) => ({
-        kind: `${what} bad target`,
-        method: m,
-        path: `/users/${me()}/${what}/${pathSegment(h)}`,
-        opts: { token: alice.token },
-      })),
+    fc.tuple(fc.constantFrom('blocks', 'mutes'), fc.constantFrom('PUT', 'DELETE'), badHandle).map(([what, m, h]) => ({
+      kind: `${what} bad target`,
+      method: m,
+      path: `/users/${me()}/${what}/${pathSegment(h)}`,
+      opts: { token: alice.token },
+    })),
     // Not the empty target: `GET …/blocks/` is the list itself to serverless-offline, which drops a trailing slash.
     badHandle
       .filter((h) => h !== '')
@@ -1072,54 +1002,42 @@ function socialRequests(): fc.Arbitrary<BadRequest> {
         path: `/users/${me()}/blocks/${pathSegment(h)}`,
         opts: { token: alice.token },
       })),
-    fc
-      .tuple(fc.constantFrom('blocks', 'mutes'), fc.constantFrom('PUT', 'DELETE', 'GET'))
-      .map(([what, m]) => ({
-        kind: `${what} unknown user`,
-        method: m,
-        path: `/users/${me()}/${what}/no_such_user_zz`,
-        opts: { token: alice.token },
-      })),
-    fc
-      .tuple(fc.constantFrom('blocks', 'mutes'), fc.constantFrom('PUT', 'DELETE'))
-      .map(([what, m]) => ({
-        kind: `${what} self`,
-        method: m,
-        path: `/users/${me()}/${what}/${me()}`,
-        opts: { token: alice.token },
-      })),
-    fc
-      .tuple(fc.constantFrom('blocks', 'mutes'), fc.constantFrom('PUT', 'DELETE', 'GET'))
-      .map(([what, m]) => ({
-        kind: `${what} as someone else`,
-        method: m,
-        path: `/users/${bob.handle}/${what}/${me()}`,
-        opts: { token: alice.token },
-      })),
-    fc
-      .tuple(fc.constantFrom('blocks', 'mutes'), fc.constantFrom('PUT', 'DELETE', 'GET'))
-      .map(([what, m]) => ({
-        kind: `${what} no token`,
-        method: m,
-        path: `/users/${me()}/${what}/${bob.handle}`,
-        opts: {},
-      })),
-    fc
-      .tuple(fc.constantFrom('blocks', 'mutes'), forgedToken)
-      .map(([what, t]) => ({
-        kind: `${what} forged token`,
-        method: 'PUT',
-        path: `/users/${me()}/${what}/${bob.handle}`,
-        opts: { headers: { authorization: `Bearer ${t}` } },
-      })),
-    fc
-      .tuple(fc.constantFrom('blocks', 'mutes'), badHandle)
-      .map(([what, h]) => ({
-        kind: `${what} bad handle`,
-        method: 'PUT',
-        path: `/users/${pathSegment(h)}/${what}/${bob.handle}`,
-        opts: { token: alice.token },
-      })),
+    fc.tuple(fc.constantFrom('blocks', 'mutes'), fc.constantFrom('PUT', 'DELETE', 'GET')).map(([what, m]) => ({
+      kind: `${what} unknown user`,
+      method: m,
+      path: `/users/${me()}/${what}/no_such_user_zz`,
+      opts: { token: alice.token },
+    })),
+    fc.tuple(fc.constantFrom('blocks', 'mutes'), fc.constantFrom('PUT', 'DELETE')).map(([what, m]) => ({
+      kind: `${what} self`,
+      method: m,
+      path: `/users/${me()}/${what}/${me()}`,
+      opts: { token: alice.token },
+    })),
+    fc.tuple(fc.constantFrom('blocks', 'mutes'), fc.constantFrom('PUT', 'DELETE', 'GET')).map(([what, m]) => ({
+      kind: `${what} as someone else`,
+      method: m,
+      path: `/users/${bob.handle}/${what}/${me()}`,
+      opts: { token: alice.token },
+    })),
+    fc.tuple(fc.constantFrom('blocks', 'mutes'), fc.constantFrom('PUT', 'DELETE', 'GET')).map(([what, m]) => ({
+      kind: `${what} no token`,
+      method: m,
+      path: `/users/${me()}/${what}/${bob.handle}`,
+      opts: {},
+    })),
+    fc.tuple(fc.constantFrom('blocks', 'mutes'), forgedToken).map(([what, t]) => ({
+      kind: `${what} forged token`,
+      method: 'PUT',
+      path: `/users/${me()}/${what}/${bob.handle}`,
+      opts: { headers: { authorization: `Bearer ${t}` } },
+    })),
+    fc.tuple(fc.constantFrom('blocks', 'mutes'), badHandle).map(([what, h]) => ({
+      kind: `${what} bad handle`,
+      method: 'PUT',
+      path: `/users/${pathSegment(h)}/${what}/${bob.handle}`,
+      opts: { token: alice.token },
+    })),
     fc.constantFrom('blocks', 'mutes').chain((what) =>
       fc.oneof(
         badPositionCursor.map((q) => ({
