@@ -267,7 +267,9 @@ describe('logIn', { timeout: 60_000 }, () => {
     });
     const racing = loginDeps({
       users,
-      step: async (point) => void (point === 'login.verified' && (users.rows.get('bob')!.passwordHash = changed)),
+      step: async (point) => {
+        if (point === 'login.verified') users.rows.get('bob')!.passwordHash = changed;
+      },
     });
     await logIn(racing.deps, { handle: 'bob', password: 'right password', sourceIp: owner });
     expect(users.rows.get('bob')!.passwordHash).toBe(changed);

@@ -468,7 +468,10 @@ export class FakeOutbox implements OutboxStore {
   readonly originals = new Map<string, string>(); // repost id → original id (the cell value)
   private row(a: string) {
     let r = this.rows.get(a);
-    if (!r) this.rows.set(a, (r = new Set()));
+    if (!r) {
+      r = new Set();
+      this.rows.set(a, r);
+    }
     return r;
   }
   async add(author: string, entry: FeedEntry) {
@@ -537,7 +540,10 @@ export class FakeInbox implements InboxStore {
   readonly originals = new Map<string, string>(); // repost id → original id (the cell value)
   private row(r: string) {
     let s = this.rows.get(r);
-    if (!s) this.rows.set(r, (s = new Set()));
+    if (!s) {
+      s = new Set();
+      this.rows.set(r, s);
+    }
     return s;
   }
   async add(readers: string[], entry: FeedEntry) {

@@ -191,7 +191,10 @@ export class FakeMaintenanceStore implements MaintenanceStore {
     const parts = new Map<string, UserRelations>();
     const part = (user: string) => {
       let p = parts.get(user);
-      if (!p) parts.set(user, (p = { user, follows: [], followers: [], complete: user !== open }));
+      if (!p) {
+        p = { user, follows: [], followers: [], complete: user !== open };
+        parts.set(user, p);
+      }
       return p;
     };
     for (const u of closing)

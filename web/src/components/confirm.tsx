@@ -35,7 +35,9 @@ export function ConfirmHost() {
       returnTo.current = document.activeElement;
       setPending(p);
     };
-    return () => void (show = undefined);
+    return () => {
+      show = undefined;
+    };
   }, []);
   useEffect(() => {
     if (!pending) return;

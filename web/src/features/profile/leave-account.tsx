@@ -14,7 +14,9 @@ let departed: string | null = null;
 let restored = false;
 
 /** A login just brought this account back (auth-pages.tsx): the home page says so, once. */
-export const markRestored = () => void (restored = true);
+export const markRestored = () => {
+  restored = true;
+};
 export function takeRestored(): boolean {
   const was = restored;
   restored = false;

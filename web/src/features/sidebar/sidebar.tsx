@@ -43,7 +43,9 @@ function TrendingBox() {
       .then(() => call(api.GET('/topics/trending'), { background: true }))
       .then(({ data }) => live && setTrending(data))
       .catch(() => {}); // extra: without it the column simply has one box less
-    return () => void (live = false);
+    return () => {
+      live = false;
+    };
   }, []);
   if (!trending) return null;
   return (
@@ -83,7 +85,9 @@ function WhoToFollow({ me }: { me: string }) {
       )
       .then(({ data }) => live && setUsers(data.users))
       .catch(() => {});
-    return () => void (live = false);
+    return () => {
+      live = false;
+    };
   }, [me]);
 
   async function follow(handle: string) {
