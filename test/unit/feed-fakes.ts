@@ -92,7 +92,7 @@ const byKey = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'base64url
 export class FakeUsers implements UserStore {
   readonly rows = new Map<string, NewUser & { avatar?: string; standing?: Standing; epoch?: string }>();
   constructor(...handles: string[]) {
-    handles.forEach((h) => this.rows.set(h, { handle: h, displayName: h, passwordHash: '', createdAt: 0 }));
+    for (const h of handles) this.rows.set(h, { handle: h, displayName: h, passwordHash: '', createdAt: 0 });
   }
   async create(u: NewUser) {
     if (this.rows.has(u.handle)) return false;
@@ -806,7 +806,7 @@ export class FakeComments implements CommentStore {
   }
   async purge(postId: string, limit: number) {
     const doomed = [...this.rows.keys()].filter((k) => k.startsWith(`${postId}/`)).slice(0, limit);
-    doomed.forEach((k) => this.rows.delete(k));
+    for (const k of doomed) this.rows.delete(k);
     return doomed.length;
   }
   // The fake's writtenBy reads the comments themselves: no entry to keep.

@@ -150,7 +150,7 @@ export class FakeMaintenanceStore implements MaintenanceStore {
       const [follower, followee] = unpair(k);
       out.push({ owner: followee, rank: 2, other: follower, since });
     }
-    this.foreign.forEach((at, i) => out.push({ owner: at, rank: 1, other: String(i), since: '' }));
+    for (const [i, at] of this.foreign.entries()) out.push({ owner: at, rank: 1, other: String(i), since: '' });
     return out.sort((a, b) => cmpPos(positionOf(a), positionOf(b)));
   }
 

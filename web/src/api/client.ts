@@ -206,7 +206,7 @@ function pageRequestDone(): void {
       if (pageRequests > 0) return;
       const waiting = quietWaiters;
       quietWaiters = [];
-      waiting.forEach((resolve) => resolve());
+      for (const resolve of waiting) resolve();
     }, 0);
   }
 }

@@ -118,7 +118,9 @@ export function draftStore(storage: () => DraftStorage | null, now: () => number
     drop,
     /** Every draft of this user (their explicit logout: nothing of theirs stays on the browser). */
     dropAll(handle: string): void {
-      attempt((s) => keysWith(s, `${PREFIX}${VERSION}:${handle}:`).forEach((k) => s.removeItem(k)), undefined);
+      attempt((s) => {
+        for (const k of keysWith(s, `${PREFIX}${VERSION}:${handle}:`)) s.removeItem(k);
+      }, undefined);
     },
     /** Removes every expired or unreadable draft, of anyone, and entries of another stored shape. */
     sweep(): void {
