@@ -13,7 +13,7 @@ const browser = useBrowser();
 describe('leaving (注销) and coming back, in Chromium', () => {
   it('warns with the date, refuses a wrong password, deactivates; the profile is gone for others until a login restores it', async () => {
     const words = `再见 ${randomBytes(3).toString('hex')}`;
-    const { ann, bob, password, a, b } = await annAndBob(browser);
+    const { ann, password, a, b } = await annAndBob(browser);
     await a.page.fill('#compose-text', words);
     await a.page.getByRole('button', { name: '发布', exact: true }).click();
     await postCard(a.page, words).waitFor();

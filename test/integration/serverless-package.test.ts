@@ -265,29 +265,6 @@ describe(`serverless package --stage ${STAGE}`, () => {
         rate: 'rate(1 hour)',
       },
     ];
-    const statements = () =>
-      resources('AWS::IAM::Role').flatMap(([, role]) =>
-        (role.Properties.Policies ?? []).flatMap(
-          (p: {
-            PolicyDocument: { Statement: Array<{ Effect: string; Action: string | string[]; Resource: unknown }> };
-          }) => p.PolicyDocument.Statement,
-        ),
-      );
-    /** The ARN CloudFormation builds for `weibo-<stage>-<fn>` from its pseudo parameters. */
-    const functionArn = (fn: string) => ({
-      'Fn::Join': [
-        '',
-        [
-          'arn:',
-          { Ref: 'AWS::Partition' },
-          ':lambda:',
-          { Ref: 'AWS::Region' },
-          ':',
-          { Ref: 'AWS::AccountId' },
-          `:function:weibo-${STAGE}-${fn}`,
-        ],
-      ],
-    });
 
     it('runs each job on its EventBridge schedule', () => {
       const rules = resources('AWS::Events::Rule').map(([, r]) => r.Properties);

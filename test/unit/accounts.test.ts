@@ -7,7 +7,7 @@ import { issueToken, verifyToken } from '../../shared/auth/tokens.js';
 import { AuthenticationError, ConflictError, ForbiddenError, RateLimitedError } from '../../shared/domain/errors.js';
 import { mapError, RequestError } from '../../shared/http/error-mapper.js';
 import type { IssuedToken, SessionOwner, SessionStore, SessionView } from '../../shared/ports/session-store.js';
-import type { LoginAttempt, LoginThrottle, UserStore } from '../../shared/ports/user-store.js';
+import type { LoginAttempt, LoginThrottle } from '../../shared/ports/user-store.js';
 import { FakePeople, FakeUsers } from './feed-fakes.js';
 import { logIn, lockUntil, throttleSource, type LoginDeps } from '../../shared/use-cases/log-in.js';
 import { endSession, refreshSession, startSession } from '../../shared/use-cases/sessions.js';

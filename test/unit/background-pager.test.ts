@@ -80,7 +80,7 @@ describe('the background pager', () => {
 
   it('a failed write fails the walk; the page read meanwhile, failing too, is not left unhandled', async () => {
     let reads = 0;
-    const list = async (limit: number, cursor?: string): Promise<Page<{ handle: string }>> => {
+    const list = async (_limit: number, cursor?: string): Promise<Page<{ handle: string }>> => {
       reads++;
       if (cursor !== undefined) throw new Error('gateway gone');
       return { items: [{ handle: 'a' }], nextCursor: 'a' };

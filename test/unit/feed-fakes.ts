@@ -56,13 +56,7 @@ import type {
 } from '../../shared/ports/user-store.js';
 import { ACTIVE, type Standing } from '../../shared/domain/leaving.js';
 import type { PeopleEntry, PeopleIndex } from '../../shared/ports/people-index.js';
-import {
-  inboxQualifier,
-  parsePostKey,
-  postKeyFromInboxQualifier,
-  segmentOf,
-  userKey,
-} from '../../shared/schema/row-keys.js';
+import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, segmentOf } from '../../shared/schema/row-keys.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import type { StepHook } from '../../shared/use-cases/steps.js';
