@@ -355,7 +355,7 @@ const badQuery = fc.constantFrom(
   '?limit=abc',
   '?cursor=%2A',
   '?cursor=Zm9vL2Jhcg',
-  '?cursor=' + 'A'.repeat(700),
+  `?cursor=${'A'.repeat(700)}`,
   '?x=1',
   '?limit=1&limit=2',
 );

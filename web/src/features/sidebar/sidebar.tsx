@@ -95,7 +95,7 @@ function WhoToFollow({ me }: { me: string }) {
     try {
       await call(api.PUT('/users/{handle}/following/{target}', { params: { path: { handle: me, target: handle } } }));
       // The API keeps suggestions a minute: the one followed leaves this list here.
-      setUsers((list) => list && list.filter((u) => u.handle !== handle));
+      setUsers((list) => list?.filter((u) => u.handle !== handle) ?? null);
     } catch {
       /* the button stays; a second press tries again */
     } finally {
