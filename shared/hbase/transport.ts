@@ -71,7 +71,10 @@ class DeadlineGuard implements Dispatcher.DispatchHandler {
     private readonly deadline: number,
   ) {}
   onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
-    if (Date.now() >= this.deadline) return controller.abort(new PastDeadlineAtSend(this.deadline));
+    if (Date.now() >= this.deadline) {
+      controller.abort(new PastDeadlineAtSend(this.deadline));
+      return;
+    }
     this.inner.onRequestStart?.(controller, context);
   }
   onRequestUpgrade(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestUpgrade']>>): void {

@@ -136,12 +136,10 @@ describe('the background pager', () => {
     const onUnhandled = (e: unknown) => void unhandled.push(e);
     process.on('unhandledRejection', onUnhandled);
     try {
-      // eslint-disable-next-line require-yield
-      const failing = prefetched(
-        (async function* () {
-          throw new Error('gateway down');
-        })(),
-      );
+      // A source whose first read fails.
+      const failing = prefetched<never>({
+        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('gateway down')) }),
+      });
       // Node reports an unhandled rejection once the microtasks of the turn are done, before
       // the next turn's immediates: one turn later it would have been reported.
       await new Promise((r) => setImmediate(r));

@@ -111,7 +111,10 @@ export function draftStore(storage: () => DraftStorage | null, now: () => number
     },
     /** Keeps `draft` (an empty text keeps nothing: there is nothing to lose). */
     save(handle: string, target: string, draft: Draft): void {
-      if (draft.text === '') return drop(handle, target);
+      if (draft.text === '') {
+        drop(handle, target);
+        return;
+      }
       const stored: Stored = { ...draft, savedAt: now() };
       attempt((s) => s.setItem(where(handle, target), JSON.stringify(stored)), undefined);
     },
