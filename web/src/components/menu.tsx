@@ -50,8 +50,9 @@ export function MoreMenu({ label, items }: { label: string; items: MenuItem[] })
 
   if (items.length === 0) return null;
   return (
-    // Keys on the whole widget: Esc closes whether the focus is on an item or still on the button.
-    <span class="more-menu" onKeyDown={keys}>
+    // Keys on the button and on the list, so on the whole widget: Esc closes whether the focus is on
+    // an item or still on the button.
+    <span class="more-menu">
       <button
         ref={button}
         type="button"
@@ -60,11 +61,13 @@ export function MoreMenu({ label, items }: { label: string; items: MenuItem[] })
         aria-expanded={open}
         aria-label={label}
         onClick={() => setOpen(!open)}
+        onKeyDown={keys}
       >
         <Icon name="more" />
       </button>
       {open && (
-        <ul ref={list} role="menu" aria-label={label} class="menu">
+        // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the menu-button pattern's menu, a list whose items are role=none
+        <ul ref={list} role="menu" aria-label={label} class="menu" onKeyDown={keys}>
           {items.map((item) => (
             <li key={item.label} role="none">
               <button
