@@ -4,6 +4,7 @@
 // password refused (and stays logged in), then confirms: she is logged out, and the login page
 // says until when she can come back. bob (English) finds her profile gone ("does not exist");
 // ann logs in again, is welcomed back, and bob sees her profile and her post again. Axe passes in both languages.
+// biome-ignore-all lint/performance/useDomNodeTextContent: a locator's innerText(), the rendered text these assertions mean, not the DOM property
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { annAndBob, expectAccessible, logIn, postCard, screenshot, show, useBrowser } from '../support/browser.js';

@@ -3,6 +3,7 @@
 // count; follows him from the list (the button turns to 关注 pressed, and stays so read again);
 // bob (English) renames himself, and the old name no longer finds him while the new one does;
 // a query that finds nobody says so. Every page visited passes axe, in both languages.
+// biome-ignore-all lint/performance/useDomNodeTextContent: a locator's innerText(), the rendered text these assertions mean, not the DOM property
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { annAndBob, expectAccessible, screenshot, show, useBrowser } from '../support/browser.js';

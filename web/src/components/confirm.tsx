@@ -54,6 +54,7 @@ export function ConfirmHost() {
   };
 
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop; from the keyboard, Esc closes the dialog (onCancel)
     <dialog
       ref={dialog}
       class="confirm"
