@@ -86,7 +86,7 @@
 
   fetch(documentUrl)
     .then((res) => {
-      if (!res.ok) throw new Error('HTTP ' + res.status);
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
       return res.json();
     })
     .then((spec) => {
@@ -100,7 +100,7 @@
       });
     })
     .catch((err) => {
-      root.textContent = 'The API description ' + documentUrl + ' could not be loaded (' + err.message + ').';
+      root.textContent = `The API description ${documentUrl} could not be loaded (${err.message}).`;
       root.setAttribute('role', 'alert');
     });
 })();

@@ -25,6 +25,82 @@ interface Latency {
   p99Ms: number;
 }
 
+/** The fields of each result file (docs/bench/*.json) this page reads. */
+interface FeedResult {
+  at: string;
+  profile: string;
+  cores: number;
+  node: string;
+  hbaseVersion: string;
+  wallSeconds: number;
+  targets: (Target & { id: string })[];
+  routes: {
+    floor: { shape: string } & Latency;
+    routes: {
+      route: string;
+      latency: Latency;
+      p50Ratio: number;
+      p99Ratio: number;
+      requests: { mean: number; max: number };
+      sequentialRoundTrips: { max: number };
+    }[];
+  };
+}
+
+interface MediaResult {
+  at: string;
+  profile: string;
+  cores: number;
+  node: string;
+  wallSeconds: number;
+  targets: Target[];
+}
+
+interface RegionsPhase {
+  load: { perNode: Record<string, number> };
+}
+
+interface RegionsResult {
+  at: string;
+  profile: string;
+  layouts: { id: string; label: string }[];
+  /** phase → layout → its load. */
+  phases: Record<string, Record<string, RegionsPhase> | undefined>;
+  targets: { label: string; value: number; target: number; pass: boolean }[];
+  regionServers: unknown[];
+  settings: { regions: number; readers: number };
+  machine: { cores: number };
+}
+
+interface FloorResult {
+  at: string;
+  reps: number;
+  node: string;
+  hbaseVersion: string;
+  rowGet: Latency;
+  multiGet20: Latency;
+  batchPut: { batchSize: number; cellsPerSec: number }[];
+}
+
+interface BeforeAfter {
+  before: number;
+  after: number;
+}
+
+interface ColdResult {
+  measuredAt: string;
+  machine: { cpus: number; node: string };
+  runsPerFunction: number;
+  summary: {
+    functions: number;
+    totalBundleBytes: BeforeAfter;
+    totalZipBytes: BeforeAfter;
+    medianRequireCpuMs: BeforeAfter;
+    medianRequireMs: BeforeAfter;
+    medianFirstInvokeMs: BeforeAfter;
+  };
+}
+
 const HEADER = `<!-- docs/benchmarks.md — written by npm run docs:benchmarks (infra/docs/write-benchmarks.ts) from docs/bench/*.json; every bench:* command runs it after its measurement. Do not edit. -->
 # Benchmarks
 
@@ -138,24 +214,14 @@ function runLine(at: string, parts: (string | undefined)[]): string {
   return `Latest run: ${at.slice(0, 10)}; ${parts.filter(Boolean).join(', ')}.`;
 }
 
-const read = (dir: string, name: string): any => {
+const read = (dir: string, name: string): unknown => {
   const path = join(dir, name);
   return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined;
 };
 
-function feed(d: any): string {
-  const targets = (d.targets as (Target & { id: string })[]).filter((t) => !t.id.startsWith('route_'));
-  const routes = d.routes as {
-    floor: { shape: string } & Latency;
-    routes: {
-      route: string;
-      latency: Latency;
-      p50Ratio: number;
-      p99Ratio: number;
-      requests: { mean: number; max: number };
-      sequentialRoundTrips: { max: number };
-    }[];
-  };
+function feed(d: FeedResult): string {
+  const targets = d.targets.filter((t) => !t.id.startsWith('route_'));
+  const routes = d.routes;
   const routeRows = routes.routes.map(
     (r) =>
       `| ${r.route} | ${num(r.latency.medianMs, 1)} / ${num(r.latency.p99Ms, 1)} | ${num(r.p50Ratio, 2)}× | ${num(r.p99Ratio, 2)}× | ${num(r.requests.mean, 1)} (${r.requests.max}) | ${r.sequentialRoundTrips.max} |`,
@@ -179,7 +245,7 @@ function feed(d: any): string {
   ].join('\n\n');
 }
 
-function media(d: any): string {
+function media(d: MediaResult): string {
   return [
     runLine(d.at, [`profile ${d.profile}`, `${d.cores} cores`, `Node ${d.node}`, `${num(d.wallSeconds)} s`]),
     '![pictures benchmark chart](bench/media-bench.svg)',
@@ -187,26 +253,26 @@ function media(d: any): string {
   ].join('\n\n');
 }
 
-function regions(d: any): string {
-  const layouts = d.layouts as { id: string; label: string }[];
+function regions(d: RegionsResult): string {
+  const layouts = d.layouts;
   const phases: [string, string][] = [
     ['fanout', '(a) fan-out writes'],
     ['reads', '(b) home-timeline reads'],
     ['newcomers', '(c) readers registered after the split'],
   ];
-  const cell = (p: any) => {
-    const counts = Object.values(p.load.perNode as Record<string, number>);
+  const cell = (p: RegionsPhase) => {
+    const counts = Object.values(p.load.perNode);
     const mean = counts.reduce((a, b) => a + b, 0) / counts.length;
     const spread = mean > 0 ? Math.max(...counts) / mean : 0;
     return `${counts.map((c) => num(c)).join(' / ')} — ${num(spread, 2)}×`;
   };
   const rows = phases
     .filter(([id]) => d.phases[id])
-    .map(
-      ([id, label]) =>
-        `| ${label} | ${layouts.map((l) => (d.phases[id][l.id] ? cell(d.phases[id][l.id]) : '–')).join(' | ')} |`,
-    );
-  const targets = (d.targets as { label: string; value: number; target: number; pass: boolean }[]).map(
+    .map(([id, label]) => {
+      const phase = d.phases[id]!;
+      return `| ${label} | ${layouts.map((l) => (phase[l.id] ? cell(phase[l.id]!) : '–')).join(' | ')} |`;
+    });
+  const targets = d.targets.map(
     (t) => `| ${t.label} | ${num(t.value, 2)} | ≤ ${num(t.target, 2)} | ${t.pass ? 'pass' : '**miss**'} |`,
   );
   return [
@@ -228,7 +294,7 @@ function regions(d: any): string {
   ].join('\n\n');
 }
 
-function floor(d: any): string {
+function floor(d: FloorResult): string {
   const lat = (l: Latency) => `${num(l.medianMs, 2)} | ${num(l.p99Ms, 2)}`;
   return [
     runLine(d.at, [`${d.reps} repetitions`, `Node ${d.node}`, `HBase ${d.hbaseVersion}`]),
@@ -241,14 +307,12 @@ function floor(d: any): string {
     [
       '| batch put, cells per request | cells/s |',
       '|---|---|',
-      ...(d.batchPut as { batchSize: number; cellsPerSec: number }[]).map(
-        (b) => `| ${num(b.batchSize)} | ${num(b.cellsPerSec)} |`,
-      ),
+      ...d.batchPut.map((b) => `| ${num(b.batchSize)} | ${num(b.cellsPerSec)} |`),
     ].join('\n'),
   ].join('\n\n');
 }
 
-function cold(d: any): string {
+function cold(d: ColdResult): string {
   const s = d.summary;
   const kb = (bytes: number) => `${num(bytes / 1_048_576, 1)} MB`;
   const each = (bytes: number) => `${num(bytes / s.functions / 1_048_576, 2)} MB each`;
@@ -270,12 +334,20 @@ function cold(d: any): string {
   ].join('\n\n');
 }
 
-const SECTIONS: [string, string, (d: any) => string][] = [
-  ['feed-bench.json', FEED_TEXT, feed],
-  ['media-bench.json', MEDIA_TEXT, media],
-  ['regions-bench.json', REGIONS_TEXT, regions],
-  ['hbase-floor.json', FLOOR_TEXT, floor],
-  ['cold-start.json', COLD_TEXT, cold],
+/** A result file, its fixed text, and how its figures render (the file is trusted to have its bench's shape). */
+type Section = [file: string, text: string, render: (d: unknown) => string];
+const section = <T>(file: string, text: string, render: (d: T) => string): Section => [
+  file,
+  text,
+  (d) => render(d as T),
+];
+
+const SECTIONS: Section[] = [
+  section('feed-bench.json', FEED_TEXT, feed),
+  section('media-bench.json', MEDIA_TEXT, media),
+  section('regions-bench.json', REGIONS_TEXT, regions),
+  section('hbase-floor.json', FLOOR_TEXT, floor),
+  section('cold-start.json', COLD_TEXT, cold),
 ];
 
 /** The whole page for the result files in `dir` (docs/bench); a bench with no result says so. */

@@ -85,7 +85,8 @@ function operation(name: string, r: Route): ZodOpenApiOperationObject {
 export function openApiDocument() {
   const paths: ZodOpenApiPathsObject = {};
   for (const [name, r] of Object.entries(routes) as [string, Route][]) {
-    const item = (paths[r.path] ??= {});
+    const item = paths[r.path] ?? {};
+    paths[r.path] = item;
     (item as Record<string, ZodOpenApiOperationObject>)[r.method.toLowerCase()] = operation(name, r);
   }
   return createDocument({

@@ -111,18 +111,17 @@ const FUNCTION_CONCURRENCY = Math.max(1, Number(process.env.OFFLINE_FUNCTION_CON
 const queues = new WeakMap();
 const queueOf = (fn) => {
   let q = queues.get(fn);
-  if (!q)
-    queues.set(
-      fn,
-      (q = {
-        pending: [],
-        waiting: 0,
-        tail: Promise.resolve(),
-        clientContext: undefined,
-        set: undefined,
-        loaded: false,
-      }),
-    );
+  if (!q) {
+    q = {
+      pending: [],
+      waiting: 0,
+      tail: Promise.resolve(),
+      clientContext: undefined,
+      set: undefined,
+      loaded: false,
+    };
+    queues.set(fn, q);
+  }
   return q;
 };
 const load = (fn) => queueOf(fn).waiting + (fn.status === 'BUSY' ? 1 : 0);
@@ -136,9 +135,15 @@ function patchPool(LambdaFunctionPool) {
   proto.get = function (functionKey, definition) {
     const fn = get.call(this, functionKey, definition);
     let byKey = byPool.get(this);
-    if (!byKey) byPool.set(this, (byKey = new Map()));
+    if (!byKey) {
+      byKey = new Map();
+      byPool.set(this, byKey);
+    }
     let set = byKey.get(functionKey);
-    if (!set) byKey.set(functionKey, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      byKey.set(functionKey, set);
+    }
     if (set.has(fn)) return fn;
     if (set.size < FUNCTION_CONCURRENCY) {
       set.add(fn);

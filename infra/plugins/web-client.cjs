@@ -64,14 +64,14 @@ class WebClientPlugin {
   }
 
   error(message, code) {
-    const ServerlessError = this.serverless.classes && this.serverless.classes.Error;
+    const ServerlessError = this.serverless.classes?.Error;
     return ServerlessError ? new ServerlessError(message, code) : new Error(message);
   }
 
   /** Only for `serverless package` / `serverless deploy`; a guard in case another command
    * (serverless-offline, a future plugin) ever runs the package lifecycle. */
   isPackagingCommand() {
-    const command = ((this.serverless.processedInput && this.serverless.processedInput.commands) || [])[0];
+    const command = (this.serverless.processedInput?.commands || [])[0];
     return command === 'package' || command === 'deploy';
   }
 
@@ -129,12 +129,7 @@ class WebClientPlugin {
 
     const cfn = new CloudFormationClient(config);
     const described = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
-    const outputs = Object.fromEntries(
-      ((described.Stacks && described.Stacks[0] && described.Stacks[0].Outputs) || []).map((o) => [
-        o.OutputKey,
-        o.OutputValue,
-      ]),
-    );
+    const outputs = Object.fromEntries((described.Stacks?.[0]?.Outputs || []).map((o) => [o.OutputKey, o.OutputValue]));
     const bucket = outputs.WebBucketName;
     const distributionId = outputs.WebDistributionId;
     if (!bucket || !distributionId) {
@@ -200,9 +195,7 @@ class WebClientPlugin {
           },
         }),
       );
-      this.log.info(
-        `CloudFront invalidation ${Invalidation && Invalidation.Id} for ${plan.invalidationPaths.join(' ')}`,
-      );
+      this.log.info(`CloudFront invalidation ${Invalidation?.Id} for ${plan.invalidationPaths.join(' ')}`);
     }
     this.log.notice(`Web client: ${outputs.WebUrl || `(distribution ${distributionId})`}`);
   }

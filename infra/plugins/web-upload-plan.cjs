@@ -82,7 +82,7 @@ function tierOf(key, cacheControl) {
 
 /** The URL path of a key, as CloudFront expects it in an invalidation (percent-encoded). */
 function urlPath(key) {
-  return '/' + key.split('/').map(encodeURIComponent).join('/');
+  return `/${key.split('/').map(encodeURIComponent).join('/')}`;
 }
 
 /**

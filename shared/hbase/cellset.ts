@@ -1,6 +1,6 @@
 // shared/hbase/cellset.ts — CellSet JSON (the REST gateway's row model) to and from HBaseRow; pure, no I/O.
 import { columnSeparatorIndex, bytesEqual, bytesToString, fromBase64, toBase64, toBytes } from './codec.js';
-import type { CellInput, HBaseCell, HBaseRow, RowInput } from './types.js';
+import type { CellInput, HBaseCell, HBaseRow } from './types.js';
 
 interface CellJson {
   column?: string;

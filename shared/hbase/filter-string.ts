@@ -28,7 +28,7 @@ export function literal(value: Bytes): Uint8Array {
 
 const call = (name: string, ...args: (Uint8Array | string)[]): FilterString => {
   const parts: Uint8Array[] = [toBytes(`${name}(`)];
-  args.forEach((a, i) => parts.push(toBytes(i === 0 ? '' : ', '), toBytes(a)));
+  for (const [i, a] of args.entries()) parts.push(toBytes(i === 0 ? '' : ', '), toBytes(a));
   parts.push(toBytes(')'));
   return { bytes: concatBytes(...parts) };
 };
@@ -54,7 +54,7 @@ export const keyOnly = (): FilterString => text('KeyOnlyFilter()');
 const join = (op: ' AND ' | ' OR ', filters: FilterString[]): FilterString => {
   if (filters.length === 0) throw new TypeError('a filter list needs at least one filter');
   const parts: Uint8Array[] = [];
-  filters.forEach((f, i) => parts.push(toBytes(i === 0 ? '(' : op), f.bytes));
+  for (const [i, f] of filters.entries()) parts.push(toBytes(i === 0 ? '(' : op), f.bytes);
   parts.push(toBytes(')'));
   return { bytes: concatBytes(...parts) };
 };

@@ -436,7 +436,7 @@ export function schemaJson(table: string, schema: TableSchema): Record<string, u
 
 export function parseTableSchema(text: string): TableSchema {
   const json = JSON.parse(text) as Record<string, unknown>;
-  const families = Array.isArray(json['ColumnSchema']) ? (json['ColumnSchema'] as ColumnFamilySchema[]) : [];
+  const families = Array.isArray(json.ColumnSchema) ? (json.ColumnSchema as ColumnFamilySchema[]) : [];
   const attributes: Record<string, string> = {};
   for (const [k, v] of Object.entries(json)) {
     if (!SCHEMA_KEYS.has(k)) attributes[k] = String(v);

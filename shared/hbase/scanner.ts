@@ -103,7 +103,7 @@ export class HBaseScanner implements AsyncIterable<HBaseRow> {
       { method: 'POST', path: `${tablePath(this.table)}/scanner`, json: this.plan.model, idempotent: true },
       [201],
     );
-    const location = created.headers['location'];
+    const location = created.headers.location;
     const scannerPath = scannerPathFromLocation(this.table, Array.isArray(location) ? location[0] : location);
     if (scannerPath === null) {
       throw errorFrom(created, `HBase REST scanner created without a usable Location header: ${String(location)}`);

@@ -22,7 +22,6 @@ import {
   changedGroup,
   noticesOf,
   parseGroupKey,
-  type GroupChange,
   type Notice,
   type NotificationFact,
   type NotificationType,
@@ -33,7 +32,7 @@ import type { Page } from '../ports/feed-store.js';
 import type { NotificationEntry } from '../ports/social-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
-import { faceOf, readFaces, type Face, type Faces } from './faces.js';
+import { faceOf, readFaces, type Face } from './faces.js';
 import { hiddenFrom, silencedRecipients } from './visibility.js';
 import { atStep } from './steps.js';
 import type { TallyHeal } from './background/tally.js';

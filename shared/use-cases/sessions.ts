@@ -90,7 +90,7 @@ export async function refreshSession(deps: SessionDeps, refreshToken: string, no
     deps.sessions.rotate(id, owner, hash, { hash: next.hash, expiresAt }),
     deps.users.sessionGate(session.handle),
   ]);
-  if (!gate || gate.standing.state !== 'active' || gate.epoch !== session.epoch) {
+  if (gate?.standing.state !== 'active' || gate.epoch !== session.epoch) {
     // The account left (or left and came back) since this session began: it is over.
     await deps.sessions.revoke(id, now);
     throw invalid();

@@ -4,7 +4,7 @@ import type { UserProfile, UserStore } from '../ports/user-store.js';
 
 /** A profile as others may see it: 404 for nobody, and for an account that left (leave.ts), alike. */
 export function shownProfile(profile: UserProfile | null, handle: string): UserProfile {
-  if (!profile || profile.standing.state !== 'active') throw new NotFoundError(`No user "${handle}"`, 'user_not_found');
+  if (profile?.standing.state !== 'active') throw new NotFoundError(`No user "${handle}"`, 'user_not_found');
   return profile;
 }
 

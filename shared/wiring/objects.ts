@@ -12,9 +12,10 @@ export function mediaObjects(cfg: Config = config()): S3MediaObjects {
   if (objects) return objects;
   if (!cfg.MEDIA_BUCKET || !cfg.MEDIA_BASE_URL)
     throw new Error('Invalid configuration: MEDIA_BUCKET and MEDIA_BASE_URL are required for pictures');
-  return (objects = new S3MediaObjects({
+  objects = new S3MediaObjects({
     bucket: cfg.MEDIA_BUCKET,
     publicBaseUrl: cfg.MEDIA_BASE_URL,
     ...(cfg.S3_ENDPOINT ? { endpoint: cfg.S3_ENDPOINT } : {}),
-  }));
+  });
+  return objects;
 }

@@ -18,7 +18,8 @@ export function fanoutQueue(why = 'the feed'): FanoutQueue {
   if (fanout) return fanout;
   const url = config().FANOUT_QUEUE_URL;
   if (!url) throw new Error(`Invalid configuration: FANOUT_QUEUE_URL is required for ${why}`);
-  return (fanout = new SqsFanoutQueue({ queueUrl: url, ...endpoint() }));
+  fanout = new SqsFanoutQueue({ queueUrl: url, ...endpoint() });
+  return fanout;
 }
 
 let media: MediaQueue | undefined;
@@ -27,7 +28,8 @@ export function mediaQueue(): MediaQueue {
   if (media) return media;
   const url = config().MEDIA_QUEUE_URL;
   if (!url) throw new Error('Invalid configuration: MEDIA_QUEUE_URL is required for pictures');
-  return (media = new SqsMediaQueue({ queueUrl: url, ...endpoint() }));
+  media = new SqsMediaQueue({ queueUrl: url, ...endpoint() });
+  return media;
 }
 
 let deadLetters: DeadLetterQueue | undefined;
@@ -36,5 +38,6 @@ export function deadLetterQueue(): DeadLetterQueue {
   if (deadLetters) return deadLetters;
   const url = config().FANOUT_DLQ_URL;
   if (!url) throw new Error('Invalid configuration: FANOUT_DLQ_URL is required for the dead-letter report');
-  return (deadLetters = new SqsDeadLetterQueue({ queueUrl: url, ...endpoint() }));
+  deadLetters = new SqsDeadLetterQueue({ queueUrl: url, ...endpoint() });
+  return deadLetters;
 }

@@ -107,10 +107,20 @@ async function packageBefore(): Promise<string> {
   }
 }
 
+/** The properties of the template's resources read here (each resource type has some of them). */
+interface TemplateProperties {
+  IntegrationUri?: unknown;
+  Target?: unknown;
+  RouteKey?: string;
+  FunctionName?: { 'Fn::GetAtt': string[] };
+  Code?: { S3Key: string };
+  Handler?: string;
+}
+
 /** The functions of a package: handler, zip and trigger, from the template it wrote. */
 function functionsOf(packageDir: string): Fn[] {
   const template = JSON.parse(readFileSync(join(packageDir, 'cloudformation-template-update-stack.json'), 'utf8')) as {
-    Resources: Record<string, { Type: string; Properties: Record<string, any> }>;
+    Resources: Record<string, { Type: string; Properties: TemplateProperties }>;
   };
   const resources = Object.entries(template.Resources);
   const routeOf = (logicalId: string) => {
@@ -125,17 +135,17 @@ function functionsOf(packageDir: string): Fn[] {
         integration &&
         JSON.stringify(r.Properties.Target).includes(integration),
     );
-    return route?.[1].Properties.RouteKey as string | undefined;
+    return route?.[1].Properties.RouteKey;
   };
   const queueFed = new Set(
     resources
       .filter(([, r]) => r.Type === 'AWS::Lambda::EventSourceMapping')
-      .map(([, r]) => (r.Properties.FunctionName['Fn::GetAtt'] as string[])[0]),
+      .map(([, r]) => r.Properties.FunctionName!['Fn::GetAtt'][0]),
   );
   return resources
     .filter(([, r]) => r.Type === 'AWS::Lambda::Function')
     .map(([id, r]) => {
-      const zip = join(packageDir, (r.Properties.Code.S3Key as string).split('/').pop()!);
+      const zip = join(packageDir, r.Properties.Code!.S3Key.split('/').pop()!);
       const name = zip
         .split('/')
         .pop()!

@@ -263,7 +263,6 @@ try {
   const wallSeconds = Math.round((performance.now() - started) / 100) / 10;
   const backfillFormula = (cp: (typeof backfill.checkpoints)[number]) =>
     `${cp.seedRowsExamined.toLocaleString('en-US')}${cp.seedRowsExaminedMeasured ? '' : ' (table size, not measured)'} / ${(cp.oursRowsExamined ?? cp.oursRowsRead).toLocaleString('en-US')} rows`;
-  const put1000 = floor.batchPut.find((b) => b.batchSize === 1000);
   const targets: TargetResult[] = [
     target({
       id: 'timeline_p99_ratio',

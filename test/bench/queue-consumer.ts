@@ -9,7 +9,7 @@ import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { toRecord } from '../../infra/local/sqs-poller.js';
 
-export type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
+export type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>;
 
 /** A Lambda context as the runtime hands it: the function's name and memory setting. */
 export const lambdaContext = (functionName: string, memoryLimitInMB: number, timeoutMs = 30_000): Context =>

@@ -3,7 +3,6 @@
 // it, newest bookmarked first; taking it out there turns the button off, and read again the list
 // is empty; bob (English) sees no trace of it. Every page visited passes axe, in both languages.
 import { randomBytes } from 'node:crypto';
-import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
 import { annAndBob, expectAccessible, postCard, screenshot, show, useBrowser } from '../support/browser.js';
@@ -13,7 +12,7 @@ const browser = useBrowser();
 
 describe('bookmarks (收藏), in Chromium', () => {
   it('bookmark from the timeline, find it in 我的收藏, take it out there; private to its owner', async () => {
-    const { ann, bob, password, a, b } = await annAndBob(browser);
+    const { ann, bob, a, b } = await annAndBob(browser);
     const first = `bob 的第一条 ${randomBytes(3).toString('hex')}`;
     const second = `bob 的第二条 ${randomBytes(3).toString('hex')}`;
     for (const body of [first, second]) {

@@ -4,7 +4,6 @@
 // from a card that read an older version is refused with a sentence (412), never saved over the
 // newer text. Every page visited passes axe, in both languages.
 import { randomBytes } from 'node:crypto';
-import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
 import { annAndBob, expectAccessible, postCard, screenshot, show, useBrowser } from '../support/browser.js';
@@ -14,7 +13,7 @@ const browser = useBrowser();
 
 describe('editing a post (编辑), in Chromium', () => {
   it('edit from the ⋯ menu; 已编辑 opens the history; a follower reads the new text; a stale edit is refused', async () => {
-    const { ann, bob, password, a, b } = await annAndBob(browser);
+    const { ann, password, a, b } = await annAndBob(browser);
     const tag = randomBytes(3).toString('hex');
     const [first, second] = [`第一版 ${tag}`, `第二版 ${tag}`];
     await a.page.fill('#compose-text', first);

@@ -4,6 +4,7 @@
 // password refused (and stays logged in), then confirms: she is logged out, and the login page
 // says until when she can come back. bob (English) finds her profile gone ("does not exist");
 // ann logs in again, is welcomed back, and bob sees her profile and her post again. Axe passes in both languages.
+// biome-ignore-all lint/performance/useDomNodeTextContent: a locator's innerText(), the rendered text these assertions mean, not the DOM property
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { annAndBob, expectAccessible, logIn, postCard, screenshot, show, useBrowser } from '../support/browser.js';
@@ -13,7 +14,7 @@ const browser = useBrowser();
 describe('leaving (注销) and coming back, in Chromium', () => {
   it('warns with the date, refuses a wrong password, deactivates; the profile is gone for others until a login restores it', async () => {
     const words = `再见 ${randomBytes(3).toString('hex')}`;
-    const { ann, bob, password, a, b } = await annAndBob(browser);
+    const { ann, password, a, b } = await annAndBob(browser);
     await a.page.fill('#compose-text', words);
     await a.page.getByRole('button', { name: '发布', exact: true }).click();
     await postCard(a.page, words).waitFor();

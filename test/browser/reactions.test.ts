@@ -48,7 +48,7 @@ async function clickAndAnswer(page: Page, target: Locator, method: string, path:
 
 describe('comments, reposts and likes, in Chromium', () => {
   it('the story: like, who liked, unlike, repost with a comment, comment, reply, delete, original deleted', async () => {
-    const { ann, bob, password, a, b } = await annAndBob(browser);
+    const { ann, bob, a, b } = await annAndBob(browser);
 
     // bob follows ann; ann posts.
     await show(b.page, `#/u/${ann}`, b.page.getByRole('button', { name: 'Follow', exact: true }));

@@ -110,7 +110,10 @@ describe('the shell, in Chromium', () => {
 
     const t = await browser.open('zh-CN');
     let nativeDialogs = 0;
-    t.page.on('dialog', (d) => void (nativeDialogs++, d.dismiss()));
+    t.page.on('dialog', (d) => {
+      nativeDialogs++;
+      void d.dismiss();
+    });
     await t.page.setViewportSize({ width: 1280, height: 800 });
     await logIn(t.page, me.handle, me.password);
     const suggested = t.page.locator('aside li', { hasText: `@${theirs.handle}` });
@@ -183,7 +186,10 @@ describe('the shell, in Chromium', () => {
     // The next timeline answer is held until the placeholders have been seen.
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    await t.page.route(/\/api\/users\/[^/]+\/timeline\?/, async (route) => (await held, route.continue()));
+    await t.page.route(/\/api\/users\/[^/]+\/timeline\?/, async (route) => {
+      await held;
+      return route.continue();
+    });
     await t.page.reload();
     await t.page.locator('.post.placeholder').first().waitFor();
     expect(await t.page.locator('.post.placeholder').count()).toBe(3);

@@ -128,7 +128,7 @@ describe('the home timeline, in Chromium', () => {
     const box = t.page.locator('#compose-text');
     const post = t.page.getByRole('button', { name: 'Post', exact: true });
     const full = '微'.repeat(250) + '😀'.repeat(250); // 750 UTF-16 units, 500 code points
-    await box.fill(full + '博');
+    await box.fill(`${full}博`);
     await t.page.getByText('1 characters too many').waitFor();
     expect(await post.isDisabled()).toBe(true);
     await box.fill(full);

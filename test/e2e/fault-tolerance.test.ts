@@ -112,8 +112,11 @@ describe.runIf(ownsGateway)('outage drill', () => {
     // The outage, early in the fan-out: as soon as the first follower holds 50 posts. Right
     // before it, the first DELETED posts (already fanned out to some followers, not yet to
     // others) are deleted, their retractions queued through the real queue.
-    let before = 0;
-    while ((before = (await inboxPostIds(followers[0]!)).length) < 50) await new Promise((r) => setTimeout(r, 50));
+    let before = (await inboxPostIds(followers[0]!)).length;
+    while (before < 50) {
+      await new Promise((r) => setTimeout(r, 50));
+      before = (await inboxPostIds(followers[0]!)).length;
+    }
     const live = { ...deps, queue: new SqsFanoutQueue({ queueUrl, endpoint: inject('sqsEndpoint') }) };
     const deleted = published.slice(0, DELETED);
     await Promise.all(deleted.map((id) => deletePost(live, author, id)));

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { HBaseRestClient, compareBytes, concatBytes } from '../../shared/hbase/index.js';
 import { inboxQualifier, postKey, relationKey, userKey } from '../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../shared/schema/tables.js';
+import type { JobOutcome } from '../../shared/use-cases/jobs/job-runner.js';
 import { eventually as poll } from '../support/eventually.js';
 
 const eventually = <T>(check: () => Promise<T> | T, timeoutMs = 90_000) => poll(check, timeoutMs, 500);
@@ -47,7 +48,7 @@ async function stored(table: 'inbox' | 'outbox', owner: string): Promise<Uint8Ar
   return (row?.cells ?? []).map((c) => c.qualifier).sort(compareBytes);
 }
 
-async function invoke(functionName: string, payload: unknown): Promise<any> {
+async function invoke(functionName: string, payload: unknown): Promise<JobOutcome> {
   const out = await lambda.send(
     new InvokeCommand({
       FunctionName: functionName,
@@ -60,8 +61,11 @@ async function invoke(functionName: string, payload: unknown): Promise<any> {
   return JSON.parse(text);
 }
 
+/** A handler's JSON log line (Powertools): the fields these tests read, and the rest. */
+type LogLine = { message: string; step: number; steps: number; stats: { seen: number }; [field: string]: unknown };
+
 /** The handlers' JSON log lines (Powertools) of one job run. */
-function runLog(runId: string): Record<string, any>[] {
+function runLog(runId: string): LogLine[] {
   return readFileSync(inject('offlineLogFile'), 'utf8')
     .split('\n')
     .filter((l) => l.includes(`"runId":"${runId}"`))
@@ -128,7 +132,7 @@ describe('scheduled jobs through the offline Lambda port', () => {
     });
     const dlqName = inject('fanoutDlqUrl').split('/').at(-1);
     expect(outcome).toMatchObject({ job: 'dead-letter-report', status: 'done', step: 1, detail: { queue: dlqName } });
-    expect(outcome.detail.approximateMessages).toEqual(expect.any(Number));
+    expect((outcome.detail as { approximateMessages: unknown }).approximateMessages).toEqual(expect.any(Number));
     // …and logged it as one structured line.
     const reportLines = readFileSync(inject('offlineLogFile'), 'utf8')
       .split('\n')

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { apiClient, type ApiResponse } from '../support/api.js';
 import { eventually } from '../support/eventually.js';
+import type { LogLine as HandlerLine } from '../support/log-lines.js';
 
 const api = apiClient(inject('apiUrl'));
 const logFile = inject('offlineLogFile');
@@ -21,9 +22,17 @@ function timing(res: ApiResponse): { requests: number; roundTrips: number; hbase
   return { requests: Number(m[1]), roundTrips: Number(m[2]), hbaseMs: Number(m[3]), appMs: Number(m[4]) };
 }
 
+/** A handler's JSON line, with the fields these tests read as they are written. */
+type LogLine = HandlerLine & {
+  function: string;
+  timestamp: string;
+  FanoutLag: number | number[];
+  InboxCellsWritten: number | number[];
+};
+
 /** The handlers' JSON lines (logs and EMF) written to the offline log since byte `from`. */
 /** The JSON lines logged after byte offset `from` (a byte offset: the log holds CJK text). */
-function linesSince(from: number): Record<string, any>[] {
+function linesSince(from: number): LogLine[] {
   return readFileSync(logFile)
     .subarray(from)
     .toString('utf8')
@@ -32,17 +41,14 @@ function linesSince(from: number): Record<string, any>[] {
       const at = l.indexOf('{');
       if (at < 0) return [];
       try {
-        return [JSON.parse(l.slice(at)) as Record<string, any>];
+        return [JSON.parse(l.slice(at)) as LogLine];
       } catch {
         return [];
       }
     });
 }
 
-const emf = (l: Record<string, any>) =>
-  l._aws?.CloudWatchMetrics?.[0] as
-    | { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }
-    | undefined;
+const emf = (l: LogLine) => l._aws?.CloudWatchMetrics?.[0];
 
 describe('Server-Timing', () => {
   it('the home timeline tells the caller its real HBase work: 2 round trips, as measured in the integration tests', async () => {

@@ -31,11 +31,28 @@ interface Span {
   end: number;
 }
 
+/** A post as the API answers it: the fields these tests read. */
+interface Post {
+  id: string;
+  mentions: Span[];
+  topics: (Span & { name: string })[];
+}
+
+/** A notification group as the API answers it: the fields these tests read. */
+interface Notification {
+  id: string;
+  type: string;
+  count: number;
+  latestAt: string;
+  actors: { handle: string }[];
+  post?: { id: string } | null;
+}
+
 /** Fresh users, registered and logged in at once; one per prefix, in order. */
 const newUsers = <P extends string[]>(...prefixes: P) =>
   Promise.all(prefixes.map((p) => api.newUser(p))) as Promise<{ [K in keyof P]: User }>;
 
-async function publish(u: User, body: string): Promise<Record<string, any>> {
+async function publish(u: User, body: string): Promise<Post> {
   const res = await api.call('POST', '/posts', { token: u.token, body: { body } });
   // serverless-offline answers a Lambda timeout with 200 and an errorMessage body: insist on a post.
   if (res.status !== 201 || typeof res.json?.id !== 'string') throw new Error(`publish: ${res.status} ${res.text}`);
@@ -46,8 +63,8 @@ async function publish(u: User, body: string): Promise<Record<string, any>> {
 const spanText = (text: string, span: Span) => [...text].slice(span.start, span.end).join('');
 
 /** Every notification of `u`, all pages. */
-async function notifications(u: User, limit = 20): Promise<Record<string, any>[]> {
-  const out: Record<string, any>[] = [];
+async function notifications(u: User, limit = 20): Promise<Notification[]> {
+  const out: Notification[] = [];
   let cursor: string | null = null;
   do {
     const res: ApiResponse = await api.call(
@@ -63,10 +80,8 @@ async function notifications(u: User, limit = 20): Promise<Record<string, any>[]
 }
 
 /** `type:count:actor,actor:post id` per notification, newest first. */
-const summary = (list: Record<string, any>[]) =>
-  list.map(
-    (n) => `${n.type}:${n.count}:${n.actors.map((a: { handle: string }) => a.handle).join(',')}:${n.post?.id ?? '-'}`,
-  );
+const summary = (list: Notification[]) =>
+  list.map((n) => `${n.type}:${n.count}:${n.actors.map((a) => a.handle).join(',')}:${n.post?.id ?? '-'}`);
 
 const unread = async (u: User) => {
   const res = await api.call('GET', `/users/${u.handle}/notifications/unread`, { token: u.token });
@@ -93,10 +108,10 @@ describe('mentions and topics over HTTP', () => {
     const body = `😀 @${bob.handle} 看 #${TOPIC}# @nobody_${randomBytes(4).toString('hex')} ok`;
     const post = await publish(ann, body);
     expect(post.mentions).toEqual([{ handle: bob.handle, start: 2, end: 3 + bob.handle.length }]);
-    expect(spanText(body, post.mentions[0])).toBe(`@${bob.handle}`);
+    expect(spanText(body, post.mentions[0]!)).toBe(`@${bob.handle}`);
     const topicStart = [...body].indexOf('#');
     expect(post.topics).toEqual([{ name: TOPIC, start: topicStart, end: topicStart + [...TOPIC].length + 2 }]);
-    expect(spanText(body, post.topics[0])).toBe(`#${TOPIC}#`);
+    expect(spanText(body, post.topics[0]!)).toBe(`#${TOPIC}#`);
     // Stored with the post: every read answers the same spans.
     const read = await api.call('GET', `/posts/${post.id}`);
     expect(read.json).toMatchObject({ mentions: post.mentions, topics: post.topics });

@@ -5,11 +5,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { applySchema } from '../../infra/schema/apply-schema.js';
 import { hbaseFeedStores } from '../../shared/wiring/feed.js';
-import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
+import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { requestRecorder, tableOf } from '../support/feed-harness.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { keyFromPostId } from '../../shared/schema/row-keys.js';
-import { performance } from 'node:perf_hooks';
 import { inboxQualifier, segmentOf, userKey } from '../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../shared/schema/tables.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';

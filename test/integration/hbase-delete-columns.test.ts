@@ -18,7 +18,12 @@ const hb = new HBaseRestClient({ baseUrl: url, timeoutMs: 60_000, onRequest: (e)
 /** column -> values of every stored version, newest first. */
 const versionsOf = (row: HBaseRow | null): Record<string, string[]> => {
   const out: Record<string, string[]> = {};
-  for (const c of row?.cells ?? []) (out[bytesToString(c.column)] ??= []).push(bytesToString(c.value));
+  for (const c of row?.cells ?? []) {
+    const column = bytesToString(c.column);
+    const values = out[column] ?? [];
+    values.push(bytesToString(c.value));
+    out[column] = values;
+  }
   return out;
 };
 

@@ -2,10 +2,9 @@
 // on the real HBase adapters with every REST request counted: "anything newer?" (one round trip
 // through a server-side filter on the inbox row; two for readers who follow celebrities; nothing
 // written) and who to follow (shared/use-cases/suggestions.ts; at most 3 round trips).
-import { performance } from 'node:perf_hooks';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { hbaseFeedStores } from '../../shared/wiring/feed.js';
-import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
+import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { listPrefix } from '../../shared/schema/row-keys.js';
 import { block, mute } from '../../shared/use-cases/blocks.js';

@@ -161,7 +161,7 @@ describe('leaving (注销) and coming back', () => {
     ];
     await Promise.all(held.map((h) => h.reached));
     await leaves(ann);
-    held.forEach((h) => h.release());
+    for (const h of held) h.release();
     await Promise.all(writes);
     await drainQueue(deps, queued);
     // They landed: the rows are there, and the counts moved.

@@ -17,6 +17,7 @@ import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';
 import { integrationLimits, userFactory } from '../support/feed-harness.js';
 import { useNamespace } from '../support/namespace.js';
+import type { LogLine } from '../support/log-lines.js';
 
 const ns = `it_obs_${Date.now().toString(36)}`;
 const sqsEndpoint = inject('sqsEndpoint');
@@ -74,10 +75,10 @@ const sqsEvent = (m: Message): SQSEvent => ({
 });
 
 /** Runs the worker on one message with stdout captured; returns its response and its JSON lines. */
-async function runWorker(m: Message): Promise<{ response: SQSBatchResponse; lines: Record<string, any>[] }> {
-  const lines: Record<string, any>[] = [];
+async function runWorker(m: Message): Promise<{ response: SQSBatchResponse; lines: LogLine[] }> {
+  const lines: LogLine[] = [];
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    for (const l of String(chunk).split('\n')) if (l.startsWith('{')) lines.push(JSON.parse(l) as Record<string, any>);
+    for (const l of String(chunk).split('\n')) if (l.startsWith('{')) lines.push(JSON.parse(l) as LogLine);
     return true;
   });
   try {
@@ -120,7 +121,7 @@ describe('the fan-out worker, in-process on the real queue and HBase', () => {
     const metrics = lines.filter((l) => l._aws?.CloudWatchMetrics?.[0]?.Namespace === 'Weibo' && 'FanoutLag' in l);
     expect(metrics).toHaveLength(1);
     const emf = metrics[0]!;
-    expect(emf._aws.CloudWatchMetrics[0].Metrics).toEqual(
+    expect(emf._aws!.CloudWatchMetrics[0]!.Metrics).toEqual(
       expect.arrayContaining([
         { Name: 'FanoutLag', Unit: 'Milliseconds' },
         { Name: 'InboxCellsWritten', Unit: 'Count' },

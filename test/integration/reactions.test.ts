@@ -13,7 +13,6 @@ import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { listPrefix } from '../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../shared/schema/tables.js';
 import { addComment, deleteComment, listComments } from '../../shared/use-cases/comments.js';
-import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
 import { repairPostCountsJob } from '../../shared/use-cases/jobs/repair-post-counts.js';

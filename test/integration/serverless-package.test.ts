@@ -31,8 +31,24 @@ const settings = queueSettings(STAGE);
 const media = queueSettings(STAGE, { queue: 'media' });
 const run = promisify(execFile);
 
-type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: unknown };
+type Resource = {
+  Type: string;
+  // biome-ignore lint/suspicious/noExplicitAny: a packaged template's properties are arbitrary nested JSON, walked freely by the assertions
+  Properties: Record<string, any>;
+  DependsOn?: unknown;
+};
 type Template = { Resources: Record<string, Resource>; Outputs: Record<string, { Value: unknown }> };
+
+/** A CloudFront origin, and a cache behaviour: the fields these tests read, and the rest. */
+type Origin = { Id: string; DomainName: unknown; [field: string]: unknown };
+type CacheBehavior = {
+  PathPattern: string;
+  TargetOriginId: string;
+  AllowedMethods: string[];
+  ViewerProtocolPolicy: string;
+  [field: string]: unknown;
+};
+
 type Statement = {
   Sid?: string;
   Effect: string;
@@ -265,29 +281,6 @@ describe(`serverless package --stage ${STAGE}`, () => {
         rate: 'rate(1 hour)',
       },
     ];
-    const statements = () =>
-      resources('AWS::IAM::Role').flatMap(([, role]) =>
-        (role.Properties.Policies ?? []).flatMap(
-          (p: {
-            PolicyDocument: { Statement: Array<{ Effect: string; Action: string | string[]; Resource: unknown }> };
-          }) => p.PolicyDocument.Statement,
-        ),
-      );
-    /** The ARN CloudFormation builds for `weibo-<stage>-<fn>` from its pseudo parameters. */
-    const functionArn = (fn: string) => ({
-      'Fn::Join': [
-        '',
-        [
-          'arn:',
-          { Ref: 'AWS::Partition' },
-          ':lambda:',
-          { Ref: 'AWS::Region' },
-          ':',
-          { Ref: 'AWS::AccountId' },
-          `:function:weibo-${STAGE}-${fn}`,
-        ],
-      ],
-    });
 
     it('runs each job on its EventBridge schedule', () => {
       const rules = resources('AWS::Events::Rule').map(([, r]) => r.Properties);
@@ -729,7 +722,7 @@ describe('stage settings are checked before anything is built (infra/stage-setti
 
 describe('the web client: S3 + CloudFront (infra/resources/web.yml) and its build (infra/plugins/web-client.cjs)', () => {
   const distribution = () => template.Resources.WebDistribution!.Properties.DistributionConfig;
-  const origin = (id: string) => (distribution().Origins as Array<Record<string, any>>).find((o) => o.Id === id);
+  const origin = (id: string) => (distribution().Origins as Origin[]).find((o) => o.Id === id);
   const bucketStatements = () => template.Resources.WebBucketPolicy!.Properties.PolicyDocument.Statement as Statement[];
 
   it('keeps the bucket private: every public access blocked, ACLs off (owner enforced), encrypted at rest', () => {
@@ -813,7 +806,7 @@ describe('the web client: S3 + CloudFront (infra/resources/web.yml) and its buil
     expect(api.DomainName).toEqual({ 'Fn::Sub': '${HttpApi}.execute-api.${AWS::Region}.amazonaws.com' });
     expect(api.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only' });
 
-    const behaviours = distribution().CacheBehaviors as Array<Record<string, any>>;
+    const behaviours = distribution().CacheBehaviors as CacheBehavior[];
     const onApi = behaviours.filter((b) => b.PathPattern === '/api/*');
     expect(onApi).toHaveLength(1);
     expect(onApi[0]).toMatchObject({
@@ -857,7 +850,13 @@ describe('the web client: S3 + CloudFront (infra/resources/web.yml) and its buil
     const [sep, parts] = csp.ContentSecurityPolicy['Fn::Join'] as [string, unknown[]];
     const BUCKET = 'media-bucket.s3.region.amazonaws.com';
     const bucketDomain = origin('media-bucket')!.DomainName;
-    const text = parts.map((p) => (typeof p === 'string' ? p : (expect(p).toEqual(bucketDomain), BUCKET))).join(sep);
+    const text = parts
+      .map((p) => {
+        if (typeof p === 'string') return p;
+        expect(p).toEqual(bucketDomain);
+        return BUCKET;
+      })
+      .join(sep);
     expect(text).toBe(contentSecurityPolicy({ images: [], connect: [`https://${BUCKET}`] }));
     expect(text).toContain("script-src 'self';");
     expect(text).toContain("frame-ancestors 'none'");
@@ -870,9 +869,7 @@ describe('the web client: S3 + CloudFront (infra/resources/web.yml) and its buil
     expect(security.ContentTypeOptions).toEqual({ Override: true });
     expect(security.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
     // The API's answers are the API's own (JSON, never framed as a page).
-    const onApi = (distribution().CacheBehaviors as Array<Record<string, any>>).find(
-      (b) => b.PathPattern === '/api/*',
-    )!;
+    const onApi = (distribution().CacheBehaviors as CacheBehavior[]).find((b) => b.PathPattern === '/api/*')!;
     expect(onApi).not.toHaveProperty('ResponseHeadersPolicyId');
   });
 
@@ -1001,7 +998,7 @@ describe('pictures: the media bucket (infra/resources/media.yml), /media/* on th
       SigningBehavior: 'always',
       SigningProtocol: 'sigv4',
     });
-    const origin = (distribution().Origins as Array<Record<string, any>>).find((o) => o.Id === 'media-bucket')!;
+    const origin = (distribution().Origins as Origin[]).find((o) => o.Id === 'media-bucket')!;
     // The bucket's regional domain, built from the same name as the bucket's (a GetAtt would be a cycle with its CORS rule).
     expect(origin).toEqual({
       Id: 'media-bucket',
@@ -1010,7 +1007,7 @@ describe('pictures: the media bucket (infra/resources/media.yml), /media/* on th
       S3OriginConfig: { OriginAccessIdentity: '' },
     });
 
-    const behaviours = distribution().CacheBehaviors as Array<Record<string, any>>;
+    const behaviours = distribution().CacheBehaviors as CacheBehavior[];
     const onMedia = behaviours.filter((b) => b.TargetOriginId === 'media-bucket');
     expect(onMedia).toHaveLength(1);
     expect(onMedia[0]).toEqual({

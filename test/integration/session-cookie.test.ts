@@ -33,6 +33,9 @@ const context = {
 } as unknown as Context;
 const BROWSER = { 'x-weibo-client': 'web' };
 
+/** An answer's body: the fields these tests read (a session, or an error), and the rest. */
+type AnswerBody = { refreshToken: string; error: { code: string }; [field: string]: unknown };
+
 async function call(
   handler: Handler,
   path: string,
@@ -52,7 +55,7 @@ async function call(
   const res = (await handler(event, context)) as APIGatewayProxyStructuredResultV2;
   return {
     status: res.statusCode,
-    json: res.body ? (JSON.parse(res.body) as Record<string, any>) : undefined,
+    json: res.body ? (JSON.parse(res.body) as AnswerBody) : undefined,
     cookies: res.cookies ?? [],
   };
 }

@@ -132,7 +132,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadReport> {
   const driver = new Driver(api, plan, users, model);
   // The bursts' own driver: the same plan and model, their requests recorded as the bursts'.
   const burstDriver = new Driver(instrumentedApi(opts.apiUrl, recorder, 'burst'), plan, users, model);
-  const state = new RunState(opts, rng, plan, model, tag);
+  const state = new RunState(rng, plan, model, tag);
   const findings: string[] = [];
   let wave = 0;
   const runStep = async (label: string, step: Step) => {
@@ -315,7 +315,6 @@ class RunState {
   private readonly totalWeight = Object.values(MIX).reduce((a, b) => a + b, 0);
 
   constructor(
-    private readonly opts: LoadOptions,
     private readonly rng: Rng,
     private readonly plan: Plan,
     private readonly model: ReferenceModel,

@@ -42,11 +42,19 @@ afterAll(() => {
   if (offline?.pid && offline.exitCode === null) process.kill(-offline.pid, 'SIGTERM');
 });
 
+/** An answer's body: the fields these tests read (an error in our shape, the emulator's own fields), and the rest. */
+type AnswerBody = {
+  error: { code: string; message: string };
+  errorType: string;
+  errorMessage: string;
+  [field: string]: unknown;
+};
+
 async function get(path: string) {
   const res = await fetch(`${API}${path}`, { signal: AbortSignal.timeout(20_000) });
   return {
     status: res.status,
-    json: (await res.json()) as Record<string, any>,
+    json: (await res.json()) as AnswerBody,
     emulatorError: res.headers.get('x-emulator-error'),
   };
 }

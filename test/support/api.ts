@@ -7,7 +7,8 @@ export interface ApiResponse {
   status: number;
   headers: Headers;
   text: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test assertions inspect arbitrary bodies
+  // biome-ignore lint/suspicious/noExplicitAny: test assertions inspect arbitrary bodies
+  json: any;
 }
 
 export interface RequestOptions {

@@ -77,10 +77,11 @@ type Shared = { stack: Promise<OfflineStack>; users: number };
 const registry = globalThis as unknown as Record<symbol, Shared | undefined>;
 
 export default async function setup(project: TestProject) {
-  const shared = (registry[SHARED] ??= {
+  const shared = registry[SHARED] ?? {
     stack: process.env.E2E_EXTERNAL_API_PORT ? runningApi(process.env.E2E_EXTERNAL_API_PORT) : startOffline(),
     users: 0,
-  });
+  };
+  registry[SHARED] = shared;
   shared.users++;
   let stack: OfflineStack;
   try {

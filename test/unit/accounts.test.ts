@@ -13,7 +13,7 @@ import { issueToken, jwtAccessTokens, verifyToken } from '../../shared/auth/toke
 import { AuthenticationError, ConflictError, ForbiddenError, RateLimitedError } from '../../shared/domain/errors.js';
 import { mapError, RequestError } from '../../shared/http/error-mapper.js';
 import type { IssuedToken, SessionOwner, SessionStore, SessionView } from '../../shared/ports/session-store.js';
-import type { LoginAttempt, LoginThrottle, UserStore } from '../../shared/ports/user-store.js';
+import type { LoginAttempt, LoginThrottle } from '../../shared/ports/user-store.js';
 import { FakePeople, FakeUsers } from './feed-fakes.js';
 import { logIn, lockUntil, throttleSource, type LoginDeps } from '../../shared/use-cases/log-in.js';
 import { endSession, refreshSession, startSession } from '../../shared/use-cases/sessions.js';
@@ -277,7 +277,9 @@ describe('logIn', { timeout: 60_000 }, () => {
     });
     const racing = loginDeps({
       users,
-      step: async (point) => void (point === 'login.verified' && (users.rows.get('bob')!.passwordHash = changed)),
+      step: async (point) => {
+        if (point === 'login.verified') users.rows.get('bob')!.passwordHash = changed;
+      },
     });
     await logIn(racing.deps, { handle: 'bob', password: 'right password', sourceIp: owner });
     expect(users.rows.get('bob')!.passwordHash).toBe(changed);

@@ -80,7 +80,7 @@ describe('the background pager', () => {
 
   it('a failed write fails the walk; the page read meanwhile, failing too, is not left unhandled', async () => {
     let reads = 0;
-    const list = async (limit: number, cursor?: string): Promise<Page<{ handle: string }>> => {
+    const list = async (_limit: number, cursor?: string): Promise<Page<{ handle: string }>> => {
       reads++;
       if (cursor !== undefined) throw new Error('gateway gone');
       return { items: [{ handle: 'a' }], nextCursor: 'a' };
@@ -136,12 +136,10 @@ describe('the background pager', () => {
     const onUnhandled = (e: unknown) => void unhandled.push(e);
     process.on('unhandledRejection', onUnhandled);
     try {
-      // eslint-disable-next-line require-yield
-      const failing = prefetched(
-        (async function* () {
-          throw new Error('gateway down');
-        })(),
-      );
+      // A source whose first read fails.
+      const failing = prefetched<never>({
+        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('gateway down')) }),
+      });
       // Node reports an unhandled rejection once the microtasks of the turn are done, before
       // the next turn's immediates: one turn later it would have been reported.
       await new Promise((r) => setImmediate(r));

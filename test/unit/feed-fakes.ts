@@ -56,13 +56,7 @@ import type {
 } from '../../shared/ports/user-store.js';
 import { ACTIVE, type Standing } from '../../shared/domain/leaving.js';
 import type { PeopleEntry, PeopleIndex } from '../../shared/ports/people-index.js';
-import {
-  inboxQualifier,
-  parsePostKey,
-  postKeyFromInboxQualifier,
-  segmentOf,
-  userKey,
-} from '../../shared/schema/row-keys.js';
+import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, segmentOf } from '../../shared/schema/row-keys.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import type { StepHook } from '../../shared/use-cases/steps.js';
@@ -92,7 +86,7 @@ const byKey = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'base64url
 export class FakeUsers implements UserStore {
   readonly rows = new Map<string, NewUser & { avatar?: string; standing?: Standing; epoch?: string }>();
   constructor(...handles: string[]) {
-    handles.forEach((h) => this.rows.set(h, { handle: h, displayName: h, passwordHash: '', createdAt: 0 }));
+    for (const h of handles) this.rows.set(h, { handle: h, displayName: h, passwordHash: '', createdAt: 0 });
   }
   async create(u: NewUser) {
     if (this.rows.has(u.handle)) return false;
@@ -468,7 +462,10 @@ export class FakeOutbox implements OutboxStore {
   readonly originals = new Map<string, string>(); // repost id → original id (the cell value)
   private row(a: string) {
     let r = this.rows.get(a);
-    if (!r) this.rows.set(a, (r = new Set()));
+    if (!r) {
+      r = new Set();
+      this.rows.set(a, r);
+    }
     return r;
   }
   async add(author: string, entry: FeedEntry) {
@@ -537,7 +534,10 @@ export class FakeInbox implements InboxStore {
   readonly originals = new Map<string, string>(); // repost id → original id (the cell value)
   private row(r: string) {
     let s = this.rows.get(r);
-    if (!s) this.rows.set(r, (s = new Set()));
+    if (!s) {
+      s = new Set();
+      this.rows.set(r, s);
+    }
     return s;
   }
   async add(readers: string[], entry: FeedEntry) {
@@ -800,7 +800,7 @@ export class FakeComments implements CommentStore {
   }
   async purge(postId: string, limit: number) {
     const doomed = [...this.rows.keys()].filter((k) => k.startsWith(`${postId}/`)).slice(0, limit);
-    doomed.forEach((k) => this.rows.delete(k));
+    for (const k of doomed) this.rows.delete(k);
     return doomed.length;
   }
   // The fake's writtenBy reads the comments themselves: no entry to keep.

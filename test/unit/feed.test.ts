@@ -382,7 +382,10 @@ describe('listUserPosts', () => {
     const live = ids.filter((id) => id !== ids[3]);
     let scans = 0;
     const list = deps.posts.listByAuthor.bind(deps.posts);
-    deps.posts.listByAuthor = (...args) => (scans++, list(...args));
+    deps.posts.listByAuthor = (...args) => {
+      scans++;
+      return list(...args);
+    };
     const walk = async () => {
       const seen: string[] = [];
       let cursor: string | undefined;

@@ -47,8 +47,9 @@ describe('decodeCellSet', () => {
   it('skips fields it does not know, of every wire type', () => {
     // Row{key 'k', field 9 varint 1, Cell{field 7 fixed32, column 'f:q', field 8 fixed64, data 'v'}}, then a CellSet field 5 (LEN).
     const cell = '0d01020304' + '1203663a71' + '090102030405060708' + '220176';
-    const row = '0a016b' + '4801' + '12' + (cell.length / 2).toString(16).padStart(2, '0') + cell;
-    const rows = decodeCellSet(hex('0a' + (row.length / 2).toString(16).padStart(2, '0') + row + '2a0178'));
+    const length = (bytes: string) => (bytes.length / 2).toString(16).padStart(2, '0');
+    const row = ['0a016b', '4801', '12', length(cell), cell].join('');
+    const rows = decodeCellSet(hex(['0a', length(row), row, '2a0178'].join('')));
     expect(
       rows.map((r) => [
         bytesToString(r.key),

@@ -150,7 +150,7 @@ export class FakeMaintenanceStore implements MaintenanceStore {
       const [follower, followee] = unpair(k);
       out.push({ owner: followee, rank: 2, other: follower, since });
     }
-    this.foreign.forEach((at, i) => out.push({ owner: at, rank: 1, other: String(i), since: '' }));
+    for (const [i, at] of this.foreign.entries()) out.push({ owner: at, rank: 1, other: String(i), since: '' });
     return out.sort((a, b) => cmpPos(positionOf(a), positionOf(b)));
   }
 
@@ -191,7 +191,10 @@ export class FakeMaintenanceStore implements MaintenanceStore {
     const parts = new Map<string, UserRelations>();
     const part = (user: string) => {
       let p = parts.get(user);
-      if (!p) parts.set(user, (p = { user, follows: [], followers: [], complete: user !== open }));
+      if (!p) {
+        p = { user, follows: [], followers: [], complete: user !== open };
+        parts.set(user, p);
+      }
       return p;
     };
     for (const u of closing)

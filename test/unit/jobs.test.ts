@@ -266,7 +266,7 @@ describe('repair relations', () => {
   it('restores missing copies, drops orphan copies, resyncs since, and makes every counter exact', async () => {
     const store = new FakeMaintenanceStore();
     const users = ['ann', 'bob', 'cat', 'dan', 'eve', 'zed'];
-    users.forEach((u) => store.addUser(u, { following: 3, followers: 3 }));
+    for (const u of users) store.addUser(u, { following: 3, followers: 3 });
     store.addUser('zed', { following: 7, followers: 9 }); // no relations at all
     const truth = new Map<string, string>();
     const follow = (a: string, b: string, since: string) => {
@@ -382,7 +382,7 @@ describe('repair relations', () => {
     await fc.assert(
       fc.asyncProperty(arbitrary, async (g) => {
         const store = new FakeMaintenanceStore();
-        g.users.forEach((u, i) => store.addUser(u, g.counters[i]!));
+        for (const [i, u] of g.users.entries()) store.addUser(u, g.counters[i]!);
         const truth = new Map<string, string>();
         g.edges.forEach(({ a, b, damage }, i) => {
           if (a === b || truth.has(`${a}>${b}`)) return;
@@ -393,7 +393,7 @@ describe('repair relations', () => {
           if (damage === 'other-since') store.addCopy(a, b, '7');
         });
         for (const { a, b } of g.orphans) if (a !== b && !truth.has(`${a}>${b}`)) store.addCopy(a, b, '5');
-        g.foreign.forEach((at) => store.addForeign(at));
+        for (const at of g.foreign) store.addForeign(at);
 
         const { outcomes } = await runToCompletion(
           repairRelationsJob(store, { settleMs: 0, queue: recordingQueue() }),

@@ -9,7 +9,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mediaBenchSettings, workerFunctionSettings } from '../bench/media/settings.js';
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 /** A repository with these files; its URL ends in a slash, as the bench's root does. */
 function repo(files: Record<string, string>): URL {

@@ -57,7 +57,9 @@ describe('discarding a deleted post’s pictures', () => {
     expect(m.queue.sent).toEqual(ids.map((mediaId) => ({ v: 1, type: 'discard', mediaId })));
 
     let objectsAtRemove = -1;
-    m.media.beforeRemove = (id) => void (objectsAtRemove = objectsOf(m, id).length);
+    m.media.beforeRemove = (id) => {
+      objectsAtRemove = objectsOf(m, id).length;
+    };
     for (const id of ids)
       expect(await discardMedia(m.worker, id, T + DAY + 3)).toEqual({ outcome: 'discarded', reason: 'post-deleted' });
     expect(objectsAtRemove).toBe(0); // objects first, the record last

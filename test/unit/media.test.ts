@@ -185,7 +185,9 @@ describe('the media worker', () => {
     const id = await uploaded(m);
     await completeUpload(m.api, 'amy', id);
     let variantsAtFinish = -1;
-    m.media.beforeMove = (_id, to) => void (to === 'ready' && (variantsAtFinish = m.objects.variants.size));
+    m.media.beforeMove = (_id, to) => {
+      if (to === 'ready') variantsAtFinish = m.objects.variants.size;
+    };
     expect(await processMedia(m.worker, id)).toEqual({ outcome: 'ready', variants: 3 });
     expect(variantsAtFinish).toBe(3);
     expect([...m.objects.variants.keys()].sort()).toEqual([`${id}/feed`, `${id}/large`, `${id}/thumb`]);

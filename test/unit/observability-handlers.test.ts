@@ -12,12 +12,13 @@ import { logger } from '../../shared/logging/logger.js';
 import { observedHandler } from '../../shared/observability/invocation.js';
 import { recordDeadLetterDepth, recordFanout } from '../../shared/observability/metrics.js';
 import { recordHBaseRequest } from '../../shared/observability/hbase-requests.js';
+import type { LogLine } from '../support/log-lines.js';
 
-let out: Record<string, any>[] = [];
+let out: LogLine[] = [];
 beforeEach(() => {
   out = [];
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    for (const l of String(chunk).split('\n')) if (l.startsWith('{')) out.push(JSON.parse(l) as Record<string, any>);
+    for (const l of String(chunk).split('\n')) if (l.startsWith('{')) out.push(JSON.parse(l) as LogLine);
     return true;
   });
 });
@@ -77,7 +78,7 @@ describe('HTTP responses', () => {
     const [line, ...more] = emf('HBaseRequests');
     expect(more).toHaveLength(0);
     expect(line).toMatchObject({ HBaseRequests: 3, function: 'weibo-unit-thing', service: 'weibo-serverless' });
-    expect(line!._aws.CloudWatchMetrics[0].Namespace).toBe('Weibo');
+    expect(line!._aws!.CloudWatchMetrics[0]!.Namespace).toBe('Weibo');
     expect(emf('HBaseErrors')).toHaveLength(0);
   });
 
@@ -113,8 +114,8 @@ describe('queue and job invocations', () => {
     const errors = emf('HBaseErrors').map((l) => ({
       status: l.status,
       count: l.HBaseErrors,
-      dims: l._aws.CloudWatchMetrics[0].Dimensions[0],
-      ns: l._aws.CloudWatchMetrics[0].Namespace,
+      dims: l._aws!.CloudWatchMetrics[0]!.Dimensions[0],
+      ns: l._aws!.CloudWatchMetrics[0]!.Namespace,
     }));
     expect(errors).toEqual([
       { status: '503', count: 2, dims: expect.arrayContaining(['service', 'function', 'status']), ns: 'Weibo' },
@@ -138,8 +139,8 @@ describe('queue and job invocations', () => {
     });
     await handler({}, context('weibo-unit-fanout', 'l-5'));
     const [line] = emf('FanoutLag');
-    expect(line!._aws.CloudWatchMetrics[0].Namespace).toBe('Weibo');
-    expect(line!._aws.CloudWatchMetrics[0].Metrics).toEqual(
+    expect(line!._aws!.CloudWatchMetrics[0]!.Namespace).toBe('Weibo');
+    expect(line!._aws!.CloudWatchMetrics[0]!.Metrics).toEqual(
       expect.arrayContaining([
         { Name: 'FanoutLag', Unit: 'Milliseconds' },
         { Name: 'InboxCellsWritten', Unit: 'Count' },
@@ -163,7 +164,7 @@ describe('queue and job invocations', () => {
     await observedHandler(async () => recordDeadLetterDepth(report))({}, context('weibo-unit-deadLetterReport', 'l-8'));
     const [line] = emf('DeadLetterMessages');
     expect(line).toMatchObject({ DeadLetterMessages: 5, function: 'weibo-unit-deadLetterReport' });
-    expect(line!._aws.CloudWatchMetrics[0].Namespace).toBe('Weibo');
+    expect(line!._aws!.CloudWatchMetrics[0]!.Namespace).toBe('Weibo');
   });
 
   it('nothing appended to the logger in one invocation leaks into the next', async () => {

@@ -149,7 +149,13 @@ describe('the invocation scope', () => {
 
   it('work handed off to an invocation ends before it does (and before Server-Timing counts); outside one it is refused', async () => {
     const done: string[] = [];
-    const later = (name: string, ms: number) => new Promise<void>((r) => setTimeout(() => (done.push(name), r()), ms));
+    const later = (name: string, ms: number) =>
+      new Promise<void>((r) =>
+        setTimeout(() => {
+          done.push(name);
+          r();
+        }, ms),
+      );
     await runInvocation('deferring', async () => {
       expect(deferToInvocation(later('delete A', 20))).toBe(true);
       await runWithCorrelationId('record', async () => expect(deferToInvocation(later('delete B', 5))).toBe(true));

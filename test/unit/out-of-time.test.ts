@@ -23,14 +23,15 @@ import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { OUT_OF_TIME_MESSAGE } from '../../shared/observability/out-of-time.js';
 import { RESERVE_MS, currentDeadline } from '../../shared/runtime/deadline.js';
 import { SweepCarry } from '../../shared/use-cases/jobs/sweep.js';
+import type { LogLine } from '../support/log-lines.js';
 
-let out: Record<string, any>[] = [];
+let out: LogLine[] = [];
 beforeEach(() => {
   out = [];
   // The logger writes WARN lines to stderr, the rest (and the metrics) to stdout.
   for (const stream of [process.stdout, process.stderr]) {
     vi.spyOn(stream, 'write').mockImplementation((chunk) => {
-      for (const l of String(chunk).split('\n')) if (l.startsWith('{')) out.push(JSON.parse(l) as Record<string, any>);
+      for (const l of String(chunk).split('\n')) if (l.startsWith('{')) out.push(JSON.parse(l) as LogLine);
       return true;
     });
   }
@@ -72,7 +73,7 @@ function expectReportedOnce(fields: Record<string, unknown>) {
   expect(metrics).toHaveLength(1);
   expect(metrics[0]).toMatchObject({ InvocationTimeouts: 1, service: 'weibo-serverless', function: fields.function });
   // Per function, and in total (`service` alone: what the alarm watches).
-  expect(metrics[0]!._aws.CloudWatchMetrics[0]).toMatchObject({
+  expect(metrics[0]!._aws!.CloudWatchMetrics[0]).toMatchObject({
     Namespace: 'Weibo',
     Dimensions: [['service', 'function'], ['service']],
   });

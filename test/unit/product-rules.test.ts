@@ -69,7 +69,10 @@ describe('who hides whom (domain/visibility.ts)', () => {
     await deps.blocks.add('mute', 'ann', 'cat', T);
     let calls = 0;
     const existing = deps.blocks.existing.bind(deps.blocks);
-    deps.blocks.existing = (edges) => (calls++, existing(edges));
+    deps.blocks.existing = (edges) => {
+      calls++;
+      return existing(edges);
+    };
     expect(await hiddenFrom(deps, 'ann', ['bob', 'cat', 'dan', 'ann'])).toEqual(new Set(['bob', 'cat']));
     expect(calls).toBe(1);
     // cat is muted by ann: ann gets no notification from cat; bob blocks ann: neither notifies the other.
@@ -233,9 +236,15 @@ describe('cursors: the use case decides what a valid one is, before the store is
     const deps = fakeFeed('pager', 'pagea');
     let asked = 0;
     const list = deps.posts.listByAuthor.bind(deps.posts);
-    deps.posts.listByAuthor = (...args) => (asked++, list(...args));
+    deps.posts.listByAuthor = (...args) => {
+      asked++;
+      return list(...args);
+    };
     const windowOf = deps.outbox.windowOf.bind(deps.outbox);
-    deps.outbox.windowOf = (...args) => (asked++, windowOf(...args));
+    deps.outbox.windowOf = (...args) => {
+      asked++;
+      return windowOf(...args);
+    };
     const foreign = newPostId('pagea', T);
     await expect(listUserPosts(deps, 'pager', 3, encodeCursor(foreign))).rejects.toMatchObject({
       code: 'invalid_cursor',

@@ -14,9 +14,6 @@ import type {
   Versioned,
 } from '../../shared/ports/social-store.js';
 import { EMPTY_GROUP, type GroupState, type MemberInstances } from '../../shared/domain/notification.js';
-import { userKey } from '../../shared/schema/row-keys.js';
-
-const byUserKey = (a: string, b: string) => Buffer.compare(Buffer.from(userKey(a)), Buffer.from(userKey(b)));
 
 /** A newest-first list page as the list index gives it: by since descending, then handle; strictly after `after`. */
 export function newestFirstPage<T extends { handle: string; since: number }>(

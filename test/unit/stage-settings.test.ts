@@ -4,9 +4,41 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 
+/** The functions whose roles these tests read. */
+type FunctionName =
+  | 'api'
+  | 'fanout'
+  | 'trimInboxes'
+  | 'repairRelations'
+  | 'repairPostCounts'
+  | 'regenerationSweep'
+  | 'deadLetterReport'
+  | 'createUpload'
+  | 'completeUpload'
+  | 'processMedia'
+  | 'deletePost'
+  | 'mediaCleanup'
+  | 'eraseAccounts'
+  | 'exportData';
+
+/** An IAM statement of a function's role. */
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+}
+
+/** What stageSettings answers: the parts these tests read. */
+interface StageSettings {
+  environment: Record<string, unknown>;
+  vpc: unknown;
+  roles: Record<FunctionName, Statement[]>;
+  media: Record<string, unknown>;
+}
+
 const require = createRequire(import.meta.url);
 const { stageSettings } = require('../../infra/stage-settings.cjs') as {
-  stageSettings: (stage: string, params: Record<string, unknown>, env?: Record<string, string>) => any;
+  stageSettings: (stage: string, params: Record<string, unknown>, env?: Record<string, string>) => StageSettings;
 };
 const { checkParameters } = require('../../infra/plugins/stage-check.cjs') as {
   checkParameters: (stage: string, names: string[], get: (p: { Name: string }) => Promise<unknown>) => Promise<void>;
@@ -48,8 +80,15 @@ describe('stage settings', () => {
       HBASE_AUTHORIZATION_PARAMETER: '/weibo/staging/hbase-auth',
     });
     expect(s.environment).not.toHaveProperty('JWT_SECRET');
-    const ssm = (role: unknown[]) => JSON.stringify(role.filter((st: any) => st.Action.includes('ssm:GetParameter')));
-    for (const fn of ['api', 'fanout', 'trimInboxes', 'repairRelations', 'repairPostCounts', 'regenerationSweep'])
+    const ssm = (role: Statement[]) => JSON.stringify(role.filter((st) => st.Action.includes('ssm:GetParameter')));
+    for (const fn of [
+      'api',
+      'fanout',
+      'trimInboxes',
+      'repairRelations',
+      'repairPostCounts',
+      'regenerationSweep',
+    ] as const)
       expect(ssm(s.roles[fn]), fn).toContain('/weibo/staging/hbase-auth');
     expect(ssm(s.roles.deadLetterReport)).toBe('[]');
     expect(ssm(s.roles.fanout)).not.toContain('jwt-secret');

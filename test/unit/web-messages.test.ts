@@ -16,12 +16,17 @@ interface CodeSchema {
   allOf?: CodeSchema[];
 }
 
+/** An operation's response, down to its error body's `code` schema (when it has one). */
+interface OperationResponse {
+  content?: { 'application/json'?: { schema?: { properties?: { error?: { properties?: { code?: CodeSchema } } } } } };
+}
+
 /** Every error body's `code` schema, by operation and status. */
 function codeSchemas(): { where: string; schema: CodeSchema }[] {
   const out: { where: string; schema: CodeSchema }[] = [];
   for (const ops of Object.values(doc.paths) as Record<
     string,
-    { operationId: string; responses: Record<string, any> }
+    { operationId: string; responses: Record<string, OperationResponse> }
   >[]) {
     for (const op of Object.values(ops)) {
       for (const [status, res] of Object.entries(op.responses)) {

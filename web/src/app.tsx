@@ -32,7 +32,14 @@ import { session, type Session } from './session';
 export function App({ restoring }: { restoring: Promise<Restored> }) {
   const [locale, setLocale] = useState<Locale>(initialLocale);
   const i18n = useMemo(
-    () => ({ locale, t: translator(locale), setLocale: (l: Locale) => (saveLocale(l), setLocale(l)) }),
+    () => ({
+      locale,
+      t: translator(locale),
+      setLocale: (l: Locale) => {
+        saveLocale(l);
+        setLocale(l);
+      },
+    }),
     [locale],
   );
   const [ready, setReady] = useState(false);
@@ -91,6 +98,7 @@ export function App({ restoring }: { restoring: Promise<Restored> }) {
 
   return (
     <I18nContext.Provider value={i18n}>
+      {/* biome-ignore lint/a11y/useValidAnchor: a skip link is an in-page link; the router owns the hash, so it moves the focus itself */}
       <a
         class="skip-link"
         href="#main"
@@ -209,6 +217,7 @@ function PeopleSearchBox({ initial }: { initial: string }) {
   const { t } = useI18n();
   const [q, setQ] = useState(initial);
   return (
+    // biome-ignore lint/a11y/useSemanticElements: the form is the search landmark; a <search> wrapper would change the header's layout
     <form
       role="search"
       class="site-search"

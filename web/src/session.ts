@@ -77,7 +77,7 @@ function adopt(s: Session, remote: boolean, elsewhere = remote): void {
   armExpiry(s);
   if (!remote) setHint(s.handle);
   // A renewed token of the same user changes nothing the page shows.
-  if (before?.handle !== s.handle) listeners.forEach((l) => l(s, { remote: elsewhere }));
+  if (before?.handle !== s.handle) for (const l of listeners) l(s, { remote: elsewhere });
 }
 
 function end(reason: EndReason, { remote }: { remote: boolean }): void {
@@ -89,7 +89,7 @@ function end(reason: EndReason, { remote }: { remote: boolean }): void {
     channel?.postMessage({ kind: 'end', reason } satisfies Message);
   }
   current = null;
-  listeners.forEach((l) => l(null, { reason, remote }));
+  for (const l of listeners) l(null, { reason, remote });
 }
 
 channel?.addEventListener('message', (e: MessageEvent<Message>) => {

@@ -326,7 +326,10 @@ export class HBaseMaintenanceStore implements MaintenanceStore {
     const byUser = new Map<string, UserRelations>();
     const part = (user: string): UserRelations => {
       let p = byUser.get(user);
-      if (!p) byUser.set(user, (p = { user, follows: [], followers: [], complete: user !== open }));
+      if (!p) {
+        p = { user, follows: [], followers: [], complete: user !== open };
+        byUser.set(user, p);
+      }
       return p;
     };
     for (const a of accounts) part(a.handle).counters = a.counters;

@@ -24,7 +24,7 @@ export class HBaseTopicStore implements TopicStore {
     this.trends = qualifiedTableName(namespace, 'trends');
   }
 
-  async add(postId: string, createdAt: number, topics: string[], trendBucket: number | null): Promise<void> {
+  async add(postId: string, _createdAt: number, topics: string[], trendBucket: number | null): Promise<void> {
     if (topics.length === 0) return;
     await Promise.all([
       this.client.put(

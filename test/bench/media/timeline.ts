@@ -148,7 +148,10 @@ export async function runPictureTimelines(
   const plainGraph = buildGraph(s, rig.limits.maxFollowing, now);
   const pictureGraph = buildGraph(s, rig.limits.maxFollowing, now);
   let seed = 0x9e3779b9;
-  const rand = () => (seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32;
+  const rand = () => {
+    seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    return seed / 2 ** 32;
+  };
   let mediaCellBytes = 0;
   const plainCtx = await seedGraph(rig, namespaces.plain, s, plainGraph, null, seedConcurrency, [0, 0.5]);
   const pictureCtx = await seedGraph(

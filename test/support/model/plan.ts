@@ -274,7 +274,11 @@ class Planner {
   private group(): Group {
     const total = this.kinds.reduce((sum, [w]) => sum + w, 0);
     let roll = this.rng.next() * total;
-    const [, make] = this.kinds.find(([w]) => (roll -= w) < 0) ?? this.kinds[0]!;
+    const [, make] =
+      this.kinds.find(([w]) => {
+        roll -= w;
+        return roll < 0;
+      }) ?? this.kinds[0]!;
     // A kind whose precondition fails (no live post yet, every author at the cap) falls back.
     const group = make() ?? this.publish() ?? this.edgeGroup('follow', this.pair());
     if (!group) throw new Error('plan: no request possible (every pair busy and every author at the cap)');

@@ -188,7 +188,7 @@ export class ReferenceModel {
   /** An unknown comment found (with the id and reply-to the server gave it), or not found. */
   resolveComment(index: number, found?: { id: string; replyTo?: { id: string; author: string } }): void {
     const comment = this.comments.get(index);
-    if (!comment || comment.state !== 'unknown') return;
+    if (comment?.state !== 'unknown') return;
     if (found)
       Object.assign(comment, { state: 'live', id: found.id, ...(found.replyTo ? { replyTo: found.replyTo } : {}) });
     else comment.state = 'deleted';

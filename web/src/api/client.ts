@@ -136,7 +136,11 @@ function exclusive<T>(task: () => Promise<T>): Promise<T> {
 export function restore(): Promise<Restored> {
   if (!session.hinted()) return Promise.resolve('none');
   const restored = renew(null).then(
-    (s): Restored => (s ? 'restored' : (session.forget(), 'refused')),
+    (s): Restored => {
+      if (s) return 'restored';
+      session.forget();
+      return 'refused';
+    },
     (): Restored => 'none', // unreachable: logged out for now; the next load asks again
   );
   session.setRestoring(restored.then(() => {}));
@@ -202,7 +206,7 @@ function pageRequestDone(): void {
       if (pageRequests > 0) return;
       const waiting = quietWaiters;
       quietWaiters = [];
-      waiting.forEach((resolve) => resolve());
+      for (const resolve of waiting) resolve();
     }, 0);
   }
 }

@@ -4,8707 +4,8649 @@
  */
 
 export interface paths {
-  '/users': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find people (找人) by the start of their handle or display name
+         * @description Case-insensitive, in NFKC form (full-width letters match), CJK names included; a name is found by its start and by the start of each later word. Best first: an exact handle or name, then the most followed. With a token, never anyone you block or mute or who blocks you, and each says whether you follow them. A renamed user is found by the new name at once and no longer by the old. One bounded index read: for a very short query the answer is the best of the first 100 index entries, exact matches always among them.
+         */
+        get: operations["searchUsers"];
+        put?: never;
+        /**
+         * Create an account
+         * @description The handle is the permanent identity; the display name can change later.
+         */
+        post: operations["register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Find people (找人) by the start of their handle or display name
-     * @description Case-insensitive, in NFKC form (full-width letters match), CJK names included; a name is found by its start and by the start of each later word. Best first: an exact handle or name, then the most followed. With a token, never anyone you block or mute or who blocks you, and each says whether you follow them. A renamed user is found by the new name at once and no longer by the old. One bounded index read: for a very short query the answer is the best of the first 100 index entries, exact matches always among them.
-     */
-    get: operations['searchUsers'];
-    put?: never;
-    /**
-     * Create an account
-     * @description The handle is the permanent identity; the display name can change later.
-     */
-    post: operations['register'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/sessions': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log in: handle + password → a bearer token and a refresh token
+         * @description A wrong handle and a wrong password answer the same 401. Repeated failures from one address lock that address out of the handle for a while (429 with `Retry-After`, doubling up to an hour); failures from all addresses together have a much higher ceiling per handle (429 until the window ends). Both apply alike to handles that do not exist.
+         */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Log in: handle + password → a bearer token and a refresh token
-     * @description A wrong handle and a wrong password answer the same 401. Repeated failures from one address lock that address out of the handle for a while (429 with `Retry-After`, doubling up to an hour); failures from all addresses together have a much higher ceiling per handle (429 until the window ends). Both apply alike to handles that do not exist.
-     */
-    post: operations['login'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/sessions/refresh': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/sessions/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a refresh token for a new access token and a new refresh token
+         * @description The refresh token presented (in the body, or for a browser client in its cookie) is spent. Presenting a spent refresh token again (or two refreshes of one token at once) is taken as a copied token: the whole session is revoked and the answer is 401 `refresh_token_reused`. A malformed, unknown, expired or revoked refresh token is 401 `invalid_refresh_token`.
+         */
+        post: operations["refreshSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Exchange a refresh token for a new access token and a new refresh token
-     * @description The refresh token presented (in the body, or for a browser client in its cookie) is spent. Presenting a spent refresh token again (or two refreshes of one token at once) is taken as a copied token: the whole session is revoked and the answer is 401 `refresh_token_reused`. A malformed, unknown, expired or revoked refresh token is 401 `invalid_refresh_token`.
-     */
-    post: operations['refreshSession'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/sessions/logout': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/sessions/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log out: revoke the session of a refresh token
+         * @description The refresh token is the body's, or for a browser client its cookie. No refresh token of that session works afterwards; access tokens already issued expire on their own (they live minutes). Idempotent: the answer is 204 whatever was presented.
+         */
+        post: operations["logOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Log out: revoke the session of a refresh token
-     * @description The refresh token is the body's, or for a browser client its cookie. No refresh token of that session works afterwards; access tokens already issued expire on their own (they live minutes). Idempotent: the answer is 204 whatever was presented.
-     */
-    post: operations['logOut'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/users/{handle}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's public profile with exact follower, following and post counts */
+        get: operations["getProfile"];
+        put?: never;
+        post?: never;
+        /**
+         * Leave (注销): deactivate your account at once; it is erased after 30 days unless you log in again
+         * @description Your password again, checked and throttled as a login is (a wrong one: 403 `wrong_password`; the session stays). From the answer on your profile is 404 to everyone; your posts, comments, reposts, likes, follows and notifications you caused show nowhere (a home timeline may show a post for up to a minute more); nobody can follow, block or mention you or find you; and no session of yours refreshes (an access token already issued lives out its minutes). Logging in before `erasableFrom` brings everything back (the login answers `restored: true`). Asking again while deactivated answers the same dates.
+         */
+        delete: operations["leave"];
+        options?: never;
+        head?: never;
+        /**
+         * Change your own display name
+         * @description From the answer on, finding people (`GET /users?q=`) finds you by the new name and no longer by the old. Two renames at once: one wins, the other answers 409 `rename_conflict` if it lost three times.
+         */
+        patch: operations["updateProfile"];
+        trace?: never;
     };
-    /** A user's public profile with exact follower, following and post counts */
-    get: operations['getProfile'];
-    put?: never;
-    post?: never;
-    /**
-     * Leave (注销): deactivate your account at once; it is erased after 30 days unless you log in again
-     * @description Your password again, checked and throttled as a login is (a wrong one: 403 `wrong_password`; the session stays). From the answer on your profile is 404 to everyone; your posts, comments, reposts, likes, follows and notifications you caused show nowhere (a home timeline may show a post for up to a minute more); nobody can follow, block or mention you or find you; and no session of yours refreshes (an access token already issued lives out its minutes). Logging in before `erasableFrom` brings everything back (the login answers `restored: true`). Asking again while deactivated answers the same dates.
-     */
-    delete: operations['leave'];
-    options?: never;
-    head?: never;
-    /**
-     * Change your own display name
-     * @description From the answer on, finding people (`GET /users?q=`) finds you by the new name and no longer by the old. Two renames at once: one wins, the other answers 409 `rename_conflict` if it lost three times.
-     */
-    patch: operations['updateProfile'];
-    trace?: never;
-  };
-  '/users/{handle}/export': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export your data (导出数据): a download link to a JSON file of everything you made
+         * @description Your posts (with their pictures’ URLs and edit times), comments, likes, bookmarks, following and followers, in one JSON file built in the background. The first call asks for it and answers 202 `building` with `Retry-After`; ask again until 200, which carries a link that works for 15 minutes. A file is reused for a day, then the next call builds a new one. At most 10,000 of each kind; `truncated` in the file names a kind cut there.
+         */
+        get: operations["exportData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Export your data (导出数据): a download link to a JSON file of everything you made
-     * @description Your posts (with their pictures’ URLs and edit times), comments, likes, bookmarks, following and followers, in one JSON file built in the background. The first call asks for it and answers 202 `building` with `Retry-After`; ask again until 200, which carries a link that works for 15 minutes. A file is reused for a day, then the next call builds a new one. At most 10,000 of each kind; `truncated` in the file names a kind cut there.
-     */
-    get: operations['exportData'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/users/{handle}/avatar': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set your avatar to a processed picture
+         * @description Upload with `POST /media` (`purpose: avatar`), complete it, wait for `ready`, then name it here. The worker made it square at 96 and 400 px with its metadata stripped. Every view that names you carries the new avatar from now on; the one it replaces is deleted within a day. Setting the current avatar again changes nothing.
+         */
+        put: operations["setAvatar"];
+        post?: never;
+        /** Remove your avatar (back to initials; idempotent) */
+        delete: operations["removeAvatar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    /**
-     * Set your avatar to a processed picture
-     * @description Upload with `POST /media` (`purpose: avatar`), complete it, wait for `ready`, then name it here. The worker made it square at 96 and 400 px with its metadata stripped. Every view that names you carries the new avatar from now on; the one it replaces is deleted within a day. Setting the current avatar again changes nothing.
-     */
-    put: operations['setAvatar'];
-    post?: never;
-    /** Remove your avatar (back to initials; idempotent) */
-    delete: operations['removeAvatar'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/posts': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a post as the token’s user
+         * @description The post reaches followers’ timelines asynchronously (usually within a second). With an `Idempotency-Key`, a retry with the same body returns the first outcome (200 with the same post, or 410 if it has been deleted since); the same key with another body is 422 `idempotency_key_mismatch`. Keys are kept for 24 hours.
+         */
+        post: operations["publishPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Publish a post as the token’s user
-     * @description The post reaches followers’ timelines asynchronously (usually within a second). With an `Idempotency-Key`, a retry with the same body returns the first outcome (200 with the same post, or 410 if it has been deleted since); the same key with another body is 422 `idempotency_key_mismatch`. Keys are kept for 24 hours.
-     */
-    post: operations['publishPost'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/posts/{postId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/posts/{postId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One post, with its counts, your own state (with a token) and a repost’s original */
+        get: operations["getPost"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete your own post
+         * @description It leaves every follower’s timeline; a deleted post id is never reused.
+         */
+        delete: operations["deletePost"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit your own post’s text (编辑)
+         * @description Send `If-Match` with the `version` you read: of edits racing from one version exactly one lands, the others answer 412 `version_mismatch` (read the post again). Within 24 hours of publishing, at most 10 edits (422 `edit_window_closed` / `edit_limit_reached`). The new text is parsed again: new @mentions are notified, dropped ones retracted; topics move between topic pages, and trending counts the post once per topic. Timelines and reposts show the new text at once (they hold the post’s id, not its text). The old text stays readable in the history.
+         */
+        patch: operations["editPost"];
+        trace?: never;
     };
-    /** One post, with its counts, your own state (with a token) and a repost’s original */
-    get: operations['getPost'];
-    put?: never;
-    post?: never;
-    /**
-     * Delete your own post
-     * @description It leaves every follower’s timeline; a deleted post id is never reused.
-     */
-    delete: operations['deletePost'];
-    options?: never;
-    head?: never;
-    /**
-     * Edit your own post’s text (编辑)
-     * @description Send `If-Match` with the `version` you read: of edits racing from one version exactly one lands, the others answer 412 `version_mismatch` (read the post again). Within 24 hours of publishing, at most 10 edits (422 `edit_window_closed` / `edit_limit_reached`). The new text is parsed again: new @mentions are notified, dropped ones retracted; topics move between topic pages, and trending counts the post once per topic. Timelines and reposts show the new text at once (they hold the post’s id, not its text). The old text stays readable in the history.
-     */
-    patch: operations['editPost'];
-    trace?: never;
-  };
-  '/posts/{postId}/history': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/posts/{postId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every version of a post’s text, newest first */
+        get: operations["postHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Every version of a post’s text, newest first */
-    get: operations['postHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/users/{handle}/posts': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's posts, newest first, cursor-paged
+         * @description With a token, every post carries your own state (`liked`, `reposted`).
+         */
+        get: operations["listUserPosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * A user's posts, newest first, cursor-paged
-     * @description With a token, every post carries your own state (`liked`, `reposted`).
-     */
-    get: operations['listUserPosts'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/posts/{postId}/comments': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/posts/{postId}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A post’s comments, newest or oldest first, cursor-paged
+         * @description A deleted post’s comments are gone with it (404).
+         */
+        get: operations["listComments"];
+        put?: never;
+        /**
+         * Comment on a post as the token’s user, optionally in reply to another comment on it
+         * @description At most `COMMENTS_PER_MINUTE` (default 20) comments a minute per user; past that 429 with `Retry-After`. With an `Idempotency-Key`, a retry with the same body returns the first outcome (200 with the same comment, or 410 `comment_deleted` if it has been deleted since); the same key with another body, or a key used for another request, is 422 `idempotency_key_mismatch`. Keys are kept for 24 hours.
+         */
+        post: operations["addComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * A post’s comments, newest or oldest first, cursor-paged
-     * @description A deleted post’s comments are gone with it (404).
-     */
-    get: operations['listComments'];
-    put?: never;
-    /**
-     * Comment on a post as the token’s user, optionally in reply to another comment on it
-     * @description At most `COMMENTS_PER_MINUTE` (default 20) comments a minute per user; past that 429 with `Retry-After`. With an `Idempotency-Key`, a retry with the same body returns the first outcome (200 with the same comment, or 410 `comment_deleted` if it has been deleted since); the same key with another body, or a key used for another request, is 422 `idempotency_key_mismatch`. Keys are kept for 24 hours.
-     */
-    post: operations['addComment'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/posts/{postId}/comments/{commentId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/posts/{postId}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a comment: yours, or any on your own post */
+        delete: operations["deleteComment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    post?: never;
-    /** Delete a comment: yours, or any on your own post */
-    delete: operations['deleteComment'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/posts/{postId}/likes': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/posts/{postId}/likes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who liked a post, cursor-paged */
+        get: operations["listLikers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Who liked a post, cursor-paged */
-    get: operations['listLikers'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/users/{handle}/likes/{postId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}/likes/{postId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Like a post (idempotent)
+         * @description `handle` must be the token’s user. Liking again changes nothing; the count moves once. Likes and unlikes together: at most `LIKES_PER_MINUTE` (default 60) a minute.
+         */
+        put: operations["like"];
+        post?: never;
+        /**
+         * Take back a like (idempotent)
+         * @description `handle` must be the token’s user. Works on a deleted post too; 404 only for an id never used.
+         */
+        delete: operations["unlike"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    /**
-     * Like a post (idempotent)
-     * @description `handle` must be the token’s user. Liking again changes nothing; the count moves once. Likes and unlikes together: at most `LIKES_PER_MINUTE` (default 60) a minute.
-     */
-    put: operations['like'];
-    post?: never;
-    /**
-     * Take back a like (idempotent)
-     * @description `handle` must be the token’s user. Works on a deleted post too; 404 only for an id never used.
-     */
-    delete: operations['unlike'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/users/{handle}/bookmarks/{postId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}/bookmarks/{postId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Bookmark (收藏) a post, privately (idempotent)
+         * @description `handle` must be the token’s user. Nobody else sees your bookmarks, and the author is not told. Bookmarking again changes nothing. Counted with likes against `LIKES_PER_MINUTE`.
+         */
+        put: operations["bookmark"];
+        post?: never;
+        /**
+         * Remove a bookmark (idempotent)
+         * @description `handle` must be the token’s user. Works on a deleted post too; 404 only for an id never used.
+         */
+        delete: operations["unbookmark"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    /**
-     * Bookmark (收藏) a post, privately (idempotent)
-     * @description `handle` must be the token’s user. Nobody else sees your bookmarks, and the author is not told. Bookmarking again changes nothing. Counted with likes against `LIKES_PER_MINUTE`.
-     */
-    put: operations['bookmark'];
-    post?: never;
-    /**
-     * Remove a bookmark (idempotent)
-     * @description `handle` must be the token’s user. Works on a deleted post too; 404 only for an id never used.
-     */
-    delete: operations['unbookmark'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/users/{handle}/bookmarks': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}/bookmarks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your bookmarks (收藏), newest bookmarked first
+         * @description `handle` must be the token’s user: the list is private. A bookmarked post that was deleted leaves the list.
+         */
+        get: operations["listBookmarks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Your bookmarks (收藏), newest bookmarked first
-     * @description `handle` must be the token’s user: the list is private. A bookmarked post that was deleted leaves the list.
-     */
-    get: operations['listBookmarks'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/posts/{postId}/reposts': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/posts/{postId}/reposts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Repost (转发) a post as the token’s user, optionally with a comment
+         * @description The repost is a post of yours that points at the original and reaches your followers like any post. Reposting a repost reposts its original and keeps the chain as text (`your comment //@them: their comment`). Without a comment, reposting the same original again answers your existing repost (200). With a comment every repost is new; an `Idempotency-Key` makes its retries safe. At most `REPOSTS_PER_MINUTE` (default 20) a minute.
+         */
+        post: operations["repost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Repost (转发) a post as the token’s user, optionally with a comment
-     * @description The repost is a post of yours that points at the original and reaches your followers like any post. Reposting a repost reposts its original and keeps the chain as text (`your comment //@them: their comment`). Without a comment, reposting the same original again answers your existing repost (200). With a comment every repost is new; an `Idempotency-Key` makes its retries safe. At most `REPOSTS_PER_MINUTE` (default 20) a minute.
-     */
-    post: operations['repost'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/users/{handle}/following/{target}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}/following/{target}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether `handle` follows `target`
+         * @description Public, like the following and followers lists.
+         */
+        get: operations["followState"];
+        /**
+         * Follow a user (idempotent)
+         * @description `handle` must be the token’s user. The target’s recent posts appear in your timeline within seconds; following again changes nothing.
+         */
+        put: operations["follow"];
+        post?: never;
+        /**
+         * Unfollow a user (idempotent)
+         * @description `handle` must be the token’s user. The target’s posts leave your timeline.
+         */
+        delete: operations["unfollow"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Whether `handle` follows `target`
-     * @description Public, like the following and followers lists.
-     */
-    get: operations['followState'];
-    /**
-     * Follow a user (idempotent)
-     * @description `handle` must be the token’s user. The target’s recent posts appear in your timeline within seconds; following again changes nothing.
-     */
-    put: operations['follow'];
-    post?: never;
-    /**
-     * Unfollow a user (idempotent)
-     * @description `handle` must be the token’s user. The target’s posts leave your timeline.
-     */
-    delete: operations['unfollow'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/users/{handle}/following': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}/following": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whom a user follows, most recent first, cursor-paged */
+        get: operations["listFollowing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Whom a user follows, most recent first, cursor-paged */
-    get: operations['listFollowing'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/users/{handle}/suggestions': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who to follow: people followed by the people you follow
+         * @description `handle` must be the token’s user. Best first: followed by most of your followees (your newest 20, and their newest 30 each), then the one your circle followed most recently, then by handle. Never you, anyone you follow, block or mute, or anyone who blocks you. When that gives fewer than `limit` (you follow nobody yet), the rest are people often followed in a sample of the whole graph, with `followedBy: 0`. At most 3 HBase round trips; the list is kept a minute, so someone you just followed may still show: drop them in the client.
+         */
+        get: operations["suggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Who to follow: people followed by the people you follow
-     * @description `handle` must be the token’s user. Best first: followed by most of your followees (your newest 20, and their newest 30 each), then the one your circle followed most recently, then by handle. Never you, anyone you follow, block or mute, or anyone who blocks you. When that gives fewer than `limit` (you follow nobody yet), the rest are people often followed in a sample of the whole graph, with `followedBy: 0`. At most 3 HBase round trips; the list is kept a minute, so someone you just followed may still show: drop them in the client.
-     */
-    get: operations['suggestions'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/users/{handle}/followers': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}/followers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's followers, most recent first, cursor-paged */
+        get: operations["listFollowers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** A user's followers, most recent first, cursor-paged */
-    get: operations['listFollowers'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/users/{handle}/timeline': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your home timeline: posts of everyone you follow, and your own, newest first
+         * @description `handle` must be the token’s user. While the inbox of a reader returning after a long absence is rebuilt, the answer is 206 with `regenerating: true`: show what came and ask again in a few seconds.
+         */
+        get: operations["homeTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Your home timeline: posts of everyone you follow, and your own, newest first
-     * @description `handle` must be the token’s user. While the inbox of a reader returning after a long absence is rebuilt, the answer is 206 with `regenerating: true`: show what came and ask again in a few seconds.
-     */
-    get: operations['homeTimeline'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/users/{handle}/timeline/newer': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}/timeline/newer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many timeline entries are newer than the post you show (a cheap "anything new?")
+         * @description `handle` must be the token’s user. Counts up to 20 entries strictly newer (in timeline order) than `after`; `more` when there may be more. One HBase round trip (the inbox row through a server-side filter, beside your mute list); two when you follow celebrities (their outboxes, read with the same filter). Poll it while the page is visible, then fetch the first page when `count` > 0. An estimate for a badge: it may count a few entries the page then leaves out (reposts of hidden posts, a plain repost folded into another, authors muted beyond your newest 100 mutes). Writes nothing: it is not a read of the timeline. Cacheable by nobody (`no-store`): the answer changes with every post.
+         */
+        get: operations["timelineNewer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * How many timeline entries are newer than the post you show (a cheap "anything new?")
-     * @description `handle` must be the token’s user. Counts up to 20 entries strictly newer (in timeline order) than `after`; `more` when there may be more. One HBase round trip (the inbox row through a server-side filter, beside your mute list); two when you follow celebrities (their outboxes, read with the same filter). Poll it while the page is visible, then fetch the first page when `count` > 0. An estimate for a badge: it may count a few entries the page then leaves out (reposts of hidden posts, a plain repost folded into another, authors muted beyond your newest 100 mutes). Writes nothing: it is not a read of the timeline. Cacheable by nobody (`no-store`): the answer changes with every post.
-     */
-    get: operations['timelineNewer'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/users/{handle}/notifications': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your notifications, grouped, newest first
+         * @description `handle` must be the token’s user. Likes and reposts of one post, and new followers, within 12 hours are one group with an exact count and the latest actors; comments, replies and mentions are one each. Delivered through the queue: a new one shows within seconds, and an unlike, unfollow or deleted comment takes its share back.
+         */
+        get: operations["notifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Your notifications, grouped, newest first
-     * @description `handle` must be the token’s user. Likes and reposts of one post, and new followers, within 12 hours are one group with an exact count and the latest actors; comments, replies and mentions are one each. Delivered through the queue: a new one shows within seconds, and an unlike, unfollow or deleted comment takes its share back.
-     */
-    get: operations['notifications'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/users/{handle}/notifications/unread': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}/notifications/unread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many notification groups are unread (for the badge) */
+        get: operations["unreadNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** How many notification groups are unread (for the badge) */
-    get: operations['unreadNotifications'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/users/{handle}/notifications/read': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mark notifications read up to one of them
+         * @description Idempotent; the marker only moves forward (an older `upTo` than the current marker changes nothing).
+         */
+        put: operations["markNotificationsRead"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    /**
-     * Mark notifications read up to one of them
-     * @description Idempotent; the marker only moves forward (an older `upTo` than the current marker changes nothing).
-     */
-    put: operations['markNotificationsRead'];
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/topics/{topic}/posts': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/topics/{topic}/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Posts with a #topic#, newest first, cursor-paged
+         * @description Public (a token adds your own state and hides users you blocked or muted, and who blocked you). Reaches back 30 days.
+         */
+        get: operations["topicPosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Posts with a #topic#, newest first, cursor-paged
-     * @description Public (a token adds your own state and hides users you blocked or muted, and who blocked you). Reaches back 30 days.
-     */
-    get: operations['topicPosts'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/topics/trending': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/topics/trending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The top topics by posts in the last hour */
+        get: operations["trendingTopics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The top topics by posts in the last hour */
-    get: operations['trendingTopics'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/users/{handle}/blocks/{target}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}/blocks/{target}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether you block and mute a user */
+        get: operations["blockState"];
+        /**
+         * Block a user (idempotent)
+         * @description Follows in both directions are removed; the target can no longer follow you, see your posts, comment on, like or repost them, or notify you; neither of you sees the other’s posts in timelines or topic pages.
+         */
+        put: operations["block"];
+        post?: never;
+        /** Unblock a user (idempotent; removed follows stay removed) */
+        delete: operations["unblock"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Whether you block and mute a user */
-    get: operations['blockState'];
-    /**
-     * Block a user (idempotent)
-     * @description Follows in both directions are removed; the target can no longer follow you, see your posts, comment on, like or repost them, or notify you; neither of you sees the other’s posts in timelines or topic pages.
-     */
-    put: operations['block'];
-    post?: never;
-    /** Unblock a user (idempotent; removed follows stay removed) */
-    delete: operations['unblock'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/users/{handle}/mutes/{target}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}/mutes/{target}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Mute a user (idempotent): their posts and notifications are hidden from you; they notice nothing */
+        put: operations["mute"];
+        post?: never;
+        /** Unmute a user (idempotent) */
+        delete: operations["unmute"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    /** Mute a user (idempotent): their posts and notifications are hidden from you; they notice nothing */
-    put: operations['mute'];
-    post?: never;
-    /** Unmute a user (idempotent) */
-    delete: operations['unmute'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/users/{handle}/blocks': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users you block, cursor-paged (only you can see it) */
+        get: operations["listBlocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Users you block, cursor-paged (only you can see it) */
-    get: operations['listBlocks'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/users/{handle}/mutes': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/users/{handle}/mutes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users you mute, cursor-paged (only you can see it) */
+        get: operations["listMutes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Users you mute, cursor-paged (only you can see it) */
-    get: operations['listMutes'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/media': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start uploading a picture: a media id and a presigned upload straight to storage
+         * @description Declare the type and exact size; PUT the bytes to `upload.url` with `upload.headers` (the signature covers type and length, and expires in minutes), then call `POST /media/{id}/complete`. The API never carries the bytes. At most 20 MB; JPEG, PNG, WebP or GIF (the worker decides by the bytes, not by this declaration). At most `UPLOADS_PER_MINUTE` (default 30) a minute per user; past that 429 with `Retry-After`. With an `Idempotency-Key`, a retry with the same declaration returns the first upload as it is now, with a fresh presigned PUT (200), or 410 `media_deleted` once it has been removed; the same key with another declaration, or a key used for another request, is 422 `idempotency_key_mismatch`. Keys are kept for 24 hours.
+         */
+        post: operations["createUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Start uploading a picture: a media id and a presigned upload straight to storage
-     * @description Declare the type and exact size; PUT the bytes to `upload.url` with `upload.headers` (the signature covers type and length, and expires in minutes), then call `POST /media/{id}/complete`. The API never carries the bytes. At most 20 MB; JPEG, PNG, WebP or GIF (the worker decides by the bytes, not by this declaration). At most `UPLOADS_PER_MINUTE` (default 30) a minute per user; past that 429 with `Retry-After`. With an `Idempotency-Key`, a retry with the same declaration returns the first upload as it is now, with a fresh presigned PUT (200), or 410 `media_deleted` once it has been removed; the same key with another declaration, or a key used for another request, is 422 `idempotency_key_mismatch`. Keys are kept for 24 hours.
-     */
-    post: operations['createUpload'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/media/{id}/complete': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/media/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Say the upload is done: the API checks the bytes arrived and queues the processing
+         * @description Idempotent: once processing started, the media as it is. 409 `upload_missing` when nothing has been uploaded yet (upload, then call again). An upload of another size than declared ends `failed` (`size_mismatch`). Then poll `GET /media/{id}` until `ready` or `failed`.
+         */
+        post: operations["completeUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Say the upload is done: the API checks the bytes arrived and queues the processing
-     * @description Idempotent: once processing started, the media as it is. 409 `upload_missing` when nothing has been uploaded yet (upload, then call again). An upload of another size than declared ends `failed` (`size_mismatch`). Then poll `GET /media/{id}` until `ready` or `failed`.
-     */
-    post: operations['completeUpload'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/media/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/media/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An upload of yours: its state, and once ready its sizes, placeholder and variant URLs
+         * @description Only the uploader sees the record (404 for anyone else); once a picture is in a post, its post carries what readers need.
+         */
+        get: operations["getMedia"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * An upload of yours: its state, and once ready its sizes, placeholder and variant URLs
-     * @description Only the uploader sees the record (404 for anyone else); once a picture is in a post, its post carries what readers need.
-     */
-    get: operations['getMedia'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/openapi.json': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document */
+        get: operations["openapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** This document */
-    get: operations['openapi'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    RegisteredUser: {
-      /**
-       * @description A user handle: 1–30 of a–z, 0–9, _
-       * @example ann
-       */
-      handle: string;
-      displayName: string;
-      /**
-       * Format: date-time
-       * @description ISO 8601 instant (UTC)
-       * @example 2026-11-22T08:30:00.000Z
-       */
-      createdAt: string;
-    };
-    /**
-     * @description Every machine-readable error code this API sends
-     * @enum {string}
-     */
-    ErrorCode:
-      | 'route_not_found'
-      | 'payload_too_large'
-      | 'missing_body'
-      | 'malformed_json'
-      | 'unsupported_media_type'
-      | 'bad_request'
-      | 'validation_failed'
-      | 'missing_token'
-      | 'invalid_token'
-      | 'token_expired'
-      | 'invalid_refresh_token'
-      | 'refresh_token_reused'
-      | 'client_header_required'
-      | 'unauthorized'
-      | 'rate_limited'
-      | 'handle_taken'
-      | 'user_not_found'
-      | 'forbidden'
-      | 'wrong_password'
-      | 'cannot_follow_self'
-      | 'cannot_unfollow_self'
-      | 'following_limit'
-      | 'blocked'
-      | 'cannot_block_self'
-      | 'cannot_mute_self'
-      | 'idempotency_in_progress'
-      | 'idempotency_key_mismatch'
-      | 'publish_conflict'
-      | 'avatar_conflict'
-      | 'rename_conflict'
-      | 'post_deleted'
-      | 'post_not_found'
-      | 'comment_not_found'
-      | 'comment_deleted'
-      | 'media_deleted'
-      | 'repost_in_progress'
-      | 'version_required'
-      | 'version_mismatch'
-      | 'edit_window_closed'
-      | 'edit_limit_reached'
-      | 'invalid_cursor'
-      | 'invalid_notification_id'
-      | 'invalid_topic'
-      | 'media_type_refused'
-      | 'media_too_large'
-      | 'media_not_found'
-      | 'upload_missing'
-      | 'media_not_ready'
-      | 'media_in_use'
-      | 'internal_error'
-      | 'service_unavailable'
-      | 'timeout';
-    People: {
-      users: components['schemas']['PersonFound'][];
-    };
-    PersonFound: {
-      /**
-       * @description A user handle: 1–30 of a–z, 0–9, _
-       * @example ann
-       */
-      handle: string;
-      displayName: string;
-      /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
-      avatar: string | null;
-      followers: number;
-      /** @description The token’s user follows them (false without a token) */
-      followedByYou: boolean;
-    };
-    Session: {
-      /**
-       * @description A user handle: 1–30 of a–z, 0–9, _
-       * @example ann
-       */
-      handle: string;
-      /** @description Send as `Authorization: Bearer <token>` */
-      token: string;
-      /**
-       * Format: date-time
-       * @description After this instant the token is refused with 401 `token_expired`: exchange the refresh token for a new one (`POST /sessions/refresh`)
-       * @example 2026-11-22T08:30:00.000Z
-       */
-      expiresAt: string;
-      /** @constant */
-      tokenType: 'Bearer';
-      /** @description Opaque, single use: `POST /sessions/refresh` spends it and answers a new one. Keep it secret; presenting a spent one again ends the whole session. Absent for a browser client (`X-Weibo-Client: web`), which gets it as an HttpOnly cookie instead */
-      refreshToken?: string;
-      /**
-       * Format: date-time
-       * @description After this instant the refresh token is refused: log in again
-       * @example 2026-11-22T08:30:00.000Z
-       */
-      refreshExpiresAt: string;
-      /**
-       * @description Present when this login brought back an account that had left (`DELETE /users/{handle}`): everything it had shows again
-       * @constant
-       */
-      restored?: true;
-    };
-    Profile: {
-      /**
-       * @description A user handle: 1–30 of a–z, 0–9, _
-       * @example ann
-       */
-      handle: string;
-      displayName: string;
-      /**
-       * Format: date-time
-       * @description ISO 8601 instant (UTC)
-       * @example 2026-11-22T08:30:00.000Z
-       */
-      createdAt: string;
-      followers: number;
-      following: number;
-      posts: number;
-      /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
-      avatar: string | null;
-      /** @description The same avatar at 400 × 400, for the profile page; null when none */
-      avatarLarge: string | null;
-    };
-    Departure: {
-      /**
-       * @description A user handle: 1–30 of a–z, 0–9, _
-       * @example ann
-       */
-      handle: string;
-      /**
-       * Format: date-time
-       * @description From this instant the account shows nowhere and no session of it refreshes
-       * @example 2026-11-22T08:30:00.000Z
-       */
-      deactivatedAt: string;
-      /**
-       * Format: date-time
-       * @description Logging in before this instant restores everything; from it on the account is erased (posts, comments, likes, follows, notifications…) and cannot come back
-       * @example 2026-11-22T08:30:00.000Z
-       */
-      erasableFrom: string;
-    };
-    ExportReady: {
-      /** @constant */
-      state: 'ready';
-      /** @description GET it for the JSON file (posts with their pictures, comments, likes, bookmarks, following, followers); works until `expiresAt` only */
-      url: string;
-      /**
-       * Format: date-time
-       * @description ISO 8601 instant (UTC)
-       * @example 2026-11-22T08:30:00.000Z
-       */
-      expiresAt: string;
-      /**
-       * Format: date-time
-       * @description What the file holds is as of this instant; a day later the next request builds a new one
-       * @example 2026-11-22T08:30:00.000Z
-       */
-      builtAt: string;
-    };
-    ExportBuilding: {
-      /** @constant */
-      state: 'building';
-      /**
-       * Format: date-time
-       * @description ISO 8601 instant (UTC)
-       * @example 2026-11-22T08:30:00.000Z
-       */
-      requestedAt: string;
-    };
-    Post: {
-      /**
-       * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
-       * @example ann.8230174987654321.a1b2c3d4e5f6
-       */
-      id: string;
-      /**
-       * @description A user handle: 1–30 of a–z, 0–9, _
-       * @example ann
-       */
-      author: string;
-      /** @description The author’s display name */
-      authorName: string;
-      /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
-      authorAvatar: string | null;
-      /** @description The text as published: at most 500 Unicode code points. A repost's body is the reposter's comment (empty for a plain repost), with Weibo's chain `//@user: …` when it reposted a repost */
-      body: string;
-      /**
-       * Format: date-time
-       * @description ISO 8601 instant (UTC)
-       * @example 2026-11-22T08:30:00.000Z
-       */
-      createdAt: string;
-      /** @description How many times the text was edited (0: never). Send it as `If-Match` to edit the post */
-      version: number;
-      /** @description When the text was last edited (show 已编辑 / "edited"); null if never */
-      editedAt: string | null;
-      /** @description The text’s @mentions, in text order */
-      mentions: components['schemas']['Mention'][];
-      /** @description The text’s #topics#, in text order */
-      topics: components['schemas']['TopicSpan'][];
-      /** @description Its pictures, up to nine, in the author’s order (empty for none) */
-      media: components['schemas']['PostMedia'][];
-      /** @description Exact number of likes */
-      likeCount: number;
-      /** @description Exact number of live comments */
-      commentCount: number;
-      /** @description Exact number of live reposts of this post */
-      repostCount: number;
-      /** @description The reading user likes this post (always false without a token) */
-      liked: boolean;
-      /** @description The reading user has a live repost of this post (always false without a token) */
-      reposted: boolean;
-      /** @description The reading user has bookmarked (收藏) this post (always false without a token) */
-      bookmarked: boolean;
-      /** @description For a repost (转发): its original (always the root original, never another repost); null for a post of its own */
-      repostOf: (components['schemas']['OriginalPost'] | components['schemas']['DeletedOriginal']) | null;
-    };
-    /** @description An `@handle` of a registered user in the text (link it to the profile); other `@words` are plain text */
-    Mention: {
-      /**
-       * @description A user handle: 1–30 of a–z, 0–9, _
-       * @example ann
-       */
-      handle: string;
-      /** @description Unicode code point index of the token’s first character (inclusive) */
-      start: number;
-      /** @description Unicode code point index just past the token (exclusive) */
-      end: number;
-    };
-    /** @description A `#话题#` or `#tag` in the text, `#` signs included */
-    TopicSpan: {
-      /** @description The normalised topic name (NFKC, lowercase, spaces collapsed): the `{topic}` of its topic page */
-      name: string;
-      /** @description Unicode code point index of the token’s first character (inclusive) */
-      start: number;
-      /** @description Unicode code point index just past the token (exclusive) */
-      end: number;
-    };
-    PostMedia: {
-      id: string;
-      /** @description Alt text for screen readers; null when none was given */
-      alt: string | null;
-      width: number;
-      height: number;
-      animated: boolean;
-      /** @description Fill the reserved space with this colour until the bytes arrive */
-      placeholder: string;
-      /** @description `thumb` (360 × 360, the grid), `feed` (about 690 px wide) and `large` (at most 2048 px), WebP */
-      variants: {
-        [key: string]: {
-          width: number;
-          height: number;
-          url: string;
-        };
-      };
-    };
-    /** @description The original a repost points at, as the reader sees it */
-    OriginalPost: {
-      /**
-       * @description discriminator enum property added by openapi-typescript
-       * @enum {string}
-       */
-      state: 'live';
-      /**
-       * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
-       * @example ann.8230174987654321.a1b2c3d4e5f6
-       */
-      id: string;
-      /**
-       * @description A user handle: 1–30 of a–z, 0–9, _
-       * @example ann
-       */
-      author: string;
-      /** @description The author’s display name */
-      authorName: string;
-      /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
-      authorAvatar: string | null;
-      /** @description The text as published: at most 500 Unicode code points. A repost's body is the reposter's comment (empty for a plain repost), with Weibo's chain `//@user: …` when it reposted a repost */
-      body: string;
-      /**
-       * Format: date-time
-       * @description ISO 8601 instant (UTC)
-       * @example 2026-11-22T08:30:00.000Z
-       */
-      createdAt: string;
-      /** @description How many times the text was edited (0: never). Send it as `If-Match` to edit the post */
-      version: number;
-      /** @description When the text was last edited (show 已编辑 / "edited"); null if never */
-      editedAt: string | null;
-      /** @description The text’s @mentions, in text order */
-      mentions: components['schemas']['Mention'][];
-      /** @description The text’s #topics#, in text order */
-      topics: components['schemas']['TopicSpan'][];
-      /** @description Its pictures, up to nine, in the author’s order (empty for none) */
-      media: components['schemas']['PostMedia'][];
-      /** @description Exact number of likes */
-      likeCount: number;
-      /** @description Exact number of live comments */
-      commentCount: number;
-      /** @description Exact number of live reposts of this post */
-      repostCount: number;
-      /** @description The reading user likes this post (always false without a token) */
-      liked: boolean;
-      /** @description The reading user has a live repost of this post (always false without a token) */
-      reposted: boolean;
-      /** @description The reading user has bookmarked (收藏) this post (always false without a token) */
-      bookmarked: boolean;
-    };
-    /** @description The original has been deleted: show "original deleted", nothing of its content */
-    DeletedOriginal: {
-      /**
-       * @description discriminator enum property added by openapi-typescript
-       * @enum {string}
-       */
-      state: 'deleted';
-      /**
-       * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
-       * @example ann.8230174987654321.a1b2c3d4e5f6
-       */
-      id: string;
-    };
-    PostHistory: {
-      /**
-       * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
-       * @example ann.8230174987654321.a1b2c3d4e5f6
-       */
-      postId: string;
-      /** @description Every version of the text, newest (the current one) first */
-      versions: {
-        /** @description 0: as published; n: after the n-th edit */
-        version: number;
-        body: string;
-        /**
-         * Format: date-time
-         * @description When this version became the post’s text
-         * @example 2026-11-22T08:30:00.000Z
-         */
-        at: string;
-        /** @description The text’s @mentions, in text order */
-        mentions: components['schemas']['Mention'][];
-        topics: components['schemas']['TopicSpan'][];
-      }[];
-    };
-    PostPage: {
-      posts: components['schemas']['Post'][];
-      /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
-      nextCursor: string | null;
-    };
-    CommentPage: {
-      comments: components['schemas']['Comment'][];
-      /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
-      nextCursor: string | null;
-    };
-    Comment: {
-      /**
-       * @description Unique within its post; sorts by creation time
-       * @example 1795360124912-a1b2c3d4
-       */
-      id: string;
-      /**
-       * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
-       * @example ann.8230174987654321.a1b2c3d4e5f6
-       */
-      postId: string;
-      /**
-       * @description A user handle: 1–30 of a–z, 0–9, _
-       * @example ann
-       */
-      author: string;
-      /** @description The author’s display name */
-      authorName: string;
-      /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
-      authorAvatar: string | null;
-      /** @description At most 500 Unicode code points */
-      body: string;
-      /**
-       * Format: date-time
-       * @description ISO 8601 instant (UTC)
-       * @example 2026-11-22T08:30:00.000Z
-       */
-      createdAt: string;
-      /** @description The comment this one answers (show "reply to @author"), or null */
-      replyTo: {
-        id: string;
-        /**
-         * @description A user handle: 1–30 of a–z, 0–9, _
-         * @example ann
-         */
-        author: string;
-      } | null;
-      /** @description The text’s @mentions, in text order */
-      mentions: components['schemas']['Mention'][];
-    };
-    LikerPage: {
-      users: components['schemas']['Liker'][];
-      /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
-      nextCursor: string | null;
-    };
-    Liker: {
-      /**
-       * @description A user handle: 1–30 of a–z, 0–9, _
-       * @example ann
-       */
-      handle: string;
-      displayName: string;
-      /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
-      avatar: string | null;
-      /**
-       * Format: date-time
-       * @description ISO 8601 instant (UTC)
-       * @example 2026-11-22T08:30:00.000Z
-       */
-      likedAt: string;
-    };
-    LikeState: {
-      /**
-       * @description A user handle: 1–30 of a–z, 0–9, _
-       * @example ann
-       */
-      user: string;
-      /**
-       * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
-       * @example ann.8230174987654321.a1b2c3d4e5f6
-       */
-      postId: string;
-      liked: boolean;
-    };
-    BookmarkState: {
-      /**
-       * @description A user handle: 1–30 of a–z, 0–9, _
-       * @example ann
-       */
-      user: string;
-      /**
-       * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
-       * @example ann.8230174987654321.a1b2c3d4e5f6
-       */
-      postId: string;
-      bookmarked: boolean;
-    };
-    FollowState: {
-      /**
-       * @description A user handle: 1–30 of a–z, 0–9, _
-       * @example ann
-       */
-      follower: string;
-      /**
-       * @description A user handle: 1–30 of a–z, 0–9, _
-       * @example ann
-       */
-      followee: string;
-      following: boolean;
-    };
-    UserPage: {
-      users: components['schemas']['RelationEdge'][];
-      /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
-      nextCursor: string | null;
-    };
-    RelationEdge: {
-      /**
-       * @description A user handle: 1–30 of a–z, 0–9, _
-       * @example ann
-       */
-      handle: string;
-      displayName: string;
-      /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
-      avatar: string | null;
-      /**
-       * Format: date-time
-       * @description When the follow began
-       * @example 2026-11-22T08:30:00.000Z
-       */
-      since: string;
-    };
-    Suggestions: {
-      users: components['schemas']['Suggestion'][];
-    };
-    Suggestion: {
-      /**
-       * @description A user handle: 1–30 of a–z, 0–9, _
-       * @example ann
-       */
-      handle: string;
-      displayName: string;
-      /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
-      avatar: string | null;
-      /** @description How many of the people you follow (your newest 20) follow them; 0 for a suggestion from outside your circle */
-      followedBy: number;
-    };
-    TimelinePage: {
-      posts: components['schemas']['Post'][];
-      /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
-      nextCursor: string | null;
-      /** @description true (with status 206) while the inbox of a returning inactive reader is rebuilt: the page is correct but may be incomplete; ask again in a few seconds */
-      regenerating: boolean;
-    };
-    NewerCount: {
-      /** @description Timeline entries newer than `after`, at most 20 */
-      count: number;
-      /** @description true when there may be more than `count` (show "20+") */
-      more: boolean;
-    };
-    NotificationPage: {
-      notifications: components['schemas']['Notification'][];
-      /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
-      nextCursor: string | null;
-    };
-    Notification: {
-      /**
-       * @description The group at its current place in the list; give it to mark-read as `upTo`
-       * @example 1795360124912.like/ann.1795360000000.a1b2c3d4e5f6/2493555
-       */
-      id: string;
-      /**
-       * @description like / repost: of your post (grouped per post within 12 h); follow: new followers (grouped within 12 h); comment: on your post; reply: to your comment; mention: you, in a post or comment; edit: a post you reposted was edited (one per post: its latest edit)
-       * @enum {string}
-       */
-      type: 'like' | 'repost' | 'follow' | 'comment' | 'reply' | 'mention' | 'edit';
-      /** @description Exact number of actions in the group ("ann and 12 others": 13) */
-      count: number;
-      /**
-       * Format: date-time
-       * @description The group’s latest activity
-       * @example 2026-11-22T08:30:00.000Z
-       */
-      latestAt: string;
-      /** @description Newer than your read marker */
-      unread: boolean;
-      /** @description The latest actors, newest first (at most 3; users you blocked or muted are left out) */
-      actors: {
-        /**
-         * @description A user handle: 1–30 of a–z, 0–9, _
-         * @example ann
-         */
-        handle: string;
-        displayName: string;
-        /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
-        avatar: string | null;
-        /**
-         * Format: date-time
-         * @description ISO 8601 instant (UTC)
-         * @example 2026-11-22T08:30:00.000Z
-         */
-        at: string;
-      }[];
-      /** @description The post it is about: yours (like, repost, comment, reply) or the one that mentions you; null for follows */
-      post: {
-        /**
-         * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
-         * @example ann.8230174987654321.a1b2c3d4e5f6
-         */
-        id: string;
-        body: string;
-      } | null;
-      /** @description The comment, for a comment, a reply or a mention in a comment; otherwise null */
-      comment: {
-        id: string;
-        /** @description The comment’s text, cut to 100 code points */
-        body: string;
-      } | null;
-    };
-    UnreadCount: {
-      /** @description Groups with activity after your read marker, at most 99 */
-      count: number;
-      /** @description true when there may be more than `count` (show "99+") */
-      capped: boolean;
-    };
-    ReadMarker: {
-      /** @description Everything at or before this instant is read (null: nothing marked yet) */
-      readUpTo: string | null;
-    };
-    TopicPage: {
-      /** @description The normalised topic name */
-      topic: string;
-      posts: components['schemas']['Post'][];
-      /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
-      nextCursor: string | null;
-    };
-    Trending: {
-      topics: {
-        name: string;
-        /** @description Posts with this topic in the window */
-        posts: number;
-      }[];
-      /** @description The window counted: the last hour, in five-minute steps */
-      windowSeconds: number;
-    };
-    BlockState: {
-      /**
-       * @description A user handle: 1–30 of a–z, 0–9, _
-       * @example ann
-       */
-      handle: string;
-      /**
-       * @description A user handle: 1–30 of a–z, 0–9, _
-       * @example ann
-       */
-      target: string;
-      /** @description `handle` blocks `target`: neither sees the other’s posts, `target` cannot follow, comment, like, repost or notify `handle` */
-      blocking: boolean;
-      /** @description `handle` mutes `target`: their posts and notifications are hidden from `handle`; `target` notices nothing */
-      muting: boolean;
-    };
-    BlockedUserPage: {
-      users: components['schemas']['BlockedUser'][];
-      /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
-      nextCursor: string | null;
-    };
-    BlockedUser: {
-      /**
-       * @description A user handle: 1–30 of a–z, 0–9, _
-       * @example ann
-       */
-      handle: string;
-      displayName: string;
-      /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
-      avatar: string | null;
-      /**
-       * Format: date-time
-       * @description When the block (or mute) began
-       * @example 2026-11-22T08:30:00.000Z
-       */
-      since: string;
-    };
-    Upload: {
-      media: components['schemas']['Media'];
-      upload: {
-        /** @constant */
-        method: 'PUT';
-        /** @description Presigned: PUT the file’s bytes here, straight to storage, before `expiresAt` */
-        url: string;
-        /** @description Send exactly these headers (the signature covers them and the declared length) */
-        headers: {
-          [key: string]: string;
+    schemas: {
+        RegisteredUser: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            handle: string;
+            displayName: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            createdAt: string;
         };
         /**
-         * Format: date-time
-         * @description ISO 8601 instant (UTC)
-         * @example 2026-11-22T08:30:00.000Z
+         * @description Every machine-readable error code this API sends
+         * @enum {string}
          */
-        expiresAt: string;
-      };
-    };
-    Media: {
-      /** @description The media id: random and unguessable, 22 characters */
-      id: string;
-      /** @enum {string} */
-      purpose: 'post' | 'avatar';
-      /**
-       * @description `uploading` until `POST /media/{id}/complete`; `processing` while the worker makes it safe and small; then `ready`, or `failed` with a `reason`
-       * @enum {string}
-       */
-      state: 'uploading' | 'processing' | 'ready' | 'failed';
-      /** @description Why it failed: unsupported_format, heic_unsupported, svg_refused, too_many_pixels, too_large, corrupt_image, size_mismatch, upload_missing */
-      reason?: string;
-      /**
-       * Format: date-time
-       * @description ISO 8601 instant (UTC)
-       * @example 2026-11-22T08:30:00.000Z
-       */
-      createdAt: string;
-      /** @description When ready: the picture’s width after orientation */
-      width?: number;
-      height?: number;
-      animated?: boolean;
-      /** @description When ready: a colour to fill the space with until the bytes arrive */
-      placeholder?: string;
-      /** @description When ready, by name: a post picture has `thumb` (square, the grid), `feed` (about 690 px wide) and `large` (at most 2048 px); an avatar `avatar-96` and `avatar-400` */
-      variants?: {
-        [key: string]: {
-          width: number;
-          height: number;
-          /** @description Where the browser fetches it (WebP) */
-          url: string;
+        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "client_header_required" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "wrong_password" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "avatar_conflict" | "rename_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "comment_deleted" | "media_deleted" | "repost_in_progress" | "version_required" | "version_mismatch" | "edit_window_closed" | "edit_limit_reached" | "invalid_cursor" | "invalid_notification_id" | "invalid_topic" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "media_not_ready" | "media_in_use" | "internal_error" | "service_unavailable" | "timeout";
+        People: {
+            users: components["schemas"]["PersonFound"][];
         };
-      };
+        PersonFound: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            handle: string;
+            displayName: string;
+            /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
+            avatar: string | null;
+            followers: number;
+            /** @description The token’s user follows them (false without a token) */
+            followedByYou: boolean;
+        };
+        Session: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            handle: string;
+            /** @description Send as `Authorization: Bearer <token>` */
+            token: string;
+            /**
+             * Format: date-time
+             * @description After this instant the token is refused with 401 `token_expired`: exchange the refresh token for a new one (`POST /sessions/refresh`)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            expiresAt: string;
+            /** @constant */
+            tokenType: "Bearer";
+            /** @description Opaque, single use: `POST /sessions/refresh` spends it and answers a new one. Keep it secret; presenting a spent one again ends the whole session. Absent for a browser client (`X-Weibo-Client: web`), which gets it as an HttpOnly cookie instead */
+            refreshToken?: string;
+            /**
+             * Format: date-time
+             * @description After this instant the refresh token is refused: log in again
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            refreshExpiresAt: string;
+            /**
+             * @description Present when this login brought back an account that had left (`DELETE /users/{handle}`): everything it had shows again
+             * @constant
+             */
+            restored?: true;
+        };
+        Profile: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            handle: string;
+            displayName: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            createdAt: string;
+            followers: number;
+            following: number;
+            posts: number;
+            /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
+            avatar: string | null;
+            /** @description The same avatar at 400 × 400, for the profile page; null when none */
+            avatarLarge: string | null;
+        };
+        Departure: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            handle: string;
+            /**
+             * Format: date-time
+             * @description From this instant the account shows nowhere and no session of it refreshes
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            deactivatedAt: string;
+            /**
+             * Format: date-time
+             * @description Logging in before this instant restores everything; from it on the account is erased (posts, comments, likes, follows, notifications…) and cannot come back
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            erasableFrom: string;
+        };
+        ExportReady: {
+            /** @constant */
+            state: "ready";
+            /** @description GET it for the JSON file (posts with their pictures, comments, likes, bookmarks, following, followers); works until `expiresAt` only */
+            url: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description What the file holds is as of this instant; a day later the next request builds a new one
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            builtAt: string;
+        };
+        ExportBuilding: {
+            /** @constant */
+            state: "building";
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            requestedAt: string;
+        };
+        Post: {
+            /**
+             * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
+             * @example ann.8230174987654321.a1b2c3d4e5f6
+             */
+            id: string;
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            author: string;
+            /** @description The author’s display name */
+            authorName: string;
+            /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
+            authorAvatar: string | null;
+            /** @description The text as published: at most 500 Unicode code points. A repost's body is the reposter's comment (empty for a plain repost), with Weibo's chain `//@user: …` when it reposted a repost */
+            body: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            createdAt: string;
+            /** @description How many times the text was edited (0: never). Send it as `If-Match` to edit the post */
+            version: number;
+            /** @description When the text was last edited (show 已编辑 / "edited"); null if never */
+            editedAt: string | null;
+            /** @description The text’s @mentions, in text order */
+            mentions: components["schemas"]["Mention"][];
+            /** @description The text’s #topics#, in text order */
+            topics: components["schemas"]["TopicSpan"][];
+            /** @description Its pictures, up to nine, in the author’s order (empty for none) */
+            media: components["schemas"]["PostMedia"][];
+            /** @description Exact number of likes */
+            likeCount: number;
+            /** @description Exact number of live comments */
+            commentCount: number;
+            /** @description Exact number of live reposts of this post */
+            repostCount: number;
+            /** @description The reading user likes this post (always false without a token) */
+            liked: boolean;
+            /** @description The reading user has a live repost of this post (always false without a token) */
+            reposted: boolean;
+            /** @description The reading user has bookmarked (收藏) this post (always false without a token) */
+            bookmarked: boolean;
+            /** @description For a repost (转发): its original (always the root original, never another repost); null for a post of its own */
+            repostOf: (components["schemas"]["OriginalPost"] | components["schemas"]["DeletedOriginal"]) | null;
+        };
+        /** @description An `@handle` of a registered user in the text (link it to the profile); other `@words` are plain text */
+        Mention: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            handle: string;
+            /** @description Unicode code point index of the token’s first character (inclusive) */
+            start: number;
+            /** @description Unicode code point index just past the token (exclusive) */
+            end: number;
+        };
+        /** @description A `#话题#` or `#tag` in the text, `#` signs included */
+        TopicSpan: {
+            /** @description The normalised topic name (NFKC, lowercase, spaces collapsed): the `{topic}` of its topic page */
+            name: string;
+            /** @description Unicode code point index of the token’s first character (inclusive) */
+            start: number;
+            /** @description Unicode code point index just past the token (exclusive) */
+            end: number;
+        };
+        PostMedia: {
+            id: string;
+            /** @description Alt text for screen readers; null when none was given */
+            alt: string | null;
+            width: number;
+            height: number;
+            animated: boolean;
+            /** @description Fill the reserved space with this colour until the bytes arrive */
+            placeholder: string;
+            /** @description `thumb` (360 × 360, the grid), `feed` (about 690 px wide) and `large` (at most 2048 px), WebP */
+            variants: {
+                [key: string]: {
+                    width: number;
+                    height: number;
+                    url: string;
+                };
+            };
+        };
+        /** @description The original a repost points at, as the reader sees it */
+        OriginalPost: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            state: "live";
+            /**
+             * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
+             * @example ann.8230174987654321.a1b2c3d4e5f6
+             */
+            id: string;
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            author: string;
+            /** @description The author’s display name */
+            authorName: string;
+            /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
+            authorAvatar: string | null;
+            /** @description The text as published: at most 500 Unicode code points. A repost's body is the reposter's comment (empty for a plain repost), with Weibo's chain `//@user: …` when it reposted a repost */
+            body: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            createdAt: string;
+            /** @description How many times the text was edited (0: never). Send it as `If-Match` to edit the post */
+            version: number;
+            /** @description When the text was last edited (show 已编辑 / "edited"); null if never */
+            editedAt: string | null;
+            /** @description The text’s @mentions, in text order */
+            mentions: components["schemas"]["Mention"][];
+            /** @description The text’s #topics#, in text order */
+            topics: components["schemas"]["TopicSpan"][];
+            /** @description Its pictures, up to nine, in the author’s order (empty for none) */
+            media: components["schemas"]["PostMedia"][];
+            /** @description Exact number of likes */
+            likeCount: number;
+            /** @description Exact number of live comments */
+            commentCount: number;
+            /** @description Exact number of live reposts of this post */
+            repostCount: number;
+            /** @description The reading user likes this post (always false without a token) */
+            liked: boolean;
+            /** @description The reading user has a live repost of this post (always false without a token) */
+            reposted: boolean;
+            /** @description The reading user has bookmarked (收藏) this post (always false without a token) */
+            bookmarked: boolean;
+        };
+        /** @description The original has been deleted: show "original deleted", nothing of its content */
+        DeletedOriginal: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            state: "deleted";
+            /**
+             * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
+             * @example ann.8230174987654321.a1b2c3d4e5f6
+             */
+            id: string;
+        };
+        PostHistory: {
+            /**
+             * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
+             * @example ann.8230174987654321.a1b2c3d4e5f6
+             */
+            postId: string;
+            /** @description Every version of the text, newest (the current one) first */
+            versions: {
+                /** @description 0: as published; n: after the n-th edit */
+                version: number;
+                body: string;
+                /**
+                 * Format: date-time
+                 * @description When this version became the post’s text
+                 * @example 2026-11-22T08:30:00.000Z
+                 */
+                at: string;
+                /** @description The text’s @mentions, in text order */
+                mentions: components["schemas"]["Mention"][];
+                topics: components["schemas"]["TopicSpan"][];
+            }[];
+        };
+        PostPage: {
+            posts: components["schemas"]["Post"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
+            nextCursor: string | null;
+        };
+        CommentPage: {
+            comments: components["schemas"]["Comment"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
+            nextCursor: string | null;
+        };
+        Comment: {
+            /**
+             * @description Unique within its post; sorts by creation time
+             * @example 1795360124912-a1b2c3d4
+             */
+            id: string;
+            /**
+             * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
+             * @example ann.8230174987654321.a1b2c3d4e5f6
+             */
+            postId: string;
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            author: string;
+            /** @description The author’s display name */
+            authorName: string;
+            /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
+            authorAvatar: string | null;
+            /** @description At most 500 Unicode code points */
+            body: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            createdAt: string;
+            /** @description The comment this one answers (show "reply to @author"), or null */
+            replyTo: {
+                id: string;
+                /**
+                 * @description A user handle: 1–30 of a–z, 0–9, _
+                 * @example ann
+                 */
+                author: string;
+            } | null;
+            /** @description The text’s @mentions, in text order */
+            mentions: components["schemas"]["Mention"][];
+        };
+        LikerPage: {
+            users: components["schemas"]["Liker"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
+            nextCursor: string | null;
+        };
+        Liker: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            handle: string;
+            displayName: string;
+            /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
+            avatar: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            likedAt: string;
+        };
+        LikeState: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            user: string;
+            /**
+             * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
+             * @example ann.8230174987654321.a1b2c3d4e5f6
+             */
+            postId: string;
+            liked: boolean;
+        };
+        BookmarkState: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            user: string;
+            /**
+             * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
+             * @example ann.8230174987654321.a1b2c3d4e5f6
+             */
+            postId: string;
+            bookmarked: boolean;
+        };
+        FollowState: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            follower: string;
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            followee: string;
+            following: boolean;
+        };
+        UserPage: {
+            users: components["schemas"]["RelationEdge"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
+            nextCursor: string | null;
+        };
+        RelationEdge: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            handle: string;
+            displayName: string;
+            /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
+            avatar: string | null;
+            /**
+             * Format: date-time
+             * @description When the follow began
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            since: string;
+        };
+        Suggestions: {
+            users: components["schemas"]["Suggestion"][];
+        };
+        Suggestion: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            handle: string;
+            displayName: string;
+            /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
+            avatar: string | null;
+            /** @description How many of the people you follow (your newest 20) follow them; 0 for a suggestion from outside your circle */
+            followedBy: number;
+        };
+        TimelinePage: {
+            posts: components["schemas"]["Post"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
+            nextCursor: string | null;
+            /** @description true (with status 206) while the inbox of a returning inactive reader is rebuilt: the page is correct but may be incomplete; ask again in a few seconds */
+            regenerating: boolean;
+        };
+        NewerCount: {
+            /** @description Timeline entries newer than `after`, at most 20 */
+            count: number;
+            /** @description true when there may be more than `count` (show "20+") */
+            more: boolean;
+        };
+        NotificationPage: {
+            notifications: components["schemas"]["Notification"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
+            nextCursor: string | null;
+        };
+        Notification: {
+            /**
+             * @description The group at its current place in the list; give it to mark-read as `upTo`
+             * @example 1795360124912.like/ann.1795360000000.a1b2c3d4e5f6/2493555
+             */
+            id: string;
+            /**
+             * @description like / repost: of your post (grouped per post within 12 h); follow: new followers (grouped within 12 h); comment: on your post; reply: to your comment; mention: you, in a post or comment; edit: a post you reposted was edited (one per post: its latest edit)
+             * @enum {string}
+             */
+            type: "like" | "repost" | "follow" | "comment" | "reply" | "mention" | "edit";
+            /** @description Exact number of actions in the group ("ann and 12 others": 13) */
+            count: number;
+            /**
+             * Format: date-time
+             * @description The group’s latest activity
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            latestAt: string;
+            /** @description Newer than your read marker */
+            unread: boolean;
+            /** @description The latest actors, newest first (at most 3; users you blocked or muted are left out) */
+            actors: {
+                /**
+                 * @description A user handle: 1–30 of a–z, 0–9, _
+                 * @example ann
+                 */
+                handle: string;
+                displayName: string;
+                /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
+                avatar: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant (UTC)
+                 * @example 2026-11-22T08:30:00.000Z
+                 */
+                at: string;
+            }[];
+            /** @description The post it is about: yours (like, repost, comment, reply) or the one that mentions you; null for follows */
+            post: {
+                /**
+                 * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
+                 * @example ann.8230174987654321.a1b2c3d4e5f6
+                 */
+                id: string;
+                body: string;
+            } | null;
+            /** @description The comment, for a comment, a reply or a mention in a comment; otherwise null */
+            comment: {
+                id: string;
+                /** @description The comment’s text, cut to 100 code points */
+                body: string;
+            } | null;
+        };
+        UnreadCount: {
+            /** @description Groups with activity after your read marker, at most 99 */
+            count: number;
+            /** @description true when there may be more than `count` (show "99+") */
+            capped: boolean;
+        };
+        ReadMarker: {
+            /** @description Everything at or before this instant is read (null: nothing marked yet) */
+            readUpTo: string | null;
+        };
+        TopicPage: {
+            /** @description The normalised topic name */
+            topic: string;
+            posts: components["schemas"]["Post"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
+            nextCursor: string | null;
+        };
+        Trending: {
+            topics: {
+                name: string;
+                /** @description Posts with this topic in the window */
+                posts: number;
+            }[];
+            /** @description The window counted: the last hour, in five-minute steps */
+            windowSeconds: number;
+        };
+        BlockState: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            handle: string;
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            target: string;
+            /** @description `handle` blocks `target`: neither sees the other’s posts, `target` cannot follow, comment, like, repost or notify `handle` */
+            blocking: boolean;
+            /** @description `handle` mutes `target`: their posts and notifications are hidden from `handle`; `target` notices nothing */
+            muting: boolean;
+        };
+        BlockedUserPage: {
+            users: components["schemas"]["BlockedUser"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
+            nextCursor: string | null;
+        };
+        BlockedUser: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            handle: string;
+            displayName: string;
+            /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
+            avatar: string | null;
+            /**
+             * Format: date-time
+             * @description When the block (or mute) began
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            since: string;
+        };
+        Upload: {
+            media: components["schemas"]["Media"];
+            upload: {
+                /** @constant */
+                method: "PUT";
+                /** @description Presigned: PUT the file’s bytes here, straight to storage, before `expiresAt` */
+                url: string;
+                /** @description Send exactly these headers (the signature covers them and the declared length) */
+                headers: {
+                    [key: string]: string;
+                };
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant (UTC)
+                 * @example 2026-11-22T08:30:00.000Z
+                 */
+                expiresAt: string;
+            };
+        };
+        Media: {
+            /** @description The media id: random and unguessable, 22 characters */
+            id: string;
+            /** @enum {string} */
+            purpose: "post" | "avatar";
+            /**
+             * @description `uploading` until `POST /media/{id}/complete`; `processing` while the worker makes it safe and small; then `ready`, or `failed` with a `reason`
+             * @enum {string}
+             */
+            state: "uploading" | "processing" | "ready" | "failed";
+            /** @description Why it failed: unsupported_format, heic_unsupported, svg_refused, too_many_pixels, too_large, corrupt_image, size_mismatch, upload_missing */
+            reason?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            createdAt: string;
+            /** @description When ready: the picture’s width after orientation */
+            width?: number;
+            height?: number;
+            animated?: boolean;
+            /** @description When ready: a colour to fill the space with until the bytes arrive */
+            placeholder?: string;
+            /** @description When ready, by name: a post picture has `thumb` (square, the grid), `feed` (about 690 px wide) and `large` (at most 2048 px); an avatar `avatar-96` and `avatar-400` */
+            variants?: {
+                [key: string]: {
+                    width: number;
+                    height: number;
+                    /** @description Where the browser fetches it (WebP) */
+                    url: string;
+                };
+            };
+        };
     };
-  };
-  responses: never;
-  parameters: never;
-  requestBodies: never;
-  headers: never;
-  pathItems: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  searchUsers: {
-    parameters: {
-      query: {
-        /** @description The start of a handle or display name (a leading @ is ignored); compared case-insensitively, in NFKC form */
-        q: string;
-        /** @description How many people, at most */
-        limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description People, best first */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['People'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
+    searchUsers: {
+        parameters: {
+            query: {
+                /** @description The start of a handle or display name (a leading @ is ignored); compared case-insensitively, in NFKC form */
+                q: string;
+                /** @description How many people, at most */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description People, best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["People"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    handle: string;
+                    /** @description 1–50 Unicode code points (at least 1 visible); no control or bidirectional-override characters */
+                    displayName: string;
+                    /** @description 8–128 Unicode code points (at least 8 visible); no control or bidirectional-override characters */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisteredUser"];
+                };
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `handle_taken` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "handle_taken";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `web` from a browser: the refresh token is set as an HttpOnly cookie (Path = the session routes as the browser sees them) and left out of the JSON; refresh and logout without a body token read that cookie, and refuse a request without this header (403 `client_header_required`). */
+                "x-weibo-client"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    handle: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An access token valid until `expiresAt` and a refresh token */
+            200: {
+                headers: {
+                    /** @description Tokens are never cached */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unauthorized";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "rate_limited";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    refreshSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `web` from a browser: the refresh token is set as an HttpOnly cookie (Path = the session routes as the browser sees them) and left out of the JSON; refresh and logout without a body token read that cookie, and refuse a request without this header (403 `client_header_required`). */
+                "x-weibo-client"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    refreshToken?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description New tokens; the presented refresh token no longer works */
+            200: {
+                headers: {
+                    /** @description Tokens are never cached */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `invalid_refresh_token`, `refresh_token_reused` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("invalid_refresh_token" | "refresh_token_reused");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `client_header_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "client_header_required";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    logOut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `web` from a browser: the refresh token is set as an HttpOnly cookie (Path = the session routes as the browser sees them) and left out of the JSON; refresh and logout without a body token read that cookie, and refuse a request without this header (403 `client_header_required`). */
+                "x-weibo-client"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    refreshToken?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The session is revoked (or there was none); a browser client's cookie is cleared */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `client_header_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "client_header_required";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"];
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    leave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Deactivated: when, and until when a login restores it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Departure"];
+                };
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden`, `wrong_password` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("forbidden" | "wrong_password");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "rate_limited";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1–50 Unicode code points (at least 1 visible); no control or bidirectional-override characters */
+                    displayName: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"];
+                };
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `rename_conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "rename_conflict";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    exportData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready: the link to the file */
+            200: {
+                headers: {
+                    /** @description Tokens are never cached */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportReady"];
+                };
+            };
+            /** @description Being built: ask again after `Retry-After` seconds */
+            202: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportBuilding"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    setAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A picture uploaded with `purpose: avatar` (`POST /media`), processed (`ready`) */
+                    mediaId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The profile with its new avatar */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"];
+                };
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `media_not_ready`, `media_in_use`, `avatar_conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("media_not_ready" | "media_in_use" | "avatar_conflict");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `media_not_found` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "media_not_found");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    removeAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile without an avatar */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `avatar_conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "avatar_conflict";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    publishPost: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first outcome (kept 24 h) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 0–500 Unicode code points (at least 0 visible); no control or bidirectional-override characters; newlines allowed */
+                    body: string;
+                    /** @description Up to 9 pictures (Weibo's 九宫格), in this order; each in one post only */
+                    media?: {
+                        /** @description A media id of yours, `ready` (`POST /media`, then `/complete`) */
+                        id: string;
+                        /** @description Alt text for screen readers, at most 1500 characters */
+                        alt?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description A retry with the same Idempotency-Key: the post the first request created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description Published */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_in_progress`, `publish_conflict`, `media_not_ready`, `media_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("idempotency_in_progress" | "publish_conflict" | "media_not_ready" | "media_in_use");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Gone for good: `post_deleted` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_deleted";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `idempotency_key_mismatch`, `media_not_found` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "idempotency_key_mismatch" | "media_not_found");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The post */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `blocked` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "blocked";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `post_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deletePost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `post_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    editPost: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The post’s `version` as you read it, e.g. `"0"` (quotes optional). Required: without it 428 `version_required`; another version than the current one is 412 `version_mismatch` */
+                "if-match"?: string;
+            };
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 0–500 Unicode code points (at least 0 visible); no control or bidirectional-override characters; newlines allowed */
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The post as edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `post_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `version_mismatch` */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "version_mismatch";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `edit_window_closed`, `edit_limit_reached` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "edit_window_closed" | "edit_limit_reached");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `version_required` */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "version_required";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostHistory"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `blocked` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "blocked";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `post_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listUserPosts: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of posts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostPage"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `blocked` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "blocked";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listComments: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+                /** @description newest first (default) or oldest first */
+                order?: "newest" | "oldest";
+            };
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of comments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentPage"];
+                };
+            };
+            /** @description Not found: `post_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    addComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first outcome (kept 24 h) */
+                "idempotency-key"?: string;
+            };
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1–500 Unicode code points (at least 1 visible); no control or bidirectional-override characters; newlines allowed */
+                    body: string;
+                    /** @description Answer another comment on the same post (shown as "reply to @author") */
+                    replyTo?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A retry with the same Idempotency-Key: the comment the first request made */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            /** @description Commented */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `blocked` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "blocked";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `post_not_found`, `comment_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("post_not_found" | "comment_not_found");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "idempotency_in_progress";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Gone for good: `comment_deleted` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "comment_deleted";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `idempotency_key_mismatch` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "idempotency_key_mismatch");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "rate_limited";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `comment_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "comment_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listLikers: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LikerPage"];
+                };
+            };
+            /** @description Not found: `post_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    like: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Liked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LikeState"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden`, `blocked` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("forbidden" | "blocked");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `post_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "rate_limited";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    unlike: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not liked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LikeState"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `post_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "rate_limited";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    bookmark: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Bookmarked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookmarkState"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `post_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "rate_limited";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    unbookmark: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not bookmarked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookmarkState"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `post_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "rate_limited";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listBookmarks: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of bookmarked posts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostPage"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    repost: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first outcome (kept 24 h) */
+                "idempotency-key"?: string;
+            };
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Your words on it (转发理由). Without one, reposting the same post again returns your earlier repost. */
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Your existing plain repost of this original, or an Idempotency-Key replay */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description Reposted */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `blocked` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "blocked";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `post_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `repost_in_progress`, `idempotency_in_progress`, `publish_conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("repost_in_progress" | "idempotency_in_progress" | "publish_conflict");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Gone for good: `post_deleted` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "post_deleted";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `idempotency_key_mismatch` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "idempotency_key_mismatch");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "rate_limited";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    followState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                target: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The follow state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowState"];
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    follow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                target: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Following */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowState"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden`, `blocked` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("forbidden" | "blocked");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `cannot_follow_self`, `following_limit` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_follow_self" | "following_limit");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    unfollow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                target: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not following */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowState"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `cannot_unfollow_self` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_unfollow_self");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listFollowing: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserPage"];
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    suggestions: {
+        parameters: {
+            query?: {
+                /** @description How many people, at most */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description People to follow, best first */
+            200: {
+                headers: {
+                    /** @description Yours alone; the same list for a minute */
+                    "Cache-Control": "private, max-age=60";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Suggestions"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listFollowers: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserPage"];
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    homeTimeline: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the timeline */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimelinePage"];
+                };
+            };
+            /** @description The timeline is being regenerated: this page may be incomplete */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimelinePage"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    timelineNewer: {
+        parameters: {
+            query: {
+                /** @description The id of the newest post you show (the first of the first page) */
+                after: string;
+            };
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count */
+            200: {
+                headers: {
+                    /** @description A count for now: never reused */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewerCount"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    notifications: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of notification groups */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPage"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    unreadNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The unread count */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnreadCount"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    markNotificationsRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The id of the newest notification you have shown: it and everything older become read */
+                    upTo: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The read marker now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadMarker"];
+                };
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_notification_id` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_notification_id");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    topicPosts: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A topic name as written (`#` signs left out); it is normalised like the posts’ topics (case, width) */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the topic */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicPage"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_topic`, `invalid_cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_topic" | "invalid_cursor");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    trendingTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Trending topics, most posts first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trending"];
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    blockState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                target: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockState"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    block: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                target: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Blocking */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockState"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `cannot_block_self` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_block_self");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    unblock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                target: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not blocking */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockState"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `cannot_block_self` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_block_self");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    mute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                target: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Muting */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockState"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `cannot_mute_self` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_mute_self");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    unmute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                target: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not muting */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockState"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `cannot_mute_self` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_mute_self");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listBlocks: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockedUserPage"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listMutes: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockedUserPage"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first outcome (kept 24 h) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The type the browser will upload: image/jpeg, image/png, image/webp or image/gif. Only a promise: the worker decides the format by the bytes */
+                    contentType: string;
+                    /** @description The exact size in bytes of the file to upload (at most 20 MB); the upload must match it */
+                    size: number;
+                    /**
+                     * @description A picture for a post (grid, feed and large sizes), or an avatar (square sizes)
+                     * @default post
+                     * @enum {string}
+                     */
+                    purpose?: "post" | "avatar";
+                };
+            };
+        };
+        responses: {
+            /** @description A retry with the same Idempotency-Key: the upload the first request started, as it is now, and a fresh presigned PUT */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Upload"];
+                };
+            };
+            /** @description The media record (uploading) and where to upload */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Upload"];
+                };
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "idempotency_in_progress";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Gone for good: `media_deleted` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "media_deleted";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `media_type_refused`, `media_too_large`, `idempotency_key_mismatch` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "media_type_refused" | "media_too_large" | "idempotency_key_mismatch");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "rate_limited";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    completeUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A media id, as `POST /media` answered it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The media (processing, or its state if that moved on) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `media_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "media_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `upload_missing` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "upload_missing";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A media id, as `POST /media` answered it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The media */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `media_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "media_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    openapi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document of this API */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
             };
-          };
         };
-      };
-    };
-  };
-  register: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          handle: string;
-          /** @description 1–50 Unicode code points (at least 1 visible); no control or bidirectional-override characters */
-          displayName: string;
-          /** @description 8–128 Unicode code points (at least 8 visible); no control or bidirectional-override characters */
-          password: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Created */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['RegisteredUser'];
-        };
-      };
-      /** @description Malformed request: `missing_body`, `malformed_json` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_body' | 'malformed_json');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Conflict: `handle_taken` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'handle_taken';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Content-Type must be application/json: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'unsupported_media_type';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  login: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description `web` from a browser: the refresh token is set as an HttpOnly cookie (Path = the session routes as the browser sees them) and left out of the JSON; refresh and logout without a body token read that cookie, and refuse a request without this header (403 `client_header_required`). */
-        'x-weibo-client'?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          handle: string;
-          password: string;
-        };
-      };
-    };
-    responses: {
-      /** @description An access token valid until `expiresAt` and a refresh token */
-      200: {
-        headers: {
-          /** @description Tokens are never cached */
-          'Cache-Control': 'no-store';
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Session'];
-        };
-      };
-      /** @description Malformed request: `missing_body`, `malformed_json` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_body' | 'malformed_json');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'unauthorized';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Content-Type must be application/json: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'unsupported_media_type';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'rate_limited';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  refreshSession: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description `web` from a browser: the refresh token is set as an HttpOnly cookie (Path = the session routes as the browser sees them) and left out of the JSON; refresh and logout without a body token read that cookie, and refuse a request without this header (403 `client_header_required`). */
-        'x-weibo-client'?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          refreshToken?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description New tokens; the presented refresh token no longer works */
-      200: {
-        headers: {
-          /** @description Tokens are never cached */
-          'Cache-Control': 'no-store';
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Session'];
-        };
-      };
-      /** @description Malformed request: `missing_body`, `malformed_json` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_body' | 'malformed_json');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `invalid_refresh_token`, `refresh_token_reused` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('invalid_refresh_token' | 'refresh_token_reused');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `client_header_required` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'client_header_required';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Content-Type must be application/json: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'unsupported_media_type';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  logOut: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description `web` from a browser: the refresh token is set as an HttpOnly cookie (Path = the session routes as the browser sees them) and left out of the JSON; refresh and logout without a body token read that cookie, and refuse a request without this header (403 `client_header_required`). */
-        'x-weibo-client'?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          refreshToken?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description The session is revoked (or there was none); a browser client's cookie is cleared */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Malformed request: `missing_body`, `malformed_json` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_body' | 'malformed_json');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `client_header_required` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'client_header_required';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Content-Type must be application/json: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'unsupported_media_type';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  getProfile: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The profile */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Profile'];
-        };
-      };
-      /** @description Not found: `user_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'user_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  leave: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          password: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Deactivated: when, and until when a login restores it */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Departure'];
-        };
-      };
-      /** @description Malformed request: `missing_body`, `malformed_json` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_body' | 'malformed_json');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden`, `wrong_password` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('forbidden' | 'wrong_password');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Content-Type must be application/json: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'unsupported_media_type';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'rate_limited';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  updateProfile: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description 1–50 Unicode code points (at least 1 visible); no control or bidirectional-override characters */
-          displayName: string;
-        };
-      };
-    };
-    responses: {
-      /** @description The updated profile */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Profile'];
-        };
-      };
-      /** @description Malformed request: `missing_body`, `malformed_json` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_body' | 'malformed_json');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `user_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'user_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Conflict: `rename_conflict` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'rename_conflict';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Content-Type must be application/json: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'unsupported_media_type';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  exportData: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Ready: the link to the file */
-      200: {
-        headers: {
-          /** @description Tokens are never cached */
-          'Cache-Control': 'no-store';
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ExportReady'];
-        };
-      };
-      /** @description Being built: ask again after `Retry-After` seconds */
-      202: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ExportBuilding'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  setAvatar: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description A picture uploaded with `purpose: avatar` (`POST /media`), processed (`ready`) */
-          mediaId: string;
-        };
-      };
-    };
-    responses: {
-      /** @description The profile with its new avatar */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Profile'];
-        };
-      };
-      /** @description Malformed request: `missing_body`, `malformed_json` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_body' | 'malformed_json');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `user_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'user_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Conflict: `media_not_ready`, `media_in_use`, `avatar_conflict` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('media_not_ready' | 'media_in_use' | 'avatar_conflict');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Content-Type must be application/json: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'unsupported_media_type';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `media_not_found` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'media_not_found');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  removeAvatar: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The profile without an avatar */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Profile'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `user_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'user_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Conflict: `avatar_conflict` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'avatar_conflict';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  publishPost: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: the same key with the same body returns the first outcome (kept 24 h) */
-        'idempotency-key'?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description 0–500 Unicode code points (at least 0 visible); no control or bidirectional-override characters; newlines allowed */
-          body: string;
-          /** @description Up to 9 pictures (Weibo's 九宫格), in this order; each in one post only */
-          media?: {
-            /** @description A media id of yours, `ready` (`POST /media`, then `/complete`) */
-            id: string;
-            /** @description Alt text for screen readers, at most 1500 characters */
-            alt?: string;
-          }[];
-        };
-      };
-    };
-    responses: {
-      /** @description A retry with the same Idempotency-Key: the post the first request created */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Post'];
-        };
-      };
-      /** @description Published */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Post'];
-        };
-      };
-      /** @description Malformed request: `missing_body`, `malformed_json` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_body' | 'malformed_json');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Conflict: `idempotency_in_progress`, `publish_conflict`, `media_not_ready`, `media_in_use` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] &
-                ('idempotency_in_progress' | 'publish_conflict' | 'media_not_ready' | 'media_in_use');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Gone for good: `post_deleted` */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'post_deleted';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Content-Type must be application/json: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'unsupported_media_type';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `idempotency_key_mismatch`, `media_not_found` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] &
-                ('validation_failed' | 'idempotency_key_mismatch' | 'media_not_found');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  getPost: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        postId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The post */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Post'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `blocked` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'blocked';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `post_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'post_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  deletePost: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        postId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Deleted */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `post_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'post_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  editPost: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description The post’s `version` as you read it, e.g. `"0"` (quotes optional). Required: without it 428 `version_required`; another version than the current one is 412 `version_mismatch` */
-        'if-match'?: string;
-      };
-      path: {
-        postId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description 0–500 Unicode code points (at least 0 visible); no control or bidirectional-override characters; newlines allowed */
-          body: string;
-        };
-      };
-    };
-    responses: {
-      /** @description The post as edited */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Post'];
-        };
-      };
-      /** @description Malformed request: `missing_body`, `malformed_json` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_body' | 'malformed_json');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `post_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'post_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Error: `version_mismatch` */
-      412: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'version_mismatch';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Content-Type must be application/json: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'unsupported_media_type';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `edit_window_closed`, `edit_limit_reached` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] &
-                ('validation_failed' | 'edit_window_closed' | 'edit_limit_reached');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Error: `version_required` */
-      428: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'version_required';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  postHistory: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        postId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The versions */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PostHistory'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `blocked` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'blocked';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `post_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'post_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  listUserPosts: {
-    parameters: {
-      query?: {
-        /** @description Page size */
-        limit?: number;
-        /** @description The `nextCursor` of the previous page; omit for the first page */
-        cursor?: string;
-      };
-      header?: never;
-      path: {
-        handle: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of posts */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PostPage'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `blocked` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'blocked';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `user_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'user_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'invalid_cursor');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  listComments: {
-    parameters: {
-      query?: {
-        /** @description Page size */
-        limit?: number;
-        /** @description The `nextCursor` of the previous page; omit for the first page */
-        cursor?: string;
-        /** @description newest first (default) or oldest first */
-        order?: 'newest' | 'oldest';
-      };
-      header?: never;
-      path: {
-        postId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of comments */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CommentPage'];
-        };
-      };
-      /** @description Not found: `post_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'post_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'invalid_cursor');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  addComment: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: the same key with the same body returns the first outcome (kept 24 h) */
-        'idempotency-key'?: string;
-      };
-      path: {
-        postId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description 1–500 Unicode code points (at least 1 visible); no control or bidirectional-override characters; newlines allowed */
-          body: string;
-          /** @description Answer another comment on the same post (shown as "reply to @author") */
-          replyTo?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description A retry with the same Idempotency-Key: the comment the first request made */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Comment'];
-        };
-      };
-      /** @description Commented */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Comment'];
-        };
-      };
-      /** @description Malformed request: `missing_body`, `malformed_json` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_body' | 'malformed_json');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `blocked` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'blocked';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `post_not_found`, `comment_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('post_not_found' | 'comment_not_found');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Conflict: `idempotency_in_progress` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'idempotency_in_progress';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Gone for good: `comment_deleted` */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'comment_deleted';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Content-Type must be application/json: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'unsupported_media_type';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `idempotency_key_mismatch` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'idempotency_key_mismatch');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'rate_limited';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  deleteComment: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        postId: string;
-        commentId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Deleted */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `comment_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'comment_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  listLikers: {
-    parameters: {
-      query?: {
-        /** @description Page size */
-        limit?: number;
-        /** @description The `nextCursor` of the previous page; omit for the first page */
-        cursor?: string;
-      };
-      header?: never;
-      path: {
-        postId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of users */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['LikerPage'];
-        };
-      };
-      /** @description Not found: `post_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'post_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'invalid_cursor');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  like: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-        postId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Liked */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['LikeState'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden`, `blocked` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('forbidden' | 'blocked');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `post_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'post_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'rate_limited';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  unlike: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-        postId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Not liked */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['LikeState'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `post_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'post_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'rate_limited';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  bookmark: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-        postId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Bookmarked */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BookmarkState'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `post_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'post_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'rate_limited';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  unbookmark: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-        postId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Not bookmarked */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BookmarkState'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `post_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'post_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'rate_limited';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  listBookmarks: {
-    parameters: {
-      query?: {
-        /** @description Page size */
-        limit?: number;
-        /** @description The `nextCursor` of the previous page; omit for the first page */
-        cursor?: string;
-      };
-      header?: never;
-      path: {
-        handle: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of bookmarked posts */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PostPage'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'invalid_cursor');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  repost: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: the same key with the same body returns the first outcome (kept 24 h) */
-        'idempotency-key'?: string;
-      };
-      path: {
-        postId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description Your words on it (转发理由). Without one, reposting the same post again returns your earlier repost. */
-          comment?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Your existing plain repost of this original, or an Idempotency-Key replay */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Post'];
-        };
-      };
-      /** @description Reposted */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Post'];
-        };
-      };
-      /** @description Malformed request: `missing_body`, `malformed_json` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_body' | 'malformed_json');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `blocked` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'blocked';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `post_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'post_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Conflict: `repost_in_progress`, `idempotency_in_progress`, `publish_conflict` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] &
-                ('repost_in_progress' | 'idempotency_in_progress' | 'publish_conflict');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Gone for good: `post_deleted` */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'post_deleted';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Content-Type must be application/json: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'unsupported_media_type';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `idempotency_key_mismatch` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'idempotency_key_mismatch');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'rate_limited';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  followState: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-        target: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The follow state */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FollowState'];
-        };
-      };
-      /** @description Not found: `user_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'user_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  follow: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-        target: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Following */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FollowState'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden`, `blocked` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('forbidden' | 'blocked');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `user_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'user_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `cannot_follow_self`, `following_limit` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] &
-                ('validation_failed' | 'cannot_follow_self' | 'following_limit');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  unfollow: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-        target: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Not following */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FollowState'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `user_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'user_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `cannot_unfollow_self` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'cannot_unfollow_self');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  listFollowing: {
-    parameters: {
-      query?: {
-        /** @description Page size */
-        limit?: number;
-        /** @description The `nextCursor` of the previous page; omit for the first page */
-        cursor?: string;
-      };
-      header?: never;
-      path: {
-        handle: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of users */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['UserPage'];
-        };
-      };
-      /** @description Not found: `user_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'user_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'invalid_cursor');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  suggestions: {
-    parameters: {
-      query?: {
-        /** @description How many people, at most */
-        limit?: number;
-      };
-      header?: never;
-      path: {
-        handle: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description People to follow, best first */
-      200: {
-        headers: {
-          /** @description Yours alone; the same list for a minute */
-          'Cache-Control': 'private, max-age=60';
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Suggestions'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  listFollowers: {
-    parameters: {
-      query?: {
-        /** @description Page size */
-        limit?: number;
-        /** @description The `nextCursor` of the previous page; omit for the first page */
-        cursor?: string;
-      };
-      header?: never;
-      path: {
-        handle: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of users */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['UserPage'];
-        };
-      };
-      /** @description Not found: `user_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'user_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'invalid_cursor');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  homeTimeline: {
-    parameters: {
-      query?: {
-        /** @description Page size */
-        limit?: number;
-        /** @description The `nextCursor` of the previous page; omit for the first page */
-        cursor?: string;
-      };
-      header?: never;
-      path: {
-        handle: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of the timeline */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TimelinePage'];
-        };
-      };
-      /** @description The timeline is being regenerated: this page may be incomplete */
-      206: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TimelinePage'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `user_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'user_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'invalid_cursor');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  timelineNewer: {
-    parameters: {
-      query: {
-        /** @description The id of the newest post you show (the first of the first page) */
-        after: string;
-      };
-      header?: never;
-      path: {
-        handle: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The count */
-      200: {
-        headers: {
-          /** @description A count for now: never reused */
-          'Cache-Control': 'no-store';
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['NewerCount'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  notifications: {
-    parameters: {
-      query?: {
-        /** @description Page size */
-        limit?: number;
-        /** @description The `nextCursor` of the previous page; omit for the first page */
-        cursor?: string;
-      };
-      header?: never;
-      path: {
-        handle: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of notification groups */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['NotificationPage'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'invalid_cursor');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  unreadNotifications: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The unread count */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['UnreadCount'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  markNotificationsRead: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description The id of the newest notification you have shown: it and everything older become read */
-          upTo: string;
-        };
-      };
-    };
-    responses: {
-      /** @description The read marker now */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ReadMarker'];
-        };
-      };
-      /** @description Malformed request: `missing_body`, `malformed_json` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_body' | 'malformed_json');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Content-Type must be application/json: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'unsupported_media_type';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `invalid_notification_id` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'invalid_notification_id');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  topicPosts: {
-    parameters: {
-      query?: {
-        /** @description Page size */
-        limit?: number;
-        /** @description The `nextCursor` of the previous page; omit for the first page */
-        cursor?: string;
-      };
-      header?: never;
-      path: {
-        /** @description A topic name as written (`#` signs left out); it is normalised like the posts’ topics (case, width) */
-        topic: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of the topic */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TopicPage'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `invalid_topic`, `invalid_cursor` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'invalid_topic' | 'invalid_cursor');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  trendingTopics: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Trending topics, most posts first */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Trending'];
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  blockState: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-        target: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The state */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BlockState'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `user_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'user_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  block: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-        target: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Blocking */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BlockState'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `user_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'user_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `cannot_block_self` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'cannot_block_self');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  unblock: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-        target: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Not blocking */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BlockState'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `user_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'user_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `cannot_block_self` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'cannot_block_self');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  mute: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-        target: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Muting */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BlockState'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `user_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'user_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `cannot_mute_self` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'cannot_mute_self');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  unmute: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        handle: string;
-        target: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Not muting */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BlockState'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `user_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'user_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `cannot_mute_self` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'cannot_mute_self');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  listBlocks: {
-    parameters: {
-      query?: {
-        /** @description Page size */
-        limit?: number;
-        /** @description The `nextCursor` of the previous page; omit for the first page */
-        cursor?: string;
-      };
-      header?: never;
-      path: {
-        handle: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of users */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BlockedUserPage'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'invalid_cursor');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  listMutes: {
-    parameters: {
-      query?: {
-        /** @description Page size */
-        limit?: number;
-        /** @description The `nextCursor` of the previous page; omit for the first page */
-        cursor?: string;
-      };
-      header?: never;
-      path: {
-        handle: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of users */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BlockedUserPage'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'forbidden';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('validation_failed' | 'invalid_cursor');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  createUpload: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: the same key with the same body returns the first outcome (kept 24 h) */
-        'idempotency-key'?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description The type the browser will upload: image/jpeg, image/png, image/webp or image/gif. Only a promise: the worker decides the format by the bytes */
-          contentType: string;
-          /** @description The exact size in bytes of the file to upload (at most 20 MB); the upload must match it */
-          size: number;
-          /**
-           * @description A picture for a post (grid, feed and large sizes), or an avatar (square sizes)
-           * @default post
-           * @enum {string}
-           */
-          purpose?: 'post' | 'avatar';
-        };
-      };
-    };
-    responses: {
-      /** @description A retry with the same Idempotency-Key: the upload the first request started, as it is now, and a fresh presigned PUT */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Upload'];
-        };
-      };
-      /** @description The media record (uploading) and where to upload */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Upload'];
-        };
-      };
-      /** @description Malformed request: `missing_body`, `malformed_json` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_body' | 'malformed_json');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Conflict: `idempotency_in_progress` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'idempotency_in_progress';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Gone for good: `media_deleted` */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'media_deleted';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Content-Type must be application/json: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'unsupported_media_type';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed`, `media_type_refused`, `media_too_large`, `idempotency_key_mismatch` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] &
-                ('validation_failed' | 'media_type_refused' | 'media_too_large' | 'idempotency_key_mismatch');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'rate_limited';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  completeUpload: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description A media id, as `POST /media` answered it */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The media (processing, or its state if that moved on) */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Media'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `media_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'media_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Conflict: `upload_missing` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'upload_missing';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  getMedia: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description A media id, as `POST /media` answered it */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The media */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Media'];
-        };
-      };
-      /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('missing_token' | 'invalid_token' | 'token_expired');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Not found: `media_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'media_not_found';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The request breaks a rule: `validation_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'validation_failed';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  openapi: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The OpenAPI 3.1 document of this API */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description Request body too large (16 KiB at most): `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'payload_too_large';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Internal error (no details are given): `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & 'internal_error';
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: {
-              /** @description Stable machine-readable code: clients branch on it */
-              code: components['schemas']['ErrorCode'] & ('service_unavailable' | 'timeout');
-              /** @description A human-readable English sentence; never echoes secrets or input */
-              message: string;
-            };
-          };
-        };
-      };
     };
-  };
 }

@@ -35,7 +35,9 @@ export function ConfirmHost() {
       returnTo.current = document.activeElement;
       setPending(p);
     };
-    return () => void (show = undefined);
+    return () => {
+      show = undefined;
+    };
   }, []);
   useEffect(() => {
     if (!pending) return;
@@ -52,12 +54,16 @@ export function ConfirmHost() {
   };
 
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop; from the keyboard, Esc closes the dialog (onCancel)
     <dialog
       ref={dialog}
       class="confirm"
       aria-labelledby="confirm-title"
       aria-describedby={pending?.detail ? 'confirm-detail' : undefined}
-      onCancel={(e) => (e.preventDefault(), close(false))}
+      onCancel={(e) => {
+        e.preventDefault();
+        close(false);
+      }}
       onClick={(e) => e.target === dialog.current && close(false)}
     >
       {pending && (

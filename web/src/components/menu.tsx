@@ -36,16 +36,23 @@ export function MoreMenu({ label, items }: { label: string; items: MenuItem[] })
     const all = entries();
     const at = all.indexOf(document.activeElement as HTMLButtonElement);
     if (!open) return;
-    if (e.key === 'Escape') e.preventDefault(), close();
-    else if (e.key === 'ArrowDown') e.preventDefault(), all[(at + 1) % all.length]?.focus();
-    else if (e.key === 'ArrowUp') e.preventDefault(), all[(at - 1 + all.length) % all.length]?.focus();
-    else if (e.key === 'Tab') setOpen(false);
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      close();
+    } else if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      all[(at + 1) % all.length]?.focus();
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      all[(at - 1 + all.length) % all.length]?.focus();
+    } else if (e.key === 'Tab') setOpen(false);
   };
 
   if (items.length === 0) return null;
   return (
-    // Keys on the whole widget: Esc closes whether the focus is on an item or still on the button.
-    <span class="more-menu" onKeyDown={keys}>
+    // Keys on the button and on the list, so on the whole widget: Esc closes whether the focus is on
+    // an item or still on the button.
+    <span class="more-menu">
       <button
         ref={button}
         type="button"
@@ -54,11 +61,13 @@ export function MoreMenu({ label, items }: { label: string; items: MenuItem[] })
         aria-expanded={open}
         aria-label={label}
         onClick={() => setOpen(!open)}
+        onKeyDown={keys}
       >
         <Icon name="more" />
       </button>
       {open && (
-        <ul ref={list} role="menu" aria-label={label} class="menu">
+        // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the menu-button pattern's menu, a list whose items are role=none
+        <ul ref={list} role="menu" aria-label={label} class="menu" onKeyDown={keys}>
           {items.map((item) => (
             <li key={item.label} role="none">
               <button

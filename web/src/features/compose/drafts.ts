@@ -111,14 +111,19 @@ export function draftStore(storage: () => DraftStorage | null, now: () => number
     },
     /** Keeps `draft` (an empty text keeps nothing: there is nothing to lose). */
     save(handle: string, target: string, draft: Draft): void {
-      if (draft.text === '') return drop(handle, target);
+      if (draft.text === '') {
+        drop(handle, target);
+        return;
+      }
       const stored: Stored = { ...draft, savedAt: now() };
       attempt((s) => s.setItem(where(handle, target), JSON.stringify(stored)), undefined);
     },
     drop,
     /** Every draft of this user (their explicit logout: nothing of theirs stays on the browser). */
     dropAll(handle: string): void {
-      attempt((s) => keysWith(s, `${PREFIX}${VERSION}:${handle}:`).forEach((k) => s.removeItem(k)), undefined);
+      attempt((s) => {
+        for (const k of keysWith(s, `${PREFIX}${VERSION}:${handle}:`)) s.removeItem(k);
+      }, undefined);
     },
     /** Removes every expired or unreadable draft, of anyone, and entries of another stored shape. */
     sweep(): void {

@@ -238,11 +238,11 @@ export function PicturePicker({ pictures, onStatus }: { pictures: Pictures; onSt
                       type="button"
                       class="secondary small move-earlier"
                       disabled={i === 0}
-                      onClick={() => (
-                        pictures.move(p.key, -1),
-                        setFocusAfterMove({ key: p.key, by: -1 }),
-                        onStatus(t('media.moved', { n: n - 1 }))
-                      )}
+                      onClick={() => {
+                        pictures.move(p.key, -1);
+                        setFocusAfterMove({ key: p.key, by: -1 });
+                        onStatus(t('media.moved', { n: n - 1 }));
+                      }}
                     >
                       {t('media.moveEarlier')}
                       <span class="sr-only"> {t('media.picture', { n })}</span>
@@ -251,11 +251,11 @@ export function PicturePicker({ pictures, onStatus }: { pictures: Pictures; onSt
                       type="button"
                       class="secondary small move-later"
                       disabled={i === total - 1}
-                      onClick={() => (
-                        pictures.move(p.key, 1),
-                        setFocusAfterMove({ key: p.key, by: 1 }),
-                        onStatus(t('media.moved', { n: n + 1 }))
-                      )}
+                      onClick={() => {
+                        pictures.move(p.key, 1);
+                        setFocusAfterMove({ key: p.key, by: 1 });
+                        onStatus(t('media.moved', { n: n + 1 }));
+                      }}
                     >
                       {t('media.moveLater')}
                       <span class="sr-only"> {t('media.picture', { n })}</span>

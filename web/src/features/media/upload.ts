@@ -66,10 +66,12 @@ function put(
     for (const [name, value] of Object.entries(upload.headers))
       if (!BROWSER_SET.has(name.toLowerCase())) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (e) => e.lengthComputable && progress(e.loaded / e.total);
-    xhr.onload = () =>
-      xhr.status >= 200 && xhr.status < 300
-        ? (progress(1), resolve())
-        : reject(new ApiProblem(xhr.status, 'upload_failed'));
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        progress(1);
+        resolve();
+      } else reject(new ApiProblem(xhr.status, 'upload_failed'));
+    };
     xhr.onerror = () => reject(new ApiProblem(0, 'network'));
     xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
     signal.addEventListener('abort', () => xhr.abort(), { once: true });
@@ -80,8 +82,13 @@ function put(
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), reject(new DOMException('aborted', 'AbortError'))), {
-      once: true,
-    });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new DOMException('aborted', 'AbortError'));
+      },
+      { once: true },
+    );
   });
 }

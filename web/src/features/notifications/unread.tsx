@@ -20,7 +20,7 @@ let asked = 0;
 
 function publish(k: Known): void {
   known = k;
-  listeners.forEach((l) => l(k));
+  for (const l of listeners) l(k);
 }
 
 /** Asks the API for the unread count (after the page's own requests). */

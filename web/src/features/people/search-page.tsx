@@ -18,7 +18,9 @@ export function SearchPage({ q, current }: { q: string; current: Session | null 
     call(api.GET('/users', { params: { query: { q, limit: 30 } } }))
       .then(({ data }) => live && setPeople(data.users))
       .catch((e: unknown) => live && setError(e));
-    return () => void (live = false);
+    return () => {
+      live = false;
+    };
   }, [q]);
 
   return (

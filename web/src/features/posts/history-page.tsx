@@ -17,7 +17,9 @@ export function HistoryPage({ id }: { id: string }) {
     call(api.GET('/posts/{postId}/history', { params: { path: { postId: id } } }))
       .then(({ data }) => live && setHistory(data))
       .catch((e: unknown) => live && setError(e));
-    return () => void (live = false);
+    return () => {
+      live = false;
+    };
   }, [id]);
   const newest = history?.versions[0]?.version;
   return (

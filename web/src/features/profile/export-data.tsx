@@ -44,7 +44,10 @@ export function ExportData({ handle }: { handle: string }) {
           type="button"
           class="secondary"
           disabled={phase === 'building'}
-          onClick={() => (setError(null), void ask(Date.now()))}
+          onClick={() => {
+            setError(null);
+            void ask(Date.now());
+          }}
         >
           {t('export.open')}
         </button>{' '}

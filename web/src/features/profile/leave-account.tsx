@@ -14,7 +14,9 @@ let departed: string | null = null;
 let restored = false;
 
 /** A login just brought this account back (auth-pages.tsx): the home page says so, once. */
-export const markRestored = () => void (restored = true);
+export const markRestored = () => {
+  restored = true;
+};
 export function takeRestored(): boolean {
   const was = restored;
   restored = false;
@@ -76,7 +78,15 @@ export function LeaveAccount({ handle }: { handle: string }) {
         <button type="submit" class="danger" disabled={busy || password === ''}>
           {t('leave.confirm')}
         </button>{' '}
-        <button type="button" class="secondary" onClick={() => (setOpen(false), setPassword(''), setError(null))}>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => {
+            setOpen(false);
+            setPassword('');
+            setError(null);
+          }}
+        >
           {t('profile.cancel')}
         </button>
       </p>

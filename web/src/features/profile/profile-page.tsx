@@ -31,8 +31,14 @@ export function ProfilePage({ handle }: { handle: string }) {
   const loadProfile = () => {
     setError(null);
     return call(api.GET('/users/{handle}', { params: { path: { handle } } }))
-      .then(({ data }) => (setProfile(data), true))
-      .catch((err) => (setError(err), false));
+      .then(({ data }) => {
+        setProfile(data);
+        return true;
+      })
+      .catch((err) => {
+        setError(err);
+        return false;
+      });
   };
   const loadFollowing = () => {
     if (!me || me === handle) return;
@@ -200,7 +206,11 @@ function EditName({ profile, onSaved }: { profile: Profile; onSaved: (p: Profile
         <button
           type="button"
           class="secondary"
-          onClick={() => (setName(profile.displayName), setEditing(true), setStatus(''))}
+          onClick={() => {
+            setName(profile.displayName);
+            setEditing(true);
+            setStatus('');
+          }}
         >
           {t('profile.edit')}
         </button>{' '}

@@ -129,6 +129,7 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
         {status}
       </p>
       <ErrorMessage error={error} />
+      {/* biome-ignore lint/a11y/useSemanticElements: a <fieldset> would bring its own border, padding and layout to this row of buttons */}
       <div class="comment-order" role="group" aria-label={t('comments.order')}>
         {choose('newest')} {choose('oldest')}
       </div>

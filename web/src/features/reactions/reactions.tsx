@@ -145,7 +145,13 @@ export function Reactions({ post, update, onReposted }: ReactionsProps) {
             aria-label={`${repostLabel} ${post.repostCount}`}
             aria-expanded={reposting}
             disabled={!canRepost}
-            onClick={() => (currentUser() ? (setStatus(''), setOpenedHere(true), setReposting(!reposting)) : toLogin())}
+            onClick={() => {
+              if (currentUser()) {
+                setStatus('');
+                setOpenedHere(true);
+                setReposting(!reposting);
+              } else toLogin();
+            }}
           >
             <Icon name="repost" />
             <span class="n">{shown(repostLabel, post.repostCount)}</span>
@@ -211,7 +217,10 @@ function RepostForm({ post, focus, onDone, onCancel }: RepostFormProps) {
   const over = codePoints(text) > REPOST_COMMENT_MAX || textProblem(text) !== null;
 
   // Cancel (or Escape) is putting the comment away: its draft goes too.
-  const cancel = () => (item.edit(''), onCancel());
+  const cancel = () => {
+    item.edit('');
+    onCancel();
+  };
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -235,7 +244,10 @@ function RepostForm({ post, focus, onDone, onCancel }: RepostFormProps) {
       class="repost-form"
       onSubmit={submit}
       onKeyDown={(e) => {
-        if (e.key === 'Escape') e.preventDefault(), cancel();
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          cancel();
+        }
       }}
     >
       <label for={id}>{t('repost.label')}</label>

@@ -43,7 +43,9 @@ function TrendingBox() {
       .then(() => call(api.GET('/topics/trending'), { background: true }))
       .then(({ data }) => live && setTrending(data))
       .catch(() => {}); // extra: without it the column simply has one box less
-    return () => void (live = false);
+    return () => {
+      live = false;
+    };
   }, []);
   if (!trending) return null;
   return (
@@ -83,7 +85,9 @@ function WhoToFollow({ me }: { me: string }) {
       )
       .then(({ data }) => live && setUsers(data.users))
       .catch(() => {});
-    return () => void (live = false);
+    return () => {
+      live = false;
+    };
   }, [me]);
 
   async function follow(handle: string) {
@@ -91,7 +95,7 @@ function WhoToFollow({ me }: { me: string }) {
     try {
       await call(api.PUT('/users/{handle}/following/{target}', { params: { path: { handle: me, target: handle } } }));
       // The API keeps suggestions a minute: the one followed leaves this list here.
-      setUsers((list) => list && list.filter((u) => u.handle !== handle));
+      setUsers((list) => list?.filter((u) => u.handle !== handle) ?? null);
     } catch {
       /* the button stays; a second press tries again */
     } finally {
