@@ -3,7 +3,7 @@
 // that build them. Times are ISO 8601 strings whatever the storage keeps. Every schema is
 // strict: a field the contract does not name is a contract-test failure, not a silent extra.
 import * as z from 'zod';
-import { type Comment } from '../domain/comment.js';
+import type { Comment } from '../domain/comment.js';
 import { POST_ID_PATTERN, type PostVersion } from '../domain/post.js';
 import type { Liker } from '../ports/reaction-store.js';
 import type { BlockEdge } from '../ports/social-store.js';

@@ -14,7 +14,7 @@ import { userKey } from '../../shared/schema/row-keys.js';
 import { mute, block } from '../../shared/use-cases/blocks.js';
 import { bookmarkPost } from '../../shared/use-cases/bookmarks.js';
 import { addComment } from '../../shared/use-cases/comments.js';
-import { type ErasureDeps } from '../../shared/use-cases/erase-account.js';
+import type { ErasureDeps } from '../../shared/use-cases/erase-account.js';
 import { editPost, postHistory } from '../../shared/use-cases/edit-post.js';
 import { eraseAccountsJob } from '../../shared/use-cases/jobs/erase-accounts.js';
 import { leave } from '../../shared/use-cases/leave.js';

@@ -108,12 +108,12 @@ describe('admin', () => {
     expect(await hb.tableExists(MISSING_TABLE)).toBe(false);
     expect(await hb.getTableSchema(MISSING_TABLE)).toBeNull();
     const schema = await hb.getTableSchema(TABLE);
-    expect(schema?.columnFamilies.map((f) => [f.name, f['VERSIONS']])).toEqual([
+    expect(schema?.columnFamilies.map((f) => [f.name, f.VERSIONS])).toEqual([
       ['cf', '3'],
       ['cnt', '1'],
       ['f2', '1'],
     ]);
-    expect(schema?.attributes?.['IS_META']).toBe('false');
+    expect(schema?.attributes?.IS_META).toBe('false');
   });
 
   it('createTable on an existing table returns false and drops no family', async () => {
@@ -130,8 +130,8 @@ describe('admin', () => {
     await hb.addOrAlterFamilies(TABLE, [{ name: 'extra', VERSIONS: 4 }]);
     const schema = await hb.getTableSchema(TABLE);
     expect(schema?.columnFamilies.map((f) => f.name)).toEqual(['cf', 'cnt', 'extra', 'f2']);
-    expect(schema?.columnFamilies.find((f) => f.name === 'extra')?.['VERSIONS']).toBe('4');
-    expect(schema?.columnFamilies.find((f) => f.name === 'cf')?.['VERSIONS']).toBe('3');
+    expect(schema?.columnFamilies.find((f) => f.name === 'extra')?.VERSIONS).toBe('4');
+    expect(schema?.columnFamilies.find((f) => f.name === 'cf')?.VERSIONS).toBe('3');
   });
 
   it('creates and drops a table, with table attributes', async () => {
@@ -139,7 +139,7 @@ describe('admin', () => {
     expect(await hb.createTable(scratch, { columnFamilies: [{ name: 'a' }], attributes: { OWNER_NOTE: 'it' } })).toBe(
       true,
     );
-    expect((await hb.getTableSchema(scratch))?.attributes?.['OWNER_NOTE']).toBe('it');
+    expect((await hb.getTableSchema(scratch))?.attributes?.OWNER_NOTE).toBe('it');
     expect(await hb.deleteTable(scratch)).toBe(true);
     expect(await hb.tableExists(scratch)).toBe(false);
     expect(await hb.deleteTable(scratch)).toBe(false);
@@ -437,9 +437,9 @@ describe('protobuf on the wire (batch puts, scanner pages)', () => {
     expect([...binary!.cells[0]!.qualifier]).toEqual([0x00, 0x3a]);
     expect([...binary!.cells[0]!.value]).toEqual([0xfe, 0x00]);
     const ts = Object.fromEntries(stamped!.cells.map((c) => [str(c.qualifier), c.timestamp]));
-    expect(ts['plain']).toBe(1_700_000_000_123);
+    expect(ts.plain).toBe(1_700_000_000_123);
     // The server's clock, not ours: only "recent" is checked (the stack runs on this machine).
-    expect(Math.abs(ts['now']! - before)).toBeLessThan(60_000);
+    expect(Math.abs(ts.now! - before)).toBeLessThan(60_000);
     expect(stamped!.cells.find((c) => str(c.qualifier) === 'now')!.value.byteLength).toBe(0);
   });
 
@@ -757,7 +757,10 @@ describe('scan', () => {
     const client = new HBaseRestClient({
       baseUrl: BASE_URL,
       timeoutMs: 30_000,
-      handOff: (work) => (handedOff.push(work), true),
+      handOff: (work) => {
+        handedOff.push(work);
+        return true;
+      },
       onRequest: (e) => seen.push(e),
     });
     const rows = await drain(client.scan(TABLE, { prefix: 'scan:p1/', limit: 3, pageSize: 3 }));
