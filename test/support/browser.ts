@@ -117,6 +117,13 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
   // Evaluated, not added as a <script>: the pages' CSP refuses inline scripts (as it should),
   // and evaluation from the test runner is outside its reach.
   await page.evaluate(AXE);
+  // Colours are measured as they are once every transition and animation has run: a button
+  // caught mid-fade (Swagger UI's buttons fade on state changes) would be judged on a colour it
+  // only passes through.
+  await page.evaluate(async () => {
+    const d = (globalThis as unknown as { document: { getAnimations(): { finished: Promise<unknown> }[] } }).document;
+    await Promise.allSettled(d.getAnimations().map((a) => a.finished));
+  });
   // Runs in the page (this file is type-checked without DOM types, hence the casts).
   type AxeResult = { violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] };
   const violations = await page.evaluate(async () => {
