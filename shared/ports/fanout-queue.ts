@@ -8,7 +8,7 @@ const handle = z.string().max(30);
 const postId = z.string().max(64);
 const since = z.number().int().nonnegative();
 const mentions = z.array(handle).max(MAX_MENTIONS);
-/** The most reposters one edit's notification names (the scan of the post's reposts is bounded so). */
+/** The most reposters one edit's notification names (the read of the post's reposts is bounded so). */
 export const EDIT_REPOSTERS_TOLD = 200;
 
 /** A fact that notifies someone (shared/domain/notification.ts), as the notify message carries it. */
@@ -100,7 +100,7 @@ export const FanoutMessage = z.discriminatedUnion('type', [
    * Sent (delayed by the settle window) by every follow and unfollow BEFORE its first write:
    * makes the reader's view of the followee agree with the edge as it stands then, after any
    * work that read the old state has landed (docs/consistency.md, "settle").
-   * `at`: when the operation began; a followers-side row newer than that belongs to a later follow.
+   * `at`: when the operation began; a followers side newer than that belongs to a later follow.
    * `tally`: the follow (`since`) whose counts this operation changed or added (`removal`: an
    * unfollow); the settle then applies a change to followers / following that the operation
    * was cut before (shared/use-cases/background/tally.ts). Absent on the repair job's settles.
@@ -113,7 +113,7 @@ export const FanoutMessage = z.discriminatedUnion('type', [
     at: z.number().int().nonnegative(),
     tally: z.strictObject({ since, removal: z.boolean() }).optional(),
   }),
-  /** A deleted post: remove its comments' rows, a bounded batch per message (reads already hide them). */
+  /** A deleted post: remove its comments for good, a bounded batch per message (reads already hide them). */
   z.object({ v: z.literal(1), type: z.literal('purge-comments'), postId: z.string().max(64) }),
   /**
    * Make the notifications of one fact agree with its source of truth: added while the fact is

@@ -1,6 +1,6 @@
 // shared/ports/feed-store.ts — what the feed use cases need from storage: posts, relations and
-// inboxes. Implemented on HBase in shared/adapters/hbase/; every method maps to one get, one
-// multi-get, one batched put/delete, or one prefix-bounded scan (see shared/schema/tables.ts).
+// inboxes. Implemented in shared/adapters/hbase/. Where a method's cost matters its comment
+// says it ("one read", "one write": one round trip); how each maps onto storage: the adapters.
 import type { FeedEntry, Post, PostCounts, PostVersion, StoredPost } from '../domain/post.js';
 import type { MentionPlace, MentionSpan, TopicSpan } from '../domain/text-entities.js';
 
@@ -25,34 +25,34 @@ export interface ListPage<T> {
   next?: ListPosition;
 }
 
-/** What is known of a post id: live, deleted (its tombstone stays for good), or never created. */
+/** What is known of a post id: live, deleted (for good: its id stays taken), or never created. */
 export type PostLookup = { state: 'live'; post: StoredPost } | { state: 'deleted' } | { state: 'absent' };
 
 export interface PostStore extends PostCountTally {
   /**
-   * Put-if-absent on the post row: false if that exact id was ever used — live, or deleted (a
-   * deleted post keeps a tombstone, so no retry can ever create it again).
+   * Creates the post unless its id was ever used, live or deleted: false then (a deleted post's id
+   * stays taken, so no retry can ever create it again).
    */
   create(post: Post, idempotencyKey?: string): Promise<boolean>;
   /** The live post with its counts, or null (deleted or never created). */
   get(id: string): Promise<StoredPost | null>;
   lookup(id: string): Promise<PostLookup>;
-  /** Found live posts in the order of `ids`; missing and deleted ones are left out. One multi-get. */
+  /** Found live posts in the order of `ids`; missing and deleted ones are left out. One read. */
   getMany(ids: string[]): Promise<StoredPost[]>;
   /**
-   * Tombstones the post (a conditional write: of racing deletes exactly one gets true) and drops
-   * its body. A repeat returns false but still finishes dropping the body of a half-done delete.
+   * Marks the post deleted for good (of racing deletes exactly one gets true), then drops its
+   * body. A repeat returns false but still finishes dropping the body of a half-done delete.
    */
   markDeleted(id: string, at: number): Promise<boolean>;
   /**
-   * The live post with every earlier version of its text, oldest first (one get); null for a
+   * The live post with every earlier version of its text, oldest first (one read); null for a
    * deleted or unknown post.
    */
   versions(id: string): Promise<{ post: StoredPost; earlier: PostVersion[] } | null>;
   /**
-   * Replaces the post's text if its version is still `from` (check-and-put): the new body and
-   * entities, version from + 1 and `editedAt`, and the replaced text kept as version `from` of
-   * the history — all one row write. false when the version moved meanwhile or the post was
+   * Replaces the post's text if its version is still `from`: the new body and entities, version
+   * from + 1 and `editedAt`, and the replaced text kept as version `from` of the history — all at
+   * once: a reader sees all of it or none. false when the version moved meanwhile or the post was
    * deleted (a delete moves it for good).
    */
   edit(
@@ -65,7 +65,7 @@ export interface PostStore extends PostCountTally {
    * Records that `place` (a post, or a comment on one) names `handles` with a link from `since`
    * on: the mention index the erasure of a named user unlinks by (docs/consistency.md R). Written
    * BEFORE the text names them, so no link lacks its entry; an entry whose text never landed, or
-   * no longer names the user, is checked against the text and dropped when read. One put.
+   * no longer names the user, is checked against the text and dropped when read. One write.
    */
   listMentions(place: MentionPlace, handles: readonly string[], since: number): Promise<void>;
   /** Removes those entries (a refused request's own, before it answers). */
@@ -75,9 +75,9 @@ export interface PostStore extends PostCountTally {
   /** Up to `limit` newest posts of `author` created strictly after `notOlderThan` (millis). */
   recentByAuthor(author: string, limit: number, notOlderThan?: number): Promise<Post[]>;
   /**
-   * Adds `delta` to one of the post's counts (a server-side increment: concurrent ones all count).
-   * With a `fact`, the change is TALLIED: the fact's mark in its direction is set in the same
-   * atomic row mutation (CountTally).
+   * Adds `delta` to one of the post's counts (concurrent changes all count: none is lost). With a
+   * `fact`, the change is TALLIED: the fact's mark in its direction is set together with it, at
+   * once (CountTally).
    */
   count(id: string, counter: keyof PostCounts, delta: number, fact?: string): Promise<void>;
 }
@@ -85,17 +85,17 @@ export interface PostStore extends PostCountTally {
 /**
  * The tally of an exact count: which facts' changes it holds. Every +1 or −1 a request makes to a
  * count names its fact (this like, this comment, this follow), and the count and the fact's mark
- * for that direction move in ONE atomic row mutation: a mark is there exactly when its change
+ * for that direction move together, at once: a mark is there exactly when its change
  * was applied. So a request cut between its truth and its count is found out afterwards, and
  * its change applied once (shared/use-cases/background/tally.ts; invariant M in
  * docs/consistency.md). Marks expire (TALLY_TTL_SECONDS): only recent facts are judged.
  */
 export interface CountTally<C extends string> {
-  /** Whether the fact's +1 (`added`) and −1 (`removed`) are in `id`'s count. One get. */
+  /** Whether the fact's +1 (`added`) and −1 (`removed`) are in `id`'s count. One read. */
   tallied(id: string, counter: C, fact: string): Promise<{ added: boolean; removed: boolean }>;
   /**
-   * The right to apply one direction of a fact the request that owned it did not: put-if-absent
-   * of a claim stamped `now`, or a takeover of a claim stamped before `staleBefore` (its holder
+   * The right to apply one direction of a fact the request that owned it did not: a claim stamped
+   * `now` where there is none, or a takeover of a claim stamped before `staleBefore` (its holder
    * has timed out). Of racing claimers exactly one gets true.
    */
   claim(id: string, counter: C, fact: string, sign: 1 | -1, now: number, staleBefore: number): Promise<boolean>;
@@ -120,7 +120,7 @@ export interface IdempotencyStore {
   /** Claims `key` for this request's id; returns null if claimed now, or the claim an earlier request made. */
   claim(user: string, key: string, claim: { id: string; fingerprint: string }): Promise<IdempotencyClaim | null>;
   /**
-   * Notes that the claim's `id` was created: for what is removed without a tombstone (an upload),
+   * Notes that the claim's `id` was created: for what leaves no trace once removed (an upload),
    * so that a later retry tells "removed since" (410) from "never made" (make it now).
    */
   markCreated(user: string, key: string, id: string): Promise<void>;
@@ -132,7 +132,7 @@ export interface Edge {
 }
 
 export interface RelationStore {
-  /** Writes `follower → followee` (put-if-absent on the following side, then the followers side). false = already following. */
+  /** Records `follower → followee`: the following side (the truth) unless there is one, then the followers side. false = already following. */
   follow(follower: string, followee: string, at: number): Promise<boolean>;
   /**
    * Removes both sides. false = was not following, or the edge no longer holds `since`. `since`:
@@ -147,7 +147,7 @@ export interface RelationStore {
   followerSide(follower: string, followee: string): Promise<number | null>;
   /** Makes the followers side agree with a following-side edge of that since (idempotent). */
   restoreFollowerSide(follower: string, followee: string, since: number): Promise<void>;
-  /** Removes the followers side while it still holds `since` (a re-follow's row survives). */
+  /** Removes the followers side while it still holds `since` (a re-follow's survives); false when it did not. */
   removeFollowerSide(follower: string, followee: string, since: number): Promise<boolean>;
   /**
    * Every edge of a user, once, in an order of the store's choosing (stable, neither alphabetical
@@ -159,7 +159,7 @@ export interface RelationStore {
   /**
    * A page of the following or followers list index, newest first, strictly after `after`. An
    * entry may be stale (its edge gone, or holding another since): show one only when
-   * `followSinces` finds the same since. One scan.
+   * `followSinces` finds the same since. One read.
    */
   listed(user: string, list: 'following' | 'followers', limit: number, after?: ListPosition): Promise<ListPage<Edge>>;
   /**
@@ -169,17 +169,17 @@ export interface RelationStore {
    * indexed (one may be stale). One read.
    */
   sampleEdges(at: number, limit: number): Promise<{ follower: string; followee: string; since: number }[]>;
-  /** The since of each edge (the following side, the truth), null where there is none; in the order asked. One multi-get. */
+  /** The since of each edge (the following side, the truth), null where there is none; in the order asked. One read. */
   followSinces(edges: { follower: string; followee: string }[]): Promise<(number | null)[]>;
   /**
-   * The followers fan-out writes to, with whether each is away (marked by the away sweep): the
-   * same scan as `followers`, so knowing who is away costs no read. `segment` limits the page to
-   * one of `of` equal slices of the follower list (a big post's fan-out runs one per slice).
+   * The followers fan-out writes to, with whether each is away (marked by the away sweep): read
+   * with the follower list itself, so knowing who is away costs no extra read. `segment` limits
+   * the page to one of `of` equal slices of the follower list (a big post's fan-out runs one per slice).
    */
   audience(author: string, limit: number, opts?: { cursor?: string; segment?: Segment }): Promise<Page<AudienceMember>>;
   /**
    * The same list as `pages` pages of `pageSize`, read as the caller asks for them (the packed
-   * audience where it holds, else ONE scan: no scanner set up and torn down per page), so the
+   * audience where it holds, else ONE read running through the pages, not one per page), so the
    * caller can write one page while the next is read. The last page carries nextCursor when the
    * list goes on; it may hold up to a quarter page more instead, where that ends the list (no
    * message of its own for a few followers past the bound).
@@ -188,9 +188,9 @@ export interface RelationStore {
     author: string,
     opts: { cursor?: string; segment?: Segment; pageSize: number; pages: number },
   ): AsyncIterable<Page<AudienceMember>>;
-  /** Marks `reader` away on the followers side of its edges to `followees` (one batch put). */
+  /** Marks `reader` away on the followers side of its edges to `followees` (one write). */
   markAway(reader: string, followees: string[], since: number): Promise<void>;
-  /** Clears that mark (one batch put): fan-out reaches `reader` from these followees again. */
+  /** Clears that mark (one write): fan-out reaches `reader` from these followees again. */
   clearAway(reader: string, followees: string[]): Promise<void>;
 }
 
@@ -216,11 +216,11 @@ export interface FeedWindow {
 export interface FeedSlice {
   entries: string[];
   more: boolean;
-  /** The window's reposts: post id → original id (kept in the feed cell, so a page's originals are known before its posts are read). */
+  /** The window's reposts: post id → original id (kept with the feed entry, so a page's originals are known before its posts are read). */
   reposts?: Record<string, string>;
 }
 
-/** A reader's inbox as one read sees it (one get of the reader's row). */
+/** A reader's inbox as one read sees it. */
 export interface InboxView extends FeedSlice {
   /** The window's post ids fanned out or backfilled to the reader, in feed order (newest first). */
   entries: string[];
@@ -243,21 +243,24 @@ export interface NewerView {
 }
 
 export interface InboxStore {
-  /** One cell per (reader, post), many readers in one batched put; re-adding rewrites the same cell. */
+  /** Adds the post to each reader's inbox, many readers in one write; adding it again leaves one entry, not two. */
   add(readers: string[], entry: FeedEntry): Promise<void>;
-  /** Many posts into one reader's inbox in one put (backfill). */
+  /** Many posts into one reader's inbox in one write (backfill). */
   addMany(reader: string, entries: FeedEntry[]): Promise<void>;
-  /** The same posts into many readers' inboxes (demotion backfill), in bounded batched puts. */
+  /** The same posts into many readers' inboxes (demotion backfill), a bounded batch of readers per write. */
   addManyToReaders(readers: string[], entries: FeedEntry[]): Promise<void>;
   /** Removes one post from each reader's inbox. */
   remove(readers: string[], postId: string): Promise<void>;
-  /** Removes every entry by `author` from `reader`'s inbox (reads only the reader's row). */
+  /**
+   * Removes every entry by `author` from `reader`'s inbox (reads only that inbox): an entry added
+   * again after that read (a refollow's backfill) survives. Returns how many went.
+   */
   purgeAuthor(reader: string, author: string): Promise<number>;
-  /** Everything the timeline needs of the reader's row: a window of entries, celebrity markers, activity. One get. */
+  /** Everything the timeline needs of the reader's inbox: a window of entries, celebrity markers, activity. One read. */
   read(reader: string, window: FeedWindow): Promise<InboxView>;
   /**
    * The entries newer than the post `than` (up to `limit`) and the celebrity markers, and nothing
-   * else of the row: one get, however long the row and whatever it holds besides.
+   * else of the inbox: one read, however long the inbox and whatever it holds besides.
    */
   newer(reader: string, than: string, limit: number): Promise<NewerView>;
   /** How many entries, and the oldest entry's post time (for the backfill bound). */
@@ -268,7 +271,7 @@ export interface InboxStore {
   /** Activity: last timeline read, and the regeneration flag of returning inactive readers. */
   markSeen(reader: string, at: number): Promise<void>;
   lastSeen(readers: string[]): Promise<Map<string, number>>;
-  /** Records that the reader's follows were marked away at this m:seen (the sweep skips them until it changes). */
+  /** Records that the reader's follows were marked away at this last timeline read (the sweep skips them until it changes). */
   markAway(reader: string, seenAt: number): Promise<void>;
   markRegenerating(reader: string, at: number): Promise<void>;
   clearRegenerating(reader: string): Promise<void>;
@@ -278,19 +281,19 @@ export interface InboxStore {
 export interface OutboxStore {
   add(author: string, entry: FeedEntry): Promise<void>;
   remove(author: string, postId: string): Promise<void>;
-  /** Newest first, at most `limit` entries. One get. */
+  /** Newest first, at most `limit` entries. One read. */
   recent(author: string, limit: number): Promise<FeedEntry[]>;
-  /** The same window of each of the `authors`' outboxes (each in feed order, not merged). One multi-get. */
+  /** The same window of each of the `authors`' outboxes (each in feed order, not merged). One read. */
   recentOf(authors: string[], window: FeedWindow): Promise<FeedSlice>;
   /**
    * One author's window (as recentOf), and how many entries the outbox holds in all (`held`): one
    * holding at least as many as the author's posts counter holds every post (never trimmed).
-   * One get.
+   * One read.
    */
   windowOf(author: string, window: FeedWindow): Promise<FeedSlice & { held: number }>;
   /**
    * Each of the `authors`' posts newer than the post `than`, up to `limit` per author (in feed
-   * order per author, not merged; `more` when any author has more). One multi-get.
+   * order per author, not merged; `more` when any author has more). One read.
    */
   newerOf(authors: string[], than: string, limit: number): Promise<FeedSlice>;
 }
@@ -301,9 +304,9 @@ export interface CelebrityRegistry {
   setCelebrity(author: string, celebrity: boolean): Promise<void>;
 }
 
-/** Account-level counters kept exact by REST increments. */
+/** Account-level counters, kept exact: concurrent changes all count. */
 export interface CounterStore extends CountTally<UserCounter> {
-  /** A server-side increment; with a `fact`, tallied like PostStore.count. */
+  /** Adds `delta` (concurrent changes all count: none is lost); with a `fact`, tallied like PostStore.count. */
   add(user: string, counter: UserCounter, delta: number, fact?: string): Promise<void>;
   get(user: string, counter: UserCounter): Promise<number>;
 }

@@ -1,6 +1,6 @@
 // shared/ports/media-store.ts — the media records (an upload and what became of it), in the
-// words of the upload flow. HBase in production (adapters/hbase/hbase-media-store.ts); layout,
-// requests and interleavings in shared/schema/tables.ts (media).
+// words of the upload flow. Implemented by adapters/hbase/hbase-media-store.ts; how its moves
+// race, and why that is safe: docs/consistency.md L.
 import type { MediaPurpose } from '../domain/media-id.js';
 
 /** uploading → processing → ready | failed; each move is conditional on the state before it. */
@@ -62,18 +62,18 @@ export type NewMedia = Omit<
 
 export interface MediaStore {
   /**
-   * A new record in `uploading`, put-if-absent: false when a record of that id exists (a request
-   * with the same Idempotency-Key made it; a fresh random id has nothing to race).
+   * A new record in `uploading`, unless one of that id exists: false then (a request with the
+   * same Idempotency-Key made it; a fresh random id has nothing to race).
    */
   create(media: NewMedia): Promise<boolean>;
   get(id: string): Promise<MediaRecord | null>;
-  /** The records that exist, by id (one multi-get). */
+  /** The records that exist, by id (one read). */
   getMany(ids: string[]): Promise<Map<string, MediaRecord>>;
   /**
-   * Claims the picture for `postId` at `at` if it belongs to no post yet (a check-and-put): of
-   * racing posts exactly one wins. True also when it already belongs to `postId` (a retry), whose
-   * claim time becomes `at`. False for a record that is gone or being discarded: a claim never
-   * brings a record back.
+   * Claims the picture for `postId` at `at` if it belongs to no post yet: of racing posts
+   * exactly one wins. True also when it already belongs to `postId` (a retry), whose claim time
+   * becomes `at`. False for a record that is gone or being discarded: a claim never brings a
+   * record back.
    */
   attach(id: string, postId: string, at: number): Promise<boolean>;
   /** Gives it back if it still belongs to `postId` (a publish that lost another of its pictures). */

@@ -1,5 +1,5 @@
 // shared/ports/people-index.ts — where people are found by name: the terms of each naming of a
-// user (domain/people-search.ts). One HBase implementation (adapters/hbase/hbase-people-index.ts).
+// user (domain/people-search.ts). Implemented by adapters/hbase/hbase-people-index.ts.
 // A naming version is which naming of a user an entry belongs to: the user's record holds the
 // current one (UserStore), and an entry counts only while it matches (invariant P).
 

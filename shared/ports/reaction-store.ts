@@ -1,7 +1,6 @@
 // shared/ports/reaction-store.ts — what the conversation and reaction use cases (comments,
-// reposts, likes) need from storage. Implemented on HBase in shared/adapters/hbase/; every
-// method is one get, one multi-get, one conditional write or one prefix-bounded scan (layout and
-// requests: shared/schema/tables.ts, tables reactions, reactors, comments, quota).
+// reposts, likes) need from storage. Implemented in shared/adapters/hbase/. Where a method's cost matters its comment
+// says it ("one read", "one write": one round trip); how each maps onto storage: the adapters.
 import type { Comment } from '../domain/comment.js';
 import type { ListPage, ListPosition, Page } from './feed-store.js';
 import type { WriteAction } from '../domain/limits.js';
@@ -26,15 +25,15 @@ export interface Liker {
 }
 
 export interface ReactionStore {
-  /** Put-if-absent of the user's like (the source of truth): of racing likes exactly one gets true. */
+  /** Records the user's like (the source of truth) unless there is one: of racing likes exactly one gets true. */
   like(user: string, postId: string, at: number): Promise<boolean>;
   /** The since of the user's like (the truth), or null. */
   likeSince(user: string, postId: string): Promise<number | null>;
-  /** Removes the like while it holds `since` (check-and-delete): of racing unlikes exactly one gets true. */
+  /** Removes the like only while it holds `since`: of racing unlikes exactly one gets true. */
   unlike(user: string, postId: string, since: number): Promise<boolean>;
-  /** The user's state on each post, in one multi-get (posts the user never touched are absent from the map). */
+  /** The user's state on each post, in one read (posts the user never touched are absent from the map). */
   viewerState(user: string, postIds: string[]): Promise<Map<string, ViewerState>>;
-  /** The posts `user` likes, in post-key order, strictly after the post `after` (one bounded scan of their rows). */
+  /** The posts `user` likes, in a stable order by post (not by when liked), strictly after the post `after`. One read. */
   likedBy(
     user: string,
     limit: number,
@@ -43,7 +42,7 @@ export interface ReactionStore {
 
   /**
    * Writes the post-side entry of a like ("who liked", and its place in the newest-first list)
-   * with that since (a plain put: it may overwrite). `replacing`: the since of an entry this
+   * with that since (unconditionally: it may overwrite). `replacing`: the since of an entry this
    * request wrote that the truth did not take — its place in the list goes.
    */
   addLiker(postId: string, user: string, since: number, replacing?: number): Promise<void>;
@@ -51,24 +50,24 @@ export interface ReactionStore {
   removeLiker(postId: string, user: string, since: number): Promise<void>;
   /**
    * A page of the post's likers list, newest first, strictly after `after`. An entry may be
-   * stale (its like gone, or of another since): show one only when `likeSinces` agrees. One scan.
+   * stale (its like gone, or of another since): show one only when `likeSinces` agrees. One read.
    */
   likers(postId: string, limit: number, after?: ListPosition): Promise<ListPage<Liker>>;
-  /** The since of each of `users`' like of `postId` by the source of truth; users who do not like it are absent. One multi-get. */
+  /** The since of each of `users`' like of `postId` by the source of truth; users who do not like it are absent. One read. */
   likeSinces(postId: string, users: string[]): Promise<Map<string, number>>;
 
-  /** Put-if-absent of the user's bookmark (the truth): of racing bookmarks exactly one gets true. */
+  /** Records the user's bookmark (the truth) unless there is one: of racing bookmarks exactly one gets true. */
   bookmark(user: string, postId: string, at: number): Promise<boolean>;
   /** The since of the user's bookmark (the truth), or null. */
   bookmarkSince(user: string, postId: string): Promise<number | null>;
-  /** Removes the bookmark while it holds `since` (check-and-delete): of racing removals exactly one gets true. */
+  /** Removes the bookmark only while it holds `since`: of racing removals exactly one gets true. */
   unbookmark(user: string, postId: string, since: number): Promise<boolean>;
   /** Writes the bookmark's entry in the user's newest-first list (before the truth). `replacing`: as addLiker's. */
   listBookmark(user: string, postId: string, since: number, replacing?: number): Promise<void>;
   /** Removes the list entry of that since. */
   unlistBookmark(user: string, postId: string, since: number): Promise<void>;
   /**
-   * A page of the user's bookmarks, newest first, strictly after `after`: ONE scan. An entry may
+   * A page of the user's bookmarks, newest first, strictly after `after`: ONE read. An entry may
    * be stale (its bookmark gone, or of another since): show one only when the truth agrees.
    */
   bookmarks(
@@ -91,17 +90,17 @@ export interface ReactionStore {
   /** Records a live repost: the user's `reposted` state and the post-side "who reposted" entry, since `at` (the repost's creation). */
   addRepost(user: string, originalId: string, repostId: string, at: number): Promise<void>;
   removeRepost(user: string, originalId: string, repostId: string): Promise<void>;
-  /** Who reposted the post (each once), from at most `limit` of its live reposts. One bounded scan. */
+  /** Who reposted the post (each once), from at most `limit` of its live reposts. One read. */
   reposters(originalId: string, limit: number): Promise<string[]>;
 }
 
-/** What is known of a comment id: live, deleted (its tombstone stays), or never created. */
+/** What is known of a comment id: live, deleted (its id stays taken), or never created. */
 export type CommentLookup = { state: 'live'; comment: Comment } | { state: 'deleted' } | { state: 'absent' };
 
 export type CommentOrder = 'newest' | 'oldest';
 
 export interface CommentStore {
-  /** Put-if-absent on the comment row: false if that id was ever used on that post. Its author's index entry (`listWritten`) must be written first. */
+  /** Creates the comment unless its id was ever used on that post, live or deleted: false then. Its author's index entry (`listWritten`) must be written first. */
   create(comment: Comment): Promise<boolean>;
   /** The author's index entry of a comment about to be created (written before it: an entry whose comment never lands is skipped at read). */
   listWritten(comment: Pick<Comment, 'author' | 'postId' | 'id' | 'createdAt'>): Promise<void>;
@@ -113,15 +112,15 @@ export interface CommentStore {
    * stays taken). The first step of a delete, so a delete cut at any point is a delete.
    */
   dropContent(postId: string, commentId: string): Promise<void>;
-  /** Tombstones the emptied comment with its time; of racing deletes exactly one gets true (and uncounts it). */
+  /** Marks the emptied comment deleted for good, with its time; of racing deletes exactly one gets true (and uncounts it). */
   markDeleted(postId: string, commentId: string, at: number): Promise<boolean>;
-  /** A post's live comments in either order, cursor = the last comment id of the previous page. One scan. */
+  /** A post's live comments in either order, cursor = the last comment id of the previous page. One read. */
   list(postId: string, order: CommentOrder, limit: number, cursor?: string): Promise<Page<Comment>>;
-  /** Removes up to `limit` of a deleted post's comment rows; returns how many (cleanup, idempotent). */
+  /** Removes up to `limit` of a deleted post's comments for good; returns how many (cleanup, idempotent). */
   purge(postId: string, limit: number): Promise<number>;
   /**
-   * The live comments `author` wrote, newest first, strictly after `after` (the author's index:
-   * one scan, then one multi-get of the comments to confirm them; a deleted one is skipped).
+   * The live comments `author` wrote, newest first, strictly after `after` (two reads: the
+   * author's index, then the comments to confirm them; a deleted one is skipped).
    */
   writtenBy(
     author: string,

@@ -1,6 +1,6 @@
 // shared/ports/session-store.ts — what the session use cases (shared/use-cases/sessions.ts) need
 // from storage: one login's session and the refresh tokens it issued, known only by their
-// hashes. One HBase implementation (shared/adapters/hbase/hbase-session-store.ts).
+// hashes. Implemented by shared/adapters/hbase/hbase-session-store.ts.
 
 export interface IssuedToken {
   /** Hex SHA-256 of the refresh token; the token itself is never stored. */
@@ -33,8 +33,8 @@ export interface SessionStore {
   /** The session, as it concerns the token with hash `presented`; null when no such session. */
   read(id: Uint8Array, presented: string): Promise<SessionView | null>;
   /**
-   * Makes `next` the current token if `from` still is (one atomic check-and-put): false when
-   * `from` was spent by a racing refresh or the session was revoked meanwhile.
+   * Makes `next` the current token if `from` still is, at once: of racing refreshes exactly one
+   * wins. False when `from` was spent by a racing refresh or the session was revoked meanwhile.
    */
   rotate(id: Uint8Array, owner: SessionOwner, from: string, next: IssuedToken): Promise<boolean>;
   /** No token of the session is accepted any more. Idempotent. */

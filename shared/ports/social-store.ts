@@ -1,7 +1,6 @@
 // shared/ports/social-store.ts — what notifications, topics, blocks and mutes need from storage.
-// Implemented on HBase in shared/adapters/hbase/; every method is one get, one multi-get, one
-// conditional write or one prefix-bounded scan (layout and requests: shared/schema/tables.ts,
-// tables notifications, topics, trends, blocks).
+// Implemented in shared/adapters/hbase/. Where a method's cost matters its comment
+// says it ("one read", "one write": one round trip); how each maps onto storage: the adapters.
 import type { GroupState, MemberInstances } from '../domain/notification.js';
 import type { SafetyEdge, SafetyKind } from '../domain/visibility.js';
 import type { ListPage, ListPosition, Page } from './feed-store.js';
@@ -16,22 +15,22 @@ export interface BlockEdge {
 }
 
 export interface BlockStore {
-  /** Put-if-absent (and its place in the newest-first list): false if the edge existed already. */
+  /** Adds the edge unless it exists (and its place in the newest-first list): false if it existed already. */
   add(kind: BlockKind, from: string, to: string, at: number): Promise<boolean>;
   /** Removes the edge (and its place in the list); false if there was none. */
   remove(kind: BlockKind, from: string, to: string): Promise<boolean>;
   has(kind: BlockKind, from: string, to: string): Promise<boolean>;
   /**
    * A page of the blocked (or muted) list, newest first, strictly after `after`. An entry may be
-   * stale (its edge gone, or of another since): show one only when `sinces` agrees. One scan.
+   * stale (its edge gone, or of another since): show one only when `sinces` agrees. One read.
    */
   list(kind: BlockKind, from: string, limit: number, after?: ListPosition): Promise<ListPage<BlockEdge>>;
-  /** The since of each of `from`'s edges of `kind` to `others`; absent where there is none. One multi-get. */
+  /** The since of each of `from`'s edges of `kind` to `others`; absent where there is none. One read. */
   sinces(kind: BlockKind, from: string, others: string[]): Promise<Map<string, number>>;
-  /** true if either of the two blocks the other. One multi-get. */
+  /** true if either of the two blocks the other. One read. */
   eitherBlocks(a: string, b: string): Promise<boolean>;
   /**
-   * Which of `edges` exist (ONE multi-get, whatever the number of edges). What they mean for who
+   * Which of `edges` exist (ONE read, whatever the number of edges). What they mean for who
    * sees whom is the domain's rule (shared/domain/visibility.ts).
    */
   existing(edges: SafetyEdge[]): Promise<SafetyEdge[]>;
@@ -74,7 +73,7 @@ export interface NotificationStore {
   group(recipient: string, groupKey: string, member: string): Promise<Versioned<GroupState> & { counts?: boolean }>;
   /**
    * Replaces the group's state with `next` only while it is still what `seen` read (false: read
-   * again), and records in the same row mutation whether the count now includes `member`.
+   * again), and records with it, at once, whether the count now includes `member`.
    */
   swapGroup(
     recipient: string,
@@ -95,13 +94,13 @@ export interface NotificationStore {
     previousAt: number | null,
     excerpt?: string,
   ): Promise<void>;
-  /** Entries newest first, strictly after `after`; `more` if the scan found another. */
+  /** Entries newest first, strictly after `after`; `more` if there is another. */
   entries(
     recipient: string,
     limit: number,
     after?: { at: number; groupKey: string },
   ): Promise<{ items: NotificationEntry[]; more: boolean }>;
-  /** The groups' states, in ONE multi-get. */
+  /** The groups' states, in ONE read. */
   states(recipient: string, groupKeys: string[]): Promise<Map<string, GroupState>>;
   /** The read-up-to marker, 0 if never set. */
   readUpTo(recipient: string): Promise<number>;
@@ -113,14 +112,14 @@ export interface NotificationStore {
 
 export interface TopicStore {
   /**
-   * Index the post under each topic (one batched put) and count it in the trend bucket
-   * `trendBucket` (domain/trending.ts trendBucketOf): one increment per topic. `null`: index
+   * Index the post under each topic (one write) and count it in the trend bucket `trendBucket`
+   * (domain/trending.ts trendBucketOf): +1 per topic, concurrent counts all kept. `null`: index
    * only (an edit indexes a topic before it counts, and never counts one twice).
    */
   add(postId: string, createdAt: number, topics: string[], trendBucket: number | null): Promise<void>;
   remove(postId: string, topics: string[]): Promise<void>;
   /** Post ids of a topic, newest first; cursor = the last post id of the previous page. */
   posts(topic: string, limit: number, cursor?: string): Promise<Page<string>>;
-  /** Posts per topic counted in `buckets`, summed (topics with no count absent). One multi-get. */
+  /** Posts per topic counted in `buckets`, summed (topics with no count absent). One read. */
   trendCounts(buckets: number[]): Promise<Map<string, number>>;
 }

@@ -1,5 +1,5 @@
-// shared/ports/user-store.ts — what the account use cases need from storage. One HBase
-// implementation (shared/adapters/hbase/hbase-user-store.ts); unit tests may fake it.
+// shared/ports/user-store.ts — what the account use cases need from storage. Implemented by
+// shared/adapters/hbase/hbase-user-store.ts; unit tests may fake it.
 // Only an active account is anyone's face, mention, search result or profile: a deactivated or
 // erased one reads as nobody there (docs/consistency.md Q), except to its own login.
 import type { Standing } from '../domain/leaving.js';
@@ -63,47 +63,47 @@ export interface ExportState {
 }
 
 export interface UserStore extends FaceDirectory {
-  /** Put-if-absent on the handle: true = created, false = the handle was already taken. */
+  /** Creates the account unless its handle is taken: true = created, false = taken (by an account or a reservation). */
   create(user: NewUser): Promise<boolean>;
-  /** The password record, standing and session epoch (one get), or null for an unknown handle. */
+  /** The password record, standing and session epoch (one read), or null for an unknown handle. */
   credentials(handle: string): Promise<Credentials | null>;
-  /** What a refresh checks: the standing and the session epoch (one get), null for an unknown handle. */
+  /** What a refresh checks: the standing and the session epoch (one read), null for an unknown handle. */
   sessionGate(handle: string): Promise<Omit<Credentials, 'hash'> | null>;
   /** The profile whatever the standing (callers showing it to others check `standing`). */
   profile(handle: string): Promise<UserProfile | null>;
   /**
    * Deactivates an active account: standing deactivated at `at` and the session epoch `epoch`,
-   * ONE check-and-put on the standing being active. False when it was not (already deactivated,
+   * together and only while the standing is active. False when it was not (already deactivated,
    * or erased), which then stays.
    */
   deactivate(handle: string, at: number, epoch: string): Promise<boolean>;
-  /** A deactivated account active again, if its standing is still `from` (check-and-put): false when it moved. */
+  /** A deactivated account active again, if its standing is still `from`: false when it moved. */
   restore(handle: string, from: Standing): Promise<boolean>;
-  /** Where the user's data export stands (one get of its cells). */
+  /** Where the user's data export stands (one read). */
   exportState(handle: string): Promise<ExportState>;
-  /** Asks for a build at `at`, if the latest asked is still `from` (check-and-put; null = none): false when another asked first. */
+  /** Asks for a build at `at`, if the latest asked is still `from` (null = none): false when another asked first. */
   askExport(handle: string, from: number | null, at: number): Promise<boolean>;
-  /** The build asked at `requestedAt` is done as `key`, if it is still the latest asked (check-and-put): false when a newer one was. */
+  /** The build asked at `requestedAt` is done as `key`, if it is still the latest asked: false when a newer one was. */
   exportDone(handle: string, requestedAt: number, key: string, builtAt: number): Promise<boolean>;
-  /** Which of `handles` are active users (one multi-get): mentions of others are plain text. */
+  /** Which of `handles` are active users (one read): mentions of others are plain text. */
   existing(handles: string[]): Promise<Set<string>>;
   /**
-   * Replaces the password hash record only if it is still `from` (check-and-put): false when
-   * it changed meanwhile, which then stays.
+   * Replaces the password hash record only if it is still `from`: false when it changed
+   * meanwhile, which then stays.
    */
   replacePasswordHash(handle: string, from: string, to: string): Promise<boolean>;
   /** The display name and current naming version of a user (null: none yet); null for an unknown handle. */
   naming(handle: string): Promise<{ displayName: string; naming: string | null } | null>;
   /**
    * Sets the display name and the naming version `to` together if the naming is still `from`
-   * (check-and-put; null = none): false when it changed meanwhile. Only for a user that exists.
+   * (null = none): false when it changed meanwhile. Only for a user that exists.
    */
   rename(handle: string, displayName: string, from: string | null, to: string): Promise<boolean>;
-  /** Of `handles`, the active users as a search shows them (one multi-get). */
+  /** Of `handles`, the active users as a search shows them (one read). */
   findable(handles: string[]): Promise<Map<string, FindableUser>>;
   /**
-   * Sets the avatar (a media id, or null for none) if it is still `from` (check-and-put; null =
-   * none): false when it changed meanwhile, or the user does not exist.
+   * Sets the avatar (a media id, or null for none) if it is still `from` (null = none): false
+   * when it changed meanwhile, or the user does not exist.
    */
   replaceAvatar(handle: string, from: string | null, to: string | null): Promise<boolean>;
 }
