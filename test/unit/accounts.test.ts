@@ -14,7 +14,7 @@ import { AuthenticationError, ConflictError, ForbiddenError, RateLimitedError } 
 import { mapError, RequestError } from '../../shared/http/error-mapper.js';
 import type { IssuedToken, SessionOwner, SessionStore, SessionView } from '../../shared/ports/session-store.js';
 import type { LoginAttempt, LoginThrottle } from '../../shared/ports/user-store.js';
-import { FakePeople, FakeUsers } from './feed-fakes.js';
+import { FakePeople, FakeUsers } from '../support/fakes/feed.js';
 import { logIn, lockUntil, throttleSource, type LoginDeps } from '../../shared/use-cases/log-in.js';
 import { endSession, refreshSession, startSession } from '../../shared/use-cases/sessions.js';
 import type { StepPoint } from '../../shared/use-cases/steps.js';

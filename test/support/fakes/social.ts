@@ -1,9 +1,9 @@
-// test/unit/social-fakes.ts — in-memory fakes of the social ports (blocks, notifications, topics)
+// test/support/fakes/social.ts — in-memory fakes of the social ports (blocks, notifications, topics)
 // for unit tests of the use cases. The same operations run on HBase in
 // test/integration/social.test.ts.
-import { feedOrderKey } from '../../shared/domain/post.js';
-import type { SafetyEdge } from '../../shared/domain/visibility.js';
-import type { ListPage, ListPosition, Page } from '../../shared/ports/feed-store.js';
+import { feedOrderKey } from '../../../shared/domain/post.js';
+import type { SafetyEdge } from '../../../shared/domain/visibility.js';
+import type { ListPage, ListPosition, Page } from '../../../shared/ports/feed-store.js';
 import type {
   BlockEdge,
   BlockKind,
@@ -12,8 +12,8 @@ import type {
   NotificationStore,
   TopicStore,
   Versioned,
-} from '../../shared/ports/social-store.js';
-import { EMPTY_GROUP, type GroupState, type MemberInstances } from '../../shared/domain/notification.js';
+} from '../../../shared/ports/social-store.js';
+import { EMPTY_GROUP, type GroupState, type MemberInstances } from '../../../shared/domain/notification.js';
 
 /** A newest-first list page as the list index gives it: by since descending, then handle; strictly after `after`. */
 export function newestFirstPage<T extends { handle: string; since: number }>(

@@ -1,9 +1,9 @@
-// test/unit/jobs-fakes.ts — an in-memory MaintenanceStore that keeps the port's promises in the
+// test/support/fakes/jobs.ts — an in-memory MaintenanceStore that keeps the port's promises in the
 // port's words: feeds as lists of entries (newest first), follows and their followers-side
 // copies as maps, counters with a version that every write changes. Walks visit things in
 // plain string order and resume from where they stopped; the relations walk cuts a user at the
 // step boundary as the real one does. Every call is recorded, so tests can count them.
-import { isHandle } from '../../shared/domain/handle.js';
+import { isHandle } from '../../../shared/domain/handle.js';
 import type {
   ActivityMark,
   Counter,
@@ -16,7 +16,7 @@ import type {
   RegenerationMark,
   RelationsBatch,
   UserRelations,
-} from '../../shared/ports/maintenance-store.js';
+} from '../../../shared/ports/maintenance-store.js';
 
 const enc = (position: unknown): Cursor => Buffer.from(JSON.stringify(position), 'utf8').toString('base64url');
 const dec = <T>(cursor: Cursor): T => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as T;

@@ -1,9 +1,9 @@
-// test/unit/feed-fakes.ts — in-memory fakes of the feed ports, for unit tests of the use cases.
+// test/support/fakes/feed.ts — in-memory fakes of the feed ports, for unit tests of the use cases.
 // Ordering uses the real row-key codec, so "newest first" here means what it means in HBase.
-import type { FeedLimits } from '../../shared/domain/limits.js';
-import type { Comment } from '../../shared/domain/comment.js';
-import type { WriteAction } from '../../shared/domain/limits.js';
-import { keyFromPostId, postIdFromKey } from '../../shared/schema/row-keys.js';
+import type { FeedLimits } from '../../../shared/domain/limits.js';
+import type { Comment } from '../../../shared/domain/comment.js';
+import type { WriteAction } from '../../../shared/domain/limits.js';
+import { keyFromPostId, postIdFromKey } from '../../../shared/schema/row-keys.js';
 import {
   feedOrderKey,
   NO_COUNTS,
@@ -12,8 +12,8 @@ import {
   type PostCounts,
   type PostVersion,
   type StoredPost,
-} from '../../shared/domain/post.js';
-import type { MentionPlace, MentionSpan, TopicSpan } from '../../shared/domain/text-entities.js';
+} from '../../../shared/domain/post.js';
+import type { MentionPlace, MentionSpan, TopicSpan } from '../../../shared/domain/text-entities.js';
 import type {
   WrittenPosition,
   BookmarkPosition,
@@ -24,8 +24,8 @@ import type {
   ReactionStore,
   ViewerState,
   WriteQuota,
-} from '../../shared/ports/reaction-store.js';
-import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue.js';
+} from '../../../shared/ports/reaction-store.js';
+import type { FanoutMessage, FanoutQueue } from '../../../shared/ports/fanout-queue.js';
 import type {
   CelebrityRegistry,
   CounterStore,
@@ -45,7 +45,7 @@ import type {
   PostStore,
   RelationStore,
   Segment,
-} from '../../shared/ports/feed-store.js';
+} from '../../../shared/ports/feed-store.js';
 import type {
   ExportState,
   FindableUser,
@@ -53,15 +53,15 @@ import type {
   UserFace,
   UserProfile,
   UserStore,
-} from '../../shared/ports/user-store.js';
-import { ACTIVE, type Standing } from '../../shared/domain/leaving.js';
-import type { PeopleEntry, PeopleIndex } from '../../shared/ports/people-index.js';
-import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, segmentOf } from '../../shared/schema/row-keys.js';
-import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
-import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
-import type { StepHook } from '../../shared/use-cases/steps.js';
-import type { Pictures } from '../../shared/use-cases/media/attach.js';
-import { FakeBlocks, FakeNotifications, FakeTopics, newestFirstPage } from './social-fakes.js';
+} from '../../../shared/ports/user-store.js';
+import { ACTIVE, type Standing } from '../../../shared/domain/leaving.js';
+import type { PeopleEntry, PeopleIndex } from '../../../shared/ports/people-index.js';
+import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, segmentOf } from '../../../shared/schema/row-keys.js';
+import { handleFanoutMessage } from '../../../shared/use-cases/background/handlers.js';
+import type { FeedDeps } from '../../../shared/use-cases/feed-deps.js';
+import type { StepHook } from '../../../shared/use-cases/steps.js';
+import type { Pictures } from '../../../shared/use-cases/media/attach.js';
+import { FakeBlocks, FakeNotifications, FakeTopics, newestFirstPage } from './social.js';
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64url');
 
@@ -862,7 +862,7 @@ export function fakeFeed(...handles: string[]) {
     topics: new FakeTopics(),
     queue: new FakeQueue(),
     limits: { ...testLimits },
-    /** Pictures in posts: a test that posts pictures sets it (media-fakes.ts). */
+    /** Pictures in posts: a test that posts pictures sets it (fakes/media.ts). */
     pictures: undefined as Pictures | undefined,
     /** Tests force interleavings by setting this (shared/use-cases/steps.ts). */
     step: undefined as StepHook | undefined,
