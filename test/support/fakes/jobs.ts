@@ -62,6 +62,8 @@ export class FakeMaintenanceStore implements MaintenanceStore {
   readonly calls: string[] = [];
   /** "user/counter" → a logical clock, moved by every counter write. */
   private readonly versions = new Map<string, number>();
+  /** "feed|owner|entry" → when the entry was last written (writeFeed); entries set directly count as written at 0. */
+  private readonly written = new Map<string, number>();
   private clock = 0;
 
   // --- setup helpers
@@ -79,6 +81,14 @@ export class FakeMaintenanceStore implements MaintenanceStore {
   follow(follower: string, followee: string, since: string) {
     this.addFollow(follower, followee, since);
     this.addCopy(follower, followee, since);
+  }
+  /**
+   * Writes entries into an owner's feed as a put does: new ones take their place in `order`, and
+   * one already there is written again (a trim that visited it before spares it).
+   */
+  writeFeed(feed: Feed, owner: string, entries: string[], order: (a: string, b: string) => number) {
+    for (const e of entries) this.written.set(`${feed}|${owner}|${e}`, ++this.clock);
+    this.feed[feed].set(owner, [...new Set([...(this.feed[feed].get(owner) ?? []), ...entries])].sort(order));
   }
   addForeign(at: string) {
     this.foreign.push(at);
@@ -98,13 +108,16 @@ export class FakeMaintenanceStore implements MaintenanceStore {
     );
     for (const owner of owners.slice(0, opts.limit)) {
       const doomed = new Set(map.get(owner)!.slice(opts.cap));
+      const visitedAt = this.clock;
+      // Only what is still as visited goes: an entry written again since survives.
+      const stale = (e: string) => doomed.has(e) && (this.written.get(`${feed}|${owner}|${e}`) ?? 0) <= visitedAt;
       yield {
         pastCap: doomed.size,
         dropPastCap: async () => {
           this.calls.push(`dropPastCap:${feed}`);
           map.set(
             owner,
-            map.get(owner)!.filter((e) => !doomed.has(e)),
+            map.get(owner)!.filter((e) => !stale(e)),
           );
         },
         next: enc(owner),
