@@ -236,7 +236,8 @@ describe('trim inboxes', () => {
     expect(again.outcomes.at(-1)!.totals.fixed).toBe(0);
   });
   // That an entry written again after the read survives the trim is the store's promise, held
-  // on the real HBase in test/integration/jobs.test.ts ("spares a cell rewritten…").
+  // on the real HBase in test/integration/jobs.test.ts ("spares a cell rewritten…") and on both
+  // by the maintenance store's contract (test/support/contracts/maintenance-store.contract.ts).
 });
 
 // --- repair ------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // test/support/fakes/accounts.ts — in-memory fakes of the login throttle and the session store,
 // for unit tests of the account use cases. Each call runs to completion before the next, as
 // HBase's per-row operations do; the session store is held to its HBase adapter by its contract
-// (test/support/contracts/user-store.contract.ts).
+// (test/support/contracts/session-store.contract.ts).
 import type { IssuedToken, SessionOwner, SessionStore, SessionView } from '../../../shared/ports/session-store.js';
 import type { LoginAttempt, LoginThrottle } from '../../../shared/ports/user-store.js';
 
