@@ -1,6 +1,6 @@
 // web/security-headers.ts — the security headers of the web client's pages, in one place:
 // web/serve.ts sends them locally; infra/resources/web.yml (WebResponseHeadersPolicy) sends the
-// same deployed, and test/integration/serverless-package.test.ts holds the two to the same text.
+// same deployed, and test/packaging/serverless-package.test.ts holds the two to the same text.
 // The policy allows no inline script (index.html and api-docs/ load only files), no framing
 // (clickjacking), and outside the origin only the object store: pictures (img-src) and the
 // presigned upload PUT (connect-src). Locally that is s3rver's origin; deployed pictures come

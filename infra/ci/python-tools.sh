@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # infra/ci/python-tools.sh — the template checkers from PyPI, pinned, in a virtualenv of their
 # own; prints the venv's bin folder. Used by the template test
-# (test/integration/serverless-package.test.ts) and .ci/run.
+# (test/packaging/serverless-package.test.ts) and .ci/run.
 #
 # The venv lives in the user's cache, one per set of pins and Python version
 # ($XDG_CACHE_HOME/weibo-serverless/py-<hash>, default ~/.cache/…; WEIBO_TOOLS_CACHE overrides):

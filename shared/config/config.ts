@@ -81,7 +81,7 @@ const EnvSchema = z.object({
   // 2^17). The e2e suite's API sets 12 (test/support/offline-setup.ts): it registers and signs
   // in hundreds of throwaway users on two cores, at 0.14 s of CPU per hash at 2^15. Deployed
   // stages always hash at OWASP's parameters (password.ts PASSWORD_PARAMS): the template never
-  // carries this variable (test/integration/serverless-package.test.ts).
+  // carries this variable (test/packaging/serverless-package.test.ts).
   PASSWORD_SCRYPT_LOG2N: z.coerce.number().int().min(12).max(20).optional(),
   // Where a browser sees the session routes: the web client's origin mounts the API under /api
   // (web/serve.ts locally, the /api/* behaviour of infra/resources/web.yml deployed), so the

@@ -2,7 +2,7 @@
 // storage, in the product's words. Sweeps are the ONE place where every item of a kind (every
 // inbox, every follow) is walked, and they walk in bounded chunks: every method reads at most
 // `limit` entries from a start position and says where to resume. Implemented by the storage
-// adapters (shared/adapters/); unit tests fake it (test/unit/jobs-fakes.ts).
+// adapters (shared/adapters/); unit tests fake it (test/support/fakes/jobs.ts).
 //
 // Positions (`Cursor`) are opaque base64url text made by the store: "the next read starts here".
 // A job passes them on, unchanged, to the next invocation of itself. The order a walk visits

@@ -67,9 +67,9 @@ interface OfflineStack {
 }
 
 /**
- * One serverless-offline for the whole run: the parallel `e2e` project and the serial
- * `e2e-serial` one (vitest.config.ts) both list this setup, and vitest runs a project's global
- * setup once per project, in the same process. The first call starts the stack (its warm-up
+ * One serverless-offline for the whole run: the parallel `e2e` and `browser` projects and the
+ * serial `e2e-serial` one (vitest.config.ts) all list this setup, and vitest runs a project's
+ * global setup once per project, in the same process. The first call starts the stack (its warm-up
  * of every function goes on in the background); the others share it; the last teardown stops it.
  */
 const SHARED = Symbol.for('weibo.e2e.offline');
@@ -204,7 +204,7 @@ async function startOffline(): Promise<OfflineStack> {
         PASSWORD_SCRYPT_LOG2N: '12',
         // The jobs run when a test invokes them, never because the clock struck the hour mid-test.
         WEIBO_SCHEDULES_ENABLED: 'false',
-        // Scheduled jobs (test/e2e/jobs.test.ts): a tiny step, so a job must continue through
+        // Scheduled jobs (test/e2e/serial/jobs.test.ts): a tiny step, so a job must continue through
         // asynchronous invocations of itself on the offline Lambda port; the run's own DLQ.
         JOB_ROWS_PER_STEP: '5',
         LAMBDA_ENDPOINT: lambdaEndpoint,

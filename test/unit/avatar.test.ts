@@ -8,8 +8,8 @@ import { newMediaId } from '../../shared/domain/media-id.js';
 import { avatarClaim, removeAvatar, setAvatar, type AvatarDeps } from '../../shared/use-cases/avatar.js';
 import { readFaces } from '../../shared/use-cases/faces.js';
 import { interleaver } from '../support/interleave.js';
-import { FakeUsers } from './feed-fakes.js';
-import { FakeMediaStore } from './media-fakes.js';
+import { FakeUsers } from '../support/fakes/feed.js';
+import { FakeMediaStore } from '../support/fakes/media.js';
 
 const URL_BASE = 'https://cdn.example';
 

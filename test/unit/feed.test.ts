@@ -11,7 +11,7 @@ import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
 import { deletePost, listUserPosts } from '../../shared/use-cases/posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow, listRelations, unfollow } from '../../shared/use-cases/relations.js';
-import { drain, fakeFeed } from './feed-fakes.js';
+import { drain, fakeFeed } from '../support/fakes/feed.js';
 
 /** Takes the first fan-out message out of the queue (a publish queues its delayed notify too). */
 function takeFanout(deps: ReturnType<typeof fakeFeed>): MessageOf<'fanout'> {

@@ -1,7 +1,7 @@
 // test/unit/jobs.test.ts — the scheduled jobs on an in-memory MaintenanceStore (same key-order
 // semantics as the HBase tables) and the job runner's chaining and guards. The same jobs run
 // against the real HBase + ElasticMQ in test/integration/jobs.test.ts and through
-// serverless-offline's Lambda port in test/e2e/jobs.test.ts.
+// serverless-offline's Lambda port in test/e2e/serial/jobs.test.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
@@ -20,7 +20,7 @@ import { awaySweepJob } from '../../shared/use-cases/jobs/away-sweep.js';
 import { repairRelationsJob } from '../../shared/use-cases/jobs/repair-relations.js';
 import { trimInboxesJob } from '../../shared/use-cases/jobs/trim-inboxes.js';
 import { SCHEDULED_EVENT, runToCompletion, silentLog } from '../support/job-driver.js';
-import { FakeMaintenanceStore } from './jobs-fakes.js';
+import { FakeMaintenanceStore } from '../support/fakes/jobs.js';
 import { z } from 'zod';
 
 // --- helpers ---------------------------------------------------------------------------------
@@ -236,7 +236,8 @@ describe('trim inboxes', () => {
     expect(again.outcomes.at(-1)!.totals.fixed).toBe(0);
   });
   // That an entry written again after the read survives the trim is the store's promise, held
-  // on the real HBase in test/integration/jobs.test.ts ("spares a cell rewritten…").
+  // on the real HBase in test/integration/jobs.test.ts ("spares a cell rewritten…") and on both
+  // by the maintenance store's contract (test/support/contracts/maintenance-store.contract.ts).
 });
 
 // --- repair ------------------------------------------------------------------------------------

@@ -9,8 +9,8 @@ import { processMedia } from '../../shared/use-cases/media/process-media.js';
 import { completeUpload, readMedia, startUpload } from '../../shared/use-cases/media/uploads.js';
 import { mediaCleanupJob } from '../../shared/use-cases/jobs/media-cleanup.js';
 import { runToCompletion } from '../support/job-driver.js';
-import { fakeFeed } from './feed-fakes.js';
-import { fakeMedia } from './media-fakes.js';
+import { fakeFeed } from '../support/fakes/feed.js';
+import { fakeMedia } from '../support/fakes/media.js';
 import { UNCLAIMED_FOR_MS } from '../../shared/domain/limits.js';
 
 const T = 1_700_000_000_000;

@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { processMedia } from '../../shared/use-cases/media/process-media.js';
 import { completeUpload, readMedia, startUpload } from '../../shared/use-cases/media/uploads.js';
-import { fakeMedia } from './media-fakes.js';
+import { fakeMedia } from '../support/fakes/media.js';
 import { interleaver } from '../support/interleave.js';
-import { type FakeIdempotency, fakeFeed } from './feed-fakes.js';
+import { type FakeIdempotency, fakeFeed } from '../support/fakes/feed.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { publishBody } from '../../shared/validation/feed.schema.js';
 import { MAX_UPLOAD_BYTES } from '../../shared/domain/limits.js';

@@ -8,7 +8,7 @@ import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
 import { countNewer } from '../../shared/use-cases/newer-posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';
-import { drain, fakeFeed } from './feed-fakes.js';
+import { drain, fakeFeed } from '../support/fakes/feed.js';
 import { NEWER_COUNT_MAX } from '../../shared/domain/limits.js';
 
 /** bob follows amy and cat; returns a function that publishes as someone at the next millisecond. */

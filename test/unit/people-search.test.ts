@@ -6,7 +6,7 @@ import { rankPeople, searchForm, searchTerms, TERMS_MAX } from '../../shared/dom
 import { findPeople } from '../../shared/use-cases/people.js';
 import { registerUser } from '../../shared/use-cases/register-user.js';
 import { updateProfile } from '../../shared/use-cases/update-profile.js';
-import { fakeFeed, FakePeople } from './feed-fakes.js';
+import { fakeFeed, FakePeople } from '../support/fakes/feed.js';
 import { scryptPasswords } from '../../shared/auth/password.js';
 
 describe('the search form and the terms a user is found by', () => {

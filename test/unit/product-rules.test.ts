@@ -23,7 +23,7 @@ import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { TRENDING_CACHE_MS, trendingTopics, type TrendingCache } from '../../shared/use-cases/topics.js';
 import { hiddenFrom, silencedRecipients } from '../../shared/use-cases/visibility.js';
 import { postsToPlace } from '../support/trending.js';
-import { fakeFeed, FakePeople, FakeUsers } from './feed-fakes.js';
+import { fakeFeed, FakePeople, FakeUsers } from '../support/fakes/feed.js';
 import {
   TRENDING_TOPICS,
   TRENDING_WINDOW_MS,

@@ -1,5 +1,5 @@
 // test/unit/reactions.test.ts — the rules of comments, reposts and likes, on in-memory fakes of
-// the ports (test/unit/feed-fakes.ts). The same operations run on the real stack in
+// the ports (test/support/fakes/feed.ts). The same operations run on the real stack in
 // test/integration/reactions.test.ts and test/e2e/reactions.test.ts.
 import { describe, expect, it } from 'vitest';
 import { RateLimitedError } from '../../shared/domain/errors.js';
@@ -11,7 +11,7 @@ import { deletePost, getPost } from '../../shared/use-cases/posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { chainBody, repost } from '../../shared/use-cases/reposts.js';
 import { interleaver } from '../support/interleave.js';
-import { fakeFeed } from './feed-fakes.js';
+import { fakeFeed } from '../support/fakes/feed.js';
 
 const T = 1_795_000_000_000;
 

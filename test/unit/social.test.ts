@@ -1,5 +1,5 @@
 // test/unit/social.test.ts — the rules of mentions, notifications, topics, blocks and mutes, on
-// in-memory fakes of the ports (test/unit/feed-fakes.ts, social-fakes.ts). The same operations
+// in-memory fakes of the ports (test/support/fakes/feed.ts, social.ts). The same operations
 // run on HBase in test/integration/social.test.ts and over HTTP in test/e2e/social.test.ts.
 import { describe, expect, it } from 'vitest';
 import {
@@ -18,7 +18,7 @@ import { deletePost } from '../../shared/use-cases/posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';
 import { listTopicPosts, requireTopic } from '../../shared/use-cases/topics.js';
-import { drain, fakeFeed } from './feed-fakes.js';
+import { drain, fakeFeed } from '../support/fakes/feed.js';
 import { GROUP_WINDOW_MS } from '../../shared/domain/limits.js';
 
 const T = 1_795_000_000_000;

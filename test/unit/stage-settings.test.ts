@@ -1,6 +1,6 @@
 // test/unit/stage-settings.test.ts — the per-stage settings (infra/stage-settings.cjs) and the
 // deploy-time check of the SSM parameters they name (infra/plugins/stage-check.cjs). The
-// packaged template itself is checked in test/integration/serverless-package.test.ts.
+// packaged template itself is checked in test/packaging/serverless-package.test.ts.
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 

@@ -12,7 +12,7 @@ import {
   suggestFollows,
   type Suggestion,
 } from '../../shared/use-cases/suggestions.js';
-import { drain, fakeFeed } from './feed-fakes.js';
+import { drain, fakeFeed } from '../support/fakes/feed.js';
 import { SUGGESTIONS_MAX } from '../../shared/domain/limits.js';
 
 const T = 1_000_000;

@@ -1,9 +1,11 @@
-// test/unit/feed-fakes.ts — in-memory fakes of the feed ports, for unit tests of the use cases.
-// Ordering uses the real row-key codec, so "newest first" here means what it means in HBase.
-import type { FeedLimits } from '../../shared/domain/limits.js';
-import type { Comment } from '../../shared/domain/comment.js';
-import type { WriteAction } from '../../shared/domain/limits.js';
-import { keyFromPostId, postIdFromKey } from '../../shared/schema/row-keys.js';
+// test/support/fakes/feed.ts — in-memory fakes of the feed ports, for unit tests of the use cases.
+// Ordering uses the real row-key codec, so "newest first" here means what it means in HBase; the
+// list indexes keep stale entries where the adapters do. The contract suites
+// (test/support/contracts/) hold each fake to its HBase adapter.
+import type { FeedLimits } from '../../../shared/domain/limits.js';
+import type { Comment } from '../../../shared/domain/comment.js';
+import type { WriteAction } from '../../../shared/domain/limits.js';
+import { keyFromPostId, postIdFromKey } from '../../../shared/schema/row-keys.js';
 import {
   feedOrderKey,
   NO_COUNTS,
@@ -12,8 +14,8 @@ import {
   type PostCounts,
   type PostVersion,
   type StoredPost,
-} from '../../shared/domain/post.js';
-import type { MentionPlace, MentionSpan, TopicSpan } from '../../shared/domain/text-entities.js';
+} from '../../../shared/domain/post.js';
+import type { MentionPlace, MentionSpan, TopicSpan } from '../../../shared/domain/text-entities.js';
 import type {
   WrittenPosition,
   BookmarkPosition,
@@ -24,8 +26,8 @@ import type {
   ReactionStore,
   ViewerState,
   WriteQuota,
-} from '../../shared/ports/reaction-store.js';
-import type { FanoutMessage, FanoutQueue } from '../../shared/ports/fanout-queue.js';
+} from '../../../shared/ports/reaction-store.js';
+import type { FanoutMessage, FanoutQueue } from '../../../shared/ports/fanout-queue.js';
 import type {
   CelebrityRegistry,
   CounterStore,
@@ -45,7 +47,7 @@ import type {
   PostStore,
   RelationStore,
   Segment,
-} from '../../shared/ports/feed-store.js';
+} from '../../../shared/ports/feed-store.js';
 import type {
   ExportState,
   FindableUser,
@@ -53,15 +55,15 @@ import type {
   UserFace,
   UserProfile,
   UserStore,
-} from '../../shared/ports/user-store.js';
-import { ACTIVE, type Standing } from '../../shared/domain/leaving.js';
-import type { PeopleEntry, PeopleIndex } from '../../shared/ports/people-index.js';
-import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, segmentOf } from '../../shared/schema/row-keys.js';
-import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
-import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
-import type { StepHook } from '../../shared/use-cases/steps.js';
-import type { Pictures } from '../../shared/use-cases/media/attach.js';
-import { FakeBlocks, FakeNotifications, FakeTopics, newestFirstPage } from './social-fakes.js';
+} from '../../../shared/ports/user-store.js';
+import { ACTIVE, type Standing } from '../../../shared/domain/leaving.js';
+import type { PeopleEntry, PeopleIndex } from '../../../shared/ports/people-index.js';
+import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, segmentOf } from '../../../shared/schema/row-keys.js';
+import { handleFanoutMessage } from '../../../shared/use-cases/background/handlers.js';
+import type { FeedDeps } from '../../../shared/use-cases/feed-deps.js';
+import type { StepHook } from '../../../shared/use-cases/steps.js';
+import type { Pictures } from '../../../shared/use-cases/media/attach.js';
+import { FakeBlocks, FakeNotifications, FakeTopics, newestFirstPage } from './social.js';
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64url');
 
@@ -168,7 +170,12 @@ export class FakeUsers implements UserStore {
   }
   async findable(handles: string[]): Promise<Map<string, FindableUser>> {
     const faces = await this.faces(handles);
-    return new Map([...faces].map(([h, f]) => [h, { ...f, followers: 0, naming: this.rows.get(h)!.naming ?? null }]));
+    return new Map(
+      [...faces].map(([h, f]) => [
+        h,
+        { ...f, followers: this.counts?.values.get(`${h}:followers`) ?? 0, naming: this.rows.get(h)!.naming ?? null },
+      ]),
+    );
   }
   async existing(handles: string[]) {
     return new Set(handles.filter((h) => this.active(h)));
@@ -229,9 +236,19 @@ class FakeTally {
   }
 }
 
+/** A post as reads give it: its counts never below zero (a repair and a late decrement can dip them). */
+const shown = (p: StoredPost): StoredPost => ({
+  ...p,
+  counts: {
+    likes: Math.max(0, p.counts.likes),
+    comments: Math.max(0, p.counts.comments),
+    reposts: Math.max(0, p.counts.reposts),
+  },
+});
+
 export class FakePosts implements PostStore {
   readonly tally = new FakeTally();
-  readonly rows = new Map<string, StoredPost>(); // base64url(row key) → live post
+  readonly rows = new Map<string, StoredPost>(); // base64url(row key) → live post, counts as incremented
   readonly tombstones = new Set<string>(); // base64url(row key) of deleted posts: never usable again
   async create(post: Post) {
     const k = b64(keyFromPostId(post.id)!);
@@ -243,7 +260,7 @@ export class FakePosts implements PostStore {
     const k = keyFromPostId(id);
     if (!k) return { state: 'absent' };
     const post = this.rows.get(b64(k));
-    if (post) return { state: 'live', post };
+    if (post) return { state: 'live', post: shown(post) };
     return this.tombstones.has(b64(k)) ? { state: 'deleted' } : { state: 'absent' };
   }
   async markDeleted(id: string, _at: number) {
@@ -255,7 +272,8 @@ export class FakePosts implements PostStore {
   }
   async get(id: string) {
     const k = keyFromPostId(id);
-    return (k && this.rows.get(b64(k))) || null;
+    const post = k && this.rows.get(b64(k));
+    return post ? shown(post) : null;
   }
   /** The mention index: "handle|postId|commentId|since" per entry. */
   readonly mentionEntries = new Set<string>();
@@ -276,7 +294,8 @@ export class FakePosts implements PostStore {
     next: { body: string; mentions?: MentionSpan[]; topics?: TopicSpan[]; editedAt: number },
     replaced: PostVersion,
   ) {
-    const post = await this.get(id);
+    const k = keyFromPostId(id);
+    const post = k && this.rows.get(b64(k));
     if (!post || (post.version ?? 0) !== from) return false;
     const { mentions: _m, topics: _t, ...rest } = post;
     this.rows.set(b64(keyFromPostId(id)!), { ...rest, ...next, version: from + 1 });
@@ -303,22 +322,31 @@ export class FakePosts implements PostStore {
     }
     return out;
   }
-  private byAuthor(author: string): StoredPost[] {
+  /** The author's live posts in key order (newest first), from strictly after the post `after` (live or not). */
+  private byAuthor(author: string, after?: string): StoredPost[] {
+    const from = after === undefined ? undefined : b64(keyFromPostId(after)!);
     return [...this.rows.entries()]
-      .filter(([, p]) => p.author === author)
+      .filter(([k, p]) => p.author === author && (from === undefined || byKey(k, from) > 0))
       .sort(([a], [b]) => byKey(a, b))
-      .map(([, p]) => p);
+      .map(([, p]) => shown(p));
   }
   async listByAuthor(author: string, limit: number, cursor?: string): Promise<Page<StoredPost>> {
-    const all = this.byAuthor(author);
-    const start = cursor ? all.findIndex((p) => p.id === cursor) + 1 : 0;
-    const items = all.slice(start, start + limit);
-    return { items, ...(start + limit < all.length ? { nextCursor: items.at(-1)!.id } : {}) };
+    const all = this.byAuthor(author, cursor);
+    const items = all.slice(0, limit);
+    return { items, ...(limit < all.length ? { nextCursor: items.at(-1)!.id } : {}) };
   }
-  async recentByAuthor(author: string, limit: number, notOlderThan?: number) {
+  /** As the adapter's scan reads them: the post itself (a repost's original too), no counts or entities. */
+  async recentByAuthor(author: string, limit: number, notOlderThan?: number): Promise<Post[]> {
     return this.byAuthor(author)
       .filter((p) => notOlderThan === undefined || p.createdAt > notOlderThan)
-      .slice(0, limit);
+      .slice(0, limit)
+      .map(({ id, author: by, body, createdAt, repostOf }) => ({
+        id,
+        author: by,
+        body,
+        createdAt,
+        ...(repostOf === undefined ? {} : { repostOf }),
+      }));
   }
 }
 
@@ -337,12 +365,26 @@ export class FakeIdempotency implements IdempotencyStore {
   }
 }
 
+/** Handles in the fake's own walk order (stable, as the port asks; not the adapter's salted order). */
+const walkOrder = (x: string, y: string) => x.localeCompare(y);
+
 export class FakeRelations implements RelationStore {
   readonly edges = new Map<string, number>(); // "a>b" → since: the following side (the truth)
   readonly followerRows = new Map<string, number>(); // "a>b" → since: the followers side fan-out reads
   readonly away = new Set<string>(); // "a>b": a is marked away on b's followers side
+  /** The newest-first list index, as the adapter keeps it beside the edges: "a>b>since" per edge entry. */
+  readonly listEntries = new Set<string>();
+  private list(a: string, b: string, since: number, on: boolean) {
+    if (on) this.listEntries.add(`${a}>${b}>${since}`);
+    else this.listEntries.delete(`${a}>${b}>${since}`);
+  }
   async follow(a: string, b: string, at: number) {
-    if (this.edges.has(`${a}>${b}`)) return false;
+    // The list entries first (the adapter writes them before the edge); a repeat takes its own away.
+    this.list(a, b, at, true);
+    if (this.edges.has(`${a}>${b}`)) {
+      if (this.edges.get(`${a}>${b}`) !== at) this.list(a, b, at, false);
+      return false;
+    }
     this.edges.set(`${a}>${b}`, at);
     this.followerRows.set(`${a}>${b}`, at);
     this.away.delete(`${a}>${b}`); // a new row carries no mark
@@ -353,25 +395,32 @@ export class FakeRelations implements RelationStore {
       .map((k) => k.split('>') as [string, string])
       .filter(([a, b]) => b === author && (!opts.segment || segmentOf(a, opts.segment.of) === opts.segment.index))
       .map(([a]) => ({ handle: a, away: this.away.has(`${a}>${author}`) }))
-      .sort((x, y) => x.handle.localeCompare(y.handle));
-    const start = opts.cursor ? all.findIndex((e) => e.handle > opts.cursor!) : 0;
-    const from = start < 0 ? all.length : start;
-    const items = all.slice(from, from + limit);
-    return { items, ...(from + limit < all.length ? { nextCursor: items.at(-1)!.handle } : {}) };
+      .sort((x, y) => walkOrder(x.handle, y.handle))
+      .filter((e) => opts.cursor === undefined || walkOrder(e.handle, opts.cursor) > 0);
+    const items = all.slice(0, limit);
+    return { items, ...(limit < all.length ? { nextCursor: items.at(-1)!.handle } : {}) };
   }
+  /** As the adapter pages: a call's last page takes up to a quarter page more where that ends the list. */
   async *audiencePages(author: string, opts: { cursor?: string; segment?: Segment; pageSize: number; pages: number }) {
     let cursor = opts.cursor;
+    const tail = Math.floor(opts.pageSize / 4);
     for (let i = 0; i < opts.pages; i++) {
-      const page = await this.audience(author, opts.pageSize, {
+      const last = i === opts.pages - 1;
+      const page = await this.audience(author, opts.pageSize + (last ? tail : 0), {
         ...(cursor === undefined ? {} : { cursor }),
         ...(opts.segment ? { segment: opts.segment } : {}),
       });
       if (page.items.length === 0) return;
-      if (!page.nextCursor || i === opts.pages - 1) {
-        yield page;
+      if (!page.nextCursor) {
+        yield { items: page.items };
         return;
       }
-      yield { items: page.items };
+      const items = page.items.slice(0, opts.pageSize);
+      if (last) {
+        yield { items, nextCursor: items.at(-1)!.handle };
+        return;
+      }
+      yield { items };
       cursor = page.nextCursor;
     }
   }
@@ -399,14 +448,17 @@ export class FakeRelations implements RelationStore {
     return this.followerRows.get(`${a}>${b}`) ?? null;
   }
   async restoreFollowerSide(a: string, b: string, since: number) {
+    this.list(a, b, since, true);
     this.followerRows.set(`${a}>${b}`, since);
   }
   async removeFollowerSide(a: string, b: string, since: number) {
+    // The entries of this since go first, whether or not the row still holds it (a refollow's stay).
+    this.list(a, b, since, false);
     if (this.followerRows.get(`${a}>${b}`) !== since) return false;
     this.away.delete(`${a}>${b}`);
     return this.followerRows.delete(`${a}>${b}`);
   }
-  private list(
+  private walk(
     rows: Map<string, number>,
     pick: (a: string, b: string) => string | null,
     limit: number,
@@ -418,37 +470,42 @@ export class FakeRelations implements RelationStore {
         const h = pick(a, b);
         return h ? { handle: h, since } : null;
       })
-      .filter((e): e is Edge => e !== null)
-      .sort((x, y) => x.handle.localeCompare(y.handle));
-    const start = cursor ? all.findIndex((e) => e.handle === cursor) + 1 : 0;
-    const items = all.slice(start, start + limit);
-    return { items, ...(start + limit < all.length ? { nextCursor: items.at(-1)!.handle } : {}) };
+      .filter((e): e is Edge => e !== null && (cursor === undefined || walkOrder(e.handle, cursor) > 0))
+      .sort((x, y) => walkOrder(x.handle, y.handle));
+    const items = all.slice(0, limit);
+    return { items, ...(limit < all.length ? { nextCursor: items.at(-1)!.handle } : {}) };
   }
   async following(user: string, limit: number, cursor?: string) {
-    return this.list(this.edges, (a, b) => (a === user ? b : null), limit, cursor);
+    return this.walk(this.edges, (a, b) => (a === user ? b : null), limit, cursor);
   }
   async followers(user: string, limit: number, cursor?: string) {
-    return this.list(this.followerRows, (a, b) => (b === user ? a : null), limit, cursor);
+    return this.walk(this.followerRows, (a, b) => (b === user ? a : null), limit, cursor);
   }
-  /** Edges in an order of their own (by key text), from `at` of the way through: like the index's. */
+  /** The index's entries in an order of their own (by key text), from `at` of the way through: like the adapter's. */
   async sampleEdges(at: number, limit: number) {
-    const all = [...this.edges].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return all.slice(Math.floor(at * all.length), Math.floor(at * all.length) + limit).map(([key, since]) => {
-      const [follower, followee] = key.split('>') as [string, string];
-      return { follower, followee, since };
-    });
+    const all = [...this.listEntries]
+      .map((e) => e.split('>') as [string, string, string])
+      .sort(([a, b, s], [c, d, t]) => {
+        const x = `${a}>${b}>${s}`;
+        const y = `${c}>${d}>${t}`;
+        return x < y ? -1 : x > y ? 1 : 0;
+      });
+    const from = Math.floor(at * all.length);
+    return all
+      .slice(from, from + limit)
+      .map(([follower, followee, since]) => ({ follower, followee, since: Number(since) }));
   }
-  /** The index as the edges dictate it (a fake never leaves a stale entry). */
+  /** A page of the list index (whose entries, as the adapter's, may be stale). */
   async listed(
     user: string,
     list: 'following' | 'followers',
     limit: number,
     after?: ListPosition,
   ): Promise<ListPage<Edge>> {
-    const entries = [...this.edges].flatMap(([k, since]) => {
-      const [a, b] = k.split('>') as [string, string];
+    const entries = [...this.listEntries].flatMap((entry) => {
+      const [a, b, since] = entry.split('>') as [string, string, string];
       const other = list === 'following' ? (a === user ? b : null) : b === user ? a : null;
-      return other === null ? [] : [{ handle: other, since }];
+      return other === null ? [] : [{ handle: other, since: Number(since) }];
     });
     return newestFirstPage(entries, limit, after);
   }
@@ -722,16 +779,22 @@ export class FakeReactions implements ReactionStore {
     }
     return out;
   }
-  async addLiker(postId: string, user: string, since: number, _replacing?: number) {
+  /** The likers list, as the adapter keeps it beside the post side: "postId>user>since" per entry (one may be stale). */
+  readonly likerEntries = new Set<string>();
+  async addLiker(postId: string, user: string, since: number, replacing?: number) {
     this.likerRows.set(`${postId}>${user}`, since);
+    this.likerEntries.add(`${postId}>${user}>${since}`);
+    if (replacing !== undefined && replacing !== since) this.likerEntries.delete(`${postId}>${user}>${replacing}`);
   }
   async removeLiker(postId: string, user: string, since: number) {
     if (this.likerRows.get(`${postId}>${user}`) === since) this.likerRows.delete(`${postId}>${user}`);
+    this.likerEntries.delete(`${postId}>${user}>${since}`);
   }
   async likers(postId: string, limit: number, after?: ListPosition): Promise<ListPage<Liker>> {
-    const all = [...this.likerRows]
-      .filter(([k]) => k.startsWith(`${postId}>`))
-      .map(([k, since]) => ({ handle: k.slice(postId.length + 1), since }));
+    const all = [...this.likerEntries]
+      .map((k) => k.split('>') as [string, string, string])
+      .filter(([post]) => post === postId)
+      .map(([, handle, since]) => ({ handle, since: Number(since) }));
     return newestFirstPage(all, limit, after);
   }
   async likeSinces(postId: string, users: string[]) {
@@ -803,20 +866,31 @@ export class FakeComments implements CommentStore {
     for (const k of doomed) this.rows.delete(k);
     return doomed.length;
   }
-  // The fake's writtenBy reads the comments themselves: no entry to keep.
-  async listWritten() {}
-  async unlistWritten() {}
+  /** The authors' index, as the adapter keeps it: "author|since|postId|commentId" per entry. */
+  readonly writtenEntries = new Set<string>();
+  private static entry = (c: Pick<Comment, 'author' | 'postId' | 'id' | 'createdAt'>) =>
+    `${c.author}|${c.createdAt}|${c.postId}|${c.id}`;
+  async listWritten(c: Pick<Comment, 'author' | 'postId' | 'id' | 'createdAt'>) {
+    this.writtenEntries.add(FakeComments.entry(c));
+  }
+  async unlistWritten(c: Pick<Comment, 'author' | 'postId' | 'id' | 'createdAt'>) {
+    this.writtenEntries.delete(FakeComments.entry(c));
+  }
+  /** A page of the author's entries (newest first), each confirmed by its comment: one never landed or deleted is skipped. */
   async writtenBy(author: string, limit: number, after?: WrittenPosition) {
-    const mine = [...this.rows.values()].flatMap((r) =>
-      r.comment?.author === author && r.deleted === undefined ? [r.comment] : [],
-    );
-    const pos = (c: Comment): WrittenPosition => ({ since: c.createdAt, postId: c.postId, commentId: c.id });
     const order = (a: WrittenPosition) => `${String(9e15 - a.since).padStart(16, '0')}/${a.postId}~${a.commentId}`;
-    const sorted = mine
-      .toSorted((a, b) => (order(pos(a)) < order(pos(b)) ? -1 : 1))
-      .filter((c) => !after || order(pos(c)) > order(after));
-    const items = sorted.slice(0, limit);
-    return sorted.length > limit ? { items, next: pos(items.at(-1)!) } : { items };
+    const entries = [...this.writtenEntries]
+      .map((e) => e.split('|') as [string, string, string, string])
+      .filter(([by]) => by === author)
+      .map(([, since, postId, commentId]): WrittenPosition => ({ since: Number(since), postId, commentId }))
+      .toSorted((a, b) => (order(a) < order(b) ? -1 : 1))
+      .filter((e) => !after || order(e) > order(after));
+    const page = entries.slice(0, limit);
+    const items = page.flatMap((e) => {
+      const row = this.rows.get(`${e.postId}/${e.commentId}`);
+      return row?.comment && row.deleted === undefined && row.comment.author === author ? [row.comment] : [];
+    });
+    return entries.length > limit ? { items, next: page.at(-1)! } : { items };
   }
 }
 
@@ -862,7 +936,7 @@ export function fakeFeed(...handles: string[]) {
     topics: new FakeTopics(),
     queue: new FakeQueue(),
     limits: { ...testLimits },
-    /** Pictures in posts: a test that posts pictures sets it (media-fakes.ts). */
+    /** Pictures in posts: a test that posts pictures sets it (fakes/media.ts). */
     pictures: undefined as Pictures | undefined,
     /** Tests force interleavings by setting this (shared/use-cases/steps.ts). */
     step: undefined as StepHook | undefined,

@@ -1,4 +1,4 @@
-// test/e2e/jobs.test.ts — the scheduled jobs as deployed: the real handlers under
+// test/e2e/serial/jobs.test.ts — the scheduled jobs as deployed: the real handlers under
 // serverless-offline, invoked through its Lambda port with @aws-sdk/client-lambda, on the e2e
 // namespace of the real HBase. offline-setup.ts runs them with JOB_ROWS_PER_STEP=5, so the trim
 // must hand its work on through asynchronous ('Event') invocations of itself; the end state is
@@ -7,11 +7,11 @@ import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { HBaseRestClient, compareBytes, concatBytes } from '../../shared/hbase/index.js';
-import { inboxQualifier, postKey, relationKey, userKey } from '../../shared/schema/row-keys.js';
-import { qualifiedTableName } from '../../shared/schema/tables.js';
-import type { JobOutcome } from '../../shared/use-cases/jobs/job-runner.js';
-import { eventually as poll } from '../support/eventually.js';
+import { HBaseRestClient, compareBytes, concatBytes } from '../../../shared/hbase/index.js';
+import { inboxQualifier, postKey, relationKey, userKey } from '../../../shared/schema/row-keys.js';
+import { qualifiedTableName } from '../../../shared/schema/tables.js';
+import type { JobOutcome } from '../../../shared/use-cases/jobs/job-runner.js';
+import { eventually as poll } from '../../support/eventually.js';
 
 const eventually = <T>(check: () => Promise<T> | T, timeoutMs = 90_000) => poll(check, timeoutMs, 500);
 

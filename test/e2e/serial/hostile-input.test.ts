@@ -1,17 +1,17 @@
-// test/e2e/hostile-input.test.ts — generated bad requests against every endpoint, over HTTP on
+// test/e2e/serial/hostile-input.test.ts — generated bad requests against every endpoint, over HTTP on
 // the real stack. Every one must get a 4xx with the JSON error shape (never a 5xx), and HBase
 // must hold exactly the rows it held before. Later endpoints add their own arbitraries below.
 import fc from 'fast-check';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { parseGroupKey } from '../../shared/domain/notification.js';
-import { normalizeTopic } from '../../shared/domain/text-entities.js';
-import { HBaseRestClient } from '../../shared/hbase/index.js';
-import { HANDLE_PATTERN } from '../../shared/domain/handle.js';
-import { apiClient, isErrorShape, LambdaTimeout, type ApiResponse, type RequestOptions } from '../support/api.js';
-import { cellSnapshot } from '../support/hbase-rows.js';
-import { queueDrained } from '../support/queue.js';
+import { parseGroupKey } from '../../../shared/domain/notification.js';
+import { normalizeTopic } from '../../../shared/domain/text-entities.js';
+import { HBaseRestClient } from '../../../shared/hbase/index.js';
+import { HANDLE_PATTERN } from '../../../shared/domain/handle.js';
+import { apiClient, isErrorShape, LambdaTimeout, type ApiResponse, type RequestOptions } from '../../support/api.js';
+import { cellSnapshot } from '../../support/hbase-rows.js';
+import { queueDrained } from '../../support/queue.js';
 
 const api = apiClient(inject('apiUrl'));
 const namespace = inject('e2eNamespace');

@@ -1,4 +1,4 @@
-// test/integration/stack-supervision.test.ts — stack.sh restarts a crashed component: the suite's
+// test/integration/serial/stack-supervision.test.ts — stack.sh restarts a crashed component: the suite's
 // own local stack's REST gateway is killed with SIGKILL, as an OOM kill or a crash ends it; the
 // supervisor must log the death and the restart, the gateway must answer again, and a write
 // through it must land. It runs in the serial integration group, when no other file uses the
@@ -10,10 +10,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
-import { clusterVersion } from '../../infra/local/stack-control.js';
-import { eventually } from '../support/eventually.js';
+import { clusterVersion } from '../../../infra/local/stack-control.js';
+import { eventually } from '../../support/eventually.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const DIR = resolve(ROOT, process.env.WEIBO_LOCAL_DIR ?? '.local');
 const REST_URL = inject('hbaseRestUrl');
 const pidFile = `${DIR}/hbase/rest.pid`;

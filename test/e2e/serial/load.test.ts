@@ -1,10 +1,10 @@
-// test/e2e/load.test.ts — the sustained-load run (test/load/workload.ts, `npm run load`) in short:
+// test/e2e/serial/load.test.ts — the sustained-load run (test/load/workload.ts, `npm run load`) in short:
 // 10 s of the mixed workload against the e2e API, with both bursts (100 concurrent follows of one
 // user, 100 concurrent likes of one post), then the drained queue and the model comparison. Not
 // one error (no answer, 5xx, 429, serverless-offline's own failure answer) and not one mismatch.
 // In the serial e2e project: it waits for the whole queue to drain.
 import { describe, expect, inject, it } from 'vitest';
-import { runLoad } from '../load/workload.js';
+import { runLoad } from '../../load/workload.js';
 
 /** Low enough that the run measures correctness, not this machine's ceiling (npm run load finds that). */
 const RATE = 6;

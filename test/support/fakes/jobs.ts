@@ -1,9 +1,9 @@
-// test/unit/jobs-fakes.ts — an in-memory MaintenanceStore that keeps the port's promises in the
+// test/support/fakes/jobs.ts — an in-memory MaintenanceStore that keeps the port's promises in the
 // port's words: feeds as lists of entries (newest first), follows and their followers-side
 // copies as maps, counters with a version that every write changes. Walks visit things in
 // plain string order and resume from where they stopped; the relations walk cuts a user at the
 // step boundary as the real one does. Every call is recorded, so tests can count them.
-import { isHandle } from '../../shared/domain/handle.js';
+import { isHandle } from '../../../shared/domain/handle.js';
 import type {
   ActivityMark,
   Counter,
@@ -16,7 +16,7 @@ import type {
   RegenerationMark,
   RelationsBatch,
   UserRelations,
-} from '../../shared/ports/maintenance-store.js';
+} from '../../../shared/ports/maintenance-store.js';
 
 const enc = (position: unknown): Cursor => Buffer.from(JSON.stringify(position), 'utf8').toString('base64url');
 const dec = <T>(cursor: Cursor): T => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as T;
@@ -62,6 +62,8 @@ export class FakeMaintenanceStore implements MaintenanceStore {
   readonly calls: string[] = [];
   /** "user/counter" → a logical clock, moved by every counter write. */
   private readonly versions = new Map<string, number>();
+  /** "feed|owner|entry" → when the entry was last written (writeFeed); entries set directly count as written at 0. */
+  private readonly written = new Map<string, number>();
   private clock = 0;
 
   // --- setup helpers
@@ -79,6 +81,14 @@ export class FakeMaintenanceStore implements MaintenanceStore {
   follow(follower: string, followee: string, since: string) {
     this.addFollow(follower, followee, since);
     this.addCopy(follower, followee, since);
+  }
+  /**
+   * Writes entries into an owner's feed as a put does: new ones take their place in `order`, and
+   * one already there is written again (a trim that visited it before spares it).
+   */
+  writeFeed(feed: Feed, owner: string, entries: string[], order: (a: string, b: string) => number) {
+    for (const e of entries) this.written.set(`${feed}|${owner}|${e}`, ++this.clock);
+    this.feed[feed].set(owner, [...new Set([...(this.feed[feed].get(owner) ?? []), ...entries])].sort(order));
   }
   addForeign(at: string) {
     this.foreign.push(at);
@@ -98,13 +108,16 @@ export class FakeMaintenanceStore implements MaintenanceStore {
     );
     for (const owner of owners.slice(0, opts.limit)) {
       const doomed = new Set(map.get(owner)!.slice(opts.cap));
+      const visitedAt = this.clock;
+      // Only what is still as visited goes: an entry written again since survives.
+      const stale = (e: string) => doomed.has(e) && (this.written.get(`${feed}|${owner}|${e}`) ?? 0) <= visitedAt;
       yield {
         pastCap: doomed.size,
         dropPastCap: async () => {
           this.calls.push(`dropPastCap:${feed}`);
           map.set(
             owner,
-            map.get(owner)!.filter((e) => !doomed.has(e)),
+            map.get(owner)!.filter((e) => !stale(e)),
           );
         },
         next: enc(owner),

@@ -1,9 +1,9 @@
-// test/unit/social-fakes.ts — in-memory fakes of the social ports (blocks, notifications, topics)
-// for unit tests of the use cases. The same operations run on HBase in
-// test/integration/social.test.ts.
-import { feedOrderKey } from '../../shared/domain/post.js';
-import type { SafetyEdge } from '../../shared/domain/visibility.js';
-import type { ListPage, ListPosition, Page } from '../../shared/ports/feed-store.js';
+// test/support/fakes/social.ts — in-memory fakes of the social ports (blocks, notifications, topics)
+// for unit tests of the use cases, held to their HBase adapters by the contract suites
+// (test/support/contracts/social-store.contract.ts).
+import { feedOrderKey } from '../../../shared/domain/post.js';
+import type { SafetyEdge } from '../../../shared/domain/visibility.js';
+import type { ListPage, ListPosition, Page } from '../../../shared/ports/feed-store.js';
 import type {
   BlockEdge,
   BlockKind,
@@ -12,8 +12,8 @@ import type {
   NotificationStore,
   TopicStore,
   Versioned,
-} from '../../shared/ports/social-store.js';
-import { EMPTY_GROUP, type GroupState, type MemberInstances } from '../../shared/domain/notification.js';
+} from '../../../shared/ports/social-store.js';
+import { EMPTY_GROUP, type GroupState, type MemberInstances } from '../../../shared/domain/notification.js';
 
 /** A newest-first list page as the list index gives it: by since descending, then handle; strictly after `after`. */
 export function newestFirstPage<T extends { handle: string; since: number }>(
@@ -132,7 +132,8 @@ export class FakeNotifications implements NotificationStore {
       ? all.findIndex((e) => e.at < after.at || (e.at === after.at && e.groupKey < after.groupKey))
       : 0;
     const from = start < 0 ? all.length : start;
-    return { items: all.slice(from, from + limit), more: from + limit < all.length };
+    const items = all.slice(from, from + limit).map(({ clock: _clock, ...entry }) => entry);
+    return { items, more: from + limit < all.length };
   }
   async states(r: string, groupKeys: string[]) {
     const groups = new Map<string, GroupState>();
@@ -172,11 +173,11 @@ export class FakeTopics implements TopicStore {
         (this.index.get(t) ?? []).filter((id) => id !== postId),
       );
   }
+  /** Strictly after the cursor's place, whether or not its post is still in the topic. */
   async posts(topic: string, limit: number, cursor?: string): Promise<Page<string>> {
-    const all = this.index.get(topic) ?? [];
-    const start = cursor ? all.indexOf(cursor) + 1 : 0;
-    const items = all.slice(start, start + limit);
-    return { items, ...(start + limit < all.length ? { nextCursor: items.at(-1)! } : {}) };
+    const all = (this.index.get(topic) ?? []).filter((id) => !cursor || feedOrderKey(id) > feedOrderKey(cursor));
+    const items = all.slice(0, limit);
+    return { items, ...(limit < all.length ? { nextCursor: items.at(-1)! } : {}) };
   }
   async trendCounts(buckets: number[]) {
     const asked = new Set(buckets.map(String));

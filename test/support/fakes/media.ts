@@ -1,10 +1,10 @@
-// test/unit/media-fakes.ts — in-memory fakes of the picture ports (records, objects, queue,
+// test/support/fakes/media.ts — in-memory fakes of the picture ports (records, objects, queue,
 // image processor), for unit tests of the upload flow and the worker. The state moves are
 // conditional exactly as the port says; `hooks` let a test stop or fail one step.
-import type { MediaPurpose } from '../../shared/domain/media-id.js';
-import type { ImageProcessor, ImageRefusal, ProcessedImage } from '../../shared/ports/image-processor.js';
-import type { MediaObjects, PresignedUpload } from '../../shared/ports/media-objects.js';
-import type { MediaMessage, MediaQueue } from '../../shared/ports/media-queue.js';
+import type { MediaPurpose } from '../../../shared/domain/media-id.js';
+import type { ImageProcessor, ImageRefusal, ProcessedImage } from '../../../shared/ports/image-processor.js';
+import type { MediaObjects, PresignedUpload } from '../../../shared/ports/media-objects.js';
+import type { MediaMessage, MediaQueue } from '../../../shared/ports/media-queue.js';
 import type {
   MediaClaim,
   MediaDescriptor,
@@ -13,11 +13,11 @@ import type {
   MediaStore,
   MediaWalkPage,
   NewMedia,
-} from '../../shared/ports/media-store.js';
-import type { PostLookup } from '../../shared/ports/feed-store.js';
-import type { MediaDeps, MediaWorkerDeps } from '../../shared/use-cases/media/media-deps.js';
-import type { UserStore } from '../../shared/ports/user-store.js';
-import { FakeIdempotency, FakeQuota, FakeUsers } from './feed-fakes.js';
+} from '../../../shared/ports/media-store.js';
+import type { PostLookup } from '../../../shared/ports/feed-store.js';
+import type { MediaDeps, MediaWorkerDeps } from '../../../shared/use-cases/media/media-deps.js';
+import type { UserStore } from '../../../shared/ports/user-store.js';
+import { FakeIdempotency, FakeQuota, FakeUsers } from './feed.js';
 
 export class FakeMediaStore implements MediaStore {
   readonly rows = new Map<string, MediaRecord>();

@@ -1,4 +1,4 @@
-// test/integration/bench-smoke.test.ts — `npm run bench:smoke` keeps working: the feed benchmark
+// test/integration/serial/bench-smoke.test.ts — `npm run bench:smoke` keeps working: the feed benchmark
 // runs end to end in its tiny configuration on the real stack and leaves a JSON result in which
 // every metric is a finite number. It checks that the benchmark MEASURES, never that performance
 // targets pass (performance is reported by the bench command, not asserted by tests). The one

@@ -1,4 +1,4 @@
-// test/e2e/model-check.test.ts — a model-based check of the API under concurrency. Per seed:
+// test/e2e/serial/model-check.test.ts — a model-based check of the API under concurrency. Per seed:
 // fresh users, then waves of concurrent requests from a seeded plan (test/support/model/plan.ts)
 // — idempotent publishes and their retries, racing deletes, refollows, unfollows racing the
 // fan-out they follow; likes (racing likes of one user, like racing unlike), comments and
@@ -24,7 +24,7 @@
 // register and its waves run (test/support/pressure.ts); 20 users. The suite runs
 // MODEL_PRESSURE_SEEDS (default 1) seed of MODEL_PRESSURE_OPS (default 100) that way beside the
 // others; MODEL_PRESSURE=1 puts every seed under it (npm run test:pressure). Replay one:
-//   MODEL_PRESSURE=1 E2E_SETTLE_SECONDS=20 MODEL_USERS=20 MODEL_OPS=<ops> MODEL_SEED=<seed> npx vitest run --project e2e-serial test/e2e/model-check.test.ts
+//   MODEL_PRESSURE=1 E2E_SETTLE_SECONDS=20 MODEL_USERS=20 MODEL_OPS=<ops> MODEL_SEED=<seed> npx vitest run --project e2e-serial test/e2e/serial/model-check.test.ts
 // (MODEL_SEED takes a comma-separated list). A seed under pressure ends with a probe (MODEL_PROBE):
 // once settled, every user publishes once more, so a follower who lost a celebrity's marker (D)
 // misses that post even where the author's earlier posts all sit in the inbox already.
@@ -35,19 +35,19 @@
 // against an npm start (one per replay: its namespace is the run's):
 //   API_PORT=13600 OFFLINE_LAMBDA_PORT=13602 WEB_PORT=13601 HBASE_NAMESPACE=<fresh> CELEBRITY_FOLLOWERS=3 POLLER_TRACE=1 npm start
 //   E2E_EXTERNAL_API_PORT=13600 OFFLINE_LAMBDA_PORT=13602 HBASE_NAMESPACE=<the same> MODEL_SEED=findings \
-//     npx vitest run --project e2e-serial test/e2e/model-check.test.ts
+//     npx vitest run --project e2e-serial test/e2e/serial/model-check.test.ts
 import { closeSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
-import { localSqsClient } from '../../infra/local/sqs-poller.js';
-import { apiClient } from '../support/api.js';
-import { compareWithModel, type CompareStats } from '../support/model/compare.js';
-import { Driver, ModelLost, registerActor, type Actor } from '../support/model/driver.js';
-import { handleOf, makePlan, type Group, type Plan } from '../support/model/plan.js';
-import { ReferenceModel } from '../support/model/reference-model.js';
-import { findGateway, stackDir, startPressure, type Pressure } from '../support/pressure.js';
-import { queueCounts, queueDrained } from '../support/queue.js';
-import { AnswerTally, countLogTimeouts } from '../support/timeouts.js';
+import { localSqsClient } from '../../../infra/local/sqs-poller.js';
+import { apiClient } from '../../support/api.js';
+import { compareWithModel, type CompareStats } from '../../support/model/compare.js';
+import { Driver, ModelLost, registerActor, type Actor } from '../../support/model/driver.js';
+import { handleOf, makePlan, type Group, type Plan } from '../../support/model/plan.js';
+import { ReferenceModel } from '../../support/model/reference-model.js';
+import { findGateway, stackDir, startPressure, type Pressure } from '../../support/pressure.js';
+import { queueCounts, queueDrained } from '../../support/queue.js';
+import { AnswerTally, countLogTimeouts } from '../../support/timeouts.js';
 
 const client = apiClient(inject('apiUrl'));
 type Api = typeof client;

@@ -1,4 +1,4 @@
-// test/e2e/fault-tolerance.test.ts — the outage drill on the real stack: while 600 posts fan
+// test/e2e/serial/fault-tolerance.test.ts — the outage drill on the real stack: while 600 posts fan
 // out through the real queue, poller and worker, 50 of them are deleted (their retractions
 // queued) and the HBase REST gateway is stopped for several seconds and started again. After
 // the queue redelivers what failed: every follower's inbox holds exactly the live posts (no
@@ -12,21 +12,21 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { hbaseFeedStores } from '../../shared/wiring/feed.js';
-import { forEachLimit, mapLimit } from '../../shared/runtime/concurrency.js';
-import { HBaseRestClient } from '../../shared/hbase/index.js';
-import { postKeyFromInboxQualifier, userKey } from '../../shared/schema/row-keys.js';
-import { postIdFromKey } from '../../shared/schema/row-keys.js';
-import { queueCounts, queueDrained } from '../support/queue.js';
-import { qualifiedTableName } from '../../shared/schema/tables.js';
-import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
-import { SqsFanoutQueue } from '../../shared/adapters/sqs/sqs-queues.js';
-import { GoneError } from '../../shared/domain/errors.js';
-import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
-import { deletePost } from '../../shared/use-cases/posts.js';
-import { publishPost } from '../../shared/use-cases/publish-post.js';
+import { hbaseFeedStores } from '../../../shared/wiring/feed.js';
+import { forEachLimit, mapLimit } from '../../../shared/runtime/concurrency.js';
+import { HBaseRestClient } from '../../../shared/hbase/index.js';
+import { postKeyFromInboxQualifier, userKey } from '../../../shared/schema/row-keys.js';
+import { postIdFromKey } from '../../../shared/schema/row-keys.js';
+import { queueCounts, queueDrained } from '../../support/queue.js';
+import { qualifiedTableName } from '../../../shared/schema/tables.js';
+import type { FanoutMessage } from '../../../shared/ports/fanout-queue.js';
+import { SqsFanoutQueue } from '../../../shared/adapters/sqs/sqs-queues.js';
+import { GoneError } from '../../../shared/domain/errors.js';
+import type { FeedDeps } from '../../../shared/use-cases/feed-deps.js';
+import { deletePost } from '../../../shared/use-cases/posts.js';
+import { publishPost } from '../../../shared/use-cases/publish-post.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const STACK = `${ROOT}infra/local/stack.sh`;
 const ns = inject('e2eNamespace');
 const queueUrl = inject('fanoutQueueUrl');

@@ -1,4 +1,4 @@
-// test/integration/serverless-package.test.ts — what would be deployed: `serverless package`
+// test/packaging/serverless-package.test.ts — what would be deployed: `serverless package`
 // (osls, bundling with esbuild; no AWS account, no network) and assertions on the generated
 // CloudFormation. Packages the `dev` stage (a deployed stage like any other: its gateway given as
 // --param, as an operator would) and checks what an operator must be able to trust: no secret in
@@ -17,8 +17,8 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { queueSettings } from '../../infra/local/sqs-poller.js';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/observability/metrics.js';
-import { DEV_GATEWAY, devPackage, packageService } from '../packaging/one-package-at-a-time.js';
-import { zipEntries } from '../packaging/zip.js';
+import { DEV_GATEWAY, devPackage, packageService } from './one-package-at-a-time.js';
+import { zipEntries } from './zip.js';
 import { HSTS_MAX_AGE_SECONDS, REFERRER_POLICY, contentSecurityPolicy } from '../../web/security-headers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
