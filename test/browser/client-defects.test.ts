@@ -1,0 +1,86 @@
+// test/browser/client-defects.test.ts — what a reader sees on screens that once showed it wrong, in
+// Chromium: link-style destructive buttons (注销账号…, a picture's 移除) read clearly at 1280 and 375 px.
+// biome-ignore-all lint/performance/useDomNodeTextContent: a locator's innerText(), the rendered text these assertions mean, not the DOM property
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { apiClient } from '../support/api.js';
+import { type Locale, logIn, show, useBrowser } from '../support/browser.js';
+
+const api = apiClient(inject('apiUrl'));
+const browser = useBrowser();
+const dir = mkdtempSync(join(tmpdir(), 'weibo-defects-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type User = Awaited<ReturnType<typeof api.newUser>>;
+const WIDTHS = [1280, 375] as const;
+
+/** A browser page logged in as `u`, in `locale`. */
+async function as(u: User, locale: Locale) {
+  const t = await browser.open(locale);
+  await logIn(t.page, u.handle, u.password);
+  await t.page.waitForSelector('#compose-text');
+  return t;
+}
+
+/**
+ * The WCAG contrast ratio of an element's text against what is drawn behind it: its own
+ * background, or the nearest ancestor's that is not transparent. (Read in the page: this file
+ * has no DOM types.)
+ */
+const contrastOf = (target: Locator): Promise<number> =>
+  target.evaluate((el: unknown) => {
+    type Style = { color: string; backgroundColor: string };
+    type Node = { parentElement: Node | null };
+    const style = (n: Node) => (globalThis as unknown as { getComputedStyle(n: Node): Style }).getComputedStyle(n);
+    const rgba = (s: string) => {
+      const [r = 0, g = 0, b = 0, a = 1] = (s.match(/[\d.]+/g) ?? []).map(Number);
+      return { r, g, b, a };
+    };
+    const fg = rgba(style(el as Node).color);
+    let bg = { r: 255, g: 255, b: 255, a: 1 };
+    for (let n: Node | null = el as Node; n; n = n.parentElement) {
+      const c = rgba(style(n).backgroundColor);
+      if (c.a > 0) {
+        bg = c;
+        break;
+      }
+    }
+    const channel = (v: number) => {
+      const s = v / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    };
+    const lum = (c: { r: number; g: number; b: number }) =>
+      0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b);
+    const [hi, lo] = [lum(fg), lum(bg)].sort((x, y) => y - x) as [number, number];
+    return Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100;
+  });
+
+describe('the web client shows what it means, in Chromium', () => {
+  it('注销账号… and a picture’s 移除 are readable text, not red boxes (1280 and 375 px)', async () => {
+    const me = await api.newUser('rd');
+    const png = join(dir, 'square.png');
+    await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 30, g: 120, b: 200 } } })
+      .png()
+      .toFile(png);
+    const t = await as(me, 'zh-CN');
+    for (const width of WIDTHS) {
+      await t.page.setViewportSize({ width, height: 900 });
+      const leave = t.page.getByRole('button', { name: '注销账号…' });
+      await show(t.page, `#/u/${me.handle}`, leave);
+      expect.soft(await contrastOf(leave), `注销账号… at ${width} px`).toBeGreaterThanOrEqual(4.5);
+
+      await show(t.page, '#/', t.page.locator('#compose-text'));
+      await t.page.setInputFiles('#compose-pictures', [png]);
+      const remove = t.page.getByRole('button', { name: '移除 图片 1' });
+      await remove.waitFor();
+      expect.soft(await contrastOf(remove), `移除 at ${width} px`).toBeGreaterThanOrEqual(4.5);
+      await remove.click();
+      await expect.poll(() => t.page.locator('li.picture-item').count()).toBe(0);
+    }
+    await t.close();
+  });
+});
