@@ -1,5 +1,6 @@
 // test/browser/client-defects.test.ts — what a reader sees on screens that once showed it wrong, in
-// Chromium: link-style destructive buttons (注销账号…, a picture's 移除) read clearly at 1280 and 375 px.
+// Chromium: link-style destructive buttons (注销账号…, a picture's 移除) read clearly at 1280 and 375 px;
+// following from 找人 turns the button and moves the follower count at once.
 // biome-ignore-all lint/performance/useDomNodeTextContent: a locator's innerText(), the rendered text these assertions mean, not the DOM property
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import type { Locator } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
-import { type Locale, logIn, show, useBrowser } from '../support/browser.js';
+import { expectAccessible, type Locale, logIn, show, useBrowser } from '../support/browser.js';
 
 const api = apiClient(inject('apiUrl'));
 const browser = useBrowser();
@@ -82,5 +83,38 @@ describe('the web client shows what it means, in Chromium', () => {
       await expect.poll(() => t.page.locator('li.picture-item').count()).toBe(0);
     }
     await t.close();
+  });
+
+  it('following from 找人 turns the button to 取消关注 / Unfollow and moves the follower count at once', async () => {
+    const [ann, bob] = [await api.newUser('sf_a'), await api.newUser('sf_b')];
+    for (const [reader, other, locale, words] of [
+      [ann, bob, 'zh-CN', { follow: '关注', unfollow: '取消关注', one: '1 粉丝', none: '0 粉丝' }],
+      [bob, ann, 'en', { follow: 'Follow', unfollow: 'Unfollow', one: '1 follower', none: '0 followers' }],
+    ] as const) {
+      const t = await as(reader, locale);
+      const row = t.page.locator('ul.found li').filter({ hasText: `@${other.handle}` });
+      await show(t.page, `#/search/${other.handle}`, row);
+      expect(await row.innerText()).toContain(words.none);
+      const button = row.getByRole('button');
+      expect((await button.innerText()).trim()).toBe(words.follow);
+
+      await Promise.all([
+        t.page.waitForResponse((r) => r.request().method() === 'PUT' && /\/following\//.test(r.url())),
+        button.click(),
+      ]);
+      await expect.poll(async () => (await button.innerText()).trim(), { timeout: 5_000 }).toBe(words.unfollow);
+      expect(await button.getAttribute('aria-pressed')).toBe('true');
+      expect(await row.innerText(), 'the count moved without a reload').toContain(words.one);
+      await expectAccessible(t.page, `found and followed (${locale})`);
+
+      // Pressed again it unfollows, and says so the same way.
+      await Promise.all([
+        t.page.waitForResponse((r) => r.request().method() === 'DELETE' && /\/following\//.test(r.url())),
+        button.click(),
+      ]);
+      await expect.poll(async () => (await button.innerText()).trim(), { timeout: 5_000 }).toBe(words.follow);
+      expect(await row.innerText()).toContain(words.none);
+      await t.close();
+    }
   });
 });
