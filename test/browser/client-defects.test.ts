@@ -1,15 +1,18 @@
 // test/browser/client-defects.test.ts — what a reader sees on screens that once showed it wrong, in
 // Chromium: link-style destructive buttons (注销账号…, a picture's 移除) read clearly at 1280 and 375 px;
-// following from 找人 turns the button and moves the follower count at once.
+// following from 找人 turns the button and moves the follower count at once; counts read "1 关注" / "1
+// Follower" with the right plural in English.
 // biome-ignore-all lint/performance/useDomNodeTextContent: a locator's innerText(), the rendered text these assertions mean, not the DOM property
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
-import { expectAccessible, type Locale, logIn, show, useBrowser } from '../support/browser.js';
+import { expectAccessible, type Locale, logIn, setUp, show, useBrowser } from '../support/browser.js';
+import { eventually } from '../support/eventually.js';
 
 const api = apiClient(inject('apiUrl'));
 const browser = useBrowser();
@@ -18,6 +21,23 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 type User = Awaited<ReturnType<typeof api.newUser>>;
 const WIDTHS = [1280, 375] as const;
+
+const follow = (u: User, target: User) =>
+  setUp(() => api.call('PUT', `/users/${u.handle}/following/${target.handle}`, { token: u.token }));
+/** Publishes through the API with an idempotency key, so a retried setup never posts twice. */
+async function publish(u: User, body: string): Promise<string> {
+  const key = `defects-${randomBytes(8).toString('hex')}`;
+  const res = await setUp(() =>
+    api.call('POST', '/posts', { token: u.token, body: { body }, headers: { 'idempotency-key': key } }),
+  );
+  expect([200, 201]).toContain(res.status);
+  return res.json.id;
+}
+/** Waits until the API's profile of `u` has these counts (the page is asked only then). */
+const countsAre = (u: User, counts: { following: number; followers: number; posts: number }) =>
+  eventually(async () =>
+    expect((await api.call('GET', `/users/${u.handle}`, { token: u.token })).json).toMatchObject(counts),
+  );
 
 /** A browser page logged in as `u`, in `locale`. */
 async function as(u: User, locale: Locale) {
@@ -59,6 +79,12 @@ const contrastOf = (target: Locator): Promise<number> =>
     const [hi, lo] = [lum(fg), lum(bg)].sort((x, y) => y - x) as [number, number];
     return Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100;
   });
+
+/** The counts under a profile's name as a reader sees them, e.g. ["1 关注", "1 粉丝", "1 微博"]. */
+const profileCounts = (page: Page) =>
+  page
+    .locator('header.profile ul.counts li')
+    .evaluateAll((lis) => lis.map((li) => (li as unknown as { innerText: string }).innerText.trim()));
 
 describe('the web client shows what it means, in Chromium', () => {
   it('注销账号… and a picture’s 移除 are readable text, not red boxes (1280 and 375 px)', async () => {
@@ -116,5 +142,48 @@ describe('the web client shows what it means, in Chromium', () => {
       expect(await row.innerText()).toContain(words.none);
       await t.close();
     }
+  });
+
+  it('counts read "1 关注" and "1 Follower" / "2 Followers": a space, and English singular or plural', async () => {
+    const [ann, bob, cat] = [await api.newUser('ct_a'), await api.newUser('ct_b'), await api.newUser('ct_c')];
+    await follow(ann, bob);
+    await follow(bob, ann);
+    const postId = await publish(ann, 'one post');
+    await setUp(() => api.call('PUT', `/users/${bob.handle}/likes/${postId}`, { token: bob.token }));
+    await countsAre(ann, { following: 1, followers: 1, posts: 1 });
+
+    const zh = await as(ann, 'zh-CN');
+    const en = await as(ann, 'en');
+    const counts = (page: Page) => page.locator('header.profile ul.counts');
+    for (const width of WIDTHS) {
+      await zh.page.setViewportSize({ width, height: 900 });
+      await en.page.setViewportSize({ width, height: 900 });
+      await show(zh.page, `#/u/${ann.handle}`, counts(zh.page));
+      expect(await profileCounts(zh.page), `zh at ${width} px`).toEqual(['1 关注', '1 粉丝', '1 微博']);
+      await show(en.page, `#/u/${ann.handle}`, counts(en.page));
+      expect(await profileCounts(en.page), `en at ${width} px`).toEqual(['1 Following', '1 Follower', '1 Post']);
+    }
+
+    // One like: its link on the post's page says so in the singular.
+    const liked = en.page.locator('a.like-count');
+    await show(en.page, `#/post/${postId}`, liked);
+    expect((await liked.innerText()).trim()).toBe('1 like — see who');
+    await show(zh.page, `#/post/${postId}`, zh.page.locator('a.like-count'));
+    expect((await zh.page.locator('a.like-count').innerText()).trim()).toBe('1 人赞过，查看是谁');
+
+    // A second follower and a second post: English turns plural; 找人 counts the same way.
+    await follow(cat, ann);
+    await publish(ann, 'two posts');
+    await countsAre(ann, { following: 1, followers: 2, posts: 2 });
+    await show(en.page, `#/u/${ann.handle}`, counts(en.page));
+    expect(await profileCounts(en.page)).toEqual(['1 Following', '2 Followers', '2 Posts']);
+    const found = (handle: string) => en.page.locator('ul.found li').filter({ hasText: `@${handle}` });
+    await show(en.page, `#/search/${ann.handle}`, found(ann.handle));
+    expect(await found(ann.handle).innerText()).toContain('2 followers');
+    await show(en.page, `#/search/${bob.handle}`, found(bob.handle));
+    expect(await found(bob.handle).innerText()).toContain('1 follower');
+    expect(await found(bob.handle).innerText()).not.toContain('1 followers');
+    await zh.close();
+    await en.close();
   });
 });

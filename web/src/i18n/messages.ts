@@ -8,7 +8,17 @@ import type { components } from '../api/schema.js';
  * shared/domain/error-codes.ts), so a code added on the server without a message here is a type
  * error in `npm run typecheck`, not a generic "something went wrong" found in production.
  */
-type ErrorMessages = { [C in components['schemas']['ErrorCode'] as `error.${C}`]: string };
+type ErrorMessages = { [C in components['schemas']['ErrorCode'] as `error.${C}`]: Message };
+
+/**
+ * A counted message: English says "1 post" and "2 posts" (Intl.PluralRules picks the form by
+ * the `{n}` it is given, i18n.ts); Chinese has one form, a plain string.
+ */
+export interface Plural {
+  one: string;
+  other: string;
+}
+export type Message = string | Plural;
 
 export const en = {
   'app.name': 'Weibo',
@@ -45,8 +55,8 @@ export const en = {
   'compose.label': 'What’s happening?',
   'compose.placeholder': 'Share something new…',
   'compose.submit': 'Post',
-  'compose.remaining': '{n} characters left',
-  'compose.over': '{n} characters too many',
+  'compose.remaining': { one: '{n} character left', other: '{n} characters left' },
+  'compose.over': { one: '{n} character too many', other: '{n} characters too many' },
   'compose.bidi': 'Remove the hidden characters that change the text direction (they can disguise text), then send.',
   'compose.control': 'Remove the hidden control characters, then send.',
   'compose.published': 'Posted.',
@@ -57,8 +67,7 @@ export const en = {
   'send.deletedSince': 'This was sent earlier and has been deleted since. Send again to send it as a new one.',
   'timeline.title': 'Home',
   'timeline.empty': 'Nothing here yet. Follow someone, or write your first post.',
-  'timeline.newPosts': '{n} new posts — show them',
-  'timeline.newPost': '1 new post — show it',
+  'timeline.newPosts': { one: '{n} new post — show it', other: '{n} new posts — show them' },
   'timeline.regenerating':
     'Welcome back! Your timeline is being rebuilt; what is shown may be incomplete. Refreshing in a few seconds…',
   'timeline.loadMore': 'Load more',
@@ -77,7 +86,7 @@ export const en = {
   'history.back': 'Back to the post',
   'post.more': 'More actions',
   'comments.more': 'More actions for this comment',
-  'post.likedBy': '{n} likes — see who',
+  'post.likedBy': { one: '{n} like — see who', other: '{n} likes — see who' },
   'post.unfold': 'Show more',
   'confirm.cancel': 'Cancel',
   'post.broken': 'This post cannot be shown.',
@@ -88,7 +97,6 @@ export const en = {
   'post.title': 'Post',
   'post.by': 'Post by @{handle}',
   'reaction.like': 'Like',
-  'reaction.likers': 'likes — see who',
   'reaction.repost': 'Repost',
   'reaction.reposted': 'Reposted',
   'reaction.comments': 'Comments',
@@ -105,7 +113,9 @@ export const en = {
   'repost.plain': 'Repost',
   'repost.originalBy': 'Original post by @{handle}',
   'repost.originalDeleted': 'The original post has been deleted.',
-  'repost.originalCounts': 'Reposts {reposts} · Comments {comments} · Likes {likes}',
+  'count.reposts': { one: '{n} repost', other: '{n} reposts' },
+  'count.comments': { one: '{n} comment', other: '{n} comments' },
+  'count.likes': { one: '{n} like', other: '{n} likes' },
   'comments.title': 'Comments',
   'comments.order': 'Order of comments',
   'comments.newest': 'Newest first',
@@ -126,9 +136,10 @@ export const en = {
   'likers.title': 'Who liked this',
   'likers.back': 'Back to the post',
   'likers.empty': 'Nobody has liked this yet.',
-  'profile.followers': 'Followers',
-  'profile.following': 'Following',
+  'profile.followers': { one: '{n} Follower', other: '{n} Followers' },
+  'profile.following': '{n} Following',
   'profile.posts': 'Posts',
+  'profile.postCount': { one: '{n} Post', other: '{n} Posts' },
   'profile.follow': 'Follow',
   'profile.unfollow': 'Unfollow',
   'profile.joined': 'Joined {date}',
@@ -162,17 +173,20 @@ export const en = {
   'notifications.someone': 'Someone',
   // {who} becomes a link to the newest actor; {n} counts the others (or everyone, with no name).
   'notifications.like': '{who} liked your post',
-  'notifications.likeOther': '{who} and 1 other liked your post',
-  'notifications.likeOthers': '{who} and {n} others liked your post',
-  'notifications.likePeople': '{n} people liked your post',
+  'notifications.likeOthers': {
+    one: '{who} and {n} other liked your post',
+    other: '{who} and {n} others liked your post',
+  },
+  'notifications.likePeople': { one: '{n} person liked your post', other: '{n} people liked your post' },
   'notifications.repost': '{who} reposted your post',
-  'notifications.repostOther': '{who} and 1 other reposted your post',
-  'notifications.repostOthers': '{who} and {n} others reposted your post',
-  'notifications.repostPeople': '{n} people reposted your post',
+  'notifications.repostOthers': {
+    one: '{who} and {n} other reposted your post',
+    other: '{who} and {n} others reposted your post',
+  },
+  'notifications.repostPeople': { one: '{n} person reposted your post', other: '{n} people reposted your post' },
   'notifications.follow': '{who} followed you',
-  'notifications.followOther': '{who} and 1 other followed you',
-  'notifications.followOthers': '{who} and {n} others followed you',
-  'notifications.followPeople': '{n} people followed you',
+  'notifications.followOthers': { one: '{who} and {n} other followed you', other: '{who} and {n} others followed you' },
+  'notifications.followPeople': { one: '{n} person followed you', other: '{n} people followed you' },
   'notifications.comment': '{who} commented on your post',
   'notifications.reply': '{who} replied to your comment',
   'notifications.mentionPost': '{who} mentioned you in a post',
@@ -189,11 +203,10 @@ export const en = {
   'search.title': 'People matching “{q}”',
   'search.prompt': 'Type the start of a name or handle in the search box.',
   'search.empty': 'Nobody found. Try the start of a name or handle.',
-  'search.followers': '{n} followers',
+  'search.followers': { one: '{n} follower', other: '{n} followers' },
   'search.unfollow': 'Unfollow @{handle}',
-  'topics.window': 'Most posted in the last {minutes} minutes',
-  'topics.post': '1 post',
-  'topics.posts': '{n} posts',
+  'topics.window': { one: 'Most posted in the last minute', other: 'Most posted in the last {n} minutes' },
+  'topics.posts': { one: '{n} post', other: '{n} posts' },
   'topics.noneTrending': 'No topics are trending right now.',
   'topics.empty': 'No posts with this topic in the last 30 days.',
   'blocks.block': 'Block',
@@ -232,7 +245,7 @@ export const en = {
   'media.moveEarlier': 'Move earlier',
   'media.moveLater': 'Move later',
   'media.remove': 'Remove',
-  'media.added': 'Pictures added: {n}.',
+  'media.added': { one: '{n} picture added.', other: '{n} pictures added.' },
   'media.moved': 'Picture moved to position {n}.',
   'media.removed': 'Picture removed.',
   'media.tooMany': 'At most {max} pictures a post: {n} not added.',
@@ -282,7 +295,10 @@ export const en = {
   'error.client_header_required': 'This request did not come from the Weibo app. Please reload the page.',
   'error.session_changed': 'Not sent: the account was changed in another tab. Check who you are now and try again.',
   'error.unauthorized': 'Wrong handle or password.',
-  'error.rate_limited': 'Too many attempts. Try again in {seconds} seconds.',
+  'error.rate_limited': {
+    one: 'Too many attempts. Try again in {n} second.',
+    other: 'Too many attempts. Try again in {n} seconds.',
+  },
   'error.handle_taken': 'That handle is already taken. Choose another.',
   'error.user_not_found': 'This user does not exist.',
   'error.forbidden': 'You are not allowed to do that.',
@@ -328,7 +344,7 @@ export const en = {
   'error.service_unavailable': 'The service is temporarily unavailable. Please try again in a moment.',
   'error.timeout':
     'The server took too long to answer, so it is not known whether this went through. Trying again is safe.',
-} as const satisfies ErrorMessages & Record<string, string>;
+} as const satisfies ErrorMessages & Record<string, Message>;
 
 export type MessageKey = keyof typeof en;
 
@@ -379,7 +395,6 @@ export const zh: Record<MessageKey, string> = {
   'timeline.title': '首页',
   'timeline.empty': '这里还什么都没有。关注一些人，或者发布你的第一条微博。',
   'timeline.newPosts': '有 {n} 条新微博，点击查看',
-  'timeline.newPost': '有 1 条新微博，点击查看',
   'timeline.regenerating': '欢迎回来！正在重建你的首页，当前内容可能不完整，几秒后自动刷新…',
   'timeline.loadMore': '加载更多',
   'timeline.end': '已经到底了。',
@@ -408,7 +423,6 @@ export const zh: Record<MessageKey, string> = {
   'post.title': '微博正文',
   'post.by': '@{handle} 的微博',
   'reaction.like': '赞',
-  'reaction.likers': '人赞过，查看是谁',
   'reaction.repost': '转发',
   'reaction.reposted': '已转发',
   'reaction.comments': '评论',
@@ -425,7 +439,9 @@ export const zh: Record<MessageKey, string> = {
   'repost.plain': '转发微博',
   'repost.originalBy': '@{handle} 的原微博',
   'repost.originalDeleted': '抱歉，原微博已删除。',
-  'repost.originalCounts': '转发 {reposts} · 评论 {comments} · 赞 {likes}',
+  'count.reposts': '转发 {n}',
+  'count.comments': '评论 {n}',
+  'count.likes': '赞 {n}',
   'comments.title': '评论',
   'comments.order': '评论排序',
   'comments.newest': '最新在前',
@@ -446,9 +462,10 @@ export const zh: Record<MessageKey, string> = {
   'likers.title': '赞过的人',
   'likers.back': '返回微博',
   'likers.empty': '还没有人赞过。',
-  'profile.followers': '粉丝',
-  'profile.following': '关注',
+  'profile.followers': '{n} 粉丝',
+  'profile.following': '{n} 关注',
   'profile.posts': '微博',
+  'profile.postCount': '{n} 微博',
   'profile.follow': '关注',
   'profile.unfollow': '取消关注',
   'profile.joined': '{date} 加入',
@@ -481,15 +498,12 @@ export const zh: Record<MessageKey, string> = {
   'notifications.new': '新',
   'notifications.someone': '有人',
   'notifications.like': '{who} 赞了你的微博',
-  'notifications.likeOther': '{who} 和另外 1 人赞了你的微博',
   'notifications.likeOthers': '{who} 和另外 {n} 人赞了你的微博',
   'notifications.likePeople': '{n} 人赞了你的微博',
   'notifications.repost': '{who} 转发了你的微博',
-  'notifications.repostOther': '{who} 和另外 1 人转发了你的微博',
   'notifications.repostOthers': '{who} 和另外 {n} 人转发了你的微博',
   'notifications.repostPeople': '{n} 人转发了你的微博',
   'notifications.follow': '{who} 关注了你',
-  'notifications.followOther': '{who} 和另外 1 人关注了你',
   'notifications.followOthers': '{who} 和另外 {n} 人关注了你',
   'notifications.followPeople': '{n} 人关注了你',
   'notifications.comment': '{who} 评论了你的微博',
@@ -510,8 +524,7 @@ export const zh: Record<MessageKey, string> = {
   'search.empty': '没有找到用户。试试昵称或用户名的开头。',
   'search.followers': '{n} 粉丝',
   'search.unfollow': '取消关注 @{handle}',
-  'topics.window': '最近 {minutes} 分钟内讨论最多',
-  'topics.post': '1 条微博',
+  'topics.window': '最近 {n} 分钟内讨论最多',
   'topics.posts': '{n} 条微博',
   'topics.noneTrending': '现在还没有热门话题。',
   'topics.empty': '最近 30 天没有带这个话题的微博。',
@@ -597,7 +610,7 @@ export const zh: Record<MessageKey, string> = {
   'error.client_header_required': '这个请求不是从微博页面发出的，请刷新页面。',
   'error.session_changed': '未发送：账号已在其他标签页更换，请确认当前账号后再试。',
   'error.unauthorized': '用户名或密码错误。',
-  'error.rate_limited': '尝试次数过多，请 {seconds} 秒后再试。',
+  'error.rate_limited': '尝试次数过多，请 {n} 秒后再试。',
   'error.handle_taken': '该用户名已被占用，请换一个。',
   'error.user_not_found': '该用户不存在。',
   'error.forbidden': '你没有权限这样做。',
