@@ -1,7 +1,8 @@
 // test/browser/client-defects.test.ts — what a reader sees on screens that once showed it wrong, in
 // Chromium: link-style destructive buttons (注销账号…, a picture's 移除) read clearly at 1280 and 375 px;
 // following from 找人 turns the button and moves the follower count at once; counts read "1 关注" / "1
-// Follower" with the right plural in English.
+// Follower" with the right plural in English; English text is set in a Latin font (a narrow
+// apostrophe, not the CJK font's full-width one).
 // biome-ignore-all lint/performance/useDomNodeTextContent: a locator's innerText(), the rendered text these assertions mean, not the DOM property
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -185,5 +186,35 @@ describe('the web client shows what it means, in Chromium', () => {
     expect(await found(bob.handle).innerText()).not.toContain('1 followers');
     await zh.close();
     await en.close();
+  });
+
+  it('English is set in a Latin font: "You’ve reached the end." has a narrow apostrophe, not a full-width one', async () => {
+    const me = await api.newUser('lf');
+    await publish(me, 'a single post');
+    const t = await as(me, 'en');
+    const end = t.page.locator('.list-end');
+    await show(t.page, `#/u/${me.handle}`, end);
+    expect((await end.innerText()).trim()).toBe('You’ve reached the end.');
+    // The apostrophe's drawn width, in ems of the text's size: about 0.3 in a Latin font, 1 in a CJK one.
+    const width = await end.evaluate((el: unknown) => {
+      type Text = { textContent: string };
+      const d = (globalThis as unknown as { document: { createRange(): Range } }).document;
+      type Range = {
+        setStart(n: Text, i: number): void;
+        setEnd(n: Text, i: number): void;
+        getBoundingClientRect(): { width: number };
+      };
+      const node = (el as { firstChild: Text }).firstChild;
+      const at = node.textContent.indexOf('’');
+      const range = d.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + 1);
+      const size = Number.parseFloat(
+        (globalThis as unknown as { getComputedStyle(e: unknown): { fontSize: string } }).getComputedStyle(el).fontSize,
+      );
+      return range.getBoundingClientRect().width / size;
+    });
+    expect(width, 'the apostrophe’s width in ems').toBeLessThan(0.5);
+    await t.close();
   });
 });
