@@ -2,7 +2,8 @@
 // Chromium: link-style destructive buttons (注销账号…, a picture's 移除) read clearly at 1280 and 375 px;
 // following from 找人 turns the button and moves the follower count at once; counts read "1 关注" / "1
 // Follower" with the right plural in English; English text is set in a Latin font (a narrow
-// apostrophe, not the CJK font's full-width one).
+// apostrophe, not the CJK font's full-width one); the lists reached from a profile lead back to it
+// with a labelled link.
 // biome-ignore-all lint/performance/useDomNodeTextContent: a locator's innerText(), the rendered text these assertions mean, not the DOM property
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -216,5 +217,33 @@ describe('the web client shows what it means, in Chromium', () => {
     });
     expect(width, 'the apostrophe’s width in ems').toBeLessThan(0.5);
     await t.close();
+  });
+
+  it('following, followers, blocked and muted lists lead back with a labelled link, in zh and en', async () => {
+    const me = await api.newUser('bk');
+    for (const [locale, back] of [
+      ['zh-CN', `返回 @${me.handle} 的主页`],
+      ['en', `Back to @${me.handle}`],
+    ] as const) {
+      const t = await as(me, locale);
+      for (const hash of [`#/u/${me.handle}/followers`, `#/u/${me.handle}/following`, '#/blocks', '#/mutes']) {
+        const link = t.page.getByRole('link', { name: back, exact: true });
+        await show(t.page, hash, t.page.locator('h1#page-title'));
+        await link.waitFor({ timeout: 5_000 });
+        expect((await link.innerText()).trim(), hash).toBe(`← ${back}`);
+        // No bare "@handle" link on top of the list any more.
+        expect(
+          await t.page
+            .locator('main')
+            .getByRole('link', { name: `@${me.handle}`, exact: true })
+            .count(),
+        ).toBe(0);
+      }
+      await expectAccessible(t.page, `muted users with the way back (${locale})`);
+      await t.page.getByRole('link', { name: back, exact: true }).click();
+      await t.page.locator('header.profile').waitFor();
+      expect(new URL(t.page.url()).hash).toBe(`#/u/${me.handle}`);
+      await t.close();
+    }
   });
 });
