@@ -1,9 +1,9 @@
-// test/browser/client-defects.test.ts — what a reader sees on screens that once showed it wrong, in
-// Chromium: link-style destructive buttons (注销账号…, a picture's 移除) read clearly at 1280 and 375 px;
-// following from 找人 turns the button and moves the follower count at once; counts read "1 关注" / "1
-// Follower" with the right plural in English; English text is set in a Latin font (a narrow
-// apostrophe, not the CJK font's full-width one); the lists reached from a profile lead back to it
-// with a labelled link.
+// test/browser/client-defects.test.ts — what a reader sees on screens that once showed it wrong,
+// in Chromium: link-style destructive buttons (注销账号…, a picture's 移除) read clearly at 1280
+// and 375 px; following from 找人 turns the button and moves the follower count at once; counts
+// read "1 关注" / "1 Follower" with the right plural in English; English text is set in a Latin
+// font (a narrow apostrophe, not the CJK font's full-width one); the lists reached from a profile
+// lead back to it with a labelled link; a post nobody liked offers no "0 likes" link.
 // biome-ignore-all lint/performance/useDomNodeTextContent: a locator's innerText(), the rendered text these assertions mean, not the DOM property
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,7 +13,7 @@ import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
-import { expectAccessible, type Locale, logIn, setUp, show, useBrowser } from '../support/browser.js';
+import { expectAccessible, type Locale, logIn, postCard, setUp, show, useBrowser } from '../support/browser.js';
 import { eventually } from '../support/eventually.js';
 
 const api = apiClient(inject('apiUrl'));
@@ -243,6 +243,37 @@ describe('the web client shows what it means, in Chromium', () => {
       await t.page.getByRole('link', { name: back, exact: true }).click();
       await t.page.locator('header.profile').waitFor();
       expect(new URL(t.page.url()).hash).toBe(`#/u/${me.handle}`);
+      await t.close();
+    }
+  });
+
+  it('a post nobody liked offers no "0 likes" link; the first like brings the link', async () => {
+    const me = await api.newUser('nl');
+    const postId = await publish(me, 'nobody liked this yet');
+    for (const [locale, none, one, likeName] of [
+      ['zh-CN', '还没有人赞', '1 人赞过，查看是谁', /^赞 0$/],
+      ['en', 'No likes yet', '1 like — see who', /^Like 0$/],
+    ] as const) {
+      const t = await as(me, locale);
+      const stats = t.page.locator('p.post-stats');
+      await show(t.page, `#/post/${postId}`, stats);
+      expect((await stats.innerText()).trim()).toBe(none);
+      expect(await stats.getByRole('link').count()).toBe(0);
+      await expectAccessible(t.page, `a post without likes (${locale})`);
+
+      // Liked: now there is someone to see.
+      await Promise.all([
+        t.page.waitForResponse((r) => r.request().method() === 'PUT' && /\/likes\//.test(r.url())),
+        postCard(t.page, 'nobody liked').getByRole('button', { name: likeName }).click(),
+      ]);
+      await stats.getByRole('link', { name: one }).waitFor({ timeout: 5_000 });
+      await Promise.all([
+        t.page.waitForResponse((r) => r.request().method() === 'DELETE' && /\/likes\//.test(r.url())),
+        postCard(t.page, 'nobody liked')
+          .getByRole('button', { name: /^(赞|Like) 1$/ })
+          .click(),
+      ]);
+      await expect.poll(async () => (await stats.innerText()).trim()).toBe(none);
       await t.close();
     }
   });
