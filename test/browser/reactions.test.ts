@@ -121,7 +121,7 @@ describe('comments, reposts and likes, in Chromium', () => {
     const original = onProfile.locator('.original');
     expect(await original.locator('.author .handle').textContent()).toBe(`@${ann}`);
     expect(await original.locator('.original-body').textContent()).toBe(text);
-    expect(await original.locator('.original-counts').textContent()).toBe('Reposts 1 · Comments 0 · Likes 0');
+    expect(await original.locator('.original-counts').textContent()).toBe('1 repost · 0 comments · 0 likes');
     await expectAccessible(b.page, 'profile with a repost (en)');
     await screenshot(b.page, 'en-repost');
 

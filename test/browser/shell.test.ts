@@ -266,10 +266,10 @@ describe('the shell, in Chromium', () => {
     const repost = t.page.locator('article.post', { hasText: 'look at this' });
     const own = t.page.locator(`article.post[data-post-id="${original}"]`);
     await repost.locator('.original-counts').waitFor();
-    expect(await repost.locator('.original-counts').textContent()).toBe('Reposts 1 · Comments 0 · Likes 0');
+    expect(await repost.locator('.original-counts').textContent()).toBe('1 repost · 0 comments · 0 likes');
     await own.getByRole('button', { name: 'Like 0' }).click();
     await own.getByRole('button', { name: 'Like 1' }).waitFor();
-    expect(await repost.locator('.original-counts').textContent()).toBe('Reposts 1 · Comments 0 · Likes 1');
+    expect(await repost.locator('.original-counts').textContent()).toBe('1 repost · 0 comments · 1 like');
 
     // An unknown user: the profile and its posts are asked (in parallel), nothing more.
     const asked: string[] = [];

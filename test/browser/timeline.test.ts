@@ -129,7 +129,7 @@ describe('the home timeline, in Chromium', () => {
     const post = t.page.getByRole('button', { name: 'Post', exact: true });
     const full = '微'.repeat(250) + '😀'.repeat(250); // 750 UTF-16 units, 500 code points
     await box.fill(`${full}博`);
-    await t.page.getByText('1 characters too many').waitFor();
+    await t.page.getByText('1 character too many').waitFor();
     expect(await post.isDisabled()).toBe(true);
     await box.fill(full);
     await t.page.getByText('0 characters left').waitFor();

@@ -2,6 +2,7 @@
 // languages: each code of the contract's ErrorCode (shared/domain/error-codes.ts, the one list the
 // domain errors and the route table take theirs from) and each code an operation documents has
 // a sentence in web/src/i18n/messages.ts. (The web type-check holds the same at compile time.)
+// A counted message has both English forms.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../shared/domain/error-codes.js';
@@ -71,5 +72,14 @@ describe('web client messages', () => {
     const missing = codes.filter((c) => !(`error.${c}` in en) || !zh[`error.${c}` as keyof typeof en]);
     expect(missing).toEqual([]);
     expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
+  });
+
+  it('say a count in English in its singular and plural forms, the plural showing it; Chinese in one form', () => {
+    const counted = Object.entries(en).filter(([, m]) => typeof m !== 'string');
+    expect(counted.length).toBeGreaterThan(10);
+    for (const [key, m] of counted) {
+      expect(typeof m === 'string' ? null : [m.one.length > 0, m.other.includes('{n}')], key).toEqual([true, true]);
+      expect(typeof zh[key as keyof typeof en], key).toBe('string');
+    }
   });
 });

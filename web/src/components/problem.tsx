@@ -7,7 +7,7 @@ import { href, rememberReturn } from '../router';
 export function problemText(err: unknown, t: Translate): string {
   if (!(err instanceof ApiProblem)) return t('error.unknown', { status: '—' });
   const key = `error.${err.code}`;
-  if (err.code === 'rate_limited') return t('error.rate_limited', { seconds: err.retryAfter ?? 60 });
+  if (err.code === 'rate_limited') return t('error.rate_limited', { n: err.retryAfter ?? 60 });
   if (hasMessage(key)) return t(key);
   return t('error.unknown', { status: err.status });
 }

@@ -1,8 +1,8 @@
 // web/src/i18n/i18n.ts — the current language (中文 by default, English on request, kept in
-// localStorage), message lookup with {placeholders}, and localised relative dates.
+// localStorage), message lookup with {placeholders} and plural forms, and localised relative dates.
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import { en, zh, type MessageKey } from './messages';
+import { en, zh, type Message, type MessageKey } from './messages';
 
 export type Locale = 'zh-CN' | 'en';
 export const LOCALES: { id: Locale; label: string }[] = [
@@ -22,11 +22,27 @@ export function saveLocale(locale: Locale): void {
   document.documentElement.lang = locale;
 }
 
-export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
+export type Params = Record<string, string | number>;
+export type Translate = (key: MessageKey, params?: Params) => string;
+
+/**
+ * The form of a message for the count `n` (Intl.PluralRules: English "1 post" / "2 posts";
+ * Chinese has one form), its placeholders still in it. A count that is not a number ("20+")
+ * takes the "other" form.
+ */
+export function pluralForm(locale: Locale, key: MessageKey, n?: string | number): string {
+  const message: Message = (locale === 'en' ? en : zh)[key];
+  if (typeof message === 'string') return message;
+  const category = typeof n === 'number' ? new Intl.PluralRules(locale).select(n) : 'other';
+  return category === 'one' ? message.one : message.other;
+}
+
+/** Each `{name}` replaced by its value; a name without one stays, for the caller to fill (a link, a bold count). */
+export const fill = (text: string, params?: Params) =>
+  text.replace(/\{(\w+)\}/g, (_, name: string) => String(params?.[name] ?? `{${name}}`));
 
 export function translator(locale: Locale): Translate {
-  const table: Record<MessageKey, string> = locale === 'en' ? en : zh;
-  return (key, params) => table[key].replace(/\{(\w+)\}/g, (_, name: string) => String(params?.[name] ?? `{${name}}`));
+  return (key, params) => fill(pluralForm(locale, key, params?.n), params);
 }
 
 export function hasMessage(key: string): key is MessageKey {

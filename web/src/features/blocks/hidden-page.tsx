@@ -4,6 +4,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, type BlockedUser } from '../../api/client';
 import { Avatar, Byline, personOf } from '../../components/avatar';
+import { BackLink } from '../../components/back-link';
 import { PagedFooter, usePaged } from '../../components/paged';
 import { ErrorMessage } from '../../components/problem';
 import { absoluteDate, useI18n } from '../../i18n/i18n';
@@ -47,9 +48,7 @@ export function HiddenPage({ handle, kind }: { handle: string; kind: HiddenKind 
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t(kind === 'blocks' ? 'blocks.blockedTitle' : 'blocks.mutedTitle')}</h1>
       <p class="muted">{t(kind === 'blocks' ? 'blocks.blockedIntro' : 'blocks.mutedIntro')}</p>
-      <p>
-        <a href={href.profile(handle)}>@{handle}</a>
-      </p>
+      <BackLink href={href.profile(handle)}>{t('relations.back', { handle })}</BackLink>
       <p class="sr-status" role="status">
         {status}
       </p>

@@ -59,22 +59,12 @@ export function NotificationsPage({ handle }: { handle: string }) {
   );
 }
 
-// Grouped types: one sentence per form — one actor, one actor and 1 other, and N others, or
-// only a count (every actor in the group hidden: blocked, muted or gone).
+// Grouped types: one actor alone, one actor and N others, or only a count (every actor in the
+// group hidden: blocked, muted or gone); the count picks the plural form ("and 1 other").
 const GROUPED = {
-  like: ['notifications.like', 'notifications.likeOther', 'notifications.likeOthers', 'notifications.likePeople'],
-  repost: [
-    'notifications.repost',
-    'notifications.repostOther',
-    'notifications.repostOthers',
-    'notifications.repostPeople',
-  ],
-  follow: [
-    'notifications.follow',
-    'notifications.followOther',
-    'notifications.followOthers',
-    'notifications.followPeople',
-  ],
+  like: ['notifications.like', 'notifications.likeOthers', 'notifications.likePeople'],
+  repost: ['notifications.repost', 'notifications.repostOthers', 'notifications.repostPeople'],
+  follow: ['notifications.follow', 'notifications.followOthers', 'notifications.followPeople'],
 } as const satisfies Record<string, readonly MessageKey[]>;
 
 function sentenceKey(n: Notification): MessageKey {
@@ -82,9 +72,9 @@ function sentenceKey(n: Notification): MessageKey {
     case 'like':
     case 'repost':
     case 'follow': {
-      const [one, other, others, people] = GROUPED[n.type];
+      const [alone, others, people] = GROUPED[n.type];
       if (n.actors.length === 0) return people;
-      return n.count <= 1 ? one : n.count === 2 ? other : others;
+      return n.count <= 1 ? alone : others;
     }
     case 'comment':
       return 'notifications.comment';

@@ -41,16 +41,11 @@ export function SearchPage({ q, current }: { q: string; current: Session | null 
       ) : (
         <ul class="users found">
           {people.map((p) => (
-            <li key={p.handle}>
-              <span class="who">
-                <Avatar {...personOf(p)} />
-                <span>
-                  <Byline {...personOf(p)} />
-                  <small class="muted">{t('search.followers', { n: p.followers })}</small>
-                </span>
-              </span>
-              {current && current.handle !== p.handle && <FollowButton me={current.handle} person={p} />}
-            </li>
+            <FoundPerson
+              key={p.handle}
+              person={p}
+              me={current && current.handle !== p.handle ? current.handle : null}
+            />
           ))}
         </ul>
       )}
@@ -58,19 +53,53 @@ export function SearchPage({ q, current }: { q: string; current: Session | null 
   );
 }
 
-/** Follow or unfollow from the list; the button shows the state the API answered. */
-function FollowButton({ me, person }: { me: string; person: PersonFound }) {
+/**
+ * One person found: the follower count moves with a follow or unfollow from here, as the API
+ * answered it (a follow that changed nothing moves nothing).
+ */
+function FoundPerson({ person, me }: { person: PersonFound; me: string | null }) {
   const { t } = useI18n();
   const [following, setFollowing] = useState(person.followedByYou);
+  const [followers, setFollowers] = useState(person.followers);
+  const changed = (now: boolean) => {
+    if (now !== following) setFollowers((n) => Math.max(0, n + (now ? 1 : -1)));
+    setFollowing(now);
+  };
+  return (
+    <li>
+      <span class="who">
+        <Avatar {...personOf(person)} />
+        <span>
+          <Byline {...personOf(person)} />
+          <small class="muted">{t('search.followers', { n: followers })}</small>
+        </span>
+      </span>
+      {me && <FollowButton me={me} target={person.handle} following={following} onChange={changed} />}
+    </li>
+  );
+}
+
+/**
+ * Follow or unfollow from the list. It reads as the profile's button does: 关注 / Follow, then
+ * 取消关注 / Unfollow, the state the API answered.
+ */
+function FollowButton(props: {
+  me: string;
+  target: string;
+  following: boolean;
+  onChange: (following: boolean) => void;
+}) {
+  const { me, target, following, onChange } = props;
+  const { t } = useI18n();
   const [busy, setBusy] = useState(false);
   async function toggle() {
     setBusy(true);
     try {
-      const path = { handle: me, target: person.handle };
+      const path = { handle: me, target };
       const { data } = following
         ? await call(api.DELETE('/users/{handle}/following/{target}', { params: { path } }))
         : await call(api.PUT('/users/{handle}/following/{target}', { params: { path } }));
-      setFollowing(data.following);
+      onChange(data.following);
     } catch {
       /* the button keeps its state; a second press tries again */
     } finally {
@@ -82,11 +111,11 @@ function FollowButton({ me, person }: { me: string; person: PersonFound }) {
       type="button"
       class={following ? 'secondary small' : 'small'}
       aria-pressed={following}
-      aria-label={t(following ? 'search.unfollow' : 'side.follow', { handle: person.handle })}
+      aria-label={t(following ? 'search.unfollow' : 'side.follow', { handle: target })}
       disabled={busy}
       onClick={toggle}
     >
-      {following ? t('profile.following') : t('profile.follow')}
+      {following ? t('profile.unfollow') : t('profile.follow')}
     </button>
   );
 }

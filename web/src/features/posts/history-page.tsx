@@ -2,6 +2,7 @@
 // 已编辑 mark beside its time: every version of the text, newest (the current one) first.
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type PostHistory } from '../../api/client';
+import { BackLink } from '../../components/back-link';
 import { ErrorMessage } from '../../components/problem';
 import { RichText } from '../../components/rich-text';
 import { RelativeTime } from '../../components/time';
@@ -25,9 +26,7 @@ export function HistoryPage({ id }: { id: string }) {
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('history.title')}</h1>
-      <p>
-        <a href={href.post(id)}>{t('history.back')}</a>
-      </p>
+      <BackLink href={href.post(id)}>{t('history.back')}</BackLink>
       <ErrorMessage error={error} />
       {history && (
         <ol class="versions">

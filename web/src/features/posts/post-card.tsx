@@ -166,11 +166,16 @@ function Card({ post: given, onDeleted, onChange, onReposted, detail = false }: 
       )}
       <PictureGrid media={post.media} />
       {post.repostOf && <OriginalPost original={post.repostOf} />}
+      {/* Who liked it, once someone has: nobody to list is said, not linked. */}
       {detail && (
         <p class="post-stats">
-          <a class="like-count" href={href.likers(post.id)}>
-            {t('post.likedBy', { n: post.likeCount })}
-          </a>
+          {post.likeCount > 0 ? (
+            <a class="like-count" href={href.likers(post.id)}>
+              {t('post.likedBy', { n: post.likeCount })}
+            </a>
+          ) : (
+            <span class="muted">{t('post.noLikes')}</span>
+          )}
         </p>
       )}
       <footer class="post-actions">

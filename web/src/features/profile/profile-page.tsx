@@ -7,6 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Post, type Profile } from '../../api/client';
 import { DISPLAY_NAME_MAX } from '../../api/limits';
 import { Avatar, profileFace } from '../../components/avatar';
+import { Count } from '../../components/count';
 import { usePaged } from '../../components/paged';
 import { ErrorMessage } from '../../components/problem';
 import { absoluteDate, useI18n } from '../../i18n/i18n';
@@ -126,16 +127,16 @@ export function ProfilePage({ handle }: { handle: string }) {
             <ul class="counts">
               <li>
                 <a href={href.relations(handle, 'following')}>
-                  <strong>{profile.following}</strong> {t('profile.following')}
+                  <Count message="profile.following" n={profile.following} />
                 </a>
               </li>
               <li>
                 <a href={href.relations(handle, 'followers')}>
-                  <strong>{profile.followers}</strong> {t('profile.followers')}
+                  <Count message="profile.followers" n={profile.followers} />
                 </a>
               </li>
               <li>
-                <strong>{profile.posts}</strong> {t('profile.posts')}
+                <Count message="profile.postCount" n={profile.posts} />
               </li>
             </ul>
           </>

@@ -2,6 +2,7 @@
 // most recent first, cursor-paged.
 import { api, call, type RelationEdge } from '../../api/client';
 import { Avatar, Byline, personOf } from '../../components/avatar';
+import { BackLink } from '../../components/back-link';
 import { PagedFooter, usePaged } from '../../components/paged';
 import { absoluteDate, useI18n } from '../../i18n/i18n';
 import { href } from '../../router';
@@ -25,9 +26,7 @@ export function RelationsPage({ handle, direction }: { handle: string; direction
       <h1 id="page-title">
         {direction === 'following' ? t('relations.followingOf', { handle }) : t('relations.followersOf', { handle })}
       </h1>
-      <p>
-        <a href={href.profile(handle)}>@{handle}</a>
-      </p>
+      <BackLink href={href.profile(handle)}>{t('relations.back', { handle })}</BackLink>
       <ul class="users">
         {list.items.map((u) => (
           <li key={u.handle}>

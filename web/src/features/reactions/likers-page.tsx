@@ -2,6 +2,7 @@
 // most recent first, cursor-paged.
 import { api, call, type Liker } from '../../api/client';
 import { Avatar, Byline, personOf } from '../../components/avatar';
+import { BackLink } from '../../components/back-link';
 import { PagedFooter, usePaged } from '../../components/paged';
 import { RelativeTime } from '../../components/time';
 import { useI18n } from '../../i18n/i18n';
@@ -24,9 +25,7 @@ export function LikersPage({ id }: { id: string }) {
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('likers.title')}</h1>
-      <p>
-        <a href={href.post(id)}>{t('likers.back')}</a>
-      </p>
+      <BackLink href={href.post(id)}>{t('likers.back')}</BackLink>
       <ul class="users">
         {list.items.map((u) => (
           <li key={u.handle}>

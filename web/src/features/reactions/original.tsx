@@ -39,11 +39,11 @@ export function OriginalPost({ original }: { original: Original }) {
       <PictureGrid media={original.media} />
       <p class="original-counts">
         <a href={href.post(original.id)}>
-          {t('repost.originalCounts', {
-            reposts: original.repostCount,
-            comments: original.commentCount,
-            likes: original.likeCount,
-          })}
+          {[
+            t('count.reposts', { n: original.repostCount }),
+            t('count.comments', { n: original.commentCount }),
+            t('count.likes', { n: original.likeCount }),
+          ].join(' · ')}
         </a>
       </p>
     </article>

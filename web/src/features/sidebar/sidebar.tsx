@@ -58,7 +58,7 @@ function TrendingBox() {
               <a class="topic" href={href.topic(topic.name)}>
                 #{topic.name}#
               </a>
-              <span class="muted">{topic.posts === 1 ? t('topics.post') : t('topics.posts', { n: topic.posts })}</span>
+              <span class="muted">{t('topics.posts', { n: topic.posts })}</span>
             </li>
           ))}
         </ol>

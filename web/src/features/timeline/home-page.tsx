@@ -107,7 +107,7 @@ export function HomePage({ handle }: { handle: string }) {
       )}
       {fresh !== null && (
         <button type="button" class="new-posts" onClick={showFresh}>
-          {fresh === 1 ? t('timeline.newPost') : t('timeline.newPosts', { n: fresh })}
+          {t('timeline.newPosts', { n: fresh })}
         </button>
       )}
       <div class="feed">

@@ -24,7 +24,7 @@ export function TrendingPage() {
       <h1 id="page-title">{t('topics.trending')}</h1>
       {trending ? (
         <>
-          <p class="muted">{t('topics.window', { minutes: Math.round(trending.windowSeconds / 60) })}</p>
+          <p class="muted">{t('topics.window', { n: Math.round(trending.windowSeconds / 60) })}</p>
           {trending.topics.length > 0 ? (
             <ol class="trending">
               {trending.topics.map((topic) => (
@@ -32,9 +32,7 @@ export function TrendingPage() {
                   <a class="topic" href={href.topic(topic.name)}>
                     #{topic.name}#
                   </a>{' '}
-                  <span class="muted">
-                    {topic.posts === 1 ? t('topics.post') : t('topics.posts', { n: topic.posts })}
-                  </span>
+                  <span class="muted">{t('topics.posts', { n: topic.posts })}</span>
                 </li>
               ))}
             </ol>
