@@ -15,8 +15,13 @@ import type { BlockEdge, BlockKind } from '../ports/social-store.js';
 import { decodeListCursor, shownPage } from './lists.js';
 import type { FeedDeps } from './feed-deps.js';
 import { readFaces, withFaces, type Face } from './faces.js';
-import { unfollow } from './relations.js';
+import { unfollow, type UnfollowDeps } from './relations.js';
 import { requireUser } from './users.js';
+
+/** What unblock, mute, unmute and blockState take: the target's existence and the block rows. */
+export type BlockStateDeps = Pick<FeedDeps, 'users' | 'blocks'>;
+/** A block also removes the follows both ways (unfollow's ports). */
+export type BlockDeps = BlockStateDeps & UnfollowDeps;
 
 function notSelf(actor: string, target: string, kind: BlockKind): void {
   if (actor === target) throw new InvalidInputError(`You cannot ${kind} yourself`, `cannot_${kind}_self`);
@@ -36,12 +41,12 @@ export interface BlockState {
 }
 
 /** The target exists (404), and the other kind's state, side by side. */
-async function targetAndOther(deps: FeedDeps, actor: string, target: string, other: BlockKind): Promise<boolean> {
+async function targetAndOther(deps: BlockStateDeps, actor: string, target: string, other: BlockKind): Promise<boolean> {
   const [, has] = await Promise.all([requireUser(deps.users, target), deps.blocks.has(other, actor, target)]);
   return has;
 }
 
-export async function block(deps: FeedDeps, actor: string, target: string, now = Date.now()): Promise<BlockState> {
+export async function block(deps: BlockDeps, actor: string, target: string, now = Date.now()): Promise<BlockState> {
   notSelf(actor, target, 'block');
   const muting = await targetAndOther(deps, actor, target, 'mute');
   await deps.blocks.add('block', actor, target, now);
@@ -49,21 +54,21 @@ export async function block(deps: FeedDeps, actor: string, target: string, now =
   return { handle: actor, target, blocking: true, muting };
 }
 
-export async function unblock(deps: FeedDeps, actor: string, target: string): Promise<BlockState> {
+export async function unblock(deps: BlockStateDeps, actor: string, target: string): Promise<BlockState> {
   notSelf(actor, target, 'block');
   const muting = await targetAndOther(deps, actor, target, 'mute');
   await deps.blocks.remove('block', actor, target);
   return { handle: actor, target, blocking: false, muting };
 }
 
-export async function mute(deps: FeedDeps, actor: string, target: string, now = Date.now()): Promise<BlockState> {
+export async function mute(deps: BlockStateDeps, actor: string, target: string, now = Date.now()): Promise<BlockState> {
   notSelf(actor, target, 'mute');
   const blocking = await targetAndOther(deps, actor, target, 'block');
   await deps.blocks.add('mute', actor, target, now);
   return { handle: actor, target, blocking, muting: true };
 }
 
-export async function unmute(deps: FeedDeps, actor: string, target: string): Promise<BlockState> {
+export async function unmute(deps: BlockStateDeps, actor: string, target: string): Promise<BlockState> {
   notSelf(actor, target, 'mute');
   const blocking = await targetAndOther(deps, actor, target, 'block');
   await deps.blocks.remove('mute', actor, target);
@@ -71,7 +76,7 @@ export async function unmute(deps: FeedDeps, actor: string, target: string): Pro
 }
 
 /** Whether `actor` blocks / mutes `target` (for a profile's buttons). One get each, in parallel. */
-export async function blockState(deps: FeedDeps, actor: string, target: string): Promise<BlockState> {
+export async function blockState(deps: BlockStateDeps, actor: string, target: string): Promise<BlockState> {
   const [, blocking, muting] = await Promise.all([
     requireUser(deps.users, target),
     deps.blocks.has('block', actor, target),
@@ -85,7 +90,7 @@ export async function blockState(deps: FeedDeps, actor: string, target: string):
  * in one multi-get — an entry shows only while its edge holds its since (lists.ts).
  */
 export async function listBlocked(
-  deps: FeedDeps,
+  deps: Pick<FeedDeps, 'users' | 'blocks' | 'pictures'>,
   actor: string,
   kind: BlockKind,
   limit: number,

@@ -18,10 +18,15 @@ import { readPostDetails, type PostDetail } from './post-details.js';
 import { atStep } from './steps.js';
 import { takeWriteQuota } from './write-limits.js';
 
+/** A bookmark or its removal: the write quota, the post's state, the bookmark rows. */
+export type BookmarkDeps = Pick<FeedDeps, 'posts' | 'reactions' | 'quota' | 'limits' | 'step'>;
+/** The bookmarks page: the list, then the posts' details (authors' faces through the feeds' cache). */
+export type BookmarksReadDeps = Pick<FeedDeps, 'users' | 'posts' | 'reactions' | 'feedFaces' | 'pictures'>;
+
 const notFound = (id: string) => new NotFoundError(`No post "${id}"`, 'post_not_found');
 
 /** Idempotent: bookmarking a bookmarked post changes nothing. A deleted or unknown post is 404. */
-export async function bookmarkPost(deps: FeedDeps, actor: string, postId: string, now = Date.now()): Promise<void> {
+export async function bookmarkPost(deps: BookmarkDeps, actor: string, postId: string, now = Date.now()): Promise<void> {
   const [, post] = await Promise.all([takeWriteQuota(deps, actor, 'like', now), deps.posts.get(postId)]);
   if (!post) throw notFound(postId);
   await deps.reactions.listBookmark(actor, postId, now);
@@ -34,7 +39,12 @@ export async function bookmarkPost(deps: FeedDeps, actor: string, postId: string
 }
 
 /** Idempotent: removing a bookmark that is not there changes nothing. Allowed on a deleted post; 404 only for an id never used. */
-export async function unbookmarkPost(deps: FeedDeps, actor: string, postId: string, now = Date.now()): Promise<void> {
+export async function unbookmarkPost(
+  deps: BookmarkDeps,
+  actor: string,
+  postId: string,
+  now = Date.now(),
+): Promise<void> {
   // The since beside the checks: the removal below holds only while the truth still has it.
   const [, found, since] = await Promise.all([
     takeWriteQuota(deps, actor, 'like', now),
@@ -64,7 +74,7 @@ function parsePosition(inner: string): BookmarkPosition | null {
  * The cursor is the last entry READ, shown or not, so nothing is skipped or shown twice.
  */
 export async function listBookmarks(
-  deps: FeedDeps,
+  deps: BookmarksReadDeps,
   reader: string,
   limit: number,
   cursor?: string,

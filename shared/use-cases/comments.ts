@@ -32,6 +32,13 @@ import { notifyLater, notifyNow } from './notifications.js';
 import { atStep } from './steps.js';
 import { takeWriteQuota } from './write-limits.js';
 
+export type AddCommentDeps = Pick<
+  FeedDeps,
+  'users' | 'posts' | 'idempotency' | 'comments' | 'quota' | 'blocks' | 'queue' | 'limits' | 'pictures' | 'step'
+>;
+export type DeleteCommentDeps = Pick<FeedDeps, 'posts' | 'comments' | 'queue' | 'limits' | 'step'>;
+export type CommentsReadDeps = Pick<FeedDeps, 'users' | 'posts' | 'comments' | 'pictures'>;
+
 const MAX_ID_ATTEMPTS = 3;
 
 /** What a comment notifies by: the post's author, the replied-to author, the mentioned users. */
@@ -54,7 +61,7 @@ const commentDeleted = () =>
 export type AddedComment = Comment & { face: Face; replayed?: true };
 
 export async function addComment(
-  deps: FeedDeps,
+  deps: AddCommentDeps,
   actor: string,
   postId: string,
   input: { body: string; replyTo?: string; idempotencyKey?: string },
@@ -185,7 +192,7 @@ export async function addComment(
 
 /** The comment's author or the post's author; exactly once in its effects (a racing repeat is 404). */
 export async function deleteComment(
-  deps: FeedDeps,
+  deps: DeleteCommentDeps,
   actor: string,
   postId: string,
   commentId: string,
@@ -214,7 +221,7 @@ export async function deleteComment(
 
 /** The post and a page of its comments in one round trip, then their authors' faces (one multi-get). */
 export async function listComments(
-  deps: FeedDeps,
+  deps: CommentsReadDeps,
   postId: string,
   order: CommentOrder,
   limit: number,

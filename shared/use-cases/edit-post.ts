@@ -37,11 +37,16 @@ import { EDIT_REPOSTERS_TOLD } from '../ports/fanout-queue.js';
 import { readPostDetails, type PostDetail } from './post-details.js';
 import { atStep } from './steps.js';
 
+export type EditPostDeps = Pick<
+  FeedDeps,
+  'users' | 'posts' | 'reactions' | 'topics' | 'queue' | 'limits' | 'pictures' | 'step'
+>;
+
 const notFound = (id: string) => new NotFoundError(`No post "${id}"`, 'post_not_found');
 
 /** Edits `id`'s text as `actor`, on version `ifMatch` (the post's `version` the client saw). */
 export async function editPost(
-  deps: FeedDeps,
+  deps: EditPostDeps,
   actor: string,
   id: string,
   change: { body: string; ifMatch: number | undefined },

@@ -31,12 +31,32 @@ import type { PeopleIndex } from '../ports/people-index.js';
 import { followFacts, likeFact } from './background/tally.js';
 import type { FeedDeps } from './feed-deps.js';
 import { discardPictures } from './media/attach.js';
-import { postFacts, reconcileFact, repostFact } from './notifications.js';
+import { postFacts, reconcileFact, type ReconcileDeps, repostFact } from './notifications.js';
 import { atStep } from './steps.js';
 import { commentFact } from './comments.js';
 import { RESERVATION_MS } from '../domain/limits.js';
 
-export interface ErasureDeps extends FeedDeps {
+/**
+ * What the walk touches: every store the account wrote to or left traces in, the pictures, the
+ * people index, and what is left of it. Not the queue: the erasure reconciles notifications and
+ * moves counts itself.
+ */
+export interface ErasureDeps
+  extends Pick<
+    FeedDeps,
+    | 'users'
+    | 'posts'
+    | 'relations'
+    | 'inbox'
+    | 'counters'
+    | 'reactions'
+    | 'comments'
+    | 'blocks'
+    | 'notifications'
+    | 'topics'
+    | 'pictures'
+    | 'step'
+  > {
   remains: AccountRemains;
   people: PeopleIndex;
 }
@@ -144,13 +164,16 @@ async function batch<T>(
 }
 
 /** Makes a fact's notices agree with its truth (now gone: retracted, the counts moved), then forgets the member for good. */
-async function retractAndForget(deps: ErasureDeps, fact: NotificationFact): Promise<void> {
+async function retractAndForget(
+  deps: ReconcileDeps & Pick<ErasureDeps, 'remains'>,
+  fact: NotificationFact,
+): Promise<void> {
   await reconcileFact(deps, fact);
   await Promise.all(noticesOf(fact).map((n) => deps.remains.forgetMember(n.recipient, n.groupKey, n.member)));
 }
 
 /** Forgets whole groups about something that goes (a comment, a post's mentions): groups of one. */
-const forgetGroups = (deps: ErasureDeps, fact: NotificationFact) =>
+const forgetGroups = (deps: Pick<ErasureDeps, 'remains'>, fact: NotificationFact) =>
   Promise.all(noticesOf(fact).map((n) => deps.remains.forgetGroup(n.recipient, n.groupKey)));
 
 const PHASES: Record<ErasurePhase, Phase> = {

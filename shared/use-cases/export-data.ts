@@ -33,7 +33,13 @@ export type ExportAnswer =
   | { state: 'ready'; url: string; expiresAt: number; builtAt: number }
   | { state: 'building'; requestedAt: number };
 
-type ExportDeps = Pick<FeedDeps, 'users' | 'queue' | 'step'> & { exports: ExportFiles };
+/** Asking for an export (the route): the user's export state, the queue, where the files are kept. */
+export type ExportDeps = Pick<FeedDeps, 'users' | 'queue' | 'step'> & { exports: ExportFiles };
+/** Building one (the worker): everything the file holds; no file is built where there is no store. */
+export type BuildExportDeps = Pick<
+  FeedDeps,
+  'users' | 'posts' | 'relations' | 'reactions' | 'comments' | 'pictures' | 'exports'
+>;
 
 export async function requestExport(
   deps: ExportDeps,
@@ -78,7 +84,7 @@ const PAGE = 200;
 
 /** The worker's half: builds the file of the ask `msg` names, if that ask is still the latest. */
 export async function buildExport(
-  deps: FeedDeps,
+  deps: BuildExportDeps,
   msg: MessageOf<'export'>,
   now = Date.now(),
 ): Promise<Handled<'superseded' | 'no-store' | 'gone'>> {

@@ -1,5 +1,8 @@
-// shared/use-cases/feed-deps.ts — the ports every feed use case may use, passed in as one value
-// so use cases stay free of configuration and can run on in-memory fakes in unit tests.
+// shared/use-cases/feed-deps.ts — the feed's ports, as one value: the bag the wiring builds
+// (shared/wiring/feed.ts) and the handlers pass on whole, so use cases stay free of configuration
+// and can run on in-memory fakes in unit tests. Each use case names the part it uses, a Pick of
+// this (e.g. PublishDeps in publish-post.ts), transitively: what it hands on to other use cases
+// and helpers counts too. The full bag is assignable to every part.
 import type { FeedLimits } from '../domain/limits.js';
 import type { FanoutQueue } from '../ports/fanout-queue.js';
 import type {

@@ -24,6 +24,11 @@ import type { FeedDeps } from './feed-deps.js';
 import { hiddenFrom } from './visibility.js';
 import { authorsOf, isHidden, readPostDetails, type PostDetail } from './post-details.js';
 
+export type HomeTimelineDeps = Pick<
+  FeedDeps,
+  'users' | 'posts' | 'inbox' | 'outbox' | 'reactions' | 'blocks' | 'queue' | 'limits' | 'feedFaces' | 'pictures'
+>;
+
 /** Extra entries read per page to fill in for deleted posts (same round trips). */
 const SPARE_ENTRIES = 10;
 /** `m:seen` is rewritten at most this often: a read is not a write on every request. */
@@ -34,7 +39,7 @@ export interface TimelinePage extends Page<PostDetail> {
 }
 
 export async function homeTimeline(
-  deps: FeedDeps,
+  deps: HomeTimelineDeps,
   reader: string,
   limit: number,
   cursor?: string,

@@ -24,10 +24,16 @@ import { notifyLater, notifyNow } from './notifications.js';
 import { takeWriteQuota } from './write-limits.js';
 import { likeFact } from './background/tally.js';
 
+/** An unlike: the write quota, the like rows, the post's count, the notify messages. */
+export type UnlikeDeps = Pick<FeedDeps, 'posts' | 'reactions' | 'quota' | 'queue' | 'limits' | 'step'>;
+/** A like: the same ports, and the blocks (no like across a block). */
+export type LikeDeps = UnlikeDeps & Pick<FeedDeps, 'blocks'>;
+export type LikersDeps = Pick<FeedDeps, 'users' | 'posts' | 'reactions' | 'pictures'>;
+
 const notFound = (id: string) => new NotFoundError(`No post "${id}"`, 'post_not_found');
 
 /** Idempotent: liking a liked post changes nothing. A deleted or unknown post is 404. */
-export async function likePost(deps: FeedDeps, actor: string, postId: string, now = Date.now()): Promise<void> {
+export async function likePost(deps: LikeDeps, actor: string, postId: string, now = Date.now()): Promise<void> {
   const [, post] = await Promise.all([
     takeWriteQuota(deps, actor, 'like', now),
     deps.posts.get(postId),
@@ -54,7 +60,7 @@ export async function likePost(deps: FeedDeps, actor: string, postId: string, no
 }
 
 /** Idempotent: unliking a post not liked changes nothing. Allowed on a deleted post (it tidies your own state); 404 only for an id never used. */
-export async function unlikePost(deps: FeedDeps, actor: string, postId: string, now = Date.now()): Promise<void> {
+export async function unlikePost(deps: UnlikeDeps, actor: string, postId: string, now = Date.now()): Promise<void> {
   const [, found] = await Promise.all([takeWriteQuota(deps, actor, 'like', now), deps.posts.lookup(postId)]);
   if (found.state === 'absent') throw notFound(postId);
   const since = await deps.reactions.likeSince(actor, postId);
@@ -78,7 +84,7 @@ export async function unlikePost(deps: FeedDeps, actor: string, postId: string, 
  * one a later like replaced, is never shown.
  */
 export async function listLikers(
-  deps: FeedDeps,
+  deps: LikersDeps,
   postId: string,
   limit: number,
   cursor?: string,

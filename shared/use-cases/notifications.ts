@@ -38,6 +38,14 @@ import { atStep } from './steps.js';
 import type { TallyHeal } from './background/tally.js';
 import { UNREAD_CAP } from '../domain/limits.js';
 
+/** What reconciling a fact's notifications reads and writes (reconcileFact: the worker, the erasure). */
+export type ReconcileDeps = Pick<
+  FeedDeps,
+  'posts' | 'relations' | 'reactions' | 'comments' | 'blocks' | 'notifications' | 'step'
+>;
+/** What showing the notifications reads (the list and the unread badge). */
+export type NotificationsReadDeps = Pick<FeedDeps, 'users' | 'posts' | 'blocks' | 'notifications' | 'pictures'>;
+
 /** Entries read beyond the page, to fill in for groups hidden at read (stale, emptied, deleted post, blocked). */
 const SPARE_ENTRIES = 10;
 /** A comment's text kept with its notification, in code points. */
@@ -141,7 +149,7 @@ export function postFacts(post: Post): NotificationFact[] {
  * mentions hold per recipient: an edit can drop or add one (`mentioned`: whom the text names now).
  */
 async function truthOf(
-  deps: FeedDeps,
+  deps: Pick<FeedDeps, 'posts' | 'relations' | 'reactions' | 'comments'>,
   fact: NotificationFact,
 ): Promise<{ live: boolean; excerpt?: string; mentioned?: ReadonlySet<string> }> {
   switch (fact.kind) {
@@ -173,7 +181,7 @@ export interface ReconcileOutcome {
 }
 
 /** The worker's handling of a notify message. Idempotent; see the header. */
-export async function reconcileFact(deps: FeedDeps, fact: NotificationFact): Promise<ReconcileOutcome> {
+export async function reconcileFact(deps: ReconcileDeps, fact: NotificationFact): Promise<ReconcileOutcome> {
   const notices = noticesOf(fact);
   if (notices.length === 0) return { added: 0, removed: 0 };
   const [truth, silenced] = await Promise.all([
@@ -203,7 +211,7 @@ export async function reconcileFact(deps: FeedDeps, fact: NotificationFact): Pro
 }
 
 async function reconcileNotice(
-  deps: FeedDeps,
+  deps: Pick<FeedDeps, 'notifications' | 'step'>,
   n: Notice,
   live: boolean,
   excerpt?: string,
@@ -259,7 +267,7 @@ type MemberChange = { kind: 'join'; member: string; at: number } | { kind: 'leav
  * `member.legacy`.
  */
 async function updateGroup(
-  deps: FeedDeps,
+  deps: Pick<FeedDeps, 'notifications' | 'step'>,
   n: Notice,
   change: MemberChange,
   member: { counts: boolean; legacy: boolean },
@@ -344,7 +352,7 @@ function parseId(id: string): { at: number; groupKey: string } | null {
  * nothing. The list and the unread badge both count through here, so they always agree.
  */
 async function visibleGroups(
-  deps: FeedDeps,
+  deps: NotificationsReadDeps,
   recipient: string,
   entries: NotificationEntry[],
   readUpTo: Promise<number>,
@@ -398,7 +406,7 @@ async function visibleGroups(
 
 /** One page, newest first. Round trips: the entries scan, then visibleGroups' one parallel stage (the read marker in it too). */
 export async function listNotifications(
-  deps: FeedDeps,
+  deps: NotificationsReadDeps,
   recipient: string,
   limit: number,
   cursor?: string,
@@ -427,7 +435,10 @@ export async function listNotifications(
  * entries in parallel, then visibleGroups' one stage — so a group hidden by a block, a mute or a
  * deleted post is never counted (a badge the list cannot clear would be stuck).
  */
-export async function unreadCount(deps: FeedDeps, recipient: string): Promise<{ count: number; capped: boolean }> {
+export async function unreadCount(
+  deps: NotificationsReadDeps,
+  recipient: string,
+): Promise<{ count: number; capped: boolean }> {
   const [readUpTo, { items, more }] = await Promise.all([
     deps.notifications.readUpTo(recipient),
     deps.notifications.entries(recipient, UNREAD_CAP),
@@ -442,7 +453,7 @@ export async function unreadCount(deps: FeedDeps, recipient: string): Promise<{ 
 
 /** Marks `upTo` (a notification id) and everything older as read. The marker never moves back. */
 export async function markNotificationsRead(
-  deps: FeedDeps,
+  deps: Pick<FeedDeps, 'notifications'>,
   recipient: string,
   upTo: string,
   now = Date.now(),

@@ -38,7 +38,10 @@ export interface ReadStage {
   facesAsked?: Set<string>;
 }
 
-type Deps = Pick<FeedDeps, 'posts' | 'reactions' | 'users' | 'pictures' | 'feedFaces'>;
+/** Reading posts' details: the posts, the reader's states, the authors' faces (through the feeds' cache when asked). */
+export type PostDetailsDeps = Pick<FeedDeps, 'users' | 'posts' | 'reactions' | 'feedFaces' | 'pictures'>;
+/** Describing posts already read: faces are read fresh, never through the cache. */
+export type DescribeDeps = Pick<FeedDeps, 'users' | 'posts' | 'reactions' | 'pictures'>;
 
 /** Where a read stage takes its authors' faces: fresh from the users' rows, or the feeds' cache (feed-deps.ts). */
 export type FacesFrom = 'fresh' | 'feed';
@@ -52,7 +55,7 @@ export const freshDetail = (p: Post | StoredPost, face: Face): PostDetail => ({
 });
 
 async function readStage(
-  deps: Deps,
+  deps: PostDetailsDeps,
   reader: string | undefined,
   ids: string[],
   alongside: Promise<unknown>[],
@@ -84,7 +87,7 @@ async function readStage(
  * `alongside`: writes to run in that stage too (they add no round trip).
  */
 export async function readPostDetails(
-  deps: Deps,
+  deps: PostDetailsDeps,
   reader: string | undefined,
   ids: string[],
   originals: Record<string, string> = {},
@@ -111,7 +114,7 @@ export async function readPostDetails(
  * faces in `known`, so no stage is spent on faces alone).
  */
 export async function describePosts(
-  deps: Deps,
+  deps: DescribeDeps,
   reader: string | undefined,
   posts: StoredPost[],
   known?: Partial<ReadStage>,

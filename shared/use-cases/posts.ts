@@ -16,6 +16,12 @@ import { atStep } from './steps.js';
 import { faceFrom, type Faces } from './faces.js';
 import { discardPictures } from './media/attach.js';
 
+export type DeletePostDeps = Pick<
+  FeedDeps,
+  'posts' | 'inbox' | 'counters' | 'outbox' | 'reactions' | 'topics' | 'queue' | 'limits' | 'pictures' | 'step'
+>;
+export type UserPostsDeps = Pick<FeedDeps, 'users' | 'posts' | 'outbox' | 'reactions' | 'blocks' | 'pictures'>;
+
 /** One post: its get and the reader's state in parallel; a repost's original one stage later. */
 export async function getPost(
   deps: Pick<FeedDeps, 'posts' | 'reactions' | 'blocks' | 'users' | 'pictures'>,
@@ -42,7 +48,7 @@ export async function getPost(
  * answers 404 and changes nothing.
  * Timelines drop a deleted post at once anyway: their multi-get skips tombstones.
  */
-export async function deletePost(deps: FeedDeps, actor: string, id: string, now = Date.now()): Promise<void> {
+export async function deletePost(deps: DeletePostDeps, actor: string, id: string, now = Date.now()): Promise<void> {
   const found = await deps.posts.lookup(id);
   if (found.state === 'absent') throw new NotFoundError(`No post "${id}"`, 'post_not_found');
   if (authorOfPostId(id) !== actor) throw new ForbiddenError('Only the author can delete a post');
@@ -92,7 +98,7 @@ const SPARE_ENTRIES = 10;
  * the tail of a trimmed outbox the page is read from the content table instead (listScanned).
  */
 export async function listUserPosts(
-  deps: FeedDeps,
+  deps: UserPostsDeps,
   author: string,
   limit: number,
   cursor?: string,
@@ -135,7 +141,7 @@ export async function listUserPosts(
 
 /** The page from the content table: one scan, then one parallel stage (originals, the reader's states, the originals' visibility). */
 async function listScanned(
-  deps: FeedDeps,
+  deps: Pick<FeedDeps, 'users' | 'posts' | 'reactions' | 'blocks' | 'pictures'>,
   author: string,
   limit: number,
   after: string | undefined,

@@ -27,6 +27,16 @@ import { atStep } from './steps.js';
 import { countedFact, notifyLater } from './notifications.js';
 import { attachPictures, checkPictures, postMediaOf, releasePictures, type PictureRequest } from './media/attach.js';
 
+/** Creating a post under a claimed id, or answering the one there (a repost's path too). */
+export type CreateOrReplayDeps = Pick<
+  FeedDeps,
+  'posts' | 'inbox' | 'counters' | 'outbox' | 'reactions' | 'topics' | 'queue' | 'limits' | 'step'
+>;
+/** Publishing: what creating the post takes, and the idempotency keys, the users (mentions, the author's face), the pictures. */
+export type PublishDeps = CreateOrReplayDeps & Pick<FeedDeps, 'users' | 'idempotency' | 'pictures'>;
+/** Finishing what a cut request may have left of a post it created. */
+export type FinishCreatedDeps = Pick<FeedDeps, 'inbox' | 'outbox' | 'reactions' | 'queue'>;
+
 const MAX_ID_ATTEMPTS = 3;
 
 export interface PublishResult {
@@ -47,7 +57,7 @@ type PublishInput = { body: string; idempotencyKey?: string; repostOf?: string; 
 
 /** Publishes, and answers the author's face with the post: read beside the first stage, no round trip of its own. */
 export async function publishPost(
-  deps: FeedDeps,
+  deps: PublishDeps,
   author: string,
   input: PublishInput,
   now = Date.now(),
@@ -58,7 +68,7 @@ export async function publishPost(
   return { ...result, face: await face };
 }
 
-async function publish(deps: FeedDeps, author: string, input: PublishInput, now: number): Promise<PublishResult> {
+async function publish(deps: PublishDeps, author: string, input: PublishInput, now: number): Promise<PublishResult> {
   const repost = input.repostOf === undefined ? {} : { repostOf: input.repostOf };
   const wanted = input.media ?? [];
   const fresh = (entities: BodyEntities): Post => ({
@@ -135,7 +145,7 @@ const createdAtOf = (postId: string) => Number(postId.split('.')[1]);
  * otherwise answer what is there: the live post, or 410 for a deleted one.
  */
 export async function createOrReplay(
-  deps: FeedDeps,
+  deps: CreateOrReplayDeps,
   post: Post,
   idempotencyKey?: string,
   now = Date.now(),
@@ -155,7 +165,7 @@ export async function createOrReplay(
  * have done, since it may have been cut right after the row (each step is idempotent). Nothing
  * is counted again: only the creator counts (and the delayed notify makes good a cut count).
  */
-export async function finishCreated(deps: FeedDeps, post: Post): Promise<Post> {
+export async function finishCreated(deps: FinishCreatedDeps, post: Post): Promise<Post> {
   await Promise.all([
     deps.inbox.add([post.author], post),
     deps.outbox.add(post.author, post),
@@ -172,7 +182,12 @@ export async function finishCreated(deps: FeedDeps, post: Post): Promise<Post> {
  * The mentions' index entries go before the row too
  * (R: a post never links a user without the entry the erasure of that user unlinks it by).
  */
-async function createPost(deps: FeedDeps, post: Post, now: number, idempotencyKey?: string): Promise<boolean> {
+async function createPost(
+  deps: Pick<FeedDeps, 'posts' | 'queue' | 'limits'>,
+  post: Post,
+  now: number,
+  idempotencyKey?: string,
+): Promise<boolean> {
   await Promise.all([
     notifyLater(deps, countedFact(post), { at: now, removal: false }),
     post.mentions?.length
@@ -183,7 +198,10 @@ async function createPost(deps: FeedDeps, post: Post, now: number, idempotencyKe
 }
 
 /** Only the request whose create won runs this: every count moves exactly once. */
-async function afterCreate(deps: FeedDeps, post: Post): Promise<Post> {
+async function afterCreate(
+  deps: Pick<FeedDeps, 'posts' | 'inbox' | 'counters' | 'outbox' | 'reactions' | 'topics' | 'queue' | 'step'>,
+  post: Post,
+): Promise<Post> {
   await atStep(deps, 'publish.created', { author: post.author, postId: post.id });
   await Promise.all([
     deps.counters.add(post.author, 'posts', 1, post.id),

@@ -11,6 +11,13 @@ import { requireUser } from './users.js';
 import type { NotificationFact } from '../domain/notification.js';
 import { followFacts } from './background/tally.js';
 
+export type UnfollowDeps = Pick<
+  FeedDeps,
+  'users' | 'relations' | 'inbox' | 'counters' | 'celebrities' | 'queue' | 'limits' | 'step'
+>;
+/** A follow undoes itself with an unfollow when a block raced it: what that takes, and the blocks. */
+export type FollowDeps = UnfollowDeps & Pick<FeedDeps, 'blocks'>;
+
 function notSelf(actor: string, target: string, verb: 'follow' | 'unfollow'): void {
   if (actor === target) throw new InvalidInputError(`You cannot ${verb} yourself`, `cannot_${verb}_self`);
 }
@@ -21,7 +28,7 @@ function notSelf(actor: string, target: string, verb: 'follow' | 'unfollow'): vo
  * target agree with the edge as it then stands (background/settle.ts; docs/consistency.md).
  */
 function queueSettle(
-  deps: FeedDeps,
+  deps: Pick<FeedDeps, 'queue' | 'limits'>,
   reader: string,
   followee: string,
   at: number,
@@ -43,7 +50,7 @@ function queueSettle(
  * read-time merge (and promoted if it just crossed); anyone else's recent posts are backfilled
  * through the queue. Whatever races these steps, the settle repairs the view.
  */
-export async function follow(deps: FeedDeps, actor: string, target: string, now = Date.now()) {
+export async function follow(deps: FollowDeps, actor: string, target: string, now = Date.now()) {
   notSelf(actor, target, 'follow');
   // Independent reads, one round trip: the target exists, how many the actor follows, no block.
   const [, following] = await Promise.all([
@@ -118,7 +125,7 @@ const DEMOTE_BELOW = 0.9;
  * and lost the removal to us, would have its removal's delivery take the count off a second
  * time: invariant M. Found by the model check.)
  */
-export async function unfollow(deps: FeedDeps, actor: string, target: string, now = Date.now()) {
+export async function unfollow(deps: UnfollowDeps, actor: string, target: string, now = Date.now()) {
   notSelf(actor, target, 'unfollow');
   const [, edge] = await Promise.all([requireUser(deps.users, target), deps.relations.edge(actor, target)]);
   // The follower's notification goes with the edge: the delayed notify for the since read.
@@ -150,7 +157,7 @@ export async function unfollow(deps: FeedDeps, actor: string, target: string, no
 
 /** The edge read (only the request that removed it moves the counts, tallied: M), then the immediate retraction. */
 async function removeEdge(
-  deps: FeedDeps,
+  deps: Pick<FeedDeps, 'relations' | 'counters' | 'queue' | 'step'>,
   actor: string,
   target: string,
   since: number,
@@ -169,7 +176,7 @@ async function removeEdge(
 }
 
 /** Public, like the lists: both users must exist (404), then one get of the edge. */
-export async function followState(deps: FeedDeps, follower: string, followee: string) {
+export async function followState(deps: Pick<FeedDeps, 'users' | 'relations'>, follower: string, followee: string) {
   const [, , following] = await Promise.all([
     requireUser(deps.users, follower),
     requireUser(deps.users, followee),
@@ -184,7 +191,7 @@ export async function followState(deps: FeedDeps, follower: string, followee: st
  * only while its edge holds its since (lists.ts). 2 round trips.
  */
 export async function listRelations(
-  deps: FeedDeps,
+  deps: Pick<FeedDeps, 'users' | 'relations' | 'pictures'>,
   user: string,
   direction: 'following' | 'followers',
   limit: number,

@@ -16,12 +16,21 @@ import { authorOfPostId, newPostId, NO_COUNTS, type Post } from '../domain/post.
 import type { FeedDeps } from './feed-deps.js';
 import { describePosts, freshDetail, type PostDetail } from './post-details.js';
 import { faceOf } from './faces.js';
-import { createOrReplay, finishCreated, publishPost } from './publish-post.js';
+import {
+  createOrReplay,
+  type CreateOrReplayDeps,
+  finishCreated,
+  publishPost,
+  type PublishDeps,
+} from './publish-post.js';
 import { refuseIfBlocked } from './block-guard.js';
 import { entitiesOf } from './entities.js';
 import { atStep } from './steps.js';
 import { takeWriteQuota } from './write-limits.js';
 import { POST_MAX_CODE_POINTS } from '../domain/limits.js';
+
+/** A repost with a comment is a publish; every repost takes the write quota and is refused across a block. */
+export type RepostDeps = PublishDeps & Pick<FeedDeps, 'quota' | 'blocks'>;
 
 export interface RepostResult {
   post: PostDetail;
@@ -38,7 +47,7 @@ export function chainBody(comment: string, via?: { author: string; body: string 
 }
 
 export async function repost(
-  deps: FeedDeps,
+  deps: RepostDeps,
   actor: string,
   targetId: string,
   input: { comment?: string; idempotencyKey?: string },
@@ -78,7 +87,7 @@ export async function repost(
 }
 
 async function plainRepost(
-  deps: FeedDeps,
+  deps: CreateOrReplayDeps & Pick<FeedDeps, 'users'>,
   actor: string,
   rootId: string,
   body: string,

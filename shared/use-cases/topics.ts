@@ -15,6 +15,11 @@ import { hiddenFrom } from './visibility.js';
 import { authorsOf, isHidden, readPostDetails, type PostDetail } from './post-details.js';
 import { TRENDING_TOPICS, TRENDING_WINDOW_MS } from '../domain/limits.js';
 
+export type TopicPostsDeps = Pick<
+  FeedDeps,
+  'users' | 'posts' | 'reactions' | 'blocks' | 'topics' | 'feedFaces' | 'pictures'
+>;
+
 /** Entries read beyond the page, to fill in for deleted and hidden posts (same round trips). */
 const SPARE_ENTRIES = 10;
 /** Trending is recomputed at most this often per container (one multi-get of 96 rows each time). */
@@ -31,7 +36,7 @@ export function requireTopic(raw: string): string {
 }
 
 export async function listTopicPosts(
-  deps: FeedDeps,
+  deps: TopicPostsDeps,
   raw: string,
   limit: number,
   cursor?: string,

@@ -15,6 +15,7 @@ import { mute, block } from '../../shared/use-cases/blocks.js';
 import { bookmarkPost } from '../../shared/use-cases/bookmarks.js';
 import { addComment } from '../../shared/use-cases/comments.js';
 import type { ErasureDeps } from '../../shared/use-cases/erase-account.js';
+import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { editPost, postHistory } from '../../shared/use-cases/edit-post.js';
 import { eraseAccountsJob } from '../../shared/use-cases/jobs/erase-accounts.js';
 import { leave } from '../../shared/use-cases/leave.js';
@@ -34,7 +35,7 @@ import { RESERVATION_MS } from '../../shared/domain/limits.js';
 const ns = `it_erasure_${Date.now().toString(36)}`;
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000 });
 const { stores, gate, queued, deps: world } = accountWorld(hbase, ns);
-const deps: ErasureDeps & LoginDeps = { ...world, remains: new HBaseAccountRemains(hbase, ns) };
+const deps: FeedDeps & ErasureDeps & LoginDeps = { ...world, remains: new HBaseAccountRemains(hbase, ns) };
 useNamespace(hbase, ns);
 
 const PASSWORD = 'a long password';

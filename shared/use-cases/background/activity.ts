@@ -6,15 +6,19 @@
 // writing its marks.
 import type { FeedDeps } from '../feed-deps.js';
 import { atStep } from '../steps.js';
-import { backfill } from './delivery.js';
+import { backfill, type BackfillDeps } from './delivery.js';
 import { continueWith, type Handled, type MessageOf } from './message.js';
 import { cursorPages, handlesOf, perMessage, writePages } from './pager.js';
+
+export type MarkAwayDeps = Pick<FeedDeps, 'relations' | 'inbox' | 'queue' | 'limits' | 'step'>;
+/** A returning reader's rebuild: a backfill per followee, walked and continued through the queue. */
+export type RegenerateDeps = BackfillDeps & Pick<FeedDeps, 'relations' | 'queue'>;
 
 /** Followees rebuilt per regenerate message: each costs one bounded scan. */
 const REGENERATE_FOLLOWEES_PER_MESSAGE = 100;
 
 /** From the away sweep: marks the reader away on each of their follows, unless they came back. */
-export async function markAway(deps: FeedDeps, msg: MessageOf<'away'>): Promise<Handled<'returned'>> {
+export async function markAway(deps: MarkAwayDeps, msg: MessageOf<'away'>): Promise<Handled<'returned'>> {
   const seen = async () => (await deps.inbox.lastSeen([msg.reader])).get(msg.reader);
   if ((await seen()) !== msg.seenAt) return { readers: 0, continued: false, inboxCells: 0, skipped: 'returned' };
   const followees = cursorPages(
@@ -37,7 +41,7 @@ export async function markAway(deps: FeedDeps, msg: MessageOf<'away'>): Promise<
 }
 
 /** A returning reader: rebuilds the inbox from the followees' recent posts, a bounded part per message. */
-export async function regenerate(deps: FeedDeps, msg: MessageOf<'regenerate'>): Promise<Handled> {
+export async function regenerate(deps: RegenerateDeps, msg: MessageOf<'regenerate'>): Promise<Handled> {
   let inboxCells = 0;
   const followees = cursorPages((limit, cursor) => deps.relations.following(msg.reader, limit, cursor), msg.cursor, {
     pageSize: REGENERATE_FOLLOWEES_PER_MESSAGE,

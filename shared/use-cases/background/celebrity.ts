@@ -8,10 +8,14 @@ import { atStep } from '../steps.js';
 import { continueWith, type Handled, type MessageOf } from './message.js';
 import { cursorPages, handlesOf, perMessage, writePages } from './pager.js';
 
+export type PromoteDeps = Pick<FeedDeps, 'relations' | 'inbox' | 'celebrities' | 'queue' | 'limits' | 'step'>;
+/** A demotion also copies the author's recent posts (their outbox) into each follower's inbox. */
+export type DemoteDeps = PromoteDeps & Pick<FeedDeps, 'outbox'>;
+
 /** Posts a demotion copies into each follower's inbox (their recent history, now fanned out). */
 const DEMOTE_BACKFILL = 50;
 
-const followersOf = (deps: FeedDeps, author: string, cursor: string | undefined) =>
+const followersOf = (deps: Pick<FeedDeps, 'relations' | 'limits'>, author: string, cursor: string | undefined) =>
   cursorPages((limit, from) => deps.relations.followers(author, limit, from), cursor, perMessage(deps));
 
 /**
@@ -20,14 +24,14 @@ const followersOf = (deps: FeedDeps, author: string, cursor: string | undefined)
  * before the change, or a walk page of the opposite kind, can still write after this walk passed
  * its reader; every such write has landed when the recheck runs (docs/consistency.md D and "Time").
  */
-const recheckLater = (deps: FeedDeps, msg: MessageOf<'promote' | 'demote'>) =>
+const recheckLater = (deps: Pick<FeedDeps, 'queue' | 'limits'>, msg: MessageOf<'promote' | 'demote'>) =>
   deps.queue.send(
     { v: 1, type: msg.type, author: msg.author, recheck: true },
     { delaySeconds: deps.limits.settleSeconds },
   );
 
 /** Promotion: every follower's marker, then the flag; a settle window later, the markers again. */
-export async function promote(deps: FeedDeps, msg: MessageOf<'promote'>): Promise<Handled<'flag-changed'>> {
+export async function promote(deps: PromoteDeps, msg: MessageOf<'promote'>): Promise<Handled<'flag-changed'>> {
   // A recheck marks only while the author is a celebrity: after a demotion its markers would be stale.
   if (msg.recheck && !(await deps.celebrities.isCelebrity(msg.author)))
     return { readers: 0, continued: false, inboxCells: 0, skipped: 'flag-changed' };
@@ -45,7 +49,7 @@ export async function promote(deps: FeedDeps, msg: MessageOf<'promote'>): Promis
 }
 
 /** Demotion: the flag, then each follower's recent posts copied in and their marker dropped; a settle window later, again. */
-export async function demote(deps: FeedDeps, msg: MessageOf<'demote'>): Promise<Handled<'flag-changed'>> {
+export async function demote(deps: DemoteDeps, msg: MessageOf<'demote'>): Promise<Handled<'flag-changed'>> {
   // The flag first: fan-out resumes at once; each follower keeps merging the outbox until
   // their chunk has the recent posts copied in and the marker removed. A part of the walk that
   // finds the author flagged again (a promotion since) stops: its markers are the promotion's.

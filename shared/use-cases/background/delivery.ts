@@ -13,10 +13,17 @@
 import { authorOfPostId } from '../../domain/post.js';
 import type { Segment } from '../../ports/feed-store.js';
 import type { FeedDeps } from '../feed-deps.js';
-import { postFacts, reconcileFact } from '../notifications.js';
+import { postFacts, reconcileFact, type ReconcileDeps } from '../notifications.js';
 import { atStep } from '../steps.js';
 import { continueWith, type Handled, type MessageOf } from './message.js';
 import { handlesOf, perMessage, prefetched, writePages, type Walked } from './pager.js';
+
+/** A post's delivery: the followers' inboxes (segmented, continued through the queue), and its notifications. */
+export type DeliverDeps = ReconcileDeps & Pick<FeedDeps, 'inbox' | 'counters' | 'celebrities' | 'queue' | 'limits'>;
+/** A deleted post's retraction: the same walk, removing. */
+export type RetractDeps = Pick<FeedDeps, 'relations' | 'inbox' | 'counters' | 'queue' | 'limits' | 'step'>;
+/** A backfill (a follow's, a settle's, a returning reader's): the followee's recent posts into one inbox. */
+export type BackfillDeps = Pick<FeedDeps, 'posts' | 'inbox' | 'celebrities' | 'limits' | 'step'>;
 
 /** At most this many segments per post: about the worker's concurrency (serverless.yml workerMaxConcurrency). */
 export const MAX_SEGMENTS = 16;
@@ -34,7 +41,7 @@ export interface RetractionOutcome extends Handled {
 }
 
 /** Delivers a post to its author's followers who are not away, one segment and a bounded part of it per message. */
-export async function deliverPost(deps: FeedDeps, msg: MessageOf<'fanout'>): Promise<DeliveryOutcome> {
+export async function deliverPost(deps: DeliverDeps, msg: MessageOf<'fanout'>): Promise<DeliveryOutcome> {
   // The three reads a message starts with are independent (the author is in the post id): one
   // round trip, not three, before the first page of followers is asked for.
   const author = authorOfPostId(msg.postId);
@@ -78,7 +85,7 @@ export async function deliverPost(deps: FeedDeps, msg: MessageOf<'fanout'>): Pro
 }
 
 /** Removes a deleted post from its author's followers' inboxes, split and continued as its delivery was. */
-export async function retractPost(deps: FeedDeps, msg: MessageOf<'retract'>): Promise<RetractionOutcome> {
+export async function retractPost(deps: RetractDeps, msg: MessageOf<'retract'>): Promise<RetractionOutcome> {
   const author = authorOfPostId(msg.postId);
   if (!author) return { readers: 0, continued: false, inboxCells: 0 };
   // Away readers too: a cell written before they were marked must go.
@@ -100,7 +107,10 @@ export async function retractPost(deps: FeedDeps, msg: MessageOf<'retract'>): Pr
 }
 
 /** After a follow: the followee's recent posts into the reader's inbox. */
-export async function backfillFollow(deps: FeedDeps, msg: MessageOf<'backfill'>): Promise<Handled<'unfollowed'>> {
+export async function backfillFollow(
+  deps: BackfillDeps & Pick<FeedDeps, 'relations'>,
+  msg: MessageOf<'backfill'>,
+): Promise<Handled<'unfollowed'>> {
   // An unfollow may have overtaken this message: backfill only a still-current edge.
   if (!(await deps.relations.isFollowing(msg.reader, msg.followee)))
     return { readers: 0, continued: false, inboxCells: 0, skipped: 'unfollowed' };
@@ -113,7 +123,12 @@ export async function backfillFollow(deps: FeedDeps, msg: MessageOf<'backfill'>)
  * marked for the read-time merge instead. Returns the number of posts copied. Also the step of a
  * settle (settle.ts) and of a returning reader's rebuild (activity.ts).
  */
-export async function backfill(deps: FeedDeps, reader: string, followee: string, celebrity?: boolean): Promise<number> {
+export async function backfill(
+  deps: BackfillDeps,
+  reader: string,
+  followee: string,
+  celebrity?: boolean,
+): Promise<number> {
   if (celebrity ?? (await deps.celebrities.isCelebrity(followee))) {
     await deps.inbox.addCelebrity([reader], followee);
     return 0;
@@ -133,7 +148,7 @@ export async function backfill(deps: FeedDeps, reader: string, followee: string,
  * `close` drops it unwritten.
  */
 function audience(
-  deps: FeedDeps,
+  deps: Pick<FeedDeps, 'relations' | 'limits' | 'step'>,
   author: string,
   segment: Segment | undefined,
   cursor: string | undefined,
@@ -163,7 +178,7 @@ const isFirst = (msg: MessageOf<'fanout' | 'retract'>): boolean =>
  * reads); smaller lists stay one message chain.
  */
 async function splitIntoSegments(
-  deps: FeedDeps,
+  deps: Pick<FeedDeps, 'queue' | 'limits'>,
   msg: MessageOf<'fanout' | 'retract'>,
   followers: number | undefined,
 ): Promise<Segment | undefined> {

@@ -15,8 +15,33 @@ import { purgeComments } from './purge.js';
 import { settleMessage } from './settle.js';
 import { buildExport } from '../export-data.js';
 
+/**
+ * What the worker hands every message: the union of what its handlers take (each takes only its
+ * part). Nearly the whole of FeedDeps, as the worker runs every kind of message; not the
+ * request-side ports (idempotency keys, write quota, topics, the feeds' face cache).
+ */
+export type WorkerDeps = Pick<
+  FeedDeps,
+  | 'users'
+  | 'posts'
+  | 'relations'
+  | 'inbox'
+  | 'counters'
+  | 'outbox'
+  | 'celebrities'
+  | 'reactions'
+  | 'comments'
+  | 'blocks'
+  | 'notifications'
+  | 'queue'
+  | 'limits'
+  | 'pictures'
+  | 'exports'
+  | 'step'
+>;
+
 /** Exactly one handler for every message type the queue carries (FanoutMessage). */
-type Handlers = { [K in MessageType]: (deps: FeedDeps, msg: MessageOf<K>) => Promise<Handled<string>> };
+type Handlers = { [K in MessageType]: (deps: WorkerDeps, msg: MessageOf<K>) => Promise<Handled<string>> };
 
 const handlers = {
   fanout: deliverPost,
@@ -36,11 +61,11 @@ const handlers = {
 export type OutcomeOf<K extends MessageType> = Awaited<ReturnType<(typeof handlers)[K]>>;
 
 export async function handleFanoutMessage<M extends FanoutMessage>(
-  deps: FeedDeps,
+  deps: WorkerDeps,
   msg: M,
 ): Promise<OutcomeOf<M['type']>> {
   // The table pairs each type with its handler; indexing it with the message's (generic) type
   // loses that pairing in TypeScript's eyes, so it is restated here.
-  const handle = handlers[msg.type] as unknown as (deps: FeedDeps, msg: M) => Promise<OutcomeOf<M['type']>>;
+  const handle = handlers[msg.type] as unknown as (deps: WorkerDeps, msg: M) => Promise<OutcomeOf<M['type']>>;
   return handle(deps, msg);
 }

@@ -29,7 +29,11 @@ export type WalkMessage = MessageOf<'fanout' | 'retract' | 'away' | 'promote' | 
  * Queues the rest of `msg`'s walk from `nextCursor` on: work per message stays bounded and
  * memory holds one page at a time. True if there was a rest.
  */
-export async function continueWith(deps: FeedDeps, msg: WalkMessage, nextCursor: string | undefined): Promise<boolean> {
+export async function continueWith(
+  deps: Pick<FeedDeps, 'queue'>,
+  msg: WalkMessage,
+  nextCursor: string | undefined,
+): Promise<boolean> {
   if (nextCursor) await deps.queue.send({ ...msg, cursor: nextCursor });
   return Boolean(nextCursor);
 }

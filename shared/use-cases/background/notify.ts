@@ -3,17 +3,19 @@
 // converge to the facts they report, docs/consistency.md): any number of deliveries, in
 // any order, leave the same state. The delayed half also keeps M: a count change its request was
 // cut before is applied (tally.ts).
-import type { FeedDeps } from '../feed-deps.js';
-import { reconcileFact } from '../notifications.js';
+import { reconcileFact, type ReconcileDeps } from '../notifications.js';
 import type { Handled, MessageOf } from './message.js';
-import { settleFactTally } from './tally.js';
+import { type FactTallyDeps, settleFactTally } from './tally.js';
+
+/** A notify message: the fact's notifications reconciled, and its counts settled. */
+export type NotifyDeps = ReconcileDeps & FactTallyDeps;
 
 export interface NotifyOutcome extends Handled {
   /** Count changes applied that their request had been cut before (the delayed half only). */
   tallied: number;
 }
 
-export async function notify(deps: FeedDeps, msg: MessageOf<'notify'>): Promise<NotifyOutcome> {
+export async function notify(deps: NotifyDeps, msg: MessageOf<'notify'>): Promise<NotifyOutcome> {
   const [, tally] = await Promise.all([
     reconcileFact(deps, msg.fact),
     msg.tally ? settleFactTally(deps, msg.fact, msg.tally) : undefined,

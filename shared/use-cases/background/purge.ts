@@ -7,7 +7,10 @@ import type { Handled, MessageOf } from './message.js';
 /** Comment rows deleted per purge-comments message (one scan and that many DELETEs). */
 const COMMENTS_PURGED_PER_MESSAGE = 500;
 
-export async function purgeComments(deps: FeedDeps, msg: MessageOf<'purge-comments'>): Promise<Handled> {
+export async function purgeComments(
+  deps: Pick<FeedDeps, 'posts' | 'comments' | 'queue'>,
+  msg: MessageOf<'purge-comments'>,
+): Promise<Handled> {
   // Only for a post that is gone: a forged or early message cannot remove live comments.
   if ((await deps.posts.lookup(msg.postId)).state === 'live') return { readers: 0, continued: false, inboxCells: 0 };
   const removed = await deps.comments.purge(msg.postId, COMMENTS_PURGED_PER_MESSAGE);

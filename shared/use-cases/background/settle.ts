@@ -3,9 +3,12 @@
 // mechanism behind A, C and D (docs/consistency.md, "The settle message").
 import type { FeedDeps } from '../feed-deps.js';
 import { atStep } from '../steps.js';
-import { backfill } from './delivery.js';
+import { backfill, type BackfillDeps } from './delivery.js';
 import type { Handled, MessageOf } from './message.js';
 import { settleFollowTally } from './tally.js';
+
+/** A follow's settle: the reader's view of the followee made to agree with the edge, and the follow's counts. */
+export type SettleDeps = BackfillDeps & Pick<FeedDeps, 'relations' | 'counters'>;
 
 export interface SettleOutcome extends Handled {
   /** What the reader's view of the followee was made to agree with. */
@@ -14,7 +17,7 @@ export interface SettleOutcome extends Handled {
   tallied: number;
 }
 
-export async function settleMessage(deps: FeedDeps, msg: MessageOf<'settle'>): Promise<SettleOutcome> {
+export async function settleMessage(deps: SettleDeps, msg: MessageOf<'settle'>): Promise<SettleOutcome> {
   const { settled, inboxCells, edgeSince } = await settle(deps, msg.reader, msg.followee, msg.at);
   // After the view: the counts of the follow the operation wrote or removed (tally.ts).
   const tally = msg.tally
@@ -38,7 +41,7 @@ export async function settleMessage(deps: FeedDeps, msg: MessageOf<'settle'>): P
  * last operation on the pair, leave the same state (invariants A, C, D in docs/consistency.md).
  */
 export async function settle(
-  deps: FeedDeps,
+  deps: BackfillDeps & Pick<FeedDeps, 'relations'>,
   reader: string,
   followee: string,
   at: number,

@@ -33,6 +33,9 @@ import type { FeedDeps } from '../feed-deps.js';
 import { atStep } from '../steps.js';
 import { TALLY_HORIZON_SECONDS } from '../../domain/limits.js';
 
+/** Settling a fact's counts: the posts' and users' counters it moves, and the truth it is read against. */
+export type FactTallyDeps = Pick<FeedDeps, 'posts' | 'counters' | 'reactions' | 'comments' | 'limits' | 'step'>;
+
 /** One count a fact moves: whose (`id`), which counter, and the fact's name in its tally. */
 interface TalliedCount {
   tally: CountTally<string>;
@@ -44,7 +47,7 @@ interface TalliedCount {
 }
 
 const postCount = (
-  deps: FeedDeps,
+  deps: Pick<FeedDeps, 'posts'>,
   id: string,
   counter: 'likes' | 'comments' | 'reposts',
   fact: string,
@@ -56,7 +59,7 @@ const postCount = (
   apply: (delta) => deps.posts.count(id, counter, delta, fact),
 });
 
-const userCount = (deps: FeedDeps, id: string, counter: UserCounter, fact: string): TalliedCount => ({
+const userCount = (deps: Pick<FeedDeps, 'counters'>, id: string, counter: UserCounter, fact: string): TalliedCount => ({
   tally: deps.counters,
   id,
   counter,
@@ -96,7 +99,7 @@ const horizonMs = TALLY_HORIZON_SECONDS * 1000;
 
 /** The like, comment or repost of a delayed notify: its post-side count. Follows settle elsewhere (settleFollowTally). */
 export async function settleFactTally(
-  deps: FeedDeps,
+  deps: FactTallyDeps,
   fact: NotificationFact,
   heal: TallyHeal,
   now = Date.now(),
@@ -180,7 +183,7 @@ export async function settleFactTally(
 
 /** A follow's two counts, from its settle message; `edgeSince` is the edge the settle read. */
 export function settleFollowTally(
-  deps: FeedDeps,
+  deps: Pick<FeedDeps, 'counters' | 'limits' | 'step'>,
   follower: string,
   followee: string,
   since: number,
@@ -203,7 +206,7 @@ export function settleFollowTally(
 
 /** Judges every count of one fact (see the header) and applies what is owed. */
 async function settleCounts(
-  deps: FeedDeps,
+  deps: Pick<FeedDeps, 'limits' | 'step'>,
   counts: TalliedCount[],
   truth: Truth,
   factSince: number,
@@ -227,7 +230,12 @@ async function settleCounts(
 }
 
 /** Under a claim, and only if still missing: the change and its mark, in one Increment. */
-async function applyOnce(deps: FeedDeps, c: TalliedCount, sign: 1 | -1, now: number): Promise<boolean> {
+async function applyOnce(
+  deps: Pick<FeedDeps, 'limits' | 'step'>,
+  c: TalliedCount,
+  sign: 1 | -1,
+  now: number,
+): Promise<boolean> {
   const staleBefore = now - deps.limits.settleSeconds * 1000;
   if (!(await c.tally.claim(c.id, c.counter, c.fact, sign, now, staleBefore))) return false;
   await atStep(deps, 'tally.claimed', { counter: c.counter });
