@@ -45,3 +45,29 @@ export function edgesToCheck(pairs: ViewerPair[]): SafetyEdge[] {
   for (const p of pairs) for (const e of edgesThatHide(p)) unique.set(edgeId(e), e);
   return [...unique.values()];
 }
+
+/** A post as the rule sees it: who wrote it and, for a repost, who wrote its original. */
+export interface PostAuthors {
+  author: string;
+  originalAuthor?: string | undefined;
+}
+
+/**
+ * The rule for posts, for one viewer, given the edges that exist among those `edgesToCheck` asked
+ * about: a post is hidden when its author, or its original's author, is hidden from the viewer —
+ * except the viewer's own posts. One's mutes and blocks hide others' posts from one, never what
+ * one wrote: one's reposts of a muted or blocked user's post stay, with what they repost
+ * (Mastodon never filters a reader's own statuses either). A block BY the original's author still
+ * keeps that post from the viewer, inside their own repost too, as on the post's own page.
+ */
+export function postRule(viewer: string, existing: SafetyEdge[]): (post: PostAuthors) => boolean {
+  const present = new Set(existing.map(edgeId));
+  const hides = (other: string | undefined) =>
+    other !== undefined && edgesThatHide({ viewer, other }).some((e) => present.has(edgeId(e)));
+  return (post) => {
+    if (post.author !== viewer) return hides(post.author) || hides(post.originalAuthor);
+    return (
+      post.originalAuthor !== undefined && present.has(edgeId({ kind: 'block', from: post.originalAuthor, to: viewer }))
+    );
+  };
+}

@@ -21,8 +21,8 @@ import { isPostId, mergeFeed } from '../domain/post.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
-import { hiddenFrom } from './visibility.js';
-import { authorsOf, isHidden, readPostDetails, type PostDetail } from './post-details.js';
+import { postsHiddenFrom } from './visibility.js';
+import { authorsOf, readPostDetails, type PostDetail } from './post-details.js';
 
 /** Extra entries read per page to fill in for deleted posts (same round trips). */
 const SPARE_ENTRIES = 10;
@@ -69,16 +69,17 @@ export async function homeTimeline(
 
   // Blocks and mutes are filtered at read, so they hold from the moment they are made, also for
   // posts fanned out before: the page's authors (and its reposts' originals' authors) are known
-  // from the ids, so the check runs beside the posts multi-get, as the activity write does.
-  const hiddenAuthors = hiddenFrom(deps, reader, authorsOf(window, reposts));
+  // from the ids, so the check runs beside the posts multi-get, as the activity write does. The
+  // reader's own posts stay whatever they mute or block (the domain's rule, postRule).
+  const hiddenPosts = postsHiddenFrom(deps, reader, authorsOf(window, reposts));
   // The authors' faces from the feeds' cache: a name or avatar may be a minute old here.
-  const found = await readPostDetails(deps, reader, window, reposts, [...side, hiddenAuthors], 'feed');
-  const hidden = await hiddenAuthors;
+  const found = await readPostDetails(deps, reader, window, reposts, [...side, hiddenPosts], 'feed');
+  const isHidden = await hiddenPosts;
 
   const isPlainRepost = (p: PostDetail) => p.repostOf !== undefined && p.body === '';
   // Originals the window shows other than through a plain repost — among the posts the reader
   // may see: a post hidden by a block or mute shows nothing, so it cannot stand in for another.
-  const visible = [...found.values()].filter((p) => !isHidden(p, hidden));
+  const visible = [...found.values()].filter((p) => !isHidden(p));
   const shownOtherwise = new Set(visible.filter((p) => !isPlainRepost(p)).map((p) => p.repostOf ?? p.id));
   const plainShown = new Set<string>();
   const items: PostDetail[] = [];
@@ -87,7 +88,7 @@ export async function homeTimeline(
     if (items.length === limit) break;
     consumed++;
     const post = found.get(id);
-    if (!post || isHidden(post, hidden)) continue;
+    if (!post || isHidden(post)) continue;
     if (isPlainRepost(post)) {
       if (shownOtherwise.has(post.repostOf!) || plainShown.has(post.repostOf!)) continue;
       plainShown.add(post.repostOf!);

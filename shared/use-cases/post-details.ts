@@ -170,8 +170,3 @@ export async function describePosts(
 export function authorsOf(ids: string[], originals: Record<string, string> = {}): string[] {
   return [...new Set([...ids, ...ids.flatMap((id) => originals[id] ?? [])].flatMap((id) => authorOfPostId(id) ?? []))];
 }
-
-/** A post the reader must not see: by a hidden author, or a repost of a hidden author's post. */
-export function isHidden(post: Post, hidden: Set<string>): boolean {
-  return hidden.has(post.author) || (post.repostOf !== undefined && hidden.has(authorOfPostId(post.repostOf) ?? ''));
-}

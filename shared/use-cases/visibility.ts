@@ -2,7 +2,8 @@
 // the edges asked of the block store in ONE multi-get, the rule applied by the domain
 // (shared/domain/visibility.ts). Used by every list that shows other users' content (timelines,
 // topic pages, a user's reposts, notifications) and by the notification worker.
-import { edgesToCheck, hiddenPairs, type ViewerPair } from '../domain/visibility.js';
+import { authorOfPostId } from '../domain/post.js';
+import { edgesToCheck, hiddenPairs, postRule, type ViewerPair } from '../domain/visibility.js';
 import type { FeedDeps } from './feed-deps.js';
 
 async function hidden<P extends ViewerPair>(deps: Pick<FeedDeps, 'blocks'>, pairs: P[]): Promise<P[]> {
@@ -22,6 +23,31 @@ export async function hiddenFrom(
 ): Promise<Set<string>> {
   const pairs = [...new Set(others)].map((other) => ({ viewer: reader, other }));
   return new Set((await hidden(deps, pairs)).map((p) => p.other));
+}
+
+/** A post as a list holds it: its id (which names its author) and, for a repost, its original's id. */
+export interface ListedPost {
+  id: string;
+  repostOf?: string | undefined;
+}
+
+/**
+ * Which posts by `authors` (and reposts of their posts) `reader` must not see: the edges asked in
+ * the same one multi-get as `hiddenFrom`, the rule of the domain (`postRule`: never the reader's
+ * own posts, unless what they repost is by someone who blocks them).
+ */
+export async function postsHiddenFrom(
+  deps: Pick<FeedDeps, 'blocks'>,
+  reader: string,
+  authors: string[],
+): Promise<(post: ListedPost) => boolean> {
+  const edges = edgesToCheck([...new Set(authors)].map((other) => ({ viewer: reader, other })));
+  const rule = postRule(reader, edges.length === 0 ? [] : await deps.blocks.existing(edges));
+  return (post) =>
+    rule({
+      author: authorOfPostId(post.id) ?? '',
+      originalAuthor: post.repostOf === undefined ? undefined : (authorOfPostId(post.repostOf) ?? undefined),
+    });
 }
 
 /**

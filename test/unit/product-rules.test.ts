@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { LATEST_ACTORS, withLatestMember } from '../../shared/domain/notification.js';
 import { bucketsOfWindow, rankTrending, trendBucketOf } from '../../shared/domain/trending.js';
-import { edgesThatHide, edgesToCheck, hiddenPairs, type SafetyEdge } from '../../shared/domain/visibility.js';
+import { edgesThatHide, edgesToCheck, hiddenPairs, postRule, type SafetyEdge } from '../../shared/domain/visibility.js';
 import { listNotifications, reconcileFact } from '../../shared/use-cases/notifications.js';
 import { quotaWindowOf, secondsUntilNextWindow } from '../../shared/domain/quota.js';
 import { takeWriteQuota } from '../../shared/use-cases/write-limits.js';
@@ -51,6 +51,21 @@ describe('who hides whom (domain/visibility.ts)', () => {
     expect(hiddenPairs(pairs, [mute('cat', 'ann')])).toEqual([pairs[3]]);
     expect(hiddenPairs(pairs, [block('ann', 'ann'), mute('ann', 'ann')])).toEqual([]);
     expect(edgesThatHide({ viewer: 'ann', other: 'ann' })).toEqual([]);
+  });
+
+  it('posts: hidden by their author or their original’s author, never the viewer’s own unless a blocker’s post is inside', () => {
+    const edges = [mute('ann', 'bob'), block('ann', 'cat'), block('dan', 'ann')];
+    const hides = postRule('ann', edges);
+    expect(hides({ author: 'bob' })).toBe(true);
+    expect(hides({ author: 'eve', originalAuthor: 'bob' })).toBe(true);
+    expect(hides({ author: 'eve', originalAuthor: 'dan' })).toBe(true);
+    expect(hides({ author: 'eve' })).toBe(false);
+    // ann's own posts: her reposts of those she mutes or blocks stay…
+    expect(hides({ author: 'ann' })).toBe(false);
+    expect(hides({ author: 'ann', originalAuthor: 'bob' })).toBe(false);
+    expect(hides({ author: 'ann', originalAuthor: 'cat' })).toBe(false);
+    // …but not one of a post by someone who blocks her.
+    expect(hides({ author: 'ann', originalAuthor: 'dan' })).toBe(true);
   });
 
   it('asks each edge once, whatever the number of pairs that need it', () => {
