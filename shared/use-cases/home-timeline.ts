@@ -11,9 +11,10 @@
 // Every post carries its counts and the reader's own state, and a repost its original: the
 // originals' ids come with the inbox cells, so posts, originals and the reader's reactions are
 // read in ONE parallel stage (post-details.ts) — still 2 sequential round trips.
-// A plain repost (no comment) is left out when its original already shows in the same window —
-// as itself, embedded in a repost with a comment, or through a newer plain repost — so each
-// original shows once per window. The window = the entries read for the page (limit +
+// Another user's plain repost (no comment) is left out when its original already shows in the
+// same window — as itself, embedded in a repost with a comment or in the reader's own repost, or
+// through a newer plain repost — so each original shows once per window. The reader's own plain
+// repost always shows, as one with a comment does. The window = the entries read for the page (limit +
 // SPARE_ENTRIES). Mastodon does the same for reblogs of a status within its newest 40 items.
 // A reader back after the inactivity window had no fan-out meanwhile: the first read queues the
 // rebuild and, until it is done, the answer says `regenerating` (HTTP 206, as Mastodon does).
@@ -76,11 +77,13 @@ export async function homeTimeline(
   const found = await readPostDetails(deps, reader, window, reposts, [...side, hiddenPosts], 'feed');
   const isHidden = await hiddenPosts;
 
-  const isPlainRepost = (p: PostDetail) => p.repostOf !== undefined && p.body === '';
-  // Originals the window shows other than through a plain repost — among the posts the reader
-  // may see: a post hidden by a block or mute shows nothing, so it cannot stand in for another.
+  // Others' plain reposts fold; the reader's own shows as one with words does — it is what they
+  // did, and their home is where they look for it — and stands in for its original like one.
+  const folds = (p: PostDetail) => p.repostOf !== undefined && p.body === '' && p.author !== reader;
+  // Originals the window shows other than through a folding plain repost — among the posts the
+  // reader may see: a post hidden by a block or mute shows nothing, so it cannot stand in for another.
   const visible = [...found.values()].filter((p) => !isHidden(p));
-  const shownOtherwise = new Set(visible.filter((p) => !isPlainRepost(p)).map((p) => p.repostOf ?? p.id));
+  const shownOtherwise = new Set(visible.filter((p) => !folds(p)).map((p) => p.repostOf ?? p.id));
   const plainShown = new Set<string>();
   const items: PostDetail[] = [];
   let consumed = 0; // entries walked, shown or not
@@ -89,7 +92,7 @@ export async function homeTimeline(
     consumed++;
     const post = found.get(id);
     if (!post || isHidden(post)) continue;
-    if (isPlainRepost(post)) {
+    if (folds(post)) {
       if (shownOtherwise.has(post.repostOf!) || plainShown.has(post.repostOf!)) continue;
       plainShown.add(post.repostOf!);
     }

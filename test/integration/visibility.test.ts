@@ -1,6 +1,6 @@
 // test/integration/visibility.test.ts — who sees what once blocks and mutes exist, on the real
 // HBase adapters, read through the use cases a reader's pages call. What a reader wrote stays
-// theirs to see.
+// theirs to see, a plain repost as much as one with words.
 import { describe, expect, inject, it } from 'vitest';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
@@ -29,6 +29,7 @@ useNamespace(hbase, ns);
 const users = userFactory(stores.users);
 const drain = () => drainQueue(deps, queued);
 const post = async (author: string, body = `by ${author}`) => (await publishPost(deps, author, { body })).post.id;
+const home = async (reader: string) => (await homeTimeline(deps, reader, 20)).items.map((p) => p.id);
 
 describe('the home timeline', () => {
   it('a mute hides the muted author’s posts, never the reader’s own reposts of them', async () => {
@@ -46,5 +47,20 @@ describe('the home timeline', () => {
     expect(page.items.map((p) => p.id)).toEqual([plain, withWords]);
     // What ann reposted is hers: it shows with its original, as it did before the mute.
     expect(page.items.map((p) => p.original?.state)).toEqual(['live', 'live']);
+  });
+});
+
+describe('a plain repost (no words)', () => {
+  it('shows in its reposter’s home beside its original, as a repost with words does', async () => {
+    const [ann, bob, cat] = await users('ann', 'bob', 'cat');
+    await follow(deps, ann, bob);
+    await drain();
+    const followed = await post(bob, 'bob’s post');
+    const unfollowed = await post(cat, 'cat’s post');
+    await drain();
+    const plainOfFollowed = (await repost(deps, ann, followed, {})).post.id;
+    const plainOfOther = (await repost(deps, ann, unfollowed, {})).post.id;
+    await drain();
+    expect(await home(ann)).toEqual([plainOfOther, plainOfFollowed, followed]);
   });
 });
