@@ -33,6 +33,25 @@ export function edgesThatHide({ viewer, other }: ViewerPair): SafetyEdge[] {
 
 const edgeId = (e: SafetyEdge) => `${e.kind}\u0000${e.from}\u0000${e.to}`;
 
+/**
+ * The edges that keep `other`'s posts from `viewer` even where the viewer asked for them by name
+ * (a post's own page, their bookmarks): a block either way. A mute only quiets what comes to the
+ * viewer unasked (timelines, topic pages, notifications).
+ */
+export function edgesThatBlock({ viewer, other }: ViewerPair): SafetyEdge[] {
+  if (viewer === other) return [];
+  return [
+    { kind: 'block', from: viewer, to: other },
+    { kind: 'block', from: other, to: viewer },
+  ];
+}
+
+/** Of `pairs`, those with a block either way between the viewer and the other, given the edges that exist. */
+export function blockedPairs<P extends ViewerPair>(pairs: P[], existing: SafetyEdge[]): P[] {
+  const present = new Set(existing.map(edgeId));
+  return pairs.filter((p) => edgesThatBlock(p).some((e) => present.has(edgeId(e))));
+}
+
 /** Of `pairs`, those in which the viewer must not see the other, given the edges that exist. */
 export function hiddenPairs<P extends ViewerPair>(pairs: P[], existing: SafetyEdge[]): P[] {
   const present = new Set(existing.map(edgeId));

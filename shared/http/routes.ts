@@ -480,7 +480,7 @@ export const routes = {
     tag: 'reactions',
     summary: 'Your bookmarks (收藏), newest bookmarked first',
     description:
-      '`handle` must be the token’s user: the list is private. A bookmarked post that was deleted leaves the list.',
+      '`handle` must be the token’s user: the list is private. A bookmarked post that was deleted leaves the list; one a block stands between you and its author (or its original’s author), either way, is left out while the block stands, as its own page refuses it.',
     auth: true,
     params: handlePath,
     query: pageQuery,

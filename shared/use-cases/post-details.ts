@@ -81,7 +81,8 @@ async function readStage(
  * Posts (in the order of `ids`; missing and deleted ones left out) with counts, the reader's
  * state and embedded originals. `originals`: what the caller already knows of the reposts among
  * `ids` (post id → original id), so the originals are read in the same stage as the posts;
- * `alongside`: writes to run in that stage too (they add no round trip).
+ * `alongside`: writes to run in that stage too (they add no round trip). `withOriginals`: work
+ * on the originals learnt only from the posts (not in `ids`), run in the stage that reads them.
  */
 export async function readPostDetails(
   deps: Deps,
@@ -90,6 +91,7 @@ export async function readPostDetails(
   originals: Record<string, string> = {},
   alongside: Promise<unknown>[] = [],
   facesFrom: FacesFrom = 'fresh',
+  withOriginals?: (originalIds: string[]) => Promise<unknown>,
 ): Promise<Map<string, PostDetail>> {
   const stage = await readStage(
     deps,
@@ -99,7 +101,7 @@ export async function readPostDetails(
     facesFrom,
   );
   const posts = ids.flatMap((id) => stage.posts.get(id) ?? []);
-  const details = await describePosts(deps, reader, posts, stage);
+  const details = await describePosts(deps, reader, posts, stage, withOriginals);
   return new Map(details.map((d) => [d.id, d]));
 }
 
@@ -115,6 +117,7 @@ export async function describePosts(
   reader: string | undefined,
   posts: StoredPost[],
   known?: Partial<ReadStage>,
+  withOriginals?: (originalIds: string[]) => Promise<unknown>,
 ): Promise<PostDetail[]> {
   const asked = known?.asked ?? new Set<string>();
   const knownFaces = known?.faces ?? new Map();
@@ -139,6 +142,7 @@ export async function describePosts(
         ? deps.reactions.viewerState(reader, [...new Set(missingStates)])
         : Promise.resolve(new Map<string, ViewerState>()),
       readFaces(deps, missingFaces),
+      missingOriginals.length > 0 && withOriginals ? withOriginals([...new Set(missingOriginals)]) : undefined,
     ]);
     found = {
       posts: new Map([...found.posts, ...originals.map((p) => [p.id, p] as const)]),

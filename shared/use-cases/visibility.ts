@@ -3,7 +3,14 @@
 // (shared/domain/visibility.ts). Used by every list that shows other users' content (timelines,
 // topic pages, a user's reposts, notifications) and by the notification worker.
 import { authorOfPostId } from '../domain/post.js';
-import { edgesToCheck, hiddenPairs, postRule, type ViewerPair } from '../domain/visibility.js';
+import {
+  blockedPairs,
+  edgesThatBlock,
+  edgesToCheck,
+  hiddenPairs,
+  postRule,
+  type ViewerPair,
+} from '../domain/visibility.js';
 import type { FeedDeps } from './feed-deps.js';
 
 async function hidden<P extends ViewerPair>(deps: Pick<FeedDeps, 'blocks'>, pairs: P[]): Promise<P[]> {
@@ -23,6 +30,22 @@ export async function hiddenFrom(
 ): Promise<Set<string>> {
   const pairs = [...new Set(others)].map((other) => ({ viewer: reader, other }));
   return new Set((await hidden(deps, pairs)).map((p) => p.other));
+}
+
+/**
+ * Of `others`, those with a block either way between them and `reader` (edgesThatBlock): whose
+ * posts stay kept from the reader even where they asked for them — a post's page, their
+ * bookmarks. One multi-get of two rows per other user.
+ */
+export async function blockedWith(
+  deps: Pick<FeedDeps, 'blocks'>,
+  reader: string,
+  others: string[],
+): Promise<Set<string>> {
+  const pairs = [...new Set(others)].map((other) => ({ viewer: reader, other }));
+  const edges = pairs.flatMap(edgesThatBlock);
+  if (edges.length === 0) return new Set();
+  return new Set(blockedPairs(pairs, await deps.blocks.existing(edges)).map((p) => p.other));
 }
 
 /** A post as a list holds it: its id (which names its author) and, for a repost, its original's id. */

@@ -1,21 +1,28 @@
 // test/integration/visibility.test.ts — who sees what once blocks and mutes exist, on the real
-// HBase adapters, read through the use cases a reader's pages call. What a reader wrote stays
-// theirs to see, a plain repost as much as one with words.
+// HBase adapters, read through the use cases a reader's pages call: the home timeline and the
+// bookmarks list. What a reader wrote stays theirs to see; what a block keeps from them is kept
+// on every page, not only on the post's own.
 import { describe, expect, inject, it } from 'vitest';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
-import { mute } from '../../shared/use-cases/blocks.js';
+import { block, mute } from '../../shared/use-cases/blocks.js';
+import { bookmarkPost, listBookmarks } from '../../shared/use-cases/bookmarks.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';
 import { repost } from '../../shared/use-cases/reposts.js';
 import { hbaseFeedStores } from '../../shared/wiring/feed.js';
-import { drainQueue, integrationLimits, userFactory } from '../support/feed-harness.js';
+import { drainQueue, integrationLimits, requestRecorder, userFactory } from '../support/feed-harness.js';
 import { useNamespace } from '../support/namespace.js';
 
 const ns = `it_visibility_${Date.now().toString(36)}`;
-const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000 });
+const recorder = requestRecorder();
+const hbase = new HBaseRestClient({
+  baseUrl: inject('hbaseRestUrl'),
+  timeoutMs: 60_000,
+  onRequest: recorder.onRequest,
+});
 const stores = hbaseFeedStores(hbase, ns);
 const queued: FanoutMessage[] = [];
 const deps: FeedDeps = {
@@ -62,5 +69,30 @@ describe('a plain repost (no words)', () => {
     const plainOfOther = (await repost(deps, ann, unfollowed, {})).post.id;
     await drain();
     expect(await home(ann)).toEqual([plainOfOther, plainOfFollowed, followed]);
+  });
+});
+
+describe('bookmarks', () => {
+  it('a bookmarked post is hidden once a block stands between the reader and its author, as on its own page', async () => {
+    const [ann, bob, cat, dan] = await users('ann', 'bob', 'cat', 'dan');
+    const byBob = await post(bob, 'bob’s post');
+    const alsoByBob = await post(bob, 'bob’s other post');
+    const byCat = await post(cat, 'cat’s post');
+    const catReposts = (await repost(deps, cat, byBob, { comment: 'cat on bob' })).post.id;
+    const danReposts = (await repost(deps, dan, alsoByBob, {})).post.id; // its original is not bookmarked
+    await bookmarkPost(deps, ann, byBob, 1_000);
+    await bookmarkPost(deps, ann, byCat, 2_000);
+    await bookmarkPost(deps, ann, catReposts, 3_000);
+    await bookmarkPost(deps, ann, danReposts, 4_000);
+    // The blocks are read beside the posts, and an original's author's beside the originals: 3
+    // round trips with a repost whose original is not on the page, as without the check.
+    const { result, depth } = await recorder.counted(() => listBookmarks(deps, ann, 10));
+    expect(result.items.map((p) => p.id)).toEqual([danReposts, catReposts, byCat, byBob]);
+    expect(depth).toBe(3);
+    await block(deps, bob, ann);
+    expect((await listBookmarks(deps, ann, 10)).items.map((p) => p.id)).toEqual([byCat]);
+    // The other way round too: ann blocks cat.
+    await block(deps, ann, cat);
+    expect((await listBookmarks(deps, ann, 10)).items).toEqual([]);
   });
 });

@@ -5,7 +5,15 @@
 import { describe, expect, it } from 'vitest';
 import { LATEST_ACTORS, withLatestMember } from '../../shared/domain/notification.js';
 import { bucketsOfWindow, rankTrending, trendBucketOf } from '../../shared/domain/trending.js';
-import { edgesThatHide, edgesToCheck, hiddenPairs, postRule, type SafetyEdge } from '../../shared/domain/visibility.js';
+import {
+  blockedPairs,
+  edgesThatBlock,
+  edgesThatHide,
+  edgesToCheck,
+  hiddenPairs,
+  postRule,
+  type SafetyEdge,
+} from '../../shared/domain/visibility.js';
 import { listNotifications, reconcileFact } from '../../shared/use-cases/notifications.js';
 import { quotaWindowOf, secondsUntilNextWindow } from '../../shared/domain/quota.js';
 import { takeWriteQuota } from '../../shared/use-cases/write-limits.js';
@@ -66,6 +74,18 @@ describe('who hides whom (domain/visibility.ts)', () => {
     expect(hides({ author: 'ann', originalAuthor: 'cat' })).toBe(false);
     // …but not one of a post by someone who blocks her.
     expect(hides({ author: 'ann', originalAuthor: 'dan' })).toBe(true);
+  });
+
+  it('what one asked for by name (a post’s page, one’s bookmarks) is kept by a block either way, not by a mute', () => {
+    const pairs = [
+      { viewer: 'ann', other: 'bob' },
+      { viewer: 'ann', other: 'cat' },
+      { viewer: 'ann', other: 'dan' },
+      { viewer: 'ann', other: 'ann' },
+    ];
+    const edges = [block('bob', 'ann'), block('ann', 'cat'), mute('ann', 'dan'), block('ann', 'ann')];
+    expect(blockedPairs(pairs, edges)).toEqual([pairs[0], pairs[1]]);
+    expect(edgesThatBlock({ viewer: 'ann', other: 'ann' })).toEqual([]);
   });
 
   it('asks each edge once, whatever the number of pairs that need it', () => {
