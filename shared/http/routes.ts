@@ -373,8 +373,9 @@ export const routes = {
     path: '/posts/{postId}/comments',
     tag: 'reactions',
     summary: 'A post’s comments, newest or oldest first, cursor-paged',
-    description: 'A deleted post’s comments are gone with it (404).',
-    auth: false,
+    description:
+      'A deleted post’s comments are gone with it (404). With a token, the comments of users you block or mute, or who block you, are left out (also on your own posts); a page may then hold fewer than `limit`, and `nextCursor` goes on.',
+    auth: 'optional',
     params: postPath,
     query: commentsQuery,
     success: { 200: { description: 'A page of comments', schema: CommentPageSchema } },

@@ -57,12 +57,13 @@ export const ROUTE_COSTS = {
   },
 
   listComments: {
-    requests: 3,
+    requests: 4,
     roundTrips: 2,
     why: [
       `1) the post (content get: a deleted post's comments are 404 at once, E) ∥ a page of comments`,
       `(one stateless scan of the text keys, reversed for newest first, m:v only); 2) the`,
-      `commenters' faces (users multi-get): the authors are known only from the scan.`,
+      `commenters' faces (users multi-get) ∥ with a token, whom of them the reader blocks or mutes or`,
+      `is blocked by (blocks multi-get): the authors are known only from the scan.`,
     ].join(' '),
   },
   listLikers: {

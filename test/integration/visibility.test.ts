@@ -1,12 +1,13 @@
 // test/integration/visibility.test.ts — who sees what once blocks and mutes exist, on the real
-// HBase adapters, read through the use cases a reader's pages call: the home timeline and the
-// bookmarks list. What a reader wrote stays theirs to see; what a block keeps from them is kept
-// on every page, not only on the post's own.
+// HBase adapters, read through the use cases a reader's pages call: the home timeline, the
+// bookmarks list and a post's comments. What a reader wrote stays theirs to see; what a block
+// keeps from them is kept on every page, not only on the post's own.
 import { describe, expect, inject, it } from 'vitest';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { block, mute } from '../../shared/use-cases/blocks.js';
 import { bookmarkPost, listBookmarks } from '../../shared/use-cases/bookmarks.js';
+import { addComment, listComments } from '../../shared/use-cases/comments.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
@@ -94,5 +95,19 @@ describe('bookmarks', () => {
     // The other way round too: ann blocks cat.
     await block(deps, ann, cat);
     expect((await listBookmarks(deps, ann, 10)).items).toEqual([]);
+  });
+});
+
+describe('comments', () => {
+  it('a post’s author does not see the comments of someone they block', async () => {
+    const [ann, bob, cat] = await users('ann', 'bob', 'cat');
+    const p = await post(ann, 'ann asks');
+    await addComment(deps, bob, p, { body: 'bob answers' });
+    await addComment(deps, cat, p, { body: 'cat answers' });
+    await block(deps, ann, bob);
+    const shown = async (reader?: string) =>
+      (await listComments(deps, p, 'oldest', 20, undefined, reader)).items.map((c) => c.body);
+    expect(await shown(ann)).toEqual(['cat answers']);
+    expect(await shown(cat)).toEqual(['bob answers', 'cat answers']);
   });
 });

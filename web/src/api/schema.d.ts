@@ -245,7 +245,7 @@ export interface paths {
         };
         /**
          * A post’s comments, newest or oldest first, cursor-paged
-         * @description A deleted post’s comments are gone with it (404).
+         * @description A deleted post’s comments are gone with it (404). With a token, the comments of users you block or mute, or who block you, are left out (also on your own posts); a page may then hold fewer than `limit`, and `nextCursor` goes on.
          */
         get: operations["listComments"];
         put?: never;
@@ -4041,6 +4041,22 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CommentPage"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
                 };
             };
             /** @description Not found: `post_not_found` */
