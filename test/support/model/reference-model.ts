@@ -162,9 +162,20 @@ export class ReferenceModel {
     else post.bookmarkers.delete(user);
   }
 
-  /** The live posts `user` keeps in their bookmarks: what their list must hold (a deleted post leaves it). */
+  /**
+   * The live posts `user` keeps in their bookmarks that their list must show: a deleted post
+   * leaves it, and one a block stands between (either way, with its author or its original's) is
+   * hidden while the block stands.
+   */
   bookmarksOf(user: string): ModelPost[] {
-    return this.allPosts().filter((p) => p.live && p.bookmarkers.has(user));
+    const blocked = (author: string | undefined) => author !== undefined && this.eitherBlocks(user, author);
+    return this.allPosts().filter(
+      (p) =>
+        p.live &&
+        p.bookmarkers.has(user) &&
+        !blocked(p.author) &&
+        !blocked(p.repostOf ? this.byId(p.repostOf)?.author : undefined),
+    );
   }
 
   touchedLikes(slot: number): void {
