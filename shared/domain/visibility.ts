@@ -71,22 +71,32 @@ export interface PostAuthors {
   originalAuthor?: string | undefined;
 }
 
+/** What a viewer sees of one post: nothing, or the post — with its original withheld or not. */
+export interface PostVisibility {
+  hidden: boolean;
+  /** A repost shown with nothing of its original: the original's author blocks the viewer. */
+  originalWithheld: boolean;
+}
+
 /**
  * The rule for posts, for one viewer, given the edges that exist among those `edgesToCheck` asked
  * about: a post is hidden when its author, or its original's author, is hidden from the viewer —
- * except the viewer's own posts. One's mutes and blocks hide others' posts from one, never what
- * one wrote: one's reposts of a muted or blocked user's post stay, with what they repost
- * (Mastodon never filters a reader's own statuses either). A block BY the original's author still
- * keeps that post from the viewer, inside their own repost too, as on the post's own page.
+ * except the viewer's own posts, which always show. One's mutes and blocks hide others' posts
+ * from one, never what one wrote: one's reposts of a muted or blocked user's post stay, with what
+ * they repost (Mastodon never filters a reader's own statuses either). Only a block BY the
+ * original's author withholds that original from the viewer inside their own repost, as the
+ * post's own page refuses it: the repost shows, and is counted, with nothing of the original.
  */
-export function postRule(viewer: string, existing: SafetyEdge[]): (post: PostAuthors) => boolean {
+export function postRule(viewer: string, existing: SafetyEdge[]): (post: PostAuthors) => PostVisibility {
   const present = new Set(existing.map(edgeId));
   const hides = (other: string | undefined) =>
     other !== undefined && edgesThatHide({ viewer, other }).some((e) => present.has(edgeId(e)));
   return (post) => {
-    if (post.author !== viewer) return hides(post.author) || hides(post.originalAuthor);
-    return (
-      post.originalAuthor !== undefined && present.has(edgeId({ kind: 'block', from: post.originalAuthor, to: viewer }))
-    );
+    if (post.author !== viewer)
+      return { hidden: hides(post.author) || hides(post.originalAuthor), originalWithheld: false };
+    const withheld =
+      post.originalAuthor !== undefined &&
+      present.has(edgeId({ kind: 'block', from: post.originalAuthor, to: viewer }));
+    return { hidden: false, originalWithheld: withheld };
   };
 }

@@ -22,8 +22,8 @@ import { isPostId, mergeFeed } from '../domain/post.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
-import { postsHiddenFrom } from './visibility.js';
-import { authorsOf, readPostDetails, type PostDetail } from './post-details.js';
+import { postVisibilityFor } from './visibility.js';
+import { authorsOf, readPostDetails, withOriginalWithheld, type PostDetail } from './post-details.js';
 
 /** Extra entries read per page to fill in for deleted posts (same round trips). */
 const SPARE_ENTRIES = 10;
@@ -72,17 +72,18 @@ export async function homeTimeline(
   // posts fanned out before: the page's authors (and its reposts' originals' authors) are known
   // from the ids, so the check runs beside the posts multi-get, as the activity write does. The
   // reader's own posts stay whatever they mute or block (the domain's rule, postRule).
-  const hiddenPosts = postsHiddenFrom(deps, reader, authorsOf(window, reposts));
+  const visibility = postVisibilityFor(deps, reader, authorsOf(window, reposts));
   // The authors' faces from the feeds' cache: a name or avatar may be a minute old here.
-  const found = await readPostDetails(deps, reader, window, reposts, [...side, hiddenPosts], 'feed');
-  const isHidden = await hiddenPosts;
+  const found = await readPostDetails(deps, reader, window, reposts, [...side, visibility], 'feed');
+  const seen = await visibility;
+  const isHidden = (p: PostDetail) => seen(p).hidden;
 
   // Others' plain reposts fold; the reader's own shows as one with words does — it is what they
   // did, and their home is where they look for it — and stands in for its original like one.
   const folds = (p: PostDetail) => p.repostOf !== undefined && p.body === '' && p.author !== reader;
   // Originals the window shows other than through a folding plain repost — among the posts the
   // reader may see: a post hidden by a block or mute shows nothing, so it cannot stand in for another.
-  const visible = [...found.values()].filter((p) => !isHidden(p));
+  const visible = [...found.values()].filter((p) => !isHidden(p) && !seen(p).originalWithheld);
   const shownOtherwise = new Set(visible.filter((p) => !folds(p)).map((p) => p.repostOf ?? p.id));
   const plainShown = new Set<string>();
   const items: PostDetail[] = [];
@@ -96,7 +97,7 @@ export async function homeTimeline(
       if (shownOtherwise.has(post.repostOf!) || plainShown.has(post.repostOf!)) continue;
       plainShown.add(post.repostOf!);
     }
-    items.push(post);
+    items.push(seen(post).originalWithheld ? withOriginalWithheld(post) : post);
   }
   const hasMore = consumed < window.length || more;
   const last = window[consumed - 1];

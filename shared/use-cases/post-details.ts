@@ -21,8 +21,14 @@ export interface PostWithViewer extends StoredPost {
   face: Face;
 }
 
-/** A repost's original as a reader sees it: live, or deleted (its id stays, its content is gone). */
-export type EmbeddedOriginal = { state: 'live'; post: PostWithViewer } | { state: 'deleted'; id: string };
+/**
+ * A repost's original as a reader sees it: live; deleted (its id stays, its content is gone); or
+ * withheld from this reader (its author blocks them: nothing of it is shown).
+ */
+export type EmbeddedOriginal =
+  | { state: 'live'; post: PostWithViewer }
+  | { state: 'deleted'; id: string }
+  | { state: 'withheld'; id: string };
 
 export interface PostDetail extends PostWithViewer {
   original?: EmbeddedOriginal;
@@ -173,4 +179,9 @@ export async function describePosts(
 /** The authors of a window of post ids and of their reposts' originals (known from the ids). */
 export function authorsOf(ids: string[], originals: Record<string, string> = {}): string[] {
   return [...new Set([...ids, ...ids.flatMap((id) => originals[id] ?? [])].flatMap((id) => authorOfPostId(id) ?? []))];
+}
+
+/** The repost as shown with nothing of its original (postRule's `originalWithheld`). */
+export function withOriginalWithheld(post: PostDetail): PostDetail {
+  return post.repostOf === undefined ? post : { ...post, original: { state: 'withheld', id: post.repostOf } };
 }

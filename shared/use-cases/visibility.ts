@@ -9,6 +9,7 @@ import {
   edgesToCheck,
   hiddenPairs,
   postRule,
+  type PostVisibility,
   type ViewerPair,
 } from '../domain/visibility.js';
 import type { FeedDeps } from './feed-deps.js';
@@ -55,15 +56,15 @@ export interface ListedPost {
 }
 
 /**
- * Which posts by `authors` (and reposts of their posts) `reader` must not see: the edges asked in
- * the same one multi-get as `hiddenFrom`, the rule of the domain (`postRule`: never the reader's
- * own posts, unless what they repost is by someone who blocks them).
+ * What `reader` sees of posts by `authors` (and of reposts of their posts): the edges asked in
+ * the same one multi-get as `hiddenFrom`, the rule of the domain (`postRule`: the reader's own
+ * posts always show, with their original withheld where its author blocks the reader).
  */
-export async function postsHiddenFrom(
+export async function postVisibilityFor(
   deps: Pick<FeedDeps, 'blocks'>,
   reader: string,
   authors: string[],
-): Promise<(post: ListedPost) => boolean> {
+): Promise<(post: ListedPost) => PostVisibility> {
   const edges = edgesToCheck([...new Set(authors)].map((other) => ({ viewer: reader, other })));
   const rule = postRule(reader, edges.length === 0 ? [] : await deps.blocks.existing(edges));
   return (post) =>

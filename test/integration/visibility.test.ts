@@ -1,7 +1,7 @@
 // test/integration/visibility.test.ts — who sees what once blocks and mutes exist, on the real
-// HBase adapters, read through the use cases a reader's pages call: the home timeline, the
-// bookmarks list and a post's comments. What a reader wrote stays theirs to see; what a block
-// keeps from them is kept on every page, not only on the post's own.
+// HBase adapters, read through the use cases a reader's pages call: the home timeline, one's own
+// profile, the bookmarks list and a post's comments. What a reader wrote stays theirs to see;
+// what a block keeps from them is kept on every page, not only on the post's own.
 import { describe, expect, inject, it } from 'vitest';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
@@ -9,7 +9,9 @@ import { block, mute } from '../../shared/use-cases/blocks.js';
 import { bookmarkPost, listBookmarks } from '../../shared/use-cases/bookmarks.js';
 import { addComment, listComments } from '../../shared/use-cases/comments.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
+import { getProfile } from '../../shared/use-cases/get-profile.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
+import { listUserPosts } from '../../shared/use-cases/posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';
 import { repost } from '../../shared/use-cases/reposts.js';
@@ -109,5 +111,33 @@ describe('comments', () => {
       (await listComments(deps, p, 'oldest', 20, undefined, reader)).items.map((c) => c.body);
     expect(await shown(ann)).toEqual(['cat answers']);
     expect(await shown(cat)).toEqual(['bob answers', 'cat answers']);
+  });
+});
+
+describe('one’s own profile', () => {
+  it('lists every post its count counts, reposts of a blocker’s posts included, with nothing of the blocker’s', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    const first = await post(ann, 'ann one');
+    const second = await post(ann, 'ann two');
+    const withWords = (await repost(deps, bob, first, { comment: 'bob on ann' })).post.id;
+    const plain = (await repost(deps, bob, second, {})).post.id;
+    await drain();
+    await block(deps, ann, bob);
+    const [profile, page] = await Promise.all([getProfile(deps, bob), listUserPosts(deps, bob, 20, undefined, bob)]);
+    expect(page.items).toHaveLength(profile.posts);
+    const withheld = [
+      { id: plain, original: { state: 'withheld', id: second } },
+      { id: withWords, original: { state: 'withheld', id: first } },
+    ];
+    expect(page.items.map((p) => ({ id: p.id, original: p.original }))).toEqual(withheld);
+    // The same in bob's home. Others reading bob's profile see the originals: ann blocks only bob.
+    expect((await homeTimeline(deps, bob, 20)).items.map((p) => ({ id: p.id, original: p.original }))).toEqual(
+      withheld,
+    );
+    const [cat] = await users('cat');
+    expect((await listUserPosts(deps, bob, 20, undefined, cat)).items.map((p) => p.original?.state)).toEqual([
+      'live',
+      'live',
+    ]);
   });
 });

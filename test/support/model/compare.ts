@@ -482,6 +482,13 @@ class ViewChecks {
         `${this.model.describe(post)} shows repostOf ${JSON.stringify(original ?? null).slice(0, 120)}, expected original ${label(this.model, post.repostOf)}`,
         where,
       );
+    } else if (modelled && this.model.withholds(reader, post)) {
+      if (original.state !== 'withheld' || Object.keys(original).length !== 2) {
+        this.add(
+          `${this.model.describe(post)} shows the original ${label(this.model, post.repostOf)} of ${reader}’s own repost as ${JSON.stringify(original).slice(0, 120)}, expected {state: 'withheld', id}: its author blocks ${reader} ${history}`,
+          where,
+        );
+      }
     } else if (!modelled?.live) {
       if (original.state !== 'deleted' || Object.keys(original).length !== 2) {
         this.add(

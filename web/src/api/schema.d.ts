@@ -932,7 +932,7 @@ export interface components {
             /** @description The reading user has bookmarked (收藏) this post (always false without a token) */
             bookmarked: boolean;
             /** @description For a repost (转发): its original (always the root original, never another repost); null for a post of its own */
-            repostOf: (components["schemas"]["OriginalPost"] | components["schemas"]["DeletedOriginal"]) | null;
+            repostOf: (components["schemas"]["OriginalPost"] | components["schemas"]["DeletedOriginal"] | components["schemas"]["WithheldOriginal"]) | null;
         };
         /** @description An `@handle` of a registered user in the text (link it to the profile); other `@words` are plain text */
         Mention: {
@@ -1032,6 +1032,19 @@ export interface components {
              * @enum {string}
              */
             state: "deleted";
+            /**
+             * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
+             * @example ann.8230174987654321.a1b2c3d4e5f6
+             */
+            id: string;
+        };
+        /** @description Your own repost of a post whose author blocks you: the repost is yours and shows, nothing of the original does (its own page answers 403 blocked) */
+        WithheldOriginal: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            state: "withheld";
             /**
              * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
              * @example ann.8230174987654321.a1b2c3d4e5f6
