@@ -373,8 +373,9 @@ export const routes = {
     path: '/posts/{postId}/comments',
     tag: 'reactions',
     summary: 'A post’s comments, newest or oldest first, cursor-paged',
-    description: 'A deleted post’s comments are gone with it (404).',
-    auth: false,
+    description:
+      'A deleted post’s comments are gone with it (404). With a token, the comments of users you block or mute, or who block you, are left out (also on your own posts); a page may then hold fewer than `limit`, and `nextCursor` goes on.',
+    auth: 'optional',
     params: postPath,
     query: commentsQuery,
     success: { 200: { description: 'A page of comments', schema: CommentPageSchema } },
@@ -480,7 +481,7 @@ export const routes = {
     tag: 'reactions',
     summary: 'Your bookmarks (收藏), newest bookmarked first',
     description:
-      '`handle` must be the token’s user: the list is private. A bookmarked post that was deleted leaves the list.',
+      '`handle` must be the token’s user: the list is private. A bookmarked post that was deleted leaves the list; one a block stands between you and its author (or its original’s author), either way, is left out while the block stands, as its own page refuses it.',
     auth: true,
     params: handlePath,
     query: pageQuery,

@@ -143,13 +143,22 @@ export const DeletedOriginalSchema = z.strictObject({ state: z.literal('deleted'
   description: 'The original has been deleted: show "original deleted", nothing of its content',
 });
 
+export const WithheldOriginalSchema = z.strictObject({ state: z.literal('withheld'), id: postIdString }).meta({
+  id: 'WithheldOriginal',
+  description:
+    'Your own repost of a post whose author blocks you: the repost is yours and shows, nothing of the original does (its own page answers 403 blocked)',
+});
+
 export const PostSchema = z
   .strictObject({
     ...postFields,
-    repostOf: z.discriminatedUnion('state', [OriginalPostSchema, DeletedOriginalSchema]).nullable().meta({
-      description:
-        'For a repost (转发): its original (always the root original, never another repost); null for a post of its own',
-    }),
+    repostOf: z
+      .discriminatedUnion('state', [OriginalPostSchema, DeletedOriginalSchema, WithheldOriginalSchema])
+      .nullable()
+      .meta({
+        description:
+          'For a repost (转发): its original (always the root original, never another repost); null for a post of its own',
+      }),
   })
   .meta({ id: 'Post' });
 
@@ -495,7 +504,7 @@ export const postView = (p: PostDetail): PostView => ({
     ? null
     : p.original.state === 'live'
       ? { state: 'live', ...fieldsOf(p.original.post) }
-      : { state: 'deleted', id: p.original.id },
+      : { state: p.original.state, id: p.original.id },
 });
 
 export const commentView = (c: Comment & { face: Face }): z.output<typeof CommentSchema> => ({

@@ -57,12 +57,13 @@ export const ROUTE_COSTS = {
   },
 
   listComments: {
-    requests: 3,
+    requests: 4,
     roundTrips: 2,
     why: [
       `1) the post (content get: a deleted post's comments are 404 at once, E) ∥ a page of comments`,
       `(one stateless scan of the text keys, reversed for newest first, m:v only); 2) the`,
-      `commenters' faces (users multi-get): the authors are known only from the scan.`,
+      `commenters' faces (users multi-get) ∥ with a token, whom of them the reader blocks or mutes or`,
+      `is blocked by (blocks multi-get): the authors are known only from the scan.`,
     ].join(' '),
   },
   listLikers: {
@@ -364,13 +365,15 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   listBookmarks: {
-    requests: 5,
+    requests: 6,
     roundTrips: 2,
     why: [
       `1) a page of the reader's bookmarks index (lists kind K, one stateless scan of n+1); 2) one`,
       `parallel stage: the posts (content multi-get), the reader's states (reactions multi-get:`,
       `b:t says which entries still hold their since, K), the authors' faces (users multi-get, from`,
-      `the feed's one-minute cache when warm). [A repost on the page: its original in one more.]`,
+      `the feed's one-minute cache when warm), the blocks either way with those authors (blocks`,
+      `multi-get: a post a block stands between is hidden, as its own page refuses it). [A repost`,
+      `on the page: its original in one more, beside the blocks with the originals' authors.]`,
     ].join(' '),
   },
   unlike: {

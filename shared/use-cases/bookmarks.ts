@@ -7,15 +7,17 @@
 // check-and-delete of the truth on the since it read → only the winner removes that since's
 // entry. So an entry may be stale (its truth gone, or of another since), never missing; the list
 // shows an entry only while the truth holds its since. Nobody else reads a user's bookmarks, and
-// the author is not told, so a block does not refuse one.
+// the author is not told, so a block does not refuse one; it hides the post from the list, as
+// it does on the post's own page, for as long as it stands (the bookmark stays).
 import { NotFoundError } from '../domain/errors.js';
-import { isPostId } from '../domain/post.js';
+import { authorOfPostId, isPostId } from '../domain/post.js';
 import type { Page } from '../ports/feed-store.js';
 import type { BookmarkPosition } from '../ports/reaction-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
-import { readPostDetails, type PostDetail } from './post-details.js';
+import { authorsOf, readPostDetails, type PostDetail } from './post-details.js';
 import { atStep } from './steps.js';
+import { blockedWith } from './visibility.js';
 import { takeWriteQuota } from './write-limits.js';
 
 /** A bookmark or its removal: the write quota, the post's state, the bookmark rows. */
@@ -69,8 +71,10 @@ function parsePosition(inner: string): BookmarkPosition | null {
 
 /**
  * The reader's bookmarks, newest bookmarked first: a page of the list (one scan), then its posts
- * with the reader's states in one stage (the states carry the bookmark's since). An entry shows
- * only while the bookmark holds its since and its post is live: a deleted post leaves the list.
+ * with the reader's states and the blocks with their authors in one stage (the states carry the
+ * bookmark's since). An entry shows only while the bookmark holds its since, its post is live
+ * and no block stands between the reader and its author (or its original's): a deleted post
+ * leaves the list, a blocked one is hidden while the block stands.
  * The cursor is the last entry READ, shown or not, so nothing is skipped or shown twice.
  */
 export async function listBookmarks(
@@ -81,17 +85,21 @@ export async function listBookmarks(
 ): Promise<Page<PostDetail>> {
   const inner = decodeCursor(cursor, (s) => parsePosition(s) !== null);
   const page = await deps.reactions.bookmarks(reader, limit, inner === undefined ? undefined : parsePosition(inner)!);
-  const details = await readPostDetails(
-    deps,
-    reader,
-    page.items.map((e) => e.postId),
-    {},
-    [],
-    'feed',
-  );
+  const ids = page.items.map((e) => e.postId);
+  // A post a block stands between (either way, with its author or a repost's original's author)
+  // leaves the list, as its own page refuses it: the authors are known from the ids, so their
+  // check runs beside the posts; an original's author, beside the originals' read.
+  const blocked = new Set<string>();
+  const check = (postIds: string[]) =>
+    blockedWith(deps, reader, authorsOf(postIds)).then((found) => {
+      for (const h of found) blocked.add(h);
+    });
+  const details = await readPostDetails(deps, reader, ids, {}, [check(ids)], 'feed', check);
+  const kept = (post: PostDetail) =>
+    !blocked.has(post.author) && !(post.repostOf && blocked.has(authorOfPostId(post.repostOf) ?? ''));
   const items = page.items.flatMap((e) => {
     const post = details.get(e.postId);
-    return post && post.viewer.bookmarkedAt === e.since ? [post] : [];
+    return post && post.viewer.bookmarkedAt === e.since && kept(post) ? [post] : [];
   });
   return { items, ...(page.next ? { nextCursor: encodeCursor(`${page.next.since}.${page.next.postId}`) } : {}) };
 }

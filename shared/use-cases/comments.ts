@@ -26,6 +26,7 @@ import { faceOf, readFaces, type Face } from './faces.js';
 import type { NotificationFact } from '../domain/notification.js';
 import { mentionedHandles, type MentionSpan } from '../domain/text-entities.js';
 import { refuseIfBlocked } from './block-guard.js';
+import { hiddenFrom } from './visibility.js';
 import { entitiesOf } from './entities.js';
 import { keyMismatch, requestFingerprint } from './idempotency.js';
 import { notifyLater, notifyNow } from './notifications.js';
@@ -219,22 +220,32 @@ export async function deleteComment(
   ]);
 }
 
-/** The post and a page of its comments in one round trip, then their authors' faces (one multi-get). */
+/**
+ * The post and a page of its comments in one round trip, then their authors' faces (one
+ * multi-get) beside, for a reader, whom of those authors the reader must not see (one multi-get:
+ * they block or mute them, or are blocked by them — the rule of timelines, visibility.ts; the
+ * post's author too no longer sees the comments of someone they block, as Mastodon does).
+ */
 export async function listComments(
   deps: CommentsReadDeps,
   postId: string,
   order: CommentOrder,
   limit: number,
   cursor?: string,
+  reader?: string,
 ): Promise<Page<Comment & { face: Face }>> {
   const after = decodeCursor(cursor, (id) => COMMENT_ID_PATTERN.test(id));
   const [post, page] = await Promise.all([deps.posts.get(postId), deps.comments.list(postId, order, limit, after)]);
   if (!post) throw postNotFound(postId);
-  const faces = await readFaces(
-    deps,
-    page.items.map((c) => c.author),
+  const authors = page.items.map((c) => c.author);
+  const [faces, hidden] = await Promise.all([
+    readFaces(deps, authors),
+    reader ? hiddenFrom(deps, reader, authors) : Promise.resolve(new Set<string>()),
+  ]);
+  // A comment whose author left (no face) is left out, as a deleted one is; so is one by an
+  // author hidden from the reader. The cursor is the last comment read, so paging goes on.
+  const items = page.items.flatMap((c) =>
+    faces.has(c.author) && !hidden.has(c.author) ? [{ ...c, face: faceOf(faces, c.author) }] : [],
   );
-  // A comment whose author left (no face) is left out, as a deleted one is.
-  const items = page.items.flatMap((c) => (faces.has(c.author) ? [{ ...c, face: faceOf(faces, c.author) }] : []));
   return { items, ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };
 }

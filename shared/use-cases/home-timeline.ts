@@ -11,9 +11,10 @@
 // Every post carries its counts and the reader's own state, and a repost its original: the
 // originals' ids come with the inbox cells, so posts, originals and the reader's reactions are
 // read in ONE parallel stage (post-details.ts) — still 2 sequential round trips.
-// A plain repost (no comment) is left out when its original already shows in the same window —
-// as itself, embedded in a repost with a comment, or through a newer plain repost — so each
-// original shows once per window. The window = the entries read for the page (limit +
+// Another user's plain repost (no comment) is left out when its original already shows in the
+// same window — as itself, embedded in a repost with a comment or in the reader's own repost, or
+// through a newer plain repost — so each original shows once per window. The reader's own plain
+// repost always shows, as one with a comment does. The window = the entries read for the page (limit +
 // SPARE_ENTRIES). Mastodon does the same for reblogs of a status within its newest 40 items.
 // A reader back after the inactivity window had no fan-out meanwhile: the first read queues the
 // rebuild and, until it is done, the answer says `regenerating` (HTTP 206, as Mastodon does).
@@ -21,8 +22,8 @@ import { isPostId, mergeFeed } from '../domain/post.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
-import { hiddenFrom } from './visibility.js';
-import { authorsOf, isHidden, readPostDetails, type PostDetail } from './post-details.js';
+import { postVisibilityFor } from './visibility.js';
+import { authorsOf, readPostDetails, withOriginalWithheld, type PostDetail } from './post-details.js';
 
 export type HomeTimelineDeps = Pick<
   FeedDeps,
@@ -74,17 +75,21 @@ export async function homeTimeline(
 
   // Blocks and mutes are filtered at read, so they hold from the moment they are made, also for
   // posts fanned out before: the page's authors (and its reposts' originals' authors) are known
-  // from the ids, so the check runs beside the posts multi-get, as the activity write does.
-  const hiddenAuthors = hiddenFrom(deps, reader, authorsOf(window, reposts));
+  // from the ids, so the check runs beside the posts multi-get, as the activity write does. The
+  // reader's own posts stay whatever they mute or block (the domain's rule, postRule).
+  const visibility = postVisibilityFor(deps, reader, authorsOf(window, reposts));
   // The authors' faces from the feeds' cache: a name or avatar may be a minute old here.
-  const found = await readPostDetails(deps, reader, window, reposts, [...side, hiddenAuthors], 'feed');
-  const hidden = await hiddenAuthors;
+  const found = await readPostDetails(deps, reader, window, reposts, [...side, visibility], 'feed');
+  const seen = await visibility;
+  const isHidden = (p: PostDetail) => seen(p).hidden;
 
-  const isPlainRepost = (p: PostDetail) => p.repostOf !== undefined && p.body === '';
-  // Originals the window shows other than through a plain repost — among the posts the reader
-  // may see: a post hidden by a block or mute shows nothing, so it cannot stand in for another.
-  const visible = [...found.values()].filter((p) => !isHidden(p, hidden));
-  const shownOtherwise = new Set(visible.filter((p) => !isPlainRepost(p)).map((p) => p.repostOf ?? p.id));
+  // Others' plain reposts fold; the reader's own shows as one with words does — it is what they
+  // did, and their home is where they look for it — and stands in for its original like one.
+  const folds = (p: PostDetail) => p.repostOf !== undefined && p.body === '' && p.author !== reader;
+  // Originals the window shows other than through a folding plain repost — among the posts the
+  // reader may see: a post hidden by a block or mute shows nothing, so it cannot stand in for another.
+  const visible = [...found.values()].filter((p) => !isHidden(p) && !seen(p).originalWithheld);
+  const shownOtherwise = new Set(visible.filter((p) => !folds(p)).map((p) => p.repostOf ?? p.id));
   const plainShown = new Set<string>();
   const items: PostDetail[] = [];
   let consumed = 0; // entries walked, shown or not
@@ -92,12 +97,12 @@ export async function homeTimeline(
     if (items.length === limit) break;
     consumed++;
     const post = found.get(id);
-    if (!post || isHidden(post, hidden)) continue;
-    if (isPlainRepost(post)) {
+    if (!post || isHidden(post)) continue;
+    if (folds(post)) {
       if (shownOtherwise.has(post.repostOf!) || plainShown.has(post.repostOf!)) continue;
       plainShown.add(post.repostOf!);
     }
-    items.push(post);
+    items.push(seen(post).originalWithheld ? withOriginalWithheld(post) : post);
   }
   const hasMore = consumed < window.length || more;
   const last = window[consumed - 1];

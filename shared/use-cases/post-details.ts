@@ -21,8 +21,14 @@ export interface PostWithViewer extends StoredPost {
   face: Face;
 }
 
-/** A repost's original as a reader sees it: live, or deleted (its id stays, its content is gone). */
-export type EmbeddedOriginal = { state: 'live'; post: PostWithViewer } | { state: 'deleted'; id: string };
+/**
+ * A repost's original as a reader sees it: live; deleted (its id stays, its content is gone); or
+ * withheld from this reader (its author blocks them: nothing of it is shown).
+ */
+export type EmbeddedOriginal =
+  | { state: 'live'; post: PostWithViewer }
+  | { state: 'deleted'; id: string }
+  | { state: 'withheld'; id: string };
 
 export interface PostDetail extends PostWithViewer {
   original?: EmbeddedOriginal;
@@ -84,7 +90,8 @@ async function readStage(
  * Posts (in the order of `ids`; missing and deleted ones left out) with counts, the reader's
  * state and embedded originals. `originals`: what the caller already knows of the reposts among
  * `ids` (post id → original id), so the originals are read in the same stage as the posts;
- * `alongside`: writes to run in that stage too (they add no round trip).
+ * `alongside`: writes to run in that stage too (they add no round trip). `withOriginals`: work
+ * on the originals learnt only from the posts (not in `ids`), run in the stage that reads them.
  */
 export async function readPostDetails(
   deps: PostDetailsDeps,
@@ -93,6 +100,7 @@ export async function readPostDetails(
   originals: Record<string, string> = {},
   alongside: Promise<unknown>[] = [],
   facesFrom: FacesFrom = 'fresh',
+  withOriginals?: (originalIds: string[]) => Promise<unknown>,
 ): Promise<Map<string, PostDetail>> {
   const stage = await readStage(
     deps,
@@ -102,7 +110,7 @@ export async function readPostDetails(
     facesFrom,
   );
   const posts = ids.flatMap((id) => stage.posts.get(id) ?? []);
-  const details = await describePosts(deps, reader, posts, stage);
+  const details = await describePosts(deps, reader, posts, stage, withOriginals);
   return new Map(details.map((d) => [d.id, d]));
 }
 
@@ -118,6 +126,7 @@ export async function describePosts(
   reader: string | undefined,
   posts: StoredPost[],
   known?: Partial<ReadStage>,
+  withOriginals?: (originalIds: string[]) => Promise<unknown>,
 ): Promise<PostDetail[]> {
   const asked = known?.asked ?? new Set<string>();
   const knownFaces = known?.faces ?? new Map();
@@ -142,6 +151,7 @@ export async function describePosts(
         ? deps.reactions.viewerState(reader, [...new Set(missingStates)])
         : Promise.resolve(new Map<string, ViewerState>()),
       readFaces(deps, missingFaces),
+      missingOriginals.length > 0 && withOriginals ? withOriginals([...new Set(missingOriginals)]) : undefined,
     ]);
     found = {
       posts: new Map([...found.posts, ...originals.map((p) => [p.id, p] as const)]),
@@ -174,7 +184,7 @@ export function authorsOf(ids: string[], originals: Record<string, string> = {})
   return [...new Set([...ids, ...ids.flatMap((id) => originals[id] ?? [])].flatMap((id) => authorOfPostId(id) ?? []))];
 }
 
-/** A post the reader must not see: by a hidden author, or a repost of a hidden author's post. */
-export function isHidden(post: Post, hidden: Set<string>): boolean {
-  return hidden.has(post.author) || (post.repostOf !== undefined && hidden.has(authorOfPostId(post.repostOf) ?? ''));
+/** The repost as shown with nothing of its original (postRule's `originalWithheld`). */
+export function withOriginalWithheld(post: PostDetail): PostDetail {
+  return post.repostOf === undefined ? post : { ...post, original: { state: 'withheld', id: post.repostOf } };
 }

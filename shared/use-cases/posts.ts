@@ -7,8 +7,8 @@ import { authorOfPostId, POST_ID_PATTERN } from '../domain/post.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
-import { hiddenFrom } from './visibility.js';
-import { authorsOf, describePosts, readPostDetails, type PostDetail } from './post-details.js';
+import { hiddenFrom, postVisibilityFor } from './visibility.js';
+import { authorsOf, describePosts, readPostDetails, withOriginalWithheld, type PostDetail } from './post-details.js';
 import { topicNames } from '../domain/text-entities.js';
 import { refuseIfBlocked } from './block-guard.js';
 import { countedFact, notifyLater, notifyNow, postFacts } from './notifications.js';
@@ -118,25 +118,45 @@ export async function listUserPosts(
   const ranOut = !outbox.more && outbox.entries.length < span.limit;
   if (ranOut && !whole) return listScanned(deps, author, limit, after, reader, faces);
   const reposts = outbox.reposts ?? {};
-  // Reposts of a post by someone the reader blocks or mutes, or who blocks the reader, are left
-  // out (as timelines do); the check runs beside the posts' read.
-  const hiddenOriginals = reader
-    ? hiddenFrom(deps, reader, authorsOf(Object.values(reposts)))
-    : Promise.resolve(new Set<string>());
-  const found = await readPostDetails(deps, reader, outbox.entries, reposts, [hiddenOriginals]);
-  const hidden = await hiddenOriginals;
+  // The check runs beside the posts' read.
+  const shownAs = repostsAsShown(deps, author, reader, authorsOf(Object.values(reposts)));
+  const found = await readPostDetails(deps, reader, outbox.entries, reposts, [shownAs]);
+  const shown = await shownAs;
   const items: PostDetail[] = [];
   let consumed = 0; // entries walked, shown or not (a deleted post's leftover entry is not)
   for (const id of outbox.entries) {
     if (items.length === limit) break;
     consumed++;
     const post = found.get(id);
-    if (post && !(post.repostOf && hidden.has(authorOfPostId(post.repostOf) ?? ''))) items.push(post);
+    const seen = post && shown(post);
+    if (seen) items.push(seen);
   }
   // Past the last entry of a trimmed outbox the list goes on in the content table.
   const hasMore = consumed < outbox.entries.length || outbox.more || !whole;
   const last = outbox.entries[consumed - 1] ?? after;
   return { items, ...(hasMore && last ? { nextCursor: encodeCursor(last) } : {}) };
+}
+
+/**
+ * How an author's list shows each of its posts to `reader` (undefined: left out), given the
+ * originals' authors of its reposts: one multi-get of blocks and mutes. Another user's reposts of
+ * a post by someone the reader blocks or mutes, or who blocks the reader, are left out (as
+ * timelines do); on one's own list every post shows, as its count counts it — a repost of a
+ * post whose author blocks the reader with nothing of that original (the domain's postRule).
+ */
+async function repostsAsShown(
+  deps: FeedDeps,
+  author: string,
+  reader: string | undefined,
+  originalAuthors: string[],
+): Promise<(post: PostDetail) => PostDetail | undefined> {
+  if (!reader) return (post) => post;
+  if (reader === author) {
+    const seen = await postVisibilityFor(deps, reader, originalAuthors);
+    return (post) => (seen(post).originalWithheld ? withOriginalWithheld(post) : post);
+  }
+  const hidden = await hiddenFrom(deps, reader, originalAuthors);
+  return (post) => (post.repostOf && hidden.has(authorOfPostId(post.repostOf) ?? '') ? undefined : post);
 }
 
 /** The page from the content table: one scan, then one parallel stage (originals, the reader's states, the originals' visibility). */
@@ -149,12 +169,10 @@ async function listScanned(
   faces: Faces,
 ): Promise<Page<PostDetail>> {
   const page = await deps.posts.listByAuthor(author, limit, after);
-  const [described, hidden] = await Promise.all([
+  const [described, shown] = await Promise.all([
     describePosts(deps, reader, page.items, { faces }),
-    reader
-      ? hiddenFrom(deps, reader, authorsOf(page.items.flatMap((p) => p.repostOf ?? [])))
-      : Promise.resolve(new Set<string>()),
+    repostsAsShown(deps, author, reader, authorsOf(page.items.flatMap((p) => p.repostOf ?? []))),
   ]);
-  const items = described.filter((p) => !(p.repostOf && hidden.has(authorOfPostId(p.repostOf) ?? '')));
+  const items = described.flatMap((p) => shown(p) ?? []);
   return { items, ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };
 }

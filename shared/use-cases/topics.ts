@@ -11,8 +11,8 @@ import { bucketsOfWindow, rankTrending, type TrendingTopic } from '../domain/tre
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
-import { hiddenFrom } from './visibility.js';
-import { authorsOf, isHidden, readPostDetails, type PostDetail } from './post-details.js';
+import { postVisibilityFor } from './visibility.js';
+import { authorsOf, readPostDetails, withOriginalWithheld, type PostDetail } from './post-details.js';
 import { TRENDING_TOPICS, TRENDING_WINDOW_MS } from '../domain/limits.js';
 
 export type TopicPostsDeps = Pick<
@@ -45,9 +45,11 @@ export async function listTopicPosts(
   const topic = requireTopic(raw);
   const after = decodeCursor(cursor, isPostId);
   const page = await deps.topics.posts(topic, limit + SPARE_ENTRIES, after);
-  const hiddenAuthors = reader ? hiddenFrom(deps, reader, authorsOf(page.items)) : Promise.resolve(new Set<string>());
-  const found = await readPostDetails(deps, reader, page.items, {}, [hiddenAuthors], 'feed');
-  const hidden = await hiddenAuthors;
+  const visibility = reader
+    ? postVisibilityFor(deps, reader, authorsOf(page.items))
+    : Promise.resolve(() => ({ hidden: false, originalWithheld: false }));
+  const found = await readPostDetails(deps, reader, page.items, {}, [visibility], 'feed');
+  const seen = await visibility;
   const items: PostDetail[] = [];
   let consumed = 0;
   for (const id of page.items) {
@@ -55,8 +57,8 @@ export async function listTopicPosts(
     consumed++;
     const post = found.get(id);
     // Deleted, hidden from this reader, or (a hint gone stale) no longer carrying the topic.
-    if (!post || isHidden(post, hidden) || !post.topics?.some((t) => t.name === topic)) continue;
-    items.push(post);
+    if (!post || seen(post).hidden || !post.topics?.some((t) => t.name === topic)) continue;
+    items.push(seen(post).originalWithheld ? withOriginalWithheld(post) : post);
   }
   const hasMore = consumed < page.items.length || page.nextCursor !== undefined;
   const last = page.items[consumed - 1];

@@ -434,6 +434,28 @@ describe('blocks and mutes over HTTP', () => {
     expect(await timelineIds(ann)).toEqual([]);
   });
 
+  it('a post’s author no longer sees the comments of someone they block; anonymous readers and others still do', async () => {
+    const [ann, bob, carol] = await newUsers('w_ann', 'w_bob', 'w_carol');
+    const p = await publish(ann, 'ann asks');
+    for (const [who, body] of [
+      [bob, 'bob answers'],
+      [carol, 'carol answers'],
+    ] as const)
+      expect((await api.call('POST', `/posts/${p.id}/comments`, { token: who.token, body: { body } })).status).toBe(
+        201,
+      );
+    expect(
+      (await api.call('PUT', `/users/${ann.handle}/blocks/${bob.handle}`, { token: ann.token })).json.blocking,
+    ).toBe(true);
+    const bodies = async (token?: string) =>
+      (await api.call('GET', `/posts/${p.id}/comments?order=oldest`, token ? { token } : {})).json.comments.map(
+        (c: { body: string }) => c.body,
+      );
+    expect(await bodies(ann.token)).toEqual(['carol answers']);
+    expect(await bodies(carol.token)).toEqual(['bob answers', 'carol answers']);
+    expect(await bodies()).toEqual(['bob answers', 'carol answers']);
+  });
+
   it('a plain repost still shows when the only other way its original shows is hidden by a mute', async () => {
     // The timeline leaves out a plain repost whose original "already shows in the same window"
     // (docs/api.md, "Paging"). Here the other way it would show — bob's repost with a comment — is hidden from

@@ -5,7 +5,15 @@
 import { describe, expect, it } from 'vitest';
 import { LATEST_ACTORS, withLatestMember } from '../../shared/domain/notification.js';
 import { bucketsOfWindow, rankTrending, trendBucketOf } from '../../shared/domain/trending.js';
-import { edgesThatHide, edgesToCheck, hiddenPairs, type SafetyEdge } from '../../shared/domain/visibility.js';
+import {
+  blockedPairs,
+  edgesThatBlock,
+  edgesThatHide,
+  edgesToCheck,
+  hiddenPairs,
+  postRule,
+  type SafetyEdge,
+} from '../../shared/domain/visibility.js';
 import { listNotifications, reconcileFact } from '../../shared/use-cases/notifications.js';
 import { quotaWindowOf, secondsUntilNextWindow } from '../../shared/domain/quota.js';
 import { takeWriteQuota } from '../../shared/use-cases/write-limits.js';
@@ -51,6 +59,34 @@ describe('who hides whom (domain/visibility.ts)', () => {
     expect(hiddenPairs(pairs, [mute('cat', 'ann')])).toEqual([pairs[3]]);
     expect(hiddenPairs(pairs, [block('ann', 'ann'), mute('ann', 'ann')])).toEqual([]);
     expect(edgesThatHide({ viewer: 'ann', other: 'ann' })).toEqual([]);
+  });
+
+  it('posts: hidden by their author or their original’s author; the viewer’s own always show, a blocker’s original withheld', () => {
+    const edges = [mute('ann', 'bob'), block('ann', 'cat'), block('dan', 'ann')];
+    const seen = postRule('ann', edges);
+    const shown = { hidden: false, originalWithheld: false };
+    expect(seen({ author: 'bob' }).hidden).toBe(true);
+    expect(seen({ author: 'eve', originalAuthor: 'bob' }).hidden).toBe(true);
+    expect(seen({ author: 'eve', originalAuthor: 'dan' }).hidden).toBe(true);
+    expect(seen({ author: 'eve' })).toEqual(shown);
+    // ann's own posts: her reposts of those she mutes or blocks stay as they are…
+    expect(seen({ author: 'ann' })).toEqual(shown);
+    expect(seen({ author: 'ann', originalAuthor: 'bob' })).toEqual(shown);
+    expect(seen({ author: 'ann', originalAuthor: 'cat' })).toEqual(shown);
+    // …and one of a post by someone who blocks her shows without that post.
+    expect(seen({ author: 'ann', originalAuthor: 'dan' })).toEqual({ hidden: false, originalWithheld: true });
+  });
+
+  it('what one asked for by name (a post’s page, one’s bookmarks) is kept by a block either way, not by a mute', () => {
+    const pairs = [
+      { viewer: 'ann', other: 'bob' },
+      { viewer: 'ann', other: 'cat' },
+      { viewer: 'ann', other: 'dan' },
+      { viewer: 'ann', other: 'ann' },
+    ];
+    const edges = [block('bob', 'ann'), block('ann', 'cat'), mute('ann', 'dan'), block('ann', 'ann')];
+    expect(blockedPairs(pairs, edges)).toEqual([pairs[0], pairs[1]]);
+    expect(edgesThatBlock({ viewer: 'ann', other: 'ann' })).toEqual([]);
   });
 
   it('asks each edge once, whatever the number of pairs that need it', () => {

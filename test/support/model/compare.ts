@@ -166,7 +166,7 @@ async function compareTimeline(api: Api, model: ReferenceModel, user: Actor, vie
     if (read.problem) out.push(read.problem);
     else if (!first || first.join() !== ids.join()) {
       const what = first ? `timeline of ${h} (limit ${limit})` : `timeline of ${h}`;
-      const paged = pagedTimeline(model.timeline(h), limit, (p) => model.hides(h, p));
+      const paged = pagedTimeline(h, model.timeline(h), limit, (p) => model.hides(h, p));
       out.push(...diffPosts(model, what, paged.expected, ids, h, 'timeline', paged.why));
     }
     first ??= ids;
@@ -177,19 +177,20 @@ async function compareTimeline(api: Api, model: ReferenceModel, user: Actor, vie
 /**
  * The settled timeline as the API pages it (docs/api.md, "Paging"): a page walks a window of the
  * next `limit` + DEDUP_SPARE entries, leaves out what the reader must not see (`hides`: blocks and
- * mutes), and leaves out a plain repost (no comment) whose original the window shows another
- * way — as itself, or inside a repost with a comment, anywhere in the window — or through a
- * newer plain repost already shown; a post hidden from the reader shows nothing, so it never
- * counts as "another way". The next page starts after the last entry walked. Settled, the
+ * mutes), and leaves out another user's plain repost (no comment) whose original the window
+ * shows another way — as itself, or inside a repost with a comment or one of the reader's own,
+ * anywhere in the window — or through a newer plain repost already shown; a post hidden from the
+ * reader shows nothing, so it never counts as "another way". The reader's own plain reposts show. The next page starts after the last entry walked. Settled, the
  * entries are exactly the model's timeline (hidden ones included). `why`: for each post left
  * out, the reason, quoted if the API shows it anyway.
  */
 function pagedTimeline(
+  reader: string,
   entries: ModelPost[],
   limit: number,
   hides: (p: ModelPost) => string | undefined,
 ): { expected: ModelPost[]; why: Map<string, string> } {
-  const isPlain = (p: ModelPost) => p.repostOf !== undefined && p.body === '';
+  const isPlain = (p: ModelPost) => p.repostOf !== undefined && p.body === '' && p.author !== reader;
   const expected: ModelPost[] = [];
   const why = new Map<string, string>();
   for (let at = 0; at < entries.length; ) {
@@ -481,6 +482,13 @@ class ViewChecks {
         `${this.model.describe(post)} shows repostOf ${JSON.stringify(original ?? null).slice(0, 120)}, expected original ${label(this.model, post.repostOf)}`,
         where,
       );
+    } else if (modelled && this.model.withholds(reader, post)) {
+      if (original.state !== 'withheld' || Object.keys(original).length !== 2) {
+        this.add(
+          `${this.model.describe(post)} shows the original ${label(this.model, post.repostOf)} of ${reader}’s own repost as ${JSON.stringify(original).slice(0, 120)}, expected {state: 'withheld', id}: its author blocks ${reader} ${history}`,
+          where,
+        );
+      }
     } else if (!modelled?.live) {
       if (original.state !== 'deleted' || Object.keys(original).length !== 2) {
         this.add(

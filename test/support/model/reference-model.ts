@@ -7,9 +7,10 @@
 // are derived too: likes = the likers kept here, comments = the live comments, reposts = the
 // live posts whose original is this one, reposted = the reader has such a live post.
 // Blocks and mutes: a reader's timeline hides posts — and reposts of posts — by users the reader
-// blocks or mutes or who block the reader (a mute hides one way only); a block removes the
-// follows both ways (the driver tells the model) and refuses follow / like / comment / repost
-// across it. Notifications of likes and mentions are derived as the worker writes them: a
+// blocks or mutes or who block the reader (a mute hides one way only), never the reader's own (a
+// repost of someone who blocks them shows its original withheld); a block removes the follows
+// both ways (the driver tells the model) and refuses follow / like / comment / repost across it.
+// Notifications of likes and mentions are derived as the worker writes them: a
 // notice is added while its fact holds and the recipient has not silenced the actor (blocked or
 // muted them, or been blocked by them) WHEN THE DELIVERY RUNS — so a count is exact only where
 // no block or mute between the two users changed while the fact's deliveries could run
@@ -162,9 +163,20 @@ export class ReferenceModel {
     else post.bookmarkers.delete(user);
   }
 
-  /** The live posts `user` keeps in their bookmarks: what their list must hold (a deleted post leaves it). */
+  /**
+   * The live posts `user` keeps in their bookmarks that their list must show: a deleted post
+   * leaves it, and one a block stands between (either way, with its author or its original's) is
+   * hidden while the block stands.
+   */
   bookmarksOf(user: string): ModelPost[] {
-    return this.allPosts().filter((p) => p.live && p.bookmarkers.has(user));
+    const blocked = (author: string | undefined) => author !== undefined && this.eitherBlocks(user, author);
+    return this.allPosts().filter(
+      (p) =>
+        p.live &&
+        p.bookmarkers.has(user) &&
+        !blocked(p.author) &&
+        !blocked(p.repostOf ? this.byId(p.repostOf)?.author : undefined),
+    );
   }
 
   touchedLikes(slot: number): void {
@@ -306,8 +318,13 @@ export class ReferenceModel {
     return this.hidden(recipient, actor);
   }
 
-  /** Why a timeline leaves `post` out for `reader` (by a hidden author, or a repost of one), or undefined. */
+  /**
+   * Why a timeline leaves `post` out for `reader` (by a hidden author, or a repost of one), or
+   * undefined. The reader's own posts always stay (a repost of someone who blocks the reader
+   * with its original withheld: `withholds`).
+   */
   hides(reader: string, post: ModelPost): string | undefined {
+    if (post.author === reader) return undefined;
     const original = post.repostOf ? this.byId(post.repostOf) : undefined;
     for (const [who, what] of [
       [post.author, 'its author'],
@@ -322,6 +339,14 @@ export class ReferenceModel {
       return `hidden: ${why} ${what} ${who} ${this.history(pairSubject(reader, who))} ${this.history(pairSubject(who, reader))}`;
     }
     return undefined;
+  }
+
+  /** Whether `reader` sees their own repost `post` with nothing of its original: its author blocks them. */
+  withholds(reader: string | undefined, post: ModelPost): boolean {
+    const original = post.repostOf ? this.byId(post.repostOf) : undefined;
+    return (
+      reader !== undefined && post.author === reader && original !== undefined && this.blocks(original.author, reader)
+    );
   }
 
   /** Whether no block or mute between the two changed while a fact's deliveries could run. */

@@ -245,7 +245,7 @@ export interface paths {
         };
         /**
          * A post’s comments, newest or oldest first, cursor-paged
-         * @description A deleted post’s comments are gone with it (404).
+         * @description A deleted post’s comments are gone with it (404). With a token, the comments of users you block or mute, or who block you, are left out (also on your own posts); a page may then hold fewer than `limit`, and `nextCursor` goes on.
          */
         get: operations["listComments"];
         put?: never;
@@ -351,7 +351,7 @@ export interface paths {
         };
         /**
          * Your bookmarks (收藏), newest bookmarked first
-         * @description `handle` must be the token’s user: the list is private. A bookmarked post that was deleted leaves the list.
+         * @description `handle` must be the token’s user: the list is private. A bookmarked post that was deleted leaves the list; one a block stands between you and its author (or its original’s author), either way, is left out while the block stands, as its own page refuses it.
          */
         get: operations["listBookmarks"];
         put?: never;
@@ -932,7 +932,7 @@ export interface components {
             /** @description The reading user has bookmarked (收藏) this post (always false without a token) */
             bookmarked: boolean;
             /** @description For a repost (转发): its original (always the root original, never another repost); null for a post of its own */
-            repostOf: (components["schemas"]["OriginalPost"] | components["schemas"]["DeletedOriginal"]) | null;
+            repostOf: (components["schemas"]["OriginalPost"] | components["schemas"]["DeletedOriginal"] | components["schemas"]["WithheldOriginal"]) | null;
         };
         /** @description An `@handle` of a registered user in the text (link it to the profile); other `@words` are plain text */
         Mention: {
@@ -1032,6 +1032,19 @@ export interface components {
              * @enum {string}
              */
             state: "deleted";
+            /**
+             * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
+             * @example ann.8230174987654321.a1b2c3d4e5f6
+             */
+            id: string;
+        };
+        /** @description Your own repost of a post whose author blocks you: the repost is yours and shows, nothing of the original does (its own page answers 403 blocked) */
+        WithheldOriginal: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            state: "withheld";
             /**
              * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
              * @example ann.8230174987654321.a1b2c3d4e5f6
@@ -4041,6 +4054,22 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CommentPage"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
                 };
             };
             /** @description Not found: `post_not_found` */

@@ -53,7 +53,7 @@ const person = (handle: string, displayName: string, avatar: string | null): Per
 });
 
 /** The author of a post, of a repost's original, or of a comment. */
-export function authorOf(view: Post | Exclude<Original, { state: 'deleted' }> | Comment): Person {
+export function authorOf(view: Post | Extract<Original, { state: 'live' }> | Comment): Person {
   return person(view.author, view.authorName, view.authorAvatar);
 }
 

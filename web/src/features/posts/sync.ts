@@ -14,7 +14,7 @@ type Live = Counts & { state: 'live'; id: string };
 /** A post as the API's views give it (Post): its counts, and its original when it is a repost. */
 interface Shown extends Counts {
   id: string;
-  repostOf?: Live | { state: 'deleted' } | null;
+  repostOf?: Live | { state: 'deleted' | 'withheld' } | null;
 }
 
 const countsOf = (p: Counts): Counts => ({

@@ -1,6 +1,6 @@
 // web/src/features/reactions/original.tsx — what a repost (转发) points at, inside the repost's
-// card: the original's author, text, pictures, time and counts, or that it has been deleted (then
-// nothing of it is shown, as the API sends nothing of it).
+// card: the original's author, text, pictures, time and counts, or that it has been deleted or is
+// withheld from you (then nothing of it is shown, as the API sends nothing of it).
 import type { Original } from '../../api/client';
 import { Avatar, Byline, authorOf } from '../../components/avatar';
 import { RichText } from '../../components/rich-text';
@@ -15,6 +15,14 @@ export function OriginalPost({ original }: { original: Original }) {
     return (
       <div class="original deleted">
         <p>{t('repost.originalDeleted')}</p>
+      </div>
+    );
+  }
+  if (original.state === 'withheld') {
+    // Your own repost of a post whose author has blocked you: nothing of it is sent.
+    return (
+      <div class="original deleted">
+        <p>{t('repost.originalWithheld')}</p>
       </div>
     );
   }

@@ -21,6 +21,9 @@ const repostTarget = (postId: string) => `repost:${postId}`;
 /** Applies a change to the post as it is now (not as it was when a request started). */
 export type UpdatePost = (change: (p: Post) => Post) => void;
 
+/** A repost whose original is deleted (404) or withheld from you (403 blocked) cannot be reposted. */
+const canRepostOf = (post: Post) => post.repostOf === null || post.repostOf.state === 'live';
+
 const countsOf = (o: Extract<Original, { state: 'live' }>) => ({
   likeCount: o.likeCount,
   commentCount: o.commentCount,
@@ -42,9 +45,7 @@ export function Reactions({ post, update, onReposted }: ReactionsProps) {
   const currentUser = () => session.get()?.handle;
   const [liking, setLiking] = useState(false);
   // A repost comment kept from before a reload shows in its open form, where it was left.
-  const [reposting, setReposting] = useState(
-    () => post.repostOf?.state !== 'deleted' && hasDraft(repostTarget(post.id)),
-  );
+  const [reposting, setReposting] = useState(() => canRepostOf(post) && hasDraft(repostTarget(post.id)));
   const [openedHere, setOpenedHere] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [status, setStatus] = useState('');
@@ -128,8 +129,7 @@ export function Reactions({ post, update, onReposted }: ReactionsProps) {
     repostButton.current?.focus(); // back where the reader was
   }
 
-  // A repost of a deleted original cannot be reposted (the API answers 404).
-  const canRepost = post.repostOf?.state !== 'deleted';
+  const canRepost = canRepostOf(post);
   // Equal cells, icon and count, as Weibo's bar: the word shows where the count is 0, and
   // the name always says both ("转发 3"), so it reads the same to everyone.
   const shown = (label: string, n: number) => (n > 0 ? String(n) : label);
