@@ -23,7 +23,7 @@ import { takeWriteQuota } from './write-limits.js';
 /** A bookmark or its removal: the write quota, the post's state, the bookmark rows. */
 export type BookmarkDeps = Pick<FeedDeps, 'posts' | 'reactions' | 'quota' | 'limits' | 'step'>;
 /** The bookmarks page: the list, then the posts' details (authors' faces through the feeds' cache). */
-export type BookmarksReadDeps = Pick<FeedDeps, 'users' | 'posts' | 'reactions' | 'feedFaces' | 'pictures'>;
+export type BookmarksReadDeps = Pick<FeedDeps, 'users' | 'posts' | 'reactions' | 'blocks' | 'feedFaces' | 'pictures'>;
 
 const notFound = (id: string) => new NotFoundError(`No post "${id}"`, 'post_not_found');
 

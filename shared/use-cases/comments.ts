@@ -38,7 +38,7 @@ export type AddCommentDeps = Pick<
   'users' | 'posts' | 'idempotency' | 'comments' | 'quota' | 'blocks' | 'queue' | 'limits' | 'pictures' | 'step'
 >;
 export type DeleteCommentDeps = Pick<FeedDeps, 'posts' | 'comments' | 'queue' | 'limits' | 'step'>;
-export type CommentsReadDeps = Pick<FeedDeps, 'users' | 'posts' | 'comments' | 'pictures'>;
+export type CommentsReadDeps = Pick<FeedDeps, 'users' | 'posts' | 'comments' | 'blocks' | 'pictures'>;
 
 const MAX_ID_ATTEMPTS = 3;
 

@@ -145,7 +145,7 @@ export async function listUserPosts(
  * post whose author blocks the reader with nothing of that original (the domain's postRule).
  */
 async function repostsAsShown(
-  deps: FeedDeps,
+  deps: Pick<FeedDeps, 'blocks'>,
   author: string,
   reader: string | undefined,
   originalAuthors: string[],
