@@ -310,6 +310,8 @@ export const routes = {
     path: '/posts/{postId}',
     tag: 'posts',
     summary: 'One post, with its counts, your own state (with a token) and a repost’s original',
+    description:
+      'A block either way between you and the author, or a repost’s original author, answers 403 `blocked`. Your own repost always shows: when the original’s author blocks you, its `original` is `withheld` (nothing of it is shown), as on your profile and home.',
     auth: 'optional',
     params: postPath,
     success: { 200: { description: 'The post', schema: PostSchema } },

@@ -181,7 +181,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One post, with its counts, your own state (with a token) and a repost’s original */
+        /**
+         * One post, with its counts, your own state (with a token) and a repost’s original
+         * @description A block either way between you and the author, or a repost’s original author, answers 403 `blocked`. Your own repost always shows: when the original’s author blocks you, its `original` is `withheld` (nothing of it is shown), as on your profile and home.
+         */
         get: operations["getPost"];
         put?: never;
         post?: never;
