@@ -421,8 +421,8 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     await show(a.page, '#/', a.page.locator('.list-end'));
     expect(await shownBodies(a.page)).toEqual([mine]);
 
-    // The muted list, from ann's own profile: carol, and Unmute.
-    await show(a.page, `#/u/${ann.handle}`, a.page.getByRole('link', { name: 'Muted users' }));
+    // The muted list, from ann's settings: carol, and Unmute.
+    await show(a.page, '#/settings', a.page.getByRole('link', { name: 'Muted users' }));
     await a.page.getByRole('link', { name: 'Muted users' }).click();
     const listed = a.page.locator('ul.users li', { hasText: `@${carol.handle}` });
     await listed.waitFor();
