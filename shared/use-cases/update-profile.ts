@@ -1,7 +1,7 @@
 // shared/use-cases/update-profile.ts — change your own profile: the display name (a rename), the
 // 简介 (bio) and the location.
-// Steps: the actor must be the profile's owner (403) → the text within its limits (422; the edge
-// already refuses it with 400) → the current name and naming version (404) → without a new name:
+// Steps: the actor must be the profile's owner (403) → the text within its limits (422, as the
+// edge's validation answers it) → the current name and naming version (404) → without a new name:
 // the bio and location in one row write → with one: the people index entries of a new naming →
 // the name, the new naming, the bio and location in ONE check-and-put on the naming read → the old
 // naming's entries removed → the fresh profile. So a change lands whole or not at all. A rename
