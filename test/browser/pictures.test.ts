@@ -445,7 +445,7 @@ describe('pictures, in Chromium', () => {
 });
 
 describe('avatars, in Chromium', () => {
-  it('a user picks an avatar from disk on their page: it shows there and on their posts, square; removing it brings the initials back', async () => {
+  it('a user picks an avatar from disk in their settings: it shows on their page and posts, square; removing it brings the initials back', async () => {
     const amy = handle('ava_amy');
     const a = await browser.open();
     await signUp(a.page, amy, '艾米', 'avatar please');
@@ -463,11 +463,15 @@ describe('avatars, in Chromium', () => {
     const header = a.page.locator('header.profile');
     await show(a.page, `#/u/${amy}`, header.locator('.counts'));
     expect(await header.locator('.avatar.initials').textContent()).toBe('艾'); // the name's first character
+    // Picked in 设置, where the avatar is changed.
+    const shown = a.page.locator('.settings-picture').first();
+    await show(a.page, '#/settings', shown.locator('.avatar.initials'));
     await a.page.setInputFiles('#avatar-file', file);
+    await shown.locator('img.avatar').waitFor({ timeout: 60_000 });
+    expect(await shown.locator('.avatar-status').textContent()).toMatch(/头像已更换/);
+    await show(a.page, `#/u/${amy}`, header.locator('img.avatar'));
     const picture = header.locator('img.avatar');
-    await picture.waitFor({ timeout: 60_000 });
     expect(await picture.getAttribute('src')).toMatch(/\/avatar-400\.webp$/);
-    expect(await a.page.locator('.avatar-status').textContent()).toMatch(/头像已更换/);
     // Square, as the worker made it, and on the post card beside the name.
     const served = await fetch((await picture.getAttribute('src'))!);
     expect(served.headers.get('content-type')).toBe('image/webp');
@@ -478,9 +482,11 @@ describe('avatars, in Chromium', () => {
     expect(await card.locator('img.avatar').getAttribute('src')).toMatch(/\/avatar-96\.webp$/);
     await expectAccessible(a.page, 'own profile with an avatar (zh)');
 
+    await show(a.page, '#/settings', shown.locator('img.avatar'));
     await a.page.getByRole('button', { name: '移除头像' }).click();
-    await header.locator('.avatar.initials').waitFor();
-    expect(await a.page.locator('.avatar-status').textContent()).toMatch(/头像已移除/);
+    await shown.locator('.avatar.initials').waitFor();
+    expect(await shown.locator('.avatar-status').textContent()).toMatch(/头像已移除/);
+    await show(a.page, `#/u/${amy}`, header.locator('.avatar.initials'));
     await screenshot(a.page, 'profile-avatar');
   });
 });

@@ -24,6 +24,7 @@ import { TrendingPage } from './features/topics/trending-page';
 import { HiddenPage } from './features/blocks/hidden-page';
 import { BookmarksPage } from './features/reactions/bookmarks-page';
 import { SearchPage } from './features/people/search-page';
+import { SettingsPage } from './features/settings/settings-page';
 import { I18nContext, LOCALES, initialLocale, saveLocale, translator, useI18n, type Locale } from './i18n/i18n';
 import type { MessageKey } from './i18n/messages';
 import { href, navigate, rememberReturn, takeReturn, useRoute, type Route } from './router';
@@ -86,7 +87,11 @@ export function App({ restoring }: { restoring: Promise<Restored> }) {
   useLayoutEffect(() => session.shown(current?.handle ?? null), [current]);
 
   const needsSession =
-    route.page === 'home' || route.page === 'notifications' || route.page === 'hidden' || route.page === 'bookmarks';
+    route.page === 'home' ||
+    route.page === 'notifications' ||
+    route.page === 'hidden' ||
+    route.page === 'bookmarks' ||
+    route.page === 'settings';
   useEffect(() => {
     if (!ready) return;
     if (needsSession && !current) {
@@ -179,6 +184,8 @@ function page(route: Route, current: Session | null, notice: string | undefined)
       return current ? <BookmarksPage key={current.handle} handle={current.handle} /> : null;
     case 'search':
       return <SearchPage key={route.q} q={route.q} current={current} />;
+    case 'settings':
+      return current ? <SettingsPage key={current.handle} handle={current.handle} /> : null;
     case 'notFound':
       return <NotFound />;
   }
@@ -261,6 +268,8 @@ function Navigation({ current, route }: { current: Session | null; route: Route 
             t('nav.profile'),
             route.page === 'profile' && route.handle === current.handle,
           )}
+          {item(href.bookmarks(), 'bookmark', t('nav.bookmarks'), route.page === 'bookmarks')}
+          {item(href.settings(), 'settings', t('nav.settings'), route.page === 'settings')}
         </>
       ) : (
         <>
