@@ -14,6 +14,8 @@ const PATHS = {
   like: 'M12 20s-7.5-4.6-7.5-10A4.3 4.3 0 0 1 12 7.6 4.3 4.3 0 0 1 19.5 10c0 5.4-7.5 10-7.5 10Z',
   bookmark: 'M6.5 3.5h11v17L12 16.5l-5.5 4v-17Z',
   more: 'M5 12h.01M12 12h.01M19 12h.01',
+  search: 'M10.5 17a6.5 6.5 0 1 0 0-13 6.5 6.5 0 0 0 0 13ZM15.3 15.3 21 21',
+  close: 'M6 6l12 12M18 6 6 18',
 } as const;
 
 export type IconName = keyof typeof PATHS;
