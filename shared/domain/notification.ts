@@ -98,6 +98,28 @@ export function noticesOf(fact: NotificationFact): Notice[] {
   return out;
 }
 
+/**
+ * The notifications page's tabs: all, @我的 (mentions), 评论 (comments on your posts and replies
+ * to your comments), 赞 (likes). Each shows only groups of its types.
+ */
+export type NotificationFilter = 'all' | 'mentions' | 'comments' | 'likes';
+
+export const NOTIFICATION_FILTERS: readonly NotificationFilter[] = ['all', 'mentions', 'comments', 'likes'];
+
+/** The types a filter shows; null for all of them. */
+export function typesOfFilter(filter: NotificationFilter): readonly NotificationType[] | null {
+  switch (filter) {
+    case 'all':
+      return null;
+    case 'mentions':
+      return ['mention'];
+    case 'comments':
+      return ['comment', 'reply'];
+    case 'likes':
+      return ['like'];
+  }
+}
+
 /** What a group key says: its type, and the post / comment it is about. */
 export interface GroupSubject {
   type: NotificationType;

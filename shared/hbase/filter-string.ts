@@ -48,6 +48,13 @@ export function columnPagination(limit: number, offset = 0): FilterString {
 /** Cells of one column family. */
 export const family = (name: string): FilterString => call('FamilyFilter', '=', literal(`binary:${name}`));
 
+/**
+ * Rows whose key has a match of `pattern` (a Java regular expression, found anywhere: anchor it
+ * with ^). A scan with it still reads only its own key range; the server skips the rows that do
+ * not match, so a limit counts matching rows.
+ */
+export const rowMatching = (pattern: string): FilterString => call('RowFilter', '=', literal(`regexstring:${pattern}`));
+
 /** Cells without their values (a count or a list of keys needs none). */
 export const keyOnly = (): FilterString => text('KeyOnlyFilter()');
 

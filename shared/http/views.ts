@@ -377,6 +377,10 @@ export const NotificationSchema = z
       })
       .nullable()
       .meta({ description: 'The comment, for a comment, a reply or a mention in a comment; otherwise null' }),
+    repostWords: z.string().nullable().meta({
+      description:
+        'For a repost with words (转发理由): the words of the latest repost in the group, cut to 100 code points; otherwise null',
+    }),
   })
   .meta({ id: 'Notification' });
 
@@ -547,6 +551,7 @@ export const notificationView = (n: NotificationGroup): z.output<typeof Notifica
   actors: n.actors.map((a) => ({ ...faceView(a.face), at: iso(a.at) })),
   post: n.post ?? null,
   comment: n.comment ?? null,
+  repostWords: n.repostWords ?? null,
 });
 
 export const readMarkerView = (at: number): z.output<typeof ReadMarkerSchema> => ({

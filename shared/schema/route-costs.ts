@@ -139,7 +139,8 @@ export const ROUTE_COSTS = {
     roundTrips: 2,
     why: [
       `1) a page of the recipient's entries (one reversed stateless scan of their text-keyed entry`,
-      `rows, n + 10 spare); 2) one parallel stage: the groups' one-state cells (notifications`,
+      `rows, n + 10 spare; a \`filter\` tab adds a server-side RowFilter on the group key's type, so`,
+      `the same one scan fills the page from that recipient's rows only); 2) one parallel stage: the groups' one-state cells (notifications`,
       `multi-get: count, place and names of one state, F), the posts they name (content multi-get),`,
       `the actors' blocks and mutes (blocks multi-get), their faces (users multi-get) and the read`,
       `marker (get, started only after the scan).`,

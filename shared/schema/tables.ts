@@ -505,7 +505,10 @@ list      : GET /notifications/<entry prefix>*?reversed=true&startrow=<cursor's 
             &limit=n+spare (one request), then ONE parallel stage: multi-get of the page's group
             rows (their n:s: count, place, names of one state), multi-get of the
             posts they name (content), multi-get of the recipient's block/mute rows for those
-            actors (blocks), GET marker = 2 round trips
+            actors (blocks), GET marker = 2 round trips. A tab (filter: mentions, comments,
+            likes) adds filter_b64=RowFilter(=, 'regexstring:^[^/]*/T/[0-9]{13}/(<types>)/') to
+            the same scan: still one request inside the recipient's prefix (entries live
+            ${NOTIFICATION_TTL_SECONDS / 86_400} days), the limit counting matching rows only
 unread    : GET marker ∥ the same reversed scan of the newest UNREAD_CAP entries, then the list's
             parallel stage for the newer ones (2 round trips): it counts only what the list shows
 mark read : PUT marker r:t (timestamp = the millis marked)`,

@@ -513,7 +513,7 @@ export interface paths {
         };
         /**
          * Your notifications, grouped, newest first
-         * @description `handle` must be the token’s user. Likes and reposts of one post, and new followers, within 12 hours are one group with an exact count and the latest actors; comments, replies and mentions are one each. Delivered through the queue: a new one shows within seconds, and an unlike, unfollow or deleted comment takes its share back.
+         * @description `handle` must be the token’s user. Likes and reposts of one post, and new followers, within 12 hours are one group with an exact count and the latest actors; comments, replies and mentions are one each. Delivered through the queue: a new one shows within seconds, and an unlike, unfollow or deleted comment takes its share back. `filter` picks a tab (mentions, comments, likes): the same one scan of your entries, with a server-side row filter on the group’s type, so a page still fills.
          */
         get: operations["notifications"];
         put?: never;
@@ -1290,6 +1290,8 @@ export interface components {
                 /** @description The comment’s text, cut to 100 code points */
                 body: string;
             } | null;
+            /** @description For a repost with words (转发理由): the words of the latest repost in the group, cut to 100 code points; otherwise null */
+            repostWords: string | null;
         };
         UnreadCount: {
             /** @description Groups with activity after your read marker, at most 99 */
@@ -6625,6 +6627,8 @@ export interface operations {
                 limit?: number;
                 /** @description The `nextCursor` of the previous page; omit for the first page */
                 cursor?: string;
+                /** @description A tab: all (default); mentions (@我的: you, in a post or comment); comments (评论: on your posts, and replies to your comments); likes (赞) */
+                filter?: "all" | "mentions" | "comments" | "likes";
             };
             header?: never;
             path: {

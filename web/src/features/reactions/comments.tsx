@@ -6,7 +6,7 @@
 // (features/compose): one per post, kept across a reload until the comment is confirmed, so a
 // retry after a lost answer never comments twice.
 import type { RefObject } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiProblem, api, call, type Comment, type Post } from '../../api/client';
 import { COMMENT_MAX } from '../../api/limits';
 import { CharCount, codePoints, hasVisible, sendOnCtrlEnter, textProblem } from '../../components/char-count';
@@ -34,8 +34,23 @@ const replyOf = (meta: Meta | undefined): ReplyTarget | null =>
 const replyMeta = (c: ReplyTarget | null): Meta | undefined =>
   c ? { replyTo: c.id, replyAuthor: c.author } : undefined;
 
-/** `onCount`: the post's comment count moved by this much (a comment added or deleted). */
-export function Comments({ post, onCount }: { post: Post; onCount: (delta: number) => void }) {
+/** How many pages the list walks to find a linked comment before it gives up saying so. */
+const TARGET_PAGES = 10;
+
+/**
+ * `onCount`: the post's comment count moved by this much (a comment added or deleted).
+ * `target`: a comment to bring into view and mark (a notification links to it): the list pages
+ * on until it shows, then scrolls to it and focuses it; a comment that is gone is said so.
+ */
+export function Comments({
+  post,
+  onCount,
+  target,
+}: {
+  post: Post;
+  onCount: (delta: number) => void;
+  target?: string | undefined;
+}) {
   const { t } = useI18n();
   const me = session.get()?.handle;
   const [order, setOrder] = useState<Order>('newest');
@@ -56,6 +71,29 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
     },
     [post.id, order],
   );
+
+  const [targetGone, setTargetGone] = useState(false);
+  const found = useRef<string | null>(null);
+  const pagesWalked = useRef(0);
+  useEffect(() => {
+    if (!target || found.current === target || list.loading || list.error) return;
+    const el = document.querySelector<HTMLElement>(`li.comment[data-comment-id="${CSS.escape(target)}"]`);
+    if (el) {
+      found.current = target;
+      setTargetGone(false);
+      el.scrollIntoView({ block: 'center' });
+      el.focus({ preventScroll: true });
+      return;
+    }
+    if (list.done || pagesWalked.current >= TARGET_PAGES) {
+      if (list.items.length > 0 || list.done) setTargetGone(true);
+      return;
+    }
+    if (list.items.length > 0) {
+      pagesWalked.current++;
+      list.loadMore();
+    }
+  }, [target, list.items, list.loading, list.done, list.error]);
 
   function added(comment: Comment) {
     setStatus(t('comments.posted'));
@@ -129,13 +167,21 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
         {status}
       </p>
       <ErrorMessage error={error} />
+      {targetGone && <p class="comment-target-gone">{t('comments.targetGone')}</p>}
       {/* biome-ignore lint/a11y/useSemanticElements: a <fieldset> would bring its own border, padding and layout to this row of buttons */}
       <div class="comment-order" role="group" aria-label={t('comments.order')}>
         {choose('newest')} {choose('oldest')}
       </div>
       <ol class="comment-list">
         {list.items.map((c) => (
-          <li key={c.id} class="comment" data-comment-id={c.id}>
+          <li
+            key={c.id}
+            class={c.id === target ? 'comment targeted' : 'comment'}
+            data-comment-id={c.id}
+            // The linked comment takes the focus, so keyboard and screen reader land on it too.
+            tabIndex={c.id === target ? -1 : undefined}
+            aria-current={c.id === target ? 'true' : undefined}
+          >
             <div class="post-head">
               <span class="who">
                 <Avatar {...authorOf(c)} />
