@@ -55,6 +55,13 @@ export const family = (name: string): FilterString => call('FamilyFilter', '=', 
  */
 export const rowMatching = (pattern: string): FilterString => call('RowFilter', '=', literal(`regexstring:${pattern}`));
 
+/**
+ * Rows that have the column `family:qualifier` (any value); rows without it are left out whole,
+ * whatever other columns they hold.
+ */
+export const hasColumn = (familyName: string, qualifier: string): FilterString =>
+  call('SingleColumnValueFilter', literal(familyName), literal(qualifier), '>=', literal('binary:'), 'true', 'true');
+
 /** Cells without their values (a count or a list of keys needs none). */
 export const keyOnly = (): FilterString => text('KeyOnlyFilter()');
 

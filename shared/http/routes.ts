@@ -38,6 +38,7 @@ import {
   suggestionsQuery,
 } from '../validation/feed.schema.js';
 import {
+  CommentLikeStateSchema,
   CommentPageSchema,
   CommentSchema,
   FollowStateSchema,
@@ -418,6 +419,29 @@ export const routes = {
     params: commentPath,
     success: { 204: { description: 'Deleted' } },
     errors: { 403: ['forbidden'], 404: ['comment_not_found'] },
+  }),
+  likeComment: route({
+    method: 'PUT',
+    path: '/posts/{postId}/comments/{commentId}/like',
+    tag: 'reactions',
+    summary: 'Like (赞) a comment as the token’s user (idempotent)',
+    description:
+      'Liking again changes nothing; the count moves once, together with the like (one atomic row change). The comment’s author is notified (`commentLike`). A deleted or unknown comment is 404; a block between you and the post’s author or the comment’s author is 403 `blocked`. Counts toward `LIKES_PER_MINUTE` with post likes.',
+    auth: true,
+    params: commentPath,
+    success: { 200: { description: 'Liked', schema: CommentLikeStateSchema } },
+    errors: { 403: ['blocked'], 404: ['post_not_found', 'comment_not_found'], 429: ['rate_limited'] },
+  }),
+  unlikeComment: route({
+    method: 'DELETE',
+    path: '/posts/{postId}/comments/{commentId}/like',
+    tag: 'reactions',
+    summary: 'Take back a like of a comment (idempotent)',
+    description: 'Not liked, deleted or unknown: nothing changes (200, `liked: false`).',
+    auth: true,
+    params: commentPath,
+    success: { 200: { description: 'Not liked', schema: CommentLikeStateSchema } },
+    errors: { 429: ['rate_limited'] },
   }),
   listLikers: route({
     method: 'GET',

@@ -175,6 +175,13 @@ async function truthOf(
       const post = await deps.posts.get(fact.postId);
       return { live: post !== null, mentioned: new Set(post?.mentions ? mentionedHandles(post.mentions) : []) };
     }
+    case 'commentLike': {
+      // The like holds this since on a live comment; the comment's words go with the notification.
+      const state = await deps.comments.likeState(fact.postId, fact.commentId, fact.actor);
+      return state?.since === fact.since
+        ? { live: true, excerpt: [...state.comment.body].slice(0, EXCERPT_CODE_POINTS).join('') }
+        : { live: false };
+    }
     case 'comment': {
       const found = await deps.comments.lookup(fact.postId, fact.commentId);
       return found.state === 'live'
@@ -349,7 +356,7 @@ export interface NotificationGroup {
   repostWords?: string;
 }
 
-const ID_PATTERN = /^(\d{1,16})\.([a-z]+\/[A-Za-z0-9_./-]{1,140})$/;
+const ID_PATTERN = /^(\d{1,16})\.([a-zA-Z]+\/[A-Za-z0-9_./-]{1,140})$/;
 
 function parseId(id: string): { at: number; groupKey: string } | null {
   const m = ID_PATTERN.exec(id);

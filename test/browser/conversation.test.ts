@@ -133,12 +133,14 @@ describe('conversation: notification tabs, a repost’s words, a comment linked 
     expect(await marked.locator('.comment-body').textContent()).toBe(target);
     // Scrolled to it, and it holds the focus (keyboard and screen reader land there too).
     await eventually(async () => expect(await marked.isVisible()).toBe(true), 5_000, 100);
+    // (Runs in the page; this file is type-checked without DOM types, hence the casts.)
+    type Dom = { innerHeight: number; document: { activeElement: unknown } };
     const inView = await marked.evaluate((el) => {
-      const r = el.getBoundingClientRect();
-      return r.top >= 0 && r.bottom <= window.innerHeight;
+      const r = (el as unknown as { getBoundingClientRect(): { top: number; bottom: number } }).getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= (globalThis as unknown as Dom).innerHeight;
     });
     expect(inView).toBe(true);
-    expect(await marked.evaluate((el) => document.activeElement === el)).toBe(true);
+    expect(await marked.evaluate((el) => (globalThis as unknown as Dom).document.activeElement === el)).toBe(true);
     await expectAccessible(a.page, 'a post at a linked comment (en, 375 px)');
     await a.close();
   });

@@ -85,6 +85,7 @@ export function NotificationsPage({ handle }: { handle: string }) {
 // group hidden: blocked, muted or gone); the count picks the plural form ("and 1 other").
 const GROUPED = {
   like: ['notifications.like', 'notifications.likeOthers', 'notifications.likePeople'],
+  commentLike: ['notifications.commentLike', 'notifications.commentLikeOthers', 'notifications.commentLikePeople'],
   repost: ['notifications.repost', 'notifications.repostOthers', 'notifications.repostPeople'],
   follow: ['notifications.follow', 'notifications.followOthers', 'notifications.followPeople'],
 } as const satisfies Record<string, readonly MessageKey[]>;
@@ -92,6 +93,7 @@ const GROUPED = {
 function sentenceKey(n: Notification): MessageKey {
   switch (n.type) {
     case 'like':
+    case 'commentLike':
     case 'repost':
     case 'follow': {
       const [alone, others, people] = GROUPED[n.type];

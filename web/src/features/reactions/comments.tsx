@@ -1,7 +1,8 @@
 // web/src/features/reactions/comments.tsx — a post's comments on its page: newest first (or
 // oldest first, one click away), cursor-paged; a comment box with the same code-point counter as
 // the composer; Reply on a comment (the reply shows "回复 @x"); Delete on your own comments and
-// on any comment on your own post (who may delete is the API's rule; the buttons follow it).
+// on any comment on your own post (who may delete is the API's rule; the buttons follow it);
+// 赞 on each comment with its count, shown at once and confirmed by the answer.
 // What is being written, with whom it replies to and its Idempotency-Key, is a composed item
 // (features/compose): one per post, kept across a reload until the comment is confirmed, so a
 // retry after a lost answer never comments twice.
@@ -13,6 +14,7 @@ import { CharCount, codePoints, hasVisible, sendOnCtrlEnter, textProblem } from 
 import { PagedFooter, usePaged } from '../../components/paged';
 import { Avatar, Byline, authorOf } from '../../components/avatar';
 import { ask } from '../../components/confirm';
+import { Icon } from '../../components/icons';
 import { MoreMenu } from '../../components/menu';
 import { ErrorMessage } from '../../components/problem';
 import { RichText } from '../../components/rich-text';
@@ -110,6 +112,29 @@ export function Comments({
     setReplyTo(comment);
     setStatus('');
     box.current?.focus();
+  }
+
+  // Counts like clicks per comment, so a late answer to an older click never overwrites a newer one.
+  const likeClicks = useRef(new Map<string, number>());
+  async function toggleLike(comment: Comment) {
+    const click = (likeClicks.current.get(comment.id) ?? 0) + 1;
+    likeClicks.current.set(comment.id, click);
+    const want = !comment.liked;
+    const delta = want ? 1 : -1;
+    const set = (liked: boolean, likeCount: number) =>
+      list.setItems((items) => items.map((c) => (c.id === comment.id ? { ...c, liked, likeCount } : c)));
+    set(want, Math.max(0, comment.likeCount + delta)); // at once; the answer confirms the count
+    setError(null);
+    try {
+      const params = { path: { postId: post.id, commentId: comment.id } };
+      const { data } = want
+        ? await call(api.PUT('/posts/{postId}/comments/{commentId}/like', { params }))
+        : await call(api.DELETE('/posts/{postId}/comments/{commentId}/like', { params }));
+      if (likeClicks.current.get(comment.id) === click) set(data.liked, data.likeCount);
+    } catch (err) {
+      if (likeClicks.current.get(comment.id) === click) set(comment.liked, comment.likeCount);
+      setError(err);
+    }
   }
 
   async function remove(comment: Comment) {
@@ -212,13 +237,33 @@ export function Comments({
             <p class="comment-body" dir="auto">
               <RichText text={c.body} mentions={c.mentions} />
             </p>
-            {me && (
-              <div class="comment-actions">
+            <div class="comment-actions">
+              {me && (
                 <button type="button" class="link" onClick={() => reply(c)}>
                   {t('comments.reply')}
                 </button>
-              </div>
-            )}
+              )}
+              {me ? (
+                <button
+                  type="button"
+                  class={c.liked ? 'link comment-like on' : 'link comment-like'}
+                  aria-label={`${t('reaction.like')} ${c.likeCount}`}
+                  aria-pressed={c.liked}
+                  onClick={() => toggleLike(c)}
+                >
+                  <Icon name="like" filled={c.liked} />
+                  <span class="n">{c.likeCount > 0 ? c.likeCount : t('reaction.like')}</span>
+                </button>
+              ) : (
+                c.likeCount > 0 && (
+                  <span class="comment-like">
+                    <Icon name="like" />
+                    <span class="sr-only">{t('reaction.like')} </span>
+                    <span class="n">{c.likeCount}</span>
+                  </span>
+                )
+              )}
+            </div>
           </li>
         ))}
       </ol>
