@@ -1,9 +1,10 @@
 // test/browser/conversation.test.ts — the conversation around a post, in Chromium.
 // The stories: ann's notifications in tabs — 全部 / @我的 / 评论 / 赞 each show only their kind
-// (a reply counts as 评论); a repost with words shows those words in ann's notification, the
+// (a reply counts as 评论, a like of ann's comment as 赞); a repost with words shows those words in ann's notification, the
 // original's text under them. A 评论 notification opens the post scrolled to that comment,
 // marked and focused, even when the comment sits beyond the first page of comments (at 375 px,
-// in English). The users and their actions are made through the API: the pages are the point.
+// in English); liking it there moves its count, which a reload keeps. The users and their
+// actions are made through the API: the pages are the point.
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
@@ -84,12 +85,25 @@ describe('conversation: notification tabs, a repost’s words, a comment linked 
     const first = await comment(carol, postId, `评论一下 ${hex()}`);
     await comment(bob, postId, `回复卡罗尔 ${hex()}`, first);
     await publish(carol.token, `你好 @${ann.handle} ${hex()}`);
+    // ann's own comment (no notification to herself), which carol likes: a 赞 of a comment.
+    const mine = await comment(ann, postId, `我自己的评论 ${hex()}`);
+    const liked = await setUp(() =>
+      api.call('PUT', `/posts/${encodeURIComponent(postId)}/comments/${mine}/like`, { token: carol.token }),
+    );
+    expect(liked.json).toMatchObject({ liked: true, likeCount: 1 });
 
     const a = await browser.open('zh-CN');
     await a.page.setViewportSize({ width: 1280, height: 900 });
     await logIn(a.page, ann.handle, ann.password);
     await notificationsUntil(a.page, async () =>
-      expect((await shownTypes(a.page)).sort()).toEqual(['comment', 'comment', 'like', 'mention', 'repost']),
+      expect((await shownTypes(a.page)).sort()).toEqual([
+        'comment',
+        'comment',
+        'commentLike',
+        'like',
+        'mention',
+        'repost',
+      ]),
     );
 
     // The repost's words, not (only) the original's text; the original under them.
@@ -104,9 +118,10 @@ describe('conversation: notification tabs, a repost’s words, a comment linked 
     // bob's reply is to carol's comment: ann is told of it as a comment on her post.
     expect(await shownTypes(a.page)).toEqual(['comment', 'comment']);
     await tab(a.page, '赞', 'likes');
-    expect(await shownTypes(a.page)).toEqual(['like']);
+    expect(await shownTypes(a.page)).toEqual(['commentLike', 'like']);
+    expect(await a.page.locator('li.notification .sentence').first().textContent()).toContain('赞了你的评论');
     await tab(a.page, '全部', 'all');
-    expect(await a.page.locator('li.notification').count()).toBe(5);
+    expect(await a.page.locator('li.notification').count()).toBe(6);
     await a.close();
   });
 
@@ -142,6 +157,24 @@ describe('conversation: notification tabs, a repost’s words, a comment linked 
     expect(inView).toBe(true);
     expect(await marked.evaluate((el) => (globalThis as unknown as Dom).document.activeElement === el)).toBe(true);
     await expectAccessible(a.page, 'a post at a linked comment (en, 375 px)');
+
+    // ann likes it there: the count moves at once, and a reload (from the API) keeps it.
+    const likeButton = marked.getByRole('button', { name: /^Like \d+$/ });
+    expect(await likeButton.getAttribute('aria-pressed')).toBe('false');
+    await Promise.all([
+      a.page.waitForResponse((r) => r.request().method() === 'PUT' && /\/like$/.test(new URL(r.url()).pathname)),
+      likeButton.click(),
+    ]);
+    expect(await likeButton.getAttribute('aria-label')).toBe('Like 1');
+    await a.page.reload();
+    const again = a.page
+      .locator(`li.comment[data-comment-id="${targetId}"]`)
+      .getByRole('button', { name: /^Like \d+$/ });
+    await again.waitFor();
+    expect([await again.getAttribute('aria-label'), await again.getAttribute('aria-pressed')]).toEqual([
+      'Like 1',
+      'true',
+    ]);
     await a.close();
   });
 });
