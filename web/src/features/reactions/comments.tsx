@@ -77,6 +77,11 @@ export function Comments({
   const [targetGone, setTargetGone] = useState(false);
   const found = useRef<string | null>(null);
   const pagesWalked = useRef(0);
+  // Another linked comment on the same post (a new hash): walk afresh.
+  useEffect(() => {
+    pagesWalked.current = 0;
+    setTargetGone(false);
+  }, [target]);
   useEffect(() => {
     if (!target || found.current === target || list.loading || list.error) return;
     const el = document.querySelector<HTMLElement>(`li.comment[data-comment-id="${CSS.escape(target)}"]`);
