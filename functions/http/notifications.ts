@@ -9,7 +9,13 @@ import { listNotifications, markNotificationsRead, unreadCount } from '../../sha
 import { actAs } from '../../shared/use-cases/users.js';
 
 export const list = httpRoute(routes.notifications, async ({ actor, params, query }) => {
-  const page = await listNotifications(feedDependencies(), actAs(actor, params.handle), query.limit, query.cursor);
+  const page = await listNotifications(
+    feedDependencies(),
+    actAs(actor, params.handle),
+    query.limit,
+    query.cursor,
+    query.filter,
+  );
   return json(200, pageView(page, 'notifications', notificationView));
 }).handler;
 

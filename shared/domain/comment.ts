@@ -15,6 +15,13 @@ export interface Comment {
   replyTo?: { id: string; author: string };
   /** @mentions of registered users, parsed once at write time (code-point offsets into body). */
   mentions?: MentionSpan[];
+  /** Its likes (赞) as read with it: how many, and whether the reader is one of them. */
+  likes?: CommentLikes;
+}
+
+export interface CommentLikes {
+  count: number;
+  liked: boolean;
 }
 
 export function newCommentId(millis: number, suffix: Uint8Array = randomBytes(4)): string {

@@ -9,7 +9,7 @@
 import { authorOfPostId } from './post.js';
 import { GROUP_WINDOW_MS } from './limits.js';
 
-export type NotificationType = 'like' | 'repost' | 'follow' | 'comment' | 'reply' | 'mention' | 'edit';
+export type NotificationType = 'like' | 'commentLike' | 'repost' | 'follow' | 'comment' | 'reply' | 'mention' | 'edit';
 
 /**
  * A fact that notifies someone, as the queue message carries it. `since` identifies the fact's
@@ -30,6 +30,8 @@ export type NotificationFact =
       replyTo?: string;
       mentions: string[];
     }
+  /** A like of a comment (`author`: the comment's, who is notified). */
+  | { kind: 'commentLike'; actor: string; postId: string; commentId: string; author: string; since: number }
   /** A post's (or repost's) @mentions. */
   | { kind: 'post'; actor: string; postId: string; since: number; mentions: string[] }
   /** An edit of a post (since = its editedAt), told to those who reposted it (as Mastodon does). */
@@ -59,7 +61,7 @@ export function noticesOf(fact: NotificationFact): Notice[] {
   const out: Notice[] = [];
   const seen = new Set<string>([fact.actor]); // no notification to yourself
   const instance =
-    fact.kind === 'like' || fact.kind === 'follow' || fact.kind === 'edit'
+    fact.kind === 'like' || fact.kind === 'commentLike' || fact.kind === 'follow' || fact.kind === 'edit'
       ? String(fact.since)
       : fact.kind === 'comment'
         ? fact.commentId
@@ -75,6 +77,10 @@ export function noticesOf(fact: NotificationFact): Notice[] {
       break;
     case 'follow':
       add(fact.target, 'follow', `follow/${windowOf(fact.since)}`);
+      break;
+    case 'commentLike':
+      // Grouped per comment within the window, as a post's likes are.
+      add(fact.author, 'commentLike', `commentLike/${fact.postId}/${fact.commentId}/${windowOf(fact.since)}`);
       break;
     case 'repost':
       add(authorOfPostId(fact.original), 'repost', `repost/${fact.original}/${windowOf(fact.since)}`);
@@ -98,6 +104,28 @@ export function noticesOf(fact: NotificationFact): Notice[] {
   return out;
 }
 
+/**
+ * The notifications page's tabs: all, @我的 (mentions), 评论 (comments on your posts and replies
+ * to your comments), 赞 (likes of your posts and of your comments). Each shows only groups of its types.
+ */
+export type NotificationFilter = 'all' | 'mentions' | 'comments' | 'likes';
+
+export const NOTIFICATION_FILTERS: readonly NotificationFilter[] = ['all', 'mentions', 'comments', 'likes'];
+
+/** The types a filter shows; null for all of them. */
+export function typesOfFilter(filter: NotificationFilter): readonly NotificationType[] | null {
+  switch (filter) {
+    case 'all':
+      return null;
+    case 'mentions':
+      return ['mention'];
+    case 'comments':
+      return ['comment', 'reply'];
+    case 'likes':
+      return ['like', 'commentLike'];
+  }
+}
+
 /** What a group key says: its type, and the post / comment it is about. */
 export interface GroupSubject {
   type: NotificationType;
@@ -105,7 +133,16 @@ export interface GroupSubject {
   commentId?: string;
 }
 
-const TYPES = new Set<NotificationType>(['like', 'repost', 'follow', 'comment', 'reply', 'mention', 'edit']);
+const TYPES = new Set<NotificationType>([
+  'like',
+  'commentLike',
+  'repost',
+  'follow',
+  'comment',
+  'reply',
+  'mention',
+  'edit',
+]);
 
 export function parseGroupKey(groupKey: string): GroupSubject | null {
   const [type, a, b] = groupKey.split('/');

@@ -23,12 +23,14 @@ export const ALL_NOTIFICATIONS: NotificationChoices = {
 };
 
 /**
- * The switch a notification type answers to. A reply is a comment to the one replied to; an edit
+ * The switch a notification type answers to. A like of one's comment is a like, a reply a comment
+ * to the one replied to; an edit
  * of a post you reposted has no switch (it tells you that what you passed on changed).
  */
 export function kindOf(type: NotificationType): NotificationKind | null {
   switch (type) {
     case 'like':
+    case 'commentLike':
       return 'likes';
     case 'comment':
     case 'reply':

@@ -48,6 +48,20 @@ export function columnPagination(limit: number, offset = 0): FilterString {
 /** Cells of one column family. */
 export const family = (name: string): FilterString => call('FamilyFilter', '=', literal(`binary:${name}`));
 
+/**
+ * Rows whose key has a match of `pattern` (a Java regular expression, found anywhere: anchor it
+ * with ^). A scan with it still reads only its own key range; the server skips the rows that do
+ * not match, so a limit counts matching rows.
+ */
+export const rowMatching = (pattern: string): FilterString => call('RowFilter', '=', literal(`regexstring:${pattern}`));
+
+/**
+ * Rows that have the column `family:qualifier` (any value); rows without it are left out whole,
+ * whatever other columns they hold.
+ */
+export const hasColumn = (familyName: string, qualifier: string): FilterString =>
+  call('SingleColumnValueFilter', literal(familyName), literal(qualifier), '>=', literal('binary:'), 'true', 'true');
+
 /** Cells without their values (a count or a list of keys needs none). */
 export const keyOnly = (): FilterString => text('KeyOnlyFilter()');
 

@@ -5,6 +5,7 @@ import { encodeCellSet } from './protobuf.js';
 import { mapLimit } from '../runtime/concurrency.js';
 import { HBaseScanner, planScan } from './scanner.js';
 import { RestTransport, errorFrom } from './transport.js';
+import type { FilterString } from './filter-string.js';
 import type {
   CellInput,
   ColumnFamilySchema,
@@ -293,7 +294,15 @@ export class HBaseRestClient {
    */
   async scanText(
     table: string,
-    opts: { prefix: string; startRow?: string; reversed?: boolean; limit: number; columns?: string[] },
+    opts: {
+      prefix: string;
+      startRow?: string;
+      reversed?: boolean;
+      limit: number;
+      columns?: string[];
+      /** Only rows it lets through come back (and count toward the limit), in the same one request. */
+      filter?: FilterString;
+    },
   ): Promise<HBaseRow[]> {
     if (opts.prefix.length === 0) throw new TypeError('scanText needs a non-empty prefix (no whole-table walks)');
     const limit = positiveInt('limit', opts.limit);
@@ -301,6 +310,8 @@ export class HBaseRestClient {
     if (opts.startRow !== undefined) params.push(['startrow', opts.startRow]);
     if (opts.reversed) params.push(['reversed', 'true']);
     for (const c of opts.columns ?? []) params.push(['column', c]);
+    // Unpadded base64url, as for the multi-get (the gateway does not URL-decode it).
+    if (opts.filter !== undefined) params.push(['filter_b64', Buffer.from(opts.filter.bytes).toString('base64url')]);
     // The first character is always percent-escaped: routing sees the encoded path, so no prefix
     // can ever spell a sub-resource (schema, scanner, multiget…); the server decodes it after.
     const encoded = encodeURIComponent(opts.prefix);

@@ -23,6 +23,7 @@ import {
   commentBody,
   commentPath,
   commentsQuery,
+  notificationsQuery,
   editBody,
   editHeaders,
   likePath,
@@ -39,6 +40,7 @@ import {
   suggestionsQuery,
 } from '../validation/feed.schema.js';
 import {
+  CommentLikeStateSchema,
   CommentPageSchema,
   CommentSchema,
   FollowStateSchema,
@@ -474,6 +476,29 @@ export const routes = {
     success: { 204: { description: 'Deleted' } },
     errors: { 403: ['forbidden'], 404: ['comment_not_found'] },
   }),
+  likeComment: route({
+    method: 'PUT',
+    path: '/posts/{postId}/comments/{commentId}/like',
+    tag: 'reactions',
+    summary: 'Like (赞) a comment as the token’s user (idempotent)',
+    description:
+      'Liking again changes nothing; the count moves once, together with the like (one atomic row change). The comment’s author is notified (`commentLike`). A deleted or unknown comment is 404; a block between you and the post’s author or the comment’s author is 403 `blocked`. Counts toward `LIKES_PER_MINUTE` with post likes.',
+    auth: true,
+    params: commentPath,
+    success: { 200: { description: 'Liked', schema: CommentLikeStateSchema } },
+    errors: { 403: ['blocked'], 404: ['post_not_found', 'comment_not_found'], 429: ['rate_limited'] },
+  }),
+  unlikeComment: route({
+    method: 'DELETE',
+    path: '/posts/{postId}/comments/{commentId}/like',
+    tag: 'reactions',
+    summary: 'Take back a like of a comment (idempotent)',
+    description: 'Not liked, deleted or unknown: nothing changes (200, `liked: false`).',
+    auth: true,
+    params: commentPath,
+    success: { 200: { description: 'Not liked', schema: CommentLikeStateSchema } },
+    errors: { 429: ['rate_limited'] },
+  }),
   listLikers: route({
     method: 'GET',
     path: '/posts/{postId}/likes',
@@ -680,10 +705,10 @@ export const routes = {
     tag: 'notifications',
     summary: 'Your notifications, grouped, newest first',
     description:
-      '`handle` must be the token’s user. Likes and reposts of one post, and new followers, within 12 hours are one group with an exact count and the latest actors; comments, replies and mentions are one each. Delivered through the queue: a new one shows within seconds, and an unlike, unfollow or deleted comment takes its share back.',
+      '`handle` must be the token’s user. Likes and reposts of one post, and new followers, within 12 hours are one group with an exact count and the latest actors; comments, replies and mentions are one each. Delivered through the queue: a new one shows within seconds, and an unlike, unfollow or deleted comment takes its share back. `filter` picks a tab (mentions, comments, likes): the same one scan of your entries, with a server-side row filter on the group’s type, so a page still fills.',
     auth: true,
     params: handlePath,
-    query: pageQuery,
+    query: notificationsQuery,
     success: { 200: { description: 'A page of notification groups', schema: NotificationPageSchema } },
     errors: { 403: ['forbidden'], 422: ['invalid_cursor'] },
   }),

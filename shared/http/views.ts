@@ -195,8 +195,19 @@ export const CommentSchema = z
       .nullable()
       .meta({ description: 'The comment this one answers (show "reply to @author"), or null' }),
     mentions: mentionsField,
+    likeCount: z.int().min(0).meta({ description: 'How many like (赞) the comment (exact)' }),
+    liked: z.boolean().meta({ description: 'Whether the reader (the token’s user) likes it; false without a token' }),
   })
   .meta({ id: 'Comment' });
+
+export const CommentLikeStateSchema = z
+  .strictObject({
+    postId: postIdString,
+    commentId: z.string(),
+    liked: z.boolean(),
+    likeCount: z.int().min(0).meta({ description: 'The comment’s like count after this request' }),
+  })
+  .meta({ id: 'CommentLikeState' });
 
 export const CommentPageSchema = z
   .strictObject({ comments: z.array(CommentSchema), nextCursor })
@@ -381,9 +392,9 @@ export const NotificationSchema = z
       description: 'The group at its current place in the list; give it to mark-read as `upTo`',
       example: '1795360124912.like/ann.1795360000000.a1b2c3d4e5f6/2493555',
     }),
-    type: z.enum(['like', 'repost', 'follow', 'comment', 'reply', 'mention', 'edit']).meta({
+    type: z.enum(['like', 'commentLike', 'repost', 'follow', 'comment', 'reply', 'mention', 'edit']).meta({
       description:
-        'like / repost: of your post (grouped per post within 12 h); follow: new followers (grouped within 12 h); comment: on your post; reply: to your comment; mention: you, in a post or comment; edit: a post you reposted was edited (one per post: its latest edit)',
+        'like / repost: of your post (grouped per post within 12 h); commentLike: of your comment (grouped per comment within 12 h, `comment` names it); follow: new followers (grouped within 12 h); comment: on your post; reply: to your comment; mention: you, in a post or comment; edit: a post you reposted was edited (one per post: its latest edit)',
     }),
     count: z.int().min(1).meta({ description: 'Exact number of actions in the group ("ann and 12 others": 13)' }),
     latestAt: instant.meta({ description: 'The group’s latest activity' }),
@@ -403,6 +414,10 @@ export const NotificationSchema = z
       })
       .nullable()
       .meta({ description: 'The comment, for a comment, a reply or a mention in a comment; otherwise null' }),
+    repostWords: z.string().nullable().meta({
+      description:
+        'For a repost with words (转发理由): the words of the latest repost in the group, cut to 100 code points; otherwise null',
+    }),
   })
   .meta({ id: 'Notification' });
 
@@ -543,6 +558,8 @@ export const commentView = (c: Comment & { face: Face }): z.output<typeof Commen
   createdAt: iso(c.createdAt),
   replyTo: c.replyTo ?? null,
   mentions: c.mentions ?? [],
+  likeCount: c.likes?.count ?? 0,
+  liked: c.likes?.liked ?? false,
 });
 
 /** A user named by a list or a notification: handle, name and avatar. */
@@ -573,6 +590,7 @@ export const notificationView = (n: NotificationGroup): z.output<typeof Notifica
   actors: n.actors.map((a) => ({ ...faceView(a.face), at: iso(a.at) })),
   post: n.post ?? null,
   comment: n.comment ?? null,
+  repostWords: n.repostWords ?? null,
 });
 
 export const readMarkerView = (at: number): z.output<typeof ReadMarkerSchema> => ({

@@ -27,6 +27,14 @@ const Fact = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('post'), actor: handle, postId, since, mentions }),
   z.object({
+    kind: z.literal('commentLike'),
+    actor: handle,
+    postId,
+    commentId: z.string().max(32),
+    author: handle,
+    since,
+  }),
+  z.object({
     kind: z.literal('edit'),
     actor: handle,
     postId,

@@ -99,6 +99,19 @@ export type CommentLookup = { state: 'live'; comment: Comment } | { state: 'dele
 
 export type CommentOrder = 'newest' | 'oldest';
 
+/**
+ * A live comment with its likes and one user's like of it, as read together (one read): what
+ * `swapLike` checks is unchanged (`version`, opaque).
+ */
+export interface CommentLikeState {
+  comment: Comment;
+  /** How many like it (exact: it moves with the likers in one atomic row change). */
+  count: number;
+  /** The user's like: since when, or null. */
+  since: number | null;
+  version: string | null;
+}
+
 export interface CommentStore {
   /** Creates the comment unless its id was ever used on that post, live or deleted: false then. Its author's index entry (`listWritten`) must be written first. */
   create(comment: Comment): Promise<boolean>;
@@ -114,8 +127,25 @@ export interface CommentStore {
   dropContent(postId: string, commentId: string): Promise<void>;
   /** Marks the emptied comment deleted for good, with its time; of racing deletes exactly one gets true (and uncounts it). */
   markDeleted(postId: string, commentId: string, at: number): Promise<boolean>;
-  /** A post's live comments in either order, cursor = the last comment id of the previous page. One read. */
-  list(postId: string, order: CommentOrder, limit: number, cursor?: string): Promise<Page<Comment>>;
+  /**
+   * A post's live comments in either order, cursor = the last comment id of the previous page,
+   * each with its likes (count, and whether `reader` likes it). One read.
+   */
+  list(postId: string, order: CommentOrder, limit: number, cursor?: string, reader?: string): Promise<Page<Comment>>;
+  /** The comment, its like count and `user`'s like of it, in one read; null unless the comment is live. */
+  likeState(postId: string, commentId: string, user: string): Promise<CommentLikeState | null>;
+  /**
+   * Sets `user`'s like (since, or null for none) and the count to `count` in ONE atomic row
+   * change, only while the likes are still what `seen` read and the comment is not deleted
+   * (false: read again). Of racing changes exactly one lands per state read.
+   */
+  swapLike(
+    postId: string,
+    commentId: string,
+    user: string,
+    next: { since: number | null; count: number },
+    seen: CommentLikeState,
+  ): Promise<boolean>;
   /** Removes up to `limit` of a deleted post's comments for good; returns how many (cleanup, idempotent). */
   purge(postId: string, limit: number): Promise<number>;
   /**

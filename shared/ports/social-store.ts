@@ -1,7 +1,7 @@
 // shared/ports/social-store.ts — what notifications, topics, blocks and mutes need from storage.
 // Implemented in shared/adapters/hbase/. Where a method's cost matters its comment
 // says it ("one read", "one write": one round trip); how each maps onto storage: the adapters.
-import type { GroupState, MemberInstances } from '../domain/notification.js';
+import type { GroupState, MemberInstances, NotificationType } from '../domain/notification.js';
 import type { SafetyEdge, SafetyKind } from '../domain/visibility.js';
 import type { ListPage, ListPosition, Page } from './feed-store.js';
 
@@ -94,11 +94,15 @@ export interface NotificationStore {
     previousAt: number | null,
     excerpt?: string,
   ): Promise<void>;
-  /** Entries newest first, strictly after `after`; `more` if there is another. */
+  /**
+   * Entries newest first, strictly after `after`; `more` if there is another. With `types`, only
+   * entries of groups of those types (still ONE read, filling the page from the recipient's own entries).
+   */
   entries(
     recipient: string,
     limit: number,
     after?: { at: number; groupKey: string },
+    types?: readonly NotificationType[],
   ): Promise<{ items: NotificationEntry[]; more: boolean }>;
   /** The groups' states, in ONE read. */
   states(recipient: string, groupKeys: string[]): Promise<Map<string, GroupState>>;

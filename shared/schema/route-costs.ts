@@ -61,7 +61,8 @@ export const ROUTE_COSTS = {
     roundTrips: 2,
     why: [
       `1) the post (content get: a deleted post's comments are 404 at once, E) ∥ a page of comments`,
-      `(one stateless scan of the text keys, reversed for newest first, m:v only); 2) the`,
+      `(one stateless scan of the text keys, reversed for newest first: m:v, the like count m:n and`,
+      `the reader's own liker cell m:l.<reader>); 2) the`,
       `commenters' faces (users multi-get) ∥ with a token, whom of them the reader blocks or mutes or`,
       `is blocked by (blocks multi-get): the authors are known only from the scan.`,
     ].join(' '),
@@ -139,7 +140,8 @@ export const ROUTE_COSTS = {
     roundTrips: 2,
     why: [
       `1) a page of the recipient's entries (one reversed stateless scan of their text-keyed entry`,
-      `rows, n + 10 spare); 2) one parallel stage: the groups' one-state cells (notifications`,
+      `rows, n + 10 spare; a \`filter\` tab adds a server-side RowFilter on the group key's type, so`,
+      `the same one scan fills the page from that recipient's rows only); 2) one parallel stage: the groups' one-state cells (notifications`,
       `multi-get: count, place and names of one state, F), the posts they name (content multi-get),`,
       `the actors' blocks and mutes (blocks multi-get), their faces (users multi-get) and the read`,
       `marker (get, started only after the scan).`,
@@ -528,12 +530,34 @@ export const ROUTE_COSTS = {
       `again ∥ the marker deleted ∥ the inbox row read ∥ p:celeb.`,
     ].join(' '),
   },
+  likeComment: {
+    requests: 7,
+    roundTrips: 4,
+    why: [
+      `1) side by side: the write quota +1, the post (content get, 404), the comment with its likes`,
+      `and the liker's own cell (comments get of m:t, m:v, m:d, m:n, m:l.<liker>: 404 unless live),`,
+      `the block check with the post's author (blocks multi-get); 2) the quota read back; 3) the`,
+      `block check with the comment's author; then the delayed notify queued (F); 4) the swap:`,
+      `check-and-put of m:l.<liker> and m:n together on the m:n read (E2) [lost to a racing change:`,
+      `read again and swap again]. [Liked already: done after 3.]`,
+    ].join(' '),
+  },
+  unlikeComment: {
+    requests: 4,
+    roundTrips: 3,
+    why: [
+      `1) the write quota +1 ∥ the comment's likes and the liker's cell (comments get); 2) the quota`,
+      `read back; [not liked, or gone: done] the delayed notify queued (F); 3) the swap: check-and-put`,
+      `of m:l.<liker> = '' and m:n together on the m:n read (E2).`,
+    ].join(' '),
+  },
   deleteComment: {
     requests: 5,
     roundTrips: 4,
     why: [
       `1) the comment (comments get: who may delete it, 404), then the delayed notify queued (F);`,
-      `2) the tombstone: check-and-put, put-if-absent on m:d — of racing deletes exactly one wins`,
+      `2) the tombstone: check-and-put, put-if-absent on m:d, with m:n = 'x' in the same change (a`,
+      `like that read the comment live fails its swap, L) — of racing deletes exactly one wins`,
       `(E); 3) m:v deleted (a repeat finishes a half-done delete; lists ask only for m:v);`,
       `4) only the winner: c:comments −1 on the post (E), and the immediate notify.`,
     ].join(' '),

@@ -445,8 +445,12 @@ row   = hex4(md5(postId)) + postId + '/' + commentId      (commentId = 13-digit 
 m:t   created-at millis (kept on delete: the id is never reused)
 m:v   the comment as JSON {a author, b body, r reply-to id, ra reply-to author, m @mentions
       [[handle, start, end]…] parsed at write time}
-m:d   deleted-at millis: the tombstone (put-if-absent: exactly one racing delete wins). A row
-      with m:t and no m:v reads as deleted, tombstone or not
+m:d   deleted-at millis: the tombstone (put-if-absent: exactly one racing delete wins, and it
+      writes m:n = 'x' in the same change). A row with m:t and no m:v reads as deleted
+m:n   the likes' state '<count>/<sequence>' (absent: none yet; 'x': deleted)
+m:l.<handle>  one liker's since ('' once taken back). Like / unlike: GET m:t, m:v, m:d, m:n,
+      m:l.<liker> → PUT m:l.<liker> + m:n ?check=put on the m:n read: count and likers move in one
+      row change (E2); a loser reads again
 create  : the author's lists entry (kind W) beside the checks, and the mentions' (kinds N, n)
           right after the mentions' check, then PUT ?check=put
           put-if-absent on m:t (with m:v); the winner counts c:comments +1
@@ -455,7 +459,9 @@ delete  : GET m:v (who may delete) → DELETE m:v (from here on it is deleted fo
           PUT ?check=put put-if-absent on m:d → the winner counts −1
 oldest  : GET /comments/<salt+postId+'/'>*?column=m:v&limit=n+1[&startrow=<cursor row>+' ']
 newest  : the same with reversed=true&startrow=<cursor row or prefix+'~'> (inclusive: n+2, the
-          cursor row dropped) — only m:v is asked for, so tombstones never take a slot
+          cursor row dropped) — m:v, m:n and the reader's m:l.<reader> are asked for, through
+          SingleColumnValueFilter('m','v',>=,'binary:',true,true): rows without m:v (deleted
+          comments, with their likes' cells) are skipped by the server and never take a slot
           Both run in parallel with the post's get: a deleted post's comments are gone at once
 purge   : the same scan, then DELETE each row (the fan-out worker, after a post is deleted)`,
     },
@@ -518,7 +524,10 @@ list      : GET /notifications/<entry prefix>*?reversed=true&startrow=<cursor's 
             &limit=n+spare (one request), then ONE parallel stage: multi-get of the page's group
             rows (their n:s: count, place, names of one state), multi-get of the
             posts they name (content), multi-get of the recipient's block/mute rows for those
-            actors (blocks), GET marker = 2 round trips
+            actors (blocks), GET marker = 2 round trips. A tab (filter: mentions, comments,
+            likes) adds filter_b64=RowFilter(=, 'regexstring:^[^/]*/T/[0-9]{13}/(<types>)/') to
+            the same scan: still one request inside the recipient's prefix (entries live
+            ${NOTIFICATION_TTL_SECONDS / 86_400} days), the limit counting matching rows only
 unread    : GET marker ∥ the same reversed scan of the newest UNREAD_CAP entries, then the list's
             parallel stage for the newer ones (2 round trips): it counts only what the list shows
 mark read : PUT marker r:t (timestamp = the millis marked)`,

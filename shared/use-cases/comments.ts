@@ -235,7 +235,11 @@ export async function listComments(
   reader?: string,
 ): Promise<Page<Comment & { face: Face }>> {
   const after = decodeCursor(cursor, (id) => COMMENT_ID_PATTERN.test(id));
-  const [post, page] = await Promise.all([deps.posts.get(postId), deps.comments.list(postId, order, limit, after)]);
+  // The likes (count, and the reader's own) come in the same scan.
+  const [post, page] = await Promise.all([
+    deps.posts.get(postId),
+    deps.comments.list(postId, order, limit, after, reader),
+  ]);
   if (!post) throw postNotFound(postId);
   const authors = page.items.map((c) => c.author);
   const [faces, hidden] = await Promise.all([

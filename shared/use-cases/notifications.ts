@@ -32,7 +32,10 @@ import {
   changedGroup,
   noticesOf,
   parseGroupKey,
+  type GroupState,
   type Notice,
+  type NotificationFilter,
+  typesOfFilter,
   type NotificationFact,
   type NotificationType,
 } from '../domain/notification.js';
@@ -169,14 +172,27 @@ async function truthOf(
       return { live: (await deps.reactions.likeSince(fact.actor, fact.postId)) === fact.since };
     case 'follow':
       return { live: (await deps.relations.edge(fact.actor, fact.target))?.since === fact.since };
-    case 'repost':
-      return { live: (await deps.posts.get(fact.postId))?.repostOf === fact.original };
+    case 'repost': {
+      // A repost's own words (转发理由) go with its notification, as a comment's text does.
+      const repost = await deps.posts.get(fact.postId);
+      if (repost?.repostOf !== fact.original) return { live: false };
+      return repost.body
+        ? { live: true, excerpt: [...repost.body].slice(0, EXCERPT_CODE_POINTS).join('') }
+        : { live: true };
+    }
     case 'edit':
       // The edit that set this editedAt is still the post's latest: a later edit's fact replaces it.
       return { live: (await deps.posts.get(fact.postId))?.editedAt === fact.since };
     case 'post': {
       const post = await deps.posts.get(fact.postId);
       return { live: post !== null, mentioned: new Set(post?.mentions ? mentionedHandles(post.mentions) : []) };
+    }
+    case 'commentLike': {
+      // The like holds this since on a live comment; the comment's words go with the notification.
+      const state = await deps.comments.likeState(fact.postId, fact.commentId, fact.actor);
+      return state?.since === fact.since
+        ? { live: true, excerpt: [...state.comment.body].slice(0, EXCERPT_CODE_POINTS).join('') }
+        : { live: false };
     }
     case 'comment': {
       const found = await deps.comments.lookup(fact.postId, fact.commentId);
@@ -214,7 +230,7 @@ export async function reconcileFact(deps: ReconcileDeps, fact: NotificationFact)
         deps,
         n,
         truth.live && (truth.mentioned?.has(n.recipient) ?? true) && !silenced.has(n.recipient) && wanted(n),
-        n.type === 'like' || n.type === 'repost' || n.type === 'follow' ? undefined : truth.excerpt,
+        n.type === 'like' || n.type === 'follow' ? undefined : truth.excerpt,
       ),
     ),
   );
@@ -288,6 +304,10 @@ async function updateGroup(
   excerpt?: string,
 ): Promise<void> {
   const store = deps.notifications;
+  // A grouped repost shows the words of its newest reposter: another member's delivery (a late
+  // redelivery of an older repost) leaves the entry's words as they are.
+  const ownExcerpt = (state: GroupState) =>
+    n.type === 'repost' && state.latest[0]?.[0] !== n.member ? undefined : excerpt;
   for (let attempt = 1; ; attempt++) {
     const seen = await store.group(n.recipient, n.groupKey, n.member);
     await atStep(deps, 'notify.group-read', { recipient: n.recipient, member: n.member, attempt: String(attempt) });
@@ -308,11 +328,11 @@ async function updateGroup(
     const next = changedGroup(seen.value, { ...change, count }, Date.now());
     if (next === null) {
       // Already in the state; list it again in case the writer that changed it stopped before listing.
-      if (seen.value.at !== null) await store.list(n.recipient, n.groupKey, seen.value, null, excerpt);
+      if (seen.value.at !== null) await store.list(n.recipient, n.groupKey, seen.value, null, ownExcerpt(seen.value));
       return;
     }
     if (await store.swapGroup(n.recipient, n.groupKey, next, seen, { handle: n.member, counts: member.counts })) {
-      if (next.at !== null) await store.list(n.recipient, n.groupKey, next, seen.value.at, excerpt);
+      if (next.at !== null) await store.list(n.recipient, n.groupKey, next, seen.value.at, ownExcerpt(next));
       return;
     }
     await backOff(attempt, 'group');
@@ -346,9 +366,11 @@ export interface NotificationGroup {
   post?: { id: string; body: string };
   /** The comment, for a comment, a reply or a mention in a comment. */
   comment?: { id: string; body: string };
+  /** For a repost: the words of the repost its entry was last written for (none for a plain repost). */
+  repostWords?: string;
 }
 
-const ID_PATTERN = /^(\d{1,16})\.([a-z]+\/[A-Za-z0-9_./-]{1,140})$/;
+const ID_PATTERN = /^(\d{1,16})\.([a-zA-Z]+\/[A-Za-z0-9_./-]{1,140})$/;
 
 function parseId(id: string): { at: number; groupKey: string } | null {
   const m = ID_PATTERN.exec(id);
@@ -414,22 +436,27 @@ async function visibleGroups(
       actors,
       ...(post ? { post: { id: post.id, body: post.body } } : {}),
       ...(subject.commentId ? { comment: { id: subject.commentId, body: entry.excerpt ?? '' } } : {}),
+      ...(subject.type === 'repost' && entry.excerpt ? { repostWords: entry.excerpt } : {}),
     };
   });
 }
 
-/** One page, newest first. Round trips: the entries scan, then visibleGroups' one parallel stage (the read marker in it too). */
+/** One page, newest first (of one tab's types with `filter`). Round trips: the entries scan, then visibleGroups' one parallel stage (the read marker in it too). */
 export async function listNotifications(
   deps: NotificationsReadDeps,
   recipient: string,
   limit: number,
   cursor?: string,
+  filter: NotificationFilter = 'all',
 ): Promise<Page<NotificationGroup>> {
   const after = decodeCursor(cursor, (inner) => parseId(inner) !== null);
+  // A tab (filter) reads only its types' entries, in the same one scan: its pages fill up.
+  const types = typesOfFilter(filter);
   const { items: entries, more } = await deps.notifications.entries(
     recipient,
     limit + SPARE_ENTRIES,
     after === undefined ? undefined : parseId(after)!,
+    types ?? undefined,
   );
   const shown = await visibleGroups(deps, recipient, entries, deps.notifications.readUpTo(recipient));
   const items: NotificationGroup[] = [];

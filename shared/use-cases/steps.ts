@@ -52,6 +52,12 @@ export type StepPoint =
   | 'comment.emptied'
   /** comment delete: the tombstone is written by this request; the count is next. */
   | 'comment.deleted'
+  /** comment like: the comment's likes and the liker's cell are read; the swap that changes both is next. */
+  | 'comment-like.read'
+  /** comment like: the swap landed (liker and count together); the notify is next. */
+  | 'comment-like.won'
+  /** comment unlike: the liker's like is read; the swap that takes it and the count back is next. */
+  | 'comment-unlike.read'
   /** publish / repost: the post row is written by this request; its counts are next. */
   | 'publish.created'
   /** edit: the post and its version are read and the edit allowed; the topic rows and the check-and-put are next. */

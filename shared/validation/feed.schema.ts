@@ -1,6 +1,7 @@
 // shared/validation/feed.schema.ts — edge validation for posts, relations and timelines.
 import * as z from 'zod';
 import { COMMENT_ID_PATTERN } from '../domain/comment.js';
+import { NOTIFICATION_FILTERS } from '../domain/notification.js';
 import { POST_ID_PATTERN } from '../domain/post.js';
 import { handleSchema } from './accounts.schema.js';
 import { visibleLength } from '../domain/text-rules.js';
@@ -91,6 +92,13 @@ export const commentBody = z.strictObject({
 export const commentPath = z.object({
   postId: z.string().regex(POST_ID_PATTERN, 'postId: not a post id'),
   commentId: z.string().regex(COMMENT_ID_PATTERN, 'commentId: not a comment id'),
+});
+
+export const notificationsQuery = pageQuery.extend({
+  filter: z.enum(NOTIFICATION_FILTERS).default('all').meta({
+    description:
+      'A tab: all (default); mentions (@我的: you, in a post or comment); comments (评论: on your posts, and replies to your comments); likes (赞)',
+  }),
 });
 
 export const commentsQuery = pageQuery.extend({

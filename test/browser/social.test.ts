@@ -262,13 +262,15 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
 
     // bob mentions carol in a comment on the post: the comment links her too.
     const said = `cc @${carol.handle} 👀`;
-    await setUp(() => api.call('POST', `/posts/${postId}/comments`, { token: bob.token, body: { body: said } }));
+    const commented = await setUp(() =>
+      api.call('POST', `/posts/${postId}/comments`, { token: bob.token, body: { body: said } }),
+    );
     const comment = a.page.locator('li.comment', { hasText: said });
     await show(a.page, `#/post/${encodeURIComponent(postId)}`, comment);
     expect(await comment.locator('.comment-body').textContent()).toBe(said);
     expect(await comment.locator('.comment-body a.mention').getAttribute('href')).toBe(`#/u/${carol.handle}`);
 
-    // carol is told of both mentions, with the words and a link to the post.
+    // carol is told of both mentions, with the words and a link to the post (to the comment, for one in a comment).
     const c = await browser.open('en');
     await logInTo(c.page, carol);
     await badgeBecomes(c.page, '2');
@@ -280,9 +282,10 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     ]);
     const excerpts = c.page.locator('li.notification a.excerpt');
     expect(await excerpts.allTextContents()).toEqual([said, text]);
-    expect(await excerpts.evaluateAll((els) => els.map((e) => e.getAttribute('href')))).toEqual(
-      Array(2).fill(`#/post/${encodeURIComponent(postId)}`),
-    );
+    expect(await excerpts.evaluateAll((els) => els.map((e) => e.getAttribute('href')))).toEqual([
+      `#/post/${encodeURIComponent(postId)}?comment=${commented.json.id}`,
+      `#/post/${encodeURIComponent(postId)}`,
+    ]);
     await expectAccessible(c.page, 'mention notifications (en)');
 
     // A topic nobody used says so; a name that cannot be a topic gets the API's sentence.

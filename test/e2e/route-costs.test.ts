@@ -183,6 +183,8 @@ const CALLS: Record<RouteName, (w: World) => Promise<ApiResponse>> = {
   listComments: (w) => api.call('GET', `/posts/${w.post}/comments`, { token: w.a.token }),
   addComment: (w) => api.call('POST', `/posts/${w.post}/comments`, { token: w.c.token, body: { body: 'me too' } }),
   deleteComment: (w) => api.call('DELETE', `/posts/${w.post}/comments/${w.comment}`, { token: w.a.token }),
+  likeComment: (w) => api.call('PUT', `/posts/${w.post}/comments/${w.comment}/like`, { token: w.c.token }),
+  unlikeComment: (w) => api.call('DELETE', `/posts/${w.post}/comments/${w.comment}/like`, { token: w.c.token }),
   listLikers: (w) => api.call('GET', `/posts/${w.post}/likes`, { token: w.a.token }),
   like: (w) => api.call('PUT', `/users/${w.c.handle}/likes/${w.post}`, { token: w.c.token }),
   unlike: (w) => api.call('DELETE', `/users/${w.a.handle}/likes/${w.liked}`, { token: w.a.token }),

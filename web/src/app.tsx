@@ -160,7 +160,7 @@ function page(route: Route, current: Session | null, notice: string | undefined)
     case 'register':
       return <RegisterPage />;
     case 'post':
-      return <PostPage key={route.id} id={route.id} />;
+      return <PostPage key={route.id} id={route.id} comment={route.comment} />;
     case 'likers':
       return <LikersPage key={route.id} id={route.id} />;
     case 'history':

@@ -6,7 +6,8 @@ export type Route =
   | { page: 'home' }
   | { page: 'login' }
   | { page: 'register' }
-  | { page: 'post'; id: string }
+  /** `comment`: the comment to scroll to and mark (a notification's link to it). */
+  | { page: 'post'; id: string; comment?: string }
   | { page: 'likers'; id: string }
   | { page: 'history'; id: string }
   | { page: 'profile'; handle: string }
@@ -27,7 +28,8 @@ const PATTERNS: [RegExp, (m: string[]) => Route][] = [
   [/^\/$/, () => ({ page: 'home' })],
   [/^\/login$/, () => ({ page: 'login' })],
   [/^\/register$/, () => ({ page: 'register' })],
-  [/^\/post\/([^/]+)$/, (m) => ({ page: 'post', id: m[1]! })],
+  [/^\/post\/([^/?]+)$/, (m) => ({ page: 'post', id: m[1]! })],
+  [/^\/post\/([^/?]+)\?comment=([^&/]+)$/, (m) => ({ page: 'post', id: m[1]!, comment: m[2]! })],
   [/^\/post\/([^/]+)\/likes$/, (m) => ({ page: 'likers', id: m[1]! })],
   [/^\/post\/([^/]+)\/history$/, (m) => ({ page: 'history', id: m[1]! })],
   [/^\/u\/([^/]+)$/, (m) => ({ page: 'profile', handle: m[1]! })],
@@ -67,7 +69,9 @@ export const href = {
   home: () => '#/',
   login: () => '#/login',
   register: () => '#/register',
-  post: (id: string) => `#/post/${encodeURIComponent(id)}`,
+  /** With `comment`, the post's page scrolls to that comment and marks it. */
+  post: (id: string, comment?: string) =>
+    `#/post/${encodeURIComponent(id)}${comment ? `?comment=${encodeURIComponent(comment)}` : ''}`,
   likers: (id: string) => `#/post/${encodeURIComponent(id)}/likes`,
   history: (id: string) => `#/post/${encodeURIComponent(id)}/history`,
   profile: (handle: string) => `#/u/${encodeURIComponent(handle)}`,

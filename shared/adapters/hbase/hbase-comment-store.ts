@@ -4,9 +4,15 @@
 import * as z from 'zod';
 import { forEachLimit } from '../../runtime/concurrency.js';
 import { COMMENT_ID_PATTERN, commentCreatedAt, type Comment } from '../../domain/comment.js';
-import { bytesToString, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
+import { bytesToString, filters, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { Page } from '../../ports/feed-store.js';
-import type { CommentLookup, CommentOrder, CommentStore, WrittenPosition } from '../../ports/reaction-store.js';
+import type {
+  CommentLikeState,
+  CommentLookup,
+  CommentOrder,
+  CommentStore,
+  WrittenPosition,
+} from '../../ports/reaction-store.js';
 import { commentPrefix, commentRowKey, listPrefix, parseWrittenRowKey, writtenRowKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText, cellValue } from './cells.js';
@@ -14,6 +20,25 @@ import { cellText, cellValue } from './cells.js';
 const CREATED = 'm:t';
 const VALUE = 'm:v';
 const DELETED = 'm:d';
+/**
+ * The likes' state: `<count>/<sequence>`, replaced by check-and-put on the value read together
+ * with the liker's cell, so count and likers move in one atomic row change (the sequence rises
+ * with every change: a value never comes back, so no stale check can pass). `x` once deleted.
+ */
+const LIKES = 'm:n';
+const LIKES_DELETED = 'x';
+/** One liker's cell: the like's since, or '' when taken back (never deleted: a swap replaces it). */
+const likerColumn = (user: string) => `m:l.${user}`;
+/** What a comment read needs: never the whole family, whose liker cells grow with its likes. */
+const COMMENT_COLUMNS = [CREATED, VALUE, DELETED];
+
+function parseLikes(text: string | undefined): { count: number; sequence: number } | null {
+  if (text === undefined) return { count: 0, sequence: 0 };
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  return m ? { count: Number(m[1]), sequence: Number(m[2]) } : null;
+}
+
+const sinceOf = (text: string | undefined): number | null => (text && /^\d+$/.test(text) ? Number(text) : null);
 const PURGE_CONCURRENCY = 16;
 
 /** m:v as stored: short keys, since HBase stores every byte of every cell. */
@@ -26,7 +51,8 @@ const Stored = z.object({
   m: z.array(z.tuple([z.string(), z.number().int(), z.number().int()])).optional(),
 });
 
-export function commentFromRow(postId: string, row: HBaseRow): Comment | null {
+/** `likes`: the row was read with its likes (and `reader`'s liker cell): they go with the comment. */
+export function commentFromRow(postId: string, row: HBaseRow, likes?: { reader?: string | undefined }): Comment | null {
   if (cellValue(row, DELETED) !== undefined) return null;
   const raw = cellText(row, VALUE);
   const key = bytesToString(row.key);
@@ -44,6 +70,14 @@ export function commentFromRow(postId: string, row: HBaseRow): Comment | null {
     createdAt: commentCreatedAt(id),
     ...(v.r !== undefined && v.ra !== undefined ? { replyTo: { id: v.r, author: v.ra } } : {}),
     ...(v.m?.length ? { mentions: v.m.map(([handle, start, end]) => ({ handle, start, end })) } : {}),
+    ...(likes
+      ? {
+          likes: {
+            count: parseLikes(cellText(row, LIKES))?.count ?? 0,
+            liked: likes.reader !== undefined && sinceOf(cellText(row, likerColumn(likes.reader))) !== null,
+          },
+        }
+      : {}),
   };
 }
 
@@ -99,18 +133,53 @@ export class HBaseCommentStore implements CommentStore {
   }
 
   async lookup(postId: string, commentId: string): Promise<CommentLookup> {
-    const row = await this.client.getRow(this.table, commentRowKey(postId, commentId), { columns: ['m'] });
+    const row = await this.client.getRow(this.table, commentRowKey(postId, commentId), { columns: COMMENT_COLUMNS });
     if (!row || cellValue(row, CREATED) === undefined) return { state: 'absent' };
     const comment = commentFromRow(postId, row);
     return comment ? { state: 'live', comment } : { state: 'deleted' };
   }
 
   async markDeleted(postId: string, commentId: string, at: number): Promise<boolean> {
+    // The likes' state goes with it in the same row change: a like that read the comment live
+    // before now fails its swap, reads again and finds it deleted.
     return this.client.checkAndPut(
       this.table,
       commentRowKey(postId, commentId),
-      [{ column: DELETED, value: String(at) }],
+      [
+        { column: DELETED, value: String(at) },
+        { column: LIKES, value: LIKES_DELETED },
+      ],
       { column: DELETED, value: null },
+    );
+  }
+
+  async likeState(postId: string, commentId: string, user: string) {
+    const row = await this.client.getRow(this.table, commentRowKey(postId, commentId), {
+      columns: [...COMMENT_COLUMNS, LIKES, likerColumn(user)],
+    });
+    const comment = row && commentFromRow(postId, row, { reader: user });
+    const version = cellText(row, LIKES);
+    const likes = parseLikes(version);
+    if (!comment || !likes) return null;
+    return { comment, count: likes.count, since: sinceOf(cellText(row, likerColumn(user))), version: version ?? null };
+  }
+
+  swapLike(
+    postId: string,
+    commentId: string,
+    user: string,
+    next: { since: number | null; count: number },
+    seen: CommentLikeState,
+  ): Promise<boolean> {
+    const sequence = (parseLikes(seen.version ?? undefined)?.sequence ?? 0) + 1;
+    return this.client.checkAndPut(
+      this.table,
+      commentRowKey(postId, commentId),
+      [
+        { column: likerColumn(user), value: next.since === null ? '' : String(next.since) },
+        { column: LIKES, value: `${Math.max(0, next.count)}/${sequence}` },
+      ],
+      { column: LIKES, value: seen.version },
     );
   }
 
@@ -118,8 +187,18 @@ export class HBaseCommentStore implements CommentStore {
     await this.client.deleteColumns(this.table, commentRowKey(postId, commentId), [VALUE]);
   }
 
-  async list(postId: string, order: CommentOrder, limit: number, cursor?: string): Promise<Page<Comment>> {
+  async list(
+    postId: string,
+    order: CommentOrder,
+    limit: number,
+    cursor?: string,
+    reader?: string,
+  ): Promise<Page<Comment>> {
     const prefix = commentPrefix(postId);
+    // The likes ride in the same scan: the count, and the reader's own liker cell only.
+    const columns = [VALUE, LIKES, ...(reader ? [likerColumn(reader)] : [])];
+    // Only rows with content: a deleted comment (its m:n and liker cells stay) never takes a slot.
+    const filter = filters.hasColumn('m', 'v');
     let rows: HBaseRow[];
     if (order === 'oldest') {
       // Forward from just after the cursor's row: keys are fixed-length ASCII, so `row + ' '` is
@@ -128,7 +207,8 @@ export class HBaseCommentStore implements CommentStore {
         prefix,
         ...(cursor ? { startRow: `${prefix}${cursor} ` } : {}),
         limit: limit + 1,
-        columns: [VALUE],
+        columns,
+        filter,
       });
     } else {
       // Reversed, from the top of the post's range ('~' sorts above every id character) or from
@@ -139,12 +219,13 @@ export class HBaseCommentStore implements CommentStore {
         startRow,
         reversed: true,
         limit: limit + 2,
-        columns: [VALUE],
+        columns,
+        filter,
       });
       rows = found.filter((r) => bytesToString(r.key) !== startRow).slice(0, limit + 1);
     }
     const page = rows.slice(0, limit);
-    const items = page.flatMap((r) => commentFromRow(postId, r) ?? []);
+    const items = page.flatMap((r) => commentFromRow(postId, r, { reader }) ?? []);
     const last = page.at(-1);
     return rows.length > limit && last
       ? { items, nextCursor: bytesToString(last.key).slice(prefix.length) }
@@ -172,7 +253,7 @@ export class HBaseCommentStore implements CommentStore {
         : await this.client.multiGet(
             this.table,
             entries.map((e) => commentRowKey(e.postId, e.commentId)),
-            { columns: ['m'] },
+            { columns: COMMENT_COLUMNS },
           );
     const byKey = new Map(found.map((row) => [bytesToString(row.key), row]));
     const items = entries.flatMap((e) => {

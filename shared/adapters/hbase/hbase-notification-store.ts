@@ -1,7 +1,13 @@
 // shared/adapters/hbase/hbase-notification-store.ts — NotificationStore on HBase (secondary
 // adapter). Layout and access patterns: shared/schema/tables.ts (notifications).
-import { EMPTY_GROUP, type GroupState, type LatestMembers, type MemberInstances } from '../../domain/notification.js';
-import { bytesToString, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
+import {
+  EMPTY_GROUP,
+  type GroupState,
+  type LatestMembers,
+  type MemberInstances,
+  type NotificationType,
+} from '../../domain/notification.js';
+import { bytesToString, filters, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { NotificationEntry, NotificationStore, Versioned } from '../../ports/social-store.js';
 import {
   notificationEntryKey,
@@ -194,6 +200,7 @@ export class HBaseNotificationStore implements NotificationStore {
     recipient: string,
     limit: number,
     after?: { at: number; groupKey: string },
+    types?: readonly NotificationType[],
   ): Promise<{ items: NotificationEntry[]; more: boolean }> {
     const prefix = notificationEntryPrefix(recipient);
     // ONE request: the stateless scan in reverse, from the top of the recipient's range ('~'
@@ -206,6 +213,8 @@ export class HBaseNotificationStore implements NotificationStore {
       reversed: true,
       limit: limit + 2,
       columns: ['e'],
+      // A tab's types: a row filter on the group key's type, right after the entry's 13-digit time.
+      ...(types ? { filter: filters.rowMatching(`^[^/]*/T/[0-9]{13}/(${types.join('|')})/`) } : {}),
     });
     const rows = found.filter((r) => bytesToString(r.key) !== startRow).slice(0, limit + 1);
     const items = rows.slice(0, limit).map((row): NotificationEntry => {

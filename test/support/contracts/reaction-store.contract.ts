@@ -240,13 +240,36 @@ export function commentStoreContract(make: Make<CommentStore>): void {
       for (const c of all) await comments.create(c);
       await comments.create(comment(post(fresh('cy'), T0).id, fresh('dee'), T0 + 1500)); // another post's
       await comments.dropContent(p, all[2]!.id);
-      const live = [all[0]!, all[1]!, all[3]!, all[4]!];
+      // A list brings each comment's likes (none here).
+      const listed = (cs: typeof all) => cs.map((c) => ({ ...c, likes: { count: 0, liked: false } }));
+      const live = listed([all[0]!, all[1]!, all[3]!, all[4]!]);
       expect((await cursorPages((c) => comments.list(p, 'oldest', 2, c))).flat()).toEqual(live);
       expect((await cursorPages((c) => comments.list(p, 'newest', 3, c))).flat()).toEqual(live.toReversed());
       expect(await comments.list(p, 'newest', 10)).toEqual({ items: live.toReversed() });
       const first = await comments.list(p, 'oldest', 1);
       await comments.dropContent(p, all[0]!.id); // the cursor's comment goes: the next page goes on after it
-      expect((await comments.list(p, 'oldest', 2, first.nextCursor)).items).toEqual([all[1], all[3]]);
+      expect((await comments.list(p, 'oldest', 2, first.nextCursor)).items).toEqual(listed([all[1]!, all[3]!]));
+    });
+
+    it('likeState / swapLike: likers and count move together, only on the state read, never on a deleted comment', async () => {
+      const comments = await make();
+      const p = post(fresh('bob'), T0).id;
+      const c = comment(p, fresh('ann'), T0);
+      await comments.create(c);
+      const [cy, dee] = [fresh('cy'), fresh('dee')];
+      const seen = (await comments.likeState(p, c.id, cy))!;
+      expect([seen.count, seen.since]).toEqual([0, null]);
+      expect(await comments.swapLike(p, c.id, cy, { since: T0 + 1, count: 1 }, seen)).toBe(true);
+      expect(await comments.swapLike(p, c.id, dee, { since: T0 + 2, count: 1 }, seen)).toBe(false); // stale read
+      const now = (await comments.likeState(p, c.id, dee))!;
+      expect(await comments.swapLike(p, c.id, dee, { since: T0 + 2, count: now.count + 1 }, now)).toBe(true);
+      expect((await comments.likeState(p, c.id, cy))!.since).toBe(T0 + 1);
+      expect((await comments.list(p, 'newest', 5, undefined, dee)).items[0]!.likes).toEqual({ count: 2, liked: true });
+      const before = (await comments.likeState(p, c.id, cy))!;
+      await comments.dropContent(p, c.id);
+      expect(await comments.likeState(p, c.id, cy)).toBeNull();
+      await comments.markDeleted(p, c.id, T0 + 9);
+      expect(await comments.swapLike(p, c.id, cy, { since: null, count: 1 }, before)).toBe(false);
     });
 
     it("purge: at most `limit` of a post's comment rows a call, counted, until none is left", async () => {

@@ -19,6 +19,7 @@ import type { MentionPlace, MentionSpan, TopicSpan } from '../../../shared/domai
 import type {
   WrittenPosition,
   BookmarkPosition,
+  CommentLikeState,
   CommentLookup,
   CommentOrder,
   CommentStore,
@@ -881,6 +882,43 @@ export class FakeReactions implements ReactionStore {
 
 export class FakeComments implements CommentStore {
   readonly rows = new Map<string, { comment?: Comment; deleted?: number }>(); // "postId/commentId"
+  /** Per comment: the likers (since, or null once taken back), the count and a sequence, as the adapter's one row. */
+  readonly likes = new Map<string, { likers: Map<string, number | null>; count: number; sequence: number }>();
+  private likesOf(key: string) {
+    const l = this.likes.get(key) ?? { likers: new Map<string, number | null>(), count: 0, sequence: 0 };
+    this.likes.set(key, l);
+    return l;
+  }
+  async likeState(postId: string, commentId: string, user: string): Promise<CommentLikeState | null> {
+    const key = `${postId}/${commentId}`;
+    const row = this.rows.get(key);
+    if (!row?.comment || row.deleted !== undefined) return null;
+    const l = this.likesOf(key);
+    const since = l.likers.get(user) ?? null;
+    return {
+      comment: { ...row.comment, likes: { count: l.count, liked: since !== null } },
+      count: l.count,
+      since,
+      version: l.sequence === 0 ? null : `${l.count}/${l.sequence}`,
+    };
+  }
+  async swapLike(
+    postId: string,
+    commentId: string,
+    user: string,
+    next: { since: number | null; count: number },
+    seen: CommentLikeState,
+  ) {
+    const key = `${postId}/${commentId}`;
+    const l = this.likesOf(key);
+    const row = this.rows.get(key);
+    if (row?.deleted !== undefined) return false;
+    if ((l.sequence === 0 ? null : `${l.count}/${l.sequence}`) !== seen.version) return false;
+    l.likers.set(user, next.since);
+    l.count = Math.max(0, next.count);
+    l.sequence++;
+    return true;
+  }
   async create(c: Comment) {
     if (this.rows.has(`${c.postId}/${c.id}`)) return false;
     this.rows.set(`${c.postId}/${c.id}`, { comment: c });
@@ -901,8 +939,20 @@ export class FakeComments implements CommentStore {
     const row = this.rows.get(`${postId}/${id}`);
     if (row) delete row.comment;
   }
-  async list(postId: string, order: CommentOrder, limit: number, cursor?: string): Promise<Page<Comment>> {
-    const all = [...this.rows].filter(([k, r]) => k.startsWith(`${postId}/`) && r.comment).map(([, r]) => r.comment!);
+  async list(
+    postId: string,
+    order: CommentOrder,
+    limit: number,
+    cursor?: string,
+    reader?: string,
+  ): Promise<Page<Comment>> {
+    const all = [...this.rows]
+      .filter(([k, r]) => k.startsWith(`${postId}/`) && r.comment)
+      .map(([k, r]): Comment => {
+        const l = this.likes.get(k);
+        const liked = reader !== undefined && (l?.likers.get(reader) ?? null) !== null;
+        return { ...r.comment!, likes: { count: l?.count ?? 0, liked } };
+      });
     all.sort((a, b) => (a.id < b.id ? -1 : 1));
     if (order === 'newest') all.reverse();
     const start = cursor ? all.findIndex((c) => (order === 'newest' ? c.id < cursor : c.id > cursor)) : 0;

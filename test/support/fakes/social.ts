@@ -123,10 +123,11 @@ export class FakeNotifications implements NotificationStore {
     }
     if (previousAt !== null && previousAt < state.at) this.listed.delete(`${r}|${previousAt}|${g}`);
   }
-  async entries(r: string, limit: number, after?: { at: number; groupKey: string }) {
+  async entries(r: string, limit: number, after?: { at: number; groupKey: string }, types?: readonly string[]) {
     const all = [...this.listed]
       .filter(([k]) => k.startsWith(`${r}|`))
       .map(([, e]) => e)
+      .filter((e) => !types || types.includes(e.groupKey.split('/')[0]!))
       .sort((a, b) => b.at - a.at || (a.groupKey < b.groupKey ? 1 : -1)); // a reversed scan of the text keys
     const start = after
       ? all.findIndex((e) => e.at < after.at || (e.at === after.at && e.groupKey < after.groupKey))

@@ -4,9 +4,10 @@
 // replies and mentions one by one with the comment's words. Each links to the post it is about.
 // Unread ones say so in words (not only by colour). Showing the first page marks everything up to
 // its newest entry read, so the header's badge drops to 0; the entries keep their "new" mark
-// while this page is open, so the reader still sees what was new.
+// while this page is open, so the reader still sees what was new. Tabs (全部, @我的, 评论, 赞)
+// show one kind each; a comment's entry links to the comment itself on the post's page.
 import type { ComponentChildren } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Notification } from '../../api/client';
 import { Avatar, Byline, personOf } from '../../components/avatar';
 import { PagedFooter, usePaged } from '../../components/paged';
@@ -20,22 +21,28 @@ const PAGE = 20;
 /** How much of a post's text a notification shows, in code points (a comment comes cut to 100). */
 const EXCERPT = 100;
 
+/** The tabs: all, @我的, 评论 (comments and replies), 赞; each asks the API for its kinds only. */
+const FILTERS = ['all', 'mentions', 'comments', 'likes'] as const;
+type Filter = (typeof FILTERS)[number];
+
 export function NotificationsPage({ handle }: { handle: string }) {
   const { t } = useI18n();
+  const [filter, setFilter] = useState<Filter>('all');
   const list = usePaged<Notification>(
     async (cursor?: string) => {
       const { data } = await call(
         api.GET('/users/{handle}/notifications', {
-          params: { path: { handle }, query: { limit: PAGE, ...(cursor ? { cursor } : {}) } },
+          params: { path: { handle }, query: { limit: PAGE, filter, ...(cursor ? { cursor } : {}) } },
         }),
       );
       return { items: data.notifications, nextCursor: data.nextCursor };
     },
-    [handle],
+    [handle, filter],
   );
 
-  // The first page is on screen: mark read up to its newest entry (the marker only moves forward).
-  const newest = list.items[0];
+  // The first page of all of them is on screen: mark read up to its newest entry (the marker
+  // only moves forward; a tab's newest is not the newest of all, so it marks nothing).
+  const newest = filter === 'all' ? list.items[0] : undefined;
   useEffect(() => {
     if (!newest?.unread) return;
     call(api.PUT('/users/{handle}/notifications/read', { params: { path: { handle } }, body: { upTo: newest.id } }))
@@ -49,12 +56,27 @@ export function NotificationsPage({ handle }: { handle: string }) {
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('notifications.title')}</h1>
+      {/* biome-ignore lint/a11y/useSemanticElements: a <fieldset> would bring its own border, padding and layout to this row of buttons */}
+      <div class="notification-filters" role="group" aria-label={t('notifications.filters')}>
+        {FILTERS.map((f) => (
+          <button
+            key={f}
+            type="button"
+            class={filter === f ? 'secondary on' : 'secondary'}
+            aria-pressed={filter === f}
+            data-filter={f}
+            onClick={() => setFilter(f)}
+          >
+            {t(`notifications.filter.${f}`)}
+          </button>
+        ))}
+      </div>
       <ol class="notifications">
         {list.items.map((n) => (
           <NotificationEntry key={n.id} n={n} />
         ))}
       </ol>
-      <PagedFooter list={list} empty={t('notifications.empty')} />
+      <PagedFooter list={list} empty={t(filter === 'all' ? 'notifications.empty' : 'notifications.emptyFilter')} />
     </section>
   );
 }
@@ -63,6 +85,7 @@ export function NotificationsPage({ handle }: { handle: string }) {
 // group hidden: blocked, muted or gone); the count picks the plural form ("and 1 other").
 const GROUPED = {
   like: ['notifications.like', 'notifications.likeOthers', 'notifications.likePeople'],
+  commentLike: ['notifications.commentLike', 'notifications.commentLikeOthers', 'notifications.commentLikePeople'],
   repost: ['notifications.repost', 'notifications.repostOthers', 'notifications.repostPeople'],
   follow: ['notifications.follow', 'notifications.followOthers', 'notifications.followPeople'],
 } as const satisfies Record<string, readonly MessageKey[]>;
@@ -70,6 +93,7 @@ const GROUPED = {
 function sentenceKey(n: Notification): MessageKey {
   switch (n.type) {
     case 'like':
+    case 'commentLike':
     case 'repost':
     case 'follow': {
       const [alone, others, people] = GROUPED[n.type];
@@ -110,9 +134,16 @@ const excerpt = (s: string) => {
 
 function NotificationEntry({ n }: { n: Notification }) {
   const { t } = useI18n();
-  // What it is about: the comment's words for a comment, reply or a mention in one; otherwise
-  // the post's. Either way the link goes to the post, where the comments are.
-  const words = n.comment ? n.comment.body : n.post ? n.post.body || t('repost.plain') : null;
+  // What it is about: the comment's words for a comment, reply or a mention in one (the link
+  // goes to the post, scrolled to that comment); a repost's own words, with the post it reposts
+  // under them; otherwise the post's words.
+  const words = n.comment
+    ? n.comment.body
+    : n.repostWords
+      ? n.repostWords
+      : n.post
+        ? n.post.body || t('repost.plain')
+        : null;
   return (
     <li class={n.unread ? 'notification unread' : 'notification'} data-type={n.type} data-count={n.count}>
       {/* The newest actor’s face; none when every actor is hidden (a count only). */}
@@ -124,9 +155,17 @@ function NotificationEntry({ n }: { n: Notification }) {
         </span>
       </p>
       {n.post && words !== null && (
-        <a class={n.comment ? 'excerpt comment-excerpt' : 'excerpt'} href={href.post(n.post.id)}>
+        <a
+          class={n.comment ? 'excerpt comment-excerpt' : n.repostWords ? 'excerpt repost-words' : 'excerpt'}
+          href={href.post(n.post.id, n.comment?.id)}
+        >
           {excerpt(words)}
         </a>
+      )}
+      {n.post && n.repostWords && (
+        <p class="reposted-excerpt">
+          {t('notifications.reposted', { body: excerpt(n.post.body || t('repost.plain')) })}
+        </p>
       )}
     </li>
   );

@@ -13,7 +13,8 @@ import { BlockButtons } from '../blocks/block-buttons';
 import { Comments } from '../reactions/comments';
 import { PostCard } from './post-card';
 
-export function PostPage({ id }: { id: string }) {
+/** `comment`: a comment to scroll to and mark (a notification's link). */
+export function PostPage({ id, comment }: { id: string; comment?: string }) {
   const { t } = useI18n();
   const [post, setPost] = useState<Post | null>(null);
   const [deleted, setDeleted] = useState(false);
@@ -38,6 +39,7 @@ export function PostPage({ id }: { id: string }) {
           <PostCard post={post} detail onChange={setPost} onDeleted={() => setDeleted(true)} />
           <Comments
             post={post}
+            target={comment}
             onCount={(d) => setPost((p) => p && { ...p, commentCount: Math.max(0, p.commentCount + d) })}
           />
         </>

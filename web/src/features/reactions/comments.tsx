@@ -1,18 +1,20 @@
 // web/src/features/reactions/comments.tsx — a post's comments on its page: newest first (or
 // oldest first, one click away), cursor-paged; a comment box with the same code-point counter as
 // the composer; Reply on a comment (the reply shows "回复 @x"); Delete on your own comments and
-// on any comment on your own post (who may delete is the API's rule; the buttons follow it).
+// on any comment on your own post (who may delete is the API's rule; the buttons follow it);
+// 赞 on each comment with its count, shown at once and confirmed by the answer.
 // What is being written, with whom it replies to and its Idempotency-Key, is a composed item
 // (features/compose): one per post, kept across a reload until the comment is confirmed, so a
 // retry after a lost answer never comments twice.
 import type { RefObject } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiProblem, api, call, type Comment, type Post } from '../../api/client';
 import { COMMENT_MAX } from '../../api/limits';
 import { CharCount, codePoints, hasVisible, sendOnCtrlEnter, textProblem } from '../../components/char-count';
 import { PagedFooter, usePaged } from '../../components/paged';
 import { Avatar, Byline, authorOf } from '../../components/avatar';
 import { ask } from '../../components/confirm';
+import { Icon } from '../../components/icons';
 import { MoreMenu } from '../../components/menu';
 import { ErrorMessage } from '../../components/problem';
 import { RichText } from '../../components/rich-text';
@@ -34,8 +36,23 @@ const replyOf = (meta: Meta | undefined): ReplyTarget | null =>
 const replyMeta = (c: ReplyTarget | null): Meta | undefined =>
   c ? { replyTo: c.id, replyAuthor: c.author } : undefined;
 
-/** `onCount`: the post's comment count moved by this much (a comment added or deleted). */
-export function Comments({ post, onCount }: { post: Post; onCount: (delta: number) => void }) {
+/** How many pages the list walks to find a linked comment before it gives up saying so. */
+const TARGET_PAGES = 10;
+
+/**
+ * `onCount`: the post's comment count moved by this much (a comment added or deleted).
+ * `target`: a comment to bring into view and mark (a notification links to it): the list pages
+ * on until it shows, then scrolls to it and focuses it; a comment that is gone is said so.
+ */
+export function Comments({
+  post,
+  onCount,
+  target,
+}: {
+  post: Post;
+  onCount: (delta: number) => void;
+  target?: string | undefined;
+}) {
   const { t } = useI18n();
   const me = session.get()?.handle;
   const [order, setOrder] = useState<Order>('newest');
@@ -57,6 +74,34 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
     [post.id, order],
   );
 
+  const [targetGone, setTargetGone] = useState(false);
+  const found = useRef<string | null>(null);
+  const pagesWalked = useRef(0);
+  // Another linked comment on the same post (a new hash): walk afresh.
+  useEffect(() => {
+    pagesWalked.current = 0;
+    setTargetGone(false);
+  }, [target]);
+  useEffect(() => {
+    if (!target || found.current === target || list.loading || list.error) return;
+    const el = document.querySelector<HTMLElement>(`li.comment[data-comment-id="${CSS.escape(target)}"]`);
+    if (el) {
+      found.current = target;
+      setTargetGone(false);
+      el.scrollIntoView({ block: 'center' });
+      el.focus({ preventScroll: true });
+      return;
+    }
+    if (list.done || pagesWalked.current >= TARGET_PAGES) {
+      if (list.items.length > 0 || list.done) setTargetGone(true);
+      return;
+    }
+    if (list.items.length > 0) {
+      pagesWalked.current++;
+      list.loadMore();
+    }
+  }, [target, list.items, list.loading, list.done, list.error]);
+
   function added(comment: Comment) {
     setStatus(t('comments.posted'));
     // A retry's answer may be a comment the list already shows (loaded after its first try
@@ -72,6 +117,29 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
     setReplyTo(comment);
     setStatus('');
     box.current?.focus();
+  }
+
+  // Counts like clicks per comment, so a late answer to an older click never overwrites a newer one.
+  const likeClicks = useRef(new Map<string, number>());
+  async function toggleLike(comment: Comment) {
+    const click = (likeClicks.current.get(comment.id) ?? 0) + 1;
+    likeClicks.current.set(comment.id, click);
+    const want = !comment.liked;
+    const delta = want ? 1 : -1;
+    const set = (liked: boolean, likeCount: number) =>
+      list.setItems((items) => items.map((c) => (c.id === comment.id ? { ...c, liked, likeCount } : c)));
+    set(want, Math.max(0, comment.likeCount + delta)); // at once; the answer confirms the count
+    setError(null);
+    try {
+      const params = { path: { postId: post.id, commentId: comment.id } };
+      const { data } = want
+        ? await call(api.PUT('/posts/{postId}/comments/{commentId}/like', { params }))
+        : await call(api.DELETE('/posts/{postId}/comments/{commentId}/like', { params }));
+      if (likeClicks.current.get(comment.id) === click) set(data.liked, data.likeCount);
+    } catch (err) {
+      if (likeClicks.current.get(comment.id) === click) set(comment.liked, comment.likeCount);
+      setError(err);
+    }
   }
 
   async function remove(comment: Comment) {
@@ -129,13 +197,21 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
         {status}
       </p>
       <ErrorMessage error={error} />
+      {targetGone && <p class="comment-target-gone">{t('comments.targetGone')}</p>}
       {/* biome-ignore lint/a11y/useSemanticElements: a <fieldset> would bring its own border, padding and layout to this row of buttons */}
       <div class="comment-order" role="group" aria-label={t('comments.order')}>
         {choose('newest')} {choose('oldest')}
       </div>
       <ol class="comment-list">
         {list.items.map((c) => (
-          <li key={c.id} class="comment" data-comment-id={c.id}>
+          <li
+            key={c.id}
+            class={c.id === target ? 'comment targeted' : 'comment'}
+            data-comment-id={c.id}
+            // The linked comment takes the focus, so keyboard and screen reader land on it too.
+            tabIndex={c.id === target ? -1 : undefined}
+            aria-current={c.id === target ? 'true' : undefined}
+          >
             <div class="post-head">
               <span class="who">
                 <Avatar {...authorOf(c)} />
@@ -166,13 +242,33 @@ export function Comments({ post, onCount }: { post: Post; onCount: (delta: numbe
             <p class="comment-body" dir="auto">
               <RichText text={c.body} mentions={c.mentions} />
             </p>
-            {me && (
-              <div class="comment-actions">
+            <div class="comment-actions">
+              {me && (
                 <button type="button" class="link" onClick={() => reply(c)}>
                   {t('comments.reply')}
                 </button>
-              </div>
-            )}
+              )}
+              {me ? (
+                <button
+                  type="button"
+                  class={c.liked ? 'link comment-like on' : 'link comment-like'}
+                  aria-label={`${t('reaction.like')} ${c.likeCount}`}
+                  aria-pressed={c.liked}
+                  onClick={() => toggleLike(c)}
+                >
+                  <Icon name="like" filled={c.liked} />
+                  <span class="n">{c.likeCount > 0 ? c.likeCount : t('reaction.like')}</span>
+                </button>
+              ) : (
+                c.likeCount > 0 && (
+                  <span class="comment-like">
+                    <Icon name="like" />
+                    <span class="sr-only">{t('reaction.like')} </span>
+                    <span class="n">{c.likeCount}</span>
+                  </span>
+                )
+              )}
+            </div>
           </li>
         ))}
       </ol>
