@@ -1,8 +1,8 @@
-// functions/http/list-comments.ts — GET /posts/{postId}/comments: a post's comments, newest or oldest first, cursor-paged (public; a token leaves out whom the reader must not see).
+// functions/http/list-comments.ts — GET /posts/{postId}/comments: a post's top-level comments with their threads' previews, newest or oldest first, cursor-paged (public; a token leaves out whom the reader must not see).
 import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
-import { commentView, pageView } from '../../shared/http/views.js';
+import { pageView, threadedCommentView } from '../../shared/http/views.js';
 import { listComments } from '../../shared/use-cases/comments.js';
 
 export const { run, handler } = httpRoute(routes.listComments, async ({ actor, params, query }) => {
@@ -14,5 +14,5 @@ export const { run, handler } = httpRoute(routes.listComments, async ({ actor, p
     query.cursor,
     actor || undefined,
   );
-  return json(200, pageView(page, 'comments', commentView));
+  return json(200, pageView(page, 'comments', threadedCommentView));
 });

@@ -10,6 +10,7 @@ import type { BlockEdge } from '../ports/social-store.js';
 import type { NotificationGroup } from '../use-cases/notifications.js';
 import type { PostDetail, PostWithViewer } from '../use-cases/post-details.js';
 import type { Face } from '../use-cases/faces.js';
+import type { ListedThread } from '../use-cases/comments.js';
 import type { Suggestion } from '../use-cases/suggestions.js';
 import type { PersonView } from '../use-cases/people.js';
 import type { Grant } from '../use-cases/sessions.js';
@@ -194,6 +195,10 @@ export const CommentSchema = z
       .strictObject({ id: z.string(), author: handleString })
       .nullable()
       .meta({ description: 'The comment this one answers (show "reply to @author"), or null' }),
+    root: z.string().nullable().meta({
+      description:
+        'A reply’s thread (楼中楼): the top-level comment it lives under (a reply to a reply keeps its root); null for a top-level comment',
+    }),
     mentions: mentionsField,
     likeCount: z.int().min(0).meta({ description: 'How many like (赞) the comment (exact)' }),
     liked: z.boolean().meta({ description: 'Whether the reader (the token’s user) likes it; false without a token' }),
@@ -209,9 +214,37 @@ export const CommentLikeStateSchema = z
   })
   .meta({ id: 'CommentLikeState' });
 
+const threadFields = {
+  replyCount: z.int().min(0).meta({ description: 'How many live replies its thread holds (共 N 条回复)' }),
+  replies: z
+    .array(CommentSchema)
+    .meta({ description: 'The thread’s oldest two replies (a preview); the rest: GET …/comments/{commentId}/replies' }),
+};
+
+export const ThreadedCommentSchema = CommentSchema.extend({ deleted: z.literal(false), ...threadFields }).meta({
+  id: 'ThreadedComment',
+});
+
+export const DeletedCommentSchema = z
+  .strictObject({
+    id: z.string(),
+    postId: postIdString,
+    deleted: z.literal(true),
+    createdAt: instant,
+    ...threadFields,
+  })
+  .meta({
+    id: 'DeletedComment',
+    description: 'A deleted top-level comment whose replies remain: shown as “该评论已删除” with its thread',
+  });
+
 export const CommentPageSchema = z
-  .strictObject({ comments: z.array(CommentSchema), nextCursor })
+  .strictObject({ comments: z.array(z.discriminatedUnion('deleted', [ThreadedCommentSchema, DeletedCommentSchema])), nextCursor })
   .meta({ id: 'CommentPage' });
+
+export const ReplyPageSchema = z
+  .strictObject({ replies: z.array(CommentSchema), nextCursor })
+  .meta({ id: 'ReplyPage' });
 
 export const LikeStateSchema = z
   .strictObject({ user: handleString, postId: postIdString, liked: z.boolean() })
@@ -557,10 +590,21 @@ export const commentView = (c: Comment & { face: Face }): z.output<typeof Commen
   body: c.body,
   createdAt: iso(c.createdAt),
   replyTo: c.replyTo ?? null,
+  root: c.root ?? null,
   mentions: c.mentions ?? [],
   likeCount: c.likes?.count ?? 0,
   liked: c.likes?.liked ?? false,
 });
+
+/** A top-level comment as the post's list shows it: with its thread, or a placeholder. */
+export const threadedCommentView = (
+  c: ListedThread,
+): z.output<typeof ThreadedCommentSchema> | z.output<typeof DeletedCommentSchema> => {
+  const thread = { replyCount: c.replies.count, replies: c.replies.preview.map(commentView) };
+  return c.deleted || !c.face
+    ? { id: c.id, postId: c.postId, deleted: true, createdAt: iso(c.createdAt), ...thread }
+    : { ...commentView({ ...c, face: c.face }), deleted: false, ...thread };
+};
 
 /** A user named by a list or a notification: handle, name and avatar. */
 const faceView = (f: Face) => ({ handle: f.handle, displayName: f.displayName, avatar: f.avatar });

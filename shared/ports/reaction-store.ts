@@ -1,7 +1,7 @@
 // shared/ports/reaction-store.ts — what the conversation and reaction use cases (comments,
 // reposts, likes) need from storage. Implemented in shared/adapters/hbase/. Where a method's cost matters its comment
 // says it ("one read", "one write": one round trip); how each maps onto storage: the adapters.
-import type { Comment } from '../domain/comment.js';
+import type { Comment, ThreadEntry, ThreadSummary } from '../domain/comment.js';
 import type { ListPage, ListPosition, Page } from './feed-store.js';
 import type { WriteAction } from '../domain/limits.js';
 
@@ -112,6 +112,17 @@ export interface CommentLikeState {
   version: string | null;
 }
 
+/** A top-level comment as its post lists it, with its thread; `deleted`: a placeholder (no author, no body) kept while replies remain. */
+export interface ListedComment extends Comment {
+  thread: ThreadSummary;
+  deleted?: true;
+}
+
+/** A thread's summary as read, with what `swapThread` checks is unchanged (`version`, opaque). */
+export interface ThreadState extends ThreadSummary {
+  version: string | null;
+}
+
 export interface CommentStore {
   /** Creates the comment unless its id was ever used on that post, live or deleted: false then. Its author's index entry (`listWritten`) must be written first. */
   create(comment: Comment): Promise<boolean>;
@@ -131,7 +142,24 @@ export interface CommentStore {
    * A post's live comments in either order, cursor = the last comment id of the previous page,
    * each with its likes (count, and whether `reader` likes it). One read.
    */
-  list(postId: string, order: CommentOrder, limit: number, cursor?: string, reader?: string): Promise<Page<Comment>>;
+  list(
+    postId: string,
+    order: CommentOrder,
+    limit: number,
+    cursor?: string,
+    reader?: string,
+  ): Promise<Page<ListedComment>>;
+  /** A reply's thread index entry, written before the reply (an entry whose reply never landed, or was deleted, is skipped at read). */
+  listThreadEntry(postId: string, root: string, entry: ThreadEntry): Promise<void>;
+  unlistThreadEntry(postId: string, root: string, replyId: string): Promise<void>;
+  /** A top-level comment's thread summary (live or deleted comment); null if the comment was never created. One get. */
+  threadState(postId: string, root: string): Promise<ThreadState | null>;
+  /** Replaces the thread summary only while it is still what `seen` read (false: read again). */
+  swapThread(postId: string, root: string, next: ThreadSummary, seen: ThreadState): Promise<boolean>;
+  /** A thread's index entries, oldest first, cursor = the last reply id of the previous page. One bounded scan. */
+  threadEntries(postId: string, root: string, limit: number, cursor?: string): Promise<Page<ThreadEntry>>;
+  /** The live ones of these comments with their likes, in id order. One multi-get. */
+  readMany(postId: string, ids: string[], reader?: string): Promise<Comment[]>;
   /** The comment, its like count and `user`'s like of it, in one read; null unless the comment is live. */
   likeState(postId: string, commentId: string, user: string): Promise<CommentLikeState | null>;
   /**

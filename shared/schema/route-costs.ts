@@ -57,14 +57,25 @@ export const ROUTE_COSTS = {
   },
 
   listComments: {
-    requests: 4,
+    requests: 5,
     roundTrips: 2,
     why: [
-      `1) the post (content get: a deleted post's comments are 404 at once, E) ∥ a page of comments`,
-      `(one stateless scan of the text keys, reversed for newest first: m:v, the like count m:n and`,
-      `the reader's own liker cell m:l.<reader>); 2) the`,
-      `commenters' faces (users multi-get) ∥ with a token, whom of them the reader blocks or mutes or`,
-      `is blocked by (blocks multi-get): the authors are known only from the scan.`,
+      `1) the post (content get: a deleted post's comments are 404 at once, E) ∥ a page of top-level comments`,
+      `(one stateless scan of the text keys, reversed for newest first: m:v, the like count m:n,`,
+      `the reader's own liker cell m:l.<reader> and the thread's summary m:r, E3); 2) the`,
+      `commenters' and the previews' authors' faces (users multi-get) ∥ with a token, whom of them the reader blocks or mutes or`,
+      `is blocked by (blocks multi-get) ∥ the previews' replies with their likes (comments multi-get,`,
+      `[only when a comment on the page has replies]): the authors and previews are known only from the scan.`,
+    ].join(' '),
+  },
+  listReplies: {
+    requests: 6,
+    roundTrips: 2,
+    why: [
+      `1) the post (content get, 404) ∥ the root comment (comments get: 404 unless a top-level one,`,
+      `live or deleted) ∥ a page of the thread's index (one bounded stateless scan of <root key>/<reply id>);`,
+      `2) the replies with their likes (comments multi-get: an entry never landed or deleted is`,
+      `skipped) ∥ their authors' faces (users multi-get) ∥ with a token, the blocks multi-get.`,
     ].join(' '),
   },
   listLikers: {

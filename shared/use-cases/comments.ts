@@ -1,4 +1,11 @@
-// shared/use-cases/comments.ts — comments (评论) on a post, with one level of reply-to.
+// shared/use-cases/comments.ts — comments (评论) on a post, and replies in threads (楼中楼).
+// A reply lives in the thread of the top-level comment it answers, or of the reply's own root: a
+// thread is one level deep. The root's row keeps the thread's summary (how many live replies, the
+// oldest two as the preview), changed by check-and-put on the summary read (invariant E3 in
+// docs/consistency.md): a created reply counts +1 after its row lands, a deleted one −1 after its
+// tombstone wins, recomputing the preview from the thread's index when it was in it. Deleting a
+// top-level comment leaves its replies: while any remains the post's list shows it as a
+// placeholder (该评论已删除) with its thread; the thread still opens; the post's count drops by one.
 // Create: the write quota, the post, the reply-to comment, the mentioned users and a block
 // between the commenter and the post's author (403) are checked in parallel → the comment row is
 // written put-if-absent (with the delayed notify beside it) → only that writer counts +1 and
@@ -15,7 +22,16 @@
 // comment absent (the first request was refused, died, or is between its claim and its create
 // right now) makes it under the claimed id, with that id's time: of the two creates exactly one
 // wins (put-if-absent) and counts, and the other answers the winner's comment.
-import { COMMENT_ID_PATTERN, commentCreatedAt, newCommentId, type Comment } from '../domain/comment.js';
+import {
+  COMMENT_ID_PATTERN,
+  commentCreatedAt,
+  newCommentId,
+  previewOf,
+  THREAD_PREVIEW,
+  type Comment,
+  type ThreadEntry,
+  type ThreadSummary,
+} from '../domain/comment.js';
 import { ConflictError, ForbiddenError, GoneError, NotFoundError } from '../domain/errors.js';
 import { authorOfPostId } from '../domain/post.js';
 import type { Page } from '../ports/feed-store.js';
@@ -151,10 +167,11 @@ export async function addComment(
    */
   async function createComment(claimedOrFresh: string, freshIdsOnLoss: boolean): Promise<AddedComment> {
     await atStep(deps, 'comment.checked', { actor, postId });
-    const reply =
-      target.status === 'fulfilled' && target.value?.state === 'live'
-        ? { replyTo: { id: target.value.comment.id, author: target.value.comment.author } }
-        : {};
+    const answered = target.status === 'fulfilled' && target.value?.state === 'live' ? target.value.comment : null;
+    // A reply to a reply stays in its root's thread.
+    const reply = answered
+      ? { replyTo: { id: answered.id, author: answered.author }, root: answered.root ?? answered.id }
+      : {};
     for (let attempt = 0; attempt < (freshIdsOnLoss ? MAX_ID_ATTEMPTS : 1); attempt++) {
       const id = attempt === 0 ? claimedOrFresh : newCommentId(now);
       if (attempt > 0) await Promise.all([deps.comments.listWritten(entry(id)), listMentions(id, entities)]);
@@ -171,12 +188,21 @@ export async function addComment(
       // The delayed notify first, before the row (notifications.ts; it also tallies the count,
       // invariant M); a lost id race leaves it naming an id that never existed, which the worker
       // finds absent and ignores.
-      await notifyLater(deps, fact, { at: now, removal: false });
+      // A reply's thread index entry before its row, beside the delayed notify (one never landed is skipped at read).
+      await Promise.all([
+        notifyLater(deps, fact, { at: now, removal: false }),
+        comment.root ? deps.comments.listThreadEntry(postId, comment.root, comment) : undefined,
+      ]);
       if (await deps.comments.create(comment)) {
         await atStep(deps, 'comment.created', { actor, postId });
-        await Promise.all([deps.posts.count(postId, 'comments', 1, comment.id), notifyNow(deps, fact)]);
+        await Promise.all([
+          deps.posts.count(postId, 'comments', 1, comment.id),
+          notifyNow(deps, fact),
+          comment.root ? countReply(deps, postId, comment.root, comment, actor) : undefined,
+        ]);
         return { ...comment, face };
       }
+      if (comment.root) await deps.comments.unlistThreadEntry(postId, comment.root, id);
       if (!freshIdsOnLoss) {
         // The claimed id was taken by a request with the same key (a retry inside our gap): its entries are its comment's.
         const found = await deps.comments.lookup(postId, id);
@@ -212,19 +238,86 @@ export async function deleteComment(
   await atStep(deps, 'comment.emptied', { actor, postId });
   if (!(await deps.comments.markDeleted(postId, commentId, now))) throw commentNotFound(commentId);
   await atStep(deps, 'comment.deleted', { actor, postId });
-  // Its author's index entry (kind W) goes with it: the export and the erasure read only live comments' entries.
+  const root = found.comment.root;
+  // Its author's index entry (kind W) goes with it: the export and the erasure read only live
+  // comments' entries. A reply leaves its thread: its index entry, then the root's summary.
   await Promise.all([
     deps.posts.count(postId, 'comments', -1, commentId),
     notifyNow(deps, fact),
     deps.comments.unlistWritten(found.comment),
+    root
+      ? deps.comments
+          .unlistThreadEntry(postId, root, commentId)
+          .then(() => uncountReply(deps, postId, root, commentId, actor))
+      : undefined,
   ]);
 }
 
+/** Swaps lost in a row before giving up (each lost swap means another change to the thread landed). */
+const THREAD_SWAP_ATTEMPTS = 50;
+
+/** E3: +1 on the root's thread and the reply in the preview if it is among the oldest two, in one check-and-put. */
+async function countReply(
+  deps: Pick<FeedDeps, 'comments' | 'step'>,
+  postId: string,
+  root: string,
+  reply: ThreadEntry,
+  actor: string,
+): Promise<void> {
+  for (let attempt = 1; attempt <= THREAD_SWAP_ATTEMPTS; attempt++) {
+    const seen = await deps.comments.threadState(postId, root);
+    if (!seen) return;
+    const next = { count: seen.count + 1, preview: previewOf([...seen.preview, { id: reply.id, author: reply.author }]) };
+    await atStep(deps, 'thread.read', { actor, postId });
+    if (await deps.comments.swapThread(postId, root, next, seen)) return;
+  }
+  throw new Error('reply: the thread swap lost too many races in a row');
+}
+
 /**
- * The post and a page of its comments in one round trip, then their authors' faces (one
- * multi-get) beside, for a reader, whom of those authors the reader must not see (one multi-get:
- * they block or mute them, or are blocked by them — the rule of timelines, visibility.ts; the
- * post's author too no longer sees the comments of someone they block, as Mastodon does).
+ * E3: −1 on the root's thread; when the reply was in the preview, the preview is read again from
+ * the thread's index (the reply's entry is gone: only live replies are kept) on every attempt.
+ */
+async function uncountReply(
+  deps: Pick<FeedDeps, 'comments' | 'step'>,
+  postId: string,
+  root: string,
+  replyId: string,
+  actor: string,
+): Promise<void> {
+  for (let attempt = 1; attempt <= THREAD_SWAP_ATTEMPTS; attempt++) {
+    const seen = await deps.comments.threadState(postId, root);
+    if (!seen) return;
+    let preview = seen.preview;
+    if (preview.some((e) => e.id === replyId)) {
+      // A few entries more than the preview, for entries of replies deleted or never landed.
+      const entries = await deps.comments.threadEntries(postId, root, THREAD_PREVIEW + 4);
+      const live = await deps.comments.readMany(
+        postId,
+        entries.items.filter((e) => e.id !== replyId).map((e) => e.id),
+      );
+      preview = previewOf(live.map((c) => ({ id: c.id, author: c.author })));
+    }
+    const next: ThreadSummary = { count: seen.count - 1, preview };
+    await atStep(deps, 'thread.read', { actor, postId });
+    if (await deps.comments.swapThread(postId, root, next, seen)) return;
+  }
+  throw new Error('reply delete: the thread swap lost too many races in a row');
+}
+
+/** A top-level comment as listed: with its face and its thread (the count and the preview's replies); `deleted`: a placeholder. */
+export type ListedThread = Comment & {
+  face: Face | null;
+  deleted?: true;
+  replies: { count: number; preview: (Comment & { face: Face })[] };
+};
+
+/**
+ * The post and a page of its top-level comments (each with its thread's summary) in one round
+ * trip, then beside each other: the authors' faces (the comments' and the previews'), for a
+ * reader whom of them the reader must not see (visibility.ts: they block or mute them, or are
+ * blocked by them; the post's author too no longer sees the comments of someone they block, as
+ * Mastodon does), and the previews' replies with their likes (one multi-get).
  */
 export async function listComments(
   deps: CommentsReadDeps,
@@ -233,23 +326,75 @@ export async function listComments(
   limit: number,
   cursor?: string,
   reader?: string,
-): Promise<Page<Comment & { face: Face }>> {
+): Promise<Page<ListedThread>> {
   const after = decodeCursor(cursor, (id) => COMMENT_ID_PATTERN.test(id));
-  // The likes (count, and the reader's own) come in the same scan.
+  // The likes (count, and the reader's own) and the threads' summaries come in the same scan.
   const [post, page] = await Promise.all([
     deps.posts.get(postId),
     deps.comments.list(postId, order, limit, after, reader),
   ]);
   if (!post) throw postNotFound(postId);
-  const authors = page.items.map((c) => c.author);
-  const [faces, hidden] = await Promise.all([
+  const previewIds = page.items.flatMap((c) => c.thread.preview.map((e) => e.id));
+  const authors = [
+    ...new Set([...page.items.flatMap((c) => (c.deleted ? [] : [c.author])), ...page.items.flatMap((c) => c.thread.preview.map((e) => e.author))]),
+  ];
+  const [faces, hidden, previews] = await Promise.all([
+    readFaces(deps, authors),
+    reader ? hiddenFrom(deps, reader, authors) : Promise.resolve(new Set<string>()),
+    deps.comments.readMany(postId, previewIds.toSorted(), reader),
+  ]);
+  const seen = (author: string) => faces.has(author) && !hidden.has(author);
+  const byId = new Map(previews.map((c) => [c.id, c]));
+  // A comment whose author left (no face) is left out, as a deleted one is; so is one by an
+  // author hidden from the reader (a placeholder has no author: it stays while its thread does).
+  // The cursor is the last comment read, so paging goes on.
+  const items = page.items.flatMap(({ thread, ...c }): ListedThread[] => {
+    if (!c.deleted && !seen(c.author)) return [];
+    const preview = thread.preview.flatMap((e) => {
+      const reply = byId.get(e.id);
+      return reply && seen(reply.author) ? [{ ...reply, face: faceOf(faces, reply.author) }] : [];
+    });
+    const replies = { count: thread.count, preview };
+    return [{ ...c, face: c.deleted ? null : faceOf(faces, c.author), replies }];
+  });
+  return { items, ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };
+}
+
+/**
+ * One top-level comment's replies, oldest first: the post ∥ the root ∥ a page of the thread's
+ * index (one bounded scan) in one round trip, then the replies with their likes (one multi-get)
+ * ∥ their authors' faces ∥ for a reader, whom of them the reader must not see. A deleted root's
+ * thread still opens while replies remain; an unknown comment, or a reply, has none (404).
+ */
+export async function listReplies(
+  deps: CommentsReadDeps,
+  postId: string,
+  rootId: string,
+  limit: number,
+  cursor?: string,
+  reader?: string,
+): Promise<Page<Comment & { face: Face }>> {
+  const after = decodeCursor(cursor, (id) => COMMENT_ID_PATTERN.test(id));
+  const [post, root, page] = await Promise.all([
+    deps.posts.get(postId),
+    deps.comments.lookup(postId, rootId),
+    deps.comments.threadEntries(postId, rootId, limit, after),
+  ]);
+  if (!post) throw postNotFound(postId);
+  if (root.state === 'absent' || (root.state === 'live' && root.comment.root)) throw commentNotFound(rootId);
+  const authors = [...new Set(page.items.map((e) => e.author))];
+  const [replies, faces, hidden] = await Promise.all([
+    deps.comments.readMany(
+      postId,
+      page.items.map((e) => e.id),
+      reader,
+    ),
     readFaces(deps, authors),
     reader ? hiddenFrom(deps, reader, authors) : Promise.resolve(new Set<string>()),
   ]);
-  // A comment whose author left (no face) is left out, as a deleted one is; so is one by an
-  // author hidden from the reader. The cursor is the last comment read, so paging goes on.
-  const items = page.items.flatMap((c) =>
-    faces.has(c.author) && !hidden.has(c.author) ? [{ ...c, face: faceOf(faces, c.author) }] : [],
+  // An entry whose reply never landed, or was deleted, or is not this thread's, is skipped.
+  const items = replies.flatMap((c) =>
+    c.root === rootId && faces.has(c.author) && !hidden.has(c.author) ? [{ ...c, face: faceOf(faces, c.author) }] : [],
   );
   return { items, ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };
 }

@@ -54,6 +54,8 @@ export type StepPoint =
   | 'comment.deleted'
   /** comment like: the comment's likes and the liker's cell are read; the swap that changes both is next. */
   | 'comment-like.read'
+  /** A reply's add or delete read its root's thread summary, before its check-and-put (E3). */
+  | 'thread.read'
   /** comment like: the swap landed (liker and count together); the notify is next. */
   | 'comment-like.won'
   /** comment unlike: the liker's like is read; the swap that takes it and the count back is next. */

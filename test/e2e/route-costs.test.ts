@@ -100,6 +100,11 @@ async function buildWorld(): Promise<World> {
     await api.call('POST', `/posts/${post}/comments`, { token: a!.token, body: { body: 'nice' } }),
     201,
   ).json.id as string;
+  // The comment has a thread: the list reads its preview, the thread its replies.
+  ok(
+    await api.call('POST', `/posts/${post}/comments`, { token: b!.token, body: { body: 'agreed', replyTo: comment } }),
+    201,
+  );
   ok(await api.call('POST', `/posts/${post}/reposts`, { token: c!.token, body: { comment: 'look' } }), 201);
   ok(await api.call('PUT', `/users/${a!.handle}/following/${followed!.handle}`, { token: a!.token }));
   ok(await api.call('PUT', `/users/${a!.handle}/blocks/${blocked!.handle}`, { token: a!.token }));
@@ -181,6 +186,7 @@ const CALLS: Record<RouteName, (w: World) => Promise<ApiResponse>> = {
   postHistory: (w) => api.call('GET', `/posts/${w.post}/history`, { token: w.a.token }),
   listUserPosts: (w) => api.call('GET', `/users/${w.b.handle}/posts`, { token: w.a.token }),
   listComments: (w) => api.call('GET', `/posts/${w.post}/comments`, { token: w.a.token }),
+  listReplies: (w) => api.call('GET', `/posts/${w.post}/comments/${w.comment}/replies`, { token: w.a.token }),
   addComment: (w) => api.call('POST', `/posts/${w.post}/comments`, { token: w.c.token, body: { body: 'me too' } }),
   deleteComment: (w) => api.call('DELETE', `/posts/${w.post}/comments/${w.comment}`, { token: w.a.token }),
   likeComment: (w) => api.call('PUT', `/posts/${w.post}/comments/${w.comment}/like`, { token: w.c.token }),

@@ -246,14 +246,19 @@ describe('comments', () => {
       do {
         const { result, depth } = await measured(() => listComments(deps, id, order, 2, cursor));
         expect(depth).toBe(2); // the post's get ∥ the comments' scan; then the authors' faces
-        expect(result.items.every((c) => c.face.handle === c.author)).toBe(true);
-        bodies.push(...result.items.map((c) => c.body));
+        expect(result.items.every((c) => c.deleted || c.face?.handle === c.author)).toBe(true);
+        // A reply is in its root's thread, not in the post's list: the root shows it as its preview.
+        bodies.push(
+          ...result.items.map((c) =>
+            [c.deleted ? '(deleted)' : c.body, ...c.replies.preview.map((r) => `> ${r.body}`)].join(' '),
+          ),
+        );
         cursor = result.nextCursor;
       } while (cursor);
       return bodies;
     };
-    expect(await pageThrough('oldest')).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'thanks']);
-    expect(await pageThrough('newest')).toEqual(['thanks', 'c4', 'c3', 'c2', 'c1', 'c0']);
+    expect(await pageThrough('oldest')).toEqual(['c0 > thanks', 'c1', 'c2', 'c3', 'c4']);
+    expect(await pageThrough('newest')).toEqual(['c4', 'c3', 'c2', 'c1', 'c0 > thanks']);
 
     await expect(deleteComment(deps, cat, id, made[0]!.id)).rejects.toMatchObject({ code: 'forbidden' }); // bob's, on ann's post
     await deleteComment(deps, bob, id, made[0]!.id); // its author
@@ -261,7 +266,8 @@ describe('comments', () => {
     const racing = await Promise.allSettled(Array.from({ length: 5 }, () => deleteComment(deps, bob, id, made[2]!.id)));
     expect(racing.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect((await getPost(deps, id)).counts.comments).toBe(3);
-    expect(await pageThrough('oldest')).toEqual(['c3', 'c4', 'thanks']);
+    // c0 is gone but its reply stays: a placeholder (该评论已删除) with its thread.
+    expect(await pageThrough('oldest')).toEqual(['(deleted) > thanks', 'c3', 'c4']);
   });
 
   it('20 comments at once: the count is exact', async () => {

@@ -3,7 +3,13 @@
 // REST stateless scan in either direction).
 import * as z from 'zod';
 import { forEachLimit } from '../../runtime/concurrency.js';
-import { COMMENT_ID_PATTERN, commentCreatedAt, type Comment } from '../../domain/comment.js';
+import {
+  COMMENT_ID_PATTERN,
+  commentCreatedAt,
+  type Comment,
+  type ThreadEntry,
+  type ThreadSummary,
+} from '../../domain/comment.js';
 import { bytesToString, filters, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { Page } from '../../ports/feed-store.js';
 import type {
@@ -11,6 +17,8 @@ import type {
   CommentLookup,
   CommentOrder,
   CommentStore,
+  ListedComment,
+  ThreadState,
   WrittenPosition,
 } from '../../ports/reaction-store.js';
 import { commentPrefix, commentRowKey, listPrefix, parseWrittenRowKey, writtenRowKey } from '../../schema/row-keys.js';
@@ -18,7 +26,19 @@ import { qualifiedTableName } from '../../schema/tables.js';
 import { cellText, cellValue } from './cells.js';
 
 const CREATED = 'm:t';
+/** A top-level comment's content; a reply's is in REPLY_VALUE, so the post's list never sees a reply. */
 const VALUE = 'm:v';
+const REPLY_VALUE = 'm:w';
+/**
+ * A top-level comment's thread: `<count>/<sequence>/<id>:<author>,…` (its live replies, and the
+ * oldest two as the preview), replaced by check-and-put on the value read, as the likes' state
+ * is (invariant E3). It outlives the comment's delete: a deleted comment with replies is listed
+ * as a placeholder (该评论已删除) while they remain.
+ */
+const THREAD = 'm:r';
+/** A thread's index row, beside its root's row: `<root row key>/<reply id>` → the reply's author. */
+const THREAD_AUTHOR = 'm:e';
+const threadRowKey = (postId: string, root: string, replyId = '') => `${commentRowKey(postId, root)}/${replyId}`;
 const DELETED = 'm:d';
 /**
  * The likes' state: `<count>/<sequence>`, replaced by check-and-put on the value read together
@@ -30,7 +50,22 @@ const LIKES_DELETED = 'x';
 /** One liker's cell: the like's since, or '' when taken back (never deleted: a swap replaces it). */
 const likerColumn = (user: string) => `m:l.${user}`;
 /** What a comment read needs: never the whole family, whose liker cells grow with its likes. */
-const COMMENT_COLUMNS = [CREATED, VALUE, DELETED];
+const COMMENT_COLUMNS = [CREATED, VALUE, REPLY_VALUE, DELETED];
+
+function parseThread(text: string | undefined): ThreadSummary & { sequence: number } {
+  const m = text === undefined ? null : /^(\d+)\/(\d+)\/(.*)$/.exec(text);
+  if (!m) return { count: 0, sequence: 0, preview: [] };
+  const preview = m[3]!
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => {
+      const [id = '', author = ''] = pair.split(':');
+      return { id, author };
+    })
+    .filter((e) => COMMENT_ID_PATTERN.test(e.id) && e.author !== '');
+  return { count: Number(m[1]), sequence: Number(m[2]), preview };
+}
+
 
 function parseLikes(text: string | undefined): { count: number; sequence: number } | null {
   if (text === undefined) return { count: 0, sequence: 0 };
@@ -47,6 +82,8 @@ const Stored = z.object({
   b: z.string(),
   r: z.string().optional(),
   ra: z.string().optional(),
+  /** A reply's thread root. */
+  t: z.string().optional(),
   /** @mentions: [[handle, start, end]…] (code-point offsets), parsed at write time. */
   m: z.array(z.tuple([z.string(), z.number().int(), z.number().int()])).optional(),
 });
@@ -54,7 +91,7 @@ const Stored = z.object({
 /** `likes`: the row was read with its likes (and `reader`'s liker cell): they go with the comment. */
 export function commentFromRow(postId: string, row: HBaseRow, likes?: { reader?: string | undefined }): Comment | null {
   if (cellValue(row, DELETED) !== undefined) return null;
-  const raw = cellText(row, VALUE);
+  const raw = cellText(row, VALUE) ?? cellText(row, REPLY_VALUE);
   const key = bytesToString(row.key);
   const prefix = commentPrefix(postId);
   if (raw === undefined || !key.startsWith(prefix)) return null;
@@ -69,6 +106,7 @@ export function commentFromRow(postId: string, row: HBaseRow, likes?: { reader?:
     body: v.b,
     createdAt: commentCreatedAt(id),
     ...(v.r !== undefined && v.ra !== undefined ? { replyTo: { id: v.r, author: v.ra } } : {}),
+    ...(v.t !== undefined ? { root: v.t } : {}),
     ...(v.m?.length ? { mentions: v.m.map(([handle, start, end]) => ({ handle, start, end })) } : {}),
     ...(likes
       ? {
@@ -118,6 +156,7 @@ export class HBaseCommentStore implements CommentStore {
       a: c.author,
       b: c.body,
       ...(c.replyTo ? { r: c.replyTo.id, ra: c.replyTo.author } : {}),
+      ...(c.root ? { t: c.root } : {}),
       ...(c.mentions?.length ? { m: c.mentions.map((m) => [m.handle, m.start, m.end]) } : {}),
     });
     // Put-if-absent on m:t, which outlives a delete: a comment id is never used twice.
@@ -126,7 +165,7 @@ export class HBaseCommentStore implements CommentStore {
       commentRowKey(c.postId, c.id),
       [
         { column: CREATED, value: String(c.createdAt) },
-        { column: VALUE, value },
+        { column: c.root ? REPLY_VALUE : VALUE, value },
       ],
       { column: CREATED, value: null },
     );
@@ -184,7 +223,66 @@ export class HBaseCommentStore implements CommentStore {
   }
 
   async dropContent(postId: string, commentId: string): Promise<void> {
-    await this.client.deleteColumns(this.table, commentRowKey(postId, commentId), [VALUE]);
+    await this.client.deleteColumns(this.table, commentRowKey(postId, commentId), [VALUE, REPLY_VALUE]);
+  }
+
+  async listThreadEntry(postId: string, root: string, entry: ThreadEntry): Promise<void> {
+    await this.client.put(this.table, [
+      { key: threadRowKey(postId, root, entry.id), cells: [{ column: THREAD_AUTHOR, value: entry.author }] },
+    ]);
+  }
+
+  async unlistThreadEntry(postId: string, root: string, replyId: string): Promise<void> {
+    await this.client.deleteRow(this.table, threadRowKey(postId, root, replyId));
+  }
+
+  async threadState(postId: string, root: string): Promise<ThreadState | null> {
+    const row = await this.client.getRow(this.table, commentRowKey(postId, root), { columns: [CREATED, THREAD] });
+    if (!row || cellValue(row, CREATED) === undefined) return null;
+    const version = cellText(row, THREAD) ?? null;
+    const { count, preview } = parseThread(version ?? undefined);
+    return { count, preview, version };
+  }
+
+  swapThread(postId: string, root: string, next: ThreadSummary, seen: ThreadState): Promise<boolean> {
+    const sequence = parseThread(seen.version ?? undefined).sequence + 1;
+    const preview = next.preview.map((e) => `${e.id}:${e.author}`).join(',');
+    return this.client.checkAndPut(
+      this.table,
+      commentRowKey(postId, root),
+      [{ column: THREAD, value: `${Math.max(0, next.count)}/${sequence}/${preview}` }],
+      { column: THREAD, value: seen.version },
+    );
+  }
+
+  async threadEntries(postId: string, root: string, limit: number, cursor?: string): Promise<Page<ThreadEntry>> {
+    const prefix = threadRowKey(postId, root);
+    const rows = await this.client.scanText(this.table, {
+      prefix,
+      ...(cursor ? { startRow: `${prefix}${cursor} ` } : {}),
+      limit: limit + 1,
+      columns: [THREAD_AUTHOR],
+    });
+    const page = rows.slice(0, limit);
+    const items = page.flatMap((r) => {
+      const id = bytesToString(r.key).slice(prefix.length);
+      const author = cellText(r, THREAD_AUTHOR);
+      return COMMENT_ID_PATTERN.test(id) && author ? [{ id, author }] : [];
+    });
+    const last = page.at(-1);
+    return rows.length > limit && last
+      ? { items, nextCursor: bytesToString(last.key).slice(prefix.length) }
+      : { items };
+  }
+
+  async readMany(postId: string, ids: string[], reader?: string): Promise<Comment[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.client.multiGet(
+      this.table,
+      ids.map((id) => commentRowKey(postId, id)),
+      { columns: [...COMMENT_COLUMNS, LIKES, ...(reader ? [likerColumn(reader)] : [])] },
+    );
+    return rows.flatMap((r) => commentFromRow(postId, r, { reader }) ?? []);
   }
 
   async list(
@@ -193,12 +291,15 @@ export class HBaseCommentStore implements CommentStore {
     limit: number,
     cursor?: string,
     reader?: string,
-  ): Promise<Page<Comment>> {
+  ): Promise<Page<ListedComment>> {
     const prefix = commentPrefix(postId);
-    // The likes ride in the same scan: the count, and the reader's own liker cell only.
-    const columns = [VALUE, LIKES, ...(reader ? [likerColumn(reader)] : [])];
-    // Only rows with content: a deleted comment (its m:n and liker cells stay) never takes a slot.
-    const filter = filters.hasColumn('m', 'v');
+    // The likes ride in the same scan: the count, and the reader's own liker cell only; so does
+    // the thread's summary.
+    const columns = [VALUE, DELETED, THREAD, LIKES, ...(reader ? [likerColumn(reader)] : [])];
+    // Only top-level comments with content, or deleted ones that had replies (a placeholder while
+    // they remain): a deleted comment without a thread (its m:n and liker cells stay), a reply
+    // (m:w) and a thread's index row never take a slot.
+    const filter = filters.or(filters.hasColumn('m', 'v'), filters.hasColumn('m', 'r'));
     let rows: HBaseRow[];
     if (order === 'oldest') {
       // Forward from just after the cursor's row: keys are fixed-length ASCII, so `row + ' '` is
@@ -225,7 +326,17 @@ export class HBaseCommentStore implements CommentStore {
       rows = found.filter((r) => bytesToString(r.key) !== startRow).slice(0, limit + 1);
     }
     const page = rows.slice(0, limit);
-    const items = page.flatMap((r) => commentFromRow(postId, r, { reader }) ?? []);
+    const items = page.flatMap((r): ListedComment[] => {
+      const thread = parseThread(cellText(r, THREAD));
+      const summary = { count: thread.count, preview: thread.preview };
+      const comment = commentFromRow(postId, r, { reader });
+      if (comment) return [{ ...comment, thread: summary }];
+      const id = bytesToString(r.key).slice(prefix.length);
+      // Deleted, its replies still there: a placeholder (该评论已删除).
+      return COMMENT_ID_PATTERN.test(id) && thread.count > 0
+        ? [{ id, postId, author: '', body: '', createdAt: commentCreatedAt(id), deleted: true, thread: summary }]
+        : [];
+    });
     const last = page.at(-1);
     return rows.length > limit && last
       ? { items, nextCursor: bytesToString(last.key).slice(prefix.length) }

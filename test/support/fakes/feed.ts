@@ -3,7 +3,7 @@
 // list indexes keep stale entries where the adapters do. The contract suites
 // (test/support/contracts/) hold each fake to its HBase adapter.
 import type { FeedLimits } from '../../../shared/domain/limits.js';
-import type { Comment } from '../../../shared/domain/comment.js';
+import { commentCreatedAt, type Comment, type ThreadEntry, type ThreadSummary } from '../../../shared/domain/comment.js';
 import type { WriteAction } from '../../../shared/domain/limits.js';
 import { keyFromPostId, postIdFromKey } from '../../../shared/schema/row-keys.js';
 import {
@@ -22,6 +22,8 @@ import type {
   CommentLikeState,
   CommentLookup,
   CommentOrder,
+  ListedComment,
+  ThreadState,
   CommentStore,
   Liker,
   ReactionStore,
@@ -939,19 +941,32 @@ export class FakeComments implements CommentStore {
     const row = this.rows.get(`${postId}/${id}`);
     if (row) delete row.comment;
   }
+  /** Per top-level comment ("postId/commentId"): its thread summary and a sequence, as the adapter's m:r cell. */
+  readonly threads = new Map<string, { count: number; preview: ThreadEntry[]; sequence: number }>();
+  /** Per top-level comment: its thread's index entries (reply id → author). */
+  readonly threadIndex = new Map<string, Map<string, string>>();
+  private withLikes(k: string, c: Comment, reader?: string): Comment {
+    const l = this.likes.get(k);
+    const liked = reader !== undefined && (l?.likers.get(reader) ?? null) !== null;
+    return { ...c, likes: { count: l?.count ?? 0, liked } };
+  }
   async list(
     postId: string,
     order: CommentOrder,
     limit: number,
     cursor?: string,
     reader?: string,
-  ): Promise<Page<Comment>> {
+  ): Promise<Page<ListedComment>> {
     const all = [...this.rows]
-      .filter(([k, r]) => k.startsWith(`${postId}/`) && r.comment)
-      .map(([k, r]): Comment => {
-        const l = this.likes.get(k);
-        const liked = reader !== undefined && (l?.likers.get(reader) ?? null) !== null;
-        return { ...r.comment!, likes: { count: l?.count ?? 0, liked } };
+      .filter(([k, r]) => k.startsWith(`${postId}/`) && !(r.comment?.root ?? (r.comment ? undefined : '')))
+      .flatMap(([k, r]): ListedComment[] => {
+        const t = this.threads.get(k);
+        const thread = { count: t?.count ?? 0, preview: t?.preview ?? [] };
+        if (r.comment) return [{ ...this.withLikes(k, r.comment, reader), thread }];
+        const id = k.slice(postId.length + 1);
+        return thread.count > 0
+          ? [{ id, postId, author: '', body: '', createdAt: commentCreatedAt(id), deleted: true, thread }]
+          : [];
       });
     all.sort((a, b) => (a.id < b.id ? -1 : 1));
     if (order === 'newest') all.reverse();
@@ -959,6 +974,45 @@ export class FakeComments implements CommentStore {
     const from = start < 0 ? all.length : start;
     const items = all.slice(from, from + limit);
     return { items, ...(from + limit < all.length ? { nextCursor: items.at(-1)!.id } : {}) };
+  }
+  async listThreadEntry(postId: string, root: string, entry: ThreadEntry) {
+    const k = `${postId}/${root}`;
+    const index = this.threadIndex.get(k) ?? new Map<string, string>();
+    index.set(entry.id, entry.author);
+    this.threadIndex.set(k, index);
+  }
+  async unlistThreadEntry(postId: string, root: string, replyId: string) {
+    this.threadIndex.get(`${postId}/${root}`)?.delete(replyId);
+  }
+  private threadVersion = (t?: { count: number; preview: ThreadEntry[]; sequence: number }) =>
+    t ? `${t.count}/${t.sequence}/${t.preview.map((e) => `${e.id}:${e.author}`).join(',')}` : null;
+  async threadState(postId: string, root: string): Promise<ThreadState | null> {
+    const k = `${postId}/${root}`;
+    if (!this.rows.has(k)) return null;
+    const t = this.threads.get(k);
+    return { count: t?.count ?? 0, preview: t?.preview ?? [], version: this.threadVersion(t) };
+  }
+  async swapThread(postId: string, root: string, next: ThreadSummary, seen: ThreadState) {
+    const k = `${postId}/${root}`;
+    const t = this.threads.get(k);
+    if (this.threadVersion(t) !== seen.version) return false;
+    this.threads.set(k, { count: Math.max(0, next.count), preview: next.preview, sequence: (t?.sequence ?? 0) + 1 });
+    return true;
+  }
+  async threadEntries(postId: string, root: string, limit: number, cursor?: string): Promise<Page<ThreadEntry>> {
+    const all = [...(this.threadIndex.get(`${postId}/${root}`) ?? new Map<string, string>())]
+      .map(([id, author]) => ({ id, author }))
+      .filter((e) => !cursor || e.id > cursor)
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
+    const items = all.slice(0, limit);
+    return { items, ...(all.length > limit ? { nextCursor: items.at(-1)!.id } : {}) };
+  }
+  async readMany(postId: string, ids: string[], reader?: string) {
+    return ids.toSorted().flatMap((id) => {
+      const k = `${postId}/${id}`;
+      const row = this.rows.get(k);
+      return row?.comment && row.deleted === undefined ? [this.withLikes(k, row.comment, reader)] : [];
+    });
   }
   async purge(postId: string, limit: number) {
     const doomed = [...this.rows.keys()].filter((k) => k.startsWith(`${postId}/`)).slice(0, limit);

@@ -289,16 +289,36 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A post’s comments, newest or oldest first, cursor-paged
-         * @description A deleted post’s comments are gone with it (404). With a token, the comments of users you block or mute, or who block you, are left out (also on your own posts); a page may then hold fewer than `limit`, and `nextCursor` goes on.
+         * A post’s top-level comments, newest or oldest first, cursor-paged, each with its thread’s reply count and oldest two replies
+         * @description Replies (楼中楼) are not listed here but under their top-level comment: `replyCount` and the oldest two as `replies`; the whole thread is `GET …/comments/{commentId}/replies`. A deleted top-level comment whose replies remain is listed as `deleted: true` (show “该评论已删除”) with its thread. A deleted post’s comments are gone with it (404). With a token, the comments of users you block or mute, or who block you, are left out (also on your own posts); a page may then hold fewer than `limit`, and `nextCursor` goes on.
          */
         get: operations["listComments"];
         put?: never;
         /**
-         * Comment on a post as the token’s user, optionally in reply to another comment on it
+         * Comment on a post as the token’s user, optionally in reply to another comment on it (then in its thread)
          * @description At most `COMMENTS_PER_MINUTE` (default 20) comments a minute per user; past that 429 with `Retry-After`. With an `Idempotency-Key`, a retry with the same body returns the first outcome (200 with the same comment, or 410 `comment_deleted` if it has been deleted since); the same key with another body, or a key used for another request, is 422 `idempotency_key_mismatch`. Keys are kept for 24 hours.
          */
         post: operations["addComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/posts/{postId}/comments/{commentId}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The replies in one top-level comment’s thread (楼中楼), oldest first, cursor-paged
+         * @description A reply to a reply is in the same thread (its `root`). A deleted top-level comment’s thread still opens while replies remain; an unknown comment, or a reply, has none (404 `comment_not_found`). With a token, the replies of users you block or mute, or who block you, are left out; a page may then hold fewer than `limit`, and `nextCursor` goes on.
+         */
+        get: operations["listReplies"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1174,9 +1194,64 @@ export interface components {
             nextCursor: string | null;
         };
         CommentPage: {
-            comments: components["schemas"]["Comment"][];
+            comments: (components["schemas"]["ThreadedComment"] | components["schemas"]["DeletedComment"])[];
             /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
             nextCursor: string | null;
+        };
+        ThreadedComment: {
+            /**
+             * @description Unique within its post; sorts by creation time
+             * @example 1795360124912-a1b2c3d4
+             */
+            id: string;
+            /**
+             * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
+             * @example ann.8230174987654321.a1b2c3d4e5f6
+             */
+            postId: string;
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            author: string;
+            /** @description The author’s display name */
+            authorName: string;
+            /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
+            authorAvatar: string | null;
+            /** @description At most 500 Unicode code points */
+            body: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            createdAt: string;
+            /** @description The comment this one answers (show "reply to @author"), or null */
+            replyTo: {
+                id: string;
+                /**
+                 * @description A user handle: 1–30 of a–z, 0–9, _
+                 * @example ann
+                 */
+                author: string;
+            } | null;
+            /** @description A reply’s thread (楼中楼): the top-level comment it lives under (a reply to a reply keeps its root); null for a top-level comment */
+            root: string | null;
+            /** @description The text’s @mentions, in text order */
+            mentions: components["schemas"]["Mention"][];
+            /** @description How many like (赞) the comment (exact) */
+            likeCount: number;
+            /** @description Whether the reader (the token’s user) likes it; false without a token */
+            liked: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            deleted: "false";
+            /** @description How many live replies its thread holds (共 N 条回复) */
+            replyCount: number;
+            /** @description The thread’s oldest two replies (a preview); the rest: GET …/comments/{commentId}/replies */
+            replies: components["schemas"]["Comment"][];
         };
         Comment: {
             /**
@@ -1215,12 +1290,43 @@ export interface components {
                  */
                 author: string;
             } | null;
+            /** @description A reply’s thread (楼中楼): the top-level comment it lives under (a reply to a reply keeps its root); null for a top-level comment */
+            root: string | null;
             /** @description The text’s @mentions, in text order */
             mentions: components["schemas"]["Mention"][];
             /** @description How many like (赞) the comment (exact) */
             likeCount: number;
             /** @description Whether the reader (the token’s user) likes it; false without a token */
             liked: boolean;
+        };
+        /** @description A deleted top-level comment whose replies remain: shown as “该评论已删除” with its thread */
+        DeletedComment: {
+            id: string;
+            /**
+             * @description A post id: `<author>.<reversed time>.<random>`; opaque to clients
+             * @example ann.8230174987654321.a1b2c3d4e5f6
+             */
+            postId: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            deleted: "true";
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            createdAt: string;
+            /** @description How many live replies its thread holds (共 N 条回复) */
+            replyCount: number;
+            /** @description The thread’s oldest two replies (a preview); the rest: GET …/comments/{commentId}/replies */
+            replies: components["schemas"]["Comment"][];
+        };
+        ReplyPage: {
+            replies: components["schemas"]["Comment"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
+            nextCursor: string | null;
         };
         CommentLikeState: {
             /**
@@ -5134,6 +5240,132 @@ export interface operations {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
                             code: components["schemas"]["ErrorCode"] & "rate_limited";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listReplies: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                postId: string;
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of replies */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplyPage"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `post_not_found`, `comment_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("post_not_found" | "comment_not_found");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
