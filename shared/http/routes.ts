@@ -440,6 +440,18 @@ export const routes = {
     success: { 200: { description: 'A page of comments', schema: CommentPageSchema } },
     errors: { 404: ['post_not_found'], 422: ['invalid_cursor'] },
   }),
+  getComment: route({
+    method: 'GET',
+    path: '/posts/{postId}/comments/{commentId}',
+    tag: 'reactions',
+    summary: 'One comment, with its likes and `root` (a link to a reply opens its root’s thread)',
+    description:
+      'A deleted or unknown comment, one by a user who left, or (with a token) one by a user you block or mute or who blocks you, is 404 `comment_not_found`; a deleted post’s, 404 `post_not_found`.',
+    auth: 'optional',
+    params: commentPath,
+    success: { 200: { description: 'The comment', schema: CommentSchema } },
+    errors: { 404: ['post_not_found', 'comment_not_found'] },
+  }),
   listReplies: route({
     method: 'GET',
     path: '/posts/{postId}/comments/{commentId}/replies',

@@ -239,7 +239,7 @@ export const DeletedCommentSchema = z
   });
 
 export const CommentPageSchema = z
-  .strictObject({ comments: z.array(z.discriminatedUnion('deleted', [ThreadedCommentSchema, DeletedCommentSchema])), nextCursor })
+  .strictObject({ comments: z.array(z.union([ThreadedCommentSchema, DeletedCommentSchema])), nextCursor })
   .meta({ id: 'CommentPage' });
 
 export const ReplyPageSchema = z

@@ -68,6 +68,14 @@ export const ROUTE_COSTS = {
       `[only when a comment on the page has replies]): the authors and previews are known only from the scan.`,
     ].join(' '),
   },
+  getComment: {
+    requests: 4,
+    roundTrips: 2,
+    why: [
+      `1) the post (content get, 404) ∥ the comment with its likes and the reader's liker cell (comments get);`,
+      `2) its author's face (users multi-get) ∥ with a token, the blocks multi-get.`,
+    ].join(' '),
+  },
   listReplies: {
     requests: 6,
     roundTrips: 2,

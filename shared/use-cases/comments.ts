@@ -398,3 +398,28 @@ export async function listReplies(
   );
   return { items, ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}) };
 }
+
+/**
+ * One live comment, with its likes and `root` (a link to a reply opens its root's thread): the
+ * post ∥ the comment in one round trip, then its author's face ∥ for a reader, the blocks check.
+ * Deleted, unknown, by someone who left or hidden from the reader: 404.
+ */
+export async function getComment(
+  deps: CommentsReadDeps,
+  postId: string,
+  commentId: string,
+  reader?: string,
+): Promise<Comment & { face: Face }> {
+  const [post, [comment]] = await Promise.all([
+    deps.posts.get(postId),
+    deps.comments.readMany(postId, [commentId], reader),
+  ]);
+  if (!post) throw postNotFound(postId);
+  if (!comment) throw commentNotFound(commentId);
+  const [faces, hidden] = await Promise.all([
+    readFaces(deps, [comment.author]),
+    reader ? hiddenFrom(deps, reader, [comment.author]) : Promise.resolve(new Set<string>()),
+  ]);
+  if (!faces.has(comment.author) || hidden.has(comment.author)) throw commentNotFound(commentId);
+  return { ...comment, face: faceOf(faces, comment.author) };
+}

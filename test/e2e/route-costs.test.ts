@@ -186,6 +186,7 @@ const CALLS: Record<RouteName, (w: World) => Promise<ApiResponse>> = {
   postHistory: (w) => api.call('GET', `/posts/${w.post}/history`, { token: w.a.token }),
   listUserPosts: (w) => api.call('GET', `/users/${w.b.handle}/posts`, { token: w.a.token }),
   listComments: (w) => api.call('GET', `/posts/${w.post}/comments`, { token: w.a.token }),
+  getComment: (w) => api.call('GET', `/posts/${w.post}/comments/${w.comment}`, { token: w.a.token }),
   listReplies: (w) => api.call('GET', `/posts/${w.post}/comments/${w.comment}/replies`, { token: w.a.token }),
   addComment: (w) => api.call('POST', `/posts/${w.post}/comments`, { token: w.c.token, body: { body: 'me too' } }),
   deleteComment: (w) => api.call('DELETE', `/posts/${w.post}/comments/${w.comment}`, { token: w.a.token }),

@@ -305,6 +305,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/posts/{postId}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One comment, with its likes and `root` (a link to a reply opens its root’s thread)
+         * @description A deleted or unknown comment, one by a user who left, or (with a token) one by a user you block or mute or who blocks you, is 404 `comment_not_found`; a deleted post’s, 404 `post_not_found`.
+         */
+        get: operations["getComment"];
+        put?: never;
+        post?: never;
+        /** Delete a comment: yours, or any on your own post */
+        delete: operations["deleteComment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/posts/{postId}/comments/{commentId}/replies": {
         parameters: {
             query?: never;
@@ -320,23 +341,6 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/posts/{postId}/comments/{commentId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Delete a comment: yours, or any on your own post */
-        delete: operations["deleteComment"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1243,11 +1247,8 @@ export interface components {
             likeCount: number;
             /** @description Whether the reader (the token’s user) likes it; false without a token */
             liked: boolean;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            deleted: "false";
+            /** @constant */
+            deleted: false;
             /** @description How many live replies its thread holds (共 N 条回复) */
             replyCount: number;
             /** @description The thread’s oldest two replies (a preview); the rest: GET …/comments/{commentId}/replies */
@@ -1307,11 +1308,8 @@ export interface components {
              * @example ann.8230174987654321.a1b2c3d4e5f6
              */
             postId: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            deleted: "true";
+            /** @constant */
+            deleted: true;
             /**
              * Format: date-time
              * @description ISO 8601 instant (UTC)
@@ -5282,14 +5280,9 @@ export interface operations {
             };
         };
     };
-    listReplies: {
+    getComment: {
         parameters: {
-            query?: {
-                /** @description Page size */
-                limit?: number;
-                /** @description The `nextCursor` of the previous page; omit for the first page */
-                cursor?: string;
-            };
+            query?: never;
             header?: never;
             path: {
                 postId: string;
@@ -5299,13 +5292,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of replies */
+            /** @description The comment */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReplyPage"];
+                    "application/json": components["schemas"]["Comment"];
                 };
             };
             /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
@@ -5356,7 +5349,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
+            /** @description The request breaks a rule: `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5365,7 +5358,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -5501,6 +5494,132 @@ export interface operations {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
                             code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listReplies: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                postId: string;
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of replies */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplyPage"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `post_not_found`, `comment_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("post_not_found" | "comment_not_found");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
