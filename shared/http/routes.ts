@@ -431,7 +431,8 @@ export const routes = {
     method: 'GET',
     path: '/posts/{postId}/comments',
     tag: 'reactions',
-    summary: 'A post’s top-level comments, newest or oldest first, cursor-paged, each with its thread’s reply count and oldest two replies',
+    summary:
+      'A post’s top-level comments, newest or oldest first, cursor-paged, each with its thread’s reply count and oldest two replies',
     description:
       'Replies (楼中楼) are not listed here but under their top-level comment: `replyCount` and the oldest two as `replies`; the whole thread is `GET …/comments/{commentId}/replies`. A deleted top-level comment whose replies remain is listed as `deleted: true` (show “该评论已删除”) with its thread. A deleted post’s comments are gone with it (404). With a token, the comments of users you block or mute, or who block you, are left out (also on your own posts); a page may then hold fewer than `limit`, and `nextCursor` goes on.',
     auth: 'optional',

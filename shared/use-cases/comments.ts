@@ -202,7 +202,6 @@ export async function addComment(
         ]);
         return { ...comment, face };
       }
-      if (comment.root) await deps.comments.unlistThreadEntry(postId, comment.root, id);
       if (!freshIdsOnLoss) {
         // The claimed id was taken by a request with the same key (a retry inside our gap): its entries are its comment's.
         const found = await deps.comments.lookup(postId, id);
@@ -211,7 +210,10 @@ export async function addComment(
         throw new ConflictError('A request with this idempotency key is in progress', 'idempotency_in_progress');
       }
       // The id was taken (8 random hex digits in one millisecond: practically never): its entries go.
-      await unlisted(id, entities);
+      await Promise.all([
+        unlisted(id, entities),
+        comment.root ? deps.comments.unlistThreadEntry(postId, comment.root, id) : undefined,
+      ]);
     }
     throw new Error('Could not allocate a comment id');
   }
@@ -267,7 +269,10 @@ async function countReply(
   for (let attempt = 1; attempt <= THREAD_SWAP_ATTEMPTS; attempt++) {
     const seen = await deps.comments.threadState(postId, root);
     if (!seen) return;
-    const next = { count: seen.count + 1, preview: previewOf([...seen.preview, { id: reply.id, author: reply.author }]) };
+    const next = {
+      count: seen.count + 1,
+      preview: previewOf([...seen.preview, { id: reply.id, author: reply.author }]),
+    };
     await atStep(deps, 'thread.read', { actor, postId });
     if (await deps.comments.swapThread(postId, root, next, seen)) return;
   }
@@ -336,7 +341,10 @@ export async function listComments(
   if (!post) throw postNotFound(postId);
   const previewIds = page.items.flatMap((c) => c.thread.preview.map((e) => e.id));
   const authors = [
-    ...new Set([...page.items.flatMap((c) => (c.deleted ? [] : [c.author])), ...page.items.flatMap((c) => c.thread.preview.map((e) => e.author))]),
+    ...new Set([
+      ...page.items.flatMap((c) => (c.deleted ? [] : [c.author])),
+      ...page.items.flatMap((c) => c.thread.preview.map((e) => e.author)),
+    ]),
   ];
   const [faces, hidden, previews] = await Promise.all([
     readFaces(deps, authors),

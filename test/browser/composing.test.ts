@@ -50,12 +50,12 @@ async function loseFirstAnswer(page: Page, path: RegExp) {
   return seen;
 }
 
+type Listed = { id: string; body: string; replyTo?: { id: string }; replies?: Listed[] };
+/** The post's comments, each followed by its thread's preview (the threads here are short). */
 const commentsOn = async (postId: string) =>
-  (await api.call('GET', `/posts/${postId}/comments?order=oldest&limit=100`)).json.comments as {
-    id: string;
-    body: string;
-    replyTo?: { id: string };
-  }[];
+  ((await api.call('GET', `/posts/${postId}/comments?order=oldest&limit=100`)).json.comments as Listed[]).flatMap(
+    (c) => [c, ...(c.replies ?? [])],
+  );
 const postsOf = async (handle: string) =>
   (await api.call('GET', `/users/${handle}/posts?limit=100`)).json.posts as { id: string; body: string }[];
 const publish = async (token: string, body: string) =>

@@ -3,8 +3,10 @@
 // (a reply counts as 评论, a like of ann's comment as 赞); a repost with words shows those words in ann's notification, the
 // original's text under them. A 评论 notification opens the post scrolled to that comment,
 // marked and focused, even when the comment sits beyond the first page of comments (at 375 px,
-// in English); liking it there moves its count, which a reload keeps. The users and their
-// actions are made through the API: the pages are the point.
+// in English); liking it there moves its count, which a reload keeps. A thread (楼中楼) of 3
+// replies shows 2 and "共 3 条回复", which opens all 3 in place; a reply in the thread's box joins
+// it; a reply's notification opens the post at that reply inside its opened thread (zh, light
+// and dark). The users and their actions are made through the API: the pages are the point.
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
@@ -176,5 +178,63 @@ describe('conversation: notification tabs, a repost’s words, a comment linked 
       'true',
     ]);
     await a.close();
+  });
+
+  it('a thread: 2 replies and 共 3 条回复, which opens all 3; a reply in it joins it; a reply’s notification lands on it inside the thread (zh, light and dark)', async () => {
+    const [ann, bob, carol, dan] = [
+      await api.newUser('ann'),
+      await api.newUser('bob'),
+      await api.newUser('carol'),
+      await api.newUser('dan'),
+    ];
+    const postId = await publish(ann.token, `楼中楼 ${hex()}`);
+    const root = await comment(bob, postId, `楼主说 ${hex()}`);
+    const replies = [`第一条回复 ${hex()}`, `第二条回复 ${hex()}`, `第三条回复 ${hex()}`];
+    await comment(carol, postId, replies[0]!, root);
+    await comment(dan, postId, replies[1]!, root);
+    const third = await comment(carol, postId, replies[2]!, root);
+    const postPage = `#/post/${encodeURIComponent(postId)}`;
+    const bodies = (thread: ReturnType<Page['locator']>) =>
+      thread.locator('li.comment .comment-body').evaluateAll((els) => els.map((e) => e.textContent));
+
+    const b = await browser.open('zh-CN');
+    await logIn(b.page, bob.handle, bob.password);
+    const thread = b.page.locator('li.comment-thread');
+    await show(b.page, postPage, thread);
+    // The list holds the top-level comment only; its thread shows the oldest two and the count.
+    expect(await b.page.locator('ol.comment-list > li.comment').count()).toBe(1);
+    expect(await bodies(thread)).toEqual(replies.slice(0, 2));
+    await thread.getByRole('button', { name: '共 3 条回复' }).click();
+    await eventually(async () => expect(await bodies(thread)).toEqual(replies), 10_000, 100);
+    // Replying in the thread's box: the reply joins the thread, answering bob.
+    const said = `在楼里回复 ${hex()}`;
+    await thread.getByLabel(`在此楼回复 @${bob.handle}`).fill(said);
+    await thread.getByRole('button', { name: '评论', exact: true }).click();
+    await eventually(async () => expect(await bodies(thread)).toEqual([...replies, said]), 10_000, 100);
+    expect(await b.page.locator('ol.comment-list > li.comment').count()).toBe(1);
+    await expectAccessible(b.page, 'a post with an open thread (zh, light)');
+    // The API agrees: 4 replies under the root.
+    const listed = await api.call('GET', `/posts/${encodeURIComponent(postId)}/comments`);
+    expect(listed.json.comments.map((c: { replyCount: number }) => c.replyCount)).toEqual([4]);
+    await b.close();
+
+    // bob is told of carol's third reply; its link opens the thread at it (dark).
+    const d = await browser.open('zh-CN', { colorScheme: 'dark' });
+    await logIn(d.page, bob.handle, bob.password);
+    const told = d.page.locator('li.notification[data-type="comment"]').filter({ hasText: replies[2]! });
+    await notificationsUntil(d.page, async () => expect(await told.count()).toBe(1));
+    await told.locator('a.excerpt').click();
+    const marked = d.page.locator(`li.comment-thread li.comment[data-comment-id="${third}"]`);
+    await eventually(async () => expect(await marked.getAttribute('class')).toContain('targeted'), 20_000, 200);
+    expect(new URL(d.page.url()).hash).toBe(`${postPage}?comment=${third}`);
+    type Dom = { document: { activeElement: unknown } };
+    await eventually(
+      async () =>
+        expect(await marked.evaluate((el) => (globalThis as unknown as Dom).document.activeElement === el)).toBe(true),
+      5_000,
+      100,
+    );
+    await expectAccessible(d.page, 'a post at a reply inside its thread (zh, dark)');
+    await d.close();
   });
 });

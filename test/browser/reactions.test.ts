@@ -154,7 +154,8 @@ describe('comments, reposts and likes, in Chromium', () => {
     expect(await reply.locator('.reply-to').textContent()).toBe(`回复 @${bob}`);
     await a.page.getByLabel('发表评论').waitFor(); // the box is back to a plain comment
     const commentBodies = () => a.page.locator('li.comment .comment-body').allTextContents();
-    expect(await commentBodies()).toEqual([answer, said]); // newest first
+    // The reply is in bob's comment's thread, under it.
+    expect(await commentBodies()).toEqual([said, answer]);
     await postCard(a.page, text).getByRole('link', { name: '评论 2' }).waitFor();
 
     // Oldest first, one click away; the reply survives a reload (it is the server's).
@@ -183,10 +184,14 @@ describe('comments, reposts and likes, in Chromium', () => {
       ),
     ).toBe(204);
     await bobsComment.waitFor({ state: 'detached' });
-    expect(await commentBodies()).toEqual([answer]);
+    // Its reply remains: the deleted comment stays as a placeholder over its thread.
+    expect(await commentBodies()).toEqual(['该评论已删除', answer]);
     await postCard(a.page, text).getByRole('link', { name: '评论 1' }).waitFor();
     await show(b.page, postPage, annReply);
-    expect(await b.page.locator('li.comment').count()).toBe(1);
+    expect(await b.page.locator('li.comment').allTextContents()).toEqual([
+      'This comment was deleted.',
+      expect.stringContaining(answer),
+    ]);
 
     // ann deletes her post; bob's repost now says its original is gone, in both languages.
     await fromMenu(postCard(a.page, text), '更多操作', '删除');

@@ -65,16 +65,25 @@ describe('conversations and reactions over HTTP', () => {
     expect(reply.json.replyTo).toEqual({ id: first.json.id, author: bob.handle });
     await api.call('POST', `/posts/${post.id}/comments`, { token: cat.token, body: { body: 'third' } });
 
-    const oldest = await api.call('GET', `/posts/${post.id}/comments?order=oldest&limit=2`);
-    expect(oldest.json.comments.map((c: { body: string }) => c.body)).toEqual(['沙发', '谢谢']);
+    // The reply is in its root's thread: the list holds top-level comments, each with its thread.
+    const oldest = await api.call('GET', `/posts/${post.id}/comments?order=oldest&limit=1`);
+    expect(oldest.json.comments).toMatchObject([
+      { body: '沙发', deleted: false, replyCount: 1, replies: [{ body: '谢谢', root: first.json.id }] },
+    ]);
     const rest = await api.call(
       'GET',
-      `/posts/${post.id}/comments?order=oldest&limit=2&cursor=${oldest.json.nextCursor}`,
+      `/posts/${post.id}/comments?order=oldest&limit=1&cursor=${oldest.json.nextCursor}`,
     );
-    expect(rest.json).toMatchObject({ comments: [{ body: 'third' }], nextCursor: null });
+    expect(rest.json).toMatchObject({ comments: [{ body: 'third', replyCount: 0, replies: [] }], nextCursor: null });
     expect(
       (await api.call('GET', `/posts/${post.id}/comments`)).json.comments.map((c: { body: string }) => c.body),
-    ).toEqual(['third', '谢谢', '沙发']);
+    ).toEqual(['third', '沙发']);
+    const thread = await api.call('GET', `/posts/${post.id}/comments/${first.json.id}/replies`);
+    expect(thread.json).toMatchObject({ replies: [{ body: '谢谢' }], nextCursor: null });
+    expect((await api.call('GET', `/posts/${post.id}/comments/${reply.json.id}`)).json).toMatchObject({
+      body: '谢谢',
+      root: first.json.id,
+    });
     expect((await api.call('GET', `/posts/${post.id}`)).json.commentCount).toBe(3);
 
     expect((await api.call('DELETE', `/posts/${post.id}/comments/${first.json.id}`, { token: cat.token })).status).toBe(
@@ -87,6 +96,11 @@ describe('conversations and reactions over HTTP', () => {
       (await api.call('DELETE', `/posts/${post.id}/comments/${first.json.id}`, { token: ann.token })).json.error.code,
     ).toBe('comment_not_found');
     expect((await api.call('GET', `/posts/${post.id}`)).json.commentCount).toBe(2);
+    // Its reply remains: the deleted comment stays as a placeholder with its thread.
+    expect((await api.call('GET', `/posts/${post.id}/comments?order=oldest`)).json.comments).toMatchObject([
+      { id: first.json.id, deleted: true, replyCount: 1, replies: [{ body: '谢谢' }] },
+      { body: 'third' },
+    ]);
 
     expect((await api.call('DELETE', `/posts/${post.id}`, { token: ann.token })).status).toBe(204);
     expect((await api.call('GET', `/posts/${post.id}/comments`)).json.error.code).toBe('post_not_found');

@@ -57,7 +57,9 @@ async function aRoot() {
 async function summary(postId: string, root: string) {
   const page = await listComments(deps, postId, 'oldest', 20);
   const c = page.items.find((i) => i.id === root);
-  return c ? { deleted: c.deleted ?? false, count: c.replies.count, preview: c.replies.preview.map((r) => r.body) } : null;
+  return c
+    ? { deleted: c.deleted ?? false, count: c.replies.count, preview: c.replies.preview.map((r) => r.body) }
+    : null;
 }
 
 /** Every reply in the thread, paging 2 at a time. */

@@ -66,7 +66,6 @@ function parseThread(text: string | undefined): ThreadSummary & { sequence: numb
   return { count: Number(m[1]), sequence: Number(m[2]), preview };
 }
 
-
 function parseLikes(text: string | undefined): { count: number; sequence: number } | null {
   if (text === undefined) return { count: 0, sequence: 0 };
   const m = /^(\d+)\/(\d+)$/.exec(text);

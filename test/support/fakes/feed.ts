@@ -3,7 +3,12 @@
 // list indexes keep stale entries where the adapters do. The contract suites
 // (test/support/contracts/) hold each fake to its HBase adapter.
 import type { FeedLimits } from '../../../shared/domain/limits.js';
-import { commentCreatedAt, type Comment, type ThreadEntry, type ThreadSummary } from '../../../shared/domain/comment.js';
+import {
+  commentCreatedAt,
+  type Comment,
+  type ThreadEntry,
+  type ThreadSummary,
+} from '../../../shared/domain/comment.js';
 import type { WriteAction } from '../../../shared/domain/limits.js';
 import { keyFromPostId, postIdFromKey } from '../../../shared/schema/row-keys.js';
 import {

@@ -246,7 +246,16 @@ export function Comments({
         if (c.id === comment.root) return [{ ...c, replyCount: Math.max(0, c.replyCount - 1) }];
         if (c.id !== comment.id) return [c];
         return c.replyCount > 0
-          ? [{ id: c.id, postId: c.postId, deleted: true, createdAt: c.createdAt, replyCount: c.replyCount, replies: c.replies }]
+          ? [
+              {
+                id: c.id,
+                postId: c.postId,
+                deleted: true,
+                createdAt: c.createdAt,
+                replyCount: c.replyCount,
+                replies: c.replies,
+              },
+            ]
           : [];
       }),
     );
@@ -438,7 +447,16 @@ function Thread(props: ThreadProps) {
   );
 }
 
-function OpenThread({ root, actions, fresh, removed, reveal, onAdded, onGone, onClose }: ThreadProps & { onClose: () => void }) {
+function OpenThread({
+  root,
+  actions,
+  fresh,
+  removed,
+  reveal,
+  onAdded,
+  onGone,
+  onClose,
+}: ThreadProps & { onClose: () => void }) {
   const { t } = useI18n();
   const postId = actions.post.id;
   const replies = usePaged<Comment>(
