@@ -58,7 +58,11 @@ describe('comments', () => {
     await expect(addComment(deps, 'cat', other.id, { body: 'x', replyTo: c1.id }, T + 4)).rejects.toMatchObject({
       code: 'comment_not_found',
     });
-    expect((await listComments(deps, post.id, 'oldest', 10)).items.map((c) => c.body)).toEqual(['hi', 'yo']);
+    // The reply is in hi's thread, not in the post's list.
+    const listed = (await listComments(deps, post.id, 'oldest', 10)).items;
+    expect(listed.map((c) => [c.body, c.replies.count, c.replies.preview.map((r) => r.body)])).toEqual([
+      ['hi', 1, ['yo']],
+    ]);
     await expect(deleteComment(deps, 'cat', post.id, c1.id)).rejects.toMatchObject({ code: 'forbidden' });
     await deleteComment(deps, 'ann', post.id, c1.id);
     await deleteComment(deps, 'cat', post.id, c2.id);

@@ -240,8 +240,9 @@ export function commentStoreContract(make: Make<CommentStore>): void {
       for (const c of all) await comments.create(c);
       await comments.create(comment(post(fresh('cy'), T0).id, fresh('dee'), T0 + 1500)); // another post's
       await comments.dropContent(p, all[2]!.id);
-      // A list brings each comment's likes (none here).
-      const listed = (cs: typeof all) => cs.map((c) => ({ ...c, likes: { count: 0, liked: false } }));
+      // A list brings each comment's likes and its thread's summary (none here).
+      const listed = (cs: typeof all) =>
+        cs.map((c) => ({ ...c, likes: { count: 0, liked: false }, thread: { count: 0, preview: [] } }));
       const live = listed([all[0]!, all[1]!, all[3]!, all[4]!]);
       expect((await cursorPages((c) => comments.list(p, 'oldest', 2, c))).flat()).toEqual(live);
       expect((await cursorPages((c) => comments.list(p, 'newest', 3, c))).flat()).toEqual(live.toReversed());
@@ -249,6 +250,39 @@ export function commentStoreContract(make: Make<CommentStore>): void {
       const first = await comments.list(p, 'oldest', 1);
       await comments.dropContent(p, all[0]!.id); // the cursor's comment goes: the next page goes on after it
       expect((await comments.list(p, 'oldest', 2, first.nextCursor)).items).toEqual(listed([all[1]!, all[3]!]));
+    });
+
+    it('threads: a reply is not listed; the thread index pages oldest first; the summary swaps only on the value read and outlives its root', async () => {
+      const comments = await make();
+      const p = post(fresh('bob'), T0).id;
+      const root = comment(p, fresh('ann'), T0);
+      await comments.create(root);
+      const replies = [1, 2, 3].map((i) => comment(p, fresh(`r${i}`), T0 + i, { root: root.id }));
+      for (const r of replies) {
+        await comments.listThreadEntry(p, root.id, r);
+        await comments.create(r);
+      }
+      expect((await comments.list(p, 'oldest', 10)).items.map((c) => c.id)).toEqual([root.id]);
+      const entries = (await cursorPages((c) => comments.threadEntries(p, root.id, 2, c))).flat();
+      expect(entries).toEqual(replies.map((r) => ({ id: r.id, author: r.author })));
+      expect((await comments.readMany(p, [replies[0]!.id, replies[2]!.id])).map((c) => c.root)).toEqual([
+        root.id,
+        root.id,
+      ]);
+      const seen = (await comments.threadState(p, root.id))!;
+      expect([seen.count, seen.preview]).toEqual([0, []]);
+      const preview = entries.slice(0, 2);
+      expect(await comments.swapThread(p, root.id, { count: 3, preview }, seen)).toBe(true);
+      expect(await comments.swapThread(p, root.id, { count: 9, preview }, seen)).toBe(false); // stale read
+      // The root deleted: a placeholder with its thread while replies remain.
+      await comments.dropContent(p, root.id);
+      await comments.markDeleted(p, root.id, T0 + 9);
+      expect((await comments.list(p, 'newest', 10)).items).toEqual([
+        { id: root.id, postId: p, author: '', body: '', createdAt: T0, deleted: true, thread: { count: 3, preview } },
+      ]);
+      const now = (await comments.threadState(p, root.id))!;
+      expect(await comments.swapThread(p, root.id, { count: 0, preview: [] }, now)).toBe(true);
+      expect((await comments.list(p, 'newest', 10)).items).toEqual([]);
     });
 
     it('likeState / swapLike: likers and count move together, only on the state read, never on a deleted comment', async () => {

@@ -963,7 +963,8 @@ export class FakeComments implements CommentStore {
     reader?: string,
   ): Promise<Page<ListedComment>> {
     const all = [...this.rows]
-      .filter(([k, r]) => k.startsWith(`${postId}/`) && !(r.comment?.root ?? (r.comment ? undefined : '')))
+      // Top-level comments, and deleted rows (a placeholder while replies remain); never a reply.
+      .filter(([k, r]) => k.startsWith(`${postId}/`) && !r.comment?.root)
       .flatMap(([k, r]): ListedComment[] => {
         const t = this.threads.get(k);
         const thread = { count: t?.count ?? 0, preview: t?.preview ?? [] };
