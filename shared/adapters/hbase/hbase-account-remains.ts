@@ -47,6 +47,8 @@ const STANDING = 'p:x';
 const ENTITIES = 'p:e';
 const HISTORY = 'h';
 const COMMENT = 'm:v';
+/** A reply's words (a reply in a thread keeps them apart from top-level comments: hbase-comment-store.ts). */
+const REPLY = 'm:w';
 const DELETES_AT_ONCE = 16;
 /** The users row's cells a reservation keeps: the handle (so nobody registers it) and the erased standing. */
 const RESERVED = new Set(['p:h', STANDING]);
@@ -309,14 +311,16 @@ export class HBaseAccountRemains implements AccountRemains {
   }
 
   async unlinkMention(handle: string, place: MentionPlace): Promise<void> {
-    const [table, key, column] =
+    const [table, key] =
       place.commentId === undefined
-        ? [this.t.content, postKeyOf(place.postId), ENTITIES]
-        : [this.t.comments, commentRowKey(place.postId, place.commentId), COMMENT];
+        ? [this.t.content, postKeyOf(place.postId)]
+        : [this.t.comments, commentRowKey(place.postId, place.commentId)];
     for (let attempt = 0; attempt < UNLINK_ATTEMPTS; attempt++) {
       const row = await this.client.getRow(table, key, {
-        columns: place.commentId === undefined ? [ENTITIES, HISTORY] : [COMMENT],
+        columns: place.commentId === undefined ? [ENTITIES, HISTORY] : [COMMENT, REPLY],
       });
+      const column =
+        place.commentId === undefined ? ENTITIES : cellText(row, REPLY) !== undefined ? REPLY : COMMENT;
       const read = cellText(row, column);
       const cells = (row?.cells ?? []).flatMap((cell) => {
         const name = bytesToString(cell.column);

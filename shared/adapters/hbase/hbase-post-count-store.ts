@@ -8,7 +8,7 @@
 //   countSnapshot  1 multi-get (c and p:d)
 //   recount        in parallel: 1 prefix scan of the post's 'L' entries + 1 multi-get of those
 //                  users' likes; 1 prefix scan of its 'R' entries + 1 multi-get of those reposts;
-//                  1 stateless scan of its comments (m:v only) — each ≤ max + 1 rows
+//                  1 stateless scan of its comments (m:v and m:w only) — each ≤ max + 1 rows
 //   setCountIf     1 check-and-put
 import { keyFromPostId, postIdFromKey } from '../../schema/row-keys.js';
 import { encodeLong, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
@@ -152,7 +152,8 @@ export class HBasePostCountStore implements PostCountStore {
     const rows = await this.client.scanText(this.t.comments, {
       prefix: commentPrefix(postId),
       limit: max + 1,
-      columns: ['m:v'],
+      // A top-level comment's words (m:v) or a reply's (m:w): every live comment counts, as E's count does.
+      columns: ['m:v', 'm:w'],
     });
     return rows.length > max ? null : rows.length;
   }
