@@ -221,7 +221,7 @@ describe('conversation: notification tabs, a repost’s words, a comment linked 
     // bob is told of carol's third reply; its link opens the thread at it (dark).
     const d = await browser.open('zh-CN', { colorScheme: 'dark' });
     await logIn(d.page, bob.handle, bob.password);
-    const told = d.page.locator('li.notification[data-type="comment"]').filter({ hasText: replies[2]! });
+    const told = d.page.locator('li.notification[data-type="reply"]').filter({ hasText: replies[2]! });
     await notificationsUntil(d.page, async () => expect(await told.count()).toBe(1));
     await told.locator('a.excerpt').click();
     const marked = d.page.locator(`li.comment-thread li.comment[data-comment-id="${third}"]`);
