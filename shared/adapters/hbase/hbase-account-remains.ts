@@ -319,8 +319,7 @@ export class HBaseAccountRemains implements AccountRemains {
       const row = await this.client.getRow(table, key, {
         columns: place.commentId === undefined ? [ENTITIES, HISTORY] : [COMMENT, REPLY],
       });
-      const column =
-        place.commentId === undefined ? ENTITIES : cellText(row, REPLY) !== undefined ? REPLY : COMMENT;
+      const column = place.commentId === undefined ? ENTITIES : cellText(row, REPLY) !== undefined ? REPLY : COMMENT;
       const read = cellText(row, column);
       const cells = (row?.cells ?? []).flatMap((cell) => {
         const name = bytesToString(cell.column);

@@ -169,7 +169,8 @@ export function Comments({
     const root = comment.root;
     if (root) {
       // A reply: into its thread, once (a retry's answer may be a reply already shown).
-      if ((fresh.get(root) ?? []).some((c) => c.id === comment.id)) return;
+      const shown = [...(fresh.get(root) ?? []), ...(list.items.find((c) => c.id === root)?.replies ?? [])];
+      if (shown.some((c) => c.id === comment.id)) return;
       setFresh((m) => new Map(m).set(root, [...(m.get(root) ?? []), comment]));
       list.setItems((items) =>
         items.map((c) =>
