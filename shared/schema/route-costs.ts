@@ -351,7 +351,9 @@ export const ROUTE_COSTS = {
       `its creator: c:comments +1 on the post (E), and the immediate notify (SQS). [An`,
       `Idempotency-Key: its claim (put-if-absent) beside 1) = 9 requests, the same round trips; a`,
       `retry reads the claim back, then the claimed comment (a get) beside removing its own id's`,
-      `entries, and answers it (E).]`,
+      `entries, and answers it (E). A reply: its thread's index entry (comments put) beside the`,
+      `delayed notify before 3), and beside 4) its root's thread summary read, then swapped`,
+      `(check-and-put on the value read, E3) = 11 requests, 6 round trips.]`,
     ].join(' '),
   },
   like: {
@@ -578,7 +580,10 @@ export const ROUTE_COSTS = {
       `2) the tombstone: check-and-put, put-if-absent on m:d, with m:n = 'x' in the same change (a`,
       `like that read the comment live fails its swap, L) — of racing deletes exactly one wins`,
       `(E); 3) m:v deleted (a repeat finishes a half-done delete; lists ask only for m:v);`,
-      `4) only the winner: c:comments −1 on the post (E), and the immediate notify.`,
+      `4) only the winner: c:comments −1 on the post (E), and the immediate notify. [A reply,`,
+      `beside 4): its thread's index entry removed, then its root's thread summary read and swapped`,
+      `(E3; when it was in the preview, the first index entries and a multi-get of them before the`,
+      `swap) = up to 9 requests, 7 round trips.]`,
     ].join(' '),
   },
   editPost: {

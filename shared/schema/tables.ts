@@ -443,8 +443,16 @@ row   = hex4(md5(postId)) + postId + '/' + commentId      (commentId = 13-digit 
         8 hex: ascending = oldest first; the salt spreads busy posts over regions; '/' ends the
         post id, so one post's range never contains another's)
 m:t   created-at millis (kept on delete: the id is never reused)
-m:v   the comment as JSON {a author, b body, r reply-to id, ra reply-to author, m @mentions
+m:v   a top-level comment as JSON {a author, b body, r reply-to id, ra reply-to author, m @mentions
       [[handle, start, end]…] parsed at write time}
+m:w   a reply (楼中楼) as the same JSON with t = its thread's root id, instead of m:v: the
+      post's list (rows with m:v) never shows a reply
+m:r   a top-level comment's thread summary '<count>/<sequence>/<id>:<author>,…' (live replies,
+      the oldest two as the preview), swapped by ?check=put on the value read (E3); kept on
+      delete: a deleted row with m:r counting above 0 is listed as a placeholder
+thread index rows: row + '/' + replyId → m:e the reply's author, written before the reply,
+      removed on its delete. GET /comments/<root row + '/'>*?limit=n+1[&startrow=<cursor>+' ']
+      pages a thread oldest first in one bounded scan; a multi-get of the replies follows
 m:d   deleted-at millis: the tombstone (put-if-absent: exactly one racing delete wins, and it
       writes m:n = 'x' in the same change). A row with m:t and no m:v reads as deleted
 m:n   the likes' state '<count>/<sequence>' (absent: none yet; 'x': deleted)
@@ -459,9 +467,10 @@ delete  : GET m:v (who may delete) → DELETE m:v (from here on it is deleted fo
           PUT ?check=put put-if-absent on m:d → the winner counts −1
 oldest  : GET /comments/<salt+postId+'/'>*?column=m:v&limit=n+1[&startrow=<cursor row>+' ']
 newest  : the same with reversed=true&startrow=<cursor row or prefix+'~'> (inclusive: n+2, the
-          cursor row dropped) — m:v, m:n and the reader's m:l.<reader> are asked for, through
-          SingleColumnValueFilter('m','v',>=,'binary:',true,true): rows without m:v (deleted
-          comments, with their likes' cells) are skipped by the server and never take a slot
+          cursor row dropped) — m:v, m:d, m:r, m:n and the reader's m:l.<reader> are asked for,
+          through SingleColumnValueFilter('m','v',…) OR SingleColumnValueFilter('m','r',…): rows
+          with neither (deleted comments without a thread, replies, thread index rows) are
+          skipped by the server and never take a slot
           Both run in parallel with the post's get: a deleted post's comments are gone at once
 purge   : the same scan, then DELETE each row (the fan-out worker, after a post is deleted)`,
     },
