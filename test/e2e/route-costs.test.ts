@@ -102,7 +102,7 @@ async function buildWorld(): Promise<World> {
   ).json.id as string;
   // The comment has a thread: the list reads its preview, the thread its replies.
   ok(
-    await api.call('POST', `/posts/${post}/comments`, { token: b!.token, body: { body: 'agreed', replyTo: comment } }),
+    await api.call('POST', `/posts/${post}/comments`, { token: c!.token, body: { body: 'agreed', replyTo: comment } }),
     201,
   );
   ok(await api.call('POST', `/posts/${post}/reposts`, { token: c!.token, body: { comment: 'look' } }), 201);
