@@ -82,6 +82,8 @@ const pages = (): [name: string, hash: string, ready: string, loggedIn: boolean]
   ['mutes', '#/mutes', 'ul.users li', true],
   ['bookmarks', '#/bookmarks', 'article.post', true],
   ['search', `#/search/${friend.handle}`, 'ul.users.found li', true],
+  ['settings', '#/settings', '#settings-account', true],
+  ['own profile', `#/u/${me.handle}`, 'article.post', true],
   ['not-found', '#/nowhere', 'h1', true],
 ];
 
