@@ -230,7 +230,11 @@ export function normalizeTopic(raw: string): string | null {
 export function topicPrefixForm(raw: string): string | null {
   let s = raw.replace(/^\s*[#＃]/u, '').normalize('NFKC');
   if (BIDI_CONTROL.test(s)) return null;
-  s = s.replace(/\p{Cf}/gu, '').toLowerCase().replace(/\s+/gu, ' ').trimStart();
+  s = s
+    .replace(/\p{Cf}/gu, '')
+    .toLowerCase()
+    .replace(/\s+/gu, ' ')
+    .trimStart();
   const length = codePointLength(s);
   if (length < 1 || length > TOPIC_MAX_CODE_POINTS || FORBIDDEN.test(s)) return null;
   return s;

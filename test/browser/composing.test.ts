@@ -209,7 +209,8 @@ describe('composing: a lost answer never makes two, a reload never loses a draft
     await t.page.fill('#compose-text', post);
     await show(t.page, postPage, commentBox);
     await commentBox.fill(comment);
-    expect(await storedDrafts(t.page)).toEqual([
+    // Written once typing pauses.
+    await expect.poll(() => storedDrafts(t.page)).toEqual([
       `weibo.draft.v1:${ann.handle}:comment:${postId}`,
       `weibo.draft.v1:${ann.handle}:post`,
     ]);

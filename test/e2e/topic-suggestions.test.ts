@@ -1,6 +1,6 @@
 // test/e2e/topic-suggestions.test.ts — GET /topics?q= over HTTP through serverless-offline: names
 // a published post carried, found by their start without a token; what cannot start a topic
-// name is a 400 with the JSON error shape. Every response is checked against the OpenAPI
+// name is a 422 `validation_failed` with the JSON error shape. Every response is checked against the OpenAPI
 // document by the api client (test/support/contract.ts).
 import { randomBytes } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
@@ -9,7 +9,7 @@ import { apiClient, isErrorShape } from '../support/api.js';
 const api = apiClient(inject('apiUrl'));
 
 describe('topic suggestions over HTTP', () => {
-  it('finds a published topic by its start; refuses bad prefixes and limits with a 400', async () => {
+  it('finds a published topic by its start; refuses bad prefixes and limits with a 422', async () => {
     const ann = await api.newUser('ts_ann');
     const stem = `话题${randomBytes(3).toString('hex')}`;
     const posted = await api.call('POST', '/posts', { token: ann.token, body: { body: `#${stem}甲# #${stem}乙#` } });

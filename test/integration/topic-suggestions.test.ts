@@ -66,7 +66,7 @@ describe('topic suggestions (#话题# by their start)', () => {
     expect(scan?.path).toContain(`limit=${TOPIC_NAME_SCAN}`);
   });
 
-  it('refuses what cannot start a topic name: at the edge (400) and in the use case', async () => {
+  it('refuses what cannot start a topic name: at the edge (422) and in the use case', async () => {
     const query = routes.searchTopics.query;
     for (const q of ['', '#', '   ', 'a/b', 'a?b', '50%', 'x'.repeat(40), 'a\u202eb', 'a\u0000'])
       expect(query.safeParse({ q }).success, JSON.stringify(q)).toBe(false);
