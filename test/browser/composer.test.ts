@@ -33,8 +33,17 @@ const focused = (page: Page) =>
   );
 
 describe('the composer, in Chromium', () => {
-  it('keeps a draft per account across navigation and reloads until it is published', async () => {
+  it('keeps drafts (post, comment, repost) per account across navigation and reloads until published', async () => {
     const [ann, bob] = [await setUp(() => api.newUser('cd_a')), await setUp(() => api.newUser('cd_b'))];
+    const bobsPost = (
+      await setUp(() =>
+        api.call('POST', '/posts', {
+          token: bob.token,
+          body: { body: `bob says ${hex()}` },
+          headers: { 'idempotency-key': `cd-${hex()}${hex()}` },
+        }),
+      )
+    ).json.id as string;
     const t = await browser.open('en');
     const box = t.page.locator('#compose-text');
     await logIn(t.page, ann.handle, ann.password);
@@ -68,12 +77,41 @@ describe('the composer, in Chromium', () => {
     expect(await box.inputValue()).toBe('');
     expect(await storedDrafts(t.page)).toEqual([]);
 
-    // A new draft, then another account on this browser: it sees none of it.
+    // A comment and a repost comment on bob's post, left for the home page and come back to
+    // with Back, then reloaded: both there, the repost form open again with its words.
+    const postPage = `#/post/${encodeURIComponent(bobsPost)}`;
+    const commentBox = t.page.getByLabel('Write a comment');
+    const repostBox = t.page.getByLabel('Your comment (optional)');
+    await show(t.page, postPage, commentBox);
+    const [comment, why] = [`A comment in the making ${hex()}`, `Why I repost ${hex()}`];
+    await commentBox.click();
+    await t.page.keyboard.type(comment);
+    await postCard(t.page, 'bob says')
+      .getByRole('button', { name: /^Repost \d+$/ })
+      .click();
+    await repostBox.click();
+    await t.page.keyboard.type(why);
+    await t.page.getByRole('link', { name: 'Home' }).first().click();
+    await box.waitFor();
+    await t.page.goBack();
+    await commentBox.waitFor();
+    expect(await commentBox.inputValue()).toBe(comment);
+    expect(await repostBox.inputValue()).toBe(why);
+    await t.page.reload();
+    await commentBox.waitFor();
+    expect(await commentBox.inputValue()).toBe(comment);
+    expect(await repostBox.inputValue()).toBe(why);
+
+    // A new post draft too, then another account on this browser: it sees none of them.
+    await show(t.page, '#/', box);
     await box.fill(`Not for bob ${hex()}`);
     await t.page.getByRole('button', { name: 'Log out' }).click();
     await logIn(t.page, bob.handle, bob.password);
     await box.waitFor();
     expect(await box.inputValue()).toBe('');
+    await show(t.page, postPage, commentBox);
+    expect(await commentBox.inputValue()).toBe('');
+    expect(await repostBox.count()).toBe(0);
     expect(await storedDrafts(t.page)).toEqual([]);
     await t.close();
   });

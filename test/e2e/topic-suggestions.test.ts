@@ -30,8 +30,9 @@ describe('topic suggestions over HTTP', () => {
       '',
     ]) {
       const res = await api.call('GET', `/topics${q}`);
-      expect(res.status, q).toBe(400);
+      expect(res.status, q).toBe(422);
       expect(isErrorShape(res.json), q).toBe(true);
+      expect(res.json.error.code, q).toBe('validation_failed');
     }
   });
 });
