@@ -183,8 +183,10 @@ export function useAutocomplete({
           {o.kind === '@' ? (
             <>
               <Avatar {...o.person} />
-              <span class="suggestion-name">{o.person.displayName}</span>
-              <span class="suggestion-handle">@{o.person.handle}</span>
+              <span class="suggestion-text">
+                <span class="suggestion-name">{o.person.displayName}</span>
+                <span class="suggestion-handle">@{o.person.handle}</span>
+              </span>
             </>
           ) : (
             <span class="suggestion-name">#{o.name}#</span>

@@ -80,29 +80,31 @@ export function Composer({ onPublished }: { onPublished: (post: Post) => void })
       }}
     >
       <label for="compose-text">{t('compose.label')}</label>
-      <textarea
-        ref={box}
-        id="compose-text"
-        rows={3}
-        value={text}
-        placeholder={t('compose.placeholder')}
-        aria-describedby="compose-count"
-        {...suggest.boxProps}
-        onInput={(e) => {
-          const value = (e.target as HTMLTextAreaElement).value;
-          item.edit(value);
-          suggest.typed(value);
-        }}
-        onKeyDown={(e) => {
-          suggest.onKeyDown(e);
-          if (!e.defaultPrevented) sendOnCtrlEnter(e);
-        }}
-        onPaste={(e) => {
-          // A pasted picture is added; pasted text goes into the box as usual.
-          if (take(filesOf(e.clipboardData))) e.preventDefault();
-        }}
-      />
-      {suggest.list}
+      <div class="compose-box">
+        <textarea
+          ref={box}
+          id="compose-text"
+          rows={3}
+          value={text}
+          placeholder={t('compose.placeholder')}
+          aria-describedby="compose-count"
+          {...suggest.boxProps}
+          onInput={(e) => {
+            const value = (e.target as HTMLTextAreaElement).value;
+            item.edit(value);
+            suggest.typed(value);
+          }}
+          onKeyDown={(e) => {
+            suggest.onKeyDown(e);
+            if (!e.defaultPrevented) sendOnCtrlEnter(e);
+          }}
+          onPaste={(e) => {
+            // A pasted picture is added; pasted text goes into the box as usual.
+            if (take(filesOf(e.clipboardData))) e.preventDefault();
+          }}
+        />
+        {suggest.list}
+      </div>
       <EmojiPicker id="compose-emoji" box={box} onInsert={item.edit} />
       <PicturePicker pictures={pictures} onStatus={setStatus} />
       <div class="composer-foot">
