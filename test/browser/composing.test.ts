@@ -210,10 +210,9 @@ describe('composing: a lost answer never makes two, a reload never loses a draft
     await show(t.page, postPage, commentBox);
     await commentBox.fill(comment);
     // Written once typing pauses.
-    await expect.poll(() => storedDrafts(t.page)).toEqual([
-      `weibo.draft.v1:${ann.handle}:comment:${postId}`,
-      `weibo.draft.v1:${ann.handle}:post`,
-    ]);
+    await expect
+      .poll(() => storedDrafts(t.page))
+      .toEqual([`weibo.draft.v1:${ann.handle}:comment:${postId}`, `weibo.draft.v1:${ann.handle}:post`]);
 
     // ann's session ends without a logout (its cookie gone, as when it expires), and bob signs
     // in on the same browser: none of ann's words show to him.
