@@ -16,29 +16,11 @@ import { api, call } from '../../api/client';
 import { Avatar, personOf, type Person } from '../../components/avatar';
 import { useI18n } from '../../i18n/i18n';
 import { insertAt } from './insert';
+import { type Typed, typedAt } from './typed';
 
 /** How long typing must pause before a request (ms). */
 const DEBOUNCE_MS = 180;
 const SHOWN = 6;
-
-const MENTION = /(?:^|[^\p{L}\p{M}\p{N}_@＠.])[@＠]([A-Za-z0-9_]{1,30})$/u;
-const TOPIC = /(?:^|[^\p{L}\p{M}\p{N}_])[#＃]([^#＃\s/?%]{1,32})$/u;
-
-/** The word being typed before the caret: its sign's kind, where the sign is, what follows it. */
-export interface Typed {
-  kind: '@' | '#';
-  start: number;
-  query: string;
-}
-
-export function typedAt(text: string, caret: number): Typed | null {
-  const before = text.slice(0, caret);
-  const m = MENTION.exec(before) ?? TOPIC.exec(before);
-  if (!m) return null;
-  const query = m[1]!;
-  const start = caret - query.length - 1;
-  return { kind: before[start] === '@' || before[start] === '＠' ? '@' : '#', start, query };
-}
 
 type Option = { kind: '@'; person: Person } | { kind: '#'; name: string };
 
