@@ -1,6 +1,6 @@
 // test/browser/composer.test.ts — the composer Weibo users expect, in Chromium: a draft kept per
-// account across navigation and reloads until it is published, and never shown to another
-// account on the same browser; the emoji picker and the @ / # suggestions, by keyboard and by
+// account across navigation and reloads until it is published (written once typing pauses, not
+// at every keystroke), and never shown to another account on the same browser; the emoji picker and the @ / # suggestions, by keyboard and by
 // mouse, in 中文 at 375 px and English at 1280 px, producing text that publishes into a post
 // whose mention and topic are links; axe with the picker and the suggestion list open.
 import { randomBytes } from 'node:crypto';
@@ -49,10 +49,26 @@ describe('the composer, in Chromium', () => {
     await logIn(t.page, ann.handle, ann.password);
     await box.waitFor();
 
-    // Typed, then another page of the app and back: the words are there.
+    // Typed: written to storage once typing pauses, not at every keystroke.
+    await t.page.evaluate(() => {
+      type Store = { setItem(k: string, v: string): void };
+      const g = globalThis as unknown as { Storage: { prototype: Store }; draftWrites: number };
+      const setItem = g.Storage.prototype.setItem;
+      g.draftWrites = 0;
+      g.Storage.prototype.setItem = function (this: Store, k: string, v: string) {
+        if (k.startsWith('weibo.draft.')) g.draftWrites++;
+        setItem.call(this, k, v);
+      };
+    });
     const draft = `Half a thought ${hex()}`;
     await box.click();
     await t.page.keyboard.type(draft);
+    await expect.poll(() => storedDrafts(t.page)).toEqual([[`weibo.draft.v1:${ann.handle}:post`, draft]]);
+    expect(await t.page.evaluate(() => (globalThis as unknown as { draftWrites: number }).draftWrites)).toBeLessThan(
+      draft.length / 2,
+    ); // one a keystroke without the pause
+
+    // Another page of the app and back: the words are there.
     await t.page.getByRole('link', { name: 'Trending' }).first().click();
     await t.page.waitForURL(/#\/topics$/);
     await t.page.getByRole('link', { name: 'Home' }).first().click();
