@@ -58,6 +58,8 @@ export function renderWebLimits(doc: Document): string {
   const post = field(doc, 'publishPost', 'body');
   const repost = field(doc, 'repost', 'comment');
   const comment = field(doc, 'addComment', 'body');
+  const bio = field(doc, 'updateProfile', 'bio');
+  const location = field(doc, 'updateProfile', 'location');
   const constants: [string, string, string | number][] = [
     ['HANDLE_PATTERN', 'A handle, as an HTML `pattern` (register.handle)', need(handle, 'pattern', 'register.handle')],
     ['HANDLE_MAX', 'The longest handle, in characters (register.handle)', need(handle, 'maxLength', 'register.handle')],
@@ -75,6 +77,12 @@ export function renderWebLimits(doc: Document): string {
       need(repost, 'maxLength', 'repost.comment'),
     ],
     ['COMMENT_MAX', 'The longest comment (addComment.body)', need(comment, 'maxLength', 'addComment.body')],
+    ['BIO_MAX', 'The longest bio (updateProfile.bio)', need(bio, 'maxLength', 'updateProfile.bio')],
+    [
+      'LOCATION_MAX',
+      'The longest location (updateProfile.location)',
+      need(location, 'maxLength', 'updateProfile.location'),
+    ],
     [
       'BIDI_CONTROL_PATTERN',
       'Bidirectional embeddings, overrides and isolates, refused in every text (shared/domain/text-rules.ts); a RegExp source, flag `u`',

@@ -18,7 +18,17 @@ export interface ExportDocument {
   version: 1;
   handle: string;
   exportedAt: string;
-  profile: { displayName: string; createdAt: string };
+  profile: {
+    displayName: string;
+    createdAt: string;
+    bio?: string;
+    location?: string;
+    /** The pictures' URLs (the avatar at its largest), when set. */
+    avatar?: string;
+    cover?: string;
+  };
+  /** The user's own settings (设置). */
+  settings?: { messagesFrom: string; notifications: Record<string, boolean> };
   posts: {
     id: string;
     body: string;

@@ -39,6 +39,7 @@ export const ERROR_CODES = [
   'idempotency_key_mismatch',
   'publish_conflict',
   'avatar_conflict',
+  'cover_conflict',
   'rename_conflict',
   'post_deleted',
   'post_not_found',

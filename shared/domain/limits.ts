@@ -11,6 +11,10 @@ export const COMMENT_MAX_CODE_POINTS = 500;
 
 // Accounts and sessions.
 export const PASSWORD_MIN = 8;
+/** A profile's 简介 (bio), in Unicode code points (Weibo's own figure is far below it). */
+export const BIO_MAX_CODE_POINTS = 160;
+/** A profile's location, free text, in code points. */
+export const LOCATION_MAX_CODE_POINTS = 30;
 export const PASSWORD_MAX = 128;
 /** A session's id: this many random bytes. */
 export const SESSION_ID_BYTES = 16;

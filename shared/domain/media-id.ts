@@ -16,5 +16,5 @@ export function mediaIdBytes(id: string): Uint8Array | null {
   return isMediaId(id) ? new Uint8Array(Buffer.from(id, 'base64url')) : null;
 }
 
-/** What an upload is for: a post's picture, or an avatar (other sizes, square). */
-export type MediaPurpose = 'post' | 'avatar';
+/** What an upload is for: a post's picture, an avatar (other sizes, square), or a profile's cover (a wide banner). */
+export type MediaPurpose = 'post' | 'avatar' | 'cover';

@@ -248,8 +248,34 @@ export const ProfileSchema = z
       .string()
       .nullable()
       .meta({ description: 'The same avatar at 400 × 400, for the profile page; null when none' }),
+    bio: z.string().meta({ description: 'The 简介 (bio) as its user wrote it; empty when none' }),
+    location: z.string().meta({ description: 'Where its user says they are, free text; empty when none' }),
+    cover: z
+      .string()
+      .nullable()
+      .meta({ description: 'The cover picture (a banner, at most 1500 px wide, WebP), or null when none' }),
   })
   .meta({ id: 'Profile' });
+
+const notificationChoice = (what: string) => z.boolean().meta({ description: `Told of ${what}` });
+export const NotificationChoicesSchema = z
+  .strictObject({
+    likes: notificationChoice('likes of your posts'),
+    comments: notificationChoice('comments on your posts and replies to your comments'),
+    reposts: notificationChoice('reposts of your posts'),
+    mentions: notificationChoice('@mentions of you'),
+    follows: notificationChoice('new followers'),
+  })
+  .meta({ id: 'NotificationChoices' });
+
+export const SettingsSchema = z
+  .strictObject({
+    messagesFrom: z.enum(['everyone', 'following', 'nobody']).meta({
+      description: 'Who may send you a private message (私信): everyone, people you follow (the default), nobody',
+    }),
+    notifications: NotificationChoicesSchema,
+  })
+  .meta({ id: 'Settings' });
 
 export const RegisteredUserSchema = z
   .strictObject({ handle: handleString, displayName: z.string(), createdAt: instant })
@@ -614,7 +640,7 @@ const MediaVariantSchema = z.strictObject({
 export const MediaSchema = z
   .strictObject({
     id: z.string().meta({ description: 'The media id: random and unguessable, 22 characters' }),
-    purpose: z.enum(['post', 'avatar']),
+    purpose: z.enum(['post', 'avatar', 'cover']),
     state: z.enum(['uploading', 'processing', 'ready', 'failed']).meta({
       description:
         '`uploading` until `POST /media/{id}/complete`; `processing` while the worker makes it safe and small; then `ready`, or `failed` with a `reason`',

@@ -48,4 +48,5 @@ export const isRefusal = (r: ProcessedImage | ImageRefusal): r is ImageRefusal =
 export const VARIANT_NAMES: Record<MediaPurpose, readonly string[]> = {
   post: ['thumb', 'feed', 'large'],
   avatar: ['avatar-96', 'avatar-400'],
+  cover: ['cover'],
 };

@@ -3,6 +3,7 @@
 // Only an active account is anyone's face, mention, search result or profile: a deactivated or
 // erased one reads as nobody there (docs/consistency.md Q), except to its own login.
 import type { Standing } from '../domain/leaving.js';
+import type { NotificationChoices, SettingsChange, UserSettings } from '../domain/settings.js';
 
 export interface NewUser {
   handle: string;
@@ -22,6 +23,11 @@ export interface UserProfile {
   posts: number;
   /** The media id of the current avatar; absent when the user has none. */
   avatar?: string;
+  /** The 简介 (bio) and the location, as the user wrote them; absent when none. */
+  bio?: string;
+  location?: string;
+  /** The media id of the current cover picture; absent when the user has none. */
+  cover?: string;
   /** Whether others may see the account (domain/leaving.ts). */
   standing: Standing;
 }
@@ -39,6 +45,12 @@ export interface UserFace {
   handle: string;
   displayName: string;
   avatar?: string;
+}
+
+/** What a profile says of its user in their own words; a field given as '' is cleared. */
+export interface ProfileText {
+  bio?: string;
+  location?: string;
 }
 
 /** A user as a search shows them: face and follower count, and which naming is current. */
@@ -98,7 +110,20 @@ export interface UserStore extends FaceDirectory {
    * Sets the display name and the naming version `to` together if the naming is still `from`
    * (null = none): false when it changed meanwhile. Only for a user that exists.
    */
-  rename(handle: string, displayName: string, from: string | null, to: string): Promise<boolean>;
+  rename(handle: string, displayName: string, from: string | null, to: string, text?: ProfileText): Promise<boolean>;
+  /** Sets the bio and location named (one row write: both or neither). Only for a user that exists. */
+  describe(handle: string, text: ProfileText): Promise<void>;
+  /**
+   * Sets the cover (a media id, or null for none) if it is still `from` (null = none): false
+   * when it changed meanwhile, or the user does not exist.
+   */
+  replaceCover(handle: string, from: string | null, to: string | null): Promise<boolean>;
+  /** The user's own settings (one read); defaults where never set; null for an unknown handle. */
+  settings(handle: string): Promise<UserSettings | null>;
+  /** Writes what the change names (one row write: all of it or none). Only for a user that exists. */
+  changeSettings(handle: string, change: SettingsChange): Promise<void>;
+  /** Which notifications each of `handles` is told of (one read); defaults for unknown handles. */
+  notificationChoices(handles: string[]): Promise<Map<string, NotificationChoices>>;
   /** Of `handles`, the active users as a search shows them (one read). */
   findable(handles: string[]): Promise<Map<string, FindableUser>>;
   /**

@@ -285,10 +285,12 @@ export const ROUTE_COSTS = {
     why: [
       `1) the current name and naming version (users get; 404 here); 2) the new naming's people index`,
       `rows (one put), written before the row names them (P: the current name is always findable);`,
-      `3) the name and the new naming: check-and-put on the naming read, so of racing renames one`,
-      `wins and each knows whether it did; 4) the old naming's index rows deleted (≤ TERMS_MAX = 4,`,
-      `in parallel: that naming can never be current again) ∥ the profile read back for the answer.`,
-      `[A lost race: its own rows deleted, and the steps again from 1), at most 3 times.]`,
+      `3) the name and the new naming (and the bio and location named with them): check-and-put on`,
+      `the naming read, so of racing renames one wins and each knows whether it did; 4) the old`,
+      `naming's index rows deleted (≤ TERMS_MAX = 4, in parallel: that naming can never be current`,
+      `again) ∥ the profile read back for the answer. [A lost race: its own rows deleted, and the`,
+      `steps again from 1), at most 3 times. No new name (a bio or location alone): 1), the put of`,
+      `p:bi and p:lo, the profile read back = 3 requests, 3 round trips.]`,
     ].join(' '),
   },
   setAvatar: {
@@ -590,6 +592,38 @@ export const ROUTE_COSTS = {
       `avatar read; overwritten, never deleted, L); 3) the give-back of the picture, check-and-put`,
       `of m:a '@<handle>' → '-', after the swap so the current avatar is always claimed (L); 4) the`,
       `profile read back for the answer. [No avatar: 1) and 4) only.]`,
+    ].join(' '),
+  },
+  setCover: {
+    requests: 5,
+    roundTrips: 4,
+    why: [
+      `As setAvatar, on p:cv: 1) the profile (users get, 404; the cover to replace) ∥ the picture's`,
+      `record (media get: yours, a cover, ready, free); 2) the claim, check-and-put of m:a '-' →`,
+      `'@<handle>' (L); 3) the swap, check-and-put of p:cv from the cover read; 4) the profile read`,
+      `back. [Replacing a cover: the old picture's give-back after the swap = 6 requests, 5 round trips.]`,
+    ].join(' '),
+  },
+  removeCover: {
+    requests: 4,
+    roundTrips: 4,
+    why: [
+      `As removeAvatar, on p:cv: 1) the profile (users get: which cover, 404); 2) the swap of p:cv to`,
+      `''; 3) the give-back of the picture (L); 4) the profile read back. [No cover: 1) and 4) only.]`,
+    ].join(' '),
+  },
+  getSettings: {
+    requests: 1,
+    roundTrips: 1,
+    why: `1) one get of the users row's p:h, a:dm and a:n<kind> cells (defaults where absent).`,
+  },
+  changeSettings: {
+    requests: 2,
+    roundTrips: 2,
+    why: [
+      `1) the settings read (users get; 404, so nothing is written for nobody); 2) one put of the`,
+      `cells the change names (a cell per kind: changes of different kinds never undo each other).`,
+      `The answer is the read with the change applied.`,
     ].join(' '),
   },
   logOut: {

@@ -93,13 +93,21 @@ p:sv  the naming version: which rows of the people index (below) are the user's 
       before the index (not findable by name: no migration, the product has no users yet)
 p:av  the avatar's media id; '' once removed (overwritten, never deleted: a delete marker could
       mask a later set within the same millisecond). Absent or '' = none.
+p:bi  the bio (简介), p:lo the location: free text as the user wrote it; '' once cleared (overwritten,
+      never deleted, as p:av). Written by a rename's own check-and-put when the change names a name
+      too, else by one put of the row: a change lands whole or not at all
+p:cv  the cover picture's media id, as p:av ('' = none): claimed '@<handle>' like an avatar
 p:x   the standing (invariant Q, docs/consistency.md): '' or absent = active, 'd<millis>' deactivated
       then (leave), 'e<millis>' erasure begun then. Overwritten, never deleted. Read with every
       face, mention check, search result and profile: only an active user is any of these
 a:    auth    — a:pw scrypt hash record (never returned by any API); a:se the session epoch (64
       random bits, new with every leave; absent = ''): a session started under another is over;
       a:er the data export last asked for (millis), a:ed the last one built ('<asked> <file key>
-      <built>'): asked by check-and-put on a:er read, marked built by check-and-put on a:er
+      <built>'): asked by check-and-put on a:er read, marked built by check-and-put on a:er;
+      the user's settings, read by nobody else: a:dm who may message them (everyone | following |
+      nobody; absent = following), a:n<kind> one cell per kind of notification (likes, comments,
+      reposts, mentions, follows): '0' switched off, '1' or absent on — a cell each, so changes of
+      different kinds never overwrite each other
 p:celeb '1' while the user is a celebrity (posts merged at read time, not fanned out), '0'
       after a demotion — overwritten, never deleted, so a promotion right after a demotion can
       never be masked by a delete marker (the p family keeps the default version behaviour)
@@ -132,7 +140,12 @@ faces    : GET /users/multiget?row=…&column=p:h&column=p:n&column=p:av&column=
            (adapters/memory/caching-faces.ts) and read only the authors it lacks.
            Comments learn their authors from their scan and spend a second round trip.
 avatar   : PUT /users/<k>?check=put p:av=<new>, check p:av == <the avatar read> ('' = none), after
-           the picture's claim (media m:a=@<handle>); a loser reads again (docs/consistency.md L)`,
+           the picture's claim (media m:a=@<handle>); a loser reads again (docs/consistency.md L)
+cover    : the same on p:cv
+describe : PUT /users/<k> p:bi, p:lo (one put; with a rename: in the rename's check-and-put)
+settings : GET /users/<k>/p:h,a:dm,a:n…; a change: PUT /users/<k> of the cells it names
+choices  : GET /users/multiget?row=…&column=p:h&column=a:n… — the notification worker reads the
+           recipients' choices beside the fact's truth (no extra round trip)`,
     },
     content: {
       name: 'content',

@@ -27,6 +27,7 @@ import type { ExportFiles } from '../ports/export-files.js';
 import type { FeedDeps } from './feed-deps.js';
 import type { Handled, MessageOf } from './background/message.js';
 import { actAs } from './users.js';
+import { AVATAR_LARGE, COVER } from './faces.js';
 import { atStep } from './steps.js';
 
 export type ExportAnswer =
@@ -92,7 +93,7 @@ export async function buildExport(
   const { user } = msg;
   if (!deps.exports) return { ...idle, skipped: 'no-store' };
   if ((await deps.users.exportState(user)).requestedAt !== msg.requestedAt) return { ...idle, skipped: 'superseded' };
-  const profile = await deps.users.profile(user);
+  const [profile, settings] = await Promise.all([deps.users.profile(user), deps.users.settings(user)]);
   if (!profile) return { ...idle, skipped: 'gone' };
   const pictureUrl = (id: string, stored?: string) => deps.pictures?.variantUrl(id, 'large') ?? stored ?? '';
   const [posts, comments, likes, bookmarks, following, followers] = await Promise.all([
@@ -123,7 +124,15 @@ export async function buildExport(
     version: 1,
     handle: user,
     exportedAt: iso(now),
-    profile: { displayName: profile.displayName, createdAt: iso(profile.createdAt) },
+    profile: {
+      displayName: profile.displayName,
+      createdAt: iso(profile.createdAt),
+      ...(profile.bio ? { bio: profile.bio } : {}),
+      ...(profile.location ? { location: profile.location } : {}),
+      ...(profile.avatar && deps.pictures ? { avatar: deps.pictures.variantUrl(profile.avatar, AVATAR_LARGE) } : {}),
+      ...(profile.cover && deps.pictures ? { cover: deps.pictures.variantUrl(profile.cover, COVER) } : {}),
+    },
+    ...(settings ? { settings } : {}),
     posts: posts.items.map((p) => ({
       id: p.id,
       body: p.body,

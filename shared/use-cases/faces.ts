@@ -16,6 +16,8 @@ import type { Pictures } from './media/attach.js';
 /** The avatar sizes the worker makes (ports/image-processor.ts): cards, and the profile page. */
 export const AVATAR_SMALL = 'avatar-96';
 export const AVATAR_LARGE = 'avatar-400';
+/** A profile's cover picture (VARIANT_NAMES.cover). */
+export const COVER = 'cover';
 
 export interface Face {
   handle: string;

@@ -1,7 +1,7 @@
-// shared/use-cases/get-profile.ts — public profile: handle, display name, counts, avatar.
+// shared/use-cases/get-profile.ts — public profile: handle, display name, counts, avatar, bio, location, cover.
 import type { UserStore } from '../ports/user-store.js';
 import { shownProfile } from './users.js';
-import { AVATAR_LARGE, AVATAR_SMALL, avatarUrl } from './faces.js';
+import { AVATAR_LARGE, AVATAR_SMALL, COVER, avatarUrl } from './faces.js';
 import type { Pictures } from './media/attach.js';
 
 /**
@@ -12,7 +12,7 @@ import type { Pictures } from './media/attach.js';
 export async function getProfile(deps: { users: UserStore; pictures?: Pictures | undefined }, handle: string) {
   const profile = shownProfile(await deps.users.profile(handle), handle);
   const shown = (n: number) => Math.max(0, n);
-  const { avatar, standing: _, ...rest } = profile;
+  const { avatar, cover, bio, location, standing: _, ...rest } = profile;
   return {
     ...rest,
     followers: shown(profile.followers),
@@ -20,5 +20,8 @@ export async function getProfile(deps: { users: UserStore; pictures?: Pictures |
     posts: shown(profile.posts),
     avatar: avatarUrl(deps.pictures, avatar, AVATAR_SMALL),
     avatarLarge: avatarUrl(deps.pictures, avatar, AVATAR_LARGE),
+    bio: bio ?? '',
+    location: location ?? '',
+    cover: avatarUrl(deps.pictures, cover, COVER),
   };
 }

@@ -16,6 +16,16 @@
 // live instances of its actor's facts (a conditional swap, so exactly one racing delivery moves
 // it); the group's count, place and latest actors are ONE cell, moved by a conditional swap that
 // is retried until it lands, so they always move together (invariant F).
+//
+// What a user is told of (their settings, domain/settings.ts) is decided HERE, when a fact's
+// notices are written, and not when they are read. The recipients' choices are read beside the
+// fact's truth (one multi-get in the same stage: no extra round trip for the worker), and a
+// notice of a kind its recipient switched off is reconciled as not live, exactly like one from a
+// user they muted: it never arrives, and a redelivery after the switch takes one back. Deciding
+// at read time instead would cost the list and the unread badge a read each, and would let
+// switched-off groups crowd out the page and the badge's window (UNREAD_CAP) while showing
+// nothing; decided here, the list and the badge count the same groups with no new read, and a
+// switch holds from the next fact on (what was already told stays, as on Weibo).
 import { InvalidInputError } from '../domain/errors.js';
 import {
   actorOfMember,
@@ -37,12 +47,14 @@ import { hiddenFrom, silencedRecipients } from './visibility.js';
 import { atStep } from './steps.js';
 import type { TallyHeal } from './background/tally.js';
 import { UNREAD_CAP } from '../domain/limits.js';
+import { wantsNotice } from '../domain/settings.js';
+import type { UserStore } from '../ports/user-store.js';
 
 /** What reconciling a fact's notifications reads and writes (reconcileFact: the worker, the erasure). */
 export type ReconcileDeps = Pick<
   FeedDeps,
   'posts' | 'relations' | 'reactions' | 'comments' | 'blocks' | 'notifications' | 'step'
->;
+> & { users: Pick<UserStore, 'notificationChoices'> };
 /** What showing the notifications reads (the list and the unread badge). */
 export type NotificationsReadDeps = Pick<FeedDeps, 'users' | 'posts' | 'blocks' | 'notifications' | 'pictures'>;
 
@@ -184,14 +196,16 @@ export interface ReconcileOutcome {
 export async function reconcileFact(deps: ReconcileDeps, fact: NotificationFact): Promise<ReconcileOutcome> {
   const notices = noticesOf(fact);
   if (notices.length === 0) return { added: 0, removed: 0 };
-  const [truth, silenced] = await Promise.all([
+  const recipients = notices.map((n) => n.recipient);
+  const [truth, silenced, choices] = await Promise.all([
     truthOf(deps, fact),
-    silencedRecipients(
-      deps,
-      fact.actor,
-      notices.map((n) => n.recipient),
-    ),
+    silencedRecipients(deps, fact.actor, recipients),
+    deps.users.notificationChoices(recipients),
   ]);
+  const wanted = (n: Notice) => {
+    const c = choices.get(n.recipient);
+    return c === undefined || wantsNotice(c, n.type);
+  };
   await atStep(deps, 'notify.truth-read', { kind: fact.kind, actor: fact.actor });
   const outcomes = await Promise.all(
     // No notification from a user the recipient blocked or muted (or who blocks the recipient).
@@ -199,7 +213,7 @@ export async function reconcileFact(deps: ReconcileDeps, fact: NotificationFact)
       reconcileNotice(
         deps,
         n,
-        truth.live && (truth.mentioned?.has(n.recipient) ?? true) && !silenced.has(n.recipient),
+        truth.live && (truth.mentioned?.has(n.recipient) ?? true) && !silenced.has(n.recipient) && wanted(n),
         n.type === 'like' || n.type === 'repost' || n.type === 'follow' ? undefined : truth.excerpt,
       ),
     ),

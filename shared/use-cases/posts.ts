@@ -35,9 +35,16 @@ export async function getPost(
   ]);
   const post = details.get(id);
   if (!post) throw new NotFoundError(`No post "${id}"`, 'post_not_found');
-  // A repost embeds its original: a block with the original's author hides it too (as timelines do).
-  if (post.repostOf) await refuseIfBlocked(deps, reader, authorOfPostId(post.repostOf));
-  return post;
+  if (!post.repostOf) return post;
+  // A repost embeds its original: a block with the original's author hides someone else's repost
+  // too (as timelines do). One's own repost always shows; a block by the original's author
+  // withholds only that original from it (the rule of one's own profile and home).
+  if (reader === undefined || authorOfPostId(id) !== reader) {
+    await refuseIfBlocked(deps, reader, authorOfPostId(post.repostOf));
+    return post;
+  }
+  const visibility = await postVisibilityFor(deps, reader, [authorOfPostId(post.repostOf) ?? '']);
+  return visibility(post).originalWithheld ? withOriginalWithheld(post) : post;
 }
 
 /**

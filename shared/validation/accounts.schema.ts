@@ -3,7 +3,8 @@ import * as z from 'zod';
 import { HANDLE_MAX_LENGTH, HANDLE_PATTERN } from '../domain/handle.js';
 import { PEOPLE_DEFAULT, PEOPLE_MAX, QUERY_MAX_LENGTH, searchForm } from '../domain/people-search.js';
 import { humanText } from './text.js';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../domain/limits.js';
+import { BIO_MAX_CODE_POINTS, LOCATION_MAX_CODE_POINTS, PASSWORD_MAX, PASSWORD_MIN } from '../domain/limits.js';
+import { MESSAGES_FROM } from '../domain/settings.js';
 
 export const handleSchema = z
   .string()
@@ -48,7 +49,38 @@ export const sessionHeaders = z.object({
 
 export const handlePath = z.object({ handle: handleSchema });
 
-export const updateProfileBody = z.strictObject({ displayName });
+export const updateProfileBody = z
+  .strictObject({
+    displayName: displayName.optional(),
+    bio: humanText({ min: 0, max: BIO_MAX_CODE_POINTS, allowNewlines: true, label: 'bio' })
+      .optional()
+      .meta({ description: 'The 简介 (bio); empty clears it' }),
+    location: humanText({ min: 0, max: LOCATION_MAX_CODE_POINTS, label: 'location' })
+      .optional()
+      .meta({ description: 'Where you are, free text; empty clears it' }),
+  })
+  .refine((b) => b.displayName !== undefined || b.bio !== undefined || b.location !== undefined, {
+    message: 'name at least one of displayName, bio, location',
+  });
+
+const notificationSwitch = z.boolean().optional();
+export const settingsBody = z
+  .strictObject({
+    messagesFrom: z.enum(MESSAGES_FROM).optional().meta({ description: 'Who may send you a private message (私信)' }),
+    notifications: z
+      .strictObject({
+        likes: notificationSwitch,
+        comments: notificationSwitch,
+        reposts: notificationSwitch,
+        mentions: notificationSwitch,
+        follows: notificationSwitch,
+      })
+      .optional()
+      .meta({ description: 'The kinds of notification to switch on (true) or off (false); those left out stay' }),
+  })
+  .refine((b) => b.messagesFrom !== undefined || b.notifications !== undefined, {
+    message: 'name at least one of messagesFrom, notifications',
+  });
 
 export const avatarBody = z.strictObject({
   mediaId: z
@@ -56,6 +88,14 @@ export const avatarBody = z.strictObject({
     .min(1)
     .max(64)
     .meta({ description: 'A picture uploaded with `purpose: avatar` (`POST /media`), processed (`ready`)' }),
+});
+
+export const coverBody = z.strictObject({
+  mediaId: z
+    .string()
+    .min(1)
+    .max(64)
+    .meta({ description: 'A picture uploaded with `purpose: cover` (`POST /media`), processed (`ready`)' }),
 });
 
 export const peopleQuery = z.strictObject({

@@ -12,10 +12,10 @@ export const uploadBody = z.strictObject({
     .int()
     .min(1)
     .meta({ description: 'The exact size in bytes of the file to upload (at most 20 MB); the upload must match it' }),
-  purpose: z
-    .enum(['post', 'avatar'])
-    .default('post')
-    .meta({ description: 'A picture for a post (grid, feed and large sizes), or an avatar (square sizes)' }),
+  purpose: z.enum(['post', 'avatar', 'cover']).default('post').meta({
+    description:
+      'A picture for a post (grid, feed and large sizes), an avatar (square sizes), or a profile cover (one banner size, at most 1500 px wide)',
+  }),
 });
 
 export const mediaPath = z.object({

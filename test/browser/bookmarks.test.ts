@@ -1,5 +1,5 @@
 // test/browser/bookmarks.test.ts — 收藏 in Chromium (issue 23): ann (中文) bookmarks bob's post
-// from her timeline; the button stays pressed through a reload; 我的收藏 (from her profile) lists
+// from her timeline; the button stays pressed through a reload; 我的收藏 (the navigation's 收藏) lists
 // it, newest bookmarked first; taking it out there turns the button off, and read again the list
 // is empty; bob (English) sees no trace of it. Every page visited passes axe, in both languages.
 import { randomBytes } from 'node:crypto';
@@ -41,9 +41,8 @@ describe('bookmarks (收藏), in Chromium', () => {
     );
     await expectAccessible(a.page, 'profile with bookmarked posts (zh)');
 
-    // 我的收藏, from her own profile: newest bookmarked first.
-    await show(a.page, `#/u/${ann}`, a.page.getByRole('link', { name: '我的收藏' }));
-    await a.page.getByRole('link', { name: '我的收藏' }).click();
+    // 我的收藏, from the navigation's 收藏: newest bookmarked first.
+    await a.page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '收藏' }).click();
     await a.page.getByRole('heading', { name: '我的收藏' }).waitFor();
     await postCard(a.page, first).waitFor();
     const bodies = await a.page.locator('article.post .post-body').allInnerTexts();

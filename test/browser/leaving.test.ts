@@ -1,8 +1,8 @@
 // test/browser/leaving.test.ts — 导出 and 注销 in Chromium (issue 23): ann (中文) exports her data
-// from her profile (a link to a JSON file holding her post), then opens 注销账号 on her own
-// profile, reads the warning with the date until which a login restores everything, gets a wrong
-// password refused (and stays logged in), then confirms: she is logged out, and the login page
-// says until when she can come back. bob (English) finds her profile gone ("does not exist");
+// in her settings (a link to a JSON file holding her post), then opens 注销账号 there, reads the
+// warning with the date until which a login restores everything, gets a wrong password refused
+// (and stays logged in), then confirms: she is logged out, and the login page says until when she
+// can come back. bob (English) finds her profile gone ("does not exist");
 // ann logs in again, is welcomed back, and bob sees her profile and her post again. Axe passes in both languages.
 // biome-ignore-all lint/performance/useDomNodeTextContent: a locator's innerText(), the rendered text these assertions mean, not the DOM property
 import { randomBytes } from 'node:crypto';
@@ -21,7 +21,7 @@ describe('leaving (注销) and coming back, in Chromium', () => {
     await show(b.page, `#/u/${ann}`, postCard(b.page, words));
 
     // First she exports her data: prepared in the background, then a link to the file.
-    await show(a.page, `#/u/${ann}`, a.page.getByRole('button', { name: '导出我的数据' }));
+    await show(a.page, '#/settings', a.page.getByRole('button', { name: '导出我的数据' }));
     await a.page.getByRole('button', { name: '导出我的数据' }).click();
     const download = a.page.getByRole('link', { name: '下载我的数据（JSON）' });
     await download.waitFor({ timeout: 60_000 });
@@ -32,7 +32,7 @@ describe('leaving (注销) and coming back, in Chromium', () => {
     expect([file.handle, file.posts.map((p) => p.body)]).toEqual([ann, [words]]);
     await expectAccessible(a.page, 'export ready (zh)');
 
-    // ann opens the flow on her own profile: the warning names the date.
+    // ann opens the flow in her settings: the warning names the date.
     await a.page.getByRole('button', { name: '注销账号…' }).click();
     const form = a.page.getByRole('form', { name: '注销账号' });
     const until = new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium' }).format(
@@ -46,7 +46,7 @@ describe('leaving (注销) and coming back, in Chromium', () => {
     await a.page.getByLabel('输入密码以确认').fill('not my password');
     await a.page.getByRole('button', { name: '确认注销' }).click();
     await a.page.getByText('密码错误。').waitFor();
-    expect(new URL(a.page.url()).hash).toBe(`#/u/${ann}`);
+    expect(new URL(a.page.url()).hash).toBe('#/settings');
 
     // The right one: logged out, and the login page says until when she can come back.
     await a.page.getByLabel('输入密码以确认').fill(password);

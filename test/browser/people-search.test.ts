@@ -43,13 +43,12 @@ describe('find people (找人), in Chromium', () => {
     await row.getByRole('button', { name: `取消关注 @${bob}` }).waitFor();
     await expect(row.innerText()).resolves.toContain('1 粉丝');
 
-    // bob renames himself on his profile: the old name finds nobody, the new one finds him.
-    await show(b.page, `#/u/${bob}`, b.page.getByRole('button', { name: 'Edit display name' }));
-    await b.page.getByRole('button', { name: 'Edit display name' }).click();
+    // bob renames himself in his settings: the old name finds nobody, the new one finds him.
+    await show(b.page, '#/settings', b.page.getByRole('textbox', { name: /display name/i }));
     await b.page.getByRole('textbox', { name: /display name/i }).fill(newName);
     await Promise.all([
       b.page.waitForResponse((r) => r.request().method() === 'PATCH' && r.status() === 200),
-      b.page.getByRole('button', { name: 'Save' }).click(),
+      b.page.getByRole('button', { name: 'Save profile' }).click(),
     ]);
     const search = b.page.getByRole('searchbox', { name: 'Find people' });
     await search.fill(`王${tag}`);

@@ -216,7 +216,7 @@ describe('pictures, in Chromium', () => {
     expect(await items.count()).toBe(0);
     await a.close();
 
-    // bob, following ann, sees the post in his home timeline: three pictures in a 2×2 grid.
+    // bob, following ann, sees the post in his home timeline: three pictures in one row.
     const b = await browser.open();
     await logIn(b.page, bob.handle, bob.password);
     const card = b.page.locator('article.post', { hasText: text });
@@ -240,7 +240,7 @@ describe('pictures, in Chromium', () => {
       [400, 400, '一只橘猫'],
       [800, 600, null],
     ]);
-    expect(await card.locator('ul.picture-grid.grid-two > li').count()).toBe(3);
+    expect(await card.locator('ul.picture-grid.grid-three > li').count()).toBe(3);
     expect(
       await card
         .locator('.picture-cell img')
@@ -442,10 +442,104 @@ describe('pictures, in Chromium', () => {
     await expectAccessible(t.page, 'composer with a picture (en)');
     await t.close();
   });
+
+  it('three photos of different shapes in one row, a small one never blown up; the lightbox captions each with its alt text and its buttons stay put', async () => {
+    const me = await api.newUser('pic_row');
+    const [wide, tall, small] = await Promise.all([
+      readyPicture(me.token, 1600, 600, 21),
+      readyPicture(me.token, 400, 900, 22),
+      readyPicture(me.token, 120, 80, 23),
+    ]);
+    const alone = await readyPicture(me.token, 120, 80, 24);
+    const captions = [
+      '长城的全景，从山顶看下去',
+      'A tall photo of a narrow hutong, with a long description that runs on to a second line or more',
+      '',
+    ];
+    const publish = async (body: string, media: { id: string; alt?: string }[]) => {
+      const res = await setUp(() => api.call('POST', '/posts', { token: me.token, body: { body, media } }));
+      expect(res.status).toBe(201);
+      return res.json.id as string;
+    };
+    const three = await publish('three shapes', [
+      { id: wide!, alt: captions[0]! },
+      { id: tall!, alt: captions[1]! },
+      { id: small! },
+    ]);
+    const one = await publish('one small', [{ id: alone }]);
+
+    const t = await browser.open('en');
+    await logIn(t.page, me.handle, me.password);
+    const cells = (id: string) => t.page.locator(`article.post[data-post-id="${id}"] .picture-cell`);
+    await eventually(async () => {
+      await show(t.page, `#/u/${me.handle}`, cells(three).first());
+      await cells(one).first().waitFor({ timeout: 2_000 });
+    }, 60_000);
+    for (const id of [three, one]) await cells(id).last().scrollIntoViewIfNeeded();
+    await t.page.waitForFunction(() =>
+      [
+        ...(
+          globalThis as unknown as {
+            document: { querySelectorAll(s: string): Iterable<{ complete: boolean; naturalWidth: number }> };
+          }
+        ).document.querySelectorAll('.picture-cell img'),
+      ].every((i) => i.complete && i.naturalWidth > 0),
+    );
+
+    // Three: one row of three equal squares, no hole.
+    const row = await boxesOf(t.page, three);
+    expect(row).toHaveLength(3);
+    expect([distinct(row.map((b) => b.x)), distinct(row.map((b) => b.y))]).toEqual([3, 1]);
+    for (const b of row) expect(Math.abs(b.width - b.height)).toBeLessThanOrEqual(1);
+    // The 120 × 80 photo, in the grid and alone: drawn at most at its own pixels.
+    const drawn = (id: string) =>
+      t.page.evaluate(`[...document.querySelectorAll('article.post[data-post-id="${id}"] .picture-cell img')].map((i) => {
+        const r = i.getBoundingClientRect();
+        return { width: r.width, height: r.height, natural: [i.naturalWidth, i.naturalHeight] };
+      })`) as Promise<{ width: number; height: number; natural: [number, number] }[]>;
+    for (const [id, index] of [
+      [three, 2],
+      [one, 0],
+    ] as const) {
+      const img = (await drawn(id))[index]!;
+      expect(img.width, `${id}: ${JSON.stringify(img)}`).toBeLessThanOrEqual(img.natural[0]);
+      expect(img.height, `${id}: ${JSON.stringify(img)}`).toBeLessThanOrEqual(img.natural[1]);
+    }
+    expect((await drawn(one))[0]!.natural).toEqual([120, 80]);
+
+    // The lightbox through the three shapes: each caption its alt text, none for the last; the
+    // buttons where they were, whatever the picture and the caption.
+    await cells(three).first().click();
+    const dialog = t.page.getByRole('dialog', { name: 'Picture viewer' });
+    await dialog.waitFor();
+    const buttons = () =>
+      t.page.evaluate(`(async () => {
+        const img = document.querySelector('dialog.lightbox img.lightbox-picture');
+        await img.decode().catch(() => {});
+        return [...document.querySelectorAll('dialog.lightbox .lightbox-nav button')].map((b) => {
+          const r = b.getBoundingClientRect();
+          return [b.textContent, Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)];
+        });
+      })()`);
+    const first = await buttons();
+    expect((first as unknown[]).length).toBe(3);
+    for (let i = 0; i < 3; i++) {
+      if (i > 0) await dialog.getByRole('button', { name: 'Next picture' }).click();
+      await expect.poll(() => dialog.locator('.lightbox-position').textContent()).toBe(`Picture ${i + 1} of 3`);
+      expect(await dialog.locator('.lightbox-caption').textContent(), `picture ${i + 1}`).toBe(captions[i]);
+      expect(await dialog.locator('img.lightbox-picture').getAttribute('alt')).toBe(captions[i]);
+      expect(await buttons(), `picture ${i + 1}`).toEqual(first);
+    }
+    await expectAccessible(t.page, 'lightbox with a caption (en)');
+    await screenshot(t.page, 'en-lightbox-caption');
+    await t.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await t.close();
+  });
 });
 
 describe('avatars, in Chromium', () => {
-  it('a user picks an avatar from disk on their page: it shows there and on their posts, square; removing it brings the initials back', async () => {
+  it('a user picks an avatar from disk in their settings: it shows on their page and posts, square; removing it brings the initials back', async () => {
     const amy = handle('ava_amy');
     const a = await browser.open();
     await signUp(a.page, amy, '艾米', 'avatar please');
@@ -463,11 +557,15 @@ describe('avatars, in Chromium', () => {
     const header = a.page.locator('header.profile');
     await show(a.page, `#/u/${amy}`, header.locator('.counts'));
     expect(await header.locator('.avatar.initials').textContent()).toBe('艾'); // the name's first character
+    // Picked in 设置, where the avatar is changed.
+    const shown = a.page.locator('.settings-picture').first();
+    await show(a.page, '#/settings', shown.locator('.avatar.initials'));
     await a.page.setInputFiles('#avatar-file', file);
+    await shown.locator('img.avatar').waitFor({ timeout: 60_000 });
+    expect(await shown.locator('.avatar-status').textContent()).toMatch(/头像已更换/);
+    await show(a.page, `#/u/${amy}`, header.locator('img.avatar'));
     const picture = header.locator('img.avatar');
-    await picture.waitFor({ timeout: 60_000 });
     expect(await picture.getAttribute('src')).toMatch(/\/avatar-400\.webp$/);
-    expect(await a.page.locator('.avatar-status').textContent()).toMatch(/头像已更换/);
     // Square, as the worker made it, and on the post card beside the name.
     const served = await fetch((await picture.getAttribute('src'))!);
     expect(served.headers.get('content-type')).toBe('image/webp');
@@ -478,9 +576,11 @@ describe('avatars, in Chromium', () => {
     expect(await card.locator('img.avatar').getAttribute('src')).toMatch(/\/avatar-96\.webp$/);
     await expectAccessible(a.page, 'own profile with an avatar (zh)');
 
+    await show(a.page, '#/settings', shown.locator('img.avatar'));
     await a.page.getByRole('button', { name: '移除头像' }).click();
-    await header.locator('.avatar.initials').waitFor();
-    expect(await a.page.locator('.avatar-status').textContent()).toMatch(/头像已移除/);
+    await shown.locator('.avatar.initials').waitFor();
+    expect(await shown.locator('.avatar-status').textContent()).toMatch(/头像已移除/);
+    await show(a.page, `#/u/${amy}`, header.locator('.avatar.initials'));
     await screenshot(a.page, 'profile-avatar');
   });
 });

@@ -362,8 +362,8 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     await show(b.page, postPage, alert(b.page, 'You cannot see this post: one of you has blocked the other.'));
     expect(await b.page.getByRole('button', { name: /^(Block|Mute|Unblock)/ }).count()).toBe(0);
 
-    // ann's blocked list, from her own profile: bob, and Unblock.
-    await show(a.page, `#/u/${ann.handle}`, a.page.getByRole('link', { name: '黑名单' }));
+    // ann's blocked list, from her settings: bob, and Unblock.
+    await show(a.page, '#/settings', a.page.getByRole('link', { name: '黑名单' }));
     await a.page.getByRole('link', { name: '黑名单' }).click();
     await a.page.getByRole('heading', { name: '黑名单' }).waitFor();
     const listed = a.page.locator('ul.users li', { hasText: `@${bob.handle}` });
@@ -421,8 +421,8 @@ describe('notifications, mentions and topics, blocks and mutes, in Chromium', ()
     await show(a.page, '#/', a.page.locator('.list-end'));
     expect(await shownBodies(a.page)).toEqual([mine]);
 
-    // The muted list, from ann's own profile: carol, and Unmute.
-    await show(a.page, `#/u/${ann.handle}`, a.page.getByRole('link', { name: 'Muted users' }));
+    // The muted list, from ann's settings: carol, and Unmute.
+    await show(a.page, '#/settings', a.page.getByRole('link', { name: 'Muted users' }));
     await a.page.getByRole('link', { name: 'Muted users' }).click();
     const listed = a.page.locator('ul.users li', { hasText: `@${carol.handle}` });
     await listed.waitFor();

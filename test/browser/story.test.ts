@@ -104,10 +104,13 @@ describe('the seeds’ story, in Chromium', () => {
     await p.page.getByRole('button', { name: 'Follow', exact: true }).click();
     await p.page.getByRole('button', { name: 'Unfollow' }).waitFor();
 
+    await p.page.goto('/#/settings');
+    await p.page.fill('#settings-name', 'After 之后');
+    await Promise.all([
+      p.page.waitForResponse((r) => r.request().method() === 'PATCH' && r.status() === 200),
+      p.page.getByRole('button', { name: 'Save profile' }).click(),
+    ]);
     await p.page.goto(`/#/u/${me}`);
-    await p.page.getByRole('button', { name: 'Edit display name' }).click();
-    await p.page.fill('#display-name', 'After 之后');
-    await p.page.getByRole('button', { name: 'Save' }).click();
     await p.page.locator('h1', { hasText: 'After 之后' }).waitFor();
     await expectAccessible(p.page, 'own profile');
 

@@ -55,6 +55,8 @@ interface World {
   muted: User;
   /** A ready avatar picture of A's, and a declared upload whose bytes are in storage. */
   avatar: string;
+  /** A ready cover picture of A's. */
+  cover: string;
   upload: string;
 }
 
@@ -63,7 +65,7 @@ const ok = (res: ApiResponse, status = 200) => {
   return res;
 };
 
-async function picture(token: string, purpose: 'post' | 'avatar'): Promise<string> {
+async function picture(token: string, purpose: 'post' | 'avatar' | 'cover'): Promise<string> {
   const bytes = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 80, b: 40 } } })
     .png()
     .toBuffer();
@@ -102,12 +104,14 @@ async function buildWorld(): Promise<World> {
   ok(await api.call('PUT', `/users/${a!.handle}/following/${followed!.handle}`, { token: a!.token }));
   ok(await api.call('PUT', `/users/${a!.handle}/blocks/${blocked!.handle}`, { token: a!.token }));
   ok(await api.call('PUT', `/users/${a!.handle}/mutes/${muted!.handle}`, { token: a!.token }));
-  const avatar = await picture(a!.token, 'avatar');
-  ok(await api.call('POST', `/media/${avatar}/complete`, { token: a!.token }));
-  await eventually(
-    async () => expect((await api.call('GET', `/media/${avatar}`, { token: a!.token })).json.state).toBe('ready'),
-    60_000,
-  );
+  const [avatar, cover] = await Promise.all([picture(a!.token, 'avatar'), picture(a!.token, 'cover')]);
+  for (const id of [avatar, cover]) {
+    ok(await api.call('POST', `/media/${id}/complete`, { token: a!.token }));
+    await eventually(
+      async () => expect((await api.call('GET', `/media/${id}`, { token: a!.token })).json.state).toBe('ready'),
+      60_000,
+    );
+  }
   const upload = await picture(a!.token, 'post');
   // The fan-out and the notifications of the above have landed: reads see the steady state.
   await eventually(
@@ -131,6 +135,7 @@ async function buildWorld(): Promise<World> {
     blocked: blocked!,
     muted: muted!,
     avatar,
+    cover,
     upload,
   };
 }
@@ -155,6 +160,14 @@ const CALLS: Record<RouteName, (w: World) => Promise<ApiResponse>> = {
     api.call('PATCH', `/users/${w.a.handle}`, { token: w.a.token, body: { displayName: 'Ann Renamed' } }),
   setAvatar: (w) => api.call('PUT', `/users/${w.a.handle}/avatar`, { token: w.a.token, body: { mediaId: w.avatar } }),
   removeAvatar: (w) => api.call('DELETE', `/users/${w.a.handle}/avatar`, { token: w.a.token }),
+  setCover: (w) => api.call('PUT', `/users/${w.a.handle}/cover`, { token: w.a.token, body: { mediaId: w.cover } }),
+  removeCover: (w) => api.call('DELETE', `/users/${w.a.handle}/cover`, { token: w.a.token }),
+  getSettings: (w) => api.call('GET', `/users/${w.a.handle}/settings`, { token: w.a.token }),
+  changeSettings: (w) =>
+    api.call('PATCH', `/users/${w.a.handle}/settings`, {
+      token: w.a.token,
+      body: { messagesFrom: 'everyone', notifications: { reposts: true } },
+    }),
   publishPost: (w) => api.call('POST', '/posts', { token: w.a.token, body: { body: `a new one #${w.topic}#` } }),
   getPost: (w) => api.call('GET', `/posts/${w.post}`, { token: w.a.token }),
   deletePost: (w) => api.call('DELETE', `/posts/${w.own}`, { token: w.a.token }),
@@ -216,7 +229,16 @@ const CALLS: Record<RouteName, (w: World) => Promise<ApiResponse>> = {
  */
 const ORDER: RouteName[] = (Object.keys(routes) as RouteName[]).toSorted((x, y) => rank(x) - rank(y));
 function rank(name: RouteName): number {
-  const late: RouteName[] = ['follow', 'mute', 'block', 'deleteComment', 'deletePost', 'removeAvatar', 'logOut'];
+  const late: RouteName[] = [
+    'follow',
+    'mute',
+    'block',
+    'deleteComment',
+    'deletePost',
+    'removeAvatar',
+    'removeCover',
+    'logOut',
+  ];
   if (late.includes(name)) return 2 + late.indexOf(name);
   return routes[name].method === 'GET' ? 0 : 1;
 }

@@ -11,7 +11,7 @@ import { addComment, listComments } from '../../shared/use-cases/comments.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { getProfile } from '../../shared/use-cases/get-profile.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
-import { listUserPosts } from '../../shared/use-cases/posts.js';
+import { getPost, listUserPosts } from '../../shared/use-cases/posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';
 import { repost } from '../../shared/use-cases/reposts.js';
@@ -139,5 +139,15 @@ describe('one’s own profile', () => {
       'live',
       'live',
     ]);
+    // Each repost's own page: bob sees his repost with the original withheld, as on his profile;
+    // ann, who blocks bob, is refused it; cat sees it whole.
+    const own = await getPost(deps, withWords, bob);
+    expect({ id: own.id, body: own.body, original: own.original }).toEqual({
+      id: withWords,
+      body: 'bob on ann',
+      original: { state: 'withheld', id: first },
+    });
+    await expect(getPost(deps, withWords, ann)).rejects.toMatchObject({ code: 'blocked' });
+    expect((await getPost(deps, withWords, cat)).original?.state).toBe('live');
   });
 });

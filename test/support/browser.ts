@@ -22,8 +22,15 @@ export async function launch(): Promise<Browser> {
 
 export type Locale = 'zh-CN' | 'en';
 
+/** How a page is opened beyond its language: the system's colour scheme (prefers-color-scheme,
+ *  light unless said) and the window's size (900 × 800 unless said). */
+export interface PageOptions {
+  colorScheme?: 'light' | 'dark';
+  viewport?: { width: number; height: number };
+}
+
 /** One Chromium per test file; `open(locale)` gives a fresh profile on the web client. */
-export function useBrowser(): { open: (locale?: Locale) => Promise<TestPage> } {
+export function useBrowser(): { open: (locale?: Locale, options?: PageOptions) => Promise<TestPage> } {
   let browser: Browser | undefined;
   beforeAll(async () => {
     browser = await launch();
@@ -31,7 +38,7 @@ export function useBrowser(): { open: (locale?: Locale) => Promise<TestPage> } {
   afterAll(async () => {
     await browser?.close();
   });
-  return { open: (locale) => newPage(browser!, inject('webUrl'), locale) };
+  return { open: (locale, options) => newPage(browser!, inject('webUrl'), locale, options) };
 }
 
 export interface TestPage {
@@ -47,12 +54,22 @@ export interface TestPage {
 }
 
 /**
- * A fresh browser profile (own cookies and localStorage) in the given UI language. Page errors are
+ * A fresh browser profile (own cookies and localStorage) in the given UI language, colour scheme and size. Page errors are
  * recorded, and every API response the page receives is checked against docs/openapi.json,
  * as the end-to-end suite's own calls are (contract.ts).
  */
-export async function newPage(browser: Browser, webUrl: string, locale: Locale = 'zh-CN'): Promise<TestPage> {
-  const context = await browser.newContext({ baseURL: webUrl, locale, viewport: { width: 900, height: 800 } });
+export async function newPage(
+  browser: Browser,
+  webUrl: string,
+  locale: Locale = 'zh-CN',
+  options: PageOptions = {},
+): Promise<TestPage> {
+  const context = await browser.newContext({
+    baseURL: webUrl,
+    locale,
+    viewport: options.viewport ?? { width: 900, height: 800 },
+    colorScheme: options.colorScheme ?? 'light',
+  });
   await context.addInitScript((l) => {
     if (!localStorage.getItem('weibo.locale')) localStorage.setItem('weibo.locale', l);
   }, locale);

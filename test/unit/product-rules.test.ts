@@ -366,6 +366,9 @@ describe('a profile’s counts (use-cases/get-profile.ts)', () => {
       posts: 3,
       avatar: null,
       avatarLarge: null,
+      bio: '',
+      location: '',
+      cover: null,
     });
   });
 });

@@ -3,7 +3,7 @@
 // that need a session send you to log in (and the login brings you back to them); when a session
 // ends (logout, expiry, a refused token) you land on the login page with a sentence saying why;
 // when another tab logs out or in as someone else, this one follows at once, visibly.
-import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { logOut, type Restored } from './api/client';
 import { Boundary } from './components/boundary';
 import { ConfirmHost } from './components/confirm';
@@ -11,6 +11,7 @@ import { Icon, type IconName } from './components/icons';
 import { PageTitle } from './components/page-title';
 import { Sidebar, useWide } from './features/sidebar/sidebar';
 import { HomePage } from './features/timeline/home-page';
+import { VisitorHome } from './features/timeline/visitor-home';
 import { LoginPage, RegisterPage } from './features/auth/auth-pages';
 import { PostPage } from './features/posts/post-page';
 import { HistoryPage } from './features/posts/history-page';
@@ -24,6 +25,7 @@ import { TrendingPage } from './features/topics/trending-page';
 import { HiddenPage } from './features/blocks/hidden-page';
 import { BookmarksPage } from './features/reactions/bookmarks-page';
 import { SearchPage } from './features/people/search-page';
+import { SettingsPage } from './features/settings/settings-page';
 import { I18nContext, LOCALES, initialLocale, saveLocale, translator, useI18n, type Locale } from './i18n/i18n';
 import type { MessageKey } from './i18n/messages';
 import { href, navigate, rememberReturn, takeReturn, useRoute, type Route } from './router';
@@ -85,8 +87,12 @@ export function App({ restoring }: { restoring: Promise<Restored> }) {
   // out under another user than this one.
   useLayoutEffect(() => session.shown(current?.handle ?? null), [current]);
 
+  // The home page has a logged-out version of its own (the visitor's first screen).
   const needsSession =
-    route.page === 'home' || route.page === 'notifications' || route.page === 'hidden' || route.page === 'bookmarks';
+    route.page === 'notifications' ||
+    route.page === 'hidden' ||
+    route.page === 'bookmarks' ||
+    route.page === 'settings';
   useEffect(() => {
     if (!ready) return;
     if (needsSession && !current) {
@@ -148,7 +154,7 @@ export function App({ restoring }: { restoring: Promise<Restored> }) {
 function page(route: Route, current: Session | null, notice: string | undefined) {
   switch (route.page) {
     case 'home':
-      return current ? <HomePage key={current.handle} handle={current.handle} /> : null;
+      return current ? <HomePage key={current.handle} handle={current.handle} /> : <VisitorHome notice={notice} />;
     case 'login':
       return <LoginPage notice={notice} />;
     case 'register':
@@ -179,20 +185,45 @@ function page(route: Route, current: Session | null, notice: string | undefined)
       return current ? <BookmarksPage key={current.handle} handle={current.handle} /> : null;
     case 'search':
       return <SearchPage key={route.q} q={route.q} current={current} />;
+    case 'settings':
+      return current ? <SettingsPage key={current.handle} handle={current.handle} /> : null;
     case 'notFound':
       return <NotFound />;
   }
 }
 
-/** The top bar: the brand, finding people, the language, and logging out (or in). */
+/** The top bar: the brand, finding people, the language, and logging out (or in). One line at
+ *  every width: on a phone 找人 is an icon button that opens the field in the bar's place
+ *  (styles.css hides the field, or the rest of the bar while it is open). */
 function Header({ current, route }: { current: Session | null; route: Route }) {
   const { t, locale, setLocale } = useI18n();
+  const [searching, setSearching] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
   return (
-    <header class="site-head">
+    <header class={`site-head${searching ? ' searching' : ''}`}>
       <a class="brand" href={href.home()}>
         {t('app.name')}
       </a>
-      <PeopleSearchBox key={route.page === 'search' ? route.q : ''} initial={route.page === 'search' ? route.q : ''} />
+      <PeopleSearchBox
+        key={route.page === 'search' ? route.q : ''}
+        initial={route.page === 'search' ? route.q : ''}
+        open={searching}
+        onDone={(back) => {
+          setSearching(false);
+          if (back) toggle.current?.focus();
+        }}
+      />
+      <button
+        ref={toggle}
+        type="button"
+        class="icon-button search-toggle"
+        aria-expanded={searching}
+        aria-controls="site-search"
+        aria-label={t(searching ? 'search.close' : 'search.open')}
+        onClick={() => setSearching((s) => !s)}
+      >
+        <Icon name={searching ? 'close' : 'search'} />
+      </button>
       <label class="lang">
         <span class="sr-only">{t('nav.language')}</span>
         <select value={locale} onChange={(e) => setLocale((e.target as HTMLSelectElement).value as Locale)}>
@@ -212,27 +243,47 @@ function Header({ current, route }: { current: Session | null; route: Route }) {
   );
 }
 
-/** 找人: a search box whose Enter opens the search page for what was typed. */
-function PeopleSearchBox({ initial }: { initial: string }) {
+/** 找人: a search box whose Enter opens the search page for what was typed. `open`: shown on a
+ *  phone (opened by the header's icon button), focused as it opens; Esc or a search closes it. */
+function PeopleSearchBox({
+  initial,
+  open,
+  onDone,
+}: {
+  initial: string;
+  open: boolean;
+  onDone: (back?: boolean) => void;
+}) {
   const { t } = useI18n();
   const [q, setQ] = useState(initial);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (open) input.current?.focus();
+  }, [open]);
   return (
     // biome-ignore lint/a11y/useSemanticElements: the form is the search landmark; a <search> wrapper would change the header's layout
     <form
       role="search"
+      id="site-search"
       class="site-search"
       onSubmit={(e) => {
         e.preventDefault();
-        if (q.trim()) navigate(href.search(q.trim()));
+        if (!q.trim()) return;
+        navigate(href.search(q.trim()));
+        onDone();
       }}
     >
       <input
+        ref={input}
         type="search"
         value={q}
         maxLength={50}
         aria-label={t('search.label')}
         placeholder={t('search.placeholder')}
         onInput={(e) => setQ((e.target as HTMLInputElement).value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape' && open) onDone(true);
+        }}
       />
     </form>
   );
@@ -261,6 +312,8 @@ function Navigation({ current, route }: { current: Session | null; route: Route 
             t('nav.profile'),
             route.page === 'profile' && route.handle === current.handle,
           )}
+          {item(href.bookmarks(), 'bookmark', t('nav.bookmarks'), route.page === 'bookmarks')}
+          {item(href.settings(), 'settings', t('nav.settings'), route.page === 'settings')}
         </>
       ) : (
         <>

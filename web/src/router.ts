@@ -17,6 +17,7 @@ export type Route =
   | { page: 'hidden'; kind: HiddenKind }
   | { page: 'bookmarks' }
   | { page: 'search'; q: string }
+  | { page: 'settings' }
   | { page: 'notFound' };
 
 /** Whom you keep away: users you block (拉黑) or mute (屏蔽). Your own lists only. */
@@ -40,6 +41,7 @@ const PATTERNS: [RegExp, (m: string[]) => Route][] = [
   [/^\/topics\/([^/]+)$/, (m) => ({ page: 'topic', name: m[1]! })],
   [/^\/(blocks|mutes)$/, (m) => ({ page: 'hidden', kind: m[1] as HiddenKind })],
   [/^\/bookmarks$/, () => ({ page: 'bookmarks' })],
+  [/^\/settings$/, () => ({ page: 'settings' })],
   // The query is one segment: its '/' travels encoded (href.search).
   [/^\/search\/?([^/]*)$/, (m) => ({ page: 'search', q: m[1]! })],
 ];
@@ -75,6 +77,7 @@ export const href = {
   topic: (name: string) => `#/topics/${encodeURIComponent(name)}`,
   hidden: (kind: HiddenKind) => `#/${kind}`,
   bookmarks: () => '#/bookmarks',
+  settings: () => '#/settings',
   search: (q: string) => `#/search/${encodeURIComponent(q)}`,
 };
 

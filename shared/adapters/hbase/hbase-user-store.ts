@@ -8,11 +8,23 @@ import type {
   LoginAttempt,
   LoginThrottle,
   NewUser,
+  ProfileText,
   UserFace,
   UserProfile,
   UserStore,
 } from '../../ports/user-store.js';
 import { ACTIVE, erasableFrom, type Standing } from '../../domain/leaving.js';
+import {
+  ALL_NOTIFICATIONS,
+  DEFAULT_MESSAGES_FROM,
+  MESSAGES_FROM,
+  NOTIFICATION_KINDS,
+  type MessagesFrom,
+  type NotificationChoices,
+  type NotificationKind,
+  type SettingsChange,
+  type UserSettings,
+} from '../../domain/settings.js';
 import type { HBaseRow } from '../../hbase/index.js';
 import { departureRowKey, throttleGlobalKey, throttleSourceKey, userKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
@@ -25,6 +37,40 @@ const AVATAR = 'p:av';
 const avatarOf = (row: Parameters<typeof text>[0]): { avatar?: string } => {
   const id = text(row, AVATAR);
   return id ? { avatar: id } : {};
+};
+
+/** p:bi the bio, p:lo the location, as written; '' once cleared (overwritten, never deleted: tables.ts users). */
+const BIO = 'p:bi';
+const LOCATION = 'p:lo';
+/** p:cv holds the cover picture's media id; '' once removed (as p:av). */
+const COVER = 'p:cv';
+const profileTextOf = (row: HBaseRow | null): { bio?: string; location?: string; cover?: string } => {
+  const [bio, location, cover] = [text(row, BIO), text(row, LOCATION), text(row, COVER)];
+  return { ...(bio ? { bio } : {}), ...(location ? { location } : {}), ...(cover ? { cover } : {}) };
+};
+const profileTextCells = (t: ProfileText) => [
+  ...(t.bio === undefined ? [] : [{ column: BIO, value: t.bio }]),
+  ...(t.location === undefined ? [] : [{ column: LOCATION, value: t.location }]),
+];
+
+/**
+ * The user's own settings, in family a (never read by a profile): a:dm who may message them
+ * ('everyone' | 'following' | 'nobody'; absent = the default); a:n<kind> one cell per kind of
+ * notification, '0' = switched off, '1' or absent = on. A cell per kind, so two changes of
+ * different kinds never overwrite each other.
+ */
+const MESSAGES = 'a:dm';
+const NOTIFY_PREFIX = 'a:n';
+const notifyColumn = (kind: NotificationKind) => `${NOTIFY_PREFIX}${kind}`;
+const SETTINGS_COLUMNS = [MESSAGES, ...NOTIFICATION_KINDS.map(notifyColumn)];
+const choicesOf = (row: HBaseRow | null): NotificationChoices => {
+  const choices = { ...ALL_NOTIFICATIONS };
+  for (const kind of NOTIFICATION_KINDS) choices[kind] = text(row, notifyColumn(kind)) !== '0';
+  return choices;
+};
+const messagesFromOf = (row: HBaseRow | null): MessagesFrom => {
+  const v = text(row, MESSAGES);
+  return (MESSAGES_FROM as readonly string[]).includes(v ?? '') ? (v as MessagesFrom) : DEFAULT_MESSAGES_FROM;
 };
 
 /**
@@ -176,6 +222,7 @@ export class HBaseUserStore implements UserStore {
       following: counter(row, 'c:following'),
       posts: counter(row, 'c:posts'),
       ...avatarOf(row),
+      ...profileTextOf(row),
       standing: standingOf(row),
     };
   }
@@ -214,17 +261,67 @@ export class HBaseUserStore implements UserStore {
     return { displayName: text(row, 'p:n') ?? '', naming: text(row, NAMING) ?? null };
   }
 
-  async rename(handle: string, displayName: string, from: string | null, to: string): Promise<boolean> {
+  async describe(handle: string, t: ProfileText): Promise<void> {
+    const cells = profileTextCells(t);
+    // The caller read the row, and a users row is never deleted: this cannot make a row of its own.
+    if (cells.length > 0) await this.client.put(this.table, [{ key: userKey(handle), cells }]);
+  }
+
+  async replaceCover(handle: string, from: string | null, to: string | null): Promise<boolean> {
+    // As replaceAvatar: '' matches an absent cell, and is how "none" is stored once removed.
+    return this.client.checkAndPut(this.table, userKey(handle), [{ column: COVER, value: to ?? '' }], {
+      column: COVER,
+      value: from ?? '',
+    });
+  }
+
+  async settings(handle: string): Promise<UserSettings | null> {
+    const row = await this.client.getRow(this.table, userKey(handle), { columns: ['p:h', ...SETTINGS_COLUMNS] });
+    if (text(row, 'p:h') === undefined) return null;
+    return { messagesFrom: messagesFromOf(row), notifications: choicesOf(row) };
+  }
+
+  async changeSettings(handle: string, change: SettingsChange): Promise<void> {
+    const cells = [
+      ...(change.messagesFrom === undefined ? [] : [{ column: MESSAGES, value: change.messagesFrom }]),
+      ...NOTIFICATION_KINDS.flatMap((kind) => {
+        const on = change.notifications?.[kind];
+        return on === undefined ? [] : [{ column: notifyColumn(kind), value: on ? '1' : '0' }];
+      }),
+    ];
+    if (cells.length > 0) await this.client.put(this.table, [{ key: userKey(handle), cells }]);
+  }
+
+  async notificationChoices(handles: string[]): Promise<Map<string, NotificationChoices>> {
+    const unique = [...new Set(handles)];
+    const out = new Map(unique.map((h) => [h, { ...ALL_NOTIFICATIONS }]));
+    if (unique.length === 0) return out;
+    const rows = await this.client.multiGet(
+      this.table,
+      unique.map((h) => userKey(h)),
+      { columns: ['p:h', ...NOTIFICATION_KINDS.map(notifyColumn)] },
+    );
+    for (const row of rows) {
+      const handle = text(row, 'p:h');
+      if (handle !== undefined) out.set(handle, choicesOf(row));
+    }
+    return out;
+  }
+
+  async rename(
+    handle: string,
+    displayName: string,
+    from: string | null,
+    to: string,
+    t: ProfileText = {},
+  ): Promise<boolean> {
     // The name and its naming version in ONE check-and-put on the version: of two racing renames
     // exactly one wins, and the loser knows it (invariant P). The caller read the row, and a users
     // row is never deleted, so this cannot make a row that has only p:n.
     return this.client.checkAndPut(
       this.table,
       userKey(handle),
-      [
-        { column: 'p:n', value: displayName },
-        { column: NAMING, value: to },
-      ],
+      [{ column: 'p:n', value: displayName }, { column: NAMING, value: to }, ...profileTextCells(t)],
       { column: NAMING, value: from },
     );
   }

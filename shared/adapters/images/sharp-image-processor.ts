@@ -35,10 +35,12 @@ const VARIANTS: Record<MediaPurpose, readonly VariantSpec[]> = {
     { name: 'avatar-96', cut: { kind: 'square', side: 96 }, animate: false },
     { name: 'avatar-400', cut: { kind: 'square', side: 400 }, animate: false },
   ],
+  // A profile's banner: the whole picture at most 1500 px wide (the page crops it to its band).
+  cover: [{ name: 'cover', cut: { kind: 'inside', width: 1500, height: 1500 }, animate: false }],
 };
 
 // The variant the placeholder colour is taken from: small, and the whole picture (the thumb is a crop).
-const PLACEHOLDER_FROM: Record<MediaPurpose, string> = { post: 'feed', avatar: 'avatar-96' };
+const PLACEHOLDER_FROM: Record<MediaPurpose, string> = { post: 'feed', avatar: 'avatar-96', cover: 'cover' };
 
 // libvips' loader names for the formats we accept (they sniff too; both must agree).
 const LOADER: Record<ImageFormat, string> = { jpeg: 'jpeg', png: 'png', webp: 'webp', gif: 'gif' };

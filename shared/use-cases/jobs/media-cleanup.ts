@@ -18,7 +18,13 @@ import type { PostStore } from '../../ports/feed-store.js';
 import type { MediaMessage, MediaQueue } from '../../ports/media-queue.js';
 import type { MediaStore } from '../../ports/media-store.js';
 import type { UserStore } from '../../ports/user-store.js';
-import { discardVerdict, type DiscardReason, type KeepReason, type PostState } from '../media/discard.js';
+import {
+  discardVerdict,
+  profilePicturesOf,
+  type DiscardReason,
+  type KeepReason,
+  type PostState,
+} from '../media/discard.js';
 import type { JobDefinition, StepInput, StepResult } from './job-runner.js';
 import { SweepCarry } from './sweep.js';
 
@@ -69,9 +75,8 @@ export async function mediaCleanupStep(
   );
   const postState = async (postId: string): Promise<PostState> =>
     live.has(postId) ? 'live' : (await deps.posts.lookup(postId)).state;
-  const avatarOf = async (handle: string) => (await deps.users.profile(handle))?.avatar ?? null;
   const verdicts = await mapLimit(page.records, LOOKUP_CONCURRENCY, (m) =>
-    discardVerdict(m, { postState, avatarOf }, now),
+    discardVerdict(m, { postState, profilePicturesOf: (handle) => profilePicturesOf(deps.users, handle) }, now),
   );
 
   const stats: StepResult<SweepCarry>['stats'] = { seen: page.records.length, fixed: 0 };

@@ -20,11 +20,11 @@ export type DiscardReason =
   | 'failed';
 export type KeepReason = 'in-live-post' | 'avatar' | 'claim-young' | 'young';
 
-/** What the verdict reads about a picture's holder: the claiming post's state, a user's current avatar. */
+/** What the verdict reads about a picture's holder: the claiming post's state, a user's current profile pictures. */
 export interface Holders {
   postState(postId: string): Promise<PostState>;
-  /** The media id of `handle`'s current avatar, or null (none, or no such user). */
-  avatarOf(handle: string): Promise<string | null>;
+  /** The media ids of `handle`'s current avatar and cover (none, or no such user: empty). */
+  profilePicturesOf(handle: string): Promise<string[]>;
 }
 export type DiscardVerdict = { discard: DiscardReason } | { keep: KeepReason };
 
@@ -41,11 +41,12 @@ export async function discardVerdict(m: MediaRecord, holders: Holders, now: numb
   const holder = m.attachedTo;
   if (holder !== undefined) {
     const claimOld = now - (m.attachedAt ?? m.createdAt) >= UNCLAIMED_FOR_MS;
-    // An avatar's claim ('@<handle>', use-cases/avatar.ts): kept while it is the user's current
-    // avatar, and while the claim is young (a change claims first and swaps the user row after);
-    // an old claim that is not the current avatar was left by a change that stopped half-way.
+    // A profile picture's claim ('@<handle>', use-cases/avatar.ts: an avatar or a cover): kept
+    // while it is the user's current avatar or cover, and while the claim is young (a change
+    // claims first and swaps the user row after); an old claim that is neither was left by a
+    // change that stopped half-way.
     if (holder.startsWith('@')) {
-      if ((await holders.avatarOf(holder.slice(1))) === m.id) return { keep: 'avatar' };
+      if ((await holders.profilePicturesOf(holder.slice(1))).includes(m.id)) return { keep: 'avatar' };
       return claimOld ? { discard: 'avatar-replaced' } : { keep: 'claim-young' };
     }
     const state = await holders.postState(holder);
@@ -92,11 +93,17 @@ export async function discardMedia(deps: DiscardDeps, id: string, now = Date.now
   return { outcome: 'kept', reason: 'claim-changed' };
 }
 
-/** The holders' lookups, one read each: the post (live, deleted, absent), the user's avatar. */
+/** The holders' lookups, one read each: the post (live, deleted, absent), the user's avatar and cover. */
 export const holdersFrom = (deps: Pick<DiscardDeps, 'posts' | 'users'>): Holders => ({
   postState: async (postId) => (await deps.posts.lookup(postId)).state,
-  avatarOf: async (handle) => (await deps.users.profile(handle))?.avatar ?? null,
+  profilePicturesOf: (handle) => profilePicturesOf(deps.users, handle),
 });
+
+/** A user's current avatar and cover (media ids), from one read of the profile. */
+export async function profilePicturesOf(users: DiscardDeps['users'], handle: string): Promise<string[]> {
+  const profile = await users.profile(handle);
+  return [profile?.avatar, profile?.cover].filter((id): id is string => id !== undefined);
+}
 
 const claimOf = (m: MediaRecord): MediaClaim =>
   m.attachedTo === undefined

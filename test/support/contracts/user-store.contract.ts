@@ -146,6 +146,49 @@ export function userStoreContract(make: Make<Accounts>): void {
       expect(await users.replaceAvatar(ann, null, 'm3')).toBe(true); // none again: set from none
     });
 
+    it('the bio, location and cover: described whole, the cover set only from the one read', async () => {
+      const { users } = await make();
+      const ann = fresh('ann');
+      await users.create(newUser(ann));
+      await users.describe(ann, { bio: '写代码的', location: '杭州' });
+      expect(await users.profile(ann)).toMatchObject({ bio: '写代码的', location: '杭州' });
+      await users.describe(ann, { location: '' }); // cleared; the bio stays
+      const described = await users.profile(ann);
+      expect(described?.bio).toBe('写代码的');
+      expect(described?.location).toBeUndefined();
+      // A rename carries the text in its own conditional write: a lost rename writes none of it.
+      const v1 = naming();
+      expect(await users.rename(ann, 'Annie', null, v1, { bio: 'new bio' })).toBe(true);
+      expect(await users.rename(ann, 'Lost', null, naming(), { bio: 'lost bio' })).toBe(false);
+      expect(await users.profile(ann)).toMatchObject({ displayName: 'Annie', bio: 'new bio' });
+      expect(await users.replaceCover(ann, 'c0', 'c1')).toBe(false);
+      expect(await users.replaceCover(ann, null, 'c1')).toBe(true);
+      expect(await users.replaceCover(ann, null, 'c2')).toBe(false);
+      expect((await users.profile(ann))?.cover).toBe('c1');
+      expect((await users.faces([ann])).get(ann)).toEqual({ handle: ann, displayName: 'Annie' });
+      expect(await users.replaceCover(ann, 'c1', null)).toBe(true);
+      expect((await users.profile(ann))?.cover).toBeUndefined();
+    });
+
+    it('the settings: defaults until changed, a change writes only what it names', async () => {
+      const { users } = await make();
+      const [ann, bob] = [fresh('ann'), fresh('bob')];
+      await users.create(newUser(ann));
+      await users.create(newUser(bob));
+      const all = { likes: true, comments: true, reposts: true, mentions: true, follows: true };
+      expect(await users.settings(ann)).toEqual({ messagesFrom: 'following', notifications: all });
+      expect(await users.settings(fresh('nobody'))).toBeNull();
+      await users.changeSettings(ann, { notifications: { likes: false } });
+      await users.changeSettings(ann, { messagesFrom: 'nobody', notifications: { follows: false } });
+      expect(await users.settings(ann)).toEqual({
+        messagesFrom: 'nobody',
+        notifications: { ...all, likes: false, follows: false },
+      });
+      const choices = await users.notificationChoices([ann, bob]);
+      expect(choices.get(ann)).toEqual({ ...all, likes: false, follows: false });
+      expect(choices.get(bob)).toEqual(all);
+    });
+
     it('the data export: asked from the latest asked, done only for the latest asked', async () => {
       const { users } = await make();
       const ann = fresh('ann');

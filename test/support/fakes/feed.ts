@@ -52,11 +52,19 @@ import type {
   ExportState,
   FindableUser,
   NewUser,
+  ProfileText,
   UserFace,
   UserProfile,
   UserStore,
 } from '../../../shared/ports/user-store.js';
 import { ACTIVE, type Standing } from '../../../shared/domain/leaving.js';
+import {
+  ALL_NOTIFICATIONS,
+  DEFAULT_MESSAGES_FROM,
+  type NotificationChoices,
+  type SettingsChange,
+  type UserSettings,
+} from '../../../shared/domain/settings.js';
 import type { PeopleEntry, PeopleIndex } from '../../../shared/ports/people-index.js';
 import { inboxQualifier, parsePostKey, postKeyFromInboxQualifier, segmentOf } from '../../../shared/schema/row-keys.js';
 import { handleFanoutMessage } from '../../../shared/use-cases/background/handlers.js';
@@ -86,7 +94,11 @@ const byKey = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'base64url
 
 /** Users in memory: `new FakeUsers('ann', 'bob')` registers ann and bob (their name is the handle). */
 export class FakeUsers implements UserStore {
-  readonly rows = new Map<string, NewUser & { avatar?: string; standing?: Standing; epoch?: string }>();
+  readonly rows = new Map<
+    string,
+    NewUser &
+      ProfileText & { avatar?: string; cover?: string; standing?: Standing; epoch?: string; settings?: UserSettings }
+  >();
   constructor(...handles: string[]) {
     for (const h of handles) this.rows.set(h, { handle: h, displayName: h, passwordHash: '', createdAt: 0 });
   }
@@ -155,6 +167,9 @@ export class FakeUsers implements UserStore {
       following: count('following'),
       posts: count('posts'),
       ...(u.avatar ? { avatar: u.avatar } : {}),
+      ...(u.bio ? { bio: u.bio } : {}),
+      ...(u.location ? { location: u.location } : {}),
+      ...(u.cover ? { cover: u.cover } : {}),
       standing: u.standing ?? ACTIVE,
     };
   }
@@ -162,11 +177,45 @@ export class FakeUsers implements UserStore {
     const u = this.rows.get(h);
     return u ? { displayName: u.displayName, naming: u.naming ?? null } : null;
   }
-  async rename(h: string, displayName: string, from: string | null, to: string) {
+  async rename(h: string, displayName: string, from: string | null, to: string, text: ProfileText = {}) {
     const u = this.rows.get(h);
     if (!u || (u.naming ?? null) !== from) return false;
-    Object.assign(u, { displayName, naming: to });
+    Object.assign(u, { displayName, naming: to }, text);
     return true;
+  }
+  async describe(h: string, text: ProfileText) {
+    const u = this.rows.get(h);
+    if (u) Object.assign(u, text);
+  }
+  async replaceCover(h: string, from: string | null, to: string | null) {
+    const u = this.rows.get(h);
+    if (!u || (u.cover ?? null) !== from) return false;
+    if (to === null) delete u.cover;
+    else u.cover = to;
+    return true;
+  }
+  async settings(h: string): Promise<UserSettings | null> {
+    const u = this.rows.get(h);
+    if (!u) return null;
+    const s = u.settings;
+    return {
+      messagesFrom: s?.messagesFrom ?? DEFAULT_MESSAGES_FROM,
+      notifications: { ...ALL_NOTIFICATIONS, ...s?.notifications },
+    };
+  }
+  async changeSettings(h: string, change: SettingsChange) {
+    const u = this.rows.get(h);
+    const now = await this.settings(h);
+    if (!u || !now) return;
+    u.settings = {
+      messagesFrom: change.messagesFrom ?? now.messagesFrom,
+      notifications: { ...now.notifications, ...change.notifications },
+    };
+  }
+  async notificationChoices(handles: string[]): Promise<Map<string, NotificationChoices>> {
+    return new Map(
+      handles.map((h) => [h, { ...ALL_NOTIFICATIONS, ...this.rows.get(h)?.settings?.notifications }] as const),
+    );
   }
   async findable(handles: string[]): Promise<Map<string, FindableUser>> {
     const faces = await this.faces(handles);

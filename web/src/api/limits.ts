@@ -26,6 +26,12 @@ export const REPOST_COMMENT_MAX = 500;
 /** The longest comment (addComment.body). */
 export const COMMENT_MAX = 500;
 
+/** The longest bio (updateProfile.bio). */
+export const BIO_MAX = 160;
+
+/** The longest location (updateProfile.location). */
+export const LOCATION_MAX = 30;
+
 /** Bidirectional embeddings, overrides and isolates, refused in every text (shared/domain/text-rules.ts); a RegExp source, flag `u`. */
 export const BIDI_CONTROL_PATTERN = '[\\u202a-\\u202e\\u2066-\\u2069]';
 

@@ -107,8 +107,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change your own display name
-         * @description From the answer on, finding people (`GET /users?q=`) finds you by the new name and no longer by the old. Two renames at once: one wins, the other answers 409 `rename_conflict` if it lost three times.
+         * Change your own display name, bio (简介) or location
+         * @description Name at least one field; those left out stay, and an empty bio or location clears it. The change lands whole or not at all. From the answer on, finding people (`GET /users?q=`) finds you by the new name and no longer by the old. Two renames at once: one wins, the other answers 409 `rename_conflict` if it lost three times.
          */
         patch: operations["updateProfile"];
         trace?: never;
@@ -154,6 +154,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/{handle}/cover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set your profile’s cover picture (the banner) to a processed picture
+         * @description Upload with `POST /media` (`purpose: cover`), complete it, wait for `ready`, then name it here: as for the avatar. The one it replaces is deleted within a day. Setting the current cover again changes nothing.
+         */
+        put: operations["setCover"];
+        post?: never;
+        /** Remove your cover picture (back to the plain band; idempotent) */
+        delete: operations["removeCover"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{handle}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your own settings: who may message you, and which notifications you are told of */
+        get: operations["getSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change your settings: only what the body names changes
+         * @description A kind of notification switched off is not told from the next like, comment, repost, mention or follow on (those already told stay); switched on again, the next one is. `messagesFrom` is kept for private messages (私信).
+         */
+        patch: operations["changeSettings"];
+        trace?: never;
+    };
     "/posts": {
         parameters: {
             query?: never;
@@ -181,7 +223,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One post, with its counts, your own state (with a token) and a repost’s original */
+        /**
+         * One post, with its counts, your own state (with a token) and a repost’s original
+         * @description A block either way between you and the author, or a repost’s original author, answers 403 `blocked`. Your own repost always shows: when the original’s author blocks you, its `original` is `withheld` (nothing of it is shown), as on your profile and home.
+         */
         get: operations["getPost"];
         put?: never;
         post?: never;
@@ -791,7 +836,7 @@ export interface components {
          * @description Every machine-readable error code this API sends
          * @enum {string}
          */
-        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "client_header_required" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "wrong_password" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "avatar_conflict" | "rename_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "comment_deleted" | "media_deleted" | "repost_in_progress" | "version_required" | "version_mismatch" | "edit_window_closed" | "edit_limit_reached" | "invalid_cursor" | "invalid_notification_id" | "invalid_topic" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "media_not_ready" | "media_in_use" | "internal_error" | "service_unavailable" | "timeout";
+        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "client_header_required" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "wrong_password" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "avatar_conflict" | "cover_conflict" | "rename_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "comment_deleted" | "media_deleted" | "repost_in_progress" | "version_required" | "version_mismatch" | "edit_window_closed" | "edit_limit_reached" | "invalid_cursor" | "invalid_notification_id" | "invalid_topic" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "media_not_ready" | "media_in_use" | "internal_error" | "service_unavailable" | "timeout";
         People: {
             users: components["schemas"]["PersonFound"][];
         };
@@ -858,6 +903,12 @@ export interface components {
             avatar: string | null;
             /** @description The same avatar at 400 × 400, for the profile page; null when none */
             avatarLarge: string | null;
+            /** @description The 简介 (bio) as its user wrote it; empty when none */
+            bio: string;
+            /** @description Where its user says they are, free text; empty when none */
+            location: string;
+            /** @description The cover picture (a banner, at most 1500 px wide, WebP), or null when none */
+            cover: string | null;
         };
         Departure: {
             /**
@@ -905,6 +956,26 @@ export interface components {
              * @example 2026-11-22T08:30:00.000Z
              */
             requestedAt: string;
+        };
+        Settings: {
+            /**
+             * @description Who may send you a private message (私信): everyone, people you follow (the default), nobody
+             * @enum {string}
+             */
+            messagesFrom: "everyone" | "following" | "nobody";
+            notifications: components["schemas"]["NotificationChoices"];
+        };
+        NotificationChoices: {
+            /** @description Told of likes of your posts */
+            likes: boolean;
+            /** @description Told of comments on your posts and replies to your comments */
+            comments: boolean;
+            /** @description Told of reposts of your posts */
+            reposts: boolean;
+            /** @description Told of @mentions of you */
+            mentions: boolean;
+            /** @description Told of new followers */
+            follows: boolean;
         };
         Post: {
             /**
@@ -1403,7 +1474,7 @@ export interface components {
             /** @description The media id: random and unguessable, 22 characters */
             id: string;
             /** @enum {string} */
-            purpose: "post" | "avatar";
+            purpose: "post" | "avatar" | "cover";
             /**
              * @description `uploading` until `POST /media/{id}/complete`; `processing` while the worker makes it safe and small; then `ready`, or `failed` with a `reason`
              * @enum {string}
@@ -2452,7 +2523,11 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description 1–50 Unicode code points (at least 1 visible); no control or bidirectional-override characters */
-                    displayName: string;
+                    displayName?: string;
+                    /** @description The 简介 (bio); empty clears it */
+                    bio?: string;
+                    /** @description Where you are, free text; empty clears it */
+                    location?: string;
                 };
             };
         };
@@ -3048,6 +3123,671 @@ export interface operations {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
                             code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    setCover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A picture uploaded with `purpose: cover` (`POST /media`), processed (`ready`) */
+                    mediaId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The profile with its new cover */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"];
+                };
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `media_not_ready`, `media_in_use`, `cover_conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("media_not_ready" | "media_in_use" | "cover_conflict");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed`, `media_not_found` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "media_not_found");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    removeCover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile without a cover */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `cover_conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "cover_conflict";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settings"];
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    changeSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Who may send you a private message (私信)
+                     * @enum {string}
+                     */
+                    messagesFrom?: "everyone" | "following" | "nobody";
+                    /** @description The kinds of notification to switch on (true) or off (false); those left out stay */
+                    notifications?: {
+                        likes?: boolean;
+                        comments?: boolean;
+                        reposts?: boolean;
+                        mentions?: boolean;
+                        follows?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Your settings now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settings"];
+                };
+            };
+            /** @description Malformed request: `missing_body`, `malformed_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "forbidden";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `user_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "user_not_found";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content-Type must be application/json: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };
@@ -8272,11 +9012,11 @@ export interface operations {
                     /** @description The exact size in bytes of the file to upload (at most 20 MB); the upload must match it */
                     size: number;
                     /**
-                     * @description A picture for a post (grid, feed and large sizes), or an avatar (square sizes)
+                     * @description A picture for a post (grid, feed and large sizes), an avatar (square sizes), or a profile cover (one banner size, at most 1500 px wide)
                      * @default post
                      * @enum {string}
                      */
-                    purpose?: "post" | "avatar";
+                    purpose?: "post" | "avatar" | "cover";
                 };
             };
         };

@@ -8,7 +8,7 @@ import { hasVisible } from '../../components/char-count';
 import { ErrorMessage } from '../../components/problem';
 import type { MessageKey } from '../../i18n/messages';
 import { absoluteDate, useI18n } from '../../i18n/i18n';
-import { markRestored, takeDeparture } from '../profile/leave-account';
+import { markRestored, takeDeparture } from '../settings/leave-account';
 import { href } from '../../router';
 
 /** A field's problem, said in the page's language (the forms are `noValidate`: the browser's own

@@ -1,6 +1,8 @@
 // web/src/features/media/lightbox.tsx — one post's pictures full size, in a modal dialog: the
 // `large` variant, ←/→ (and buttons) to move through them, Esc (or Close) to leave. The focus
-// stays inside while it is open; the grid gives it back to the picture that opened it.
+// stays inside while it is open; the grid gives it back to the picture that opened it. A picture's
+// description (its alt text) shows under it as a caption. The dialog's box does not depend on the
+// picture or the caption (styles.css), so the buttons stay in place while one moves through them.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PostMedia } from '../../api/client';
 import { useI18n } from '../../i18n/i18n';
@@ -52,17 +54,24 @@ export function Lightbox({ media, start, onClose }: { media: PostMedia[]; start:
       <p class="lightbox-position" aria-live="polite">
         {t('media.position', { n: at + 1, total: media.length })}
       </p>
-      {v && (
-        <img
-          class="lightbox-picture"
-          data-media-id={m.id}
-          src={v.url}
-          width={v.width}
-          height={v.height}
-          alt={m.alt ?? ''}
-          style={{ backgroundColor: m.placeholder }}
-        />
-      )}
+      <div class="lightbox-stage">
+        {v && (
+          <img
+            class="lightbox-picture"
+            data-media-id={m.id}
+            src={v.url}
+            width={v.width}
+            height={v.height}
+            alt={m.alt ?? ''}
+            style={{ backgroundColor: m.placeholder }}
+          />
+        )}
+      </div>
+      {/* Always there, empty without a description: the buttons below never move. Hidden from
+          screen readers, which read the same words as the picture's alt text. */}
+      <p class="lightbox-caption" aria-hidden="true">
+        {m.alt ?? ''}
+      </p>
       <div class="lightbox-nav">
         {many && (
           <button type="button" class="secondary" onClick={() => go(-1)}>

@@ -28,7 +28,7 @@ export async function uploadPicture(
   file: File,
   onStep: (s: UploadStep) => void,
   signal: AbortSignal,
-  purpose: 'post' | 'avatar' = 'post',
+  purpose: 'post' | 'avatar' | 'cover' = 'post',
 ): Promise<Media> {
   const refused = precheck(file);
   if (refused) throw new ApiProblem(422, refused);

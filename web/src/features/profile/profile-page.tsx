@@ -1,11 +1,11 @@
-// web/src/features/profile/profile-page.tsx — a user's page: name, counts (linking to the
-// lists), follow / unfollow, block and mute, their posts; on your own page, edit your display
-// name and reach the users you block or mute; their avatar (initials until they have one). The
+// web/src/features/profile/profile-page.tsx — a user's page: their cover picture (a plain band
+// until they have one), avatar (initials until they have one), name, bio and location, counts
+// (linking to the lists), follow / unfollow, block and mute, their posts; on your own page, a
+// link to edit all of it in the settings (设置, features/settings). The
 // profile and the posts load in parallel (one round trip); the follow and block states once the
 // profile is there, so an unknown handle does not cost four refused requests.
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Post, type Profile } from '../../api/client';
-import { DISPLAY_NAME_MAX } from '../../api/limits';
 import { Avatar, profileFace } from '../../components/avatar';
 import { Count } from '../../components/count';
 import { usePaged } from '../../components/paged';
@@ -15,9 +15,6 @@ import { href } from '../../router';
 import { session } from '../../session';
 import { BlockButtons, type BlockAction } from '../blocks/block-buttons';
 import { PagedPosts } from '../posts/paged-posts';
-import { EditAvatar } from './edit-avatar';
-import { LeaveAccount } from './leave-account';
-import { ExportData } from './export-data';
 
 export function ProfilePage({ handle }: { handle: string }) {
   const { t, locale } = useI18n();
@@ -115,6 +112,9 @@ export function ProfilePage({ handle }: { handle: string }) {
   return (
     <section aria-labelledby="page-title">
       <header class="profile">
+        <div class={profile?.cover ? 'profile-cover' : 'profile-cover none'}>
+          {profile?.cover && <img src={profile.cover} alt="" />}
+        </div>
         <div class="profile-title">
           <Avatar {...(profile ? profileFace(profile) : { handle })} size="large" />
           <h1 id="page-title">
@@ -123,7 +123,19 @@ export function ProfilePage({ handle }: { handle: string }) {
         </div>
         {profile && (
           <>
-            <p class="muted">{t('profile.joined', { date: absoluteDate(profile.createdAt, locale) })}</p>
+            {profile.bio && <p class="profile-bio">{profile.bio}</p>}
+            <p class="muted profile-facts">
+              {profile.location && (
+                <>
+                  <span class="profile-location">
+                    <span class="sr-only">{t('profile.location')}: </span>
+                    {profile.location}
+                  </span>
+                  {' · '}
+                </>
+              )}
+              {t('profile.joined', { date: absoluteDate(profile.createdAt, locale) })}
+            </p>
             <ul class="counts">
               <li>
                 <a href={href.relations(handle, 'following')}>
@@ -159,81 +171,16 @@ export function ProfilePage({ handle }: { handle: string }) {
           </div>
         )}
         {me === handle && profile && (
-          <>
-            <EditName profile={profile} onSaved={setProfile} />
-            <EditAvatar profile={profile} onSaved={setProfile} />
-            <p class="hidden-links">
-              <a href={href.bookmarks()}>{t('bookmarks.title')}</a> ·{' '}
-              <a href={href.hidden('blocks')}>{t('blocks.blockedTitle')}</a> ·{' '}
-              <a href={href.hidden('mutes')}>{t('blocks.mutedTitle')}</a>
-            </p>
-            <ExportData handle={handle} />
-            <LeaveAccount handle={handle} />
-          </>
+          <p class="profile-actions">
+            <a class="button secondary" href={href.settings()}>
+              {t('profile.editProfile')}
+            </a>
+          </p>
         )}
         <ErrorMessage error={actionError} />
       </header>
       <h2>{t('profile.posts')}</h2>
       <PagedPosts list={posts} empty={t('profile.noPosts')} onReposted={addOwn} />
     </section>
-  );
-}
-
-function EditName({ profile, onSaved }: { profile: Profile; onSaved: (p: Profile) => void }) {
-  const { t } = useI18n();
-  const [editing, setEditing] = useState(false);
-  const [name, setName] = useState(profile.displayName);
-  const [error, setError] = useState<unknown>(null);
-  const [status, setStatus] = useState('');
-
-  async function save(e: Event) {
-    e.preventDefault();
-    setError(null);
-    try {
-      const { data } = await call(
-        api.PATCH('/users/{handle}', { params: { path: { handle: profile.handle } }, body: { displayName: name } }),
-      );
-      onSaved(data);
-      setEditing(false);
-      setStatus(t('profile.saved'));
-    } catch (err) {
-      setError(err);
-    }
-  }
-
-  if (!editing) {
-    return (
-      <p>
-        <button
-          type="button"
-          class="secondary"
-          onClick={() => {
-            setName(profile.displayName);
-            setEditing(true);
-            setStatus('');
-          }}
-        >
-          {t('profile.edit')}
-        </button>{' '}
-        <span role="status">{status}</span>
-      </p>
-    );
-  }
-  return (
-    <form class="inline-form" onSubmit={save}>
-      <label for="display-name">{t('auth.displayName')}</label>
-      <input
-        id="display-name"
-        value={name}
-        maxLength={DISPLAY_NAME_MAX}
-        required
-        onInput={(e) => setName((e.target as HTMLInputElement).value)}
-      />
-      <button type="submit">{t('profile.save')}</button>
-      <button type="button" class="secondary" onClick={() => setEditing(false)}>
-        {t('profile.cancel')}
-      </button>
-      <ErrorMessage error={error} />
-    </form>
   );
 }

@@ -9,7 +9,7 @@ import { useI18n } from '../../i18n/i18n';
 import { Composer } from '../posts/composer';
 import { PostCard } from '../posts/post-card';
 import { withChanged } from '../posts/sync';
-import { takeRestored } from '../profile/leave-account';
+import { takeRestored } from '../settings/leave-account';
 
 const PAGE = 20;
 /** How often a visible home page asks whether anything newer arrived (fan-out takes about 1 s). */

@@ -1,4 +1,4 @@
-// web/src/features/profile/leave-account.tsx — leaving (注销) from your own profile: a clear
+// web/src/features/settings/leave-account.tsx — leaving (注销) from your settings: a clear
 // warning with the date until which a login restores everything, the password again, then the
 // API deactivates the account (DELETE /users/{handle}) and this tab (and every other) logs out.
 // The login page then says what happened and until when (takeDeparture).

@@ -1,4 +1,4 @@
-// web/src/features/profile/export-data.tsx — 导出我的数据 on your own profile: asks the API for
+// web/src/features/settings/export-data.tsx — 导出我的数据 in your settings: asks the API for
 // your data export (GET /users/{handle}/export), says it is being prepared while the worker
 // builds it (202: asked again after Retry-After), then offers the file's link, which works for
 // 15 minutes.

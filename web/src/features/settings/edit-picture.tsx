@@ -1,6 +1,7 @@
-// web/src/features/profile/edit-avatar.tsx — on your own page: pick a picture to be your avatar
-// (the same upload as a post's pictures, with purpose `avatar`: the worker makes it square), or
-// go back to initials. Says where it is (uploading n %, processing) and why a picture was refused.
+// web/src/features/settings/edit-picture.tsx — in your settings: pick a picture to be your avatar
+// or your profile's cover (the same upload as a post's pictures, with purpose `avatar` — the
+// worker makes it square — or `cover`), or remove it. Says where it is (uploading n %,
+// processing) and why a picture was refused.
 import { useRef, useState } from 'preact/hooks';
 import { api, call, type Profile } from '../../api/client';
 import { ErrorMessage } from '../../components/problem';
@@ -8,7 +9,17 @@ import { hasMessage, useI18n } from '../../i18n/i18n';
 import { PICTURE_TYPES } from '../media/limits';
 import { uploadPicture, type UploadStep } from '../media/upload';
 
-export function EditAvatar({ profile, onSaved }: { profile: Profile; onSaved: (p: Profile) => void }) {
+export type PictureKind = 'avatar' | 'cover';
+
+export function EditPicture({
+  kind,
+  profile,
+  onSaved,
+}: {
+  kind: PictureKind;
+  profile: Profile;
+  onSaved: (p: Profile) => void;
+}) {
   const { t } = useI18n();
   const input = useRef<HTMLInputElement>(null);
   const [step, setStep] = useState<UploadStep | null>(null);
@@ -21,15 +32,19 @@ export function EditAvatar({ profile, onSaved }: { profile: Profile; onSaved: (p
     setError(null);
     setStatus('');
     try {
-      const media = await uploadPicture(file, setStep, new AbortController().signal, 'avatar');
+      const media = await uploadPicture(file, setStep, new AbortController().signal, kind);
       if (media.state === 'failed') {
         const key = `media.reason.${media.reason ?? 'unknown'}`;
-        setStatus(t('avatar.refused', { reason: t(hasMessage(key) ? key : 'media.reason.unknown') }));
+        setStatus(t(`${kind}.refused`, { reason: t(hasMessage(key) ? key : 'media.reason.unknown') }));
         return;
       }
-      const { data } = await call(api.PUT('/users/{handle}/avatar', { ...path, body: { mediaId: media.id } }));
+      const body = { mediaId: media.id };
+      const { data } =
+        kind === 'avatar'
+          ? await call(api.PUT('/users/{handle}/avatar', { ...path, body }))
+          : await call(api.PUT('/users/{handle}/cover', { ...path, body }));
       onSaved(data);
-      setStatus(t('avatar.saved'));
+      setStatus(t(`${kind}.saved`));
     } catch (err) {
       setError(err);
     } finally {
@@ -41,37 +56,42 @@ export function EditAvatar({ profile, onSaved }: { profile: Profile; onSaved: (p
   async function remove() {
     setError(null);
     try {
-      onSaved((await call(api.DELETE('/users/{handle}/avatar', path))).data);
-      setStatus(t('avatar.removed'));
+      const { data } =
+        kind === 'avatar'
+          ? await call(api.DELETE('/users/{handle}/avatar', path))
+          : await call(api.DELETE('/users/{handle}/cover', path));
+      onSaved(data);
+      setStatus(t(`${kind}.removed`));
     } catch (err) {
       setError(err);
     }
   }
 
   const busy = step !== null;
+  const has = kind === 'avatar' ? profile.avatar : profile.cover;
   return (
     <div class="edit-avatar">
       <input
         ref={input}
-        id="avatar-file"
+        id={`${kind}-file`}
         type="file"
         accept={PICTURE_TYPES.join(',')}
         hidden
         onChange={(e) => chosen((e.target as HTMLInputElement).files?.[0])}
       />
       <button type="button" class="secondary" disabled={busy} onClick={() => input.current?.click()}>
-        {t('avatar.change')}
+        {t(`${kind}.change`)}
       </button>
-      {profile.avatar && (
+      {has && (
         <button type="button" class="secondary" onClick={remove} disabled={busy}>
-          {t('avatar.remove')}
+          {t(`${kind}.remove`)}
         </button>
       )}
       {step && (
         <progress
           max={1}
           value={step.step === 'sending' ? step.sent : undefined}
-          aria-label={t(step.step === 'sending' ? 'avatar.uploading' : 'avatar.processing')}
+          aria-label={t(step.step === 'sending' ? `${kind}.uploading` : `${kind}.processing`)}
         />
       )}
       <p class="avatar-status" role="status">
