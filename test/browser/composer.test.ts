@@ -1,8 +1,9 @@
 // test/browser/composer.test.ts — the composer Weibo users expect, in Chromium: a draft kept per
 // account across navigation and reloads until it is published (written once typing pauses, not
-// at every keystroke), and never shown to another account on the same browser; the emoji picker and the @ / # suggestions, by keyboard and by
-// mouse, in 中文 at 375 px and English at 1280 px, producing text that publishes into a post
-// whose mention and topic are links; axe with the picker and the suggestion list open.
+// at every keystroke), and never shown to another account on the same browser; the emoji
+// picker and the @ / # suggestions, by keyboard and by mouse, in 中文 at 375 px (dark theme)
+// and English at 1280 px (light), producing text that publishes into a post whose mention and
+// topic are links; axe with the picker and the suggestion list open.
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
@@ -135,22 +136,25 @@ describe('the composer, in Chromium', () => {
   const runs: {
     locale: Locale;
     width: number;
+    theme: 'dark' | 'light';
     words: { emoji: string; post: string; posted: string; hello: string };
   }[] = [
     {
       locale: 'zh-CN',
       width: 375,
+      theme: 'dark',
       words: { emoji: '表情', post: '发布', posted: '发布成功。', hello: '你好' },
     },
     {
       locale: 'en',
       width: 1280,
+      theme: 'light',
       words: { emoji: 'Emoji', post: 'Post', posted: 'Posted.', hello: 'Hello' },
     },
   ];
 
-  for (const { locale, width, words } of runs)
-    it(`emoji and @ / # suggestions by keyboard and mouse publish a post with links (${locale}, ${width} px)`, async () => {
+  for (const { locale, width, theme, words } of runs)
+    it(`emoji and @ / # suggestions by keyboard and mouse publish a post with links (${locale}, ${width} px, ${theme})`, async () => {
       const [writer, carol] = [await setUp(() => api.newUser('ce_w')), await setUp(() => api.newUser('ce_c'))];
       const topic = `话题${hex()}`;
       // The topic is in use: someone posted it.
@@ -161,8 +165,7 @@ describe('the composer, in Chromium', () => {
           headers: { 'idempotency-key': `ce-${hex()}${hex()}` },
         }),
       );
-      const t = await browser.open(locale);
-      await t.page.setViewportSize({ width, height: 800 });
+      const t = await browser.open(locale, { colorScheme: theme, viewport: { width, height: 800 } });
       const { page } = t;
       const box = page.locator('#compose-text');
       const emojiButton = page.getByRole('button', { name: words.emoji, exact: true });

@@ -122,7 +122,9 @@ export function EmojiPicker({
           {EMOJI_GROUPS.map((g, gi) => (
             // biome-ignore lint/a11y/useSemanticElements: a <fieldset> would bring its own border, padding and layout to this grid of buttons
             <div key={g.id} role="group" aria-labelledby={`${id}-${g.id}`}>
-              <h3 id={`${id}-${g.id}`}>{t(g.label)}</h3>
+              <h3 id={`${id}-${g.id}`} class="emoji-group">
+                {t(g.label)}
+              </h3>
               <div class="emoji-grid">
                 {g.emoji.map((emoji, i) => (
                   <button
