@@ -168,6 +168,15 @@ export const ROUTE_COSTS = {
       `[A repost on the page: its original is read in one more round trip.]`,
     ].join(' '),
   },
+  searchTopics: {
+    requests: 2,
+    roundTrips: 1,
+    why: [
+      `1) one stateless scan of the topic name rows the prefix starts (topics, '#' + prefix…, 50 at`,
+      `most) ∥ the trending ranking (one multi-get of 96 trends rows; none while the container's`,
+      `ranking is under 30 s old).`,
+    ].join(' '),
+  },
   trendingTopics: {
     requests: 1,
     roundTrips: 1,
