@@ -1,10 +1,10 @@
 // functions/http/topics.ts — GET /topics/{topic}/posts (a topic page; optional token) and
-// GET /topics/trending (public). One module, one handler per route.
+// GET /topics/trending and GET /topics?q= (public). One module, one handler per route.
 import { feedDependencies } from '../../shared/wiring/feed.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { postView } from '../../shared/http/views.js';
-import { listTopicPosts, trendingTopics } from '../../shared/use-cases/topics.js';
+import { listTopicPosts, suggestTopics, trendingTopics } from '../../shared/use-cases/topics.js';
 
 export const posts = httpRoute(routes.topicPosts, async ({ actor, params, query }) => {
   const page = await listTopicPosts(feedDependencies(), params.topic, query.limit, query.cursor, actor || undefined);
@@ -14,4 +14,9 @@ export const posts = httpRoute(routes.topicPosts, async ({ actor, params, query 
 export const trending = httpRoute(routes.trendingTopics, async () => {
   const { items, windowSeconds } = await trendingTopics(feedDependencies());
   return json(200, { topics: items, windowSeconds });
+}).handler;
+
+export const search = httpRoute(routes.searchTopics, async ({ query }) => {
+  const names = await suggestTopics(feedDependencies(), query.q, query.limit);
+  return json(200, { topics: names.map((name) => ({ name })) });
 }).handler;

@@ -50,12 +50,19 @@ const post = async (u: { token: string }, body: string, media?: { id: string; al
   (await call('POST', '/posts', u.token, { body, ...(media ? { media } : {}) })).json.id;
 
 /** A picture made ready through the API, as the composer does: declared, PUT to storage, completed. */
-async function picture(u: { token: string }, width: number, height: number, colour: string): Promise<string> {
+async function picture(
+  u: { token: string },
+  width: number,
+  height: number,
+  colour: string,
+  purpose: 'post' | 'cover' = 'post',
+): Promise<string> {
   const bytes = await sharp({ create: { width, height, channels: 3, background: colour } })
     .png()
     .toBuffer();
-  const { media, upload } = (await call('POST', '/media', u.token, { contentType: 'image/png', size: bytes.length }))
-    .json;
+  const { media, upload } = (
+    await call('POST', '/media', u.token, { contentType: 'image/png', size: bytes.length, purpose })
+  ).json;
   const put = await fetch(upload.url, { method: 'PUT', headers: upload.headers, body: bytes });
   if (put.status !== 200) throw new Error(`upload: ${put.status}`);
   await call('POST', `/media/${media.id}/complete`, u.token);
@@ -113,6 +120,13 @@ await call('PUT', `/users/${ann.handle}/likes/${long}`, ann.token);
 await call('PUT', `/users/${ann.handle}/blocks/${dave.handle}`, ann.token);
 await call('PUT', `/users/${ann.handle}/mutes/${erin.handle}`, ann.token);
 await call('PUT', `/users/${ann.handle}/bookmarks/${first}`, ann.token);
+await call('PATCH', `/users/${ann.handle}`, ann.token, {
+  bio: '喜欢看花，也喜欢写代码。\nLikes flowers and code.',
+  location: '杭州',
+});
+await call('PUT', `/users/${ann.handle}/cover`, ann.token, {
+  mediaId: await picture(ann, 1500, 500, '#c4161c', 'cover'),
+});
 await new Promise((r) => setTimeout(r, 3_000)); // fan-out and notifications land
 
 // --- the pages ---------------------------------------------------------------------------------
@@ -135,6 +149,7 @@ const PAGES: [name: string, hash: string, loggedIn: boolean, ready: string][] = 
   ['muted', '#/mutes', true, 'ul.users li'],
   ['bookmarks', '#/bookmarks', true, 'article.post'],
   ['search', `#/search/${encodeURIComponent(bob.handle)}`, true, 'ul.users.found li'],
+  ['settings', '#/settings', true, '#settings-account'],
   ['not-found', '#/nowhere', true, 'h1'],
 ];
 const WIDTHS = [

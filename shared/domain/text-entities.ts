@@ -220,6 +220,26 @@ export function normalizeTopic(raw: string): string | null {
   return s;
 }
 
+/**
+ * What a topic suggestion query is compared as: the start of a topic name in the names' own
+ * form (NFKC, lowercased, spaces collapsed; a leading `#` or `＃` dropped, as people type it),
+ * or null when no topic name could start so (empty, too long, or holding `# / ? %`, a control
+ * or a bidirectional override). Unlike a whole name it needs no letter or digit yet: `#🎉` may
+ * start `#🎉新年#`.
+ */
+export function topicPrefixForm(raw: string): string | null {
+  let s = raw.replace(/^\s*[#＃]/u, '').normalize('NFKC');
+  if (BIDI_CONTROL.test(s)) return null;
+  s = s
+    .replace(/\p{Cf}/gu, '')
+    .toLowerCase()
+    .replace(/\s+/gu, ' ')
+    .trimStart();
+  const length = codePointLength(s);
+  if (length < 1 || length > TOPIC_MAX_CODE_POINTS || FORBIDDEN.test(s)) return null;
+  return s;
+}
+
 /** Where a user is named with a link: a post, or a comment on one. */
 export interface MentionPlace {
   postId: string;

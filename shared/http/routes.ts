@@ -36,6 +36,7 @@ import {
   blockPath,
   markReadBody,
   topicPath,
+  topicSearchQuery,
   newerQuery,
   suggestionsQuery,
 } from '../validation/feed.schema.js';
@@ -67,6 +68,7 @@ import {
   ReadMarkerSchema,
   TopicPageSchema,
   TrendingSchema,
+  TopicNamesSchema,
   UnreadCountSchema,
   MediaSchema,
   UploadSchema,
@@ -773,6 +775,18 @@ export const routes = {
     query: pageQuery,
     success: { 200: { description: 'A page of the topic', schema: TopicPageSchema } },
     errors: { 422: ['invalid_topic', 'invalid_cursor'] },
+  }),
+  searchTopics: route({
+    method: 'GET',
+    path: '/topics',
+    tag: 'topics',
+    summary: 'Topic names that start with a prefix (the composer’s # suggestions)',
+    description:
+      'Public. Names a post carried within the last 30 days, best first: the name that is the prefix itself, then trending ones, then shorter names. One bounded index read: the best of the first 50 names the prefix starts.',
+    auth: false,
+    query: topicSearchQuery,
+    success: { 200: { description: 'Topic names, best first', schema: TopicNamesSchema } },
+    errors: {},
   }),
   trendingTopics: route({
     method: 'GET',

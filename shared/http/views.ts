@@ -536,6 +536,16 @@ export const TrendingSchema = z
   })
   .meta({ id: 'Trending' });
 
+export const TopicNamesSchema = z
+  .strictObject({
+    topics: z.array(
+      z.strictObject({
+        name: z.string().meta({ description: 'A topic name in use, as its page names it (write it as `#name#`)' }),
+      }),
+    ),
+  })
+  .meta({ id: 'TopicNames' });
+
 export const ErrorSchema = z
   .strictObject({
     error: z.strictObject({

@@ -124,6 +124,12 @@ export interface TopicStore {
   remove(postId: string, topics: string[]): Promise<void>;
   /** Post ids of a topic, newest first; cursor = the last post id of the previous page. */
   posts(topic: string, limit: number, cursor?: string): Promise<Page<string>>;
+  /**
+   * Names of topics in use (a post carried it within the index's keeping time) that start with
+   * `prefix` (text-entities.ts topicPrefixForm), in name order, at most `limit`. One read. A
+   * name stays after its posts are deleted, until the keeping time ends.
+   */
+  named(prefix: string, limit: number): Promise<string[]>;
   /** Posts per topic counted in `buckets`, summed (topics with no count absent). One read. */
   trendCounts(buckets: number[]): Promise<Map<string, number>>;
 }

@@ -187,6 +187,15 @@ export const ROUTE_COSTS = {
       `[A repost on the page: its original is read in one more round trip.]`,
     ].join(' '),
   },
+  searchTopics: {
+    requests: 2,
+    roundTrips: 1,
+    why: [
+      `1) one stateless scan of the topic name rows the prefix starts (topics, '#' + prefix…, 50 at`,
+      `most) ∥ the trending ranking (one multi-get of 96 trends rows; none while the container's`,
+      `ranking is under 30 s old).`,
+    ].join(' '),
+  },
   trendingTopics: {
     requests: 1,
     roundTrips: 1,
@@ -588,7 +597,7 @@ export const ROUTE_COSTS = {
   },
   editPost: {
     requests: 12,
-    roundTrips: 4,
+    roundTrips: 5,
     why: [
       `1) the post with its earlier versions (content get of p, h and c: author, version, when it`,
       `was published, which topics it ever had) ∥ the new text's mentions (users multi-get) ∥ who`,
@@ -600,6 +609,8 @@ export const ROUTE_COSTS = {
       `as the answer shows it (the post-details stage: content ∥ the author's state ∥ face). [A topic`,
       `the post never had: its trend increments beside 4), ≤ MAX_TOPICS; a lost race: a get, 412.]`,
       `The notify facts (changed mentions; the edit, for the reposters) are queue messages, not HBase.`,
+      `Four stages wait on each other; a fifth round trip shows when the gateway is slow to open the`,
+      `scanner: its page then starts after the topic put of 2) has answered, and counts after it.`,
     ].join(' '),
   },
   postHistory: {

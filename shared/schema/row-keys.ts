@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { concatBytes } from '../hbase/codec.js';
 import { HANDLE_PATTERN } from '../domain/handle.js';
-import type { MentionPlace } from '../domain/text-entities.js';
+import { normalizeTopic, type MentionPlace } from '../domain/text-entities.js';
 import { formatPostId, isPostId, parsePostId, POST_SUFFIX_BYTES } from '../domain/post.js';
 import { COMMENT_ID_PATTERN } from '../domain/comment.js';
 import { mediaIdBytes } from '../domain/media-id.js';
@@ -290,6 +290,20 @@ export function topicEntryKey(name: string, postId: string): string {
   if (!parts) throw new RangeError(`invalid post id for a topic key: ${JSON.stringify(postId)}`);
   // No post is that far in the future; a cursor naming such a time reads from the newest.
   return `${topicPrefix(name)}${inverted13(Math.min(parts.millis, LIST_TIME_MAX))}/${postId}`;
+}
+
+/**
+ * topics: '#' + name — the name row, one per topic in use: the names a prefix starts are ONE
+ * key range. '#' is never the first character of a hex salt, so these rows never fall inside a
+ * topic's entries, and never a character of a name (text-entities.ts), so the name is the rest.
+ */
+export const topicNameKey = (name: string): string => `#${name}`;
+
+/** The name of a name row (the inverse of topicNameKey), or null for a row not of that shape. */
+export function topicNameOfKey(key: string): string | null {
+  if (!key.startsWith('#')) return null;
+  const name = key.slice(1);
+  return normalizeTopic(name) === name ? name : null;
 }
 
 /** The post id of a topic row (the inverse of topicEntryKey), or null for a row not of that shape. */

@@ -553,7 +553,13 @@ row   = hex4(md5(name)) + name + '/' + inv13(post time) + '/' + post id — TEXT
         (salt2 + name + 0x00 + revTs8 + postKey) are never read again and expire with the TTL
 t:a   '' (the row is the entry). TTL ${TOPIC_TTL_SECONDS / 86_400} days: a topic page reaches back at most that far
       (bounded per time), and a page is a bounded scan (bounded per request)
-publish : PUT one row per topic of the post (≤ MAX_TOPICS, one batched put beside the inbox put)
+name row = '#' + name (row-keys.ts topicNameKey): one per topic in use, written again with every
+        post carrying it, so it lives TTL days after the last one ('#' never starts a hex salt
+        nor appears in a name: these rows never fall among a topic's entries)
+publish : PUT one entry row and one name row per topic of the post (≤ MAX_TOPICS, one batched
+          put beside the inbox put)
+suggest : GET /topics/%23<prefix>*?limit=TOPIC_NAME_SCAN (one stateless scan of name rows, in
+          name order) ∥ the trending multi-get (cached 30 s), ranked in use-cases/topics.ts = 1 round trip
 page    : GET /topics/<prefix>*?startrow=<cursor's row + ' '>&limit=n+spare+1 (one stateless
           scan), then ONE parallel stage: content multi-get ∥ the reader's block/mute multi-get;
           a deleted post's entry is dropped at read (its row stays until the TTL) = 2 round trips

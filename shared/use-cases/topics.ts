@@ -6,7 +6,7 @@
 // time (entries expire after TOPIC_TTL_SECONDS, tables.ts).
 import { InvalidInputError } from '../domain/errors.js';
 import { isPostId } from '../domain/post.js';
-import { normalizeTopic } from '../domain/text-entities.js';
+import { normalizeTopic, topicPrefixForm } from '../domain/text-entities.js';
 import { bucketsOfWindow, rankTrending, type TrendingTopic } from '../domain/trending.js';
 import type { Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -90,4 +90,33 @@ export async function trendingTopics(
     };
   }
   return { items: cache.entry!.value, windowSeconds: TRENDING_WINDOW_MS / 1000 };
+}
+
+/** Name rows read for one suggestion answer: the best are ranked from these. */
+export const TOPIC_NAME_SCAN = 50;
+
+/**
+ * Topic names a prefix starts (the composer's `#` suggestions), best first: the name that IS
+ * the prefix, then trending ones by their rank, then shorter names, then in name order. One
+ * round trip: the name rows' scan beside the trending ranking (cached, see trendingTopics).
+ */
+export async function suggestTopics(
+  deps: Pick<FeedDeps, 'topics'>,
+  raw: string,
+  limit: number,
+  now = Date.now(),
+  cache: TrendingCache = perContainer,
+): Promise<string[]> {
+  const prefix = topicPrefixForm(raw);
+  if (prefix === null)
+    throw new InvalidInputError('Not the start of a topic name: 1–32 characters, no # / ? %', 'invalid_topic');
+  const [names, trending] = await Promise.all([
+    deps.topics.named(prefix, TOPIC_NAME_SCAN),
+    trendingTopics(deps, now, cache),
+  ]);
+  const rank = new Map(trending.items.map((t, i) => [t.name, i]));
+  const score = (name: string) => (name === prefix ? -1 : (rank.get(name) ?? trending.items.length));
+  return names
+    .toSorted((a, b) => score(a) - score(b) || [...a].length - [...b].length || (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, limit);
 }

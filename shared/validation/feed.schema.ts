@@ -6,6 +6,7 @@ import { POST_ID_PATTERN } from '../domain/post.js';
 import { handleSchema } from './accounts.schema.js';
 import { visibleLength } from '../domain/text-rules.js';
 import { humanText } from './text.js';
+import { topicPrefixForm, TOPIC_MAX_CODE_POINTS } from '../domain/text-entities.js';
 import {
   COMMENT_MAX_CODE_POINTS,
   MAX_ALT_LENGTH,
@@ -123,6 +124,26 @@ export const topicPath = z.object({
     description: 'A topic name as written (`#` signs left out); it is normalised like the posts’ topics (case, width)',
     example: '今天天气',
   }),
+});
+
+/** The most topic names one suggestion answer holds. */
+export const TOPIC_SUGGESTIONS_MAX = 20;
+
+export const topicSearchQuery = z.strictObject({
+  q: humanText({ min: 1, max: TOPIC_MAX_CODE_POINTS + 1, label: 'q' })
+    .refine((q) => topicPrefixForm(q) !== null, 'q: the start of a topic name (no # / ? % inside)')
+    .meta({
+      description:
+        'The start of a topic name (a leading # is ignored); compared in the names’ own form (NFKC, case-insensitive)',
+      example: '今天',
+    }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(TOPIC_SUGGESTIONS_MAX)
+    .default(8)
+    .meta({ description: 'How many names, at most' }),
 });
 
 export const markReadBody = z.strictObject({

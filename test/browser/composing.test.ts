@@ -209,10 +209,10 @@ describe('composing: a lost answer never makes two, a reload never loses a draft
     await t.page.fill('#compose-text', post);
     await show(t.page, postPage, commentBox);
     await commentBox.fill(comment);
-    expect(await storedDrafts(t.page)).toEqual([
-      `weibo.draft.v1:${ann.handle}:comment:${postId}`,
-      `weibo.draft.v1:${ann.handle}:post`,
-    ]);
+    // Written once typing pauses.
+    await expect
+      .poll(() => storedDrafts(t.page))
+      .toEqual([`weibo.draft.v1:${ann.handle}:comment:${postId}`, `weibo.draft.v1:${ann.handle}:post`]);
 
     // ann's session ends without a logout (its cookie gone, as when it expires), and bob signs
     // in on the same browser: none of ann's words show to him.

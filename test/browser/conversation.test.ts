@@ -115,15 +115,16 @@ describe('conversation: notification tabs, a repost’s words, a comment linked 
     await expectAccessible(a.page, 'notifications with tabs (zh)');
 
     await tab(a.page, '@我的', 'mentions');
-    expect(await shownTypes(a.page)).toEqual(['mention']);
+    await expect.poll(() => shownTypes(a.page)).toEqual(['mention']);
     await tab(a.page, '评论', 'comments');
     // bob's reply is to carol's comment: ann is told of it as a comment on her post.
-    expect(await shownTypes(a.page)).toEqual(['comment', 'comment']);
+    await expect.poll(() => shownTypes(a.page)).toEqual(['comment', 'comment']);
     await tab(a.page, '赞', 'likes');
-    expect(await shownTypes(a.page)).toEqual(['commentLike', 'like']);
+    await expect.poll(() => shownTypes(a.page)).toEqual(['commentLike', 'like']);
     expect(await a.page.locator('li.notification .sentence').first().textContent()).toContain('赞了你的评论');
     await tab(a.page, '全部', 'all');
-    expect(await a.page.locator('li.notification').count()).toBe(6);
+    // The answer came; the list shows it once rendered.
+    await expect.poll(() => a.page.locator('li.notification').count()).toBe(6);
     await a.close();
   });
 

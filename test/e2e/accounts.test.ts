@@ -45,6 +45,9 @@ describe('register', () => {
       posts: 0,
       avatar: null,
       avatarLarge: null,
+      bio: '',
+      location: '',
+      cover: null,
     });
     expect(profile.text).not.toContain('scrypt');
   });

@@ -217,6 +217,7 @@ const CALLS: Record<RouteName, (w: World) => Promise<ApiResponse>> = {
   listBookmarks: (w) => api.call('GET', `/users/${w.a.handle}/bookmarks`, { token: w.a.token }),
   topicPosts: (w) => api.call('GET', `/topics/${encodeURIComponent(w.topic)}/posts`, { token: w.a.token }),
   trendingTopics: () => api.call('GET', '/topics/trending'),
+  searchTopics: (w) => api.call('GET', `/topics?q=${encodeURIComponent(w.topic.slice(0, 2))}`),
   blockState: (w) => api.call('GET', `/users/${w.a.handle}/blocks/${w.c.handle}`, { token: w.a.token }),
   block: (w) => api.call('PUT', `/users/${w.b.handle}/blocks/${w.c.handle}`, { token: w.b.token }),
   unblock: (w) => api.call('DELETE', `/users/${w.a.handle}/blocks/${w.blocked.handle}`, { token: w.a.token }),

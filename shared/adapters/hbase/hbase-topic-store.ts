@@ -6,6 +6,8 @@ import type { TopicStore } from '../../ports/social-store.js';
 import {
   postIdOfTopicKey,
   topicEntryKey,
+  topicNameKey,
+  topicNameOfKey,
   topicPrefix,
   TREND_SHARDS,
   trendKey,
@@ -29,7 +31,11 @@ export class HBaseTopicStore implements TopicStore {
     await Promise.all([
       this.client.put(
         this.topics,
-        topics.map((name) => ({ key: topicEntryKey(name, postId), cells: [{ column: 't:a', value: '' }] })),
+        // The post's entries and its topics' name rows (their keeping time starts again): one put.
+        topics.flatMap((name) => [
+          { key: topicEntryKey(name, postId), cells: [{ column: 't:a', value: '' }] },
+          { key: topicNameKey(name), cells: [{ column: 't:a', value: '' }] },
+        ]),
       ),
       // One increment per topic (≤ MAX_TOPICS): bounded work per post. Not idempotent: a
       // replayed publish never reaches here (only the request that created the post does).
@@ -63,6 +69,15 @@ export class HBaseTopicStore implements TopicStore {
     }
     const last = items.at(-1);
     return rows.length > limit && last ? { items, nextCursor: last } : { items };
+  }
+
+  async named(prefix: string, limit: number): Promise<string[]> {
+    // ONE stateless scan of the name rows the prefix starts ('#' + prefix…, text keys).
+    const rows = await this.client.scanText(this.topics, { prefix: topicNameKey(prefix), limit, columns: ['t:a'] });
+    return rows.flatMap((row) => {
+      const name = topicNameOfKey(bytesToString(row.key));
+      return name === null ? [] : [name];
+    });
   }
 
   async trendCounts(buckets: number[]): Promise<Map<string, number>> {

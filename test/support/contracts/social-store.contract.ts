@@ -257,6 +257,23 @@ export function topicStoreContract(make: Make<TopicStore>): void {
       expect((await topics.posts(tea, 10, first.nextCursor)).items).toEqual([all[1]!.id, all[0]!.id]);
     });
 
+    it('named: the topic names a prefix starts, in name order, bounded; a removed post leaves its name', async () => {
+      const topics = await make();
+      const stem = fresh('tp');
+      const [a, ab, b, other] = [`${stem}a`, `${stem}a b`, `${stem}b`, `${fresh('tq')}a`];
+      const p = (i: number) => post(fresh('a'), T0 + i).id;
+      await topics.add(p(1), T0, [b, a], 500);
+      await topics.add(p(2), T0, [ab, other], null);
+      const gone = p(3);
+      await topics.add(gone, T0, [`${stem}c话题`], null);
+      await topics.remove(gone, [`${stem}c话题`]);
+      expect(await topics.named(stem, 10)).toEqual([a, ab, b, `${stem}c话题`]);
+      expect(await topics.named(`${stem}a`, 10)).toEqual([a, ab]);
+      expect(await topics.named(stem, 2)).toEqual([a, ab]);
+      expect(await topics.named(`${stem}c话`, 10)).toEqual([`${stem}c话题`]);
+      expect(await topics.named(fresh('none'), 10)).toEqual([]);
+    });
+
     it('trendCounts: posts counted per topic in the buckets asked, summed; an add without a bucket counts none', async () => {
       const topics = await make();
       const [tea, rain, snow] = [fresh('tea'), fresh('rain'), fresh('snow')];

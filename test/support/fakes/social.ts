@@ -180,6 +180,12 @@ export class FakeTopics implements TopicStore {
     const items = all.slice(0, limit);
     return { items, ...(limit < all.length ? { nextCursor: items.at(-1)! } : {}) };
   }
+  async named(prefix: string, limit: number) {
+    return [...this.index.keys()]
+      .filter((name) => name.startsWith(prefix))
+      .sort()
+      .slice(0, limit);
+  }
   async trendCounts(buckets: number[]) {
     const asked = new Set(buckets.map(String));
     const sums = new Map<string, number>();

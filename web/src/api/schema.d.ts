@@ -674,6 +674,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Topic names that start with a prefix (the composer’s # suggestions)
+         * @description Public. Names a post carried within the last 30 days, best first: the name that is the prefix itself, then trending ones, then shorter names. One bounded index read: the best of the first 50 names the prefix starts.
+         */
+        get: operations["searchTopics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/topics/trending": {
         parameters: {
             query?: never;
@@ -1523,6 +1543,12 @@ export interface components {
             posts: components["schemas"]["Post"][];
             /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
             nextCursor: string | null;
+        };
+        TopicNames: {
+            topics: {
+                /** @description A topic name in use, as its page names it (write it as `#name#`) */
+                name: string;
+            }[];
         };
         Trending: {
             topics: {
@@ -8502,6 +8528,97 @@ export interface operations {
                         error: {
                             /** @description Stable machine-readable code: clients branch on it */
                             code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_topic" | "invalid_cursor");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error (no details are given): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "internal_error";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    searchTopics: {
+        parameters: {
+            query: {
+                /** @description The start of a topic name (a leading # is ignored); compared in the names’ own form (NFKC, case-insensitive) */
+                q: string;
+                /** @description How many names, at most */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Topic names, best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicNames"];
+                };
+            };
+            /** @description Request body too large (16 KiB at most): `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                            /** @description A human-readable English sentence; never echoes secrets or input */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request breaks a rule: `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable machine-readable code: clients branch on it */
+                            code: components["schemas"]["ErrorCode"] & "validation_failed";
                             /** @description A human-readable English sentence; never echoes secrets or input */
                             message: string;
                         };

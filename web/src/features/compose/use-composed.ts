@@ -1,6 +1,7 @@
 // web/src/features/compose/use-composed.ts — one item being written (a post, a repost's comment,
 // a comment; any later kind the same way): its text and its Idempotency-Key, kept as a draft of
-// the signed-in user (drafts.ts) from the first keystroke until the server confirms the item.
+// the signed-in user (drafts.ts) from the first keystroke (written once typing pauses, and at
+// once when the page is left or the box goes away) until the server confirms the item.
 //
 // `send` sends it under its key, and every try of the same item carries the same key: after an
 // unknown outcome (a 5xx, a network error, no answer) pressing send again is a retry the API
@@ -8,7 +9,7 @@
 // confirmed (what is written next is a new item), or when the API says the key is spent: it
 // went with other content (422 `idempotency_key_mismatch`: an earlier version reached it), or
 // the item it made has been deleted since (410). Either way this text becomes an item of its own.
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiProblem } from '../../api/client';
 import { session } from '../../session';
 import { draftStore, newKey, type Draft } from './drafts';
@@ -18,6 +19,12 @@ import { draftStore, newKey, type Draft } from './drafts';
  * stops at 10 s, API Gateway answers 503 by 30 s), so it only ends a request nothing answers.
  */
 const NO_ANSWER_MS = 35_000;
+
+/**
+ * Typing is written to storage once it pauses this long (ms), and at once when the page is
+ * hidden or left, the box goes away (another page of the app) or the item's key changes.
+ */
+const SAVE_AFTER_MS = 300;
 
 export const drafts = draftStore(() => localStorage);
 drafts.sweep();
@@ -68,11 +75,40 @@ export function useComposed(target: string): Composed {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
-  function change(next: Draft) {
+  const pending = useRef<ReturnType<typeof setTimeout>>();
+
+  // Written only while the user it belongs to is still the one signed in: a logout removed their
+  // drafts (above), and another user's page must not receive them.
+  function persist() {
+    clearTimeout(pending.current);
+    pending.current = undefined;
+    if (owner && session.get()?.handle === owner) drafts.save(owner, target, current.current);
+  }
+
+  function change(next: Draft, { typed = false } = {}) {
     current.current = next;
     setDraft(next);
-    if (owner) drafts.save(owner, target, next);
+    if (!owner) return;
+    clearTimeout(pending.current);
+    if (typed) pending.current = setTimeout(persist, SAVE_AFTER_MS);
+    else persist();
   }
+
+  useEffect(() => {
+    const flush = () => {
+      if (pending.current !== undefined) persist();
+    };
+    const hidden = () => {
+      if (document.visibilityState === 'hidden') flush();
+    };
+    addEventListener('pagehide', flush);
+    document.addEventListener('visibilitychange', hidden);
+    return () => {
+      removeEventListener('pagehide', flush);
+      document.removeEventListener('visibilitychange', hidden);
+      flush();
+    };
+  }, []);
 
   async function send<T>(request: (key: string, signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
     if (sending.current) return undefined;
@@ -80,6 +116,7 @@ export function useComposed(target: string): Composed {
     setBusy(true);
     setError(null);
     const sent = current.current;
+    if (pending.current !== undefined) persist(); // a reload while it is on its way keeps it
     try {
       const answer = await request(sent.key, AbortSignal.timeout(NO_ANSWER_MS));
       // Confirmed. Words typed while it was on its way are a new item: kept, under a new key.
@@ -101,7 +138,7 @@ export function useComposed(target: string): Composed {
     meta: draft.meta,
     busy,
     error,
-    edit: (text) => change({ ...current.current, text }),
+    edit: (text) => change({ ...current.current, text }, { typed: true }),
     setMeta: (meta) => {
       const { meta: _, ...rest } = current.current;
       change(meta ? { ...rest, meta } : rest);

@@ -3,7 +3,8 @@
 // dropped or pasted; see features/media). The text and its Idempotency-Key are a composed item
 // (features/compose): kept across a reload until the post is confirmed, and a retry after a lost
 // answer never posts twice. The pictures are not kept across a reload (they are files of this
-// page). Posting waits until every picture is ready, and says so.
+// page). Posting waits until every picture is ready, and says so. An emoji button and @ / #
+// suggestions (features/compose) put text at the caret.
 import { useRef, useState } from 'preact/hooks';
 import { api, call, type Post } from '../../api/client';
 import { POST_MAX } from '../../api/limits';
@@ -15,6 +16,8 @@ import {
   textProblem,
 } from '../../components/char-count';
 import { useI18n } from '../../i18n/i18n';
+import { useAutocomplete } from '../compose/autocomplete';
+import { EmojiPicker } from '../compose/emoji-picker';
 import { SendProblem } from '../compose/send-problem';
 import { useComposed } from '../compose/use-composed';
 import { PicturePicker, addedSentence, filesOf, usePictures } from '../media/composer-pictures';
@@ -27,6 +30,7 @@ export function Composer({ onPublished }: { onPublished: (post: Post) => void })
   const [dropping, setDropping] = useState(false);
   const pictures = usePictures();
   const box = useRef<HTMLTextAreaElement>(null);
+  const suggest = useAutocomplete({ id: 'compose-suggestions', box, onAccept: item.edit });
   const remaining = POST_MAX - codePoints(text);
   // A post may be pictures only; it waits for every picture to be ready (the API refuses others).
   const waiting =
@@ -76,20 +80,32 @@ export function Composer({ onPublished }: { onPublished: (post: Post) => void })
       }}
     >
       <label for="compose-text">{t('compose.label')}</label>
-      <textarea
-        ref={box}
-        id="compose-text"
-        rows={3}
-        value={text}
-        placeholder={t('compose.placeholder')}
-        aria-describedby="compose-count"
-        onInput={(e) => item.edit((e.target as HTMLTextAreaElement).value)}
-        onKeyDown={sendOnCtrlEnter}
-        onPaste={(e) => {
-          // A pasted picture is added; pasted text goes into the box as usual.
-          if (take(filesOf(e.clipboardData))) e.preventDefault();
-        }}
-      />
+      <div class="compose-box">
+        <textarea
+          ref={box}
+          id="compose-text"
+          rows={3}
+          value={text}
+          placeholder={t('compose.placeholder')}
+          aria-describedby="compose-count"
+          {...suggest.boxProps}
+          onInput={(e) => {
+            const value = (e.target as HTMLTextAreaElement).value;
+            item.edit(value);
+            suggest.typed(value);
+          }}
+          onKeyDown={(e) => {
+            suggest.onKeyDown(e);
+            if (!e.defaultPrevented) sendOnCtrlEnter(e);
+          }}
+          onPaste={(e) => {
+            // A pasted picture is added; pasted text goes into the box as usual.
+            if (take(filesOf(e.clipboardData))) e.preventDefault();
+          }}
+        />
+        {suggest.list}
+      </div>
+      <EmojiPicker id="compose-emoji" box={box} onInsert={item.edit} />
       <PicturePicker pictures={pictures} onStatus={setStatus} />
       <div class="composer-foot">
         <CharCount id="compose-count" text={text} max={POST_MAX} />
