@@ -36,8 +36,22 @@ const ErrorCodeSchema = z
   .enum(ERROR_CODES)
   .meta({ id: 'ErrorCode', description: 'Every machine-readable error code this API sends' });
 
-/** One error response per status; `code` is an ErrorCode, and exactly one of the codes this operation can send. */
-function errorResponse(status: number, codes: ErrorCode[]) {
+/**
+ * One error response per status; `code` is an ErrorCode, and exactly one of the codes this
+ * operation can send. Operations that answer a status with the same codes share one named
+ * response (`#/components/responses/…`): the document states each once, not once per route.
+ */
+const sharedErrors = new Map<string, ZodOpenApiResponseObject>();
+function errorResponse(status: number, codes: ErrorCode[]): ZodOpenApiResponseObject {
+  const id = `Error${status}_${codes.join('_')}`;
+  const known = sharedErrors.get(id);
+  if (known) return known;
+  const response = { id, ...errorResponseBody(status, codes) };
+  sharedErrors.set(id, response);
+  return response;
+}
+
+function errorResponseBody(status: number, codes: ErrorCode[]) {
   const schema = z.strictObject({
     error: z.strictObject({
       code: z

@@ -19,7 +19,27 @@ interface Operation {
   responses: Record<string, ResponseObject>;
 }
 
-const DOC = JSON.parse(readFileSync(fileURLToPath(new URL('../../docs/openapi.json', import.meta.url)), 'utf8')) as {
+/**
+ * The OpenAPI document with each operation's shared responses (`$ref` to
+ * `#/components/responses/…`) put in place, so a response reads the same wherever it is stated.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the document is arbitrary nested JSON, walked freely
+export function withResponsesInPlace<D extends { paths: any; components?: any }>(doc: D): D {
+  const shared = doc.components?.responses ?? {};
+  for (const ops of Object.values(doc.paths) as Record<string, { responses?: Record<string, { $ref?: string }> }>[])
+    for (const op of Object.values(ops))
+      for (const [status, res] of Object.entries(op.responses ?? {}))
+        if (res.$ref) op.responses![status] = shared[res.$ref.replace('#/components/responses/', '')];
+  return doc;
+}
+
+/** The committed document, its responses in place. */
+export const committedDocument = () =>
+  withResponsesInPlace(
+    JSON.parse(readFileSync(fileURLToPath(new URL('../../docs/openapi.json', import.meta.url)), 'utf8')),
+  );
+
+const DOC = committedDocument() as {
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, object> };
 };

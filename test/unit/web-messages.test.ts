@@ -3,12 +3,12 @@
 // domain errors and the route table take theirs from) and each code an operation documents has
 // a sentence in web/src/i18n/messages.ts. (The web type-check holds the same at compile time.)
 // A counted message has both English forms.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../shared/domain/error-codes.js';
 import { en, zh } from '../../web/src/i18n/messages.js';
+import { committedDocument } from '../support/contract.js';
 
-const doc = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
+const doc = committedDocument();
 const ERROR_CODE_REF = '#/components/schemas/ErrorCode';
 
 interface CodeSchema {

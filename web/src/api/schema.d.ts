@@ -1650,7 +1650,764 @@ export interface components {
             };
         };
     };
-    responses: never;
+    responses: {
+        /** @description Malformed request: `missing_body`, `malformed_json` */
+        Error400_missing_body_malformed_json: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `handle_taken` */
+        Error409_handle_taken: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "handle_taken";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Request body too large (16 KiB at most): `payload_too_large` */
+        Error413_payload_too_large: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "payload_too_large";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Content-Type must be application/json: `unsupported_media_type` */
+        Error415_unsupported_media_type: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description The request breaks a rule: `validation_failed` */
+        Error422_validation_failed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "validation_failed";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Internal error (no details are given): `internal_error` */
+        Error500_internal_error: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "internal_error";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
+        Error503_service_unavailable_timeout: {
+            headers: {
+                /** @description Seconds to wait before trying again */
+                "Retry-After": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
+        Error401_missing_token_invalid_token_token_expired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Missing, malformed or expired token, or wrong credentials: `unauthorized` */
+        Error401_unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "unauthorized";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
+        Error429_rate_limited: {
+            headers: {
+                /** @description Seconds to wait before trying again */
+                "Retry-After": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "rate_limited";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Missing, malformed or expired token, or wrong credentials: `invalid_refresh_token`, `refresh_token_reused` */
+        Error401_invalid_refresh_token_refresh_token_reused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("invalid_refresh_token" | "refresh_token_reused");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Authenticated, but not allowed to act on this resource: `client_header_required` */
+        Error403_client_header_required: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "client_header_required";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Not found: `user_not_found` */
+        Error404_user_not_found: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "user_not_found";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
+        Error403_forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "forbidden";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `rename_conflict` */
+        Error409_rename_conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "rename_conflict";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Authenticated, but not allowed to act on this resource: `forbidden`, `wrong_password` */
+        Error403_forbidden_wrong_password: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("forbidden" | "wrong_password");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `media_not_ready`, `media_in_use`, `avatar_conflict` */
+        Error409_media_not_ready_media_in_use_avatar_conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("media_not_ready" | "media_in_use" | "avatar_conflict");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description The request breaks a rule: `validation_failed`, `media_not_found` */
+        Error422_validation_failed_media_not_found: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("validation_failed" | "media_not_found");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `avatar_conflict` */
+        Error409_avatar_conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "avatar_conflict";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `media_not_ready`, `media_in_use`, `cover_conflict` */
+        Error409_media_not_ready_media_in_use_cover_conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("media_not_ready" | "media_in_use" | "cover_conflict");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `cover_conflict` */
+        Error409_cover_conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "cover_conflict";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `idempotency_in_progress`, `publish_conflict`, `media_not_ready`, `media_in_use` */
+        Error409_idempotency_in_progress_publish_conflict_media_not_ready_media_in_use: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("idempotency_in_progress" | "publish_conflict" | "media_not_ready" | "media_in_use");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Gone for good: `post_deleted` */
+        Error410_post_deleted: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "post_deleted";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description The request breaks a rule: `validation_failed`, `idempotency_key_mismatch`, `media_not_found` */
+        Error422_validation_failed_idempotency_key_mismatch_media_not_found: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("validation_failed" | "idempotency_key_mismatch" | "media_not_found");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Authenticated, but not allowed to act on this resource: `blocked` */
+        Error403_blocked: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "blocked";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Not found: `post_not_found` */
+        Error404_post_not_found: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "post_not_found";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Error: `version_mismatch` */
+        Error412_version_mismatch: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "version_mismatch";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description The request breaks a rule: `validation_failed`, `edit_window_closed`, `edit_limit_reached` */
+        Error422_validation_failed_edit_window_closed_edit_limit_reached: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("validation_failed" | "edit_window_closed" | "edit_limit_reached");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Error: `version_required` */
+        Error428_version_required: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "version_required";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
+        Error422_validation_failed_invalid_cursor: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Not found: `post_not_found`, `comment_not_found` */
+        Error404_post_not_found_comment_not_found: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("post_not_found" | "comment_not_found");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `idempotency_in_progress` */
+        Error409_idempotency_in_progress: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "idempotency_in_progress";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Gone for good: `comment_deleted` */
+        Error410_comment_deleted: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "comment_deleted";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description The request breaks a rule: `validation_failed`, `idempotency_key_mismatch` */
+        Error422_validation_failed_idempotency_key_mismatch: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("validation_failed" | "idempotency_key_mismatch");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Not found: `comment_not_found` */
+        Error404_comment_not_found: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "comment_not_found";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Authenticated, but not allowed to act on this resource: `forbidden`, `blocked` */
+        Error403_forbidden_blocked: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("forbidden" | "blocked");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `repost_in_progress`, `idempotency_in_progress`, `publish_conflict` */
+        Error409_repost_in_progress_idempotency_in_progress_publish_conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("repost_in_progress" | "idempotency_in_progress" | "publish_conflict");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description The request breaks a rule: `validation_failed`, `cannot_follow_self`, `following_limit` */
+        Error422_validation_failed_cannot_follow_self_following_limit: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_follow_self" | "following_limit");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description The request breaks a rule: `validation_failed`, `cannot_unfollow_self` */
+        Error422_validation_failed_cannot_unfollow_self: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_unfollow_self");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description The request breaks a rule: `validation_failed`, `invalid_notification_id` */
+        Error422_validation_failed_invalid_notification_id: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_notification_id");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description The request breaks a rule: `validation_failed`, `invalid_topic`, `invalid_cursor` */
+        Error422_validation_failed_invalid_topic_invalid_cursor: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_topic" | "invalid_cursor");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description The request breaks a rule: `validation_failed`, `cannot_block_self` */
+        Error422_validation_failed_cannot_block_self: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_block_self");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description The request breaks a rule: `validation_failed`, `cannot_mute_self` */
+        Error422_validation_failed_cannot_mute_self: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_mute_self");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Gone for good: `media_deleted` */
+        Error410_media_deleted: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "media_deleted";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description The request breaks a rule: `validation_failed`, `media_type_refused`, `media_too_large`, `idempotency_key_mismatch` */
+        Error422_validation_failed_media_type_refused_media_too_large_idempotency_key_mismatch: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("validation_failed" | "media_type_refused" | "media_too_large" | "idempotency_key_mismatch");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Not found: `media_not_found` */
+        Error404_media_not_found: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "media_not_found";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `upload_missing` */
+        Error409_upload_missing: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "upload_missing";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -1681,88 +2438,11 @@ export interface operations {
                     "application/json": components["schemas"]["People"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     register: {
@@ -1793,120 +2473,13 @@ export interface operations {
                     "application/json": components["schemas"]["RegisteredUser"];
                 };
             };
-            /** @description Malformed request: `missing_body`, `malformed_json` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `handle_taken` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "handle_taken";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content-Type must be application/json: `unsupported_media_type` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["Error400_missing_body_malformed_json"];
+            409: components["responses"]["Error409_handle_taken"];
+            413: components["responses"]["Error413_payload_too_large"];
+            415: components["responses"]["Error415_unsupported_media_type"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     login: {
@@ -1939,138 +2512,14 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description Malformed request: `missing_body`, `malformed_json` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Missing, malformed or expired token, or wrong credentials: `unauthorized` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "unauthorized";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content-Type must be application/json: `unsupported_media_type` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "rate_limited";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["Error400_missing_body_malformed_json"];
+            401: components["responses"]["Error401_unauthorized"];
+            413: components["responses"]["Error413_payload_too_large"];
+            415: components["responses"]["Error415_unsupported_media_type"];
+            422: components["responses"]["Error422_validation_failed"];
+            429: components["responses"]["Error429_rate_limited"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     refreshSession: {
@@ -2102,136 +2551,14 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description Malformed request: `missing_body`, `malformed_json` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Missing, malformed or expired token, or wrong credentials: `invalid_refresh_token`, `refresh_token_reused` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("invalid_refresh_token" | "refresh_token_reused");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `client_header_required` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "client_header_required";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content-Type must be application/json: `unsupported_media_type` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["Error400_missing_body_malformed_json"];
+            401: components["responses"]["Error401_invalid_refresh_token_refresh_token_reused"];
+            403: components["responses"]["Error403_client_header_required"];
+            413: components["responses"]["Error413_payload_too_large"];
+            415: components["responses"]["Error415_unsupported_media_type"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     logOut: {
@@ -2259,120 +2586,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed request: `missing_body`, `malformed_json` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `client_header_required` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "client_header_required";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content-Type must be application/json: `unsupported_media_type` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["Error400_missing_body_malformed_json"];
+            403: components["responses"]["Error403_client_header_required"];
+            413: components["responses"]["Error413_payload_too_large"];
+            415: components["responses"]["Error415_unsupported_media_type"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     getProfile: {
@@ -2395,88 +2615,11 @@ export interface operations {
                     "application/json": components["schemas"]["Profile"];
                 };
             };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            404: components["responses"]["Error404_user_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     leave: {
@@ -2505,154 +2648,15 @@ export interface operations {
                     "application/json": components["schemas"]["Departure"];
                 };
             };
-            /** @description Malformed request: `missing_body`, `malformed_json` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden`, `wrong_password` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("forbidden" | "wrong_password");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content-Type must be application/json: `unsupported_media_type` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "rate_limited";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["Error400_missing_body_malformed_json"];
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden_wrong_password"];
+            413: components["responses"]["Error413_payload_too_large"];
+            415: components["responses"]["Error415_unsupported_media_type"];
+            422: components["responses"]["Error422_validation_failed"];
+            429: components["responses"]["Error429_rate_limited"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     updateProfile: {
@@ -2686,168 +2690,16 @@ export interface operations {
                     "application/json": components["schemas"]["Profile"];
                 };
             };
-            /** @description Malformed request: `missing_body`, `malformed_json` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `rename_conflict` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "rename_conflict";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content-Type must be application/json: `unsupported_media_type` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["Error400_missing_body_malformed_json"];
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_user_not_found"];
+            409: components["responses"]["Error409_rename_conflict"];
+            413: components["responses"]["Error413_payload_too_large"];
+            415: components["responses"]["Error415_unsupported_media_type"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     exportData: {
@@ -2883,104 +2735,12 @@ export interface operations {
                     "application/json": components["schemas"]["ExportBuilding"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     setAvatar: {
@@ -3010,168 +2770,16 @@ export interface operations {
                     "application/json": components["schemas"]["Profile"];
                 };
             };
-            /** @description Malformed request: `missing_body`, `malformed_json` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `media_not_ready`, `media_in_use`, `avatar_conflict` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("media_not_ready" | "media_in_use" | "avatar_conflict");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content-Type must be application/json: `unsupported_media_type` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `media_not_found` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "media_not_found");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["Error400_missing_body_malformed_json"];
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_user_not_found"];
+            409: components["responses"]["Error409_media_not_ready_media_in_use_avatar_conflict"];
+            413: components["responses"]["Error413_payload_too_large"];
+            415: components["responses"]["Error415_unsupported_media_type"];
+            422: components["responses"]["Error422_validation_failed_media_not_found"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     removeAvatar: {
@@ -3194,136 +2802,14 @@ export interface operations {
                     "application/json": components["schemas"]["Profile"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `avatar_conflict` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "avatar_conflict";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_user_not_found"];
+            409: components["responses"]["Error409_avatar_conflict"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     setCover: {
@@ -3353,168 +2839,16 @@ export interface operations {
                     "application/json": components["schemas"]["Profile"];
                 };
             };
-            /** @description Malformed request: `missing_body`, `malformed_json` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `media_not_ready`, `media_in_use`, `cover_conflict` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("media_not_ready" | "media_in_use" | "cover_conflict");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content-Type must be application/json: `unsupported_media_type` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `media_not_found` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "media_not_found");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["Error400_missing_body_malformed_json"];
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_user_not_found"];
+            409: components["responses"]["Error409_media_not_ready_media_in_use_cover_conflict"];
+            413: components["responses"]["Error413_payload_too_large"];
+            415: components["responses"]["Error415_unsupported_media_type"];
+            422: components["responses"]["Error422_validation_failed_media_not_found"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     removeCover: {
@@ -3537,136 +2871,14 @@ export interface operations {
                     "application/json": components["schemas"]["Profile"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `cover_conflict` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "cover_conflict";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_user_not_found"];
+            409: components["responses"]["Error409_cover_conflict"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     getSettings: {
@@ -3689,120 +2901,13 @@ export interface operations {
                     "application/json": components["schemas"]["Settings"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_user_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     changeSettings: {
@@ -3843,152 +2948,15 @@ export interface operations {
                     "application/json": components["schemas"]["Settings"];
                 };
             };
-            /** @description Malformed request: `missing_body`, `malformed_json` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content-Type must be application/json: `unsupported_media_type` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["Error400_missing_body_malformed_json"];
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_user_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            415: components["responses"]["Error415_unsupported_media_type"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     publishPost: {
@@ -4035,152 +3003,15 @@ export interface operations {
                     "application/json": components["schemas"]["Post"];
                 };
             };
-            /** @description Malformed request: `missing_body`, `malformed_json` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_in_progress`, `publish_conflict`, `media_not_ready`, `media_in_use` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("idempotency_in_progress" | "publish_conflict" | "media_not_ready" | "media_in_use");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Gone for good: `post_deleted` */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "post_deleted";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content-Type must be application/json: `unsupported_media_type` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `idempotency_key_mismatch`, `media_not_found` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "idempotency_key_mismatch" | "media_not_found");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["Error400_missing_body_malformed_json"];
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            409: components["responses"]["Error409_idempotency_in_progress_publish_conflict_media_not_ready_media_in_use"];
+            410: components["responses"]["Error410_post_deleted"];
+            413: components["responses"]["Error413_payload_too_large"];
+            415: components["responses"]["Error415_unsupported_media_type"];
+            422: components["responses"]["Error422_validation_failed_idempotency_key_mismatch_media_not_found"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     getPost: {
@@ -4203,120 +3034,13 @@ export interface operations {
                     "application/json": components["schemas"]["Post"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `blocked` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "blocked";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `post_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "post_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_blocked"];
+            404: components["responses"]["Error404_post_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     deletePost: {
@@ -4337,120 +3061,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `post_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "post_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_post_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     editPost: {
@@ -4483,184 +3100,17 @@ export interface operations {
                     "application/json": components["schemas"]["Post"];
                 };
             };
-            /** @description Malformed request: `missing_body`, `malformed_json` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `post_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "post_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error: `version_mismatch` */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "version_mismatch";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content-Type must be application/json: `unsupported_media_type` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `edit_window_closed`, `edit_limit_reached` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "edit_window_closed" | "edit_limit_reached");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error: `version_required` */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "version_required";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["Error400_missing_body_malformed_json"];
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_post_not_found"];
+            412: components["responses"]["Error412_version_mismatch"];
+            413: components["responses"]["Error413_payload_too_large"];
+            415: components["responses"]["Error415_unsupported_media_type"];
+            422: components["responses"]["Error422_validation_failed_edit_window_closed_edit_limit_reached"];
+            428: components["responses"]["Error428_version_required"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     postHistory: {
@@ -4683,120 +3133,13 @@ export interface operations {
                     "application/json": components["schemas"]["PostHistory"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `blocked` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "blocked";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `post_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "post_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_blocked"];
+            404: components["responses"]["Error404_post_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     listUserPosts: {
@@ -4824,120 +3167,13 @@ export interface operations {
                     "application/json": components["schemas"]["PostPage"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `blocked` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "blocked";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_blocked"];
+            404: components["responses"]["Error404_user_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_invalid_cursor"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     listComments: {
@@ -4967,104 +3203,12 @@ export interface operations {
                     "application/json": components["schemas"]["CommentPage"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `post_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "post_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            404: components["responses"]["Error404_post_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_invalid_cursor"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     addComment: {
@@ -5108,202 +3252,18 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
-            /** @description Malformed request: `missing_body`, `malformed_json` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `blocked` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "blocked";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `post_not_found`, `comment_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("post_not_found" | "comment_not_found");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_in_progress` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "idempotency_in_progress";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Gone for good: `comment_deleted` */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "comment_deleted";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content-Type must be application/json: `unsupported_media_type` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `idempotency_key_mismatch` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "idempotency_key_mismatch");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "rate_limited";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["Error400_missing_body_malformed_json"];
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_blocked"];
+            404: components["responses"]["Error404_post_not_found_comment_not_found"];
+            409: components["responses"]["Error409_idempotency_in_progress"];
+            410: components["responses"]["Error410_comment_deleted"];
+            413: components["responses"]["Error413_payload_too_large"];
+            415: components["responses"]["Error415_unsupported_media_type"];
+            422: components["responses"]["Error422_validation_failed_idempotency_key_mismatch"];
+            429: components["responses"]["Error429_rate_limited"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     getComment: {
@@ -5327,104 +3287,12 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `post_not_found`, `comment_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("post_not_found" | "comment_not_found");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            404: components["responses"]["Error404_post_not_found_comment_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     deleteComment: {
@@ -5446,120 +3314,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `comment_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "comment_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_comment_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     listReplies: {
@@ -5588,104 +3349,12 @@ export interface operations {
                     "application/json": components["schemas"]["ReplyPage"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `post_not_found`, `comment_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("post_not_found" | "comment_not_found");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            404: components["responses"]["Error404_post_not_found_comment_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_invalid_cursor"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     likeComment: {
@@ -5709,138 +3378,14 @@ export interface operations {
                     "application/json": components["schemas"]["CommentLikeState"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `blocked` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "blocked";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `post_not_found`, `comment_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("post_not_found" | "comment_not_found");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "rate_limited";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_blocked"];
+            404: components["responses"]["Error404_post_not_found_comment_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            429: components["responses"]["Error429_rate_limited"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     unlikeComment: {
@@ -5864,106 +3409,12 @@ export interface operations {
                     "application/json": components["schemas"]["CommentLikeState"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "rate_limited";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            429: components["responses"]["Error429_rate_limited"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     listLikers: {
@@ -5991,88 +3442,11 @@ export interface operations {
                     "application/json": components["schemas"]["LikerPage"];
                 };
             };
-            /** @description Not found: `post_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "post_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            404: components["responses"]["Error404_post_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_invalid_cursor"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     like: {
@@ -6096,138 +3470,14 @@ export interface operations {
                     "application/json": components["schemas"]["LikeState"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden`, `blocked` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("forbidden" | "blocked");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `post_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "post_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "rate_limited";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden_blocked"];
+            404: components["responses"]["Error404_post_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            429: components["responses"]["Error429_rate_limited"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     unlike: {
@@ -6251,138 +3501,14 @@ export interface operations {
                     "application/json": components["schemas"]["LikeState"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `post_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "post_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "rate_limited";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_post_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            429: components["responses"]["Error429_rate_limited"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     bookmark: {
@@ -6406,138 +3532,14 @@ export interface operations {
                     "application/json": components["schemas"]["BookmarkState"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `post_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "post_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "rate_limited";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_post_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            429: components["responses"]["Error429_rate_limited"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     unbookmark: {
@@ -6561,138 +3563,14 @@ export interface operations {
                     "application/json": components["schemas"]["BookmarkState"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `post_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "post_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "rate_limited";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_post_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            429: components["responses"]["Error429_rate_limited"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     listBookmarks: {
@@ -6720,104 +3598,12 @@ export interface operations {
                     "application/json": components["schemas"]["PostPage"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_invalid_cursor"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     repost: {
@@ -6859,202 +3645,18 @@ export interface operations {
                     "application/json": components["schemas"]["Post"];
                 };
             };
-            /** @description Malformed request: `missing_body`, `malformed_json` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `blocked` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "blocked";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `post_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "post_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `repost_in_progress`, `idempotency_in_progress`, `publish_conflict` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("repost_in_progress" | "idempotency_in_progress" | "publish_conflict");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Gone for good: `post_deleted` */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "post_deleted";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content-Type must be application/json: `unsupported_media_type` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `idempotency_key_mismatch` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "idempotency_key_mismatch");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "rate_limited";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["Error400_missing_body_malformed_json"];
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_blocked"];
+            404: components["responses"]["Error404_post_not_found"];
+            409: components["responses"]["Error409_repost_in_progress_idempotency_in_progress_publish_conflict"];
+            410: components["responses"]["Error410_post_deleted"];
+            413: components["responses"]["Error413_payload_too_large"];
+            415: components["responses"]["Error415_unsupported_media_type"];
+            422: components["responses"]["Error422_validation_failed_idempotency_key_mismatch"];
+            429: components["responses"]["Error429_rate_limited"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     followState: {
@@ -7078,88 +3680,11 @@ export interface operations {
                     "application/json": components["schemas"]["FollowState"];
                 };
             };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            404: components["responses"]["Error404_user_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     follow: {
@@ -7183,120 +3708,13 @@ export interface operations {
                     "application/json": components["schemas"]["FollowState"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden`, `blocked` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("forbidden" | "blocked");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `cannot_follow_self`, `following_limit` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_follow_self" | "following_limit");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden_blocked"];
+            404: components["responses"]["Error404_user_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_cannot_follow_self_following_limit"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     unfollow: {
@@ -7320,120 +3738,13 @@ export interface operations {
                     "application/json": components["schemas"]["FollowState"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `cannot_unfollow_self` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_unfollow_self");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_user_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_cannot_unfollow_self"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     listFollowing: {
@@ -7461,88 +3772,11 @@ export interface operations {
                     "application/json": components["schemas"]["UserPage"];
                 };
             };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            404: components["responses"]["Error404_user_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_invalid_cursor"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     suggestions: {
@@ -7570,104 +3804,12 @@ export interface operations {
                     "application/json": components["schemas"]["Suggestions"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     listFollowers: {
@@ -7695,88 +3837,11 @@ export interface operations {
                     "application/json": components["schemas"]["UserPage"];
                 };
             };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            404: components["responses"]["Error404_user_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_invalid_cursor"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     homeTimeline: {
@@ -7813,120 +3878,13 @@ export interface operations {
                     "application/json": components["schemas"]["TimelinePage"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_user_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_invalid_cursor"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     timelineNewer: {
@@ -7954,104 +3912,12 @@ export interface operations {
                     "application/json": components["schemas"]["NewerCount"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     notifications: {
@@ -8081,104 +3947,12 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationPage"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_invalid_cursor"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     unreadNotifications: {
@@ -8201,104 +3975,12 @@ export interface operations {
                     "application/json": components["schemas"]["UnreadCount"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     markNotificationsRead: {
@@ -8328,136 +4010,14 @@ export interface operations {
                     "application/json": components["schemas"]["ReadMarker"];
                 };
             };
-            /** @description Malformed request: `missing_body`, `malformed_json` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content-Type must be application/json: `unsupported_media_type` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `invalid_notification_id` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_notification_id");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["Error400_missing_body_malformed_json"];
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            413: components["responses"]["Error413_payload_too_large"];
+            415: components["responses"]["Error415_unsupported_media_type"];
+            422: components["responses"]["Error422_validation_failed_invalid_notification_id"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     topicPosts: {
@@ -8486,88 +4046,11 @@ export interface operations {
                     "application/json": components["schemas"]["TopicPage"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `invalid_topic`, `invalid_cursor` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_topic" | "invalid_cursor");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_invalid_topic_invalid_cursor"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     searchTopics: {
@@ -8593,72 +4076,10 @@ export interface operations {
                     "application/json": components["schemas"]["TopicNames"];
                 };
             };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     trendingTopics: {
@@ -8679,56 +4100,9 @@ export interface operations {
                     "application/json": components["schemas"]["Trending"];
                 };
             };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            413: components["responses"]["Error413_payload_too_large"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     blockState: {
@@ -8752,120 +4126,13 @@ export interface operations {
                     "application/json": components["schemas"]["BlockState"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_user_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     block: {
@@ -8889,120 +4156,13 @@ export interface operations {
                     "application/json": components["schemas"]["BlockState"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `cannot_block_self` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_block_self");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_user_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_cannot_block_self"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     unblock: {
@@ -9026,120 +4186,13 @@ export interface operations {
                     "application/json": components["schemas"]["BlockState"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `cannot_block_self` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_block_self");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_user_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_cannot_block_self"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     mute: {
@@ -9163,120 +4216,13 @@ export interface operations {
                     "application/json": components["schemas"]["BlockState"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `cannot_mute_self` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_mute_self");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_user_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_cannot_mute_self"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     unmute: {
@@ -9300,120 +4246,13 @@ export interface operations {
                     "application/json": components["schemas"]["BlockState"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `user_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "user_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `cannot_mute_self` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_mute_self");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_user_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_cannot_mute_self"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     listBlocks: {
@@ -9441,104 +4280,12 @@ export interface operations {
                     "application/json": components["schemas"]["BlockedUserPage"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_invalid_cursor"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     listMutes: {
@@ -9566,104 +4313,12 @@ export interface operations {
                     "application/json": components["schemas"]["BlockedUserPage"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Authenticated, but not allowed to act on this resource: `forbidden` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "forbidden";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `invalid_cursor` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_cursor");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_invalid_cursor"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     createUpload: {
@@ -9711,170 +4366,16 @@ export interface operations {
                     "application/json": components["schemas"]["Upload"];
                 };
             };
-            /** @description Malformed request: `missing_body`, `malformed_json` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_body" | "malformed_json");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_in_progress` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "idempotency_in_progress";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Gone for good: `media_deleted` */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "media_deleted";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content-Type must be application/json: `unsupported_media_type` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "unsupported_media_type";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed`, `media_type_refused`, `media_too_large`, `idempotency_key_mismatch` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("validation_failed" | "media_type_refused" | "media_too_large" | "idempotency_key_mismatch");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too many attempts: wait `Retry-After` seconds: `rate_limited` */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "rate_limited";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["Error400_missing_body_malformed_json"];
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            409: components["responses"]["Error409_idempotency_in_progress"];
+            410: components["responses"]["Error410_media_deleted"];
+            413: components["responses"]["Error413_payload_too_large"];
+            415: components["responses"]["Error415_unsupported_media_type"];
+            422: components["responses"]["Error422_validation_failed_media_type_refused_media_too_large_idempotency_key_mismatch"];
+            429: components["responses"]["Error429_rate_limited"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     completeUpload: {
@@ -9898,120 +4399,13 @@ export interface operations {
                     "application/json": components["schemas"]["Media"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `media_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "media_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `upload_missing` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "upload_missing";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            404: components["responses"]["Error404_media_not_found"];
+            409: components["responses"]["Error409_upload_missing"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     getMedia: {
@@ -10035,104 +4429,12 @@ export interface operations {
                     "application/json": components["schemas"]["Media"];
                 };
             };
-            /** @description Missing, malformed or expired token, or wrong credentials: `missing_token`, `invalid_token`, `token_expired` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("missing_token" | "invalid_token" | "token_expired");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not found: `media_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "media_not_found";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description The request breaks a rule: `validation_failed` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "validation_failed";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            404: components["responses"]["Error404_media_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
     openapi: {
@@ -10155,56 +4457,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Request body too large (16 KiB at most): `payload_too_large` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "payload_too_large";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal error (no details are given): `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & "internal_error";
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Storage temporarily unavailable (`service_unavailable`) or the request ran out of time (`timeout`): whether a write took effect is unknown, and retrying it after `Retry-After` seconds is safe (a create with the same `Idempotency-Key`): `service_unavailable`, `timeout` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @description Stable machine-readable code: clients branch on it */
-                            code: components["schemas"]["ErrorCode"] & ("service_unavailable" | "timeout");
-                            /** @description A human-readable English sentence; never echoes secrets or input */
-                            message: string;
-                        };
-                    };
-                };
-            };
+            413: components["responses"]["Error413_payload_too_large"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
 }
