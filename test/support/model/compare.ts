@@ -234,7 +234,7 @@ async function readPages(
   api: Api,
   what: string,
   path: string,
-  field: 'posts' | 'users' | 'comments' | 'notifications',
+  field: 'posts' | 'users' | 'comments' | 'replies' | 'notifications',
   limit: number,
   token?: string,
 ) {
@@ -421,8 +421,9 @@ async function comparePosts(
         return;
       }
       const original = post.live && post.repostOf ? model.byId(post.repostOf) : undefined;
-      if (original && model.eitherBlocks(reader, original.author)) {
-        // A live repost embeds its original: a block with the original's author refuses it too.
+      if (original && reader !== post.author && model.eitherBlocks(reader, original.author)) {
+        // A live repost embeds its original: a block with the original's author refuses someone
+        // else's repost too. One's own opens, its original withheld when that author blocks one.
         if (res.status !== 403 || res.json?.error?.code !== 'blocked') {
           out.push(
             `${model.describe(post)} read by ${reader} across a block with its original's author answers GET ${res.status}, expected 403 blocked ${model.history(pairSubject(reader, original.author))} ${model.history(pairSubject(original.author, reader))}`,
@@ -654,14 +655,8 @@ async function resolveUnknownComments(api: Api, model: ReferenceModel): Promise<
       model.resolveComment(comment.index);
       continue;
     }
-    const all = await readPages(
-      api,
-      `comments of #${post.slot}`,
-      `/posts/${post.id}/comments?order=oldest`,
-      'comments',
-      100,
-    );
-    const found = all.items.find((c) => c.body === comment.body && c.author === comment.author);
+    const all = await everyComment(api, post);
+    const found = all.find((c) => c.body === comment.body && c.author === comment.author);
     const replyTo = found?.replyTo as { id: string; author: string } | null | undefined;
     model.resolveComment(comment.index, found ? { id: String(found.id), ...(replyTo ? { replyTo } : {}) } : undefined);
     model.note(
@@ -686,12 +681,58 @@ async function compareReactionLists(api: Api, model: ReferenceModel): Promise<st
   return out;
 }
 
+/** A thread's replies, oldest first: every page of GET …/comments/{root}/replies. */
+const readThread = (api: Api, what: string, post: { id: string }, root: string, limit: number) =>
+  readPages(api, what, `/posts/${post.id}/comments/${encodeURIComponent(root)}/replies`, 'replies', limit);
+
+/** Every live comment of a post, as the API lists it: the top-level list, and each thread under it. */
+async function everyComment(api: Api, post: ModelPost): Promise<Item[]> {
+  const top = await readPages(
+    api,
+    `comments of #${post.slot}`,
+    `/posts/${post.id}/comments?order=oldest`,
+    'comments',
+    100,
+  );
+  const threads = await Promise.all(
+    top.items
+      .filter((c) => Number(c.replyCount) > 0)
+      .map((c) => readThread(api, `replies to ${String(c.id)}`, post, String(c.id), 100)),
+  );
+  return [...top.items.filter((c) => c.deleted !== true), ...threads.flatMap((t) => t.items)];
+}
+
+/** The top-level comment a model comment's thread hangs from (itself, when it replies to none). */
+function rootOf(model: ReferenceModel, c: ModelComment): string {
+  const byId = new Map(model.allComments().flatMap((x) => (x.id ? [[x.id, x] as const] : [])));
+  let at = c;
+  for (let hops = 0; at.replyTo && hops < 100; hops++) {
+    const up = byId.get(at.replyTo.id);
+    if (!up) return at.replyTo.id;
+    at = up;
+  }
+  return at.id!;
+}
+
+/**
+ * A post's comments as threads (楼中楼): the list (both orders) holds the live top-level comments,
+ * and a placeholder for a deleted one whose thread still has live replies; each thread's count,
+ * its preview (the oldest two) and its own pages hold exactly its live replies, oldest first.
+ */
 async function compareComments(api: Api, model: ReferenceModel, post: ModelPost): Promise<string[]> {
   const history = model.history(slotSubject(post.slot));
   if (!post.live)
     return gone(await read(api, `/posts/${post.id}/comments`), `comments of deleted ${model.describe(post)}`, history);
   const out: string[] = [];
-  const oldest = model.liveComments(post.slot);
+  const live = model.liveComments(post.slot);
+  const replies = new Map<string, ModelComment[]>();
+  for (const c of live.filter((x) => x.replyTo)) {
+    const root = rootOf(model, c);
+    replies.set(root, [...(replies.get(root) ?? []), c]);
+  }
+  const oldest = live.filter((c) => !c.replyTo);
+  const liveRoots = new Set(oldest.map((c) => c.id!));
+  const placeholders = [...replies.keys()].filter((root) => !liveRoots.has(root)).sort();
   for (const [order, limit] of COMMENT_PAGES) {
     const what = `comments of ${model.describe(post)} (${order} first, limit ${limit})`;
     const listed = await readPages(api, what, `/posts/${post.id}/comments?order=${order}`, 'comments', limit);
@@ -700,7 +741,48 @@ async function compareComments(api: Api, model: ReferenceModel, post: ModelPost)
       continue;
     }
     const expected = order === 'oldest' ? oldest : [...oldest].reverse();
-    out.push(...diffComments(model, what, expected, listed.items, post, history));
+    out.push(
+      ...diffComments(
+        model,
+        what,
+        expected,
+        listed.items.filter((c) => c.deleted !== true),
+        post,
+        history,
+      ),
+    );
+    const shown = listed.items.filter((c) => c.deleted === true).map((c) => String(c.id));
+    if (shown.toSorted().join() !== placeholders.join())
+      out.push(
+        `${what} shows deleted comments ${shown.join(', ') || 'none'} with threads, expected ${placeholders.join(', ') || 'none'} ${history}`,
+      );
+    if (order !== 'oldest') continue;
+    for (const item of listed.items) {
+      const root = String(item.id);
+      const thread = replies.get(root) ?? [];
+      const where = `the thread of ${root} on ${model.describe(post)}`;
+      const preview = ((item.replies as Item[] | undefined) ?? []).map((r) => String(r.id));
+      if (
+        item.replyCount !== thread.length ||
+        preview.join() !==
+          thread
+            .slice(0, 2)
+            .map((c) => c.id)
+            .join()
+      )
+        out.push(
+          `${where} shows ${String(item.replyCount)} replies, preview ${preview.join(', ') || 'none'}; expected ${thread.length}, ${
+            thread
+              .slice(0, 2)
+              .map((c) => model.describeComment(c))
+              .join(', ') || 'none'
+          } ${history}`,
+        );
+      if (thread.length === 0) continue;
+      const pages = await readThread(api, where, post, root, 2);
+      if (pages.problem) out.push(pages.problem);
+      else out.push(...diffComments(model, `${where} (pages of 2)`, thread, pages.items, post, history));
+    }
   }
   return out;
 }
