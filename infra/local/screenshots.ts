@@ -114,8 +114,16 @@ await post(carol, `#${topic}# 三张照片`, [
 ]);
 await call('PUT', `/users/${bob.handle}/likes/${mine}`, bob.token);
 await call('PUT', `/users/${carol.handle}/likes/${mine}`, carol.token);
-await call('POST', `/posts/${mine}/comments`, bob.token, { body: '欢迎来到微博！' });
+const welcome = (await call('POST', `/posts/${mine}/comments`, bob.token, { body: '欢迎来到微博！' })).json.id;
 await call('POST', `/posts/${mine}/comments`, carol.token, { body: `@${bob.handle} 同意 👍` });
+// A thread (楼中楼) under bob's comment, and a like of it.
+for (const [u, body] of [
+  [ann, '谢谢！'],
+  [carol, '我也是新来的'],
+  [bob, '大家多多关照'],
+] as const)
+  await call('POST', `/posts/${mine}/comments`, u.token, { body, replyTo: welcome });
+await call('PUT', `/posts/${mine}/comments/${welcome}/like`, ann.token);
 await call('PUT', `/users/${ann.handle}/likes/${long}`, ann.token);
 await call('PUT', `/users/${ann.handle}/blocks/${dave.handle}`, ann.token);
 await call('PUT', `/users/${ann.handle}/mutes/${erin.handle}`, ann.token);
@@ -128,6 +136,13 @@ await call('PUT', `/users/${ann.handle}/cover`, ann.token, {
   mediaId: await picture(ann, 1500, 500, '#c4161c', 'cover'),
 });
 await new Promise((r) => setTimeout(r, 3_000)); // fan-out and notifications land
+// The visitor's screen shows what is trending: wait until the API's (cached) ranking has the story's topic.
+for (let i = 0; ; i++) {
+  const trending = (await call('GET', '/topics/trending')).json?.topics as { name: string }[] | undefined;
+  if (trending?.some((x) => x.name === topic)) break;
+  if (i === 60) throw new Error(`#${topic}# never trended`);
+  await new Promise((r) => setTimeout(r, 1_000));
+}
 
 // --- the pages ---------------------------------------------------------------------------------
 const PAGES: [name: string, hash: string, loggedIn: boolean, ready: string][] = [
