@@ -198,15 +198,14 @@ function useSettingsChange(handle: string, onSaved: (s: Settings) => void) {
 }
 type ChangeBody = { messagesFrom?: MessagesFrom; notifications?: Partial<Settings['notifications']> };
 
-function PrivacySection({
-  handle,
-  settings,
-  onSaved,
-}: {
+/** A section of the settings the API keeps (GET / PATCH …/settings): what it shows, and who hears of a change. */
+interface SettingsSectionProps {
   handle: string;
   settings: Settings;
   onSaved: (s: Settings) => void;
-}) {
+}
+
+function PrivacySection({ handle, settings, onSaved }: SettingsSectionProps) {
   const { t } = useI18n();
   const { change, error, status } = useSettingsChange(handle, onSaved);
   return (
@@ -244,15 +243,7 @@ function PrivacySection({
   );
 }
 
-function NotificationsSection({
-  handle,
-  settings,
-  onSaved,
-}: {
-  handle: string;
-  settings: Settings;
-  onSaved: (s: Settings) => void;
-}) {
+function NotificationsSection({ handle, settings, onSaved }: SettingsSectionProps) {
   const { t } = useI18n();
   const { change, error, status } = useSettingsChange(handle, onSaved);
   return (
