@@ -174,6 +174,9 @@ function stageSettings(stage, params, env = process.env) {
     // the public base URL of a variant (`${MEDIA_BASE_URL}/media/<id>/<variant>.webp`).
     MEDIA_QUEUE_URL: queues.MEDIA_QUEUE_URL,
     ...mediaEnvironment(local, env),
+    // The WebSocket API's management endpoint, where the worker pushes frames to connections
+    // (infra/functions/live.yml): serverless-offline's WebSocket port locally.
+    ...liveEnvironment(local, env, stage),
   };
   if (local) {
     // Local only: the secret and the gateway credentials as plain variables (run-local.ts and
@@ -245,6 +248,19 @@ function stageSettings(stage, params, env = process.env) {
 }
 
 const SERVICE = 'weibo';
+
+/** LIVE_ENDPOINT (and LIVE_LOCAL): where frames are pushed to the WebSocket API's connections. */
+function liveEnvironment(local, env, stage) {
+  if (local) return { LIVE_ENDPOINT: `http://127.0.0.1:${env.WEBSOCKET_PORT || '13003'}`, LIVE_LOCAL: '1' };
+  return {
+    LIVE_ENDPOINT: {
+      'Fn::Join': [
+        '',
+        ['https://', { Ref: 'WebsocketsApi' }, '.execute-api.', { Ref: 'AWS::Region' }, `.amazonaws.com/${stage}`],
+      ],
+    },
+  };
+}
 
 /**
  * The media bucket's resource (infra/resources/media.yml) and its two key spaces: originals as
@@ -365,8 +381,52 @@ function functionRoles(stage, arns) {
     ];
   }
   const api = [send, ...readParameters([...arns.tokenKeys, ...arns.gatewayCredentials])];
+  // Pushing to (and ending) connections of the WebSocket API, on that API alone.
+  const manageConnections = {
+    Effect: 'Allow',
+    Action: ['execute-api:ManageConnections'],
+    Resource: [
+      {
+        'Fn::Join': [
+          '',
+          [
+            'arn:',
+            { Ref: 'AWS::Partition' },
+            ':execute-api:',
+            { Ref: 'AWS::Region' },
+            ':',
+            { Ref: 'AWS::AccountId' },
+            ':',
+            { Ref: 'WebsocketsApi' },
+            '/*/POST/@connections/*',
+          ],
+        ],
+      },
+      {
+        'Fn::Join': [
+          '',
+          [
+            'arn:',
+            { Ref: 'AWS::Partition' },
+            ':execute-api:',
+            { Ref: 'AWS::Region' },
+            ':',
+            { Ref: 'AWS::AccountId' },
+            ':',
+            { Ref: 'WebsocketsApi' },
+            '/*/DELETE/@connections/*',
+          ],
+        ],
+      },
+    ],
+  };
+  // The live channel seals event-log positions with the token signing keys (shared/auth/positions.ts).
+  const tokenKeys = readParameters(arns.tokenKeys);
   return {
     api,
+    liveConnect: [...tokenKeys, ...hbase],
+    liveDisconnect: [...tokenKeys, ...hbase],
+    liveMessage: [...tokenKeys, ...hbase, manageConnections],
     createUpload: [...api, { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [uploads] }],
     completeUpload: [...api, { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [uploads] }, sendMedia],
     // A deleted post's pictures are discarded through the media queue (the worker removes them).
@@ -380,6 +440,8 @@ function functionRoles(stage, arns) {
       },
       send,
       ...hbase,
+      ...tokenKeys,
+      manageConnections,
       { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [exportsArn] },
     ],
     processMedia: [

@@ -8,6 +8,7 @@
 // attribute; else its message id), so its log lines, and the messages it queues in turn, carry it.
 import type { SQSRecord } from 'aws-lambda';
 import { feedWithExports } from '../../shared/wiring/data-export.js';
+import { liveDependencies } from '../../shared/wiring/live.js';
 import { operationBudget } from '../../shared/config/config.js';
 import { logger } from '../../shared/logging/logger.js';
 import { recordCorrelationId } from '../../shared/observability/correlation-id.js';
@@ -20,7 +21,7 @@ import { sqsRecordWorker } from './record-batch.js';
 export async function recordHandler(record: SQSRecord): Promise<void> {
   await runWithCorrelationId(recordCorrelationId(record), async () => {
     const message = FanoutMessage.parse(JSON.parse(record.body));
-    const outcome = await handleFanoutMessage(feedWithExports(), message);
+    const outcome = await handleFanoutMessage({ ...feedWithExports(), announcer: await liveDependencies() }, message);
     recordFanout(message, outcome);
     logger.info('fan-out message handled', { messageId: record.messageId, type: message.type, ...outcome });
   });

@@ -56,6 +56,11 @@ export async function issueToken(
 
 /** Returns the handle the token was issued to; any defect is the same AuthenticationError. */
 export async function verifyToken(token: string, keys: TokenKeys): Promise<string> {
+  return (await verifiedSession(token, keys)).handle;
+}
+
+/** The handle the token was issued to and when it expires (millis); defects as verifyToken. */
+export async function verifiedSession(token: string, keys: TokenKeys): Promise<{ handle: string; expiresAt: number }> {
   const accepted = [keys.secret, ...(keys.previousSecret ? [keys.previousSecret] : [])];
   try {
     // The key the token names; a token without a kid (issued before kids) is tried with the current key.
@@ -72,7 +77,7 @@ export async function verifyToken(token: string, keys: TokenKeys): Promise<strin
       requiredClaims: ['sub', 'exp', 'iat'],
     });
     if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new AuthenticationError('Invalid token');
-    return payload.sub;
+    return { handle: payload.sub, expiresAt: (payload.exp ?? 0) * 1000 };
   } catch (err) {
     if (err instanceof AuthenticationError) throw err;
     if (err instanceof joseErrors.JWTExpired) throw new AuthenticationError('Token expired', 'token_expired');

@@ -91,6 +91,11 @@ const EnvSchema = z.object({
     .regex(/^\/[A-Za-z0-9/_-]*$/, 'SESSION_COOKIE_PATH: an absolute URL path')
     .default('/api/sessions'),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(SESSION_TTL_SECONDS).default(SESSION_TTL_SECONDS),
+  // The live channel: the management endpoint of the WebSocket API (https://<api>.execute-api.
+  // <region>.amazonaws.com/<stage> deployed; serverless-offline's WebSocket port locally), where
+  // the worker pushes frames to connections. LIVE_LOCAL=1 locally (dummy credentials).
+  LIVE_ENDPOINT: z.string().optional(),
+  LIVE_LOCAL: z.enum(['0', '1']).default('0'),
   // Pictures (shared/use-cases/media). The bucket of uploads and variants, the media worker's
   // queue, and the public URL variants are served under (`<base>/media/<id>/<name>.webp`: the
   // CloudFront distribution deployed; the local bucket's URL locally). S3_ENDPOINT is set only

@@ -55,6 +55,8 @@ export const ERROR_CODES = [
   'edit_limit_reached',
   // Lists, notifications, topics.
   'invalid_cursor',
+  // A live-channel position that is not one this user was handed (shared/use-cases/live.ts).
+  'invalid_position',
   'invalid_notification_id',
   'invalid_topic',
   // Pictures (shared/use-cases/media).

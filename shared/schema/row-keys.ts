@@ -666,3 +666,21 @@ export function termSplitPoints(regions: number): Uint8Array[] {
 export function firstByteSplitPoints(regions: number): Uint8Array[] {
   return boundaries(regions, 8).map((b) => Uint8Array.of(b));
 }
+
+/** The watchers row of an author: its userKey + 'w' (shared/schema/tables.ts live). */
+export function watchersKey(author: string): Uint8Array {
+  const user = userKey(author);
+  const key = new Uint8Array(user.length + 1);
+  key.set(user);
+  key[user.length] = 0x77; // 'w'
+  return key;
+}
+
+/** A connection's row: salt2(id) + '~' + id ('~' is never a handle's first byte, so no user row starts so). */
+export function connectionKey(id: string): Uint8Array {
+  const text = utf8.encode(`~${id}`);
+  const key = new Uint8Array(SALT_BYTES + text.length);
+  md5Salt(id, key);
+  key.set(text, SALT_BYTES);
+  return key;
+}

@@ -44,6 +44,7 @@ import {
   TALLY_TTL_SECONDS,
   TOPIC_TTL_SECONDS,
 } from '../domain/limits.js';
+import { CONNECTION_TTL_SECONDS, EVENT_LOG_TTL_SECONDS } from '../domain/live.js';
 
 export interface TableDefinition {
   /** Table name without namespace. */
@@ -693,6 +694,48 @@ data  : rows written before this table existed have no entries; the product has 
         data yet, so there is no migration (a store with data would need one walk of relations,
         reactions and blocks writing the entries)`,
     },
+    live: {
+      name: 'live',
+      families: [
+        family('c', { TTL: CONNECTION_TTL_SECONDS }),
+        family('s'),
+        family('e', { TTL: EVENT_LOG_TTL_SECONDS }),
+        family('d', { TTL: EVENT_LOG_TTL_SECONDS }),
+        family('w', { TTL: EVENT_LOG_TTL_SECONDS }),
+      ],
+      design: `
+The live channel: who is connected where, each user's event log, and who to tell of an author's
+posts. The push is a hint; the log is the truth (docs/consistency.md T, U). Three kinds of rows:
+reader     = userKey(reader)                                        (one row per user)
+  c:<connection id>  the session's expiry millis (the access token's); TTL 3 h, past API
+                     Gateway's 2-hour connection limit, since $disconnect is not guaranteed
+  s:n   the log's head: the position of its last event, decimal text — THE check cell of every
+        append (absent: 0, nothing logged yet). No TTL: a position is never reused
+  s:p   presence: millis of the last connect. Events are logged only for a reader with s:p
+        newer than EVENT_LOG_TTL (a reader never connected costs no log writes)
+  s:w   millis the reader's followees were last told of it (the watcher marks below)
+  e:<position>   the event (JSON), position as 12 zero-padded digits so qualifiers sort by it;
+        TTL 24 h (EVENT_LOG_TTL)
+  d:<event key>  the position that event was logged at: a redelivered message logs it once
+connection = salt2(id) + '~' + connection id                        (one row per connection)
+  c:h   the reader's handle, c:x the session's expiry millis; TTL 3 h (as c: above)
+watchers   = userKey(author) + 'w'                                   (one row per author)
+  w:<reader>  '' — the reader follows the author and connected within the last 24 h (TTL)
+connect  : PUT (one batch put) the reader row's c:<id>, s:p and the connection row; then, at
+           most hourly (s:w older than WATCH_REFRESH), the following list (scan pages) and ONE
+           batch put of w:<reader> into each followee's watchers row, and s:w
+message  : GET the connection row (c:h, c:x): who speaks, and until when       (one get)
+close    : DELETE the reader row's c:<id> and the connection row
+append   : (the worker; one event to many readers) GET /live/multiget of the readers' rows,
+           columns s:n, s:p, d:<key>, c (heads, presence, the key already logged, connections:
+           ONE multi-get), then per present reader not yet holding the key
+           PUT ?check=put e:<n+1>, d:<key>, s:n = n+1, check s:n == n        (one each; a loser
+           reads its row again and retries at its new head)
+read     : GET /live/<reader>/e with ColumnRangeFilter(e:<after+1>, …) AND
+           ColumnPaginationFilter(EVENT_LOG_READ_MAX + 1) ∥ GET s:n,s:p — one round trip
+watchers : GET /live/<author>w/w                                            (one get a post)
+gone     : DELETE the reader row's c:<id> and the connection row (a push answered 410)`,
+    },
     media: {
       name: 'media',
       families: [family('m')],
@@ -797,6 +840,7 @@ export const SPLITS = {
   blocks: 'salt',
   lists: 'hex',
   media: 'random',
+  live: 'salt',
 } as const satisfies Record<TableName, SplitScheme>;
 
 /** The split keys of `table` created with `regions` regions (empty: one region; trends: at most TREND_SHARDS regions). */

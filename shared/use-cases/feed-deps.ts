@@ -18,6 +18,7 @@ import type { CommentStore, ReactionStore, WriteQuota } from '../ports/reaction-
 import type { BlockStore, NotificationStore, TopicStore } from '../ports/social-store.js';
 import type { FaceDirectory, UserStore } from '../ports/user-store.js';
 import type { StepHook } from './steps.js';
+import type { Announcer } from './live.js';
 import type { Pictures } from './media/attach.js';
 import type { ExportFiles } from '../ports/export-files.js';
 
@@ -47,6 +48,11 @@ export interface FeedDeps {
   pictures?: Pictures;
   /** Where data exports are kept for download (export-data.ts); absent where there is no object store. */
   exports?: ExportFiles;
+  /**
+   * The live channel (the worker only): events logged for their readers and pushed to their
+   * connections (./live.ts). Absent: nobody is told, the timelines are unchanged.
+   */
+  announcer?: Announcer;
   /** Tests only: called between the steps of multi-row operations (./steps.ts). */
   step?: StepHook;
 }

@@ -48,6 +48,7 @@ import type { FeedDeps } from './feed-deps.js';
 import { faceOf, readFaces, type Face } from './faces.js';
 import { hiddenFrom, silencedRecipients } from './visibility.js';
 import { atStep } from './steps.js';
+import { announce } from './live.js';
 import type { TallyHeal } from './background/tally.js';
 import { UNREAD_CAP } from '../domain/limits.js';
 import { wantsNotice } from '../domain/settings.js';
@@ -56,7 +57,7 @@ import type { UserStore } from '../ports/user-store.js';
 /** What reconciling a fact's notifications reads and writes (reconcileFact: the worker, the erasure). */
 export type ReconcileDeps = Pick<
   FeedDeps,
-  'posts' | 'relations' | 'reactions' | 'comments' | 'blocks' | 'notifications' | 'step'
+  'posts' | 'relations' | 'reactions' | 'comments' | 'blocks' | 'notifications' | 'announcer' | 'step'
 > & { users: Pick<UserStore, 'notificationChoices'> };
 /** What showing the notifications reads (the list and the unread badge). */
 export type NotificationsReadDeps = Pick<FeedDeps, 'users' | 'posts' | 'blocks' | 'notifications' | 'pictures'>;
@@ -119,12 +120,13 @@ export function editedMentionsFact(before: Post, after: Post, at: number): Notif
     : null;
 }
 
-/** An edit's fact for those who reposted the post. null when nobody (else) did. */
-export function editFact(post: Post, editedAt: number, reposters: string[]): NotificationFact | null {
+/**
+ * An edit's fact: a notification for those who reposted the post (none may have), and for the
+ * live channel the edit itself (the worker tells the author's watching followers).
+ */
+export function editFact(post: Post, editedAt: number, reposters: string[]): NotificationFact {
   const others = [...new Set(reposters)].filter((h) => h !== post.author);
-  return others.length > 0
-    ? { kind: 'edit', actor: post.author, postId: post.id, since: editedAt, reposters: others }
-    : null;
+  return { kind: 'edit', actor: post.author, postId: post.id, since: editedAt, reposters: others };
 }
 
 /** The facts a post notifies by: its mentions, and for a repost the original's author. */
@@ -223,17 +225,32 @@ export async function reconcileFact(deps: ReconcileDeps, fact: NotificationFact)
     return c === undefined || wantsNotice(c, n.type);
   };
   await atStep(deps, 'notify.truth-read', { kind: fact.kind, actor: fact.actor });
+  // No notification from a user the recipient blocked or muted (or who blocks the recipient).
+  const shown = (n: Notice) =>
+    truth.live && (truth.mentioned?.has(n.recipient) ?? true) && !silenced.has(n.recipient) && wanted(n);
   const outcomes = await Promise.all(
-    // No notification from a user the recipient blocked or muted (or who blocks the recipient).
     notices.map((n) =>
-      reconcileNotice(
-        deps,
-        n,
-        truth.live && (truth.mentioned?.has(n.recipient) ?? true) && !silenced.has(n.recipient) && wanted(n),
-        n.type === 'like' || n.type === 'follow' ? undefined : truth.excerpt,
-      ),
+      reconcileNotice(deps, n, shown(n), n.type === 'like' || n.type === 'follow' ? undefined : truth.excerpt),
     ),
   );
+  // Each recipient's clients are told, once per notice however often this runs (the log keeps
+  // each event key once): also by a redelivery that found the notification already written.
+  const announcer = deps.announcer;
+  if (announcer) {
+    const now = Date.now();
+    await Promise.all(
+      notices
+        .filter(shown)
+        .map((n) =>
+          announce(
+            announcer,
+            [n.recipient],
+            { kind: 'notification', type: n.type, id: `${n.groupKey}.${n.member}.${n.instance}` },
+            now,
+          ),
+        ),
+    );
+  }
   return {
     added: outcomes.filter((o) => o === 'added').length,
     removed: outcomes.filter((o) => o === 'removed').length,

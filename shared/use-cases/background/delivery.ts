@@ -15,13 +15,16 @@ import type { Segment } from '../../ports/feed-store.js';
 import type { FeedDeps } from '../feed-deps.js';
 import { postFacts, reconcileFact, type ReconcileDeps } from '../notifications.js';
 import { atStep } from '../steps.js';
+import type { LiveEvent } from '../../domain/live.js';
+import { announce, announceToFollowers, watchersOf as watchingAuthor } from '../live.js';
 import { continueWith, type Handled, type MessageOf } from './message.js';
 import { handlesOf, perMessage, prefetched, writePages, type Walked } from './pager.js';
 
 /** A post's delivery: the followers' inboxes (segmented, continued through the queue), and its notifications. */
-export type DeliverDeps = ReconcileDeps & Pick<FeedDeps, 'inbox' | 'counters' | 'celebrities' | 'queue' | 'limits'>;
+export type DeliverDeps = ReconcileDeps &
+  Pick<FeedDeps, 'inbox' | 'counters' | 'celebrities' | 'queue' | 'limits' | 'announcer'>;
 /** A deleted post's retraction: the same walk, removing. */
-export type RetractDeps = Pick<FeedDeps, 'relations' | 'inbox' | 'counters' | 'queue' | 'limits' | 'step'>;
+export type RetractDeps = Pick<FeedDeps, 'relations' | 'inbox' | 'counters' | 'queue' | 'limits' | 'announcer' | 'step'>;
 /** A backfill (a follow's, a settle's, a returning reader's): the followee's recent posts into one inbox. */
 export type BackfillDeps = Pick<FeedDeps, 'posts' | 'inbox' | 'celebrities' | 'limits' | 'step'>;
 
@@ -49,10 +52,11 @@ export async function deliverPost(deps: DeliverDeps, msg: MessageOf<'fanout'>): 
   // followers is asked for beside these reads, not after them. Dropped (the scanner closed
   // unread) if the post is gone or its author a celebrity.
   const early = author && !isFirst(msg) ? audience(deps, author, msg.segment, msg.cursor, true) : undefined;
-  const [post, celebrity, followers] = await Promise.all([
+  const [post, celebrity, followers, watching] = await Promise.all([
     deps.posts.get(msg.postId),
     author ? deps.celebrities.isCelebrity(author) : false,
     author && isFirst(msg) ? deps.counters.get(author, 'followers') : undefined,
+    author ? watchersOf(deps, author) : NO_WATCHERS,
   ]).catch(async (err: unknown) => {
     await early?.close();
     throw err;
@@ -61,11 +65,20 @@ export async function deliverPost(deps: DeliverDeps, msg: MessageOf<'fanout'>): 
   if (!post) return { readers: 0, continued: false, inboxCells: 0, skipped: 'deleted' };
   // The first message of a post also notifies: who it mentions, and a repost's original author.
   if (isFirst(msg)) await Promise.all(postFacts(post).map((fact) => reconcileFact(deps, fact)));
-  if (celebrity) return { readers: 0, continued: false, inboxCells: 0, skipped: 'celebrity' };
+  const event = { kind: 'post', postId: post.id, author: post.author } as const;
+  if (celebrity) {
+    // Merged at read time, never fanned out: the readers watching the author who follow it are
+    // told (one read of the watchers, one of their edges), not every follower.
+    if (deps.announcer && isFirst(msg)) await announceToFollowers(deps.announcer, post.author, event, Date.now());
+    return { readers: 0, continued: false, inboxCells: 0, skipped: 'celebrity' };
+  }
   const segment = await splitIntoSegments(deps, msg, followers);
   const split = msg.segment === undefined && segment ? { segments: segment.of } : {};
   const walk = early ?? audience(deps, post.author, segment, msg.cursor, true);
-  const done = await walk.write((handles) => deps.inbox.add(handles, post));
+  const done = await walk.write(async (handles) => {
+    await deps.inbox.add(handles, post);
+    await tellWatching(deps, watching, handles, event);
+  });
   // A delete that landed while we wrote may have been retracted before our cells arrived:
   // look again, and if the post is gone, retract what this message covered (idempotent). The
   // follow-up goes out beside that look: if the post is gone, it finds so first and stops.
@@ -89,14 +102,16 @@ export async function retractPost(deps: RetractDeps, msg: MessageOf<'retract'>):
   const author = authorOfPostId(msg.postId);
   if (!author) return { readers: 0, continued: false, inboxCells: 0 };
   // Away readers too: a cell written before they were marked must go.
-  const segment = await splitIntoSegments(
-    deps,
-    msg,
-    isFirst(msg) ? await deps.counters.get(author, 'followers') : undefined,
-  );
-  const done = await audience(deps, author, segment, msg.cursor, false).write((handles) =>
-    deps.inbox.remove(handles, msg.postId),
-  );
+  const [followers, watching] = await Promise.all([
+    isFirst(msg) ? deps.counters.get(author, 'followers') : undefined,
+    watchersOf(deps, author),
+  ]);
+  const segment = await splitIntoSegments(deps, msg, followers);
+  const event = { kind: 'deleted', postId: msg.postId, author } as const;
+  const done = await audience(deps, author, segment, msg.cursor, false).write(async (handles) => {
+    await deps.inbox.remove(handles, msg.postId);
+    await tellWatching(deps, watching, handles, event);
+  });
   const split = msg.segment === undefined && segment ? { segments: segment.of } : {};
   return {
     readers: done.readers,
@@ -108,12 +123,14 @@ export async function retractPost(deps: RetractDeps, msg: MessageOf<'retract'>):
 
 /** After a follow: the followee's recent posts into the reader's inbox. */
 export async function backfillFollow(
-  deps: BackfillDeps & Pick<FeedDeps, 'relations'>,
+  deps: BackfillDeps & Pick<FeedDeps, 'relations' | 'announcer'>,
   msg: MessageOf<'backfill'>,
 ): Promise<Handled<'unfollowed'>> {
   // An unfollow may have overtaken this message: backfill only a still-current edge.
   if (!(await deps.relations.isFollowing(msg.reader, msg.followee)))
     return { readers: 0, continued: false, inboxCells: 0, skipped: 'unfollowed' };
+  // A reader connected now hears of the new followee's posts at once, not at its next connect.
+  await deps.announcer?.live.watch(msg.reader, [msg.followee]);
   return { readers: 1, continued: false, inboxCells: await backfill(deps, msg.reader, msg.followee) };
 }
 
@@ -165,6 +182,28 @@ function audience(
       writePages(deps, started, (members) => handlesOf(present ? members.filter((m) => !m.away) : members), write),
     close: () => started.close(),
   };
+}
+
+const NO_WATCHERS: ReadonlySet<string> = new Set();
+
+/** The readers watching the author (none without a live channel): one read per message. */
+function watchersOf(deps: Pick<FeedDeps, 'announcer'>, author: string): Promise<ReadonlySet<string>> {
+  return deps.announcer ? watchingAuthor(deps.announcer, author) : Promise.resolve(NO_WATCHERS);
+}
+
+/**
+ * After a page of inboxes is written: the page's readers who watch the author are told (their
+ * logs, their connections). Most pages hold none of them, and cost nothing more.
+ */
+async function tellWatching(
+  deps: Pick<FeedDeps, 'announcer'>,
+  watching: ReadonlySet<string>,
+  handles: string[],
+  event: LiveEvent,
+): Promise<void> {
+  if (!deps.announcer || watching.size === 0) return;
+  const told = handles.filter((h) => watching.has(h));
+  if (told.length > 0) await announce(deps.announcer, told, event, Date.now());
 }
 
 /** The first message of a post: no cursor, no segment (it decides the segments and notifies). */

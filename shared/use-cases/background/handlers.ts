@@ -37,6 +37,7 @@ export type WorkerDeps = Pick<
   | 'limits'
   | 'pictures'
   | 'exports'
+  | 'announcer'
   | 'step'
 >;
 

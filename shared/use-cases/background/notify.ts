@@ -4,6 +4,8 @@
 // any order, leave the same state. The delayed half also keeps M: a count change its request was
 // cut before is applied (tally.ts).
 import { reconcileFact, type ReconcileDeps } from '../notifications.js';
+import type { FeedDeps } from '../feed-deps.js';
+import { announceToFollowers } from '../live.js';
 import type { Handled, MessageOf } from './message.js';
 import { type FactTallyDeps, settleFactTally } from './tally.js';
 
@@ -15,10 +17,24 @@ export interface NotifyOutcome extends Handled {
   tallied: number;
 }
 
-export async function notify(deps: NotifyDeps, msg: MessageOf<'notify'>): Promise<NotifyOutcome> {
+export async function notify(
+  deps: NotifyDeps & Pick<FeedDeps, 'announcer'>,
+  msg: MessageOf<'notify'>,
+): Promise<NotifyOutcome> {
+  const { fact } = msg;
   const [, tally] = await Promise.all([
-    reconcileFact(deps, msg.fact),
-    msg.tally ? settleFactTally(deps, msg.fact, msg.tally) : undefined,
+    reconcileFact(deps, fact),
+    msg.tally ? settleFactTally(deps, fact, msg.tally) : undefined,
+    // An edit (its immediate message): the author's watching followers are told.
+    fact.kind === 'edit' && !msg.tally && deps.announcer
+      ? announceToFollowers(
+          deps.announcer,
+          fact.actor,
+          { kind: 'edited', postId: fact.postId, author: fact.actor },
+          Date.now(),
+          `edited.${fact.postId}.${fact.since}`,
+        )
+      : undefined,
   ]);
   return { readers: 0, continued: false, inboxCells: 0, tallied: tally?.applied ?? 0 };
 }

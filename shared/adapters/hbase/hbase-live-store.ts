@@ -1,0 +1,194 @@
+// shared/adapters/hbase/hbase-live-store.ts — LiveStore on HBase: connections, each reader's event
+// log and the authors' watchers, in the `live` table. Layout, requests and why each append is a
+// check-and-put on the log's head: shared/schema/tables.ts (live), docs/consistency.md (T, U).
+import { EVENT_LOG_TTL_SECONDS, type LiveEvent, type LoggedEvent } from '../../domain/live.js';
+import { bytesToString, filters, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
+import type { Appended, ConnectionRecord, LiveStore, LogRead } from '../../ports/live-store.js';
+import { connectionKey, handleFromKey, userKey, watchersKey } from '../../schema/row-keys.js';
+import { qualifiedTableName } from '../../schema/tables.js';
+import { cellText as text } from './cells.js';
+
+const HEAD = 's:n';
+const PRESENT = 's:p';
+const WATCHED = 's:w';
+const HOLDER = 'c:h';
+const EXPIRES = 'c:x';
+const POSITION_DIGITS = 12;
+/** Appends that lose the race for one reader's head this many times in a row give up (the message is retried). */
+const APPEND_ATTEMPTS = 8;
+
+const positionQualifier = (position: number) => String(position).padStart(POSITION_DIGITS, '0');
+const eventColumn = (position: number) => `e:${positionQualifier(position)}`;
+const keyColumn = (key: string) => `d:${key}`;
+const connectionColumn = (id: string) => `c:${id}`;
+
+export class HBaseLiveStore implements LiveStore {
+  private readonly table: string;
+  constructor(
+    private readonly client: HBaseRestClient,
+    namespace: string,
+    /** Tests only: a pause between an append's read of a head and its write (docs/consistency.md T). */
+    private readonly beforeWrite?: (reader: string, position: number) => Promise<void>,
+  ) {
+    this.table = qualifiedTableName(namespace, 'live');
+  }
+
+  async open(c: ConnectionRecord, at: number): Promise<void> {
+    await this.client.put(this.table, [
+      {
+        key: userKey(c.handle),
+        cells: [
+          { column: connectionColumn(c.id), value: String(c.expiresAt) },
+          { column: PRESENT, value: String(at) },
+        ],
+      },
+      this.connectionRow(c),
+    ]);
+  }
+
+  async connection(id: string): Promise<ConnectionRecord | null> {
+    const row = await this.client.getRow(this.table, connectionKey(id), { columns: ['c'] });
+    const handle = text(row, HOLDER);
+    const expires = Number(text(row, EXPIRES));
+    return handle === undefined || !Number.isFinite(expires) ? null : { id, handle, expiresAt: expires };
+  }
+
+  async renew(c: ConnectionRecord): Promise<void> {
+    await this.client.put(this.table, [
+      { key: userKey(c.handle), cells: [{ column: connectionColumn(c.id), value: String(c.expiresAt) }] },
+      this.connectionRow(c),
+    ]);
+  }
+
+  async close(c: { id: string; handle: string }): Promise<void> {
+    await Promise.all([
+      this.client.deleteColumn(this.table, userKey(c.handle), connectionColumn(c.id)),
+      this.client.deleteRow(this.table, connectionKey(c.id)),
+    ]);
+  }
+
+  async watchedAt(reader: string): Promise<number> {
+    const row = await this.client.getRow(this.table, userKey(reader), { columns: [WATCHED, PRESENT] });
+    const at = Number(text(row, WATCHED) ?? 0);
+    return Number.isFinite(at) ? at : 0;
+  }
+
+  async watch(reader: string, authors: readonly string[], at?: number): Promise<void> {
+    const rows = authors.map((author) => ({ key: watchersKey(author), cells: [{ column: `w:${reader}`, value: '' }] }));
+    if (at !== undefined) rows.push({ key: userKey(reader), cells: [{ column: WATCHED, value: String(at) }] });
+    if (rows.length > 0) await this.client.put(this.table, rows);
+  }
+
+  async watchers(author: string): Promise<string[]> {
+    const row = await this.client.getRow(this.table, watchersKey(author), { columns: ['w'] });
+    return (row?.cells ?? []).map((c) => bytesToString(c.qualifier));
+  }
+
+  async append(readers: readonly string[], key: string, event: LiveEvent, at: number): Promise<Appended[]> {
+    if (readers.length === 0) return [];
+    const unique = [...new Set(readers)];
+    const rows = await this.client.multiGet(
+      this.table,
+      unique.map((r) => userKey(r)),
+      { columns: [HEAD, PRESENT, keyColumn(key), 'c'] },
+    );
+    const byReader = new Map(rows.map((row) => [handleFromKey(row.key).handle, row]));
+    const presentSince = at - EVENT_LOG_TTL_SECONDS * 1000;
+    const appended = await Promise.all(
+      unique.map(async (reader) => {
+        const row = byReader.get(reader) ?? null;
+        if (presenceOf(row) <= presentSince) return null;
+        return this.appendOne(reader, row, key, event, at);
+      }),
+    );
+    return appended.filter((a): a is Appended => a !== null);
+  }
+
+  /** Check-and-put at the head read; a lost race reads the row again. null: already logged. */
+  private async appendOne(
+    reader: string,
+    first: HBaseRow | null,
+    key: string,
+    event: LiveEvent,
+    at: number,
+  ): Promise<Appended | null> {
+    let row = first;
+    for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt++) {
+      if (text(row, keyColumn(key)) !== undefined) return null;
+      const head = text(row, HEAD);
+      const position = Number(head ?? 0) + 1;
+      await this.beforeWrite?.(reader, position);
+      const logged: LoggedEvent = { position, at, event };
+      const won = await this.client.checkAndPut(
+        this.table,
+        userKey(reader),
+        [
+          { column: eventColumn(position), value: JSON.stringify(logged) },
+          { column: keyColumn(key), value: String(position) },
+          { column: HEAD, value: String(position) },
+        ],
+        { column: HEAD, value: head ?? null },
+      );
+      if (won) return { reader, position, presentAt: presenceOf(row), connections: connectionsOf(reader, row) };
+      row = await this.client.getRow(this.table, userKey(reader), {
+        columns: [HEAD, PRESENT, keyColumn(key), 'c'],
+      });
+    }
+    throw new Error(`event log of ${reader}: lost the race for its head ${APPEND_ATTEMPTS} times`);
+  }
+
+  async read(reader: string, after: number, limit: number): Promise<LogRead> {
+    const row = await this.client.getRow(this.table, userKey(reader), {
+      columns: ['s', 'e'],
+      filter: filters.or(
+        filters.family('s'),
+        filters.and(
+          filters.family('e'),
+          filters.columnRange(positionQualifier(after + 1), true, '9'.repeat(POSITION_DIGITS), true),
+          filters.columnPagination(limit),
+        ),
+      ),
+    });
+    const head = Number(text(row, HEAD) ?? 0);
+    const events: LoggedEvent[] = [];
+    for (const cell of row?.cells ?? []) {
+      if (cell.family !== 'e') continue;
+      try {
+        events.push(JSON.parse(bytesToString(cell.value)) as LoggedEvent);
+      } catch {
+        /* not ours: skipped */
+      }
+    }
+    events.sort((a, b) => a.position - b.position);
+    // Positions are dense (every append moves the head by one): a first event past after + 1, or
+    // none while the head is past after, means the ones between have expired.
+    const expected = after + 1;
+    const gap = head > after && (events.length === 0 || events[0]!.position !== expected);
+    return { events, head, gap, presentAt: presenceOf(row) };
+  }
+
+  private connectionRow(c: ConnectionRecord) {
+    return {
+      key: connectionKey(c.id),
+      cells: [
+        { column: HOLDER, value: c.handle },
+        { column: EXPIRES, value: String(c.expiresAt) },
+      ],
+    };
+  }
+}
+
+function presenceOf(row: HBaseRow | null): number {
+  const at = Number(text(row, PRESENT) ?? 0);
+  return Number.isFinite(at) ? at : 0;
+}
+
+function connectionsOf(reader: string, row: HBaseRow | null): ConnectionRecord[] {
+  const out: ConnectionRecord[] = [];
+  for (const cell of row?.cells ?? []) {
+    if (cell.family !== 'c') continue;
+    const expiresAt = Number(bytesToString(cell.value));
+    if (Number.isFinite(expiresAt)) out.push({ id: bytesToString(cell.qualifier), handle: reader, expiresAt });
+  }
+  return out;
+}
