@@ -50,6 +50,8 @@ async function waitForHttp(url: string, child: ChildProcess, output: () => strin
 /** What the started stack gives the tests (project.provide; `inject` reads it). */
 interface OfflineProvided {
   apiUrl: string;
+  /** The WebSocket API (the live channel, infra/functions/live.yml). */
+  liveUrl: string;
   e2eNamespace: string;
   jwtSecret: string;
   offlineLogFile: string;
@@ -121,6 +123,7 @@ async function runningApi(apiPort: string): Promise<OfflineStack> {
   return {
     provided: {
       apiUrl: `http://127.0.0.1:${apiPort}`,
+      liveUrl: `ws://127.0.0.1:${process.env.WEBSOCKET_PORT ?? '13003'}`,
       e2eNamespace: namespace,
       jwtSecret: process.env.JWT_SECRET ?? (existsSync(secretFile) ? readFileSync(secretFile, 'utf8').trim() : ''),
       offlineLogFile: apiLogFile(stackDir(), apiPort),
@@ -142,6 +145,7 @@ async function startOffline(): Promise<OfflineStack> {
   const jwtSecret = randomBytes(32).toString('base64url');
   const apiPort = process.env.E2E_API_PORT ?? '13100';
   const lambdaPort = process.env.E2E_LAMBDA_PORT ?? '13102';
+  const wsPort = process.env.E2E_WS_PORT ?? '13103';
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const lambdaEndpoint = `http://127.0.0.1:${lambdaPort}`;
 
@@ -187,6 +191,7 @@ async function startOffline(): Promise<OfflineStack> {
         JWT_SECRET: jwtSecret,
         API_PORT: apiPort,
         OFFLINE_LAMBDA_PORT: lambdaPort,
+        WEBSOCKET_PORT: wsPort,
         SQS_ENDPOINT: sqsEndpoint,
         FANOUT_QUEUE_URL: queues.queueUrl,
         MEDIA_QUEUE_URL: mediaQueues.queueUrl,
@@ -290,6 +295,7 @@ async function startOffline(): Promise<OfflineStack> {
   return {
     provided: {
       apiUrl,
+      liveUrl: `ws://127.0.0.1:${wsPort}`,
       e2eNamespace: namespace,
       jwtSecret,
       offlineLogFile: logFile,
