@@ -19,13 +19,7 @@ import {
 } from '../domain/live.js';
 import { AuthenticationError, InvalidInputError } from '../domain/errors.js';
 import type { RelationStore } from '../ports/feed-store.js';
-import type {
-  ConnectionPush,
-  ConnectionRecord,
-  LiveStore,
-  PositionSeal,
-  SessionTokens,
-} from '../ports/live-store.js';
+import type { ConnectionPush, ConnectionRecord, LiveStore, PositionSeal, SessionTokens } from '../ports/live-store.js';
 import { mapLimit } from '../runtime/concurrency.js';
 
 export interface LiveDeps {
@@ -203,15 +197,22 @@ export async function readEvents(
   now: number,
 ): Promise<EventsAfter> {
   const from = after === undefined ? undefined : (deps.positions.open(reader, after) ?? undefined);
-  if (after !== undefined && !from) throw new InvalidInputError('Not a position of this user’s events', 'invalid_position');
+  if (after !== undefined && !from)
+    throw new InvalidInputError('Not a position of this user’s events', 'invalid_position');
   // A position is answered from the log while the presence mark it was handed out under lives:
   // until then every event since was logged (tables.ts live, s:p).
   const stale = from !== undefined && now - from.at > EVENT_LOG_TTL_SECONDS * 1000 - CLOCK_MARGIN_MS;
-  const read = await deps.live.read(reader, stale || !from ? Number.MAX_SAFE_INTEGER : from.position, EVENT_LOG_READ_MAX + 1);
+  const read = await deps.live.read(
+    reader,
+    stale || !from ? Number.MAX_SAFE_INTEGER : from.position,
+    EVENT_LOG_READ_MAX + 1,
+  );
   const seal = (position: number) => deps.positions.seal(reader, position, read.presentAt);
   if (!from || stale) return { events: [], position: seal(read.head), reset: from !== undefined };
-  if (from.position > read.head) throw new InvalidInputError('Not a position of this user’s events', 'invalid_position');
-  if (read.gap || read.events.length > EVENT_LOG_READ_MAX) return { events: [], position: seal(read.head), reset: true };
+  if (from.position > read.head)
+    throw new InvalidInputError('Not a position of this user’s events', 'invalid_position');
+  if (read.gap || read.events.length > EVENT_LOG_READ_MAX)
+    return { events: [], position: seal(read.head), reset: true };
   const events = read.events.map((e) => ({ ...e.event, position: seal(e.position) }));
   const last = read.events.at(-1)?.position ?? from.position;
   return { events, position: seal(last), reset: false };
