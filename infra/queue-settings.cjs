@@ -52,6 +52,20 @@ function queueNames(stage, queueName, suffix = QUEUES.fanout.suffix) {
 }
 
 /**
+ * LOCAL_FANOUT_TIMEOUT_SECONDS: the local fan-out worker's timeout for one run (the live bench
+ * runs it with the deployed 30 s: the local 3 s is tuned for quick redelivery in tests). Local
+ * stages only; the queue's visibility timeout follows it, as everywhere.
+ */
+function localTimeoutOverride(where, queue, env = process.env) {
+  const raw = env.LOCAL_FANOUT_TIMEOUT_SECONDS;
+  if (where !== 'local' || queue !== 'fanout' || raw === undefined || raw === '') return undefined;
+  const seconds = Number(raw);
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 900)
+    throw new Error(`queue-settings: LOCAL_FANOUT_TIMEOUT_SECONDS must be an integer 1..900, got "${raw}"`);
+  return seconds;
+}
+
+/**
  * The numbers of one queue (`opts.queue`: 'fanout', the default, or 'media') for `stage`.
  * `opts.queueName` overrides the main queue's name (tests use one queue per run); the DLQ is
  * always `<queueName>-dlq`.
@@ -62,7 +76,7 @@ function queueSettings(stage, opts = {}) {
   const spec = QUEUES[queue];
   if (!spec) throw new Error(`queue-settings: unknown queue "${queue}" (one of ${Object.keys(QUEUES).join(', ')})`);
   const where = isLocalStage(stage) ? 'local' : 'deployed';
-  const workerTimeoutSeconds = spec.workerTimeoutSeconds[where];
+  const workerTimeoutSeconds = localTimeoutOverride(where, queue) ?? spec.workerTimeoutSeconds[where];
   const maximumBatchingWindowSeconds = spec.maximumBatchingWindowSeconds[where];
   return Object.freeze({
     stage,

@@ -72,6 +72,57 @@ interface RegionsResult {
   machine: { cores: number };
 }
 
+interface MemoryFigures {
+  offlineMB: number;
+  offlineThreads: number;
+  hbaseMasterMB: number | null;
+  hbaseRestMB: number | null;
+}
+
+interface LiveResult {
+  at: string;
+  profile: string;
+  ok: boolean;
+  cores: number;
+  node: string;
+  wallSeconds: number;
+  settings: {
+    sockets: number;
+    posts: number;
+    missedPosts: number;
+    connectConcurrency: number;
+    stormJitterMs: number;
+    workerTimeoutSeconds: number;
+    workerConcurrency: number;
+  };
+  connect: { total: Latency };
+  delivery: {
+    posts: {
+      reached: number;
+      lastMs: number | null;
+      firstMs: number | null;
+      p50Ms: number | null;
+      p99Ms: number | null;
+    }[];
+    /** null when no post reached every socket. */
+    lastSocketP50Ms: number | null;
+    lastSocketP99Ms: number | null;
+    postsReachingEverySocket: number;
+    socketsWithEveryPost: number;
+    doubled: number;
+  };
+  storm: {
+    settleMs: number;
+    reconnect?: Latency;
+    settledSockets: number;
+    lost: number;
+    doubled: number;
+    extra: number;
+    failureCount: number;
+  };
+  memory: Record<string, MemoryFigures | undefined>;
+}
+
 interface FloorResult {
   at: string;
   reps: number;
@@ -115,6 +166,7 @@ to \`bench-results/\` instead and leaves this page alone. Earlier figures are in
 | \`npm run bench\` | the feed: timeline latency and round trips, hot-post likes, fan-out throughput, publish → visible, backfill, per-route costs, worker memory | \`docs/bench/feed-bench.json\` + \`.svg\` |
 | \`npm run bench:media\` | pictures: upload → ready, worker throughput and memory, timelines with pictures | \`docs/bench/media-bench.json\` + \`.svg\` |
 | \`npm run bench:regions\` | load per RegionServer with salted keys vs unsalted ones, on a 3-RegionServer stack it starts itself | \`docs/bench/regions-bench.json\` + \`.svg\` |
+| \`npm run bench:live\` | the live channel: publish → the last of 1,000 sockets, a reconnect storm with nothing lost or doubled, connect times, the local stack's memory with the sockets open | \`docs/bench/live-bench.json\` |
 | \`npm run bench:hbase\` | the raw HBase floor: row get, multi-get, batch put | \`docs/bench/hbase-floor.json\` |
 | \`npm run bench:cold\` | per function: zip and bundle size, cold \`require\` CPU and wall time, first invocation | \`docs/bench/cold-start.json\` + [\`cold-start.md\`](bench/cold-start.md) |
 
@@ -169,6 +221,27 @@ max / mean ≤ 1.25 for ours. Split at the data's quantiles the seed's layout is
 users that exist, but every user registered afterwards sorts after the last split key (phase c);
 the salt needs neither knowledge of the ids nor a re-split. It spreads *users*: one author's
 posts stay one contiguous range, by design.`;
+
+const LIVE_TEXT = `## Live channel (\`npm run bench:live\`)
+
+\`test/bench/live.bench.ts\` starts the servers \`npm start\` runs (serverless-offline: the HTTP
+API, the WebSocket API and the fan-out worker, fed by the local SQS poller with 4 invocations at
+once) on a throwaway namespace and queues, registers 1,000 readers following one author (through
+the use cases; \`--sockets N\` to choose, \`--smoke\` for 50) and opens a socket for each, 16
+connects at once. Each sends \`resume\` and applies pushed events as the protocol says (the next
+position directly, a gap by resuming). It measures:
+
+- **connect** p50 / p99: the upgrade (\`$connect\`) and the first \`resume\`'s answer;
+- **publish → the event at the last socket**: the author publishes over HTTP, one post at a
+  time; p50 / p99 over the posts, and the spread over the sockets for each post. Every socket
+  must apply every post exactly once;
+- **a reconnect storm**: every socket drops, the author publishes posts, every socket reconnects
+  at once and resumes from its last position; each must end with exactly the missed posts, at
+  the next positions (lost, doubled, extra are counted), and the time until the last has them;
+- **memory**: RSS of serverless-offline's process group (the Lambda emulation's worker threads
+  live in it) and of the HBase JVMs, before the sockets, with them open, at the storm's peak.
+
+No floor: the figures are the local emulation's, on a machine the bench shares with its servers.`;
 
 const FLOOR_TEXT = `## The raw HBase floor (\`npm run bench:hbase\`)
 
@@ -294,6 +367,58 @@ function regions(d: RegionsResult): string {
   ].join('\n\n');
 }
 
+function live(d: LiveResult): string {
+  const st = d.storm;
+  const mb = (v: number | null) => (v === null ? '–' : `${num(v)} MB`);
+  const mem = (m: MemoryFigures | undefined) =>
+    m
+      ? `${num(m.offlineMB)} MB (${m.offlineThreads} threads) | ${mb(m.hbaseMasterMB)} | ${mb(m.hbaseRestMB)}`
+      : '– | – | –';
+  const memoryRows: [string, string][] = [
+    ['before any socket', 'before'],
+    [`${num(d.settings.sockets)} sockets open`, 'open'],
+    ['peak while connecting', 'connectPeak'],
+    ['peak in the reconnect storm', 'stormPeak'],
+    ['after every socket closed', 'closed'],
+  ];
+  const ms = (v: number | null) => (v === null ? '–' : num(v));
+  const each = d.delivery.posts
+    .map((p) =>
+      p.lastMs === null
+        ? `reached ${num(p.reached)} sockets`
+        : `${ms(p.firstMs)} / ${ms(p.p50Ms)} / ${ms(p.p99Ms)} / ${ms(p.lastMs)}`,
+    )
+    .join('; ');
+  const dl = d.delivery;
+  return [
+    runLine(d.at, [
+      `profile ${d.profile}`,
+      `${num(d.settings.sockets)} sockets`,
+      `fan-out worker timeout ${d.settings.workerTimeoutSeconds} s, ${d.settings.workerConcurrency} invocations at once`,
+      `${d.cores} cores`,
+      `Node ${d.node}`,
+      `${num(d.wallSeconds)} s`,
+      d.ok ? undefined : '**a post did not reach every socket, or was lost or doubled**',
+    ]),
+    [
+      '| figure | measured |',
+      '|---|---|',
+      `| connect (upgrade + first resume answer), ${d.settings.connectConcurrency} at once, p50 / p99 | ${num(d.connect.total.medianMs)} / ${num(d.connect.total.p99Ms)} ms |`,
+      `| publish → event at the last of ${num(d.settings.sockets)} sockets, p50 / p99 over the ${dl.postsReachingEverySocket} of ${dl.posts.length} posts that reached all | ${ms(dl.lastSocketP50Ms)} / ${ms(dl.lastSocketP99Ms)} ms |`,
+      `| each post: first / p50 / p99 / last socket | ${each} ms |`,
+      `| sockets that applied every post exactly once | ${num(d.delivery.socketsWithEveryPost)} of ${num(d.settings.sockets)} (${d.delivery.doubled} doubled) |`,
+      `| reconnect storm (${d.settings.stormJitterMs ? `within ${num(d.settings.stormJitterMs)} ms` : 'all at once'}, ${d.settings.missedPosts} missed posts): until the last socket had them | ${num(st.settleMs / 1000, 2)} s |`,
+      `| reconnect + resume in the storm, p50 / p99 | ${st.reconnect ? `${num(st.reconnect.medianMs)} / ${num(st.reconnect.p99Ms)} ms` : '–'} |`,
+      `| storm: lost / doubled / extra / failed sockets | ${st.lost} / ${st.doubled} / ${st.extra} / ${st.failureCount} |`,
+    ].join('\n'),
+    [
+      '| resident memory | serverless-offline | HBase master + RegionServer | HBase REST |',
+      '|---|---|---|---|',
+      ...memoryRows.map(([label, key]) => `| ${label} | ${mem(d.memory[key])} |`),
+    ].join('\n'),
+  ].join('\n\n');
+}
+
 function floor(d: FloorResult): string {
   const lat = (l: Latency) => `${num(l.medianMs, 2)} | ${num(l.p99Ms, 2)}`;
   return [
@@ -346,6 +471,7 @@ const SECTIONS: Section[] = [
   section('feed-bench.json', FEED_TEXT, feed),
   section('media-bench.json', MEDIA_TEXT, media),
   section('regions-bench.json', REGIONS_TEXT, regions),
+  section('live-bench.json', LIVE_TEXT, live),
   section('hbase-floor.json', FLOOR_TEXT, floor),
   section('cold-start.json', COLD_TEXT, cold),
 ];

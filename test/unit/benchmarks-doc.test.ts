@@ -27,6 +27,7 @@ describe('docs/benchmarks.md', () => {
         'npm run bench`',
         'npm run bench:media',
         'npm run bench:regions',
+        'npm run bench:live',
         'npm run bench:hbase',
         'npm run bench:cold',
       ]) {
