@@ -453,6 +453,9 @@ function functionRoles(stage, arns) {
       { Effect: 'Allow', Action: ['s3:GetObject', 's3:DeleteObject'], Resource: [uploads] },
       { Effect: 'Allow', Action: ['s3:PutObject', 's3:DeleteObject'], Resource: [variants] },
       ...hbase,
+      // It tells the uploader's connections that a picture is ready (the live channel).
+      ...tokenKeys,
+      manageConnections,
     ],
     ...jobs,
   };

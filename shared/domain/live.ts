@@ -11,6 +11,8 @@ export type LiveEvent =
   /** A post the reader's timeline may show was deleted, or its text edited. */
   | { kind: 'deleted'; postId: string; author: string }
   | { kind: 'edited'; postId: string; author: string }
+  /** The reader's picture finished processing (the uploader only). */
+  | { kind: 'media'; mediaId: string; state: 'ready' | 'failed' }
   /** The reader has a new notification (the client reads its unread count); `id` names that one. */
   | { kind: 'notification'; type: string; id: string };
 
@@ -29,6 +31,8 @@ export function eventKey(event: LiveEvent): string {
   switch (event.kind) {
     case 'notification':
       return `n.${event.id}`;
+    case 'media':
+      return `media.${event.mediaId}`;
     default:
       return `${event.kind}.${event.postId}`;
   }

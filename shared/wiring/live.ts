@@ -24,16 +24,21 @@ export function connectionPush(): ConnectionPush {
   return push;
 }
 
-/** The live channel's ports, with the signing keys as read now (they rotate). */
+let built: { keys: string; deps: LiveDeps } | undefined;
+/** The live channel's ports, with the signing keys as read now (they rotate: a new pair builds anew). */
 export async function liveDependencies(): Promise<LiveDeps> {
-  const cfg = config();
   const { current, previous } = await runtimeSecrets().signingSecrets();
+  const keys = `${current}\n${previous ?? ''}`;
+  if (built?.keys === keys) return built.deps;
+  const cfg = config();
   const hbase = hbaseClient();
-  return {
+  const deps: LiveDeps = {
     live: new HBaseLiveStore(hbase, cfg.HBASE_NAMESPACE),
     push: connectionPush(),
     positions: hmacPositionSeal(current, previous),
     tokens: { verify: async (token) => verifiedSession(token, await tokenKeys()) },
     relations: new HBaseRelationStore(hbase, cfg.HBASE_NAMESPACE, { settleMs: cfg.SETTLE_SECONDS * 1000 }),
   };
+  built = { keys, deps };
+  return deps;
 }
