@@ -1,7 +1,7 @@
 // shared/auth/positions.ts — the PositionSeal port: a position in a reader's event log as handed to
 // that reader's client, with when it was handed out, under an HMAC of the signing key. A client
 // cannot forge one, nor use another reader's (the reader is in the MAC), and a position too old
-// for the log is recognised as such (docs/consistency.md T).
+// for the log is recognised as such (docs/consistency.md S).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { PositionSeal } from '../ports/live-store.js';
 

@@ -2,7 +2,7 @@
 // An event is a hint of what changed (a new post in the home timeline, a notification, a post
 // deleted or edited); the client reads the page data itself. Every event a user is told has a
 // position in that user's event log: dense (1, 2, 3, … with no gaps), so a client that holds
-// position P knows exactly what it has seen (docs/consistency.md, invariant T).
+// position P knows exactly what it has seen (docs/consistency.md, invariant S).
 
 /** What happened, as the client needs to know it. */
 export type LiveEvent =

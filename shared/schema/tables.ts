@@ -705,7 +705,7 @@ data  : rows written before this table existed have no entries; the product has 
       ],
       design: `
 The live channel: who is connected where, each user's event log, and who to tell of an author's
-posts. The push is a hint; the log is the truth (docs/consistency.md T, U). Three kinds of rows:
+posts. The push is a hint; the log is the truth (docs/consistency.md S, T). Three kinds of rows:
 reader     = userKey(reader)                                        (one row per user)
   c:<connection id>  the session's expiry millis (the access token's); TTL 3 h, past API
                      Gateway's 2-hour connection limit, since $disconnect is not guaranteed

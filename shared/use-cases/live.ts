@@ -3,7 +3,7 @@
 // read of a reader's event log (also GET /users/{handle}/events), and the worker's side: an event
 // logged for its readers and pushed to their connections.
 //
-// The push is a hint; the log is the truth (docs/consistency.md T, U). Every event a reader is
+// The push is a hint; the log is the truth (docs/consistency.md S, T). Every event a reader is
 // told sits at a position of its log, positions are dense, and a client resumes from the last
 // one it applied: it gets exactly the events after it, in order, each once — or, if the log no
 // longer holds them, `reset` (reload the page's data). A pushed frame names its position: a

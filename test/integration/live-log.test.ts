@@ -1,5 +1,5 @@
 // test/integration/live-log.test.ts — the event log of the live channel on the real stack
-// (docs/consistency.md T): appends racing for one reader's head land at dense positions, in
+// (docs/consistency.md S): appends racing for one reader's head land at dense positions, in
 // order, each once; a redelivered event is logged once; a reader never connected is not logged
 // for; a client resumes from a sealed position and gets exactly what came after it, or a reset
 // when the log no longer holds it; a position of another reader, forged or malformed, is refused.
@@ -44,7 +44,7 @@ async function present(reader: string, connectionId = `c-${reader}`) {
   await store.open({ id: connectionId, handle: reader, expiresAt: Date.now() + 600_000 }, Date.now());
 }
 
-describe('the event log (invariant T)', () => {
+describe('the event log (invariant S)', () => {
   it('two appends racing for one head: dense positions, in order, each once', async () => {
     const reader = fresh();
     await present(reader);

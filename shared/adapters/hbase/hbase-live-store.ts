@@ -1,6 +1,6 @@
 // shared/adapters/hbase/hbase-live-store.ts — LiveStore on HBase: connections, each reader's event
 // log and the authors' watchers, in the `live` table. Layout, requests and why each append is a
-// check-and-put on the log's head: shared/schema/tables.ts (live), docs/consistency.md (T, U).
+// check-and-put on the log's head: shared/schema/tables.ts (live), docs/consistency.md (S, T).
 import { EVENT_LOG_TTL_SECONDS, type LiveEvent, type LoggedEvent } from '../../domain/live.js';
 import { bytesToString, filters, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { Appended, ConnectionRecord, LiveStore, LogRead } from '../../ports/live-store.js';
@@ -27,7 +27,7 @@ export class HBaseLiveStore implements LiveStore {
   constructor(
     private readonly client: HBaseRestClient,
     namespace: string,
-    /** Tests only: a pause between an append's read of a head and its write (docs/consistency.md T). */
+    /** Tests only: a pause between an append's read of a head and its write (docs/consistency.md S). */
     private readonly beforeWrite?: (reader: string, position: number) => Promise<void>,
   ) {
     this.table = qualifiedTableName(namespace, 'live');
