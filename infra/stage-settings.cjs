@@ -420,12 +420,12 @@ function functionRoles(stage, arns) {
       },
     ],
   };
-  // The live channel seals event-log positions with the token signing keys (shared/auth/positions.ts).
+  // The live routes that check an access token ($connect, and a renew frame).
   const tokenKeys = readParameters(arns.tokenKeys);
   return {
     api,
     liveConnect: [...tokenKeys, ...hbase],
-    liveDisconnect: [...tokenKeys, ...hbase],
+    liveDisconnect: hbase,
     liveMessage: [...tokenKeys, ...hbase, manageConnections],
     createUpload: [...api, { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [uploads] }],
     completeUpload: [...api, { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [uploads] }, sendMedia],
@@ -440,7 +440,6 @@ function functionRoles(stage, arns) {
       },
       send,
       ...hbase,
-      ...tokenKeys,
       manageConnections,
       { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [exportsArn] },
     ],
@@ -454,7 +453,6 @@ function functionRoles(stage, arns) {
       { Effect: 'Allow', Action: ['s3:PutObject', 's3:DeleteObject'], Resource: [variants] },
       ...hbase,
       // It tells the uploader's connections that a picture is ready (the live channel).
-      ...tokenKeys,
       manageConnections,
     ],
     ...jobs,

@@ -28,7 +28,7 @@ const handlers: { [T in MediaMessage['type']]: (deps: MediaWorkerDeps, mediaId: 
 export async function recordHandler(record: SQSRecord): Promise<void> {
   await runWithCorrelationId(recordCorrelationId(record), async () => {
     const message = MediaMessage.parse(JSON.parse(record.body));
-    const deps = { ...mediaWorkerDependencies(), announcer: await liveDependencies() };
+    const deps = { ...mediaWorkerDependencies(), announcer: liveDependencies() };
     const outcome = await handlers[message.type](deps, message.mediaId);
     logger.info('media message handled', {
       messageId: record.messageId,

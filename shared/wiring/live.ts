@@ -10,7 +10,6 @@ import { config } from '../config/config.js';
 import type { ConnectionPush } from '../ports/live-store.js';
 import type { LiveDeps } from '../use-cases/live.js';
 import { hbaseClient } from './hbase.js';
-import { runtimeSecrets } from './secrets.js';
 import { tokenKeys } from './tokens.js';
 
 let push: ConnectionPush | undefined;
@@ -24,21 +23,18 @@ export function connectionPush(): ConnectionPush {
   return push;
 }
 
-let built: { keys: string; deps: LiveDeps } | undefined;
-/** The live channel's ports, with the signing keys as read now (they rotate: a new pair builds anew). */
-export async function liveDependencies(): Promise<LiveDeps> {
-  const { current, previous } = await runtimeSecrets().signingSecrets();
-  const keys = `${current}\n${previous ?? ''}`;
-  if (built?.keys === keys) return built.deps;
+let deps: LiveDeps | undefined;
+/** The live channel's ports, built on first use. */
+export function liveDependencies(): LiveDeps {
+  if (deps) return deps;
   const cfg = config();
   const hbase = hbaseClient();
-  const deps: LiveDeps = {
+  deps = {
     live: new HBaseLiveStore(hbase, cfg.HBASE_NAMESPACE),
     push: connectionPush(),
-    positions: hmacPositionSeal(current, previous),
+    positions: hmacPositionSeal,
     tokens: { verify: async (token) => verifiedSession(token, await tokenKeys()) },
     relations: new HBaseRelationStore(hbase, cfg.HBASE_NAMESPACE, { settleMs: cfg.SETTLE_SECONDS * 1000 }),
   };
-  built = { keys, deps };
   return deps;
 }

@@ -2,7 +2,9 @@
 // real queue and worker on the real HBase: authentication at connect, a post and a notification
 // pushed to a follower's socket, catch-up across a dropped socket (the five posts arrive once
 // each, in order), a position too old for the log (a reset), and the frames that are refused.
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { HBaseLiveStore } from '../../shared/adapters/hbase/hbase-live-store.js';
+import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { hmacPositionSeal } from '../../shared/auth/positions.js';
 import { EVENT_LOG_TTL_SECONDS, FRAME_MAX_BYTES } from '../../shared/domain/live.js';
 import { apiClient } from '../support/api.js';
@@ -11,7 +13,9 @@ import { openLive, type Frame, type LiveSocket } from '../support/live-socket.js
 
 const api = apiClient(inject('apiUrl'));
 const liveUrl = inject('liveUrl');
-const seal = hmacPositionSeal(inject('jwtSecret'));
+const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 30_000 });
+const liveStore = new HBaseLiveStore(hbase, inject('e2eNamespace'));
+afterAll(() => hbase.close());
 
 interface User {
   handle: string;
@@ -104,7 +108,8 @@ describe('the live channel', () => {
     const [a, other] = await Promise.all([api.newUser('lvo'), api.newUser('lvq')]);
     const { socket } = await connected(a);
     try {
-      const old = seal.seal(a.handle, 0, Date.now() - EVENT_LOG_TTL_SECONDS * 1000);
+      const key = (await liveStore.read(a.handle, 0, 1)).sealKey ?? '';
+      const old = hmacPositionSeal.seal(key, 0, Date.now() - EVENT_LOG_TTL_SECONDS * 1000);
       expect(await socket.ask({ action: 'resume', after: old })).toMatchObject({ type: 'events', reset: true });
       const theirs = await connected(other);
       await theirs.socket.close();

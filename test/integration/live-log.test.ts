@@ -24,7 +24,9 @@ const gate = interleaver();
 const store = new HBaseLiveStore(hbase, ns, (reader, position) =>
   gate.hook('live.head-read', { reader, position: String(position) }),
 );
-const positions = hmacPositionSeal('test-secret-for-positions');
+const positions = hmacPositionSeal;
+/** The reader's own seal key (made at its first connect). */
+const keyOf = async (reader: string) => (await store.read(reader, 0, 1)).sealKey ?? '';
 const sent: { id: string; frame: unknown }[] = [];
 const push = {
   send: async (id: string, frame: unknown) => {
@@ -85,7 +87,7 @@ describe('the event log (invariant S)', () => {
     const frames = sent.filter((s) => s.id.endsWith(reader));
     expect(frames.map((f) => f.id).sort()).toEqual([`a-${reader}`, `b-${reader}`]);
     const position = (frames[0]!.frame as { event: { position: string } }).event.position;
-    expect(positions.open(reader, position)?.position).toBe(1);
+    expect(positions.open(await keyOf(reader), position)?.position).toBe(1);
   });
 
   it('resume: exactly the events after the position, in order, each once; then nothing', async () => {
@@ -111,7 +113,7 @@ describe('the event log (invariant S)', () => {
     await hbase.deleteColumn(qualifiedTableName(ns, 'live'), userKey(reader), `e:${'1'.padStart(12, '0')}`);
     expect(await readEvents(deps, reader, start.position, Date.now())).toMatchObject({ events: [], reset: true });
     // Handed out longer ago than the presence mark it was handed under lives.
-    const old = positions.seal(reader, 2, Date.now() - EVENT_LOG_TTL_SECONDS * 1000);
+    const old = positions.seal(await keyOf(reader), 2, Date.now() - EVENT_LOG_TTL_SECONDS * 1000);
     expect(await readEvents(deps, reader, old, Date.now())).toMatchObject({ events: [], reset: true });
   });
 
@@ -129,7 +131,11 @@ describe('the event log (invariant S)', () => {
     await Promise.all([present(reader), present(other)]);
     await store.append([other], 'post.x', post(30), Date.now());
     const theirs = (await readEvents(deps, other, undefined, Date.now())).position;
-    const forged = `${positions.seal(reader, 0, Date.now()).split('.').slice(0, 2).join('.')}.${'A'.repeat(22)}`;
+    const forged = `${positions
+      .seal(await keyOf(reader), 0, Date.now())
+      .split('.')
+      .slice(0, 2)
+      .join('.')}.${'A'.repeat(22)}`;
     for (const bad of [theirs, forged, 'not-a-position', '5']) {
       await expect(readEvents(deps, reader, bad, Date.now())).rejects.toBeInstanceOf(InvalidInputError);
     }
