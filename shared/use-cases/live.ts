@@ -68,7 +68,7 @@ export type EventFrame = LiveEvent & { position: string };
 /** What the server sends. */
 export type ServerFrame =
   | { type: 'pong'; expiresAt: number }
-  | { type: 'events'; events: EventFrame[]; position: string; reset: boolean }
+  | { type: 'events'; events: EventFrame[]; position: string; reset: boolean; expiresAt: number }
   | { type: 'event'; event: EventFrame }
   | { type: 'renewed'; expiresAt: number }
   | { type: 'expired' }
@@ -148,7 +148,9 @@ export async function receiveFrame(
   }
   if (frame.action === 'ping') return { type: 'pong', expiresAt: connection.expiresAt };
   try {
-    return { type: 'events', ...(await readEvents(deps, connection.handle, frame.after, now)) };
+    const read = await readEvents(deps, connection.handle, frame.after, now);
+    // With when the session ends: the client renews before then.
+    return { type: 'events', ...read, expiresAt: connection.expiresAt };
   } catch (err) {
     if (err instanceof InvalidInputError) return frameError('invalid_position', err.message);
     throw err;

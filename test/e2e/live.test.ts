@@ -2,6 +2,7 @@
 // real queue and worker on the real HBase: authentication at connect, a post and a notification
 // pushed to a follower's socket, catch-up across a dropped socket (the five posts arrive once
 // each, in order), a position too old for the log (a reset), and the frames that are refused.
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { HBaseLiveStore } from '../../shared/adapters/hbase/hbase-live-store.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
@@ -20,6 +21,14 @@ afterAll(() => hbase.close());
 interface User {
   handle: string;
   token: string;
+}
+
+/** Every token a socket of this file was opened with: none may reach the log. */
+const tokens: string[] = [];
+async function newUser(prefix: string): Promise<User> {
+  const u = await api.newUser(prefix);
+  tokens.push(u.token);
+  return u;
 }
 
 async function publish(u: User, body: string): Promise<string> {
@@ -48,14 +57,14 @@ const postIds = (frames: Frame[]) =>
 
 describe('the live channel', () => {
   it('refuses a connection without a token, with a bad one, or without the protocol', async () => {
-    const [a] = await Promise.all([api.newUser('lva')]);
+    const [a] = await Promise.all([newUser('lva')]);
     await expect(openLive(liveUrl, '', ['weibo-live.v1'])).rejects.toThrow(/401|Unexpected/);
     await expect(openLive(liveUrl, 'not.a.token')).rejects.toThrow(/401|Unexpected/);
     await expect(openLive(liveUrl, a.token, [`bearer.${a.token}`])).rejects.toThrow(/401|Unexpected/);
   });
 
   it("pushes a followee's post and a notification to the reader's socket", async () => {
-    const [a, b] = await Promise.all([api.newUser('lvr'), api.newUser('lvb')]);
+    const [a, b] = await Promise.all([newUser('lvr'), newUser('lvb')]);
     await follow(a, b);
     const { socket } = await connected(a);
     try {
@@ -76,7 +85,7 @@ describe('the live channel', () => {
   });
 
   it('a dropped socket misses nothing: the five posts arrive once each, in order, on resume', async () => {
-    const [a, b] = await Promise.all([api.newUser('lvd'), api.newUser('lve')]);
+    const [a, b] = await Promise.all([newUser('lvd'), newUser('lve')]);
     await follow(a, b);
     const first = await connected(a);
     await first.socket.close();
@@ -105,7 +114,7 @@ describe('the live channel', () => {
   });
 
   it('a position older than the log keeps is a reset; refused frames change nothing', async () => {
-    const [a, other] = await Promise.all([api.newUser('lvo'), api.newUser('lvq')]);
+    const [a, other] = await Promise.all([newUser('lvo'), newUser('lvq')]);
     const { socket } = await connected(a);
     try {
       const key = (await liveStore.read(a.handle, 0, 1)).sealKey ?? '';
@@ -131,5 +140,11 @@ describe('the live channel', () => {
     } finally {
       await socket.close();
     }
+  });
+
+  it('keeps the tokens out of the log', () => {
+    const log = readFileSync(inject('offlineLogFile'), 'utf8');
+    expect(log).toContain('live connection opened');
+    for (const token of tokens) expect(log).not.toContain(token);
   });
 });
