@@ -7,6 +7,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { HBaseLiveStore } from '../../shared/adapters/hbase/hbase-live-store.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { hmacPositionSeal } from '../../shared/auth/positions.js';
+import { issueToken } from '../../shared/auth/tokens.js';
 import { EVENT_LOG_TTL_SECONDS, FRAME_MAX_BYTES } from '../../shared/domain/live.js';
 import { apiClient } from '../support/api.js';
 import { eventually } from '../support/eventually.js';
@@ -56,11 +57,18 @@ const postIds = (frames: Frame[]) =>
   );
 
 describe('the live channel', () => {
-  it('refuses a connection without a token, with a bad one, or without the protocol', async () => {
+  it('refuses a connection without a token, with a bad or expired one, or without the protocol', async () => {
     const [a] = await Promise.all([newUser('lva')]);
     await expect(openLive(liveUrl, '', ['weibo-live.v1'])).rejects.toThrow(/401|Unexpected/);
     await expect(openLive(liveUrl, 'not.a.token')).rejects.toThrow(/401|Unexpected/);
     await expect(openLive(liveUrl, a.token, [`bearer.${a.token}`])).rejects.toThrow(/401|Unexpected/);
+    // A well-signed token of the user that expired a minute ago.
+    const { token: expired } = await issueToken(
+      a.handle,
+      { secret: inject('jwtSecret'), ttlSeconds: 60 },
+      Date.now() - 120_000,
+    );
+    await expect(openLive(liveUrl, expired)).rejects.toThrow(/401|Unexpected/);
   });
 
   it("pushes a followee's post and a notification to the reader's socket", async () => {

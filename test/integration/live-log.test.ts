@@ -12,7 +12,7 @@ import { InvalidInputError } from '../../shared/domain/errors.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { userKey } from '../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../shared/schema/tables.js';
-import { announce, readEvents } from '../../shared/use-cases/live.js';
+import { announce, openConnection, readEvents, receiveFrame } from '../../shared/use-cases/live.js';
 import { interleaver } from '../support/interleave.js';
 import { useNamespace } from '../support/namespace.js';
 
@@ -139,5 +139,35 @@ describe('the event log (invariant S)', () => {
     for (const bad of [theirs, forged, 'not-a-position', '5']) {
       await expect(readEvents(deps, reader, bad, Date.now())).rejects.toBeInstanceOf(InvalidInputError);
     }
+  });
+
+  it('a connection lives no longer than its session: a frame after it ends the connection, a push after it is not sent', async () => {
+    const reader = fresh();
+    const ended: string[] = [];
+    const tokens = { verify: async () => ({ handle: reader, expiresAt: Date.now() + 60_000 }) };
+    const live = { ...deps, push: { ...push, disconnect: async (id: string) => void ended.push(id) }, tokens };
+    const relations = { following: async () => ({ items: [] }), followSinces: async () => [] };
+    const opened = await openConnection({ ...live, relations }, `x-${reader}`, 'token', Date.now());
+    expect(await receiveFrame(live, opened.id, '{"action":"ping"}', Date.now())).toMatchObject({ type: 'pong' });
+    // Past the session's end: the frame is answered `expired`, and the connection is gone.
+    const later = opened.expiresAt + 1;
+    expect(await receiveFrame(live, opened.id, '{"action":"ping"}', later)).toEqual({ type: 'expired' });
+    expect(ended).toEqual([opened.id]);
+    expect(await store.connection(opened.id)).toBeNull();
+    // A second connection, also past its session when an event comes: not pushed to, and removed.
+    await store.open({ id: `y-${reader}`, handle: reader, expiresAt: Date.now() - 1 }, Date.now());
+    const before = sent.length;
+    expect(await announce(live, [reader], post(40), Date.now())).toMatchObject({ logged: 1, pushed: 0, gone: 1 });
+    expect(sent.length).toBe(before);
+    expect(await store.connection(`y-${reader}`)).toBeNull();
+  });
+
+  it('a push that finds the connection gone (410) removes it; the event stays in the log', async () => {
+    const reader = fresh();
+    await present(reader, `g-${reader}`);
+    const gone = { ...deps, push: { ...push, send: async () => 'gone' as const } };
+    expect(await announce(gone, [reader], post(50), Date.now())).toMatchObject({ logged: 1, pushed: 0, gone: 1 });
+    expect(await store.connection(`g-${reader}`)).toBeNull();
+    expect((await store.read(reader, 0, 10)).events).toHaveLength(1);
   });
 });
