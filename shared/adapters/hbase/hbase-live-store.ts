@@ -7,6 +7,7 @@ import { bytesToString, filters, type HBaseRestClient, type HBaseRow } from '../
 import type { Appended, ConnectionRecord, LiveStore, LogRead } from '../../ports/live-store.js';
 import { connectionKey, handleFromKey, userKey, watchersKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
+import { mapLimit } from '../../runtime/concurrency.js';
 import { cellText as text } from './cells.js';
 
 const HEAD = 's:n';
@@ -18,6 +19,8 @@ const EXPIRES = 'c:x';
 const POSITION_DIGITS = 12;
 /** Appends that lose the race for one reader's head this many times in a row give up (the message is retried). */
 const APPEND_ATTEMPTS = 8;
+/** Check-and-puts in flight at once for one event's readers (a page of a fan-out may hold hundreds). */
+const APPENDS_AT_ONCE = 32;
 
 const positionQualifier = (position: number) => String(position).padStart(POSITION_DIGITS, '0');
 const eventColumn = (position: number) => `e:${positionQualifier(position)}`;
@@ -106,13 +109,11 @@ export class HBaseLiveStore implements LiveStore {
     );
     const byReader = new Map(rows.map((row) => [handleFromKey(row.key).handle, row]));
     const presentSince = at - EVENT_LOG_TTL_SECONDS * 1000;
-    const appended = await Promise.all(
-      unique.map(async (reader) => {
-        const row = byReader.get(reader) ?? null;
-        if (presenceOf(row) <= presentSince || text(row, SEAL_KEY) === undefined) return null;
-        return this.appendOne(reader, row, key, event, at);
-      }),
-    );
+    const appended = await mapLimit(unique, APPENDS_AT_ONCE, async (reader) => {
+      const row = byReader.get(reader) ?? null;
+      if (presenceOf(row) <= presentSince || text(row, SEAL_KEY) === undefined) return null;
+      return this.appendOne(reader, row, key, event, at);
+    });
     return appended.filter((a): a is Appended => a !== null);
   }
 
