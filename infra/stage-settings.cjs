@@ -413,12 +413,12 @@ function functionRoles(stage, arns) {
     Action: ['execute-api:ManageConnections'],
     Resource: [connectionsArn('POST'), connectionsArn('DELETE')],
   };
-  // The live channel seals event-log positions with the token signing keys (shared/auth/positions.ts).
+  // The live routes that check an access token ($connect, and a renew frame).
   const tokenKeys = readParameters(arns.tokenKeys);
   return {
     api,
     liveConnect: [...tokenKeys, ...hbase],
-    liveDisconnect: [...tokenKeys, ...hbase],
+    liveDisconnect: hbase,
     liveMessage: [...tokenKeys, ...hbase, manageConnections],
     createUpload: [...api, { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [uploads] }],
     completeUpload: [...api, { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [uploads] }, sendMedia],
@@ -433,7 +433,6 @@ function functionRoles(stage, arns) {
       },
       send,
       ...hbase,
-      ...tokenKeys,
       manageConnections,
       { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [exportsArn] },
     ],
@@ -446,6 +445,8 @@ function functionRoles(stage, arns) {
       { Effect: 'Allow', Action: ['s3:GetObject', 's3:DeleteObject'], Resource: [uploads] },
       { Effect: 'Allow', Action: ['s3:PutObject', 's3:DeleteObject'], Resource: [variants] },
       ...hbase,
+      // It tells the uploader's connections that a picture is ready (the live channel).
+      manageConnections,
     ],
     ...jobs,
   };

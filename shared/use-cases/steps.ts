@@ -107,7 +107,9 @@ export type StepPoint =
   /** avatar: the picture is claimed for the user; the user row's avatar is not yet swapped to it. */
   | 'avatar.claimed'
   /** avatar: the user row's avatar is swapped; the replaced picture is not yet given back. */
-  | 'avatar.swapped';
+  | 'avatar.swapped'
+  /** live: an append read the reader's log head; its check-and-put at the next position is next. */
+  | 'live.head-read';
 
 export type StepHook = (point: StepPoint, detail: Readonly<Record<string, string>>) => Promise<void>;
 

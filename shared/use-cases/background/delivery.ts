@@ -24,7 +24,10 @@ import { handlesOf, perMessage, prefetched, writePages, type Walked } from './pa
 export type DeliverDeps = ReconcileDeps &
   Pick<FeedDeps, 'inbox' | 'counters' | 'celebrities' | 'queue' | 'limits' | 'announcer'>;
 /** A deleted post's retraction: the same walk, removing. */
-export type RetractDeps = Pick<FeedDeps, 'relations' | 'inbox' | 'counters' | 'queue' | 'limits' | 'announcer' | 'step'>;
+export type RetractDeps = Pick<
+  FeedDeps,
+  'relations' | 'inbox' | 'counters' | 'queue' | 'limits' | 'announcer' | 'step'
+>;
 /** A backfill (a follow's, a settle's, a returning reader's): the followee's recent posts into one inbox. */
 export type BackfillDeps = Pick<FeedDeps, 'posts' | 'inbox' | 'celebrities' | 'limits' | 'step'>;
 
