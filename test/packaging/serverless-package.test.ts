@@ -396,6 +396,8 @@ const queue = JSON.stringify([getAtt('FanoutQueue', 'Arn')]);
 const dlq = JSON.stringify([getAtt('FanoutDeadLetterQueue', 'Arn')]);
 const WORKER_IDS = ['FanoutLambdaFunction', 'ProcessMediaLambdaFunction'];
 const LIVE_IDS = ['LiveConnectLambdaFunction', 'LiveDisconnectLambdaFunction', 'LiveMessageLambdaFunction'];
+/** The functions that push frames to live connections (and end expired ones). */
+const PUSHER_IDS = ['FanoutLambdaFunction', 'LiveMessageLambdaFunction', 'ProcessMediaLambdaFunction'];
 const tokenKeys = JSON.stringify([ssmArn(`/weibo/${STAGE}/jwt-secret`), ssmArn(`/weibo/${STAGE}/jwt-secret-previous`)]);
 /** execute-api:ManageConnections' resource: `method` on the connections of the WebSocket API's stage. */
 const connectionsArn = (method: string) => ({
@@ -472,6 +474,8 @@ describe('least privilege: every function its own role (infra/plugins/function-r
   it('pictures: the media worker alone consumes the media queue, reads and deletes originals, writes and deletes variants; no one else touches the bucket', () => {
     expect(grants('ProcessMediaLambdaFunction')).toEqual(
       [
+        // It tells the uploader's open connections that a picture is ready or failed.
+        `execute-api:ManageConnections → ${manageConnections}`,
         `s3:DeleteObject → ${uploads}`,
         `s3:DeleteObject → ${variants}`,
         `s3:GetObject → ${uploads}`,
@@ -516,7 +520,7 @@ describe('least privilege: every function its own role (infra/plugins/function-r
     }
   });
 
-  it('only the worker consumes the queue; it reads the signing keys (to seal live positions) and pushes to live connections', () => {
+  it('only the worker consumes the queue; it never reads a signing key; it pushes to live connections', () => {
     // And it writes data exports, under exports/ only.
     expect(grants('FanoutLambdaFunction')).toEqual(
       [
@@ -525,7 +529,6 @@ describe('least privilege: every function its own role (infra/plugins/function-r
         `sqs:GetQueueAttributes → ${queue}`,
         `sqs:ReceiveMessage → ${queue}`,
         `sqs:SendMessage → ${queue}`,
-        `ssm:GetParameter → ${tokenKeys}`,
         `execute-api:ManageConnections → ${manageConnections}`,
       ].sort(),
     );
@@ -695,11 +698,11 @@ describe('the live channel: the WebSocket API (infra/functions/live.yml, infra/r
     expect(role.Properties).not.toHaveProperty('Policies');
   });
 
-  it('only the functions that push (fanout, liveMessage) may manage connections, of this API’s stage alone; all three read the signing keys', () => {
+  it('only the functions that push (the two workers, liveMessage) may manage connections, of this API’s stage alone; only the token-checking routes read the signing keys', () => {
     const managers = functionIds().filter((id) =>
       roleOf(id).statements.some((st) => [st.Action].flat().some((a) => a.startsWith('execute-api:'))),
     );
-    expect(managers.sort()).toEqual(['FanoutLambdaFunction', 'LiveMessageLambdaFunction']);
+    expect(managers.sort()).toEqual(PUSHER_IDS);
     for (const id of managers)
       expect(
         grants(id).filter((g) => g.startsWith('execute-api:')),
@@ -711,9 +714,10 @@ describe('the live channel: the WebSocket API (infra/functions/live.yml, infra/r
       .map(([id]) => id);
     expect(holders.sort()).toEqual(managers.map((id) => roleOf(id).roleId).sort());
 
+    // $connect checks the access token, and so does a renew frame ($default); $disconnect none.
     const signingKeys = `ssm:GetParameter → ${tokenKeys}`;
     expect(grants('LiveConnectLambdaFunction')).toEqual([signingKeys]);
-    expect(grants('LiveDisconnectLambdaFunction')).toEqual([signingKeys]);
+    expect(grants('LiveDisconnectLambdaFunction')).toEqual([]);
     expect(grants('LiveMessageLambdaFunction')).toEqual(
       [signingKeys, `execute-api:ManageConnections → ${manageConnections}`].sort(),
     );
@@ -726,7 +730,7 @@ describe('the live channel: the WebSocket API (infra/functions/live.yml, infra/r
         ['https://', { Ref: 'WebsocketsApi' }, '.execute-api.', { Ref: 'AWS::Region' }, `.amazonaws.com/${STAGE}`],
       ],
     };
-    for (const id of ['FanoutLambdaFunction', 'LiveMessageLambdaFunction']) {
+    for (const id of PUSHER_IDS) {
       const variables = template.Resources[id]!.Properties.Environment.Variables;
       expect(variables.LIVE_ENDPOINT, id).toEqual(endpoint);
       expect(variables, id).not.toHaveProperty('LIVE_LOCAL');
