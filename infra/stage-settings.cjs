@@ -249,14 +249,21 @@ function stageSettings(stage, params, env = process.env) {
 
 const SERVICE = 'weibo';
 
-/** LIVE_ENDPOINT (and LIVE_LOCAL): where frames are pushed to the WebSocket API's connections. */
+/** The WebSocket API serverless makes from the functions' `websocket` events (infra/functions/live.yml). */
+const LIVE_API_ID = 'WebsocketsApi';
+
+/**
+ * LIVE_ENDPOINT (and LIVE_LOCAL): where frames are pushed to the WebSocket API's connections.
+ * Deployed: the API's own stage URL, https://<apiId>.execute-api.<region>.amazonaws.com/<stage>
+ * (its management API). Browsers reach the same API through the web distribution at /api/live.
+ */
 function liveEnvironment(local, env, stage) {
   if (local) return { LIVE_ENDPOINT: `http://127.0.0.1:${env.WEBSOCKET_PORT || '13003'}`, LIVE_LOCAL: '1' };
   return {
     LIVE_ENDPOINT: {
       'Fn::Join': [
         '',
-        ['https://', { Ref: 'WebsocketsApi' }, '.execute-api.', { Ref: 'AWS::Region' }, `.amazonaws.com/${stage}`],
+        ['https://', { Ref: LIVE_API_ID }, '.execute-api.', { Ref: 'AWS::Region' }, `.amazonaws.com/${stage}`],
       ],
     },
   };
@@ -381,51 +388,37 @@ function functionRoles(stage, arns) {
     ];
   }
   const api = [send, ...readParameters([...arns.tokenKeys, ...arns.gatewayCredentials])];
-  // Pushing to (and ending) connections of the WebSocket API, on that API alone.
+  // Pushing to (PostToConnection: POST) and ending (DeleteConnection: DELETE) connections of the
+  // WebSocket API (infra/functions/live.yml), on that API and this stage alone:
+  // arn:aws:execute-api:<region>:<account>:<apiId>/<stage>/<method>/@connections/<connectionId>.
+  // Connection ids are API Gateway's own: the one star left is that segment.
+  const connectionsArn = (method) => ({
+    'Fn::Join': [
+      '',
+      [
+        'arn:',
+        { Ref: 'AWS::Partition' },
+        ':execute-api:',
+        { Ref: 'AWS::Region' },
+        ':',
+        { Ref: 'AWS::AccountId' },
+        ':',
+        { Ref: LIVE_API_ID },
+        `/${stage}/${method}/@connections/*`,
+      ],
+    ],
+  });
   const manageConnections = {
     Effect: 'Allow',
     Action: ['execute-api:ManageConnections'],
-    Resource: [
-      {
-        'Fn::Join': [
-          '',
-          [
-            'arn:',
-            { Ref: 'AWS::Partition' },
-            ':execute-api:',
-            { Ref: 'AWS::Region' },
-            ':',
-            { Ref: 'AWS::AccountId' },
-            ':',
-            { Ref: 'WebsocketsApi' },
-            '/*/POST/@connections/*',
-          ],
-        ],
-      },
-      {
-        'Fn::Join': [
-          '',
-          [
-            'arn:',
-            { Ref: 'AWS::Partition' },
-            ':execute-api:',
-            { Ref: 'AWS::Region' },
-            ':',
-            { Ref: 'AWS::AccountId' },
-            ':',
-            { Ref: 'WebsocketsApi' },
-            '/*/DELETE/@connections/*',
-          ],
-        ],
-      },
-    ],
+    Resource: [connectionsArn('POST'), connectionsArn('DELETE')],
   };
-  // The live channel seals event-log positions with the token signing keys (shared/auth/positions.ts).
+  // The live routes that check an access token ($connect, and a renew frame).
   const tokenKeys = readParameters(arns.tokenKeys);
   return {
     api,
     liveConnect: [...tokenKeys, ...hbase],
-    liveDisconnect: [...tokenKeys, ...hbase],
+    liveDisconnect: hbase,
     liveMessage: [...tokenKeys, ...hbase, manageConnections],
     createUpload: [...api, { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [uploads] }],
     completeUpload: [...api, { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [uploads] }, sendMedia],
@@ -440,7 +433,6 @@ function functionRoles(stage, arns) {
       },
       send,
       ...hbase,
-      ...tokenKeys,
       manageConnections,
       { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [exportsArn] },
     ],
@@ -453,6 +445,8 @@ function functionRoles(stage, arns) {
       { Effect: 'Allow', Action: ['s3:GetObject', 's3:DeleteObject'], Resource: [uploads] },
       { Effect: 'Allow', Action: ['s3:PutObject', 's3:DeleteObject'], Resource: [variants] },
       ...hbase,
+      // It tells the uploader's connections that a picture is ready (the live channel).
+      manageConnections,
     ],
     ...jobs,
   };

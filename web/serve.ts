@@ -97,6 +97,8 @@ function proxy(apiUrl: URL, req: IncomingMessage, res: ServerResponse): void {
 export function serveWeb(opts: {
   dir: string;
   apiUrl: string;
+  /** The WebSocket API (ws://host:port), for upgrades at /api/live. */
+  liveTarget?: string;
   port: number;
   objectStoreUrl: string;
   host?: string;

@@ -43,7 +43,7 @@ export const connect = observedHandler(async (event: SocketEvent, _context: Cont
   const { token, protocol } = offeredToken(event.headers);
   if (!CONNECTION_ID.test(id) || !token || !protocol) return { statusCode: 401 };
   try {
-    const connection = await openConnection(await liveDependencies(), id, token, Date.now());
+    const connection = await openConnection(liveDependencies(), id, token, Date.now());
     logger.info('live connection opened', { handle: connection.handle, expiresAt: connection.expiresAt });
     return { statusCode: 200, headers: { 'Sec-WebSocket-Protocol': LIVE_PROTOCOL } };
   } catch (err) {
@@ -54,7 +54,7 @@ export const connect = observedHandler(async (event: SocketEvent, _context: Cont
 
 export const disconnect = observedHandler(async (event: SocketEvent): Promise<SocketAnswer> => {
   const id = event.requestContext.connectionId;
-  if (CONNECTION_ID.test(id)) await closeConnection(await liveDependencies(), id);
+  if (CONNECTION_ID.test(id)) await closeConnection(liveDependencies(), id);
   return { statusCode: 200 };
 });
 
@@ -62,7 +62,7 @@ export const message = observedHandler(async (event: SocketEvent): Promise<Socke
   const id = event.requestContext.connectionId;
   const body = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');
   const frame = CONNECTION_ID.test(id)
-    ? await receiveFrame(await liveDependencies(), id, body, Date.now())
+    ? await receiveFrame(liveDependencies(), id, body, Date.now())
     : ({ type: 'error', code: 'not_connected', message: 'This connection is not open' } as const);
   return { statusCode: 200, body: JSON.stringify(frame) };
 });

@@ -21,7 +21,7 @@ import { sqsRecordWorker } from './record-batch.js';
 export async function recordHandler(record: SQSRecord): Promise<void> {
   await runWithCorrelationId(recordCorrelationId(record), async () => {
     const message = FanoutMessage.parse(JSON.parse(record.body));
-    const outcome = await handleFanoutMessage({ ...feedWithExports(), announcer: await liveDependencies() }, message);
+    const outcome = await handleFanoutMessage({ ...feedWithExports(), announcer: liveDependencies() }, message);
     recordFanout(message, outcome);
     logger.info('fan-out message handled', { messageId: record.messageId, type: message.type, ...outcome });
   });

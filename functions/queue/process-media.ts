@@ -8,6 +8,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import { logger } from '../../shared/logging/logger.js';
 import { mediaWorkerDependencies } from '../../shared/wiring/media-worker.js';
+import { liveDependencies } from '../../shared/wiring/live.js';
 import { recordCorrelationId } from '../../shared/observability/correlation-id.js';
 import { MediaMessage } from '../../shared/ports/media-queue.js';
 import { runWithCorrelationId } from '../../shared/runtime/invocation-scope.js';
@@ -27,7 +28,8 @@ const handlers: { [T in MediaMessage['type']]: (deps: MediaWorkerDeps, mediaId: 
 export async function recordHandler(record: SQSRecord): Promise<void> {
   await runWithCorrelationId(recordCorrelationId(record), async () => {
     const message = MediaMessage.parse(JSON.parse(record.body));
-    const outcome = await handlers[message.type](mediaWorkerDependencies(), message.mediaId);
+    const deps = { ...mediaWorkerDependencies(), announcer: liveDependencies() };
+    const outcome = await handlers[message.type](deps, message.mediaId);
     logger.info('media message handled', {
       messageId: record.messageId,
       type: message.type,

@@ -1,6 +1,6 @@
 // infra/local/run-local.ts — `npm start`: the whole system on this machine, on real parts.
 // Starts what is not running (HBase + REST gateway, ElasticMQ, the s3rver object store), applies the schema, creates the
-// fan-out queues, runs the API and the worker under serverless-offline (stage `local`) and the
+// fan-out queues, runs the API, the WebSocket API and the workers under serverless-offline (stage `local`) and the
 // local SQS poller that feeds the worker, builds and serves the web client (web/), prints where
 // everything is, and stays up until
 // Ctrl-C / SIGTERM; then stops the poller, the offline process group and only the stack
@@ -26,7 +26,10 @@ const STAGE = 'local';
 const API_PORT = process.env.API_PORT ?? '13000';
 const LAMBDA_PORT = process.env.OFFLINE_LAMBDA_PORT ?? '13002';
 const WEB_PORT = Number(process.env.WEB_PORT ?? '13001');
+// The WebSocket API (infra/functions/live.yml) and, on the same port, its management API (the pushes).
+const WEBSOCKET_PORT = process.env.WEBSOCKET_PORT ?? '13003';
 const API_URL = `http://127.0.0.1:${API_PORT}`;
+const LIVE_URL = `ws://127.0.0.1:${WEBSOCKET_PORT}`;
 const WEB_URL = `http://127.0.0.1:${WEB_PORT}`;
 const LAMBDA_URL = `http://127.0.0.1:${LAMBDA_PORT}`;
 const NAMESPACE = process.env.HBASE_NAMESPACE ?? 'weibo';
@@ -320,6 +323,7 @@ async function main(): Promise<void> {
         MEDIA_BASE_URL,
         API_PORT,
         OFFLINE_LAMBDA_PORT: LAMBDA_PORT,
+        WEBSOCKET_PORT,
         // Views settle 20 s after a follow/unfollow instead of the deployed 60 s; it gives every
         // request an operation budget of 8.25 s (shared/runtime/deadline.ts). Overridable.
         SETTLE_SECONDS: process.env.SETTLE_SECONDS ?? '20',
@@ -366,9 +370,15 @@ async function main(): Promise<void> {
   });
 
   // The web client, built for this run and served as the deployed stack serves it: static
-  // files, with the API under /api on the same origin.
+  // files, with the API under /api and the WebSocket API at /api/live on the same origin.
   const build = await buildWeb({ apiUrl: '/api', outDir: `${STACK_DIR}/web` });
-  web = await serveWeb({ dir: build.outDir, apiUrl: API_URL, port: WEB_PORT, objectStoreUrl: S3_ENDPOINT });
+  web = await serveWeb({
+    dir: build.outDir,
+    apiUrl: API_URL,
+    liveTarget: LIVE_URL,
+    port: WEB_PORT,
+    objectStoreUrl: S3_ENDPOINT,
+  });
   checkpoint();
 
   console.log(`
@@ -376,6 +386,7 @@ weibo-serverless is running locally (stage ${STAGE})
   web client         : ${WEB_URL}/   (JS + CSS ${(build.total / 1024).toFixed(1)} KB gzipped)
   API reference      : ${WEB_URL}/api-docs/   (OpenAPI document: ${API_URL}/openapi.json)
   API                : ${API_URL}   (also ${WEB_URL}/api/ for the web client)
+  WebSocket API      : ${LIVE_URL}   (also ${WEB_URL.replace(/^http/, 'ws')}/api/live; pushes at http://127.0.0.1:${WEBSOCKET_PORT}/@connections/<id>)
   Lambda invoke      : ${LAMBDA_URL}   (workers weibo-${STAGE}-fanout, weibo-${STAGE}-processMedia)
   HBase REST gateway : ${HBASE_REST_URL}   (namespace ${NAMESPACE})
   SQS (ElasticMQ)    : ${SQS_ENDPOINT}

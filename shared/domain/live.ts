@@ -2,7 +2,7 @@
 // An event is a hint of what changed (a new post in the home timeline, a notification, a post
 // deleted or edited); the client reads the page data itself. Every event a user is told has a
 // position in that user's event log: dense (1, 2, 3, … with no gaps), so a client that holds
-// position P knows exactly what it has seen (docs/consistency.md, invariant T).
+// position P knows exactly what it has seen (docs/consistency.md, invariant S).
 
 /** What happened, as the client needs to know it. */
 export type LiveEvent =
@@ -11,6 +11,8 @@ export type LiveEvent =
   /** A post the reader's timeline may show was deleted, or its text edited. */
   | { kind: 'deleted'; postId: string; author: string }
   | { kind: 'edited'; postId: string; author: string }
+  /** The reader's picture finished processing (the uploader only). */
+  | { kind: 'media'; mediaId: string; state: 'ready' | 'failed' }
   /** The reader has a new notification (the client reads its unread count); `id` names that one. */
   | { kind: 'notification'; type: string; id: string };
 
@@ -29,6 +31,8 @@ export function eventKey(event: LiveEvent): string {
   switch (event.kind) {
     case 'notification':
       return `n.${event.id}`;
+    case 'media':
+      return `media.${event.mediaId}`;
     default:
       return `${event.kind}.${event.postId}`;
   }

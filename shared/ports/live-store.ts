@@ -21,6 +21,8 @@ export interface LogRead {
   gap: boolean;
   /** The reader's presence mark (millis of its last connect; 0 = none): the log holds every event since, for EVENT_LOG_TTL. */
   presentAt: number;
+  /** The reader's own secret its positions are sealed with (absent: never connected). */
+  sealKey?: string;
 }
 
 /** One reader's part of an append: where the event landed, and the connections to tell. */
@@ -29,11 +31,13 @@ export interface Appended {
   position: number;
   /** The reader's presence mark when it was logged (as LogRead.presentAt). */
   presentAt: number;
+  /** As LogRead.sealKey (always there: a reader without one is not logged for). */
+  sealKey: string;
   connections: ConnectionRecord[];
 }
 
 export interface LiveStore {
-  /** Records a new connection and the reader's presence. One write. */
+  /** Records a new connection and the reader's presence (and its seal key, made once). One round trip. */
   open(connection: ConnectionRecord, at: number): Promise<void>;
   /** Who holds the connection, or null (closed, expired, never opened). One read. */
   connection(id: string): Promise<ConnectionRecord | null>;
@@ -73,9 +77,14 @@ export interface SessionTokens {
   verify(token: string): Promise<{ handle: string; expiresAt: number }>;
 }
 
-/** Positions as handed to a client: bound to the reader and the time, so no other reader's or forged one passes. */
+/**
+ * Positions as handed to a client, sealed with the reader's own secret (LogRead.sealKey) and the
+ * presence mark they were read under: no other reader's position, and no forged one, passes.
+ */
 export interface PositionSeal {
-  seal(reader: string, position: number, at: number): string;
-  /** The position and when it was handed out, or null if the text is not one this reader was given. */
-  open(reader: string, sealed: string): { position: number; at: number } | null;
+  seal(key: string, position: number, at: number): string;
+  /** The position a text claims (unverified: it only says where to read), or null if malformed. */
+  claimed(sealed: string): number | null;
+  /** The position and its presence mark, or null if `key` did not seal this text. */
+  open(key: string, sealed: string): { position: number; at: number } | null;
 }

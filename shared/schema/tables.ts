@@ -705,7 +705,7 @@ data  : rows written before this table existed have no entries; the product has 
       ],
       design: `
 The live channel: who is connected where, each user's event log, and who to tell of an author's
-posts. The push is a hint; the log is the truth (docs/consistency.md T, U). Three kinds of rows:
+posts. The push is a hint; the log is the truth (docs/consistency.md S, T). Three kinds of rows:
 reader     = userKey(reader)                                        (one row per user)
   c:<connection id>  the session's expiry millis (the access token's); TTL 3 h, past API
                      Gateway's 2-hour connection limit, since $disconnect is not guaranteed
@@ -714,6 +714,8 @@ reader     = userKey(reader)                                        (one row per
   s:p   presence: millis of the last connect. Events are logged only for a reader with s:p
         newer than EVENT_LOG_TTL (a reader never connected costs no log writes)
   s:w   millis the reader's followees were last told of it (the watcher marks below)
+  s:k   the reader's own random secret its positions are sealed with (shared/auth/positions.ts);
+        made once, by put-if-absent at a connect. A reader without one is not logged for
   e:<position>   the event (JSON), position as 12 zero-padded digits so qualifiers sort by it;
         TTL 24 h (EVENT_LOG_TTL)
   d:<event key>  the position that event was logged at: a redelivered message logs it once
@@ -721,13 +723,14 @@ connection = salt2(id) + '~' + connection id                        (one row per
   c:h   the reader's handle, c:x the session's expiry millis; TTL 3 h (as c: above)
 watchers   = userKey(author) + 'w'                                   (one row per author)
   w:<reader>  '' — the reader follows the author and connected within the last 24 h (TTL)
-connect  : PUT (one batch put) the reader row's c:<id>, s:p and the connection row; then, at
+connect  : PUT (one batch put) the reader row's c:<id>, s:p and the connection row, beside
+           PUT ?check=put s:k, check s:k absent (the seal key, made once); then, at
            most hourly (s:w older than WATCH_REFRESH), the following list (scan pages) and ONE
            batch put of w:<reader> into each followee's watchers row, and s:w
 message  : GET the connection row (c:h, c:x): who speaks, and until when       (one get)
 close    : DELETE the reader row's c:<id> and the connection row
 append   : (the worker; one event to many readers) GET /live/multiget of the readers' rows,
-           columns s:n, s:p, d:<key>, c (heads, presence, the key already logged, connections:
+           columns s:n, s:p, s:k, d:<key>, c (heads, presence, seal keys, the key already logged, connections:
            ONE multi-get), then per present reader not yet holding the key
            PUT ?check=put e:<n+1>, d:<key>, s:n = n+1, check s:n == n        (one each; a loser
            reads its row again and retries at its new head)

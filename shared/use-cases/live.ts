@@ -3,7 +3,7 @@
 // read of a reader's event log (also GET /users/{handle}/events), and the worker's side: an event
 // logged for its readers and pushed to their connections.
 //
-// The push is a hint; the log is the truth (docs/consistency.md T, U). Every event a reader is
+// The push is a hint; the log is the truth (docs/consistency.md S, T). Every event a reader is
 // told sits at a position of its log, positions are dense, and a client resumes from the last
 // one it applied: it gets exactly the events after it, in order, each once — or, if the log no
 // longer holds them, `reset` (reload the page's data). A pushed frame names its position: a
@@ -68,7 +68,7 @@ export type EventFrame = LiveEvent & { position: string };
 /** What the server sends. */
 export type ServerFrame =
   | { type: 'pong'; expiresAt: number }
-  | { type: 'events'; events: EventFrame[]; position: string; reset: boolean }
+  | { type: 'events'; events: EventFrame[]; position: string; reset: boolean; expiresAt: number }
   | { type: 'event'; event: EventFrame }
   | { type: 'renewed'; expiresAt: number }
   | { type: 'expired' }
@@ -148,7 +148,9 @@ export async function receiveFrame(
   }
   if (frame.action === 'ping') return { type: 'pong', expiresAt: connection.expiresAt };
   try {
-    return { type: 'events', ...(await readEvents(deps, connection.handle, frame.after, now)) };
+    const read = await readEvents(deps, connection.handle, frame.after, now);
+    // With when the session ends: the client renews before then.
+    return { type: 'events', ...read, expiresAt: connection.expiresAt };
   } catch (err) {
     if (err instanceof InvalidInputError) return frameError('invalid_position', err.message);
     throw err;
@@ -196,23 +198,24 @@ export async function readEvents(
   after: string | undefined,
   now: number,
 ): Promise<EventsAfter> {
-  const from = after === undefined ? undefined : (deps.positions.open(reader, after) ?? undefined);
-  if (after !== undefined && !from)
-    throw new InvalidInputError('Not a position of this user’s events', 'invalid_position');
+  const refused = () => new InvalidInputError('Not a position of this user’s events', 'invalid_position');
+  // Where the text says to read from (unverified: it names a place in the reader's own log only);
+  // the seal is checked with the reader's key, which comes with the same read.
+  const claimed = after === undefined ? Number.MAX_SAFE_INTEGER : deps.positions.claimed(after);
+  if (claimed === null) throw refused();
+  const read = await deps.live.read(reader, claimed, EVENT_LOG_READ_MAX + 1);
+  if (read.sealKey === undefined) throw refused();
+  const key = read.sealKey;
+  const seal = (position: number) => deps.positions.seal(key, position, read.presentAt);
+  if (after === undefined) return { events: [], position: seal(read.head), reset: false };
+  const from = deps.positions.open(key, after);
+  if (!from || from.position > read.head) throw refused();
   // A position is answered from the log while the presence mark it was handed out under lives:
   // until then every event since was logged (tables.ts live, s:p).
-  const stale = from !== undefined && now - from.at > EVENT_LOG_TTL_SECONDS * 1000 - CLOCK_MARGIN_MS;
-  const read = await deps.live.read(
-    reader,
-    stale || !from ? Number.MAX_SAFE_INTEGER : from.position,
-    EVENT_LOG_READ_MAX + 1,
-  );
-  const seal = (position: number) => deps.positions.seal(reader, position, read.presentAt);
-  if (!from || stale) return { events: [], position: seal(read.head), reset: from !== undefined };
-  if (from.position > read.head)
-    throw new InvalidInputError('Not a position of this user’s events', 'invalid_position');
-  if (read.gap || read.events.length > EVENT_LOG_READ_MAX)
+  const stale = now - from.at > EVENT_LOG_TTL_SECONDS * 1000 - CLOCK_MARGIN_MS;
+  if (stale || read.gap || read.events.length > EVENT_LOG_READ_MAX) {
     return { events: [], position: seal(read.head), reset: true };
+  }
   const events = read.events.map((e) => ({ ...e.event, position: seal(e.position) }));
   const last = read.events.at(-1)?.position ?? from.position;
   return { events, position: seal(last), reset: false };
@@ -256,7 +259,7 @@ export async function announce(
     }
     const frame: ServerFrame = {
       type: 'event',
-      event: { ...event, position: deps.positions.seal(a.reader, a.position, a.presentAt) },
+      event: { ...event, position: deps.positions.seal(a.sealKey, a.position, a.presentAt) },
     };
     const result = await deps.push.send(c.id, frame).catch(() => 'failed' as const);
     if (result === 'sent') pushed++;

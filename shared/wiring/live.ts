@@ -10,7 +10,6 @@ import { config } from '../config/config.js';
 import type { ConnectionPush } from '../ports/live-store.js';
 import type { LiveDeps } from '../use-cases/live.js';
 import { hbaseClient } from './hbase.js';
-import { runtimeSecrets } from './secrets.js';
 import { tokenKeys } from './tokens.js';
 
 let push: ConnectionPush | undefined;
@@ -24,16 +23,18 @@ export function connectionPush(): ConnectionPush {
   return push;
 }
 
-/** The live channel's ports, with the signing keys as read now (they rotate). */
-export async function liveDependencies(): Promise<LiveDeps> {
+let deps: LiveDeps | undefined;
+/** The live channel's ports, built on first use. */
+export function liveDependencies(): LiveDeps {
+  if (deps) return deps;
   const cfg = config();
-  const { current, previous } = await runtimeSecrets().signingSecrets();
   const hbase = hbaseClient();
-  return {
+  deps = {
     live: new HBaseLiveStore(hbase, cfg.HBASE_NAMESPACE),
     push: connectionPush(),
-    positions: hmacPositionSeal(current, previous),
+    positions: hmacPositionSeal,
     tokens: { verify: async (token) => verifiedSession(token, await tokenKeys()) },
     relations: new HBaseRelationStore(hbase, cfg.HBASE_NAMESPACE, { settleMs: cfg.SETTLE_SECONDS * 1000 }),
   };
+  return deps;
 }

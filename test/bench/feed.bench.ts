@@ -32,6 +32,8 @@ import { applySchema } from '../../infra/schema/apply-schema.js';
 import { ensureQueues, localSqsClient } from '../../infra/local/sqs-poller.js';
 import { feedLimits, loadConfig } from '../../shared/config/config.js';
 import { hbaseFeedStores } from '../../shared/wiring/feed.js';
+import { HBaseLiveStore } from '../../shared/adapters/hbase/hbase-live-store.js';
+import { hmacPositionSeal } from '../../shared/auth/positions.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { deferToInvocation } from '../../shared/runtime/invocation-scope.js';
 import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
@@ -218,7 +220,18 @@ try {
     headers,
     hb,
     recorder,
-    deps: { ...hbaseFeedStores(hb, ns), queue: { send: async (m) => void queued.push(m) }, limits },
+    deps: {
+      ...hbaseFeedStores(hb, ns),
+      queue: { send: async (m) => void queued.push(m) },
+      limits,
+      // The live channel as the worker has it: each fan-out message reads its author's watchers.
+      announcer: {
+        live: new HBaseLiveStore(hb, ns),
+        push: { send: async () => 'sent', disconnect: async () => {} },
+        positions: hmacPositionSeal,
+        relations: hbaseFeedStores(hb, ns).relations,
+      },
+    },
     queued,
     limits,
     progress,

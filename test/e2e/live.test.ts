@@ -2,8 +2,12 @@
 // real queue and worker on the real HBase: authentication at connect, a post and a notification
 // pushed to a follower's socket, catch-up across a dropped socket (the five posts arrive once
 // each, in order), a position too old for the log (a reset), and the frames that are refused.
-import { describe, expect, inject, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { HBaseLiveStore } from '../../shared/adapters/hbase/hbase-live-store.js';
+import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { hmacPositionSeal } from '../../shared/auth/positions.js';
+import { issueToken } from '../../shared/auth/tokens.js';
 import { EVENT_LOG_TTL_SECONDS, FRAME_MAX_BYTES } from '../../shared/domain/live.js';
 import { apiClient } from '../support/api.js';
 import { eventually } from '../support/eventually.js';
@@ -11,11 +15,21 @@ import { openLive, type Frame, type LiveSocket } from '../support/live-socket.js
 
 const api = apiClient(inject('apiUrl'));
 const liveUrl = inject('liveUrl');
-const seal = hmacPositionSeal(inject('jwtSecret'));
+const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 30_000 });
+const liveStore = new HBaseLiveStore(hbase, inject('e2eNamespace'));
+afterAll(() => hbase.close());
 
 interface User {
   handle: string;
   token: string;
+}
+
+/** Every token a socket of this file was opened with: none may reach the log. */
+const tokens: string[] = [];
+async function newUser(prefix: string): Promise<User> {
+  const u = await api.newUser(prefix);
+  tokens.push(u.token);
+  return u;
 }
 
 async function publish(u: User, body: string): Promise<string> {
@@ -43,15 +57,22 @@ const postIds = (frames: Frame[]) =>
   );
 
 describe('the live channel', () => {
-  it('refuses a connection without a token, with a bad one, or without the protocol', async () => {
-    const [a] = await Promise.all([api.newUser('lva')]);
+  it('refuses a connection without a token, with a bad or expired one, or without the protocol', async () => {
+    const [a] = await Promise.all([newUser('lva')]);
     await expect(openLive(liveUrl, '', ['weibo-live.v1'])).rejects.toThrow(/401|Unexpected/);
     await expect(openLive(liveUrl, 'not.a.token')).rejects.toThrow(/401|Unexpected/);
     await expect(openLive(liveUrl, a.token, [`bearer.${a.token}`])).rejects.toThrow(/401|Unexpected/);
+    // A well-signed token of the user that expired a minute ago.
+    const { token: expired } = await issueToken(
+      a.handle,
+      { secret: inject('jwtSecret'), ttlSeconds: 60 },
+      Date.now() - 120_000,
+    );
+    await expect(openLive(liveUrl, expired)).rejects.toThrow(/401|Unexpected/);
   });
 
   it("pushes a followee's post and a notification to the reader's socket", async () => {
-    const [a, b] = await Promise.all([api.newUser('lvr'), api.newUser('lvb')]);
+    const [a, b] = await Promise.all([newUser('lvr'), newUser('lvb')]);
     await follow(a, b);
     const { socket } = await connected(a);
     try {
@@ -72,7 +93,7 @@ describe('the live channel', () => {
   });
 
   it('a dropped socket misses nothing: the five posts arrive once each, in order, on resume', async () => {
-    const [a, b] = await Promise.all([api.newUser('lvd'), api.newUser('lve')]);
+    const [a, b] = await Promise.all([newUser('lvd'), newUser('lve')]);
     await follow(a, b);
     const first = await connected(a);
     await first.socket.close();
@@ -101,10 +122,11 @@ describe('the live channel', () => {
   });
 
   it('a position older than the log keeps is a reset; refused frames change nothing', async () => {
-    const [a, other] = await Promise.all([api.newUser('lvo'), api.newUser('lvq')]);
+    const [a, other] = await Promise.all([newUser('lvo'), newUser('lvq')]);
     const { socket } = await connected(a);
     try {
-      const old = seal.seal(a.handle, 0, Date.now() - EVENT_LOG_TTL_SECONDS * 1000);
+      const key = (await liveStore.read(a.handle, 0, 1)).sealKey ?? '';
+      const old = hmacPositionSeal.seal(key, 0, Date.now() - EVENT_LOG_TTL_SECONDS * 1000);
       expect(await socket.ask({ action: 'resume', after: old })).toMatchObject({ type: 'events', reset: true });
       const theirs = await connected(other);
       await theirs.socket.close();
@@ -126,5 +148,11 @@ describe('the live channel', () => {
     } finally {
       await socket.close();
     }
+  });
+
+  it('keeps the tokens out of the log', () => {
+    const log = readFileSync(inject('offlineLogFile'), 'utf8');
+    expect(log).toContain('live connection opened');
+    for (const token of tokens) expect(log).not.toContain(token);
   });
 });

@@ -1,5 +1,5 @@
 // test/integration/live-log.test.ts — the event log of the live channel on the real stack
-// (docs/consistency.md T): appends racing for one reader's head land at dense positions, in
+// (docs/consistency.md S): appends racing for one reader's head land at dense positions, in
 // order, each once; a redelivered event is logged once; a reader never connected is not logged
 // for; a client resumes from a sealed position and gets exactly what came after it, or a reset
 // when the log no longer holds it; a position of another reader, forged or malformed, is refused.
@@ -12,7 +12,7 @@ import { InvalidInputError } from '../../shared/domain/errors.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { userKey } from '../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../shared/schema/tables.js';
-import { announce, readEvents } from '../../shared/use-cases/live.js';
+import { announce, openConnection, readEvents, receiveFrame } from '../../shared/use-cases/live.js';
 import { interleaver } from '../support/interleave.js';
 import { useNamespace } from '../support/namespace.js';
 
@@ -24,7 +24,9 @@ const gate = interleaver();
 const store = new HBaseLiveStore(hbase, ns, (reader, position) =>
   gate.hook('live.head-read', { reader, position: String(position) }),
 );
-const positions = hmacPositionSeal('test-secret-for-positions');
+const positions = hmacPositionSeal;
+/** The reader's own seal key (made at its first connect). */
+const keyOf = async (reader: string) => (await store.read(reader, 0, 1)).sealKey ?? '';
 const sent: { id: string; frame: unknown }[] = [];
 const push = {
   send: async (id: string, frame: unknown) => {
@@ -44,7 +46,7 @@ async function present(reader: string, connectionId = `c-${reader}`) {
   await store.open({ id: connectionId, handle: reader, expiresAt: Date.now() + 600_000 }, Date.now());
 }
 
-describe('the event log (invariant T)', () => {
+describe('the event log (invariant S)', () => {
   it('two appends racing for one head: dense positions, in order, each once', async () => {
     const reader = fresh();
     await present(reader);
@@ -85,7 +87,7 @@ describe('the event log (invariant T)', () => {
     const frames = sent.filter((s) => s.id.endsWith(reader));
     expect(frames.map((f) => f.id).sort()).toEqual([`a-${reader}`, `b-${reader}`]);
     const position = (frames[0]!.frame as { event: { position: string } }).event.position;
-    expect(positions.open(reader, position)?.position).toBe(1);
+    expect(positions.open(await keyOf(reader), position)?.position).toBe(1);
   });
 
   it('resume: exactly the events after the position, in order, each once; then nothing', async () => {
@@ -111,7 +113,7 @@ describe('the event log (invariant T)', () => {
     await hbase.deleteColumn(qualifiedTableName(ns, 'live'), userKey(reader), `e:${'1'.padStart(12, '0')}`);
     expect(await readEvents(deps, reader, start.position, Date.now())).toMatchObject({ events: [], reset: true });
     // Handed out longer ago than the presence mark it was handed under lives.
-    const old = positions.seal(reader, 2, Date.now() - EVENT_LOG_TTL_SECONDS * 1000);
+    const old = positions.seal(await keyOf(reader), 2, Date.now() - EVENT_LOG_TTL_SECONDS * 1000);
     expect(await readEvents(deps, reader, old, Date.now())).toMatchObject({ events: [], reset: true });
   });
 
@@ -129,9 +131,43 @@ describe('the event log (invariant T)', () => {
     await Promise.all([present(reader), present(other)]);
     await store.append([other], 'post.x', post(30), Date.now());
     const theirs = (await readEvents(deps, other, undefined, Date.now())).position;
-    const forged = `${positions.seal(reader, 0, Date.now()).split('.').slice(0, 2).join('.')}.${'A'.repeat(22)}`;
+    const forged = `${positions
+      .seal(await keyOf(reader), 0, Date.now())
+      .split('.')
+      .slice(0, 2)
+      .join('.')}.${'A'.repeat(22)}`;
     for (const bad of [theirs, forged, 'not-a-position', '5']) {
       await expect(readEvents(deps, reader, bad, Date.now())).rejects.toBeInstanceOf(InvalidInputError);
     }
+  });
+
+  it('a connection lives no longer than its session: a frame after it ends the connection, a push after it is not sent', async () => {
+    const reader = fresh();
+    const ended: string[] = [];
+    const tokens = { verify: async () => ({ handle: reader, expiresAt: Date.now() + 60_000 }) };
+    const live = { ...deps, push: { ...push, disconnect: async (id: string) => void ended.push(id) }, tokens };
+    const relations = { following: async () => ({ items: [] }), followSinces: async () => [] };
+    const opened = await openConnection({ ...live, relations }, `x-${reader}`, 'token', Date.now());
+    expect(await receiveFrame(live, opened.id, '{"action":"ping"}', Date.now())).toMatchObject({ type: 'pong' });
+    // Past the session's end: the frame is answered `expired`, and the connection is gone.
+    const later = opened.expiresAt + 1;
+    expect(await receiveFrame(live, opened.id, '{"action":"ping"}', later)).toEqual({ type: 'expired' });
+    expect(ended).toEqual([opened.id]);
+    expect(await store.connection(opened.id)).toBeNull();
+    // A second connection, also past its session when an event comes: not pushed to, and removed.
+    await store.open({ id: `y-${reader}`, handle: reader, expiresAt: Date.now() - 1 }, Date.now());
+    const before = sent.length;
+    expect(await announce(live, [reader], post(40), Date.now())).toMatchObject({ logged: 1, pushed: 0, gone: 1 });
+    expect(sent.length).toBe(before);
+    expect(await store.connection(`y-${reader}`)).toBeNull();
+  });
+
+  it('a push that finds the connection gone (410) removes it; the event stays in the log', async () => {
+    const reader = fresh();
+    await present(reader, `g-${reader}`);
+    const gone = { ...deps, push: { ...push, send: async () => 'gone' as const } };
+    expect(await announce(gone, [reader], post(50), Date.now())).toMatchObject({ logged: 1, pushed: 0, gone: 1 });
+    expect(await store.connection(`g-${reader}`)).toBeNull();
+    expect((await store.read(reader, 0, 10)).events).toHaveLength(1);
   });
 });

@@ -186,6 +186,8 @@ describe('stage settings', () => {
       { Effect: 'Allow', Action: ['s3:GetObject', 's3:DeleteObject'], Resource: [objects('uploads/')] },
       // A discard deletes variants too: under media/ only.
       { Effect: 'Allow', Action: ['s3:PutObject', 's3:DeleteObject'], Resource: [objects('media/')] },
+      // It tells the uploader's open connections that the picture is ready (the WebSocket API only).
+      expect.objectContaining({ Action: ['execute-api:ManageConnections'] }),
     ]);
     // A deleted post's pictures, and abandoned ones, are discarded through the media queue.
     const sendMedia = {

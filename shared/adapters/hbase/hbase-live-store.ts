@@ -1,21 +1,26 @@
 // shared/adapters/hbase/hbase-live-store.ts — LiveStore on HBase: connections, each reader's event
 // log and the authors' watchers, in the `live` table. Layout, requests and why each append is a
-// check-and-put on the log's head: shared/schema/tables.ts (live), docs/consistency.md (T, U).
+// check-and-put on the log's head: shared/schema/tables.ts (live), docs/consistency.md (S, T).
+import { randomBytes } from 'node:crypto';
 import { EVENT_LOG_TTL_SECONDS, type LiveEvent, type LoggedEvent } from '../../domain/live.js';
 import { bytesToString, filters, type HBaseRestClient, type HBaseRow } from '../../hbase/index.js';
 import type { Appended, ConnectionRecord, LiveStore, LogRead } from '../../ports/live-store.js';
 import { connectionKey, handleFromKey, userKey, watchersKey } from '../../schema/row-keys.js';
 import { qualifiedTableName } from '../../schema/tables.js';
+import { mapLimit } from '../../runtime/concurrency.js';
 import { cellText as text } from './cells.js';
 
 const HEAD = 's:n';
 const PRESENT = 's:p';
 const WATCHED = 's:w';
+const SEAL_KEY = 's:k';
 const HOLDER = 'c:h';
 const EXPIRES = 'c:x';
 const POSITION_DIGITS = 12;
 /** Appends that lose the race for one reader's head this many times in a row give up (the message is retried). */
 const APPEND_ATTEMPTS = 8;
+/** Check-and-puts in flight at once for one event's readers (a page of a fan-out may hold hundreds). */
+const APPENDS_AT_ONCE = 32;
 
 const positionQualifier = (position: number) => String(position).padStart(POSITION_DIGITS, '0');
 const eventColumn = (position: number) => `e:${positionQualifier(position)}`;
@@ -27,22 +32,32 @@ export class HBaseLiveStore implements LiveStore {
   constructor(
     private readonly client: HBaseRestClient,
     namespace: string,
-    /** Tests only: a pause between an append's read of a head and its write (docs/consistency.md T). */
+    /** Tests only: a pause between an append's read of a head and its write (docs/consistency.md S). */
     private readonly beforeWrite?: (reader: string, position: number) => Promise<void>,
   ) {
     this.table = qualifiedTableName(namespace, 'live');
   }
 
   async open(c: ConnectionRecord, at: number): Promise<void> {
-    await this.client.put(this.table, [
-      {
-        key: userKey(c.handle),
-        cells: [
-          { column: connectionColumn(c.id), value: String(c.expiresAt) },
-          { column: PRESENT, value: String(at) },
-        ],
-      },
-      this.connectionRow(c),
+    // The seal key is made once (put-if-absent: a racing connect's loses, and positions handed
+    // out stay valid); a reader with presence but no key (a cut between the two) is not logged for.
+    await Promise.all([
+      this.client.put(this.table, [
+        {
+          key: userKey(c.handle),
+          cells: [
+            { column: connectionColumn(c.id), value: String(c.expiresAt) },
+            { column: PRESENT, value: String(at) },
+          ],
+        },
+        this.connectionRow(c),
+      ]),
+      this.client.checkAndPut(
+        this.table,
+        userKey(c.handle),
+        [{ column: SEAL_KEY, value: randomBytes(16).toString('base64url') }],
+        { column: SEAL_KEY, value: null },
+      ),
     ]);
   }
 
@@ -90,17 +105,15 @@ export class HBaseLiveStore implements LiveStore {
     const rows = await this.client.multiGet(
       this.table,
       unique.map((r) => userKey(r)),
-      { columns: [HEAD, PRESENT, keyColumn(key), 'c'] },
+      { columns: [HEAD, PRESENT, SEAL_KEY, keyColumn(key), 'c'] },
     );
     const byReader = new Map(rows.map((row) => [handleFromKey(row.key).handle, row]));
     const presentSince = at - EVENT_LOG_TTL_SECONDS * 1000;
-    const appended = await Promise.all(
-      unique.map(async (reader) => {
-        const row = byReader.get(reader) ?? null;
-        if (presenceOf(row) <= presentSince) return null;
-        return this.appendOne(reader, row, key, event, at);
-      }),
-    );
+    const appended = await mapLimit(unique, APPENDS_AT_ONCE, async (reader) => {
+      const row = byReader.get(reader) ?? null;
+      if (presenceOf(row) <= presentSince || text(row, SEAL_KEY) === undefined) return null;
+      return this.appendOne(reader, row, key, event, at);
+    });
     return appended.filter((a): a is Appended => a !== null);
   }
 
@@ -129,9 +142,12 @@ export class HBaseLiveStore implements LiveStore {
         ],
         { column: HEAD, value: head ?? null },
       );
-      if (won) return { reader, position, presentAt: presenceOf(row), connections: connectionsOf(reader, row) };
+      if (won) {
+        const sealKey = text(row, SEAL_KEY) ?? '';
+        return { reader, position, presentAt: presenceOf(row), sealKey, connections: connectionsOf(reader, row) };
+      }
       row = await this.client.getRow(this.table, userKey(reader), {
-        columns: [HEAD, PRESENT, keyColumn(key), 'c'],
+        columns: [HEAD, PRESENT, SEAL_KEY, keyColumn(key), 'c'],
       });
     }
     throw new Error(`event log of ${reader}: lost the race for its head ${APPEND_ATTEMPTS} times`);
@@ -164,7 +180,8 @@ export class HBaseLiveStore implements LiveStore {
     // none while the head is past after, means the ones between have expired.
     const expected = after + 1;
     const gap = head > after && (events.length === 0 || events[0]!.position !== expected);
-    return { events, head, gap, presentAt: presenceOf(row) };
+    const sealKey = text(row, SEAL_KEY);
+    return { events, head, gap, presentAt: presenceOf(row), ...(sealKey === undefined ? {} : { sealKey }) };
   }
 
   private connectionRow(c: ConnectionRecord) {

@@ -10,6 +10,7 @@ import type { IdempotencyStore, PostStore } from '../../ports/feed-store.js';
 import type { WriteQuota } from '../../ports/reaction-store.js';
 import type { UserStore } from '../../ports/user-store.js';
 import type { StepHook } from '../steps.js';
+import type { Announcer } from '../live.js';
 
 export interface MediaLimits {
   /** Uploads a user may start per one-minute window (429 + Retry-After past it). */
@@ -42,4 +43,6 @@ export interface DiscardDeps {
 /** The worker's: no queue to send to, an image processor instead (and the posts, for discards). */
 export interface MediaWorkerDeps extends DiscardDeps {
   images: ImageProcessor;
+  /** The live channel: the uploader's clients are told when a picture is ready or failed. */
+  announcer?: Pick<Announcer, 'live' | 'push' | 'positions'>;
 }

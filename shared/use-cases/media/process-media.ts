@@ -1,7 +1,8 @@
 // shared/use-cases/media/process-media.ts — the media worker's one job: make an upload safe and
 // small. Idempotent under redelivery and duplicate delivery (tables.ts media, interleavings):
 // every object it writes has a fixed key, and every state move is conditional.
-import type { MediaDescriptor } from '../../ports/media-store.js';
+import type { MediaDescriptor, MediaRecord } from '../../ports/media-store.js';
+import { announce } from '../live.js';
 import type { MediaWorkerDeps } from './media-deps.js';
 
 export type ProcessOutcome =
@@ -20,8 +21,18 @@ export type ProcessOutcome =
  */
 export async function processMedia(deps: MediaWorkerDeps, id: string): Promise<ProcessOutcome> {
   const media = await deps.media.get(id);
-  if (!media || media.state === 'ready' || media.state === 'failed')
-    return { outcome: 'skipped', state: media?.state ?? 'absent' };
+  if (!media) return { outcome: 'skipped', state: 'absent' };
+  const outcome = await processRecord(deps, id, media);
+  // The uploader's clients are told the picture finished (once, however often this runs: a
+  // repeat after a cut before the telling tells it then).
+  const state = outcome.outcome === 'skipped' ? outcome.state : outcome.outcome;
+  if (deps.announcer && (state === 'ready' || state === 'failed'))
+    await announce(deps.announcer, [media.owner], { kind: 'media', mediaId: id, state }, Date.now());
+  return outcome;
+}
+
+async function processRecord(deps: MediaWorkerDeps, id: string, media: MediaRecord): Promise<ProcessOutcome> {
+  if (media.state === 'ready' || media.state === 'failed') return { outcome: 'skipped', state: media.state };
   if (media.discarding) return { outcome: 'skipped', state: 'discarding' };
   if (media.state === 'uploading' && !(await deps.media.move(id, 'uploading', 'processing'))) {
     const now = await deps.media.get(id);

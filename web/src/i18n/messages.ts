@@ -424,6 +424,7 @@ export const en = {
   'error.invalid_notification_id': 'That notification is no longer in the list. Reload the page.',
   'error.invalid_topic': 'That is not a topic: 1–32 characters with a letter or digit, and no # / ? %.',
   'error.invalid_cursor': 'This list has changed. Reload the page.',
+  'error.invalid_position': 'Live updates lost their place. Reload the page.',
   'error.internal_error': 'The server had a problem. Please try again later.',
   'error.service_unavailable': 'The service is temporarily unavailable. Please try again in a moment.',
   'error.timeout':
@@ -816,6 +817,7 @@ export const zh: Record<MessageKey, string> = {
   'error.invalid_notification_id': '这条通知已不在列表中，请刷新页面。',
   'error.invalid_topic': '这不是有效的话题：1–32 个字符，需含字母或数字，不能含 # / ? %。',
   'error.invalid_cursor': '列表已变化，请刷新页面。',
+  'error.invalid_position': '实时更新已失去同步，请刷新页面。',
   'error.internal_error': '服务器出了点问题，请稍后再试。',
   'error.service_unavailable': '服务暂时不可用，请稍后再试。',
   'error.timeout': '服务器响应超时，无法确定操作是否已完成。重试是安全的。',
