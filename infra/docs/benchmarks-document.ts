@@ -226,22 +226,27 @@ const LIVE_TEXT = `## Live channel (\`npm run bench:live\`)
 
 \`test/bench/live.bench.ts\` starts the servers \`npm start\` runs (serverless-offline: the HTTP
 API, the WebSocket API and the fan-out worker, fed by the local SQS poller with 4 invocations at
-once) on a throwaway namespace and queues, registers 1,000 readers following one author (through
-the use cases; \`--sockets N\` to choose, \`--smoke\` for 50) and opens a socket for each, 16
-connects at once. Each sends \`resume\` and applies pushed events as the protocol says (the next
-position directly, a gap by resuming). It measures:
+once) on a throwaway namespace and queues, with the fan-out worker's deployed timeout, 30 s
+(\`--worker-timeout 3\` gives it \`npm start\`'s, which leaves 2 s of HBase work per invocation).
+It registers 1,000 readers following one author (through the use cases; \`--sockets N\` to
+choose, \`--smoke\` for 50) and opens a socket for each, 16 connects at once. Each sends
+\`resume\` and applies pushed events as the protocol says (the next position directly, a gap by
+resuming). It measures:
 
 - **connect** p50 / p99: the upgrade (\`$connect\`) and the first \`resume\`'s answer;
 - **publish → the event at the last socket**: the author publishes over HTTP, one post at a
   time; p50 / p99 over the posts, and the spread over the sockets for each post. Every socket
   must apply every post exactly once;
-- **a reconnect storm**: every socket drops, the author publishes posts, every socket reconnects
-  at once and resumes from its last position; each must end with exactly the missed posts, at
-  the next positions (lost, doubled, extra are counted), and the time until the last has them;
+- **a reconnect storm**: every socket drops (the bench waits for the 1,000 \`$disconnect\`s), the
+  author publishes posts, every socket reconnects at the same instant and resumes from its last
+  position; each must end with exactly the missed posts, at the next positions (lost, doubled,
+  extra are counted), and the time until the last has them;
 - **memory**: RSS of serverless-offline's process group (the Lambda emulation's worker threads
   live in it) and of the HBase JVMs, before the sockets, with them open, at the storm's peak.
 
-No floor: the figures are the local emulation's, on a machine the bench shares with its servers.`;
+No floor: the figures are the local emulation's, on a machine the bench shares with its servers
+and its 1,000 clients. The run's JSON also holds, phase by phase, each function's invocations and
+durations as serverless-offline logged them, and any that ran out of time.`;
 
 const FLOOR_TEXT = `## The raw HBase floor (\`npm run bench:hbase\`)
 

@@ -480,6 +480,14 @@ try {
   const dropStarted = performance.now();
   await Promise.all(readers.map((r) => r.close(10_000)));
   const dropMs = performance.now() - dropStarted;
+  // The $disconnect wave (one invocation per socket) ends before the author publishes: the
+  // storm measures the catch-up, not a fan-out competing with a thousand disconnects.
+  const disconnectsStarted = performance.now();
+  while (offline.log.ended('liveDisconnect') < s.sockets && performance.now() - disconnectsStarted < 120_000)
+    await sleep(250);
+  const disconnectsMs = performance.now() - disconnectsStarted;
+  const disconnectsSeen = offline.log.ended('liveDisconnect');
+  server.drop = offline.log.take();
   watch.take();
   const missed: string[] = [];
   for (let i = 0; i < s.missedPosts; i++) {
@@ -488,7 +496,11 @@ try {
     missed.push(res.json.id);
   }
   // Every missed post logged for every reader before anyone comes back: the storm measures the catch-up.
-  const missedFanoutMs = await drained(fanout.queueUrl, s.deliveryTimeoutMs);
+  // A message that fails comes back after the queue's visibility timeout: wait that out once.
+  const missedFanoutMs = await drained(
+    fanout.queueUrl,
+    s.deliveryTimeoutMs + fanout.settings.visibilityTimeoutSeconds * 1000,
+  );
   server.down = offline.log.take();
   progress.update(0.3, `${s.missedPosts} posts logged; reconnecting`);
   const stormStarted = performance.now();
@@ -583,6 +595,7 @@ try {
       seedQueueDrain: round(seedDrainMs),
       connect: round(connectWallMs),
       drop: round(dropMs),
+      disconnectWave: round(disconnectsMs + dropMs),
       missedFanout: round(missedFanoutMs),
       stormSettle: round(stormSettleMs),
       close: round(closeMs),
@@ -607,6 +620,7 @@ try {
       sockets: s.sockets,
       missedPosts: s.missedPosts,
       jitterMs: s.stormJitterMs,
+      disconnectsSeen,
       settleMs: round(stormSettleMs),
       reconnect: storm,
       settledSockets: settledAt.length,

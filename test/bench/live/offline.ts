@@ -94,6 +94,11 @@ export class ServerLog {
     }
   }
 
+  /** Invocations of `fn` that ended since the last take(). */
+  ended(fn: string): number {
+    return this.durations.get(fn)?.length ?? 0;
+  }
+
   /** Everything since the last take(), and starts again. */
   take(): ServerLogStretch {
     const durations: ServerLogStretch['durations'] = {};
