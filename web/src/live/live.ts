@@ -33,7 +33,9 @@ type ServerFrame =
   | { type: 'event'; event: LiveEvent }
   | { type: 'renewed'; expiresAt: number }
   | { type: 'expired' }
-  | { type: 'error'; code: string; message: string };
+  | { type: 'error'; code: string; message: string }
+  /** API Gateway's answer when a route's function failed (no `type`). */
+  | { type?: undefined; message: string };
 
 /** `open`: connected and caught up; `offline`: dropped, a reconnect is on its way. */
 export type LiveStatus = 'off' | 'connecting' | 'open' | 'offline';
@@ -47,6 +49,12 @@ const RENEW_AHEAD_MS = 60_000;
 /** Reconnects wait a random time up to BASE · 2^attempt, capped (full jitter). */
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 30_000;
+/**
+ * A resume left unanswered this long is sent again (its route failed: API Gateway answers a
+ * failed route with a frame of its own, `{"message":"Internal server error"}`, or with nothing).
+ */
+const RESUME_TIMEOUT_MS = 15_000;
+const RESUME_AGAIN_MS = 1_000;
 
 const eventListeners = new Set<(e: LiveEvent) => void>();
 const reloadListeners = new Set<() => void>();
@@ -65,6 +73,7 @@ let attempt = 0;
 let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
 let pingTimer: ReturnType<typeof setInterval> | undefined;
 let renewTimer: ReturnType<typeof setTimeout> | undefined;
+let resumeTimer: ReturnType<typeof setTimeout> | undefined;
 
 function setStatus(s: LiveStatus): void {
   if (s === status) return;
@@ -87,6 +96,17 @@ function resume(): void {
   resuming = true;
   again = false;
   send(position ? { action: 'resume', after: position } : { action: 'resume' });
+  clearTimeout(resumeTimer);
+  resumeTimer = setTimeout(() => resumeAgain(0), RESUME_TIMEOUT_MS);
+}
+
+/** The resume on its way failed: sent again (the same position, so nothing is applied twice). */
+function resumeAgain(after: number): void {
+  clearTimeout(resumeTimer);
+  resumeTimer = setTimeout(() => {
+    resuming = false;
+    resume();
+  }, after);
 }
 
 function apply(e: LiveEvent): void {
@@ -116,7 +136,12 @@ async function renew(): Promise<void> {
 
 function onFrame(frame: ServerFrame): void {
   switch (frame.type) {
+    case undefined:
+      // API Gateway's own answer to a route that failed: if it was the resume's, ask again.
+      if (resuming) resumeAgain(RESUME_AGAIN_MS);
+      return;
     case 'events':
+      clearTimeout(resumeTimer);
       resuming = false;
       if (frame.reset) reloadPages();
       for (const e of frame.events) apply(e);
@@ -146,6 +171,7 @@ function onFrame(frame: ServerFrame): void {
     case 'error':
       if (frame.code === 'invalid_position') {
         // Not a position this log can answer from: as a reset, from where the log stands now.
+        clearTimeout(resumeTimer);
         resuming = false;
         position = null;
         reloadPages();
@@ -193,6 +219,7 @@ async function connect(): Promise<void> {
     socket = null;
     clearInterval(pingTimer);
     clearTimeout(renewTimer);
+    clearTimeout(resumeTimer);
     retry();
   };
 }
@@ -233,6 +260,7 @@ export const live = {
     clearTimeout(reconnectTimer);
     clearInterval(pingTimer);
     clearTimeout(renewTimer);
+    clearTimeout(resumeTimer);
     const ws = socket;
     socket = null;
     ws?.close();
