@@ -50,8 +50,8 @@ const RENEW_AHEAD_MS = 60_000;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 30_000;
 /**
- * A resume left unanswered this long is sent again (its route failed: API Gateway answers a
- * failed route with a frame of its own, `{"message":"Internal server error"}`, or with nothing).
+ * A resume left unanswered this long ends the socket, and the reconnect resumes. A failed route
+ * is answered by API Gateway's own frame (`{"message":"Internal server error"}`): sent again soon.
  */
 const RESUME_TIMEOUT_MS = 15_000;
 const RESUME_AGAIN_MS = 1_000;
@@ -74,6 +74,8 @@ let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
 let pingTimer: ReturnType<typeof setInterval> | undefined;
 let renewTimer: ReturnType<typeof setTimeout> | undefined;
 let resumeTimer: ReturnType<typeof setTimeout> | undefined;
+/** A ping is unanswered. */
+let pongDue = false;
 
 function setStatus(s: LiveStatus): void {
   if (s === status) return;
@@ -97,7 +99,8 @@ function resume(): void {
   again = false;
   send(position ? { action: 'resume', after: position } : { action: 'resume' });
   clearTimeout(resumeTimer);
-  resumeTimer = setTimeout(() => resumeAgain(0), RESUME_TIMEOUT_MS);
+  // No answer at all: the socket is likely dead (a laptop woke, a network changed): a new one.
+  resumeTimer = setTimeout(drop, RESUME_TIMEOUT_MS);
 }
 
 /** The resume on its way failed: sent again (the same position, so nothing is applied twice). */
@@ -161,6 +164,9 @@ function onFrame(frame: ServerFrame): void {
       return;
     }
     case 'pong':
+      pongDue = false;
+      scheduleRenew(frame.expiresAt);
+      return;
     case 'renewed':
       scheduleRenew(frame.expiresAt);
       return;
@@ -177,7 +183,7 @@ function onFrame(frame: ServerFrame): void {
         reloadPages();
         resume();
       } else if (frame.code === 'token_expired' || frame.code === 'invalid_token' || frame.code === 'wrong_user') {
-        socket?.close();
+        drop();
       }
       return;
   }
@@ -203,7 +209,13 @@ async function connect(): Promise<void> {
   scheduleRenew(Date.parse(s.expiresAt));
   ws.onopen = () => {
     resume();
-    pingTimer = setInterval(() => send({ action: 'ping' }), PING_MS);
+    pongDue = false;
+    pingTimer = setInterval(() => {
+      // The last ping was never answered: the socket is dead without having said so.
+      if (pongDue) return drop();
+      pongDue = true;
+      send({ action: 'ping' });
+    }, PING_MS);
   };
   ws.onmessage = (m) => {
     let frame: ServerFrame;
@@ -214,14 +226,18 @@ async function connect(): Promise<void> {
     }
     onFrame(frame);
   };
-  ws.onclose = () => {
-    if (socket !== ws) return;
-    socket = null;
-    clearInterval(pingTimer);
-    clearTimeout(renewTimer);
-    clearTimeout(resumeTimer);
-    retry();
-  };
+  ws.onclose = () => socket === ws && drop();
+}
+
+/** The socket is gone (or taken for dead): forgotten, and a reconnect scheduled. */
+function drop(): void {
+  const ws = socket;
+  socket = null;
+  clearInterval(pingTimer);
+  clearTimeout(renewTimer);
+  clearTimeout(resumeTimer);
+  ws?.close();
+  retry();
 }
 
 function retry(): void {
