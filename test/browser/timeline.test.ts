@@ -1,6 +1,7 @@
 // test/browser/timeline.test.ts — the home timeline in Chromium: infinite scroll to the end of a
-// long timeline (no duplicates, no gaps), the honest "regenerating" state of a returning reader (206 from the real API), the composer's
-// code-point counter at the limit, and deleting your own post.
+// long timeline (no duplicates, no gaps), the honest "regenerating" state of a returning reader
+// (206 from the real API), the composer's code-point counter at the limit, and deleting your own
+// post. The "new posts" notice is live.test.ts's.
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { userKey } from '../../shared/schema/row-keys.js';
