@@ -72,14 +72,18 @@ describe('the live channel, in Chromium', () => {
     expect(await live.sockets[0]!.url()).toMatch(LIVE); // same origin, /api/live
 
     let started = Date.now();
-    await publish(b, 'fresh from b');
+    const fresh = await publish(b, 'fresh from b');
     const notice = t.page.getByRole('button', { name: '1 new post — show it' });
     await notice.waitFor({ timeout: 20_000 });
     const offered = Date.now() - started;
     expect(pages).toHaveLength(1); // counted, not fetched: no reload
     expect(offered, `post offered after ${offered} ms`).toBeLessThan(WITHIN_MS);
     await notice.click();
-    await t.page.locator('article.post', { hasText: 'fresh from b' }).waitFor();
+    const card = t.page.locator('article.post', { hasText: 'fresh from b' });
+    await card.waitFor();
+    // Its author deletes it: it leaves the page, with no reload either.
+    await setUp(() => api.call('DELETE', `/posts/${fresh}`, { token: b.token }));
+    await card.waitFor({ state: 'detached', timeout: 20_000 });
 
     // The like's notification is written after the settle window; the badge follows it.
     const badge = t.page.locator('a.nav-notifications[data-unread]');
@@ -99,6 +103,34 @@ describe('the live channel, in Chromium', () => {
     console.log(`[live] post offered ${offered} ms after its publish; badge moved ${moved} ms after the notification`);
     expect(moved, `badge moved ${moved} ms after the notification`).toBeLessThan(WITHIN_MS);
     expect(live.sockets).toHaveLength(1); // one socket all along
+    await t.close();
+  });
+
+  it('keeps its one socket alive: a ping every 5 minutes, renewed with a fresh token before the old one ends', async () => {
+    const [a, b] = [await api.newUser('lv_k'), await api.newUser('lv_l')];
+    await follow(a, b);
+    await publish(a, 'kept alive');
+    const t = await browser.open('en');
+    await t.page.clock.install(); // the page's timers, moved on by the test
+    const live = watchSockets(t.page);
+    const loggedIn = t.page.waitForResponse((r) => new URL(r.url()).pathname === '/api/sessions');
+    await logIn(t.page, a.handle, a.password);
+    const first = ((await (await loggedIn).json()) as { token: string }).token;
+    await t.page.locator('article.post', { hasText: 'kept alive' }).waitFor();
+    await live.caughtUp();
+    const answers = (type: string) => live.received.filter((f) => f.startsWith(`{"type":"${type}"`)).length;
+    for (const n of [1, 2]) {
+      await t.page.clock.fastForward('05:00');
+      await expect.poll(() => answers('pong'), { timeout: 10_000 }).toBe(n);
+    }
+    // The access token lives 15 minutes: a minute before its end, a fresh one renews the connection.
+    await t.page.clock.fastForward('04:00');
+    await expect.poll(() => answers('renewed'), { timeout: 10_000 }).toBe(1);
+    const renew = JSON.parse(live.sent.find((f) => f.includes('"renew"'))!) as { token: string };
+    expect(renew.token).not.toBe(first); // refreshed as for HTTP, not the one it was opened with
+    await publish(b, 'still here');
+    await t.page.getByRole('button', { name: '1 new post — show it' }).waitFor({ timeout: 10_000 });
+    expect(live.sockets).toHaveLength(1);
     await t.close();
   });
 

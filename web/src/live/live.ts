@@ -46,6 +46,12 @@ const TOKEN_PREFIX = 'bearer.';
 const PING_MS = 5 * 60_000;
 /** The connection is renewed this long before the session it was opened under ends. */
 const RENEW_AHEAD_MS = 60_000;
+/**
+ * Renewals at most this often: the end the server names is by its clock, and a browser's clock
+ * running minutes ahead would otherwise take every fresh token for one about to end, and renew
+ * in a loop. (One running behind renews late: the server answers `expired`, and it reconnects.)
+ */
+const RENEW_MIN_GAP_MS = 5 * 60_000;
 /** Reconnects wait a random time up to BASE · 2^attempt, capped (full jitter). */
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 30_000;
@@ -121,14 +127,22 @@ function reloadPages(): void {
   for (const l of reloadListeners) l();
 }
 
+/** The connection's end the renewal is set for, and when the last renewal started. */
+let renewFor = 0;
+let renewedAt = 0;
+
 function scheduleRenew(expiresAt: number): void {
+  if (expiresAt === renewFor) return; // a pong naming the same end: the renewal stays set
+  renewFor = expiresAt;
   clearTimeout(renewTimer);
-  renewTimer = setTimeout(() => void renew(), Math.max(0, expiresAt - RENEW_AHEAD_MS - Date.now()));
+  const due = expiresAt - RENEW_AHEAD_MS - Date.now();
+  renewTimer = setTimeout(() => void renew(), Math.max(0, due, renewedAt + RENEW_MIN_GAP_MS - Date.now()));
 }
 
 /** Renews the connection's session with an access token at least RENEW_AHEAD_MS from its end. */
 async function renew(): Promise<void> {
   const ws = socket;
+  renewedAt = Date.now();
   try {
     const s = await freshSession(RENEW_AHEAD_MS);
     if (s && ws === socket && s.handle === owner) send({ action: 'renew', token: s.token });
@@ -206,6 +220,7 @@ async function connect(): Promise<void> {
   resuming = false;
   again = false;
   // The connection lives no longer than the token it was opened with: renewed before that.
+  renewFor = 0;
   scheduleRenew(Date.parse(s.expiresAt));
   ws.onopen = () => {
     resume();
