@@ -15,7 +15,7 @@
 // Kept alive by an app-level ping (API Gateway closes a socket idle for 10 minutes and never
 // pings itself), renewed before the session it was opened under ends, and reconnected after a
 // drop with exponential backoff and full jitter.
-import { freshSession } from '../api/client';
+import { freshSession, whenQuiet } from '../api/client';
 import type { Session } from '../session';
 
 /** What a pushed or resumed event says (shared/domain/live.ts), with its position. */
@@ -209,6 +209,8 @@ async function connect(): Promise<void> {
   setStatus(status === 'offline' ? 'offline' : 'connecting');
   let s: Session | null;
   try {
+    // After the page's own requests: the channel never delays a page's first content.
+    await whenQuiet();
     s = await freshSession(RENEW_AHEAD_MS);
   } catch {
     return retry(); // the API is unreachable: no token to be had now

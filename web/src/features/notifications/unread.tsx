@@ -11,7 +11,7 @@ import { href, type Route } from '../../router';
 import { session } from '../../session';
 
 /** A burst of notifications (several likes at once) is asked about once, this long after its first. */
-const ASK_AFTER_MS = 300;
+const ASK_AFTER_MS = 150;
 
 /** The count as last known, and whose it is (a new login must not show the last user's). */
 type Known = { handle: string; unread: UnreadCount } | null;

@@ -14,7 +14,7 @@ import { takeRestored } from '../settings/leave-account';
 
 const PAGE = 20;
 /** A burst of new posts is counted once, this long after its first (an author posting a thread). */
-const COUNT_AFTER_MS = 300;
+const COUNT_AFTER_MS = 150;
 const REGENERATING_RETRY_MS = 3_000;
 
 export function HomePage({ handle }: { handle: string }) {
