@@ -139,12 +139,15 @@ function scheduleRenew(expiresAt: number): void {
   renewTimer = setTimeout(() => void renew(), Math.max(0, due, renewedAt + RENEW_MIN_GAP_MS - Date.now()));
 }
 
-/** Renews the connection's session with an access token at least RENEW_AHEAD_MS from its end. */
+/**
+ * Renews the connection's session with a fresh access token: due RENEW_AHEAD_MS before the end,
+ * and the token asked to have twice that left, so the one about to end is always replaced.
+ */
 async function renew(): Promise<void> {
   const ws = socket;
   renewedAt = Date.now();
   try {
-    const s = await freshSession(RENEW_AHEAD_MS);
+    const s = await freshSession(2 * RENEW_AHEAD_MS);
     if (s && ws === socket && s.handle === owner) send({ action: 'renew', token: s.token });
   } catch {
     /* unreachable: the connection is dropped by then, and the reconnect brings a fresh token */

@@ -54,9 +54,12 @@ export function NotificationsLink({ handle, route }: { handle: string; route: Ro
   useEffect(() => {
     listeners.add(setCurrent);
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // Once per burst: events while a refresh is set change nothing (it reads them all).
     const soon = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => void refreshUnread(), ASK_AFTER_MS);
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        void refreshUnread();
+      }, ASK_AFTER_MS);
     };
     const offEvent = live.onEvent((e) => e.kind === 'notification' && soon());
     const offReload = live.onReload(soon);

@@ -75,9 +75,12 @@ export function HomePage({ handle }: { handle: string }) {
         /* a missed count is not worth a message: the next event or reconnect asks again */
       }
     };
+    // Once per burst: events while a count is set change nothing (it reads them all).
     const soon = () => {
-      clearTimeout(timer);
-      timer = setTimeout(check, COUNT_AFTER_MS);
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        void check();
+      }, COUNT_AFTER_MS);
     };
     const visible = () => !document.hidden && due && void check();
     const offEvent = live.onEvent((e) => {
