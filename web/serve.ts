@@ -138,8 +138,6 @@ function proxyUpgrade(liveUrl: URL | undefined, req: IncomingMessage, client: So
 export function serveWeb(opts: {
   dir: string;
   apiUrl: string;
-  /** The WebSocket API (ws://host:port), for upgrades at /api/live. */
-  liveTarget?: string;
   port: number;
   objectStoreUrl: string;
   liveTarget?: string;

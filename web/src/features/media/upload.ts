@@ -16,8 +16,11 @@ const POLL_FIRST_MS = 400;
 const POLL_MAX_MS = 4_000;
 const POLL_GROWTH = 1.6;
 const POLL_GIVE_UP_MS = 120_000;
-/** While the channel is open the record is looked at this seldom, in case its event is lost. */
-const LIVE_CHECK_MS = 4_000;
+/**
+ * While the channel is open its `media` event says when the picture is done; the record is looked
+ * at this seldom only as a backstop for a push that was lost (the event itself stays in the log).
+ */
+const LIVE_CHECK_MS = 30_000;
 
 // Headers a page may not set (the browser sets them from the body itself): the signature still
 // covers them, and the browser's value is the file's real length.
