@@ -4,6 +4,8 @@
 // the same round trips as production). Used by `npm start` and the browser tests. Static
 // files carry the security headers of web/security-headers.ts (CSP, Referrer-Policy, HSTS), as
 // CloudFront's response-headers policy adds them deployed; API answers pass as the API sent them.
+// WebSocket upgrades at /api/live go to the live channel (`liveTarget`), as CloudFront routes
+// that path to the WebSocket API deployed: the client connects to its own origin everywhere.
 import { createReadStream, statSync } from 'node:fs';
 import {
   createServer,
@@ -12,6 +14,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
+import { connect as netConnect, type Socket } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import { securityHeaders } from './security-headers.js';
@@ -93,14 +96,51 @@ function proxy(apiUrl: URL, req: IncomingMessage, res: ServerResponse): void {
   req.pipe(upstream);
 }
 
-/** `objectStoreUrl`: the local object store (s3rver), where pictures are read and uploads PUT. */
+const LIVE_PATH = '/api/live';
+
+/**
+ * A WebSocket upgrade at /api/live, passed to the live channel byte for byte: the request is
+ * written again with the target's path and host (every other header as sent, the sub-protocols
+ * that carry the token included), then both sockets are piped into each other.
+ */
+function proxyUpgrade(liveUrl: URL | undefined, req: IncomingMessage, client: Socket, head: Buffer): void {
+  const path = new URL(req.url ?? '/', 'http://x').pathname;
+  if (!liveUrl || path !== LIVE_PATH) {
+    client.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    return;
+  }
+  const upstream = netConnect(Number(liveUrl.port || 80), liveUrl.hostname);
+  const lines = [`${req.method ?? 'GET'} ${liveUrl.pathname}${liveUrl.search} HTTP/1.1`];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    lines.push(`${name}: ${name.toLowerCase() === 'host' ? liveUrl.host : req.rawHeaders[i + 1]}`);
+  }
+  upstream.on('connect', () => {
+    upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+    if (head.length > 0) upstream.write(head);
+    upstream.pipe(client);
+    client.pipe(upstream);
+  });
+  upstream.on('error', () => {
+    if (client.writable && upstream.bytesRead === 0)
+      client.end('HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    else client.destroy();
+  });
+  client.on('error', () => upstream.destroy());
+  upstream.on('close', () => client.destroy());
+  client.on('close', () => upstream.destroy());
+}
+
+/**
+ * `objectStoreUrl`: the local object store (s3rver), where pictures are read and uploads PUT.
+ * `liveTarget`: the live channel's WebSocket server (ws://host:port), reached through /api/live.
+ */
 export function serveWeb(opts: {
   dir: string;
   apiUrl: string;
-  /** The WebSocket API (ws://host:port), for upgrades at /api/live. */
-  liveTarget?: string;
   port: number;
   objectStoreUrl: string;
+  liveTarget?: string;
   host?: string;
 }): Promise<Server> {
   const root = normalize(opts.dir);
@@ -111,6 +151,8 @@ export function serveWeb(opts: {
     if (req.url === '/api' || req.url?.startsWith('/api/')) proxy(api, req, res);
     else serveFile(root, security, req, res);
   });
+  const live = opts.liveTarget ? new URL(opts.liveTarget.replace(/^ws/, 'http')) : undefined;
+  server.on('upgrade', (req, socket, head) => proxyUpgrade(live, req, socket as Socket, head));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host ?? '127.0.0.1', () => resolve(server));

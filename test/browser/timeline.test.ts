@@ -1,7 +1,7 @@
 // test/browser/timeline.test.ts — the home timeline in Chromium: infinite scroll to the end of a
-// long timeline (no duplicates, no gaps), the "new posts" notice while reading, the honest
-// "regenerating" state of a returning reader (206 from the real API), the composer's
-// code-point counter at the limit, and deleting your own post.
+// long timeline (no duplicates, no gaps), the honest "regenerating" state of a returning reader
+// (206 from the real API), the composer's code-point counter at the limit, and deleting your own
+// post. The "new posts" notice is live.test.ts's.
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { userKey } from '../../shared/schema/row-keys.js';
@@ -47,50 +47,6 @@ describe('the home timeline, in Chromium', () => {
     }
     await t.page.getByText('已经到底了。').waitFor();
     expect(await shownBodies(t.page)).toEqual(bodies);
-    await t.close();
-  });
-
-  it('says "new posts" within seconds while you read (a one-round-trip check, not the page), none while hidden, and shows them when asked', async () => {
-    const [author, reader] = [await api.newUser('np_a'), await api.newUser('np_r')];
-    await follow(reader, author);
-    await publish(author, 'first');
-    await eventually(async () => expect(await timelineSize(reader)).toBe(1));
-
-    const t = await browser.open('en');
-    await t.page.clock.install(); // the page checks every 4 s: let the test move time on
-    const asked = { pages: 0, checks: 0 };
-    t.page.on('request', (r) => {
-      const path = new URL(r.url()).pathname;
-      if (path.endsWith(`/users/${reader.handle}/timeline`)) asked.pages++;
-      if (path.endsWith(`/users/${reader.handle}/timeline/newer`)) asked.checks++;
-    });
-    await logIn(t.page, reader.handle, reader.password);
-    await t.page.locator('article.post', { hasText: 'first' }).waitFor();
-
-    await publish(author, 'second');
-    await publish(author, 'third');
-    await eventually(async () => expect(await timelineSize(reader)).toBe(3));
-    await t.page.clock.fastForward(5_000);
-    const notice = t.page.getByRole('button', { name: '2 new posts — show them' });
-    await notice.waitFor();
-    expect(await shownBodies(t.page)).toEqual(['first']); // nothing moved under the reader
-    expect(asked.pages).toBe(1); // the check told it; the page was not fetched again
-    await expectAccessible(t.page, 'home with the new-posts notice');
-
-    // Hidden (another tab in front): no checks at all; shown again: one at once.
-    const setHidden = (hidden: boolean) =>
-      t.page.evaluate(
-        `Object.defineProperty(document, 'hidden', { value: ${hidden}, configurable: true }); document.dispatchEvent(new Event('visibilitychange'))`,
-      );
-    await setHidden(true);
-    const before = asked.checks;
-    await t.page.clock.fastForward(60_000);
-    expect(asked.checks).toBe(before);
-    await setHidden(false);
-    await expect.poll(() => asked.checks).toBe(before + 1);
-
-    await notice.click();
-    await expect.poll(() => shownBodies(t.page), { timeout: 15_000 }).toEqual(['third', 'second', 'first']);
     await t.close();
   });
 

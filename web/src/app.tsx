@@ -20,6 +20,8 @@ import { LikersPage } from './features/reactions/likers-page';
 import { RelationsPage } from './features/profile/relations-page';
 import { NotificationsPage } from './features/notifications/notifications-page';
 import { NotificationsLink } from './features/notifications/unread';
+import { live } from './live/live';
+import { OfflineNotice } from './live/offline-notice';
 import { TopicPage } from './features/topics/topic-page';
 import { TrendingPage } from './features/topics/trending-page';
 import { HiddenPage } from './features/blocks/hidden-page';
@@ -87,6 +89,12 @@ export function App({ restoring }: { restoring: Promise<Restored> }) {
   // out under another user than this one.
   useLayoutEffect(() => session.shown(current?.handle ?? null), [current]);
 
+  // The live channel follows the session: open while someone is logged in, closed at logout.
+  useEffect(() => {
+    if (current) live.start(current.handle);
+    else live.stop();
+  }, [current?.handle]);
+
   // The home page has a logged-out version of its own (the visitor's first screen).
   const needsSession =
     route.page === 'notifications' ||
@@ -133,6 +141,7 @@ export function App({ restoring }: { restoring: Promise<Restored> }) {
               )}
             </p>
           )}
+          {current && <OfflineNotice />}
           {/* Keyed by the user: a switch of user (or a logout) mounts every page afresh for the new one. */}
           <main id="main" key={current?.handle ?? ''} tabIndex={-1}>
             {/* A page that fails to render says so, and the header and language switch still work. */}

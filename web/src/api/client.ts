@@ -125,6 +125,21 @@ function renew(stale: string | null): Promise<Session | null> {
   return renewing;
 }
 
+/**
+ * The session, its access token good for at least `ms` more: renewed first when it is not, as a
+ * request's 401 would (null: no session, or the API refused to renew it, which ends it). Throws
+ * when the server could not be reached. For the live channel, which has no 401 to react to.
+ */
+export async function freshSession(ms: number): Promise<Session | null> {
+  await session.restoring();
+  const s = session.get();
+  if (!s) return null;
+  if (Date.parse(s.expiresAt) - Date.now() > ms) return s;
+  const next = await renew(s.token);
+  if (next === null) session.expire();
+  return next;
+}
+
 /** Runs `task` while no other tab of this origin runs one (Web Locks; alone where there are none). */
 function exclusive<T>(task: () => Promise<T>): Promise<T> {
   if (!navigator.locks) return task();

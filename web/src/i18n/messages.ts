@@ -86,6 +86,7 @@ export const en = {
   'timeline.title': 'Home',
   'timeline.empty': 'Nothing here yet. Follow someone, or write your first post.',
   'timeline.newPosts': { one: '{n} new post — show it', other: '{n} new posts — show them' },
+  'live.offline': 'Offline — reconnecting. New posts and notifications will show once you are back.',
   'timeline.regenerating':
     'Welcome back! Your timeline is being rebuilt; what is shown may be incomplete. Refreshing in a few seconds…',
   'timeline.loadMore': 'Load more',
@@ -497,6 +498,7 @@ export const zh: Record<MessageKey, string> = {
   'timeline.title': '首页',
   'timeline.empty': '这里还什么都没有。关注一些人，或者发布你的第一条微博。',
   'timeline.newPosts': '有 {n} 条新微博，点击查看',
+  'live.offline': '连接已断开，正在重新连接。恢复后会显示这段时间的新微博和通知。',
   'timeline.regenerating': '欢迎回来！正在重建你的首页，当前内容可能不完整，几秒后自动刷新…',
   'timeline.loadMore': '加载更多',
   'timeline.end': '已经到底了。',

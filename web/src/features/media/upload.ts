@@ -1,8 +1,10 @@
 // web/src/features/media/upload.ts — one picture's way from the disk to `ready`: checked here by
 // its declared type and size, declared to the API (POST /media), its bytes PUT straight to
 // storage with the presigned request (an XMLHttpRequest: fetch reports no upload progress),
-// completed, then polled until the worker has made it `ready` or `failed`.
+// completed, then awaited until the worker has made it `ready` or `failed`: the live channel
+// tells of that (a `media` event), and the record is polled only while the channel is not open.
 import { ApiProblem, api, call, type Media } from '../../api/client';
+import { live } from '../../live/live';
 import { precheck } from './limits';
 
 /** Where the upload is, for its progress bar: `sending` carries the fraction of bytes sent. */
@@ -14,6 +16,11 @@ const POLL_FIRST_MS = 400;
 const POLL_MAX_MS = 4_000;
 const POLL_GROWTH = 1.6;
 const POLL_GIVE_UP_MS = 120_000;
+/**
+ * While the channel is open its `media` event says when the picture is done; the record is looked
+ * at this seldom only as a backstop for a push that was lost (the event itself stays in the log).
+ */
+const LIVE_CHECK_MS = 30_000;
 
 // Headers a page may not set (the browser sets them from the body itself): the signature still
 // covers them, and the browser's value is the file's real length.
@@ -47,7 +54,9 @@ export async function uploadPicture(
     wait = Math.min(POLL_MAX_MS, wait * POLL_GROWTH)
   ) {
     if (Date.now() + wait > giveUpAt) throw new ApiProblem(0, 'media_timeout');
-    await sleep(wait, signal);
+    // Open channel: until its event says the picture is done (or a seldom check); otherwise a poll.
+    if (live.status() === 'open') await settled(id, LIVE_CHECK_MS, signal);
+    else await sleep(wait, signal);
     // Background: the page's own requests (a timeline page) go first, as for the unread badge.
     record = (await call(api.GET('/media/{id}', { params: { path: { id } }, signal }), { background: true })).data;
   }
@@ -76,6 +85,30 @@ function put(
     xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
     signal.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(file);
+  });
+}
+
+/** Resolves when the live channel says picture `id` is done, it stops being open, or after `ms`. */
+function settled(id: string, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      offEvent();
+      offStatus();
+      signal.removeEventListener('abort', aborted);
+    };
+    const finish = () => {
+      done();
+      resolve();
+    };
+    const aborted = () => {
+      done();
+      reject(new DOMException('aborted', 'AbortError'));
+    };
+    const timer = setTimeout(finish, ms);
+    const offEvent = live.onEvent((e) => e.kind === 'media' && e.mediaId === id && finish());
+    const offStatus = live.onStatus((s) => s !== 'open' && finish());
+    signal.addEventListener('abort', aborted, { once: true });
   });
 }
 

@@ -1,15 +1,17 @@
 // web/src/features/notifications/unread.tsx — the unread count on the Notifications link in the
-// header: asked on every navigation, every 30 s while the page is visible, and when the tab comes
-// back; "99+" past the API's cap. It is a hint, so it never delays a page: its request waits
+// header: asked on every navigation, and when the live channel tells of a new notification (a
+// burst of them asked once) or missed more than its log holds; "99+" past the API's cap. It is a hint, so it never delays a page: its request waits
 // until the page's own have answered (whenQuiet), and a failed one keeps the last count.
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, whenQuiet, type UnreadCount } from '../../api/client';
 import { Icon } from '../../components/icons';
 import { useI18n } from '../../i18n/i18n';
+import { live } from '../../live/live';
 import { href, type Route } from '../../router';
 import { session } from '../../session';
 
-const REFRESH_MS = 30_000;
+/** A burst of notifications (several likes at once) is asked about once, this long after its first. */
+const ASK_AFTER_MS = 150;
 
 /** The count as last known, and whose it is (a new login must not show the last user's). */
 type Known = { handle: string; unread: UnreadCount } | null;
@@ -51,13 +53,21 @@ export function NotificationsLink({ handle, route }: { handle: string; route: Ro
   const [current, setCurrent] = useState<Known>(known);
   useEffect(() => {
     listeners.add(setCurrent);
-    const refresh = () => !document.hidden && void refreshUnread();
-    const timer = setInterval(refresh, REFRESH_MS);
-    document.addEventListener('visibilitychange', refresh);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // Once per burst: events while a refresh is set change nothing (it reads them all).
+    const soon = () => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        void refreshUnread();
+      }, ASK_AFTER_MS);
+    };
+    const offEvent = live.onEvent((e) => e.kind === 'notification' && soon());
+    const offReload = live.onReload(soon);
     return () => {
       listeners.delete(setCurrent);
-      clearInterval(timer);
-      document.removeEventListener('visibilitychange', refresh);
+      clearTimeout(timer);
+      offEvent();
+      offReload();
     };
   }, [handle]);
   // On the route's render, so this effect runs in the same pass as the new page's own: the page's

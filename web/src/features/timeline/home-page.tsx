@@ -1,10 +1,11 @@
 // web/src/features/timeline/home-page.tsx — the home timeline: compose on top, posts newest
-// first with infinite scroll, a "new posts" notice while reading (a cheap check every few
-// seconds while visible; the posts are never spliced in under the reader's eyes), and the regenerating state (206) said plainly and
-// re-asked until it ends. The first render after login costs one request: the timeline page.
+// first with infinite scroll, a "new posts" notice while reading (counted when the live channel
+// tells of new posts; the posts are never spliced in under the reader's eyes), and the
+// regenerating state (206) said plainly and re-asked until it ends. The first render after login costs one request: the timeline page.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Post } from '../../api/client';
 import { PagedFooter, usePaged } from '../../components/paged';
+import { live } from '../../live/live';
 import { useI18n } from '../../i18n/i18n';
 import { Composer } from '../posts/composer';
 import { PostCard } from '../posts/post-card';
@@ -12,9 +13,8 @@ import { withChanged } from '../posts/sync';
 import { takeRestored } from '../settings/leave-account';
 
 const PAGE = 20;
-/** How often a visible home page asks whether anything newer arrived (fan-out takes about 1 s). */
-const CHECK_MS = 4_000;
-const MAX_CHECK_MS = 60_000;
+/** A burst of new posts is counted once, this long after its first (an author posting a thread). */
+const COUNT_AFTER_MS = 150;
 const REGENERATING_RETRY_MS = 3_000;
 
 export function HomePage({ handle }: { handle: string }) {
@@ -43,44 +43,73 @@ export function HomePage({ handle }: { handle: string }) {
     return () => clearTimeout(timer);
   }, [regenerating, list.items]);
 
-  // New posts while reading: a cheap check (one round trip, nothing read but keys) of how many
-  // entries are newer than the top one shown, every few seconds while the page is visible; none
-  // while it is hidden, and one at once when it comes back. Failures back off.
+  // New posts while reading: the live channel tells of each post entering the timeline, and a
+  // burst of them is counted with one cheap question (one round trip, nothing read but keys) of
+  // how many entries are newer than the top one shown. None while the page is hidden: one when
+  // it comes back. Also asked whenever the channel (re)opens (a post may have come between the
+  // page's load and the channel's first position) and when it missed more than its log holds.
+  // Deleted posts leave the page; edited ones are read again.
   const shown = useRef<Post[]>([]);
   shown.current = list.items;
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let wait = CHECK_MS;
+    let due = false;
     let stopped = false;
     const check = async () => {
-      clearTimeout(timer);
       const newest = shown.current[0];
-      if (stopped || document.hidden) return; // visibilitychange starts it again
-      if (newest) {
-        try {
-          const { data } = await call(
-            api.GET('/users/{handle}/timeline/newer', { params: { path: { handle }, query: { after: newest.id } } }),
-            { background: true },
-          );
-          // Counted against the top post now shown: the reader may have reloaded meanwhile.
-          if (shown.current[0]?.id === newest.id)
-            setFresh(data.count === 0 ? null : data.more ? `${data.count}+` : data.count);
-          wait = CHECK_MS;
-        } catch {
-          wait = Math.min(wait * 2, MAX_CHECK_MS); // a missed check is not worth a message
-        }
+      if (stopped || !newest) return;
+      if (document.hidden) {
+        due = true; // visibilitychange asks
+        return;
       }
-      if (!stopped) timer = setTimeout(check, wait);
+      due = false;
+      try {
+        const { data } = await call(
+          api.GET('/users/{handle}/timeline/newer', { params: { path: { handle }, query: { after: newest.id } } }),
+          { background: true },
+        );
+        // Counted against the top post now shown: the reader may have reloaded meanwhile.
+        if (shown.current[0]?.id === newest.id)
+          setFresh(data.count === 0 ? null : data.more ? `${data.count}+` : data.count);
+      } catch {
+        /* a missed count is not worth a message: the next event or reconnect asks again */
+      }
     };
-    const visible = () => !document.hidden && void check();
-    timer = setTimeout(check, CHECK_MS);
+    // Once per burst: events while a count is set change nothing (it reads them all).
+    const soon = () => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        void check();
+      }, COUNT_AFTER_MS);
+    };
+    const visible = () => !document.hidden && due && void check();
+    const offEvent = live.onEvent((e) => {
+      if (e.kind === 'post') soon();
+      else if (e.kind === 'deleted') list.setItems((items) => items.filter((p) => p.id !== e.postId));
+      else if (e.kind === 'edited' && shown.current.some((p) => p.id === e.postId)) void reread(e.postId);
+    });
+    const offReload = live.onReload(soon);
+    const offStatus = live.onStatus((s) => s === 'open' && soon());
     document.addEventListener('visibilitychange', visible);
     return () => {
       stopped = true;
       clearTimeout(timer);
+      offEvent();
+      offReload();
+      offStatus();
       document.removeEventListener('visibilitychange', visible);
     };
   }, [handle]);
+
+  /** A post edited elsewhere: its new text, in place. */
+  const reread = async (postId: string) => {
+    try {
+      const { data } = await call(api.GET('/posts/{postId}', { params: { path: { postId } } }), { background: true });
+      list.setItems((items) => withChanged(items, data));
+    } catch {
+      /* the old text stays; a reload shows the new one */
+    }
+  };
 
   // The reader's own new post or repost goes on top at once (fan-out would bring it later).
   const addMine = (post: Post) => list.setItems((items) => [post, ...items.filter((p) => p.id !== post.id)]);
