@@ -34,6 +34,8 @@ export interface Appended {
   /** As LogRead.sealKey (always there: a reader without one is not logged for). */
   sealKey: string;
   connections: ConnectionRecord[];
+  /** Logged by this call; false: an earlier delivery had logged it (at `position`). */
+  fresh: boolean;
 }
 
 export interface LiveStore {
@@ -54,7 +56,9 @@ export interface LiveStore {
   /**
    * Logs `event` (known by `key`) for every reader present within the log's lifetime, once per
    * reader however often this is called: one read of all the rows, then one conditional write
-   * per reader (another for each race lost). Returns the readers it was logged for by this call.
+   * per reader not holding it yet (another for each race lost). Returns every present reader
+   * with the event's position, `fresh` where this call logged it: a repeat of a delivery cut
+   * before its pushes pushes again.
    */
   append(readers: readonly string[], key: string, event: LiveEvent, at: number): Promise<Appended[]>;
   /** The reader's events after `after`, at most `limit`. One read. */

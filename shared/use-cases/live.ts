@@ -236,8 +236,10 @@ const NOTHING: Announced = { logged: 0, pushed: 0, gone: 0 };
 
 /**
  * Logs `event` for `readers` (those present within the log's lifetime, once each however often
- * this runs) and pushes it to their open connections. A connection that is gone, or whose session
- * is over, is forgotten (and ended). A push that fails otherwise is only a lost hint: the log has it.
+ * this runs) and pushes it to their open connections — again on a repeat (a delivery cut between
+ * its log writes and its pushes is retried: clients ignore a position they hold). A connection
+ * that is gone, or whose session is over, is forgotten (and ended). A push that fails otherwise
+ * is only a lost hint: the log has it.
  */
 export async function announce(
   deps: Pick<LiveDeps, 'live' | 'push' | 'positions'>,
@@ -268,7 +270,7 @@ export async function announce(
       await deps.live.close(c);
     }
   });
-  return { logged: appended.length, pushed, gone };
+  return { logged: appended.filter((a) => a.fresh).length, pushed, gone };
 }
 
 /** The readers watching `author`, to be told of its posts (one read; empty for most authors). */

@@ -26,6 +26,7 @@
 // Knobs: test/bench/live/settings.ts. The stack must already run: `bash infra/local/stack.sh start`.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -636,7 +637,8 @@ try {
     frameErrors: frameErrors.slice(0, 20),
     frameErrorCount: frameErrors.length,
     server,
-    log: logFile,
+    // Where this run's server log was, relative to the checkout (not a machine's absolute path).
+    log: relative(ROOT, logFile),
   };
   mkdirSync(s.outDir, { recursive: true });
   writeFileSync(liveOutPath(s), `${JSON.stringify(result, null, 2)}\n`);

@@ -72,8 +72,8 @@ describe('the event log (invariant S)', () => {
     await present(reader);
     const once = await store.append([reader, absent], 'post.p7', post(7), Date.now());
     const again = await store.append([reader, absent], 'post.p7', post(7), Date.now());
-    expect(once.map((a) => a.reader)).toEqual([reader]);
-    expect(again).toEqual([]);
+    expect(once.map((a) => [a.reader, a.position, a.fresh])).toEqual([[reader, 1, true]]);
+    expect(again.map((a) => [a.reader, a.position, a.fresh])).toEqual([[reader, 1, false]]);
     expect((await store.read(reader, 0, 10)).events).toHaveLength(1);
     expect(await store.read(absent, 0, 10)).toMatchObject({ events: [], head: 0 });
   });
@@ -88,6 +88,17 @@ describe('the event log (invariant S)', () => {
     expect(frames.map((f) => f.id).sort()).toEqual([`a-${reader}`, `b-${reader}`]);
     const position = (frames[0]!.frame as { event: { position: string } }).event.position;
     expect(positions.open(await keyOf(reader), position)?.position).toBe(1);
+  });
+
+  it('a delivery cut after logging, before its pushes: the repeat pushes at the same position, logs nothing', async () => {
+    const reader = fresh();
+    await present(reader, `r-${reader}`);
+    await store.append([reader], 'post.p8', post(8), Date.now()); // logged; the invocation ends here
+    const before = sent.length;
+    expect(await announce(deps, [reader], post(8), Date.now())).toMatchObject({ logged: 0, pushed: 1 });
+    const frame = sent.slice(before).find((s) => s.id === `r-${reader}`)?.frame as { event: { position: string } };
+    expect(positions.open(await keyOf(reader), frame.event.position)?.position).toBe(1);
+    expect((await store.read(reader, 0, 10)).events).toHaveLength(1);
   });
 
   it('resume: exactly the events after the position, in order, each once; then nothing', async () => {

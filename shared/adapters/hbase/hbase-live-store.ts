@@ -117,40 +117,43 @@ export class HBaseLiveStore implements LiveStore {
     return appended.filter((a): a is Appended => a !== null);
   }
 
-  /** Check-and-put at the head read; a lost race reads the row again. null: already logged. */
+  /** Check-and-put at the head read; a lost race reads the row again. Already logged: where. */
   private async appendOne(
     reader: string,
     first: HBaseRow | null,
     key: string,
     event: LiveEvent,
     at: number,
-  ): Promise<Appended | null> {
+  ): Promise<Appended> {
     let row = first;
     for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt++) {
-      if (text(row, keyColumn(key)) !== undefined) return null;
+      const logged = Number(text(row, keyColumn(key)));
+      if (Number.isSafeInteger(logged) && logged > 0) return this.appended(reader, row, logged, false);
       const head = text(row, HEAD);
       const position = Number(head ?? 0) + 1;
       await this.beforeWrite?.(reader, position);
-      const logged: LoggedEvent = { position, at, event };
+      const entry: LoggedEvent = { position, at, event };
       const won = await this.client.checkAndPut(
         this.table,
         userKey(reader),
         [
-          { column: eventColumn(position), value: JSON.stringify(logged) },
+          { column: eventColumn(position), value: JSON.stringify(entry) },
           { column: keyColumn(key), value: String(position) },
           { column: HEAD, value: String(position) },
         ],
         { column: HEAD, value: head ?? null },
       );
-      if (won) {
-        const sealKey = text(row, SEAL_KEY) ?? '';
-        return { reader, position, presentAt: presenceOf(row), sealKey, connections: connectionsOf(reader, row) };
-      }
+      if (won) return this.appended(reader, row, position, true);
       row = await this.client.getRow(this.table, userKey(reader), {
         columns: [HEAD, PRESENT, SEAL_KEY, keyColumn(key), 'c'],
       });
     }
     throw new Error(`event log of ${reader}: lost the race for its head ${APPEND_ATTEMPTS} times`);
+  }
+
+  private appended(reader: string, row: HBaseRow | null, position: number, fresh: boolean): Appended {
+    const sealKey = text(row, SEAL_KEY) ?? '';
+    return { reader, position, presentAt: presenceOf(row), sealKey, connections: connectionsOf(reader, row), fresh };
   }
 
   async read(reader: string, after: number, limit: number): Promise<LogRead> {
