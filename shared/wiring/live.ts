@@ -23,6 +23,13 @@ export function connectionPush(): ConnectionPush {
   return push;
 }
 
+/**
+ * A worker reads an author's watchers at most this often: the messages of one post's fan-out
+ * (segments, continuations) share one read. A reader who starts watching meanwhile misses that
+ * post's hint only (docs/consistency.md T); its timeline has the post.
+ */
+const WATCHERS_MAX_AGE_MS = 5_000;
+
 let deps: LiveDeps | undefined;
 /** The live channel's ports, built on first use. */
 export function liveDependencies(): LiveDeps {
@@ -30,7 +37,7 @@ export function liveDependencies(): LiveDeps {
   const cfg = config();
   const hbase = hbaseClient();
   deps = {
-    live: new HBaseLiveStore(hbase, cfg.HBASE_NAMESPACE),
+    live: new HBaseLiveStore(hbase, cfg.HBASE_NAMESPACE, { watchersMaxAgeMs: WATCHERS_MAX_AGE_MS }),
     push: connectionPush(),
     positions: hmacPositionSeal,
     tokens: { verify: async (token) => verifiedSession(token, await tokenKeys()) },

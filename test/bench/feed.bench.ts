@@ -226,7 +226,7 @@ try {
       limits,
       // The live channel as the worker has it: each fan-out message reads its author's watchers.
       announcer: {
-        live: new HBaseLiveStore(hb, ns),
+        live: new HBaseLiveStore(hb, ns, { watchersMaxAgeMs: 5_000 }),
         push: { send: async () => 'sent', disconnect: async () => {} },
         positions: hmacPositionSeal,
         relations: hbaseFeedStores(hb, ns).relations,

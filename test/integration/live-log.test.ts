@@ -21,9 +21,9 @@ const ns = `it_live_${randomBytes(3).toString('hex')}`;
 useNamespace(hbase, ns);
 
 const gate = interleaver();
-const store = new HBaseLiveStore(hbase, ns, (reader, position) =>
-  gate.hook('live.head-read', { reader, position: String(position) }),
-);
+const store = new HBaseLiveStore(hbase, ns, {
+  beforeWrite: (reader, position) => gate.hook('live.head-read', { reader, position: String(position) }),
+});
 const positions = hmacPositionSeal;
 /** The reader's own seal key (made at its first connect). */
 const keyOf = async (reader: string) => (await store.read(reader, 0, 1)).sealKey ?? '';

@@ -21,6 +21,8 @@ const POSITION_DIGITS = 12;
 const APPEND_ATTEMPTS = 8;
 /** Check-and-puts in flight at once for one event's readers (a page of a fan-out may hold hundreds). */
 const APPENDS_AT_ONCE = 32;
+/** Authors whose watchers one container keeps (a bound on the memory; all forgotten when full). */
+const WATCHERS_KEPT = 1000;
 
 const positionQualifier = (position: number) => String(position).padStart(POSITION_DIGITS, '0');
 const eventColumn = (position: number) => `e:${positionQualifier(position)}`;
@@ -29,11 +31,17 @@ const connectionColumn = (id: string) => `c:${id}`;
 
 export class HBaseLiveStore implements LiveStore {
   private readonly table: string;
+  /** An author's watchers as last read, and when: the segments and continuations of one post's fan-out share one read. */
+  private readonly watching = new Map<string, { at: number; readers: Promise<string[]> }>();
   constructor(
     private readonly client: HBaseRestClient,
     namespace: string,
-    /** Tests only: a pause between an append's read of a head and its write (docs/consistency.md S). */
-    private readonly beforeWrite?: (reader: string, position: number) => Promise<void>,
+    private readonly opts: {
+      /** How long a read of an author's watchers is used again (0: never). */
+      watchersMaxAgeMs?: number;
+      /** Tests only: a pause between an append's read of a head and its write (docs/consistency.md S). */
+      beforeWrite?: (reader: string, position: number) => Promise<void>;
+    } = {},
   ) {
     this.table = qualifiedTableName(namespace, 'live');
   }
@@ -95,8 +103,19 @@ export class HBaseLiveStore implements LiveStore {
   }
 
   async watchers(author: string): Promise<string[]> {
-    const row = await this.client.getRow(this.table, watchersKey(author), { columns: ['w'] });
-    return (row?.cells ?? []).map((c) => bytesToString(c.qualifier));
+    const maxAge = this.opts.watchersMaxAgeMs ?? 0;
+    const now = Date.now();
+    const known = this.watching.get(author);
+    if (known && now - known.at < maxAge) return known.readers;
+    const readers = this.client
+      .getRow(this.table, watchersKey(author), { columns: ['w'] })
+      .then((row) => (row?.cells ?? []).map((c) => bytesToString(c.qualifier)));
+    if (maxAge > 0) {
+      if (this.watching.size >= WATCHERS_KEPT) this.watching.clear();
+      this.watching.set(author, { at: now, readers });
+      readers.catch(() => this.watching.delete(author));
+    }
+    return readers;
   }
 
   async append(readers: readonly string[], key: string, event: LiveEvent, at: number): Promise<Appended[]> {
@@ -131,7 +150,7 @@ export class HBaseLiveStore implements LiveStore {
       if (Number.isSafeInteger(logged) && logged > 0) return this.appended(reader, row, logged, false);
       const head = text(row, HEAD);
       const position = Number(head ?? 0) + 1;
-      await this.beforeWrite?.(reader, position);
+      await this.opts.beforeWrite?.(reader, position);
       const entry: LoggedEvent = { position, at, event };
       const won = await this.client.checkAndPut(
         this.table,
