@@ -258,7 +258,7 @@ try {
   // 4. fan-out throughput
   progress.phase('fanout', `${s.lagFollowers} and ${s.memLarge} followers`);
   const fanout = await runFanout(ctx);
-  const fanoutLarge = await runFanout(ctx, pool.authors[2]!, 2);
+  const fanoutLarge = await runFanout(ctx, pool.authors[2]!);
 
   // 5. publish → visible, the large author's posts, segments run by concurrent worker invocations
   progress.phase('lag', `${s.memLarge} followers × ${s.lagReps}, ${s.workerConcurrency} workers`);
