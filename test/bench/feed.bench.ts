@@ -345,7 +345,7 @@ try {
       target({
         id: i === 0 ? 'fanout_ratio' : 'fanout_ratio_large',
         label: `Fan-out inbox cells/s vs raw batch put, ${f.batchSize} cells per put (${f.followers.toLocaleString('en-US')} followers)`,
-        formula: `${f.fanoutCellsPerSec} / ${f.rawPutCellsPerSec} cells/s · ${f.requestsPerPost} requests per post (packed audience built)`,
+        formula: `${f.fanoutCellsPerSec} / ${f.rawPutCellsPerSec} cells/s · ${Math.round(f.requestsPerPost * 10) / 10} requests per post (packed audience built)`,
         value: f.ratio,
         kind: 'min',
         target: 0.7,
@@ -749,7 +749,7 @@ try {
     ]),
   );
   printTable(
-    `Where one fan-out post's HBase time goes (${fanout.followers} followers, ${fanout.requestsPerPost} requests per post)`,
+    `Where one fan-out post's HBase time goes (${fanout.followers} followers, ${Math.round(fanout.requestsPerPost * 10) / 10} requests per post)`,
     ['request kind', 'requests/post', 'ms/post'],
     fanout.requestKinds.map((k) => [
       k.kind,
