@@ -1,5 +1,5 @@
 // shared/wiring/live.ts — the live channel's ports: the HBase live table, the push through API
-// Gateway's management API, positions sealed with the signing keys, tokens as authentication
+// Gateway's management API, positions sealed with each reader's own key, tokens as authentication
 // checks them, and the relations (who a reader follows, who follows an author).
 import { apiGatewayConnectionPush } from '../adapters/apigateway/connection-push.js';
 import { HBaseLiveStore } from '../adapters/hbase/hbase-live-store.js';

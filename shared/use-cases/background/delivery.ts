@@ -189,7 +189,7 @@ function audience(
 
 const NO_WATCHERS: ReadonlySet<string> = new Set();
 
-/** The readers watching the author (none without a live channel): one read per message. */
+/** The readers watching the author (none without a live channel): one read, shared for a while by a worker. */
 function watchersOf(deps: Pick<FeedDeps, 'announcer'>, author: string): Promise<ReadonlySet<string>> {
   return deps.announcer ? watchingAuthor(deps.announcer, author) : Promise.resolve(NO_WATCHERS);
 }
