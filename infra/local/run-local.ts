@@ -18,7 +18,7 @@ import { applySchema } from '../schema/apply-schema.js';
 import { RAN_OUT_OF_TIME, apiLogFile, lineSplitter, timeoutIn, type LogTimeouts } from './api-log.js';
 import { localMediaBaseUrl } from './object-store.js';
 import { ensureQueues, namespaceQueueName, startMediaPoller, startPoller, type Poller } from './sqs-poller.js';
-import { warmHttpFunctions, warmWorkers } from './warm-up.js';
+import { warmHttpFunctions, warmLiveFunctions, warmWorkers } from './warm-up.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const STACK = `${ROOT}infra/local/stack.sh`;
@@ -344,7 +344,10 @@ async function main(): Promise<void> {
   // Every function loaded before the URLs are printed: the first click is as fast as the next.
   const warmed = await warmHttpFunctions(API_URL);
   await warmWorkers(LAMBDA_URL, [`weibo-${STAGE}-fanout`, `weibo-${STAGE}-processMedia`]);
-  say(`${warmed.functions} HTTP functions and 2 workers loaded in ${((Date.now() - warmStarted) / 1000).toFixed(1)} s`);
+  const live = await warmLiveFunctions(LAMBDA_URL, STAGE);
+  say(
+    `${warmed.functions} HTTP functions, 2 workers and ${live} WebSocket routes loaded in ${((Date.now() - warmStarted) / 1000).toFixed(1)} s`,
+  );
   checkpoint();
 
   poller = startPoller({

@@ -28,13 +28,32 @@ export async function warmHttpFunctions(apiUrl: string): Promise<{ functions: nu
 
 /** Queue workers, invoked once with an empty batch (nothing to do, nothing written). */
 export async function warmWorkers(lambdaUrl: string, functionNames: string[]): Promise<void> {
-  for (const name of functionNames) {
-    const res = await fetch(`${lambdaUrl}/2015-03-31/functions/${name}/invocations`, {
-      method: 'POST',
-      body: JSON.stringify({ Records: [] }),
-      signal: AbortSignal.timeout(60_000),
-    });
-    await res.text();
-    if (!res.ok) throw new Error(`warming ${name}: HTTP ${res.status}`);
-  }
+  for (const name of functionNames) await invokeOnce(lambdaUrl, name, { Records: [] });
+}
+
+/**
+ * The WebSocket API's three functions (infra/functions/live.yml), each invoked once as API
+ * Gateway would for a connection that does not exist: $connect without a token (refused), a
+ * frame and a $disconnect of an unknown connection (one HBase get each, nothing written). Needs
+ * the schema in place.
+ */
+export async function warmLiveFunctions(lambdaUrl: string, stage: string): Promise<number> {
+  const requestContext = { connectionId: 'warm-up' };
+  const live: [string, object][] = [
+    ['liveConnect', { requestContext, headers: {} }],
+    ['liveMessage', { requestContext, body: '{"action":"ping"}' }],
+    ['liveDisconnect', { requestContext }],
+  ];
+  for (const [name, event] of live) await invokeOnce(lambdaUrl, `weibo-${stage}-${name}`, event);
+  return live.length;
+}
+
+async function invokeOnce(lambdaUrl: string, name: string, event: object): Promise<void> {
+  const res = await fetch(`${lambdaUrl}/2015-03-31/functions/${name}/invocations`, {
+    method: 'POST',
+    body: JSON.stringify(event),
+    signal: AbortSignal.timeout(60_000),
+  });
+  await res.text();
+  if (!res.ok) throw new Error(`warming ${name}: HTTP ${res.status}`);
 }

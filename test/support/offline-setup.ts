@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { DeleteQueueCommand } from '@aws-sdk/client-sqs';
 import type { TestProject } from 'vitest/node';
 import { localMediaBaseUrl } from '../../infra/local/object-store.js';
-import { warmHttpFunctions } from '../../infra/local/warm-up.js';
+import { warmHttpFunctions, warmLiveFunctions } from '../../infra/local/warm-up.js';
 import { apiLogFile } from '../../infra/local/api-log.js';
 import {
   ensureQueues,
@@ -251,6 +251,8 @@ async function startOffline(): Promise<OfflineStack> {
         warmHttpFunctions(apiUrl),
       ),
     ]);
+    // After the schema: a frame and a $disconnect read the live table.
+    await warmLiveFunctions(lambdaEndpoint, 'local');
     const pollers = [
       startPoller({
         sqsEndpoint,
