@@ -421,7 +421,8 @@ const mediaQueue = JSON.stringify([getAtt('MediaQueue', 'Arn')]);
 /** The media bucket's objects under one key prefix (infra/stage-settings.cjs). */
 const mediaObjects = (prefix: string) => ({ 'Fn::Join': ['', [getAtt('MediaBucket', 'Arn'), `/${prefix}*`]] });
 const uploads = JSON.stringify([mediaObjects('uploads/')]);
-const variants = JSON.stringify([mediaObjects('media/')]);
+const variants = JSON.stringify([mediaObjects('media/'), mediaObjects('private/')]);
+const privateObjects = JSON.stringify([mediaObjects('private/')]);
 const exportsPrefix = JSON.stringify([mediaObjects('exports/')]);
 
 describe('least privilege: every function its own role (infra/plugins/function-roles-and-network.cjs)', () => {
@@ -507,7 +508,15 @@ describe('least privilege: every function its own role (infra/plugins/function-r
         all.filter((g) => g.startsWith('s3:*') || g.endsWith(`→ ${JSON.stringify([getAtt('MediaBucket', 'Arn')])}`)),
         id,
       ).toEqual([]);
-      if (media.includes(id)) continue;
+      // A private message's pictures: only the worker writes or deletes them; a function that may
+      // read them (it presigns a reader's GET) has the messages' role: GetObject there, nothing else.
+      const onPrivate = all.filter((g) => g.includes('/private/'));
+      if (id !== 'ProcessMediaLambdaFunction')
+        expect(
+          onPrivate.filter((g) => g !== `s3:GetObject → ${privateObjects}`),
+          id,
+        ).toEqual([]);
+      if (media.includes(id) || onPrivate.length > 0) continue;
       expect(
         all.filter((g) => g.startsWith('s3:') || g.includes('MediaBucket')),
         id,
@@ -1070,7 +1079,9 @@ describe('the web client: S3 + CloudFront (infra/resources/web.yml) and its buil
         return BUCKET;
       })
       .join(sep);
-    expect(text).toBe(contentSecurityPolicy({ images: [], connect: [`https://${BUCKET}`] }));
+    // Pictures from the bucket's regional domain too: a private message's, through presigned GETs.
+    expect(text).toBe(contentSecurityPolicy({ images: [`https://${BUCKET}`], connect: [`https://${BUCKET}`] }));
+    expect(text).toContain(`img-src 'self' data: blob: https://${BUCKET};`);
     expect(text).toContain("script-src 'self';");
     expect(text).toContain("frame-ancestors 'none'");
     expect(text).not.toContain('unsafe-inline');
@@ -1190,6 +1201,8 @@ describe('pictures: the media bucket (infra/resources/media.yml), /media/* on th
       },
     ]);
     expect(JSON.stringify(allows)).not.toContain('uploads/');
+    // A private message's pictures: nobody but a presigned GET (the signer's own rights) reads them.
+    expect(JSON.stringify(statements)).not.toContain('private/');
     const denies = statements.filter((s) => s.Effect === 'Deny');
     expect(denies).toEqual([
       {
@@ -1234,6 +1247,9 @@ describe('pictures: the media bucket (infra/resources/media.yml), /media/* on th
       ResponseHeadersPolicyId: { Ref: 'MediaResponseHeadersPolicy' },
     });
     expect(distribution().DefaultCacheBehavior.TargetOriginId).toBe('web-bucket');
+    // Nothing of the distribution reaches private/ (message pictures): the one media behaviour is
+    // /media/*, and no path pattern names private.
+    expect(JSON.stringify(distribution())).not.toMatch(/private/i);
     const headers = template.Resources.MediaResponseHeadersPolicy!;
     expect(headers.Type).toBe('AWS::CloudFront::ResponseHeadersPolicy');
     expect(headers.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentTypeOptions).toEqual({
