@@ -594,13 +594,13 @@ describe('least privilege: every function its own role (infra/plugins/function-r
         expect(st.Effect).toBe('Allow');
         for (const action of [st.Action].flat()) expect(action, id).not.toContain('*');
         // The allowed stars: the log streams of the function's own log group, the media
-        // bucket's objects under one of its three key prefixes (ids are random: no narrower ARN),
+        // bucket's objects under one of its key prefixes (ids are random: no narrower ARN),
         // and the connections of the WebSocket API's stage (ids are API Gateway's).
         const resource = JSON.stringify(st.Resource)
           .replace(/:log-group:[^"]+:\*/, '')
           .replace(new RegExp(`\\{"Ref":"WebsocketsApi"\\},"/${STAGE}/(POST|DELETE)/@connections/\\*"`, 'g'), '')
           .replace(
-            /\{"Fn::Join":\["",\[\{"Fn::GetAtt":\["MediaBucket","Arn"\]\},"\/(uploads|media|exports)\/\*"\]\]\}/g,
+            /\{"Fn::Join":\["",\[\{"Fn::GetAtt":\["MediaBucket","Arn"\]\},"\/(uploads|media|private|exports)\/\*"\]\]\}/g,
             '',
           );
         expect(resource, id).not.toContain('*');
