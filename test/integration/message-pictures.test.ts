@@ -220,4 +220,34 @@ describe('pictures in private messages (real HBase + object store + sharp)', () 
     const [view] = await messagePictureViews(pictures, storedMessagePictures(records));
     expect((await fetch(view!.urls.thumb)).status).toBe(404);
   });
+
+  it('forced: a retry of the send claims again between the release’s read and its mark; the release marks what it finds', async () => {
+    const [amy] = await users('amy');
+    const id = await processedPicture(amy);
+    const claim = claimOf(amy, 'c3');
+    const records = await checkMessagePictures(pictures, amy, [id]);
+    const first = Date.now() - 60_000;
+    await claimMessagePictures(pictures, records, claim, first);
+    // The release's first mark runs only after a retry's claim rewrote the claim time it read.
+    let marks = 0;
+    const racing: Pictures = {
+      ...pictures,
+      media: Object.assign(Object.create(media) as HBaseMediaStore, {
+        markDiscarding: async (...args: Parameters<HBaseMediaStore['markDiscarding']>) => {
+          if (marks++ === 0) {
+            expect(args[1]).toEqual({ postId: claim, at: first });
+            await claimMessagePictures(pictures, records, claim, first + 1);
+          }
+          return media.markDiscarding(...args);
+        },
+      }),
+    };
+    mediaQueued.length = 0;
+    expect(await releaseMessagePictures(racing, [id], claim)).toEqual([id]);
+    expect(marks).toBe(2);
+    expect((await media.get(id))?.discarding).toBe(true);
+    expect(mediaQueued).toEqual([{ v: 1, type: 'discard', mediaId: id }]);
+    expect(await discardMedia(worker, id)).toEqual({ outcome: 'discarded', reason: 'being-discarded' });
+    expect(await storedKeys(id)).toEqual([]);
+  });
 });
