@@ -2,7 +2,7 @@
 // against URLs the S3 adapter presigns: a valid one passes; unsigned, tampered, expired, another
 // key, another life or another host do not; public keys and writes are not its business. The
 // adapter signs without a request to storage (its endpoint here answers nothing).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { privateGate } from '../../infra/local/private-gate.js';
 import { S3MediaObjects } from '../../shared/adapters/s3/s3-media-objects.js';
 
@@ -73,5 +73,30 @@ describe('the gate of private/ on the local object store', () => {
     expect(privateGate({ method: 'GET', url: `/${BUCKET}?list-type=2&prefix=private/`, headers: {} }, BUCKET)).toEqual(
       pass,
     );
+  });
+});
+
+describe('a message picture’s signed URL, deployed', () => {
+  it('is a GET on the bucket’s S3 regional endpoint (the domain the CSP allows), never the CDN’s /media/*', async () => {
+    vi.stubEnv('AWS_REGION', 'eu-west-1');
+    vi.stubEnv('AWS_ACCESS_KEY_ID', 'AKIDEXAMPLE');
+    vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'not-a-secret');
+    vi.stubEnv('AWS_SESSION_TOKEN', 'session');
+    try {
+      const deployed = new S3MediaObjects({
+        bucket: 'weibo-prod-media-0123456789ab',
+        publicBaseUrl: 'https://d1.cloudfront.net',
+      });
+      const url = new URL(await deployed.presignVariant(ID, 'large', 600));
+      // infra/stage-settings.cjs mediaBucketDomainName: <bucket>.s3.<region>.<URLSuffix>
+      expect(`${url.origin}${url.pathname}`).toBe(
+        `https://weibo-prod-media-0123456789ab.s3.eu-west-1.amazonaws.com/private/${ID}/large.webp`,
+      );
+      expect(url.searchParams.get('X-Amz-Expires')).toBe('600');
+      expect(url.searchParams.get('X-Amz-Security-Token')).toBe('session');
+      expect(deployed.variantUrl(ID, 'large')).toBe(`https://d1.cloudfront.net/media/${ID}/large.webp`);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
