@@ -167,6 +167,11 @@ describe('pictures in private messages (real HBase + object store + sharp)', () 
       status: 422,
       code: 'media_not_found',
     });
+    // The same picture twice in one message is refused before anything is read.
+    expect(mapError(await checkMessagePictures(pictures, amy, [dmPicture, dmPicture]).catch((e) => e))).toMatchObject({
+      status: 422,
+      code: 'validation_failed',
+    });
     expect((await media.get(dmPicture))?.attachedTo).toBeUndefined();
   });
 

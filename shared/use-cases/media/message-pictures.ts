@@ -51,7 +51,7 @@ export async function checkMessagePictures(
   if (ids.length === 0) return [];
   if (!pictures) throw new Error('pictures are not configured (MEDIA_BUCKET, MEDIA_BASE_URL)');
   if (new Set(ids).size !== ids.length)
-    throw new InvalidInputError('Each picture can be sent once in a message', 'media_not_found');
+    throw new InvalidInputError('Each picture can be sent once in a message', 'validation_failed');
   const found = ids.every(isMediaId) ? await pictures.media.getMany([...ids]) : new Map<string, MediaRecord>();
   return ids.map((id) => {
     const m = found.get(id);
