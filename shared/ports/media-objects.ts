@@ -31,9 +31,13 @@ export interface MediaObjects {
   removeVariant(id: string, name: string, access?: VariantAccess): Promise<void>;
   /** Where a browser fetches a public variant. */
   variantUrl(id: string, name: string): string;
-  /** A GET of a private variant, valid for `seconds` (signed here: no request to storage). */
-  presignVariant(id: string, name: string, seconds: number): Promise<string>;
 }
 
-/** What showing a message picture needs of storage: its signed URLs. */
-export type PrivateVariantSigner = Pick<MediaObjects, 'presignVariant'>;
+/**
+ * What showing a message picture needs of storage: a GET of a private variant, signed for
+ * `seconds` from `now`. Computed in the function (no request to storage, nothing to await);
+ * implemented by adapters/s3/private-variant-signer.ts.
+ */
+export interface PrivateVariantSigner {
+  signedVariantUrl(id: string, name: string, seconds: number, now?: number): string;
+}

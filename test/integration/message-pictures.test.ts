@@ -7,11 +7,12 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { describe, expect, inject, it } from 'vitest';
-import { localMediaBaseUrl, localS3Client } from '../../infra/local/object-store.js';
+import { LOCAL_S3_CREDENTIALS, localMediaBaseUrl, localS3Client } from '../../infra/local/object-store.js';
 import { SharpImageProcessor } from '../../shared/adapters/images/sharp-image-processor.js';
 import { HBaseMediaStore } from '../../shared/adapters/hbase/hbase-media-store.js';
 import { HBaseIdempotencyStore } from '../../shared/adapters/hbase/hbase-post-store.js';
 import { HBaseWriteQuota } from '../../shared/adapters/hbase/hbase-write-quota.js';
+import { SigV4PrivateVariantSigner } from '../../shared/adapters/s3/private-variant-signer.js';
 import { S3MediaObjects } from '../../shared/adapters/s3/s3-media-objects.js';
 import { InvalidInputError } from '../../shared/domain/errors.js';
 import type { MediaPurpose } from '../../shared/domain/media-id.js';
@@ -29,6 +30,7 @@ import {
   checkMessagePictures,
   claimMessagePictures,
   messagePictureViews,
+  messagePicturesFor,
   releaseMessagePictures,
   storedMessagePictures,
 } from '../../shared/use-cases/media/message-pictures.js';
@@ -67,12 +69,17 @@ const worker: MediaWorkerDeps = {
   posts: stores.posts,
   users: stores.users,
 };
-/** As shared/wiring/message-pictures.ts builds it: the feed's pictures plus the signer. */
+/** As shared/wiring/message-pictures.ts builds it locally: the feed's pictures plus the signer. */
 const pictures: Pictures = {
   media,
   variantUrl: (id, name) => objects.variantUrl(id, name),
   queue: mediaQueue,
-  signer: objects,
+  signer: new SigV4PrivateVariantSigner({
+    bucket,
+    region: 'us-east-1',
+    endpoint,
+    credentials: () => LOCAL_S3_CREDENTIALS,
+  }),
 };
 const feed: FeedDeps = { ...stores, queue: { send: async () => {} }, limits: integrationLimits, pictures };
 const users = userFactory(stores.users);
@@ -112,7 +119,7 @@ describe('pictures in private messages (real HBase + object store + sharp)', () 
     const records = await checkMessagePictures(pictures, amy, [id]);
     const stored = storedMessagePictures(records);
     expect(stored).toEqual([{ id, width: 800, height: 600 }]);
-    const [view] = await messagePictureViews(pictures, stored);
+    const [view] = messagePictureViews(pictures, stored);
     expect(view).toMatchObject({ id, width: 800, height: 600 });
     for (const url of [view!.urls.thumb, view!.urls.large]) {
       expect(url).toContain(`/${bucket}/private/${id}/`);
@@ -143,7 +150,7 @@ describe('pictures in private messages (real HBase + object store + sharp)', () 
     longer.searchParams.set('X-Amz-Expires', '604800');
     expect((await fetch(longer)).status).toBe(403);
 
-    const [short] = await messagePictureViews(pictures, stored, 1);
+    const [short] = messagePictureViews(pictures, stored, 1);
     expect((await fetch(short!.urls.thumb)).status).toBe(200);
     await new Promise((r) => setTimeout(r, 2_100));
     expect((await fetch(short!.urls.thumb)).status).toBe(403);
@@ -222,8 +229,30 @@ describe('pictures in private messages (real HBase + object store + sharp)', () 
     expect(await storedKeys(id)).toEqual([]);
     expect(await media.get(id)).toBeNull();
     // Its signed URL now finds nothing.
-    const [view] = await messagePictureViews(pictures, storedMessagePictures(records));
+    const [view] = messagePictureViews(pictures, storedMessagePictures(records));
     expect((await fetch(view!.urls.thumb)).status).toBe(404);
+  });
+
+  it('what the messages use case is given (messagePicturesFor): check, claim, view, release — a retry of a landed send passes its check', async () => {
+    const [amy] = await users('amy');
+    const ids = [await processedPicture(amy), await processedPicture(amy)];
+    const library = messagePicturesFor(pictures);
+    const claim = claimOf(amy, 'c4');
+    const stored = await library.check(amy, ids);
+    expect(stored).toEqual(ids.map((id) => ({ id, width: 800, height: 600 })));
+    await library.claim(ids, claim, Date.now());
+    // The retry's check cannot name its claim yet: the claim decides, and it is this message's.
+    expect(await library.check(amy, ids)).toEqual(stored);
+    await library.claim(ids, claim, Date.now());
+    expect(mapError(await library.claim(ids, claimOf(amy, 'c5'), Date.now()).catch((e) => e))).toMatchObject({
+      status: 409,
+      code: 'media_in_use',
+    });
+    const views = library.view(stored);
+    expect((await fetch(views[1]!.urls.large)).status).toBe(200);
+    await library.release(ids, claim);
+    expect(mediaQueued.slice(-2)).toEqual(ids.map((mediaId) => ({ v: 1, type: 'discard', mediaId })));
+    for (const id of ids) expect((await media.get(id))?.discarding).toBe(true);
   });
 
   it('forced: a retry of the send claims again between the release’s read and its mark; the release marks what it finds', async () => {

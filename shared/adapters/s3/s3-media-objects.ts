@@ -2,8 +2,8 @@
 // the local S3-compatible server (infra/local/object-store.ts). Keys: the uploaded original is
 // `uploads/<id>` (private; a lifecycle rule expires what is never processed), the variants
 // `media/<id>/<name>.webp` (served under /media/* by CloudFront; locally straight from the
-// bucket), a message picture's `private/<id>/<name>.webp` (no CloudFront path: only a presigned
-// GET from the bucket's regional endpoint reads it). Ids are random, so keys cannot be guessed. Data exports live in the same bucket under
+// bucket), a message picture's `private/<id>/<name>.webp` (no CloudFront path: only a GET signed
+// by ./private-variant-signer.ts, on the bucket's regional endpoint, reads it). Ids are random, so keys cannot be guessed. Data exports live in the same bucket under
 // `exports/<handle>/…` (ports/export-files.ts): private, read only through a presigned GET.
 import {
   DeleteObjectCommand,
@@ -122,13 +122,6 @@ export class S3MediaObjects implements MediaObjects, ExportFiles {
 
   variantUrl(id: string, name: string): string {
     return this.#variantUrl(id, name);
-  }
-
-  // Signing is computed here from the function's credentials: no request to storage. Deployed, the
-  // URL is the bucket's regional endpoint (virtual-hosted); locally the object store's, path-style.
-  presignVariant(id: string, name: string, seconds: number): Promise<string> {
-    const command = new GetObjectCommand({ Bucket: this.#bucket, Key: variantKey(id, name, 'private') });
-    return getSignedUrl(this.#client, command, { expiresIn: seconds });
   }
 
   async putExport(key: string, json: string): Promise<void> {

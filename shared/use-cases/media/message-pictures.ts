@@ -48,6 +48,15 @@ export async function checkMessagePictures(
   ids: readonly string[],
   claim?: string,
 ): Promise<MediaRecord[]> {
+  return checked(pictures, sender, ids, { inUse: true, claim });
+}
+
+async function checked(
+  pictures: Pictures | undefined,
+  sender: string,
+  ids: readonly string[],
+  opts: { inUse: boolean; claim?: string | undefined },
+): Promise<MediaRecord[]> {
   if (ids.length === 0) return [];
   if (!pictures) throw new Error('pictures are not configured (MEDIA_BUCKET, MEDIA_BASE_URL)');
   if (new Set(ids).size !== ids.length)
@@ -62,7 +71,7 @@ export async function checkMessagePictures(
         `Picture ${id} is ${m.state === 'failed' ? 'refused' : 'not processed yet'}`,
         'media_not_ready',
       );
-    if (m.attachedTo !== undefined && m.attachedTo !== claim)
+    if (opts.inUse && m.attachedTo !== undefined && m.attachedTo !== opts.claim)
       throw new ConflictError(`Picture ${id} is already in another message`, 'media_in_use');
     return m;
   });
@@ -76,16 +85,17 @@ export async function checkMessagePictures(
  */
 export async function claimMessagePictures(
   pictures: Pictures | undefined,
-  records: readonly MediaRecord[],
+  held: readonly (string | { id: string })[],
   claim: string,
   at: number,
 ): Promise<void> {
-  if (records.length === 0) return;
+  const ids = idsOf(held);
+  if (ids.length === 0) return;
   assertMessageClaim(claim);
   const media = pictures!.media;
-  const won = await Promise.all(records.map((m) => media.attach(m.id, claim, at)));
+  const won = await Promise.all(ids.map((id) => media.attach(id, claim, at)));
   if (won.every(Boolean)) return;
-  await Promise.all(records.filter((_, i) => won[i]).map((m) => media.detach(m.id, claim)));
+  await Promise.all(ids.filter((_, i) => won[i]).map((id) => media.detach(id, claim)));
   throw new ConflictError('One of these pictures is already in another message', 'media_in_use');
 }
 
@@ -102,7 +112,7 @@ export async function releaseMessagePictures(
   claim: string,
   now = Date.now(),
 ): Promise<string[]> {
-  const ids = [...new Set(held.map((p) => (typeof p === 'string' ? p : p.id)))].filter(isMediaId);
+  const ids = idsOf(held).filter(isMediaId);
   if (ids.length === 0 || !pictures) return [];
   assertMessageClaim(claim);
   const media = pictures.media;
@@ -142,24 +152,48 @@ export function storedMessagePictures(records: readonly MediaRecord[]): StoredMe
 
 /**
  * The pictures as a reader is shown them, each variant a GET signed for `ttlSeconds` (10
- * minutes by default). Signing is computed in the function, with no request to storage, so a
- * conversation's page costs no more round trips for its pictures.
+ * minutes by default) from `now`. Signing is computed in the function (a few HMACs), with no
+ * request to storage: a conversation's page costs no more round trips for its pictures.
  */
-export async function messagePictureViews(
+export function messagePictureViews(
   pictures: Pictures | undefined,
   stored: readonly StoredMessagePicture[],
   ttlSeconds: number = MESSAGE_PICTURE_URL_SECONDS,
-): Promise<MessagePictureView[]> {
+  now: number = Date.now(),
+): MessagePictureView[] {
   if (stored.length === 0) return [];
   const signer = pictures?.signer;
   if (!signer) throw new Error('message pictures need a signer: wire the function with signingPictures()');
-  return Promise.all(
-    stored.map(async (p) => {
-      const [thumb, large] = await Promise.all(SHOWN.map((name) => signer.presignVariant(p.id, name, ttlSeconds)));
-      return { id: p.id, width: p.width, height: p.height, urls: { thumb: thumb!, large: large! } };
-    }),
-  );
+  return stored.map((p) => {
+    const [thumb, large] = SHOWN.map((name) => signer.signedVariantUrl(p.id, name, ttlSeconds, now));
+    return { id: p.id, width: p.width, height: p.height, urls: { thumb: thumb!, large: large! } };
+  });
 }
+
+/**
+ * The four operations the messages use case asks of pictures, on `pictures` (which must carry a
+ * signer: shared/wiring/message-pictures.ts). `check` leaves "held by another message" to
+ * `claim`, the check-and-put that decides it: a retry of a send whose claims landed finds its
+ * pictures held by its own claim, which `check` cannot name yet (409 `media_in_use` comes from
+ * `claim` when another message holds one).
+ */
+export function messagePicturesFor(pictures: Pictures): {
+  check(sender: string, ids: readonly string[]): Promise<StoredMessagePicture[]>;
+  claim(ids: readonly string[], claim: string, at: number): Promise<void>;
+  release(ids: readonly string[], claim: string): Promise<void>;
+  view(stored: readonly StoredMessagePicture[]): MessagePictureView[];
+} {
+  return {
+    check: async (sender, ids) => storedMessagePictures(await checked(pictures, sender, ids, { inUse: false })),
+    claim: (ids, claim, at) => claimMessagePictures(pictures, ids, claim, at),
+    release: async (ids, claim) => void (await releaseMessagePictures(pictures, ids, claim)),
+    view: (stored) => messagePictureViews(pictures, stored),
+  };
+}
+
+const idsOf = (held: readonly (string | { id: string })[]): string[] => [
+  ...new Set(held.map((p) => (typeof p === 'string' ? p : p.id))),
+];
 
 function assertMessageClaim(claim: string): void {
   if (!isMessageClaim(claim)) throw new Error(`a message picture's claim starts with dm: (got "${claim}")`);

@@ -136,9 +136,6 @@ export class FakeMediaObjects implements MediaObjects {
   variantUrl(id: string, name: string) {
     return `https://cdn.test/media/${id}/${name}.webp`;
   }
-  async presignVariant(id: string, name: string, seconds: number) {
-    return `https://storage.test/private/${id}/${name}.webp?expires=${seconds}`;
-  }
 }
 
 export class FakeMediaQueue implements MediaQueue {
