@@ -430,14 +430,20 @@ function functionRoles(stage, arns) {
     liveConnect: [...tokenKeys, ...hbase],
     liveDisconnect: hbase,
     liveMessage: [...tokenKeys, ...hbase, manageConnections],
+    // Private messages tell both sides over the live channel; they sign a reader's GET of a
+    // message picture (under private/ only: a signed URL carries exactly its signer's rights);
+    // a recall gives its pictures to the discard.
+    messages: [
+      ...api,
+      manageConnections,
+      { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [privateVariants] },
+      sendMedia,
+    ],
     createUpload: [...api, { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [uploads] }],
     completeUpload: [...api, { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [uploads] }, sendMedia],
     // A deleted post's pictures are discarded through the media queue (the worker removes them).
     deletePost: [...api, sendMedia],
     exportData: [...api, { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [exportsArn] }],
-    // The private messages' functions: they sign a reader's GET of a message picture (under
-    // private/ only), and a recall or an erasure queues its pictures' discards.
-    messages: [...api, { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [privateVariants] }, sendMedia],
     fanout: [
       {
         Effect: 'Allow',

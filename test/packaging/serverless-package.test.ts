@@ -397,7 +397,12 @@ const dlq = JSON.stringify([getAtt('FanoutDeadLetterQueue', 'Arn')]);
 const WORKER_IDS = ['FanoutLambdaFunction', 'ProcessMediaLambdaFunction'];
 const LIVE_IDS = ['LiveConnectLambdaFunction', 'LiveDisconnectLambdaFunction', 'LiveMessageLambdaFunction'];
 /** The functions that push frames to live connections (and end expired ones). */
-const PUSHER_IDS = ['FanoutLambdaFunction', 'LiveMessageLambdaFunction', 'ProcessMediaLambdaFunction'];
+const PUSHER_IDS = [
+  'FanoutLambdaFunction',
+  'LiveMessageLambdaFunction',
+  'MessagesLambdaFunction',
+  'ProcessMediaLambdaFunction',
+];
 const tokenKeys = JSON.stringify([ssmArn(`/weibo/${STAGE}/jwt-secret`), ssmArn(`/weibo/${STAGE}/jwt-secret-previous`)]);
 /** execute-api:ManageConnections' resource: `method` on the connections of the WebSocket API's stage. */
 const connectionsArn = (method: string) => ({
@@ -465,6 +470,13 @@ describe('least privilege: every function its own role (infra/plugins/function-r
       DeletePostLambdaFunction: [`sqs:SendMessage → ${mediaQueue}`],
       // It presigns the export's download: a GET under exports/, nothing else of the bucket.
       ExportDataLambdaFunction: [`s3:GetObject → ${exportsPrefix}`],
+      // Private messages tell both sides' connections, sign a reader's GET of a message picture
+      // (private/ only), and a recall queues its pictures' discard.
+      MessagesLambdaFunction: [
+        `execute-api:ManageConnections → ${manageConnections}`,
+        `s3:GetObject → ${privateObjects}`,
+        `sqs:SendMessage → ${mediaQueue}`,
+      ],
     };
     expect(api).toEqual(
       expect.arrayContaining(['CreateUploadLambdaFunction', 'CompleteUploadLambdaFunction', 'GetMediaLambdaFunction']),
@@ -495,7 +507,12 @@ describe('least privilege: every function its own role (infra/plugins/function-r
       'FanoutLambdaFunction',
     ];
     // Discards are queued by a post's delete and the cleanup job: they send, and touch no object.
-    const discarders = ['DeletePostLambdaFunction', 'MediaCleanupLambdaFunction', 'EraseAccountsLambdaFunction'];
+    const discarders = [
+      'DeletePostLambdaFunction',
+      'MediaCleanupLambdaFunction',
+      'EraseAccountsLambdaFunction',
+      'MessagesLambdaFunction',
+    ];
     for (const id of discarders)
       expect(
         grants(id).filter((g) => g.includes('"MediaQueue"')),
@@ -512,10 +529,7 @@ describe('least privilege: every function its own role (infra/plugins/function-r
       // read them (it presigns a reader's GET) has the messages' role: GetObject there, nothing else.
       const onPrivate = all.filter((g) => g.includes('/private/'));
       if (id !== 'ProcessMediaLambdaFunction')
-        expect(
-          onPrivate.filter((g) => g !== `s3:GetObject → ${privateObjects}`),
-          id,
-        ).toEqual([]);
+        expect(onPrivate, id).toEqual(id === 'MessagesLambdaFunction' ? [`s3:GetObject → ${privateObjects}`] : []);
       if (media.includes(id) || onPrivate.length > 0) continue;
       expect(
         all.filter((g) => g.startsWith('s3:') || g.includes('MediaBucket')),
@@ -707,7 +721,7 @@ describe('the live channel: the WebSocket API (infra/functions/live.yml, infra/r
     expect(role.Properties).not.toHaveProperty('Policies');
   });
 
-  it('only the functions that push (the two workers, liveMessage) may manage connections, of this API’s stage alone; only the token-checking routes read the signing keys', () => {
+  it('only the functions that push (the two workers, liveMessage, messages) may manage connections, of this API’s stage alone; only the token-checking routes read the signing keys', () => {
     const managers = functionIds().filter((id) =>
       roleOf(id).statements.some((st) => [st.Action].flat().some((a) => a.startsWith('execute-api:'))),
     );

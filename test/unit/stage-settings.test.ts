@@ -210,9 +210,10 @@ describe('stage settings', () => {
     expect((roles.fanout as unknown[]).filter((s) => JSON.stringify(s).includes('s3:'))).toEqual([
       { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [objects('exports/')] },
     ]);
-    // The private messages' functions presign a reader's GET of a message picture (private/ only)
-    // and queue a recalled message's discards.
+    // The private messages' function signs a reader's GET of a message picture (private/ only)
+    // and queues a recalled message's discards (beside pushing to both sides' connections).
     expect(extra(roles.messages)).toEqual([
+      expect.objectContaining({ Action: ['execute-api:ManageConnections'] }),
       { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [objects('private/')] },
       sendMedia,
     ]);
