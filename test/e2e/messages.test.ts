@@ -11,7 +11,10 @@ const liveUrl = inject('liveUrl');
 type User = Awaited<ReturnType<typeof api.newUser>>;
 
 const send = (from: User, to: string, text: string, clientId = `e2e-${Math.random().toString(36).slice(2)}`) =>
-  api.call('POST', `/users/${from.handle}/conversations/${to}/messages`, { token: from.token, body: { text, clientId } });
+  api.call('POST', `/users/${from.handle}/conversations/${to}/messages`, {
+    token: from.token,
+    body: { text, clientId },
+  });
 const conversationEvent = (change: string, peer: string) => (f: Frame) =>
   f.type === 'event' &&
   (f.event as { kind: string; change?: string; peer?: string }).kind === 'conversation' &&
@@ -81,7 +84,9 @@ describe('private messages through the API', () => {
     const own = await api.call('GET', `/users/${c.handle}/conversations/${a.handle}`, { token: c.token });
     expect(own.status).toBe(404);
     expect(own.json.error.code).toBe('conversation_not_found');
-    expect((await api.call('GET', `/users/${c.handle}/conversations`, { token: c.token })).json.conversations).toEqual([]);
+    expect((await api.call('GET', `/users/${c.handle}/conversations`, { token: c.token })).json.conversations).toEqual(
+      [],
+    );
   });
 
   it('refusals: yourself, an unknown account, a bad body; past the write limit 429 with Retry-After', async () => {
