@@ -3,7 +3,8 @@
 // processed into private/ variants, which a signed GET fetches and nothing else does (unsigned,
 // tampered, expired: 403, as the deployed bucket answers); a post cannot take a message picture;
 // a message's claim (`dm:…`) keeps the picture through the cleanup job and the discard worker,
-// and releasing it removes its objects and record.
+// and releasing it removes its objects and record; through the messages use case (sendMessage,
+// readConversation, recallMessage) with the library it is given (messagePicturesFor).
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { describe, expect, inject, it } from 'vitest';
@@ -36,7 +37,9 @@ import {
 } from '../../shared/use-cases/media/message-pictures.js';
 import { processMedia } from '../../shared/use-cases/media/process-media.js';
 import { completeUpload, startUpload } from '../../shared/use-cases/media/uploads.js';
+import { type MessageDeps, readConversation, recallMessage, sendMessage } from '../../shared/use-cases/messages.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
+import { follow } from '../../shared/use-cases/relations.js';
 import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { integrationLimits, userFactory } from '../support/feed-harness.js';
 import { runToCompletion } from '../support/job-driver.js';
@@ -253,6 +256,41 @@ describe('pictures in private messages (real HBase + object store + sharp)', () 
     await library.release(ids, claim);
     expect(mediaQueued.slice(-2)).toEqual(ids.map((mediaId) => ({ v: 1, type: 'discard', mediaId })));
     for (const id of ids) expect((await media.get(id))?.discarding).toBe(true);
+  });
+
+  it('through the messages use case: a sent picture is shown to both through signed URLs, a retry sends it once, a recall discards it', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    await follow(feed, bob, ann);
+    const deps: MessageDeps = {
+      messages: stores.messages!,
+      users: stores.users,
+      blocks: stores.blocks,
+      relations: stores.relations,
+      quota: stores.quota,
+      limits: { writesPerMinute: { message: 1000, conversation: 1000 } },
+      pictures,
+      messagePictures: messagePicturesFor(pictures),
+    };
+    const id = await processedPicture(ann);
+    const sent = await sendMessage(deps, ann, bob, { text: '', media: [id], clientId: 'pic-1' });
+    expect(sent.message.pictures).toEqual([
+      { id, width: 800, height: 600, urls: { thumb: expect.any(String), large: expect.any(String) } },
+    ]);
+    expect((await media.get(id))?.attachedTo).toMatch(/^dm:.*:pic-1$/);
+    const again = await sendMessage(deps, ann, bob, { text: '', media: [id], clientId: 'pic-1' });
+    expect(again).toMatchObject({ created: false, message: { seq: sent.message.seq } });
+    const [shown] = (await readConversation(deps, bob, ann, 30)).messages;
+    for (const url of [shown!.pictures[0]!.urls.thumb, shown!.pictures[0]!.urls.large])
+      expect((await fetch(url)).status).toBe(200);
+    const unsigned = new URL(shown!.pictures[0]!.urls.thumb);
+    expect((await fetch(`${unsigned.origin}${unsigned.pathname}`)).status).toBe(403);
+
+    mediaQueued.length = 0;
+    const recalled = await recallMessage(deps, ann, bob, sent.message.seq);
+    expect(recalled).toMatchObject({ recalled: true, pictures: [] });
+    expect(mediaQueued).toEqual([{ v: 1, type: 'discard', mediaId: id }]);
+    expect(await discardMedia(worker, id)).toEqual({ outcome: 'discarded', reason: 'being-discarded' });
+    expect(await storedKeys(id)).toEqual([]);
   });
 
   it('forced: a retry of the send claims again between the release’s read and its mark; the release marks what it finds', async () => {
