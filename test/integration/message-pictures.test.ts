@@ -285,6 +285,19 @@ describe('pictures in private messages (real HBase + object store + sharp)', () 
     const unsigned = new URL(shown!.pictures[0]!.urls.thumb);
     expect((await fetch(`${unsigned.origin}${unsigned.pathname}`)).status).toBe(403);
 
+    // A refused send gives its pictures back, free for another message: the sender loses nothing.
+    const [cat] = await users('cat');
+    await stores.users.changeSettings(cat, { messagesFrom: 'nobody' });
+    const spare = await processedPicture(ann);
+    await expect(sendMessage(deps, ann, cat, { text: '', media: [spare], clientId: 'pic-2' })).rejects.toMatchObject({
+      code: 'messages_refused',
+    });
+    expect((await media.get(spare))?.discarding).toBeFalsy();
+    expect((await media.get(spare))?.attachedTo).toBeUndefined();
+    expect((await sendMessage(deps, ann, bob, { text: 'spare', media: [spare], clientId: 'pic-3' })).created).toBe(
+      true,
+    );
+
     mediaQueued.length = 0;
     const recalled = await recallMessage(deps, ann, bob, sent.message.seq);
     expect(recalled).toMatchObject({ recalled: true, pictures: [] });

@@ -181,12 +181,14 @@ export function messagePicturesFor(pictures: Pictures): {
   check(sender: string, ids: readonly string[]): Promise<StoredMessagePicture[]>;
   claim(ids: readonly string[], claim: string, at: number): Promise<void>;
   release(ids: readonly string[], claim: string): Promise<void>;
+  giveBack(ids: readonly string[], claim: string): Promise<void>;
   view(stored: readonly StoredMessagePicture[]): MessagePictureView[];
 } {
   return {
     check: async (sender, ids) => storedMessagePictures(await checked(pictures, sender, ids, { inUse: false })),
     claim: (ids, claim, at) => claimMessagePictures(pictures, ids, claim, at),
     release: async (ids, claim) => void (await releaseMessagePictures(pictures, ids, claim)),
+    giveBack: async (ids, claim) => void (await Promise.all(idsOf(ids).map((id) => pictures.media.detach(id, claim)))),
     view: (stored) => messagePictureViews(pictures, stored),
   };
 }
