@@ -741,7 +741,16 @@ gone     : DELETE the reader row's c:<id> and the connection row (a push answere
     },
     messages: {
       name: 'messages',
-      families: [family('s'), family('m'), family('k'), family('h'), family('c'), family('q'), family('u')],
+      families: [
+        family('s'),
+        family('m'),
+        family('k'),
+        family('h'),
+        family('c'),
+        family('q'),
+        family('u'),
+        family('p'),
+      ],
       design: `
 私信: each conversation between two people in ONE row (its state and its messages together, so
 one check-and-put changes both), and each user's index of conversations by latest activity.
