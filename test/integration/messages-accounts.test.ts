@@ -93,7 +93,7 @@ async function messagesNaming(handle: string): Promise<string[]> {
     const key = Buffer.from(row.key);
     const segments = key.toString('latin1').split(/[!\0]/);
     if (key.equals(index) || segments.slice(1).includes(handle)) {
-      found.push(`row ${segments.slice(1).join('|') || 'index'}`);
+      found.push(key.equals(index) ? 'its index row' : `row ${segments.slice(1).join('|')}`);
       continue;
     }
     for (const cell of row.cells) {
