@@ -63,8 +63,8 @@ export interface MessageStore {
     seen: ConversationRead,
     write?: { messages?: StoredMessage[]; clientId?: { sender: string; clientId: string } },
   ): Promise<boolean>;
-  /** Hides a message for `reader` only. One write. */
-  hide(a: string, b: string, reader: string, seq: number): Promise<void>;
+  /** Hides a message for `reader` only, while the conversation is still as `seen` read it (false: read again). One request. */
+  hide(reader: string, seq: number, seen: ConversationRead): Promise<boolean>;
   /**
    * Lists the conversation for each side at its box (before the commit that makes them true),
    * and marks each side's participation in it (both sides of `pair`, and each entry's owner with

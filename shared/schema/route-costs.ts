@@ -761,7 +761,7 @@ export const ROUTE_COSTS = {
   deleteMessage: {
     requests: 2,
     roundTrips: 2,
-    why: `1) the state (get: the message exists); 2) one put of the reader's own deletion mark.`,
+    why: `1) the state (get: the message exists); 2) the reader's own deletion mark, by a check-and-put on the state as read (never into a conversation the erasure removed meanwhile).`,
   },
   deleteConversation: {
     requests: 5,

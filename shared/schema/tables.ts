@@ -796,7 +796,8 @@ list     : GET the index row's c (or q) family from the cursor, ColumnPagination
 badge    : GET the index row's u family                                       (one get)
 read, recall, accept, decline, delete for me: GET s:state (+ m:<seq>), then the check-and-put
            of s:state (+ m:<seq>), then the side counts at the new version
-hide     : PUT h:<reader>,<seq>                                                    (one put)
+hide     : GET s:state, then PUT ?check=put s:state (the bytes read, unchanged) + h:<reader>,<seq>,
+           check s:state == as read: never lands in a conversation the erasure removed
 fence    : (a block) GET s:state, PUT ?check=put s:state with a new version: a send that read
            before the block writes nothing (it reads again and finds the block)
 peers    : (the erasure, the export) GET the index row's p family with ColumnRangeFilter(after, …)

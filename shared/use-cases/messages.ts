@@ -636,9 +636,15 @@ export function clearConversation(deps: MessageDeps, actor: string, peer: string
 /** Deletes one message for the actor only. */
 export async function hideMessage(deps: MessageDeps, actor: string, peer: string, seq: number): Promise<void> {
   if (actor === peer) throw conversationNotFound();
-  const found = await deps.messages.conversation(actor, peer);
-  if (!found.state || seq > found.state.head || seq < 1) throw messageNotFound(seq);
-  await deps.messages.hide(actor, peer, actor, seq);
+  // Conditional on the conversation as read, so a hide never lands in a row the erasure removed
+  // (it would leave a row nothing finds); any other change in between: read again.
+  for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt++) {
+    const found = await deps.messages.conversation(actor, peer);
+    if (!found.state || seq > found.state.head || seq < 1) throw messageNotFound(seq);
+    await atStep(deps, 'message.hide-read', { actor, peer });
+    if (await deps.messages.hide(actor, seq, found)) return;
+  }
+  throw new ConflictError('This conversation is changing too fast; try again', 'conversation_busy');
 }
 
 /**

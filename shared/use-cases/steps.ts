@@ -112,6 +112,8 @@ export type StepPoint =
   | 'live.head-read'
   /** a conversation's change (a message, a read marker, a recall, an answer, a fence) is decided from the state read; its list entries and commit are next. */
   | 'message.decided'
+  /** a delete-for-me read the conversation (the message exists); its conditional mark is next. */
+  | 'message.hide-read'
   /** a conversation's change wrote its new list entries; its commit is next. */
   | 'message.listed'
   /** a conversation's change is committed; the side counts, the replaced entries and the live events are next. */

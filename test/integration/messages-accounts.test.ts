@@ -19,6 +19,7 @@ import { leave } from '../../shared/use-cases/leave.js';
 import { logIn, type LoginDeps } from '../../shared/use-cases/log-in.js';
 import {
   clearConversation,
+  hideMessage,
   listConversations,
   readConversation,
   sendMessage,
@@ -178,6 +179,21 @@ describe('private messages when an account leaves or is erased', () => {
     expect(await listed(ann)).toEqual([[bob, false]]);
     // Its counts are not hidden by the removed conversation's: versions start at a conversation's first change.
     expect(await unreadBadge(dm, ann)).toEqual({ unread: 1, requests: 0 });
+  });
+
+  it('forced: a delete-for-me held across the erasure writes nothing into the removed conversation', async () => {
+    const [ann, bob] = await users('ann', 'bob');
+    await Promise.all([follow(deps, ann, bob), follow(deps, bob, ann)]);
+    await say(ann, bob, 'hello');
+    const read = gate.holdAt('message.hide-read', (d) => d.actor === bob);
+    const hiding = hideMessage(dm, bob, ann, 1);
+    await read.reached;
+    const left = Date.now();
+    await leaves(ann, left);
+    await runJob(left + RESTORE_WINDOW_MS + 1);
+    read.release();
+    await expect(hiding).rejects.toMatchObject({ code: 'message_not_found' });
+    expect(await messagesNaming(ann)).toEqual([]);
   });
 
   it('forced: a send to the account held after its decision across the erasure lands after it, and the release walks it away', async () => {

@@ -151,13 +151,19 @@ export class HBaseMessageStore implements MessageStore {
     });
   }
 
-  async hide(a: string, b: string, reader: string, seq: number): Promise<void> {
-    await this.client.put(this.table, [
-      {
-        key: conversationKey(a, b),
-        cells: [{ column: `h:${hiddenPrefix(reader)}${messageQualifier(seq)}`, value: '' }],
-      },
-    ]);
+  async hide(reader: string, seq: number, seen: ConversationRead): Promise<boolean> {
+    if (!seen.state || seen.version === null) return false;
+    // The state written back as read: the check is that the conversation still exists as read
+    // (a removal in between fails it), and nothing about it changes.
+    return this.client.checkAndPut(
+      this.table,
+      conversationKey(...seen.state.people),
+      [
+        { column: STATE, value: seen.version },
+        { column: `h:${hiddenPrefix(reader)}${messageQualifier(seq)}`, value: '' },
+      ],
+      { column: STATE, value: seen.version },
+    );
   }
 
   async list(entries: { owner: string; entry: IndexEntry }[], pair?: readonly [string, string]): Promise<void> {
