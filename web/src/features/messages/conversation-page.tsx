@@ -383,9 +383,13 @@ export function ConversationPage({ me, peer }: { me: string; peer: string }) {
               name={name}
               state={state}
               onSent={(m, s) => {
-                setNone(false);
                 atEnd.current = true; // my own message: to the end, wherever the reader was
                 put(m, s);
+                // The first message: the conversation exists now, with its peer as the API names them.
+                if (none) {
+                  setNone(false);
+                  void reread();
+                }
               }}
             />
           )}
@@ -493,8 +497,11 @@ function MessageComposer({
   const clientId = useRef(crypto.randomUUID());
   const pictures = usePictures('message');
   const box = useRef<HTMLTextAreaElement>(null);
+  // Accepted (or they wrote back): the refusal no longer holds.
   useEffect(() => {
-    if (state !== 'requested') setPending(false);
+    if (state === 'requested' || !pending) return;
+    setPending(false);
+    setError(null);
   }, [state]);
 
   const waiting =

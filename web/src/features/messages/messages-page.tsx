@@ -34,6 +34,9 @@ export function MessagesPage({ handle }: { handle: string }) {
     [handle, box],
   );
 
+  // The tabs' counts (and the badge) as they are now.
+  useEffect(() => void refreshMessagesUnread(), [handle]);
+
   // A conversation moved: its first page again, on top of what was loaded (newest activity first).
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;

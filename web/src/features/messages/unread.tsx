@@ -1,9 +1,12 @@
 // web/src/features/messages/unread.tsx — the 私信 link in the navigation with its badge: unread
 // messages in your main list plus requests waiting for an answer (GET …/conversations/unread).
-// Asked on every navigation and when the live channel tells of a conversation that moved (a
-// burst asked once), never on a timer; a hint, so it waits for the page's own requests
-// (messagesApi.unread is a background call) and a failed refresh keeps the last count.
+// Asked once the live channel is open (each time it opens: nothing it tells of after that is
+// missed) and then whenever it tells of a conversation that moved (a burst asked once) or missed
+// more than its log holds; never on a timer, and not on every navigation (the 私信 pages ask
+// themselves, and after what they change). A hint: it waits for the page's own requests, and a
+// failed refresh keeps the last count.
 import { useEffect, useState } from 'preact/hooks';
+import { whenQuiet } from '../../api/client';
 import { Icon } from '../../components/icons';
 import { useI18n } from '../../i18n/i18n';
 import { live } from '../../live/live';
@@ -23,8 +26,9 @@ let asked = 0;
 /** Asks the API for the counts (after the page's own requests). */
 export async function refreshMessagesUnread(): Promise<void> {
   const mine = ++asked;
+  await whenQuiet();
   const me = session.get()?.handle;
-  if (!me) return;
+  if (mine !== asked || !me) return; // a newer refresh is under way, or nobody is logged in
   try {
     const unread = await messagesApi.unread(me);
     if (mine !== asked || session.get()?.handle !== me) return; // a newer refresh, or another user
@@ -59,17 +63,16 @@ export function MessagesLink({ handle, route }: { handle: string; route: Route }
     };
     const offEvent = live.onEvent((e) => e.kind === 'conversation' && soon());
     const offReload = live.onReload(soon);
+    const offStatus = live.onStatus((s) => s === 'open' && soon());
+    if (live.status() === 'open') soon();
     return () => {
       listeners.delete(setCurrent);
       clearTimeout(timer);
       offEvent();
       offReload();
+      offStatus();
     };
   }, [handle]);
-  // With the route's render, as the notifications badge: after the new page's own requests.
-  useEffect(() => {
-    if (route.page !== 'login' && route.page !== 'register') void refreshMessagesUnread();
-  }, [handle, route]);
 
   const counts = current?.handle === handle ? current.unread : null;
   const total = counts ? counts.unread + counts.requests : 0;
