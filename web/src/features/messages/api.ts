@@ -8,8 +8,8 @@ import { api, call } from '../../api/client';
 /** The other person of a conversation; `left`: the account is gone (已注销). */
 export interface Person {
   handle: string;
-  name: string;
-  avatar: { small: string; medium: string; large: string } | null;
+  displayName: string;
+  avatar: string | null;
   left: boolean;
 }
 
@@ -27,11 +27,15 @@ export interface Message {
   from: string;
   text: string;
   pictures: MessagePicture[];
-  at: number;
+  /** ISO 8601 */
+  at: string;
   recalled: boolean;
   erased: boolean;
   clientId: string;
 }
+
+/** A conversation's last message as a list shows it: its pictures counted. */
+export type LastMessage = Omit<Message, 'pictures' | 'clientId'> & { pictures: number };
 
 /** open: both write; request: they asked me (the requests tab); requested: I asked, not yet accepted. */
 export type ConversationState = 'open' | 'request' | 'requested';
@@ -39,9 +43,10 @@ export type ConversationState = 'open' | 'request' | 'requested';
 export interface Conversation {
   peer: Person;
   state: ConversationState;
-  last: Message | null;
+  last: LastMessage | null;
   unread: number;
-  activityAt: number;
+  /** ISO 8601 */
+  activityAt: string;
   readUpTo: number;
   peerReadUpTo: number;
 }
@@ -93,7 +98,7 @@ type Paths = {
   '/users/{handle}/conversations': Item<{
     get: Op<Me, { box?: Box; limit?: number; cursor?: string }, never, ConversationPage>;
   }>;
-  '/users/{handle}/conversations/unread': Item<{ get: Op<Me, never, never, MessagesUnread> }>;
+  '/users/{handle}/message-badge': Item<{ get: Op<Me, never, never, MessagesUnread> }>;
   '/users/{handle}/conversations/{peer}': Item<{
     get: Op<Pair, { limit?: number; cursor?: string }, never, Thread>;
     delete: Op<Pair, never, never, { deleted: true }>;
@@ -110,7 +115,7 @@ type Paths = {
   '/users/{handle}/conversations/{peer}/accept': Item<{ post: Op<Pair, never, never, { state: 'open' }> }>;
   '/users/{handle}/conversations/{peer}/decline': Item<{ post: Op<Pair, never, never, { declined: true }> }>;
   '/users/{handle}/conversations/{peer}/messages/{seq}/recall': Item<{
-    post: Op<Pair & { seq: number }, never, never, { message: Message }>;
+    post: Op<Pair & { seq: number }, never, never, Message>;
   }>;
   '/users/{handle}/conversations/{peer}/messages/{seq}': Item<{
     delete: Op<Pair & { seq: number }, never, never, { deleted: true }>;
@@ -138,7 +143,7 @@ export const messagesApi = {
   /** The badge's count: a background request (it waits for the page's own, api/client.ts). */
   unread: async (me: string) =>
     (
-      await call(dm.GET('/users/{handle}/conversations/unread', { params: { path: { handle: me } } }), {
+      await call(dm.GET('/users/{handle}/message-badge', { params: { path: { handle: me } } }), {
         background: true,
       })
     ).data,

@@ -34,7 +34,7 @@ import {
   type Person,
   type Thread,
 } from './api';
-import { faceOf, isoOf, nameOf, placeholderOf } from './people';
+import { faceOf, nameOf, placeholderOf } from './people';
 import { refreshMessagesUnread } from './unread';
 
 /** The longest message, in code points (the API's rule). */
@@ -208,7 +208,7 @@ export function ConversationPage({ me, peer }: { me: string; peer: string }) {
   const put = (m: Message, state?: ConversationState) =>
     setKnown((c) => {
       const base: Known = c ?? {
-        peer: { handle: peer, name: peer, avatar: null, left: false },
+        peer: { handle: peer, displayName: '', avatar: null, left: false },
         state: state ?? 'open',
         messages: [],
         readUpTo: 0,
@@ -228,7 +228,7 @@ export function ConversationPage({ me, peer }: { me: string; peer: string }) {
   async function recall(m: Message) {
     setActionError(null);
     try {
-      const { message } = await messagesApi.recall(me, peer, m.seq);
+      const message = await messagesApi.recall(me, peer, m.seq);
       put(message);
       setSaid(t('messages.recalled'));
     } catch (err) {
@@ -445,7 +445,8 @@ function MessageItem({
       </li>
     );
   const items: MenuItem[] = [];
-  if (mine && now - m.at < RECALL_WINDOW_MS) items.push({ label: t('messages.recall'), run: () => onRecall(m) });
+  if (mine && now - Date.parse(m.at) < RECALL_WINDOW_MS)
+    items.push({ label: t('messages.recall'), run: () => onRecall(m) });
   items.push({ label: t('messages.delete'), run: () => onDelete(m), danger: true });
   return (
     <li class={mine ? 'message mine' : 'message theirs'} data-seq={m.seq}>
@@ -459,7 +460,7 @@ function MessageItem({
         )}
         {m.pictures.length > 0 && <PictureGrid media={m.pictures.map(asMedia)} />}
         <span class="message-meta">
-          <RelativeTime iso={isoOf(m.at)} />
+          <RelativeTime iso={m.at} />
           {read && <span class="read-mark">{t('messages.readMark')}</span>}
         </span>
       </div>

@@ -13,7 +13,7 @@ import { useI18n } from '../../i18n/i18n';
 import { live } from '../../live/live';
 import { href } from '../../router';
 import { messagesApi, type Box, type Conversation } from './api';
-import { faceOf, isoOf, nameOf, previewOf } from './people';
+import { faceOf, nameOf, previewOf } from './people';
 import { refreshMessagesUnread, useMessagesUnread } from './unread';
 
 const BOXES: Box[] = ['main', 'requests'];
@@ -49,7 +49,7 @@ export function MessagesPage({ handle }: { handle: string }) {
           const data = await messagesApi.list(handle, box);
           if (mine !== asked) return;
           const fresh = new Set(data.conversations.map((c) => c.peer.handle));
-          const oldest = data.conversations.at(-1)?.activityAt ?? Number.POSITIVE_INFINITY;
+          const oldest = data.conversations.at(-1)?.activityAt ?? '\uffff';
           list.setItems((items) => [
             ...data.conversations,
             // Beyond the first page: kept as loaded, unless it moved into it (or above its end).
@@ -159,7 +159,7 @@ function ConversationItem({
             {!c.peer.left && <span class="handle">@{c.peer.handle}</span>}
             {c.state === 'requested' && <span class="tag">{t('messages.requested')}</span>}
             <span class="when">
-              <RelativeTime iso={isoOf(c.last?.at ?? c.activityAt)} />
+              <RelativeTime iso={c.last?.at ?? c.activityAt} />
             </span>
           </span>
           <span class="conversation-preview" dir="auto">
