@@ -420,6 +420,8 @@ function functionRoles(stage, arns) {
     liveConnect: [...tokenKeys, ...hbase],
     liveDisconnect: hbase,
     liveMessage: [...tokenKeys, ...hbase, manageConnections],
+    // Private messages tell both sides over the live channel; a recall gives its pictures to the discard.
+    messages: [...api, manageConnections, sendMedia],
     createUpload: [...api, { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [uploads] }],
     completeUpload: [...api, { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [uploads] }, sendMedia],
     // A deleted post's pictures are discarded through the media queue (the worker removes them).

@@ -128,6 +128,7 @@ export function openApiDocument() {
       { name: 'posts', description: 'Publishing, reading and deleting posts' },
       { name: 'relations', description: 'Following and followers' },
       { name: 'timeline', description: 'The home timeline' },
+      { name: 'messages', description: 'Private conversations (私信)' },
       { name: 'meta', description: 'This description' },
     ],
     components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },

@@ -54,6 +54,9 @@ const EnvSchema = z.object({
   COMMENTS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   LIKES_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   REPOSTS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  // Private messages a user may send, and conversations a user may begin, per minute.
+  MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  CONVERSATIONS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   // The fan-out queue (infra/queue-settings.cjs sets both per stage). SQS_ENDPOINT is set only
   // locally (ElasticMQ); empty when deployed, where the SDK's regional endpoint is right.
   FANOUT_QUEUE_URL: z.url().optional(),
@@ -134,6 +137,11 @@ export function operationBudget(cfg: Config = config()): number {
 export function config(): Config {
   cached ??= loadConfig();
   return cached;
+}
+
+/** The private messages' write limits (per user, per minute). */
+export function messageLimits(cfg: Config = config()) {
+  return { writesPerMinute: { message: cfg.MESSAGES_PER_MINUTE, conversation: cfg.CONVERSATIONS_PER_MINUTE } };
 }
 
 export function feedLimits(cfg: Config = config()): FeedLimits {

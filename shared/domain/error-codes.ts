@@ -59,6 +59,15 @@ export const ERROR_CODES = [
   'invalid_position',
   'invalid_notification_id',
   'invalid_topic',
+  // Private messages (shared/use-cases/messages.ts).
+  'conversation_not_found',
+  'message_not_found',
+  'cannot_message_self',
+  'messages_refused',
+  'message_request_pending',
+  'recall_window_closed',
+  'no_request',
+  'conversation_busy',
   // Pictures (shared/use-cases/media).
   'media_type_refused',
   'media_too_large',

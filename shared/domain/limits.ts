@@ -63,7 +63,8 @@ export const TRENDING_TOPICS = 10;
 
 // How often one may write, and how long a counted fact is remembered.
 /** What the per-user write limits count: reactions, and picture uploads (media). */
-export type WriteAction = 'comment' | 'like' | 'repost' | 'upload';
+/** message: a private message sent; conversation: a private conversation begun (its first message). */
+export type WriteAction = 'comment' | 'like' | 'repost' | 'upload' | 'message' | 'conversation';
 export const WRITE_QUOTA_WINDOW_MS = 60_000;
 /**
  * How long a tally mark lives (HBase TTL on the `t` family): far beyond the settle window and
@@ -85,5 +86,5 @@ export interface FeedLimits {
   /** Delay of the settle message every follow/unfollow sends (see SETTLE_SECONDS). */
   settleSeconds: number;
   /** Writes per user per one-minute window. */
-  writesPerMinute: Record<Exclude<WriteAction, 'upload'>, number>;
+  writesPerMinute: Record<Exclude<WriteAction, 'upload' | 'message' | 'conversation'>, number>;
 }

@@ -14,7 +14,9 @@ export type LiveEvent =
   /** The reader's picture finished processing (the uploader only). */
   | { kind: 'media'; mediaId: string; state: 'ready' | 'failed' }
   /** The reader has a new notification (the client reads its unread count); `id` names that one. */
-  | { kind: 'notification'; type: string; id: string };
+  | { kind: 'notification'; type: string; id: string }
+  /** A conversation with `peer` changed: a message (or request) at `seq`, a recall of `seq`, the peer read up to `seq`, a request accepted. */
+  | { kind: 'conversation'; peer: string; seq: number; change: 'message' | 'recalled' | 'read' | 'accepted' };
 
 /** An event as the log keeps it: its position and when it was written (millis). */
 export interface LoggedEvent {
@@ -33,6 +35,8 @@ export function eventKey(event: LiveEvent): string {
       return `n.${event.id}`;
     case 'media':
       return `media.${event.mediaId}`;
+    case 'conversation':
+      return `conv.${event.peer}.${event.change}.${event.seq}`;
     default:
       return `${event.kind}.${event.postId}`;
   }

@@ -74,8 +74,25 @@ import {
   UploadSchema,
   NewerCountSchema,
   SuggestionsSchema,
+  ConversationListSchema,
+  ConversationSchema,
+  ConversationStateSchema,
+  DeletedSchema,
+  DeclinedSchema,
+  MessageBadgeSchema,
+  MessageReadSchema,
+  MessageSchema,
+  SentMessageSchema,
 } from './views.js';
 import { mediaPath, uploadBody } from '../validation/media.schema.js';
+import {
+  conversationPath,
+  conversationQuery,
+  conversationsQuery,
+  messagePath,
+  readBody,
+  sendBody,
+} from '../validation/messages.schema.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -103,6 +120,7 @@ export interface Route {
     | 'topics'
     | 'safety'
     | 'media'
+    | 'messages'
     | 'meta';
   /** 'optional': anonymous requests pass; with a token the answer adds the reader's own state. */
   auth: boolean | 'optional';
@@ -918,6 +936,138 @@ export const routes = {
     params: mediaPath,
     success: { 200: { description: 'The media', schema: MediaSchema } },
     errors: { 404: ['media_not_found'] },
+  }),
+  listConversations: route({
+    method: 'GET',
+    path: '/users/{handle}/conversations',
+    tag: 'messages',
+    summary: 'Your private conversations (私信), latest activity first',
+    description:
+      '`handle` must be the token’s user. `box=requests` lists first messages from people your `messagesFrom` setting did not admit; accept one to move it to your conversations. Each entry carries the last message’s preview, your unread count and how far each side has read.',
+    auth: true,
+    params: handlePath,
+    query: conversationsQuery,
+    success: { 200: { description: 'A page of conversations', schema: ConversationListSchema } },
+    errors: { 403: ['forbidden'], 422: ['invalid_cursor'] },
+  }),
+  messageBadge: route({
+    method: 'GET',
+    path: '/users/{handle}/message-badge',
+    tag: 'messages',
+    summary: 'Unread private messages and waiting requests (the badge)',
+    description:
+      '`handle` must be the token’s user. Unread messages over your conversations, and requests waiting for your answer.',
+    auth: true,
+    params: handlePath,
+    success: { 200: { description: 'The counts', schema: MessageBadgeSchema, headers: countNoStore } },
+    errors: { 403: ['forbidden'] },
+  }),
+  readConversation: route({
+    method: 'GET',
+    path: '/users/{handle}/conversations/{peer}',
+    tag: 'messages',
+    summary: 'A conversation with one person: its newest messages, then older pages',
+    description:
+      '`handle` must be the token’s user; nobody else can read the conversation. Messages you deleted for yourself are left out. Pictures come with signed URLs that work for a few minutes.',
+    auth: true,
+    params: conversationPath,
+    query: conversationQuery,
+    success: { 200: { description: 'A page of the conversation', schema: ConversationSchema } },
+    errors: { 403: ['forbidden'], 404: ['conversation_not_found'], 422: ['invalid_cursor'] },
+  }),
+  sendMessage: route({
+    method: 'POST',
+    path: '/users/{handle}/conversations/{peer}/messages',
+    tag: 'messages',
+    summary: 'Send a private message',
+    description:
+      '`handle` must be the token’s user. The same `clientId` again answers 200 with the message the first send made: a retry never sends twice. A first message the recipient’s setting does not admit becomes a request, which holds at most two of your messages until they reply or accept (then 403 `message_request_pending`). The setting `nobody` and a block either way both answer 403 `messages_refused`. At most `MESSAGES_PER_MINUTE` (default 30) messages and `CONVERSATIONS_PER_MINUTE` (default 10) new conversations a minute.',
+    auth: true,
+    params: conversationPath,
+    body: sendBody,
+    success: {
+      201: { description: 'Sent', schema: SentMessageSchema },
+      200: { description: 'Sent before (the same clientId)', schema: SentMessageSchema },
+    },
+    errors: {
+      403: ['forbidden', 'messages_refused', 'message_request_pending'],
+      404: ['user_not_found'],
+      409: ['media_not_ready', 'media_in_use', 'conversation_busy'],
+      422: ['cannot_message_self', 'media_not_found'],
+      429: ['rate_limited'],
+    },
+  }),
+  markMessagesRead: route({
+    method: 'POST',
+    path: '/users/{handle}/conversations/{peer}/read',
+    tag: 'messages',
+    summary: 'Mark a conversation read up to a message',
+    description:
+      '`handle` must be the token’s user. A marker never moves back; the other side sees 已读 under their messages up to it.',
+    auth: true,
+    params: conversationPath,
+    body: readBody,
+    success: { 200: { description: 'Where your marker is now', schema: MessageReadSchema } },
+    errors: { 403: ['forbidden'], 404: ['conversation_not_found'], 409: ['conversation_busy'] },
+  }),
+  acceptRequest: route({
+    method: 'POST',
+    path: '/users/{handle}/conversations/{peer}/accept',
+    tag: 'messages',
+    summary: 'Accept a message request',
+    description:
+      '`handle` must be the token’s user, the request’s recipient. It moves to your conversations; both may write freely.',
+    auth: true,
+    params: conversationPath,
+    success: { 200: { description: 'The conversation’s state for you', schema: ConversationStateSchema } },
+    errors: { 403: ['forbidden'], 404: ['conversation_not_found'], 409: ['no_request', 'conversation_busy'] },
+  }),
+  declineRequest: route({
+    method: 'POST',
+    path: '/users/{handle}/conversations/{peer}/decline',
+    tag: 'messages',
+    summary: 'Decline a message request',
+    description:
+      '`handle` must be the token’s user, the request’s recipient. It leaves your requests; the sender is not told.',
+    auth: true,
+    params: conversationPath,
+    success: { 200: { description: 'Declined', schema: DeclinedSchema } },
+    errors: { 403: ['forbidden'], 404: ['conversation_not_found'], 409: ['no_request', 'conversation_busy'] },
+  }),
+  recallMessage: route({
+    method: 'POST',
+    path: '/users/{handle}/conversations/{peer}/messages/{seq}/recall',
+    tag: 'messages',
+    summary: 'Recall (撤回) your message within 2 minutes',
+    description:
+      '`handle` must be the token’s user and the message’s sender. Its text and pictures are gone for both sides; "message recalled" stays in its place. Recalling again changes nothing.',
+    auth: true,
+    params: messagePath,
+    success: { 200: { description: 'The message as it is now', schema: MessageSchema } },
+    errors: { 403: ['forbidden'], 404: ['message_not_found'], 409: ['recall_window_closed', 'conversation_busy'] },
+  }),
+  deleteMessage: route({
+    method: 'DELETE',
+    path: '/users/{handle}/conversations/{peer}/messages/{seq}',
+    tag: 'messages',
+    summary: 'Delete a message for yourself',
+    description: '`handle` must be the token’s user. The other side keeps it.',
+    auth: true,
+    params: messagePath,
+    success: { 200: { description: 'Deleted for you', schema: DeletedSchema } },
+    errors: { 403: ['forbidden'], 404: ['message_not_found'] },
+  }),
+  deleteConversation: route({
+    method: 'DELETE',
+    path: '/users/{handle}/conversations/{peer}',
+    tag: 'messages',
+    summary: 'Delete a conversation for yourself',
+    description:
+      '`handle` must be the token’s user. Its messages so far leave your view and the conversation leaves your list until the next message; the other side keeps everything.',
+    auth: true,
+    params: conversationPath,
+    success: { 200: { description: 'Deleted for you', schema: DeletedSchema } },
+    errors: { 403: ['forbidden'], 404: ['conversation_not_found'], 409: ['conversation_busy'] },
   }),
   openapi: route({
     method: 'GET',

@@ -10,6 +10,7 @@ import type { BlockEdge } from '../ports/social-store.js';
 import type { NotificationGroup } from '../use-cases/notifications.js';
 import type { PostDetail, PostWithViewer } from '../use-cases/post-details.js';
 import type { Face } from '../use-cases/faces.js';
+import type { ConversationSummary, ConversationView, MessageView } from '../use-cases/messages.js';
 import type { ListedThread } from '../use-cases/comments.js';
 import type { Suggestion } from '../use-cases/suggestions.js';
 import type { PersonView } from '../use-cases/people.js';
@@ -782,4 +783,115 @@ export const postHistoryView = (postId: string, versions: PostVersion[]): z.outp
     mentions: v.mentions ?? [],
     topics: v.topics ?? [],
   })),
+});
+
+// ------------------------------------------------------------------ private messages (私信)
+
+const PersonSchema = z
+  .strictObject({
+    handle: handleString,
+    ...faceFields,
+    left: z.boolean().meta({ description: 'The account left or was erased: show it as gone (已注销)' }),
+  })
+  .meta({ id: 'Person' });
+
+const MessagePictureSchema = z
+  .strictObject({
+    id: z.string(),
+    width: z.int(),
+    height: z.int(),
+    urls: z.strictObject({ thumb: z.string(), large: z.string() }).meta({
+      description:
+        'Signed URLs that work for a few minutes, for the two people only: read the page again for fresh ones',
+    }),
+  })
+  .meta({ id: 'MessagePicture' });
+
+const conversationState = z.enum(['open', 'request', 'requested']).meta({
+  description: 'open; request: they asked you (your requests tab); requested: you asked, not yet accepted',
+});
+
+const messageFields = {
+  seq: z.int().min(1).meta({ description: 'The message’s number: 1, 2, 3 … in the order both sides see' }),
+  from: handleString,
+  text: z.string().meta({ description: 'Empty once recalled or erased' }),
+  at: instant,
+  recalled: z.boolean().meta({ description: 'Recalled (撤回) by its sender: show "message recalled"' }),
+  erased: z.boolean().meta({ description: 'Its sender’s account was erased: its text and pictures are gone' }),
+};
+
+export const MessageSchema = z
+  .strictObject({
+    ...messageFields,
+    pictures: z.array(MessagePictureSchema),
+    clientId: z.string().meta({ description: 'The id the sender sent it with' }),
+  })
+  .meta({ id: 'Message' });
+
+export const ConversationSummarySchema = z
+  .strictObject({
+    peer: PersonSchema,
+    state: conversationState,
+    last: z
+      .strictObject({
+        ...messageFields,
+        pictures: z.int().min(0).meta({ description: 'How many pictures it carries' }),
+      })
+      .nullable(),
+    unread: z.int().min(0),
+    activityAt: instant,
+    readUpTo: z.int().min(0).meta({ description: 'You have read up to this message number' }),
+    peerReadUpTo: z.int().min(0).meta({ description: 'They have read up to this message number (已读)' }),
+  })
+  .meta({ id: 'ConversationSummary' });
+
+export const ConversationListSchema = z
+  .strictObject({ conversations: z.array(ConversationSummarySchema), nextCursor })
+  .meta({ id: 'ConversationList' });
+
+export const ConversationSchema = z
+  .strictObject({
+    peer: PersonSchema,
+    state: conversationState,
+    messages: z.array(MessageSchema).meta({ description: 'Oldest first; `nextCursor` pages to older ones' }),
+    readUpTo: z.int().min(0),
+    peerReadUpTo: z.int().min(0).meta({ description: 'They have read up to this message number (已读)' }),
+    head: z.int().min(0).meta({ description: 'The newest message number' }),
+    nextCursor,
+  })
+  .meta({ id: 'Conversation' });
+
+export const SentMessageSchema = z
+  .strictObject({ message: MessageSchema, state: conversationState })
+  .meta({ id: 'SentMessage' });
+
+export const MessageBadgeSchema = z
+  .strictObject({
+    unread: z.int().min(0).meta({ description: 'Unread messages in your conversations' }),
+    requests: z.int().min(0).meta({ description: 'Message requests waiting for your answer' }),
+  })
+  .meta({ id: 'MessageBadge' });
+
+export const ConversationStateSchema = z.strictObject({ state: conversationState }).meta({ id: 'ConversationState' });
+export const MessageReadSchema = z.strictObject({ readUpTo: z.int().min(0) }).meta({ id: 'MessageRead' });
+export const DeclinedSchema = z.strictObject({ declined: z.literal(true) }).meta({ id: 'Declined' });
+export const DeletedSchema = z.strictObject({ deleted: z.literal(true) }).meta({ id: 'Deleted' });
+
+export const messageView = (m: MessageView): z.output<typeof MessageSchema> => ({ ...m, at: iso(m.at) });
+
+export const conversationSummaryView = (c: ConversationSummary): z.output<typeof ConversationSummarySchema> => ({
+  ...c,
+  peer: { handle: c.peer.handle, displayName: c.peer.displayName, avatar: c.peer.avatar, left: c.peer.left },
+  last: c.last ? { ...c.last, at: iso(c.last.at) } : null,
+  activityAt: iso(c.activityAt),
+});
+
+export const conversationView = (c: ConversationView): z.output<typeof ConversationSchema> => ({
+  peer: { handle: c.peer.handle, displayName: c.peer.displayName, avatar: c.peer.avatar, left: c.peer.left },
+  state: c.state,
+  messages: c.messages.map(messageView),
+  readUpTo: c.readUpTo,
+  peerReadUpTo: c.peerReadUpTo,
+  head: c.head,
+  nextCursor: c.nextCursor ?? null,
 });

@@ -684,3 +684,28 @@ export function connectionKey(id: string): Uint8Array {
   key.set(text, SALT_BYTES);
   return key;
 }
+
+/**
+ * A conversation's row (tables.ts messages): salt2 of the pair + '!' + the lower handle + 0x00 +
+ * the higher one. Either side names the same row; '!' is never a handle's first byte, so no
+ * user's index row (userKey + 'i') starts so.
+ */
+export function conversationKey(a: string, b: string): Uint8Array {
+  assertHandle(a);
+  assertHandle(b);
+  const [low, high] = a < b ? [a, b] : [b, a];
+  const text = utf8.encode(`!${low}\u0000${high}`);
+  const key = new Uint8Array(SALT_BYTES + text.length);
+  md5Salt(`${low}|${high}`, key);
+  key.set(text, SALT_BYTES);
+  return key;
+}
+
+/** A user's index of conversations (tables.ts messages): their userKey + 'i'. */
+export function conversationIndexKey(owner: string): Uint8Array {
+  const user = userKey(owner);
+  const key = new Uint8Array(user.length + 1);
+  key.set(user);
+  key[user.length] = 0x69; // 'i'
+  return key;
+}

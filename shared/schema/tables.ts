@@ -739,6 +739,54 @@ read     : GET /live/<reader>/e with ColumnRangeFilter(e:<after+1>, …) AND
 watchers : GET /live/<author>w/w                                            (one get a post)
 gone     : DELETE the reader row's c:<id> and the connection row (a push answered 410)`,
     },
+    messages: {
+      name: 'messages',
+      families: [family('s'), family('m'), family('k'), family('h'), family('c'), family('q'), family('u')],
+      design: `
+私信: each conversation between two people in ONE row (its state and its messages together, so
+one check-and-put changes both), and each user's index of conversations by latest activity.
+The invariants: docs/consistency.md U. Two kinds of rows:
+conversation = salt2(low|high) + '!' + low + 0x00 + high         (one row per pair of people)
+  s:state  the conversation's state, JSON (domain/messages.ts ConversationState): a version
+        that every change moves, the head (last seq), who sent and read how much, the status
+        (open / request / declined), each side's "deleted up to", the last message's preview.
+        THE check cell of every change: a change is computed from the state as read and written
+        only while the cell still holds exactly those bytes (absent: no conversation yet)
+  m:<999999999999 − seq>  a message, JSON (text, pictures, time, client id, the two sides'
+        sent counts); seq inverted (12 digits) so a row's newest messages come first. Seqs are
+        dense (1, 2, 3 …): the head names exactly which messages exist. A recall or an erasure
+        rewrites the cell with no text or pictures
+  k:<sender> 0x00 <client id>  the seq that send made: a retried send finds its message
+  h:<reader> 0x00 <999999999999 − seq>  '' — the reader deleted that message for themselves
+index        = userKey(owner) + 'i'                                   (one row per user)
+  c:<9999999999999 − activity millis><peer> 0x00 <seq, 12 digits>  '' — the conversation with
+        peer is in owner's main list at that activity, put there by the message <seq> (or an
+        accept at that head). Shown only while the conversation's head is that seq and owner's
+        box is main: an entry a later change replaced is skipped at read, then removed
+  q:…   the same for the requests tab (a request owner received)
+  u:<peer>  '<unread>/<request 0|1>' — owner's counts as the conversation's version <v> left
+        them, written WITH CELL TIMESTAMP v: of two writes the later version stays whatever
+        order they land in (a put of an older timestamp under a newer cell is not the newest).
+        Counts of 0/0 are a DELETE of the column up to timestamp v instead, which masks every
+        older write, late ones too: the family holds only conversations with something to show
+send     : GET s:state, k:<sender,client id> of the conversation ∥ the recipient's users row
+           (standing, setting) ∥ the block check either way ∥ whether the recipient follows the
+           sender (relations) — one round trip; then PUT both sides' index entries for the new
+           head (write-ahead: an entry before the state that makes it true); then
+           PUT ?check=put s:state, m:<seq>, k:<sender,client id>, check s:state == as read
+           (a loser reads again and decides again); then PUT u:<peer> of both sides at
+           timestamp v ∥ DELETE the entries the previous head had put
+page     : GET the conversation row with the filter s ∪ (m, newest first from the cursor,
+           ColumnPaginationFilter(limit)) ∪ (h:<reader>…, the same window) — ONE get
+list     : GET the index row's c (or q) family from the cursor, ColumnPaginationFilter(limit+1)
+           (one get); then ONE multi-get of the conversations' s:state
+badge    : GET the index row's u family                                       (one get)
+read, recall, accept, decline, delete for me: GET s:state (+ m:<seq>), then the check-and-put
+           of s:state (+ m:<seq>), then the side counts at the new version
+hide     : PUT h:<reader>,<seq>                                                    (one put)
+fence    : (a block) GET s:state, PUT ?check=put s:state with a new version: a send that read
+           before the block writes nothing (it reads again and finds the block)`,
+    },
     media: {
       name: 'media',
       families: [family('m')],
@@ -844,6 +892,7 @@ export const SPLITS = {
   lists: 'hex',
   media: 'random',
   live: 'salt',
+  messages: 'salt',
 } as const satisfies Record<TableName, SplitScheme>;
 
 /** The split keys of `table` created with `regions` regions (empty: one region; trends: at most TREND_SHARDS regions). */

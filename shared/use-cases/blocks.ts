@@ -9,6 +9,9 @@
 // edge and THEN checks for a block (removing its own edge if it finds one); a block writes the
 // block row and THEN removes the edges. Per-row operations are linearizable, so whichever of the
 // two writes lands first, the other operation's later read sees it: no edge survives a block.
+// Block vs a racing private message (invariant U3): after its row, a block fences the two's
+// conversation (a new version), so a send that read before the block fails its commit, reads
+// again and meets the block.
 import { InvalidInputError } from '../domain/errors.js';
 import type { Page } from '../ports/feed-store.js';
 import type { BlockEdge, BlockKind } from '../ports/social-store.js';
@@ -16,12 +19,13 @@ import { decodeListCursor, shownPage } from './lists.js';
 import type { FeedDeps } from './feed-deps.js';
 import { readFaces, withFaces, type Face } from './faces.js';
 import { unfollow, type UnfollowDeps } from './relations.js';
+import { fenceConversation, type ChangeDeps } from './messages.js';
 import { requireUser } from './users.js';
 
 /** What unblock, mute, unmute and blockState take: the target's existence and the block rows. */
 export type BlockStateDeps = Pick<FeedDeps, 'users' | 'blocks'>;
-/** A block also removes the follows both ways (unfollow's ports). */
-export type BlockDeps = BlockStateDeps & UnfollowDeps;
+/** A block also removes the follows both ways (unfollow's ports) and fences the two's conversation. */
+export type BlockDeps = BlockStateDeps & UnfollowDeps & Partial<ChangeDeps>;
 
 function notSelf(actor: string, target: string, kind: BlockKind): void {
   if (actor === target) throw new InvalidInputError(`You cannot ${kind} yourself`, `cannot_${kind}_self`);
@@ -50,7 +54,12 @@ export async function block(deps: BlockDeps, actor: string, target: string, now 
   notSelf(actor, target, 'block');
   const muting = await targetAndOther(deps, actor, target, 'mute');
   await deps.blocks.add('block', actor, target, now);
-  await Promise.all([unfollow(deps, actor, target, now), unfollow(deps, target, actor, now)]);
+  const { messages } = deps;
+  await Promise.all([
+    unfollow(deps, actor, target, now),
+    unfollow(deps, target, actor, now),
+    messages ? fenceConversation({ ...deps, messages }, actor, target, now) : undefined,
+  ]);
   return { handle: actor, target, blocking: true, muting };
 }
 

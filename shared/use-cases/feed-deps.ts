@@ -21,6 +21,7 @@ import type { StepHook } from './steps.js';
 import type { Announcer } from './live.js';
 import type { Pictures } from './media/attach.js';
 import type { ExportFiles } from '../ports/export-files.js';
+import type { MessageStore } from '../ports/message-store.js';
 
 export interface FeedDeps {
   users: UserStore;
@@ -53,6 +54,8 @@ export interface FeedDeps {
    * connections (./live.ts). Absent: nobody is told, the timelines are unchanged.
    */
   announcer?: Announcer;
+  /** Private conversations: a block fences the two's conversation (./messages.ts). */
+  messages?: MessageStore;
   /** Tests only: called between the steps of multi-row operations (./steps.ts). */
   step?: StepHook;
 }

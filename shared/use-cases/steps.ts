@@ -109,7 +109,13 @@ export type StepPoint =
   /** avatar: the user row's avatar is swapped; the replaced picture is not yet given back. */
   | 'avatar.swapped'
   /** live: an append read the reader's log head; its check-and-put at the next position is next. */
-  | 'live.head-read';
+  | 'live.head-read'
+  /** a conversation's change (a message, a read marker, a recall, an answer, a fence) is decided from the state read; its list entries and commit are next. */
+  | 'message.decided'
+  /** a conversation's change wrote its new list entries; its commit is next. */
+  | 'message.listed'
+  /** a conversation's change is committed; the side counts, the replaced entries and the live events are next. */
+  | 'message.committed';
 
 export type StepHook = (point: StepPoint, detail: Readonly<Record<string, string>>) => Promise<void>;
 

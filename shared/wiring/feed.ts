@@ -5,6 +5,7 @@ import { HBaseBlockStore } from '../adapters/hbase/hbase-block-store.js';
 import { HBaseCommentStore } from '../adapters/hbase/hbase-comment-store.js';
 import { HBaseCounterStore } from '../adapters/hbase/hbase-counter-store.js';
 import { HBaseInboxStore } from '../adapters/hbase/hbase-inbox-store.js';
+import { HBaseMessageStore } from '../adapters/hbase/hbase-message-store.js';
 import { HBaseNotificationStore } from '../adapters/hbase/hbase-notification-store.js';
 import { HBaseCelebrityRegistry, HBaseOutboxStore } from '../adapters/hbase/hbase-outbox-store.js';
 import { HBasePeopleIndex } from '../adapters/hbase/hbase-people-index.js';
@@ -46,6 +47,7 @@ export function hbaseFeedStores(hbase: HBaseRestClient, ns: string, opts: { sett
     blocks: new HBaseBlockStore(hbase, ns),
     notifications: new HBaseNotificationStore(hbase, ns),
     topics: new HBaseTopicStore(hbase, ns),
+    messages: new HBaseMessageStore(hbase, ns),
     feedFaces: new CachingFaces(new HBaseUserStore(hbase, ns), FEED_FACES_TTL_MS),
   };
 }

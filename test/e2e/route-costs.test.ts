@@ -118,6 +118,16 @@ async function buildWorld(): Promise<World> {
     );
   }
   const upload = await picture(a!.token, 'post');
+  // 私信: B writes to A (A follows B: admitted), C and M send A requests (A follows neither).
+  const dm = (from: User, to: User, text: string) =>
+    api.call('POST', `/users/${from.handle}/conversations/${to.handle}/messages`, {
+      token: from.token,
+      body: { text, clientId: `rc${Math.random().toString(36).slice(2)}` },
+    });
+  ok(await dm(b!, a!, 'hello'), 201);
+  ok(await dm(b!, a!, 'are you there?'), 201);
+  ok(await dm(c!, a!, 'hi from c'), 201);
+  ok(await dm(muted!, a!, 'hi from m'), 201);
   // The fan-out and the notifications of the above have landed: reads see the steady state.
   await eventually(
     async () =>
@@ -229,6 +239,26 @@ const CALLS: Record<RouteName, (w: World) => Promise<ApiResponse>> = {
   completeUpload: (w) => api.call('POST', `/media/${w.upload}/complete`, { token: w.a.token }),
   getMedia: (w) => api.call('GET', `/media/${w.avatar}`, { token: w.a.token }),
   openapi: () => api.call('GET', '/openapi.json'),
+  listConversations: (w) => api.call('GET', `/users/${w.a.handle}/conversations`, { token: w.a.token }),
+  messageBadge: (w) => api.call('GET', `/users/${w.a.handle}/message-badge`, { token: w.a.token }),
+  readConversation: (w) => api.call('GET', `/users/${w.a.handle}/conversations/${w.b.handle}`, { token: w.a.token }),
+  sendMessage: (w) =>
+    api.call('POST', `/users/${w.a.handle}/conversations/${w.b.handle}/messages`, {
+      token: w.a.token,
+      body: { text: 'yes, here', clientId: 'rc-send' },
+    }),
+  markMessagesRead: (w) =>
+    api.call('POST', `/users/${w.a.handle}/conversations/${w.b.handle}/read`, { token: w.a.token, body: { upTo: 2 } }),
+  acceptRequest: (w) =>
+    api.call('POST', `/users/${w.a.handle}/conversations/${w.c.handle}/accept`, { token: w.a.token }),
+  declineRequest: (w) =>
+    api.call('POST', `/users/${w.a.handle}/conversations/${w.muted.handle}/decline`, { token: w.a.token }),
+  recallMessage: (w) =>
+    api.call('POST', `/users/${w.a.handle}/conversations/${w.b.handle}/messages/3/recall`, { token: w.a.token }),
+  deleteMessage: (w) =>
+    api.call('DELETE', `/users/${w.a.handle}/conversations/${w.b.handle}/messages/1`, { token: w.a.token }),
+  deleteConversation: (w) =>
+    api.call('DELETE', `/users/${w.a.handle}/conversations/${w.c.handle}`, { token: w.a.token }),
 };
 
 /**

@@ -845,6 +845,190 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/{handle}/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your private conversations (私信), latest activity first
+         * @description `handle` must be the token’s user. `box=requests` lists first messages from people your `messagesFrom` setting did not admit; accept one to move it to your conversations. Each entry carries the last message’s preview, your unread count and how far each side has read.
+         */
+        get: operations["listConversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{handle}/message-badge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Unread private messages and waiting requests (the badge)
+         * @description `handle` must be the token’s user. Unread messages over your conversations, and requests waiting for your answer.
+         */
+        get: operations["messageBadge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{handle}/conversations/{peer}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A conversation with one person: its newest messages, then older pages
+         * @description `handle` must be the token’s user; nobody else can read the conversation. Messages you deleted for yourself are left out. Pictures come with signed URLs that work for a few minutes.
+         */
+        get: operations["readConversation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a conversation for yourself
+         * @description `handle` must be the token’s user. Its messages so far leave your view and the conversation leaves your list until the next message; the other side keeps everything.
+         */
+        delete: operations["deleteConversation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{handle}/conversations/{peer}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a private message
+         * @description `handle` must be the token’s user. The same `clientId` again answers 200 with the message the first send made: a retry never sends twice. A first message the recipient’s setting does not admit becomes a request, which holds at most two of your messages until they reply or accept (then 403 `message_request_pending`). The setting `nobody` and a block either way both answer 403 `messages_refused`. At most `MESSAGES_PER_MINUTE` (default 30) messages and `CONVERSATIONS_PER_MINUTE` (default 10) new conversations a minute.
+         */
+        post: operations["sendMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{handle}/conversations/{peer}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a conversation read up to a message
+         * @description `handle` must be the token’s user. A marker never moves back; the other side sees 已读 under their messages up to it.
+         */
+        post: operations["markMessagesRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{handle}/conversations/{peer}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a message request
+         * @description `handle` must be the token’s user, the request’s recipient. It moves to your conversations; both may write freely.
+         */
+        post: operations["acceptRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{handle}/conversations/{peer}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a message request
+         * @description `handle` must be the token’s user, the request’s recipient. It leaves your requests; the sender is not told.
+         */
+        post: operations["declineRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{handle}/conversations/{peer}/messages/{seq}/recall": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recall (撤回) your message within 2 minutes
+         * @description `handle` must be the token’s user and the message’s sender. Its text and pictures are gone for both sides; "message recalled" stays in its place. Recalling again changes nothing.
+         */
+        post: operations["recallMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{handle}/conversations/{peer}/messages/{seq}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a message for yourself
+         * @description `handle` must be the token’s user. The other side keeps it.
+         */
+        delete: operations["deleteMessage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -884,7 +1068,7 @@ export interface components {
          * @description Every machine-readable error code this API sends
          * @enum {string}
          */
-        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "client_header_required" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "wrong_password" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "avatar_conflict" | "cover_conflict" | "rename_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "comment_deleted" | "media_deleted" | "repost_in_progress" | "version_required" | "version_mismatch" | "edit_window_closed" | "edit_limit_reached" | "invalid_cursor" | "invalid_position" | "invalid_notification_id" | "invalid_topic" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "media_not_ready" | "media_in_use" | "internal_error" | "service_unavailable" | "timeout";
+        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "client_header_required" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "wrong_password" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "avatar_conflict" | "cover_conflict" | "rename_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "comment_deleted" | "media_deleted" | "repost_in_progress" | "version_required" | "version_mismatch" | "edit_window_closed" | "edit_limit_reached" | "invalid_cursor" | "invalid_position" | "invalid_notification_id" | "invalid_topic" | "conversation_not_found" | "message_not_found" | "cannot_message_self" | "messages_refused" | "message_request_pending" | "recall_window_closed" | "no_request" | "conversation_busy" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "media_not_ready" | "media_in_use" | "internal_error" | "service_unavailable" | "timeout";
         People: {
             users: components["schemas"]["PersonFound"][];
         };
@@ -1649,6 +1833,148 @@ export interface components {
                 };
             };
         };
+        ConversationList: {
+            conversations: components["schemas"]["ConversationSummary"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
+            nextCursor: string | null;
+        };
+        ConversationSummary: {
+            peer: components["schemas"]["Person"];
+            /**
+             * @description open; request: they asked you (your requests tab); requested: you asked, not yet accepted
+             * @enum {string}
+             */
+            state: "open" | "request" | "requested";
+            last: {
+                /** @description The message’s number: 1, 2, 3 … in the order both sides see */
+                seq: number;
+                /**
+                 * @description A user handle: 1–30 of a–z, 0–9, _
+                 * @example ann
+                 */
+                from: string;
+                /** @description Empty once recalled or erased */
+                text: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant (UTC)
+                 * @example 2026-11-22T08:30:00.000Z
+                 */
+                at: string;
+                /** @description Recalled (撤回) by its sender: show "message recalled" */
+                recalled: boolean;
+                /** @description Its sender’s account was erased: its text and pictures are gone */
+                erased: boolean;
+                /** @description How many pictures it carries */
+                pictures: number;
+            } | null;
+            unread: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            activityAt: string;
+            /** @description You have read up to this message number */
+            readUpTo: number;
+            /** @description They have read up to this message number (已读) */
+            peerReadUpTo: number;
+        };
+        Person: {
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            handle: string;
+            displayName: string;
+            /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
+            avatar: string | null;
+            /** @description The account left or was erased: show it as gone (已注销) */
+            left: boolean;
+        };
+        MessageBadge: {
+            /** @description Unread messages in your conversations */
+            unread: number;
+            /** @description Message requests waiting for your answer */
+            requests: number;
+        };
+        Conversation: {
+            peer: components["schemas"]["Person"];
+            /**
+             * @description open; request: they asked you (your requests tab); requested: you asked, not yet accepted
+             * @enum {string}
+             */
+            state: "open" | "request" | "requested";
+            /** @description Oldest first; `nextCursor` pages to older ones */
+            messages: components["schemas"]["Message"][];
+            readUpTo: number;
+            /** @description They have read up to this message number (已读) */
+            peerReadUpTo: number;
+            /** @description The newest message number */
+            head: number;
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. Opaque: only this API makes cursors. */
+            nextCursor: string | null;
+        };
+        Message: {
+            /** @description The message’s number: 1, 2, 3 … in the order both sides see */
+            seq: number;
+            /**
+             * @description A user handle: 1–30 of a–z, 0–9, _
+             * @example ann
+             */
+            from: string;
+            /** @description Empty once recalled or erased */
+            text: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC)
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            at: string;
+            /** @description Recalled (撤回) by its sender: show "message recalled" */
+            recalled: boolean;
+            /** @description Its sender’s account was erased: its text and pictures are gone */
+            erased: boolean;
+            pictures: components["schemas"]["MessagePicture"][];
+            /** @description The id the sender sent it with */
+            clientId: string;
+        };
+        MessagePicture: {
+            id: string;
+            width: number;
+            height: number;
+            /** @description Signed URLs that work for a few minutes, for the two people only: read the page again for fresh ones */
+            urls: {
+                thumb: string;
+                large: string;
+            };
+        };
+        Deleted: {
+            /** @constant */
+            deleted: true;
+        };
+        SentMessage: {
+            message: components["schemas"]["Message"];
+            /**
+             * @description open; request: they asked you (your requests tab); requested: you asked, not yet accepted
+             * @enum {string}
+             */
+            state: "open" | "request" | "requested";
+        };
+        MessageRead: {
+            readUpTo: number;
+        };
+        ConversationState: {
+            /**
+             * @description open; request: they asked you (your requests tab); requested: you asked, not yet accepted
+             * @enum {string}
+             */
+            state: "open" | "request" | "requested";
+        };
+        Declined: {
+            /** @constant */
+            declined: true;
+        };
     };
     responses: {
         /** @description Malformed request: `missing_body`, `malformed_json` */
@@ -2401,6 +2727,134 @@ export interface components {
                     error: {
                         /** @description Stable machine-readable code: clients branch on it */
                         code: components["schemas"]["ErrorCode"] & "upload_missing";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Not found: `conversation_not_found` */
+        Error404_conversation_not_found: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "conversation_not_found";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `conversation_busy` */
+        Error409_conversation_busy: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "conversation_busy";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Authenticated, but not allowed to act on this resource: `forbidden`, `messages_refused`, `message_request_pending` */
+        Error403_forbidden_messages_refused_message_request_pending: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("forbidden" | "messages_refused" | "message_request_pending");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `media_not_ready`, `media_in_use`, `conversation_busy` */
+        Error409_media_not_ready_media_in_use_conversation_busy: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("media_not_ready" | "media_in_use" | "conversation_busy");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description The request breaks a rule: `validation_failed`, `cannot_message_self`, `media_not_found` */
+        Error422_validation_failed_cannot_message_self_media_not_found: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("validation_failed" | "cannot_message_self" | "media_not_found");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `no_request`, `conversation_busy` */
+        Error409_no_request_conversation_busy: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("no_request" | "conversation_busy");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Not found: `message_not_found` */
+        Error404_message_not_found: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "message_not_found";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `recall_window_closed`, `conversation_busy` */
+        Error409_recall_window_closed_conversation_busy: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("recall_window_closed" | "conversation_busy");
                         /** @description A human-readable English sentence; never echoes secrets or input */
                         message: string;
                     };
@@ -4431,6 +4885,374 @@ export interface operations {
             };
             401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
             404: components["responses"]["Error404_media_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
+    listConversations: {
+        parameters: {
+            query?: {
+                /** @description main: your conversations; requests: first messages from people your setting did not admit */
+                box?: "main" | "requests";
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of conversations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationList"];
+                };
+            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_invalid_cursor"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
+    messageBadge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts */
+            200: {
+                headers: {
+                    /** @description A count for now: never reused */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageBadge"];
+                };
+            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
+    readConversation: {
+        parameters: {
+            query?: {
+                /** @description Messages per page */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page: older messages */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description You: the token’s user */
+                handle: string;
+                /** @description The other person */
+                peer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the conversation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_conversation_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_invalid_cursor"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
+    deleteConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description You: the token’s user */
+                handle: string;
+                /** @description The other person */
+                peer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted for you */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_conversation_not_found"];
+            409: components["responses"]["Error409_conversation_busy"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
+    sendMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description You: the token’s user */
+                handle: string;
+                /** @description The other person */
+                peer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description At most 1000 characters; may be empty when the message carries pictures */
+                    text: string;
+                    /** @description Up to 9 media ids of your uploads with purpose `message` */
+                    media?: string[];
+                    /** @description Your id for this message (1–64 of A–Z a–z 0–9 _ -): send the same one again on a retry and the message is sent once */
+                    clientId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sent before (the same clientId) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SentMessage"];
+                };
+            };
+            /** @description Sent */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SentMessage"];
+                };
+            };
+            400: components["responses"]["Error400_missing_body_malformed_json"];
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden_messages_refused_message_request_pending"];
+            404: components["responses"]["Error404_user_not_found"];
+            409: components["responses"]["Error409_media_not_ready_media_in_use_conversation_busy"];
+            413: components["responses"]["Error413_payload_too_large"];
+            415: components["responses"]["Error415_unsupported_media_type"];
+            422: components["responses"]["Error422_validation_failed_cannot_message_self_media_not_found"];
+            429: components["responses"]["Error429_rate_limited"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
+    markMessagesRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description You: the token’s user */
+                handle: string;
+                /** @description The other person */
+                peer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The newest message number you have shown */
+                    upTo: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Where your marker is now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageRead"];
+                };
+            };
+            400: components["responses"]["Error400_missing_body_malformed_json"];
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_conversation_not_found"];
+            409: components["responses"]["Error409_conversation_busy"];
+            413: components["responses"]["Error413_payload_too_large"];
+            415: components["responses"]["Error415_unsupported_media_type"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
+    acceptRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description You: the token’s user */
+                handle: string;
+                /** @description The other person */
+                peer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation’s state for you */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationState"];
+                };
+            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_conversation_not_found"];
+            409: components["responses"]["Error409_no_request_conversation_busy"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
+    declineRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description You: the token’s user */
+                handle: string;
+                /** @description The other person */
+                peer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Declined */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Declined"];
+                };
+            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_conversation_not_found"];
+            409: components["responses"]["Error409_no_request_conversation_busy"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
+    recallMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description You: the token’s user */
+                handle: string;
+                /** @description The other person */
+                peer: string;
+                /** @description The message’s number in the conversation */
+                seq: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message as it is now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_message_not_found"];
+            409: components["responses"]["Error409_recall_window_closed_conversation_busy"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
+    deleteMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description You: the token’s user */
+                handle: string;
+                /** @description The other person */
+                peer: string;
+                /** @description The message’s number in the conversation */
+                seq: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted for you */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_message_not_found"];
             413: components["responses"]["Error413_payload_too_large"];
             422: components["responses"]["Error422_validation_failed"];
             500: components["responses"]["Error500_internal_error"];
