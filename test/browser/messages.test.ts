@@ -79,7 +79,7 @@ describe('私信 in Chromium', () => {
     await theirs.locator('.bubble', { hasText: 'a picture for you' }).waitFor({ timeout: LIVE_MS });
     const img = theirs.locator('.picture-grid img');
     await img.waitFor();
-    await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await expect.poll(() => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
     // The screen reader is told of it, politely.
     await expect
       .poll(() => a.page.locator('.conversation-page .sr-status[role=status]').first().textContent())
@@ -119,7 +119,7 @@ describe('私信 in Chromium', () => {
     // A third is refused until bob accepts: said, and the composer closes.
     await box.fill('第三条');
     await box.press('Enter');
-    await s.page.getByText('对方接受你的私信请求之前，不能再发更多消息。').waitFor();
+    await s.page.getByText('你的私信请求还在等待对方回复，对方回复或接受后才能继续发送。').waitFor();
     await expect.poll(() => box.isDisabled()).toBe(true);
     await expectAccessible(s.page, 'a request waiting (zh, dark)');
 
