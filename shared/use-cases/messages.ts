@@ -34,7 +34,7 @@ import type { LiveEvent } from '../domain/live.js';
 import type { MessageStore, ConversationRead, IndexEntry } from '../ports/message-store.js';
 import type { BlockStore } from '../ports/social-store.js';
 import type { RelationStore } from '../ports/feed-store.js';
-import type { UserStore } from '../ports/user-store.js';
+import type { UserFace, UserStore } from '../ports/user-store.js';
 import type { WriteQuota } from '../ports/reaction-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { faceFrom, type Face } from './faces.js';
@@ -387,8 +387,8 @@ function viewOf(deps: MessageDeps, m: StoredMessage): MessageView {
 
 // ------------------------------------------------------------------ reading
 
-async function personOf(deps: MessageDeps, handle: string): Promise<Person> {
-  const faces = await deps.users.faces([handle]);
+/** The person as `faces` found them, or gone (`left`) when they are not an active account. */
+function personFrom(deps: MessageDeps, faces: ReadonlyMap<string, UserFace>, handle: string): Person {
   const face = faces.get(handle);
   return face
     ? { ...faceFrom(deps.pictures, face), left: false }
@@ -412,9 +412,9 @@ export async function readConversation(
   if (reader === peer) throw conversationNotFound();
   const inner = decodeCursor(cursor, isSeq);
   const before = inner === undefined ? undefined : Number(inner);
-  const [page, person] = await Promise.all([
+  const [page, faces] = await Promise.all([
     deps.messages.page(reader, peer, reader, limit, before),
-    personOf(deps, peer),
+    deps.users.faces([peer]),
   ]);
   const s = page.read.state;
   if (!s || s.head === 0) throw conversationNotFound();
@@ -424,7 +424,7 @@ export async function readConversation(
   const oldest = page.messages[page.messages.length - 1];
   const more = page.messages.length === limit && oldest !== undefined && oldest.seq > cleared + 1;
   return {
-    peer: person,
+    peer: personFrom(deps, faces, peer),
     state: stateFor(s, reader),
     messages: shown.reverse().map((m) => viewOf(deps, m)),
     readUpTo: s.read[me],
@@ -470,12 +470,9 @@ export async function listConversations(
       return [];
     }
     const me = s.people[0] === owner ? 0 : 1;
-    const face = faces.get(e.peer);
     return [
       {
-        peer: face
-          ? { ...faceFrom(deps.pictures, face), left: false }
-          : { handle: e.peer, displayName: e.peer, avatar: null, left: true },
+        peer: personFrom(deps, faces, e.peer),
         state: stateFor(s, owner),
         last: s.last
           ? {
@@ -508,8 +505,31 @@ export function unreadBadge(deps: Pick<MessageDeps, 'messages'>, owner: string) 
 
 // ------------------------------------------------------------------ the other changes
 
-const readWith = (deps: ChangeDeps, a: string, b: string, seq?: number) => () =>
-  deps.messages.conversation(a, b, seq === undefined ? {} : { seq });
+/**
+ * A change of an existing conversation between `actor` and `peer` (404 when there is none, or
+ * for oneself): `decide` sees the state (and the message `seq`, when asked for) as read.
+ */
+function changeOf<R>(
+  deps: ChangeDeps,
+  actor: string,
+  peer: string,
+  now: number,
+  decide: (state: ConversationState, message: StoredMessage | undefined) => Decision<R>,
+  seq?: number,
+): Promise<R> {
+  if (actor === peer) throw conversationNotFound();
+  return change<R>(
+    deps,
+    actor,
+    peer,
+    () => deps.messages.conversation(actor, peer, seq === undefined ? {} : { seq }),
+    (seen) => {
+      if (!seen.state || seen.state.head === 0) throw conversationNotFound();
+      return decide(seen.state, seen.message);
+    },
+    now,
+  );
+}
 
 /** `reader` has read up to `upTo` (clamped to the head; a marker never moves back). */
 export async function markRead(
@@ -523,19 +543,17 @@ export async function markRead(
   const head = (await deps.messages.conversation(reader, peer)).state?.head ?? 0;
   if (head === 0) throw conversationNotFound();
   const target = Math.min(Math.max(1, Math.floor(upTo)), head);
-  return change<number>(
+  return changeOf<number>(
     deps,
     reader,
     peer,
-    readWith(deps, reader, peer, target),
-    (seen) => {
-      const s = seen.state!;
+    now,
+    (s, message) => {
       const me = s.people[0] === reader ? 0 : 1;
-      if (!seen.message) return { done: s.read[me] };
-      const next = applyRead(s, reader, seen.message);
+      const next = message ? applyRead(s, reader, message) : null;
       return next ? { next, event: 'read', result: next.read[me] } : { done: s.read[me] };
     },
-    now,
+    target,
   );
 }
 
@@ -547,95 +565,65 @@ export async function recallMessage(
   seq: number,
   now = Date.now(),
 ): Promise<MessageView> {
-  if (actor === peer) throw conversationNotFound();
   let freed: MessagePicture[] = [];
   let claim = '';
-  const view = await change<MessageView>(
+  const view = await changeOf<MessageView>(
     deps,
     actor,
     peer,
-    readWith(deps, actor, peer, seq),
-    (seen) => {
-      if (!seen.state || !seen.message) throw messageNotFound(seq);
-      const out = applyRecall(seen.state, actor, seen.message, now);
-      if (out === null) return { done: viewOf(deps, seen.message) };
+    now,
+    (s, message) => {
+      if (!message) throw messageNotFound(seq);
+      const out = applyRecall(s, actor, message, now);
+      if (out === null) return { done: viewOf(deps, message) };
       if ('refused' in out) {
         throw out.refused === 'not_sender'
           ? new ForbiddenError('Only the sender can recall a message')
           : new ConflictError('A message can be recalled for 2 minutes after it is sent', 'recall_window_closed');
       }
-      freed = seen.message.pictures;
-      claim = claimOf(seen.state, actor, seen.message.clientId);
+      freed = message.pictures;
+      claim = claimOf(s, actor, message.clientId);
       return { next: out.state, messages: [out.stored], event: 'recalled', result: viewOf(deps, out.stored) };
     },
-    now,
+    seq,
   );
-  if (freed.length > 0 && deps.messagePictures)
+  if (freed.length > 0 && deps.messagePictures) {
     await deps.messagePictures.release(
       freed.map((p) => p.id),
       claim,
     );
+  }
   return view;
 }
 
-/** The recipient accepts a request: it moves to their main list, and both may write freely. */
-export async function acceptRequest(deps: MessageDeps, actor: string, peer: string, now = Date.now()) {
-  return answerRequest(deps, actor, peer, now, 'accepted');
+const noRequest = () => new ConflictError('There is no request to answer', 'no_request');
+
+/** The recipient accepts a request: it moves to their main list, and both may write freely. Accepting again changes nothing. */
+export function acceptRequest(deps: MessageDeps, actor: string, peer: string, now = Date.now()) {
+  return changeOf(deps, actor, peer, now, (s) => {
+    const next = applyAccept(s, actor);
+    if (next) return { next, event: 'accepted', result: stateFor(next, actor) };
+    if (s.status === 'open') return { done: stateFor(s, actor) };
+    throw noRequest();
+  });
 }
 
-/** The recipient declines a request: it leaves their requests; the sender is not told. */
-export async function declineRequest(deps: MessageDeps, actor: string, peer: string, now = Date.now()) {
-  return answerRequest(deps, actor, peer, now, 'declined');
-}
-
-async function answerRequest(
-  deps: MessageDeps,
-  actor: string,
-  peer: string,
-  now: number,
-  kind: 'accepted' | 'declined',
-) {
-  if (actor === peer) throw conversationNotFound();
-  return change(
-    deps,
-    actor,
-    peer,
-    readWith(deps, actor, peer),
-    (seen) => {
-      const s = seen.state;
-      if (!s || s.head === 0) throw conversationNotFound();
-      const next = kind === 'accepted' ? applyAccept(s, actor) : applyDecline(s, actor);
-      if (!next) {
-        if (s.status === 'request' || (s.status === 'declined' && kind === 'declined') || s.status === 'open')
-          return { done: stateFor(s, actor) };
-        throw new ConflictError('There is no request to answer', 'no_request');
-      }
-      return { next, event: kind, result: stateFor(next, actor) };
-    },
-    now,
-  );
+/** The recipient declines a request: it leaves their requests; the sender is not told. Declining again changes nothing. */
+export function declineRequest(deps: MessageDeps, actor: string, peer: string, now = Date.now()): Promise<void> {
+  return changeOf(deps, actor, peer, now, (s) => {
+    const next = applyDecline(s, actor);
+    if (next) return { next, event: 'declined', result: undefined };
+    if (s.status === 'declined' && s.requester !== actor) return { done: undefined };
+    throw noRequest();
+  });
 }
 
 /** Deletes the conversation for the actor only: it leaves their list until the next message. */
-export async function clearConversation(
-  deps: MessageDeps,
-  actor: string,
-  peer: string,
-  now = Date.now(),
-): Promise<void> {
-  if (actor === peer) throw conversationNotFound();
-  await change(
-    deps,
-    actor,
-    peer,
-    readWith(deps, actor, peer),
-    (seen) => {
-      if (!seen.state || seen.state.head === 0) throw conversationNotFound();
-      const next = applyClear(seen.state, actor);
-      return next ? { next, event: 'cleared', result: undefined } : { done: undefined };
-    },
-    now,
-  );
+export function clearConversation(deps: MessageDeps, actor: string, peer: string, now = Date.now()): Promise<void> {
+  return changeOf(deps, actor, peer, now, (s) => {
+    const next = applyClear(s, actor);
+    return next ? { next, event: 'cleared', result: undefined } : { done: undefined };
+  });
 }
 
 /** Deletes one message for the actor only. */
@@ -656,7 +644,7 @@ export async function fenceConversation(deps: ChangeDeps, a: string, b: string, 
     deps,
     a,
     b,
-    readWith(deps, a, b),
+    () => deps.messages.conversation(a, b),
     (seen) => ({ next: applyFence(seen.state ?? emptyConversation(a, b)), event: 'fence', result: undefined }),
     now,
   );

@@ -397,7 +397,12 @@ const dlq = JSON.stringify([getAtt('FanoutDeadLetterQueue', 'Arn')]);
 const WORKER_IDS = ['FanoutLambdaFunction', 'ProcessMediaLambdaFunction'];
 const LIVE_IDS = ['LiveConnectLambdaFunction', 'LiveDisconnectLambdaFunction', 'LiveMessageLambdaFunction'];
 /** The functions that push frames to live connections (and end expired ones). */
-const PUSHER_IDS = ['FanoutLambdaFunction', 'LiveMessageLambdaFunction', 'ProcessMediaLambdaFunction'];
+const PUSHER_IDS = [
+  'FanoutLambdaFunction',
+  'LiveMessageLambdaFunction',
+  'MessagesLambdaFunction',
+  'ProcessMediaLambdaFunction',
+];
 const tokenKeys = JSON.stringify([ssmArn(`/weibo/${STAGE}/jwt-secret`), ssmArn(`/weibo/${STAGE}/jwt-secret-previous`)]);
 /** execute-api:ManageConnections' resource: `method` on the connections of the WebSocket API's stage. */
 const connectionsArn = (method: string) => ({
@@ -464,6 +469,11 @@ describe('least privilege: every function its own role (infra/plugins/function-r
       DeletePostLambdaFunction: [`sqs:SendMessage → ${mediaQueue}`],
       // It presigns the export's download: a GET under exports/, nothing else of the bucket.
       ExportDataLambdaFunction: [`s3:GetObject → ${exportsPrefix}`],
+      // Private messages tell both sides' connections, and a recall queues its pictures' discard.
+      MessagesLambdaFunction: [
+        `execute-api:ManageConnections → ${manageConnections}`,
+        `sqs:SendMessage → ${mediaQueue}`,
+      ],
     };
     expect(api).toEqual(
       expect.arrayContaining(['CreateUploadLambdaFunction', 'CompleteUploadLambdaFunction', 'GetMediaLambdaFunction']),
@@ -494,7 +504,12 @@ describe('least privilege: every function its own role (infra/plugins/function-r
       'FanoutLambdaFunction',
     ];
     // Discards are queued by a post's delete and the cleanup job: they send, and touch no object.
-    const discarders = ['DeletePostLambdaFunction', 'MediaCleanupLambdaFunction', 'EraseAccountsLambdaFunction'];
+    const discarders = [
+      'DeletePostLambdaFunction',
+      'MediaCleanupLambdaFunction',
+      'EraseAccountsLambdaFunction',
+      'MessagesLambdaFunction',
+    ];
     for (const id of discarders)
       expect(
         grants(id).filter((g) => g.includes('"MediaQueue"')),
@@ -698,7 +713,7 @@ describe('the live channel: the WebSocket API (infra/functions/live.yml, infra/r
     expect(role.Properties).not.toHaveProperty('Policies');
   });
 
-  it('only the functions that push (the two workers, liveMessage) may manage connections, of this API’s stage alone; only the token-checking routes read the signing keys', () => {
+  it('only the functions that push (the two workers, liveMessage, messages) may manage connections, of this API’s stage alone; only the token-checking routes read the signing keys', () => {
     const managers = functionIds().filter((id) =>
       roleOf(id).statements.some((st) => [st.Action].flat().some((a) => a.startsWith('execute-api:'))),
     );

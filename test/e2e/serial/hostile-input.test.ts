@@ -1065,6 +1065,102 @@ function socialRequests(): fc.Arbitrary<BadRequest> {
   return fc.oneof(notificationRequests, topicRequests, blockRequests);
 }
 
+/** 私信: bad bodies, targets and ids; someone else's conversations; no conversation to act on. */
+function messageRequests(): fc.Arbitrary<BadRequest> {
+  const me = () => alice.handle;
+  const base = () => `/users/${me()}/conversations`;
+  const badSendBody = fc.oneof(
+    fc.record({ text: fc.constant('x'.repeat(1001)), clientId: fc.constant('ok') }),
+    fc.record({ text: notAString, clientId: fc.constant('ok') }),
+    fc.record({ text: fc.constant(''), clientId: fc.constant('ok') }),
+    fc.record({ text: fc.constant('hi'), clientId: fc.constantFrom('', 'has space', 'x'.repeat(65), 'ü') }),
+    fc.record({ text: fc.constant('hi') }),
+    fc.record({
+      text: fc.constant('hi'),
+      clientId: fc.constant('ok'),
+      media: fc.constantFrom('x', [1], Array(10).fill('m')),
+    }),
+    fc.record({ text: fc.constant('hi'), clientId: fc.constant('ok'), extra: fc.constant(1) }),
+    fc.record({
+      text: fc.constant('hi'),
+      clientId: fc.constant('ok'),
+      media: fc.constant(['0123456789abcdef0123456789abcdef']),
+    }),
+  );
+  return fc.oneof(
+    badSendBody.map((body) => ({
+      kind: 'message bad body',
+      method: 'POST',
+      path: `${base()}/${bob.handle}/messages`,
+      opts: { token: alice.token, body },
+    })),
+    badHandle
+      .filter((h) => h !== '')
+      .map((h) => ({
+        kind: 'message bad peer',
+        method: 'POST',
+        path: `${base()}/${pathSegment(h)}/messages`,
+        opts: { token: alice.token, body: { text: 'hi', clientId: 'ok' } },
+      })),
+    fc.constantFrom(me(), 'no_such_user_zz').map((peer) => ({
+      kind: 'message to self or nobody',
+      method: 'POST',
+      path: `${base()}/${peer}/messages`,
+      opts: { token: alice.token, body: { text: 'hi', clientId: 'ok' } },
+    })),
+    // No conversation with bob: nothing to read, mark, answer, recall or delete.
+    fc
+      .constantFrom(
+        ['GET', ''],
+        ['POST', '/read'],
+        ['POST', '/accept'],
+        ['POST', '/decline'],
+        ['POST', '/messages/1/recall'],
+        ['DELETE', '/messages/1'],
+        ['DELETE', ''],
+      )
+      .map(([m, tail]) => ({
+        kind: 'no conversation',
+        method: m!,
+        path: `${base()}/${bob.handle}${tail}`,
+        opts: { token: alice.token, ...(tail === '/read' ? { body: { upTo: 1 } } : {}) },
+      })),
+    fc.constantFrom('0', '-1', 'x', '1e3', '9999999999999').map((seq) => ({
+      kind: 'message bad seq',
+      method: 'DELETE',
+      path: `${base()}/${bob.handle}/messages/${seq}`,
+      opts: { token: alice.token },
+    })),
+    fc
+      .oneof(fc.constant({ upTo: 0 }), fc.constant({ upTo: 'x' }), fc.constant({}), fc.constant({ upTo: 1.5 }))
+      .map((body) => ({
+        kind: 'message read bad body',
+        method: 'POST',
+        path: `${base()}/${bob.handle}/read`,
+        opts: { token: alice.token, body },
+      })),
+    fc.constantFrom('?box=spam', '?limit=0', '?limit=1000', '?cursor=%%%', '?cursor=bm90LW91cnM').map((q) => ({
+      kind: 'conversations bad query',
+      method: 'GET',
+      path: `${base()}${q}`,
+      opts: { token: alice.token },
+    })),
+    fc.constantFrom('', '/x', `/${me()}`, '/message-badge').map((tail) => ({
+      kind: 'conversations of someone else',
+      method: 'GET',
+      path:
+        tail === '/message-badge' ? `/users/${bob.handle}/message-badge` : `/users/${bob.handle}/conversations${tail}`,
+      opts: { token: alice.token },
+    })),
+    fc.constantFrom('GET', 'POST').map((m) => ({
+      kind: 'conversations no token',
+      method: m,
+      path: m === 'GET' ? base() : `${base()}/${bob.handle}/messages`,
+      opts: m === 'GET' ? {} : { body: { text: 'hi', clientId: 'ok' } },
+    })),
+  );
+}
+
 async function specialTokens(): Promise<BadRequest[]> {
   const secret = new TextEncoder().encode(inject('jwtSecret'));
   const claims = () =>
@@ -1173,6 +1269,7 @@ describe('hostile input', () => {
       { arbitrary: feedRequests(), weight: 4 },
       { arbitrary: reactionRequests(), weight: 4 },
       { arbitrary: socialRequests(), weight: 5 },
+      { arbitrary: messageRequests(), weight: 2 },
     );
     await fc.assert(fc.asyncProperty(all, expectRejected), { numRuns: RUNS });
     for (const req of await specialTokens()) await expectRejected(req);
