@@ -241,6 +241,7 @@ function stageSettings(stage, params, env = process.env) {
       uploadsPrefix: MEDIA_PREFIXES.uploads,
       exportsPrefix: MEDIA_PREFIXES.exports,
       variantObjectsArn: mediaObjectsArn(MEDIA_PREFIXES.variants),
+      privatePrefix: MEDIA_PREFIXES.private,
       variantsPathPattern: `/${MEDIA_PREFIXES.variants}*`,
       workerMaxConcurrency: mediaWorkerMaxConcurrency,
     },
@@ -270,12 +271,19 @@ function liveEnvironment(local, env, stage) {
 }
 
 /**
- * The media bucket's resource (infra/resources/media.yml) and its two key spaces: originals as
- * uploaded (`uploads/<mediaId>`, transient) and the worker's variants (`media/<mediaId>/<variant>.webp`),
- * which the web distribution serves under the same path.
+ * The media bucket's resource (infra/resources/media.yml) and its key spaces: originals as
+ * uploaded (`uploads/<mediaId>`, transient), the worker's variants (`media/<mediaId>/<variant>.webp`),
+ * which the web distribution serves under the same path, a private message's pictures
+ * (`private/<mediaId>/<variant>.webp`, never behind the distribution: read only through a GET
+ * presigned by the messages' functions), and data exports.
  */
 const MEDIA_BUCKET_ID = 'MediaBucket';
-const MEDIA_PREFIXES = Object.freeze({ uploads: 'uploads/', variants: 'media/', exports: 'exports/' });
+const MEDIA_PREFIXES = Object.freeze({
+  uploads: 'uploads/',
+  variants: 'media/',
+  private: 'private/',
+  exports: 'exports/',
+});
 const mediaObjectsArn = (prefix) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [MEDIA_BUCKET_ID, 'Arn'] }, `/${prefix}*`]] });
 /** stack.sh's local object store (S3-compatible) and its bucket, unless the environment names others. */
 const LOCAL_S3_ENDPOINT = 'http://127.0.0.1:19000';
@@ -340,8 +348,9 @@ const JOBS = Object.freeze({
  * presigns the browser's PUT, and a presigned URL carries exactly its signer's rights);
  * completeUpload may read uploads/ (its HEAD) and queue the upload; only the media worker
  * consumes the media queue, reads and deletes originals, and writes and deletes variants under
- * media/ (a discard). deletePost and the media-cleanup job send to the media queue (discards),
- * and touch no object. Data exports: the fan-out worker writes them under exports/ (it builds
+ * media/ and private/ (a discard). deletePost and the media-cleanup job send to the media queue
+ * (discards), and touch no object. The private messages' functions (role `messages`) may read
+ * private/ (they presign a reader's GET of a message picture) and queue discards (a recall). Data exports: the fan-out worker writes them under exports/ (it builds
  * them); exportData may read exports/ (it presigns the download) and sends the build's message.
  */
 function functionRoles(stage, arns) {
@@ -351,6 +360,7 @@ function functionRoles(stage, arns) {
   const sendMedia = { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: [mediaQueueArn] };
   const uploads = mediaObjectsArn(MEDIA_PREFIXES.uploads);
   const variants = mediaObjectsArn(MEDIA_PREFIXES.variants);
+  const privateVariants = mediaObjectsArn(MEDIA_PREFIXES.private);
   const exportsArn = mediaObjectsArn(MEDIA_PREFIXES.exports);
   const readParameters = (resources) =>
     resources.length > 0 ? [{ Effect: 'Allow', Action: ['ssm:GetParameter'], Resource: resources }] : [];
@@ -420,8 +430,15 @@ function functionRoles(stage, arns) {
     liveConnect: [...tokenKeys, ...hbase],
     liveDisconnect: hbase,
     liveMessage: [...tokenKeys, ...hbase, manageConnections],
-    // Private messages tell both sides over the live channel; a recall gives its pictures to the discard.
-    messages: [...api, manageConnections, sendMedia],
+    // Private messages tell both sides over the live channel; they sign a reader's GET of a
+    // message picture (under private/ only: a signed URL carries exactly its signer's rights);
+    // a recall gives its pictures to the discard.
+    messages: [
+      ...api,
+      manageConnections,
+      { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [privateVariants] },
+      sendMedia,
+    ],
     createUpload: [...api, { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [uploads] }],
     completeUpload: [...api, { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [uploads] }, sendMedia],
     // A deleted post's pictures are discarded through the media queue (the worker removes them).
@@ -445,7 +462,7 @@ function functionRoles(stage, arns) {
         Resource: [mediaQueueArn],
       },
       { Effect: 'Allow', Action: ['s3:GetObject', 's3:DeleteObject'], Resource: [uploads] },
-      { Effect: 'Allow', Action: ['s3:PutObject', 's3:DeleteObject'], Resource: [variants] },
+      { Effect: 'Allow', Action: ['s3:PutObject', 's3:DeleteObject'], Resource: [variants, privateVariants] },
       ...hbase,
       // It tells the uploader's connections that a picture is ready (the live channel).
       manageConnections,

@@ -3,11 +3,12 @@
 // same deployed, and test/packaging/serverless-package.test.ts holds the two to the same text.
 // The policy allows no inline script (index.html and api-docs/ load only files), no framing
 // (clickjacking), and outside the origin only the object store: pictures (img-src) and the
-// presigned upload PUT (connect-src). Locally that is s3rver's origin; deployed pictures come
-// from the same origin (/media/*) and uploads go to the media bucket's regional domain.
+// presigned upload PUT (connect-src). Locally that is s3rver's origin; deployed, public pictures
+// come from the same origin (/media/*), while a private message's pictures (GETs presigned on
+// private/) and uploads go to the media bucket's regional domain.
 
 export interface PolicyOrigins {
-  /** Where pictures are read from besides this origin (local: s3rver). */
+  /** Where pictures are read from besides this origin (local: s3rver; deployed: the media bucket, for message pictures). */
   images: string[];
   /** Where the page may send requests besides this origin (the presigned upload PUT). */
   connect: string[];

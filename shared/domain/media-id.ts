@@ -16,5 +16,8 @@ export function mediaIdBytes(id: string): Uint8Array | null {
   return isMediaId(id) ? new Uint8Array(Buffer.from(id, 'base64url')) : null;
 }
 
-/** What an upload is for: a post's picture, an avatar (other sizes, square), or a profile's cover (a wide banner). */
-export type MediaPurpose = 'post' | 'avatar' | 'cover';
+/**
+ * What an upload is for: a post's picture, an avatar (other sizes, square), a profile's cover (a
+ * wide banner), or a picture in a private message (served only through short-lived signed URLs).
+ */
+export type MediaPurpose = 'post' | 'avatar' | 'cover' | 'message';

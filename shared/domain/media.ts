@@ -3,6 +3,31 @@
 // decided here from the file's first bytes only: a client's declared type and a file name are
 // its word, and an HTML page renamed .jpg must not become a "picture" served from our domain.
 import { MAX_PIXELS, MAX_UPLOAD_BYTES } from './limits.js';
+import type { MediaPurpose } from './media-id.js';
+
+/**
+ * Who may fetch a picture's variants: anyone who has the URL (`public`: a post's pictures, avatars
+ * and covers, served by the CDN under media/), or only the holder of a short-lived signed URL
+ * (`private`: a picture in a private message, stored under private/ and never behind the CDN).
+ */
+export type VariantAccess = 'public' | 'private';
+export const variantAccess = (purpose: MediaPurpose): VariantAccess => (purpose === 'message' ? 'private' : 'public');
+
+/**
+ * How long a signed URL of a message picture stays valid: long enough to read a conversation and
+ * open a picture, short enough that a copied link stops working soon. A conversation read again
+ * gets fresh URLs.
+ */
+export const MESSAGE_PICTURE_URL_SECONDS = 600;
+
+/**
+ * A picture in a private message is claimed (the media row's m:a) as
+ * `dm:<conversation id>:<sender>:<clientId>`: not a post id, nor an avatar's `@<handle>`. Such a
+ * claim is kept by the cleanup job and the discard worker until the message's recall or erasure
+ * gives it back (use-cases/media/message-pictures.ts).
+ */
+export const MESSAGE_CLAIM_PREFIX = 'dm:';
+export const isMessageClaim = (holder: string): boolean => holder.startsWith(MESSAGE_CLAIM_PREFIX);
 
 /** The content types a client may declare for an upload (the presigned request enforces it). */
 export const DECLARABLE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const;

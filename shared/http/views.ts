@@ -5,6 +5,7 @@
 import * as z from 'zod';
 import type { Comment } from '../domain/comment.js';
 import { POST_ID_PATTERN, type PostVersion } from '../domain/post.js';
+import { variantAccess } from '../domain/media.js';
 import type { Liker } from '../ports/reaction-store.js';
 import type { BlockEdge } from '../ports/social-store.js';
 import type { NotificationGroup } from '../use-cases/notifications.js';
@@ -703,7 +704,7 @@ const MediaVariantSchema = z.strictObject({
 export const MediaSchema = z
   .strictObject({
     id: z.string().meta({ description: 'The media id: random and unguessable, 22 characters' }),
-    purpose: z.enum(['post', 'avatar', 'cover']),
+    purpose: z.enum(['post', 'avatar', 'cover', 'message']),
     state: z.enum(['uploading', 'processing', 'ready', 'failed']).meta({
       description:
         '`uploading` until `POST /media/{id}/complete`; `processing` while the worker makes it safe and small; then `ready`, or `failed` with a `reason`',
@@ -723,7 +724,7 @@ export const MediaSchema = z
       .meta({ description: 'When ready: a colour to fill the space with until the bytes arrive' }),
     variants: z.record(z.string(), MediaVariantSchema).optional().meta({
       description:
-        'When ready, by name: a post picture has `thumb` (square, the grid), `feed` (about 690 px wide) and `large` (at most 2048 px); an avatar `avatar-96` and `avatar-400`',
+        'When ready, by name: a post picture has `thumb` (square, the grid), `feed` (about 690 px wide) and `large` (at most 2048 px); an avatar `avatar-96` and `avatar-400`. A message picture has none here: its `thumb` and `large` are private, shown only in its conversation through signed URLs',
     }),
   })
   .meta({ id: 'Media' });
@@ -759,9 +760,17 @@ export const mediaView = (
         height: m.descriptor.height,
         animated: m.descriptor.animated,
         placeholder: m.descriptor.placeholder,
-        variants: Object.fromEntries(
-          m.descriptor.variants.map((v) => [v.name, { width: v.width, height: v.height, url: urlOf(m.id, v.name) }]),
-        ),
+        // A message picture's variants are private (no public URL to give): its conversation signs them.
+        ...(variantAccess(m.purpose) === 'public'
+          ? {
+              variants: Object.fromEntries(
+                m.descriptor.variants.map((v) => [
+                  v.name,
+                  { width: v.width, height: v.height, url: urlOf(m.id, v.name) },
+                ]),
+              ),
+            }
+          : {}),
       }
     : {}),
 });

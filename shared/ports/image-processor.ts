@@ -7,7 +7,7 @@ import type { MediaPurpose } from '../domain/media-id.js';
 
 /** One stored size of a picture. Always WebP, and carries no metadata (no EXIF, no GPS). */
 export interface ImageVariant {
-  /** post: `thumb` | `feed` | `large`; avatar: `avatar-96` | `avatar-400`. */
+  /** post: `thumb` | `feed` | `large`; avatar: `avatar-96` | `avatar-400`; cover: `cover`; message: `thumb` | `large`. */
   name: string;
   contentType: 'image/webp';
   width: number;
@@ -49,4 +49,5 @@ export const VARIANT_NAMES: Record<MediaPurpose, readonly string[]> = {
   post: ['thumb', 'feed', 'large'],
   avatar: ['avatar-96', 'avatar-400'],
   cover: ['cover'],
+  message: ['thumb', 'large'],
 };

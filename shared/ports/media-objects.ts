@@ -1,7 +1,9 @@
 // shared/ports/media-objects.ts — where the bytes of pictures live (S3 in production, a local
 // S3-compatible server in development): the original a browser uploads, and the variants the
 // worker makes. Functions never carry image bytes through the API: the browser sends them
-// straight to storage with a presigned request.
+// straight to storage with a presigned request. A variant is public (anyone with its URL) or
+// private (a message picture: only a presigned GET reads it), by its purpose (domain/media.ts).
+import type { VariantAccess } from '../domain/media.js';
 
 /** A request the browser makes itself to upload the original: method, URL and the headers it must send. */
 export interface PresignedUpload {
@@ -19,11 +21,23 @@ export interface MediaObjects {
   uploadedBytes(id: string): Promise<number | null>;
   /** The uploaded original's bytes, or null when it is gone. */
   readUpload(id: string): Promise<Uint8Array | null>;
-  /** Stores one processed variant (same id and name: the same object, so a redelivery rewrites it). */
-  putVariant(id: string, name: string, contentType: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * Stores one processed variant (same id and name: the same object, so a redelivery rewrites
+   * it), public unless `access` says private.
+   */
+  putVariant(id: string, name: string, contentType: string, bytes: Uint8Array, access?: VariantAccess): Promise<void>;
   removeUpload(id: string): Promise<void>;
   /** Deletes one variant object; nothing there is no error (a repeat). */
-  removeVariant(id: string, name: string): Promise<void>;
-  /** Where a browser fetches a variant. */
+  removeVariant(id: string, name: string, access?: VariantAccess): Promise<void>;
+  /** Where a browser fetches a public variant. */
   variantUrl(id: string, name: string): string;
+}
+
+/**
+ * What showing a message picture needs of storage: a GET of a private variant, signed for
+ * `seconds` from `now`. Computed in the function (no request to storage, nothing to await);
+ * implemented by adapters/s3/private-variant-signer.ts.
+ */
+export interface PrivateVariantSigner {
+  signedVariantUrl(id: string, name: string, seconds: number, now?: number): string;
 }

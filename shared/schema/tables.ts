@@ -791,18 +791,22 @@ fence    : (a block) GET s:state, PUT ?check=put s:state with a new version: a s
       name: 'media',
       families: [family('m')],
       design: `
-Uploads and what became of them: one row per media id (pictures of posts, avatars). The bytes
-are never here: the original is the object uploads/<id>, the variants media/<id>/<name>.webp
-(shared/ports/media-objects.ts); this row says whose it is and how far it got.
+Uploads and what became of them: one row per media id (pictures of posts, avatars, covers,
+private messages). The bytes are never here: the original is the object uploads/<id>, the
+variants media/<id>/<name>.webp (a message picture's private/<id>/<name>.webp, read only through
+a presigned GET) (shared/ports/media-objects.ts); this row says whose it is and how far it got.
 row   = media id (16 random bytes: unguessable, and spread over regions without a salt)
-m:o   owner handle            m:p  purpose (post | avatar)      m:c  created-at millis
+m:o   owner handle            m:p  purpose (post | avatar | cover | message)   m:c  created-at
 m:t   declared content type   m:n  declared size in bytes (the presigned upload signs both)
 m:s   state: uploading → processing → ready | failed — THE check cell of every move
 m:r   the reason of a failure (a refusal code)
 m:d   what processing found, written with the move to ready: JSON {width, height, animated,
       placeholder, variants: [{name, width, height}]}
 m:a   who holds it: '-' free (written by create), the post id it is in (a picture is in one
-      post at most; docs/consistency.md L), '@<handle>' an avatar, '!discard' being discarded.
+      post at most; docs/consistency.md L), '@<handle>' an avatar, 'dm:<conversation id>:
+      <sender>:<clientId>' the private message it was sent in (kept by the cleanup job and the
+      discard worker whatever its age; a recall or an erasure marks it '!discard' while it still
+      holds this claim), '!discard' being discarded.
       Never absent on a live record: every claim checks a value that exists, because a check
       on an absent cell also passes on a missing row and would write a removed record back
 m:w   when m:a was last written: the claim's time (a retry's claim rewrites it), or the mark's

@@ -9,7 +9,7 @@
 // A cut after 3 leaves stale counts until the conversation's next change and extra list entries
 // that are skipped at read: never a lost or doubled message, never a conversation listed twice
 // (docs/consistency.md U).
-import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from '../domain/errors.js';
+import { ConflictError, DomainError, ForbiddenError, InvalidInputError, NotFoundError } from '../domain/errors.js';
 import {
   applyAccept,
   applyClear,
@@ -54,8 +54,10 @@ export interface MessagePictures {
   check(sender: string, ids: readonly string[]): Promise<MessagePicture[]>;
   /** Claims them for the message `claim` names (409 `media_in_use` when another holds one; nothing left claimed). */
   claim(ids: readonly string[], claim: string, at: number): Promise<void>;
-  /** Gives them back and discards them (a recall, an erasure, a send that did not happen). */
+  /** Gives them back and discards them (a recall, an erasure). */
   release(ids: readonly string[], claim: string): Promise<void>;
+  /** Frees them again, still claimed by `claim` only (a send that was refused: the sender may send them again). */
+  giveBack(ids: readonly string[], claim: string): Promise<void>;
   /** Signed URLs (computed here, no request). */
   view(pictures: readonly MessagePicture[]): MessagePictureView[];
 }
@@ -346,7 +348,10 @@ export async function sendMessage(
     },
     now,
   ).catch(async (e: unknown) => {
-    if (pictures.length > 0) await requirePictures(deps).release(media, claim);
+    // A refusal (or a race lost every time) is decided before any commit: nothing holds the
+    // pictures, and the sender may send them again. Another error may follow a commit (the
+    // counts, the live event): the message holds them, and a retry answers it.
+    if (pictures.length > 0 && e instanceof DomainError) await requirePictures(deps).giveBack(media, claim);
     throw e;
   });
   if ('again' in result) return resend(deps, sender, peer, result.again);

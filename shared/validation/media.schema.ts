@@ -12,9 +12,9 @@ export const uploadBody = z.strictObject({
     .int()
     .min(1)
     .meta({ description: 'The exact size in bytes of the file to upload (at most 20 MB); the upload must match it' }),
-  purpose: z.enum(['post', 'avatar', 'cover']).default('post').meta({
+  purpose: z.enum(['post', 'avatar', 'cover', 'message']).default('post').meta({
     description:
-      'A picture for a post (grid, feed and large sizes), an avatar (square sizes), or a profile cover (one banner size, at most 1500 px wide)',
+      'A picture for a post (grid, feed and large sizes), an avatar (square sizes), a profile cover (one banner size, at most 1500 px wide), or a private message (grid and large sizes, stored privately: only the conversation shows it, through URLs signed for 10 minutes)',
   }),
 });
 

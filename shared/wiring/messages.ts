@@ -5,6 +5,7 @@ import { config, messageLimits } from '../config/config.js';
 import type { MessageDeps } from '../use-cases/messages.js';
 import { feedDependencies } from './feed.js';
 import { liveDependencies } from './live.js';
+import { messagePictureDependencies } from './message-pictures.js';
 
 let deps: MessageDeps | undefined;
 /** Built on first use. */
@@ -19,7 +20,7 @@ export function messageDependencies(): MessageDeps {
     relations: feed.relations,
     quota: feed.quota,
     limits: messageLimits(config()),
-    ...(feed.pictures ? { pictures: feed.pictures } : {}),
+    ...(feed.pictures ? { pictures: feed.pictures, messagePictures: messagePictureDependencies() } : {}),
     live: { live: live.live, push: live.push, positions: live.positions },
   };
   return deps;

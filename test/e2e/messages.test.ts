@@ -2,8 +2,10 @@
 // live channel's WebSocket API: two people talk (a retry sends once, 已读, a recall), each side's
 // socket hears of it; a third person and an anonymous caller read nothing; the refusals and the
 // write limit answer as the contract says.
+import sharp from 'sharp';
 import { describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
+import { eventually } from '../support/eventually.js';
 import { openLive, type Frame } from '../support/live-socket.js';
 
 const api = apiClient(inject('apiUrl'));
@@ -11,12 +13,35 @@ const liveUrl = inject('liveUrl');
 type User = Awaited<ReturnType<typeof api.newUser>>;
 
 const send = (from: User, to: string, text: string, clientId = `e2e-${Math.random().toString(36).slice(2)}`) =>
-  api.call('POST', `/users/${from.handle}/conversations/${to}/messages`, { token: from.token, body: { text, clientId } });
+  api.call('POST', `/users/${from.handle}/conversations/${to}/messages`, {
+    token: from.token,
+    body: { text, clientId },
+  });
 const conversationEvent = (change: string, peer: string) => (f: Frame) =>
   f.type === 'event' &&
   (f.event as { kind: string; change?: string; peer?: string }).kind === 'conversation' &&
   (f.event as { change: string }).change === change &&
   (f.event as { peer: string }).peer === peer;
+
+/** A processed picture of `u`'s for a message (uploaded straight to storage, then completed). */
+async function messagePicture(u: User): Promise<string> {
+  const bytes = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 20, g: 90, b: 200 } } })
+    .png()
+    .toBuffer();
+  const declared = await api.call('POST', '/media', {
+    token: u.token,
+    body: { contentType: 'image/png', size: bytes.length, purpose: 'message' },
+  });
+  expect(declared.status).toBe(201);
+  const { media, upload } = declared.json;
+  expect((await fetch(upload.url, { method: 'PUT', headers: upload.headers, body: bytes })).status).toBe(200);
+  expect((await api.call('POST', `/media/${media.id}/complete`, { token: u.token })).status).toBe(200);
+  await eventually(
+    async () => expect((await api.call('GET', `/media/${media.id}`, { token: u.token })).json.state).toBe('ready'),
+    60_000,
+  );
+  return media.id as string;
+}
 
 describe('private messages through the API', () => {
   it('two people talk: a retry sends once, 已读 and a recall reach the other side’s socket', async () => {
@@ -73,6 +98,20 @@ describe('private messages through the API', () => {
     const [a, b, c] = await Promise.all([api.newUser('dm_a'), api.newUser('dm_b'), api.newUser('dm_c')]);
     await api.call('PATCH', `/users/${b.handle}/settings`, { token: b.token, body: { messagesFrom: 'everyone' } });
     expect((await send(a, b.handle, 'just us')).status).toBe(201);
+    // A picture: the two are handed signed URLs that work; the same object unsigned answers 403.
+    const picture = await messagePicture(a);
+    const withPicture = await api.call('POST', `/users/${a.handle}/conversations/${b.handle}/messages`, {
+      token: a.token,
+      body: { text: '', media: [picture], clientId: 'with-picture' },
+    });
+    expect(withPicture.status).toBe(201);
+    const seen = await api.call('GET', `/users/${b.handle}/conversations/${a.handle}`, { token: b.token });
+    const { urls } = seen.json.messages[1].pictures[0];
+    for (const url of [urls.thumb, urls.large]) expect((await fetch(url)).status).toBe(200);
+    const bare = new URL(urls.large);
+    expect((await fetch(`${bare.origin}${bare.pathname}`)).status).toBe(403);
+    // Nobody is handed a picture's URL but the two: its media record shows no variants to anyone.
+    expect((await api.call('GET', `/media/${picture}`, { token: c.token })).status).toBe(404);
     // C with its own token on A's conversation: 403; C's own view of A: there is none.
     for (const path of [`/users/${a.handle}/conversations/${b.handle}`, `/users/${a.handle}/conversations`]) {
       expect((await api.call('GET', path, { token: c.token })).status).toBe(403);
@@ -81,7 +120,9 @@ describe('private messages through the API', () => {
     const own = await api.call('GET', `/users/${c.handle}/conversations/${a.handle}`, { token: c.token });
     expect(own.status).toBe(404);
     expect(own.json.error.code).toBe('conversation_not_found');
-    expect((await api.call('GET', `/users/${c.handle}/conversations`, { token: c.token })).json.conversations).toEqual([]);
+    expect((await api.call('GET', `/users/${c.handle}/conversations`, { token: c.token })).json.conversations).toEqual(
+      [],
+    );
   });
 
   it('refusals: yourself, an unknown account, a bad body; past the write limit 429 with Retry-After', async () => {

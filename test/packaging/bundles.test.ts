@@ -143,8 +143,9 @@ describe('serverless package: one zip per function, only what it imports', () =>
       expect(bundleOf(name), name).not.toContain('AmazonSQS');
       expect(bundleOf(name), name).not.toContain('AmazonS3');
     }
-    // The feed shows pictures without the S3 client; only the scheduled jobs invoke Lambda.
-    for (const name of ['like', 'homeTimeline', 'publishPost', 'getProfile', 'getMedia'])
+    // The feed shows pictures without the S3 client, and the private messages sign theirs without
+    // it (shared/adapters/s3/private-variant-signer.ts); only the scheduled jobs invoke Lambda.
+    for (const name of ['like', 'homeTimeline', 'publishPost', 'getProfile', 'getMedia', 'messages'])
       expect(bundleOf(name), name).not.toContain('AmazonS3');
     for (const p of packaged.filter((p) => !p.handlerFile.includes('/schedule/')))
       expect(p.bundle, p.name).not.toContain('"InvokeCommand"');

@@ -426,7 +426,8 @@ const mediaQueue = JSON.stringify([getAtt('MediaQueue', 'Arn')]);
 /** The media bucket's objects under one key prefix (infra/stage-settings.cjs). */
 const mediaObjects = (prefix: string) => ({ 'Fn::Join': ['', [getAtt('MediaBucket', 'Arn'), `/${prefix}*`]] });
 const uploads = JSON.stringify([mediaObjects('uploads/')]);
-const variants = JSON.stringify([mediaObjects('media/')]);
+const variants = JSON.stringify([mediaObjects('media/'), mediaObjects('private/')]);
+const privateObjects = JSON.stringify([mediaObjects('private/')]);
 const exportsPrefix = JSON.stringify([mediaObjects('exports/')]);
 
 describe('least privilege: every function its own role (infra/plugins/function-roles-and-network.cjs)', () => {
@@ -469,9 +470,11 @@ describe('least privilege: every function its own role (infra/plugins/function-r
       DeletePostLambdaFunction: [`sqs:SendMessage → ${mediaQueue}`],
       // It presigns the export's download: a GET under exports/, nothing else of the bucket.
       ExportDataLambdaFunction: [`s3:GetObject → ${exportsPrefix}`],
-      // Private messages tell both sides' connections, and a recall queues its pictures' discard.
+      // Private messages tell both sides' connections, sign a reader's GET of a message picture
+      // (private/ only), and a recall queues its pictures' discard.
       MessagesLambdaFunction: [
         `execute-api:ManageConnections → ${manageConnections}`,
+        `s3:GetObject → ${privateObjects}`,
         `sqs:SendMessage → ${mediaQueue}`,
       ],
     };
@@ -522,7 +525,12 @@ describe('least privilege: every function its own role (infra/plugins/function-r
         all.filter((g) => g.startsWith('s3:*') || g.endsWith(`→ ${JSON.stringify([getAtt('MediaBucket', 'Arn')])}`)),
         id,
       ).toEqual([]);
-      if (media.includes(id)) continue;
+      // A private message's pictures: only the worker writes or deletes them; a function that may
+      // read them (it presigns a reader's GET) has the messages' role: GetObject there, nothing else.
+      const onPrivate = all.filter((g) => g.includes('/private/'));
+      if (id !== 'ProcessMediaLambdaFunction')
+        expect(onPrivate, id).toEqual(id === 'MessagesLambdaFunction' ? [`s3:GetObject → ${privateObjects}`] : []);
+      if (media.includes(id) || onPrivate.length > 0) continue;
       expect(
         all.filter((g) => g.startsWith('s3:') || g.includes('MediaBucket')),
         id,
@@ -600,13 +608,13 @@ describe('least privilege: every function its own role (infra/plugins/function-r
         expect(st.Effect).toBe('Allow');
         for (const action of [st.Action].flat()) expect(action, id).not.toContain('*');
         // The allowed stars: the log streams of the function's own log group, the media
-        // bucket's objects under one of its three key prefixes (ids are random: no narrower ARN),
+        // bucket's objects under one of its key prefixes (ids are random: no narrower ARN),
         // and the connections of the WebSocket API's stage (ids are API Gateway's).
         const resource = JSON.stringify(st.Resource)
           .replace(/:log-group:[^"]+:\*/, '')
           .replace(new RegExp(`\\{"Ref":"WebsocketsApi"\\},"/${STAGE}/(POST|DELETE)/@connections/\\*"`, 'g'), '')
           .replace(
-            /\{"Fn::Join":\["",\[\{"Fn::GetAtt":\["MediaBucket","Arn"\]\},"\/(uploads|media|exports)\/\*"\]\]\}/g,
+            /\{"Fn::Join":\["",\[\{"Fn::GetAtt":\["MediaBucket","Arn"\]\},"\/(uploads|media|private|exports)\/\*"\]\]\}/g,
             '',
           );
         expect(resource, id).not.toContain('*');
@@ -1085,7 +1093,9 @@ describe('the web client: S3 + CloudFront (infra/resources/web.yml) and its buil
         return BUCKET;
       })
       .join(sep);
-    expect(text).toBe(contentSecurityPolicy({ images: [], connect: [`https://${BUCKET}`] }));
+    // Pictures from the bucket's regional domain too: a private message's, through presigned GETs.
+    expect(text).toBe(contentSecurityPolicy({ images: [`https://${BUCKET}`], connect: [`https://${BUCKET}`] }));
+    expect(text).toContain(`img-src 'self' data: blob: https://${BUCKET};`);
     expect(text).toContain("script-src 'self';");
     expect(text).toContain("frame-ancestors 'none'");
     expect(text).not.toContain('unsafe-inline');
@@ -1205,6 +1215,8 @@ describe('pictures: the media bucket (infra/resources/media.yml), /media/* on th
       },
     ]);
     expect(JSON.stringify(allows)).not.toContain('uploads/');
+    // A private message's pictures: nobody but a presigned GET (the signer's own rights) reads them.
+    expect(JSON.stringify(statements)).not.toContain('private/');
     const denies = statements.filter((s) => s.Effect === 'Deny');
     expect(denies).toEqual([
       {
@@ -1249,6 +1261,9 @@ describe('pictures: the media bucket (infra/resources/media.yml), /media/* on th
       ResponseHeadersPolicyId: { Ref: 'MediaResponseHeadersPolicy' },
     });
     expect(distribution().DefaultCacheBehavior.TargetOriginId).toBe('web-bucket');
+    // Nothing of the distribution reaches private/ (message pictures): the one media behaviour is
+    // /media/*, and no path pattern names private.
+    expect(JSON.stringify(distribution())).not.toMatch(/private/i);
     const headers = template.Resources.MediaResponseHeadersPolicy!;
     expect(headers.Type).toBe('AWS::CloudFront::ResponseHeadersPolicy');
     expect(headers.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentTypeOptions).toEqual({

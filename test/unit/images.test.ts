@@ -23,12 +23,13 @@ import {
   type ProcessedImage,
 } from '../../shared/ports/image-processor.js';
 import { MAX_PIXELS, MAX_UPLOAD_BYTES } from '../../shared/domain/limits.js';
+import type { MediaPurpose } from '../../shared/domain/media-id.js';
 
 const processor = new SharpImageProcessor();
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
 const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
 
-async function processed(input: Uint8Array, purpose: 'post' | 'avatar' = 'post'): Promise<ProcessedImage> {
+async function processed(input: Uint8Array, purpose: MediaPurpose = 'post'): Promise<ProcessedImage> {
   const r = await processor.process(input, purpose);
   if (isRefusal(r)) throw new Error(`refused: ${r.refused}`);
   return r;
@@ -395,6 +396,23 @@ describe('accepted formats become WebP variants of the right sizes', () => {
     expect(variant(tall, 'feed').height).toBeLessThanOrEqual(16_383);
     expect(variant(tall, 'large').height).toBe(2048);
     expect(variant(tall, 'thumb').width).toBe(100);
+  });
+
+  it('message: the post sizes a conversation shows, a 360 square thumb and a large size within 2048 (animated), no feed size', async () => {
+    const p = await processed(
+      new Uint8Array(await (await twoHalvesJpeg(3000, 2000)).jpeg({ quality: 80 }).toBuffer()),
+      'message',
+    );
+    expect(p.variants.map((v) => [v.name, v.width, v.height])).toEqual([
+      ['thumb', 360, 360],
+      ['large', 2048, 1365],
+    ]);
+    expect(p.variants.map((v) => v.name)).toEqual(VARIANT_NAMES.message);
+    expect(p.placeholder).toMatch(/^#[0-9a-f]{6}$/);
+    const gif = await processed(new Uint8Array(await animation('gif')), 'message');
+    expect(gif.animated).toBe(true);
+    expect((await sharp(Buffer.from(variant(gif, 'large').bytes)).metadata()).pages).toBe(3);
+    expect((await sharp(Buffer.from(variant(gif, 'thumb').bytes)).metadata()).pages ?? 1).toBe(1);
   });
 
   it('avatar: two squares, 96 and 400, never upscaled', async () => {

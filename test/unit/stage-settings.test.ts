@@ -19,7 +19,8 @@ type FunctionName =
   | 'deletePost'
   | 'mediaCleanup'
   | 'eraseAccounts'
-  | 'exportData';
+  | 'exportData'
+  | 'messages';
 
 /** An IAM statement of a function's role. */
 interface Statement {
@@ -184,8 +185,12 @@ describe('stage settings', () => {
         Resource: [{ 'Fn::GetAtt': ['MediaQueue', 'Arn'] }],
       },
       { Effect: 'Allow', Action: ['s3:GetObject', 's3:DeleteObject'], Resource: [objects('uploads/')] },
-      // A discard deletes variants too: under media/ only.
-      { Effect: 'Allow', Action: ['s3:PutObject', 's3:DeleteObject'], Resource: [objects('media/')] },
+      // A discard deletes variants too: under media/ and private/ (message pictures) only.
+      {
+        Effect: 'Allow',
+        Action: ['s3:PutObject', 's3:DeleteObject'],
+        Resource: [objects('media/'), objects('private/')],
+      },
       // It tells the uploader's open connections that the picture is ready (the WebSocket API only).
       expect.objectContaining({ Action: ['execute-api:ManageConnections'] }),
     ]);
@@ -205,9 +210,16 @@ describe('stage settings', () => {
     expect((roles.fanout as unknown[]).filter((s) => JSON.stringify(s).includes('s3:'))).toEqual([
       { Effect: 'Allow', Action: ['s3:PutObject'], Resource: [objects('exports/')] },
     ]);
+    // The private messages' function signs a reader's GET of a message picture (private/ only)
+    // and queues a recalled message's discards (beside pushing to both sides' connections).
+    expect(extra(roles.messages)).toEqual([
+      expect.objectContaining({ Action: ['execute-api:ManageConnections'] }),
+      { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [objects('private/')] },
+      sendMedia,
+    ]);
     // Only these touch the bucket.
     for (const [name, role] of Object.entries(roles as Record<string, unknown[]>)) {
-      if (!['createUpload', 'completeUpload', 'processMedia', 'exportData', 'fanout'].includes(name))
+      if (!['createUpload', 'completeUpload', 'processMedia', 'exportData', 'fanout', 'messages'].includes(name))
         expect(JSON.stringify(role), name).not.toMatch(/s3:|MediaBucket/);
     }
   });

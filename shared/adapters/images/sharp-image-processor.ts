@@ -37,10 +37,21 @@ const VARIANTS: Record<MediaPurpose, readonly VariantSpec[]> = {
   ],
   // A profile's banner: the whole picture at most 1500 px wide (the page crops it to its band).
   cover: [{ name: 'cover', cut: { kind: 'inside', width: 1500, height: 1500 }, animate: false }],
+  // A picture in a private message: the conversation's tile (a post's grid size) and the whole
+  // picture opened (a post's large size). No feed size: a conversation shows tiles only.
+  message: [
+    { name: 'thumb', cut: { kind: 'square', side: 360 }, animate: false },
+    { name: 'large', cut: { kind: 'inside', width: 2048, height: 2048 }, animate: true },
+  ],
 };
 
 // The variant the placeholder colour is taken from: small, and the whole picture (the thumb is a crop).
-const PLACEHOLDER_FROM: Record<MediaPurpose, string> = { post: 'feed', avatar: 'avatar-96', cover: 'cover' };
+const PLACEHOLDER_FROM: Record<MediaPurpose, string> = {
+  post: 'feed',
+  avatar: 'avatar-96',
+  cover: 'cover',
+  message: 'large',
+};
 
 // libvips' loader names for the formats we accept (they sniff too; both must agree).
 const LOADER: Record<ImageFormat, string> = { jpeg: 'jpeg', png: 'png', webp: 'webp', gif: 'gif' };

@@ -2,7 +2,8 @@
 // the local S3-compatible server (infra/local/object-store.ts). Keys: the uploaded original is
 // `uploads/<id>` (private; a lifecycle rule expires what is never processed), the variants
 // `media/<id>/<name>.webp` (served under /media/* by CloudFront; locally straight from the
-// bucket). Ids are random, so keys cannot be guessed. Data exports live in the same bucket under
+// bucket), a message picture's `private/<id>/<name>.webp` (no CloudFront path: only a GET signed
+// by ./private-variant-signer.ts, on the bucket's regional endpoint, reads it). Ids are random, so keys cannot be guessed. Data exports live in the same bucket under
 // `exports/<handle>/…` (ports/export-files.ts): private, read only through a presigned GET.
 import {
   DeleteObjectCommand,
@@ -13,6 +14,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { VariantAccess } from '../../domain/media.js';
 import type { MediaObjects, PresignedUpload } from '../../ports/media-objects.js';
 import type { ExportFiles } from '../../ports/export-files.js';
 import { awsEndpointConfig, LOCAL_S3_CREDENTIALS } from '../aws-endpoint.js';
@@ -31,6 +33,7 @@ const uploadKey = (id: string) => `uploads/${id}`;
 
 /** Variants never change under their key (a new picture is a new id): cached for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+const PRIVATE_IMMUTABLE = 'private, max-age=31536000, immutable';
 
 export class S3MediaObjects implements MediaObjects, ExportFiles {
   readonly #client: S3Client;
@@ -86,14 +89,22 @@ export class S3MediaObjects implements MediaObjects, ExportFiles {
     }
   }
 
-  async putVariant(id: string, name: string, contentType: string, bytes: Uint8Array): Promise<void> {
+  async putVariant(
+    id: string,
+    name: string,
+    contentType: string,
+    bytes: Uint8Array,
+    access: VariantAccess = 'public',
+  ): Promise<void> {
     await this.#client.send(
       new PutObjectCommand({
         Bucket: this.#bucket,
-        Key: variantKey(id, name),
+        Key: variantKey(id, name, access),
         Body: bytes,
         ContentType: contentType,
-        CacheControl: IMMUTABLE,
+        // A private picture is kept by no shared cache; the browser may keep it (its URL changes
+        // with every signature anyway).
+        CacheControl: access === 'private' ? PRIVATE_IMMUTABLE : IMMUTABLE,
       }),
     );
   }
@@ -105,8 +116,8 @@ export class S3MediaObjects implements MediaObjects, ExportFiles {
   // One DeleteObject per key, by name: a DeleteObjects batch or a listing of media/<id>/ would
   // need ListBucket on the whole bucket, and the worker's role holds DeleteObject on the two key
   // prefixes only. Deleting a key that is not there succeeds (204), so a repeat is a no-op.
-  async removeVariant(id: string, name: string): Promise<void> {
-    await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: variantKey(id, name) }));
+  async removeVariant(id: string, name: string, access: VariantAccess = 'public'): Promise<void> {
+    await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: variantKey(id, name, access) }));
   }
 
   variantUrl(id: string, name: string): string {

@@ -10,7 +10,8 @@
 //       was lost), and a discard left half-done (marked discarding).
 // The judgement is the worker's own (media/discard.ts discardVerdict), so both say the same;
 // the worker judges again when the message runs, so a record claimed meanwhile stays. A failed
-// upload younger than 24 h is left: its owner may still be reading why it failed.
+// upload younger than 24 h is left: its owner may still be reading why it failed. A picture a
+// private message claims (`dm:…`) is kept whatever its age: it is not a post's.
 // Stateless between steps: the position is the only thing carried; idempotent like its messages.
 import { forEachLimit, mapLimit } from '../../runtime/concurrency.js';
 import { isPostId } from '../../domain/post.js';
@@ -52,6 +53,7 @@ const STATS: readonly Stat[] = [
   'failed',
   'in-live-post',
   'avatar',
+  'in-message',
   'claim-young',
   'young',
 ];

@@ -6,17 +6,21 @@
 import { ConflictError, InvalidInputError } from '../../domain/errors.js';
 import { isMediaId } from '../../domain/media-id.js';
 import type { PostMedia } from '../../domain/post.js';
+import type { PrivateVariantSigner } from '../../ports/media-objects.js';
 import type { MediaQueue } from '../../ports/media-queue.js';
 import type { MediaRecord, MediaStore } from '../../ports/media-store.js';
 
 /**
  * What the feed use cases need of pictures: the records, where a variant is served, and the
- * media queue (a deleted post's pictures are discarded through it: ./discard.ts).
+ * media queue (a deleted post's pictures are discarded through it: ./discard.ts). The functions
+ * that show private messages also sign their pictures' URLs (`signer`: the S3 client, wired in
+ * shared/wiring/message-pictures.ts); every other function has none, and no S3 client.
  */
 export interface Pictures {
   media: MediaStore;
   variantUrl(id: string, name: string): string;
   queue: MediaQueue;
+  signer?: PrivateVariantSigner;
 }
 
 export interface PictureRequest {
@@ -42,7 +46,8 @@ export async function checkPictures(
   const found = ids.every(isMediaId) ? await pictures.media.getMany(ids) : new Map<string, MediaRecord>();
   return ids.map((id) => {
     const m = found.get(id);
-    // One being discarded is as good as gone.
+    // One being discarded is as good as gone. Only a post picture: an avatar, a cover or a
+    // private message's picture (stored apart, never public) cannot go in a post.
     if (!m || m.discarding || m.owner !== author || m.purpose !== 'post')
       throw new InvalidInputError(`No picture ${id} of yours to post`, 'media_not_found');
     if (m.state !== 'ready')

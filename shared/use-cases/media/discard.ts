@@ -8,6 +8,7 @@ import type { PostLookup } from '../../ports/feed-store.js';
 import type { MediaClaim, MediaRecord } from '../../ports/media-store.js';
 import type { DiscardDeps } from './media-deps.js';
 import { UNCLAIMED_FOR_MS } from '../../domain/limits.js';
+import { isMessageClaim, variantAccess } from '../../domain/media.js';
 
 export type PostState = PostLookup['state'];
 
@@ -18,7 +19,7 @@ export type DiscardReason =
   | 'avatar-replaced'
   | 'never-attached'
   | 'failed';
-export type KeepReason = 'in-live-post' | 'avatar' | 'claim-young' | 'young';
+export type KeepReason = 'in-live-post' | 'avatar' | 'in-message' | 'claim-young' | 'young';
 
 /** What the verdict reads about a picture's holder: the claiming post's state, a user's current profile pictures. */
 export interface Holders {
@@ -30,7 +31,8 @@ export type DiscardVerdict = { discard: DiscardReason } | { keep: KeepReason };
 
 /**
  * Whether a picture is unreferenced, from its record and (for a picture claimed by a post) that
- * post's state. A discard already under way is finished. In a live post: kept, always. Claimed by
+ * post's state. A discard already under way is finished. In a live post, or claimed by a private
+ * message: kept, always. Claimed by
  * a deleted post: discarded (a tombstone is for good, nothing can bring the post back). Claimed
  * by a post that does not exist: kept while the claim is younger than UNCLAIMED_FOR_MS (a
  * publish may be between its claims and its post row), discarded after. Never claimed:
@@ -49,6 +51,9 @@ export async function discardVerdict(m: MediaRecord, holders: Holders, now: numb
       if ((await holders.profilePicturesOf(holder.slice(1))).includes(m.id)) return { keep: 'avatar' };
       return claimOld ? { discard: 'avatar-replaced' } : { keep: 'claim-young' };
     }
+    // A private message's claim ('dm:…', message-pictures.ts): kept, always. Only the message's
+    // recall or erasure gives it back (releaseMessagePictures), and then it is free.
+    if (isMessageClaim(holder)) return { keep: 'in-message' };
     const state = await holders.postState(holder);
     if (state === 'live') return { keep: 'in-live-post' };
     if (state === 'deleted') return { discard: 'post-deleted' };
@@ -85,7 +90,7 @@ export async function discardMedia(deps: DiscardDeps, id: string, now = Date.now
     if (!m.discarding && !(await deps.media.markDiscarding(id, claimOf(m), now))) continue;
     await Promise.all([
       deps.objects.removeUpload(id),
-      ...variantNames(m).map((name) => deps.objects.removeVariant(id, name)),
+      ...variantNames(m).map((name) => deps.objects.removeVariant(id, name, variantAccess(m.purpose))),
     ]);
     await deps.media.remove(id);
     return { outcome: 'discarded', reason: verdict.discard };

@@ -1,6 +1,7 @@
 // shared/use-cases/media/process-media.ts — the media worker's one job: make an upload safe and
 // small. Idempotent under redelivery and duplicate delivery (tables.ts media, interleavings):
 // every object it writes has a fixed key, and every state move is conditional.
+import { variantAccess } from '../../domain/media.js';
 import type { MediaDescriptor, MediaRecord } from '../../ports/media-store.js';
 import { announce } from '../live.js';
 import type { MediaWorkerDeps } from './media-deps.js';
@@ -48,7 +49,8 @@ async function processRecord(deps: MediaWorkerDeps, id: string, media: MediaReco
     await deps.objects.removeUpload(id);
     return outcome;
   }
-  await Promise.all(result.variants.map((v) => deps.objects.putVariant(id, v.name, v.contentType, v.bytes)));
+  const access = variantAccess(media.purpose);
+  await Promise.all(result.variants.map((v) => deps.objects.putVariant(id, v.name, v.contentType, v.bytes, access)));
   const descriptor: MediaDescriptor = {
     width: result.width,
     height: result.height,

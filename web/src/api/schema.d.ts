@@ -1803,7 +1803,7 @@ export interface components {
             /** @description The media id: random and unguessable, 22 characters */
             id: string;
             /** @enum {string} */
-            purpose: "post" | "avatar" | "cover";
+            purpose: "post" | "avatar" | "cover" | "message";
             /**
              * @description `uploading` until `POST /media/{id}/complete`; `processing` while the worker makes it safe and small; then `ready`, or `failed` with a `reason`
              * @enum {string}
@@ -1823,7 +1823,7 @@ export interface components {
             animated?: boolean;
             /** @description When ready: a colour to fill the space with until the bytes arrive */
             placeholder?: string;
-            /** @description When ready, by name: a post picture has `thumb` (square, the grid), `feed` (about 690 px wide) and `large` (at most 2048 px); an avatar `avatar-96` and `avatar-400` */
+            /** @description When ready, by name: a post picture has `thumb` (square, the grid), `feed` (about 690 px wide) and `large` (at most 2048 px); an avatar `avatar-96` and `avatar-400`. A message picture has none here: its `thumb` and `large` are private, shown only in its conversation through signed URLs */
             variants?: {
                 [key: string]: {
                     width: number;
@@ -4793,11 +4793,11 @@ export interface operations {
                     /** @description The exact size in bytes of the file to upload (at most 20 MB); the upload must match it */
                     size: number;
                     /**
-                     * @description A picture for a post (grid, feed and large sizes), an avatar (square sizes), or a profile cover (one banner size, at most 1500 px wide)
+                     * @description A picture for a post (grid, feed and large sizes), an avatar (square sizes), a profile cover (one banner size, at most 1500 px wide), or a private message (grid and large sizes, stored privately: only the conversation shows it, through URLs signed for 10 minutes)
                      * @default post
                      * @enum {string}
                      */
-                    purpose?: "post" | "avatar" | "cover";
+                    purpose?: "post" | "avatar" | "cover" | "message";
                 };
             };
         };
