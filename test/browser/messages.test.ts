@@ -1,16 +1,23 @@
 // test/browser/messages.test.ts — 私信 in Chromium, two people in two browsers: ann (中文) opens
 // bob's profile, presses 私信 and sends a text with Enter; bob's badge counts it live and the
-// conversation list shows it; bob opens it and ann sees 已读 under her message; bob's reply arrives
-// live (said to screen readers); ann recalls her message within the 2 minutes and bob sees it go. Then a stranger's first messages land in bob's requests, the
+// conversation list shows it; bob opens it and ann sees 已读 under her message; bob replies with a
+// picture (uploaded with purpose `message`) and words that ann sees arrive live (said to screen
+// readers); ann recalls her message within the 2 minutes and bob sees it go. Then a stranger's first messages land in bob's requests, the
 // stranger's composer closes once the request holds all it may (403 message_request_pending), and
 // bob's accept moves the conversation to his messages and opens the stranger's composer again.
 // axe on the list and the conversation, light and dark.
-import { describe, expect, inject, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { apiClient } from '../support/api.js';
 import { expectAccessible, logIn, setUp, useBrowser } from '../support/browser.js';
 
 const api = apiClient(inject('apiUrl'));
 const browser = useBrowser();
+const dir = mkdtempSync(join(tmpdir(), 'weibo-messages-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 type User = Awaited<ReturnType<typeof api.newUser>>;
 const follow = (u: User, target: User) =>
@@ -18,7 +25,7 @@ const follow = (u: User, target: User) =>
 const LIVE_MS = 20_000;
 
 describe('私信 in Chromium', () => {
-  it('a conversation: sent with Enter, counted and shown live, 已读, a reply, a recall within 2 minutes', async () => {
+  it('a conversation: sent with Enter, counted and shown live, 已读, a picture reply, a recall within 2 minutes', async () => {
     const [ann, bob] = [await api.newUser('dm_ann'), await api.newUser('dm_bob')];
     await follow(bob, ann); // bob's setting admits people he follows: ann's first message opens a conversation
     const a = await browser.open('zh-CN');
@@ -57,21 +64,32 @@ describe('私信 in Chromium', () => {
     await expect.poll(() => badge.getAttribute('data-unread'), { timeout: LIVE_MS }).toBe('0');
     await mine.locator('.read-mark', { hasText: '已读' }).waitFor({ timeout: LIVE_MS });
 
-    // bob replies (Enter); ann sees it arrive live, in its place after hers.
+    // bob replies with a picture (uploaded for a message) and words; ann sees both arrive live.
+    const picture = join(dir, 'reply.png');
+    await sharp({ create: { width: 600, height: 400, channels: 3, background: { r: 200, g: 60, b: 40 } } })
+      .png()
+      .toFile(picture);
+    await b.page.locator('#compose-pictures').setInputFiles(picture);
+    await b.page.locator('.picture-item[data-phase="ready"]').waitFor({ timeout: 60_000 });
     const reply = b.page.getByRole('textbox', { name: /^Message to / });
-    await reply.fill('nice to hear from you');
+    await reply.fill('a picture for you');
     await reply.press('Enter');
-    await b.page.locator('li.message.mine .bubble', { hasText: 'nice to hear from you' }).waitFor();
+    await b.page.locator('li.message.mine .bubble', { hasText: 'a picture for you' }).waitFor();
     const theirs = a.page.locator('li.message.theirs');
-    await theirs.locator('.bubble', { hasText: 'nice to hear from you' }).waitFor({ timeout: LIVE_MS });
+    await theirs.locator('.bubble', { hasText: 'a picture for you' }).waitFor({ timeout: LIVE_MS });
     expect(await a.page.locator('li.message .bubble').allTextContents()).toEqual([
       '你好 bob\n第二行',
-      'nice to hear from you',
+      'a picture for you',
     ]);
+    const img = theirs.locator('.picture-grid img');
+    await img.waitFor();
+    await expect
+      .poll(() => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth))
+      .toBeGreaterThan(0);
     // The screen reader is told of it, politely.
     await expect
       .poll(() => a.page.locator('.conversation-page .sr-status[role=status]').first().textContent())
-      .toContain('nice to hear from you');
+      .toContain('a picture for you');
     await expectAccessible(a.page, 'a conversation (zh, light)');
 
     // ann recalls her message (within 2 minutes): both see the placeholder, the words gone.

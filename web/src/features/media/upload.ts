@@ -43,8 +43,7 @@ export async function uploadPicture(
   const refused = precheck(file);
   if (refused) throw new ApiProblem(422, refused);
   const { data } = await call(
-    // 'message' is the contract's purpose for a 私信's pictures (not yet in the generated types).
-    api.POST('/media', { body: { contentType: file.type, size: file.size, purpose: purpose as 'post' }, signal }),
+    api.POST('/media', { body: { contentType: file.type, size: file.size, purpose }, signal }),
   );
   const id = data.media.id;
   onStep({ step: 'sending', sent: 0 });
