@@ -798,7 +798,7 @@ export const zh: Record<MessageKey, string> = {
   'messages.back': '全部私信',
   'messages.with': '与 {name} 的私信',
   'messages.loadOlder': '查看更早的消息',
-  'messages.start': '以上是你们的第一条消息。',
+  'messages.start': '这是你们对话的开头。',
   'messages.none': '你和 {name} 还没有私信。在下面写第一条吧。',
   'messages.readMark': '已读',
   'messages.fromMe': '我',
