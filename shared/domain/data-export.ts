@@ -9,7 +9,7 @@ export const EXPORT_STALE_MS = 10 * 60_000;
 export const EXPORT_LINK_SECONDS = 15 * 60;
 /** What a client waits before asking again while the export is built. */
 export const EXPORT_RETRY_SECONDS = 2;
-/** At most this many of each kind (posts, comments, likes, …) go into one export. */
+/** At most this many of each kind (posts, comments, likes, …; messages over all conversations) go into one export. */
 export const EXPORT_ITEMS_MAX = 10_000;
 
 /** The file's content, version 1. */
@@ -42,6 +42,16 @@ export interface ExportDocument {
   bookmarks: { postId: string; bookmarkedAt: string }[];
   following: { handle: string; since: string }[];
   followers: { handle: string; since: string }[];
+  /**
+   * Private conversations (私信): the other person, how the conversation stands for the user, and
+   * its messages oldest first — both sides', less those the user deleted for themselves. A
+   * recalled message has no text or pictures; pictures are named by their ids.
+   */
+  conversations: {
+    peer: string;
+    state: 'open' | 'request' | 'requested';
+    messages: { seq: number; from: string; text: string; at: string; recalled: boolean; pictures: string[] }[];
+  }[];
   /** Kinds cut at EXPORT_ITEMS_MAX (absent: nothing was left out). */
   truncated?: string[];
 }

@@ -56,6 +56,13 @@ export const family = (name: string): FilterString => call('FamilyFilter', '=', 
 export const rowMatching = (pattern: string): FilterString => call('RowFilter', '=', literal(`regexstring:${pattern}`));
 
 /**
+ * Cells whose qualifier has a match of `pattern` (a Java regular expression over the qualifier's
+ * bytes read as ISO-8859-1, found anywhere: anchor it with ^).
+ */
+export const qualifierMatching = (pattern: string): FilterString =>
+  call('QualifierFilter', '=', literal(`regexstring:${pattern}`));
+
+/**
  * Rows that have the column `family:qualifier` (any value); rows without it are left out whole,
  * whatever other columns they hold.
  */

@@ -65,8 +65,12 @@ export interface MessageStore {
   ): Promise<boolean>;
   /** Hides a message for `reader` only. One write. */
   hide(a: string, b: string, reader: string, seq: number): Promise<void>;
-  /** Lists the conversation for each side at its box (before the commit that makes them true). One write. */
-  list(entries: { owner: string; entry: IndexEntry }[]): Promise<void>;
+  /**
+   * Lists the conversation for each side at its box (before the commit that makes them true),
+   * and marks each side's participation in it (both sides of `pair`, and each entry's owner with
+   * its peer): what finds every conversation of a user, deleted for themselves or not. One write.
+   */
+  list(entries: { owner: string; entry: IndexEntry }[], pair?: readonly [string, string]): Promise<void>;
   /** Removes list entries a newer one replaced. One write per owner, in parallel. */
   unlist(entries: { owner: string; entry: IndexEntry }[]): Promise<void>;
   /** A page of `owner`'s list, newest activity first, after `after`. One get. */
@@ -78,4 +82,18 @@ export interface MessageStore {
   count(peerOf: { owner: string; peer: string; version: number; counts: SideCounts }[]): Promise<void>;
   /** `owner`'s badge: unread messages over main-list conversations and requests waiting. One get. */
   badge(owner: string): Promise<{ unread: number; requests: number }>;
+  /**
+   * The people `owner` has (or had) a conversation with, in handle order after `after`: every
+   * conversation, those they deleted for themselves too (participation marks, written with the
+   * list entries). One get.
+   */
+  peersOf(owner: string, limit: number, after?: string): Promise<string[]>;
+  /**
+   * Deletes the conversation of `a` and `b` for both sides: its row (state, messages, client ids,
+   * hidden marks), every list entry of each side naming the other, each side's counts for it and
+   * the participation marks — the marks last, so a removal cut anywhere is found and finished by
+   * running it again. The row goes only while its state is as read (a change in between: read
+   * again). Idempotent; a few requests.
+   */
+  removeConversation(a: string, b: string): Promise<void>;
 }

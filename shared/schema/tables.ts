@@ -741,7 +741,16 @@ gone     : DELETE the reader row's c:<id> and the connection row (a push answere
     },
     messages: {
       name: 'messages',
-      families: [family('s'), family('m'), family('k'), family('h'), family('c'), family('q'), family('u')],
+      families: [
+        family('s'),
+        family('m'),
+        family('k'),
+        family('h'),
+        family('c'),
+        family('q'),
+        family('u'),
+        family('p'),
+      ],
       design: `
 私信: each conversation between two people in ONE row (its state and its messages together, so
 one check-and-put changes both), and each user's index of conversations by latest activity.
@@ -769,10 +778,14 @@ index        = userKey(owner) + 'i'                                   (one row p
         order they land in (a put of an older timestamp under a newer cell is not the newest).
         Counts of 0/0 are a DELETE of the column up to timestamp v instead, which masks every
         older write, late ones too: the family holds only conversations with something to show
+  p:<peer>  '' — owner takes part in a conversation with peer (deleted for themselves or not):
+        written by the same put as every write-ahead entry, and before the first commit of a row
+        (a block's fence makes one with no entry). What finds every conversation of a user
 send     : GET s:state, k:<sender,client id> of the conversation ∥ the recipient's users row
            (standing, setting) ∥ the block check either way ∥ whether the recipient follows the
            sender (relations) — one round trip; then PUT both sides' index entries for the new
-           head (write-ahead: an entry before the state that makes it true); then
+           head with both p:<peer> marks (write-ahead: an entry before the state that makes it
+           true); then
            PUT ?check=put s:state, m:<seq>, k:<sender,client id>, check s:state == as read
            (a loser reads again and decides again); then PUT u:<peer> of both sides at
            timestamp v ∥ DELETE the entries the previous head had put
@@ -785,7 +798,19 @@ read, recall, accept, decline, delete for me: GET s:state (+ m:<seq>), then the 
            of s:state (+ m:<seq>), then the side counts at the new version
 hide     : PUT h:<reader>,<seq>                                                    (one put)
 fence    : (a block) GET s:state, PUT ?check=put s:state with a new version: a send that read
-           before the block writes nothing (it reads again and finds the block)`,
+           before the block writes nothing (it reads again and finds the block)
+peers    : (the erasure, the export) GET the index row's p family with ColumnRangeFilter(after, …)
+           AND ColumnPaginationFilter(limit)                                     (one get)
+remove   : (the erasure: a conversation goes for BOTH sides, since its row is keyed by the two
+           handles and the handle is released) GET s:state ∥ each side's c/q entries naming the
+           other (QualifierFilter regex ^<13 digits><peer>0x00: the state's entry and any a lost
+           race left) — then DELETE those entries ∥ DELETE u:<peer> of both up to timestamp v
+           (the version read; a late count of an earlier change is masked too. Counts are
+           timestamped by version, so the marker also masks those of a conversation the two start
+           again, up to version v, until HBase's next major compaction drops it — weekly by
+           default, well inside the 30 days before the handle is released) — then
+           DELETE ?check s:state == as read, families s m k h (a change in between: again from
+           the GET) — then DELETE p:<peer> of both, last: a removal cut anywhere is found again`,
     },
     media: {
       name: 'media',

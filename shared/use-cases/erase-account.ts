@@ -34,6 +34,7 @@ import { discardPictures } from './media/attach.js';
 import { postFacts, reconcileFact, type ReconcileDeps, repostFact } from './notifications.js';
 import { atStep } from './steps.js';
 import { commentFact } from './comments.js';
+import { removeConversation, type MessagePictures } from './messages.js';
 import { RESERVATION_MS } from '../domain/limits.js';
 
 /**
@@ -55,10 +56,13 @@ export interface ErasureDeps
     | 'notifications'
     | 'topics'
     | 'pictures'
+    | 'messages'
     | 'step'
   > {
   remains: AccountRemains;
   people: PeopleIndex;
+  /** Pictures in private messages: given back and discarded with the conversations (absent: none are held). */
+  messagePictures?: Pick<MessagePictures, 'release'>;
 }
 
 /** The walk's phases, in order (see the header). */
@@ -69,6 +73,7 @@ export const ERASURE_PHASES = [
   'comments',
   'posts',
   'mentions',
+  'messages',
   'blocks',
   'people',
   'own-rows',
@@ -277,6 +282,21 @@ const PHASES: Record<ErasurePhase, Phase> = {
         await deps.remains.dropMention(handle, place, since);
       },
     ),
+  /**
+   * Its private conversations, every one (those it deleted for itself too: its participation
+   * marks find them), deleted for BOTH sides: a conversation's row is keyed by the two handles,
+   * and the handle goes to someone else at the release. The pictures are discarded, the other
+   * side's list entries and counts for it go.
+   */
+  messages: (deps, handle, budget) => {
+    const store = deps.messages;
+    if (!store) return Promise.resolve({ removed: 0, done: true });
+    return batch(
+      budget,
+      (limit) => store.peersOf(handle, limit),
+      (peer) => removeConversation({ ...deps, messages: store }, handle, peer),
+    );
+  },
   /** Its blocks and mutes, and everyone's blocks and mutes of it (the reverse entries). */
   blocks: async (deps, handle, budget) => {
     const read = async (limit: number) => {

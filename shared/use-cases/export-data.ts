@@ -1,6 +1,7 @@
 // shared/use-cases/export-data.ts — a user's data export (导出数据): `GET /users/{handle}/export`
 // answers a short-lived download link to a JSON file of their own posts (with their pictures'
-// URLs), comments, likes, bookmarks, following and followers — what a user expects to take with
+// URLs), comments, likes, bookmarks, following and followers, and their private conversations
+// (messages both ways, less those they deleted for themselves) — what a user expects to take with
 // them, before leaving (leave.ts) above all. The file is built by the worker, not in the request:
 // a long history takes many reads.
 // Steps (request): only yourself (403) → where the export stands (one get) → a ready one younger
@@ -29,6 +30,7 @@ import type { Handled, MessageOf } from './background/message.js';
 import { actAs } from './users.js';
 import { AVATAR_LARGE, COVER } from './faces.js';
 import { atStep } from './steps.js';
+import { conversationsOf } from './messages.js';
 
 export type ExportAnswer =
   | { state: 'ready'; url: string; expiresAt: number; builtAt: number }
@@ -39,7 +41,7 @@ export type ExportDeps = Pick<FeedDeps, 'users' | 'queue' | 'step'> & { exports:
 /** Building one (the worker): everything the file holds; no file is built where there is no store. */
 export type BuildExportDeps = Pick<
   FeedDeps,
-  'users' | 'posts' | 'relations' | 'reactions' | 'comments' | 'pictures' | 'exports'
+  'users' | 'posts' | 'relations' | 'reactions' | 'comments' | 'pictures' | 'exports' | 'messages'
 >;
 
 export async function requestExport(
@@ -96,7 +98,9 @@ export async function buildExport(
   const [profile, settings] = await Promise.all([deps.users.profile(user), deps.users.settings(user)]);
   if (!profile) return { ...idle, skipped: 'gone' };
   const pictureUrl = (id: string, stored?: string) => deps.pictures?.variantUrl(id, 'large') ?? stored ?? '';
-  const [posts, comments, likes, bookmarks, following, followers] = await Promise.all([
+  const store = deps.messages;
+  const [conversations, posts, comments, likes, bookmarks, following, followers] = await Promise.all([
+    store ? conversationsOf({ messages: store }, user, EXPORT_ITEMS_MAX) : { items: [], cut: false },
     all((after?: string) =>
       deps.posts.listByAuthor(user, PAGE, after).then((p) => ({ items: p.items, next: p.nextCursor })),
     ),
@@ -161,8 +165,28 @@ export async function buildExport(
     followers: followers!.items
       .filter((e, i) => followerSinces[i] === e.since)
       .map((e) => ({ handle: e.handle, since: iso(e.since) })),
+    conversations: conversations.items.map((c) => ({
+      peer: c.peer,
+      state: c.state,
+      messages: c.messages.map((m) => ({
+        seq: m.seq,
+        from: m.from,
+        text: m.text,
+        at: iso(m.at),
+        recalled: m.recalled === true,
+        pictures: m.pictures.map((p) => p.id),
+      })),
+    })),
   };
-  const cut = Object.entries({ posts, comments, likes, bookmarks, following: following!, followers: followers! })
+  const cut = Object.entries({
+    posts,
+    comments,
+    likes,
+    bookmarks,
+    following: following!,
+    followers: followers!,
+    conversations,
+  })
     .filter(([, r]) => r.cut)
     .map(([k]) => k);
   if (cut.length > 0) doc.truncated = cut;

@@ -7,7 +7,8 @@
 // what the account wrote or did, since a face is read with every post, comment, list entry and
 // notification and a departed account has none (feeds read faces through a one-minute cache, so
 // a feed may show the account's posts for up to that minute); the account is nobody's new
-// mention, follow, block or search result; and no session of it refreshes again. Logging in
+// mention, follow, block or search result (its private conversations stay with the other side,
+// the person shown as gone, and a message to it is refused); and no session of it refreshes again. Logging in
 // within RESTORE_WINDOW_MS restores all of it (log-in.ts), nothing having been deleted; after
 // that the erasure may begin, and nothing brings the account back.
 // Leaving again while deactivated answers the same deactivation (idempotent).

@@ -163,10 +163,11 @@ async function change<R>(
     await atStep(deps, 'message.decided', { a, b, kind });
     const prev = seen.state ?? emptyConversation(a, b);
     const listed = newEntries(prev, d.next);
-    if (listed.length > 0) {
-      await deps.messages.list(listed);
-      await atStep(deps, 'message.listed', { a, b, kind });
-    }
+    // The entries, and both sides' participation marks (what the erasure finds a conversation
+    // by): with every write-ahead entry, and before the first commit of a row (a block's fence
+    // makes one with no entry).
+    if (listed.length > 0 || seen.state === null) await deps.messages.list(listed, d.next.people);
+    if (listed.length > 0) await atStep(deps, 'message.listed', { a, b, kind });
     const write = { ...(d.messages ? { messages: d.messages } : {}), ...(d.clientId ? { clientId: d.clientId } : {}) };
     if (!(await deps.messages.commit(d.next, seen, write))) continue;
     await atStep(deps, 'message.committed', { a, b, kind });
@@ -264,7 +265,8 @@ export interface Sent {
   created: boolean;
 }
 
-const claimOf = (s: Pick<ConversationState, 'people'>, sender: string, clientId: string) =>
+/** The claim a message's pictures are held by: the conversation, the sender and the send's client id. */
+export const claimOf = (s: Pick<ConversationState, 'people'>, sender: string, clientId: string) =>
   `dm:${s.people[0]}.${s.people[1]}:${sender}:${clientId}`;
 
 /**
@@ -653,4 +655,95 @@ export async function fenceConversation(deps: ChangeDeps, a: string, b: string, 
     (seen) => ({ next: applyFence(seen.state ?? emptyConversation(a, b)), event: 'fence', result: undefined }),
     now,
   );
+}
+
+/** Messages read a page at a time where a whole conversation is walked (an erasure, an export). */
+const WALK_PAGE = 200;
+
+/**
+ * Removes the conversation of `handle` and `peer` for both sides (an erasure: its row is keyed by
+ * the two handles, and a released handle goes to someone else): first the pictures its messages
+ * hold are given back and discarded, then the row, both sides' list entries, counts and marks.
+ * Idempotent: cut anywhere, it is finished by running it again (the pictures' release is).
+ */
+export async function removeConversation(
+  deps: { messages: MessageStore; messagePictures?: Pick<MessagePictures, 'release'> },
+  handle: string,
+  peer: string,
+): Promise<void> {
+  if (deps.messagePictures) {
+    for (let before: number | undefined; ; ) {
+      const page = await deps.messages.page(handle, peer, handle, WALK_PAGE, before);
+      const s = page.read.state;
+      if (!s) break;
+      for (const m of page.messages) {
+        if (m.pictures.length > 0)
+          await deps.messagePictures.release(
+            m.pictures.map((p) => p.id),
+            claimOf(s, m.from, m.clientId),
+          );
+      }
+      const oldest = page.messages[page.messages.length - 1];
+      if (page.messages.length < WALK_PAGE || !oldest || oldest.seq <= 1) break;
+      before = oldest.seq;
+    }
+  }
+  await deps.messages.removeConversation(handle, peer);
+}
+
+/** A conversation as `owner` has it, for their data export: the messages they did not delete for themselves. */
+export interface ConversationRecord {
+  peer: string;
+  state: 'open' | 'request' | 'requested';
+  messages: StoredMessage[];
+}
+
+/**
+ * Every conversation of `owner` with the messages they still have (not deleted for themselves),
+ * oldest first, up to `max` messages overall; `cut` when there were more. One get per page of
+ * peers and per page of messages.
+ */
+export async function conversationsOf(
+  deps: { messages: MessageStore },
+  owner: string,
+  max: number,
+): Promise<{ items: ConversationRecord[]; cut: boolean }> {
+  const items: ConversationRecord[] = [];
+  let total = 0;
+  for (let after: string | undefined; ; ) {
+    const peers = await deps.messages.peersOf(owner, WALK_PAGE, after);
+    for (const peer of peers) {
+      const kept: StoredMessage[] = [];
+      let state: ConversationState | null = null;
+      for (let before: number | undefined; ; ) {
+        const page = await deps.messages.page(owner, peer, owner, WALK_PAGE, before);
+        state = page.read.state;
+        if (!state) break;
+        const cleared = state.cleared[state.people[0] === owner ? 0 : 1];
+        for (const m of page.messages) if (m.seq > cleared && !page.hidden.has(m.seq)) kept.push(m);
+        const oldest = page.messages[page.messages.length - 1];
+        if (page.messages.length < WALK_PAGE || !oldest || oldest.seq <= cleared + 1) break;
+        if (total + kept.length >= max)
+          return { items: [...items, record(owner, peer, state, kept, max - total)], cut: true };
+        before = oldest.seq;
+      }
+      if (!state || kept.length === 0) continue;
+      if (total + kept.length > max)
+        return { items: [...items, record(owner, peer, state, kept, max - total)], cut: true };
+      items.push(record(owner, peer, state, kept, kept.length));
+      total += kept.length;
+      if (total >= max) {
+        const more = peers.indexOf(peer) < peers.length - 1 || peers.length === WALK_PAGE;
+        return { items, cut: more };
+      }
+    }
+    if (peers.length < WALK_PAGE) return { items, cut: false };
+    after = peers[peers.length - 1];
+  }
+}
+
+/** The `count` oldest of `newestFirst`, oldest first. */
+function record(owner: string, peer: string, s: ConversationState, newestFirst: StoredMessage[], count: number) {
+  const oldestFirst = [...newestFirst].sort((x, y) => x.seq - y.seq).slice(0, Math.max(0, count));
+  return { peer, state: stateFor(s, owner), messages: oldestFirst };
 }

@@ -1,6 +1,7 @@
 // test/integration/export-data.test.ts — the data export (导出数据) on the real HBase adapters and
 // the local S3-compatible store: asked for, built by the worker's handler, handed out as a link
-// whose JSON holds exactly the user's own posts, comments, likes, bookmarks and edges; racing asks
+// whose JSON holds exactly the user's own posts, comments, likes, bookmarks and edges, and their
+// private conversations less what they deleted for themselves; racing asks
 // build once (forced step by step: test/support/interleave.ts).
 import { describe, expect, inject, it } from 'vitest';
 import { S3MediaObjects } from '../../shared/adapters/s3/s3-media-objects.js';
@@ -18,6 +19,13 @@ import { likePost } from '../../shared/use-cases/likes.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { deletePost } from '../../shared/use-cases/posts.js';
 import { follow } from '../../shared/use-cases/relations.js';
+import {
+  clearConversation,
+  hideMessage,
+  recallMessage,
+  sendMessage,
+  type MessageDeps,
+} from '../../shared/use-cases/messages.js';
 import { drainQueue, integrationLimits, userFactory } from '../support/feed-harness.js';
 import { interleaver } from '../support/interleave.js';
 import { localMediaBaseUrl } from '../../infra/local/object-store.js';
@@ -40,6 +48,24 @@ const deps: FeedDeps & { exports: S3MediaObjects } = {
 };
 useNamespace(hbase, ns);
 const users = userFactory(stores.users);
+/** Private messages, with a picture port that takes any id (the picture library is tested on its own). */
+const dm: MessageDeps = {
+  messages: stores.messages,
+  users: stores.users,
+  blocks: stores.blocks,
+  relations: stores.relations,
+  quota: stores.quota,
+  limits: { writesPerMinute: { message: 1000, conversation: 1000 } },
+  messagePictures: {
+    check: async (_sender, ids) => ids.map((id) => ({ id, width: 10, height: 10 })),
+    claim: async () => {},
+    release: async () => {},
+    view: (pictures) => pictures.map((p) => ({ ...p, urls: { thumb: p.id, large: p.id } })),
+  },
+};
+let sent = 0;
+const say = (from: string, to: string, text: string, media?: string[]) =>
+  sendMessage(dm, from, to, { text, clientId: `x${sent++}`, ...(media ? { media } : {}) });
 
 /** Hands the queued export messages to the worker's handler (the rest of the queue too), returning their outcomes. */
 async function runExports(): Promise<(string | undefined)[]> {
@@ -71,6 +97,20 @@ describe('data export (导出数据)', () => {
     await bookmarkPost(deps, ann, theirs);
     await follow(deps, ann, bob);
     await follow(deps, cat, ann);
+    // Conversations: with bob (a picture, a recall, a message she deleted for herself), a request
+    // from cat, and one with dan she deleted whole.
+    await stores.users.changeSettings(bob, { messagesFrom: 'everyone' });
+    await say(ann, bob, 'hi bob', ['pic_1']);
+    await say(bob, ann, 'hi ann');
+    const oops = await say(ann, bob, 'oops');
+    await recallMessage(dm, ann, bob, oops.message.seq);
+    await say(bob, ann, 'not for the export');
+    await hideMessage(dm, ann, bob, 4);
+    await say(bob, ann, 'last');
+    await say(cat, ann, 'may I?');
+    const [dan] = await users('dan');
+    await say(dan, ann, 'gone for her');
+    await clearConversation(dm, ann, dan);
     await drainQueue(deps, queued);
 
     const asked = await requestExport(deps, ann, ann);
@@ -97,6 +137,17 @@ describe('data export (导出数据)', () => {
     expect(doc.bookmarks.map((b) => b.postId)).toEqual([theirs]);
     expect(doc.following.map((e) => e.handle)).toEqual([bob]);
     expect(doc.followers.map((e) => e.handle)).toEqual([cat]);
+    const byPeer = Object.fromEntries(doc.conversations.map((c) => [c.peer, c]));
+    expect(Object.keys(byPeer).sort()).toEqual([bob, cat].sort());
+    expect(byPeer[bob]!.state).toBe('open');
+    expect(byPeer[bob]!.messages.map((m) => [m.seq, m.from, m.text, m.recalled, m.pictures])).toEqual([
+      [1, ann, 'hi bob', false, ['pic_1']],
+      [2, bob, 'hi ann', false, []],
+      [3, ann, '', true, []],
+      [5, bob, 'last', false, []],
+    ]);
+    expect(typeof byPeer[bob]!.messages[0]!.at).toBe('string');
+    expect(byPeer[cat]).toMatchObject({ state: 'request', messages: [{ seq: 1, from: cat, text: 'may I?' }] });
     expect(doc.truncated).toBeUndefined();
     // The link is the user's own: anyone else asking for it is refused.
     await expect(requestExport(deps, bob, ann)).rejects.toMatchObject({ code: 'forbidden' });

@@ -15,6 +15,10 @@ import { conversationIndexKey, conversationKey } from '../../schema/row-keys.js'
 import { qualifiedTableName } from '../../schema/tables.js';
 
 const STATE = 's:state';
+/** The families of a conversation row (all of it goes when the conversation is removed). */
+const CONVERSATION_FAMILIES = ['s', 'm', 'k', 'h'];
+/** A removal's tries before it gives up (each lost only to a change of the conversation that landed). */
+const REMOVE_ATTEMPTS = 8;
 const SEQ_DIGITS = 12;
 const MAX_SEQ = 10 ** SEQ_DIGITS - 1;
 const AT_DIGITS = 13;
@@ -156,13 +160,23 @@ export class HBaseMessageStore implements MessageStore {
     ]);
   }
 
-  async list(entries: { owner: string; entry: IndexEntry }[]): Promise<void> {
-    if (entries.length === 0) return;
+  async list(entries: { owner: string; entry: IndexEntry }[], pair?: readonly [string, string]): Promise<void> {
+    const byOwner = new Map<string, Set<string>>();
+    const add = (owner: string, column: string) => byOwner.set(owner, (byOwner.get(owner) ?? new Set()).add(column));
+    for (const { owner, entry } of entries) {
+      add(owner, `${boxFamily(entry.box)}:${entryQualifier(entry)}`);
+      add(owner, `p:${entry.peer}`);
+    }
+    if (pair) {
+      add(pair[0], `p:${pair[1]}`);
+      add(pair[1], `p:${pair[0]}`);
+    }
+    if (byOwner.size === 0) return;
     await this.client.put(
       this.table,
-      entries.map(({ owner, entry }) => ({
+      [...byOwner].map(([owner, columns]) => ({
         key: conversationIndexKey(owner),
-        cells: [{ column: `${boxFamily(entry.box)}:${entryQualifier(entry)}`, value: '' }],
+        cells: [...columns].map((column) => ({ column, value: '' })),
       })),
     );
   }
@@ -225,6 +239,68 @@ export class HBaseMessageStore implements MessageStore {
       if (r === 1) requests += 1;
     }
     return { unread, requests };
+  }
+
+  async peersOf(owner: string, limit: number, after?: string): Promise<string[]> {
+    const row = await this.client.getRow(this.table, conversationIndexKey(owner), {
+      columns: ['p'],
+      filter: filters.and(
+        filters.columnRange(after ?? '', after === undefined, '\u00ff'.repeat(4), true),
+        filters.columnPagination(limit),
+      ),
+    });
+    return (row?.cells ?? []).filter((c) => c.family === 'p').map((c) => bytesToString(c.qualifier));
+  }
+
+  async removeConversation(a: string, b: string): Promise<void> {
+    for (let attempt = 0; attempt < REMOVE_ATTEMPTS; attempt++) {
+      // The state, and every list entry of each side that names the other: the one the state
+      // puts there and any a lost race or a cut left (the qualifier is <time><peer>0x00<seq>).
+      const [read, ofA, ofB] = await Promise.all([
+        this.conversation(a, b),
+        this.entriesNaming(a, b),
+        this.entriesNaming(b, a),
+      ]);
+      const version = read.state?.version;
+      // Counts up to the version read: a count written late for an earlier change is masked too.
+      // (A count cell's timestamp is its version, so a delete at the wall clock would mask the
+      // counts of a conversation the two start later.)
+      await Promise.all([
+        this.client.deleteColumns(this.table, conversationIndexKey(a), ofA),
+        this.client.deleteColumns(this.table, conversationIndexKey(b), ofB),
+        ...(version === undefined
+          ? []
+          : [a, b].map((owner) =>
+              this.client.deleteColumn(this.table, conversationIndexKey(owner), `u:${owner === a ? b : a}`, {
+                upToTimestamp: version,
+              }),
+            )),
+      ]);
+      if (read.version !== null) {
+        const removed = await this.client.checkAndDelete(
+          this.table,
+          conversationKey(a, b),
+          { column: STATE, value: read.version },
+          { deleteColumns: CONVERSATION_FAMILIES },
+        );
+        if (!removed) continue;
+      }
+      await Promise.all([
+        this.client.deleteColumn(this.table, conversationIndexKey(a), `p:${b}`),
+        this.client.deleteColumn(this.table, conversationIndexKey(b), `p:${a}`),
+      ]);
+      return;
+    }
+    throw new Error(`the conversation of ${a} and ${b} kept changing while it was removed`);
+  }
+
+  /** The columns of `owner`'s list entries (main and requests) that name `peer`. One get. */
+  private async entriesNaming(owner: string, peer: string): Promise<string[]> {
+    const row = await this.client.getRow(this.table, conversationIndexKey(owner), {
+      columns: ['c', 'q'],
+      filter: filters.and(filters.qualifierMatching(`^[0-9]{${AT_DIGITS}}${peer}\\x00`), filters.keyOnly()),
+    });
+    return (row?.cells ?? []).map((c) => `${c.family}:${bytesToString(c.qualifier)}`);
   }
 }
 
