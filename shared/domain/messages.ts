@@ -97,9 +97,15 @@ export function sideOf(state: Pick<ConversationState, 'people'>, who: string): 0
 /** The two handles in the order a conversation keeps them. */
 export const pairOf = (a: string, b: string): [string, string] => (a < b ? [a, b] : [b, a]);
 
-export function emptyConversation(a: string, b: string): ConversationState {
+/**
+ * A conversation not begun yet, at `at` (millis). Its version starts at `at`, not 0: a version is
+ * also the cell timestamp of each side's counts (tables.ts messages, u:), and a conversation the
+ * erasure removed may begin again between the same two handles (the handle is released); its
+ * counts must sort after every count the old one wrote, which started earlier and moved by one a change.
+ */
+export function emptyConversation(a: string, b: string, at: number): ConversationState {
   return {
-    version: 0,
+    version: at,
     people: pairOf(a, b),
     head: 0,
     status: 'open',

@@ -805,10 +805,9 @@ remove   : (the erasure: a conversation goes for BOTH sides, since its row is ke
            handles and the handle is released) GET s:state ∥ each side's c/q entries naming the
            other (QualifierFilter regex ^<13 digits><peer>0x00: the state's entry and any a lost
            race left) — then DELETE those entries ∥ DELETE u:<peer> of both up to timestamp v
-           (the version read; a late count of an earlier change is masked too. Counts are
-           timestamped by version, so the marker also masks those of a conversation the two start
-           again, up to version v, until HBase's next major compaction drops it — weekly by
-           default, well inside the 30 days before the handle is released) — then
+           (the version read; a late count of an earlier change is masked too. A conversation
+           the two start again begins at the time of its first change as its version, past
+           every version of the removed one, so its counts are never masked) — then
            DELETE ?check s:state == as read, families s m k h (a change in between: again from
            the GET) — then DELETE p:<peer> of both, last: a removal cut anywhere is found again`,
     },

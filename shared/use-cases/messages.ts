@@ -161,7 +161,7 @@ async function change<R>(
     if ('done' in d) return d.done;
     const kind = d.event ?? 'message';
     await atStep(deps, 'message.decided', { a, b, kind });
-    const prev = seen.state ?? emptyConversation(a, b);
+    const prev = seen.state ?? emptyConversation(a, b, now);
     const listed = newEntries(prev, d.next);
     // The entries, and both sides' participation marks (what the erasure finds a conversation
     // by): with every write-ahead entry, and before the first commit of a row (a block's fence
@@ -311,7 +311,7 @@ export async function sendMessage(
   if (!first.state || first.state.head === 0)
     await takeWriteQuota<'message' | 'conversation'>(deps, sender, 'conversation', now);
 
-  const claim = claimOf(first.state ?? emptyConversation(sender, peer), sender, req.clientId);
+  const claim = claimOf(first.state ?? emptyConversation(sender, peer, now), sender, req.clientId);
   if (pictures.length > 0) await requirePictures(deps).claim(media, claim, now);
   // A commit lost to another change reads again, the block check too: a block's fence is such a
   // change, so a send that read before a block meets it on its next read (docs/consistency.md U3).
@@ -333,7 +333,7 @@ export async function sendMessage(
     },
     (seen) => {
       if (seen.sentWithClientId !== undefined) return { done: { again: seen.sentWithClientId } };
-      const state = seen.state ?? emptyConversation(sender, peer);
+      const state = seen.state ?? emptyConversation(sender, peer, now);
       const outcome = applySend(
         state,
         { from: sender, text, pictures, at: now, clientId: req.clientId },
@@ -652,7 +652,7 @@ export async function fenceConversation(deps: ChangeDeps, a: string, b: string, 
     a,
     b,
     () => deps.messages.conversation(a, b),
-    (seen) => ({ next: applyFence(seen.state ?? emptyConversation(a, b)), event: 'fence', result: undefined }),
+    (seen) => ({ next: applyFence(seen.state ?? emptyConversation(a, b, now)), event: 'fence', result: undefined }),
     now,
   );
 }

@@ -6,12 +6,16 @@ import { config } from '../config/config.js';
 import type { ErasureDeps } from '../use-cases/erase-account.js';
 import { feedDependencies } from './feed.js';
 import { hbaseClient } from './hbase.js';
+import { messagePictureDependencies } from './message-pictures.js';
 
 export function erasureDependencies(): ErasureDeps {
   const hbase = hbaseClient();
   const ns = config().HBASE_NAMESPACE;
+  const feed = feedDependencies();
   return {
-    ...feedDependencies(),
+    ...feed,
+    // The pictures in the erased account's conversations are released with them.
+    ...(feed.pictures ? { messagePictures: messagePictureDependencies() } : {}),
     people: new HBasePeopleIndex(hbase, ns),
     remains: new HBaseAccountRemains(hbase, ns),
   };

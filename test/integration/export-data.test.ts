@@ -59,6 +59,7 @@ const dm: MessageDeps = {
   messagePictures: {
     check: async (_sender, ids) => ids.map((id) => ({ id, width: 10, height: 10 })),
     claim: async () => {},
+    giveBack: async () => {},
     release: async () => {},
     view: (pictures) => pictures.map((p) => ({ ...p, urls: { thumb: p.id, large: p.id } })),
   },

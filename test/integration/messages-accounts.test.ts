@@ -45,6 +45,7 @@ const released: { ids: string[]; claim: string }[] = [];
 const messagePictures: MessagePictures = {
   check: async (_sender, ids) => ids.map((id) => ({ id, width: 10, height: 10 })),
   claim: async () => {},
+  giveBack: async () => {},
   release: async (ids, claim) => void released.push({ ids: [...ids], claim }),
   view: (pictures) => pictures.map((p) => ({ ...p, urls: { thumb: `t/${p.id}`, large: `l/${p.id}` } })),
 };
@@ -175,6 +176,8 @@ describe('private messages when an account leaves or is erased', () => {
     await say(bob, ann, 'hello, new person');
     expect(await texts(ann, bob)).toEqual(['hello, new person']);
     expect(await listed(ann)).toEqual([[bob, false]]);
+    // Its counts are not hidden by the removed conversation's: versions start at a conversation's first change.
+    expect(await unreadBadge(dm, ann)).toEqual({ unread: 1, requests: 0 });
   });
 
   it('forced: a send to the account held after its decision across the erasure lands after it, and the release walks it away', async () => {

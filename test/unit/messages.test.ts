@@ -34,7 +34,7 @@ const refusal = (s: ConversationState, from: string, admission: Admission) => {
 
 describe('private conversations (domain rules)', () => {
   it('a first message: admitted by everyone or a follow, a request otherwise, refused by nobody or a block', () => {
-    const s = emptyConversation('bob', 'ann');
+    const s = emptyConversation('bob', 'ann', 0);
     expect(s.people).toEqual(['ann', 'bob']);
     expect(send(s, 'ann').state.status).toBe('open');
     expect(send(s, 'ann', { ...stranger, messagesFrom: 'everyone' }).state.status).toBe('open');
@@ -46,7 +46,7 @@ describe('private conversations (domain rules)', () => {
   });
 
   it('a request holds two of its sender’s messages; a reply or an accept opens it; a decline refuses like a full request', () => {
-    let s = send(emptyConversation('ann', 'bob'), 'ann', stranger).state;
+    let s = send(emptyConversation('ann', 'bob', 0), 'ann', stranger).state;
     s = send(s, 'ann', stranger).state;
     expect(refusal(s, 'ann', stranger)).toBe('request_pending');
     expect(boxOf(s, 'bob')).toBe('requests');
@@ -65,7 +65,7 @@ describe('private conversations (domain rules)', () => {
   });
 
   it('seqs are dense; unread counts the other side’s messages past the marker; a marker never moves back; sending reads', () => {
-    let s = emptyConversation('ann', 'bob');
+    let s = emptyConversation('ann', 'bob', 0);
     const sent: StoredMessage[] = [];
     for (const from of ['ann', 'ann', 'bob', 'ann']) {
       const out = send(s, from);
@@ -82,7 +82,7 @@ describe('private conversations (domain rules)', () => {
   });
 
   it('recall: the sender only, within the window; once; the last message’s preview follows', () => {
-    const out = send(emptyConversation('ann', 'bob'), 'ann');
+    const out = send(emptyConversation('ann', 'bob', 0), 'ann');
     expect(applyRecall(out.state, 'bob', out.stored, out.stored.at)).toEqual({ refused: 'not_sender' });
     expect(applyRecall(out.state, 'ann', out.stored, out.stored.at + RECALL_WINDOW_MS + 1)).toEqual({
       refused: 'window_closed',
@@ -95,7 +95,7 @@ describe('private conversations (domain rules)', () => {
   });
 
   it('deleting a conversation for oneself hides it until the next message, and reads what it had', () => {
-    let s = send(emptyConversation('ann', 'bob'), 'ann').state;
+    let s = send(emptyConversation('ann', 'bob', 0), 'ann').state;
     s = applyClear(s, 'bob')!;
     expect(boxOf(s, 'bob')).toBe('none');
     expect(boxOf(s, 'ann')).toBe('main');
