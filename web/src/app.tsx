@@ -28,6 +28,9 @@ import { HiddenPage } from './features/blocks/hidden-page';
 import { BookmarksPage } from './features/reactions/bookmarks-page';
 import { SearchPage } from './features/people/search-page';
 import { SettingsPage } from './features/settings/settings-page';
+import { ConversationPage } from './features/messages/conversation-page';
+import { MessagesPage } from './features/messages/messages-page';
+import { MessagesLink } from './features/messages/unread';
 import { I18nContext, LOCALES, initialLocale, saveLocale, translator, useI18n, type Locale } from './i18n/i18n';
 import type { MessageKey } from './i18n/messages';
 import { href, navigate, rememberReturn, takeReturn, useRoute, type Route } from './router';
@@ -100,7 +103,9 @@ export function App({ restoring }: { restoring: Promise<Restored> }) {
     route.page === 'notifications' ||
     route.page === 'hidden' ||
     route.page === 'bookmarks' ||
-    route.page === 'settings';
+    route.page === 'settings' ||
+    route.page === 'messages' ||
+    route.page === 'conversation';
   useEffect(() => {
     if (!ready) return;
     if (needsSession && !current) {
@@ -196,6 +201,12 @@ function page(route: Route, current: Session | null, notice: string | undefined)
       return <SearchPage key={route.q} q={route.q} current={current} />;
     case 'settings':
       return current ? <SettingsPage key={current.handle} handle={current.handle} /> : null;
+    case 'messages':
+      return current ? <MessagesPage key={current.handle} handle={current.handle} /> : null;
+    case 'conversation':
+      return current ? (
+        <ConversationPage key={`${current.handle}/${route.peer}`} me={current.handle} peer={route.peer} />
+      ) : null;
     case 'notFound':
       return <NotFound />;
   }
@@ -314,6 +325,7 @@ function Navigation({ current, route }: { current: Session | null; route: Route 
         <>
           {item(href.home(), 'home', t('nav.home'), route.page === 'home')}
           <NotificationsLink handle={current.handle} route={route} />
+          <MessagesLink handle={current.handle} route={route} />
           {item(href.trending(), 'topic', t('nav.trending'), route.page === 'trending' || route.page === 'topic')}
           {item(
             href.profile(current.handle),

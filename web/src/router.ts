@@ -19,6 +19,9 @@ export type Route =
   | { page: 'bookmarks' }
   | { page: 'search'; q: string }
   | { page: 'settings' }
+  /** 私信: your conversations, or the one with `peer`. */
+  | { page: 'messages' }
+  | { page: 'conversation'; peer: string }
   | { page: 'notFound' };
 
 /** Whom you keep away: users you block (拉黑) or mute (屏蔽). Your own lists only. */
@@ -44,6 +47,8 @@ const PATTERNS: [RegExp, (m: string[]) => Route][] = [
   [/^\/(blocks|mutes)$/, (m) => ({ page: 'hidden', kind: m[1] as HiddenKind })],
   [/^\/bookmarks$/, () => ({ page: 'bookmarks' })],
   [/^\/settings$/, () => ({ page: 'settings' })],
+  [/^\/messages$/, () => ({ page: 'messages' })],
+  [/^\/messages\/([^/]+)$/, (m) => ({ page: 'conversation', peer: m[1]! })],
   // The query is one segment: its '/' travels encoded (href.search).
   [/^\/search\/?([^/]*)$/, (m) => ({ page: 'search', q: m[1]! })],
 ];
@@ -82,6 +87,8 @@ export const href = {
   hidden: (kind: HiddenKind) => `#/${kind}`,
   bookmarks: () => '#/bookmarks',
   settings: () => '#/settings',
+  messages: () => '#/messages',
+  conversation: (peer: string) => `#/messages/${encodeURIComponent(peer)}`,
   search: (q: string) => `#/search/${encodeURIComponent(q)}`,
 };
 

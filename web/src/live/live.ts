@@ -2,7 +2,7 @@
 // after login at /api/live on the page's own origin (CloudFront routes it to the WebSocket API;
 // web/serve.ts locally). The access token rides in the sub-protocols, as a browser's WebSocket
 // cannot set headers. Pages subscribe to what it hears: a post in the home timeline, a
-// notification, a post deleted or edited, a picture processed.
+// notification, a post deleted or edited, a picture processed, a private conversation moved.
 //
 // Nothing is missed across a drop: every event sits at a position of the reader's log, and the
 // client keeps the whole position of the last event it applied. After every open it sends
@@ -25,6 +25,8 @@ export type LiveEvent = (
   | { kind: 'edited'; postId: string; author: string }
   | { kind: 'notification'; type: string; id: string }
   | { kind: 'media'; mediaId: string; state: 'ready' | 'failed' }
+  /** A 私信 conversation with `peer` moved: a message, a recall, the peer read up to `seq`, an accept. */
+  | { kind: 'conversation'; peer: string; seq: number; change: 'message' | 'recalled' | 'read' | 'accepted' }
 ) & { position: string };
 
 type ServerFrame =

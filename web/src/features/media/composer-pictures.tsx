@@ -7,7 +7,7 @@ import { ApiProblem, type Media } from '../../api/client';
 import { problemText } from '../../components/problem';
 import { hasMessage, useI18n, type Translate } from '../../i18n/i18n';
 import { ALT_MAX, PICTURES_PER_POST, PICTURE_TYPES, precheck } from './limits';
-import { uploadPicture } from './upload';
+import { uploadPicture, type Purpose } from './upload';
 
 export interface Picture {
   key: string;
@@ -39,7 +39,8 @@ export interface Pictures {
   failed: number;
 }
 
-export function usePictures(): Pictures {
+/** `purpose`: what the pictures are uploaded for (a post's by default; a private message's). */
+export function usePictures(purpose: Purpose = 'post'): Pictures {
   const [items, setItems] = useState<Picture[]>([]);
   // The list as last rendered, for add()'s count, and each upload's abort (removing one stops it).
   const current = useRef(items);
@@ -56,6 +57,7 @@ export function usePictures(): Pictures {
       p.file,
       (s) => patch(p.key, s.step === 'sending' ? { phase: 'sending', sent: s.sent } : { phase: 'processing', sent: 1 }),
       abort.signal,
+      purpose,
     )
       .then(
         (media) =>
@@ -144,7 +146,16 @@ export const filesOf = (data: DataTransfer | null): File[] => (data ? [...data.f
  * The picker and the list. `onStatus` receives the sentences a screen reader should hear
  * (added, moved, removed), which the composer announces in its status line.
  */
-export function PicturePicker({ pictures, onStatus }: { pictures: Pictures; onStatus: (s: string) => void }) {
+export function PicturePicker({
+  pictures,
+  onStatus,
+  describe = true,
+}: {
+  pictures: Pictures;
+  onStatus: (s: string) => void;
+  /** Each picture takes alt text (a post's do; a private message carries none). */
+  describe?: boolean;
+}) {
   const { t } = useI18n();
   const input = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLOListElement>(null);
@@ -219,7 +230,7 @@ export function PicturePicker({ pictures, onStatus }: { pictures: Pictures; onSt
                           ? t('media.ready')
                           : failure(p, t)}
                   </span>
-                  {p.phase !== 'failed' && (
+                  {describe && p.phase !== 'failed' && (
                     <>
                       <label for={`alt-${p.key}`}>{t('media.alt', { n })}</label>
                       <textarea

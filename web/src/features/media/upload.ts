@@ -7,6 +7,9 @@ import { ApiProblem, api, call, type Media } from '../../api/client';
 import { live } from '../../live/live';
 import { precheck } from './limits';
 
+/** What the picture is for: a post's, your avatar or cover, or a private message's. */
+export type Purpose = 'post' | 'avatar' | 'cover' | 'message';
+
 /** Where the upload is, for its progress bar: `sending` carries the fraction of bytes sent. */
 export type UploadStep = { step: 'sending'; sent: number } | { step: 'processing' };
 
@@ -35,7 +38,7 @@ export async function uploadPicture(
   file: File,
   onStep: (s: UploadStep) => void,
   signal: AbortSignal,
-  purpose: 'post' | 'avatar' | 'cover' = 'post',
+  purpose: Purpose = 'post',
 ): Promise<Media> {
   const refused = precheck(file);
   if (refused) throw new ApiProblem(422, refused);

@@ -1,6 +1,6 @@
 // web/src/features/profile/profile-page.tsx — a user's page: their cover picture (a plain band
 // until they have one), avatar (initials until they have one), name, bio and location, counts
-// (linking to the lists), follow / unfollow, block and mute, their posts; on your own page, a
+// (linking to the lists), follow / unfollow, 私信 (a message), block and mute, their posts; on your own page, a
 // link to edit all of it in the settings (设置, features/settings). The
 // profile and the posts load in parallel (one round trip); the follow and block states once the
 // profile is there, so an unknown handle does not cost four refused requests.
@@ -166,6 +166,11 @@ export function ProfilePage({ handle }: { handle: string }) {
               >
                 {following ? t('profile.unfollow') : t('profile.follow')}
               </button>
+            )}
+            {!blocking && (
+              <a class="button secondary message-button" href={href.conversation(handle)}>
+                {t('messages.message')}
+              </a>
             )}
             <BlockButtons me={me} handle={handle} onChange={blockChanged} />
           </div>
