@@ -71,6 +71,10 @@ describe('the shell, in Chromium', () => {
       const wrapped = await t.page.evaluate(`[...document.querySelectorAll('.site-nav .label')]
         .filter((l) => l.getBoundingClientRect().height > parseFloat(getComputedStyle(l).lineHeight) * 1.5).map((l) => l.textContent)`);
       expect(wrapped).toEqual([]);
+      // … and none cut short.
+      const cut = await t.page.evaluate(`[...document.querySelectorAll('.site-nav .label')]
+        .filter((l) => l.getClientRects().length > 0 && l.scrollWidth > l.clientWidth).map((l) => l.textContent)`);
+      expect(cut).toEqual([]);
 
       expect(await smallTargets(t.page)).toEqual([]);
       // The post's "⋯" menu open, on the post page (comment box, order buttons, who liked).

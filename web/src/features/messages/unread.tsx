@@ -1,5 +1,5 @@
 // web/src/features/messages/unread.tsx — the 私信 link in the navigation with its badge: unread
-// messages in your main list plus requests waiting for an answer (GET …/conversations/unread).
+// messages in your main list plus requests waiting for an answer (GET …/message-badge).
 // Asked once the live channel is open (each time it opens: nothing it tells of after that is
 // missed) and then whenever it tells of a conversation that moved (a burst asked once) or missed
 // more than its log holds; never on a timer, and not on every navigation (the 私信 pages ask

@@ -180,6 +180,9 @@ export function ProfilePage({ handle }: { handle: string }) {
             <a class="button secondary" href={href.settings()}>
               {t('profile.editProfile')}
             </a>
+            <a class="button secondary" href={href.bookmarks()}>
+              {t('nav.bookmarks')}
+            </a>
           </p>
         )}
         <ErrorMessage error={actionError} />
