@@ -330,10 +330,16 @@ async function checkSeed(run: SeedRun, wavesDone: () => void): Promise<void> {
   const stats: CompareStats = { views: 0, commentLists: 0, likerLists: 0, notifications: 0, notificationsSkipped: 0 };
   try {
     // The messages' scripts run beside the waves (their own users: neither changes what the other expects).
-    const talks = dm.setUp().then(() => dm.run());
+    let talked = 0;
+    let wavesEnded = 0;
+    const talks = dm
+      .setUp()
+      .then(() => dm.run())
+      .finally(() => (talked = Date.now()));
     try {
       for (const [wave, groups] of plan.waves.entries()) await driver.runWave(wave, groups);
     } finally {
+      wavesEnded = Date.now();
       await talks.catch(
         (err: unknown) => void findings.push(`messages stopped: ${err instanceof Error ? err.stack : String(err)}`),
       );
@@ -354,9 +360,16 @@ async function checkSeed(run: SeedRun, wavesDone: () => void): Promise<void> {
       await queueDrained(sqs, inject('fanoutQueueUrl'), 120_000, 1_000);
     }
     const settled = Date.now();
-    const [compared, dmRequests] = await Promise.all([compareWithModel(api, model, users, stats), dm.compare()]);
+    const timed = async <T>(p: Promise<T>): Promise<[T, number]> => [await p, Date.now() - settled];
+    const [[compared, compareMs], [dmRequests, dmCompareMs]] = await Promise.all([
+      timed(compareWithModel(api, model, users, stats)),
+      timed(dm.compare()),
+    ]);
     findings.push(...compared);
-    console.log(`[model-check] seed ${seed}: messages ${dm.describe()}; compared with ${dmRequests} requests`);
+    console.log(
+      `[model-check] seed ${seed}: messages ${dm.describe()}; their scripts ended ${((talked - wavesEnded) / 1000).toFixed(1)} s after the waves (negative: before); ` +
+        `compared with ${dmRequests} requests in ${(dmCompareMs / 1000).toFixed(1)} s, beside the rest's ${(compareMs / 1000).toFixed(1)} s`,
+    );
     console.log(
       `[model-check] seed ${seed}: waves ${waves.requests} requests in ${(waves.ms / 1000).toFixed(0)} s; settled after ${((settled - started - waves.ms) / 1000).toFixed(0)} s; ` +
         `compare ${sent() - waves.requests} requests in ${((Date.now() - settled) / 1000).toFixed(0)} s: ${stats.views} post views, ${stats.commentLists} comments lists, ${stats.likerLists} likers lists, ` +

@@ -197,7 +197,19 @@ export class DmDriver {
   readonly mismatches: string[] = [];
   readonly model = new DmModel();
   private counter = 0;
-  readonly counts = { sends: 0, retries: 0, racingRetries: 0, both: 0, recalls: 0, reads: 0, answers: 0, blocks: 0 };
+  readonly counts = {
+    sends: 0,
+    retries: 0,
+    racingRetries: 0,
+    landed: 0,
+    refused: 0,
+    pending: 0,
+    both: 0,
+    recalls: 0,
+    reads: 0,
+    answers: 0,
+    blocks: 0,
+  };
 
   constructor(
     private readonly api: Api,
@@ -297,6 +309,8 @@ export class DmDriver {
     what: string,
   ): number | undefined {
     const statuses = answers.map((a) => describe(a.res)).join(', ');
+    if ('refused' in expected) this.counts[expected.refused === 'messages_refused' ? 'refused' : 'pending']++;
+    else this.counts.landed++;
     if ('refused' in expected) {
       if (answers.some((a) => a.res.status !== 403 || errorCode(a.res) !== expected.refused))
         this.mismatches.push(`${what}: answered ${statuses}`);
@@ -595,6 +609,6 @@ export class DmDriver {
 
   describe(): string {
     const c = this.counts;
-    return `${c.sends} sends (${c.retries} retried in turn, ${c.racingRetries} retried at once), ${c.both} both-sides-at-once, ${c.recalls} recalls, ${c.reads} read markers, ${c.answers} accepts/declines, ${c.blocks} blocks/unblocks`;
+    return `${c.sends} sends (${c.retries} retried in turn, ${c.racingRetries} retried at once; ${c.landed} landed, ${c.refused} refused across a block, ${c.pending} refused as a full or declined request), ${c.both} both-sides-at-once, ${c.recalls} recalls, ${c.reads} read markers, ${c.answers} accepts/declines, ${c.blocks} blocks/unblocks`;
   }
 }
