@@ -34,7 +34,7 @@ export type DmStep =
   | { kind: 'read'; who: Side; toHead: boolean }
   /** The request's recipient (or `who`, when there is none) accepts or declines. */
   | { kind: 'accept' | 'decline'; who: Side }
-  /** `who` blocks the other, or unblocks them when they already do. */
+  /** `who` blocks the other; where a block stands between them already, its author lifts it. */
   | { kind: 'block'; who: Side };
 
 export interface DmPairPlan {
@@ -62,7 +62,7 @@ export function makeDmPlan(seed: number, users: number, steps: number): DmPlan {
       pairs.push({
         a,
         b,
-        follows: [rng.chance(0.4), rng.chance(0.4)],
+        follows: [rng.chance(0.5), rng.chance(0.5)],
         steps: Array.from({ length: steps }, () => dmStep(rng)),
       });
   return { users, pairs };
@@ -472,7 +472,9 @@ export class DmDriver {
     } else expect(409, (r) => errorCode(r) === 'no_request', '409 no_request');
   }
 
-  private async block(who: Actor, other: Actor, label: string): Promise<void> {
+  private async block(actor: Actor, target: Actor, label: string): Promise<void> {
+    // A block stands either way: lifted by whoever made it (a script spends few steps refused).
+    const [who, other] = this.model.blocks.has(`${target.handle}>${actor.handle}`) ? [target, actor] : [actor, target];
     const key = `${who.handle}>${other.handle}`;
     const unblock = this.model.blocks.has(key);
     this.counts.blocks++;
@@ -609,6 +611,6 @@ export class DmDriver {
 
   describe(): string {
     const c = this.counts;
-    return `${c.sends} sends (${c.retries} retried in turn, ${c.racingRetries} retried at once; ${c.landed} landed, ${c.refused} refused across a block, ${c.pending} refused as a full or declined request), ${c.both} both-sides-at-once, ${c.recalls} recalls, ${c.reads} read markers, ${c.answers} accepts/declines, ${c.blocks} blocks/unblocks`;
+    return `${c.sends} sends (${c.retries} retried in turn, ${c.racingRetries} retried at once), ${c.both} both-sides-at-once; of the messages ${c.landed} landed, ${c.refused} were refused across a block, ${c.pending} as a full or declined request; ${c.recalls} recalls, ${c.reads} read markers, ${c.answers} accepts/declines, ${c.blocks} blocks/unblocks`;
   }
 }
