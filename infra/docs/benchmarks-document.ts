@@ -260,10 +260,9 @@ resuming). It measures:
   extra are counted), and the time until the last has them;
 - **a private message → the other side's socket**: 50 pairs of people, each side with a socket
   of its own, exchange 4 messages each (the sides in turn, all pairs at once, after one untimed
-  warm-up message) through
-  \`POST /users/{h}/conversations/{peer}/messages\`; from the send's start to the
-  \`conversation\` event for that message on the other person's socket, p50 / p99 over every
-  message; each must arrive exactly once (lost and doubled are counted);
+  warm-up message) through \`POST /users/{h}/conversations/{peer}/messages\`; from the send's
+  start to the \`conversation\` event for that message on the other person's socket, p50 / p99
+  over every message; each must arrive exactly once (lost and doubled are counted);
 - **memory**: RSS of serverless-offline's process group (the Lambda emulation's worker threads
   live in it) and of the HBase JVMs, before the sockets, with them open, at the storm's peak.
 
