@@ -120,6 +120,18 @@ interface LiveResult {
     extra: number;
     failureCount: number;
   };
+  /** The messages phase (absent from runs before it existed). */
+  messages?: {
+    pairs: number;
+    perPair: number;
+    sent: number;
+    delivered: number;
+    deliveryP50Ms: number | null;
+    deliveryP99Ms: number | null;
+    lost: number;
+    doubled: number;
+    failedSends: number;
+  };
   memory: Record<string, MemoryFigures | undefined>;
 }
 
@@ -166,7 +178,7 @@ to \`bench-results/\` instead and leaves this page alone. Earlier figures are in
 | \`npm run bench\` | the feed: timeline latency and round trips, hot-post likes, fan-out throughput, publish → visible, backfill, per-route costs, worker memory | \`docs/bench/feed-bench.json\` + \`.svg\` |
 | \`npm run bench:media\` | pictures: upload → ready, worker throughput and memory, timelines with pictures | \`docs/bench/media-bench.json\` + \`.svg\` |
 | \`npm run bench:regions\` | load per RegionServer with salted keys vs unsalted ones, on a 3-RegionServer stack it starts itself | \`docs/bench/regions-bench.json\` + \`.svg\` |
-| \`npm run bench:live\` | the live channel: publish → the last of 1,000 sockets, a reconnect storm with nothing lost or doubled, connect times, the local stack's memory with the sockets open | \`docs/bench/live-bench.json\` |
+| \`npm run bench:live\` | the live channel: publish → the last of 1,000 sockets, a reconnect storm with nothing lost or doubled, a private message → the other side's socket, connect times, the local stack's memory with the sockets open | \`docs/bench/live-bench.json\` |
 | \`npm run bench:hbase\` | the raw HBase floor: row get, multi-get, batch put | \`docs/bench/hbase-floor.json\` |
 | \`npm run bench:cold\` | per function: zip and bundle size, cold \`require\` CPU and wall time, first invocation | \`docs/bench/cold-start.json\` + [\`cold-start.md\`](bench/cold-start.md) |
 
@@ -192,7 +204,12 @@ users, about a million posts in the seed's layout for the backfill comparison) a
 - **per route**: each route class through the use case its handler calls, on the real adapters,
   100 calls each, charged with its HBase requests and sequential round trips (the
   \`Server-Timing\` definition); reads carry a target of 2 round trips (3 for a reader of
-  celebrities), writes are information. The floor is the same run's raw row get.`;
+  celebrities), writes are information. The floor is the same run's raw row get.
+
+Every route's declared HBase round trips and requests per page — the private conversations'
+list, page and badge among them — are in the route-cost table, \`shared/schema/route-costs.ts\`
+(at most 2 round trips a page), held by \`test/unit/route-costs.test.ts\` and measured through
+the API by \`test/e2e/route-costs.test.ts\`.`;
 
 const MEDIA_TEXT = `## Pictures (\`npm run bench:media\`)
 
@@ -241,6 +258,11 @@ resuming). It measures:
   author publishes posts, every socket reconnects at the same instant and resumes from its last
   position; each must end with exactly the missed posts, at the next positions (lost, doubled,
   extra are counted), and the time until the last has them;
+- **a private message → the other side's socket**: 50 pairs of people, each side with a socket
+  of its own, exchange 4 messages each (the sides in turn, all pairs at once, after one untimed
+  warm-up message) through \`POST /users/{h}/conversations/{peer}/messages\`; from the send's
+  start to the \`conversation\` event for that message on the other person's socket, p50 / p99
+  over every message; each must arrive exactly once (lost and doubled are counted);
 - **memory**: RSS of serverless-offline's process group (the Lambda emulation's worker threads
   live in it) and of the HBase JVMs, before the sockets, with them open, at the storm's peak.
 
@@ -403,7 +425,7 @@ function live(d: LiveResult): string {
       `${d.cores} cores`,
       `Node ${d.node}`,
       `${num(d.wallSeconds)} s`,
-      d.ok ? undefined : '**a post did not reach every socket, or was lost or doubled**',
+      d.ok ? undefined : '**a post or a private message did not reach every socket, or was lost or doubled**',
     ]),
     [
       '| figure | measured |',
@@ -415,6 +437,7 @@ function live(d: LiveResult): string {
       `| reconnect storm (${d.settings.stormJitterMs ? `within ${num(d.settings.stormJitterMs)} ms` : 'all at once'}, ${d.settings.missedPosts} missed posts): until the last socket had them | ${num(st.settleMs / 1000, 2)} s |`,
       `| reconnect + resume in the storm, p50 / p99 | ${st.reconnect ? `${num(st.reconnect.medianMs)} / ${num(st.reconnect.p99Ms)} ms` : '–'} |`,
       `| storm: lost / doubled / extra / failed sockets | ${st.lost} / ${st.doubled} / ${st.extra} / ${st.failureCount} |`,
+      ...(d.messages ? messageRows(d.messages) : []),
     ].join('\n'),
     [
       '| resident memory | serverless-offline | HBase master + RegionServer | HBase REST |',
@@ -422,6 +445,14 @@ function live(d: LiveResult): string {
       ...memoryRows.map(([label, key]) => `| ${label} | ${mem(d.memory[key])} |`),
     ].join('\n'),
   ].join('\n\n');
+}
+
+function messageRows(m: NonNullable<LiveResult['messages']>): string[] {
+  const ms = (v: number | null) => (v === null ? '–' : num(v));
+  return [
+    `| private message → the conversation event on the other side's socket (${num(m.pairs)} pairs × ${m.perPair} messages), p50 / p99 over the ${num(m.delivered)} delivered | ${ms(m.deliveryP50Ms)} / ${ms(m.deliveryP99Ms)} ms |`,
+    `| messages: lost / doubled / failed sends | ${m.lost} / ${m.doubled} / ${m.failedSends} |`,
+  ];
 }
 
 function floor(d: FloorResult): string {

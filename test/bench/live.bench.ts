@@ -11,7 +11,14 @@
 //      reconnects at once and resumes from its last applied position. Each must end holding
 //      exactly the K missed posts, once each, at the next K positions: lost and doubled are
 //      counted, and the time until the last socket has all K is the storm's settle time.
-//   3. Memory: RSS of serverless-offline's process group (the Lambda emulation's worker threads
+//   3. Private messages: P pairs of people (50 by default), each side with a socket of its own,
+//      registered and set to take messages from everyone through the use cases; after one
+//      untimed warm-up message, each pair exchanges M messages (4), the sides in turn, one at a
+//      time, all pairs at once, over
+//      POST /users/{h}/conversations/{peer}/messages: the send's start → the `conversation`
+//      event (change 'message', that seq) on the OTHER side's socket, p50 and p99 over every
+//      message; each must arrive exactly once (lost and doubled counted).
+//   4. Memory: RSS of serverless-offline's process group (the Lambda emulation's worker threads
 //      live inside it; their count is printed too) and of the HBase JVMs (master with its
 //      RegionServer, REST gateway), before any socket, with the N sockets open, at the storm's
 //      peak, and after every socket closed.
@@ -50,7 +57,7 @@ import {
   type Offline,
   type ServerLogStretch,
 } from './live/offline.js';
-import { BenchReader } from './live/reader.js';
+import { BenchReader, messageKey } from './live/reader.js';
 import { liveBenchSettings, liveOutPath } from './live/settings.js';
 import { percentile, printTable, summarize } from './stats.js';
 
@@ -118,11 +125,14 @@ const progress = new Progress([
   { id: 'connect', label: 'sockets connecting and resuming', weight: 20 },
   { id: 'posts', label: 'posts published, each received by every socket', weight: 15 },
   { id: 'storm', label: 'reconnect storm', weight: 25 },
+  { id: 'messages', label: 'private messages between pairs, each side with a socket', weight: 10 },
   { id: 'close', label: 'closing, stopping, dropping', weight: 10 },
 ]);
 
 let offline: Offline | undefined;
 let readers: BenchReader[] = [];
+/** The messages phase's sockets: two a pair. */
+let talkers: BenchReader[] = [];
 let queueUrls: string[] = [];
 let cleaned: Promise<void> | undefined;
 const localDir = process.env.WEIBO_LOCAL_DIR ?? '.local';
@@ -154,7 +164,7 @@ function cleanup(): Promise<void> {
         say(`cleanup: ${what}: ${(err as Error).message}`);
       }
     };
-    await step('closing sockets', () => Promise.all(readers.map((r) => r.close(3_000))), 10_000);
+    await step('closing sockets', () => Promise.all([...readers, ...talkers].map((r) => r.close(3_000))), 10_000);
     await step('stopping serverless-offline', async () => offline?.stop(), 30_000);
     await step(
       'deleting the queues',
@@ -259,7 +269,9 @@ const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** di
 /** One line of what the server log said over a phase: invocations, their p50/max, timeouts, failures. */
 function describeStretch(st: ServerLogStretch): string {
   const fns = Object.entries(st.durations)
-    .filter(([fn]) => ['fanout', 'liveConnect', 'liveDisconnect', 'liveMessage', 'publishPost'].includes(fn))
+    .filter(([fn]) =>
+      ['fanout', 'liveConnect', 'liveDisconnect', 'liveMessage', 'publishPost', 'messages'].includes(fn),
+    )
     .map(([fn, d]) => `${fn} ×${d.n} p50 ${Math.round(d.p50Ms)} max ${Math.round(d.maxMs)} ms`);
   const outOfTime = Object.entries(st.ranOutOfTime).map(([k, n]) => `${k} ×${n}`);
   return [
@@ -345,6 +357,7 @@ try {
   const { registerUser } = await import('../../shared/use-cases/register-user.js');
   const { follow } = await import('../../shared/use-cases/relations.js');
   const { hashPassword } = await import('../../shared/auth/password.js');
+  const { changeSettings } = await import('../../shared/use-cases/settings.js');
   const accounts = accountDependencies();
   const feed = feedDependencies();
   // Readers never log in: one real hash serves them all (N scrypt runs would be the whole phase).
@@ -542,6 +555,90 @@ try {
   const resets = readers.reduce((n, r) => n + r.resets, 0);
   const frameErrors = readers.flatMap((r) => r.errors);
 
+  // --------------------------------------------------------------------------------- messages
+  progress.phase('messages', `${s.messagePairs} pairs, ${s.messagesPerPair} messages each, every side with a socket`);
+  const messagesStarted = performance.now();
+  const pairs: [BenchReader, BenchReader][] = [];
+  const tokens = new Map<BenchReader, string>();
+  talkers = [];
+  await each(
+    Array.from({ length: s.messagePairs * 2 }, (_, i) => `lbm_${runId}_${i}`.slice(0, 30)),
+    s.seedConcurrency,
+    async (handle) => {
+      await registerUser(
+        { users: accounts.users, people: accounts.people, passwords: { hash: async () => readerHash } },
+        { handle, displayName: `Talker ${handle.slice(-5)}`, password },
+      );
+      // Everyone may write to them: each pair's first message opens a conversation, not a request.
+      await changeSettings(accounts, handle, handle, { messagesFrom: 'everyone' });
+      const { token } = await issueToken(handle, { secret: jwtSecret, ttlSeconds: TOKEN_TTL_SECONDS });
+      const talker = new BenchReader(handle, token, liveUrl);
+      tokens.set(talker, token);
+      talkers.push(talker);
+    },
+  );
+  await each(talkers, s.connectConcurrency, async (t) => void (await t.connect(60_000)));
+  for (let i = 0; i + 1 < talkers.length; i += 2) pairs.push([talkers[i]!, talkers[i + 1]!]);
+  // Loads the messages function (its first call loads a bundle), as the warm-up post does the
+  // publish path: one message of the first pair, untimed.
+  if (pairs.length > 0) {
+    const [from, to] = pairs[0]!;
+    const warmed = await http(
+      'POST',
+      `/users/${from.handle}/conversations/${to.handle}/messages`,
+      { text: 'live bench: warm-up', clientId: 'lb-warm' },
+      tokens.get(from),
+    );
+    const seq = (warmed.json.message as { seq?: number } | undefined)?.seq;
+    if (warmed.status !== 201 || typeof seq !== 'number') throw new Error(`warm-up message: HTTP ${warmed.status}`);
+    await to.until(() => to.messagesApplied.includes(messageKey(from.handle, seq)), 60_000, 'the warm-up message');
+  }
+  progress.update(0.3, `${talkers.length} sockets open; sending`);
+  const messageMs: number[] = [];
+  const messagesLost: string[] = [];
+  const messageFailures: string[] = [];
+  let messagesSent = 0;
+  await Promise.all(
+    pairs.map(async (pair) => {
+      for (let m = 0; m < s.messagesPerPair; m++) {
+        const [from, to] = m % 2 === 0 ? pair : [pair[1], pair[0]];
+        const t0 = performance.now();
+        const res = await http(
+          'POST',
+          `/users/${from.handle}/conversations/${to.handle}/messages`,
+          { text: `live bench: message ${m + 1} of ${s.messagesPerPair}`, clientId: `lb-${m}` },
+          tokens.get(from),
+        );
+        const message = res.json.message as { seq?: number } | undefined;
+        if (res.status !== 201 || typeof message?.seq !== 'number') {
+          messageFailures.push(
+            `${from.handle} → ${to.handle}: HTTP ${res.status} ${JSON.stringify(res.json).slice(0, 200)}`,
+          );
+          return;
+        }
+        messagesSent++;
+        const key = messageKey(from.handle, message.seq);
+        try {
+          await to.until(() => to.messagesApplied.includes(key), s.deliveryTimeoutMs, `message ${key}`);
+          messageMs.push(to.messageArrivedAt.get(key)! - t0);
+        } catch {
+          messagesLost.push(`${key} at ${to.handle}`);
+        }
+        progress.update(
+          0.3 + (0.7 * messageMs.length) / (s.messagePairs * s.messagesPerPair),
+          `${messageMs.length} delivered`,
+        );
+      }
+    }),
+  );
+  // A second for an event pushed twice to arrive twice, before the count.
+  await sleep(1_000);
+  const messagesDoubled = talkers.reduce((n, t) => n + (t.messagesApplied.length - new Set(t.messagesApplied).size), 0);
+  const messagesWallMs = performance.now() - messagesStarted;
+  await Promise.all(talkers.map((t) => t.close(10_000)));
+  server.messages = offline.log.take();
+  const messageLatency = messageMs.length ? summarize(messageMs) : undefined;
+
   // ------------------------------------------------------------------------------------ close
   progress.phase('close');
   watch.stop();
@@ -577,7 +674,10 @@ try {
     lost === 0 &&
     doubled === 0 &&
     extra === 0 &&
-    notDense === 0;
+    notDense === 0 &&
+    messagesLost.length === 0 &&
+    messageFailures.length === 0 &&
+    messagesDoubled === 0;
 
   const result = {
     at: new Date().toISOString(),
@@ -599,6 +699,7 @@ try {
       disconnectWave: round(disconnectsMs + dropMs),
       missedFanout: round(missedFanoutMs),
       stormSettle: round(stormSettleMs),
+      messages: round(messagesWallMs),
       close: round(closeMs),
     },
     connect: { total: connect, upgrade: connectOpen, firstResume: connectResume },
@@ -632,6 +733,22 @@ try {
       extra,
       notAtNextPositions: notDense,
       resets,
+    },
+    messages: {
+      pairs: s.messagePairs,
+      perPair: s.messagesPerPair,
+      sent: messagesSent,
+      delivered: messageMs.length,
+      // Send (the request's start) → the conversation event on the other side's socket.
+      deliveryP50Ms: messageLatency ? round(messageLatency.medianMs) : null,
+      deliveryP99Ms: messageLatency ? round(messageLatency.p99Ms) : null,
+      delivery: messageLatency ?? null,
+      lost: messagesLost.length,
+      lostMessages: messagesLost.slice(0, 20),
+      doubled: messagesDoubled,
+      failedSends: messageFailures.length,
+      failures: messageFailures.slice(0, 20),
+      frameErrors: talkers.flatMap((t) => t.errors).slice(0, 20),
     },
     memory,
     frameErrors: frameErrors.slice(0, 20),
@@ -684,6 +801,14 @@ try {
       [
         '  lost / doubled / extra / not at the next positions / failed',
         `${lost} / ${doubled} / ${extra} / ${notDense} / ${stormFailures.length}`,
+      ],
+      [
+        `message → the conversation event on the other socket, p50 / p99 over ${messageMs.length} of ${s.messagePairs * s.messagesPerPair} (${s.messagePairs} pairs)`,
+        messageLatency ? `${round(messageLatency.medianMs)} / ${round(messageLatency.p99Ms)} ms` : '—',
+      ],
+      [
+        '  messages lost / doubled / sends failed',
+        `${messagesLost.length} / ${messagesDoubled} / ${messageFailures.length}`,
       ],
       ['memory before any socket: offline group', mem(memory.before)],
       [`  with ${s.sockets} sockets open`, mem(memory.open)],

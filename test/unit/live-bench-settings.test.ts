@@ -12,7 +12,14 @@ const { queueSettings } = require('../../infra/queue-settings.cjs') as typeof im
 describe('liveBenchSettings', () => {
   it('a full run: 1,000 sockets, the deployed worker timeout, written into docs/bench', () => {
     const s = liveBenchSettings({}, []);
-    expect(s).toMatchObject({ profile: 'default', sockets: 1000, workerTimeoutSeconds: 30, workerConcurrency: 4 });
+    expect(s).toMatchObject({
+      profile: 'default',
+      sockets: 1000,
+      workerTimeoutSeconds: 30,
+      workerConcurrency: 4,
+      messagePairs: 50,
+      messagesPerPair: 4,
+    });
     expect(liveOutPath(s)).toBe('docs/bench/live-bench.json');
   });
 
@@ -26,6 +33,12 @@ describe('liveBenchSettings', () => {
       workerTimeoutSeconds: 3,
     });
     expect(liveBenchSettings({ LIVE_BENCH_SOCKETS: '1_500' }, []).sockets).toBe(1500);
+    // The messages phase: pairs (0: none) and messages per pair.
+    expect(liveBenchSettings({ LIVE_BENCH_MESSAGE_PAIRS: '0' }, []).messagePairs).toBe(0);
+    expect(liveBenchSettings({ LIVE_BENCH_MESSAGES_PER_PAIR: '6' }, ['--smoke'])).toMatchObject({
+      messagePairs: 5,
+      messagesPerPair: 6,
+    });
   });
 
   it('refuses an unknown option, a missing value and a count below one', () => {

@@ -3,15 +3,23 @@
 // `resume` right after every open (with its last applied position on a reconnect), applies a
 // pushed event directly when its sequence number is the next one, and resumes from its last
 // position on a gap. It keeps the moment every post arrived and every post it applied, so the
-// bench can say when the last socket had a post and whether any was lost or applied twice.
+// bench can say when the last socket had a post and whether any was lost or applied twice; and
+// the same of the conversation events telling it of a new private message (the messages phase).
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 
 interface PostEvent {
   kind: string;
   postId?: string;
+  /** A conversation event: the other person, the message's seq, what changed. */
+  peer?: string;
+  seq?: number;
+  change?: string;
   position: string;
 }
+
+/** A conversation's new message, as the bench keys it: `<peer>#<seq>`. */
+export const messageKey = (peer: string, seq: number) => `${peer}#${seq}`;
 
 type Frame =
   | { type: 'event'; event: PostEvent }
@@ -31,6 +39,10 @@ export class BenchReader {
   readonly applied: string[] = [];
   /** When each post first reached this socket (performance.now()), pushed or in a resume answer. */
   readonly arrivedAt = new Map<string, number>();
+  /** Every conversation message event applied (`<peer>#<seq>`, change 'message'; twice: doubled). */
+  readonly messagesApplied: string[] = [];
+  /** When each conversation message event first reached this socket (performance.now()). */
+  readonly messageArrivedAt = new Map<string, number>();
   /** Pushed events already applied (a hint that came after a resume had them): ignored. */
   staleHints = 0;
   /** Gaps met (a pushed event past the next one): each sent a resume. */
@@ -177,11 +189,20 @@ export class BenchReader {
   private arrived(event: PostEvent, now: number): void {
     if (event.kind === 'post' && event.postId && !this.arrivedAt.has(event.postId))
       this.arrivedAt.set(event.postId, now);
+    const message = messageOf(event);
+    if (message && !this.messageArrivedAt.has(message)) this.messageArrivedAt.set(message, now);
   }
 
   private apply(event: PostEvent): void {
     if (event.kind === 'post' && event.postId) this.applied.push(event.postId);
+    const message = messageOf(event);
+    if (message) this.messagesApplied.push(message);
     this.position = event.position;
     this.n = seq(event.position);
   }
 }
+
+const messageOf = (e: PostEvent) =>
+  e.kind === 'conversation' && e.change === 'message' && e.peer && typeof e.seq === 'number'
+    ? messageKey(e.peer, e.seq)
+    : undefined;

@@ -20,6 +20,10 @@ export interface LiveBenchSettings {
    * the same instant; the web client spreads its reconnects with jitter).
    */
   stormJitterMs: number;
+  /** The messages phase: pairs of people, each side with a socket of its own (0: no such phase). */
+  messagePairs: number;
+  /** Messages each pair exchanges, the two sides in turn, one at a time. */
+  messagesPerPair: number;
   /** Readers registered and following the author at once while seeding. */
   seedConcurrency: number;
   /** serverless-offline's fan-out worker invocations at once (npm start runs 4). */
@@ -44,6 +48,8 @@ const PROFILES: Record<LiveProfile, Omit<LiveBenchSettings, 'profile' | 'outDir'
     missedPosts: 5,
     connectConcurrency: 16,
     stormJitterMs: 0,
+    messagePairs: 50,
+    messagesPerPair: 4,
     seedConcurrency: 16,
     workerConcurrency: 4,
     workerTimeoutSeconds: 30,
@@ -56,6 +62,8 @@ const PROFILES: Record<LiveProfile, Omit<LiveBenchSettings, 'profile' | 'outDir'
     missedPosts: 3,
     connectConcurrency: 16,
     stormJitterMs: 0,
+    messagePairs: 5,
+    messagesPerPair: 2,
     seedConcurrency: 16,
     workerConcurrency: 4,
     workerTimeoutSeconds: 30,
@@ -107,6 +115,8 @@ export function liveBenchSettings(
       1,
     ),
     stormJitterMs: int(env.LIVE_BENCH_STORM_JITTER_MS, 'LIVE_BENCH_STORM_JITTER_MS', p.stormJitterMs, 0),
+    messagePairs: int(env.LIVE_BENCH_MESSAGE_PAIRS, 'LIVE_BENCH_MESSAGE_PAIRS', p.messagePairs, 0),
+    messagesPerPair: int(env.LIVE_BENCH_MESSAGES_PER_PAIR, 'LIVE_BENCH_MESSAGES_PER_PAIR', p.messagesPerPair, 1),
     seedConcurrency: int(env.LIVE_BENCH_SEED_CONCURRENCY, 'LIVE_BENCH_SEED_CONCURRENCY', p.seedConcurrency, 1),
     workerConcurrency: int(env.LIVE_BENCH_WORKER_CONCURRENCY, 'LIVE_BENCH_WORKER_CONCURRENCY', p.workerConcurrency, 1),
     workerTimeoutSeconds: int(

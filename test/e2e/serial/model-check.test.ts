@@ -15,7 +15,11 @@
 // follows too), refused requests across a block, and posts that mention other users: timelines
 // must leave out what the reader must not see, reads across a block answer 403 `blocked`, and
 // each user's like and mention notifications must equal the model wherever it can state them
-// exactly (no block or mute between the two users changed while a delivery could run). All
+// exactly (no block or mute between the two users changed while a delivery could run). Beside
+// the waves, private messages among users of the seed's own (test/support/model/messages.ts):
+// sends and their retries (some at once: one message), both sides at once, recalls, read markers,
+// blocks, requests accepted and declined; once settled every conversation page, conversation list
+// and message badge of theirs must equal that model. All
 // differences of a seed are reported together, with the seed to replay it: MODEL_SEED=<n> replays one seed;
 // MODEL_SEEDS / MODEL_OPS scale it up (npm run test:soak).
 //
@@ -43,6 +47,7 @@ import { localSqsClient } from '../../../infra/local/sqs-poller.js';
 import { apiClient } from '../../support/api.js';
 import { compareWithModel, type CompareStats } from '../../support/model/compare.js';
 import { Driver, ModelLost, registerActor, type Actor } from '../../support/model/driver.js';
+import { DmDriver, makeDmPlan } from '../../support/model/messages.js';
 import { handleOf, makePlan, type Group, type Plan } from '../../support/model/plan.js';
 import { ReferenceModel } from '../../support/model/reference-model.js';
 import { findGateway, stackDir, startPressure, type Pressure } from '../../support/pressure.js';
@@ -162,6 +167,13 @@ const USERS = Number(process.env.MODEL_USERS ?? (PRESSURE_ALL ? 20 : 6));
 const PRESSURE_SEEDS = PRESSURE_ALL || process.env.MODEL_SEED ? 0 : Number(process.env.MODEL_PRESSURE_SEEDS ?? 1);
 const PRESSURE_OPS = Number(process.env.MODEL_PRESSURE_OPS ?? 100);
 const PRESSURE_USERS = Number(process.env.MODEL_USERS ?? 20);
+/**
+ * Private messages (test/support/model/messages.ts): users of their own per seed (MODEL_DM_USERS,
+ * default 4: every pair of them talks; 0: none), each pair a script of MODEL_DM_STEPS steps run
+ * beside the waves.
+ */
+const DM_USERS = Number(process.env.MODEL_DM_USERS ?? 4);
+const DM_STEPS = Number(process.env.MODEL_DM_STEPS ?? 8);
 /** MODEL_SEED=findings replays PRESSURE_FINDINGS, each with its own recipe. */
 const REPLAY_FINDINGS = process.env.MODEL_SEED === 'findings';
 const SEEDS = REPLAY_FINDINGS
@@ -302,18 +314,35 @@ async function checkSeed(run: SeedRun, wavesDone: () => void): Promise<void> {
       `${counted('bookmark')} bookmarks, ${counted('unbookmark')} unbookmarks, ${counted('edit')} edits (${steps.filter((s) => s.kind === 'edit' && s.racing).length} racing another edit or a delete), ` +
       `${counted('leave')} leaves and restores (${plan.waves.flat().filter((g) => g.label === 'leave → restore, a like in flight').length} with a like in flight)`,
   );
+  const dmPlan = makeDmPlan(seed, DM_USERS, DM_STEPS);
   const started = Date.now();
   const { api, sent, answers, endWaves, trace } = countingApi();
-  const users = await Promise.all(Array.from({ length: plan.users }, (_, i) => register(api, handleOf(seed, i))));
+  const [users, dmUsers] = await Promise.all([
+    Promise.all(Array.from({ length: plan.users }, (_, i) => register(api, handleOf(seed, i)))),
+    // The message users have names of their own: nothing of the plan touches or mentions them.
+    Promise.all(Array.from({ length: DM_USERS }, (_, i) => register(api, `m${seed}_d${i}`))),
+  ]);
   const model = new ReferenceModel(users.map((u) => u.handle));
   const driver = new Driver(api, plan, users, model);
+  const dm = new DmDriver(api, seed, dmPlan, dmUsers);
   const deadBefore = await deadLetters();
   const findings: string[] = [];
   const stats: CompareStats = { views: 0, commentLists: 0, likerLists: 0, notifications: 0, notificationsSkipped: 0 };
   try {
+    // The messages' scripts run beside the waves (their own users: neither changes what the other expects).
+    let talked = 0;
+    let wavesEnded = 0;
+    const talks = dm
+      .setUp()
+      .then(() => dm.run())
+      .finally(() => (talked = Date.now()));
     try {
       for (const [wave, groups] of plan.waves.entries()) await driver.runWave(wave, groups);
     } finally {
+      wavesEnded = Date.now();
+      await talks.catch(
+        (err: unknown) => void findings.push(`messages stopped: ${err instanceof Error ? err.stack : String(err)}`),
+      );
       endWaves();
       wavesDone();
     }
@@ -331,7 +360,16 @@ async function checkSeed(run: SeedRun, wavesDone: () => void): Promise<void> {
       await queueDrained(sqs, inject('fanoutQueueUrl'), 120_000, 1_000);
     }
     const settled = Date.now();
-    findings.push(...(await compareWithModel(api, model, users, stats)));
+    const timed = async <T>(p: Promise<T>): Promise<[T, number]> => [await p, Date.now() - settled];
+    const [[compared, compareMs], [dmRequests, dmCompareMs]] = await Promise.all([
+      timed(compareWithModel(api, model, users, stats)),
+      timed(dm.compare()),
+    ]);
+    findings.push(...compared);
+    console.log(
+      `[model-check] seed ${seed}: messages ${dm.describe()}; their scripts ended ${((talked - wavesEnded) / 1000).toFixed(1)} s after the waves (negative: before); ` +
+        `compared with ${dmRequests} requests in ${(dmCompareMs / 1000).toFixed(1)} s, beside the rest's ${(compareMs / 1000).toFixed(1)} s`,
+    );
     console.log(
       `[model-check] seed ${seed}: waves ${waves.requests} requests in ${(waves.ms / 1000).toFixed(0)} s; settled after ${((settled - started - waves.ms) / 1000).toFixed(0)} s; ` +
         `compare ${sent() - waves.requests} requests in ${((Date.now() - settled) / 1000).toFixed(0)} s: ${stats.views} post views, ${stats.commentLists} comments lists, ${stats.likerLists} likers lists, ` +
@@ -353,7 +391,7 @@ async function checkSeed(run: SeedRun, wavesDone: () => void): Promise<void> {
       err instanceof ModelLost ? err.message : `stopped: ${err instanceof Error ? err.stack : String(err)}`,
     );
   }
-  const all = [...driver.mismatches, ...findings];
+  const all = [...driver.mismatches, ...dm.mismatches, ...findings];
   // Under pressure (or MODEL_TRACE=1) the seed's requests are kept, to read beside the API's log.
   const traceFile =
     run.pressure || process.env.MODEL_TRACE === '1' ? `${LOG_DIR}/model-${seed}.requests.log` : undefined;
