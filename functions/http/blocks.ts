@@ -2,6 +2,7 @@
 // /mutes/{target}, GET /users/{handle}/blocks/{target} (the state), GET /users/{handle}/blocks and
 // /mutes (the lists). Always as the token's user. One module, one handler per route.
 import { feedDependencies } from '../../shared/wiring/feed.js';
+import { dispatchOnRoute } from '../../shared/http/dispatch.js';
 import { httpRoute, json } from '../../shared/http/http-handler.js';
 import { routes } from '../../shared/http/routes.js';
 import { blockedUserView, pageView } from '../../shared/http/views.js';
@@ -26,12 +27,12 @@ const change = (
     json(200, await run(feedDependencies(), actAs(actor, params.handle), params.target)),
   ).handler;
 
-export const block = change(routes.block, blockUser);
-export const unblock = change(routes.unblock, unblockUser);
-export const mute = change(routes.mute, muteUser);
-export const unmute = change(routes.unmute, unmuteUser);
+const block = change(routes.block, blockUser);
+const unblock = change(routes.unblock, unblockUser);
+const mute = change(routes.mute, muteUser);
+const unmute = change(routes.unmute, unmuteUser);
 
-export const state = httpRoute(routes.blockState, async ({ actor, params }) =>
+const state = httpRoute(routes.blockState, async ({ actor, params }) =>
   json(200, await blockState(feedDependencies(), actAs(actor, params.handle), params.target)),
 ).handler;
 
@@ -41,5 +42,16 @@ const list = (route: typeof routes.listBlocks | typeof routes.listMutes, kind: '
     return json(200, pageView(page, 'users', blockedUserView));
   }).handler;
 
-export const listBlocks = list(routes.listBlocks, 'block');
-export const listMutes = list(routes.listMutes, 'mute');
+const listBlocks = list(routes.listBlocks, 'block');
+const listMutes = list(routes.listMutes, 'mute');
+
+/** Every route of the file in one function, dispatched on the route key. */
+export const handler = dispatchOnRoute([
+  [routes.blockState, state],
+  [routes.block, block],
+  [routes.unblock, unblock],
+  [routes.mute, mute],
+  [routes.unmute, unmute],
+  [routes.listBlocks, listBlocks],
+  [routes.listMutes, listMutes],
+]);
