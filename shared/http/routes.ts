@@ -1044,7 +1044,11 @@ export const routes = {
     auth: true,
     params: messagePath,
     success: { 200: { description: 'The message as it is now', schema: MessageSchema } },
-    errors: { 403: ['forbidden'], 404: ['message_not_found'], 409: ['recall_window_closed', 'conversation_busy'] },
+    errors: {
+      403: ['forbidden'],
+      404: ['conversation_not_found', 'message_not_found'],
+      409: ['recall_window_closed', 'conversation_busy'],
+    },
   }),
   deleteMessage: route({
     method: 'DELETE',
@@ -1055,7 +1059,7 @@ export const routes = {
     auth: true,
     params: messagePath,
     success: { 200: { description: 'Deleted for you', schema: DeletedSchema } },
-    errors: { 403: ['forbidden'], 404: ['message_not_found'] },
+    errors: { 403: ['forbidden'], 404: ['conversation_not_found', 'message_not_found'], 409: ['conversation_busy'] },
   }),
   deleteConversation: route({
     method: 'DELETE',

@@ -10,6 +10,8 @@ import { openLive, type Frame } from '../support/live-socket.js';
 
 const api = apiClient(inject('apiUrl'));
 const liveUrl = inject('liveUrl');
+/** How long a frame may take under the whole suite's load (a first frame loads the socket's function). */
+const WAIT_MS = 30_000;
 type User = Awaited<ReturnType<typeof api.newUser>>;
 
 const send = (from: User, to: string, text: string, clientId = `e2e-${Math.random().toString(36).slice(2)}`) =>
@@ -50,8 +52,8 @@ describe('private messages through the API', () => {
     expect((await api.call('PUT', `/users/${b.handle}/following/${a.handle}`, { token: b.token })).status).toBe(200);
     const [sa, sb] = await Promise.all([openLive(liveUrl, a.token), openLive(liveUrl, b.token)]);
     try {
-      await Promise.all([sa.ask({ action: 'resume' }), sb.ask({ action: 'resume' })]);
-      const heard = sb.next(conversationEvent('message', a.handle));
+      await Promise.all([sa.ask({ action: 'resume' }, WAIT_MS), sb.ask({ action: 'resume' }, WAIT_MS)]);
+      const heard = sb.next(conversationEvent('message', a.handle), WAIT_MS);
       const first = await send(a, b.handle, '你好', 'hello-1');
       expect(first.status).toBe(201);
       expect(first.json).toMatchObject({ state: 'open', message: { seq: 1, from: a.handle, text: '你好' } });
@@ -70,7 +72,7 @@ describe('private messages through the API', () => {
       });
 
       // B reads: A hears 已读 and sees it on the page.
-      const read = sa.next(conversationEvent('read', b.handle));
+      const read = sa.next(conversationEvent('read', b.handle), WAIT_MS);
       const marked = await api.call('POST', `/users/${b.handle}/conversations/${a.handle}/read`, {
         token: b.token,
         body: { upTo: 1 },
@@ -81,7 +83,7 @@ describe('private messages through the API', () => {
       expect(page.json).toMatchObject({ peerReadUpTo: 1, head: 1, state: 'open' });
 
       // A recalls: B hears it and sees the placeholder.
-      const recalled = sb.next(conversationEvent('recalled', a.handle));
+      const recalled = sb.next(conversationEvent('recalled', a.handle), WAIT_MS);
       const recall = await api.call('POST', `/users/${a.handle}/conversations/${b.handle}/messages/1/recall`, {
         token: a.token,
       });

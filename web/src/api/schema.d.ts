@@ -2829,8 +2829,8 @@ export interface components {
                 };
             };
         };
-        /** @description Not found: `message_not_found` */
-        Error404_message_not_found: {
+        /** @description Not found: `conversation_not_found`, `message_not_found` */
+        Error404_conversation_not_found_message_not_found: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2838,7 +2838,7 @@ export interface components {
                 "application/json": {
                     error: {
                         /** @description Stable machine-readable code: clients branch on it */
-                        code: components["schemas"]["ErrorCode"] & "message_not_found";
+                        code: components["schemas"]["ErrorCode"] & ("conversation_not_found" | "message_not_found");
                         /** @description A human-readable English sentence; never echoes secrets or input */
                         message: string;
                     };
@@ -5217,7 +5217,7 @@ export interface operations {
             };
             401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
             403: components["responses"]["Error403_forbidden"];
-            404: components["responses"]["Error404_message_not_found"];
+            404: components["responses"]["Error404_conversation_not_found_message_not_found"];
             409: components["responses"]["Error409_recall_window_closed_conversation_busy"];
             413: components["responses"]["Error413_payload_too_large"];
             422: components["responses"]["Error422_validation_failed"];
@@ -5252,7 +5252,8 @@ export interface operations {
             };
             401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
             403: components["responses"]["Error403_forbidden"];
-            404: components["responses"]["Error404_message_not_found"];
+            404: components["responses"]["Error404_conversation_not_found_message_not_found"];
+            409: components["responses"]["Error409_conversation_busy"];
             413: components["responses"]["Error413_payload_too_large"];
             422: components["responses"]["Error422_validation_failed"];
             500: components["responses"]["Error500_internal_error"];
