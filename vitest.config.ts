@@ -26,6 +26,9 @@ const SERIAL = (dir: string) => `${dir}/serial/**`;
 // workers on two cores: most test time is waiting (on the queue, settle windows, redelivery),
 // not computing.
 const WORKERS = 3;
+// The first group has one worker more: the upgrade test holds one for minutes while the two
+// `npm start`s it runs do the work (test/integration/upgrade.test.ts).
+const FIRST_GROUP_WORKERS = WORKERS + 1;
 
 // Files that start first in their group, in this order: the long ones (minutes of waiting on
 // redelivery, of bundling, of scrypt), so that a group never ends with one long file started
@@ -33,6 +36,8 @@ const WORKERS = 3;
 // another (all integration files before the packaging ones) and, on a fresh clone with no
 // timings cached, larger files first. The serial e2e files run in the order listed here.
 const LONG_FIRST = [
+  // Runs a release's npm start and this tree's one after the other on a namespace of its own (minutes).
+  'test/integration/upgrade.test.ts',
   // Packages the whole template with the real framework (two minutes of bundling).
   'test/packaging/serverless-package.test.ts',
   'test/packaging/bundles.test.ts',
@@ -103,7 +108,7 @@ export default defineConfig({
           // Some unit tests hash passwords (about a second each here); beside the other files on
           // a busy machine that passed the default 5 s.
           testTimeout: 20_000,
-          maxWorkers: WORKERS,
+          maxWorkers: FIRST_GROUP_WORKERS,
           sequence: { groupOrder: 0 },
         },
       },
@@ -117,7 +122,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: true,
-          maxWorkers: WORKERS,
+          maxWorkers: FIRST_GROUP_WORKERS,
           sequence: { groupOrder: 0 },
         },
       },
@@ -132,7 +137,7 @@ export default defineConfig({
           // sequential project: vitest runs those after every other group. The dev stage's
           // package is made once and read by every file that needs it (devPackage).
           globalSetup: ['test/packaging/package-setup.ts'],
-          maxWorkers: WORKERS, // the value only has to match its group's (vitest's rule)
+          maxWorkers: FIRST_GROUP_WORKERS, // the value only has to match its group's (vitest's rule)
           testTimeout: 60_000,
           hookTimeout: 300_000,
           sequence: { groupOrder: 0 },

@@ -186,6 +186,8 @@ function stageSettings(stage, params, env = process.env) {
     // serverless-offline's worker threads stall on a 128 MiB scrypt (shared/config/config.ts).
     environment.PASSWORD_SCRYPT_LOG2N = env.PASSWORD_SCRYPT_LOG2N || '15';
     if (env.HBASE_AUTHORIZATION) environment.HBASE_AUTHORIZATION = env.HBASE_AUTHORIZATION;
+    // How long a container reuses the hot feed's ranking (default 60 s): the e2e API shortens it.
+    if (env.HOT_CACHE_SECONDS) environment.HOT_CACHE_SECONDS = env.HOT_CACHE_SECONDS;
   } else {
     // Deployed: only the parameter NAMES; the values never enter the template or the environment.
     environment.JWT_SECRET_PARAMETER = secretNames.jwtSecretParameter;
@@ -336,6 +338,8 @@ const JOBS = Object.freeze({
   // An erased post's pictures are discarded through the media queue, as a deleted post's are.
   eraseAccounts: { hbase: true, sendsToMediaQueue: true },
   deadLetterReport: { hbase: false, readsDeadLetters: true },
+  rankHot: { hbase: true },
+  migrateLayout: { hbase: true },
 });
 
 /**

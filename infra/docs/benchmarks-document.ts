@@ -135,6 +135,43 @@ interface LiveResult {
   memory: Record<string, MemoryFigures | undefined>;
 }
 
+interface SearchQueryFigure {
+  posts: number;
+  holding: number;
+  latency: Latency;
+  requests: number;
+  roundTrips: number;
+}
+
+interface SearchResult {
+  at: string;
+  profile: string;
+  cores: number;
+  node: string;
+  hbaseVersion: string;
+  wallSeconds: number;
+  population: Record<'small' | 'big', { posts: number; seconds: number }>;
+  index: {
+    posts: number;
+    entriesPerPost: number;
+    cellBytesPerPost: number;
+    keyValueBytesPerPost: number;
+    storeFileBytesPerPost?: number;
+    storeFileUnavailable?: string;
+  };
+  queries: {
+    label: string;
+    query: string;
+    small: SearchQueryFigure;
+    big: SearchQueryFigure;
+    p50Ratio: number;
+    p99Ratio: number;
+  }[];
+  lag: { n: number; searchable: Latency; publish: Latency; searchesMax: number };
+  /** Absent in results written before the hot job was measured. */
+  hot?: { engagements: number; posts: number; people: number; written: number; ranked: number; job: Latency };
+}
+
 interface FloorResult {
   at: string;
   reps: number;
@@ -179,6 +216,7 @@ to \`bench-results/\` instead and leaves this page alone. Earlier figures are in
 | \`npm run bench:media\` | pictures: upload → ready, worker throughput and memory, timelines with pictures | \`docs/bench/media-bench.json\` + \`.svg\` |
 | \`npm run bench:regions\` | load per RegionServer with salted keys vs unsalted ones, on a 3-RegionServer stack it starts itself | \`docs/bench/regions-bench.json\` + \`.svg\` |
 | \`npm run bench:live\` | the live channel: publish → the last of 1,000 sockets, a reconnect storm with nothing lost or doubled, a private message → the other side's socket, connect times, the local stack's memory with the sockets open | \`docs/bench/live-bench.json\` |
+| \`npm run bench:search\` | post search: index bytes per post, query p50 / p99 at 10,000 and 1,000,000 posts, publish → searchable; the hot job over a day | \`docs/bench/search-bench.json\` |
 | \`npm run bench:hbase\` | the raw HBase floor: row get, multi-get, batch put | \`docs/bench/hbase-floor.json\` |
 | \`npm run bench:cold\` | per function: zip and bundle size, cold \`require\` CPU and wall time, first invocation | \`docs/bench/cold-start.json\` + [\`cold-start.md\`](bench/cold-start.md) |
 
@@ -196,6 +234,16 @@ users, about a million posts in the seed's layout for the backfill comparison) a
 - **1,000 concurrent likes on one post** → \`likeCount\` exactly 1,000, and again (idempotent);
 - **fan-out inbox cells/s / raw batch-put cells/s**, 1,000 cells per put, at 10,000 and 100,000
   followers (≥ 70 %); the first post after the follower list changed (packs rebuilt) beside it;
+- **fan-out of an author held in groups**: the same ratio, 12 posts a case, for the
+  10,000-follower author in 100 and 1,000 ordinary groups of followers, then in 10 and 100
+  followers' 特别关注 (members put through the use cases), and the time from the publish to the
+  last 特别关注 notice written. Groups add no inbox writes: the first message of every post reads
+  the author's holders index beside its other first reads (one get, held or not; its row has a
+  cell per group holding the author), so ordinary groups should leave the ratio where it is. Each
+  fan keeping the author in 特别关注 costs that first message a read of the fan's book and the
+  notice's writes (about 7 requests), in notify messages of 100 fans that run beside the inbox
+  writes (timed here in the same in-process drain): the requests per post in these rows grow with
+  the fans, and share the gateway with the inbox puts;
 - **publish → visible in the last of 100,000 followers**, 4 worker invocations at once (p50 ≤ 3 s);
 - **follow backfill rows examined**: a full scan in the seed's layout / ours, from the region
   servers' read counters (≥ 100×);
@@ -269,6 +317,28 @@ resuming). It measures:
 No floor: the figures are the local emulation's, on a machine the bench shares with its servers
 and its 1,000 clients. The run's JSON also holds, phase by phase, each function's invocations and
 durations as serverless-offline logged them, and any that ran out of time.`;
+
+const SEARCH_TEXT = `## Post search (\`npm run bench:search\`)
+
+\`test/bench/search.bench.ts\` writes synthetic Weibo-like posts (Zipf-drawn Chinese words with
+some English ones, 20–40 characters) and their search entries with raw batched puts in the real
+layouts, in a throwaway namespace, and measures through the real use case (\`searchPosts\`):
+
+- **index size per post**: the entries' bytes as HBase stores each KeyValue uncompressed (row,
+  family, qualifier, value and the KeyValue's 20 bytes of lengths, timestamp and type), counted as
+  they are written; beside it the search table's store files on disk after a flush, divided by
+  the posts: smaller, as the family's FAST_DIFF block encoding stores a key's shared prefix once
+  (block indexes and bloom filters included, several files not yet compacted);
+- **a first page of 20** for a rare word, a common word and two words, p50 / p99, at 10,000 posts
+  and again once the same corpus has grown to 1,000,000 (\`--posts N\` to choose): a page reads a
+  bounded number of index rows whatever the corpus, so the ratio should stay near 1, and the
+  sequential round trips a page made are the same at both sizes;
+- **publish → searchable**: \`publishPost\`, then search for a word only that post holds until it
+  is on the page. The entries are written before the post row, so the first search finds it: the
+  figure is the publish plus one search;
+- **the hot job** (\`rankHot\`, as the 5-minute schedule runs it) over a day of activity: engagements
+  filed over the last 24 hours on the corpus's newest posts, most of them on a few, then the job
+  (read the window, rank, drop deleted posts, write the ranking) timed over a few runs.`;
 
 const FLOOR_TEXT = `## The raw HBase floor (\`npm run bench:hbase\`)
 
@@ -455,6 +525,59 @@ function messageRows(m: NonNullable<LiveResult['messages']>): string[] {
   ];
 }
 
+function search(d: SearchResult): string {
+  const ix = d.index;
+  const lat = (l: Latency) => `${num(l.medianMs, 1)} / ${num(l.p99Ms, 1)}`;
+  const disk =
+    ix.storeFileBytesPerPost === undefined
+      ? `– (${ix.storeFileUnavailable ?? 'not measured'})`
+      : `${num(ix.storeFileBytesPerPost)} B`;
+  const { small, big } = d.population;
+  return [
+    runLine(d.at, [
+      `profile ${d.profile}`,
+      `${d.cores} cores`,
+      `Node ${d.node}`,
+      `HBase ${d.hbaseVersion}`,
+      `${num(d.wallSeconds)} s`,
+      `${num(big.posts)} posts written in ${num(big.seconds)} s`,
+    ]),
+    [
+      `| index, ${num(ix.posts)} posts | per post |`,
+      '|---|---|',
+      `| entries | ${num(ix.entriesPerPost, 1)} |`,
+      `| KeyValues, uncompressed | ${num(ix.keyValueBytesPerPost)} B |`,
+      `| of which row + family + qualifier + value | ${num(ix.cellBytesPerPost)} B |`,
+      `| store files on disk after a flush | ${disk} |`,
+    ].join('\n'),
+    [
+      `| first page of 20 | posts holding it | p50 / p99 ms at ${num(small.posts)} | p50 / p99 ms at ${num(big.posts)} | p50 ratio | p99 ratio | round trips |`,
+      '|---|---|---|---|---|---|---|',
+      ...d.queries.map(
+        (q) =>
+          `| ${q.label} (${q.query}) | ${num(q.small.holding)} / ${num(q.big.holding)} | ${lat(q.small.latency)} | ${lat(q.big.latency)} | ${num(q.p50Ratio, 2)}× | ${num(q.p99Ratio, 2)}× | ${q.small.roundTrips} / ${q.big.roundTrips} |`,
+      ),
+    ].join('\n'),
+    [
+      `| publish → searchable (${d.lag.n} posts) | p50 / p99 ms |`,
+      '|---|---|',
+      `| publish → on the search page | ${lat(d.lag.searchable)} |`,
+      `| the publish alone | ${lat(d.lag.publish)} |`,
+    ].join('\n'),
+    ...(d.hot
+      ? [
+          [
+            `| the hot job over a day: ${num(d.hot.engagements)} engagements by ${num(d.hot.people)} people on ${num(d.hot.posts)} posts | |`,
+            '|---|---|',
+            `| engagement entries read (person × post × hour) | ${num(d.hot.written)} |`,
+            `| posts ranked | ${num(d.hot.ranked)} |`,
+            `| one run, p50 / max ms | ${num(d.hot.job.medianMs)} / ${num(d.hot.job.p99Ms)} |`,
+          ].join('\n'),
+        ]
+      : []),
+  ].join('\n\n');
+}
+
 function floor(d: FloorResult): string {
   const lat = (l: Latency) => `${num(l.medianMs, 2)} | ${num(l.p99Ms, 2)}`;
   return [
@@ -508,6 +631,7 @@ const SECTIONS: Section[] = [
   section('media-bench.json', MEDIA_TEXT, media),
   section('regions-bench.json', REGIONS_TEXT, regions),
   section('live-bench.json', LIVE_TEXT, live),
+  section('search-bench.json', SEARCH_TEXT, search),
   section('hbase-floor.json', FLOOR_TEXT, floor),
   section('cold-start.json', COLD_TEXT, cold),
 ];

@@ -1,5 +1,6 @@
 // infra/local/run-local.ts — `npm start`: the whole system on this machine, on real parts.
-// Starts what is not running (HBase + REST gateway, ElasticMQ, the s3rver object store), applies the schema, creates the
+// Starts what is not running (HBase + REST gateway, ElasticMQ, the s3rver object store), applies the schema and the
+// pending migrations, creates the
 // fan-out queues, runs the API, the WebSocket API and the workers under serverless-offline (stage `local`) and the
 // local SQS poller that feeds the worker, builds and serves the web client (web/), prints where
 // everything is, and stays up until
@@ -9,11 +10,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
+import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { buildWeb } from '../../web/build.js';
 import { serveWeb } from '../../web/serve.js';
+import { migrate } from '../../shared/schema/migrations.js';
 import { applySchema } from '../schema/apply-schema.js';
 import { RAN_OUT_OF_TIME, apiLogFile, lineSplitter, timeoutIn, type LogTimeouts } from './api-log.js';
 import { localMediaBaseUrl } from './object-store.js';
@@ -281,6 +284,9 @@ async function main(): Promise<void> {
     // NEW_VERSION_BEHAVIOR was set) are altered in place; nothing is ever dropped.
     const report = await applySchema(hbase, NAMESPACE, { fixDrift: true, log: (l) => say(`schema: ${l}`) });
     if (report.fixedFamilies.length) say(`schema: re-applied attributes of ${report.fixedFamilies.join(', ')}`);
+    // Data of an older layout (a namespace an older checkout made) is moved, as npm run migrate does.
+    const moved = await migrate(hbase, NAMESPACE, { log: (l) => say(`migrate: ${l}`) });
+    if (moved.from !== moved.to) say(`migrate: layout version ${moved.from} → ${moved.to}`);
   } finally {
     await hbase.close();
   }
@@ -327,6 +333,8 @@ async function main(): Promise<void> {
         // Views settle 20 s after a follow/unfollow instead of the deployed 60 s; it gives every
         // request an operation budget of 8.25 s (shared/runtime/deadline.ts). Overridable.
         SETTLE_SECONDS: process.env.SETTLE_SECONDS ?? '20',
+        // Where `npm run load -- --chaos` asks the emulator to kill a worker invocation (infra/plugins/offline-chaos.cjs).
+        LOCAL_CHAOS_DIR: resolve(STACK_DIR, 'chaos'),
       },
     },
   );
@@ -339,15 +347,18 @@ async function main(): Promise<void> {
     shutdown(1);
   });
   await waitForApi(child, 180_000);
-  const warmStarted = Date.now();
-  checkpoint();
   // Every function loaded before the URLs are printed: the first click is as fast as the next.
-  const warmed = await warmHttpFunctions(API_URL);
-  await warmWorkers(LAMBDA_URL, [`weibo-${STAGE}-fanout`, `weibo-${STAGE}-processMedia`]);
-  const live = await warmLiveFunctions(LAMBDA_URL, STAGE);
-  say(
-    `${warmed.functions} HTTP functions, 2 workers and ${live} WebSocket routes loaded in ${((Date.now() - warmStarted) / 1000).toFixed(1)} s`,
-  );
+  // WARM_UP=0 skips it (a test's own `npm start`: each function then loads at its first call).
+  if (process.env.WARM_UP !== '0') {
+    const warmStarted = Date.now();
+    checkpoint();
+    const warmed = await warmHttpFunctions(API_URL);
+    await warmWorkers(LAMBDA_URL, [`weibo-${STAGE}-fanout`, `weibo-${STAGE}-processMedia`]);
+    const live = await warmLiveFunctions(LAMBDA_URL, STAGE);
+    say(
+      `${warmed.functions} HTTP functions, 2 workers and ${live} WebSocket routes loaded in ${((Date.now() - warmStarted) / 1000).toFixed(1)} s`,
+    );
+  }
   checkpoint();
 
   poller = startPoller({

@@ -1,13 +1,14 @@
 // infra/local/stack-control.ts — the Node side of infra/local/stack.sh for a command that brings
 // its own stack: readiness probes, and a session that starts components through stack.sh and
 // stops exactly the ones it started (also when the command fails or is interrupted). Used by the
-// test suite's global setup and by `npm run bench:regions`.
+// test suite's global setup, by `npm run bench:regions` and by `npm run drill`.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const STACK_SH = fileURLToPath(new URL('./stack.sh', import.meta.url));
 
-export type StackComponent = 'hbase' | 'queue' | 's3';
+/** `regionserver`: one more RegionServer in a JVM of its own, beside a running `hbase` (drills). */
+export type StackComponent = 'hbase' | 'queue' | 's3' | 'regionserver';
 
 /** The HBase version the gateway at `url` reports, or null when it does not answer. */
 export async function clusterVersion(url: string, headers: Record<string, string> = {}): Promise<string | null> {

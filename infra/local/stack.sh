@@ -8,6 +8,9 @@
 #   bash infra/local/stack.sh status [all|hbase|queue|s3]   exit 0 only when everything asked for is ready
 #   bash infra/local/stack.sh stop rest                    stops only the REST gateway (fault drills);
 #                                                          `start hbase` brings it back
+#   bash infra/local/stack.sh start|stop regionserver      one more RegionServer in a JVM of its own,
+#                                                          beside a running `hbase` (drills; `stop hbase`
+#                                                          stops it too)
 #   bash infra/local/stack.sh env                          prints the URLs as shell assignments
 #
 # Environment (all optional):
@@ -31,6 +34,9 @@
 #                       stack beside the main one, also set WEIBO_LOCAL_DIR and the ports, e.g.
 #                       WEIBO_LOCAL_DIR=.local-rs HBASE_REST_PORT=28080 HBASE_ZK_PORT=22818 \
 #                       ELASTICMQ_PORT=29324 HBASE_REGIONSERVERS=3 bash infra/local/stack.sh start
+#   RS_ZK_SESSION_MS    the ZooKeeper session of `start regionserver`'s RegionServer: how long the
+#                       master takes to notice it died (default 90000 as in HBase; the standalone
+#                       JVM's ZooKeeper caps any session at 20 ticks, 40 s)
 set -euo pipefail
 
 REPO_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -53,6 +59,7 @@ HBASE_REGIONSERVERS="${HBASE_REGIONSERVERS:-1}"
 SUPERVISE="${STACK_SUPERVISE:-1}"
 REST_HEAP_MB="${REST_HEAP_MB:-1024}"
 REST_THREADS_MAX="${REST_THREADS_MAX:-32}"
+RS_ZK_SESSION_MS="${RS_ZK_SESSION_MS:-90000}"
 [[ "$HBASE_REGIONSERVERS" =~ ^[1-9]$ ]] || { printf '[stack] ERROR: HBASE_REGIONSERVERS must be 1..9 (got "%s")\n' "$HBASE_REGIONSERVERS" >&2; exit 1; }
 
 HB_DIR="$LOCAL_DIR/hbase"
@@ -325,6 +332,7 @@ start_hbase() {
 stop_hbase() {
   # REST first: it is a client of the master.
   stop_pid "hbase REST" "$HB_DIR/rest.pid"
+  [[ -f "$HB_DIR/regionserver.pid" ]] && stop_regionserver
   stop_pid "hbase master" "$HB_DIR/master.pid"
 }
 
@@ -335,6 +343,36 @@ status_hbase() {
   if hbase_ready; then echo "hbase ready:   yes — $REST_URL"; else echo "hbase ready:   no — $REST_URL"; ok=1; fi
   return $ok
 }
+
+# --- one more RegionServer, in a JVM of its own ---------------------------------------------------
+# The standalone JVM runs its RegionServers as threads, and no signal ends one of those alone.
+# This one joins the running master over ZooKeeper (a distributed-mode RegionServer sharing the
+# master's root dir) and is never supervised: a drill's SIGKILL stays a death, and the master
+# moves its regions once its ZooKeeper session expires (RS_ZK_SESSION_MS).
+start_regionserver() {
+  pid_alive "$HB_DIR/master.pid" || die "regionserver: no master started by this script (start hbase first)"
+  if pid_alive "$HB_DIR/regionserver.pid"; then log "regionserver: already running (pid $(cat "$HB_DIR/regionserver.pid"))"; return 0; fi
+  # Distributed mode (a later value of a property wins over the standalone one above it): in
+  # standalone mode HRegionServer refuses to start outside the master's JVM.
+  write_hbase_conf "$HB_DIR/conf-rs" "  <property><name>hbase.cluster.distributed</name><value>true</value></property>
+  <property><name>hbase.regionserver.port</name><value>0</value></property>
+  <property><name>zookeeper.session.timeout</name><value>$RS_ZK_SESSION_MS</value></property>"
+  local logfile="$HB_DIR/logs/regionserver.log"
+  log "regionserver: starting one more RegionServer (own JVM, ZooKeeper session ${RS_ZK_SESSION_MS} ms) — log $logfile"
+  nohup java -Xms256m -Xmx768m "${JDK17_FLAGS[@]}" -cp "$HB_DIR/conf-rs:$HB_DIR/lib/*" \
+    org.apache.hadoop.hbase.regionserver.HRegionServer start >"$logfile" 2>&1 </dev/null &
+  echo $! >"$HB_DIR/regionserver.pid"
+  # "Serving as <server name>": the master accepted its report for duty.
+  local deadline=$((SECONDS + START_TIMEOUT))
+  until grep -q 'Serving as ' "$logfile" 2>/dev/null; do
+    pid_running "$HB_DIR/regionserver.pid" || fail_with_logs "regionserver: exited during startup" "$logfile"
+    ((SECONDS < deadline)) || fail_with_logs "regionserver: not serving after ${START_TIMEOUT}s" "$logfile"
+    sleep 1
+  done
+  log "regionserver: ready — $(grep -o 'Serving as [^ ,]*,[0-9]*,[0-9]*' "$logfile" | head -1) (pid $(cat "$HB_DIR/regionserver.pid"))"
+}
+
+stop_regionserver() { stop_pid "regionserver" "$HB_DIR/regionserver.pid"; }
 
 # --- ElasticMQ ----------------------------------------------------------------------------
 queue_ready() { [[ "$(curl -s --max-time 3 "$SQS_URL/health" || true)" == OK ]]; }
@@ -428,8 +466,9 @@ status_s3() {
 
 # --- dispatch -------------------------------------------------------------------------------
 cmd="${1:-}"; what="${2:-all}"
-case "$what" in all|hbase|queue|s3) ;; rest) [[ "$cmd" == stop ]] || die "'rest' is only for stop; 'start hbase' restarts it";; *) die "unknown component '$what' (all|hbase|queue|s3|rest)";; esac
+case "$what" in all|hbase|queue|s3) ;; regionserver) [[ "$cmd" == start || "$cmd" == stop ]] || die "'regionserver' is only for start and stop";; rest) [[ "$cmd" == stop ]] || die "'rest' is only for stop; 'start hbase' restarts it";; *) die "unknown component '$what' (all|hbase|queue|s3|rest|regionserver)";; esac
 if [[ "$what" == rest ]]; then stop_pid "hbase REST" "$HB_DIR/rest.pid"; exit 0; fi
+if [[ "$what" == regionserver ]]; then "${cmd}_regionserver"; exit 0; fi
 wants() { [[ "$what" == all || "$what" == "$1" ]]; }
 case "$cmd" in
   start)

@@ -12,6 +12,7 @@
 // drops every family missing from the body. Missing families are added with POST instead.
 import { forEachLimit } from '../../shared/runtime/concurrency.js';
 import type { ColumnFamilySchema, HBaseRestClient } from '../../shared/hbase/index.js';
+import { LAYOUT_VERSION, recordLayout, recordedLayout } from '../../shared/schema/migrations.js';
 import { TABLES, qualifiedTableName, splitPoints, type TableName } from '../../shared/schema/tables.js';
 import type { PreSplitRequest, PreSplitter } from './local-pre-split.js';
 
@@ -26,6 +27,8 @@ export interface SchemaReport {
   preSplit: string[];
   /** Tables created with one region although regionsPerTable asked for more (no pre-splitter). */
   notPreSplit: string[];
+  /** The layout version recorded in the namespace after the run (null: none), and this code's. */
+  layout: { recorded: number | null; code: number };
 }
 
 /** Attribute values come back as strings, sometimes in another case (`true` vs `TRUE`). */
@@ -57,6 +60,7 @@ export async function applySchema(
     fixedFamilies: [],
     preSplit: [],
     notPreSplit: [],
+    layout: { recorded: null, code: LAYOUT_VERSION },
   };
   const regions = opts.regionsPerTable ?? 1;
   const toSplit: PreSplitRequest[] = [];
@@ -143,5 +147,9 @@ export async function applySchema(
     report.notPreSplit = toSplit.map((r) => r.table);
   }
   for (const line of report.drift) log(`drift: ${line}`);
+  // Every table made by this run: there is no data of an older layout, so the namespace holds
+  // this code's. Otherwise the record is npm run migrate's to move.
+  if (report.createdTables.length === keys.length) await recordLayout(client, namespace, LAYOUT_VERSION);
+  report.layout.recorded = await recordedLayout(client, namespace);
   return report;
 }

@@ -1,4 +1,6 @@
 // infra/schema/schema-command.ts — CLI entry for `npm run schema [-- --fix-drift] [--regions N] [--shell]`.
+// Creates what is missing and says which layout version the namespace's data is in; moving the
+// data to this code's is `npm run migrate` (./migrate-command.ts).
 // Talks to HBASE_REST_URL (default: the local stack) in namespace HBASE_NAMESPACE (default weibo).
 //
 // Regions per table (the stage param regionsPerTable): `--regions N` or REGIONS_PER_TABLE, 1–256,
@@ -9,6 +11,7 @@
 // BEFORE `npm run schema`, which then finds every table and just reports drift.
 import { config } from '../../shared/config/config.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
+import { BASE_LAYOUT_VERSION } from '../../shared/schema/migrations.js';
 import { MAX_REGIONS_PER_TABLE } from '../../shared/schema/row-keys.js';
 import { applySchema } from './apply-schema.js';
 import { isLoopbackGateway, localPreSplitter, localStackHBase } from './local-pre-split.js';
@@ -65,6 +68,11 @@ try {
       `schema: ${report.drift.length} drift item(s) reported above; run with --fix-drift to re-apply attributes`,
     );
   }
+  const { recorded, code } = report.layout;
+  console.log(
+    `schema: layout version ${recorded ?? `${BASE_LAYOUT_VERSION} (none recorded)`}, this code's ${code}` +
+      ((recorded ?? BASE_LAYOUT_VERSION) < code ? ': run npm run migrate to move the data' : ''),
+  );
   if (report.notPreSplit.length > 0) {
     console.log(
       `schema: the REST gateway cannot pre-split; ${report.notPreSplit.length} table(s) were created with one region. ` +

@@ -49,6 +49,8 @@ const EnvSchema = z.object({
   // message runs. Every reader's view converges within it (docs/consistency.md).
   // At least 5 s: below it the budget, (W − 3.5 s) / 2, leaves a request no time at all.
   SETTLE_SECONDS: z.coerce.number().int().min(5).max(900).default(60),
+  /** How long a container reuses the hot feed's ranking (use-cases/hot.ts); the job replaces it every 5 minutes. */
+  HOT_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(60),
   // Per-user write limits, per fixed one-minute window (429 + Retry-After past them). Likes count
   // likes and unlikes together: toggling is a write too.
   COMMENTS_PER_MINUTE: z.coerce.number().int().min(1).default(20),

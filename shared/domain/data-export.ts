@@ -41,6 +41,8 @@ export interface ExportDocument {
   likes: { postId: string; likedAt: string }[];
   bookmarks: { postId: string; bookmarkedAt: string }[];
   following: { handle: string; since: string }[];
+  /** Groups (分组, 特别关注 first): their names and members, the members as they were added. */
+  groups?: { name: string; special: boolean; createdAt?: string; members: { handle: string; addedAt: string }[] }[];
   followers: { handle: string; since: string }[];
   /**
    * Private conversations (私信): the other person, how the conversation stands for the user, and

@@ -59,6 +59,19 @@ export const ERROR_CODES = [
   'invalid_position',
   'invalid_notification_id',
   'invalid_topic',
+  // Post search: a query with nothing to search for, longer than its bound, or of too many words.
+  'query_empty',
+  'query_too_long',
+  'query_too_complex',
+  // Groups (分组, 特别关注: shared/domain/groups.ts).
+  'group_not_found',
+  'group_name_invalid',
+  'group_name_taken',
+  'group_limit_reached',
+  'group_full',
+  'group_built_in',
+  'not_following',
+  'groups_busy',
   // Private messages (shared/use-cases/messages.ts).
   'conversation_not_found',
   'message_not_found',

@@ -9,7 +9,16 @@
 import { authorOfPostId } from './post.js';
 import { GROUP_WINDOW_MS } from './limits.js';
 
-export type NotificationType = 'like' | 'commentLike' | 'repost' | 'follow' | 'comment' | 'reply' | 'mention' | 'edit';
+export type NotificationType =
+  | 'like'
+  | 'commentLike'
+  | 'repost'
+  | 'follow'
+  | 'comment'
+  | 'reply'
+  | 'mention'
+  | 'edit'
+  | 'special';
 
 /**
  * A fact that notifies someone, as the queue message carries it. `since` identifies the fact's
@@ -35,7 +44,9 @@ export type NotificationFact =
   /** A post's (or repost's) @mentions. */
   | { kind: 'post'; actor: string; postId: string; since: number; mentions: string[] }
   /** An edit of a post (since = its editedAt), told to those who reposted it (as Mastodon does). */
-  | { kind: 'edit'; actor: string; postId: string; since: number; reposters: string[] };
+  | { kind: 'edit'; actor: string; postId: string; since: number; reposters: string[] }
+  /** A new post by someone the `fans` keep in 特别关注 (special attention): each fan is told. */
+  | { kind: 'special'; actor: string; postId: string; since: number; fans: string[] };
 
 /** One recipient's share of a fact: the group it joins and the member it adds there. */
 export interface Notice {
@@ -100,6 +111,10 @@ export function noticesOf(fact: NotificationFact): Notice[] {
       // One group per post: the latest edit stands for the earlier ones (their facts lapse).
       for (const r of fact.reposters) add(r, 'edit', `edit/${fact.postId}`);
       break;
+    case 'special':
+      // One group per post, as a mention: each new post is its own notice.
+      for (const f of fact.fans) add(f, 'special', `special/${fact.postId}`);
+      break;
   }
   return out;
 }
@@ -142,6 +157,7 @@ const TYPES = new Set<NotificationType>([
   'reply',
   'mention',
   'edit',
+  'special',
 ]);
 
 export function parseGroupKey(groupKey: string): GroupSubject | null {
@@ -153,6 +169,7 @@ export function parseGroupKey(groupKey: string): GroupSubject | null {
     case 'like':
     case 'repost':
     case 'edit':
+    case 'special':
       return a ? { type: type as NotificationType, postId: a } : null;
     default:
       return a ? { type: type as NotificationType, postId: a, ...(b ? { commentId: b } : {}) } : null;

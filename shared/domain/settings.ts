@@ -42,6 +42,8 @@ export function kindOf(type: NotificationType): NotificationKind | null {
     case 'follow':
       return 'follows';
     case 'edit':
+    case 'special':
+      // 特别关注 is asked for person by person: the group is the choice.
       return null;
   }
 }

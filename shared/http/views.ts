@@ -15,6 +15,7 @@ import type { ConversationSummary, ConversationView, MessageView } from '../use-
 import type { ListedThread } from '../use-cases/comments.js';
 import type { Suggestion } from '../use-cases/suggestions.js';
 import type { PersonView } from '../use-cases/people.js';
+import type { GroupSummary } from '../use-cases/groups.js';
 import type { Grant } from '../use-cases/sessions.js';
 import type { Departure } from '../use-cases/leave.js';
 import type { ExportAnswer } from '../use-cases/export-data.js';
@@ -427,9 +428,9 @@ export const NotificationSchema = z
       description: 'The group at its current place in the list; give it to mark-read as `upTo`',
       example: '1795360124912.like/ann.1795360000000.a1b2c3d4e5f6/2493555',
     }),
-    type: z.enum(['like', 'commentLike', 'repost', 'follow', 'comment', 'reply', 'mention', 'edit']).meta({
+    type: z.enum(['like', 'commentLike', 'repost', 'follow', 'comment', 'reply', 'mention', 'edit', 'special']).meta({
       description:
-        'like / repost: of your post (grouped per post within 12 h); commentLike: of your comment (grouped per comment within 12 h, `comment` names it); follow: new followers (grouped within 12 h); comment: on your post; reply: to your comment; mention: you, in a post or comment; edit: a post you reposted was edited (one per post: its latest edit)',
+        'like / repost: of your post (grouped per post within 12 h); commentLike: of your comment (grouped per comment within 12 h, `comment` names it); follow: new followers (grouped within 12 h); comment: on your post; reply: to your comment; mention: you, in a post or comment; edit: a post you reposted was edited (one per post: its latest edit); special: a new post by someone in your 特别关注 (one per post)',
     }),
     count: z.int().min(1).meta({ description: 'Exact number of actions in the group ("ann and 12 others": 13)' }),
     latestAt: instant.meta({ description: 'The group’s latest activity' }),
@@ -526,6 +527,33 @@ export const TopicPageSchema = z
   })
   .meta({ id: 'TopicPage' });
 
+export const PostSearchPageSchema = z
+  .strictObject({
+    query: z.string().meta({ description: 'The query as asked' }),
+    posts: z.array(PostSchema),
+    highlights: z.record(z.string(), z.array(z.tuple([z.number().int(), z.number().int()]))).meta({
+      description: 'By post id: the spans of its body that match, as code-point offsets [start, end), sorted and apart',
+    }),
+    nextCursor: nextCursor.meta({
+      description:
+        'Where the next page starts; null at the end. A page may hold fewer posts than asked, even none, while the search goes on',
+    }),
+  })
+  .meta({ id: 'PostSearchPage' });
+
+export const HotPageSchema = z
+  .strictObject({
+    posts: z.array(PostSchema),
+    nextCursor: nextCursor.meta({
+      description:
+        'Pass as `cursor` for the next page; null on the last. A page can hold fewer posts than asked (deleted or hidden ones are left out) while it is present',
+    }),
+    rankedAt: z.number().int().optional().meta({
+      description: 'When the ranking was made (epoch millis); absent before the first ranking',
+    }),
+  })
+  .meta({ id: 'HotPage' });
+
 export const TrendingSchema = z
   .strictObject({
     topics: z.array(
@@ -619,7 +647,7 @@ export const threadedCommentView = (
 };
 
 /** A user named by a list or a notification: handle, name and avatar. */
-const faceView = (f: Face) => ({ handle: f.handle, displayName: f.displayName, avatar: f.avatar });
+export const faceView = (f: Face) => ({ handle: f.handle, displayName: f.displayName, avatar: f.avatar });
 
 export const personView = (p: PersonView): z.output<typeof PeopleSchema>['users'][number] => ({
   ...faceView(p.face),
@@ -903,4 +931,32 @@ export const conversationView = (c: ConversationView): z.output<typeof Conversat
   peerReadUpTo: c.peerReadUpTo,
   head: c.head,
   nextCursor: c.nextCursor ?? null,
+});
+
+export const GroupSchema = z
+  .strictObject({
+    id: z.string().meta({ description: '`special` for 特别关注, else the id the create answered' }),
+    name: z.string(),
+    special: z
+      .boolean()
+      .meta({ description: 'The built-in 特别关注: cannot be renamed or deleted; its members’ new posts notify you' }),
+    members: z.int().min(0).meta({ description: 'How many people it holds' }),
+    createdAt: instant.nullable().meta({ description: 'null for 特别关注' }),
+    hasMember: z.boolean().optional().meta({ description: 'With `member` asked: whether this group holds them' }),
+  })
+  .meta({ id: 'Group' });
+
+export const GroupListSchema = z.strictObject({ groups: z.array(GroupSchema) }).meta({ id: 'GroupList' });
+
+export const GroupMembersSchema = z
+  .strictObject({ users: z.array(z.strictObject({ handle: handleString, ...faceFields, addedAt: instant })) })
+  .meta({ id: 'GroupMembers' });
+
+export const groupView = (g: GroupSummary): z.output<typeof GroupSchema> => ({
+  id: g.id,
+  name: g.name,
+  special: g.special,
+  members: g.members,
+  createdAt: g.special ? null : iso(g.createdAt),
+  ...(g.hasMember === undefined ? {} : { hasMember: g.hasMember }),
 });

@@ -1,6 +1,7 @@
 // shared/ports/fanout-queue.ts — the messages the fan-out worker consumes, and the port that
 // sends them (SQS in production, ElasticMQ locally). Messages are validated with zod by the
 // worker; anything that does not parse is poison and ends in the DLQ.
+import { SPECIAL_FANS_PER_MESSAGE } from '../domain/groups.js';
 import * as z from 'zod';
 import { MAX_MENTIONS } from '../domain/text-entities.js';
 
@@ -40,6 +41,13 @@ const Fact = z.discriminatedUnion('kind', [
     postId,
     since,
     reposters: z.array(handle).max(EDIT_REPOSTERS_TOLD),
+  }),
+  z.object({
+    kind: z.literal('special'),
+    actor: handle,
+    postId,
+    since,
+    fans: z.array(handle).max(SPECIAL_FANS_PER_MESSAGE),
   }),
 ]);
 
@@ -123,6 +131,16 @@ export const FanoutMessage = z.discriminatedUnion('type', [
   }),
   /** A deleted post: remove its comments for good, a bounded batch per message (reads already hide them). */
   z.object({ v: z.literal(1), type: z.literal('purge-comments'), postId: z.string().max(64) }),
+  /**
+   * A deleted post: remove its search entries (the terms of every text it had), a bounded batch
+   * per message (reads already hide it).
+   */
+  z.object({
+    v: z.literal(1),
+    type: z.literal('unindex'),
+    postId: z.string().max(64),
+    terms: z.array(z.string().max(200)).max(10_000),
+  }),
   /**
    * Make the notifications of one fact agree with its source of truth: added while the fact is
    * live, retracted once it is not. Sent right after the fact's write, and again delayed by the

@@ -132,6 +132,57 @@ export const ROUTE_COSTS = {
       `while the edge holds the entry's since, K) ∥ the people's faces (users multi-get).`,
     ].join(' '),
   },
+  listGroups: {
+    requests: 1,
+    roundTrips: 1,
+    why: `1) one get of the owner's group book (groups row: every group and member).`,
+  },
+  createGroup: {
+    requests: 2,
+    roundTrips: 2,
+    why: `1) the book (groups get); 2) the new group's cell and a new version: check-and-put on the version read (X: changes to one book serialise; a loser reads again).`,
+  },
+  renameGroup: {
+    requests: 2,
+    roundTrips: 2,
+    why: `1) the book; 2) the renamed group's cell and a new version, check-and-put on the version read.`,
+  },
+  deleteGroup: {
+    requests: 3,
+    roundTrips: 3,
+    why: `1) the book; 2) the group's cell and its members' emptied, and a new version, check-and-put on the version read; 3) each member's index entry deleted, after the commit (X). The answer is the book as committed.`,
+  },
+  groupMembers: {
+    requests: 3,
+    roundTrips: 2,
+    why: `1) the book; 2) the owner's edges to the members (relations multi-get: only people still followed are listed, X) ∥ their faces (users multi-get).`,
+  },
+  addGroupMember: {
+    requests: 6,
+    roundTrips: 5,
+    why: [
+      `1) the member's users row (404) ∥ the owner's edge to them ('F' get: 422 when not followed);`,
+      `2) the book; 3) the member's index entry (groups put), before the commit (X); 4) the member's`,
+      `cell and a new version, check-and-put on the version read; 5) the edge again: an unfollow that`,
+      `came between took nobody out, so the add takes the member out itself (X).`,
+    ].join(' '),
+  },
+  removeGroupMember: {
+    requests: 3,
+    roundTrips: 3,
+    why: `1) the book; 2) the member's cell emptied and a new version, check-and-put on the version read; 3) the member's index entry deleted, after the commit (X).`,
+  },
+  groupTimeline: {
+    requests: 6,
+    roundTrips: 2,
+    why: [
+      `1) the group's cells (groups get through a filter: its members only) ∥ the reader's whole inbox`,
+      `row, as home reads it; the entries are kept to the members' (a post id names its author);`,
+      `2) the details stage of home: posts and originals (content multi-get), the reader's states,`,
+      `the blocks, the faces from the feed's cache. [Celebrity members: their outboxes between 1)`,
+      `and 2), one multi-get: 3 round trips.]`,
+    ].join(' '),
+  },
   homeTimeline: {
     requests: 5,
     roundTrips: 2,
@@ -185,6 +236,28 @@ export const ROUTE_COSTS = {
       `the reader's states (reactions multi-get), the authors' visibility edges (blocks multi-get)`,
       `and their faces from the feed's one-minute cache (cold as measured: a users multi-get).`,
       `[A repost on the page: its original is read in one more round trip.]`,
+    ].join(' '),
+  },
+  searchPosts: {
+    requests: 5,
+    roundTrips: 2,
+    why: [
+      `1) one stateless scan per scanned term of the search index, side by side (text keys:`,
+      `hex4(md5(term)) + term + '/' + inv13 + '/' + post id; ≤ 4 terms, each ≤ 200 rows, or n + 10 + 1`,
+      `for a one-term query); 2) one parallel stage, as a topic page: the candidates' posts, the`,
+      `reader's states, the authors' visibility edges and their faces (feed cache). [Measured with a`,
+      `one-term query; each further scanned term adds one request to stage 1.]`,
+    ].join(' '),
+  },
+  hotPosts: {
+    requests: 5,
+    roundTrips: 2,
+    why: [
+      `1) ONE get of the hot table's ranking row (none while the container's copy is under 60 s`,
+      `old: a warm page is ONE round trip); 2) one parallel stage, as a topic page: the page's posts`,
+      `(content multi-get), the reader's states, the authors' visibility edges and their faces (feed`,
+      `cache). [Before the first ranking: the get alone, an empty page. A repost on the page: its`,
+      `original is read in one more round trip.]`,
     ].join(' '),
   },
   searchTopics: {
@@ -328,11 +401,12 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   publishPost: {
-    requests: 7,
+    requests: 8,
     roundTrips: 3,
     why: [
       `The author's face for the answer (users multi-get) starts first; the post's delayed notify`,
-      `is queued (SQS) before the row (M: it settles c:posts if this request is cut after the row);`,
+      `is queued (SQS) before the row (M: it settles c:posts if this request is cut after the row),`,
+      `beside the search entries of its text (one batched put, V);`,
       `1) the post row: check-and-put, put-if-absent on p:t (exactly one request ever creates an`,
       `id, and a tombstone keeps it taken, B). Measured 3: the face read ends before the queued`,
       `notify, so the row counts as waiting on it;`,
@@ -423,14 +497,14 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   repost: {
-    requests: 15,
+    requests: 16,
     roundTrips: 6,
     why: [
       `With a comment: 1) side by side: the write quota +1, the target (content get, 404), the`,
       `block check either way (blocks multi-get); 2) the quota read back [a repost of a repost: the`,
       `root and its author's block check, one more] ∥ the reposter's face (users multi-get); then`,
       `the delayed repost notify is queued, before the row (M: it applies the original's +1 if this`,
-      `request is cut after the row); 3) the repost's post row, put-if-absent on p:t (B); 4) only`,
+      `request is cut after the row) beside the search entries of its comment (V); 3) the repost's post row, put-if-absent on p:t (B); 4) only`,
       `the creator, side by side: c:posts +1 (C), the own inbox and outbox cells (A), c:reposts +1`,
       `on the original with its tally mark (M) and the derived r:<id> cell and reactors 'R' row`,
       `(E); 5) the answer's embedded original: the original (content multi-get), the reader's`,
@@ -441,7 +515,7 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   unfollow: {
-    requests: 12,
+    requests: 13,
     roundTrips: 5,
     why: [
       `1) the target's users row (404) ∥ the edge ('F' get: the since the follower notification`,
@@ -455,7 +529,9 @@ export const ROUTE_COSTS = {
       `C); 5) only the winner: following −1 ∥ followers −1, each with its tally mark (C, M). The`,
       `view, beside it (a fan-out that read the edge before its removal is purged again by the`,
       `settle, A): 2) the celebrity marker deleted (D) ∥ the reader's inbox row read for the purge`,
-      `(the author's posts leave the timeline when unfollow answers, A) ∥ the target's p:celeb;`,
+      `(the author's posts leave the timeline when unfollow answers, A) ∥ the target's p:celeb ∥`,
+      `the actor's group book (groups get: the target leaves every group, X; a commit and the index`,
+      `entries' delete only when they are in one);`,
       `3) the purge's DELETE of those cells (when there are any). [A celebrity that fell below the`,
       `threshold: its followers count, one more, to queue a demotion.]`,
     ].join(' '),
@@ -540,7 +616,7 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   block: {
-    requests: 25,
+    requests: 27,
     // 8 by the steps below, 9 as last measured; one more allowed: its two unfollows are branches
     // of unequal length, and a request of one that starts after a request of the other ended
     // counts as a link in the interval measure (round-trips.ts) though it did not wait for it
@@ -555,9 +631,9 @@ export const ROUTE_COSTS = {
       `row ∥ 'F'; 5) 'F' check-and-delete on the since read (C) ∥ the packed audience's version`,
       `(N); 6) the two list entries deleted (K); 7) 'R' check-and-delete (C); 8) the counts −1,`,
       `tallied (C, M); beside 5)–8) the marker deleted`,
-      `(D) ∥ the inbox row read ∥ p:celeb, then the purge's DELETE of the blocker's posts from the`,
+      `(D) ∥ the inbox row read ∥ p:celeb ∥ the group book (X), then the purge's DELETE of the blocker's posts from the`,
       `blocked user's inbox (A); the other one (no edge) takes three: the users row ∥ 'F', 'F'`,
-      `again ∥ the marker deleted ∥ the inbox row read ∥ p:celeb. Beside the unfollows, the two's`,
+      `again ∥ the marker deleted ∥ the inbox row read ∥ p:celeb ∥ the group book. Beside the unfollows, the two's`,
       `conversation is fenced (U3): its state read, [none yet: both sides' participation marks put`,
       `(R),] then written back with a new version (check-and-put).`,
     ].join(' '),
@@ -598,7 +674,7 @@ export const ROUTE_COSTS = {
     ].join(' '),
   },
   editPost: {
-    requests: 12,
+    requests: 13,
     roundTrips: 5,
     why: [
       `1) the post with its earlier versions (content get of p, h and c: author, version, when it`,
@@ -606,7 +682,7 @@ export const ROUTE_COSTS = {
       `reposted it (a reactors scanner, begun here: its create and first page run through 1 and 2,`,
       `its delete is handed off); 2) the topic index rows of topics the text gains (one put)`,
       `[∥ the index entries of mentions it gains (lists put, R)], BEFORE the text names them (a`,
-      `topic page never misses it); 3) the text, version, editedAt and the replaced text as history: one`,
+      `topic page never misses it) ∥ the search entries of words it gains (one put, V); 3) the text, version, editedAt and the replaced text as history: one`,
       `check-and-put on the version (of racing edits one lands, none after a delete); 4) the post`,
       `as the answer shows it (the post-details stage: content ∥ the author's state ∥ face). [A topic`,
       `the post never had: its trend increments beside 4), ≤ MAX_TOPICS; a lost race: a get, 412.]`,

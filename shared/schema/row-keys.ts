@@ -293,6 +293,26 @@ export function topicEntryKey(name: string, postId: string): string {
 }
 
 /**
+ * search: hex4(md5(term)) + term + '/' — one term's rows (domain/post-search.ts indexTerms). TEXT,
+ * like the topic index, so a term's page is ONE stateless scan; a term never holds '/' (letters,
+ * digits, CJK characters, '#' + a topic name, '@' + a handle), so "ab" never lists "ab c".
+ */
+export function searchPrefix(term: string): string {
+  if (term.length === 0 || term.includes('/')) throw new RangeError(`invalid search term: ${JSON.stringify(term)}`);
+  return `${createHash('md5').update(term).digest('hex').slice(0, 4)}${term}/`;
+}
+
+/** search: searchPrefix + inv13(post time) + '/' + post id — a term's posts newest first. */
+export function searchEntryKey(term: string, postId: string): string {
+  const parts = parsePostId(postId);
+  if (!parts) throw new RangeError(`invalid post id for a search key: ${JSON.stringify(postId)}`);
+  return `${searchPrefix(term)}${inverted13(Math.min(parts.millis, LIST_TIME_MAX))}/${postId}`;
+}
+
+/** The post id of a search row (the inverse of searchEntryKey), or null for a row not of that shape. */
+export const postIdOfSearchKey = postIdOfTopicKey;
+
+/**
  * topics: '#' + name — the name row, one per topic in use: the names a prefix starts are ONE
  * key range. '#' is never the first character of a hex salt, so these rows never fall inside a
  * topic's entries, and never a character of a name (text-entities.ts), so the name is the rest.
@@ -358,6 +378,41 @@ export function trendKey(shard: number, bucket: number): Uint8Array {
   out[0] = shard;
   new DataView(out.buffer).setUint32(1, bucket);
   return out;
+}
+
+/** hot: the engagements of one hour are spread over this many rows (shards), by post id. */
+export const HOT_SHARDS = TREND_SHARDS;
+
+/** The shard a post's engagements are filed in: md5(post id)[0] mod HOT_SHARDS. */
+export function hotShardOf(postId: string): number {
+  return createHash('md5').update(postId).digest()[0]! % HOT_SHARDS;
+}
+
+/**
+ * hot: shard1 + hour bucket4 (big-endian) — one hour's engagements of the posts of one shard.
+ * The shard leads, as in trends, so the current hour's writes spread over HOT_SHARDS regions
+ * (the table splits as trends does, SPLITS 'shard').
+ */
+export function hotEngagementKey(shard: number, bucket: number): Uint8Array {
+  if (!Number.isInteger(shard) || shard < 0 || shard >= HOT_SHARDS) throw new RangeError(`invalid hot shard ${shard}`);
+  const out = new Uint8Array(5);
+  out[0] = shard;
+  new DataView(out.buffer).setUint32(1, bucket);
+  return out;
+}
+
+/** hot: the ranking row — 0xff + 'ranking', above every shard's rows (in the last region). */
+export const HOT_RANKING_KEY = concatBytes(Uint8Array.of(0xff), new TextEncoder().encode('ranking'));
+
+/** hot: an engagement's qualifier, post id + '/' + handle (neither holds '/'): a person counts once a post an hour. */
+export const hotEngagementQualifier = (postId: string, handle: string): string => `${postId}/${handle}`;
+
+/** The post id and handle of an engagement qualifier, or null for one not of that shape. */
+export function parseHotEngagementQualifier(qualifier: string): { postId: string; handle: string } | null {
+  const slash = qualifier.lastIndexOf('/');
+  const postId = qualifier.slice(0, slash);
+  const handle = qualifier.slice(slash + 1);
+  return slash > 0 && isPostId(postId) && HANDLE_PATTERN.test(handle) ? { postId, handle } : null;
 }
 
 export type BlockKind = 'B' | 'M';
@@ -709,3 +764,22 @@ export function conversationIndexKey(owner: string): Uint8Array {
   key[user.length] = 0x69; // 'i'
   return key;
 }
+
+/** groups: an owner's book of groups (tables.ts groups) is the owner's userKey. */
+export const groupBookKey = (owner: string): Uint8Array => userKey(owner);
+
+/** groups: who holds the member in a group — the member's userKey + 'H'. */
+export function groupHoldersKey(member: string): Uint8Array {
+  return concatBytes(userKey(member), utf8.encode('H'));
+}
+
+/** groups: the 特别关注 notices an author's posts may have sent — the author's userKey + 'N'. */
+export function groupToldKey(author: string): Uint8Array {
+  return concatBytes(userKey(author), utf8.encode('N'));
+}
+
+/** meta: the row that records the namespace's layout version. */
+export const LAYOUT_ROW = 'layout';
+
+/** meta: the progress row of the migration to layout `to`. */
+export const migrationRowKey = (to: number): string => `migration/${to}`;

@@ -45,6 +45,14 @@ import {
   TOPIC_TTL_SECONDS,
 } from '../domain/limits.js';
 import { CONNECTION_TTL_SECONDS, EVENT_LOG_TTL_SECONDS } from '../domain/live.js';
+import { GROUP_MEMBERS_MAX, GROUPS_MAX } from '../domain/groups.js';
+import {
+  HOT_ENGAGEMENT_TTL_SECONDS,
+  HOT_HALF_LIFE_MS,
+  HOT_MAX_POST_AGE_MS,
+  HOT_MIN_PEOPLE,
+  HOT_RANKED,
+} from '../domain/hot.js';
 
 export interface TableDefinition {
   /** Table name without namespace. */
@@ -566,6 +574,30 @@ page    : GET /topics/<prefix>*?startrow=<cursor's row + ' '>&limit=n+spare+1 (o
           a deleted post's entry is dropped at read (its row stays until the TTL) = 2 round trips
 delete  : DELETE each of the post's topic rows (≤ MAX_TOPICS) — reads already skip it`,
     },
+    search: {
+      name: 'search',
+      families: [family('s')],
+      design: `
+Post search (GET /search/posts): an inverted index, tall, one row per (term, post), newest first
+within a term. Terms (domain/post-search.ts indexTerms): the post's folded words, every CJK
+character and every pair of neighbouring CJK characters, '#' + each topic, '@' + each mention.
+row   = hex4(md5(term)) + term + '/' + inv13(post time) + '/' + post id — TEXT, like the topic
+        index, so the REST stateless scan reads a page of one term in ONE request (the salt
+        spreads terms over regions; a term never holds '/')
+s:a   '' (the row is the entry). No TTL: search reaches back to the first post
+publish : PUT every entry of the post's text (one batched put, ≤ 2 × POST_MAX_CODE_POINTS + 30
+          rows) BEFORE the post row: a post is never readable without its entries (invariant V)
+edit    : PUT the entries the new text adds BEFORE the check-and-put that makes it the text;
+          entries of words the text dropped stay, and the read checks the text
+page    : GET /search/<prefix of term>*?startrow=<cursor's row + ' '>&limit=SEARCH_SCAN_ROWS + 1,
+          one stateless scan per scanned term (≤ SEARCH_SCANNED_TERMS, in parallel), then ONE
+          parallel stage: content multi-get ∥ the reader's block/mute multi-get = 2 round trips.
+          A term in millions of posts costs the same: every scan stops at its limit
+delete  : the worker DELETEs each entry of every text the post had (an unindex message queued by
+          the delete with the terms, ≤ 500 rows a message, 16 at a time: the gateway deletes one
+          row per request); pages drop them at once. The erasure does the same for its posts,
+          and takes the '@' + handle entry off each post that named it`,
+    },
     people: {
       name: 'people',
       families: [family('e')],
@@ -601,6 +633,28 @@ trending : ONE multi-get of the last hour's 12 buckets × 8 shards = 96 rows, su
            the store; what trending means (window, rank, tie-break, top 10) is domain/trending.ts
            (work bounded by the distinct topics of one hour), cached 30 s per container
            (use-cases/topics.ts). A deleted post stays counted until its bucket leaves the hour.`,
+    },
+    hot: {
+      name: 'hot',
+      families: [family('e', { TTL: HOT_ENGAGEMENT_TTL_SECONDS }), family('r')],
+      design: `
+The hot feed (热门微博, GET /hot): the engagements of the last ${HOT_MAX_POST_AGE_MS / 3600_000} hours, filed by hour, and the
+ranking a scheduled job makes of them every 5 minutes (domain/hot.ts: distinct people, half-life
+${HOT_HALF_LIFE_MS / 3600_000} h, posts ≤ ${HOT_MAX_POST_AGE_MS / 3600_000} h old, at least ${HOT_MIN_PEOPLE} people).
+row   = shard1 (md5(post id)[0] mod HOT_SHARDS = 8) + hour bucket4 (big-endian), as trends: the
+        current hour's writes land on 8 rows in up to 8 regions
+e:<post id>/<handle>  '' with the cell timestamp = when that person engaged (a like, a comment,
+        a repost of the post): a person is ONE cell per post per hour, and the newest timestamp
+        is what a read sees. TTL ${HOT_ENGAGEMENT_TTL_SECONDS / 86_400} days (the window and a day to spare)
+row   = 0xff + 'ranking' (above every shard's rows)
+r:a   the ranking, JSON {rankedAt, posts: [{id, score, people}]}, the top ${HOT_RANKED}, replaced whole
+engage : ONE put of one cell, by the worker's notify message of the like, comment or repost once
+         its truth holds (no read; a redelivery writes the same cell). An unlike or a deleted
+         comment leaves the person counted: they did engage, and the entry ages out
+rank   : ONE multi-get of the window's ${HOT_MAX_POST_AGE_MS / 3600_000 + 1} hours × 8 shards (392 rows, in chunks), then ONE
+         content multi-get of the best candidates (deleted ones dropped), then ONE put of the
+         ranking row. Work grows with the engagements of two days, not with the table
+read   : ONE get of the ranking row (cached 60 s per container), then the page's details stage`,
     },
     blocks: {
       name: 'blocks',
@@ -693,6 +747,60 @@ stale : an entry whose edge is gone or holds another since — written by a requ
 data  : rows written before this table existed have no entries; the product has no production
         data yet, so there is no migration (a store with data would need one walk of relations,
         reactions and blocks writing the entries)`,
+    },
+    groups: {
+      name: 'groups',
+      families: [
+        family('g', LATER_WRITE_WINS),
+        family('m', LATER_WRITE_WINS),
+        family('h', LATER_WRITE_WINS),
+        family('n', { TTL: NOTIFICATION_TTL_SECONDS }),
+      ],
+      design: `
+分组 and 特别关注: each owner's private groups of people they follow (domain/groups.ts), and an
+index of who holds a member in a group. Invariant X in docs/consistency.md.
+row   = userKey(owner)   the owner's GROUP BOOK, changed only whole by a check-and-put on g:v
+g:v   the book's version: random, rewritten by every change (absent: never changed)
+g:<group id>  JSON {name, at} of a group of the owner's own (id g + 7 of [0-9a-z]); 特别关注
+      (id special) is built in and has no cell; '' = deleted
+m:<group id>/<member>  millis the member was added; '' = taken out (a check-and-put cannot
+      delete, so a change writes the cells it changes, empty ones included, and a read skips
+      empty cells: at most ${GROUP_MEMBERS_MAX} live members a group, ${GROUPS_MAX} groups of one's own + 特别关注)
+row   = userKey(member) + 'H'   who holds the member: h:<owner>/<group id> = ''. Written BEFORE
+      the commit that adds the member, deleted AFTER the commit that takes them out, so it holds
+      every real holding and maybe a stale one, which its readers check against the book
+row   = userKey(author) + 'N'   n:<post id>/<fan> = '': a 特别关注 notice of that post may have gone
+      to that fan; put by the fan-out's first message before it writes the notices, read only by
+      the author's erasure (which forgets those notices). TTL ${NOTIFICATION_TTL_SECONDS / 86_400} days, as the notices
+book    : GET /groups/<userKey(owner)> (one get: every group and member)
+change  : the book read, then ONE PUT ?check=put of the cells that changed + a new g:v, with
+          the check g:v = the version read (absent: never changed): of racing changes exactly
+          one lands per version; the others read again (create, rename, delete, add, remove;
+          the unfollow's and the block's removal from every group; the settle's)
+members : GET /groups/<userKey(owner)>?filter_b64=(FamilyFilter g AND ColumnRange [id, id]) OR
+          (FamilyFilter m AND ColumnRange [id/, id0)) — one get of that group's cells only
+group timeline : the members get ∥ the home inbox get, then the celebrity members' outboxes
+          (only when some are celebrities), then the page's details = 2 round trips (3)
+holders : GET /groups/<userKey(member)+'H'>/h (one get): the fan-out's first message reads it
+          for 特别关注 (beside its other reads), the erasure to take the account out of groups`,
+    },
+    meta: {
+      name: 'meta',
+      families: [family('v')],
+      design: `
+The namespace's record of itself: the layout version its data is in, and how far each migration
+got (shared/schema/migrations.ts; npm run migrate; docs/operations.md, "Upgrades"). A few rows.
+row   = 'layout'             v:version the layout version the data is in (decimal text); absent
+      in a namespace made before versions were recorded, which holds version 1's layout
+      v:at   millis it was recorded
+row   = 'migration/<to>'     the migration to layout <to>: v:cursor where its next batch starts
+      (the migration's own text; '' = the start), v:rows rows it went through so far, v:done
+      millis it finished (absent: not yet)
+layout   : GET /meta/layout (one get; npm run schema and npm run migrate)
+record   : PUT /meta/layout v:version, v:at: only ever a higher version, once every migration up
+           to it is done (a fresh namespace: the code's version at once, nothing to migrate)
+progress : GET /meta/migration%2F<to> at its start, PUT after every batch: a run that stops (a
+           crash, its time up) is resumed from the last batch it recorded`,
     },
     live: {
       name: 'live',
@@ -897,8 +1005,9 @@ export type TableName = keyof typeof TABLES;
  *           its own for the entries: the list's read and the group rows stay one table's
  *           requests, and nothing else about the table changes.
  *  term   — people: keys start with a name's first character (unsalted: prefix search).
+ *  none   — meta: a few rows, one region whatever the stage asks.
  */
-export type SplitScheme = 'salt' | 'hex' | 'random' | 'shard' | 'salt+hex' | 'term';
+export type SplitScheme = 'salt' | 'hex' | 'random' | 'shard' | 'salt+hex' | 'term' | 'none';
 
 export const SPLITS = {
   users: 'salt',
@@ -915,13 +1024,17 @@ export const SPLITS = {
   quota: 'salt',
   notifications: 'salt+hex',
   topics: 'salt',
+  search: 'hex',
   people: 'term',
   trends: 'shard',
+  hot: 'shard',
   blocks: 'salt',
   lists: 'hex',
   media: 'random',
   live: 'salt',
+  meta: 'none',
   messages: 'salt',
+  groups: 'salt',
 } as const satisfies Record<TableName, SplitScheme>;
 
 /** The split keys of `table` created with `regions` regions (empty: one region; trends: at most TREND_SHARDS regions). */
@@ -940,6 +1053,8 @@ export function splitPoints(table: TableName, regions: number): Uint8Array[] {
       return saltAndHexSplitPoints(regions);
     case 'term':
       return termSplitPoints(regions);
+    case 'none':
+      return [];
   }
 }
 

@@ -28,6 +28,7 @@ import {
 import { authorOfPostId, EDIT_WINDOW_MS, MAX_EDITS, type Post, type PostVersion } from '../domain/post.js';
 import { mentionedHandles, topicNames } from '../domain/text-entities.js';
 import { trendBucketOf } from '../domain/trending.js';
+import { indexTerms } from '../domain/post-search.js';
 import { visibleLength } from '../domain/text-rules.js';
 import { refuseIfBlocked } from './block-guard.js';
 import { entitiesOf } from './entities.js';
@@ -39,7 +40,7 @@ import { atStep } from './steps.js';
 
 export type EditPostDeps = Pick<
   FeedDeps,
-  'users' | 'posts' | 'reactions' | 'topics' | 'queue' | 'limits' | 'pictures' | 'step'
+  'users' | 'posts' | 'reactions' | 'topics' | 'search' | 'queue' | 'limits' | 'pictures' | 'step'
 >;
 
 const notFound = (id: string) => new NotFoundError(`No post "${id}"`, 'post_not_found');
@@ -101,7 +102,10 @@ export async function editPost(
     ),
     reposters,
     gained.length ? deps.posts.listMentions({ postId: id }, gained, now) : undefined,
+    // Search entries of the words the text gains, before it holds them (V); stale ones stay.
+    deps.search.add(id, newTerms(post, next)),
   ]);
+  await atStep(deps, 'edit.indexed', { postId: id });
   // The notify facts' delayed halves go before the write (F): the edit's mentions, and its reposters.
   const facts = [mentions, editFact(post, now, told)].filter((f) => f !== null);
   await Promise.all(facts.map((fact) => notifyLater(deps, fact, { at: now, removal: false })));
@@ -145,6 +149,12 @@ export async function postHistory(
     at: post.editedAt ?? post.createdAt,
   };
   return [current, ...earlier].sort((a, b) => b.version - a.version);
+}
+
+/** The index terms of `next`'s text that `current`'s lacks. */
+function newTerms(current: Post, next: Post): string[] {
+  const held = new Set(indexTerms(current));
+  return indexTerms(next).filter((t) => !held.has(t));
 }
 
 const pick = (p: Pick<Post, 'mentions' | 'topics'>) => ({

@@ -26,6 +26,7 @@ import { noticesOf, type NotificationFact } from '../domain/notification.js';
 import { authorOfPostId } from '../domain/post.js';
 import { searchTerms } from '../domain/people-search.js';
 import { mentionedHandles, topicNames } from '../domain/text-entities.js';
+import { mentionTerm } from '../domain/post-search.js';
 import type { AccountRemains, Departure } from '../ports/account-remains.js';
 import type { PeopleIndex } from '../ports/people-index.js';
 import { followFacts, likeFact } from './background/tally.js';
@@ -35,6 +36,8 @@ import { postFacts, reconcileFact, type ReconcileDeps, repostFact } from './noti
 import { atStep } from './steps.js';
 import { commentFact } from './comments.js';
 import { removeConversation, type MessagePictures } from './messages.js';
+import { eraseGroups } from './groups.js';
+import { searchTermsOf } from './search-posts.js';
 import { RESERVATION_MS } from '../domain/limits.js';
 
 /**
@@ -55,8 +58,10 @@ export interface ErasureDeps
     | 'blocks'
     | 'notifications'
     | 'topics'
+    | 'search'
     | 'pictures'
     | 'messages'
+    | 'groups'
     | 'step'
   > {
   remains: AccountRemains;
@@ -75,6 +80,7 @@ export const ERASURE_PHASES = [
   'mentions',
   'messages',
   'blocks',
+  'groups',
   'people',
   'own-rows',
 ] as const;
@@ -279,6 +285,8 @@ const PHASES: Record<ErasurePhase, Phase> = {
       (limit) => deps.remains.mentionsOf(handle, limit),
       async ({ place, since }) => {
         await deps.remains.unlinkMention(handle, place);
+        // A post's search entry under the mention goes with the link (its words stay findable).
+        if (!place.commentId) await deps.search.remove(place.postId, [mentionTerm(handle)]);
         await deps.remains.dropMention(handle, place, since);
       },
     ),
@@ -314,6 +322,14 @@ const PHASES: Record<ErasurePhase, Phase> = {
       await deps.remains.dropBlock(b.kind, b.from, b.to, b.since);
     });
   },
+  /** Every group that holds it, and its own groups (one step: at most 21 books of its own, and its holders). */
+  groups: async (deps, handle) => {
+    // The 特别关注 notices its posts sent go first (their record goes with the book).
+    const told = await deps.groups.toldOf(handle);
+    await Promise.all(told.map((t) => deps.remains.forgetGroup(t.fan, `special/${t.postId}`)));
+    await eraseGroups(deps, handle);
+    return { removed: 1, done: true };
+  },
   /** Its rows in the people index (the current naming's). */
   people: async (deps, handle) => {
     const naming = await deps.users.naming(handle);
@@ -332,6 +348,8 @@ async function erasePost(deps: ErasureDeps, handle: string, id: string): Promise
   const found = await deps.posts.lookup(id);
   if (found.state === 'live') {
     const post = found.post;
+    // Read while its texts are there: every term any of them was indexed under.
+    const terms = await searchTermsOf(deps, post);
     await deps.posts.markDeleted(id, Date.now());
     const original = post.repostOf;
     await Promise.all([
@@ -343,6 +361,7 @@ async function erasePost(deps: ErasureDeps, handle: string, id: string): Promise
           ]
         : []),
       ...(post.topics?.length ? [deps.topics.remove(id, topicNames(post.topics))] : []),
+      deps.search.remove(id, terms),
       ...postFacts(post)
         .filter((f) => f.kind === 'post')
         .map((f) => forgetGroups(deps, f)),

@@ -16,6 +16,7 @@
 // key → mark the build done on the ask it served (check-and-put: a newer ask keeps waiting for its
 // own). A redelivered message builds again under a new key; the last done wins, both are right.
 // Files expire with the bucket's lifecycle rule (exports/, one day).
+import { SPECIAL_GROUP_ID } from '../domain/groups.js';
 import { randomBytes } from 'node:crypto';
 import {
   EXPORT_FRESH_MS,
@@ -41,7 +42,7 @@ export type ExportDeps = Pick<FeedDeps, 'users' | 'queue' | 'step'> & { exports:
 /** Building one (the worker): everything the file holds; no file is built where there is no store. */
 export type BuildExportDeps = Pick<
   FeedDeps,
-  'users' | 'posts' | 'relations' | 'reactions' | 'comments' | 'pictures' | 'exports' | 'messages'
+  'users' | 'posts' | 'relations' | 'reactions' | 'comments' | 'pictures' | 'exports' | 'messages' | 'groups'
 >;
 
 export async function requestExport(
@@ -99,7 +100,8 @@ export async function buildExport(
   if (!profile) return { ...idle, skipped: 'gone' };
   const pictureUrl = (id: string, stored?: string) => deps.pictures?.variantUrl(id, 'large') ?? stored ?? '';
   const store = deps.messages;
-  const [conversations, posts, comments, likes, bookmarks, following, followers] = await Promise.all([
+  const [groups, conversations, posts, comments, likes, bookmarks, following, followers] = await Promise.all([
+    deps.groups.read(user),
     store ? conversationsOf({ messages: store }, user, EXPORT_ITEMS_MAX) : { items: [], cut: false },
     all((after?: string) =>
       deps.posts.listByAuthor(user, PAGE, after).then((p) => ({ items: p.items, next: p.nextCursor })),
@@ -165,6 +167,12 @@ export async function buildExport(
     followers: followers!.items
       .filter((e, i) => followerSinces[i] === e.since)
       .map((e) => ({ handle: e.handle, since: iso(e.since) })),
+    groups: groups.book.groups.map((g) => ({
+      name: g.name,
+      special: g.id === SPECIAL_GROUP_ID,
+      ...(g.createdAt ? { createdAt: iso(g.createdAt) } : {}),
+      members: [...g.members].map(([handle, at]) => ({ handle, addedAt: iso(at) })),
+    })),
     conversations: conversations.items.map((c) => ({
       peer: c.peer,
       state: c.state,

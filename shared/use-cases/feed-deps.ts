@@ -22,6 +22,9 @@ import type { Announcer } from './live.js';
 import type { Pictures } from './media/attach.js';
 import type { ExportFiles } from '../ports/export-files.js';
 import type { MessageStore } from '../ports/message-store.js';
+import type { PostSearchIndex } from '../ports/search-index.js';
+import type { HotStore } from '../ports/hot-store.js';
+import type { GroupStore } from '../ports/group-store.js';
 
 export interface FeedDeps {
   users: UserStore;
@@ -38,6 +41,12 @@ export interface FeedDeps {
   blocks: BlockStore;
   notifications: NotificationStore;
   topics: TopicStore;
+  /** Post search: the posts each word is in (./search-posts.ts). */
+  search: PostSearchIndex;
+  /** The hot feed: engagements by hour and their ranking (./hot.ts, jobs/rank-hot.ts). */
+  hot: HotStore;
+  /** 分组 and 特别关注: each owner's groups, and who holds whom (./groups.ts). */
+  groups: GroupStore;
   queue: FanoutQueue;
   limits: FeedLimits;
   /**

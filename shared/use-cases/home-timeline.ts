@@ -19,7 +19,7 @@
 // A reader back after the inactivity window had no fan-out meanwhile: the first read queues the
 // rebuild and, until it is done, the answer says `regenerating` (HTTP 206, as Mastodon does).
 import { isPostId, mergeFeed } from '../domain/post.js';
-import type { Page } from '../ports/feed-store.js';
+import type { FeedWindow, InboxView, Page } from '../ports/feed-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FeedDeps } from './feed-deps.js';
 import { postVisibilityFor } from './visibility.js';
@@ -31,7 +31,7 @@ export type HomeTimelineDeps = Pick<
 >;
 
 /** Extra entries read per page to fill in for deleted posts (same round trips). */
-const SPARE_ENTRIES = 10;
+export const SPARE_ENTRIES = 10;
 /** `m:seen` is rewritten at most this often: a read is not a write on every request. */
 const SEEN_RESOLUTION_MS = 3600_000;
 
@@ -50,7 +50,18 @@ export async function homeTimeline(
   // The same window (strictly after the cursor, limit + spares) of every list: the first n of
   // a merge of sorted lists are among the first n of each.
   const span = { ...(after === undefined ? {} : { after }), limit: limit + SPARE_ENTRIES };
-  const view = await deps.inbox.read(reader, span);
+  return timelineOf(deps, reader, await deps.inbox.read(reader, span), span, limit, now);
+}
+
+/** The window `span` of the inbox `view` as a page: the celebrities' outboxes merged in, then the details stage. */
+export async function timelineOf(
+  deps: HomeTimelineDeps,
+  reader: string,
+  view: InboxView,
+  span: FeedWindow,
+  limit: number,
+  now: number,
+): Promise<TimelinePage> {
   let window = view.entries;
   let more = view.more;
   let reposts = view.reposts ?? {};

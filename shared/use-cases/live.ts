@@ -8,6 +8,7 @@
 // one it applied: it gets exactly the events after it, in order, each once — or, if the log no
 // longer holds them, `reset` (reload the page's data). A pushed frame names its position: a
 // client that finds it is not the next one resumes instead of applying it.
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import {
   EVENT_LOG_READ_MAX,
@@ -33,6 +34,8 @@ export interface LiveDeps {
 /** What the worker tells readers with: the log, the push, the seal, and who follows whom. */
 export type Announcer = Pick<LiveDeps, 'live' | 'push' | 'positions' | 'relations'>;
 
+/** The pause before a failed push is sent again (once). */
+const PUSH_RETRY_MS = 200;
 /** Pushes in flight at once, per announcement. */
 const PUSH_CONCURRENCY = 32;
 /** The most followees told of a reader at one connect (the product's follow limit is below it). */
@@ -263,7 +266,12 @@ export async function announce(
       type: 'event',
       event: { ...event, position: deps.positions.seal(a.sealKey, a.position, a.presentAt) },
     };
-    const result = await deps.push.send(c.id, frame).catch(() => 'failed' as const);
+    // A send that fails outright (the management API busy, a connection reset) is tried once
+    // more: the push is what the open page waits on, and the log alone reaches it only at its next resume.
+    const send = () => deps.push.send(c.id, frame);
+    const result = await send()
+      .catch(() => sleep(PUSH_RETRY_MS).then(send))
+      .catch(() => 'failed' as const);
     if (result === 'sent') pushed++;
     if (result === 'gone') {
       gone++;

@@ -308,8 +308,19 @@ export async function sendMessage(
   if (first.sentWithClientId !== undefined) return resend(deps, sender, peer, first.sentWithClientId);
   if (!profile || !settings || profile.standing.state !== 'active')
     throw new NotFoundError(`No user "${peer}"`, 'user_not_found');
-  if (!first.state || first.state.head === 0)
+  const message = { from: sender, text, pictures, at: now, clientId: req.clientId };
+  const admission = (blocked: boolean) => ({
+    blocked,
+    messagesFrom: settings.messagesFrom,
+    followedByRecipient: followed,
+  });
+  if (!first.state || first.state.head === 0) {
+    // A send refused anyway begins no conversation, so it spends none: a refused sender's
+    // retries answer the refusal, not 429.
+    const trial = applySend(first.state ?? emptyConversation(sender, peer, now), message, admission(blockedFirst));
+    if ('refused' in trial) throw refusal(trial.refused);
     await takeWriteQuota<'message' | 'conversation'>(deps, sender, 'conversation', now);
+  }
 
   const claim = claimOf(first.state ?? emptyConversation(sender, peer, now), sender, req.clientId);
   if (pictures.length > 0) await requirePictures(deps).claim(media, claim, now);
@@ -334,11 +345,7 @@ export async function sendMessage(
     (seen) => {
       if (seen.sentWithClientId !== undefined) return { done: { again: seen.sentWithClientId } };
       const state = seen.state ?? emptyConversation(sender, peer, now);
-      const outcome = applySend(
-        state,
-        { from: sender, text, pictures, at: now, clientId: req.clientId },
-        { blocked, messagesFrom: settings.messagesFrom, followedByRecipient: followed },
-      );
+      const outcome = applySend(state, message, admission(blocked));
       if ('refused' in outcome) throw refusal(outcome.refused);
       return {
         next: outcome.state,

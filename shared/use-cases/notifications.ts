@@ -26,6 +26,7 @@
 // switched-off groups crowd out the page and the badge's window (UNREAD_CAP) while showing
 // nothing; decided here, the list and the badge count the same groups with no new read, and a
 // switch holds from the next fact on (what was already told stays, as on Weibo).
+import { SPECIAL_GROUP_ID } from '../domain/groups.js';
 import { InvalidInputError } from '../domain/errors.js';
 import {
   actorOfMember,
@@ -52,13 +53,14 @@ import { announce } from './live.js';
 import type { TallyHeal } from './background/tally.js';
 import { UNREAD_CAP } from '../domain/limits.js';
 import { wantsNotice } from '../domain/settings.js';
+import type { Engagement } from '../domain/hot.js';
 import type { UserStore } from '../ports/user-store.js';
 
 /** What reconciling a fact's notifications reads and writes (reconcileFact: the worker, the erasure). */
 export type ReconcileDeps = Pick<
   FeedDeps,
-  'posts' | 'relations' | 'reactions' | 'comments' | 'blocks' | 'notifications' | 'announcer' | 'step'
-> & { users: Pick<UserStore, 'notificationChoices'> };
+  'posts' | 'relations' | 'reactions' | 'comments' | 'blocks' | 'notifications' | 'groups' | 'announcer' | 'step'
+> & { users: Pick<UserStore, 'notificationChoices'> } & Partial<Pick<FeedDeps, 'hot'>>;
 /** What showing the notifications reads (the list and the unread badge). */
 export type NotificationsReadDeps = Pick<FeedDeps, 'users' | 'posts' | 'blocks' | 'notifications' | 'pictures'>;
 
@@ -161,12 +163,14 @@ export function postFacts(post: Post): NotificationFact[] {
 
 // ------------------------------------------------------------------ the worker
 
+const excerptOf = (body: string) => (body ? { excerpt: [...body].slice(0, EXCERPT_CODE_POINTS).join('') } : {});
+
 /**
  * Whether the fact still holds by its source of truth, and for a comment its text. A post's
  * mentions hold per recipient: an edit can drop or add one (`mentioned`: whom the text names now).
  */
 async function truthOf(
-  deps: Pick<FeedDeps, 'posts' | 'relations' | 'reactions' | 'comments'>,
+  deps: Pick<FeedDeps, 'posts' | 'relations' | 'reactions' | 'comments' | 'groups'>,
   fact: NotificationFact,
 ): Promise<{ live: boolean; excerpt?: string; mentioned?: ReadonlySet<string> }> {
   switch (fact.kind) {
@@ -189,6 +193,15 @@ async function truthOf(
       const post = await deps.posts.get(fact.postId);
       return { live: post !== null, mentioned: new Set(post?.mentions ? mentionedHandles(post.mentions) : []) };
     }
+    case 'special': {
+      // Each fan still keeps the author in 特别关注 (its book, not the index that named them).
+      const [post, kept] = await Promise.all([
+        deps.posts.get(fact.postId),
+        Promise.all(fact.fans.map((f) => deps.groups.members(f, SPECIAL_GROUP_ID))),
+      ]);
+      const fans = fact.fans.filter((_, i) => kept[i]?.includes(fact.actor));
+      return post ? { live: true, mentioned: new Set(fans), ...excerptOf(post.body) } : { live: false };
+    }
     case 'commentLike': {
       // The like holds this since on a live comment; the comment's words go with the notification.
       const state = await deps.comments.likeState(fact.postId, fact.commentId, fact.actor);
@@ -202,6 +215,24 @@ async function truthOf(
         ? { live: true, excerpt: [...found.comment.body].slice(0, EXCERPT_CODE_POINTS).join('') }
         : { live: false };
     }
+  }
+}
+
+/**
+ * The engagement a fact is for the hot feed (domain/hot.ts): a like, a comment or a repost of a
+ * post (a repost engages its original). Recorded while its truth holds, so an unlike's messages
+ * never add one; an undone engagement stays counted until it ages out (the person did engage).
+ * A fact without notices (one's own post) is never read here: the author never counts anyway.
+ */
+function engagementOf(fact: NotificationFact): Engagement | null {
+  switch (fact.kind) {
+    case 'like':
+    case 'comment':
+      return { postId: fact.postId, handle: fact.actor, at: fact.since };
+    case 'repost':
+      return { postId: fact.original, handle: fact.actor, at: fact.since };
+    default:
+      return null;
   }
 }
 
@@ -228,11 +259,16 @@ export async function reconcileFact(deps: ReconcileDeps, fact: NotificationFact)
   // No notification from a user the recipient blocked or muted (or who blocks the recipient).
   const shown = (n: Notice) =>
     truth.live && (truth.mentioned?.has(n.recipient) ?? true) && !silenced.has(n.recipient) && wanted(n);
-  const outcomes = await Promise.all(
-    notices.map((n) =>
-      reconcileNotice(deps, n, shown(n), n.type === 'like' || n.type === 'follow' ? undefined : truth.excerpt),
+  const engagement = truth.live && deps.hot ? engagementOf(fact) : null;
+  const [outcomes] = await Promise.all([
+    Promise.all(
+      notices.map((n) =>
+        reconcileNotice(deps, n, shown(n), n.type === 'like' || n.type === 'follow' ? undefined : truth.excerpt),
+      ),
     ),
-  );
+    // The hot feed counts the person (an idempotent put beside the notices: no round trip of its own).
+    engagement ? deps.hot!.engaged(engagement) : undefined,
+  ]);
   // Each recipient's clients are told, once per notice however often this runs (the log keeps
   // each event key once): also by a redelivery that found the notification already written.
   const announcer = deps.announcer;

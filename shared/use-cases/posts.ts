@@ -10,6 +10,7 @@ import type { FeedDeps } from './feed-deps.js';
 import { hiddenFrom, postVisibilityFor } from './visibility.js';
 import { authorsOf, describePosts, readPostDetails, withOriginalWithheld, type PostDetail } from './post-details.js';
 import { topicNames } from '../domain/text-entities.js';
+import { searchTermsOf } from './search-posts.js';
 import { refuseIfBlocked } from './block-guard.js';
 import { countedFact, notifyLater, notifyNow, postFacts } from './notifications.js';
 import { atStep } from './steps.js';
@@ -63,8 +64,12 @@ export async function deletePost(deps: DeletePostDeps, actor: string, id: string
   const post = found.state === 'live' ? found.post : undefined;
   const original = post?.repostOf;
   // The delayed notify goes first: it tallies the author's posts count, and a repost's count on
-  // its original (M). A repeat of a delete (post undefined) has the first delete's.
-  if (post) await notifyLater(deps, countedFact(post), { at: now, removal: true });
+  // its original (M). A repeat of a delete (post undefined) has the first delete's. An edited
+  // post's earlier texts are read beside it: their words are in the search index too.
+  const [, terms] = await Promise.all([
+    post ? notifyLater(deps, countedFact(post), { at: now, removal: true }) : undefined,
+    post ? searchTermsOf(deps, post) : [],
+  ]);
   // Also for an already deleted post: a repeat finishes dropping the body of a delete that died half-way.
   if (!(await deps.posts.markDeleted(id, now))) throw new NotFoundError(`No post "${id}"`, 'post_not_found');
   await atStep(deps, 'delete.won', { postId: id });
@@ -87,6 +92,8 @@ export async function deletePost(deps: DeletePostDeps, actor: string, id: string
   await Promise.all([
     deps.queue.send({ v: 1, type: 'retract', postId: id }),
     deps.queue.send({ v: 1, type: 'purge-comments', postId: id }),
+    // Its search entries (reads hide it already); a delete cut before this leaves them as dead rows.
+    ...(terms.length ? [deps.queue.send({ v: 1, type: 'unindex', postId: id, terms })] : []),
     discardPictures(deps.pictures, post?.media?.map((m) => m.id) ?? []),
   ]);
 }

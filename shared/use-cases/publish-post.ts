@@ -21,6 +21,7 @@ import { authorOfPostId, isPostId, newPostId, type Post } from '../domain/post.j
 import type { FeedDeps } from './feed-deps.js';
 import { mentionedHandles, topicNames } from '../domain/text-entities.js';
 import { trendBucketOf } from '../domain/trending.js';
+import { indexTerms } from '../domain/post-search.js';
 import { entitiesOf, type BodyEntities } from './entities.js';
 import { faceOf, readFaces, type Face } from './faces.js';
 import { atStep } from './steps.js';
@@ -30,7 +31,7 @@ import { attachPictures, checkPictures, postMediaOf, releasePictures, type Pictu
 /** Creating a post under a claimed id, or answering the one there (a repost's path too). */
 export type CreateOrReplayDeps = Pick<
   FeedDeps,
-  'posts' | 'inbox' | 'counters' | 'outbox' | 'reactions' | 'topics' | 'queue' | 'limits' | 'step'
+  'posts' | 'inbox' | 'counters' | 'outbox' | 'reactions' | 'topics' | 'search' | 'queue' | 'limits' | 'step'
 >;
 /** Publishing: what creating the post takes, and the idempotency keys, the users (mentions, the author's face), the pictures. */
 export type PublishDeps = CreateOrReplayDeps & Pick<FeedDeps, 'users' | 'idempotency' | 'pictures'>;
@@ -180,10 +181,11 @@ export async function finishCreated(deps: FinishCreatedDeps, post: Post): Promis
  * own), which tallies its author's posts count and a repost's count on its original (invariant
  * M): a request cut between this row and those counts is made good a settle window later.
  * The mentions' index entries go before the row too
- * (R: a post never links a user without the entry the erasure of that user unlinks it by).
+ * (R: a post never links a user without the entry the erasure of that user unlinks it by), and
+ * so do its search entries (V: a post is never readable without them).
  */
 async function createPost(
-  deps: Pick<FeedDeps, 'posts' | 'queue' | 'limits'>,
+  deps: Pick<FeedDeps, 'posts' | 'search' | 'queue' | 'limits' | 'step'>,
   post: Post,
   now: number,
   idempotencyKey?: string,
@@ -193,7 +195,9 @@ async function createPost(
     post.mentions?.length
       ? deps.posts.listMentions({ postId: post.id }, mentionedHandles(post.mentions), post.createdAt)
       : undefined,
+    deps.search.add(post.id, indexTerms(post)),
   ]);
+  await atStep(deps, 'publish.indexed', { author: post.author, postId: post.id });
   return deps.posts.create(post, idempotencyKey);
 }
 

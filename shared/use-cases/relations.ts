@@ -6,6 +6,7 @@ import { readFaces, withFaces, type Face } from './faces.js';
 import { decodeListCursor, shownPage } from './lists.js';
 import { blockedError, refuseIfBlocked } from './block-guard.js';
 import { notifyLater, notifyNow } from './notifications.js';
+import { leaveGroupsOf } from './groups.js';
 import { atStep } from './steps.js';
 import { requireUser } from './users.js';
 import type { NotificationFact } from '../domain/notification.js';
@@ -13,7 +14,7 @@ import { followFacts } from './background/tally.js';
 
 export type UnfollowDeps = Pick<
   FeedDeps,
-  'users' | 'relations' | 'inbox' | 'counters' | 'celebrities' | 'queue' | 'limits' | 'step'
+  'users' | 'relations' | 'inbox' | 'counters' | 'celebrities' | 'groups' | 'queue' | 'limits' | 'step'
 >;
 /** A follow undoes itself with an unfollow when a block raced it: what that takes, and the blocks. */
 export type FollowDeps = UnfollowDeps & Pick<FeedDeps, 'blocks'>;
@@ -143,7 +144,12 @@ export async function unfollow(deps: UnfollowDeps, actor: string, target: string
   const [removed, , celebrity] = await Promise.all([
     edge && fact ? removeEdge(deps, actor, target, edge.since, fact) : false,
     atStep(deps, 'unfollow.view-next', { follower: actor, followee: target }).then(() =>
-      Promise.all([deps.inbox.removeCelebrity([actor], target), deps.inbox.purgeAuthor(actor, target)]),
+      Promise.all([
+        deps.inbox.removeCelebrity([actor], target),
+        deps.inbox.purgeAuthor(actor, target),
+        // Groups hold only people one follows (X): the target leaves every group of the actor.
+        leaveGroupsOf(deps, actor, target),
+      ]),
     ),
     deps.celebrities.isCelebrity(target),
   ]);

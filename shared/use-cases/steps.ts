@@ -8,6 +8,8 @@ export type StepPoint =
   | 'publish.claimed'
   /** publish: its pictures are claimed for the post id; the post row is not yet written. */
   | 'publish.pictures-attached'
+  /** publish / repost: its search entries are written; the post row is not yet. */
+  | 'publish.indexed'
   /** delete: the post was read and the actor is its author; the tombstone is not yet written. */
   | 'delete.checked'
   /** follow: the target exists and no block was seen; the edge is not yet written. */
@@ -20,6 +22,12 @@ export type StepPoint =
   | 'unfollow.edge-removed'
   /** unfollow: the marker removal and the inbox purge are next (they run beside the edge's removal). */
   | 'unfollow.view-next'
+  /** a change of a group book: the book is read, the commit on its version is next. */
+  | 'group.book-read'
+  /** group add: the member exists and is followed; the index entry and the commit are next. */
+  | 'group.add-checked'
+  /** group add: the member is in the group; the second look at the edge is next. */
+  | 'group.add-committed'
   /** fan-out / retract / promote / demote: a chunk of followers is read, not yet written to. */
   | 'fanout.readers-read'
   /** promote: every follower's marker is written; the celebrity flag is next. */
@@ -66,6 +74,10 @@ export type StepPoint =
   | 'edit.read'
   /** edit: the new text is written by this request (its version won); the trend counts and the notify are next. */
   | 'edit.won'
+  /** edit: the new text's topic and search entries are written; the check-and-put is next. */
+  | 'edit.indexed'
+  /** search: the index lists are read; the candidates' posts are next. */
+  | 'search.scanned'
   /** delete: the tombstone is written by this request; the counts are next. */
   | 'delete.won'
   /** plain repost: the (user, original) claim is taken; the repost post is not yet created. */

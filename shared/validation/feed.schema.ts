@@ -146,6 +146,23 @@ export const topicSearchQuery = z.strictObject({
     .meta({ description: 'How many names, at most' }),
 });
 
+/** Post search: what to look for (its bounds are the use case's, so each has its own error code) and a page. */
+export const postSearchQuery = z.strictObject({
+  q: humanText({ min: 1, max: 1000, label: 'q' }).meta({
+    description:
+      'Words to find, all of them: Chinese by the characters as written (北京大学 finds posts holding 北京大学), other languages by whole words, case- and accent-insensitive; `#话题#` and `@handle` as themselves. At most 100 characters and 10 words',
+    example: '微博 hello world',
+  }),
+  limit: z.coerce.number().int().min(1).max(50).default(20).meta({ description: 'Page size' }),
+  cursor: pageQuery.shape.cursor,
+});
+
+/** The hot feed: a page of the ranking (at most 50 posts). */
+export const hotQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(50).default(20).meta({ description: 'Page size' }),
+  cursor: pageQuery.shape.cursor,
+});
+
 export const markReadBody = z.strictObject({
   upTo: z
     .string()

@@ -11,6 +11,9 @@ import { HBaseCelebrityRegistry, HBaseOutboxStore } from '../adapters/hbase/hbas
 import { HBasePeopleIndex } from '../adapters/hbase/hbase-people-index.js';
 import { HBaseIdempotencyStore, HBasePostStore } from '../adapters/hbase/hbase-post-store.js';
 import { HBaseReactionStore } from '../adapters/hbase/hbase-reaction-store.js';
+import { HBaseSearchIndex } from '../adapters/hbase/hbase-search-index.js';
+import { HBaseHotStore } from '../adapters/hbase/hbase-hot-store.js';
+import { HBaseGroupStore } from '../adapters/hbase/hbase-group-store.js';
 import { HBaseRelationStore } from '../adapters/hbase/hbase-relation-store.js';
 import { HBaseTopicStore } from '../adapters/hbase/hbase-topic-store.js';
 import { HBaseUserStore } from '../adapters/hbase/hbase-user-store.js';
@@ -47,6 +50,9 @@ export function hbaseFeedStores(hbase: HBaseRestClient, ns: string, opts: { sett
     blocks: new HBaseBlockStore(hbase, ns),
     notifications: new HBaseNotificationStore(hbase, ns),
     topics: new HBaseTopicStore(hbase, ns),
+    search: new HBaseSearchIndex(hbase, ns),
+    hot: new HBaseHotStore(hbase, ns),
+    groups: new HBaseGroupStore(hbase, ns),
     messages: new HBaseMessageStore(hbase, ns),
     feedFaces: new CachingFaces(new HBaseUserStore(hbase, ns), FEED_FACES_TTL_MS),
   };

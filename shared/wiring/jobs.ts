@@ -6,6 +6,8 @@ import { HBaseMediaStore } from '../adapters/hbase/hbase-media-store.js';
 import { HBasePostCountStore } from '../adapters/hbase/hbase-post-count-store.js';
 import { HBasePostStore } from '../adapters/hbase/hbase-post-store.js';
 import { HBaseUserStore } from '../adapters/hbase/hbase-user-store.js';
+import { HBaseHotStore } from '../adapters/hbase/hbase-hot-store.js';
+import { HBaseLayoutStore } from '../adapters/hbase/hbase-layout-store.js';
 import { LambdaJobContinuation } from '../adapters/lambda/lambda-job-continuation.js';
 import { config, type Config } from '../config/config.js';
 import type { JobDependencies } from '../use-cases/jobs/job-deps.js';
@@ -23,6 +25,8 @@ export function jobDependencies(cfg: Config = config()): JobDependencies {
     media: new HBaseMediaStore(hbase, ns),
     posts: new HBasePostStore(hbase, ns),
     users: new HBaseUserStore(hbase, ns),
+    hot: new HBaseHotStore(hbase, ns),
+    layout: new HBaseLayoutStore(hbase, ns),
     continuation: new LambdaJobContinuation(cfg.LAMBDA_ENDPOINT ? { endpoint: cfg.LAMBDA_ENDPOINT } : {}),
     queue: () => fanoutQueue('the worker and the jobs that queue messages (sweeps, repair-relations)'),
     mediaQueue,

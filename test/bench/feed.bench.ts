@@ -13,6 +13,8 @@
 //      (timelines, profile, an author's posts, post detail, likers, followers, notifications,
 //      publish, like, follow), p50/p99 against the floor's row get, requests and round trips
 //   4. fan-out inbox cells/s vs raw batch puts of the same cells, at 10,000 and 100,000 followers
+//   4b. the same for the 10,000-follower author in G ordinary groups of followers and in G
+//      followers' 特别关注, with publish → the last special notice (./feed/group-fanout.ts)
 //   5. publish → visible lag for a 10,000-follower author through a real ElasticMQ queue
 //   3c. seed 000's read path (inbox row with 5 versions per followee, one get per cell, grouped
 //      by author: ./feed/seed-read.ts) vs our home timeline page, p50/p99, same readers and posts
@@ -24,6 +26,7 @@
 // bench-results/), and docs/benchmarks.md rewritten from docs/bench.
 // Knobs: test/bench/feed/settings.ts (BENCH_* variables; --smoke or BENCH_PROFILE=smoke).
 // The stack must already run: `bash infra/local/stack.sh start`.
+import { dropBenchNamespace } from './drop-namespace.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -41,6 +44,7 @@ import { createSeedTables, runBackfill } from './feed/backfill.js';
 import { createSeedReadTables, runSeedRead } from './feed/seed-read.js';
 import type { BenchContext } from './feed/context.js';
 import { runFanout } from './feed/fanout.js';
+import { runGroupFanout } from './feed/group-fanout.js';
 import { buildGraph, buildPool, loadGraph } from './feed/graph.js';
 import { runHotPost } from './feed/hot-post.js';
 import { runLag } from './feed/lag.js';
@@ -131,6 +135,7 @@ const progress = new Progress([
   { id: 'hotpost', label: 'hot-post likes (concurrent likePost)', weight: 10 },
   { id: 'routes', label: 'per-route table vs the raw row get', weight: 12 },
   { id: 'fanout', label: 'fan-out vs raw batch put', weight: 6 },
+  { id: 'groups', label: 'fan-out of an author in groups and 特别关注', weight: 8 },
   { id: 'lag', label: 'publish → visible through the queue', weight: 10 },
   { id: 'memory', label: 'fan-out worker memory (child processes)', weight: 15 },
   { id: 'backfill', label: 'follow backfill: ours vs seed full scan', weight: 80 },
@@ -141,33 +146,7 @@ let cleaned = false;
 async function cleanup(): Promise<void> {
   if (cleaned) return;
   cleaned = true;
-  try {
-    const res = await fetch(`${restUrl}/namespaces/${ns}/tables`, {
-      headers: { ...headers, Accept: 'application/json' },
-      signal: AbortSignal.timeout(10_000),
-    });
-    const names =
-      res.status === 200
-        ? (((await res.json()) as { table?: { name: string }[] }).table?.map((t) => t.name) ?? [])
-        : [];
-    for (const name of names) await hb.deleteTable(`${ns}:${name}`).catch(() => {});
-    // The gateway refuses to drop a namespace while the master still lists a table in it: retry.
-    let dropped = false;
-    let lastError: unknown;
-    for (let attempt = 0; attempt < 10 && !dropped; attempt++) {
-      try {
-        await hb.deleteNamespace(ns);
-        dropped = !(await hb.namespaceExists(ns));
-      } catch (err) {
-        lastError = err;
-      }
-      if (!dropped) await new Promise((r) => setTimeout(r, 500));
-    }
-    if (!dropped)
-      process.stderr.write(`feed bench: could not drop namespace ${ns} (${String(lastError)}); drop it by hand\n`);
-  } catch (err) {
-    process.stderr.write(`feed bench: cleanup of namespace ${ns} failed: ${String(err)}\n`);
-  }
+  await dropBenchNamespace(hb, restUrl, headers, ns, (line) => process.stderr.write(`feed bench: ${line}\n`));
   if (queueUrls.length) {
     const sqs = localSqsClient(sqsEndpoint);
     for (const QueueUrl of queueUrls) await sqs.send(new DeleteQueueCommand({ QueueUrl })).catch(() => {});
@@ -259,6 +238,10 @@ try {
   progress.phase('fanout', `${s.lagFollowers} and ${s.memLarge} followers`);
   const fanout = await runFanout(ctx);
   const fanoutLarge = await runFanout(ctx, pool.authors[2]!);
+
+  // 4b. the same author held in groups and in 特别关注
+  progress.phase('groups', `${s.groupCounts.join(', ')} groups; ${s.specialCounts.join(', ')} 特别关注 fans`);
+  const groupFanout = await runGroupFanout(ctx);
 
   // 5. publish → visible, the large author's posts, segments run by concurrent worker invocations
   progress.phase('lag', `${s.memLarge} followers × ${s.lagReps}, ${s.workerConcurrency} workers`);
@@ -363,6 +346,37 @@ try {
         unit: '%',
       }),
     ),
+    ...groupFanout.groups.map((g) =>
+      target({
+        id: `fanout_ratio_groups_${g.groups}`,
+        label: `Fan-out vs raw batch put, the ${g.followers.toLocaleString('en-US')}-follower author in ${g.groups.toLocaleString('en-US')} ordinary groups of followers`,
+        formula: `${g.fanoutCellsPerSec} / ${g.rawPutCellsPerSec} cells/s · ${Math.round(g.requestsPerPost * 10) / 10} requests per post`,
+        value: g.ratio,
+        kind: 'info',
+        target: 0,
+        unit: '%',
+      }),
+    ),
+    ...groupFanout.special.flatMap((g) => [
+      target({
+        id: `fanout_ratio_special_${g.groups}`,
+        label: `Fan-out vs raw batch put, the ${g.followers.toLocaleString('en-US')}-follower author in ${g.groups.toLocaleString('en-US')} followers' 特别关注`,
+        formula: `${g.fanoutCellsPerSec} / ${g.rawPutCellsPerSec} cells/s · ${Math.round(g.requestsPerPost * 10) / 10} requests per post`,
+        value: g.ratio,
+        kind: 'info',
+        target: 0,
+        unit: '%',
+      }),
+      target({
+        id: `special_notice_ms_${g.groups}`,
+        label: `  publish → the last of ${g.groups.toLocaleString('en-US')} 特别关注 notices written, p50 (${g.reps} posts)`,
+        formula: `${g.noticesPerPostMin} notices a post; ${g.noticeMs.join(', ')} ms`,
+        value: g.noticeMsMedian!,
+        kind: 'info',
+        target: 0,
+        unit: 'ms',
+      }),
+    ]),
     target({
       id: 'lag_p50',
       label: `Publish → visible in the last of ${lag.followers.toLocaleString('en-US')} followers, p50 (${lag.runs.length} posts, ${lag.workerConcurrency} worker invocations at once, ${CORES} cores)`,
@@ -562,6 +576,22 @@ try {
     fanout_large_cold_ratio: fanoutLarge.cold.ratio,
     fanout_large_cold_ms: fanoutLarge.cold.ms,
     fanout_large_messages_per_post: fanoutLarge.messagesPerPost,
+    ...Object.fromEntries(
+      [...groupFanout.groups, ...groupFanout.special].flatMap((g) => [
+        [`fanout_${g.kind}_${g.groups}_cells_per_s`, g.fanoutCellsPerSec],
+        [`fanout_${g.kind}_${g.groups}_raw_put_cells_per_s`, g.rawPutCellsPerSec],
+        [`fanout_${g.kind}_${g.groups}_ratio`, g.ratio],
+        [`fanout_${g.kind}_${g.groups}_requests_per_post`, g.requestsPerPost],
+        ...(g.kind === 'special'
+          ? [
+              [`special_${g.groups}_notice_ms_median`, g.noticeMsMedian!],
+              [`special_${g.groups}_notice_ms_max`, g.noticeMsMax!],
+              [`special_${g.groups}_notices_per_post`, g.noticesPerPostMin],
+            ]
+          : []),
+      ]),
+    ),
+    fanout_groups_setup_seconds: groupFanout.setupSeconds,
     lag_followers: lag.followers,
     lag_worker_concurrency: lag.workerConcurrency,
     lag_last_follower_ms_p99: lag.lastMsP99,
@@ -649,6 +679,7 @@ try {
     routes,
     fanout,
     fanoutLarge,
+    groupFanout,
     lag,
     backfill,
     memory,

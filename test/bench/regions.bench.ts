@@ -44,18 +44,13 @@ import { liveNodes, nodeLoad, settledNodeSnapshot, type NodeLoad } from './regio
 import { decimalStringSplit, quantileSplit } from './regions/seed-splits.js';
 import { printTable } from './stats.js';
 import { refreshBenchmarksPage } from '../../infra/docs/benchmarks-document.js';
+import { envInt } from '../support/env-int.js';
 
 const TARGET = 1.25;
 const argv = process.argv.slice(2);
 const env = process.env;
 const smoke = argv.includes('--smoke') || env.BENCH_PROFILE === 'smoke';
-const int = (name: string, fallback: number, min = 1) => {
-  const raw = env[name];
-  const v = raw === undefined || raw === '' ? fallback : Number(raw.replaceAll('_', ''));
-  if (!Number.isInteger(v) || v < min)
-    throw new Error(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
-  return v;
-};
+const int = (name: string, fallback: number, min = 1) => envInt(name, fallback, min, env);
 // The multi-RegionServer stack of docs/local-stack.md, unless told otherwise. Its REST port is fixed
 // rather than read from HBASE_REST_PORT, which a shell may hold for the main stack (18080): the
 // bench must never start, stop or measure that one.

@@ -42,6 +42,8 @@ describe('every page, both languages', () => {
       await visit('profile', `#/u/${friend.handle}`, 'article.post');
       await visit('own-profile', `#/u/${me.handle}`, '.list-end');
       await visit('followers', `#/u/${me.handle}/followers`, 'ul.users li');
+      await visit('groups', '#/groups', '.group-row');
+      await visit('special-tab', '#/?group=special', '.list-end');
       await visit('not-found', '#/nowhere', 'h1');
       expect(
         await t.page.evaluate(

@@ -17,10 +17,10 @@ describe('find people (找人), in Chromium', () => {
     const { bob, a, b } = await annAndBob(browser, oldName);
 
     // ann searches for the start of bob's name from the header.
-    const box = a.page.getByRole('searchbox', { name: '找人' });
+    const box = a.page.getByRole('searchbox', { name: '搜索' });
     await box.fill(`王${tag}`);
     await box.press('Enter');
-    await a.page.getByRole('heading', { name: `找人：“王${tag}”` }).waitFor();
+    await a.page.getByRole('heading', { name: `搜索：“王${tag}”` }).waitFor();
     const row = a.page.locator('ul.found li').filter({ hasText: `@${bob}` });
     await row.waitFor();
     expect(await a.page.locator('ul.found li').count()).toBe(1);
@@ -50,14 +50,14 @@ describe('find people (找人), in Chromium', () => {
       b.page.waitForResponse((r) => r.request().method() === 'PATCH' && r.status() === 200),
       b.page.getByRole('button', { name: 'Save profile' }).click(),
     ]);
-    const search = b.page.getByRole('searchbox', { name: 'Find people' });
+    const search = b.page.getByRole('searchbox', { name: 'Search' });
     await search.fill(`王${tag}`);
     await search.press('Enter');
     await b.page.getByText('Nobody found').waitFor();
     await expectAccessible(b.page, 'search finding nobody (en)');
     await search.fill(`robert ${tag}`);
     await search.press('Enter');
-    await b.page.getByRole('heading', { name: `People matching “robert ${tag}”` }).waitFor();
+    await b.page.getByRole('heading', { name: `Search: “robert ${tag}”` }).waitFor();
     const self = b.page.locator('ul.found li').filter({ hasText: `@${bob}` });
     await self.waitFor();
     await expect(self.innerText()).resolves.toContain(newName);

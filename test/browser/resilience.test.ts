@@ -65,7 +65,7 @@ describe('long names, in Chromium at 375 px', () => {
     await logIn(t.page, handle, password);
     await t.page.fill('#compose-text', `窄屏 ${hex()}`);
     await t.page.getByRole('button', { name: '发布', exact: true }).click();
-    const card = t.page.locator('article.post').first();
+    const card = t.page.locator('section > .feed article.post').first();
     await card.waitFor();
     const sideways = () => t.page.evaluate(`document.documentElement.scrollWidth`);
     expect(await sideways(), 'home').toBeLessThanOrEqual(375);

@@ -177,7 +177,7 @@ describe('themes and the shell, in Chromium', () => {
         if (width === 375) await expectOneLineHeader(t.page, `${name} (${locale})`);
       }
 
-      const label = locale === 'en' ? 'Find people' : '找人';
+      const label = locale === 'en' ? 'Search' : '搜索';
       const box = t.page.getByRole('searchbox', { name: label });
       const toggle = t.page.getByRole('button', { name: label, exact: true });
       // Wide: the field itself, no icon button.

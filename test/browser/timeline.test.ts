@@ -90,12 +90,12 @@ describe('the home timeline, in Chromium', () => {
     await box.fill(full);
     await t.page.getByText('0 characters left').waitFor();
     await post.click();
-    await t.page.locator('article.post').first().waitFor();
+    await t.page.locator('section > .feed article.post').waitFor();
     expect(await shownBodies(t.page)).toEqual([full]); // the API accepted exactly what the counter allowed
 
-    await fromMenu(t.page.locator('article.post'), 'More actions', 'Delete');
+    await fromMenu(t.page.locator('section > .feed article.post'), 'More actions', 'Delete');
     await answerDialog(t.page, 'Delete');
-    await t.page.locator('article.post').waitFor({ state: 'detached' });
+    await t.page.locator('section > .feed article.post').waitFor({ state: 'detached' });
     expect((await api.call('GET', `/users/${me.handle}/posts`)).json.posts).toEqual([]);
     await t.close();
   });

@@ -58,6 +58,8 @@ interface World {
   /** A ready cover picture of A's. */
   cover: string;
   upload: string;
+  /** A's group holding B. */
+  group: string;
 }
 
 const ok = (res: ApiResponse, status = 200) => {
@@ -118,6 +120,11 @@ async function buildWorld(): Promise<World> {
     );
   }
   const upload = await picture(a!.token, 'post');
+  const group = ok(
+    await api.call('POST', `/users/${a!.handle}/groups`, { token: a!.token, body: { name: 'close' } }),
+    201,
+  ).json.id as string;
+  ok(await api.call('PUT', `/users/${a!.handle}/groups/${group}/members/${b!.handle}`, { token: a!.token }));
   // 私信: B writes to A (A follows B: admitted), C and M send A requests (A follows neither).
   const dm = (from: User, to: User, text: string) =>
     api.call('POST', `/users/${from.handle}/conversations/${to.handle}/messages`, {
@@ -152,6 +159,7 @@ async function buildWorld(): Promise<World> {
     avatar,
     cover,
     upload,
+    group,
   };
 }
 
@@ -213,6 +221,17 @@ const CALLS: Record<RouteName, (w: World) => Promise<ApiResponse>> = {
   suggestions: (w) => api.call('GET', `/users/${w.a.handle}/suggestions`, { token: w.a.token }),
   listFollowers: (w) => api.call('GET', `/users/${w.b.handle}/followers`, { token: w.a.token }),
   homeTimeline: (w) => api.call('GET', `/users/${w.a.handle}/timeline`, { token: w.a.token }),
+  listGroups: (w) => api.call('GET', `/users/${w.a.handle}/groups?member=${w.b.handle}`, { token: w.a.token }),
+  createGroup: (w) => api.call('POST', `/users/${w.a.handle}/groups`, { token: w.a.token, body: { name: 'new one' } }),
+  renameGroup: (w) =>
+    api.call('PATCH', `/users/${w.a.handle}/groups/${w.group}`, { token: w.a.token, body: { name: 'closest' } }),
+  deleteGroup: (w) => api.call('DELETE', `/users/${w.a.handle}/groups/${w.group}`, { token: w.a.token }),
+  groupMembers: (w) => api.call('GET', `/users/${w.a.handle}/groups/${w.group}/members`, { token: w.a.token }),
+  addGroupMember: (w) =>
+    api.call('PUT', `/users/${w.a.handle}/groups/special/members/${w.b.handle}`, { token: w.a.token }),
+  removeGroupMember: (w) =>
+    api.call('DELETE', `/users/${w.a.handle}/groups/${w.group}/members/${w.b.handle}`, { token: w.a.token }),
+  groupTimeline: (w) => api.call('GET', `/users/${w.a.handle}/groups/${w.group}/timeline`, { token: w.a.token }),
   timelineNewer: (w) =>
     api.call('GET', `/users/${w.a.handle}/timeline/newer?after=${encodeURIComponent(w.post)}`, { token: w.a.token }),
   notifications: (w) => api.call('GET', `/users/${w.b.handle}/notifications`, { token: w.b.token }),
@@ -228,6 +247,8 @@ const CALLS: Record<RouteName, (w: World) => Promise<ApiResponse>> = {
   topicPosts: (w) => api.call('GET', `/topics/${encodeURIComponent(w.topic)}/posts`, { token: w.a.token }),
   trendingTopics: () => api.call('GET', '/topics/trending'),
   searchTopics: (w) => api.call('GET', `/topics?q=${encodeURIComponent(w.topic.slice(0, 2))}`),
+  searchPosts: (w) => api.call('GET', `/search/posts?q=${encodeURIComponent(`#${w.topic}#`)}`, { token: w.a.token }),
+  hotPosts: (w) => api.call('GET', '/hot', { token: w.a.token }),
   blockState: (w) => api.call('GET', `/users/${w.a.handle}/blocks/${w.c.handle}`, { token: w.a.token }),
   block: (w) => api.call('PUT', `/users/${w.b.handle}/blocks/${w.c.handle}`, { token: w.b.token }),
   unblock: (w) => api.call('DELETE', `/users/${w.a.handle}/blocks/${w.blocked.handle}`, { token: w.a.token }),
@@ -269,6 +290,7 @@ const CALLS: Record<RouteName, (w: World) => Promise<ApiResponse>> = {
 const ORDER: RouteName[] = (Object.keys(routes) as RouteName[]).toSorted((x, y) => rank(x) - rank(y));
 function rank(name: RouteName): number {
   const late: RouteName[] = [
+    'deleteGroup',
     'follow',
     'mute',
     'block',

@@ -29,6 +29,7 @@ import {
   notificationStoreContract,
   topicStoreContract,
 } from '../support/contracts/social-store.contract.js';
+import { hotStoreContract } from '../support/contracts/hot-store.contract.js';
 import { loginThrottleContract, userStoreContract } from '../support/contracts/user-store.contract.js';
 import { peopleIndexContract } from '../support/contracts/people-index.contract.js';
 import { sessionStoreContract } from '../support/contracts/session-store.contract.js';
@@ -55,6 +56,7 @@ writeQuotaContract(() => stores.quota);
 blockStoreContract(() => stores.blocks);
 notificationStoreContract(() => stores.notifications);
 topicStoreContract(() => stores.topics);
+hotStoreContract(() => stores.hot);
 userStoreContract(() => ({ users: stores.users, counters: stores.counters }));
 loginThrottleContract(() => new HBaseLoginThrottle(hbase, ns));
 sessionStoreContract(() => new HBaseSessionStore(hbase, ns));

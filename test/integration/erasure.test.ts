@@ -5,11 +5,12 @@
 // account (its user key, its handle as a key segment, or one of its post ids) — a whole-table
 // scan, acceptable in a test only. The races (a restore against the job, a follow in flight
 // across the erasure) are forced step by step (docs/consistency.md Q and R).
+import { addToGroup, createGroup } from '../../shared/use-cases/groups.js';
 import { describe, expect, inject, it } from 'vitest';
 import { HBaseAccountRemains } from '../../shared/adapters/hbase/hbase-account-remains.js';
 import { RESTORE_WINDOW_MS } from '../../shared/domain/leaving.js';
 import { bytesToString, HBaseRestClient } from '../../shared/hbase/index.js';
-import { TABLES, type TableName } from '../../shared/schema/tables.js';
+import { qualifiedTableName, TABLES, type TableName } from '../../shared/schema/tables.js';
 import { userKey } from '../../shared/schema/row-keys.js';
 import { mute, block } from '../../shared/use-cases/blocks.js';
 import { bookmarkPost } from '../../shared/use-cases/bookmarks.js';
@@ -93,6 +94,11 @@ describe('erasure (注销, 30 days after leaving)', () => {
     await repost(deps, ann, theirs, { comment: 'from ann' });
     await mute(deps, ann, dan);
     await block(deps, dan, ann);
+    // Groups: ann's own of bob, and cat keeps ann in 特别关注 and a group of cat's.
+    await addToGroup(deps, ann, (await createGroup(deps, ann, 'mine')).id, bob);
+    const catsGroup = (await createGroup(deps, cat, 'cats')).id;
+    await addToGroup(deps, cat, catsGroup, ann);
+    await addToGroup(deps, cat, 'special', ann);
     // Bob names ann with a link: a post (then edited to name cat too, so its history names ann)
     // and a comment.
     const naming = await post(bob, `ask @${ann}`);
@@ -117,7 +123,7 @@ describe('erasure (注销, 30 days after leaving)', () => {
     // Only the reservation is left: the users row with the handle and the erased standing, and
     // the entry that releases it.
     const reservation = await rowsNaming(ann);
-    expect(reservation).toHaveLength(2);
+    expect(reservation, reservation.join('\n')).toHaveLength(2);
     expect(reservation[0]).toMatch(new RegExp(`^lists: ~departures/release/\\d{13}/${ann} \\[e:t\\]$`));
     expect(reservation[1]).toBe(`users: ${bytesToString(userKey(ann)).replace(/[^\x20-\x7e]/g, '.')} [p:h,p:x]`);
     // The others are put right: counts, edges, notifications.
@@ -126,6 +132,12 @@ describe('erasure (注销, 30 days after leaving)', () => {
     expect(await stores.counters.get(bob, 'followers')).toBe(0);
     expect(await stores.counters.get(bob, 'following')).toBe(0);
     expect(await stores.counters.get(cat, 'following')).toBe(0);
+    // ann left every group, and no cell of cat's book names ann (nor bob's index ann's group).
+    expect(await stores.groups.members(cat, 'special')).toEqual([]);
+    expect(await stores.groups.members(cat, catsGroup)).toEqual([]);
+    const catsBook = await hbase.getRow(qualifiedTableName(ns, 'groups'), userKey(cat));
+    expect((catsBook?.cells ?? []).map((c) => bytesToString(c.qualifier)).filter((q) => q.includes(ann))).toEqual([]);
+    expect(await stores.groups.holders(bob)).toEqual([]);
     const bobHears = (await listNotifications(deps, bob, 30)).items.flatMap((g) => g.actors.map((a) => a.handle));
     expect(bobHears).not.toContain(ann);
     expect(
@@ -160,6 +172,9 @@ describe('erasure (注销, 30 days after leaving)', () => {
     // 30 days on, the release: no row names the account, and the handle is free.
     await runJob(erasedAt + RESERVATION_MS + 1);
     expect(await rowsNaming(ann)).toEqual([]);
+    // Nor does the search index hold the mention of it in bob's post (its words stay).
+    expect((await deps.search.posts(`@${ann}`, 10)).items).toEqual([]);
+    expect((await deps.search.posts('ask', 10)).items).toContain(naming);
     await registerUser(deps, { handle: ann, displayName: 'Someone new', password: PASSWORD });
   });
 

@@ -3,6 +3,7 @@
 // whose JSON holds exactly the user's own posts, comments, likes, bookmarks and edges, and their
 // private conversations less what they deleted for themselves; racing asks
 // build once (forced step by step: test/support/interleave.ts).
+import { addToGroup, createGroup } from '../../shared/use-cases/groups.js';
 import { describe, expect, inject, it } from 'vitest';
 import { S3MediaObjects } from '../../shared/adapters/s3/s3-media-objects.js';
 import { hbaseFeedStores } from '../../shared/wiring/feed.js';
@@ -98,6 +99,8 @@ describe('data export (导出数据)', () => {
     await bookmarkPost(deps, ann, theirs);
     await follow(deps, ann, bob);
     await follow(deps, cat, ann);
+    await addToGroup(deps, ann, 'special', bob);
+    await addToGroup(deps, ann, (await createGroup(deps, ann, '读书')).id, bob);
     // Conversations: with bob (a picture, a recall, a message she deleted for herself), a request
     // from cat, and one with dan she deleted whole.
     await stores.users.changeSettings(bob, { messagesFrom: 'everyone' });
@@ -137,6 +140,10 @@ describe('data export (导出数据)', () => {
     expect(doc.likes.map((l) => l.postId)).toEqual([theirs]);
     expect(doc.bookmarks.map((b) => b.postId)).toEqual([theirs]);
     expect(doc.following.map((e) => e.handle)).toEqual([bob]);
+    expect(doc.groups?.map((g) => [g.name, g.special, g.members.map((m) => m.handle)])).toEqual([
+      ['特别关注', true, [bob]],
+      ['读书', false, [bob]],
+    ]);
     expect(doc.followers.map((e) => e.handle)).toEqual([cat]);
     const byPeer = Object.fromEntries(doc.conversations.map((c) => [c.peer, c]));
     expect(Object.keys(byPeer).sort()).toEqual([bob, cat].sort());

@@ -173,6 +173,38 @@ describe('the event log (invariant S)', () => {
     expect(await store.connection(`y-${reader}`)).toBeNull();
   });
 
+  it('a push that fails outright is sent once more; one that fails twice is given up, the event logged', async () => {
+    const reader = fresh();
+    await present(reader, `f-${reader}`);
+    let calls = 0;
+    const flaky = {
+      ...deps,
+      push: {
+        ...push,
+        send: async () => {
+          if (++calls === 1) throw new Error('socket hang up');
+          return 'sent' as const;
+        },
+      },
+    };
+    expect(await announce(flaky, [reader], post(45), Date.now())).toMatchObject({ logged: 1, pushed: 1 });
+    expect(calls).toBe(2);
+    const failing = {
+      ...deps,
+      push: {
+        ...push,
+        send: async () => {
+          calls++;
+          throw new Error('socket hang up');
+        },
+      },
+    };
+    expect(await announce(failing, [reader], post(46), Date.now())).toMatchObject({ logged: 1, pushed: 0, gone: 0 });
+    expect(calls).toBe(4);
+    expect(await store.connection(`f-${reader}`)).not.toBeNull();
+    expect((await store.read(reader, 0, 10)).events).toHaveLength(2);
+  });
+
   it('a push that finds the connection gone (410) removes it; the event stays in the log', async () => {
     const reader = fresh();
     await present(reader, `g-${reader}`);

@@ -159,6 +159,23 @@ describe('private messages (私信)', () => {
     await expect(say(a, c, 'hi')).rejects.toMatchObject({ code: 'user_not_found' });
   });
 
+  it('a refused send begins no conversation, so it spends none of the conversations a minute allows', async () => {
+    const [a, b, c] = await users('ann', 'bob', 'cat');
+    const strict: MessageDeps = { ...deps, limits: { writesPerMinute: { message: 1000, conversation: 1 } } };
+    const at = Date.now();
+    await stores.users.changeSettings(b, { messagesFrom: 'nobody' });
+    for (let i = 0; i < 3; i++)
+      await expect(sendMessage(strict, a, b, { text: 'hi', clientId: `r${n++}` }, at)).rejects.toMatchObject({
+        code: 'messages_refused',
+      });
+    await stores.users.changeSettings(c, { messagesFrom: 'everyone' });
+    expect((await sendMessage(strict, a, c, { text: 'hi', clientId: `r${n++}` }, at)).state).toBe('open');
+    await stores.users.changeSettings(b, { messagesFrom: 'everyone' });
+    await expect(sendMessage(strict, a, b, { text: 'hi', clientId: `r${n++}` }, at)).rejects.toMatchObject({
+      code: 'rate_limited',
+    });
+  });
+
   it('recall within two minutes (the sender only), delete a message or the conversation for me only', async () => {
     const [a, b] = await friends();
     const t0 = Date.now();

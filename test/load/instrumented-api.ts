@@ -67,6 +67,13 @@ export class Recorder {
   readonly answers = new AnswerTally();
   inFlight = 0;
   maxInFlight = 0;
+  /**
+   * The chaos run's rule: a 503 with Retry-After is the API saying storage is away for now (a
+   * REST gateway restart), not a failure; such answers are counted here, by phase and time.
+   */
+  retryLaterIsAnswer = false;
+  readonly retryLater: Record<Phase, number> = { setup: 0, run: 0, burst: 0, compare: 0 };
+  readonly retryLaterAt: number[] = [];
 
   /** `thrown`: what the request threw instead of answering. */
   record(phase: Phase, method: string, path: string, ms: number, res: ApiResponse | undefined, thrown?: unknown): void {
@@ -78,6 +85,11 @@ export class Recorder {
       this.latencies.set(cls, list);
       if (res) this.answers.add(res);
       else this.answers.addThrown(thrown);
+    }
+    if (this.retryLaterIsAnswer && res?.status === 503 && res.headers.get('retry-after')) {
+      this.retryLater[phase]++;
+      this.retryLaterAt.push(Date.now());
+      return;
     }
     const problem =
       thrown !== undefined ? (thrown instanceof Error ? thrown.message : String(thrown)) : res && failureOf(res);

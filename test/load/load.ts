@@ -7,7 +7,7 @@
 //
 //   npm run load -- [--url http://127.0.0.1:13000] [--rate 20] [--duration 60] [--concurrency 16]
 //                   [--max-requests N] [--users 20] [--burst 100] [--seed N] [--json file]
-//                   [--pressure] [--api-log file]
+//                   [--pressure | --chaos] [--api-log file]
 //
 // --pressure: during the run phase, a CPU burner per core and the stack's REST gateway paused
 // now and then on the seed's schedule (test/support/pressure.ts; docs/testing.md, "Pressure").
@@ -16,14 +16,24 @@
 // 'Invocation ran out of time' lines from the API's log that `npm start` writes
 // (infra/local/api-log.ts; --api-log names another), over the run and the drain.
 //
+// --chaos: during the run phase, on the seed's schedule, the stack's REST gateway is restarted a
+// few times and fan-out worker invocations are killed part-way (chaos.ts; docs/operations.md,
+// "Chaos load"). A 503 with Retry-After is then the API's due answer, counted apart (the driver
+// sends writes again past it, their ids making that safe); any other 5xx is an error. The summary
+// adds each fault — when, what, and how long it cost — the totals, and the DLQ's messages; it
+// exits 1 unless errors, lost items, mismatches and new DLQ messages are all 0.
+//
 // The queue it waits on is the one `npm start` made for HBASE_NAMESPACE (default weibo) on
 // SQS_ENDPOINT; --queue-url names another. LOAD_API_URL may stand for --url.
 import { closeSync, existsSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { apiLogFile, countLogTimeouts, type LogTimeouts } from '../../infra/local/api-log.js';
-import { localQueueUrl, namespaceQueueName, queueSettings } from '../../infra/local/sqs-poller.js';
+import { localQueueUrl, localSqsClient, namespaceQueueName, queueSettings } from '../../infra/local/sqs-poller.js';
+import { resendFor } from '../support/model/http.js';
 import { findGateway, stackDir, startPressure, type Pressure } from '../support/pressure.js';
+import { queueCounts } from '../support/queue.js';
 import { describeTimeouts } from '../support/timeouts.js';
+import { checkKillable, describeChaos, isLoss, startChaos, type Chaos, type FaultFigures } from './chaos.js';
 import { startCpuSampler, type CpuSample } from './cpu-sampler.js';
 import { runLoad, type LoadReport } from './workload.js';
 
@@ -42,6 +52,8 @@ const { values: flags } = parseArgs({
     'queue-url': { type: 'string' },
     json: { type: 'string' },
     pressure: { type: 'boolean', default: false },
+    // `npm run load --chaos` (no `--`) hands the flag to npm, which passes it on as npm_config_chaos.
+    chaos: { type: 'boolean', default: process.env.npm_config_chaos === 'true' },
     'api-log': { type: 'string' },
   },
 });
@@ -55,9 +67,8 @@ const num = (name: string, value: string | undefined, min: number) => {
 async function main(): Promise<void> {
   const sqsEndpoint = process.env.SQS_ENDPOINT ?? `http://127.0.0.1:${process.env.ELASTICMQ_PORT ?? '19324'}`;
   const namespace = process.env.HBASE_NAMESPACE ?? 'weibo';
-  const queueUrl =
-    flags['queue-url'] ??
-    localQueueUrl(sqsEndpoint, namespaceQueueName(STAGE, namespace) ?? queueSettings(STAGE).queueName);
+  const queueName = namespaceQueueName(STAGE, namespace) ?? queueSettings(STAGE).queueName;
+  const queueUrl = flags['queue-url'] ?? localQueueUrl(sqsEndpoint, queueName);
   const restUrl = process.env.HBASE_REST_URL ?? `http://127.0.0.1:${process.env.HBASE_REST_PORT ?? '18080'}`;
   const seed = flags.seed ? num('seed', flags.seed, 0) : Math.floor(Math.random() * 1_000_000);
   const opts = {
@@ -93,11 +104,27 @@ async function main(): Promise<void> {
   let logFrom = 0;
   let logTimeouts: LogTimeouts | undefined;
   let pressure: Pressure | undefined;
-  const gateway = flags.pressure ? gatewayOf(restUrl) : undefined;
+  if (flags.pressure && flags.chaos) throw new Error('--pressure and --chaos: one at a time');
+  const gateway =
+    flags.pressure || flags.chaos ? gatewayOf(restUrl, flags.chaos ? '--chaos' : '--pressure') : undefined;
+  const apiPort = new URL(opts.apiUrl).port || '80';
+  const chaosDir = `${stackDir()}/chaos`;
+  let chaos: Chaos | undefined;
+  const sqs = localSqsClient(sqsEndpoint);
+  const dlqUrl = `${queueUrl}-dlq`;
+  let deadBefore = 0;
+  if (flags.chaos) {
+    const why = checkKillable(chaosDir, apiPort);
+    if (why) throw new Error(`--chaos: cannot kill worker invocations (${why})`);
+    deadBefore = await dlqDepth(sqs, dlqUrl);
+    // A write with no answer is sent again for up to 2 minutes: past any restart of the gateway.
+    resendFor(120_000);
+  }
   let report: LoadReport;
   try {
     report = await runLoad({
       ...opts,
+      retryLaterIsAnswer: flags.chaos,
       log: (line) => {
         // The run's own CPU ends where the drain starts: the compare's reads are not the workload.
         if (line.startsWith('run: ')) cpu = sampler.stop();
@@ -105,11 +132,24 @@ async function main(): Promise<void> {
         if (line.startsWith('queue drained')) logTimeouts = readLogTimeouts(apiLog, logFrom);
         opts.log(line);
       },
-      onRunStart: () => {
+      onRunStart: (handles) => {
         logFrom = logSize(apiLog);
+        if (flags.chaos)
+          chaos = startChaos({
+            seed,
+            durationMs: opts.durationSeconds * 1000,
+            apiUrl: opts.apiUrl,
+            probePath: `/users/${handles[0]}`,
+            sqs,
+            queueUrl,
+            chaosDir,
+            apiPort,
+            functionName: `weibo-${STAGE}-fanout`,
+            log: (l) => console.log(`[load] ${l}`),
+          });
         // PRESSURE_BURNERS=<n>: that many CPU burners instead of one per core (a heavier machine).
         const burners = Number(process.env.PRESSURE_BURNERS);
-        if (gateway !== undefined) {
+        if (flags.pressure && gateway !== undefined) {
           pressure = startPressure({
             seed,
             gatewayPid: gateway,
@@ -121,24 +161,54 @@ async function main(): Promise<void> {
       onRunEnd: async () => {
         await pressure?.stop();
         pressure = undefined;
+        await chaos?.stopFaults();
       },
     });
   } finally {
     await pressure?.stop();
+    // Past the drain: a killed batch's messages are done again by now, or they never will be.
+    if (chaos) chaosFigures = await chaos.finish(30_000);
   }
   print(report, cpu, logTimeouts, apiLog);
+  let chaosOk = true;
+  if (flags.chaos) {
+    const dead = (await dlqDepth(sqs, dlqUrl)) - deadBefore;
+    const { lines, ok } = describeChaos(
+      chaosFigures.faults,
+      chaosFigures.startedAt,
+      { byPhase: report.retryLater, at: report.retryLaterAt },
+      dead,
+    );
+    const lost = report.mismatches.filter(isLoss).length;
+    lines.push(
+      `lost: ${lost}; mismatches: ${report.mismatches.length}; errors (5xx but a 503 with Retry-After, 429, no answer): ${report.errors} — seed ${seed}`,
+    );
+    console.log(lines.join('\n'));
+    chaosOk = ok && lost === 0;
+  }
+  sqs.destroy();
   summarized = true;
   if (flags.json)
-    writeFileSync(flags.json, `${JSON.stringify({ report, cpu, logTimeouts: logTimeouts ?? null }, null, 2)}\n`);
-  process.exitCode = report.errors === 0 && report.mismatches.length === 0 ? 0 : 1;
+    writeFileSync(
+      flags.json,
+      `${JSON.stringify({ report, cpu, logTimeouts: logTimeouts ?? null, ...(flags.chaos ? { chaos: chaosFigures } : {}) }, null, 2)}\n`,
+    );
+  process.exitCode = report.errors === 0 && report.mismatches.length === 0 && chaosOk ? 0 : 1;
 }
 
-/** The REST gateway --pressure pauses: the one stack.sh started for this environment's stack, or none (an error). */
-function gatewayOf(restUrl: string): number {
+let chaosFigures: { startedAt: number; faults: FaultFigures[] } = { startedAt: 0, faults: [] };
+
+/** Messages in a queue: visible, in flight and delayed. */
+async function dlqDepth(sqs: ReturnType<typeof localSqsClient>, url: string): Promise<number> {
+  return Object.values(await queueCounts(sqs, url)).reduce((a, b) => a + b, 0);
+}
+
+/** The REST gateway --pressure pauses or --chaos restarts: the one stack.sh started for this environment's stack, or none (an error). */
+function gatewayOf(restUrl: string, flag: string): number {
   const found = findGateway(stackDir(), new URL(restUrl).port || '80');
   if ('reason' in found)
     throw new Error(
-      `--pressure: cannot pause the REST gateway (${found.reason}); run against a stack of this checkout (WEIBO_LOCAL_DIR and its ports)`,
+      `${flag}: cannot reach the REST gateway's process (${found.reason}); run against a stack of this checkout (WEIBO_LOCAL_DIR and its ports)`,
     );
   return found.pid;
 }

@@ -39,8 +39,13 @@ export interface LoadOptions {
   seed: number;
   drainTimeoutSeconds?: number;
   log?: (line: string) => void;
-  /** Called as the run phase starts, and once every request of it (bursts included) has its answer. */
-  onRunStart?: () => void;
+  /**
+   * A 503 with Retry-After is counted apart, not as an error (the chaos run: a REST gateway
+   * restart makes the API answer it, and the client sends again).
+   */
+  retryLaterIsAnswer?: boolean;
+  /** Called as the run phase starts (with the workload's handles), and once every request of it (bursts included) has its answer. */
+  onRunStart?: (handles: readonly string[]) => void;
   onRunEnd?: () => Promise<void>;
 }
 
@@ -73,6 +78,9 @@ export interface LoadReport {
   drainSeconds: number;
   compareSeconds: number;
   compared: CompareStats & { crowdChecked: number };
+  /** 503s with Retry-After by phase, and when each came (epoch ms): counted apart with retryLaterIsAnswer. */
+  retryLater: Record<string, number>;
+  retryLaterAt: number[];
   /** The run's and the bursts' answers: 5xx by status, and the timeouts among them. */
   answers: { total: number; status5xx: Record<string, number>; api503Timeouts: number; emulator504Timeouts: number };
 }
@@ -111,6 +119,7 @@ const READ_LIMIT = 20;
 export async function runLoad(opts: LoadOptions): Promise<LoadReport> {
   const log = opts.log ?? (() => {});
   const recorder = new Recorder();
+  recorder.retryLaterIsAnswer = opts.retryLaterIsAnswer ?? false;
   const api = instrumentedApi(opts.apiUrl, recorder);
   const rng = seededRng(opts.seed);
   const tag = `l${opts.seed.toString(36)}`;
@@ -171,7 +180,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadReport> {
 
   // --- the run ---------------------------------------------------------------------------------
   recorder.phase = 'run';
-  opts.onRunStart?.();
+  opts.onRunStart?.(core.map((u) => u.handle));
   const maxArrivals = opts.maxRequests ?? Math.round(opts.rate * opts.durationSeconds);
   const inFlight = new Set<Promise<void>>();
   const bursts: LoadReport['bursts'] = [];
@@ -284,6 +293,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadReport> {
     errors: recorder.totalFailures,
     errorsByPhase: { ...recorder.failures },
     errorSamples: recorder.quoted.map((f) => `[${f.phase}] ${f.what}`),
+    retryLater: { ...recorder.retryLater },
+    retryLaterAt: [...recorder.retryLaterAt],
     mismatches: [...driver.mismatches, ...burstDriver.mismatches, ...state.readProblems, ...findings],
     routes,
     bursts,

@@ -284,6 +284,13 @@ describe(`serverless package --stage ${STAGE}`, () => {
         handler: 'functions/schedule/dead-letter-report.handler',
         rate: 'rate(1 hour)',
       },
+      { id: 'RankHot', name: 'rankHot', handler: 'functions/schedule/rank-hot.handler', rate: 'rate(5 minutes)' },
+      {
+        id: 'MigrateLayout',
+        name: 'migrateLayout',
+        handler: 'functions/schedule/migrate-layout.handler',
+        rate: 'rate(1 hour)',
+      },
     ];
 
     it('runs each job on its EventBridge schedule', () => {
@@ -362,6 +369,8 @@ const JOB_IDS = [
   'MediaCleanup',
   'EraseAccounts',
   'DeadLetterReport',
+  'RankHot',
+  'MigrateLayout',
 ];
 const ssmArn = (name: string) => ({
   'Fn::Join': [
@@ -573,6 +582,8 @@ describe('least privilege: every function its own role (infra/plugins/function-r
       'mediaCleanup',
       'eraseAccounts',
       'deadLetterReport',
+      'rankHot',
+      'migrateLayout',
     ];
     for (const [i, id] of JOB_IDS.entries()) {
       const invoke = `lambda:InvokeFunction → ${JSON.stringify([lambdaArn(jobs[i]!)])}`;

@@ -49,7 +49,12 @@ export function openLive(url: string, token: string, protocols?: string[]): Prom
             if (found) return done(found);
             const timer = setTimeout(
               () =>
-                fail(new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(frames.slice(from))}`)),
+                fail(
+                  new Error(
+                    `no matching frame within ${timeoutMs} ms; got ${JSON.stringify(frames.slice(from))} ` +
+                      `(socket ${['connecting', 'open', 'closing', 'closed'][ws.readyState]}, ${frames.length} frame(s) since it opened)`,
+                  ),
+                ),
               timeoutMs,
             );
             waiters.push({

@@ -1,7 +1,7 @@
 // test/unit/background-pager.test.ts — the one loop every background walk runs
 // (shared/use-cases/background/pager.ts), on an in-memory list: bounded per message, the cursor
-// handed on, the next page read while this one is written, and a failed write failing the walk
-// without leaving the page read meanwhile as an unhandled rejection.
+// handed on, the next page read while this one is written, and a failed write or a failed read
+// failing the walk without leaving the page read meanwhile as an unhandled rejection.
 import { describe, expect, it } from 'vitest';
 import type { Page } from '../../shared/ports/feed-store.js';
 import { cursorPages, handlesOf, prefetched, writePages } from '../../shared/use-cases/background/pager.js';
@@ -100,6 +100,32 @@ describe('the background pager', () => {
       process.off('unhandledRejection', record);
     }
     expect(reads).toBe(2); // the prefetch was really made, and failed
+    expect(unhandled).toEqual([]);
+  });
+
+  it('a page read that fails while the page before it is still being written is not left unhandled', async () => {
+    // A region going away mid-walk: the next page's read fails at once, the current page's
+    // write is still waiting on its retries. The walk fails with the read's error, once the write is done.
+    const list = async (_limit: number, cursor?: string): Promise<Page<{ handle: string }>> => {
+      if (cursor !== undefined) throw new Error('region moving');
+      return { items: [{ handle: 'a' }], nextCursor: 'a' };
+    };
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    const writes: string[] = [];
+    try {
+      await expect(
+        writePages({}, cursorPages(list, undefined, { pageSize: 1, pages: 3 }), handlesOf, async (h) => {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          writes.push(...h);
+        }),
+      ).rejects.toThrow('region moving');
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+    expect(writes).toEqual(['a']);
     expect(unhandled).toEqual([]);
   });
 

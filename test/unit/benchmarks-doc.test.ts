@@ -28,6 +28,7 @@ describe('docs/benchmarks.md', () => {
         'npm run bench:media',
         'npm run bench:regions',
         'npm run bench:live',
+        'npm run bench:search',
         'npm run bench:hbase',
         'npm run bench:cold',
       ]) {

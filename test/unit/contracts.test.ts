@@ -19,7 +19,8 @@ import {
 } from '../support/fakes/feed.js';
 import { FakeMaintenanceStore } from '../support/fakes/jobs.js';
 import { FakeMediaStore } from '../support/fakes/media.js';
-import { FakeBlocks, FakeNotifications, FakeTopics } from '../support/fakes/social.js';
+import { FakeBlocks, FakeHotStore, FakeNotifications, FakeTopics } from '../support/fakes/social.js';
+import { hotStoreContract } from '../support/contracts/hot-store.contract.js';
 import { inboxStoreContract } from '../support/contracts/inbox-store.contract.js';
 import { mediaStoreContract } from '../support/contracts/media-store.contract.js';
 import { type MaintenanceWorld, maintenanceStoreContract } from '../support/contracts/maintenance-store.contract.js';
@@ -55,6 +56,7 @@ writeQuotaContract(() => new FakeQuota());
 blockStoreContract(() => new FakeBlocks());
 notificationStoreContract(() => new FakeNotifications());
 topicStoreContract(() => new FakeTopics());
+hotStoreContract(() => new FakeHotStore());
 userStoreContract(() => {
   // As on HBase, the account's counters are kept beside it: the fake users read the fake counters.
   const counters = new FakeCounters();

@@ -46,13 +46,14 @@ function spread(keys: Uint8Array[], points: Uint8Array[]): number[] {
 const maxOverMean = (counts: number[]) => Math.max(...counts) / (counts.reduce((a, b) => a + b, 0) / counts.length);
 
 describe('split points', () => {
-  it('every table has a scheme, and n regions means n − 1 strictly ascending points (trends: at most one region per shard)', () => {
+  it('every table has a scheme, and n regions means n − 1 strictly ascending points (trends: at most one region per shard; meta: one)', () => {
     expect(Object.keys(SPLITS).sort()).toEqual([...tables].sort());
     for (const t of tables) {
       expect(splitPoints(t, 1), t).toEqual([]);
       for (const n of [2, 3, 16, 100, MAX_REGIONS_PER_TABLE]) {
         const points = splitPoints(t, n);
-        expect(points, `${t} ${n}`).toHaveLength((SPLITS[t] === 'shard' ? Math.min(n, TREND_SHARDS) : n) - 1);
+        const regions = SPLITS[t] === 'shard' ? Math.min(n, TREND_SHARDS) : SPLITS[t] === 'none' ? 1 : n;
+        expect(points, `${t} ${n}`).toHaveLength(regions - 1);
         for (let i = 1; i < points.length; i++)
           expect(compareBytes(points[i - 1]!, points[i]!), `${t} ${n} #${i}`).toBeLessThan(0);
       }

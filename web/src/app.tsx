@@ -11,6 +11,7 @@ import { Icon, type IconName } from './components/icons';
 import { PageTitle } from './components/page-title';
 import { Sidebar, useWide } from './features/sidebar/sidebar';
 import { HomePage } from './features/timeline/home-page';
+import { GroupsPage } from './features/groups/groups-page';
 import { VisitorHome } from './features/timeline/visitor-home';
 import { LoginPage, RegisterPage } from './features/auth/auth-pages';
 import { PostPage } from './features/posts/post-page';
@@ -27,6 +28,7 @@ import { TrendingPage } from './features/topics/trending-page';
 import { HiddenPage } from './features/blocks/hidden-page';
 import { BookmarksPage } from './features/reactions/bookmarks-page';
 import { SearchPage } from './features/people/search-page';
+import { HotPage } from './features/timeline/hot-feed';
 import { SettingsPage } from './features/settings/settings-page';
 import { ConversationPage } from './features/messages/conversation-page';
 import { MessagesPage } from './features/messages/messages-page';
@@ -105,7 +107,8 @@ export function App({ restoring }: { restoring: Promise<Restored> }) {
     route.page === 'bookmarks' ||
     route.page === 'settings' ||
     route.page === 'messages' ||
-    route.page === 'conversation';
+    route.page === 'conversation' ||
+    route.page === 'groups';
   useEffect(() => {
     if (!ready) return;
     if (needsSession && !current) {
@@ -168,7 +171,11 @@ export function App({ restoring }: { restoring: Promise<Restored> }) {
 function page(route: Route, current: Session | null, notice: string | undefined) {
   switch (route.page) {
     case 'home':
-      return current ? <HomePage key={current.handle} handle={current.handle} /> : <VisitorHome notice={notice} />;
+      return current ? (
+        <HomePage key={current.handle} handle={current.handle} group={route.group} />
+      ) : (
+        <VisitorHome notice={notice} />
+      );
     case 'login':
       return <LoginPage notice={notice} />;
     case 'register':
@@ -198,7 +205,9 @@ function page(route: Route, current: Session | null, notice: string | undefined)
     case 'bookmarks':
       return current ? <BookmarksPage key={current.handle} handle={current.handle} /> : null;
     case 'search':
-      return <SearchPage key={route.q} q={route.q} current={current} />;
+      return <SearchPage key={`${route.q}/${route.tab}`} q={route.q} tab={route.tab} current={current} />;
+    case 'hot':
+      return <HotPage />;
     case 'settings':
       return current ? <SettingsPage key={current.handle} handle={current.handle} /> : null;
     case 'messages':
@@ -207,6 +216,8 @@ function page(route: Route, current: Session | null, notice: string | undefined)
       return current ? (
         <ConversationPage key={`${current.handle}/${route.peer}`} me={current.handle} peer={route.peer} />
       ) : null;
+    case 'groups':
+      return current ? <GroupsPage key={current.handle} handle={current.handle} /> : null;
     case 'notFound':
       return <NotFound />;
   }
@@ -326,7 +337,12 @@ function Navigation({ current, route }: { current: Session | null; route: Route 
           {item(href.home(), 'home', t('nav.home'), route.page === 'home')}
           <NotificationsLink handle={current.handle} route={route} />
           <MessagesLink handle={current.handle} route={route} />
-          {item(href.trending(), 'topic', t('nav.trending'), route.page === 'trending' || route.page === 'topic')}
+          {item(
+            href.trending(),
+            'topic',
+            t('nav.trending'),
+            route.page === 'trending' || route.page === 'topic' || route.page === 'hot',
+          )}
           {item(
             href.profile(current.handle),
             'user',
@@ -338,7 +354,12 @@ function Navigation({ current, route }: { current: Session | null; route: Route 
         </>
       ) : (
         <>
-          {item(href.trending(), 'topic', t('nav.trending'), route.page === 'trending' || route.page === 'topic')}
+          {item(
+            href.trending(),
+            'topic',
+            t('nav.trending'),
+            route.page === 'trending' || route.page === 'topic' || route.page === 'hot',
+          )}
           {item(href.login(), 'login', t('nav.login'), route.page === 'login')}
           {item(href.register(), 'register', t('nav.register'), route.page === 'register')}
         </>

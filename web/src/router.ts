@@ -3,7 +3,8 @@
 import { useEffect, useState } from 'preact/hooks';
 
 export type Route =
-  | { page: 'home' }
+  /** `group`: a group's timeline (分组, 特别关注 is `special`); none: the whole home timeline. */
+  | { page: 'home'; group?: string }
   | { page: 'login' }
   | { page: 'register' }
   /** `comment`: the comment to scroll to and mark (a notification's link to it). */
@@ -17,18 +18,29 @@ export type Route =
   | { page: 'topic'; name: string }
   | { page: 'hidden'; kind: HiddenKind }
   | { page: 'bookmarks' }
-  | { page: 'search'; q: string }
+  /** 搜索: one query over people, topics and posts; `tab` picks one (all: a little of each). */
+  | { page: 'search'; q: string; tab: SearchTab }
+  /** 热门微博: the posts most people engage with now. */
+  | { page: 'hot' }
   | { page: 'settings' }
   /** 私信: your conversations, or the one with `peer`. */
   | { page: 'messages' }
   | { page: 'conversation'; peer: string }
+  /** 分组: your groups, to make, rename, delete, and to see and trim their members. */
+  | { page: 'groups' }
   | { page: 'notFound' };
+
+export const SEARCH_TABS = ['all', 'people', 'topics', 'posts'] as const;
+export type SearchTab = (typeof SEARCH_TABS)[number];
 
 /** Whom you keep away: users you block (拉黑) or mute (屏蔽). Your own lists only. */
 export type HiddenKind = 'blocks' | 'mutes';
 
 const PATTERNS: [RegExp, (m: string[]) => Route][] = [
   [/^\/$/, () => ({ page: 'home' })],
+  // A group's tab of the home page: the home stays `#/`, so its address and Back are unchanged.
+  [/^\/\?group=([^&/]+)$/, (m) => ({ page: 'home', group: m[1]! })],
+  [/^\/groups$/, () => ({ page: 'groups' })],
   [/^\/login$/, () => ({ page: 'login' })],
   [/^\/register$/, () => ({ page: 'register' })],
   [/^\/post\/([^/?]+)$/, (m) => ({ page: 'post', id: m[1]! })],
@@ -50,7 +62,9 @@ const PATTERNS: [RegExp, (m: string[]) => Route][] = [
   [/^\/messages$/, () => ({ page: 'messages' })],
   [/^\/messages\/([^/]+)$/, (m) => ({ page: 'conversation', peer: m[1]! })],
   // The query is one segment: its '/' travels encoded (href.search).
-  [/^\/search\/?([^/]*)$/, (m) => ({ page: 'search', q: m[1]! })],
+  [/^\/search\/?([^/]*)$/, (m) => ({ page: 'search', q: m[1]!, tab: 'all' })],
+  [/^\/search\/([^/]*)\/(all|people|topics|posts)$/, (m) => ({ page: 'search', q: m[1]!, tab: m[2] as SearchTab })],
+  [/^\/hot$/, () => ({ page: 'hot' })],
 ];
 
 export function parseRoute(hash: string): Route {
@@ -71,7 +85,9 @@ function safeDecode(s: string): string {
 }
 
 export const href = {
-  home: () => '#/',
+  /** With `group`, that group's tab of the home page. */
+  home: (group?: string) => (group ? `#/?group=${encodeURIComponent(group)}` : '#/'),
+  groups: () => '#/groups',
   login: () => '#/login',
   register: () => '#/register',
   /** With `comment`, the post's page scrolls to that comment and marks it. */
@@ -89,7 +105,8 @@ export const href = {
   settings: () => '#/settings',
   messages: () => '#/messages',
   conversation: (peer: string) => `#/messages/${encodeURIComponent(peer)}`,
-  search: (q: string) => `#/search/${encodeURIComponent(q)}`,
+  search: (q: string, tab: SearchTab = 'all') => `#/search/${encodeURIComponent(q)}${tab === 'all' ? '' : `/${tab}`}`,
+  hot: () => '#/hot',
 };
 
 const RETURN_TO = 'weibo.returnTo';

@@ -13,7 +13,8 @@
 import { authorOfPostId } from '../../domain/post.js';
 import type { Segment } from '../../ports/feed-store.js';
 import type { FeedDeps } from '../feed-deps.js';
-import { postFacts, reconcileFact, type ReconcileDeps } from '../notifications.js';
+import { notifyNow, postFacts, reconcileFact, type ReconcileDeps } from '../notifications.js';
+import { SPECIAL_FANS_PER_MESSAGE, SPECIAL_GROUP_ID } from '../../domain/groups.js';
 import { atStep } from '../steps.js';
 import type { LiveEvent } from '../../domain/live.js';
 import { announce, announceToFollowers, watchersOf as watchingAuthor } from '../live.js';
@@ -55,19 +56,47 @@ export async function deliverPost(deps: DeliverDeps, msg: MessageOf<'fanout'>): 
   // followers is asked for beside these reads, not after them. Dropped (the scanner closed
   // unread) if the post is gone or its author a celebrity.
   const early = author && !isFirst(msg) ? audience(deps, author, msg.segment, msg.cursor, true) : undefined;
-  const [post, celebrity, followers, watching] = await Promise.all([
+  const [post, celebrity, followers, watching, holders] = await Promise.all([
     deps.posts.get(msg.postId),
     author ? deps.celebrities.isCelebrity(author) : false,
     author && isFirst(msg) ? deps.counters.get(author, 'followers') : undefined,
     author ? watchersOf(deps, author) : NO_WATCHERS,
+    // Who keeps the author in 特别关注 (one get of the index; the first message only).
+    author && isFirst(msg) ? deps.groups.holders(author) : [],
   ]).catch(async (err: unknown) => {
     await early?.close();
     throw err;
   });
   if (!post || celebrity) await early?.close();
   if (!post) return { readers: 0, continued: false, inboxCells: 0, skipped: 'deleted' };
-  // The first message of a post also notifies: who it mentions, and a repost's original author.
-  if (isFirst(msg)) await Promise.all(postFacts(post).map((fact) => reconcileFact(deps, fact)));
+  // The first message of a post also notifies: who it mentions, a repost's original author, and
+  // those who keep its author in 特别关注 (each checked against their own book by the reconcile).
+  // Its 特别关注 fans are told through notify messages of SPECIAL_FANS_PER_MESSAGE fans each:
+  // however many keep the author there, this message's work stays bounded and its inbox walk
+  // is not held back (each notify message reconciles its fans, idempotently).
+  if (isFirst(msg)) {
+    const fans = [...new Set(holders.filter((h) => h.groupId === SPECIAL_GROUP_ID).map((h) => h.owner))];
+    const chunks = Array.from({ length: Math.ceil(fans.length / SPECIAL_FANS_PER_MESSAGE) }, (_, i) =>
+      fans.slice(i * SPECIAL_FANS_PER_MESSAGE, (i + 1) * SPECIAL_FANS_PER_MESSAGE),
+    );
+    await Promise.all([
+      ...postFacts(post).map((fact) => reconcileFact(deps, fact)),
+      // Recorded before the notices: the author's erasure finds every one of them (X, R).
+      deps.groups.told(post.author, post.id, fans).then(() =>
+        Promise.all(
+          chunks.map((chunk) =>
+            notifyNow(deps, {
+              kind: 'special',
+              actor: post.author,
+              postId: post.id,
+              since: post.createdAt,
+              fans: chunk,
+            }),
+          ),
+        ),
+      ),
+    ]);
+  }
   const event = { kind: 'post', postId: post.id, author: post.author } as const;
   if (celebrity) {
     // Merged at read time, never fanned out: the readers watching the author who follow it are

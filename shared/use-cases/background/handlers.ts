@@ -11,7 +11,7 @@ import { demote, promote } from './celebrity.js';
 import { backfillFollow, deliverPost, retractPost } from './delivery.js';
 import type { Handled, MessageOf, MessageType } from './message.js';
 import { notify } from './notify.js';
-import { purgeComments } from './purge.js';
+import { purgeComments, purgeSearchEntries } from './purge.js';
 import { settleMessage } from './settle.js';
 import { buildExport } from '../export-data.js';
 
@@ -25,12 +25,15 @@ export type WorkerDeps = Pick<
   | 'users'
   | 'posts'
   | 'relations'
+  | 'groups'
   | 'inbox'
   | 'counters'
   | 'outbox'
   | 'celebrities'
   | 'reactions'
   | 'comments'
+  | 'search'
+  | 'hot'
   | 'blocks'
   | 'notifications'
   | 'queue'
@@ -54,6 +57,7 @@ const handlers = {
   demote,
   settle: settleMessage,
   'purge-comments': purgeComments,
+  unindex: purgeSearchEntries,
   notify,
   export: (deps, msg) => buildExport(deps, msg),
 } satisfies Handlers;

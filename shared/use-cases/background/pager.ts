@@ -90,12 +90,12 @@ export async function writePages<T>(
   let readers = 0;
   let written = 0;
   let nextCursor: string | undefined;
-  let pending = iterator.next();
+  let pending = ahead(iterator.next());
   try {
     for (;;) {
       const { done, value: page } = await pending;
       if (done) break;
-      pending = iterator.next();
+      pending = ahead(iterator.next());
       readers += page.items.length;
       nextCursor = page.nextCursor;
       const handles = select(page.items);
@@ -106,10 +106,20 @@ export async function writePages<T>(
       }
     }
   } finally {
-    pending.catch(() => {}); // a write failed: the prefetch's outcome no longer matters
     await iterator.return?.();
   }
   return nextCursor ? { readers, written, nextCursor } : { readers, written };
+}
+
+/**
+ * A page asked for ahead, marked handled: it may fail while a write is still in flight (a
+ * region moving), and is awaited only after that write. Unhandled meanwhile, its rejection would
+ * end the whole process (Node's default); the walk still sees it where the page is awaited, and
+ * after a failed write it no longer matters.
+ */
+function ahead<R>(page: Promise<R>): Promise<R> {
+  page.catch(() => {});
+  return page;
 }
 
 /** Every entry's handle (a walk that writes to everyone it reads). */

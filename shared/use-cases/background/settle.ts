@@ -2,13 +2,14 @@
 // before its first write: makes the reader's view of the followee agree with the edge. The
 // mechanism behind A, C and D (docs/consistency.md, "The settle message").
 import type { FeedDeps } from '../feed-deps.js';
+import { leaveGroupsOf } from '../groups.js';
 import { atStep } from '../steps.js';
 import { backfill, type BackfillDeps } from './delivery.js';
 import type { Handled, MessageOf } from './message.js';
 import { settleFollowTally } from './tally.js';
 
 /** A follow's settle: the reader's view of the followee made to agree with the edge, and the follow's counts. */
-export type SettleDeps = BackfillDeps & Pick<FeedDeps, 'relations' | 'counters'>;
+export type SettleDeps = BackfillDeps & Pick<FeedDeps, 'relations' | 'counters' | 'groups'>;
 
 export interface SettleOutcome extends Handled {
   /** What the reader's view of the followee was made to agree with. */
@@ -41,7 +42,7 @@ export async function settleMessage(deps: SettleDeps, msg: MessageOf<'settle'>):
  * last operation on the pair, leave the same state (invariants A, C, D in docs/consistency.md).
  */
 export async function settle(
-  deps: BackfillDeps & Pick<FeedDeps, 'relations'>,
+  deps: BackfillDeps & Pick<FeedDeps, 'relations' | 'groups'>,
   reader: string,
   followee: string,
   at: number,
@@ -70,6 +71,9 @@ export async function settle(
       : undefined,
     deps.inbox.removeCelebrity([reader], followee),
     deps.inbox.purgeAuthor(reader, followee),
+    // An add that passed its edge check before the unfollow and was stopped before its second
+    // look leaves the member in a group: taken out here, W after the unfollow (X).
+    leaveGroupsOf(deps, reader, followee),
   ]);
   return { settled: 'not-following', inboxCells: 0, edgeSince: null };
 }

@@ -177,6 +177,7 @@ export async function settleFactTally(
     }
     case 'follow':
     case 'edit':
+    case 'special':
     // A comment's like count moves with its likers in one atomic row change: nothing to settle.
     case 'commentLike':
       return { applied: 0 };

@@ -9,6 +9,8 @@ import type { MaintenanceStore, PostCountStore } from '../../ports/maintenance-s
 import type { MediaQueue } from '../../ports/media-queue.js';
 import type { MediaStore } from '../../ports/media-store.js';
 import type { UserStore } from '../../ports/user-store.js';
+import type { HotStore } from '../../ports/hot-store.js';
+import type { LayoutStore } from '../../ports/layout-store.js';
 
 export interface JobLimits {
   rowsPerStep: number;
@@ -27,6 +29,10 @@ export interface JobDependencies {
   media: MediaStore;
   posts: PostStore;
   users: UserStore;
+  /** The hot feed's engagements and ranking (the rank-hot job). */
+  hot: HotStore;
+  /** The layout the data is in, and its migrations (the migrate-layout job). */
+  layout: LayoutStore;
   /** Hands the rest of a run on to the next invocation of the same function. */
   continuation: JobContinuation;
   queue(): FanoutQueue;

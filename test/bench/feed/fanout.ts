@@ -35,11 +35,21 @@ export interface FanoutResult {
   cold: { ms: number; ratio: number; requests: number };
 }
 
-/** `author`: one of the pool's big authors (default the lag author, s.lagFollowers followers); `reps` default s.fanoutReps. */
+/** Told of each timed post: `publishing` before its publish, `drained` once its fan-out is done (`since`: the publish's start). */
+export interface FanoutWatch {
+  publishing(): void;
+  drained(since: number): void;
+}
+
+/**
+ * `author`: one of the pool's big authors (default the lag author, s.lagFollowers followers); `reps`
+ * default s.fanoutReps; `watch`: told of each timed post (the groups' phase times its notices).
+ */
 export async function runFanout(
   ctx: BenchContext,
   author = ctx.pool.authors[0]!,
   reps = ctx.s.fanoutReps,
+  watch?: FanoutWatch,
 ): Promise<FanoutResult> {
   const { deps, hb, recorder, pool } = ctx;
   const s = { fanoutReps: reps };
@@ -70,10 +80,13 @@ export async function runFanout(
   const coldRec = await recorder.record(() => drainInProcess(ctx, coldFirst));
   const coldMs = performance.now() - c0;
   for (let rep = 0; rep < s.fanoutReps; rep++) {
+    watch?.publishing();
+    const published = performance.now();
     const first = await publishFirst(`fan-out throughput ${rep}`);
     const t0 = performance.now();
     const rec = await recorder.record(() => drainInProcess(ctx, first));
     const ms = performance.now() - t0;
+    watch?.drained(published);
     if (rec.result.readers === 0)
       throw new Error(`fan-out of ${author.handle}'s post reached no reader (celebrity or inactive followers?)`);
     fanoutCells += rec.result.readers;

@@ -158,7 +158,8 @@ export function userRow(
   return { key: cachedUserKey(handle), cells };
 }
 
-function edgeRows(follower: string, followee: string, since: string): RowInput[] {
+/** A follow edge in both directions, as the relation store writes it. */
+export function edgeRows(follower: string, followee: string, since: string): RowInput[] {
   const cells = [{ column: 'e:t', value: since }];
   return [
     { key: relationKey(follower, 'F', followee), cells },

@@ -34,6 +34,12 @@ export interface BenchSettings {
   lagFollowers: number;
   /** Posts fanned out in-process for the throughput ratio (each against a raw-put run). */
   fanoutReps: number;
+  /** Ordinary groups holding the fan-out author, one per follower: one fan-out case each (ascending). */
+  groupCounts: number[];
+  /** Followers keeping the fan-out author in 特别关注: one fan-out case each (ascending). */
+  specialCounts: number[];
+  /** Posts fanned out per group case (each against a raw-put run): their ratios sit in a narrower band than fanoutReps'. */
+  groupReps: number;
   /** Posts by the large author (memLarge followers) published through the real queue for the publish → visible lag. */
   lagReps: number;
   /** Worker invocations in flight at once in the lag phase (the SQS event source's maximumConcurrency). */
@@ -87,6 +93,9 @@ const PROFILES: Record<
     // Each rep pairs a fan-out with raw puts of the same cells; a run's gateway is noisy enough
     // that fewer reps move the ratio by ±10 %.
     fanoutReps: 6,
+    groupCounts: [100, 1_000],
+    specialCounts: [10, 100],
+    groupReps: 12,
     lagReps: 5,
     workerConcurrency: 4,
     lagTimeoutMs: 60_000,
@@ -112,6 +121,9 @@ const PROFILES: Record<
     routeSamples: 20,
     lagFollowers: 2_000,
     fanoutReps: 2,
+    groupCounts: [10, 40],
+    specialCounts: [3, 10],
+    groupReps: 2,
     lagReps: 1,
     workerConcurrency: 2,
     lagTimeoutMs: 30_000,
@@ -126,6 +138,16 @@ const PROFILES: Record<
 };
 
 const REPO_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** A list of counts, e.g. BENCH_GROUPS=100,1000: ascending, each at least 1. */
+function counts(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const list = raw.split(',').map((x) => Number(x.trim().replaceAll('_', '')));
+  if (list.some((v, i) => !Number.isInteger(v) || v < 1 || (i > 0 && v <= list[i - 1]!)))
+    throw new Error(`${name} must be ascending whole numbers >= 1, comma-separated, got ${JSON.stringify(raw)}`);
+  return list;
+}
 
 function num(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
   const raw = env[name];
@@ -159,6 +181,9 @@ export function benchSettings(
     routeSamples: int('BENCH_ROUTE_SAMPLES', p.routeSamples),
     lagFollowers: int('BENCH_LAG_FOLLOWERS', p.lagFollowers),
     fanoutReps: int('BENCH_FANOUT_REPS', p.fanoutReps),
+    groupCounts: counts(env, 'BENCH_GROUPS', p.groupCounts),
+    specialCounts: counts(env, 'BENCH_SPECIAL', p.specialCounts),
+    groupReps: int('BENCH_GROUP_REPS', p.groupReps),
     lagReps: int('BENCH_LAG_REPS', p.lagReps),
     workerConcurrency: int('BENCH_WORKER_CONCURRENCY', p.workerConcurrency),
     lagTimeoutMs: int('BENCH_LAG_TIMEOUT_MS', p.lagTimeoutMs, 1000),

@@ -978,10 +978,20 @@ function socialRequests(): fc.Arbitrary<BadRequest> {
       path: '/topics/fine/posts',
       opts: { headers: { authorization: `Bearer ${t}` } },
     })),
+    // The hot feed: bad page sizes and cursors (not a rank: past 9,999, negative), an unknown parameter, forged tokens.
+    fc
+      .oneof(badQuery, badListCursor, fc.constantFrom('?limit=51', '?cursor=MTAwMDA', '?cursor=LTE', '?q=1'))
+      .map((q) => ({ kind: 'hot feed bad query / cursor', method: 'GET', path: `/hot${q}`, opts: {} })),
+    forgedToken.map((t) => ({
+      kind: 'hot feed forged token',
+      method: 'GET',
+      path: '/hot',
+      opts: { headers: { authorization: `Bearer ${t}` } },
+    })),
     fc
       .tuple(
         fc.constantFrom('POST', 'PUT', 'DELETE', 'PATCH'),
-        fc.constantFrom('/topics/trending', '/topics/fine/posts'),
+        fc.constantFrom('/topics/trending', '/topics/fine/posts', '/hot'),
       )
       .map(([m, path]) => ({ kind: 'topics wrong method', method: m, path, opts: { token: alice.token, body: {} } })),
   );
@@ -1274,6 +1284,55 @@ describe('hostile input', () => {
     await fc.assert(fc.asyncProperty(all, expectRejected), { numRuns: RUNS });
     for (const req of await specialTokens()) await expectRejected(req);
     expect(total).toBeGreaterThanOrEqual(Math.min(RUNS, 500));
+  });
+
+  it('post search: a hostile query gets a JSON 4xx or a bounded page, never a 5xx', async () => {
+    // A page's work is bounded by construction (≤ 4 index lists of ≤ 200 rows, whatever the
+    // query: test/unit/post-search.test.ts); here each answer is a 4xx or a page of at most `limit`.
+    const word = fc.constantFrom('a', '微博', 'x1', '#t#', '@h_alice', 'ß', 'İ');
+    const queries = fc.oneof(
+      fc.constantFrom(
+        '!!!',
+        '😀🎉👍',
+        '。，、？！',
+        '.*',
+        '(a|b)*c+',
+        '[^a-z]{1,}',
+        '\\d+\\w*',
+        '%',
+        '%25%00',
+        '*',
+        '?q=1&limit=99',
+        '\u202e微博',
+        ' ',
+        '#',
+        '@',
+        '##',
+      ),
+      fc.array(word, { minLength: 1, maxLength: 1000 }).map((ws) => ws.join(' ')),
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 300 }),
+      // Longer than a query may be (past 1,000 characters, longer than the parameter may be), the
+      // URL kept under the 16 KiB the HTTP server reads before any handler.
+      fc.integer({ min: 101, max: 1_200 }).map((n) => '微'.repeat(n)),
+      fc.integer({ min: 101, max: 8_000 }).map((n) => 'a'.repeat(n)),
+    );
+    const limit = fc.constantFrom(undefined, 1, 50);
+    await fc.assert(
+      fc.asyncProperty(queries, limit, fc.boolean(), async (q, n, signedIn) => {
+        total++;
+        seen.set('post search query', (seen.get('post search query') ?? 0) + 1);
+        const path = `/search/posts?q=${encodeURIComponent(q)}${n === undefined ? '' : `&limit=${n}`}`;
+        const res = await api.call('GET', path, signedIn ? { token: alice.token } : {});
+        const where = `${path.slice(0, 160)} → ${res.status} ${res.text.slice(0, 200)}`;
+        if (res.status === 200) expect(res.json.posts.length, where).toBeLessThanOrEqual(n ?? 20);
+        else {
+          expect(res.status, where).toBeGreaterThanOrEqual(400);
+          expect(res.status, where).toBeLessThan(500);
+          expect(isErrorShape(res.json), where).toBe(true);
+        }
+      }),
+      { numRuns: Math.max(20, Math.round(RUNS / 8)) },
+    );
   });
 
   it('invalid percent-encoding is refused by the gateway itself, before any handler (400)', async () => {

@@ -25,6 +25,9 @@ const ROUTES = [
   'put_follow',
 ];
 
+/** The smoke profile's group cases (test/bench/feed/settings.ts): ordinary groups, then 特别关注 fans. */
+const GROUP_CASES = ['groups_10', 'groups_40', 'special_3', 'special_10'];
+
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 function runSmoke(): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -96,6 +99,8 @@ describe('npm run bench:smoke', () => {
       'fanout_cold_ratio',
       'fanout_large_cold_ratio',
       'fanout_requests_per_post',
+      ...GROUP_CASES.map((c) => `fanout_${c}_ratio`),
+      'special_10_notice_ms_median',
       'lag_last_follower_ms_median',
       'lag_last_follower_ms_p99',
       'backfill_rows_ratio',
@@ -131,6 +136,9 @@ describe('npm run bench:smoke', () => {
         'fanout_ratio_cold',
         'fanout_ratio_large',
         'fanout_ratio_large_cold',
+        ...GROUP_CASES.map((c) => `fanout_ratio_${c}`),
+        'special_notice_ms_3',
+        'special_notice_ms_10',
         'lag_p50',
         'lag_p99',
         'hot_post_like_count',
@@ -200,6 +208,9 @@ describe('npm run bench:smoke', () => {
         id,
       ).toMatchObject({ value: hot.likers, target: hot.likers, pass: true });
     }
+
+    // Each post of an author kept in 特别关注 wrote a special notice for every such fan.
+    expect(result.metrics).toMatchObject({ special_3_notices_per_post: 3, special_10_notices_per_post: 10 });
 
     expect(readFileSync(join(outDir, 'feed-bench.svg'), 'utf8')).toMatch(/^<svg[\s\S]*<\/svg>\n$/);
     expect(stdout).toContain('measured');

@@ -2,6 +2,8 @@
 // Ordering uses the real row-key codec, so "newest first" here means what it means in HBase; the
 // list indexes keep stale entries where the adapters do. The contract suites
 // (test/support/contracts/) hold each fake to its HBase adapter.
+import type { GroupStore, Holding, ReadBook } from '../../../shared/ports/group-store.js';
+import { withSpecial, type GroupBook } from '../../../shared/domain/groups.js';
 import type { FeedLimits } from '../../../shared/domain/limits.js';
 import {
   commentCreatedAt,
@@ -79,7 +81,7 @@ import { handleFanoutMessage } from '../../../shared/use-cases/background/handle
 import type { FeedDeps } from '../../../shared/use-cases/feed-deps.js';
 import type { StepHook } from '../../../shared/use-cases/steps.js';
 import type { Pictures } from '../../../shared/use-cases/media/attach.js';
-import { FakeBlocks, FakeNotifications, FakeTopics, newestFirstPage } from './social.js';
+import { FakeBlocks, FakeHotStore, FakeNotifications, FakeSearchIndex, FakeTopics, newestFirstPage } from './social.js';
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64url');
 
@@ -1062,6 +1064,46 @@ export class FakeQuota implements WriteQuota {
   }
 }
 
+/** GroupStore in memory: books with a version each, and the holders index. */
+export class FakeGroups implements GroupStore {
+  private readonly books = new Map<string, ReadBook>();
+  private readonly index = new Map<string, Set<string>>();
+  async read(owner: string): Promise<ReadBook> {
+    return this.books.get(owner) ?? { book: withSpecial([]), version: null };
+  }
+  async members(owner: string, groupId: string): Promise<string[] | null> {
+    const group = (await this.read(owner)).book.groups.find((g) => g.id === groupId);
+    return group ? [...group.members.keys()] : null;
+  }
+  async commit(owner: string, seen: ReadBook, next: GroupBook): Promise<boolean> {
+    if ((await this.read(owner)).version !== seen.version) return false;
+    this.books.set(owner, { book: next, version: String(Number(seen.version ?? 0) + 1) });
+    return true;
+  }
+  async holders(member: string): Promise<Holding[]> {
+    return [...(this.index.get(member) ?? [])].map((k) => {
+      const [owner, groupId] = k.split('/');
+      return { owner: owner!, groupId: groupId! };
+    });
+  }
+  async addHoldings(member: string, holdings: Holding[]): Promise<void> {
+    const set = this.index.get(member) ?? new Set();
+    for (const h of holdings) set.add(`${h.owner}/${h.groupId}`);
+    this.index.set(member, set);
+  }
+  async removeHoldings(member: string, holdings: Holding[]): Promise<void> {
+    for (const h of holdings) this.index.get(member)?.delete(`${h.owner}/${h.groupId}`);
+  }
+  async told(): Promise<void> {}
+  async toldOf(): Promise<{ postId: string; fan: string }[]> {
+    return [];
+  }
+  async forgetMember(): Promise<void> {}
+  async eraseBook(owner: string): Promise<void> {
+    this.books.delete(owner);
+  }
+}
+
 export const testLimits: FeedLimits = {
   fanoutChunkSize: 2,
   fanoutChunksPerMessage: 2,
@@ -1093,6 +1135,9 @@ export function fakeFeed(...handles: string[]) {
     blocks: new FakeBlocks(),
     notifications: new FakeNotifications(),
     topics: new FakeTopics(),
+    search: new FakeSearchIndex(),
+    hot: new FakeHotStore(),
+    groups: new FakeGroups(),
     queue: new FakeQueue(),
     limits: { ...testLimits },
     /** Pictures in posts: a test that posts pictures sets it (fakes/media.ts). */

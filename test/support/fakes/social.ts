@@ -1,6 +1,9 @@
 // test/support/fakes/social.ts — in-memory fakes of the social ports (blocks, notifications, topics)
 // for unit tests of the use cases, held to their HBase adapters by the contract suites
 // (test/support/contracts/social-store.contract.ts).
+import type { PostSearchIndex } from '../../../shared/ports/search-index.js';
+import type { HotStore } from '../../../shared/ports/hot-store.js';
+import { hotBucketOf, type Engagement, type HotRanking } from '../../../shared/domain/hot.js';
 import { feedOrderKey } from '../../../shared/domain/post.js';
 import type { SafetyEdge } from '../../../shared/domain/visibility.js';
 import type { ListPage, ListPosition, Page } from '../../../shared/ports/feed-store.js';
@@ -152,6 +155,34 @@ export class FakeNotifications implements NotificationStore {
   }
 }
 
+/** The search index's order: newest first, then by id (the HBase rows' inv13 + '/' + id). */
+const searchOrder = (id: string) => `${String(9_999_999_999_999 - Number(id.split('.')[1])).padStart(13, '0')}/${id}`;
+
+export class FakeSearchIndex implements PostSearchIndex {
+  readonly index = new Map<string, string[]>(); // term → post ids, in the index's order
+  async add(postId: string, terms: readonly string[]) {
+    for (const t of terms) {
+      const ids = [...new Set([...(this.index.get(t) ?? []), postId])];
+      this.index.set(
+        t,
+        ids.sort((a, b) => (searchOrder(a) < searchOrder(b) ? -1 : 1)),
+      );
+    }
+  }
+  async remove(postId: string, terms: readonly string[]) {
+    for (const t of terms)
+      this.index.set(
+        t,
+        (this.index.get(t) ?? []).filter((id) => id !== postId),
+      );
+  }
+  async posts(term: string, limit: number, after?: string): Promise<Page<string>> {
+    const all = (this.index.get(term) ?? []).filter((id) => !after || searchOrder(id) > searchOrder(after));
+    const items = all.slice(0, limit);
+    return { items, ...(limit < all.length ? { nextCursor: items.at(-1)! } : {}) };
+  }
+}
+
 export class FakeTopics implements TopicStore {
   readonly index = new Map<string, string[]>(); // topic → post ids
   readonly counts = new Map<string, number>(); // "bucket|topic" → posts
@@ -194,5 +225,28 @@ export class FakeTopics implements TopicStore {
       if (asked.has(bucket)) sums.set(name, (sums.get(name) ?? 0) + n);
     }
     return sums;
+  }
+}
+
+/** The hot store in memory: one entry per (post, person, hour), holding the latest time. */
+export class FakeHotStore implements HotStore {
+  readonly entries = new Map<string, Engagement>(); // "bucket|post|handle" → engagement
+  stored: HotRanking | null = null;
+  rankingReads = 0;
+  async engaged(e: Engagement) {
+    const key = `${hotBucketOf(e.at)}|${e.postId}|${e.handle}`;
+    const had = this.entries.get(key);
+    if (!had || had.at < e.at) this.entries.set(key, { ...e });
+  }
+  async engagements(buckets: readonly number[]): Promise<Engagement[]> {
+    const asked = new Set(buckets);
+    return [...this.entries.values()].filter((e) => asked.has(hotBucketOf(e.at))).map((e) => ({ ...e }));
+  }
+  async saveRanking(ranking: HotRanking) {
+    this.stored = structuredClone(ranking);
+  }
+  async ranking(): Promise<HotRanking | null> {
+    this.rankingReads++;
+    return this.stored && structuredClone(this.stored);
   }
 }

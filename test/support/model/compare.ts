@@ -10,7 +10,8 @@
 // what the reader must not see (reference-model.ts `hides`), a blocked pair's reads of each
 // other's posts (and of reposts of them) answer 403 `blocked`, every post view's `mentions` are
 // the registered users its body names. Notifications: each user's like and mention notifications against the model's
-// exact counts (compareNotifications).
+// exact counts (compareNotifications). Groups (分组): each user's groups, their members and
+// their timelines (compareGroups).
 import type { Actor } from './driver.js';
 import { read, type Api } from './http.js';
 import { pairSubject, slotSubject, type ModelComment, type ModelPost, type ReferenceModel } from './reference-model.js';
@@ -31,6 +32,8 @@ const LIKERS_PAGE_SIZE = 2;
 const NOTIFICATIONS_PAGE_SIZE = 9;
 /** Entries a timeline page reads beyond its limit: its window for leaving out plain reposts (docs/api.md, "Paging"). */
 const DEDUP_SPARE = 10;
+/** Group timelines: one page size, small enough that a group of a few members pages. */
+const GROUP_PAGE_SIZE = 4;
 /** A cursor that never ends must not hang the test. */
 const MAX_PAGES = 500;
 const POST_READS_AT_ONCE = 8;
@@ -48,6 +51,10 @@ export interface CompareStats {
   /** Like / repost / mention notification groups compared, and those the model could not state exactly. */
   notifications: number;
   notificationsSkipped: number;
+  /** Groups compared (list, members, timeline), the members and the group timeline posts they hold. */
+  groups?: number;
+  groupMembers?: number;
+  groupPosts?: number;
 }
 
 export async function compareWithModel(
@@ -59,8 +66,9 @@ export async function compareWithModel(
   // Comments whose create got no answer first: every comment count depends on them.
   await resolveUnknownComments(api, model);
   const views = new ViewChecks(model);
+  const grouped = { groups: 0, groupMembers: 0, groupPosts: 0 };
   // Users at once, each user's reads one after another: enough load, and no 30 s timeouts.
-  const perUser = await Promise.all(users.map((u) => compareUser(api, model, u, views)));
+  const perUser = await Promise.all(users.map((u) => compareUser(api, model, u, views, grouped)));
   const posts = await comparePosts(api, model, users, views);
   const lists = await compareReactionLists(api, model);
   const notified = { compared: 0, skipped: 0 };
@@ -72,12 +80,19 @@ export async function compareWithModel(
       likerLists: model.postsWithLikes().length,
       notifications: notified.compared,
       notificationsSkipped: notified.skipped,
+      ...grouped,
     });
   }
   return [...new Set([...perUser.flat(), ...posts, ...lists, ...notices, ...views.lines()])];
 }
 
-async function compareUser(api: Api, model: ReferenceModel, user: Actor, views: ViewChecks): Promise<string[]> {
+async function compareUser(
+  api: Api,
+  model: ReferenceModel,
+  user: Actor,
+  views: ViewChecks,
+  grouped: Required<Pick<CompareStats, 'groups' | 'groupMembers' | 'groupPosts'>>,
+): Promise<string[]> {
   const h = user.handle;
   const out = await compareTimeline(api, model, user, views);
   const posts = await readPages(api, `posts of ${h}`, `/users/${h}/posts`, 'posts', POSTS_PAGE_SIZE);
@@ -125,6 +140,81 @@ async function compareUser(api: Api, model: ReferenceModel, user: Actor, views: 
   }
   out.push(...(await compareCounts(api, model, h, listed)));
   out.push(...(await compareBookmarks(api, model, user, views)));
+  if (model.hasGroups(h)) out.push(...(await compareGroups(api, model, user, views, grouped)));
+  return out;
+}
+
+/**
+ * The user's groups (分组): the list holds 特别关注 and the groups made, in that order, each with
+ * the model's member count (the stored book: a member an unfollow failed to take out counts); each
+ * group's members are the model's (a set); its timeline (all pages) is the model's home timeline
+ * kept to its members' posts, paged and folded by the same rules as home (pagedTimeline).
+ */
+async function compareGroups(
+  api: Api,
+  model: ReferenceModel,
+  user: Actor,
+  views: ViewChecks,
+  tally: Required<Pick<CompareStats, 'groups' | 'groupMembers' | 'groupPosts'>>,
+): Promise<string[]> {
+  const h = user.handle;
+  const out: string[] = [];
+  const ids = model.groupsOf(h);
+  const histories = (members: Iterable<string>) => [...members].map((m) => model.history(pairSubject(h, m))).join(' ');
+  const list = await read(api, `/users/${h}/groups`, { token: user.token });
+  const listed = (list.json?.groups ?? []) as Item[];
+  if (list.status !== 200) out.push(`groups of ${h} answered ${list.status}: ${list.text.slice(0, 160)}`);
+  else if (listed.map((g) => g.id).join() !== ids.join())
+    out.push(
+      `groups of ${h} are ${listed.map((g) => String(g.id)).join(', ')}, model ${ids.join(', ')} ${model.history(`groups of ${h}`)}`,
+    );
+  for (const id of ids) {
+    const where = `group ${id} of ${h}`;
+    const expected = model.membersOf(h, id);
+    tally.groups++;
+    tally.groupMembers += expected.length;
+    const counted = listed.find((g) => g.id === id)?.members;
+    if (counted !== undefined && counted !== expected.length)
+      out.push(
+        `groups of ${h} count ${String(counted)} members in ${id}, model ${expected.length} (${expected.join(', ') || 'none'}) ${histories(model.following(h))}`,
+      );
+    const res = await read(api, `/users/${h}/groups/${id}/members`, { token: user.token });
+    if (res.status !== 200 || !Array.isArray(res.json?.users)) {
+      out.push(`members of ${where} answered ${res.status}: ${res.text.slice(0, 160)}`);
+      continue;
+    }
+    const members = (res.json.users as Item[]).map((u) => String(u.handle));
+    if (new Set(members).size !== members.length)
+      out.push(`members of ${where} list a user twice: ${members.join(', ')}`);
+    const extra = [...new Set(members)].filter((m) => !expected.includes(m));
+    const missing = expected.filter((m) => !members.includes(m));
+    if (extra.length > 0)
+      out.push(`members of ${where} list ${extra.join(', ')}, out of it in the model ${histories(extra)}`);
+    if (missing.length > 0) out.push(`members of ${where} lack ${missing.join(', ')} ${histories(missing)}`);
+    out.push(...notNewestFirst(`members of ${where}`, res.json.users as Item[], 'addedAt'));
+    const pages = await readPages(
+      api,
+      `timeline of ${where}`,
+      `/users/${h}/groups/${id}/timeline`,
+      'posts',
+      GROUP_PAGE_SIZE,
+      user.token,
+    );
+    for (const item of pages.items) views.check(item, h, `timeline of ${where}`);
+    if (pages.problem) {
+      out.push(pages.problem);
+      continue;
+    }
+    const paged = pagedTimeline(h, model.groupTimeline(h, id), GROUP_PAGE_SIZE, (p) => model.hides(h, p));
+    tally.groupPosts += paged.expected.length;
+    // A post of home whose author is not in the group: why the group leaves it out.
+    for (const post of model.timeline(h))
+      if (!expected.includes(post.author) && !paged.why.has(post.id))
+        paged.why.set(post.id, `${post.author} is not in ${where} ${model.history(pairSubject(h, post.author))}`);
+    out.push(
+      ...diffPosts(model, `timeline of ${where}`, paged.expected, pages.items.map(idOf), h, 'timeline', paged.why),
+    );
+  }
   return out;
 }
 
@@ -337,10 +427,10 @@ const labels = (model: ReferenceModel, ids: string[]) => {
 };
 
 /**
- * A newest-first list's order: each item's time (`since`, `likedAt`) no later than the one before.
+ * A newest-first list's order: each item's time (`since`, `likedAt`, `addedAt`) no later than the one before.
  * The model keeps no server times, so the members are compared as sets and the order here.
  */
-function notNewestFirst(what: string, items: Item[], field: 'since' | 'likedAt'): string[] {
+function notNewestFirst(what: string, items: Item[], field: 'since' | 'likedAt' | 'addedAt'): string[] {
   const times = items.map((u) => Date.parse(String(u[field])));
   const i = times.findIndex((t, k) => Number.isNaN(t) || (k > 0 && t > times[k - 1]!));
   return i < 0

@@ -12,6 +12,10 @@
 // repost across a standing block is 403 `blocked`. Every block / mute request, and every like
 // and publish (the facts notifications are made of), is timed for the model's notification
 // check (reference-model.ts, `exactAround`).
+// Groups (分组): each user makes their groups in the first wave; adds answer 200 for someone the
+// user follows and 422 not_following otherwise (either when racing an unfollow of the two),
+// removes 200; the model keeps the members the answers left (an unfollow or block empties the
+// pair's memberships).
 import { COMMENT_ID_PATTERN } from '../../../shared/domain/comment.js';
 import { POST_ID_PATTERN } from '../../../shared/domain/post.js';
 import type { ApiResponse } from '../api.js';
@@ -21,6 +25,7 @@ import {
   errorCode,
   isNoAnswer,
   isSuccess,
+  read,
   sendUntilAnswered,
   type Api,
 } from './http.js';
@@ -147,7 +152,91 @@ export class Driver {
         return this.leave(step.user, ctx);
       case 'restore':
         return this.restore(step.user, ctx);
+      case 'createGroup':
+        return this.createGroup(step.user, step.group, ctx);
+      case 'groupAdd':
+        return this.groupAdd(step, ctx);
+      case 'groupRemove':
+        return this.groupRemove(step, ctx);
     }
+  }
+
+  // --- groups (分组) ----------------------------------------------------------------------------
+
+  /**
+   * 201 with the new group. Sent again after no answer: a 409 group_name_taken then says the
+   * unanswered send made it, found in the owner's list by its name.
+   */
+  private async createGroup(userIndex: number, index: number, ctx: Ctx): Promise<void> {
+    const user = this.users[userIndex]!;
+    const name = `分组 ${index}`;
+    const subject = `groups of ${user.handle}`;
+    const what = `create group ${index} of ${user.handle}`;
+    const { res, resent } = await this.sendIdempotent(ctx, subject, what, () =>
+      this.call('POST', `/users/${user.handle}/groups`, user.token, { name }),
+    );
+    this.model.note(subject, `w${ctx.wave} ${ctx.label}: ${what} ${describe(res)}`);
+    const made = res.json;
+    if (res.status === 201 && made?.name === name && made?.special === false && made?.members === 0)
+      return this.model.groupCreated(user.handle, index, String(made.id));
+    if (resent && res.status === 409 && errorCode(res) === 'group_name_taken') {
+      const list = await read(this.api, `/users/${user.handle}/groups`, { token: user.token });
+      const found = (list.json?.groups as { id: string; name: string }[] | undefined)?.find((g) => g.name === name);
+      if (found) return this.model.groupCreated(user.handle, index, found.id);
+    }
+    this.clientError(res, ctx, what, `201 with the group "${name}"`);
+  }
+
+  /**
+   * 200 with the group and hasMember: true when the user follows the member, else 422
+   * not_following and nothing changes. Racing an unfollow of the two: either, and the model
+   * leaves the membership to the unfollow (it takes the member out of every group). Idempotent:
+   * sent again after no answer.
+   */
+  private async groupAdd(step: Extract<Step, { kind: 'groupAdd' }>, ctx: Ctx): Promise<void> {
+    const [owner, member] = [this.users[step.user]!, this.users[step.member]!];
+    const subject = pairSubject(owner.handle, member.handle);
+    const what = `add of ${member.handle} to group ${step.group} of ${owner.handle}`;
+    const groupId = this.model.groupId(owner.handle, step.group);
+    if (!groupId) return this.model.note(subject, `w${ctx.wave} ${ctx.label}: ${what} skipped (no such group made)`);
+    const following = this.model.follows(owner.handle, member.handle);
+    const { res } = await this.sendIdempotent(ctx, subject, what, () =>
+      this.call('PUT', `/users/${owner.handle}/groups/${groupId}/members/${member.handle}`, owner.token),
+    );
+    this.model.note(subject, `w${ctx.wave} ${ctx.label}: group add (${groupId}) ${describe(res)}`, ctx.racing);
+    const added = res.status === 200 && res.json?.id === groupId && res.json?.hasMember === true;
+    const refused = res.status === 422 && errorCode(res) === 'not_following';
+    if (step.racing) {
+      if (added || refused) return;
+      return this.clientError(res, ctx, what, '200 with hasMember: true, or 422 not_following');
+    }
+    if (following) {
+      if (added) return this.model.setMember(owner.handle, groupId, member.handle, true);
+      return this.clientError(res, ctx, what, '200 with hasMember: true');
+    }
+    if (refused) return;
+    if (added)
+      return this.mismatch(
+        ctx,
+        `${what} answered 200 although ${owner.handle} does not follow ${member.handle}, expected 422 not_following ${this.model.history(subject)}`,
+      );
+    this.clientError(res, ctx, what, '422 not_following');
+  }
+
+  /** 200 with the group and hasMember: false, whether or not it held them. Idempotent. */
+  private async groupRemove(step: Extract<Step, { kind: 'groupRemove' }>, ctx: Ctx): Promise<void> {
+    const [owner, member] = [this.users[step.user]!, this.users[step.member]!];
+    const subject = pairSubject(owner.handle, member.handle);
+    const what = `removal of ${member.handle} from group ${step.group} of ${owner.handle}`;
+    const groupId = this.model.groupId(owner.handle, step.group);
+    if (!groupId) return this.model.note(subject, `w${ctx.wave} ${ctx.label}: ${what} skipped (no such group made)`);
+    const { res } = await this.sendIdempotent(ctx, subject, what, () =>
+      this.call('DELETE', `/users/${owner.handle}/groups/${groupId}/members/${member.handle}`, owner.token),
+    );
+    this.model.note(subject, `w${ctx.wave} ${ctx.label}: group remove (${groupId}) ${describe(res)}`, ctx.racing);
+    if (res.status === 200 && res.json?.id === groupId && res.json?.hasMember === false)
+      return this.model.setMember(owner.handle, groupId, member.handle, false);
+    this.clientError(res, ctx, what, '200 with hasMember: false');
   }
 
   // --- leaving (注销) --------------------------------------------------------------------------
@@ -368,6 +457,8 @@ export class Driver {
     if (res.status !== 200 || res.json?.following !== on) throw this.lost(ctx, `${kind} ${subject}`, res);
     // In a refollow the last answer to arrive wins here; the decider then sets the real state.
     this.model.setEdge(follower.handle, followee.handle, on);
+    // An unfollow takes the followee out of every group of the follower (a racing add's too).
+    if (!on) this.model.leaveGroups(follower.handle, followee.handle);
   }
 
   // --- likes -----------------------------------------------------------------------------------
@@ -685,9 +776,12 @@ export class Driver {
     if (!blocking) return this.model.setMute(actor.handle, target.handle, on);
     this.model.setBlock(actor.handle, target.handle, on);
     if (on) {
-      // Follows both ways are gone when the block answers (a racing follow's too: followRacingBlock).
+      // Follows both ways are gone when the block answers (a racing follow's too: followRacingBlock),
+      // and with them each from the other's groups.
       this.model.setEdge(actor.handle, target.handle, false);
       this.model.setEdge(target.handle, actor.handle, false);
+      this.model.leaveGroups(actor.handle, target.handle);
+      this.model.leaveGroups(target.handle, actor.handle);
     }
   }
 

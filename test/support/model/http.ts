@@ -34,22 +34,40 @@ export const isNoAnswer = (res: ApiResponse) =>
   res.status === 0 || res.status > 500 || typeof res.json?.errorType === 'string';
 
 /**
+ * Beyond MAX_SENDS, a request with no answer is sent again until this long after its first send
+ * (0: never). The chaos load run raises it past a REST gateway restart, as a client honouring
+ * Retry-After would keep trying.
+ */
+let resendForMs = 0;
+export function resendFor(ms: number): void {
+  resendForMs = ms;
+}
+
+/**
  * Sends an idempotent request again while it gets no answer (after 1 s, then 2 s: long enough
- * for a Lambda to warm up); the next answer tells as much as the lost one would have.
+ * for a Lambda to warm up; beyond that, while resendFor allows, after its Retry-After or 2 s);
+ * the next answer tells as much as the lost one would have.
  */
 export async function sendUntilAnswered(
   request: () => Promise<ApiResponse>,
   onNoAnswer: (res: ApiResponse) => void = () => {},
 ) {
+  const first = Date.now();
   let res = await request();
   let resent = false;
-  for (let send = 2; send <= MAX_SENDS && isNoAnswer(res); send++) {
+  for (let send = 2; isNoAnswer(res) && (send <= MAX_SENDS || Date.now() - first < resendForMs); send++) {
     onNoAnswer(res);
-    await sleep(1_000 * (send - 1));
+    await sleep(send <= MAX_SENDS ? 1_000 * (send - 1) : retryAfterMs(res));
     res = await request();
     resent = true;
   }
   return { res, resent };
+}
+
+/** The wait an answer asks for (Retry-After, at most 10 s), else 2 s. */
+function retryAfterMs(res: ApiResponse): number {
+  const seconds = Number(res.headers.get('retry-after'));
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 10) * 1000 : 2_000;
 }
 
 export async function read(api: Api, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {

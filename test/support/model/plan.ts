@@ -37,7 +37,16 @@ export type Step =
    */
   | { kind: 'repost'; user: number; target: number; slot?: number; comment?: string; key?: string }
   /** 注销: the user leaves (DELETE /users/{h}); a `restore` (logging in again) follows in the same task. */
-  | { kind: 'leave' | 'restore'; user: number };
+  | { kind: 'leave' | 'restore'; user: number }
+  /** 分组: `user` makes their own group number `group` (1 and up; 0 is the built-in 特别关注). */
+  | { kind: 'createGroup'; user: number; group: number }
+  /**
+   * `user` puts `member` into (takes them out of) their group number `group`. An add of someone
+   * the user follows answers 200, of someone they do not 422 `not_following`. `racing`: an
+   * unfollow of the two runs at once, so either answer may come, and the member ends in no group.
+   */
+  | { kind: 'groupAdd'; user: number; group: number; member: number; racing?: boolean }
+  | { kind: 'groupRemove'; user: number; group: number; member: number };
 
 /** A post the plan publishes; the slot number names it before the server gives it an id. */
 export interface Slot {
@@ -76,6 +85,8 @@ export interface Plan {
   slots: Slot[];
   comments: PlannedComment[];
   waves: Group[][];
+  /** Per user, how many groups of their own the first wave makes (none: the plan has no groups). */
+  groups?: number[];
 }
 
 /** Users of a plan unless asked otherwise (MODEL_USERS): few, so edges and posts are raced often. */
@@ -112,6 +123,9 @@ const slotKey = (slot: number) => `s:${slot}`;
 /** Share of waves followed by a wave in which one user leaves, with a like of theirs in flight, and logs in again. */
 const LEAVE_SHARE = 0.15;
 const likeKey = (user: number, slot: number) => `${user}>${slot}`;
+/** Groups of their own each user makes in the first wave (besides the built-in 特别关注, group 0). */
+const OWN_GROUPS = [1, 2] as const;
+const memberKey = ([owner, member]: Pair, group: number) => `${owner}>${member}>${group}`;
 
 /** The plan of a seed: `groups` request groups among `users` users (at least 6: the first wave uses four, the hot pairs three). */
 export function makePlan(seed: number, groups: number, users = USERS): Plan {
@@ -126,7 +140,10 @@ export function makePlan(seed: number, groups: number, users = USERS): Plan {
     // Now and then a user leaves and comes back, in a wave of its own: nobody else acts on them meanwhile.
     if (rng.chance(LEAVE_SHARE)) waves.push(planner.leaveWave());
   }
-  return { seed, users, slots: planner.slots, comments: planner.comments, waves };
+  // The waves' unfollows leave few follows, and so few members, standing: a last wave puts one
+  // person into a group of each user, while the waves' queued work (backfills, settles) still runs.
+  waves.push(planner.groupWave());
+  return { seed, users, slots: planner.slots, comments: planner.comments, waves, groups: planner.groupCounts };
 }
 
 /**
@@ -164,6 +181,9 @@ class Planner {
    */
   private blockBusy = new Set<string>();
   private pairsUsed = new Set<string>();
+  /** Per user, their own groups; `owner>member>group` of every membership the plan leaves in place. */
+  readonly groupCounts: number[];
+  private readonly memberships = new Set<string>();
 
   private readonly kinds: [weight: number, make: () => Group | undefined][] = [
     // Plain requests build up posts and edges; the racy kinds, weighted up, are what the check is for.
@@ -209,6 +229,10 @@ class Planner {
     [3, () => this.refusedGroup()],
     [3, () => this.muteGroup()],
     [2, () => this.unmuteGroup()],
+    // 分组: adds and removes of members among the follows above; an add racing an unfollow.
+    [16, () => this.groupAddGroup()],
+    [4, () => this.groupRemoveGroup()],
+    [5, () => this.groupAddRacingUnfollow()],
   ];
 
   constructor(
@@ -224,6 +248,7 @@ class Planner {
       [a, b],
       [b, a],
     ];
+    this.groupCounts = Array.from({ length: this.userCount }, () => rng.pick(OWN_GROUPS));
   }
 
   /**
@@ -235,6 +260,17 @@ class Planner {
     const groups = [1, 2, 3].map((fan) => this.edgeGroup('follow', this.claim([fan, STAR])));
     for (let author = 0; author < this.userCount; author++)
       groups.push(this.publishGroup('publish with key', author, true));
+    // Each user's own groups, one after another (one book per user: its changes serialise anyway).
+    for (let user = 0; user < this.userCount; user++)
+      groups.push({
+        label: 'create groups',
+        tasks: [
+          Array.from(
+            { length: this.groupCounts[user]! },
+            (_, g): Step => ({ kind: 'createGroup', user, group: g + 1 }),
+          ),
+        ],
+      });
     return groups.filter((g): g is Group => g !== undefined);
   }
 
@@ -263,6 +299,25 @@ class Planner {
       tasks.push([{ kind: 'like', user, slot }]);
     }
     return [{ label: tasks.length > 1 ? 'leave → restore, a like in flight' : 'leave → restore', tasks }];
+  }
+
+  /**
+   * Each user adds someone they follow to one of their groups, or follows someone new and, once
+   * that answers, adds them (their backfill still queued): the groups the compare reads hold people.
+   */
+  groupWave(): Group[] {
+    this.newWave();
+    return Array.from({ length: this.userCount }, (_, user): Group | undefined => {
+      const followed = this.rng.chance(0.5) ? this.pairOf(user, (p) => this.follows(p)) : undefined;
+      const pair = followed ?? this.pairOf(user, (p) => !this.follows(p));
+      if (!pair) return undefined;
+      const group = this.someGroup(user);
+      const add: Step = { kind: 'groupAdd', user, group, member: pair[1] };
+      this.memberships.add(memberKey(pair, group));
+      if (followed) return { label: 'group add', tasks: [[add]] };
+      this.setEdge(pair, true);
+      return { label: 'follow → group add', tasks: [[{ kind: 'follow', pair }, add]] };
+    }).filter((g): g is Group => g !== undefined);
   }
 
   private newWave(): void {
@@ -413,6 +468,8 @@ class Planner {
     if (this.rng.chance(0.5)) racing.reverse();
     // Mostly follow: a follow that finds the edge changes nothing, so what the race left shows.
     const decider = this.rng.chance(0.65) ? 'follow' : 'unfollow';
+    // The racing unfollow takes the followee out of every group of the follower, whatever the decider does.
+    this.leaveGroups(pair);
     this.setEdge(pair, decider === 'follow');
     return { label: 'refollow', tasks: racing, decider: { kind: decider, pair } };
   }
@@ -458,9 +515,14 @@ class Planner {
   private pair(fits: (p: Pair) => boolean = () => true): Pair | undefined {
     for (let attempt = 0; attempt < 30; attempt++) {
       const pair = this.rng.chance(HOT_SHARE) ? this.rng.pick(this.hot) : this.randomPair();
-      if (!this.busy.has(pairKey(pair)) && !this.separated(pair[0], pair[1]) && fits(pair)) return this.claim(pair);
+      if (this.freePair(pair) && fits(pair)) return this.claim(pair);
     }
     return undefined;
+  }
+
+  /** No other group of this wave touches the pair, and no block stands between the two or changes. */
+  private freePair(pair: Pair): boolean {
+    return !this.busy.has(pairKey(pair)) && !this.separated(pair[0], pair[1]);
   }
 
   private randomPair(): Pair {
@@ -480,7 +542,106 @@ class Planner {
 
   private setEdge(pair: Pair, on: boolean): void {
     if (on) this.edges.add(pairKey(pair));
-    else this.edges.delete(pairKey(pair));
+    else {
+      this.edges.delete(pairKey(pair));
+      this.leaveGroups(pair);
+    }
+  }
+
+  // --- groups (分组) ----------------------------------------------------------------------------
+
+  /** An unfollow (or a block) takes the followee out of every group of the follower. */
+  private leaveGroups([owner, member]: Pair): void {
+    for (let g = 0; g <= (this.groupCounts[owner] ?? 0); g++) this.memberships.delete(memberKey([owner, member], g));
+  }
+
+  /** One of the owner's groups: 特别关注 (0) or one of their own. */
+  private someGroup(owner: number): number {
+    return this.rng.int(0, this.groupCounts[owner]!);
+  }
+
+  /**
+   * Mostly someone the user follows into one of their groups (200; now and then again: nothing
+   * changes): a hot pair (refollowed often, so a member an unfollow left in would show) or any
+   * follow. Else a follow of someone new and, once it answers, the add (its backfill still
+   * queued: the group shows it once settled) — members that stay, so group timelines have posts
+   * to compare; now and then an add of someone not followed (422 not_following).
+   */
+  private groupAddGroup(): Group | undefined {
+    const roll = this.rng.next();
+    if (roll < 0.4) {
+      const pair = roll < 0.15 ? this.pair((p) => this.follows(p)) : this.anyFollow();
+      if (!pair) return undefined;
+      const group = this.someGroup(pair[0]);
+      this.memberships.add(memberKey(pair, group));
+      return { label: 'group add', tasks: [[{ kind: 'groupAdd', user: pair[0], group, member: pair[1] }]] };
+    }
+    const pair = roll < 0.92 ? this.coldPair((p) => !this.follows(p)) : this.pair((p) => !this.follows(p));
+    if (!pair) return undefined;
+    const group = this.someGroup(pair[0]);
+    const add: Step = { kind: 'groupAdd', user: pair[0], group, member: pair[1] };
+    if (roll >= 0.92) return { label: 'group add of someone not followed', tasks: [[add]] };
+    this.setEdge(pair, true);
+    this.memberships.add(memberKey(pair, group));
+    return { label: 'follow → group add', tasks: [[{ kind: 'follow', pair }, add]] };
+  }
+
+  /** `user` and someone else (random), no other group of this wave touching the two. */
+  private pairOf(user: number, fits: (p: Pair) => boolean): Pair | undefined {
+    const open = Array.from({ length: this.userCount }, (_, other): Pair => [user, other]).filter(
+      (p) => p[1] !== user && this.freePair(p) && fits(p),
+    );
+    return open.length > 0 ? this.claim(this.rng.pick(open)) : undefined;
+  }
+
+  /** A pair that is none of the hot ones (which races churn) and no other group of this wave touches. */
+  private coldPair(fits: (p: Pair) => boolean): Pair | undefined {
+    const hot = new Set(this.hot.map(pairKey));
+    for (let attempt = 0; attempt < 30; attempt++) {
+      const pair = this.randomPair();
+      if (!hot.has(pairKey(pair)) && this.freePair(pair) && fits(pair)) return this.claim(pair);
+    }
+    return undefined;
+  }
+
+  /** A follow the plan leaves in place that no other group of this wave touches. */
+  private anyFollow(): Pair | undefined {
+    const open = [...this.edges]
+      .map((k) => k.slice(2).split('>').map(Number) as [number, number])
+      .filter((p) => this.freePair(p));
+    return open.length > 0 ? this.claim(this.rng.pick(open)) : undefined;
+  }
+
+  /** A member taken out of a group (now and then someone not in it: nothing changes). */
+  private groupRemoveGroup(): Group | undefined {
+    const held = [...this.memberships]
+      .map((k) => k.split('>').map(Number) as [number, number, number])
+      .filter(([owner, member]) => this.freePair([owner, member]));
+    const chosen = this.rng.chance(0.85) && held.length > 0 ? this.rng.pick(held) : undefined;
+    const pair = chosen ? this.claim([chosen[0], chosen[1]]) : this.pair();
+    if (!pair) return undefined;
+    const group = chosen ? chosen[2] : this.someGroup(pair[0]);
+    this.memberships.delete(memberKey(pair, group));
+    return { label: 'group remove', tasks: [[{ kind: 'groupRemove', user: pair[0], group, member: pair[1] }]] };
+  }
+
+  /**
+   * An add into a group and an unfollow of the same two at once (either may start first): the
+   * add may answer 200 or 422, and the member ends in none of the user's groups. Mostly a follow
+   * again alone after the wave, so a member the unfollow failed to take out would show.
+   */
+  private groupAddRacingUnfollow(): Group | undefined {
+    const pair = this.pair((p) => this.follows(p));
+    if (!pair) return undefined;
+    const tasks: Step[][] = [
+      [{ kind: 'groupAdd', user: pair[0], group: this.someGroup(pair[0]), member: pair[1], racing: true }],
+      [{ kind: 'unfollow', pair }],
+    ];
+    if (this.rng.chance(0.5)) tasks.reverse();
+    this.setEdge(pair, false);
+    if (!this.rng.chance(0.7)) return { label: 'group add racing an unfollow', tasks };
+    this.setEdge(pair, true);
+    return { label: 'group add racing an unfollow', tasks, decider: { kind: 'follow', pair } };
   }
 
   private followers(user: number): number {
@@ -914,6 +1075,10 @@ class Planner {
           break;
         case 'refused':
           across(step.user, step.other);
+          break;
+        case 'groupAdd':
+        case 'groupRemove':
+          across(step.user, step.member);
           break;
         default:
           break;

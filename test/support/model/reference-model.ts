@@ -15,11 +15,16 @@
 // muted them, or been blocked by them) WHEN THE DELIVERY RUNS — so a count is exact only where
 // no block or mute between the two users changed while the fact's deliveries could run
 // (FactWindow, `exactAround`); elsewhere the model states nothing.
+// Groups (分组): each owner's members as the answers left them — an add answered 200 puts the
+// member in, a remove takes them out, and an unfollow (a block's unfollows too) takes the
+// followee out of every group of the follower, so members ⊆ following; a group's timeline is the
+// owner's home timeline kept to the posts (reposts: the reposter's) of its members.
 import { keyFromPostId } from '../../../shared/schema/row-keys.js';
 import { parsePostId } from '../../../shared/domain/post.js';
 import { inboxQualifier } from '../../../shared/schema/row-keys.js';
 import { E2E_SETTLE_SECONDS } from '../e2e-settings.js';
 import { GROUP_WINDOW_MS, POST_MAX_CODE_POINTS } from '../../../shared/domain/limits.js';
+import { SPECIAL_GROUP_ID } from '../../../shared/domain/groups.js';
 
 export interface ModelPost {
   slot: number;
@@ -113,6 +118,9 @@ export class ReferenceModel {
   private readonly silencingChanges = new Map<string, FactWindow[]>();
   /** Per `slot|liker`: from the first like / unlike request sent to the last answered, and whether the author had silenced the liker at the first send. */
   private readonly likeFacts = new Map<string, FactWindow & { silenced: boolean }>();
+  /** 分组: each owner's group ids by the plan's number (0: 特别关注), and `owner/groupId` → its members. */
+  private readonly groupIds = new Map<string, string[]>();
+  private readonly groupMembers = new Map<string, Set<string>>();
 
   constructor(readonly handles: readonly string[]) {}
 
@@ -248,6 +256,26 @@ export class ReferenceModel {
     else this.edges.delete(pairSubject(follower, followee));
   }
 
+  /** A group the API made for `owner`, under the plan's number for it. */
+  groupCreated(owner: string, index: number, id: string): void {
+    const ids = this.groupIds.get(owner) ?? [SPECIAL_GROUP_ID];
+    ids[index] = id;
+    this.groupIds.set(owner, ids);
+  }
+
+  setMember(owner: string, groupId: string, member: string, on: boolean): void {
+    const key = `${owner}/${groupId}`;
+    const members = this.groupMembers.get(key) ?? new Set<string>();
+    if (on) members.add(member);
+    else members.delete(member);
+    this.groupMembers.set(key, members);
+  }
+
+  /** An unfollow (a block's too) takes the followee out of every group of the follower. */
+  leaveGroups(owner: string, member: string): void {
+    for (const id of this.groupsOf(owner)) this.setMember(owner, id, member, false);
+  }
+
   note(subject: string, text: string, flag = false): void {
     this.notes.set(subject, [...(this.notes.get(subject) ?? []), text]);
     if (flag) {
@@ -294,6 +322,34 @@ export class ReferenceModel {
     return newestFirst(
       this.allPosts().filter((p) => p.live && (p.author === reader || this.follows(reader, p.author))),
     );
+  }
+
+  /** The id of the owner's group number `index` (0: 特别关注, always there). */
+  groupId(owner: string, index: number): string | undefined {
+    return index === 0 ? SPECIAL_GROUP_ID : this.groupIds.get(owner)?.[index];
+  }
+
+  /** Whether the plan made groups for `owner` (a load run makes none: its users' groups are not read back). */
+  hasGroups(owner: string): boolean {
+    return this.groupIds.has(owner);
+  }
+
+  /** The owner's groups the model knows: 特别关注 and those made. */
+  groupsOf(owner: string): string[] {
+    return [SPECIAL_GROUP_ID, ...(this.groupIds.get(owner) ?? []).slice(1).filter((id) => id !== undefined)];
+  }
+
+  membersOf(owner: string, groupId: string): string[] {
+    return [...(this.groupMembers.get(`${owner}/${groupId}`) ?? [])];
+  }
+
+  /**
+   * A group's settled timeline: the owner's home inbox (`timeline`) kept to the posts its members
+   * wrote or reposted — hidden ones included, as there.
+   */
+  groupTimeline(owner: string, groupId: string): ModelPost[] {
+    const members = new Set(this.membersOf(owner, groupId));
+    return this.timeline(owner).filter((p) => members.has(p.author));
   }
 
   blocks(actor: string, target: string): boolean {

@@ -30,6 +30,9 @@ export type PostHistory = components['schemas']['PostHistory'];
 export type BlockState = components['schemas']['BlockState'];
 export type BlockedUser = components['schemas']['BlockedUser'];
 export type Media = components['schemas']['Media'];
+/** A group of people you follow (分组; 特别关注 is the built-in one, id `special`). */
+export type Group = components['schemas']['Group'];
+export type GroupMember = components['schemas']['GroupMembers']['users'][number];
 /** One picture of a post, as every post view carries it (and a repost's original). */
 export type PostMedia = components['schemas']['PostMedia'];
 /** What a repost points at: its original as the reader sees it, or that it was deleted. */

@@ -577,6 +577,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/{handle}/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your groups (分组): 特别关注 first, then your own in the order you made them
+         * @description `handle` must be the token’s user: groups are private. With `member`, each group says whether it holds that person (the follow button’s group picker).
+         */
+        get: operations["listGroups"];
+        put?: never;
+        /**
+         * Make a group of people you follow
+         * @description At most 20 groups of your own besides 特别关注; a name of 1–20 characters, unlike your other groups’ (case and width aside).
+         */
+        post: operations["createGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{handle}/groups/{groupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a group of your own (the people in it stay followed) */
+        delete: operations["deleteGroup"];
+        options?: never;
+        head?: never;
+        /** Rename a group of your own */
+        patch: operations["renameGroup"];
+        trace?: never;
+    };
+    "/users/{handle}/groups/{groupId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The people in a group, the latest added first
+         * @description All of them (a group holds at most 200). Someone you unfollowed is not listed, also in the moment before the unfollow has taken them out.
+         */
+        get: operations["groupMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{handle}/groups/{groupId}/members/{member}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Put someone you follow in a group (idempotent)
+         * @description Their posts show in the group’s timeline at once, as far back as your home timeline holds them. Only people you follow (422 `not_following`); at most 200 a group (422 `group_full`). Unfollowing or blocking someone takes them out of every group.
+         */
+        put: operations["addGroupMember"];
+        post?: never;
+        /** Take someone out of a group (idempotent; they stay followed) */
+        delete: operations["removeGroupMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{handle}/groups/{groupId}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group’s timeline: what its members posted and reposted, newest first
+         * @description Your home timeline read through the group: the same rules (reposts folded, blocks, mutes, deleted posts, accounts that left) and as deep as your home timeline goes. A member added shows at once with what home holds of them; one taken out leaves at once.
+         */
+        get: operations["groupTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/{handle}/timeline/newer": {
         parameters: {
             query?: never;
@@ -703,6 +806,46 @@ export interface paths {
         };
         /** The top topics by posts in the last hour */
         get: operations["trendingTopics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find posts by their words (搜索), newest first, cursor-paged
+         * @description Public (a token adds your own state and hides users you blocked or muted, and who blocked you). Live posts whose current text holds every word of the query. Bounded work whatever the words: each page reads at most 4 index lists of at most 200 entries, so a page can be short, even empty, with a `nextCursor` to go on. A new post is found as soon as its publish answers.
+         */
+        get: operations["searchPosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The hot feed (热门微博): the posts most engaged with lately, best first, cursor-paged
+         * @description Public (a token adds your own state and hides users you blocked or muted, and who blocked you). Posts of the last 48 hours ranked by the distinct people who liked, commented on or reposted them, each engagement weighing half after 6 hours, at least 3 people; ranked every 5 minutes. Deleted posts and accounts that left never show. A page after the ranking was replaced goes on from the same rank: a post may repeat or be passed over.
+         */
+        get: operations["hotPosts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1068,7 +1211,7 @@ export interface components {
          * @description Every machine-readable error code this API sends
          * @enum {string}
          */
-        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "client_header_required" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "wrong_password" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "avatar_conflict" | "cover_conflict" | "rename_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "comment_deleted" | "media_deleted" | "repost_in_progress" | "version_required" | "version_mismatch" | "edit_window_closed" | "edit_limit_reached" | "invalid_cursor" | "invalid_position" | "invalid_notification_id" | "invalid_topic" | "conversation_not_found" | "message_not_found" | "cannot_message_self" | "messages_refused" | "message_request_pending" | "recall_window_closed" | "no_request" | "conversation_busy" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "media_not_ready" | "media_in_use" | "internal_error" | "service_unavailable" | "timeout";
+        ErrorCode: "route_not_found" | "payload_too_large" | "missing_body" | "malformed_json" | "unsupported_media_type" | "bad_request" | "validation_failed" | "missing_token" | "invalid_token" | "token_expired" | "invalid_refresh_token" | "refresh_token_reused" | "client_header_required" | "unauthorized" | "rate_limited" | "handle_taken" | "user_not_found" | "forbidden" | "wrong_password" | "cannot_follow_self" | "cannot_unfollow_self" | "following_limit" | "blocked" | "cannot_block_self" | "cannot_mute_self" | "idempotency_in_progress" | "idempotency_key_mismatch" | "publish_conflict" | "avatar_conflict" | "cover_conflict" | "rename_conflict" | "post_deleted" | "post_not_found" | "comment_not_found" | "comment_deleted" | "media_deleted" | "repost_in_progress" | "version_required" | "version_mismatch" | "edit_window_closed" | "edit_limit_reached" | "invalid_cursor" | "invalid_position" | "invalid_notification_id" | "invalid_topic" | "query_empty" | "query_too_long" | "query_too_complex" | "group_not_found" | "group_name_invalid" | "group_name_taken" | "group_limit_reached" | "group_full" | "group_built_in" | "not_following" | "groups_busy" | "conversation_not_found" | "message_not_found" | "cannot_message_self" | "messages_refused" | "message_request_pending" | "recall_window_closed" | "no_request" | "conversation_busy" | "media_type_refused" | "media_too_large" | "media_not_found" | "upload_missing" | "media_not_ready" | "media_in_use" | "internal_error" | "service_unavailable" | "timeout";
         People: {
             users: components["schemas"]["PersonFound"][];
         };
@@ -1644,6 +1787,40 @@ export interface components {
             /** @description true (with status 206) while the inbox of a returning inactive reader is rebuilt: the page is correct but may be incomplete; ask again in a few seconds */
             regenerating: boolean;
         };
+        GroupList: {
+            groups: components["schemas"]["Group"][];
+        };
+        Group: {
+            /** @description `special` for 特别关注, else the id the create answered */
+            id: string;
+            name: string;
+            /** @description The built-in 特别关注: cannot be renamed or deleted; its members’ new posts notify you */
+            special: boolean;
+            /** @description How many people it holds */
+            members: number;
+            /** @description null for 特别关注 */
+            createdAt: string | null;
+            /** @description With `member` asked: whether this group holds them */
+            hasMember?: boolean;
+        };
+        GroupMembers: {
+            users: {
+                /**
+                 * @description A user handle: 1–30 of a–z, 0–9, _
+                 * @example ann
+                 */
+                handle: string;
+                displayName: string;
+                /** @description The user’s avatar (96 × 96 WebP), or null when they have none: show initials */
+                avatar: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant (UTC)
+                 * @example 2026-11-22T08:30:00.000Z
+                 */
+                addedAt: string;
+            }[];
+        };
         NewerCount: {
             /** @description Timeline entries newer than `after`, at most 20 */
             count: number;
@@ -1662,10 +1839,10 @@ export interface components {
              */
             id: string;
             /**
-             * @description like / repost: of your post (grouped per post within 12 h); commentLike: of your comment (grouped per comment within 12 h, `comment` names it); follow: new followers (grouped within 12 h); comment: on your post; reply: to your comment; mention: you, in a post or comment; edit: a post you reposted was edited (one per post: its latest edit)
+             * @description like / repost: of your post (grouped per post within 12 h); commentLike: of your comment (grouped per comment within 12 h, `comment` names it); follow: new followers (grouped within 12 h); comment: on your post; reply: to your comment; mention: you, in a post or comment; edit: a post you reposted was edited (one per post: its latest edit); special: a new post by someone in your 特别关注 (one per post)
              * @enum {string}
              */
-            type: "like" | "commentLike" | "repost" | "follow" | "comment" | "reply" | "mention" | "edit";
+            type: "like" | "commentLike" | "repost" | "follow" | "comment" | "reply" | "mention" | "edit" | "special";
             /** @description Exact number of actions in the group ("ann and 12 others": 13) */
             count: number;
             /**
@@ -1742,6 +1919,27 @@ export interface components {
             }[];
             /** @description The window counted: the last hour, in five-minute steps */
             windowSeconds: number;
+        };
+        PostSearchPage: {
+            /** @description The query as asked */
+            query: string;
+            posts: components["schemas"]["Post"][];
+            /** @description By post id: the spans of its body that match, as code-point offsets [start, end), sorted and apart */
+            highlights: {
+                [key: string]: [
+                    number,
+                    number
+                ][];
+            };
+            /** @description Where the next page starts; null at the end. A page may hold fewer posts than asked, even none, while the search goes on */
+            nextCursor: string | null;
+        };
+        HotPage: {
+            posts: components["schemas"]["Post"][];
+            /** @description Pass as `cursor` for the next page; null on the last. A page can hold fewer posts than asked (deleted or hidden ones are left out) while it is present */
+            nextCursor: string | null;
+            /** @description When the ranking was made (epoch millis); absent before the first ranking */
+            rankedAt?: number;
         };
         BlockState: {
             /**
@@ -2605,6 +2803,134 @@ export interface components {
                 };
             };
         };
+        /** @description Conflict: `group_name_taken`, `groups_busy` */
+        Error409_group_name_taken_groups_busy: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("group_name_taken" | "groups_busy");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description The request breaks a rule: `validation_failed`, `group_name_invalid`, `group_limit_reached` */
+        Error422_validation_failed_group_name_invalid_group_limit_reached: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("validation_failed" | "group_name_invalid" | "group_limit_reached");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Not found: `group_not_found` */
+        Error404_group_not_found: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "group_not_found";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description The request breaks a rule: `validation_failed`, `group_name_invalid`, `group_built_in` */
+        Error422_validation_failed_group_name_invalid_group_built_in: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("validation_failed" | "group_name_invalid" | "group_built_in");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `groups_busy` */
+        Error409_groups_busy: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & "groups_busy";
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description The request breaks a rule: `validation_failed`, `group_built_in` */
+        Error422_validation_failed_group_built_in: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("validation_failed" | "group_built_in");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Not found: `group_not_found`, `user_not_found` */
+        Error404_group_not_found_user_not_found: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("group_not_found" | "user_not_found");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description The request breaks a rule: `validation_failed`, `not_following`, `group_full` */
+        Error422_validation_failed_not_following_group_full: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("validation_failed" | "not_following" | "group_full");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
         /** @description The request breaks a rule: `validation_failed`, `invalid_notification_id` */
         Error422_validation_failed_invalid_notification_id: {
             headers: {
@@ -2631,6 +2957,22 @@ export interface components {
                     error: {
                         /** @description Stable machine-readable code: clients branch on it */
                         code: components["schemas"]["ErrorCode"] & ("validation_failed" | "invalid_topic" | "invalid_cursor");
+                        /** @description A human-readable English sentence; never echoes secrets or input */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description The request breaks a rule: `validation_failed`, `query_empty`, `query_too_long`, `query_too_complex`, `invalid_cursor` */
+        Error422_validation_failed_query_empty_query_too_long_query_too_complex_invalid_cursor: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @description Stable machine-readable code: clients branch on it */
+                        code: components["schemas"]["ErrorCode"] & ("validation_failed" | "query_empty" | "query_too_long" | "query_too_complex" | "invalid_cursor");
                         /** @description A human-readable English sentence; never echoes secrets or input */
                         message: string;
                     };
@@ -4341,6 +4683,290 @@ export interface operations {
             503: components["responses"]["Error503_service_unavailable_timeout"];
         };
     };
+    listGroups: {
+        parameters: {
+            query?: {
+                /** @description Also say, per group, whether it holds this person */
+                member?: string;
+            };
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your groups */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupList"];
+                };
+            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
+    createGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The group’s name: 1–20 characters, unlike your other groups’ */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Made */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            400: components["responses"]["Error400_missing_body_malformed_json"];
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            409: components["responses"]["Error409_group_name_taken_groups_busy"];
+            413: components["responses"]["Error413_payload_too_large"];
+            415: components["responses"]["Error415_unsupported_media_type"];
+            422: components["responses"]["Error422_validation_failed_group_name_invalid_group_limit_reached"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
+    deleteGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                /** @description A group id: `special` (特别关注) or one the create answered */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupList"];
+                };
+            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_group_not_found"];
+            409: components["responses"]["Error409_groups_busy"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_group_built_in"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
+    renameGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                /** @description A group id: `special` (特别关注) or one the create answered */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The group’s name: 1–20 characters, unlike your other groups’ */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Renamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            400: components["responses"]["Error400_missing_body_malformed_json"];
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_group_not_found"];
+            409: components["responses"]["Error409_group_name_taken_groups_busy"];
+            413: components["responses"]["Error413_payload_too_large"];
+            415: components["responses"]["Error415_unsupported_media_type"];
+            422: components["responses"]["Error422_validation_failed_group_name_invalid_group_built_in"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
+    groupMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                /** @description A group id: `special` (特别关注) or one the create answered */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group’s members */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupMembers"];
+                };
+            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_group_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
+    addGroupMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                /** @description A group id: `special` (特别关注) or one the create answered */
+                groupId: string;
+                member: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description In the group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_group_not_found_user_not_found"];
+            409: components["responses"]["Error409_groups_busy"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_not_following_group_full"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
+    removeGroupMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                /** @description A group id: `special` (特别关注) or one the create answered */
+                groupId: string;
+                member: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not in the group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_group_not_found"];
+            409: components["responses"]["Error409_groups_busy"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
+    groupTimeline: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                handle: string;
+                /** @description A group id: `special` (特别关注) or one the create answered */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the group’s timeline */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimelinePage"];
+                };
+            };
+            /** @description Your timeline is being regenerated: this page may be incomplete */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimelinePage"];
+                };
+            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            403: components["responses"]["Error403_forbidden"];
+            404: components["responses"]["Error404_group_not_found"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_invalid_cursor"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
     timelineNewer: {
         parameters: {
             query: {
@@ -4555,6 +5181,68 @@ export interface operations {
                 };
             };
             413: components["responses"]["Error413_payload_too_large"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
+    searchPosts: {
+        parameters: {
+            query: {
+                /** @description Words to find, all of them: Chinese by the characters as written (北京大学 finds posts holding 北京大学), other languages by whole words, case- and accent-insensitive; `#话题#` and `@handle` as themselves. At most 100 characters and 10 words */
+                q: string;
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching posts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostSearchPage"];
+                };
+            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_query_empty_query_too_long_query_too_complex_invalid_cursor"];
+            500: components["responses"]["Error500_internal_error"];
+            503: components["responses"]["Error503_service_unavailable_timeout"];
+        };
+    };
+    hotPosts: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the hot feed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HotPage"];
+                };
+            };
+            401: components["responses"]["Error401_missing_token_invalid_token_token_expired"];
+            413: components["responses"]["Error413_payload_too_large"];
+            422: components["responses"]["Error422_validation_failed_invalid_cursor"];
             500: components["responses"]["Error500_internal_error"];
             503: components["responses"]["Error503_service_unavailable_timeout"];
         };

@@ -108,6 +108,8 @@ function sentenceKey(n: Notification): MessageKey {
       return n.comment ? 'notifications.mentionComment' : 'notifications.mentionPost';
     case 'edit':
       return 'notifications.edit';
+    case 'special':
+      return 'notifications.special';
   }
 }
 

@@ -4,6 +4,7 @@
 import type { ComponentChildren } from 'preact';
 import type { Post } from '../../api/client';
 import { PagedFooter, type Paged } from '../../components/paged';
+import type { Marks } from '../../components/rich-text';
 import { PostCard } from './post-card';
 import { withChanged } from './sync';
 
@@ -11,10 +12,13 @@ export function PagedPosts({
   list,
   empty,
   onReposted,
+  marks,
 }: {
   list: Paged<Post>;
   empty: ComponentChildren;
   onReposted?: (repost: Post) => void;
+  /** A search's matched spans, by post id. */
+  marks?: ReadonlyMap<string, Marks>;
 }) {
   return (
     <>
@@ -25,6 +29,7 @@ export function PagedPosts({
             post={post}
             onChange={(next) => list.setItems((items) => withChanged(items, next))}
             {...(onReposted ? { onReposted } : {})}
+            {...(marks?.has(post.id) ? { marks: marks.get(post.id)! } : {})}
             onDeleted={(id) => list.setItems((items) => items.filter((p) => p.id !== id))}
           />
         ))}

@@ -12,7 +12,7 @@ import { Boundary } from '../../components/boundary';
 import { ask } from '../../components/confirm';
 import { MoreMenu, type MenuItem } from '../../components/menu';
 import { ErrorMessage } from '../../components/problem';
-import { RichText } from '../../components/rich-text';
+import { RichText, type Marks } from '../../components/rich-text';
 import { RelativeTime } from '../../components/time';
 import { useI18n } from '../../i18n/i18n';
 import { href } from '../../router';
@@ -30,6 +30,8 @@ export interface PostCardProps {
   onReposted?: (repost: Post) => void;
   /** The post's own page: the whole text, and who liked it. */
   detail?: boolean;
+  /** A search's matched spans of the text (code points), marked. */
+  marks?: Marks;
 }
 
 /** A post that cannot be shown (a malformed answer) says so in its place; the list goes on. */
@@ -48,7 +50,7 @@ export function PostCard(props: PostCardProps) {
   );
 }
 
-function Card({ post: given, onDeleted, onChange, onReposted, detail = false }: PostCardProps) {
+function Card({ post: given, onDeleted, onChange, onReposted, detail = false, marks }: PostCardProps) {
   const { t } = useI18n();
   const [error, setError] = useState<unknown>(null);
   const [post, setPost] = useState(given);
@@ -157,7 +159,7 @@ function Card({ post: given, onDeleted, onChange, onReposted, detail = false }: 
         />
       ) : post.body ? (
         <Folding text={post.body} fold={!detail}>
-          <RichText text={post.body} mentions={post.mentions} topics={post.topics} />
+          <RichText text={post.body} mentions={post.mentions} topics={post.topics} {...(marks ? { marks } : {})} />
         </Folding>
       ) : (
         <p class="post-body" dir="auto">

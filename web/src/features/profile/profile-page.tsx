@@ -1,7 +1,8 @@
 // web/src/features/profile/profile-page.tsx — a user's page: their cover picture (a plain band
 // until they have one), avatar (initials until they have one), name, bio and location, counts
 // (linking to the lists), follow / unfollow, 私信 (a message), block and mute, their posts; on your own page, a
-// link to edit all of it in the settings (设置, features/settings). The
+// link to edit all of it in the settings (设置, features/settings), and to your groups (分组); on
+// the page of someone you follow, the 分组 picker beside the follow button. The
 // profile and the posts load in parallel (one round trip); the follow and block states once the
 // profile is there, so an unknown handle does not cost four refused requests.
 import { useEffect, useState } from 'preact/hooks';
@@ -14,6 +15,7 @@ import { absoluteDate, useI18n } from '../../i18n/i18n';
 import { href } from '../../router';
 import { session } from '../../session';
 import { BlockButtons, type BlockAction } from '../blocks/block-buttons';
+import { GroupPicker } from '../groups/group-picker';
 import { PagedPosts } from '../posts/paged-posts';
 
 export function ProfilePage({ handle }: { handle: string }) {
@@ -167,6 +169,7 @@ export function ProfilePage({ handle }: { handle: string }) {
                 {following ? t('profile.unfollow') : t('profile.follow')}
               </button>
             )}
+            {following && !blocking && <GroupPicker me={me} member={handle} />}
             {!blocking && (
               <a class="button secondary message-button" href={href.conversation(handle)}>
                 {t('messages.message')}
@@ -182,6 +185,9 @@ export function ProfilePage({ handle }: { handle: string }) {
             </a>
             <a class="button secondary" href={href.bookmarks()}>
               {t('nav.bookmarks')}
+            </a>
+            <a class="button secondary" href={href.groups()}>
+              {t('groups.manage')}
             </a>
           </p>
         )}

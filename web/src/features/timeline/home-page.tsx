@@ -2,6 +2,8 @@
 // first with infinite scroll, a "new posts" notice while reading (counted when the live channel
 // tells of new posts; the posts are never spliced in under the reader's eyes), and the
 // regenerating state (206) said plainly and re-asked until it ends. The first render after login costs one request: the timeline page.
+// Tabs over the feed (features/groups): 全部关注 is this timeline; a group's tab (`group`) is the
+// same page read through that group's members, paged the same way.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Post } from '../../api/client';
 import { PagedFooter, usePaged } from '../../components/paged';
@@ -11,13 +13,16 @@ import { Composer } from '../posts/composer';
 import { PostCard } from '../posts/post-card';
 import { withChanged } from '../posts/sync';
 import { takeRestored } from '../settings/leave-account';
+import { FEED_ID, GroupTabs, tabId } from '../groups/group-tabs';
+import { HotFeed } from './hot-feed';
+import { href } from '../../router';
 
 const PAGE = 20;
 /** A burst of new posts is counted once, this long after its first (an author posting a thread). */
 const COUNT_AFTER_MS = 150;
 const REGENERATING_RETRY_MS = 3_000;
 
-export function HomePage({ handle }: { handle: string }) {
+export function HomePage({ handle, group }: { handle: string; group?: string | undefined }) {
   const { t } = useI18n();
   const [regenerating, setRegenerating] = useState(false);
   // Back from leaving (注销): said once, above the timeline.
@@ -26,15 +31,16 @@ export function HomePage({ handle }: { handle: string }) {
   const [fresh, setFresh] = useState<number | string | null>(null);
 
   const fetchPage = async (cursor?: string) => {
-    const { data, status } = await call(
-      api.GET('/users/{handle}/timeline', {
-        params: { path: { handle }, query: { limit: PAGE, ...(cursor ? { cursor } : {}) } },
-      }),
-    );
+    const query = { limit: PAGE, ...(cursor ? { cursor } : {}) };
+    const { data, status } = group
+      ? await call(
+          api.GET('/users/{handle}/groups/{groupId}/timeline', { params: { path: { handle, groupId: group }, query } }),
+        )
+      : await call(api.GET('/users/{handle}/timeline', { params: { path: { handle }, query } }));
     if (!cursor) setRegenerating(status === 206);
     return { items: data.posts, nextCursor: data.nextCursor };
   };
-  const list = usePaged(fetchPage, [handle]);
+  const list = usePaged(fetchPage, [handle, group]);
 
   // While regenerating, ask again until the inbox is whole (206 → 200).
   useEffect(() => {
@@ -57,7 +63,8 @@ export function HomePage({ handle }: { handle: string }) {
     let stopped = false;
     const check = async () => {
       const newest = shown.current[0];
-      if (stopped || !newest) return;
+      // The count reads the whole timeline: on a group's tab it would count others' posts too.
+      if (stopped || !newest || group) return;
       if (document.hidden) {
         due = true; // visibilitychange asks
         return;
@@ -99,7 +106,7 @@ export function HomePage({ handle }: { handle: string }) {
       offStatus();
       document.removeEventListener('visibilitychange', visible);
     };
-  }, [handle]);
+  }, [handle, group]);
 
   /** A post edited elsewhere: its new text, in place. */
   const reread = async (postId: string) => {
@@ -111,8 +118,11 @@ export function HomePage({ handle }: { handle: string }) {
     }
   };
 
-  // The reader's own new post or repost goes on top at once (fan-out would bring it later).
-  const addMine = (post: Post) => list.setItems((items) => [post, ...items.filter((p) => p.id !== post.id)]);
+  // The reader's own new post or repost goes on top at once (fan-out would bring it later); a
+  // group's tab holds only its members' posts.
+  const addMine = (post: Post) => {
+    if (!group) list.setItems((items) => [post, ...items.filter((p) => p.id !== post.id)]);
+  };
   const replace = (post: Post) => list.setItems((items) => withChanged(items, post));
 
   const showFresh = () => {
@@ -129,9 +139,10 @@ export function HomePage({ handle }: { handle: string }) {
         </p>
       )}
       <Composer onPublished={addMine} />
+      <GroupTabs me={handle} selected={group} />
       {regenerating && (
         <p class="notice" role="status">
-          {t('timeline.regenerating')}
+          {t(group ? 'groups.regenerating' : 'timeline.regenerating')}
         </p>
       )}
       {fresh !== null && (
@@ -139,7 +150,7 @@ export function HomePage({ handle }: { handle: string }) {
           {t('timeline.newPosts', { n: fresh })}
         </button>
       )}
-      <div class="feed">
+      <div class="feed" id={FEED_ID} role="tabpanel" aria-labelledby={tabId(group)}>
         {list.items.map((post) => (
           <PostCard
             key={post.id}
@@ -150,7 +161,27 @@ export function HomePage({ handle }: { handle: string }) {
           />
         ))}
       </div>
-      <PagedFooter list={list} empty={t('timeline.empty')} />
+      {list.done && list.items.length === 0 && !group ? (
+        // A newcomer's first screen: what is hot, until the home has posts of its own.
+        <div class="newcomer">
+          <p class="notice">{t('hot.newcomer')}</p>
+          <h2 class="part-title">{t('hot.title')}</h2>
+          <HotFeed />
+        </div>
+      ) : (
+        <PagedFooter
+          list={list}
+          empty={
+            group ? (
+              <>
+                {t('groups.empty')} <a href={href.groups()}>{t('groups.emptyLink')}</a>
+              </>
+            ) : (
+              t('timeline.empty')
+            )
+          }
+        />
+      )}
     </section>
   );
 }

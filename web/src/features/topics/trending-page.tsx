@@ -22,6 +22,9 @@ export function TrendingPage() {
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('topics.trending')}</h1>
+      <p>
+        <a href={href.hot()}>{t('hot.title')}</a>
+      </p>
       {trending ? (
         <>
           <p class="muted">{t('topics.window', { n: Math.round(trending.windowSeconds / 60) })}</p>
