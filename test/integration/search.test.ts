@@ -145,6 +145,7 @@ describe('post search (搜索)', () => {
       const t = tag();
       const body = `${t} 微博热搜 alpha beta gamma`;
       let cuts = 1;
+      let cutId = '';
       const cutting: FeedDeps = {
         ...deps,
         search: {
@@ -153,13 +154,15 @@ describe('post search (搜索)', () => {
           remove: (...a) => stores.search.remove(...a),
           add: async (id, terms) => {
             if (cuts-- <= 0) return stores.search.add(id, terms);
+            cutId = id;
             await stores.search.add(id, terms.slice(0, Math.floor(terms.length / 2)));
             throw new Error('cut: the gateway went away half-way through the put');
           },
         },
       };
       await expect(publishPost(cutting, ann, { body, idempotencyKey: `k-${t}` })).rejects.toThrow(/cut/);
-      // Whatever the cut left, no reader finds a post that does not exist.
+      // The row is never written before the entries are whole, and no reader finds a post that does not exist.
+      await expect(getPost(deps, cutId)).rejects.toMatchObject({ code: 'post_not_found' });
       expect(await found(`${t} alpha`)).toEqual([]);
       expect(await found(`${t} gamma`)).toEqual([]);
       const { post: made } = await publishPost(cutting, ann, { body, idempotencyKey: `k-${t}` });
