@@ -30,6 +30,12 @@ const WORKERS = 3;
 // `npm start`s it runs do the work (test/integration/upgrade.test.ts).
 const FIRST_GROUP_WORKERS = WORKERS + 1;
 
+// New password hashes at scrypt N=2^12, as the e2e API makes them (test/support/offline-setup.ts):
+// at OWASP's N=2^17 a hash or a verify takes about 0.4 s of a core, and the login tests make
+// dozens while the first group's other files wait for that core. The unit test of the
+// parameters hashes at OWASP's explicitly.
+const CHEAP_PASSWORDS = { PASSWORD_SCRYPT_LOG2N: '12' };
+
 // Files that start first in their group, in this order: the long ones (minutes of waiting on
 // redelivery, of bundling, of scrypt), so that a group never ends with one long file started
 // last while the other workers idle. Vitest's own order runs a group's projects one after
@@ -108,6 +114,7 @@ export default defineConfig({
           // Some unit tests hash passwords (about a second each here); beside the other files on
           // a busy machine that passed the default 5 s.
           testTimeout: 20_000,
+          env: CHEAP_PASSWORDS,
           maxWorkers: FIRST_GROUP_WORKERS,
           sequence: { groupOrder: 0 },
         },
@@ -119,6 +126,7 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, SERIAL('test/integration')],
           environment: 'node',
           globalSetup: ['test/support/global-setup.ts'],
+          env: CHEAP_PASSWORDS,
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: true,
