@@ -4,16 +4,12 @@
 // (test/support/interleave.ts; invariant K in docs/consistency.md).
 import { performance } from 'node:perf_hooks';
 import { describe, expect, inject, it } from 'vitest';
-import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
-import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { sequentialDepth } from '../../shared/observability/round-trips.js';
 import { bookmarkPost, listBookmarks, unbookmarkPost } from '../../shared/use-cases/bookmarks.js';
-import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { deletePost, getPost } from '../../shared/use-cases/posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
-import { integrationLimits, userFactory } from '../support/feed-harness.js';
-import { interleaver } from '../support/interleave.js';
+import { userFactory, feedWorld } from '../support/feed-harness.js';
 import { useNamespace } from '../support/namespace.js';
 
 const ns = `it_bookmarks_${Date.now().toString(36)}`;
@@ -23,15 +19,7 @@ const hbase = new HBaseRestClient({
   timeoutMs: 60_000,
   onRequest: (e) => requests.push({ ...e, end: performance.now() }),
 });
-const stores = hbaseFeedStores(hbase, ns);
-const gate = interleaver();
-const queued: FanoutMessage[] = [];
-const deps: FeedDeps = {
-  ...stores,
-  queue: { send: async (m) => void queued.push(m) },
-  limits: { ...integrationLimits },
-  step: gate.hook,
-};
+const { stores, gate, deps } = feedWorld(hbase, ns);
 useNamespace(hbase, ns);
 
 const users = userFactory(stores.users);

@@ -7,28 +7,16 @@
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { NotFoundError } from '../../shared/domain/errors.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
-import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { likeComment, unlikeComment } from '../../shared/use-cases/comment-likes.js';
 import { addComment, deleteComment, listComments } from '../../shared/use-cases/comments.js';
-import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { listNotifications } from '../../shared/use-cases/notifications.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
-import { hbaseFeedStores } from '../../shared/wiring/feed.js';
-import { drainQueue, integrationLimits, userFactory } from '../support/feed-harness.js';
-import { interleaver } from '../support/interleave.js';
+import { drainQueue, userFactory, feedWorld } from '../support/feed-harness.js';
 import { useNamespace } from '../support/namespace.js';
 
 const ns = `it_clike_${Date.now().toString(36)}`;
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000 });
-const stores = hbaseFeedStores(hbase, ns);
-const gate = interleaver();
-const queued: FanoutMessage[] = [];
-const deps: FeedDeps = {
-  ...stores,
-  queue: { send: async (m) => void queued.push(m) },
-  limits: integrationLimits,
-  step: gate.hook,
-};
+const { stores, gate, queued, deps } = feedWorld(hbase, ns);
 useNamespace(hbase, ns);
 beforeEach(() => {
   queued.length = 0;

@@ -5,14 +5,11 @@
 // invariant B and the edit's paragraph of E in docs/consistency.md).
 import { performance } from 'node:perf_hooks';
 import { describe, expect, inject, it } from 'vitest';
-import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { EDIT_WINDOW_MS } from '../../shared/domain/post.js';
 import { keyFromPostId } from '../../shared/schema/row-keys.js';
 import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
-import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { trendBucketOf } from '../../shared/domain/trending.js';
 import { editPost, postHistory } from '../../shared/use-cases/edit-post.js';
-import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
 import { listNotifications } from '../../shared/use-cases/notifications.js';
 import { deletePost, getPost } from '../../shared/use-cases/posts.js';
@@ -21,8 +18,7 @@ import { follow } from '../../shared/use-cases/relations.js';
 import { repost } from '../../shared/use-cases/reposts.js';
 import { listTopicPosts } from '../../shared/use-cases/topics.js';
 import { qualifiedTableName } from '../../shared/schema/tables.js';
-import { drainQueue, integrationLimits, userFactory } from '../support/feed-harness.js';
-import { interleaver } from '../support/interleave.js';
+import { drainQueue, userFactory, feedWorld } from '../support/feed-harness.js';
 import { useNamespace } from '../support/namespace.js';
 
 const ns = `it_edit_${Date.now().toString(36)}`;
@@ -32,15 +28,7 @@ const hbase = new HBaseRestClient({
   timeoutMs: 60_000,
   onRequest: (e) => requests.push({ ...e, end: performance.now() }),
 });
-const stores = hbaseFeedStores(hbase, ns);
-const gate = interleaver();
-const queued: FanoutMessage[] = [];
-const deps: FeedDeps = {
-  ...stores,
-  queue: { send: async (m) => void queued.push(m) },
-  limits: { ...integrationLimits },
-  step: gate.hook,
-};
+const { stores, gate, queued, deps } = feedWorld(hbase, ns);
 useNamespace(hbase, ns);
 
 const users = userFactory(stores.users);

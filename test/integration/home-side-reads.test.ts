@@ -3,31 +3,22 @@
 // through a server-side filter on the inbox row; two for readers who follow celebrities; nothing
 // written) and who to follow (shared/use-cases/suggestions.ts; at most 3 round trips).
 import { beforeEach, describe, expect, inject, it } from 'vitest';
-import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
-import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { listPrefix } from '../../shared/schema/row-keys.js';
 import { block, mute } from '../../shared/use-cases/blocks.js';
-import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
 import { countNewer } from '../../shared/use-cases/newer-posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';
 import { SuggestionCache, suggestFollows } from '../../shared/use-cases/suggestions.js';
-import { drainQueue, integrationLimits, requestRecorder, tableOf, userFactory } from '../support/feed-harness.js';
+import { drainQueue, requestRecorder, tableOf, userFactory, feedWorld } from '../support/feed-harness.js';
 import { useNamespace } from '../support/namespace.js';
 import { NEWER_COUNT_MAX } from '../../shared/domain/limits.js';
 
 const ns = `it_side_${Date.now().toString(36)}`;
 const { onRequest, counted } = requestRecorder();
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest });
-const stores = hbaseFeedStores(hbase, ns);
-const queued: FanoutMessage[] = [];
-const deps: FeedDeps = {
-  ...stores,
-  queue: { send: async (m) => void queued.push(m) },
-  limits: { ...integrationLimits },
-};
+const { stores, queued, deps } = feedWorld(hbase, ns);
 
 useNamespace(hbase, ns);
 beforeEach(() => {

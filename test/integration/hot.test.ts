@@ -4,10 +4,7 @@
 // an account that left and, for the blocker, a blocked author; invariant W (docs/consistency.md)
 // with its races forced (test/support/interleave.ts). The rules themselves: test/unit/hot.test.ts.
 import { describe, expect, inject, it } from 'vitest';
-import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
-import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
-import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
 import { block } from '../../shared/use-cases/blocks.js';
 import { addComment } from '../../shared/use-cases/comments.js';
@@ -18,21 +15,12 @@ import { deletePost } from '../../shared/use-cases/posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { repost } from '../../shared/use-cases/reposts.js';
 import { hotBucketOf, hotBucketsAt } from '../../shared/domain/hot.js';
-import { integrationLimits, userFactory } from '../support/feed-harness.js';
-import { interleaver } from '../support/interleave.js';
+import { userFactory, feedWorld } from '../support/feed-harness.js';
 import { useNamespace } from '../support/namespace.js';
 
 const ns = `it_hot_${Date.now().toString(36)}`;
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000 });
-const stores = hbaseFeedStores(hbase, ns);
-const queued: FanoutMessage[] = [];
-const gate = interleaver();
-const deps: FeedDeps = {
-  ...stores,
-  queue: { send: async (m) => void queued.push(m) },
-  limits: { ...integrationLimits },
-  step: gate.hook,
-};
+const { stores, gate, queued, deps } = feedWorld(hbase, ns);
 useNamespace(hbase, ns);
 const users = userFactory(stores.users);
 

@@ -5,19 +5,16 @@
 // holds, or stops, one named request: the use cases' step points lie outside the adapters).
 import { performance } from 'node:perf_hooks';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
-import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { compareBytes, type HBaseRequestEvent } from '../../shared/hbase/index.js';
 import { GatedClient } from '../support/gated-client.js';
-import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { sequentialDepth } from '../../shared/observability/round-trips.js';
 import { userKey } from '../../shared/schema/row-keys.js';
 import { block, listBlocked, mute, unblock } from '../../shared/use-cases/blocks.js';
 import { encodeCursor } from '../../shared/use-cases/cursor.js';
-import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { likePost, listLikers, unlikePost } from '../../shared/use-cases/likes.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow, listRelations, unfollow } from '../../shared/use-cases/relations.js';
-import { drainQueue, integrationLimits, userFactory } from '../support/feed-harness.js';
+import { drainQueue, userFactory, feedWorld } from '../support/feed-harness.js';
 import { useNamespace } from '../support/namespace.js';
 import { withoutFaces } from '../support/faces.js';
 
@@ -28,13 +25,7 @@ const hbase = new GatedClient({
   timeoutMs: 60_000,
   onRequest: (e) => requests.push({ ...e, end: performance.now() }),
 });
-const stores = hbaseFeedStores(hbase, ns);
-const queued: FanoutMessage[] = [];
-const deps: FeedDeps = {
-  ...stores,
-  queue: { send: async (m) => void queued.push(m) },
-  limits: { ...integrationLimits },
-};
+const { stores, queued, deps } = feedWorld(hbase, ns);
 
 useNamespace(hbase, ns);
 beforeEach(() => {

@@ -6,14 +6,11 @@
 import { performance } from 'node:perf_hooks';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { HBasePostCountStore } from '../../shared/adapters/hbase/hbase-post-count-store.js';
-import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { RateLimitedError } from '../../shared/domain/errors.js';
 import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
-import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { listPrefix } from '../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../shared/schema/tables.js';
 import { addComment, deleteComment, listComments } from '../../shared/use-cases/comments.js';
-import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
 import { repairPostCountsJob } from '../../shared/use-cases/jobs/repair-post-counts.js';
 import { likePost, listLikers, unlikePost } from '../../shared/use-cases/likes.js';
@@ -22,8 +19,7 @@ import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';
 import { chainBody, repost } from '../../shared/use-cases/reposts.js';
 import { sequentialDepth } from '../../shared/observability/round-trips.js';
-import { drainQueue, integrationLimits, userFactory } from '../support/feed-harness.js';
-import { interleaver } from '../support/interleave.js';
+import { drainQueue, userFactory, feedWorld } from '../support/feed-harness.js';
 import { runToCompletion } from '../support/job-driver.js';
 import { useNamespace } from '../support/namespace.js';
 import { withoutFaces } from '../support/faces.js';
@@ -35,15 +31,7 @@ const hbase = new HBaseRestClient({
   timeoutMs: 60_000,
   onRequest: (e) => requests.push({ ...e, end: performance.now() }),
 });
-const stores = hbaseFeedStores(hbase, ns);
-const gate = interleaver();
-const queued: FanoutMessage[] = [];
-const deps: FeedDeps = {
-  ...stores,
-  queue: { send: async (m) => void queued.push(m) },
-  limits: { ...integrationLimits },
-  step: gate.hook,
-};
+const { stores, gate, queued, deps } = feedWorld(hbase, ns);
 
 useNamespace(hbase, ns);
 beforeEach(() => {

@@ -6,28 +6,16 @@
 // invariant C of docs/consistency.md.
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { HBaseMaintenanceStore } from '../../shared/adapters/hbase/hbase-maintenance-store.js';
-import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
-import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
-import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { repairRelationsJob } from '../../shared/use-cases/jobs/repair-relations.js';
 import { follow, unfollow } from '../../shared/use-cases/relations.js';
-import { drainQueue, integrationLimits, userFactory } from '../support/feed-harness.js';
-import { interleaver } from '../support/interleave.js';
+import { drainQueue, userFactory, feedWorld } from '../support/feed-harness.js';
 import { runToCompletion } from '../support/job-driver.js';
 import { useNamespace } from '../support/namespace.js';
 
 const ns = `it_repair_race_${Date.now().toString(36)}`;
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000 });
-const stores = hbaseFeedStores(hbase, ns);
-const gate = interleaver();
-const queued: FanoutMessage[] = [];
-const deps: FeedDeps = {
-  ...stores,
-  queue: { send: async (m) => void queued.push(m) },
-  limits: integrationLimits,
-  step: gate.hook,
-};
+const { stores, gate, queued, deps } = feedWorld(hbase, ns);
 const store = new HBaseMaintenanceStore(hbase, ns);
 
 useNamespace(hbase, ns);

@@ -4,9 +4,7 @@
 // a deleted or edited post's entries never show it, an edit racing a search, and the index write
 // cut half-way through a publish.
 import { describe, expect, inject, it } from 'vitest';
-import { hbaseFeedStores } from '../../shared/wiring/feed.js';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
-import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { editPost } from '../../shared/use-cases/edit-post.js';
 import { deletePost, getPost } from '../../shared/use-cases/posts.js';
@@ -15,21 +13,12 @@ import { searchPosts } from '../../shared/use-cases/search-posts.js';
 import { block, mute } from '../../shared/use-cases/blocks.js';
 import { indexTerms } from '../../shared/domain/post-search.js';
 import { handleFanoutMessage } from '../../shared/use-cases/background/handlers.js';
-import { integrationLimits, userFactory } from '../support/feed-harness.js';
-import { interleaver } from '../support/interleave.js';
+import { userFactory, feedWorld } from '../support/feed-harness.js';
 import { useNamespace } from '../support/namespace.js';
 
 const ns = `it_search_${Date.now().toString(36)}`;
 const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000 });
-const stores = hbaseFeedStores(hbase, ns);
-const gate = interleaver();
-const queued: FanoutMessage[] = [];
-const deps: FeedDeps = {
-  ...stores,
-  queue: { send: async (m) => void queued.push(m) },
-  limits: { ...integrationLimits },
-  step: gate.hook,
-};
+const { stores, gate, queued, deps } = feedWorld(hbase, ns);
 useNamespace(hbase, ns);
 
 const users = userFactory(stores.users);

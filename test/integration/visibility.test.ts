@@ -4,19 +4,16 @@
 // what a block keeps from them is kept on every page, not only on the post's own.
 import { describe, expect, inject, it } from 'vitest';
 import { HBaseRestClient } from '../../shared/hbase/index.js';
-import type { FanoutMessage } from '../../shared/ports/fanout-queue.js';
 import { block, mute } from '../../shared/use-cases/blocks.js';
 import { bookmarkPost, listBookmarks } from '../../shared/use-cases/bookmarks.js';
 import { addComment, listComments } from '../../shared/use-cases/comments.js';
-import type { FeedDeps } from '../../shared/use-cases/feed-deps.js';
 import { getProfile } from '../../shared/use-cases/get-profile.js';
 import { homeTimeline } from '../../shared/use-cases/home-timeline.js';
 import { getPost, listUserPosts } from '../../shared/use-cases/posts.js';
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';
 import { repost } from '../../shared/use-cases/reposts.js';
-import { hbaseFeedStores } from '../../shared/wiring/feed.js';
-import { drainQueue, integrationLimits, requestRecorder, userFactory } from '../support/feed-harness.js';
+import { drainQueue, requestRecorder, userFactory, feedWorld } from '../support/feed-harness.js';
 import { useNamespace } from '../support/namespace.js';
 
 const ns = `it_visibility_${Date.now().toString(36)}`;
@@ -26,13 +23,7 @@ const hbase = new HBaseRestClient({
   timeoutMs: 60_000,
   onRequest: recorder.onRequest,
 });
-const stores = hbaseFeedStores(hbase, ns);
-const queued: FanoutMessage[] = [];
-const deps: FeedDeps = {
-  ...stores,
-  queue: { send: async (m) => void queued.push(m) },
-  limits: { ...integrationLimits },
-};
+const { stores, queued, deps } = feedWorld(hbase, ns);
 
 useNamespace(hbase, ns);
 

@@ -45,20 +45,32 @@ export function accountFactory(deps: AccountDeps, password: string) {
 }
 
 /**
- * The account tests' world (leaving, erasure): the feed stores, the people index and what a login
- * needs, on the real tables of `ns`, with a queue the test drains (`queued`), the interleaving gate
- * (`gate`) and a lockout no test reaches. Each file adds what it needs more to `deps`.
+ * The feed tests' world: the feed stores on the real tables of `ns`, a queue the test drains
+ * (`queued`), the interleaving gate (`gate`) and the integration limits. A file that needs more
+ * adds it to `deps`.
  */
-export function accountWorld(hbase: HBaseRestClient, ns: string) {
+export function feedWorld(hbase: HBaseRestClient, ns: string) {
   const stores = hbaseFeedStores(hbase, ns);
   const gate = interleaver();
   const queued: FanoutMessage[] = [];
-  const deps = {
+  const deps: FeedDeps = {
     ...stores,
-    people: new HBasePeopleIndex(hbase, ns),
-    queue: { send: async (m: FanoutMessage) => void queued.push(m) },
+    queue: { send: async (m) => void queued.push(m) },
     limits: { ...integrationLimits },
     step: gate.hook,
+  };
+  return { stores, gate, queued, deps };
+}
+
+/**
+ * The account tests' world (leaving, erasure): the feed world, the people index and what a login
+ * needs, with a lockout no test reaches.
+ */
+export function accountWorld(hbase: HBaseRestClient, ns: string) {
+  const { stores, gate, queued, deps: feed } = feedWorld(hbase, ns);
+  const deps = {
+    ...feed,
+    people: new HBasePeopleIndex(hbase, ns),
     throttle: new HBaseLoginThrottle(hbase, ns),
     sessions: new HBaseSessionStore(hbase, ns),
     passwords: scryptPasswords,
