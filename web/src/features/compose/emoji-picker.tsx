@@ -4,7 +4,7 @@
 // emoji (up and down by what is drawn above and below), Home / End to the first and last,
 // Enter or Space inserts and closes, Escape or Tab closes; the focus then goes back to the text
 // box, with the caret after what was inserted. Mouse: a click inserts; a click outside closes.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useI18n } from '../../i18n/i18n';
 import { EMOJI_GROUPS } from './emoji';
 import { insertAt } from './insert';
@@ -58,9 +58,15 @@ export function EmojiPicker({
     }
   };
 
+  // The focus is on the first emoji as the panel appears (a layout effect runs in the same task
+  // as the render): a key pressed right after the one that opened it lands in the panel, not on
+  // the button, however late the browser would have run a plain effect.
+  useLayoutEffect(() => {
+    if (open) panel.current?.querySelector<HTMLButtonElement>('button.emoji')?.focus();
+  }, [open]);
+
   useEffect(() => {
     if (!open) return;
-    panel.current?.querySelector<HTMLButtonElement>('button.emoji')?.focus();
     const outside = (e: PointerEvent) => {
       const target = e.target as Node;
       if (!panel.current?.contains(target) && !button.current?.contains(target)) setOpen(false);
