@@ -1,13 +1,7 @@
-// test/integration/reactions.test.ts — comments, reposts and likes on the real HBase adapters:
-// each new adapter (reactions, reactors, comments, quota; the client's stateless scan), the
-// use cases under real concurrency (exact counts before any repair), the races forced step by
-// step (test/support/interleave.ts), and the timeline's round trips with counts and the
-// reader's state included, measured as sequential depth.
-import { performance } from 'node:perf_hooks';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { HBasePostCountStore } from '../../shared/adapters/hbase/hbase-post-count-store.js';
 import { RateLimitedError } from '../../shared/domain/errors.js';
-import { HBaseRestClient, type HBaseRequestEvent } from '../../shared/hbase/index.js';
+import { HBaseRestClient } from '../../shared/hbase/index.js';
 import { listPrefix } from '../../shared/schema/row-keys.js';
 import { qualifiedTableName } from '../../shared/schema/tables.js';
 import { addComment, deleteComment, listComments } from '../../shared/use-cases/comments.js';
@@ -18,19 +12,21 @@ import { deletePost, getPost, listUserPosts } from '../../shared/use-cases/posts
 import { publishPost } from '../../shared/use-cases/publish-post.js';
 import { follow } from '../../shared/use-cases/relations.js';
 import { chainBody, repost } from '../../shared/use-cases/reposts.js';
-import { sequentialDepth } from '../../shared/observability/round-trips.js';
-import { drainQueue, userFactory, feedWorld } from '../support/feed-harness.js';
+import {
+  describeCalls,
+  drainQueue,
+  feedWorld,
+  requestRecorder,
+  roundTrips,
+  userFactory,
+} from '../support/feed-harness.js';
 import { runToCompletion } from '../support/job-driver.js';
 import { useNamespace } from '../support/namespace.js';
 import { withoutFaces } from '../support/faces.js';
 
 const ns = `it_react_${Date.now().toString(36)}`;
-const requests: (HBaseRequestEvent & { end: number })[] = [];
-const hbase = new HBaseRestClient({
-  baseUrl: inject('hbaseRestUrl'),
-  timeoutMs: 60_000,
-  onRequest: (e) => requests.push({ ...e, end: performance.now() }),
-});
+const { requests, onRequest } = requestRecorder();
+const hbase = new HBaseRestClient({ baseUrl: inject('hbaseRestUrl'), timeoutMs: 60_000, onRequest });
 const { stores, gate, queued, deps } = feedWorld(hbase, ns);
 
 useNamespace(hbase, ns);
@@ -43,15 +39,16 @@ const drain = () => drainQueue(deps, queued);
 
 async function measured<T>(
   op: () => Promise<T>,
-): Promise<{ result: T; requests: number; depth: number; tables: string[] }> {
+): Promise<{ result: T; requests: number; depth: number; tables: string[]; calls: string }> {
   const from = requests.length;
   const result = await op();
   const calls = requests.slice(from);
   return {
     result,
     requests: calls.length,
-    depth: sequentialDepth(calls.map((c) => ({ start: c.end - c.durationMs, end: c.end }))),
+    depth: roundTrips(calls),
     tables: calls.map((c) => decodeURIComponent(c.path.split('/')[1]!).split(':')[1]!),
+    calls: describeCalls(calls),
   };
 }
 
@@ -232,8 +229,8 @@ describe('comments', () => {
       const bodies: string[] = [];
       let cursor: string | undefined;
       do {
-        const { result, depth } = await measured(() => listComments(deps, id, order, 2, cursor));
-        expect(depth).toBe(2); // the post's get ∥ the comments' scan; then the authors' faces
+        const { result, depth, calls } = await measured(() => listComments(deps, id, order, 2, cursor));
+        expect(depth, calls).toBe(2); // the post's get ∥ the comments' scan; then the authors' faces
         expect(result.items.every((c) => c.deleted || c.face?.handle === c.author)).toBe(true);
         // A reply is in its root's thread, not in the post's list: the root shows it as its preview.
         bodies.push(
@@ -414,8 +411,8 @@ describe('the timeline with reactions', () => {
     const elsewhere = await post(cat, 'cat’s own post');
     await repost(deps, bob, elsewhere, {});
     await drain();
-    const { result, depth, tables } = await measured(() => homeTimeline(deps, reader, 20));
-    expect(depth).toBe(2);
+    const { result, depth, tables, calls } = await measured(() => homeTimeline(deps, reader, 20));
+    expect(depth, calls).toBe(2);
     expect(tables.filter((t) => t === 'content')).toHaveLength(1); // originals in the same multi-get as the page
     const items = result.items.map((p) => ({
       by: p.author,

@@ -107,18 +107,39 @@ export const integrationLimits: FeedLimits = {
  * count what one call sent and its round trips (requests in flight together share one).
  */
 export function requestRecorder() {
-  const requests: (HBaseRequestEvent & { end: number })[] = [];
+  const requests: RecordedRequest[] = [];
   const onRequest = (e: HBaseRequestEvent) => void requests.push({ ...e, end: performance.now() });
-  async function counted<T>(
-    op: () => Promise<T>,
-  ): Promise<{ result: T; calls: (HBaseRequestEvent & { end: number })[]; depth: number }> {
+  async function counted<T>(op: () => Promise<T>): Promise<{ result: T; calls: RecordedRequest[]; depth: number }> {
     const from = requests.length;
     const result = await op();
     const calls = requests.slice(from);
-    return { result, calls, depth: sequentialDepth(calls.map((c) => ({ start: c.end - c.durationMs, end: c.end }))) };
+    return { result, calls, depth: roundTrips(calls) };
   }
   return { requests, onRequest, counted };
 }
+
+/** An HBase request as a test's recorder saw it: the transport's event and when it ended. */
+export type RecordedRequest = HBaseRequestEvent & { end: number };
+
+/**
+ * The sequential round trips the design made: an attempt that got no answer or a 503 (the client
+ * retried it) is the network's, not the design's, and a handed-off request is waited on by nothing.
+ */
+export const roundTrips = (calls: readonly RecordedRequest[]): number =>
+  sequentialDepth(
+    calls
+      .filter((c) => c.status !== 0 && c.status !== 503)
+      .map((c) => ({ start: c.end - c.durationMs, end: c.end, ...(c.background ? { background: true } : {}) })),
+  );
+
+/** The requests, one a line with status and span (ms), for an assertion's message. */
+export const describeCalls = (calls: readonly RecordedRequest[]): string =>
+  calls
+    .map(
+      (c) =>
+        `${c.method} ${c.path.slice(0, 100)} → ${c.status} [${(c.end - c.durationMs).toFixed(1)}, ${c.end.toFixed(1)}]`,
+    )
+    .join('\n');
 
 /** The table a request went to (its name without the namespace). */
 export const tableOf = (c: HBaseRequestEvent) => decodeURIComponent(c.path.split('/')[1]!).split(':')[1];

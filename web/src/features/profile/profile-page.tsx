@@ -157,6 +157,14 @@ export function ProfilePage({ handle }: { handle: string }) {
         )}
         {me && me !== handle && profile && (
           <div class="profile-actions">
+            {/* 私信 first (as X puts its message button before Follow): it is there with the
+                profile, so the follow button and the 分组 picker, which come with the follow
+                state a moment later, never move it from under a pointer on its way to it. */}
+            {!blocking && (
+              <a class="button secondary message-button" href={href.conversation(handle)}>
+                {t('messages.message')}
+              </a>
+            )}
             {following !== null && (
               // While you block them you cannot follow them (the API would refuse): unblock first.
               <button
@@ -170,11 +178,6 @@ export function ProfilePage({ handle }: { handle: string }) {
               </button>
             )}
             {following && !blocking && <GroupPicker me={me} member={handle} />}
-            {!blocking && (
-              <a class="button secondary message-button" href={href.conversation(handle)}>
-                {t('messages.message')}
-              </a>
-            )}
             <BlockButtons me={me} handle={handle} onChange={blockChanged} />
           </div>
         )}
