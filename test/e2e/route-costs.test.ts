@@ -315,32 +315,56 @@ describe('what each route costs in HBase work', () => {
     console.log(`[route-costs]\n${rows.join('\n')}`);
   });
 
-  it('every route of routes.ts is called once on its success path, within the requests and round trips written for it', async () => {
+  /** Every route called once on a world of its own, in ORDER: what each cost, and a bad status. */
+  async function pass(): Promise<Map<RouteName, Measured>> {
     const w = await buildWorld();
-    const over: string[] = [];
+    const costOf = new Map<RouteName, Measured>();
     for (const name of ORDER) {
       // A read is called twice and the dearer call counts: the first may fill a per-container
       // cache (faces, suggestions, trending), the second may find one cold in another container.
       const calls =
         routes[name].method === 'GET' ? [await CALLS[name](w), await CALLS[name](w)] : [await CALLS[name](w)];
       const res = calls.at(-1)!;
-      const m = calls
-        .map(measured)
-        .reduce((x, y) =>
-          y.roundTrips > x.roundTrips || (y.roundTrips === x.roundTrips && y.requests > x.requests) ? y : x,
-        );
-      seen.set(name, m);
+      costOf.set(
+        name,
+        calls
+          .map(measured)
+          .reduce((x, y) =>
+            y.roundTrips > x.roundTrips || (y.roundTrips === x.roundTrips && y.requests > x.requests) ? y : x,
+          ),
+      );
       expect(
         Object.keys(routes[name].success).map(Number),
         `${name}: ${res.status} ${res.text.slice(0, 300)}`,
       ).toContain(res.status);
-      const cost = costs[name];
-      if (m.roundTrips > cost.roundTrips || m.requests > cost.requests) {
-        over.push(
-          `${name}: ${m.requests} requests, ${m.roundTrips} round trips (written: ${cost.requests}, ${cost.roundTrips})`,
-        );
+    }
+    return costOf;
+  }
+
+  const overOf = (name: RouteName, m: Measured) =>
+    m.roundTrips > costs[name].roundTrips || m.requests > costs[name].requests
+      ? `${name}: ${m.requests} requests, ${m.roundTrips} round trips (written: ${costs[name].requests}, ${costs[name].roundTrips})`
+      : undefined;
+
+  it('every route of routes.ts is called once on its success path, within the requests and round trips written for it', async () => {
+    for (const [name, m] of await pass()) seen.set(name, m);
+    // Round trips are read off the requests' times: two requests sent side by side count as one
+    // after the other when the second leaves after the first is back (a starved event loop on a
+    // loaded machine). Time can only add round trips, never hide one, so a route over by round
+    // trips alone is measured once more, on a world of its own, and its cheaper figure stands.
+    const again = ORDER.filter((n) => {
+      const m = seen.get(n)!;
+      return m.requests <= costs[n].requests && m.roundTrips > costs[n].roundTrips;
+    });
+    if (again.length > 0) {
+      const second = await pass();
+      for (const name of again) {
+        const m = second.get(name)!;
+        console.log(`[route-costs] ${name} measured again: ${m.requests} requests, ${m.roundTrips} round trips`);
+        if (m.roundTrips < seen.get(name)!.roundTrips && m.requests <= costs[name].requests) seen.set(name, m);
       }
     }
+    const over = ORDER.flatMap((n) => overOf(n, seen.get(n)!) ?? []);
     expect(over, 'routes costing more than their written figure').toEqual([]);
   }, 240_000);
 });

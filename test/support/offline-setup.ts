@@ -7,7 +7,7 @@
 // the offline Lambda endpoint, and writes the ready file the e2e files wait on
 // (./e2e-ready.ts). After the run it stops both and drops the namespace and the queues.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { DeleteQueueCommand } from '@aws-sdk/client-sqs';
@@ -116,7 +116,7 @@ async function runningApi(apiPort: string): Promise<OfflineStack> {
   const secretFile = `${ROOT}/.local/dev-jwt-secret`;
   const readyFile = `${ROOT}/.local/logs/external-${apiPort}.ready.json`;
   mkdirSync(`${ROOT}/.local/logs`, { recursive: true });
-  writeFileSync(readyFile, JSON.stringify({ ready: true }));
+  writeReadyFile(readyFile, { ready: true });
   console.log(
     `[e2e] API ${`http://127.0.0.1:${apiPort}`} (an npm start of namespace ${namespace}); fan-out queue ${queueUrl}`,
   );
@@ -286,13 +286,10 @@ async function startOffline(): Promise<OfflineStack> {
     return pollers;
   })();
   ready.then(
-    () => writeFileSync(readyFile, JSON.stringify({ ready: true })),
+    () => writeReadyFile(readyFile, { ready: true }),
     (err: unknown) => {
       stop();
-      writeFileSync(
-        readyFile,
-        JSON.stringify({ ready: false, error: err instanceof Error ? err.message : String(err) }),
-      );
+      writeReadyFile(readyFile, { ready: false, error: err instanceof Error ? err.message : String(err) });
     },
   );
 
@@ -328,4 +325,13 @@ async function startOffline(): Promise<OfflineStack> {
 
 declare module 'vitest' {
   export interface ProvidedContext extends OfflineProvided {}
+}
+
+/**
+ * The ready file, whole or not at all (written aside, then renamed): the e2e files poll for it
+ * (test/support/e2e-ready.ts) and must never read it half-written.
+ */
+function writeReadyFile(file: string, state: { ready: boolean; error?: string }): void {
+  writeFileSync(`${file}.part`, JSON.stringify(state));
+  renameSync(`${file}.part`, file);
 }
