@@ -380,6 +380,15 @@ function targetsTable(targets: Target[]): string {
   return ['| figure | measured | target | |', '|---|---|---|---|', ...rows].join('\n');
 }
 
+/** A run on HBase's facts: profile, machine, runtime, HBase, wall time. */
+const onHBase = (d: { profile: string; cores: number; node: string; hbaseVersion: string; wallSeconds: number }) => [
+  `profile ${d.profile}`,
+  `${d.cores} cores`,
+  `Node ${d.node}`,
+  `HBase ${d.hbaseVersion}`,
+  `${num(d.wallSeconds)} s`,
+];
+
 function runLine(at: string, parts: (string | undefined)[]): string {
   return `Latest run: ${at.slice(0, 10)}; ${parts.filter(Boolean).join(', ')}.`;
 }
@@ -397,13 +406,7 @@ function feed(d: FeedResult): string {
       `| ${r.route} | ${num(r.latency.medianMs, 1)} / ${num(r.latency.p99Ms, 1)} | ${num(r.p50Ratio, 2)}× | ${num(r.p99Ratio, 2)}× | ${num(r.requests.mean, 1)} (${r.requests.max}) | ${r.sequentialRoundTrips.max} |`,
   );
   return [
-    runLine(d.at, [
-      `profile ${d.profile}`,
-      `${d.cores} cores`,
-      `Node ${d.node}`,
-      `HBase ${d.hbaseVersion}`,
-      `${num(d.wallSeconds)} s`,
-    ]),
+    runLine(d.at, [...onHBase(d)]),
     '![feed benchmark chart](bench/feed-bench.svg)',
     targetsTable(targets),
     `Per route (floor: ${routes.floor.shape}, ${num(routes.floor.medianMs, 2)} / ${num(routes.floor.p99Ms, 2)} ms p50 / p99):`,
@@ -534,14 +537,7 @@ function search(d: SearchResult): string {
       : `${num(ix.storeFileBytesPerPost)} B`;
   const { small, big } = d.population;
   return [
-    runLine(d.at, [
-      `profile ${d.profile}`,
-      `${d.cores} cores`,
-      `Node ${d.node}`,
-      `HBase ${d.hbaseVersion}`,
-      `${num(d.wallSeconds)} s`,
-      `${num(big.posts)} posts written in ${num(big.seconds)} s`,
-    ]),
+    runLine(d.at, [...onHBase(d), `${num(big.posts)} posts written in ${num(big.seconds)} s`]),
     [
       `| index, ${num(ix.posts)} posts | per post |`,
       '|---|---|',
